@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { Application, stderrLogger } from './application.js';
+import { startRepl } from './console/repl.js';
+import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
+import { locateManifest } from './manifest.js';
+
+const USAGE = `Usage:
+  mira --profile <dir|profile.toml>          open the console on a robot profile
+  mira check --profile <dir|profile.toml>    validate the manifest and print the plugin order
+  mira --help                                this text
+  mira --version                             the version of @mira/core
+
+Console: type "help" for commands. A line that is not a command is said to the
+robot. Without a terminal, lines are read from stdin in order and the exit status
+is 0 when every line succeeded, 1 otherwise.
+
+Exit status: 0 success, 1 failed start-up or a failed line, 2 usage error.`;
+
+/** What `mira` was asked to do. */
+export type CliCommand =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'run' | 'check'; readonly profile: string };
+
+/** Parses `mira` arguments. @throws MiraError `MIRA_ERR_CLI_USAGE` */
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  let mode: 'run' | 'check' = 'run';
+  let profile: string | undefined;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') return { kind: 'help' };
+    if (arg === '--version' || arg === '-V') return { kind: 'version' };
+    if (arg === 'check' && i === 0) {
+      mode = 'check';
+    } else if (arg === '--profile' || arg === '-p') {
+      profile = argv[i + 1];
+      if (profile === undefined || profile.startsWith('-')) throw new MiraError(CoreErrorCodes.CLI_USAGE, '--profile needs a profile directory or profile.toml');
+      i += 1;
+    } else if (arg.startsWith('--profile=')) {
+      profile = arg.slice('--profile='.length);
+    } else {
+      throw new MiraError(CoreErrorCodes.CLI_USAGE, `unexpected argument "${arg}"; see mira --help`);
+    }
+  }
+  if (!profile) throw new MiraError(CoreErrorCodes.CLI_USAGE, 'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim');
+  return { kind: mode, profile };
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Runs the `mira` command line and resolves to the exit status. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let command: CliCommand;
+  try {
+    command = parseCliArgs(argv);
+  } catch (error) {
+    process.stderr.write(`mira: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command.kind === 'version') {
+    process.stdout.write(`mira ${version()}\n`);
+    return 0;
+  }
+  let app: Application;
+  try {
+    app = await Application.boot({ manifestPath: locateManifest(command.profile) });
+  } catch (error) {
+    process.stderr.write(`mira: ${toMiraError(error).message}\n`);
+    return 1;
+  }
+  if (command.kind === 'check') {
+    process.stdout.write(`${app.manifest.path}: ok\nprofile: ${app.manifest.name}\nplugins in order:\n`);
+    app.pluginOrder.forEach((name, i) => process.stdout.write(`  ${i + 1}. ${name}\n`));
+    return 0;
+  }
+  try {
+    await app.start();
+  } catch (error) {
+    process.stderr.write(`mira: ${toMiraError(error).message}\n`);
+    return 1;
+  }
+  const interactive = Boolean(process.stdin.isTTY);
+  const repl = startRepl(app.kernel.console, {
+    input: process.stdin,
+    output: process.stdout,
+    interactive,
+    prompt: `${app.manifest.name}> `,
+    onInterrupt: () => repl.close(),
+  });
+  const onSignal = (signal: NodeJS.Signals) => {
+    stderrLogger.info(`${signal} received; stopping`);
+    repl.close();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  if (interactive) stderrLogger.info(`console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`);
+  const allOk = await repl.done;
+  await app.stop();
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  return interactive || allOk ? 0 : 1;
+}

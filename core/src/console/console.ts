@@ -1,0 +1,210 @@
+import { CoreErrorCodes, MiraError, toMiraError } from '../errors.js';
+import type { CommandDefinition, CommandInput, ConsoleOutput } from './command.js';
+import { tokenize, type Token } from './tokenize.js';
+
+/** Handles a line that is not a command: an operator utterance. */
+export type UtteranceHandler = (utterance: string, out: ConsoleOutput) => Promise<void>;
+
+/** The outcome of one console line. */
+export interface LineResult {
+  readonly ok: boolean;
+  /** True when the line asked the console to end (`quit`). */
+  readonly quit: boolean;
+}
+
+interface Registered {
+  readonly command: CommandDefinition;
+  readonly words: readonly string[];
+  readonly owner: string;
+}
+
+const COMMAND_WORD = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * The command registry and line dispatcher. Knows nothing of readline: the
+ * REPL and the testing kit feed it lines.
+ */
+export class CommandConsole {
+  readonly #commands = new Map<string, Registered>();
+  #utteranceHandler: UtteranceHandler | undefined;
+  #quitRequested = false;
+
+  /**
+   * Registers a command for `owner`.
+   *
+   * @throws MiraError `MIRA_ERR_DUPLICATE_REGISTRATION` naming both plugins,
+   *   `MIRA_ERR_REGISTRATION_INVALID` for a malformed name.
+   */
+  register(command: CommandDefinition, owner: string): void {
+    const words = typeof command?.name === 'string' ? command.name.trim().split(/\s+/) : [];
+    if (words.length === 0 || !words.every((w) => COMMAND_WORD.test(w)) || typeof command.run !== 'function') {
+      throw new MiraError(
+        CoreErrorCodes.REGISTRATION_INVALID,
+        `plugin ${owner} registered a console command with an invalid name ${JSON.stringify(command?.name)} or no run(); use lower-case words`,
+      );
+    }
+    const key = words.join(' ');
+    const existing = this.#commands.get(key);
+    if (existing) {
+      throw new MiraError(
+        CoreErrorCodes.DUPLICATE_REGISTRATION,
+        `console command "${key}" of plugin ${owner} is already registered by plugin ${existing.owner}; rename one of them or remove one plugin from the profile`,
+      );
+    }
+    this.#commands.set(key, { command, words, owner });
+  }
+
+  /** Sets who receives operator utterances (the cognition engine). */
+  setUtteranceHandler(handler: UtteranceHandler | undefined): void {
+    this.#utteranceHandler = handler;
+  }
+
+  /** All commands, sorted by name. */
+  list(): readonly CommandDefinition[] {
+    return [...this.#commands.values()].sort((a, b) => a.command.name.localeCompare(b.command.name)).map((r) => r.command);
+  }
+
+  /** True once `quit` ran. */
+  get quitRequested(): boolean {
+    return this.#quitRequested;
+  }
+
+  /** Marks the console as finished; the REPL stops reading. */
+  requestQuit(): void {
+    this.#quitRequested = true;
+  }
+
+  /**
+   * Runs one line. Errors are printed as `error: CODE: message` and never
+   * thrown: the console always continues.
+   */
+  async execute(line: string, out: ConsoleOutput): Promise<LineResult> {
+    try {
+      await this.#dispatch(line, out);
+      return { ok: true, quit: this.#quitRequested };
+    } catch (error) {
+      const failure = toMiraError(error);
+      out.print(`error: ${failure.code}: ${failure.detail}`);
+      return { ok: false, quit: this.#quitRequested };
+    }
+  }
+
+  async #dispatch(line: string, out: ConsoleOutput): Promise<void> {
+    const trimmed = line.trim();
+    if (trimmed === '') return;
+    const forced = /^say(\s+|$)/.exec(trimmed);
+    if (forced) {
+      const text = trimmed.slice(forced[0].length);
+      if (text === '') throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, 'usage: say <text>; give the words to say');
+      return this.#utter(text, out);
+    }
+    const tokens = tokenize(trimmed);
+    const match = this.#match(tokens);
+    if (!match) return this.#utter(trimmed, out);
+    const input = parseInput(match.command, tokens.slice(match.words.length), line);
+    await match.command.run(input, out);
+  }
+
+  #match(tokens: readonly Token[]): Registered | undefined {
+    let best: Registered | undefined;
+    for (const registered of this.#commands.values()) {
+      const { words } = registered;
+      if (words.length > tokens.length) continue;
+      if (!words.every((w, i) => !tokens[i]!.quoted && tokens[i]!.text === w)) continue;
+      if (!best || words.length > best.words.length) best = registered;
+    }
+    return best;
+  }
+
+  async #utter(text: string, out: ConsoleOutput): Promise<void> {
+    if (!this.#utteranceHandler) {
+      throw new MiraError(
+        CoreErrorCodes.COGNITION_NOT_CONFIGURED,
+        'cognition is not configured in this profile, so this line was not sent to a model; add a cognition plugin (e.g. @mira/plugin-openai) to the profile, or type "help" for commands',
+      );
+    }
+    await this.#utteranceHandler(text, out);
+  }
+
+  /** The `help` text: every command, or the commands under `prefix`. */
+  help(prefix: readonly string[]): string[] {
+    const all = [...this.#commands.values()].sort((a, b) => a.words.join(' ').localeCompare(b.words.join(' ')));
+    if (prefix.length === 0) {
+      const lines = ['Commands:'];
+      for (const { command } of all) lines.push(`  ${synopsis(command)}`, `      ${command.summary}`);
+      lines.push('Any other line is said to the robot (an operator utterance); "say <text>" forces that.');
+      return lines;
+    }
+    const chosen = all.filter((r) => prefix.every((w, i) => r.words[i] === w));
+    if (chosen.length === 0) {
+      throw new MiraError(CoreErrorCodes.CONSOLE_UNKNOWN_COMMAND, `no command "${prefix.join(' ')}"; type "help" to list the commands`);
+    }
+    const lines: string[] = [];
+    for (const { command } of chosen) {
+      lines.push(`${synopsis(command)}`, `  ${command.summary}`);
+      if (command.details) for (const l of command.details.split('\n')) lines.push(`  ${l}`);
+      for (const [flag, option] of Object.entries(command.options ?? {})) {
+        const value = option.takesValue ? ` ${option.valueName ?? '<value>'}` : '';
+        const repeat = option.repeatable ? ' (repeatable)' : '';
+        lines.push(`  --${flag}${value}${repeat}${option.description ? `  ${option.description}` : ''}`);
+      }
+    }
+    return lines;
+  }
+}
+
+/** `name usage [--flag <value>]...` for help and usage errors. */
+export function synopsis(command: CommandDefinition): string {
+  const parts = [command.name];
+  if (command.usage) parts.push(command.usage);
+  for (const [flag, option] of Object.entries(command.options ?? {})) {
+    const value = option.takesValue ? ` ${option.valueName ?? '<value>'}` : '';
+    parts.push(`[--${flag}${value}]${option.repeatable ? '...' : ''}`);
+  }
+  return parts.join(' ');
+}
+
+function parseInput(command: CommandDefinition, tokens: readonly Token[], line: string): CommandInput {
+  const args: string[] = [];
+  const options = new Map<string, string[]>();
+  const known = command.options ?? {};
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i]!;
+    if (token.quoted || !token.text.startsWith('--')) {
+      args.push(token.text);
+      continue;
+    }
+    const flag = token.text.slice(2);
+    const option = Object.hasOwn(known, flag) ? known[flag] : undefined;
+    if (!option) {
+      const accepted = Object.keys(known).map((f) => `--${f}`).join(', ') || 'none';
+      throw new MiraError(
+        CoreErrorCodes.CONSOLE_UNKNOWN_FLAG,
+        `"${command.name}" has no flag ${token.text} (accepted: ${accepted}); see "help ${command.name}"`,
+      );
+    }
+    const values = options.get(flag) ?? [];
+    if (values.length > 0 && !option.repeatable) {
+      throw new MiraError(CoreErrorCodes.CONSOLE_FLAG_REPEATED, `--${flag} may be given only once; see "help ${command.name}"`);
+    }
+    if (option.takesValue) {
+      const value = tokens[i + 1];
+      if (value === undefined || (!value.quoted && value.text.startsWith('--'))) {
+        throw new MiraError(
+          CoreErrorCodes.CONSOLE_FLAG_VALUE_MISSING,
+          `--${flag} needs a value ${option.valueName ?? ''}`.trimEnd() + `; see "help ${command.name}"`,
+        );
+      }
+      values.push(value.text);
+      i += 1;
+    } else {
+      values.push('');
+    }
+    options.set(flag, values);
+  }
+  const { min, max } = command.args ?? { min: 0, max: 0 };
+  if (args.length < min || args.length > max) {
+    throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, `usage: ${synopsis(command)}`);
+  }
+  return { args, options, line };
+}

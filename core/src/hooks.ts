@@ -1,0 +1,59 @@
+import { AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, HookMap, SyncHook } from 'tapable';
+import type { CommandDefinition } from './console/command.js';
+import type { Grounding, EpisodeInfo, ToolCall, ToolDefinition, ToolResult } from './tools.js';
+import type { SensorDefinition, SensorReading } from './sensors.js';
+import type { StoreDefinition } from './stores.js';
+import type { StopPhase } from './types.js';
+
+/**
+ * Every hook of the kernel, grouped by lifecycle stage. Tap with your plugin's
+ * name (`hooks.start.tapPromise(PLUGIN_NAME, …)`); errors thrown in a tap are
+ * reported with that name.
+ */
+export interface KernelHooks {
+  // Registration: called after a thing has been registered.
+  /** SyncHook — (tool, owner plugin name) after a tool is registered. */
+  readonly registerTool: SyncHook<[ToolDefinition, string]>;
+  /** SyncHook — (command, owner plugin name) after a console command is registered. */
+  readonly registerCommand: SyncHook<[CommandDefinition, string]>;
+  /** SyncHook — (store, owner plugin name) after a store is registered. */
+  readonly registerStore: SyncHook<[StoreDefinition, string]>;
+  /** SyncHook — (sensor, owner plugin name) after a sensor is registered. */
+  readonly registerSensor: SyncHook<[SensorDefinition, string]>;
+
+  // Lifecycle.
+  /** AsyncSeriesHook — () once stores are open; plugins' `start()` run here in dependency order. */
+  readonly start: AsyncSeriesHook<[]>;
+  /** HookMap of AsyncSeriesHook — () per shutdown phase; an error in one tap is reported and the rest still run. */
+  readonly stop: HookMap<AsyncSeriesHook<[]>>;
+
+  // Cognition.
+  /** AsyncSeriesWaterfallHook — (grounding, episode) rebuilt before every model call. */
+  readonly grounding: AsyncSeriesWaterfallHook<[Grounding, EpisodeInfo]>;
+  /** AsyncSeriesBailHook — (call, episode) before a tool runs; a returned result replaces the call. */
+  readonly beforeToolCall: AsyncSeriesBailHook<[ToolCall, EpisodeInfo], ToolResult | undefined>;
+  /** AsyncSeriesHook — (call, result, episode) after a tool call has a result. */
+  readonly afterToolCall: AsyncSeriesHook<[ToolCall, ToolResult, EpisodeInfo]>;
+
+  // Perception.
+  /** HookMap of SyncHook — (reading) keyed by sensor id, for every new reading. */
+  readonly sensorReading: HookMap<SyncHook<[SensorReading]>>;
+}
+
+/** Builds a fresh, frozen set of hooks. */
+export function createHooks(): KernelHooks {
+  return Object.freeze({
+    registerTool: new SyncHook<[ToolDefinition, string]>(['tool', 'owner']),
+    registerCommand: new SyncHook<[CommandDefinition, string]>(['command', 'owner']),
+    registerStore: new SyncHook<[StoreDefinition, string]>(['store', 'owner']),
+    registerSensor: new SyncHook<[SensorDefinition, string]>(['sensor', 'owner']),
+    start: new AsyncSeriesHook<[]>(),
+    stop: new HookMap<AsyncSeriesHook<[]>>(() => new AsyncSeriesHook<[]>()),
+    grounding: new AsyncSeriesWaterfallHook<[Grounding, EpisodeInfo]>(['grounding', 'episode']),
+    beforeToolCall: new AsyncSeriesBailHook<[ToolCall, EpisodeInfo], ToolResult | undefined>(['call', 'episode']),
+    afterToolCall: new AsyncSeriesHook<[ToolCall, ToolResult, EpisodeInfo]>(['call', 'result', 'episode']),
+    sensorReading: new HookMap<SyncHook<[SensorReading]>>(() => new SyncHook<[SensorReading]>(['reading'])),
+  });
+}
+
+export type { StopPhase };

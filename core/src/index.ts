@@ -1,0 +1,46 @@
+/**
+ * `@mira/core`: the kernel, plugin contract, profile manifests, console,
+ * working memory, text normalisation and error catalogue of Mira.
+ *
+ * @packageDocumentation
+ */
+export { Application, stderrLogger, type ApplicationOptions } from './application.js';
+export { ManualClock, isoUtc, systemClock, type Clock } from './clock.js';
+export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput } from './console/command.js';
+export { CommandConsole, synopsis, type LineResult, type UtteranceHandler } from './console/console.js';
+export { startRepl, type Repl, type ReplOptions } from './console/repl.js';
+export { tokenize, type Token } from './console/tokenize.js';
+export { formatAge } from './core-commands.js';
+export { CoreErrorCodes, MiraError, isMiraError, toMiraError, type CoreErrorCode } from './errors.js';
+export { createHooks, type KernelHooks } from './hooks.js';
+export { CORE_NAME, Kernel, type RegisteredTool } from './kernel.js';
+export { loadPlugins, orderPlugins, resolvePluginModule, validateConfig, type LoadedPlugin } from './loader.js';
+export { CORE_TABLES, MANIFEST_FILE, locateManifest, readManifest, type ProfileManifest } from './manifest.js';
+export { explainInvalidPlugin, type MiraPlugin, type PluginKernel } from './plugin.js';
+export { Registry } from './registry.js';
+export type { SensorDefinition, SensorReading } from './sensors.js';
+export type { ClosableStore, StoreDefinition } from './stores.js';
+export { caseFold } from './text/case-fold.js';
+export {
+  MAX_TOKEN_LENGTH,
+  assertNoForbiddenCharacters,
+  collapseWhitespace,
+  findForbiddenCharacter,
+  normalizeDisplay,
+  normalizeKey,
+  normalizeToken,
+} from './text/normalize.js';
+export {
+  assertStrictToolSchema,
+  findStrictSchemaViolation,
+  type EpisodeInfo,
+  type Grounding,
+  type GroundingSection,
+  type ToolCall,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolKind,
+  type ToolResult,
+} from './tools.js';
+export { EPISODE_ORIGINS, STOP_PHASES, type EpisodeOrigin, type JsonSchema, type Logger, type ProfileInfo, type RuntimeServices, type StopPhase } from './types.js';
+export { DEFAULT_WORKING_MEMORY_ENTRIES, WorkingMemory, type Speaker, type WorkingMemoryEntry } from './working-memory.js';

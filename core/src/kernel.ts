@@ -1,0 +1,185 @@
+import { isAbsolute, resolve } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { CommandConsole } from './console/console.js';
+import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
+import { createHooks, type KernelHooks } from './hooks.js';
+import type { PluginKernel } from './plugin.js';
+import { Registry } from './registry.js';
+import type { SensorDefinition, SensorReading } from './sensors.js';
+import type { ClosableStore, StoreDefinition } from './stores.js';
+import { interceptHookMapErrors, interceptTapErrors, nameThePlugin } from './tap-errors.js';
+import { assertStrictToolSchema, type ToolDefinition } from './tools.js';
+import { EPISODE_ORIGINS, type RuntimeServices } from './types.js';
+import { WorkingMemory } from './working-memory.js';
+
+/** The name core uses as owner of its own registrations. */
+export const CORE_NAME = '@mira/core';
+
+const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const SENSOR_ID = /^[a-z][a-z0-9_.-]{0,63}$/;
+
+/** A registered tool with its compiled argument validator. */
+export interface RegisteredTool {
+  readonly tool: ToolDefinition;
+  readonly owner: string;
+  readonly validate: ValidateFunction;
+}
+
+/**
+ * The kernel: hooks, registries, the console, working memory and the stores
+ * the application owns. Plugins see it through {@link Kernel.forPlugin}.
+ */
+export class Kernel {
+  readonly hooks: KernelHooks = createHooks();
+  readonly console = new CommandConsole();
+  readonly tools = new Registry<RegisteredTool>('tool');
+  readonly storeDefinitions = new Registry<StoreDefinition>('store');
+  readonly sensors = new Registry<SensorDefinition>('sensor');
+  readonly workingMemory: WorkingMemory;
+  readonly services: RuntimeServices;
+  readonly #latest = new Map<string, SensorReading>();
+  readonly #open = new Map<string, ClosableStore>();
+  readonly #ajv = new Ajv({ allErrors: false, strict: false });
+  #storesClosed = false;
+
+  constructor(services: RuntimeServices, workingMemoryLimit?: number) {
+    this.services = services;
+    this.workingMemory = new WorkingMemory(workingMemoryLimit);
+    interceptTapErrors(this.hooks.start, nameThePlugin(CoreErrorCodes.PLUGIN_START_FAILED, 'start'));
+    interceptHookMapErrors(this.hooks.stop, (error, tapName) => {
+      const text = error instanceof Error ? error.message : String(error);
+      this.services.log.error(`${CoreErrorCodes.PLUGIN_STOP_FAILED}: plugin ${tapName} failed to stop: ${text}; shutdown continues`);
+      return undefined;
+    });
+    for (const [name, hook] of [
+      ['grounding', this.hooks.grounding],
+      ['before tool call', this.hooks.beforeToolCall],
+      ['after tool call', this.hooks.afterToolCall],
+      ['registration', this.hooks.registerTool],
+      ['registration', this.hooks.registerCommand],
+      ['registration', this.hooks.registerStore],
+      ['registration', this.hooks.registerSensor],
+    ] as const) {
+      interceptTapErrors(hook, nameThePlugin(CoreErrorCodes.INTERNAL, `the ${name} hook`));
+    }
+    interceptHookMapErrors(this.hooks.sensorReading, nameThePlugin(CoreErrorCodes.INTERNAL, 'a sensor reading hook'));
+  }
+
+  /** Registers a tool for `owner`, refusing a non-strict schema or a duplicate name. */
+  registerTool(tool: ToolDefinition<any>, owner: string): void {
+    if (!tool || typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name) || typeof tool.run !== 'function') {
+      throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `plugin ${owner} registered a tool without a valid name ([a-z][a-z0-9_]*) or run()`);
+    }
+    if (tool.kind !== 'acquisition' && tool.kind !== 'effect') {
+      throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `tool "${tool.name}" of plugin ${owner}: kind must be "acquisition" or "effect"`);
+    }
+    if (!Array.isArray(tool.origins) || tool.origins.length === 0 || !tool.origins.every((o) => EPISODE_ORIGINS.includes(o))) {
+      throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `tool "${tool.name}" of plugin ${owner}: origins must list some of ${EPISODE_ORIGINS.join(', ')}`);
+    }
+    assertStrictToolSchema(tool, owner);
+    let validate: ValidateFunction;
+    try {
+      validate = this.#ajv.compile(tool.parameters);
+    } catch (error) {
+      throw new MiraError(CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT, `tool "${tool.name}" of plugin ${owner}: invalid JSON schema: ${(error as Error).message}`, { cause: error });
+    }
+    this.tools.add(tool.name, { tool, owner, validate }, owner);
+    this.hooks.registerTool.call(tool, owner);
+  }
+
+  /** Latest reading per sensor id. */
+  latestReading(id: string): SensorReading | undefined {
+    return this.#latest.get(id);
+  }
+
+  /** Records and publishes a sensor reading. */
+  publishReading(reading: SensorReading): void {
+    this.#latest.set(reading.sensorId, reading);
+    this.hooks.sensorReading.get(reading.sensorId)?.call(reading);
+  }
+
+  /** Opens every registered store, in registration order; the application owns them from here on. */
+  async openStores(): Promise<void> {
+    for (const name of this.storeDefinitions.names()) {
+      const definition = this.storeDefinitions.get(name)!;
+      try {
+        this.#open.set(name, await definition.open());
+      } catch (error) {
+        const owner = this.storeDefinitions.ownerOf(name);
+        const failure = toMiraError(error, CoreErrorCodes.STORE_OPEN_FAILED);
+        throw new MiraError(failure.code, `store "${name}" of plugin ${owner} could not be opened: ${failure.detail}`, { cause: error });
+      }
+    }
+  }
+
+  /** An opened store. */
+  store<S extends ClosableStore>(name: string): S {
+    const store = this.#open.get(name);
+    if (!store) {
+      const why = this.storeDefinitions.has(name) ? 'it is not open yet (stores open before start())' : 'no plugin in this profile registers it';
+      throw new MiraError(CoreErrorCodes.STORE_NOT_AVAILABLE, `store "${name}" is not available: ${why}`);
+    }
+    return store as S;
+  }
+
+  /** Closes every open store exactly once, newest first; errors are logged and the rest still close. */
+  async closeStores(): Promise<void> {
+    if (this.#storesClosed) return;
+    this.#storesClosed = true;
+    for (const [name, store] of [...this.#open.entries()].reverse()) {
+      try {
+        await store.close();
+      } catch (error) {
+        this.services.log.error(`${CoreErrorCodes.PLUGIN_STOP_FAILED}: store "${name}" failed to close: ${(error as Error).message}`);
+      }
+    }
+    this.#open.clear();
+  }
+
+  /** The kernel as plugin `pluginName` sees it. */
+  forPlugin(pluginName: string): PluginKernel {
+    const { services } = this;
+    return Object.freeze({
+      pluginName,
+      clock: services.clock,
+      profile: services.profile,
+      log: services.log,
+      hooks: this.hooks,
+      workingMemory: this.workingMemory,
+      tools: Object.freeze({
+        register: (tool: ToolDefinition<any>) => this.registerTool(tool, pluginName),
+        list: () => this.tools.values().map((r) => r.tool),
+      }),
+      commands: Object.freeze({
+        register: (command: Parameters<CommandConsole['register']>[0]) => {
+          this.console.register(command, pluginName);
+          this.hooks.registerCommand.call(command, pluginName);
+        },
+      }),
+      stores: Object.freeze({
+        register: <S extends ClosableStore>(store: StoreDefinition<S>) => {
+          if (!store || typeof store.name !== 'string' || typeof store.open !== 'function') {
+            throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `plugin ${pluginName} registered a store without a name or open()`);
+          }
+          this.storeDefinitions.add(store.name, store, pluginName);
+          this.hooks.registerStore.call(store, pluginName);
+        },
+        get: <S extends ClosableStore>(name: string) => this.store<S>(name),
+        has: (name: string) => this.storeDefinitions.has(name),
+      }),
+      sensors: Object.freeze({
+        register: (sensor: SensorDefinition) => {
+          if (!sensor || typeof sensor.id !== 'string' || !SENSOR_ID.test(sensor.id)) {
+            throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `plugin ${pluginName} registered a sensor without a valid id`);
+          }
+          this.sensors.add(sensor.id, sensor, pluginName);
+          this.hooks.registerSensor.call(sensor, pluginName);
+        },
+        list: () => this.sensors.values(),
+        latest: (id: string) => this.latestReading(id),
+        publish: (reading: SensorReading) => this.publishReading(reading),
+      }),
+      resolvePath: (path: string) => (isAbsolute(path) ? path : resolve(services.profile.dir, path)),
+    });
+  }
+}

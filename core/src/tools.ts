@@ -1,0 +1,117 @@
+import { CoreErrorCodes, MiraError } from './errors.js';
+import type { EpisodeOrigin, JsonSchema } from './types.js';
+
+/** Whether a tool gathers information (read-only) or changes the world or durable state. */
+export type ToolKind = 'acquisition' | 'effect';
+
+/** What a tool handler and the hooks learn about the episode that called it. */
+export interface EpisodeInfo {
+  /** Session-unique episode number. */
+  readonly id: number;
+  readonly origin: EpisodeOrigin;
+  /** The current operator utterance; present only for `operator` episodes. */
+  readonly utterance?: string;
+  /** When the episode started (wall clock). */
+  readonly startedAt: Date;
+}
+
+/** One part of the grounding text the model sees, contributed by a named source. */
+export interface GroundingSection {
+  readonly source: string;
+  readonly text: string;
+}
+
+/** Runtime and temporal grounding, rebuilt before every model call. */
+export interface Grounding {
+  readonly sections: readonly GroundingSection[];
+}
+
+/** A tool call as the model made it, with its arguments parsed. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** The raw JSON argument text the model sent. */
+  readonly rawArguments: string;
+}
+
+/** The runtime's answer to a tool call. */
+export interface ToolResult {
+  /** What the model receives (usually JSON text). */
+  readonly content: string;
+  /** One short line for the operator, e.g. `hit ENT3`; printed as `[tool] display`. */
+  readonly display: string;
+}
+
+/** Passed to a tool handler. */
+export interface ToolContext {
+  readonly episode: EpisodeInfo;
+}
+
+/**
+ * A tool offered to cognition. Its parameter schema is strict: every object
+ * property is listed in `required` and `additionalProperties` is `false`;
+ * optional values are nullable types (`["string", "null"]`).
+ *
+ * @example
+ * api.tools.register({
+ *   name: 'read_battery', description: 'Reads the battery level.', kind: 'acquisition',
+ *   origins: ['operator', 'monitor'],
+ *   parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+ *   run: async () => ({ content: '{"percent":81}', display: '81%' }),
+ * });
+ */
+export interface ToolDefinition<Args = unknown> {
+  /** `[a-z][a-z0-9_]*`, unique in the runtime. */
+  readonly name: string;
+  readonly description: string;
+  readonly kind: ToolKind;
+  /** The episode origins that may be offered this tool. */
+  readonly origins: readonly EpisodeOrigin[];
+  readonly parameters: JsonSchema;
+  run(args: Args, context: ToolContext): Promise<ToolResult>;
+}
+
+/**
+ * Checks that a tool parameter schema is strict in the sense of function
+ * calling with `strict: true`, returning the JSON path of the first violation.
+ */
+export function findStrictSchemaViolation(schema: unknown, path = ''): string | undefined {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
+  const node = schema as Record<string, unknown>;
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  if (types.includes('object') || node.properties !== undefined) {
+    if (node.additionalProperties !== false) return `${path || '/'}: additionalProperties must be false`;
+    const properties = (node.properties ?? {}) as Record<string, unknown>;
+    const required = Array.isArray(node.required) ? (node.required as unknown[]) : [];
+    for (const key of Object.keys(properties)) {
+      if (!required.includes(key)) return `${path}/properties/${key}: every property must be listed in required (make it nullable instead)`;
+      const inner = findStrictSchemaViolation(properties[key], `${path}/properties/${key}`);
+      if (inner) return inner;
+    }
+  }
+  if (node.items !== undefined) {
+    const inner = findStrictSchemaViolation(node.items, `${path}/items`);
+    if (inner) return inner;
+  }
+  for (const combinator of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const list = node[combinator];
+    if (Array.isArray(list)) {
+      for (let i = 0; i < list.length; i += 1) {
+        const inner = findStrictSchemaViolation(list[i], `${path}/${combinator}/${i}`);
+        if (inner) return inner;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Throws `MIRA_ERR_TOOL_SCHEMA_NOT_STRICT` when the parameter schema is not strict. */
+export function assertStrictToolSchema(tool: Pick<ToolDefinition, 'name' | 'parameters'>, owner: string): void {
+  if (tool.parameters?.type !== 'object') {
+    throw new MiraError(CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT, `tool "${tool.name}" of plugin ${owner}: parameters must be a JSON schema of type "object"`);
+  }
+  const violation = findStrictSchemaViolation(tool.parameters);
+  if (violation) {
+    throw new MiraError(CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT, `tool "${tool.name}" of plugin ${owner}: parameter schema is not strict at ${violation}`);
+  }
+}
