@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { MiraError, caseFold, normalizeDisplay, normalizeKey, normalizeToken } from '@mira/core';
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return (error as MiraError).code;
+  }
+  return undefined;
+}
+
+describe('normalizeKey()', () => {
+  it('uses full case folding, not toLowerCase()', () => {
+    expect(normalizeKey('STRASSE')).to.equal(normalizeKey('straße'));
+    expect(normalizeKey('ΣΊΣΥΦΟΣ')).to.equal(normalizeKey('σίσυφος'));
+    expect(caseFold('ß')).to.equal('ss');
+    expect('ß'.toLowerCase()).to.equal('ß'); // the reason toLowerCase() is not enough
+  });
+
+  it('applies NFKC, trims and collapses inner white space', () => {
+    expect(normalizeKey('  Ａｄａ\u00a0\t Lovelace \n')).to.equal('ada lovelace');
+    expect(normalizeKey('ﬁre')).to.equal('fire');
+    expect(normalizeKey('Cafe\u0301')).to.equal(normalizeKey('Café'));
+  });
+
+  it('rejects control and bidirectional override characters', () => {
+    expect(codeOf(() => normalizeKey('Ada\u0000'))).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
+    expect(codeOf(() => normalizeKey('Ada\u0085'))).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
+    expect(codeOf(() => normalizeKey('\u202eAda'))).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
+    expect(codeOf(() => normalizeKey('Ada\u2066x'))).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
+  });
+
+  it('rejects empty and all-white-space names', () => {
+    expect(codeOf(() => normalizeKey(''))).to.equal('MIRA_ERR_TEXT_EMPTY');
+    expect(codeOf(() => normalizeKey(' \t\n '))).to.equal('MIRA_ERR_TEXT_EMPTY');
+  });
+
+  it('keeps the display form apart from the key', () => {
+    expect(normalizeDisplay('  Ada   LOVELACE ')).to.equal('Ada LOVELACE');
+  });
+
+  describe('properties', () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 24 }).filter((s) => !/[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f]/u.test(s));
+    const safeKey = (s: string) => {
+      try {
+        return normalizeKey(s);
+      } catch {
+        return undefined;
+      }
+    };
+
+    it('is idempotent', () => {
+      fc.assert(
+        fc.property(text, (s) => {
+          const key = safeKey(s);
+          if (key !== undefined) expect(normalizeKey(key)).to.equal(key);
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it('is invariant under NFKC, NFD and case variants', () => {
+      fc.assert(
+        fc.property(text, (s) => {
+          const key = safeKey(s);
+          if (key === undefined) return;
+          for (const variant of [s.normalize('NFKC'), s.normalize('NFD'), s.toUpperCase(), s.toLowerCase(), ` ${s}  `]) {
+            expect(safeKey(variant)).to.equal(key, `variant of ${JSON.stringify(s)}`);
+          }
+        }),
+        { numRuns: 500 },
+      );
+    });
+
+    it('rejects any text holding a control character other than white space', () => {
+      const control = fc.integer({ min: 0, max: 0x9f }).filter((cp) => (cp < 0x20 || cp >= 0x7f) && ![9, 10, 11, 12, 13].includes(cp));
+      fc.assert(
+        fc.property(fc.string({ maxLength: 8 }), control, fc.string({ maxLength: 8 }), (a, cp, b) => {
+          expect(codeOf(() => normalizeKey(`${a}${String.fromCodePoint(cp)}${b}`))).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
+        }),
+        { numRuns: 300 },
+      );
+    });
+  });
+});
+
+describe('normalizeToken()', () => {
+  it('folds case and NFKC so capitalisation cannot make a second token', () => {
+    expect(normalizeToken('Likes_Tea')).to.equal('likes_tea');
+    expect(normalizeToken('ＯＷＮＥＲ')).to.equal('owner');
+  });
+
+  it('rejects non-tokens', () => {
+    for (const bad of ['', '1abc', 'has space', 'dash-ed', 'a'.repeat(65), 'x\u0000']) {
+      expect(codeOf(() => normalizeToken(bad)), bad).to.equal('MIRA_ERR_TOKEN_INVALID');
+    }
+  });
+});

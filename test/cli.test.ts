@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MIRA_BIN, REPO_ROOT, runMira } from './helpers/run-mira.js';
+
+const LAB_PLUGIN = fileURLToPath(new URL('./fixtures/acme-plugin/index.js', import.meta.url));
+
+describe('mira CLI', function () {
+  this.timeout(30_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mira-cli-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const manifest = (text: string) => {
+    writeFileSync(join(dir, 'profile.toml'), text);
+    return join(dir, 'profile.toml');
+  };
+
+  it('runs help, memory and quit on profiles/mira-sim with exit status 0', async () => {
+    const run = await runMira(['--profile', 'profiles/mira-sim'], 'help\nmemory\nquit\n');
+    expect(run.code).to.equal(0);
+    expect(run.stdout).to.contain('Commands:').and.to.contain('memory clear').and.to.contain('quit');
+    expect(run.stdout).to.contain('working memory: 0 of at most').and.to.contain('(empty)');
+  });
+
+  it('exits 1 at EOF when a line failed, after running every line', async () => {
+    const run = await runMira(['--profile', 'profiles/mira-sim'], 'memory add\nhelp quit\n');
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.match(/^error: MIRA_ERR_CONSOLE_USAGE: usage: memory$/m);
+    expect(run.stdout).to.contain('Stop the robot runtime');
+  });
+
+  it('says cognition is not configured for an utterance', async () => {
+    const run = await runMira(['--profile', 'profiles/mira-sim'], 'Hello Mira\n');
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.match(/^error: MIRA_ERR_COGNITION_NOT_CONFIGURED: cognition is not configured in this profile/m);
+  });
+
+  it('prints --help and --version, and exits 2 on a usage error', async () => {
+    const help = await runMira(['--help']);
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.contain('mira --profile <dir|profile.toml>').and.to.contain('mira check');
+    const version = await runMira(['--version']);
+    expect(version.code).to.equal(0);
+    expect(version.stdout).to.match(/^mira \d+\.\d+\.\d+\n$/);
+    for (const args of [[], ['--profile'], ['--bogus'], ['check']]) {
+      const bad = await runMira(args);
+      expect(bad.code, args.join(' ')).to.equal(2);
+      expect(bad.stderr).to.contain('MIRA_ERR_CLI_USAGE');
+    }
+  });
+
+  it('check validates the manifest and prints the plugin order', async () => {
+    const path = manifest(`[profile]\nname = "Lab"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\n`);
+    const run = await runMira(['check', '--profile', path]);
+    expect(run.code).to.equal(0);
+    expect(run.stdout).to.contain('plugins in order:\n  1. @acme/mira-plugin-lab\n');
+    expect(readdirSync(dir)).to.deep.equal(['profile.toml']);
+  });
+
+  describe('bad input fails start-up with exit 1, names the file, and creates nothing', () => {
+    const cases: Array<[string, string, string, Record<string, string>?]> = [
+      ['malformed TOML', '[profile\nname = "x"\n', 'MIRA_ERR_MANIFEST_SYNTAX'],
+      ['an unknown plugin', '[profile]\nname = "x"\nplugins = ["@mira/plugin-nope"]\n', 'MIRA_ERR_PLUGIN_NOT_FOUND'],
+      ['a module with no plugin export', '[profile]\nname = "x"\nplugins = ["./junk.js"]\n', 'MIRA_ERR_PLUGIN_INVALID', { 'junk.js': 'export const nothing = 1;\n' }],
+      ['a config value of the wrong type', `[profile]\nname = "x"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = 42\n`, 'MIRA_ERR_CONFIG_INVALID'],
+      ['an unclaimed table', '[profile]\nname = "x"\nplugins = []\n[memory]\nenabled = true\n', 'MIRA_ERR_CONFIG_UNKNOWN_TABLE'],
+      [
+        'a dependency cycle',
+        '[profile]\nname = "x"\nplugins = ["./a.js", "./b.js"]\n',
+        'MIRA_ERR_PLUGIN_DEPENDENCY_CYCLE',
+        {
+          'a.js': "export default { name: 'a', version: '1', dependencies: ['b'], apply() {} };\n",
+          'b.js': "export default { name: 'b', version: '1', dependencies: ['a'], apply() {} };\n",
+        },
+      ],
+      [
+        'a duplicate tool name',
+        `[profile]\nname = "x"\nplugins = ["${LAB_PLUGIN}", "./dup.js"]\n`,
+        'MIRA_ERR_DUPLICATE_REGISTRATION',
+        {
+          'dup.js':
+            "export default { name: 'dup', version: '1', apply(k) { k.tools.register({ name: 'lab_temperature', description: 'x', kind: 'acquisition', origins: ['operator'], parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, run: async () => ({ content: '', display: '' }) }); } };\n",
+        },
+      ],
+      [
+        'a duplicate command name',
+        '[profile]\nname = "x"\nplugins = ["./dup.js"]\n',
+        'MIRA_ERR_DUPLICATE_REGISTRATION',
+        { 'dup.js': "export default { name: 'dup', version: '1', apply(k) { k.commands.register({ name: 'help', summary: 'x', run() {} }); } };\n" },
+      ],
+    ];
+    for (const [what, text, code, files] of cases) {
+      it(what, async () => {
+        for (const [name, body] of Object.entries(files ?? {})) writeFileSync(join(dir, name), body);
+        const path = manifest(text);
+        const before = readdirSync(dir).sort();
+        const run = await runMira(['--profile', path], 'help\n');
+        expect(run.code).to.equal(1);
+        expect(run.stdout).to.equal('');
+        const lines = run.stderr.trim().split('\n');
+        expect(lines).to.have.length(1);
+        expect(lines[0]).to.contain(code).and.to.contain(path);
+        expect(readdirSync(dir).sort()).to.deep.equal(before);
+      });
+    }
+  });
+
+  it('loads a third-party plugin by path that registers a tool, a command, a store and a sensor', async () => {
+    const path = manifest(`[profile]\nname = "Lab"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = "events.log"\n`);
+    const run = await runMira(['--profile', path], 'lab note "first light"\nlab read\nsensors\nhelp lab\nlab note " "\nquit\n');
+    expect(run.stdout).to.contain('page 1: first light');
+    expect(run.stdout).to.match(/lab_thermometer \(temperature, celsius\): 21\.5 \d+ms ago/);
+    expect(run.stdout).to.contain('lab note "<text>"');
+    expect(run.stdout).to.contain('error: ACME_ERR_EMPTY_NOTE: the note is empty; write some text');
+    expect(run.code).to.equal(1);
+    const events = readFileSync(join(dir, 'events.log'), 'utf8').trim().split('\n');
+    expect(events).to.deep.equal(['store open', 'start', 'phase cognition', 'phase attention', 'phase temporal', 'phase hardware', 'stop', 'store close']);
+  });
+
+  it('resolves a plugin package from the manifest directory first', async () => {
+    const pkgDir = join(dir, 'node_modules', '@acme', 'mira-plugin-lab');
+    const { cpSync, symlinkSync, mkdirSync } = await import('node:fs');
+    cpSync(fileURLToPath(new URL('./fixtures/acme-plugin/', import.meta.url)), pkgDir, { recursive: true });
+    // the copied plugin imports @mira/core, which a real install would provide beside it
+    mkdirSync(join(dir, 'node_modules', '@mira'), { recursive: true });
+    symlinkSync(join(REPO_ROOT, 'core'), join(dir, 'node_modules', '@mira', 'core'));
+    const path = manifest('[profile]\nname = "Lab"\nplugins = ["@acme/mira-plugin-lab"]\n[lab]\nevents_file = "events.log"\n');
+    const run = await runMira(['--profile', path], 'plugins\n', { cwd: tmpdir() });
+    expect(run.code).to.equal(0);
+    expect(run.stdout).to.contain('@acme/mira-plugin-lab 1.2.0 (@acme/mira-plugin-lab)');
+  });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} takes the same shutdown path as quit`, async () => {
+      const path = manifest(`[profile]\nname = "Lab"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = "events.log"\n`);
+      const events = join(dir, 'events.log');
+      const child = spawn(process.execPath, [MIRA_BIN, '--profile', path], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      const deadline = Date.now() + 10_000;
+      while (!(existsSync(events) && readFileSync(events, 'utf8').includes('start')) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      child.kill(signal);
+      const code = await exited;
+      expect(code).to.equal(0);
+      expect(readFileSync(events, 'utf8').trim().split('\n')).to.deep.equal([
+        'store open', 'start', 'phase cognition', 'phase attention', 'phase temporal', 'phase hardware', 'stop', 'store close',
+      ]);
+    });
+  }
+});
