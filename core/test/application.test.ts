@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Application, ManualClock, MiraError, type MiraPlugin, type PluginKernel, type StopPhase } from '@mira/core';
+import type { MiraError } from '@mira/core';
+import { Application, ManualClock, type MiraPlugin, type PluginKernel, type StopPhase } from '@mira/core';
 import { createTestRuntime, writeManifest } from '@mira/core/testing';
 
 async function bootError(plugins: MiraPlugin<any>[], tables: Record<string, Record<string, unknown>> = {}): Promise<MiraError> {
