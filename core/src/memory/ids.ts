@@ -1,0 +1,26 @@
+import { MiraError } from '../errors.js';
+import { MemoryErrorCodes } from './errors.js';
+
+/** `ENT<n>`: how an entity's integer key is shown. */
+export type EntityRef = `ENT${number}`;
+/** `MEM<n>`: how a memory's integer key is shown. */
+export type MemoryRef = `MEM${number}`;
+
+/** Renders an entity id as `ENT<n>`. */
+export const entityRef = (id: number): EntityRef => `ENT${id}`;
+/** Renders a memory id as `MEM<n>`. */
+export const memoryRef = (id: number): MemoryRef => `MEM${id}`;
+
+function parseRef(prefix: 'ENT' | 'MEM', text: string): number {
+  const match = /^(ENT|MEM)([1-9][0-9]{0,15})$/i.exec(text.trim());
+  const id = match && match[1]!.toUpperCase() === prefix ? Number(match[2]) : NaN;
+  if (!Number.isSafeInteger(id)) {
+    throw new MiraError(MemoryErrorCodes.INVALID_ID, `"${text}" is not ${prefix === 'ENT' ? 'an entity' : 'a memory'} id; write ${prefix}<n>, e.g. ${prefix}1`);
+  }
+  return id;
+}
+
+/** Parses `ENT<n>` (case-insensitive prefix) into its integer id. @throws MiraError `MIRA_ERR_MEMORY_INVALID_ID` */
+export const parseEntityRef = (text: string): number => parseRef('ENT', text);
+/** Parses `MEM<n>` (case-insensitive prefix) into its integer id. @throws MiraError `MIRA_ERR_MEMORY_INVALID_ID` */
+export const parseMemoryRef = (text: string): number => parseRef('MEM', text);

@@ -1,0 +1,160 @@
+import type { EntityRef, MemoryRef } from './ids.js';
+
+/** A durable thing memories are about: a person, a place, the robot itself. */
+export interface Entity {
+  readonly id: number;
+  readonly ref: EntityRef;
+  /** A token, e.g. `person`, `robot`, `place`. */
+  readonly entityType: string;
+  /** Display form of the canonical name. */
+  readonly canonicalName: string;
+  /** The exact identity key of the canonical name. */
+  readonly nameKey: string;
+  /** ISO-8601 UTC. */
+  readonly createdAt: string;
+  /** In alias-ID order. */
+  readonly aliases: readonly Alias[];
+}
+
+/** Another exact name of an entity. */
+export interface Alias {
+  readonly id: number;
+  readonly entityId: number;
+  /** Display form. */
+  readonly alias: string;
+  readonly aliasKey: string;
+  readonly createdAt: string;
+}
+
+/** A memory's status; only `active` memories are listed, found and recalled. */
+export type MemoryStatus = 'active' | 'inactive';
+
+/** Who or what stated a memory. */
+export interface MemorySource {
+  /** A token, e.g. `operator_statement`, `console`. */
+  readonly kind: string;
+  readonly label: string | null;
+}
+
+/** One entity a memory is about, under a role. */
+export interface MemoryLink {
+  readonly entityId: number;
+  readonly entityRef: EntityRef;
+  /** The entity's canonical name, resolved for display. */
+  readonly entityName: string;
+  /** A token, e.g. `subject`, `object`, `owner`. */
+  readonly role: string;
+}
+
+/** Payload metadata, without the body. */
+export interface PayloadInfo {
+  readonly id: number;
+  /** `inline_text` now; `object_ref` is reserved for a later object store. */
+  readonly payloadKind: 'inline_text' | 'object_ref';
+  readonly mediaType: string;
+  readonly byteSize: number;
+  /** Opaque reference, for `object_ref` payloads only. */
+  readonly objectRef: string | null;
+  /** Hex SHA-256 of the object, for `object_ref` payloads only. */
+  readonly sha256: string | null;
+  readonly createdAt: string;
+}
+
+/** A payload with its inline body. */
+export interface Payload extends PayloadInfo {
+  readonly text: string | null;
+}
+
+/** A durable memory with its links and payload metadata. */
+export interface Memory {
+  readonly id: number;
+  readonly ref: MemoryRef;
+  /** A token, e.g. `fact`, `preference`, `relationship`, `observation`. */
+  readonly kind: string;
+  readonly summary: string;
+  readonly predicate: string | null;
+  readonly value: string | null;
+  readonly source: MemorySource;
+  readonly confidence: number | null;
+  readonly status: MemoryStatus;
+  readonly createdAt: string;
+  /** In entity-ID order, then role. */
+  readonly links: readonly MemoryLink[];
+  readonly payloads: readonly PayloadInfo[];
+}
+
+/** What a new memory is made of. The store validates and normalises it. */
+export interface NewMemory {
+  readonly kind: string;
+  readonly summary: string;
+  readonly links?: ReadonlyArray<{ readonly entityId: number; readonly role: string }>;
+  readonly predicate?: string | null;
+  readonly value?: string | null;
+  readonly sourceKind: string;
+  readonly sourceLabel?: string | null;
+  readonly confidence?: number | null;
+  /** Body of the one inline `text/plain` payload; the summary when absent. */
+  readonly payloadText?: string;
+}
+
+/** The result of adding an alias. */
+export interface AliasAdded {
+  readonly entity: Entity;
+  readonly alias: Alias;
+  /** Other entities whose name or alias has the same key. */
+  readonly alsoNames: readonly Entity[];
+}
+
+/** Sizes and identity of a store, for `memory persistent`. */
+export interface StoreInfo {
+  readonly backend: string;
+  /** Where the data lives (a file path for SQLite). */
+  readonly location: string;
+  readonly schemaVersion: number;
+  readonly entities: number;
+  readonly aliases: number;
+  readonly memories: number;
+  readonly activeMemories: number;
+  readonly links: number;
+  readonly payloads: number;
+}
+
+/** One page of an entity's newest active memories. */
+export interface NewestMemories {
+  /** Ascending ID order. */
+  readonly memories: readonly Memory[];
+  /** How many active memories the entity has in all. */
+  readonly total: number;
+}
+
+/**
+ * The persistent memory store. Async so a networked backend fits; domain
+ * objects in, domain objects out; errors are `MiraError`s with
+ * {@link MemoryErrorCodes} or core text codes. Nothing here updates or
+ * deletes a memory.
+ */
+export interface MemoryStore {
+  readonly backend: string;
+  info(): Promise<StoreInfo>;
+  /** @throws MiraError on a bad token or name. */
+  createEntity(input: { readonly entityType: string; readonly canonicalName: string }): Promise<Entity>;
+  /** @throws MiraError `MIRA_ERR_MEMORY_ENTITY_NOT_FOUND`, `MIRA_ERR_MEMORY_ALIAS_EXISTS` */
+  addAlias(entityId: number, alias: string): Promise<AliasAdded>;
+  getEntity(entityId: number): Promise<Entity | undefined>;
+  /** Every entity whose canonical name or alias has exactly the key of `name`, in entity-ID order. */
+  findEntities(name: string): Promise<Entity[]>;
+  /** Creates a memory, its links and its one inline `text/plain` payload in one transaction. */
+  createMemory(input: NewMemory): Promise<Memory>;
+  getMemory(memoryId: number): Promise<Memory | undefined>;
+  /** The inline payload bodies of a memory. */
+  getPayloads(memoryId: number): Promise<Payload[]>;
+  /** Active memories linked to an entity, ascending ID; `newest` keeps only the newest that many. */
+  listActiveMemories(entityId: number, options?: { readonly newest?: number }): Promise<NewestMemories>;
+  /**
+   * Active memories linked to `entityId` under `role` with the given
+   * normalised predicate, ascending ID (for duplicate and conflict checks).
+   */
+  findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]>;
+  /** Safe to call twice. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,78 @@
+import { CoreErrorCodes, MiraError } from '../errors.js';
+import { normalizeDisplay, normalizeKey, normalizeToken } from '../text/normalize.js';
+import { MemoryErrorCodes } from './errors.js';
+import type { NewMemory } from './types.js';
+
+/** Longest canonical name or alias, in characters after normalisation. */
+export const MAX_NAME_LENGTH = 256;
+/** Longest memory summary (and inline payload), in characters. */
+export const MAX_SUMMARY_LENGTH = 4000;
+/** Longest structured value or source label, in characters. */
+export const MAX_VALUE_LENGTH = 1000;
+
+function bounded(text: string, max: number, what: string): string {
+  if ([...text].length > max) throw new MiraError(CoreErrorCodes.TEXT_TOO_LONG, `${what} is longer than ${max} characters; shorten it`);
+  return text;
+}
+
+/** A name or alias: its display form and exact key. @throws MiraError */
+export function prepareName(name: string, what = 'name'): { display: string; key: string } {
+  if (typeof name !== 'string') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, `${what} must be text`);
+  const display = bounded(normalizeDisplay(name, what), MAX_NAME_LENGTH, what);
+  return { display, key: normalizeKey(display, what) };
+}
+
+/** A new memory, validated and normalised, as stores write it. */
+export interface PreparedMemory {
+  readonly kind: string;
+  readonly summary: string;
+  readonly predicate: string | null;
+  readonly value: string | null;
+  readonly sourceKind: string;
+  readonly sourceLabel: string | null;
+  readonly confidence: number | null;
+  readonly links: ReadonlyArray<{ readonly entityId: number; readonly role: string }>;
+  readonly payloadText: string;
+}
+
+/**
+ * Validates and normalises a {@link NewMemory}: tokens case-folded, text in
+ * display form, confidence in 0.0..1.0, links unique. Every store calls this,
+ * so the console, the web view and cognition share one set of rules.
+ */
+export function prepareMemory(input: NewMemory): PreparedMemory {
+  const kind = normalizeToken(input.kind, 'kind');
+  const summary = bounded(normalizeDisplay(input.summary ?? '', 'summary'), MAX_SUMMARY_LENGTH, 'summary');
+  if (summary === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, 'summary is empty; give the memory a summary');
+  const predicate = input.predicate == null ? null : normalizeToken(input.predicate, 'predicate');
+  let value: string | null = null;
+  if (input.value != null) {
+    value = bounded(normalizeDisplay(input.value, 'value'), MAX_VALUE_LENGTH, 'value');
+    if (value === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, 'value is empty; leave it out or give text');
+    if (predicate === null) throw new MiraError(MemoryErrorCodes.VALUE_WITHOUT_PREDICATE, 'a value needs a predicate; add --predicate <token>');
+  }
+  const sourceKind = normalizeToken(input.sourceKind, 'source kind');
+  let sourceLabel: string | null = null;
+  if (input.sourceLabel != null) {
+    sourceLabel = bounded(normalizeDisplay(input.sourceLabel, 'source label'), MAX_VALUE_LENGTH, 'source label');
+    if (sourceLabel === '') sourceLabel = null;
+  }
+  const confidence = input.confidence ?? null;
+  if (confidence !== null && !(typeof confidence === 'number' && Number.isFinite(confidence) && confidence >= 0 && confidence <= 1)) {
+    throw new MiraError(MemoryErrorCodes.CONFIDENCE_RANGE, `confidence must be a number from 0.0 to 1.0, not ${String(confidence)}`);
+  }
+  const links: Array<{ entityId: number; role: string }> = [];
+  const seen = new Set<string>();
+  for (const link of input.links ?? []) {
+    if (!Number.isSafeInteger(link.entityId) || link.entityId < 1) {
+      throw new MiraError(MemoryErrorCodes.INVALID_ID, `entity id ${String(link.entityId)} is not a positive integer`);
+    }
+    const role = normalizeToken(link.role, 'role');
+    const key = `${link.entityId}:${role}`;
+    if (seen.has(key)) throw new MiraError(MemoryErrorCodes.LINK_INVALID, `ENT${link.entityId} is linked twice with role ${role}; give each link once`);
+    seen.add(key);
+    links.push({ entityId: link.entityId, role });
+  }
+  const payloadText = input.payloadText === undefined ? summary : bounded(normalizeDisplay(input.payloadText, 'payload'), MAX_SUMMARY_LENGTH, 'payload');
+  return { kind, summary, predicate, value, sourceKind, sourceLabel, confidence, links, payloadText };
+}

@@ -1,0 +1,308 @@
+import type Database from 'better-sqlite3';
+import {
+  MemoryErrorCodes,
+  MiraError,
+  entityRef,
+  memoryRef,
+  normalizeToken,
+  prepareMemory,
+  prepareName,
+  systemClock,
+  type Alias,
+  type AliasAdded,
+  type Clock,
+  type Entity,
+  type Memory,
+  type MemoryLink,
+  type MemoryStatus,
+  type MemoryStore,
+  type NewMemory,
+  type NewestMemories,
+  type Payload,
+  type PayloadInfo,
+  type StoreInfo,
+} from '@mira/core';
+import { openDatabase } from './open-database.js';
+import { SCHEMA_VERSION } from './schema-v1.js';
+
+/** How to open a {@link SqliteMemoryStore}. */
+export interface SqliteMemoryStoreOptions {
+  /** Source of creation timestamps; the system clock by default. */
+  readonly clock?: Clock;
+  /** How long a write waits for another process's lock, in ms (default 5000). */
+  readonly busyTimeoutMs?: number;
+}
+
+interface EntityRow { id: number; entity_type: string; canonical_name: string; name_key: string; created_at: string }
+interface AliasRow { id: number; entity_id: number; alias: string; alias_key: string; created_at: string }
+interface MemoryRow {
+  id: number; kind: string; summary: string; predicate: string | null; value: string | null;
+  source_kind: string; source_label: string | null; confidence: number | null; status: MemoryStatus; created_at: string;
+}
+interface LinkRow { entity_id: number; role: string; canonical_name: string }
+interface PayloadRow {
+  id: number; payload_kind: 'inline_text' | 'object_ref'; media_type: string; text_body: string | null;
+  object_ref: string | null; sha256: string | null; byte_size: number; created_at: string;
+}
+
+/**
+ * The canonical, embedded persistent memory store on one SQLite file
+ * (better-sqlite3). Statements are prepared once; every multi-row write is
+ * one immediate transaction.
+ *
+ * @example
+ * const store = SqliteMemoryStore.open('/var/lib/mira/memory.sqlite3');
+ * const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+ * await store.close();
+ */
+export class SqliteMemoryStore implements MemoryStore {
+  readonly backend = 'sqlite';
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #clock: Clock;
+  readonly #s;
+  #closed = false;
+
+  private constructor(path: string, db: Database.Database, clock: Clock) {
+    this.path = path;
+    this.#db = db;
+    this.#clock = clock;
+    this.#s = {
+      insertEntity: db.prepare('INSERT INTO entities (entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?)'),
+      entityById: db.prepare('SELECT id, entity_type, canonical_name, name_key, created_at FROM entities WHERE id = ?'),
+      aliasesOf: db.prepare('SELECT id, entity_id, alias, alias_key, created_at FROM aliases WHERE entity_id = ? ORDER BY id'),
+      aliasOf: db.prepare('SELECT id FROM aliases WHERE entity_id = ? AND alias_key = ?'),
+      insertAlias: db.prepare('INSERT INTO aliases (entity_id, alias, alias_key, created_at) VALUES (?, ?, ?, ?)'),
+      entityIdsByKey: db
+        .prepare('SELECT id FROM entities WHERE name_key = ? UNION SELECT entity_id FROM aliases WHERE alias_key = ? ORDER BY 1')
+        .pluck(),
+      insertMemory: db.prepare(
+        'INSERT INTO memories (kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, \'active\', ?)',
+      ),
+      insertLink: db.prepare('INSERT INTO memory_links (memory_id, entity_id, role) VALUES (?, ?, ?)'),
+      insertPayload: db.prepare(
+        'INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, \'inline_text\', \'text/plain\', ?, ?, ?)',
+      ),
+      memoryById: db.prepare(
+        'SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at FROM memories WHERE id = ?',
+      ),
+      linksOf: db.prepare(
+        'SELECT l.entity_id, l.role, e.canonical_name FROM memory_links l JOIN entities e ON e.id = l.entity_id WHERE l.memory_id = ? ORDER BY l.entity_id, l.role',
+      ),
+      payloadsOf: db.prepare(
+        'SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at FROM payloads WHERE memory_id = ? ORDER BY id',
+      ),
+      newestActive: db
+        .prepare(
+          `SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories m ON m.id = l.memory_id
+           WHERE l.entity_id = ? AND m.status = 'active' ORDER BY l.memory_id DESC LIMIT ?`,
+        )
+        .pluck(),
+      countActive: db
+        .prepare(
+          `SELECT count(DISTINCT l.memory_id) FROM memory_links l JOIN memories m ON m.id = l.memory_id
+           WHERE l.entity_id = ? AND m.status = 'active'`,
+        )
+        .pluck(),
+      bySlot: db
+        .prepare(
+          `SELECT m.id FROM memory_links l JOIN memories m ON m.id = l.memory_id
+           WHERE l.entity_id = ? AND l.role = ? AND m.predicate = ? AND m.status = 'active' ORDER BY m.id`,
+        )
+        .pluck(),
+      counts: db.prepare(
+        `SELECT (SELECT count(*) FROM entities) AS entities, (SELECT count(*) FROM aliases) AS aliases,
+                (SELECT count(*) FROM memories) AS memories,
+                (SELECT count(*) FROM memories WHERE status = 'active') AS active,
+                (SELECT count(*) FROM memory_links) AS links, (SELECT count(*) FROM payloads) AS payloads`,
+      ),
+    };
+  }
+
+  /**
+   * Opens or creates the store at `path` (the parent directory must exist).
+   * Refuses, leaving the file unchanged, anything that is not a schema-v1
+   * Mira database or a new/empty file.
+   */
+  static open(path: string, options: SqliteMemoryStoreOptions = {}): SqliteMemoryStore {
+    const db = openDatabase(path, options.busyTimeoutMs ?? 5000);
+    return new SqliteMemoryStore(path, db, options.clock ?? systemClock);
+  }
+
+  #run<T>(fn: () => T): Promise<T> {
+    if (this.#closed) return Promise.reject(new MiraError(MemoryErrorCodes.CLOSED, 'the memory store is closed'));
+    try {
+      return Promise.resolve(fn());
+    } catch (error) {
+      if (error instanceof MiraError) return Promise.reject(error);
+      return Promise.reject(
+        new MiraError(MemoryErrorCodes.BACKEND, `the memory database failed and nothing was written: ${(error as Error).message}`, { cause: error }),
+      );
+    }
+  }
+
+  #now(): string {
+    return this.#clock.now().toISOString();
+  }
+
+  #entity(id: number): Entity | undefined {
+    const row = this.#s.entityById.get(id) as EntityRow | undefined;
+    if (!row) return undefined;
+    const aliases = (this.#s.aliasesOf.all(id) as AliasRow[]).map(
+      (a): Alias => ({ id: a.id, entityId: a.entity_id, alias: a.alias, aliasKey: a.alias_key, createdAt: a.created_at }),
+    );
+    return {
+      id: row.id,
+      ref: entityRef(row.id),
+      entityType: row.entity_type,
+      canonicalName: row.canonical_name,
+      nameKey: row.name_key,
+      createdAt: row.created_at,
+      aliases,
+    };
+  }
+
+  #requireEntity(id: number): Entity {
+    const entity = this.#entity(id);
+    if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${entityRef(id)}; find one with "memory entity find"`);
+    return entity;
+  }
+
+  #memory(id: number): Memory | undefined {
+    const row = this.#s.memoryById.get(id) as MemoryRow | undefined;
+    if (!row) return undefined;
+    const links = (this.#s.linksOf.all(id) as LinkRow[]).map(
+      (l): MemoryLink => ({ entityId: l.entity_id, entityRef: entityRef(l.entity_id), entityName: l.canonical_name, role: l.role }),
+    );
+    const payloads = (this.#s.payloadsOf.all(id) as PayloadRow[]).map(toPayloadInfo);
+    return {
+      id: row.id,
+      ref: memoryRef(row.id),
+      kind: row.kind,
+      summary: row.summary,
+      predicate: row.predicate,
+      value: row.value,
+      source: { kind: row.source_kind, label: row.source_label },
+      confidence: row.confidence,
+      status: row.status,
+      createdAt: row.created_at,
+      links,
+      payloads,
+    };
+  }
+
+  info(): Promise<StoreInfo> {
+    return this.#run(() => {
+      const c = this.#s.counts.get() as Record<string, number>;
+      return {
+        backend: this.backend,
+        location: this.path,
+        schemaVersion: SCHEMA_VERSION,
+        entities: c.entities!,
+        aliases: c.aliases!,
+        memories: c.memories!,
+        activeMemories: c.active!,
+        links: c.links!,
+        payloads: c.payloads!,
+      };
+    });
+  }
+
+  createEntity(input: { entityType: string; canonicalName: string }): Promise<Entity> {
+    return this.#run(() => {
+      const entityType = normalizeToken(input.entityType, 'entity type');
+      const name = prepareName(input.canonicalName, 'canonical name');
+      const id = Number(this.#s.insertEntity.run(entityType, name.display, name.key, this.#now()).lastInsertRowid);
+      return this.#entity(id)!;
+    });
+  }
+
+  addAlias(entityId: number, alias: string): Promise<AliasAdded> {
+    return this.#run(() => {
+      const name = prepareName(alias, 'alias');
+      return this.#db
+        .transaction((): AliasAdded => {
+          const entity = this.#requireEntity(entityId);
+          if (entity.nameKey === name.key || this.#s.aliasOf.get(entityId, name.key)) {
+            throw new MiraError(MemoryErrorCodes.ALIAS_EXISTS, `${entity.ref} "${entity.canonicalName}" is already named "${name.display}" (same exact key); nothing was added`);
+          }
+          const id = Number(this.#s.insertAlias.run(entityId, name.display, name.key, this.#now()).lastInsertRowid);
+          const alsoNames = (this.#s.entityIdsByKey.all(name.key, name.key) as number[]).filter((e) => e !== entityId).map((e) => this.#entity(e)!);
+          const added = this.#entity(entityId)!;
+          return { entity: added, alias: added.aliases.find((a) => a.id === id)!, alsoNames };
+        })
+        .immediate();
+    });
+  }
+
+  getEntity(entityId: number): Promise<Entity | undefined> {
+    return this.#run(() => this.#entity(entityId));
+  }
+
+  findEntities(name: string): Promise<Entity[]> {
+    return this.#run(() => {
+      const { key } = prepareName(name);
+      return (this.#s.entityIdsByKey.all(key, key) as number[]).map((id) => this.#entity(id)!);
+    });
+  }
+
+  createMemory(input: NewMemory): Promise<Memory> {
+    return this.#run(() => {
+      const m = prepareMemory(input);
+      const id = this.#db
+        .transaction(() => {
+          for (const link of m.links) this.#requireEntity(link.entityId);
+          const now = this.#now();
+          const memoryId = Number(
+            this.#s.insertMemory.run(m.kind, m.summary, m.predicate, m.value, m.sourceKind, m.sourceLabel, m.confidence, now).lastInsertRowid,
+          );
+          for (const link of m.links) this.#s.insertLink.run(memoryId, link.entityId, link.role);
+          this.#s.insertPayload.run(memoryId, m.payloadText, Buffer.byteLength(m.payloadText, 'utf8'), now);
+          return memoryId;
+        })
+        .immediate();
+      return this.#memory(id)!;
+    });
+  }
+
+  getMemory(memoryId: number): Promise<Memory | undefined> {
+    return this.#run(() => this.#memory(memoryId));
+  }
+
+  getPayloads(memoryId: number): Promise<Payload[]> {
+    return this.#run(() => (this.#s.payloadsOf.all(memoryId) as PayloadRow[]).map((row) => ({ ...toPayloadInfo(row), text: row.text_body })));
+  }
+
+  listActiveMemories(entityId: number, options: { newest?: number } = {}): Promise<NewestMemories> {
+    return this.#run(() => {
+      const limit = options.newest ?? -1;
+      const ids = (this.#s.newestActive.all(entityId, limit) as number[]).reverse();
+      const total = limit < 0 ? ids.length : (this.#s.countActive.get(entityId) as number);
+      return { memories: ids.map((id) => this.#memory(id)!), total };
+    });
+  }
+
+  findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {
+    return this.#run(() => (this.#s.bySlot.all(entityId, role, predicate) as number[]).map((id) => this.#memory(id)!));
+  }
+
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#db.close();
+    }
+    return Promise.resolve();
+  }
+}
+
+function toPayloadInfo(row: PayloadRow): PayloadInfo {
+  return {
+    id: row.id,
+    payloadKind: row.payload_kind,
+    mediaType: row.media_type,
+    byteSize: row.byte_size,
+    objectRef: row.object_ref,
+    sha256: row.sha256,
+    createdAt: row.created_at,
+  };
+}
