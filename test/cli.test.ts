@@ -29,9 +29,9 @@ describe('mira CLI', function () {
   });
 
   it('exits 1 at EOF when a line failed, after running every line', async () => {
-    const run = await runMira(['--profile', 'profiles/mira-sim'], 'memory add\nhelp quit\n');
+    const run = await runMira(['--profile', 'profiles/mira-sim'], 'memory clear now\nhelp quit\n');
     expect(run.code).to.equal(1);
-    expect(run.stdout).to.match(/^error: MIRA_ERR_CONSOLE_USAGE: usage: memory$/m);
+    expect(run.stdout).to.match(/^error: MIRA_ERR_CONSOLE_USAGE: usage: memory clear$/m);
     expect(run.stdout).to.contain('Stop the robot runtime');
   });
 

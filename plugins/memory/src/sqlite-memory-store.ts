@@ -141,6 +141,16 @@ export class SqliteMemoryStore implements MemoryStore {
     }
   }
 
+  /** The connection settings in force (journal mode, synchronous level, foreign keys, busy timeout), for diagnostics. */
+  settings(): { journalMode: string; synchronous: number; foreignKeys: boolean; busyTimeoutMs: number } {
+    return {
+      journalMode: this.#db.pragma('journal_mode', { simple: true }) as string,
+      synchronous: this.#db.pragma('synchronous', { simple: true }) as number,
+      foreignKeys: this.#db.pragma('foreign_keys', { simple: true }) === 1,
+      busyTimeoutMs: this.#db.pragma('busy_timeout', { simple: true }) as number,
+    };
+  }
+
   #now(): string {
     return this.#clock.now().toISOString();
   }

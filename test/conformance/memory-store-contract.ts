@@ -1,0 +1,231 @@
+import { expect } from 'chai';
+import { ManualClock, type MemoryStore, type MiraError } from '@mira/core';
+
+/** What a store factory gives the contract suite. */
+export interface StoreUnderTest {
+  readonly store: MemoryStore;
+  /** Closes the store and opens a new instance on the same data (a restart). */
+  reopen(): Promise<MemoryStore>;
+  /** Releases everything (the data may be deleted). */
+  dispose(): Promise<void>;
+}
+
+/** Makes a fresh, empty store whose timestamps come from `clock`. */
+export type StoreFactory = (clock: ManualClock) => Promise<StoreUnderTest>;
+
+async function rejection(promise: Promise<unknown>): Promise<MiraError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as MiraError;
+  }
+  throw new Error('expected the call to be rejected');
+}
+
+/**
+ * The `MemoryStore` contract: every implementation runs these cases.
+ *
+ * @example
+ * describeMemoryStoreContract('SqliteMemoryStore', async (clock) => { … });
+ */
+export function describeMemoryStoreContract(name: string, factory: StoreFactory): void {
+  describe(`MemoryStore contract: ${name}`, () => {
+    let clock: ManualClock;
+    let sut: StoreUnderTest;
+    let store: MemoryStore;
+
+    beforeEach(async () => {
+      clock = new ManualClock('2026-03-01T12:00:00.000Z');
+      sut = await factory(clock);
+      store = sut.store;
+    });
+    afterEach(() => sut.dispose());
+
+    describe('#createEntity()', () => {
+      it('renders integer keys as ENT<n> in creation order and keeps the display form', async () => {
+        const a = await store.createEntity({ entityType: 'person', canonicalName: '  Ada   Lovelace ' });
+        const b = await store.createEntity({ entityType: 'Robot', canonicalName: 'Mira' });
+        expect([a.ref, b.ref]).to.deep.equal([`ENT${a.id}`, `ENT${b.id}`]);
+        expect(b.id).to.be.greaterThan(a.id);
+        expect(a.canonicalName).to.equal('Ada Lovelace');
+        expect(a.nameKey).to.equal('ada lovelace');
+        expect(b.entityType).to.equal('robot');
+        expect(a.createdAt).to.equal('2026-03-01T12:00:00.000Z');
+      });
+
+      it('rejects a bad entity type, an empty name and control characters', async () => {
+        expect((await rejection(store.createEntity({ entityType: 'a person', canonicalName: 'x' }))).code).to.equal('MIRA_ERR_TOKEN_INVALID');
+        expect((await rejection(store.createEntity({ entityType: 'person', canonicalName: '   ' }))).code).to.equal('MIRA_ERR_TEXT_EMPTY');
+        expect((await rejection(store.createEntity({ entityType: 'person', canonicalName: 'A\u0007da' }))).code).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
+        expect((await rejection(store.createEntity({ entityType: 'person', canonicalName: 'x'.repeat(257) }))).code).to.equal('MIRA_ERR_TEXT_TOO_LONG');
+        expect((await store.info()).entities).to.equal(0);
+      });
+    });
+
+    describe('#findEntities()', () => {
+      it('matches canonical names and aliases by exact normalised key only', async () => {
+        const street = await store.createEntity({ entityType: 'place', canonicalName: 'Hauptstraße' });
+        await store.addAlias(street.id, 'Main Street');
+        expect((await store.findEntities('HAUPTSTRASSE')).map((e) => e.id)).to.deep.equal([street.id]);
+        expect((await store.findEntities(' main\tstreet ')).map((e) => e.id)).to.deep.equal([street.id]);
+        for (const near of ['Hauptstrasse ', 'Haupt', 'Main St', 'Main Streets', 'Hauptstrase']) {
+          if (near.trim().toLowerCase() === 'hauptstrasse') continue;
+          expect(await store.findEntities(near), near).to.deep.equal([]);
+        }
+      });
+
+      it('returns every exact match in entity-ID order, once each', async () => {
+        const one = await store.createEntity({ entityType: 'person', canonicalName: 'Sam' });
+        const two = await store.createEntity({ entityType: 'person', canonicalName: 'Samantha' });
+        const three = await store.createEntity({ entityType: 'dog', canonicalName: 'SAM' });
+        await store.addAlias(two.id, 'sam');
+        await store.addAlias(one.id, 'Sammy');
+        const found = await store.findEntities('Sam');
+        expect(found.map((e) => e.id)).to.deep.equal([one.id, two.id, three.id]);
+        expect(found[1]!.aliases.map((a) => a.alias)).to.deep.equal(['sam']);
+      });
+    });
+
+    describe('#addAlias()', () => {
+      it('refuses an alias whose key the entity already has, as name or alias', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+        await store.addAlias(ada.id, 'Ada');
+        expect((await rejection(store.addAlias(ada.id, 'ADA'))).code).to.equal('MIRA_ERR_MEMORY_ALIAS_EXISTS');
+        expect((await rejection(store.addAlias(ada.id, 'ada  lovelace'))).code).to.equal('MIRA_ERR_MEMORY_ALIAS_EXISTS');
+        expect((await store.info()).aliases).to.equal(1);
+      });
+
+      it('allows an alias that names another entity and says which', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const lovelace = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+        const added = await store.addAlias(lovelace.id, 'ada');
+        expect(added.alsoNames.map((e) => e.id)).to.deep.equal([ada.id]);
+        expect(added.alias.alias).to.equal('ada');
+      });
+
+      it('refuses an unknown entity', async () => {
+        expect((await rejection(store.addAlias(999, 'x'))).code).to.equal('MIRA_ERR_MEMORY_ENTITY_NOT_FOUND');
+      });
+    });
+
+    describe('#createMemory()', () => {
+      it('stores links, provenance and exactly one inline text/plain payload holding the summary', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const tea = await store.createEntity({ entityType: 'drink', canonicalName: 'Tea' });
+        clock.advance(1000);
+        const memory = await store.createMemory({
+          kind: 'Preference',
+          summary: ' Ada   prefers tea ',
+          links: [{ entityId: tea.id, role: 'Object' }, { entityId: ada.id, role: 'subject' }],
+          predicate: 'Prefers',
+          value: 'tea',
+          sourceKind: 'console',
+          sourceLabel: 'kitchen log',
+          confidence: 0.75,
+        });
+        expect(memory.ref).to.equal(`MEM${memory.id}`);
+        expect(memory).to.deep.include({ kind: 'preference', summary: 'Ada prefers tea', predicate: 'prefers', value: 'tea', confidence: 0.75, status: 'active' });
+        expect(memory.source).to.deep.equal({ kind: 'console', label: 'kitchen log' });
+        expect(memory.createdAt).to.equal('2026-03-01T12:00:01.000Z');
+        expect(memory.links.map((l) => [l.entityId, l.role, l.entityName])).to.deep.equal([
+          [ada.id, 'subject', 'Ada'],
+          [tea.id, 'object', 'Tea'],
+        ]);
+        expect(memory.payloads).to.have.length(1);
+        expect(memory.payloads[0]).to.deep.include({ payloadKind: 'inline_text', mediaType: 'text/plain', byteSize: 15, objectRef: null, sha256: null });
+        const payloads = await store.getPayloads(memory.id);
+        expect(payloads.map((p) => p.text)).to.deep.equal(['Ada prefers tea']);
+      });
+
+      it('counts payload size in UTF-8 bytes', async () => {
+        const memory = await store.createMemory({ kind: 'fact', summary: 'Grüße 👋', sourceKind: 'console' });
+        expect(memory.payloads[0]!.byteSize).to.equal(Buffer.byteLength('Grüße 👋'));
+      });
+
+      for (const [what, input, code] of [
+        ['confidence above 1', { confidence: 1.01 }, 'MIRA_ERR_MEMORY_CONFIDENCE_RANGE'],
+        ['confidence below 0', { confidence: -0.1 }, 'MIRA_ERR_MEMORY_CONFIDENCE_RANGE'],
+        ['confidence NaN', { confidence: Number.NaN }, 'MIRA_ERR_MEMORY_CONFIDENCE_RANGE'],
+        ['a bad kind', { kind: 'two words' }, 'MIRA_ERR_TOKEN_INVALID'],
+        ['a bad predicate', { predicate: 'likes-tea' }, 'MIRA_ERR_TOKEN_INVALID'],
+        ['a bad role', { links: [{ entityId: 1, role: '' }] }, 'MIRA_ERR_TOKEN_INVALID'],
+        ['a link to a missing entity', { links: [{ entityId: 424242, role: 'subject' }] }, 'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND'],
+        ['a value without predicate', { value: 'tea' }, 'MIRA_ERR_MEMORY_VALUE_WITHOUT_PREDICATE'],
+        ['an empty summary', { summary: ' ' }, 'MIRA_ERR_TEXT_EMPTY'],
+        ['a summary with a bidi override', { summary: 'evil \u202e text' }, 'MIRA_ERR_TEXT_CONTROL_CHARACTER'],
+      ] as const) {
+        it(`rejects ${what} and writes nothing`, async () => {
+          await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+          const error = await rejection(store.createMemory({ kind: 'fact', summary: 'Ada likes tea', sourceKind: 'console', ...input }));
+          expect(error.code).to.equal(code);
+          const info = await store.info();
+          expect([info.memories, info.links, info.payloads]).to.deep.equal([0, 0, 0]);
+        });
+      }
+    });
+
+    describe('#listActiveMemories()', () => {
+      it('returns the newest N in ascending ID order with the total', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const ids: number[] = [];
+        for (let i = 0; i < 12; i += 1) {
+          ids.push((await store.createMemory({ kind: 'fact', summary: `fact ${i}`, sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }] })).id);
+        }
+        const newest = await store.listActiveMemories(ada.id, { newest: 8 });
+        expect(newest.total).to.equal(12);
+        expect(newest.memories.map((m) => m.id)).to.deep.equal(ids.slice(4));
+        const all = await store.listActiveMemories(ada.id);
+        expect(all.memories.map((m) => m.id)).to.deep.equal(ids);
+      });
+
+      it('lists a memory once even when the entity is linked under two roles', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        await store.createMemory({ kind: 'fact', summary: 'Ada taught Ada', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }, { entityId: ada.id, role: 'object' }] });
+        expect((await store.listActiveMemories(ada.id)).memories).to.have.length(1);
+      });
+    });
+
+    describe('#findActiveBySlot()', () => {
+      it('finds active memories of one entity, role and predicate', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const bob = await store.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+        const m1 = await store.createMemory({ kind: 'preference', summary: 'Ada prefers tea', predicate: 'prefers', value: 'tea', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }] });
+        await store.createMemory({ kind: 'preference', summary: 'Bob prefers tea', predicate: 'prefers', value: 'tea', sourceKind: 'console', links: [{ entityId: bob.id, role: 'subject' }] });
+        await store.createMemory({ kind: 'fact', summary: 'Ada lives here', predicate: 'lives_in', value: 'here', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }] });
+        expect((await store.findActiveBySlot(ada.id, 'subject', 'prefers')).map((m) => m.id)).to.deep.equal([m1.id]);
+        expect(await store.findActiveBySlot(ada.id, 'object', 'prefers')).to.deep.equal([]);
+      });
+    });
+
+    describe('restart', () => {
+      it('keeps ENT<n> and MEM<n> identities and contents after closing and reopening', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        await store.addAlias(ada.id, 'Countess');
+        const memory = await store.createMemory({ kind: 'fact', summary: 'Ada wrote notes', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }] });
+        const before = await store.getEntity(ada.id);
+        expect(before?.aliases.map((a) => a.alias)).to.deep.equal(['Countess']);
+        const reopened = await sut.reopen();
+        expect(await reopened.getEntity(ada.id)).to.deep.equal(before);
+        expect((await reopened.findEntities('countess')).map((e) => e.ref)).to.deep.equal([ada.ref]);
+        expect(await reopened.getMemory(memory.id)).to.deep.equal(memory);
+        const next = await reopened.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+        expect(next.id).to.equal(ada.id + 1);
+      });
+
+      it('never reuses an ID', async () => {
+        const first = await store.createEntity({ entityType: 'person', canonicalName: 'A' });
+        const reopened = await sut.reopen();
+        const second = await reopened.createEntity({ entityType: 'person', canonicalName: 'B' });
+        expect(second.id).to.be.greaterThan(first.id);
+      });
+    });
+
+    describe('#close()', () => {
+      it('may be called twice and then refuses work', async () => {
+        await store.close();
+        await store.close();
+        expect((await rejection(store.info())).code).to.equal('MIRA_ERR_MEMORY_CLOSED');
+      });
+    });
+  });
+}
