@@ -36,7 +36,8 @@ describe('mira CLI', function () {
   });
 
   it('says cognition is not configured for an utterance', async () => {
-    const run = await runMira(['--profile', 'profiles/mira-sim'], 'Hello Mira\n');
+    const path = manifest('[profile]\nname = "Quiet"\nplugins = []\n');
+    const run = await runMira(['--profile', path], 'Hello Mira\n');
     expect(run.code).to.equal(1);
     expect(run.stdout).to.match(/^error: MIRA_ERR_COGNITION_NOT_CONFIGURED: cognition is not configured in this profile/m);
   });

@@ -78,6 +78,11 @@ export class Application {
       }
       app.#tapLifecycle(plugin.name, index, plugin.start?.bind(plugin), plugin.stop?.bind(plugin), plugin.stopPhase ?? 'service');
     }
+    if (kernel.cognition.configured) {
+      kernel.console.setUtteranceHandler(async (utterance, out) => {
+        await kernel.cognition.run({ origin: 'operator', utterance, out });
+      });
+    }
     return app;
   }
 

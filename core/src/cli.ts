@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Application, stderrLogger } from './application.js';
-import { startRepl } from './console/repl.js';
+import { startRepl, type Repl } from './console/repl.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import { locateManifest } from './manifest.js';
 
@@ -80,6 +80,20 @@ export async function main(argv: readonly string[]): Promise<number> {
     app.pluginOrder.forEach((name, i) => process.stdout.write(`  ${i + 1}. ${name}\n`));
     return 0;
   }
+  // Signals are handled from before start-up so one arriving early still takes the orderly path.
+  let interrupted = false;
+  let repl: Repl | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) {
+      stderrLogger.error(`${signal} received again; exiting without finishing shutdown`);
+      process.exit(130);
+    }
+    interrupted = true;
+    stderrLogger.info(`${signal} received; stopping`);
+    repl?.close();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     await app.start();
   } catch (error) {
@@ -87,21 +101,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const interactive = Boolean(process.stdin.isTTY);
-  const repl = startRepl(app.kernel.console, {
-    input: process.stdin,
-    output: process.stdout,
-    interactive,
-    prompt: `${app.manifest.name}> `,
-    onInterrupt: () => repl.close(),
-  });
-  const onSignal = (signal: NodeJS.Signals) => {
-    stderrLogger.info(`${signal} received; stopping`);
-    repl.close();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  if (interactive) stderrLogger.info(`console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`);
-  const allOk = await repl.done;
+  let allOk = true;
+  if (!interrupted) {
+    repl = startRepl(app.kernel.console, {
+      input: process.stdin,
+      output: process.stdout,
+      interactive,
+      prompt: `${app.manifest.name}> `,
+      onInterrupt: () => onSignal('SIGINT'),
+    });
+    if (interactive) stderrLogger.info(`console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`);
+    allOk = await repl.done;
+  }
   await app.stop();
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

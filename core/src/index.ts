@@ -5,12 +5,33 @@
  * @packageDocumentation
  */
 export { Application, stderrLogger, type ApplicationOptions } from './application.js';
+export {
+  ACQUISITION_BUDGET,
+  DEFAULT_MAX_MODEL_STEPS,
+  EpisodeEngine,
+  MAX_RESULT_ERROR_LENGTH,
+  rejectedResult,
+  type EpisodeRequest,
+  type EpisodeResult,
+  type ToolCallRecord,
+} from './cognition/engine.js';
+export { baseInstructions } from './cognition/prompt.js';
+export {
+  CognitionErrorCodes,
+  type ChatMessage,
+  type CognitionErrorCode,
+  type CognitionProvider,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelToolCall,
+  type ToolSpec,
+} from './cognition/provider.js';
 export { ManualClock, isoUtc, systemClock, type Clock } from './clock.js';
 export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput } from './console/command.js';
 export { CommandConsole, synopsis, type LineResult, type UtteranceHandler } from './console/console.js';
 export { startRepl, type Repl, type ReplOptions } from './console/repl.js';
 export { tokenize, type Token } from './console/tokenize.js';
-export { formatAge } from './core-commands.js';
+export { formatAge } from './format-age.js';
 export { CoreErrorCodes, MiraError, isMiraError, toMiraError, type CoreErrorCode } from './errors.js';
 export { createHooks, type KernelHooks } from './hooks.js';
 export { CORE_NAME, Kernel, type RegisteredTool } from './kernel.js';

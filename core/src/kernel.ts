@@ -1,5 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { EpisodeEngine, type EpisodeRequest } from './cognition/engine.js';
+import type { CognitionProvider } from './cognition/provider.js';
 import { CommandConsole } from './console/console.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import { createHooks, type KernelHooks } from './hooks.js';
@@ -37,6 +39,7 @@ export class Kernel {
   readonly sensors = new Registry<SensorDefinition>('sensor');
   readonly workingMemory: WorkingMemory;
   readonly services: RuntimeServices;
+  readonly cognition: EpisodeEngine;
   readonly #latest = new Map<string, SensorReading>();
   readonly #open = new Map<string, ClosableStore>();
   readonly #ajv = new Ajv({ allErrors: false, strict: false });
@@ -45,6 +48,7 @@ export class Kernel {
   constructor(services: RuntimeServices, workingMemoryLimit?: number) {
     this.services = services;
     this.workingMemory = new WorkingMemory(workingMemoryLimit);
+    this.cognition = new EpisodeEngine(this);
     interceptTapErrors(this.hooks.start, nameThePlugin(CoreErrorCodes.PLUGIN_START_FAILED, 'start'));
     interceptHookMapErrors(this.hooks.stop, (error, tapName) => {
       const text = error instanceof Error ? error.message : String(error);
@@ -139,6 +143,7 @@ export class Kernel {
   /** The kernel as plugin `pluginName` sees it. */
   forPlugin(pluginName: string): PluginKernel {
     const { services } = this;
+    const engine = this.cognition;
     return Object.freeze({
       pluginName,
       clock: services.clock,
@@ -178,6 +183,13 @@ export class Kernel {
         list: () => this.sensors.values(),
         latest: (id: string) => this.latestReading(id),
         publish: (reading: SensorReading) => this.publishReading(reading),
+      }),
+      cognition: Object.freeze({
+        register: (provider: CognitionProvider) => this.cognition.setProvider(provider, pluginName),
+        run: (request: EpisodeRequest) => this.cognition.run(request),
+        get configured() {
+          return engine.configured;
+        },
       }),
       resolvePath: (path: string) => (isAbsolute(path) ? path : resolve(services.profile.dir, path)),
     });

@@ -1,3 +1,5 @@
+import type { EpisodeRequest, EpisodeResult } from './cognition/engine.js';
+import type { CognitionProvider } from './cognition/provider.js';
 import type { CommandDefinition } from './console/command.js';
 import type { KernelHooks } from './hooks.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
@@ -39,6 +41,14 @@ export interface PluginKernel extends RuntimeServices {
     publish(reading: SensorReading): void;
   };
   readonly workingMemory: WorkingMemory;
+  readonly cognition: {
+    /** Sets the model backend; one per runtime. */
+    register(provider: CognitionProvider): void;
+    /** Runs an episode, e.g. an autonomous `attention` episode started by a monitor. */
+    run(request: EpisodeRequest): Promise<EpisodeResult>;
+    /** True when a provider is registered. */
+    readonly configured: boolean;
+  };
   /** Resolves a path from the plugin's config against the manifest's directory; absolute paths stay. */
   resolvePath(path: string): string;
 }

@@ -68,6 +68,8 @@ export interface ToolDefinition<Args = unknown> {
   /** The episode origins that may be offered this tool. */
   readonly origins: readonly EpisodeOrigin[];
   readonly parameters: JsonSchema;
+  /** At most this many calls per episode (e.g. 1 for `remember`); unbounded when absent. */
+  readonly maxCallsPerEpisode?: number;
   run(args: Args, context: ToolContext): Promise<ToolResult>;
 }
 

@@ -63,17 +63,41 @@ describe('normalizeKey()', () => {
       );
     });
 
-    it('is invariant under NFKC, NFD and case variants', () => {
+    // Caseless-equivalence classes: every code point grouped with those that fold to the same text.
+    const foldClasses = new Map<string, string[]>();
+    for (let cp = 0; cp <= 0x1ffff; cp += 1) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      const folded = caseFold(ch);
+      if (folded === ch && !foldClasses.has(folded)) continue;
+      foldClasses.set(folded, [...(foldClasses.get(folded) ?? [folded.length === ch.length ? folded : ch]), ch]);
+    }
+    // A combining mark is not a case variant of a base letter (U+0345 folds to ι but combines), so keep marks apart.
+    const isMark = (ch: string) => /\p{M}/u.test(ch);
+    const variantsOf = (ch: string) => (foldClasses.get(caseFold(ch)) ?? [ch]).filter((v) => isMark(v) === isMark(ch));
+
+    it('is invariant under NFKC, NFD, white space and case variants', () => {
       fc.assert(
-        fc.property(text, (s) => {
+        fc.property(text, fc.array(fc.nat(), { minLength: 200, maxLength: 200 }), (s, picks) => {
           const key = safeKey(s);
           if (key === undefined) return;
-          for (const variant of [s.normalize('NFKC'), s.normalize('NFD'), s.toUpperCase(), s.toLowerCase(), ` ${s}  `]) {
-            expect(safeKey(variant)).to.equal(key, `variant of ${JSON.stringify(s)}`);
+          const chars = [...s];
+          // Replace each character by a random member of its caseless-equivalence class.
+          const caseVariant = chars.map((ch, i) => {
+            const options = variantsOf(ch);
+            return options[picks[i % picks.length]! % options.length];
+          }).join('');
+          for (const variant of [s.normalize('NFKC'), s.normalize('NFD'), caseVariant, ` ${s}\t `]) {
+            expect(safeKey(variant)).to.equal(key, `variant ${JSON.stringify(variant)} of ${JSON.stringify(s)}`);
           }
         }),
-        { numRuns: 500 },
+        { numRuns: 1000 },
       );
+    });
+
+    it('keeps distinct keys for characters Unicode does not fold together', () => {
+      // Dotless ı upper-cases to I, but default case folding keeps them apart: no locale tricks.
+      expect(normalizeKey('ı')).not.to.equal(normalizeKey('I'));
     });
 
     it('rejects any text holding a control character other than white space', () => {

@@ -103,3 +103,4 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     },
   };
 }
+export { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply, type ScriptedToolCall } from './model-server.js';

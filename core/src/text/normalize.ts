@@ -50,12 +50,13 @@ export function normalizeDisplay(text: string, what = 'text'): string {
 }
 
 /**
- * The exact identity key of a name or alias: NFKC, Unicode full case folding,
- * trimmed, inner white space collapsed to one space. Two names denote the same
- * key exactly when their keys are equal; there is no other matching.
+ * The exact identity key of a name or alias: Unicode compatibility caseless
+ * matching (NFKC and full case folding, in the order of Unicode's D146:
+ * NFKD(fold(NFKD(fold(NFD(x)))))), stored composed (NFKC), trimmed, with inner
+ * white space collapsed to one space. Two names denote the same key exactly
+ * when their keys are equal; there is no other matching.
  *
- * Folding can produce text that is not in NFKC (and vice versa), so the steps
- * repeat until the key is stable; this keeps the function idempotent.
+ * The steps repeat until the key is stable, which keeps the function idempotent.
  *
  * @throws MiraError `MIRA_ERR_TEXT_CONTROL_CHARACTER` for control or bidi characters,
  *   `MIRA_ERR_TEXT_EMPTY` when nothing but white space remains.
@@ -66,7 +67,7 @@ export function normalizeKey(text: string, what = 'name'): string {
   assertNoForbiddenCharacters(text, what);
   let key = collapseWhitespace(text);
   for (let i = 0; i < 4; i += 1) {
-    const next = collapseWhitespace(caseFold(key.normalize('NFKC')).normalize('NFKC'));
+    const next = collapseWhitespace(caseFold(caseFold(key.normalize('NFD')).normalize('NFKD')).normalize('NFKC'));
     if (next === key) break;
     key = next;
   }

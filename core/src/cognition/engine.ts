@@ -1,0 +1,231 @@
+import type { ConsoleOutput } from '../console/command.js';
+import { formatAge } from '../format-age.js';
+import { CoreErrorCodes, MiraError, toMiraError } from '../errors.js';
+import type { Kernel, RegisteredTool } from '../kernel.js';
+import type { EpisodeInfo, Grounding, ToolResult } from '../tools.js';
+import type { EpisodeOrigin } from '../types.js';
+import { CognitionErrorCodes, type ChatMessage, type CognitionProvider, type ModelToolCall } from './provider.js';
+import { baseInstructions } from './prompt.js';
+
+/** Acquisition attempts per episode (the specification's fixed budget). */
+export const ACQUISITION_BUDGET = 2;
+/** Default bound on model calls per episode; stops tool loops. */
+export const DEFAULT_MAX_MODEL_STEPS = 8;
+/** Longest `error` text a rejected tool result carries. */
+export const MAX_RESULT_ERROR_LENGTH = 200;
+
+/** What to run. */
+export interface EpisodeRequest {
+  readonly origin: EpisodeOrigin;
+  /** The operator's words; required for `operator` episodes, absent otherwise. */
+  readonly utterance?: string;
+  /** Why an autonomous episode started, e.g. `battery below 20%`. */
+  readonly trigger?: string;
+  /** Where the reply and tool lines are printed. */
+  readonly out: ConsoleOutput;
+}
+
+/** One tool call of an episode and the runtime's answer. */
+export interface ToolCallRecord {
+  readonly name: string;
+  readonly result: ToolResult;
+}
+
+/** How an episode ended. */
+export interface EpisodeResult {
+  readonly episode: EpisodeInfo;
+  readonly reply: string;
+  readonly toolCalls: readonly ToolCallRecord[];
+  readonly modelSteps: number;
+}
+
+/** A rejected tool result in the uniform shape `{status, reason, error}`. */
+export function rejectedResult(reason: string, error: string): ToolResult {
+  const bounded = error.length > MAX_RESULT_ERROR_LENGTH ? `${error.slice(0, MAX_RESULT_ERROR_LENGTH - 1)}…` : error;
+  return { content: JSON.stringify({ status: 'rejected', reason, error: bounded }), display: `rejected ${reason}` };
+}
+
+/**
+ * The provider-agnostic episode loop. Before every model call it rebuilds
+ * grounding through `hooks.grounding`; it offers tools by origin and budget,
+ * validates every call's arguments, and prints one line per tool result and
+ * the reply as `<name>: <text>`.
+ */
+export class EpisodeEngine {
+  readonly #kernel: Kernel;
+  readonly #maxSteps: number;
+  readonly #sessionStart: number;
+  #provider: { provider: CognitionProvider; owner: string } | undefined;
+  #nextEpisode = 1;
+
+  constructor(kernel: Kernel, options: { maxModelSteps?: number } = {}) {
+    this.#kernel = kernel;
+    this.#maxSteps = options.maxModelSteps ?? DEFAULT_MAX_MODEL_STEPS;
+    this.#sessionStart = kernel.services.clock.monotonic();
+    this.#tapCoreGrounding();
+  }
+
+  /** Sets the model backend. @throws MiraError when one is already set. */
+  setProvider(provider: CognitionProvider, owner: string): void {
+    if (this.#provider) {
+      throw new MiraError(
+        CognitionErrorCodes.DUPLICATE_PROVIDER,
+        `plugin ${owner} registered a cognition provider, but plugin ${this.#provider.owner} already did; keep one cognition plugin in the profile`,
+      );
+    }
+    this.#provider = { provider, owner };
+  }
+
+  /** True when a provider is registered. */
+  get configured(): boolean {
+    return this.#provider !== undefined;
+  }
+
+  #tapCoreGrounding(): void {
+    const { hooks, services } = this.#kernel;
+    hooks.grounding.tap({ name: '@mira/core', stage: -100 }, (grounding) => {
+      const now = services.clock.now();
+      const since = services.clock.monotonic() - this.#sessionStart;
+      const text = [
+        `Runtime self: ${services.profile.name}${services.profile.description ? ` — ${services.profile.description}` : ''}`,
+        `Current time (UTC): ${now.toISOString()}`,
+        `Time since session start: ${formatAge(since)}`,
+      ].join('\n');
+      return { sections: [...grounding.sections, { source: 'runtime', text }] };
+    });
+    hooks.grounding.tap({ name: '@mira/core', stage: -50 }, (grounding) => {
+      const sensors = this.#kernel.sensors.values();
+      if (sensors.length === 0) return grounding;
+      const now = services.clock.monotonic();
+      const lines = sensors.map((sensor) => {
+        const reading = this.#kernel.latestReading(sensor.id);
+        if (!reading) return `- ${sensor.id} (${sensor.kind}, ${sensor.unit}): no reading yet`;
+        const age = now - reading.monotonic;
+        const stale = sensor.staleAfterMs !== undefined && age > sensor.staleAfterMs ? ' (STALE)' : '';
+        return `- ${sensor.id} (${sensor.kind}, ${sensor.unit}): ${JSON.stringify(reading.value)}, ${formatAge(age)} old${stale}`;
+      });
+      return { sections: [...grounding.sections, { source: 'sensors', text: `Latest sensor readings:\n${lines.join('\n')}` }] };
+    });
+  }
+
+  /** Runs one episode to its reply. @throws MiraError on provider failure or the step bound; nothing durable changes. */
+  async run(request: EpisodeRequest): Promise<EpisodeResult> {
+    if (!this.#provider) {
+      throw new MiraError(CoreErrorCodes.COGNITION_NOT_CONFIGURED, 'cognition is not configured in this profile; add a cognition plugin (e.g. @mira/plugin-openai)');
+    }
+    if (request.origin === 'operator' && (request.utterance === undefined || request.utterance.trim() === '')) {
+      throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, 'an operator episode needs an utterance');
+    }
+    const kernel = this.#kernel;
+    const { clock, profile } = kernel.services;
+    const episode: EpisodeInfo = Object.freeze({
+      id: this.#nextEpisode++,
+      origin: request.origin,
+      utterance: request.origin === 'operator' ? request.utterance : undefined,
+      startedAt: clock.now(),
+    });
+    const history: ChatMessage[] = kernel.workingMemory.entries().map((entry) =>
+      entry.speaker === 'operator' ? { role: 'user', content: entry.text } : { role: 'assistant', content: entry.text },
+    );
+    const opening: ChatMessage =
+      request.origin === 'operator'
+        ? { role: 'user', content: request.utterance! }
+        : { role: 'user', content: `(autonomous ${request.origin} episode; no operator is speaking) ${request.trigger ?? ''}`.trim() };
+    const exchange: ChatMessage[] = [];
+    const records: ToolCallRecord[] = [];
+    const uses = new Map<string, number>();
+    let acquisitions = 0;
+
+    for (let step = 1; step <= this.#maxSteps; step += 1) {
+      const grounding = await kernel.hooks.grounding.promise({ sections: [] }, episode);
+      const offered = this.#offered(request.origin, acquisitions, uses);
+      const system: ChatMessage = { role: 'system', content: `${baseInstructions(profile)}\n\n${renderGrounding(grounding)}` };
+      const response = await this.#provider.provider.complete({
+        messages: [system, ...history, opening, ...exchange],
+        tools: offered.map(({ tool }) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+        episode,
+      });
+      if (response.toolCalls.length === 0) {
+        const reply = (response.text ?? '').trim();
+        if (reply === '') throw new MiraError(CognitionErrorCodes.MALFORMED, 'the model answered with neither text nor a tool call; the episode ended without a reply');
+        request.out.print(`${profile.name}: ${reply}`);
+        if (request.origin === 'operator') {
+          kernel.workingMemory.add('operator', request.utterance!, episode.startedAt);
+          kernel.workingMemory.add('assistant', reply, clock.now());
+        }
+        return { episode, reply, toolCalls: records, modelSteps: step };
+      }
+      exchange.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+      for (const call of response.toolCalls) {
+        const registered = kernel.tools.get(call.name);
+        let result: ToolResult;
+        if (!registered || !offered.includes(registered)) {
+          result = this.#refusal(registered, request.origin, acquisitions, uses, call);
+        } else {
+          if (registered.tool.kind === 'acquisition') acquisitions += 1;
+          uses.set(call.name, (uses.get(call.name) ?? 0) + 1);
+          result = await this.#invoke(registered, call, episode);
+        }
+        records.push({ name: call.name, result });
+        request.out.print(`[${call.name}] ${result.display}`);
+        exchange.push({ role: 'tool', toolCallId: call.id, content: result.content });
+      }
+    }
+    throw new MiraError(
+      CognitionErrorCodes.STEP_LIMIT,
+      `the episode reached its bound of ${this.#maxSteps} model calls without a reply and was stopped; ask again more simply`,
+    );
+  }
+
+  #offered(origin: EpisodeOrigin, acquisitions: number, uses: ReadonlyMap<string, number>): RegisteredTool[] {
+    return this.#kernel.tools.values().filter(({ tool }) => {
+      if (!tool.origins.includes(origin)) return false;
+      if (tool.kind === 'acquisition' && acquisitions >= ACQUISITION_BUDGET) return false;
+      return tool.maxCallsPerEpisode === undefined || (uses.get(tool.name) ?? 0) < tool.maxCallsPerEpisode;
+    });
+  }
+
+  #refusal(registered: RegisteredTool | undefined, origin: EpisodeOrigin, acquisitions: number, uses: ReadonlyMap<string, number>, call: ModelToolCall): ToolResult {
+    if (!registered || !registered.tool.origins.includes(origin)) {
+      return rejectedResult('tool_not_available', `no tool "${call.name.slice(0, 64)}" is offered in ${origin} episodes; nothing was done`);
+    }
+    if (registered.tool.kind === 'acquisition' && acquisitions >= ACQUISITION_BUDGET) {
+      return rejectedResult('acquisition_budget_exhausted', `acquisition budget exhausted: this episode already used its ${ACQUISITION_BUDGET} acquisition attempts; answer with what you have`);
+    }
+    const limit = registered.tool.maxCallsPerEpisode ?? 0;
+    const used = uses.get(call.name) ?? 0;
+    return rejectedResult('tool_budget_exhausted', `${call.name} may be called at most ${limit} time${limit === 1 ? '' : 's'} per episode (${used} used); nothing was done`);
+  }
+
+  async #invoke(registered: RegisteredTool, call: ModelToolCall, episode: EpisodeInfo): Promise<ToolResult> {
+    const { hooks } = this.#kernel;
+    let args: unknown;
+    try {
+      args = JSON.parse(call.arguments);
+    } catch {
+      return rejectedResult('invalid_tool_arguments', 'the arguments are not valid JSON');
+    }
+    if (!registered.validate(args)) {
+      const first = registered.validate.errors?.[0];
+      return rejectedResult('invalid_tool_arguments', `arguments do not match the schema at ${first?.instancePath || '/'}: ${first?.message ?? 'invalid'}`);
+    }
+    const toolCall = { id: call.id, name: call.name, rawArguments: call.arguments };
+    let result = await hooks.beforeToolCall.promise(toolCall, episode);
+    if (!result) {
+      try {
+        result = await registered.tool.run(args, { episode });
+      } catch (error) {
+        const failure = toMiraError(error);
+        this.#kernel.services.log.error(`tool ${call.name} of plugin ${registered.owner} failed: ${failure.message}`);
+        result = rejectedResult('tool_failed', `${call.name} failed (${failure.code}); nothing was done`);
+      }
+    }
+    await hooks.afterToolCall.promise(toolCall, result, episode);
+    return result;
+  }
+
+}
+
+function renderGrounding(grounding: Grounding): string {
+  return grounding.sections.map((s) => `[${s.source}]\n${s.text}`).join('\n\n');
+}

@@ -1,0 +1,31 @@
+/**
+ * `@mira/plugin-memory-tools`: the bounded cognition capabilities over
+ * persistent memory — `recall_memory` (read-only acquisition) and `remember`
+ * (operator-grounded durable effect).
+ *
+ * @packageDocumentation
+ */
+import type { MemoryStore, MiraPlugin } from '@mira/core';
+import { MEMORY_STORE_NAME } from '@mira/plugin-memory';
+import { recallMemoryTool } from './recall.js';
+
+export { MAX_MEMORIES_PER_ENTITY, MAX_QUERY_LENGTH, MAX_RECALL_CHARS, MAX_RECALL_ENTITIES, recallMemoryTool, renderRecall } from './recall.js';
+
+/** The plugin's name. */
+export const PLUGIN_NAME = '@mira/plugin-memory-tools';
+
+const plugin: MiraPlugin = {
+  name: PLUGIN_NAME,
+  version: '0.1.0',
+  dependencies: ['@mira/plugin-memory'],
+  apply(kernel) {
+    if (!kernel.stores.has(MEMORY_STORE_NAME)) {
+      kernel.log.warn('persistent memory is disabled in this profile, so recall_memory and remember are not offered to cognition');
+      return;
+    }
+    const store = () => kernel.stores.get<MemoryStore & { close(): Promise<void> }>(MEMORY_STORE_NAME);
+    kernel.tools.register(recallMemoryTool(store));
+  },
+};
+
+export default plugin;

@@ -1,0 +1,125 @@
+import {
+  findForbiddenCharacter,
+  rejectedResult,
+  type Entity,
+  type Memory,
+  type MemoryStore,
+  type ToolDefinition,
+  type ToolResult,
+} from '@mira/core';
+
+/** Longest query, in characters. */
+export const MAX_QUERY_LENGTH = 256;
+/** Most entities projected per recall. */
+export const MAX_RECALL_ENTITIES = 5;
+/** Newest active memories projected per entity. */
+export const MAX_MEMORIES_PER_ENTITY = 8;
+/** Cap on the rendered text, in characters. */
+export const MAX_RECALL_CHARS = 12_000;
+
+const FRAME =
+  'Persistent memory recall. This is remembered knowledge from earlier sessions and may be stale relative to present physical reality; describe it as remembered, and use fresh perception for current state.';
+
+const quote = (text: string) => JSON.stringify(text);
+
+function renderMemory(memory: Memory): string {
+  const parts = [`  ${memory.ref} ${memory.kind}: ${quote(memory.summary)}`];
+  if (memory.predicate) parts.push(`predicate=${memory.predicate}${memory.value === null ? '' : ` value=${quote(memory.value)}`}`);
+  if (memory.links.length > 0) parts.push(`links: ${memory.links.map((l) => `${l.entityRef} ${quote(l.entityName)} (${l.role})`).join(', ')}`);
+  parts.push(`source: ${memory.source.kind}`);
+  if (memory.confidence !== null) parts.push(`confidence: ${memory.confidence}`);
+  parts.push(`recorded ${memory.createdAt}`);
+  return parts.join('; ');
+}
+
+function renderEntity(entity: Entity): string {
+  const aliases = entity.aliases.length > 0 ? ` (aliases: ${entity.aliases.map((a) => quote(a.alias)).join(', ')})` : '';
+  return `${entity.ref} ${entity.entityType} ${quote(entity.canonicalName)}${aliases}`;
+}
+
+/** Keeps whole lines within the cap and says so when something was cut. */
+function cap(lines: readonly string[]): string {
+  const full = lines.join('\n');
+  if (full.length <= MAX_RECALL_CHARS) return full;
+  const note = `[output truncated: the rendering was capped at ${MAX_RECALL_CHARS} characters; later lines are not shown]`;
+  const kept: string[] = [];
+  let length = 0;
+  for (const line of lines) {
+    const next = length + line.length + 1;
+    if (next + note.length > MAX_RECALL_CHARS) break;
+    kept.push(line);
+    length = next;
+  }
+  kept.push(note);
+  return kept.join('\n');
+}
+
+/**
+ * Renders a recall over exact matches: at most five entities in entity-ID
+ * order, each with its eight newest active memories in ascending ID order,
+ * with every truncation stated.
+ */
+export async function renderRecall(store: MemoryStore, matches: readonly Entity[]): Promise<{ text: string; display: string }> {
+  const shown = matches.slice(0, MAX_RECALL_ENTITIES);
+  const refs = shown.map((e) => e.ref).join(',');
+  const lines = [FRAME];
+  if (matches.length === 1) {
+    lines.push('Exact match: 1 entity.');
+  } else {
+    lines.push(
+      `Ambiguous: ${matches.length} entities have exactly this name or alias; they are listed in entity-ID order. Do not pick one yourself: ask the operator which is meant, or use what distinguishes them.`,
+    );
+    if (matches.length > shown.length) {
+      lines.push(`Entity list truncated: showing the first ${shown.length} of ${matches.length} matches; ${matches.length - shown.length} more not shown.`);
+    }
+  }
+  for (const entity of shown) {
+    const { memories, total } = await store.listActiveMemories(entity.id, { newest: MAX_MEMORIES_PER_ENTITY });
+    lines.push(renderEntity(entity));
+    if (total === 0) lines.push('  no active memories');
+    else if (total > memories.length) {
+      lines.push(`  ${total} active memories; showing the newest ${memories.length} in ascending ID order (${total - memories.length} older not shown)`);
+    } else lines.push(`  ${total} active memor${total === 1 ? 'y' : 'ies'}, in ascending ID order`);
+    for (const memory of memories) lines.push(renderMemory(memory));
+  }
+  return { text: cap(lines), display: matches.length === 1 ? `hit ${refs}` : `ambiguous ${refs}${matches.length > shown.length ? ` (+${matches.length - shown.length})` : ''}` };
+}
+
+/** The `recall_memory` acquisition tool over `store`. */
+export function recallMemoryTool(getStore: () => MemoryStore): ToolDefinition<{ query: string }> {
+  return {
+    name: 'recall_memory',
+    description:
+      'Recall persistent memory about one known entity by its exact canonical name or alias (no fuzzy or partial matching). ' +
+      'Returns remembered, possibly stale knowledge. Uses one of the two acquisition attempts of this episode.',
+    kind: 'acquisition',
+    origins: ['operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor'],
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'One exact canonical name or alias, at most 256 characters.' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    async run({ query }): Promise<ToolResult> {
+      if (query.trim() === '') return rejectedResult('invalid_query', 'the query is empty; give one exact name or alias');
+      if ([...query].length > MAX_QUERY_LENGTH) return rejectedResult('invalid_query', `the query is longer than ${MAX_QUERY_LENGTH} characters; give one exact name or alias`);
+      if (findForbiddenCharacter(query)) return rejectedResult('invalid_query', 'the query contains a control character; give one exact name or alias');
+      let matches: Entity[];
+      let rendered: { text: string; display: string };
+      try {
+        const store = getStore();
+        matches = await store.findEntities(query);
+        if (matches.length === 0) {
+          return {
+            content: `${FRAME}\nMiss: no entity has exactly the name or alias ${quote(query)}. Nothing is remembered under it; there is no fuzzy matching, so do not guess at similar names.`,
+            display: 'miss',
+          };
+        }
+        rendered = await renderRecall(store, matches);
+      } catch {
+        return rejectedResult('backend_failure', 'persistent memory could not be read; nothing was recalled');
+      }
+      return { content: rendered.text, display: rendered.display };
+    },
+  };
+}

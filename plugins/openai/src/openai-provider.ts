@@ -1,0 +1,165 @@
+import OpenAI from 'openai';
+import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import {
+  CognitionErrorCodes,
+  MiraError,
+  type ChatMessage,
+  type CognitionProvider,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelToolCall,
+} from '@mira/core';
+
+/** The `[openai]` table. */
+export interface OpenAIConfig {
+  /** Model name, e.g. `gpt-4.1-mini`, or a local server's model. */
+  model: string;
+  /** Server address; otherwise `OPENAI_BASE_URL`, otherwise OpenAI's. */
+  base_url?: string;
+  /** Environment variable holding the API key. */
+  api_key_env: string;
+  timeout_ms: number;
+  max_retries: number;
+  /** Receive the answer as a stream of chunks. */
+  stream: boolean;
+  temperature?: number;
+}
+
+/** Placeholder sent when no key is set: local servers need none. */
+const NO_KEY = 'no-key-set';
+
+function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.toolCalls && message.toolCalls.length > 0
+          ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    default:
+      return { role: message.role, content: message.content };
+  }
+}
+
+/**
+ * A {@link CognitionProvider} on the official `openai` SDK, Chat Completions
+ * API, function tools with `strict: true`. Works with OpenAI and with
+ * OpenAI-compatible servers (Ollama, llama.cpp server, vLLM). Nothing is
+ * contacted until the first episode.
+ */
+export class OpenAIProvider implements CognitionProvider {
+  readonly name: string;
+  readonly #config: OpenAIConfig;
+  readonly #env: NodeJS.ProcessEnv;
+  #client: OpenAI | undefined;
+
+  constructor(config: OpenAIConfig, env: NodeJS.ProcessEnv = process.env) {
+    this.#config = config;
+    this.#env = env;
+    this.name = `openai:${config.model}`;
+  }
+
+  get #keyMissing(): boolean {
+    return !this.#env[this.#config.api_key_env];
+  }
+
+  get #baseURL(): string {
+    return this.#config.base_url ?? this.#env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  }
+
+  #getClient(): OpenAI {
+    this.#client ??= new OpenAI({
+      apiKey: this.#env[this.#config.api_key_env] || NO_KEY,
+      baseURL: this.#baseURL,
+      timeout: this.#config.timeout_ms,
+      maxRetries: this.#config.max_retries,
+    });
+    return this.#client;
+  }
+
+  async complete(request: ModelRequest): Promise<ModelResponse> {
+    const client = this.#getClient();
+    const tools: ChatCompletionTool[] = request.tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.parameters, strict: true },
+    }));
+    const body = {
+      model: this.#config.model,
+      messages: request.messages.map(toOpenAIMessage),
+      ...(tools.length > 0 ? { tools } : {}),
+      ...(this.#config.temperature === undefined ? {} : { temperature: this.#config.temperature }),
+    };
+    try {
+      if (this.#config.stream) {
+        const stream = await client.chat.completions.create({ ...body, stream: true });
+        return await assembleStream(stream);
+      }
+      const completion = await client.chat.completions.create({ ...body, stream: false });
+      const message = completion?.choices?.[0]?.message;
+      if (!message) throw new MiraError(CognitionErrorCodes.MALFORMED, 'the model server answered without a message (no choices); the episode ended');
+      const toolCalls: ModelToolCall[] = [];
+      for (const call of message.tool_calls ?? []) {
+        if (call.type !== 'function' || !call.function?.name) {
+          throw new MiraError(CognitionErrorCodes.MALFORMED, 'the model server sent a tool call that is not a function call; the episode ended');
+        }
+        toolCalls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' });
+      }
+      return { text: message.content ?? null, toolCalls };
+    } catch (error) {
+      throw this.#explain(error);
+    }
+  }
+
+  #explain(error: unknown): MiraError {
+    if (error instanceof MiraError) return error;
+    const where = this.#baseURL;
+    if (error instanceof OpenAI.APIConnectionTimeoutError) {
+      return new MiraError(CognitionErrorCodes.TIMEOUT, `the model server at ${where} did not answer within ${this.#config.timeout_ms} ms; try again, or raise [openai] timeout_ms`, { cause: error });
+    }
+    if (error instanceof OpenAI.APIConnectionError) {
+      return new MiraError(CognitionErrorCodes.UNREACHABLE, `cannot reach the model server at ${where}; check that it runs and that OPENAI_BASE_URL or [openai] base_url is right`, { cause: error });
+    }
+    if (error instanceof OpenAI.AuthenticationError || (error instanceof OpenAI.APIError && error.status === 403)) {
+      const hint = this.#keyMissing
+        ? `it needs an API key: set ${this.#config.api_key_env} in the environment`
+        : `check the key in ${this.#config.api_key_env}`;
+      return new MiraError(CognitionErrorCodes.AUTH, `the model server at ${where} refused the request (${error.status}); ${hint}`, { cause: error });
+    }
+    if (error instanceof OpenAI.APIError) {
+      const detail = (error.message ?? '').split('\n')[0]!.slice(0, 200);
+      return new MiraError(CognitionErrorCodes.PROVIDER, `the model server at ${where} answered with an error (${error.status ?? 'no status'}): ${detail}`, { cause: error });
+    }
+    const text = error instanceof Error ? error.message : String(error);
+    return new MiraError(CognitionErrorCodes.MALFORMED, `the model server's answer could not be understood (${text.slice(0, 200)}); the episode ended`, { cause: error });
+  }
+}
+
+async function assembleStream(stream: AsyncIterable<ChatCompletionChunk>): Promise<ModelResponse> {
+  let text = '';
+  let sawText = false;
+  const calls = new Map<number, { id: string; name: string; arguments: string }>();
+  for await (const chunk of stream) {
+    const delta = chunk.choices?.[0]?.delta;
+    if (!delta) continue;
+    if (typeof delta.content === 'string') {
+      text += delta.content;
+      sawText = true;
+    }
+    for (const part of delta.tool_calls ?? []) {
+      const call = calls.get(part.index) ?? { id: '', name: '', arguments: '' };
+      if (part.id) call.id = part.id;
+      if (part.function?.name) call.name += part.function.name;
+      if (part.function?.arguments) call.arguments += part.function.arguments;
+      calls.set(part.index, call);
+    }
+  }
+  const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
+  if (toolCalls.some((c) => c.id === '' || c.name === '')) {
+    throw new MiraError(CognitionErrorCodes.MALFORMED, 'the model server streamed a tool call without an id or name; the episode ended');
+  }
+  return { text: sawText ? text : null, toolCalls };
+}
