@@ -163,6 +163,13 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
     expect(JSON.parse(toolMessages(m.server, 3)[2]!).error).to.match(/^acquisition budget exhausted/);
   });
 
+  it('enforces the acquisition budget across calls made in one answer', async () => {
+    m = await modelRuntime({ script: [{ toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }, { name: 'recall_memory', arguments: { query: 'Ada' } }, { name: 'recall_memory', arguments: { query: 'Ada' } }] }, { text: 'Enough.' }] });
+    await seedAda();
+    const { output } = await m.say('Ada?');
+    expect(output).to.deep.equal(['[recall_memory] hit ENT1', '[recall_memory] hit ENT1', '[recall_memory] rejected acquisition_budget_exhausted', 'Mira: Enough.']);
+  });
+
   it('counts invalid tool arguments as an acquisition attempt', async () => {
     m = await modelRuntime({
       script: [{ toolCalls: [{ name: 'recall_memory', arguments: { name: 'Ada' } }] }, { toolCalls: [{ name: 'recall_memory', arguments: '{not json' }] }, { text: 'Sorry.' }],

@@ -70,6 +70,12 @@ export interface ToolDefinition<Args = unknown> {
   readonly parameters: JsonSchema;
   /** At most this many calls per episode (e.g. 1 for `remember`); unbounded when absent. */
   readonly maxCallsPerEpisode?: number;
+  /**
+   * The reason the engine puts in its rejection when it refuses a call to this
+   * tool (not offered to the episode's origin, or over its per-episode bound),
+   * so a tool with its own reason vocabulary (`remember`) keeps it.
+   */
+  readonly refusalReason?: string;
   run(args: Args, context: ToolContext): Promise<ToolResult>;
 }
 

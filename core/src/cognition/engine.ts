@@ -159,7 +159,8 @@ export class EpisodeEngine {
       for (const call of response.toolCalls) {
         const registered = kernel.tools.get(call.name);
         let result: ToolResult;
-        if (!registered || !offered.includes(registered)) {
+        // Budgets are checked per call: one answer may hold several calls.
+        if (!registered || !this.#offered(request.origin, acquisitions, uses).includes(registered)) {
           result = this.#refusal(registered, request.origin, acquisitions, uses, call);
         } else {
           if (registered.tool.kind === 'acquisition') acquisitions += 1;
@@ -186,15 +187,16 @@ export class EpisodeEngine {
   }
 
   #refusal(registered: RegisteredTool | undefined, origin: EpisodeOrigin, acquisitions: number, uses: ReadonlyMap<string, number>, call: ModelToolCall): ToolResult {
+    const reason = (generic: string) => registered?.tool.refusalReason ?? generic;
     if (!registered || !registered.tool.origins.includes(origin)) {
-      return rejectedResult('tool_not_available', `no tool "${call.name.slice(0, 64)}" is offered in ${origin} episodes; nothing was done`);
+      return rejectedResult(reason('tool_not_available'), `no tool "${call.name.slice(0, 64)}" is offered in ${origin} episodes; nothing was done`);
     }
     if (registered.tool.kind === 'acquisition' && acquisitions >= ACQUISITION_BUDGET) {
-      return rejectedResult('acquisition_budget_exhausted', `acquisition budget exhausted: this episode already used its ${ACQUISITION_BUDGET} acquisition attempts; answer with what you have`);
+      return rejectedResult(reason('acquisition_budget_exhausted'), `acquisition budget exhausted: this episode already used its ${ACQUISITION_BUDGET} acquisition attempts; answer with what you have`);
     }
     const limit = registered.tool.maxCallsPerEpisode ?? 0;
     const used = uses.get(call.name) ?? 0;
-    return rejectedResult('tool_budget_exhausted', `${call.name} may be called at most ${limit} time${limit === 1 ? '' : 's'} per episode (${used} used); nothing was done`);
+    return rejectedResult(reason('tool_budget_exhausted'), `${call.name} may be called at most ${limit} time${limit === 1 ? '' : 's'} per episode (${used} used); nothing was done`);
   }
 
   async #invoke(registered: RegisteredTool, call: ModelToolCall, episode: EpisodeInfo): Promise<ToolResult> {

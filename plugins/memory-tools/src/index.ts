@@ -8,7 +8,24 @@
 import type { MemoryStore, MiraPlugin } from '@mira/core';
 import { MEMORY_STORE_NAME } from '@mira/plugin-memory';
 import { recallMemoryTool } from './recall.js';
+import { rememberTool } from './remember.js';
 
+export {
+  MAX_CONFLICT_IDS,
+  MAX_EVIDENCE_LENGTH,
+  MAX_FIELD_LENGTH,
+  OPERATOR_STATEMENT,
+  REMEMBER_PARAMETERS,
+  REMEMBER_REASONS,
+  SELF_REFERENCES,
+  admit,
+  rememberTool,
+  toToolResult,
+  type RememberProposal,
+  type RememberReason,
+  type RememberResult,
+} from './remember.js';
+export { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
 export { MAX_MEMORIES_PER_ENTITY, MAX_QUERY_LENGTH, MAX_RECALL_CHARS, MAX_RECALL_ENTITIES, recallMemoryTool, renderRecall } from './recall.js';
 
 /** The plugin's name. */
@@ -23,8 +40,9 @@ const plugin: MiraPlugin = {
       kernel.log.warn('persistent memory is disabled in this profile, so recall_memory and remember are not offered to cognition');
       return;
     }
-    const store = () => kernel.stores.get<MemoryStore & { close(): Promise<void> }>(MEMORY_STORE_NAME);
+    const store = () => kernel.stores.get<MemoryStore>(MEMORY_STORE_NAME);
     kernel.tools.register(recallMemoryTool(store));
+    kernel.tools.register(rememberTool(store, kernel.profile));
   },
 };
 

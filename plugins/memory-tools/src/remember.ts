@@ -1,0 +1,252 @@
+import {
+  normalizeDisplay,
+  normalizeToken,
+  type Entity,
+  type Memory,
+  type MemoryStore,
+  type ProfileInfo,
+  type ToolDefinition,
+  type ToolResult,
+} from '@mira/core';
+import { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
+
+/** The `source_kind` the runtime gives every admitted memory. */
+export const OPERATOR_STATEMENT = 'operator_statement';
+/** Longest evidence clause, in characters. */
+export const MAX_EVIDENCE_LENGTH = 280;
+/** Longest subject, value or related-entity query, in characters. */
+export const MAX_FIELD_LENGTH = 256;
+/** Most conflicting memory IDs a result lists. */
+export const MAX_CONFLICT_IDS = 5;
+
+/** Subject references that denote the runtime self in an operator dialogue turn. */
+export const SELF_REFERENCES: ReadonlySet<string> = new Set(['you', 'your', 'yours', 'yourself']);
+
+/** Every stable reason a rejected remember result carries. */
+export const REMEMBER_REASONS = [
+  'invalid_tool_arguments',
+  'invalid_proposal',
+  'evidence_not_in_utterance',
+  'value_not_supported',
+  'subject_not_supported',
+  'subject_not_found',
+  'subject_ambiguous',
+  'related_fields_incomplete',
+  'related_entity_invalid_for_kind',
+  'related_entity_not_supported',
+  'relationship_value_mismatch',
+  'related_entity_not_found',
+  'related_entity_ambiguous',
+  'conflict',
+  'backend_failure',
+] as const;
+
+/** One of {@link REMEMBER_REASONS}. */
+export type RememberReason = (typeof REMEMBER_REASONS)[number];
+
+/** The proposal the model makes (every property required by the strict schema). */
+export interface RememberProposal {
+  readonly kind: 'fact' | 'preference' | 'relationship';
+  readonly subject: string;
+  readonly predicate: string;
+  readonly value: string;
+  readonly evidence: string;
+  readonly related_entity: string | null;
+  readonly related_role: string | null;
+}
+
+/** The JSON result the model receives. It never echoes evidence, values, the utterance or the arguments. */
+export type RememberResult =
+  | { readonly status: 'applied'; readonly outcome: 'created' | 'duplicate'; readonly memory_id: string }
+  | { readonly status: 'rejected'; readonly reason: RememberReason; readonly error: string; readonly conflicting_memory_ids?: readonly string[] };
+
+/** The fixed, bounded explanation per reason; nothing from the proposal is interpolated. */
+const EXPLANATIONS: Record<RememberReason, string> = {
+  invalid_tool_arguments: 'the arguments do not match the remember schema; nothing was written',
+  invalid_proposal: 'the proposal is malformed (empty, too long, control characters, a bad predicate or role token, or not an operator dialogue turn); nothing was written',
+  evidence_not_in_utterance: 'the evidence is not a whole span of the current operator message; copy the shortest complete clause verbatim from it; nothing was written',
+  value_not_supported: 'the value does not occur as a whole span in the evidence; nothing was written',
+  subject_not_supported: 'the subject does not occur as a whole span in the evidence; nothing was written',
+  subject_not_found: 'no existing entity has exactly the subject as name or alias, and remember cannot create entities; an operator can add one with the memory console; nothing was written',
+  subject_ambiguous: 'more than one entity has exactly the subject as name or alias; nothing was written',
+  related_fields_incomplete: 'a relationship needs both related_entity and related_role; nothing was written',
+  related_entity_invalid_for_kind: 'facts and preferences take null related_entity and related_role; nothing was written',
+  related_entity_not_supported: 'the related entity does not occur as a whole span in the evidence; nothing was written',
+  relationship_value_mismatch: 'for a relationship the related entity must equal the value; nothing was written',
+  related_entity_not_found: 'no existing entity has exactly the related entity as name or alias; nothing was written',
+  related_entity_ambiguous: 'more than one entity has exactly the related entity as name or alias; nothing was written',
+  conflict: 'persistent memory already holds a different value for this subject and predicate; admission never replaces memory, so nothing was written',
+  backend_failure: 'persistent memory could not be written; nothing was written',
+};
+
+class Rejection extends Error {
+  constructor(
+    readonly reason: RememberReason,
+    readonly conflicting: readonly string[] = [],
+  ) {
+    super(reason);
+  }
+}
+
+function reject(reason: RememberReason, conflicting?: readonly string[]): never {
+  throw new Rejection(reason, conflicting);
+}
+
+/** Renders a result for the model (JSON) and the operator (one short line). */
+export function toToolResult(result: RememberResult): ToolResult {
+  const display = result.status === 'applied' ? `applied/${result.outcome} ${result.memory_id}` : `rejected ${result.reason}`;
+  return { content: JSON.stringify(result), display };
+}
+
+function field(text: string, max: number): MatchText {
+  const match = toMatchText(text);
+  if (!match || match.form === '' || [...match.form].length > max) reject('invalid_proposal');
+  return match;
+}
+
+function token(text: string): string {
+  try {
+    return normalizeToken(text);
+  } catch {
+    return reject('invalid_proposal');
+  }
+}
+
+async function resolveOne(store: MemoryStore, name: string, notFound: RememberReason, ambiguous: RememberReason): Promise<Entity> {
+  const found = await store.findEntities(name);
+  if (found.length === 0) reject(notFound);
+  if (found.length > 1) reject(ambiguous);
+  return found[0]!;
+}
+
+const linkSet = (links: ReadonlyArray<{ entityId: number; role: string }>) =>
+  links.map((l) => `${l.entityId}:${l.role}`).sort().join(',');
+
+/**
+ * Decides one remember proposal against the current operator utterance and
+ * the store. Writes at most one memory (one transaction) and never updates,
+ * deletes or reconciles anything.
+ */
+export async function admit(store: MemoryStore, profile: ProfileInfo, utterance: string | undefined, proposal: RememberProposal): Promise<RememberResult> {
+  try {
+    return await decide(store, profile, utterance, proposal);
+  } catch (error) {
+    if (error instanceof Rejection) {
+      return {
+        status: 'rejected',
+        reason: error.reason,
+        error: EXPLANATIONS[error.reason],
+        ...(error.conflicting.length > 0 ? { conflicting_memory_ids: error.conflicting } : {}),
+      };
+    }
+    return { status: 'rejected', reason: 'backend_failure', error: EXPLANATIONS.backend_failure };
+  }
+}
+
+async function decide(store: MemoryStore, profile: ProfileInfo, utterance: string | undefined, proposal: RememberProposal): Promise<RememberResult> {
+  if (utterance === undefined) reject('invalid_proposal');
+  const spoken = toMatchText(utterance);
+  if (!spoken) reject('invalid_proposal');
+  const evidence = field(proposal.evidence, MAX_EVIDENCE_LENGTH);
+  const value = field(proposal.value, MAX_FIELD_LENGTH);
+  const subject = field(proposal.subject, MAX_FIELD_LENGTH);
+  const predicate = token(proposal.predicate);
+  const isRelationship = proposal.kind === 'relationship';
+  const relatedGiven = [proposal.related_entity, proposal.related_role].filter((v) => v !== null && v.trim() !== '').length;
+
+  const span = findWholeSpan(spoken, evidence);
+  if (!span) reject('evidence_not_in_utterance');
+  // From here on the evidence is the operator's own wording of that span.
+  const clause = toMatchText(utterance.slice(span[0], span[1]))!;
+  if (!findWholeSpan(clause, value)) reject('value_not_supported');
+  if (!findWholeSpan(clause, subject)) reject('subject_not_supported');
+  const subjectEntity = SELF_REFERENCES.has(subject.form)
+    ? await resolveOne(store, profile.name, 'subject_not_found', 'subject_ambiguous')
+    : await resolveOne(store, proposal.subject, 'subject_not_found', 'subject_ambiguous');
+
+  const links = [{ entityId: subjectEntity.id, role: 'subject' }];
+  if (isRelationship) {
+    if (relatedGiven < 2) reject('related_fields_incomplete');
+    const related = field(proposal.related_entity!, MAX_FIELD_LENGTH);
+    const role = token(proposal.related_role!);
+    if (role === 'subject') reject('invalid_proposal');
+    if (!findWholeSpan(clause, related)) reject('related_entity_not_supported');
+    if (related.form !== value.form) reject('relationship_value_mismatch');
+    const relatedEntity = await resolveOne(store, proposal.related_entity!, 'related_entity_not_found', 'related_entity_ambiguous');
+    links.push({ entityId: relatedEntity.id, role });
+  } else if (proposal.related_entity !== null || proposal.related_role !== null) {
+    reject('related_entity_invalid_for_kind');
+  }
+
+  const existing = await store.findActiveBySlot(subjectEntity.id, 'subject', predicate);
+  const wanted = linkSet(links);
+  const sameLinks = (m: Memory) => linkSet(m.links) === wanted;
+  if (isRelationship) {
+    const duplicate = existing.find((m) => m.kind === 'relationship' && sameLinks(m));
+    if (duplicate) return { status: 'applied', outcome: 'duplicate', memory_id: duplicate.ref };
+  } else {
+    // Facts and preferences share one slot per subject and predicate.
+    const slot = existing.filter((m) => m.kind === 'fact' || m.kind === 'preference');
+    const sameValue = (m: Memory) => m.value !== null && toMatchText(m.value)?.form === value.form;
+    const duplicate = slot.find((m) => sameValue(m) && sameLinks(m));
+    if (duplicate) return { status: 'applied', outcome: 'duplicate', memory_id: duplicate.ref };
+    const conflicting = slot.filter((m) => !sameValue(m));
+    if (conflicting.length > 0) reject('conflict', conflicting.slice(0, MAX_CONFLICT_IDS).map((m) => m.ref));
+  }
+
+  const summary = normalizeDisplay(clause.original);
+  const valueSpan = findWholeSpan(clause, value)!;
+  const memory = await store.createMemory({
+    kind: proposal.kind,
+    summary,
+    predicate,
+    value: normalizeDisplay(clause.original.slice(valueSpan[0], valueSpan[1])),
+    sourceKind: OPERATOR_STATEMENT,
+    sourceLabel: null,
+    confidence: null,
+    links,
+    payloadText: summary,
+  });
+  return { status: 'applied', outcome: 'created', memory_id: memory.ref };
+}
+
+/** The strict parameter schema of `remember`. */
+export const REMEMBER_PARAMETERS = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string', enum: ['fact', 'preference', 'relationship'], description: 'fact, preference, or relationship' },
+    subject: { type: 'string', description: 'The subject exactly as written in the current operator message (a known entity name or alias, or you/your/yours/yourself for you).' },
+    predicate: { type: 'string', description: 'A concise stable identifier, e.g. prefers, lives_in, works_with.' },
+    value: { type: 'string', description: 'The value exactly as written in the evidence; for a relationship, the related entity.' },
+    evidence: { type: 'string', description: 'The shortest complete clause, copied verbatim from the current operator message.' },
+    related_entity: { type: ['string', 'null'], description: 'Relationships only: the related known entity as written; otherwise null.' },
+    related_role: { type: ['string', 'null'], description: 'Relationships only: a simple role identifier for the related entity; otherwise null.' },
+  },
+  required: ['kind', 'subject', 'predicate', 'value', 'evidence', 'related_entity', 'related_role'],
+  additionalProperties: false,
+} as const;
+
+/** The `remember` effect tool: offered only in operator dialogue episodes, at most once per episode. */
+export function rememberTool(getStore: () => MemoryStore, profile: ProfileInfo): ToolDefinition<RememberProposal> {
+  return {
+    name: 'remember',
+    description:
+      'Propose one durable fact, preference, or simple relationship that the operator states in the current message about an entity that already exists. ' +
+      'The runtime admits it only if the evidence is in the current message, and its result is the only confirmation of a write.',
+    kind: 'effect',
+    origins: ['operator'],
+    maxCallsPerEpisode: 1,
+    refusalReason: 'invalid_proposal',
+    parameters: REMEMBER_PARAMETERS,
+    async run(proposal, { episode }): Promise<ToolResult> {
+      if (episode.origin !== 'operator') return toToolResult({ status: 'rejected', reason: 'invalid_proposal', error: EXPLANATIONS.invalid_proposal });
+      let store: MemoryStore;
+      try {
+        store = getStore();
+      } catch {
+        return toToolResult({ status: 'rejected', reason: 'backend_failure', error: EXPLANATIONS.backend_failure });
+      }
+      return toToolResult(await admit(store, profile, episode.utterance, proposal));
+    },
+  };
+}

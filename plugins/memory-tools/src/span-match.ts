@@ -1,0 +1,94 @@
+import { caseFold, collapseWhitespace, findForbiddenCharacter } from '@mira/core';
+
+/**
+ * Text in the matching form of admission (NFKC, case folded, white space
+ * collapsed), remembering which original characters each part came from so
+ * a match can be mapped back to the operator's own wording.
+ */
+export interface MatchText {
+  /** The matching form. */
+  readonly form: string;
+  /** For each UTF-16 index of `form`, the [start, end) of the original grapheme it came from. */
+  readonly origin: ReadonlyArray<readonly [number, number]>;
+  /** The original text. */
+  readonly original: string;
+}
+
+const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
+const WHITESPACE = /^\s+$/u;
+// Scripts written without spaces between words: next to them no word boundary is required.
+const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
+
+/**
+ * Builds the matching form grapheme by grapheme, so every part of the form
+ * maps back to whole original characters.
+ *
+ * @returns undefined when the text holds a control or bidi character (such
+ *   text is never admission evidence).
+ */
+export function toMatchText(text: string): MatchText | undefined {
+  if (findForbiddenCharacter(text)) return undefined;
+  let form = '';
+  const origin: Array<readonly [number, number]> = [];
+  let pendingSpace: readonly [number, number] | undefined;
+  for (const { segment, index } of segmenter.segment(text)) {
+    const range = [index, index + segment.length] as const;
+    if (WHITESPACE.test(segment)) {
+      if (form !== '') pendingSpace ??= range;
+      continue;
+    }
+    if (pendingSpace) {
+      form += ' ';
+      origin.push(pendingSpace);
+      pendingSpace = undefined;
+    }
+    const unit = collapseWhitespace(caseFold(segment.normalize('NFKC')).normalize('NFKC'));
+    for (let i = 0; i < unit.length; i += 1) origin.push(range);
+    form += unit;
+  }
+  return { form, origin, original: text };
+}
+
+function boundaryOk(form: string, at: number): boolean {
+  if (at <= 0 || at >= form.length) return true;
+  const before = String.fromCodePoint(form.codePointAt(at - 1 - (isLowSurrogate(form, at - 1) ? 1 : 0))!);
+  const after = String.fromCodePoint(form.codePointAt(at)!);
+  if (!WORD_CHAR.test(before) || !WORD_CHAR.test(after)) return true;
+  return SPACELESS.test(before) || SPACELESS.test(after);
+}
+
+function isLowSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * Finds `needle` in `haystack` as a whole span: it may not begin or end
+ * inside a word ("art" does not occur in "cartography"), except next to
+ * characters of scripts written without spaces, and it must cover whole
+ * original characters.
+ *
+ * @returns the [start, end) range in the original haystack text, or undefined.
+ */
+export function findWholeSpan(haystack: MatchText, needle: MatchText): readonly [number, number] | undefined {
+  const { form } = haystack;
+  const target = needle.form;
+  if (target === '') return undefined;
+  for (let at = form.indexOf(target); at !== -1; at = form.indexOf(target, at + 1)) {
+    const end = at + target.length;
+    if (!boundaryOk(form, at) || !boundaryOk(form, end)) continue;
+    const [start] = haystack.origin[at]!;
+    const [, stop] = haystack.origin[end - 1]!;
+    // The match must start and end on whole original graphemes (not inside "ß" → "ss").
+    if (at > 0 && haystack.origin[at - 1]![0] === start) continue;
+    if (end < form.length && haystack.origin[end]![1] === stop) continue;
+    return [start, stop];
+  }
+  return undefined;
+}
+
+/** True when the two texts have the same matching form. */
+export function sameMatchForm(a: MatchText, b: MatchText): boolean {
+  return a.form === b.form;
+}

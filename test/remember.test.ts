@@ -1,0 +1,343 @@
+import { expect } from 'chai';
+import type { MemoryStore } from '@mira/core';
+import { REMEMBER_REASONS } from '@mira/plugin-memory-tools';
+import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
+
+type Proposal = {
+  kind: string;
+  subject: string;
+  predicate: string;
+  value: string;
+  evidence: string;
+  related_entity: string | null;
+  related_role: string | null;
+};
+
+const fact = (subject: string, predicate: string, value: string, evidence: string, kind = 'fact'): Proposal => ({
+  kind,
+  subject,
+  predicate,
+  value,
+  evidence,
+  related_entity: null,
+  related_role: null,
+});
+const relationship = (subject: string, predicate: string, related: string, role: string, evidence: string, value = related): Proposal => ({
+  kind: 'relationship',
+  subject,
+  predicate,
+  value,
+  evidence,
+  related_entity: related,
+  related_role: role,
+});
+
+describe('remember: operator-grounded admission (real episode, SDK, scripted server, SQLite)', function () {
+  this.timeout(20_000);
+  let m: ModelRuntime;
+  let store: MemoryStore;
+  const spoken: string[] = [];
+
+  beforeEach(async () => {
+    m = await modelRuntime();
+    store = m.store();
+    spoken.length = 0;
+    await store.createEntity({ entityType: 'person', canonicalName: 'Alice' });
+    await store.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+    await store.createEntity({ entityType: 'robot', canonicalName: 'Mira' });
+  });
+  afterEach(() => m.dispose());
+
+  /** Says `utterance` in one operator turn in which the model proposes `proposal`; returns the console line and the JSON result the model received. */
+  async function propose(utterance: string, proposal: Proposal | Record<string, unknown>) {
+    spoken.push(utterance, ...Object.values(proposal).filter((v): v is string => typeof v === 'string' && v.length > 3));
+    const first = m.server.requests.length;
+    m.server.push({ toolCalls: [{ name: 'remember', arguments: proposal }] }, { text: 'Noted.' });
+    const { output } = await m.say(utterance);
+    const content = toolMessages(m.server, first + 1)[0]!;
+    return { line: output[0]!, result: JSON.parse(content) as Record<string, unknown>, content };
+  }
+
+  /** Runs a rejected proposal and checks the database did not change. */
+  async function expectRejected(utterance: string, proposal: Proposal | Record<string, unknown>, reason: string) {
+    const before = m.snapshot();
+    const { line, result } = await propose(utterance, proposal);
+    expect(line).to.equal(`[remember] rejected ${reason}`);
+    expect(result.status).to.equal('rejected');
+    expect(result.reason).to.equal(reason);
+    expect(result.error).to.be.a('string').and.have.length.within(10, 300);
+    expect(m.snapshot()).to.deep.equal(before);
+    return result;
+  }
+
+  afterEach(() => {
+    // Results never echo the utterance, evidence, values or arguments.
+    for (const request of m.server.requests) {
+      for (const message of request.body.messages.filter((x) => x.role === 'tool')) {
+        if (!message.content!.startsWith('{"status"')) continue; // recall renderings are text and may quote memory
+        const parsed = JSON.parse(message.content!);
+        expect(parsed.status).to.be.oneOf(['applied', 'rejected']);
+        for (const text of spoken) {
+          if (['Alice', 'Bob', 'Mira', 'fact', 'preference', 'relationship', 'subject'].includes(text)) continue;
+          expect(message.content, `result echoes ${JSON.stringify(text)}`).not.to.contain(text);
+        }
+      }
+    }
+  });
+
+  it('admits a preference stated in the current utterance, grounded in the operator\'s own wording', async () => {
+    m.clock.advance(61_000);
+    const { line, result, content } = await propose('Remember that Alice prefers tea, please.', fact('alice', 'Prefers', 'TEA', 'alice prefers tea', 'preference'));
+    expect(line).to.equal('[remember] applied/created MEM1');
+    expect(content).to.equal('{"status":"applied","outcome":"created","memory_id":"MEM1"}');
+    expect(result).to.deep.equal({ status: 'applied', outcome: 'created', memory_id: 'MEM1' });
+    const memory = (await store.getMemory(1))!;
+    expect(memory).to.deep.include({ kind: 'preference', summary: 'Alice prefers tea', predicate: 'prefers', value: 'tea', confidence: null, status: 'active' });
+    expect(memory.source).to.deep.equal({ kind: 'operator_statement', label: null });
+    expect(memory.createdAt).to.equal('2026-05-01T09:01:01.000Z');
+    expect(memory.links.map((l) => [l.entityName, l.role])).to.deep.equal([['Alice', 'subject']]);
+    expect((await store.getPayloads(1)).map((p) => [p.mediaType, p.payloadKind, p.text])).to.deep.equal([['text/plain', 'inline_text', 'Alice prefers tea']]);
+    const show = (await m.say('memory show MEM1')).output.join('\n');
+    expect(show).to.contain('summary: Alice prefers tea').and.to.contain('source: operator_statement').and.to.contain('payload: text/plain, 17 bytes (inline)');
+  });
+
+  it('admits a relationship with the related link role normalised', async () => {
+    const { line } = await propose('Alice works with Bob.', relationship('Alice', 'works_with', 'Bob', 'Colleague', 'Alice works with Bob'));
+    expect(line).to.equal('[remember] applied/created MEM1');
+    const memory = (await store.getMemory(1))!;
+    expect(memory.links.map((l) => [l.entityName, l.role])).to.deep.equal([['Alice', 'subject'], ['Bob', 'colleague']]);
+    expect(memory.value).to.equal('Bob');
+  });
+
+  describe('one test per rejection reason, each leaving the database unchanged', () => {
+    it('invalid_tool_arguments', async () => {
+      await expectRejected('Alice prefers tea', { ...fact('Alice', 'prefers', 'tea', 'Alice prefers tea'), kind: 'opinion' }, 'invalid_tool_arguments');
+      await expectRejected('Alice prefers tea', { subject: 'Alice', predicate: 'prefers', value: 'tea', evidence: 'Alice prefers tea' }, 'invalid_tool_arguments');
+    });
+    it('invalid_proposal', async () => {
+      await expectRejected('Alice prefers tea', fact('Alice', 'prefers tea', 'tea', 'Alice prefers tea'), 'invalid_proposal');
+      await expectRejected('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers\u0007 tea'), 'invalid_proposal');
+      await expectRejected('Alice prefers tea', fact('Alice', 'prefers', '  ', 'Alice prefers tea'), 'invalid_proposal');
+      await expectRejected(`Alice prefers ${'very '.repeat(60)}strong tea`, fact('Alice', 'prefers', 'tea', `Alice prefers ${'very '.repeat(60)}strong tea`), 'invalid_proposal');
+    });
+    it('evidence_not_in_utterance', async () => {
+      await expectRejected('Alice prefers tea', fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee'), 'evidence_not_in_utterance');
+    });
+    it('value_not_supported', async () => {
+      await expectRejected('Alice prefers tea. Bob prefers coffee.', fact('Alice', 'prefers', 'coffee', 'Alice prefers tea'), 'value_not_supported');
+    });
+    it('subject_not_supported', async () => {
+      await expectRejected('Alice prefers tea', fact('Bob', 'prefers', 'tea', 'Alice prefers tea'), 'subject_not_supported');
+    });
+    it('subject_not_found (admission never creates entities)', async () => {
+      await expectRejected('Carol prefers tea', fact('Carol', 'prefers', 'tea', 'Carol prefers tea'), 'subject_not_found');
+      expect(await store.findEntities('Carol')).to.deep.equal([]);
+    });
+    it('subject_ambiguous', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'Sam' });
+      await store.createEntity({ entityType: 'dog', canonicalName: 'SAM' });
+      await expectRejected('Sam prefers tea', fact('Sam', 'prefers', 'tea', 'Sam prefers tea'), 'subject_ambiguous');
+    });
+    it('related_fields_incomplete', async () => {
+      await expectRejected('Alice works with Bob', { ...relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'), related_role: null }, 'related_fields_incomplete');
+      await expectRejected('Alice works with Bob', { ...relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'), related_entity: null }, 'related_fields_incomplete');
+    });
+    it('related_entity_invalid_for_kind', async () => {
+      await expectRejected('Alice works with Bob', { ...fact('Alice', 'works_with', 'Bob', 'Alice works with Bob'), related_entity: 'Bob', related_role: 'colleague' }, 'related_entity_invalid_for_kind');
+    });
+    it('related_entity_not_supported', async () => {
+      await expectRejected('Alice works with Bob', relationship('Alice', 'works_with', 'Mira', 'colleague', 'Alice works with Bob', 'Bob'), 'related_entity_not_supported');
+    });
+    it('relationship_value_mismatch', async () => {
+      await store.createEntity({ entityType: 'company', canonicalName: 'Acme' });
+      await expectRejected('Alice works with Bob at Acme', relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob at Acme', 'Acme'), 'relationship_value_mismatch');
+    });
+    it('related_entity_not_found', async () => {
+      await expectRejected('Alice works with Dave', relationship('Alice', 'works_with', 'Dave', 'colleague', 'Alice works with Dave'), 'related_entity_not_found');
+    });
+    it('related_entity_ambiguous', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'Sam' });
+      const dog = await store.createEntity({ entityType: 'dog', canonicalName: 'Rex' });
+      await store.addAlias(dog.id, 'Sam');
+      await expectRejected('Alice works with Sam', relationship('Alice', 'works_with', 'Sam', 'colleague', 'Alice works with Sam'), 'related_entity_ambiguous');
+    });
+    it('conflict, listing only the existing memory identities', async () => {
+      expect((await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'preference'))).line).to.equal('[remember] applied/created MEM1');
+      const result = await expectRejected('Alice prefers coffee', fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee', 'preference'), 'conflict');
+      expect(result.conflicting_memory_ids).to.deep.equal(['MEM1']);
+    });
+    it('backend_failure', async () => {
+      const before = m.snapshot();
+      await store.close();
+      const { line, result } = await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea'));
+      expect(line).to.equal('[remember] rejected backend_failure');
+      expect(result.reason).to.equal('backend_failure');
+      expect(m.snapshot()).to.deep.equal(before);
+    });
+    it('covers every reason the specification lists', () => {
+      expect(REMEMBER_REASONS).to.have.length(15);
+    });
+  });
+
+  describe('self-reference', () => {
+    for (const word of ['you', 'your', 'yours', 'yourself'] as const) {
+      it(`"${word}" denotes the runtime self when exactly one entity matches the profile name`, async () => {
+        const utterance = { you: 'Remember that you prefer the blue dock.', your: 'Remember that your favourite dock is blue.', yours: 'The blue dock is yours.', yourself: 'Remember to keep yourself near the blue dock.' }[word];
+        const evidence = { you: 'you prefer the blue dock', your: 'your favourite dock is blue', yours: 'The blue dock is yours', yourself: 'keep yourself near the blue dock' }[word];
+        const { line } = await propose(utterance, fact(word, 'prefers_dock', 'blue', evidence));
+        expect(line).to.equal('[remember] applied/created MEM1');
+        const memory = (await store.getMemory(1))!;
+        expect(memory.links.map((l) => [l.entityName, l.role])).to.deep.equal([['Mira', 'subject']]);
+        expect(memory.summary).to.equal(evidence); // the operator's second-person wording is kept
+      });
+    }
+
+    it('rejects with subject_not_found when no entity is the runtime self', async () => {
+      await m.dispose();
+      m = await modelRuntime({ name: 'Rover' });
+      store = m.store();
+      await store.createEntity({ entityType: 'person', canonicalName: 'Alice' });
+      await expectRejected('You prefer the blue dock', fact('you', 'prefers_dock', 'blue dock', 'You prefer the blue dock'), 'subject_not_found');
+      expect(await store.findEntities('Rover')).to.deep.equal([]);
+    });
+
+    it('rejects with subject_ambiguous when two entities match the profile name', async () => {
+      const other = await store.createEntity({ entityType: 'ship', canonicalName: 'Starship' });
+      await store.addAlias(other.id, 'mira');
+      await expectRejected('You prefer the blue dock', fact('you', 'prefers_dock', 'blue dock', 'You prefer the blue dock'), 'subject_ambiguous');
+    });
+
+    for (const word of ['I', 'me', 'my', 'mine', 'myself']) {
+      it(`does not map the operator's "${word}" to the runtime self`, async () => {
+        await expectRejected(`${word} like the blue dock`, fact(word, 'likes', 'blue dock', `${word} like the blue dock`), 'subject_not_found');
+      });
+    }
+
+    it('applies no pronoun mapping to the related entity', async () => {
+      await expectRejected('Alice works with you', relationship('Alice', 'works_with', 'you', 'colleague', 'Alice works with you'), 'related_entity_not_found');
+    });
+  });
+
+  describe('evidence comes only from the current utterance', () => {
+    it('rejects evidence from a previous turn', async () => {
+      m.server.push({ text: 'Nice.' });
+      await m.say('Alice prefers tea.');
+      await expectRejected('Remember that.', fact('Alice', 'prefers', 'tea', 'Alice prefers tea'), 'evidence_not_in_utterance');
+    });
+
+    it("rejects evidence from a recalled memory's text", async () => {
+      await m.say('memory add fact "Alice likes jazz" --link ENT1:subject --predicate likes --value jazz');
+      const before = m.snapshot();
+      m.server.push(
+        { toolCalls: [{ name: 'recall_memory', arguments: { query: 'Alice' } }] },
+        { toolCalls: [{ name: 'remember', arguments: fact('Alice', 'likes', 'jazz', 'Alice likes jazz') }] },
+        { text: 'Done.' },
+      );
+      const { output } = await m.say('What does Alice like? Keep that in mind.');
+      expect(output).to.deep.equal(['[recall_memory] hit ENT1', '[remember] rejected evidence_not_in_utterance', 'Mira: Done.']);
+      expect(m.snapshot()).to.deep.equal(before);
+    });
+
+    it("rejects evidence taken from the assistant's own reply", async () => {
+      m.server.push({ text: 'I believe Bob prefers coffee.' });
+      await m.say('What do you think Bob drinks?');
+      await expectRejected('Yes, remember that.', fact('Bob', 'prefers', 'coffee', 'Bob prefers coffee'), 'evidence_not_in_utterance');
+    });
+
+    it('rejects evidence from working memory even when the turn is still in it', async () => {
+      m.rt.app.kernel.workingMemory.add('operator', 'Bob prefers cocoa', m.clock.now());
+      await expectRejected('Please store it', fact('Bob', 'prefers', 'cocoa', 'Bob prefers cocoa'), 'evidence_not_in_utterance');
+    });
+
+    it('requires whole spans: "art" does not occur in "cartography"', async () => {
+      await expectRejected('Alice loves cartography', fact('Alice', 'loves', 'art', 'Alice loves cartography'), 'value_not_supported');
+      await expectRejected('Malice prefers tea', fact('Alice', 'prefers', 'tea', 'Malice prefers tea'), 'subject_not_supported');
+      await expectRejected('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'lice prefers tea'), 'evidence_not_in_utterance');
+    });
+
+    it('needs no word boundary next to scripts written without spaces', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'アリス' });
+      const { line } = await propose('アリスは紅茶が好きです', fact('アリス', 'likes', '紅茶', 'アリスは紅茶が好き'));
+      expect(line).to.equal('[remember] applied/created MEM1');
+      expect((await store.getMemory(1))!.summary).to.equal('アリスは紅茶が好き');
+    });
+
+    it('compares with NFKC, collapsed white space and case folding', async () => {
+      const { line } = await propose('ＡＬＩＣＥ   prefers\tTEA', fact('alice', 'prefers', 'tea', 'Alice prefers tea'));
+      expect(line).to.equal('[remember] applied/created MEM1');
+      expect((await store.getMemory(1))!.summary).to.equal('ALICE prefers TEA');
+    });
+  });
+
+  describe('duplicates and conflicts', () => {
+    it('treats the same predicate, value and links as a duplicate across fact and preference', async () => {
+      expect((await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'preference'))).line).to.equal('[remember] applied/created MEM1');
+      const before = m.snapshot();
+      const again = await propose('As I said, ALICE PREFERS TEA.', fact('Alice', 'PREFERS', 'Tea', 'ALICE PREFERS TEA', 'fact'));
+      expect(again.line).to.equal('[remember] applied/duplicate MEM1');
+      expect(again.content).to.equal('{"status":"applied","outcome":"duplicate","memory_id":"MEM1"}');
+      expect(m.snapshot()).to.deep.equal(before);
+    });
+
+    it('rejects a different value for the same predicate across fact and preference', async () => {
+      await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'fact'));
+      const result = await expectRejected('Alice prefers coffee', fact('Alice', 'Prefers', 'coffee', 'Alice prefers coffee', 'preference'), 'conflict');
+      expect(result.conflicting_memory_ids).to.deep.equal(['MEM1']);
+    });
+
+    it('collapses capitalisation variants of predicate and role for relationships', async () => {
+      expect((await propose('Alice works with Bob', relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'))).line).to.equal('[remember] applied/created MEM1');
+      expect((await propose('alice works with bob', relationship('ALICE', 'Works_With', 'bob', 'COLLEAGUE', 'alice works with bob'))).line).to.equal('[remember] applied/duplicate MEM1');
+      expect((await propose('Alice works with Mira', relationship('Alice', 'works_with', 'Mira', 'colleague', 'Alice works with Mira'))).line).to.equal('[remember] applied/created MEM2');
+      expect((await propose('Alice works with Bob', relationship('Alice', 'works_with', 'Bob', 'mentor', 'Alice works with Bob'))).line).to.equal('[remember] applied/created MEM3');
+    });
+
+    it('never updates, deletes or supersedes existing memory', async () => {
+      await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea'));
+      const original = await store.getMemory(1);
+      await propose('Alice prefers coffee now', fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee'));
+      expect(await store.getMemory(1)).to.deep.equal(original);
+      expect((await store.info()).memories).to.equal(1);
+    });
+  });
+
+  describe('episode rules', () => {
+    it('admits at most one proposal per episode', async () => {
+      const before = m.snapshot();
+      m.server.push(
+        { toolCalls: [{ name: 'remember', arguments: fact('Alice', 'prefers', 'tea', 'Alice prefers tea') }, { name: 'remember', arguments: fact('Bob', 'prefers', 'coffee', 'Bob prefers coffee') }] },
+        { text: 'Done.' },
+      );
+      const { output } = await m.say('Alice prefers tea and Bob prefers coffee');
+      expect(output).to.deep.equal(['[remember] applied/created MEM1', '[remember] rejected invalid_proposal', 'Mira: Done.']);
+      expect(m.server.requests.at(-1)!.toolNames).not.to.include('remember');
+      expect(m.snapshot().counts.memories).to.equal(before.counts.memories + 1);
+    });
+
+    for (const origin of ['attention', 'initiative', 'goal', 'temporal', 'monitor'] as const) {
+      it(`is not offered to ${origin} episodes, and a forced call writes nothing`, async () => {
+        const before = m.snapshot();
+        m.server.push({ toolCalls: [{ name: 'remember', arguments: fact('Alice', 'prefers', 'tea', 'Alice prefers tea') }] }, { text: 'ok' });
+        const lines: string[] = [];
+        await m.rt.app.kernel.cognition.run({ origin, trigger: 'Alice prefers tea', out: { print: (l) => lines.push(l) } });
+        expect(m.server.requests.at(-2)!.toolNames).to.include('recall_memory').and.not.to.include('remember');
+        expect(lines[0]).to.equal('[remember] rejected invalid_proposal');
+        expect(m.snapshot()).to.deep.equal(before);
+      });
+    }
+
+    it('writes nothing without an explicit remember call: no transcript mining', async () => {
+      const before = m.snapshot();
+      m.server.push({ text: 'Tea, noted.' });
+      await m.say('Alice prefers tea, remember that!');
+      expect(m.snapshot()).to.deep.equal(before);
+    });
+
+    it('tells the model that only a result in the current turn confirms a write', async () => {
+      m.server.push({ text: 'ok' });
+      await m.say('hi');
+      const system = m.server.requests.at(-1)!.body.messages[0]!.content!;
+      expect(system).to.contain('Only a remember result in this turn confirms a write');
+    });
+  });
+});
