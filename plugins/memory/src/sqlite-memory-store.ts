@@ -69,6 +69,7 @@ export class SqliteMemoryStore implements MemoryStore {
     this.#clock = clock;
     this.#s = {
       insertEntity: db.prepare('INSERT INTO entities (entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?)'),
+      entityNameById: db.prepare('SELECT canonical_name FROM entities WHERE id = ?').pluck(),
       entityById: db.prepare('SELECT id, entity_type, canonical_name, name_key, created_at FROM entities WHERE id = ?'),
       aliasesOf: db.prepare('SELECT id, entity_id, alias, alias_key, created_at FROM aliases WHERE entity_id = ? ORDER BY id'),
       aliasOf: db.prepare('SELECT id FROM aliases WHERE entity_id = ? AND alias_key = ?'),
@@ -259,19 +260,40 @@ export class SqliteMemoryStore implements MemoryStore {
   createMemory(input: NewMemory): Promise<Memory> {
     return this.#run(() => {
       const m = prepareMemory(input);
-      const id = this.#db
-        .transaction(() => {
-          for (const link of m.links) this.#requireEntity(link.entityId);
+      return this.#db
+        .transaction((): Memory => {
+          const links = m.links.map((link): MemoryLink => {
+            const name = this.#s.entityNameById.get(link.entityId) as string | undefined;
+            if (name === undefined) {
+              throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${entityRef(link.entityId)}; find one with "memory entity find"`);
+            }
+            return { entityId: link.entityId, entityRef: entityRef(link.entityId), entityName: name, role: link.role };
+          });
           const now = this.#now();
           const memoryId = Number(
             this.#s.insertMemory.run(m.kind, m.summary, m.predicate, m.value, m.sourceKind, m.sourceLabel, m.confidence, now).lastInsertRowid,
           );
-          for (const link of m.links) this.#s.insertLink.run(memoryId, link.entityId, link.role);
-          this.#s.insertPayload.run(memoryId, m.payloadText, Buffer.byteLength(m.payloadText, 'utf8'), now);
-          return memoryId;
+          for (const link of links) this.#s.insertLink.run(memoryId, link.entityId, link.role);
+          const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
+          const payloadId = Number(this.#s.insertPayload.run(memoryId, m.payloadText, byteSize, now).lastInsertRowid);
+          // Built from what was just written, in the order getMemory() returns, instead of reading it back.
+          links.sort((a, b) => a.entityId - b.entityId || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
+          return {
+            id: memoryId,
+            ref: memoryRef(memoryId),
+            kind: m.kind,
+            summary: m.summary,
+            predicate: m.predicate,
+            value: m.value,
+            source: { kind: m.sourceKind, label: m.sourceLabel },
+            confidence: m.confidence,
+            status: 'active',
+            createdAt: now,
+            links,
+            payloads: [{ id: payloadId, payloadKind: 'inline_text', mediaType: 'text/plain', byteSize, objectRef: null, sha256: null, createdAt: now }],
+          };
         })
         .immediate();
-      return this.#memory(id)!;
     });
   }
 

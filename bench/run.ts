@@ -1,0 +1,11 @@
+// `npm run bench`: every benchmark, each reporting ratios against a baseline measured in the same run.
+// `npm run bench -- --quick` uses a 100,000-memory database instead of 1,000,000 (for a fast look).
+import { storeBench } from './store.bench.js';
+
+const quick = process.argv.includes('--quick');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
+const big = quick ? { entities: 10_000, memories: 100_000 } : { entities: 100_000, memories: 1_000_000 };
+const small = { entities: 1_000, memories: 10_000 };
+
+if (!only || only === 'store') await storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log });
