@@ -82,6 +82,9 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         await store.addAlias(one.id, 'Sammy');
         const found = await store.findEntities('Sam');
         expect(found.map((e) => e.id)).to.deep.equal([one.id, two.id, three.id]);
+        expect(await store.findEntityIds(' SAM ')).to.deep.equal([one.id, two.id, three.id]);
+        expect(await store.findEntityIds('Sammy')).to.deep.equal([one.id]);
+        expect(await store.findEntityIds('Samuel')).to.deep.equal([]);
         expect(found[1]!.aliases.map((a) => a.alias)).to.deep.equal(['sam']);
       });
     });

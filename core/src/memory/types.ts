@@ -143,6 +143,8 @@ export interface MemoryStore {
   getEntity(entityId: number): Promise<Entity | undefined>;
   /** Every entity whose canonical name or alias has exactly the key of `name`, in entity-ID order. */
   findEntities(name: string): Promise<Entity[]>;
+  /** The IDs {@link MemoryStore.findEntities} would return, without loading the entities. */
+  findEntityIds(name: string): Promise<number[]>;
   /** Creates a memory, its links and its one inline `text/plain` payload in one transaction. */
   createMemory(input: NewMemory): Promise<Memory>;
   getMemory(memoryId: number): Promise<Memory | undefined>;

@@ -1,7 +1,6 @@
 import {
   normalizeDisplay,
   normalizeToken,
-  type Entity,
   type Memory,
   type MemoryStore,
   type ProfileInfo,
@@ -112,8 +111,8 @@ function token(text: string): string {
   }
 }
 
-async function resolveOne(store: MemoryStore, name: string, notFound: RememberReason, ambiguous: RememberReason): Promise<Entity> {
-  const found = await store.findEntities(name);
+async function resolveOne(store: MemoryStore, name: string, notFound: RememberReason, ambiguous: RememberReason): Promise<number> {
+  const found = await store.findEntityIds(name);
   if (found.length === 0) reject(notFound);
   if (found.length > 1) reject(ambiguous);
   return found[0]!;
@@ -158,13 +157,14 @@ async function decide(store: MemoryStore, profile: ProfileInfo, utterance: strin
   if (!span) reject('evidence_not_in_utterance');
   // From here on the evidence is the operator's own wording of that span.
   const clause = toMatchText(utterance.slice(span[0], span[1]))!;
-  if (!findWholeSpan(clause, value)) reject('value_not_supported');
+  const valueSpan = findWholeSpan(clause, value);
+  if (!valueSpan) reject('value_not_supported');
   if (!findWholeSpan(clause, subject)) reject('subject_not_supported');
-  const subjectEntity = SELF_REFERENCES.has(subject.form)
+  const subjectId = SELF_REFERENCES.has(subject.form)
     ? await resolveOne(store, profile.name, 'subject_not_found', 'subject_ambiguous')
     : await resolveOne(store, proposal.subject, 'subject_not_found', 'subject_ambiguous');
 
-  const links = [{ entityId: subjectEntity.id, role: 'subject' }];
+  const links = [{ entityId: subjectId, role: 'subject' }];
   if (isRelationship) {
     if (relatedGiven < 2) reject('related_fields_incomplete');
     const related = field(proposal.related_entity!, MAX_FIELD_LENGTH);
@@ -172,13 +172,13 @@ async function decide(store: MemoryStore, profile: ProfileInfo, utterance: strin
     if (role === 'subject') reject('invalid_proposal');
     if (!findWholeSpan(clause, related)) reject('related_entity_not_supported');
     if (related.form !== value.form) reject('relationship_value_mismatch');
-    const relatedEntity = await resolveOne(store, proposal.related_entity!, 'related_entity_not_found', 'related_entity_ambiguous');
-    links.push({ entityId: relatedEntity.id, role });
+    const relatedId = await resolveOne(store, proposal.related_entity!, 'related_entity_not_found', 'related_entity_ambiguous');
+    links.push({ entityId: relatedId, role });
   } else if (proposal.related_entity !== null || proposal.related_role !== null) {
     reject('related_entity_invalid_for_kind');
   }
 
-  const existing = await store.findActiveBySlot(subjectEntity.id, 'subject', predicate);
+  const existing = await store.findActiveBySlot(subjectId, 'subject', predicate);
   const wanted = linkSet(links);
   const sameLinks = (m: Memory) => linkSet(m.links) === wanted;
   if (isRelationship) {
@@ -195,7 +195,6 @@ async function decide(store: MemoryStore, profile: ProfileInfo, utterance: strin
   }
 
   const summary = normalizeDisplay(clause.original);
-  const valueSpan = findWholeSpan(clause, value)!;
   const memory = await store.createMemory({
     kind: proposal.kind,
     summary,

@@ -15,6 +15,33 @@ export interface MatchText {
 }
 
 const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
+// Text without these has one grapheme per code point (CR LF aside, which is white space), so the
+// segmenter, by far the slowest step, can be skipped.
+const MULTI_CODE_POINT_GRAPHEMES = /[\p{M}\u200C\u200D\p{Regional_Indicator}\p{Extended_Pictographic}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF]/u;
+// Matching form per grapheme, memoised: operator text repeats the same few hundred characters.
+const unitCache = new Map<string, string>();
+
+function unitForm(grapheme: string): string {
+  let unit = unitCache.get(grapheme);
+  if (unit === undefined) {
+    unit = collapseWhitespace(caseFold(grapheme.normalize('NFKC')).normalize('NFKC'));
+    if (unitCache.size > 10_000) unitCache.clear();
+    unitCache.set(grapheme, unit);
+  }
+  return unit;
+}
+
+function* graphemes(text: string): Generator<{ segment: string; index: number }> {
+  if (MULTI_CODE_POINT_GRAPHEMES.test(text)) {
+    yield* segmenter.segment(text);
+    return;
+  }
+  let index = 0;
+  for (const segment of text) {
+    yield { segment, index };
+    index += segment.length;
+  }
+}
 const WHITESPACE = /^\s+$/u;
 // Scripts written without spaces between words: next to them no word boundary is required.
 const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
@@ -32,7 +59,7 @@ export function toMatchText(text: string): MatchText | undefined {
   let form = '';
   const origin: Array<readonly [number, number]> = [];
   let pendingSpace: readonly [number, number] | undefined;
-  for (const { segment, index } of segmenter.segment(text)) {
+  for (const { segment, index } of graphemes(text)) {
     const range = [index, index + segment.length] as const;
     if (WHITESPACE.test(segment)) {
       if (form !== '') pendingSpace ??= range;
@@ -43,7 +70,7 @@ export function toMatchText(text: string): MatchText | undefined {
       origin.push(pendingSpace);
       pendingSpace = undefined;
     }
-    const unit = collapseWhitespace(caseFold(segment.normalize('NFKC')).normalize('NFKC'));
+    const unit = unitForm(segment);
     for (let i = 0; i < unit.length; i += 1) origin.push(range);
     form += unit;
   }

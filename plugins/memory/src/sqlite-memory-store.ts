@@ -257,6 +257,13 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
+  findEntityIds(name: string): Promise<number[]> {
+    return this.#run(() => {
+      const { key } = prepareName(name);
+      return this.#s.entityIdsByKey.all(key, key) as number[];
+    });
+  }
+
   createMemory(input: NewMemory): Promise<Memory> {
     return this.#run(() => {
       const m = prepareMemory(input);
