@@ -5,6 +5,7 @@ import { CORE_NAME, Kernel } from './kernel.js';
 import { loadPlugins, orderPlugins, validateConfig, type LoadedPlugin } from './loader.js';
 import { readManifest, type ProfileManifest } from './manifest.js';
 import { registerCoreCommands } from './core-commands.js';
+import { registerReadSensor } from './hardware/read-sensor.js';
 import { STOP_PHASES, type Logger, type ProfileInfo } from './types.js';
 
 /** How to build an application. */
@@ -78,6 +79,7 @@ export class Application {
       }
       app.#tapLifecycle(plugin.name, index, plugin.start?.bind(plugin), plugin.stop?.bind(plugin), plugin.stopPhase ?? 'service');
     }
+    registerReadSensor(kernel, CORE_NAME);
     if (kernel.cognition.configured) {
       kernel.console.setUtteranceHandler(async (utterance, out) => {
         await kernel.cognition.run({ origin: 'operator', utterance, out });

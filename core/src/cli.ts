@@ -94,6 +94,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  app.kernel.output = { print: (line) => process.stdout.write(`${line}\n`) };
   try {
     await app.start();
   } catch (error) {
@@ -109,6 +110,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       interactive,
       prompt: `${app.manifest.name}> `,
       onInterrupt: () => onSignal('SIGINT'),
+      immediate: new Set(['stop']),
     });
     if (interactive) stderrLogger.info(`console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`);
     allOk = await repl.done;

@@ -63,6 +63,14 @@ export function registerCoreCommands(kernel: Kernel, app: Application): void {
     },
   });
   add({
+    name: 'stop',
+    summary: 'Emergency stop: zero velocity on every drive now (runs even while an episode is running)',
+    run: async (_input, out) => {
+      const count = await kernel.emergencyStop();
+      out.print(count === 0 ? 'emergency stop: no drives in this profile' : `emergency stop: zero velocity sent to ${count} drive${count === 1 ? '' : 's'}`);
+    },
+  });
+  add({
     name: 'plugins',
     summary: 'List the loaded plugins in the order they were applied',
     run: (_input, out) => {

@@ -26,6 +26,18 @@ export {
   type ModelToolCall,
   type ToolSpec,
 } from './cognition/provider.js';
+export { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, stamp, toSensorValue, twist, yawQuaternion, type SensorMessageType } from './hardware/messages.js';
+export { registerReadSensor } from './hardware/read-sensor.js';
+export {
+  DEFAULT_READ_TIMEOUT_MS,
+  ROBOT_MAPPING_SCHEMA_PROPERTIES,
+  attachRobot,
+  type DriveMapping,
+  type RobotBridge,
+  type RobotMapping,
+  type SensorMapping,
+} from './hardware/robot.js';
+export { HardwareErrorCodes, type QosProfile, type RobotTransport, type RosMessage } from './hardware/transport.js';
 export { ManualClock, isoUtc, systemClock, type Clock } from './clock.js';
 export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput } from './console/command.js';
 export { CommandConsole, synopsis, type LineResult, type UtteranceHandler } from './console/console.js';

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { EpisodeEngine, type EpisodeRequest } from './cognition/engine.js';
 import type { CognitionProvider } from './cognition/provider.js';
+import type { ConsoleOutput } from './console/command.js';
 import { CommandConsole } from './console/console.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import { createHooks, type KernelHooks } from './hooks.js';
@@ -41,6 +42,9 @@ export class Kernel {
   readonly services: RuntimeServices;
   readonly cognition: EpisodeEngine;
   readonly #latest = new Map<string, SensorReading>();
+  readonly #emergencyStops: Array<{ owner: string; handler: () => Promise<void> | void }> = [];
+  /** Where plugins' console lines go; the CLI points it at stdout, the testing kit at a buffer. */
+  output: ConsoleOutput;
   readonly #open = new Map<string, ClosableStore>();
   readonly #ajv = new Ajv({ allErrors: false, strict: false });
   #storesClosed = false;
@@ -48,6 +52,7 @@ export class Kernel {
   constructor(services: RuntimeServices, workingMemoryLimit?: number) {
     this.services = services;
     this.workingMemory = new WorkingMemory(workingMemoryLimit);
+    this.output = { print: (line) => services.log.info(line) };
     this.cognition = new EpisodeEngine(this);
     interceptTapErrors(this.hooks.start, nameThePlugin(CoreErrorCodes.PLUGIN_START_FAILED, 'start'));
     interceptHookMapErrors(this.hooks.stop, (error, tapName) => {
@@ -89,6 +94,20 @@ export class Kernel {
     }
     this.tools.add(tool.name, { tool, owner, validate }, owner);
     this.hooks.registerTool.call(tool, owner);
+  }
+
+  /** Runs every emergency-stop handler; returns how many ran. Failures are logged and the rest still run. */
+  async emergencyStop(): Promise<number> {
+    await Promise.all(
+      this.#emergencyStops.map(async ({ owner, handler }) => {
+        try {
+          await handler();
+        } catch (error) {
+          this.services.log.error(`emergency stop of plugin ${owner} failed: ${(error as Error).message}`);
+        }
+      }),
+    );
+    return this.#emergencyStops.length;
   }
 
   /** Latest reading per sensor id. */
@@ -144,6 +163,8 @@ export class Kernel {
   forPlugin(pluginName: string): PluginKernel {
     const { services } = this;
     const engine = this.cognition;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the frozen view reads the live output sink
+    const kernel = this;
     return Object.freeze({
       pluginName,
       clock: services.clock,
@@ -184,6 +205,14 @@ export class Kernel {
         latest: (id: string) => this.latestReading(id),
         publish: (reading: SensorReading) => this.publishReading(reading),
       }),
+      hardware: Object.freeze({
+        registerEmergencyStop: (handler: () => Promise<void> | void) => {
+          this.#emergencyStops.push({ owner: pluginName, handler });
+        },
+      }),
+      get output() {
+        return kernel.output;
+      },
       cognition: Object.freeze({
         register: (provider: CognitionProvider) => this.cognition.setProvider(provider, pluginName),
         run: (request: EpisodeRequest) => this.cognition.run(request),

@@ -1,6 +1,6 @@
 import type { EpisodeRequest, EpisodeResult } from './cognition/engine.js';
 import type { CognitionProvider } from './cognition/provider.js';
-import type { CommandDefinition } from './console/command.js';
+import type { CommandDefinition, ConsoleOutput } from './console/command.js';
 import type { KernelHooks } from './hooks.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
 import type { ClosableStore, StoreDefinition } from './stores.js';
@@ -41,6 +41,12 @@ export interface PluginKernel extends RuntimeServices {
     publish(reading: SensorReading): void;
   };
   readonly workingMemory: WorkingMemory;
+  readonly hardware: {
+    /** Adds a handler the console's `stop` command (emergency stop) and shutdown call. */
+    registerEmergencyStop(handler: () => Promise<void> | void): void;
+  };
+  /** Prints a line on the console (stdout in the CLI), e.g. what an autonomous episode said. */
+  readonly output: ConsoleOutput;
   readonly cognition: {
     /** Sets the model backend; one per runtime. */
     register(provider: CognitionProvider): void;

@@ -9,6 +9,8 @@ export interface SensorDefinition {
   readonly description?: string;
   /** Readings older than this are reported as stale (milliseconds). */
   readonly staleAfterMs?: number;
+  /** How long `read_sensor` waits for a fresh reading (default 2000 ms). */
+  readonly readTimeoutMs?: number;
   /** Asks the transport for a fresh reading; absent when the sensor only streams. */
   read?(timeoutMs: number): Promise<SensorReading | undefined>;
 }

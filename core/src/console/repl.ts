@@ -12,6 +12,8 @@ export interface ReplOptions {
   readonly prompt?: string;
   /** Called when the operator presses Ctrl-C at the prompt. */
   readonly onInterrupt?: () => void;
+  /** Lines run at once even while another line runs (the emergency `stop`). */
+  readonly immediate?: ReadonlySet<string>;
 }
 
 /** A running REPL. */
@@ -23,8 +25,10 @@ export interface Repl {
 }
 
 /**
- * Reads lines and runs them in order, one at a time. Without a terminal each
- * line runs in order and `done` tells whether all succeeded.
+ * Reads lines and runs them in order, one at a time — except the lines in
+ * `immediate`, which run as soon as they arrive, so an emergency stop works
+ * while an episode is running. Without a terminal, `done` tells whether all
+ * lines succeeded.
  */
 export function startRepl(commands: CommandConsole, options: ReplOptions): Repl {
   const rl = createInterface({
@@ -35,17 +39,43 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
   });
   if (options.interactive && options.onInterrupt) rl.on('SIGINT', options.onInterrupt);
   const out: ConsoleOutput = { print: (line) => options.output.write(`${line}\n`) };
+  const queue: string[] = [];
+  let allOk = true;
   let closed = false;
+  let inputEnded = false;
+  let wake: (() => void) | undefined;
+  const urgent: Array<Promise<void>> = [];
+
+  rl.on('line', (line) => {
+    if (options.immediate?.has(line.trim())) {
+      urgent.push(commands.execute(line, out).then((result) => void (allOk &&= result.ok)));
+      return;
+    }
+    queue.push(line);
+    wake?.();
+  });
+  rl.on('close', () => {
+    inputEnded = true;
+    wake?.();
+  });
+
   const done = (async () => {
-    let allOk = true;
     if (options.interactive) rl.prompt();
-    for await (const line of rl) {
+    while (!closed) {
+      const line = queue.shift();
+      if (line === undefined) {
+        if (inputEnded) break;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        continue;
+      }
       const result = await commands.execute(line, out);
       allOk &&= result.ok;
-      if (result.quit || closed) break;
+      if (result.quit) break;
       if (options.interactive) rl.prompt();
     }
     rl.close();
+    await Promise.all(urgent);
     return allOk;
   })();
   return {

@@ -45,6 +45,8 @@ export interface TestRuntime {
   readonly clock: Clock;
   /** Log lines (what the CLI prints on stderr). */
   readonly logs: string[];
+  /** Lines plugins printed on their own (autonomous episodes, monitors), outside any console line. */
+  readonly notifications: string[];
   /** Runs one console line and returns whether it succeeded and what it printed. */
   run(line: string): Promise<{ ok: boolean; output: string[] }>;
   /** Runs lines in order and returns everything printed. */
@@ -78,6 +80,8 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
   const log: Logger = { info: (m) => logs.push(m), warn: (m) => logs.push(`warning: ${m}`), error: (m) => logs.push(m) };
   const clock = options.clock ?? new ManualClock();
   const app = await Application.boot({ manifestPath, clock, log, preloaded });
+  const notifications: string[] = [];
+  app.kernel.output = { print: (line) => notifications.push(line) };
   if (options.start !== false) await app.start();
   const run = async (line: string) => {
     const output: string[] = [];
@@ -90,6 +94,7 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     manifestPath,
     clock,
     logs,
+    notifications,
     run,
     runAll: async (lines) => {
       const all: string[] = [];

@@ -1,0 +1,221 @@
+import { MiraError } from '../errors.js';
+import type { PluginKernel } from '../plugin.js';
+import type { SensorReading } from '../sensors.js';
+import type { ToolResult } from '../tools.js';
+import { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, toSensorValue, twist, type SensorMessageType } from './messages.js';
+import { HardwareErrorCodes, type QosProfile, type RobotTransport } from './transport.js';
+
+/** One sensor mapped to a topic. */
+export interface SensorMapping {
+  readonly id: string;
+  readonly topic: string;
+  readonly type: SensorMessageType;
+  /** Readings older than this are reported stale (default 5000). */
+  readonly stale_after_ms?: number;
+  /** `sensor_data` (best effort, depth 5) or `reliable` (default `sensor_data`). */
+  readonly qos?: 'sensor_data' | 'reliable';
+}
+
+/** The velocity command topic and the limits the runtime enforces. */
+export interface DriveMapping {
+  readonly topic: string;
+  readonly type: 'geometry_msgs/msg/Twist';
+  readonly max_linear_m_s: number;
+  readonly max_angular_rad_s: number;
+  readonly max_duration_s: number;
+  /** How often the command is republished while driving (default 10 Hz). */
+  readonly rate_hz?: number;
+}
+
+/** The part of a hardware plugin's config that maps sensors and effects to topics. */
+export interface RobotMapping {
+  readonly sensors: readonly SensorMapping[];
+  readonly drive?: DriveMapping;
+  /** How long `read_sensor` waits for a fresh reading (default 2000). */
+  readonly read_timeout_ms?: number;
+}
+
+/** JSON schema properties for {@link RobotMapping}, for hardware plugins' config schemas. */
+export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
+  sensors: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
+        topic: { type: 'string', pattern: '^/[A-Za-z0-9_/~]*$' },
+        type: { enum: Object.keys(SENSOR_MESSAGE_TYPES) },
+        stale_after_ms: { type: 'integer', minimum: 1 },
+        qos: { enum: ['sensor_data', 'reliable'] },
+      },
+      required: ['id', 'topic', 'type'],
+      additionalProperties: false,
+    },
+  },
+  drive: {
+    type: 'object',
+    properties: {
+      topic: { type: 'string', pattern: '^/[A-Za-z0-9_/~]*$' },
+      type: { const: 'geometry_msgs/msg/Twist' },
+      max_linear_m_s: { type: 'number', exclusiveMinimum: 0 },
+      max_angular_rad_s: { type: 'number', exclusiveMinimum: 0 },
+      max_duration_s: { type: 'number', exclusiveMinimum: 0 },
+      rate_hz: { type: 'number', exclusiveMinimum: 0, maximum: 100 },
+    },
+    required: ['topic', 'type', 'max_linear_m_s', 'max_angular_rad_s', 'max_duration_s'],
+    additionalProperties: false,
+  },
+  read_timeout_ms: { type: 'integer', minimum: 1, maximum: 60000 },
+} as const;
+
+const SENSOR_QOS: QosProfile = { reliability: 'best_effort', durability: 'volatile', depth: 5 };
+const RELIABLE_QOS: QosProfile = { reliability: 'reliable', durability: 'volatile', depth: 10 };
+
+/** The runtime side of a robot: sensors and effects over a transport. */
+export interface RobotBridge {
+  /** Connects and subscribes (call from the plugin's `start`). */
+  start(): Promise<void>;
+  /** Publishes zero velocity now and cancels any drive. */
+  emergencyStop(): Promise<void>;
+  /** Zero velocity, subscriptions closed, transport closed (call from the plugin's `stop`). */
+  stop(): Promise<void>;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/**
+ * Registers a robot's sensors (with fresh reads) and its drive effects
+ * (`drive`, `stop`, with limits enforced by the runtime and a watchdog) on
+ * the kernel, over `transport`. Topics and types come from the profile.
+ */
+export function attachRobot(kernel: PluginKernel, transport: RobotTransport, mapping: RobotMapping): RobotBridge {
+  const unsubscribers: Array<() => void> = [];
+  const waiters = new Map<string, Set<(reading: SensorReading) => void>>();
+  const { clock } = kernel;
+
+  for (const sensor of mapping.sensors) {
+    kernel.sensors.register({
+      id: sensor.id,
+      kind: SENSOR_MESSAGE_TYPES[sensor.type],
+      unit: SENSOR_UNITS[sensor.type],
+      description: `${sensor.type} on ${sensor.topic}`,
+      staleAfterMs: sensor.stale_after_ms ?? 5000,
+      readTimeoutMs: mapping.read_timeout_ms ?? DEFAULT_READ_TIMEOUT_MS,
+      read: (timeoutMs) =>
+        new Promise<SensorReading | undefined>((resolve) => {
+          const set = waiters.get(sensor.id) ?? new Set();
+          waiters.set(sensor.id, set);
+          const done = (reading: SensorReading | undefined) => {
+            clearTimeout(timer);
+            set.delete(done);
+            resolve(reading);
+          };
+          const timer = setTimeout(() => done(undefined), timeoutMs);
+          set.add(done);
+        }),
+    });
+  }
+
+  let driveTimer: ReturnType<typeof setInterval> | undefined;
+  let driveDeadline = 0;
+  const drive = mapping.drive;
+
+  const publishVelocity = (linear: number, angular: number) => transport.publish(drive!.topic, drive!.type, twist(linear, angular), RELIABLE_QOS);
+  const halt = async () => {
+    if (driveTimer) clearInterval(driveTimer);
+    driveTimer = undefined;
+    if (drive) await publishVelocity(0, 0);
+  };
+
+  if (drive) {
+    kernel.hardware.registerEmergencyStop(halt);
+    kernel.tools.register<{ linear_m_s: number; angular_rad_s: number; duration_s: number }>({
+      name: 'drive',
+      description:
+        `Drive the base at a constant velocity for a duration, then stop. Limits: |linear_m_s| ≤ ${drive.max_linear_m_s}, ` +
+        `|angular_rad_s| ≤ ${drive.max_angular_rad_s}, 0 < duration_s ≤ ${drive.max_duration_s}. Out-of-range requests are refused, not clamped.`,
+      kind: 'effect',
+      origins: ['operator'],
+      parameters: {
+        type: 'object',
+        properties: {
+          linear_m_s: { type: 'number', description: 'Forward speed in m/s (negative: backwards).' },
+          angular_rad_s: { type: 'number', description: 'Turn rate in rad/s (positive: left).' },
+          duration_s: { type: 'number', description: 'How long to drive, in seconds.' },
+        },
+        required: ['linear_m_s', 'angular_rad_s', 'duration_s'],
+        additionalProperties: false,
+      },
+      run: async ({ linear_m_s, angular_rad_s, duration_s }): Promise<ToolResult> => {
+        const problems: string[] = [];
+        if (!(Math.abs(linear_m_s) <= drive.max_linear_m_s)) problems.push(`|linear_m_s| must be at most ${drive.max_linear_m_s}`);
+        if (!(Math.abs(angular_rad_s) <= drive.max_angular_rad_s)) problems.push(`|angular_rad_s| must be at most ${drive.max_angular_rad_s}`);
+        if (!(duration_s > 0 && duration_s <= drive.max_duration_s)) problems.push(`duration_s must be above 0 and at most ${drive.max_duration_s}`);
+        if (problems.length > 0) {
+          return { content: json({ status: 'rejected', reason: 'out_of_range', error: `${problems.join('; ')}; nothing was sent` }), display: 'rejected out_of_range' };
+        }
+        await halt();
+        driveDeadline = clock.monotonic() + duration_s * 1000;
+        await publishVelocity(linear_m_s, angular_rad_s);
+        // Republish at the configured rate; the watchdog sends zero velocity once the duration is over.
+        driveTimer = setInterval(() => {
+          if (clock.monotonic() >= driveDeadline) void halt().catch((e) => kernel.log.error(`drive watchdog: ${(e as Error).message}`));
+          else void publishVelocity(linear_m_s, angular_rad_s).catch((e) => kernel.log.error(`drive: ${(e as Error).message}`));
+        }, 1000 / (drive.rate_hz ?? 10));
+        driveTimer.unref?.();
+        return {
+          content: json({ status: 'started', linear_m_s, angular_rad_s, duration_s }),
+          display: `driving ${linear_m_s.toFixed(2)} m/s, ${angular_rad_s.toFixed(2)} rad/s for ${duration_s.toFixed(1)} s`,
+        };
+      },
+    });
+    kernel.tools.register({
+      name: 'stop',
+      description: 'Stop the base now (zero velocity).',
+      kind: 'effect',
+      origins: ['operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor'],
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+      run: async () => {
+        await halt();
+        return { content: json({ status: 'stopped' }), display: 'stopped' };
+      },
+    });
+  }
+
+  return {
+    async start() {
+      try {
+        await transport.connect();
+      } catch (error) {
+        if (error instanceof MiraError) throw error;
+        throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${transport.name}: cannot connect: ${(error as Error).message}`, { cause: error });
+      }
+      for (const sensor of mapping.sensors) {
+        unsubscribers.push(
+          transport.subscribe(
+            sensor.topic,
+            sensor.type,
+            (message) => {
+              const reading: SensorReading = { sensorId: sensor.id, value: toSensorValue(sensor.type, message), at: clock.now(), monotonic: clock.monotonic() };
+              kernel.sensors.publish(reading);
+              for (const waiter of [...(waiters.get(sensor.id) ?? [])]) waiter(reading);
+            },
+            sensor.qos === 'reliable' ? RELIABLE_QOS : SENSOR_QOS,
+          ),
+        );
+      }
+    },
+    emergencyStop: halt,
+    async stop() {
+      try {
+        await halt();
+      } finally {
+        for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
+        await transport.close();
+      }
+    },
+  };
+}
+
+/** `read_timeout_ms` default. */
+export const DEFAULT_READ_TIMEOUT_MS = 2000;
