@@ -1,0 +1,96 @@
+/**
+ * `@mira/plugin-sim`: a simulated differential-drive robot, the default
+ * hardware of `profiles/mira-sim`, so the whole runtime runs with no robot.
+ *
+ * @packageDocumentation
+ */
+import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type MiraPlugin, type RobotBridge, type RobotMapping } from '@mira/core';
+import { SimRobot } from './sim-robot.js';
+import { SimTransport } from './sim-transport.js';
+
+export { DEFAULT_SIM_PARAMETERS, SimRobot, normalizeAngle, type SimParameters, type SimState } from './sim-robot.js';
+export { SimTransport, type SimWiring } from './sim-transport.js';
+
+/** The plugin's name. */
+export const PLUGIN_NAME = '@mira/plugin-sim';
+
+/** The `[sim]` table. */
+export interface SimConfig extends RobotMapping {
+  battery_percent: number;
+  battery_drain_percent_per_min: number;
+  battery_drain_percent_per_m: number;
+  room_half_size_m: number;
+  cmd_timeout_s: number;
+  /** Real-time step of the simulation, in ms. */
+  tick_ms: number;
+  /** Publish rates in Hz, by sensor id. */
+  rates_hz: Record<string, number>;
+}
+
+/** The conventional topics, used when `[sim]` does not list sensors or a drive. */
+export const DEFAULT_SIM_MAPPING: Required<Pick<RobotMapping, 'sensors' | 'drive'>> = {
+  sensors: [
+    { id: 'battery', topic: '/battery_state', type: 'sensor_msgs/msg/BatteryState', stale_after_ms: 5000 },
+    { id: 'odometry', topic: '/odom', type: 'nav_msgs/msg/Odometry', stale_after_ms: 1000 },
+    { id: 'range', topic: '/range/front', type: 'sensor_msgs/msg/Range', stale_after_ms: 1000 },
+  ],
+  drive: { topic: '/cmd_vel', type: 'geometry_msgs/msg/Twist', max_linear_m_s: 0.5, max_angular_rad_s: 1.5, max_duration_s: 10 },
+};
+
+const DEFAULT_RATES: Record<string, number> = { 'sensor_msgs/msg/BatteryState': 1, 'nav_msgs/msg/Odometry': 20, 'sensor_msgs/msg/Range': 10 };
+
+/** A fresh sim plugin; `handle.transport` gives tests the simulated robot after `apply`. */
+export function createSimPlugin(): MiraPlugin<SimConfig> & { readonly handle: { transport?: SimTransport } } {
+  const handle: { transport?: SimTransport } = {};
+  let bridge: RobotBridge | undefined;
+  return {
+    name: PLUGIN_NAME,
+    version: '0.1.0',
+    configSection: 'sim',
+    stopPhase: 'hardware',
+    handle,
+    configSchema: {
+      type: 'object',
+      properties: {
+        battery_percent: { type: 'number', minimum: 0, maximum: 100, default: 100 },
+        battery_drain_percent_per_min: { type: 'number', minimum: 0, default: 0.5 },
+        battery_drain_percent_per_m: { type: 'number', minimum: 0, default: 0.2 },
+        room_half_size_m: { type: 'number', exclusiveMinimum: 0, default: 5 },
+        cmd_timeout_s: { type: 'number', exclusiveMinimum: 0, default: 0.5 },
+        tick_ms: { type: 'integer', minimum: 0, maximum: 1000, default: 50 },
+        rates_hz: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 1000 }, default: {} },
+        ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
+      },
+      additionalProperties: false,
+    },
+    apply(kernel, config) {
+      const mapping: RobotMapping = {
+        sensors: config.sensors ?? DEFAULT_SIM_MAPPING.sensors,
+        drive: config.drive ?? DEFAULT_SIM_MAPPING.drive,
+        read_timeout_ms: config.read_timeout_ms,
+      };
+      const robot = new SimRobot({
+        batteryPercent: config.battery_percent,
+        drainIdlePercentPerMin: config.battery_drain_percent_per_min,
+        drainPercentPerM: config.battery_drain_percent_per_m,
+        roomHalfSizeM: config.room_half_size_m,
+        cmdTimeoutS: config.cmd_timeout_s,
+      });
+      handle.transport = new SimTransport(robot, kernel.clock, {
+        sensors: mapping.sensors.map((s) => ({ topic: s.topic, type: s.type, rateHz: config.rates_hz[s.id] ?? DEFAULT_RATES[s.type]! })),
+        cmdTopic: mapping.drive?.topic,
+        tickMs: config.tick_ms,
+      });
+      bridge = attachRobot(kernel, handle.transport, mapping);
+    },
+    async start() {
+      await bridge!.start();
+      handle.transport!.tick();
+    },
+    async stop() {
+      await bridge?.stop();
+    },
+  };
+}
+
+export default createSimPlugin();

@@ -1,0 +1,130 @@
+import { HardwareErrorCodes, MiraError, stamp, yawQuaternion, type Clock, type RobotTransport, type RosMessage, type SensorMessageType } from '@mira/core';
+import type { SimRobot } from './sim-robot.js';
+
+type Handler = (message: RosMessage) => void;
+
+/** What the simulator publishes and listens to. */
+export interface SimWiring {
+  /** Sensor topics the simulator publishes, by message type, with rates in Hz. */
+  readonly sensors: ReadonlyArray<{ readonly topic: string; readonly type: SensorMessageType; readonly rateHz: number }>;
+  /** The velocity command topic the simulator listens to. */
+  readonly cmdTopic?: string;
+  /** How often the simulation steps in real time while connected (ms); 0 disables the timer (tests call tick()). */
+  readonly tickMs: number;
+}
+
+/**
+ * An in-process ROS-2-shaped bus with the simulated robot on it. The robot
+ * is stepped by the injected clock's monotonic time on every `tick()`.
+ */
+export class SimTransport implements RobotTransport {
+  readonly name = 'sim';
+  readonly robot: SimRobot;
+  readonly #clock: Clock;
+  readonly #wiring: SimWiring;
+  readonly #topics = new Map<string, Set<Handler>>();
+  readonly #services = new Map<string, (request: RosMessage) => RosMessage | Promise<RosMessage>>();
+  readonly #lastPublished = new Map<string, number>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #last = 0;
+  #connected = false;
+  #closed = false;
+  #robotUnsubscribe: (() => void) | undefined;
+
+  constructor(robot: SimRobot, clock: Clock, wiring: SimWiring) {
+    this.robot = robot;
+    this.#clock = clock;
+    this.#wiring = wiring;
+  }
+
+  async connect(): Promise<void> {
+    if (this.#closed) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, 'sim: the transport is closed');
+    if (this.#connected) return;
+    this.#connected = true;
+    this.#last = this.#clock.monotonic();
+    if (this.#wiring.cmdTopic) {
+      this.#robotUnsubscribe = this.subscribe(this.#wiring.cmdTopic, 'geometry_msgs/msg/Twist', (m) => {
+        const linear = (m.linear as { x?: number } | undefined)?.x ?? 0;
+        const angular = (m.angular as { z?: number } | undefined)?.z ?? 0;
+        this.robot.command(Number(linear) || 0, Number(angular) || 0);
+      });
+    }
+    if (this.#wiring.tickMs > 0) {
+      this.#timer = setInterval(() => this.tick(), this.#wiring.tickMs);
+      this.#timer.unref?.();
+    }
+  }
+
+  /** Steps the robot to the clock's present and publishes the sensors that are due. */
+  tick(): void {
+    if (!this.#connected || this.#closed) return;
+    const now = this.#clock.monotonic();
+    const dt = (now - this.#last) / 1000;
+    this.#last = now;
+    this.robot.step(dt);
+    for (const sensor of this.#wiring.sensors) {
+      const last = this.#lastPublished.get(sensor.topic);
+      if (last !== undefined && now - last < 1000 / sensor.rateHz) continue;
+      this.#lastPublished.set(sensor.topic, now);
+      this.#deliver(sensor.topic, this.#message(sensor.type));
+    }
+  }
+
+  #message(type: SensorMessageType): RosMessage {
+    const s = this.robot.state;
+    const header = { stamp: stamp(this.#clock.now().getTime()), frame_id: 'base_link' };
+    switch (type) {
+      case 'sensor_msgs/msg/BatteryState':
+        return { header, voltage: 10.5 + 2.1 * (s.batteryPercent / 100), percentage: s.batteryPercent / 100, present: true };
+      case 'sensor_msgs/msg/Range':
+        return { header, radiation_type: 1, field_of_view: 0.1, min_range: this.robot.params.rangeMinM, max_range: this.robot.params.rangeMaxM, range: this.robot.range() };
+      case 'nav_msgs/msg/Odometry':
+        return {
+          header: { ...header, frame_id: 'odom' },
+          child_frame_id: 'base_link',
+          pose: { pose: { position: { x: s.x, y: s.y, z: 0 }, orientation: yawQuaternion(s.yaw) } },
+          twist: { twist: { linear: { x: s.linear, y: 0, z: 0 }, angular: { x: 0, y: 0, z: s.angular } } },
+        };
+    }
+  }
+
+  #deliver(topic: string, message: RosMessage): void {
+    for (const handler of [...(this.#topics.get(topic) ?? [])]) handler(message);
+  }
+
+  subscribe(topic: string, _type: string, handler: Handler): () => void {
+    const set = this.#topics.get(topic) ?? new Set<Handler>();
+    this.#topics.set(topic, set);
+    set.add(handler);
+    return () => {
+      set.delete(handler);
+    };
+  }
+
+  async publish(topic: string, _type: string, message: RosMessage): Promise<void> {
+    if (this.#closed) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `sim: cannot publish on ${topic}: the transport is closed`);
+    this.#deliver(topic, structuredClone(message));
+  }
+
+  advertiseService(service: string, _type: string, handler: (request: RosMessage) => RosMessage | Promise<RosMessage>): () => void {
+    this.#services.set(service, handler);
+    return () => {
+      if (this.#services.get(service) === handler) this.#services.delete(service);
+    };
+  }
+
+  async callService(service: string, _type: string, request: RosMessage, timeoutMs: number): Promise<RosMessage> {
+    const handler = this.#services.get(service);
+    if (!handler) throw new MiraError(HardwareErrorCodes.SERVICE_TIMEOUT, `sim: no service ${service} answered within ${timeoutMs} ms`);
+    return structuredClone(await handler(structuredClone(request)));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#robotUnsubscribe?.();
+    this.#topics.clear();
+    this.#services.clear();
+  }
+}
