@@ -1,0 +1,63 @@
+/**
+ * `@mira/plugin-ros2`: connects Mira to a ROS 2 robot, natively (rclnodejs)
+ * or through rosbridge (roslib over WebSocket). The profile maps sensors and
+ * the drive to topics with standard message types.
+ *
+ * @packageDocumentation
+ */
+import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type MiraPlugin, type RobotBridge, type RobotMapping, type RobotTransport } from '@mira/core';
+import { RclnodejsTransport } from './rclnodejs-transport.js';
+import { RosbridgeTransport } from './rosbridge-transport.js';
+
+export { RclnodejsTransport, loadRclnodejs } from './rclnodejs-transport.js';
+export { RosbridgeTransport } from './rosbridge-transport.js';
+
+/** The plugin's name. */
+export const PLUGIN_NAME = '@mira/plugin-ros2';
+
+/** The `[ros2]` table. */
+export interface Ros2Config extends RobotMapping {
+  transport: 'rclnodejs' | 'rosbridge';
+  /** rosbridge only, e.g. `ws://robot.local:9090`. */
+  url?: string;
+  connect_timeout_ms: number;
+  node_name: string;
+  namespace: string;
+}
+
+const plugin: MiraPlugin<Ros2Config> = {
+  name: PLUGIN_NAME,
+  version: '0.1.0',
+  configSection: 'ros2',
+  stopPhase: 'hardware',
+  configSchema: {
+    type: 'object',
+    properties: {
+      transport: { enum: ['rclnodejs', 'rosbridge'], default: 'rclnodejs' },
+      url: { type: 'string', pattern: '^wss?://' },
+      connect_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+      node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
+      namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
+      ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
+    },
+    required: ['sensors'],
+    additionalProperties: false,
+    if: { properties: { transport: { const: 'rosbridge' } } },
+    then: { required: ['url'] },
+  },
+  apply(kernel, config) {
+    const transport: RobotTransport =
+      config.transport === 'rosbridge' ? new RosbridgeTransport(config.url!, config.connect_timeout_ms) : new RclnodejsTransport(config.node_name, config.namespace);
+    bridge = attachRobot(kernel, transport, config);
+  },
+  async start() {
+    await bridge!.start();
+  },
+  async stop() {
+    await bridge?.stop();
+  },
+};
+
+let bridge: RobotBridge | undefined;
+
+export default plugin;
