@@ -28,6 +28,21 @@ describe('mira CLI', function () {
     expect(run.stdout).to.contain('working memory: 0 of at most').and.to.contain('(empty)');
   });
 
+  it('lists the simulated battery, odometry and range with ages on profiles/mira-sim', async () => {
+    const run = await runMira(['--profile', 'profiles/mira-sim'], 'sensors\nquit\n');
+    expect(run.code).to.equal(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0]).to.match(/^battery \(battery, percent\): \{"percent":100,"voltage":12\.6\} \d+ms ago$/);
+    expect(lines[1]).to.match(/^odometry \(odometry, m, rad, m\/s, rad\/s\): \{"x":0,"y":0,"yaw":0,.*\} \d+ms ago$/);
+    expect(lines[2]).to.match(/^range \(range, m\): \{"range_m":4\} \d+ms ago$/);
+  });
+
+  it('validates the ROS 2 robot profile without connecting to a robot', async () => {
+    const run = await runMira(['check', '--profile', 'profiles/mira']);
+    expect(run.code).to.equal(0);
+    expect(run.stdout).to.contain('1. @mira/plugin-ros2');
+  });
+
   it('exits 1 at EOF when a line failed, after running every line', async () => {
     const run = await runMira(['--profile', 'profiles/mira-sim'], 'memory clear now\nhelp quit\n');
     expect(run.code).to.equal(1);

@@ -121,9 +121,12 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
   const drive = mapping.drive;
 
   const publishVelocity = (linear: number, angular: number) => transport.publish(drive!.topic, drive!.type, twist(linear, angular), RELIABLE_QOS);
-  const halt = async () => {
+  const cancelDrive = () => {
     if (driveTimer) clearInterval(driveTimer);
     driveTimer = undefined;
+  };
+  const halt = async () => {
+    cancelDrive();
     if (drive) await publishVelocity(0, 0);
   };
 
@@ -154,7 +157,8 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
         if (problems.length > 0) {
           return { content: json({ status: 'rejected', reason: 'out_of_range', error: `${problems.join('; ')}; nothing was sent` }), display: 'rejected out_of_range' };
         }
-        await halt();
+        // A new drive replaces the running one without a stop in between.
+        cancelDrive();
         driveDeadline = clock.monotonic() + duration_s * 1000;
         await publishVelocity(linear_m_s, angular_rad_s);
         // Republish at the configured rate; the watchdog sends zero velocity once the duration is over.

@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { PassThrough } from 'node:stream';
+import { CommandConsole, startRepl } from '@mira/core';
+
+describe('startRepl()', () => {
+  it('runs lines in order, and an immediate line (the emergency stop) while another line is still running', async () => {
+    const commands = new CommandConsole();
+    const events: string[] = [];
+    let release!: () => void;
+    commands.register({ name: 'slow', summary: 'takes a while', run: () => new Promise<void>((resolve) => { events.push('slow begins'); release = () => { events.push('slow ends'); resolve(); }; }) }, 'test');
+    commands.register({ name: 'stop', summary: 'emergency stop', run: () => { events.push('stop'); } }, 'test');
+    commands.register({ name: 'after', summary: 'later', run: () => { events.push('after'); } }, 'test');
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const repl = startRepl(commands, { input, output, interactive: false, immediate: new Set(['stop']) });
+    input.write('slow\nafter\n');
+    await new Promise((r) => setTimeout(r, 20));
+    input.write('stop\n');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).to.deep.equal(['slow begins', 'stop']);
+    release();
+    input.end();
+    expect(await repl.done).to.equal(true);
+    expect(events).to.deep.equal(['slow begins', 'stop', 'slow ends', 'after']);
+  });
+
+  it('reports failure at the end when any line failed', async () => {
+    const commands = new CommandConsole();
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const repl = startRepl(commands, { input, output, interactive: false });
+    input.end('nonsense that is not a command\n');
+    expect(await repl.done).to.equal(false);
+    expect(String(output.read())).to.match(/^error: MIRA_ERR_COGNITION_NOT_CONFIGURED/);
+  });
+});
