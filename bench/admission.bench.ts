@@ -138,7 +138,7 @@ Target: time ratio ≤ 1.5.
 
 ${markdownTable(rows)}
 `;
-    const svg = barChartSvg('Admission: time per decision', 'µs', [
+    const svg = barChartSvg('Admission: time per decision', 'µs (lower is better)', [
       { label: 'mixed accepted / conflict / ungrounded', bars: [{ series: 'admit()', value: 1e6 / perSecond.store }, { series: 'bare statements', value: 1e6 / perSecond.bare }] },
     ]);
     writeResults('admission', md, { outcomes, perSecond, ratio }, svg);

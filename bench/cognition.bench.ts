@@ -85,7 +85,7 @@ memories, rendering) beside the same lookups as bare better-sqlite3 statements
 
 ${markdownTable(rows)}
 `;
-  const svg = barChartSvg('Cognition: p50 latency', 'µs', [
+  const svg = barChartSvg('Cognition: p50 latency', 'µs (lower is better)', [
     { label: 'one model step', bars: [{ series: 'engine', value: overhead.engine.p50 }, { series: 'bare SDK', value: overhead.bare.p50 }] },
     { label: `recall_memory @${big.memories}`, bars: [{ series: 'tool', value: recall.tool.p50 }, { series: 'bare statements', value: recall.bare.p50 }] },
   ]);

@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark, each reporting ratios against a baseline measured in the same run.
 //   npm run bench -- --quick         a 100,000-memory database instead of 1,000,000, for a fast look
-//   npm run bench -- --only=store    one of: store, cognition, admission
+//   npm run bench -- --only=store    one of: store, cognition, admission, hardware
 import { admissionBench } from './admission.bench.js';
 import { cognitionBench } from './cognition.bench.js';
+import { hardwareBench } from './hardware.bench.js';
 import { storeBench } from './store.bench.js';
 
 const quick = process.argv.includes('--quick');
@@ -14,3 +15,4 @@ const small = { entities: 1_000, memories: 10_000 };
 if (!only || only === 'store') await storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log });
 if (!only || only === 'cognition') await cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log });
 if (!only || only === 'admission') await admissionBench({ big, decisions: quick ? 400 : 2000, log });
+if (!only || only === 'hardware') await hardwareBench({ messages: quick ? 2000 : 10_000, log });

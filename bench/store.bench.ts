@@ -180,7 +180,7 @@ ${markdownTable(writes)}
 
 Run with \`npm run bench\` (first run generates and caches the databases under bench/cache/).
 `;
-  const svg = barChartSvg(`Exact lookups, p50 latency @ ${big.memories} memories`, 'µs', [
+  const svg = barChartSvg(`Exact lookups, p50 latency @ ${big.memories} memories`, 'µs (lower is better)', [
     { label: 'find by name or alias', bars: [{ series: 'store', value: atBig.find.store.p50 }, { series: 'bare statements', value: atBig.find.bare.p50 }, { series: 'typeorm', value: atBig.find.typeorm.p50 }] },
     { label: 'memory list ENT<n>', bars: [{ series: 'store', value: atBig.list.store.p50 }, { series: 'bare statements', value: atBig.list.bare.p50 }, { series: 'typeorm', value: atBig.list.typeorm.p50 }] },
     { label: `find (store) @${small.memories} vs @${big.memories}`, bars: [{ series: `@${small.memories}`, value: atSmall.find.store.p50 }, { series: `@${big.memories}`, value: atBig.find.store.p50 }] },

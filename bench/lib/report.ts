@@ -51,7 +51,7 @@ export function barChartSvg(title: string, unit: string, groups: ReadonlyArray<{
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="white"/>
 <text x="10" y="28" font-size="18" font-weight="bold">${escape(title)}</text>
-<text x="10" y="46" font-size="12" fill="#555">lower is better; ${escape(unit)}; each group drawn to its own scale</text>
+<text x="10" y="46" font-size="12" fill="#555">${escape(unit)}; each group drawn to its own scale</text>
 ${parts.join('\n')}
 </svg>
 `;
