@@ -108,4 +108,4 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     },
   };
 }
-export { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply, type ScriptedToolCall } from './model-server.js';
+export { hashedBagOfWords, startScriptedModelServer, type RecordedRequest, type ScriptedServerOptions, type ScriptedModelServer, type ScriptedReply, type ScriptedToolCall } from './model-server.js';

@@ -35,8 +35,10 @@ export interface RecordedRequest {
 export interface ScriptedModelServer {
   /** Base URL to give the SDK (ends in `/v1`). */
   readonly url: string;
-  /** Every request, in order. */
+  /** Every chat request, in order. */
   readonly requests: RecordedRequest[];
+  /** Every embeddings request (model and input texts), in order. */
+  readonly embeddingRequests: Array<{ model: string; input: string[] }>;
   /** Appends answers to the script. */
   push(...replies: ScriptedReply[]): void;
   /** Answers not yet played. */
@@ -104,9 +106,32 @@ function streamChunks(model: string, full: ReturnType<typeof completion>): unkno
  * ]);
  * // [openai] base_url = server.url
  */
-export async function startScriptedModelServer(script: readonly ScriptedReply[] = []): Promise<ScriptedModelServer> {
+/** Options of the scripted server. */
+export interface ScriptedServerOptions {
+  /**
+   * Answers `POST /v1/embeddings`: a vector per input text. The default is a
+   * deterministic 32-dimension bag of hashed words, so equal words embed close.
+   */
+  readonly embed?: (text: string) => number[];
+}
+
+/** The default deterministic embedding: hashed, case-folded words, L2-normalised. */
+export function hashedBagOfWords(text: string, dimension = 32): number[] {
+  const vector = new Array<number>(dimension).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let h = 2166136261;
+    for (const ch of word) h = Math.imul(h ^ ch.codePointAt(0)!, 16777619) >>> 0;
+    vector[h % dimension]! += 1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((v) => v / norm);
+}
+
+export async function startScriptedModelServer(script: readonly ScriptedReply[] = [], options: ScriptedServerOptions = {}): Promise<ScriptedModelServer> {
+  const embed = options.embed ?? ((text: string) => hashedBagOfWords(text));
   const queue = [...script];
   const requests: RecordedRequest[] = [];
+  const embeddingRequests: Array<{ model: string; input: string[] }> = [];
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (d) => (raw += d));
@@ -114,6 +139,15 @@ export async function startScriptedModelServer(script: readonly ScriptedReply[] 
   });
 
   async function answer(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+    if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
+      const body = JSON.parse(raw) as { model: string; input: string | string[] };
+      const inputs = Array.isArray(body.input) ? body.input : [body.input];
+      embeddingRequests.push({ model: body.model, input: inputs });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ object: 'list', model: body.model, data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } }),
+      );
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
       return;
@@ -158,6 +192,7 @@ export async function startScriptedModelServer(script: readonly ScriptedReply[] 
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddingRequests,
     push: (...replies) => queue.push(...replies),
     get remaining() {
       return queue.length;

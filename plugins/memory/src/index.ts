@@ -13,7 +13,7 @@ import { SqliteMemoryStore } from './sqlite-memory-store.js';
 
 export { CONSOLE_SOURCE_KIND, formatEntity, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
 export { SqliteStoreErrorCodes, type SqliteStoreErrorCode } from './errors.js';
-export { inspectDatabase } from './open-database.js';
+export { MEMORY_SCHEMA, inspectDatabase, openDatabase, type VersionedSchema } from './open-database.js';
 export { SCHEMA_V1, SCHEMA_VERSION } from './schema-v1.js';
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
 

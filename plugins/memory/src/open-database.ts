@@ -4,6 +4,20 @@ import { MiraError } from '@mira/core';
 import { SqliteStoreErrorCodes } from './errors.js';
 import { SCHEMA_V1, SCHEMA_VERSION } from './schema-v1.js';
 
+/** What a versioned database is and how to name its setting in messages. */
+export interface VersionedSchema {
+  readonly version: number;
+  /** DDL run once, in the same transaction that sets `PRAGMA user_version`. */
+  readonly ddl: string;
+  /** The manifest key that names the file, e.g. `[memory] database_path`. */
+  readonly setting: string;
+  /** What the file holds, e.g. `Mira memory store`. */
+  readonly what: string;
+}
+
+/** The persistent memory store's schema. */
+export const MEMORY_SCHEMA: VersionedSchema = { version: SCHEMA_VERSION, ddl: SCHEMA_V1, setting: '[memory] database_path', what: 'Mira memory store' };
+
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
 /** What is at a database path before we open it for writing. */
@@ -25,7 +39,7 @@ function readHeader(path: string): Buffer {
  * or empty file is new; an SQLite file of schema version 1 is current;
  * anything else is refused with a distinct code and left unchanged.
  */
-export function inspectDatabase(path: string): Inspection {
+export function inspectDatabase(path: string, schema: VersionedSchema = MEMORY_SCHEMA): Inspection {
   let size: number;
   try {
     const stats = statSync(path);
@@ -37,7 +51,7 @@ export function inspectDatabase(path: string): Inspection {
   }
   if (size === 0) return { state: 'new' };
   if (size < 100 || !readHeader(path).equals(SQLITE_HEADER)) {
-    throw new MiraError(SqliteStoreErrorCodes.NOT_SQLITE, `${path} is not an SQLite database; it was left unchanged. Point [memory] database_path at another file`);
+    throw new MiraError(SqliteStoreErrorCodes.NOT_SQLITE, `${path} is not an SQLite database; it was left unchanged. Point ${schema.setting} at another file`);
   }
   let version: number;
   let objects: number;
@@ -52,17 +66,17 @@ export function inspectDatabase(path: string): Inspection {
   } finally {
     db?.close();
   }
-  if (version === SCHEMA_VERSION) return { state: 'current' };
+  if (version === schema.version) return { state: 'current' };
   if (version === 0 && objects === 0) return { state: 'new' };
   if (version === 0) {
     throw new MiraError(
       SqliteStoreErrorCodes.UNVERSIONED,
-      `${path} is an SQLite database without a schema version (PRAGMA user_version = 0) that already holds tables; it is not a Mira memory store and was left unchanged. Point [memory] database_path at a new file`,
+      `${path} is an SQLite database without a schema version (PRAGMA user_version = 0) that already holds tables; it is not a ${schema.what} and was left unchanged. Point ${schema.setting} at a new file`,
     );
   }
   throw new MiraError(
     SqliteStoreErrorCodes.UNSUPPORTED_VERSION,
-    `${path} has memory schema version ${version}, but this Mira supports version ${SCHEMA_VERSION}; it was left unchanged. Use the Mira release that wrote it, or another file`,
+    `${path} has ${schema.what} schema version ${version}, but this Mira supports version ${schema.version}; it was left unchanged. Use the Mira release that wrote it, or another file`,
   );
 }
 
@@ -70,8 +84,8 @@ export function inspectDatabase(path: string): Inspection {
  * Opens (creating when new) a schema-v1 database: WAL journal, synchronous
  * FULL, foreign keys on, and a busy timeout so a second process waits.
  */
-export function openDatabase(path: string, busyTimeoutMs: number): Database.Database {
-  const inspection = inspectDatabase(path);
+export function openDatabase(path: string, busyTimeoutMs: number, schema: VersionedSchema = MEMORY_SCHEMA): Database.Database {
+  const inspection = inspectDatabase(path, schema);
   let db: Database.Database;
   try {
     db = new Database(path, { timeout: busyTimeoutMs });
@@ -86,13 +100,13 @@ export function openDatabase(path: string, busyTimeoutMs: number): Database.Data
       db.transaction(() => {
         // Another process may have created the schema since we looked.
         const version = db.pragma('user_version', { simple: true }) as number;
-        if (version === SCHEMA_VERSION) return;
+        if (version === schema.version) return;
         const objects = (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n;
         if (version !== 0 || objects !== 0) {
           throw new MiraError(SqliteStoreErrorCodes.UNVERSIONED, `${path} changed while it was being opened; start again`);
         }
-        db.exec(SCHEMA_V1);
-        db.pragma(`user_version = ${SCHEMA_VERSION}`);
+        db.exec(schema.ddl);
+        db.pragma(`user_version = ${schema.version}`);
       }).immediate();
     }
     return db;

@@ -1,0 +1,267 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { MiraError, type CommandDefinition, type ConsoleOutput } from '@mira/core';
+import { GLOBAL_SCOPE, type Note, type NotesExport, type NotesStore, type Viewer } from './notes-store.js';
+import { NotesErrorCodes, noteAge } from './text.js';
+
+/** What the console commands need from the plugin. */
+export interface NotesCommandContext {
+  readonly enabled: boolean;
+  store(): NotesStore;
+  scope(): string;
+  setScope(scope: string): void;
+  now(): Date;
+  resolvePath(path: string): string;
+}
+
+const EXPORT_SCHEMA = {
+  type: 'object',
+  properties: {
+    format: { const: 'mira-notes' },
+    version: { const: 1 },
+    scope: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+    exported_at: { type: 'string' },
+    notes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          content: { type: 'string', minLength: 1, maxLength: 2000 },
+          labels: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 40 }, maxItems: 8 },
+          private_key: { type: ['string', 'null'] },
+          created_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' },
+          updated_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' },
+        },
+        required: ['content', 'labels', 'private_key', 'created_at', 'updated_at'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['format', 'version', 'scope', 'notes'],
+  additionalProperties: false,
+} as const;
+const validateExport = new Ajv({ allErrors: false }).compile(EXPORT_SCHEMA);
+
+function parseId(text: string): number {
+  const id = /^N?([1-9]\d{0,15})$/i.exec(text.trim());
+  if (!id) throw new MiraError(NotesErrorCodes.NOT_FOUND, `"${text}" is not a note id; write N<n> or <n>, e.g. N3`);
+  return Number(id[1]);
+}
+
+/** `N3 · 2d ago · preference, tea · [key: k] · text` */
+export function formatNote(note: Note, now: Date): string {
+  const labels = note.labels.length > 0 ? note.labels.join(', ') : 'unlabeled';
+  const key = note.privateKey === null ? '' : ` · key ${JSON.stringify(note.privateKey)}`;
+  const scope = note.scope === GLOBAL_SCOPE ? ' · global' : '';
+  return `N${note.id} · ${noteAge(note.createdAt, now)} · ${labels}${key}${scope} · ${note.content}`;
+}
+
+/** The `notes …` console commands. The operator sees every note of the session's scopes, keys included. */
+export function notesCommands(ctx: NotesCommandContext): CommandDefinition[] {
+  // A database error reaches the console as a notes error, never as a raw SqliteError.
+  return commandList(ctx).map((command) => ({
+    ...command,
+    run: async (input, out) => {
+      try {
+        await command.run(input, out);
+      } catch (error) {
+        if (error instanceof MiraError) throw error;
+        throw new MiraError(NotesErrorCodes.BACKEND, `the notes database failed: ${(error as Error).message}`, { cause: error });
+      }
+    },
+  }));
+}
+
+function commandList(ctx: NotesCommandContext): CommandDefinition[] {
+  const operator = (): Viewer => ({ scopes: [...new Set([ctx.scope(), GLOBAL_SCOPE])], key: null, operator: true });
+  const print = (out: ConsoleOutput, notes: readonly Note[], empty?: string) => {
+    if (notes.length === 0 && empty) out.print(empty);
+    for (const note of notes) out.print(formatNote(note, ctx.now()));
+  };
+  const single = (input: { options: ReadonlyMap<string, readonly string[]> }, name: string) => input.options.get(name)?.[0] ?? null;
+  return [
+    {
+      name: 'notes save',
+      summary: 'Save a note in the session scope (over 512 characters is trimmed at a word boundary)',
+      usage: '"<text>"',
+      args: { min: 1, max: 1 },
+      options: { label: { takesValue: true, valueName: 'a,b', description: 'comma-separated labels' }, key: { takesValue: true, valueName: '<key>', description: 'private key' }, global: { takesValue: false, description: 'save in the shared global scope' } },
+      run: async (input, out) => {
+        const scope = input.options.has('global') ? GLOBAL_SCOPE : ctx.scope();
+        const { note, cut, embeddingError } = await ctx.store().save(scope, input.args[0]!, single(input, 'label'), single(input, 'key'));
+        out.print(formatNote(note, ctx.now()));
+        if (cut) out.print(`note: trimmed at a word boundary; not saved: ${JSON.stringify(cut)}`);
+        if (embeddingError) out.print(`warning: saved without a vector: ${embeddingError}`);
+      },
+    },
+    {
+      name: 'notes search',
+      summary: 'Search notes: full-text, then vector similarity, fused',
+      usage: '"<query>"',
+      args: { min: 1, max: 1 },
+      options: { label: { takesValue: true, valueName: '<label>' }, key: { takesValue: true, valueName: '<key>', description: 'search as a model call passing this key would' } },
+      run: async (input, out) => {
+        const key = single(input, 'key');
+        const viewer: Viewer = key === null ? operator() : { ...operator(), key, operator: false };
+        const { hits, mode, why } = await ctx.store().search(viewer, input.args[0]!, single(input, 'label'));
+        out.print(`${hits.length} found (${mode})${why ? `: ${why}` : ''}`);
+        print(out, hits.map((h) => h.note));
+      },
+    },
+    {
+      name: 'notes recent',
+      summary: 'The newest notes',
+      usage: '[N]',
+      args: { min: 0, max: 1 },
+      run: (input, out) => {
+        const count = input.args[0] === undefined ? 10 : Number(input.args[0]);
+        if (!Number.isInteger(count) || count < 1 || count > 1000) throw new MiraError('MIRA_ERR_CONSOLE_USAGE', 'usage: notes recent [N] with N from 1 to 1000');
+        print(out, ctx.store().recent(operator(), count), 'no notes in this scope');
+      },
+    },
+    {
+      name: 'notes show',
+      summary: 'Show one note',
+      usage: 'N<n>',
+      args: { min: 1, max: 1 },
+      run: (input, out) => {
+        const note = ctx.store().get(parseId(input.args[0]!), operator());
+        if (!note) throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${input.args[0]} in scope "${ctx.scope()}" or global`);
+        out.print(formatNote(note, ctx.now()));
+        out.print(`  scope: ${note.scope}, created ${note.createdAt}, updated ${note.updatedAt}`);
+      },
+    },
+    {
+      name: 'notes edit',
+      summary: 'Replace the text of a note',
+      usage: 'N<n> "<text>"',
+      args: { min: 2, max: 2 },
+      options: { label: { takesValue: true, valueName: 'a,b' } },
+      run: async (input, out) => {
+        const { note, cut } = await ctx.store().update(parseId(input.args[0]!), operator(), undefined, input.args[1]!, single(input, 'label'));
+        out.print(formatNote(note, ctx.now()));
+        if (cut) out.print(`note: trimmed at a word boundary; not saved: ${JSON.stringify(cut)}`);
+      },
+    },
+    {
+      name: 'notes delete',
+      summary: 'Delete a note',
+      usage: 'N<n>',
+      args: { min: 1, max: 1 },
+      run: (input, out) => {
+        const note = ctx.store().delete(parseId(input.args[0]!), operator(), undefined);
+        out.print(`N${note.id} deleted`);
+      },
+    },
+    {
+      name: 'notes labels',
+      summary: 'Labels in use, most common first',
+      run: (_input, out) => {
+        const labels = ctx.store().labels(operator());
+        if (labels.length === 0) out.print('no labels yet');
+        for (const { label, count } of labels) out.print(`${label} ${count}`);
+      },
+    },
+    {
+      name: 'notes scope',
+      summary: 'Show or switch the scope this session reads and writes (reads also see global)',
+      usage: '[name]',
+      args: { min: 0, max: 1 },
+      run: (input, out) => {
+        if (input.args[0] !== undefined) {
+          ctx.store().ensureScope(input.args[0]);
+          ctx.setScope(input.args[0]);
+        }
+        out.print(`scope: ${ctx.scope()} (reads also see ${GLOBAL_SCOPE}); scopes: ${ctx.store().scopes().join(', ')}`);
+      },
+    },
+    {
+      name: 'notes duplicates',
+      summary: 'Find near-identical notes; then combine, delete or skip each pair',
+      run: (_input, out) => {
+        const pairs = ctx.store().duplicates(operator());
+        if (pairs.length === 0) out.print('no near-identical notes');
+        for (const { a, b, similarity } of pairs) {
+          out.print(`N${a.id} ~ N${b.id} (similarity ${similarity.toFixed(2)})`);
+          out.print(`  ${formatNote(a, ctx.now())}`);
+          out.print(`  ${formatNote(b, ctx.now())}`);
+          out.print(`  combine: notes combine N${a.id} N${b.id} · delete: notes delete N${b.id} · skip: do nothing`);
+        }
+      },
+    },
+    {
+      name: 'notes combine',
+      summary: 'Combine two notes: the first keeps its text and gains the labels of the second, which is deleted',
+      usage: 'N<keep> N<drop>',
+      args: { min: 2, max: 2 },
+      run: (input, out) => {
+        const note = ctx.store().combine(parseId(input.args[0]!), parseId(input.args[1]!), operator());
+        out.print(formatNote(note, ctx.now()));
+      },
+    },
+    {
+      name: 'notes export',
+      summary: 'Write a scope\'s notes (keys included) to a JSON file',
+      usage: '<file>',
+      args: { min: 1, max: 1 },
+      options: { scope: { takesValue: true, valueName: '<scope>' } },
+      run: (input, out) => {
+        const scope = single(input, 'scope') ?? ctx.scope();
+        const data = ctx.store().exportScope(scope);
+        const path = ctx.resolvePath(input.args[0]!);
+        writeFileSync(path, `${JSON.stringify(data, null, 2)}\n`);
+        out.print(`exported ${data.notes.length} notes of scope "${scope}" to ${path}`);
+      },
+    },
+    {
+      name: 'notes import',
+      summary: 'Import notes from an export file (all or nothing; re-importing adds nothing)',
+      usage: '<file>',
+      args: { min: 1, max: 1 },
+      options: { scope: { takesValue: true, valueName: '<scope>', description: 'import into this scope instead of the file\'s' } },
+      run: async (input, out) => {
+        const path = ctx.resolvePath(input.args[0]!);
+        let data: unknown;
+        try {
+          data = JSON.parse(readFileSync(path, 'utf8'));
+        } catch (error) {
+          throw new MiraError(NotesErrorCodes.IMPORT_INVALID, `${path} cannot be read as JSON (${(error as Error).message}); nothing was imported`);
+        }
+        if (!validateExport(data)) {
+          const e = validateExport.errors![0]!;
+          throw new MiraError(NotesErrorCodes.IMPORT_INVALID, `${path} is not a notes export: ${e.instancePath || '/'} ${e.message}; nothing was imported`);
+        }
+        const { added, skipped } = await ctx.store().importNotes(data as unknown as NotesExport, single(input, 'scope') ?? undefined);
+        out.print(`imported ${added} notes, ${skipped} already present`);
+      },
+    },
+    {
+      name: 'notes reembed',
+      summary: 'Embed every note again with the configured embedder',
+      run: async (_input, out) => {
+        const count = await ctx.store().reembed();
+        out.print(`re-embedded ${count} notes with ${ctx.store().embedder!.name}`);
+      },
+    },
+    {
+      name: 'notes status',
+      summary: 'Where notes live, how many, and where note text is sent to be embedded',
+      run: (_input, out) => {
+        if (!ctx.enabled) {
+          out.print('notes: disabled in this profile (set [notes] enabled = true and database_path to enable them)');
+          return;
+        }
+        const store = ctx.store();
+        out.print(`notes: ${store.path}`);
+        out.print(`session scope: ${ctx.scope()} (reads also see ${GLOBAL_SCOPE})`);
+        for (const row of store.countsByScope()) out.print(`  ${row.scope}: ${row.notes} notes (${row.keyed} keyed)`);
+        const state = store.embeddingState();
+        if (!store.embedder) out.print('embedding: none — search is full-text only, and note text never leaves this machine');
+        else {
+          out.print(`embedding: ${store.embedder.name}; note text, keyed notes included, is sent to ${store.embedder.destination} when saved (the key gates recall, not embedding)`);
+          if (state.mismatch) out.print(`warning: stored vectors come from ${state.stored}; run "notes reembed" (until then search is full-text only)`);
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,48 @@
+import OpenAI from 'openai';
+import { MiraError } from '@mira/core';
+import { NotesErrorCodes } from './text.js';
+
+/** Turns texts into vectors. */
+export interface Embedder {
+  /** Recorded beside the vectors, e.g. `openai:text-embedding-3-small`; a change is detected. */
+  readonly name: string;
+  /** Where note text is sent to be embedded, for `notes status`. */
+  readonly destination: string;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/** The `[notes.embedding]` table. */
+export interface EmbeddingConfig {
+  provider: 'none' | 'openai';
+  model?: string;
+  base_url?: string;
+  api_key_env: string;
+  timeout_ms: number;
+}
+
+/** An embedder on any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, llama.cpp, vLLM). */
+export class OpenAIEmbedder implements Embedder {
+  readonly name: string;
+  readonly destination: string;
+  readonly #client: OpenAI;
+  readonly #model: string;
+
+  constructor(config: EmbeddingConfig, env: NodeJS.ProcessEnv = process.env) {
+    this.#model = config.model!;
+    const baseURL = config.base_url ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+    this.name = `openai:${config.model}`;
+    this.destination = `${baseURL}/embeddings (model ${config.model})`;
+    this.#client = new OpenAI({ apiKey: env[config.api_key_env] || 'no-key-set', baseURL, timeout: config.timeout_ms, maxRetries: 1 });
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    try {
+      const response = await this.#client.embeddings.create({ model: this.#model, input: [...texts], encoding_format: 'float' });
+      const ordered = [...response.data].sort((a, b) => a.index - b.index);
+      if (ordered.length !== texts.length) throw new Error(`expected ${texts.length} embeddings, got ${ordered.length}`);
+      return ordered.map((d) => Float32Array.from(d.embedding as number[]));
+    } catch (error) {
+      throw new MiraError(NotesErrorCodes.EMBEDDER_FAILED, `the embedder ${this.destination} failed: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * `@mira/plugin-notes`: note memory beside (never instead of) the entity
+ * store — short labelled notes with private keys, scopes with a global
+ * overlay, hybrid full-text and vector search, export/import and duplicates.
+ *
+ * @packageDocumentation
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MiraError, type EpisodeOrigin, type MiraPlugin } from '@mira/core';
+import { notesCommands } from './commands.js';
+import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
+import { NotesStore } from './notes-store.js';
+import { NotesErrorCodes } from './text.js';
+import { notesTools } from './tools.js';
+
+export { formatNote, notesCommands } from './commands.js';
+export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
+export { GLOBAL_SCOPE, NotesStore, type Note, type NotesExport, type SearchHit, type Viewer } from './notes-store.js';
+export { NOTES_SCHEMA } from './schema.js';
+export { MAX_LABELS, NOTE_ADVERTISED_CAP, NOTE_CAP, NotesErrorCodes, capNote, noteAge, parseLabels } from './text.js';
+export { notesTools } from './tools.js';
+
+/** The plugin's name. */
+export const PLUGIN_NAME = '@mira/plugin-notes';
+
+/** The `[notes]` table. */
+export interface NotesConfig {
+  enabled: boolean;
+  database_path?: string;
+  scope: string;
+  /** Offer the write tools to autonomous episodes too (default: operator episodes only). */
+  autonomous_writes: boolean;
+  embedding: EmbeddingConfig;
+}
+
+const plugin: MiraPlugin<NotesConfig> = {
+  name: PLUGIN_NAME,
+  version: '0.1.0',
+  configSection: 'notes',
+  configSchema: {
+    type: 'object',
+    properties: {
+      enabled: { type: 'boolean', default: false },
+      database_path: { type: 'string' },
+      scope: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$', default: 'default' },
+      autonomous_writes: { type: 'boolean', default: false },
+      embedding: {
+        type: 'object',
+        properties: {
+          provider: { enum: ['none', 'openai'], default: 'none' },
+          model: { type: 'string', minLength: 1 },
+          base_url: { type: 'string', pattern: '^https?://' },
+          api_key_env: { type: 'string', default: 'OPENAI_API_KEY' },
+          timeout_ms: { type: 'integer', minimum: 100, default: 30000 },
+        },
+        additionalProperties: false,
+        default: {},
+      },
+    },
+    additionalProperties: false,
+  },
+  apply(kernel, config) {
+    let scope = config.scope;
+    const embedding: EmbeddingConfig = config.embedding;
+    if (config.enabled) {
+      if (!config.database_path?.trim()) {
+        throw new MiraError('MIRA_ERR_CONFIG_INVALID', '[notes] /notes/database_path: a non-empty path is required when enabled = true, e.g. database_path = "../data/mira-notes.sqlite3"');
+      }
+      if (embedding.provider === 'openai' && !embedding.model) {
+        throw new MiraError('MIRA_ERR_CONFIG_INVALID', '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"');
+      }
+      const path = kernel.resolvePath(config.database_path);
+      const embedder: Embedder | undefined = embedding.provider === 'openai' ? new OpenAIEmbedder(embedding) : undefined;
+      kernel.stores.register({
+        name: 'notes',
+        open: async () => {
+          mkdirSync(dirname(path), { recursive: true });
+          const store = NotesStore.open(path, { clock: kernel.clock, embedder });
+          store.ensureScope(scope);
+          return store;
+        },
+      });
+    }
+    const store = () => {
+      if (!config.enabled) throw new MiraError(NotesErrorCodes.DISABLED, 'notes are disabled in this profile; set [notes] enabled = true and database_path in profile.toml');
+      return kernel.stores.get<NotesStore>('notes');
+    };
+    const now = () => kernel.clock.now();
+    for (const command of notesCommands({ enabled: config.enabled, store, scope: () => scope, setScope: (s) => (scope = s), now, resolvePath: (p) => kernel.resolvePath(p) })) {
+      kernel.commands.register(command);
+    }
+    if (config.enabled) {
+      const writeOrigins: EpisodeOrigin[] = config.autonomous_writes ? ['operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor'] : ['operator'];
+      for (const tool of notesTools({ store, scope: () => scope, now, writeOrigins })) kernel.tools.register(tool);
+    }
+  },
+};
+
+export default plugin;

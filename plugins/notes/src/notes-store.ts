@@ -1,0 +1,424 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { MiraError, systemClock, type Clock } from '@mira/core';
+import { openDatabase } from '@mira/plugin-memory';
+import type { Embedder } from './embedder.js';
+import { NOTES_SCHEMA } from './schema.js';
+import { NotesErrorCodes, capNote, comparable, parseLabels } from './text.js';
+
+/** The shared scope every session reads and only the operator writes. */
+export const GLOBAL_SCOPE = 'global';
+const SCOPE_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+
+/** One note. */
+export interface Note {
+  readonly id: number;
+  readonly scope: string;
+  readonly content: string;
+  /** Labels in insertion order; empty shows as `unlabeled`. */
+  readonly labels: readonly string[];
+  /** Plaintext key; only the operator's views show it. */
+  readonly privateKey: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/**
+ * Who is looking. A model call sees notes in `scopes` that are unkeyed or
+ * whose key it passes; the operator sees every note in `scopes`.
+ */
+export interface Viewer {
+  readonly scopes: readonly string[];
+  readonly key: string | null;
+  readonly operator: boolean;
+}
+
+/** One search hit with its fused score. */
+export interface SearchHit {
+  readonly note: Note;
+  readonly score: number;
+}
+
+/** The export file format. */
+export interface NotesExport {
+  format: 'mira-notes';
+  version: 1;
+  scope: string;
+  exported_at: string;
+  notes: Array<{ content: string; labels: string[]; private_key: string | null; created_at: string; updated_at: string }>;
+}
+
+interface NoteRow { id: number; scope: string; content: string; private_key: string | null; key_digest: string | null; created_at: string; updated_at: string }
+
+const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** Reciprocal-rank fusion constant. */
+const RRF_K = 60;
+
+/**
+ * Note memory on its own SQLite file: notes, labels, scopes, an FTS5 index
+ * kept in step in the same transaction, and sqlite-vec vectors recorded with
+ * the embedder's name and dimension.
+ */
+export class NotesStore {
+  readonly path: string;
+  readonly embedder: Embedder | undefined;
+  readonly #db: Database.Database;
+  readonly #clock: Clock;
+  #closed = false;
+
+  private constructor(path: string, db: Database.Database, clock: Clock, embedder: Embedder | undefined) {
+    this.path = path;
+    this.#db = db;
+    this.#clock = clock;
+    this.embedder = embedder;
+  }
+
+  /** Opens or creates the notes file; refuses foreign or unversioned files like the entity store. */
+  static open(path: string, options: { clock?: Clock; embedder?: Embedder; busyTimeoutMs?: number } = {}): NotesStore {
+    const db = openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA);
+    sqliteVec.load(db);
+    return new NotesStore(path, db, options.clock ?? systemClock, options.embedder);
+  }
+
+  #now(): string {
+    return this.#clock.now().toISOString();
+  }
+
+  #meta(key: string): string | undefined {
+    return (this.#db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined;
+  }
+
+  /** The embedder the stored vectors came from, and whether the configured one differs. */
+  embeddingState(): { stored: string | undefined; dimension: number | undefined; configured: string | undefined; mismatch: boolean } {
+    const stored = this.#meta('embedder');
+    const dimension = this.#meta('dimension');
+    const configured = this.embedder?.name;
+    return { stored, dimension: dimension ? Number(dimension) : undefined, configured, mismatch: Boolean(stored && configured && stored !== configured) };
+  }
+
+  #hydrate(row: NoteRow): Note {
+    const labels = this.#db.prepare('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck().all(row.id) as string[];
+    return { id: row.id, scope: row.scope, content: row.content, labels, privateKey: row.private_key, createdAt: row.created_at, updatedAt: row.updated_at };
+  }
+
+  #visible(row: NoteRow, viewer: Viewer): boolean {
+    if (!viewer.scopes.includes(row.scope)) return false;
+    if (viewer.operator || row.key_digest === null) return true;
+    if (viewer.key === null) return false;
+    return timingSafeEqual(Buffer.from(digest(viewer.key), 'hex'), Buffer.from(row.key_digest, 'hex'));
+  }
+
+  #filterSql(viewer: Viewer): { sql: string; params: unknown[] } {
+    const scopes = viewer.scopes.map(() => '?').join(', ');
+    if (viewer.operator) return { sql: `n.scope IN (${scopes})`, params: [...viewer.scopes] };
+    return { sql: `n.scope IN (${scopes}) AND (n.key_digest IS NULL OR n.key_digest = ?)`, params: [...viewer.scopes, viewer.key === null ? '' : digest(viewer.key)] };
+  }
+
+  /** Creates a scope if it does not exist. */
+  ensureScope(name: string): void {
+    if (!SCOPE_NAME.test(name)) throw new MiraError(NotesErrorCodes.SCOPE_INVALID, `scope names are lower-case words (a-z, 0-9, - and _), not "${name}"`);
+    this.#db.prepare('INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)').run(name, this.#now());
+  }
+
+  scopes(): string[] {
+    return this.#db.prepare('SELECT name FROM scopes ORDER BY name').pluck().all() as string[];
+  }
+
+  async #vector(text: string): Promise<Float32Array | undefined> {
+    if (!this.embedder || this.embeddingState().mismatch) return undefined;
+    const [vector] = await this.embedder.embed([text]);
+    return vector;
+  }
+
+  #storeVector(id: number, vector: Float32Array | undefined): void {
+    if (!vector || !this.embedder) return;
+    if (!this.#meta('embedder')) {
+      this.#db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS note_vectors USING vec0(embedding float[${vector.length}] distance_metric=cosine)`);
+      const set = this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+      set.run('embedder', this.embedder.name);
+      set.run('dimension', String(vector.length));
+    }
+    if (Number(this.#meta('dimension')) !== vector.length) {
+      throw new MiraError(NotesErrorCodes.EMBEDDER_FAILED, `the embedder returned ${vector.length} dimensions but the stored vectors have ${this.#meta('dimension')}; run "notes reembed"`);
+    }
+    this.#db.prepare('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
+    this.#db.prepare('INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)').run(BigInt(id), vector);
+  }
+
+  #writeIndexes(id: number, content: string, labels: readonly string[]): void {
+    this.#db.prepare('DELETE FROM note_labels WHERE note_id = ?').run(id);
+    const insertLabel = this.#db.prepare('INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)');
+    labels.forEach((label, position) => insertLabel.run(id, label, position));
+    this.#db.prepare('DELETE FROM notes_fts WHERE rowid = ?').run(id);
+    this.#db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)').run(id, content, labels.join(' '));
+  }
+
+  /**
+   * Saves a note (trimmed at a word boundary when over the cap), its labels,
+   * its FTS row and its vector in one transaction. An embedder failure still
+   * saves the note, without a vector, and says so.
+   */
+  async save(scope: string, text: string, labelText: string | null, key: string | null, createdAt?: string): Promise<{ note: Note; cut: string; embeddingError?: string }> {
+    const { content, cut } = capNote(text);
+    const labels = parseLabels(labelText);
+    let vector: Float32Array | undefined;
+    let embeddingError: string | undefined;
+    try {
+      vector = await this.#vector(content);
+    } catch (error) {
+      embeddingError = (error as Error).message;
+    }
+    const now = this.#now();
+    const id = this.#db.transaction(() => {
+      this.ensureScope(scope);
+      const created = createdAt ?? now;
+      const row = this.#db
+        .prepare('INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(scope, content, key, key === null ? null : digest(key), created, created);
+      const noteId = Number(row.lastInsertRowid);
+      this.#writeIndexes(noteId, content, labels);
+      this.#storeVector(noteId, vector);
+      return noteId;
+    })();
+    return { note: this.get(id, { scopes: [scope], key, operator: true })!, cut, ...(embeddingError ? { embeddingError } : {}) };
+  }
+
+  /** A note the viewer may see, or undefined (a hidden note does not exist for the viewer). */
+  get(id: number, viewer: Viewer): Note | undefined {
+    const row = this.#db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
+    return row && this.#visible(row, viewer) ? this.#hydrate(row) : undefined;
+  }
+
+  #require(id: number, viewer: Viewer, writableScope: string | undefined): NoteRow {
+    const row = this.#db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
+    if (!row || !this.#visible(row, viewer)) throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${id}`);
+    if (writableScope !== undefined && row.scope !== writableScope) {
+      throw new MiraError(NotesErrorCodes.READ_ONLY_SCOPE, `note ${id} is in the shared "${row.scope}" scope, which only the operator can change`);
+    }
+    return row;
+  }
+
+  /** Replaces a note's text (and labels when given), keeping its creation time. */
+  async update(id: number, viewer: Viewer, writableScope: string | undefined, text: string, labelText: string | null): Promise<{ note: Note; cut: string }> {
+    const existing = this.#require(id, viewer, writableScope);
+    const { content, cut } = capNote(text);
+    const labels = labelText === null ? this.#hydrate(existing).labels : parseLabels(labelText);
+    let vector: Float32Array | undefined;
+    try {
+      vector = await this.#vector(content);
+    } catch {
+      vector = undefined;
+    }
+    this.#db.transaction(() => {
+      this.#db.prepare('UPDATE notes SET content = ?, updated_at = ? WHERE id = ?').run(content, this.#now(), id);
+      this.#writeIndexes(id, content, labels);
+      if (vector) this.#storeVector(id, vector);
+      else if (this.#meta('embedder')) this.#db.prepare('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
+    })();
+    return { note: this.get(id, { ...viewer, operator: true })!, cut };
+  }
+
+  /** Deletes a note with its labels, FTS row and vector. */
+  delete(id: number, viewer: Viewer, writableScope: string | undefined): Note {
+    const row = this.#require(id, viewer, writableScope);
+    const note = this.#hydrate(row);
+    this.#db.transaction(() => {
+      this.#db.prepare('DELETE FROM notes_fts WHERE rowid = ?').run(id);
+      if (this.#meta('embedder')) this.#db.prepare('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
+      this.#db.prepare('DELETE FROM note_labels WHERE note_id = ?').run(id);
+      this.#db.prepare('DELETE FROM notes WHERE id = ?').run(id);
+    })();
+    return note;
+  }
+
+  /** The newest notes the viewer may see, optionally with a label. */
+  recent(viewer: Viewer, count: number, label: string | null = null): Note[] {
+    const filter = this.#filterSql(viewer);
+    const labelSql = label === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
+    const params = [...filter.params, ...(label === null ? [] : [parseLabels(label)[0] ?? ''])];
+    const rows = this.#db.prepare(`SELECT n.* FROM notes n WHERE ${filter.sql} ${labelSql} ORDER BY n.id DESC LIMIT ?`).all(...params, count) as NoteRow[];
+    return rows.filter((r) => this.#visible(r, viewer)).map((r) => this.#hydrate(r));
+  }
+
+  /** How many notes the viewer may see. */
+  count(viewer: Viewer): number {
+    const filter = this.#filterSql(viewer);
+    return this.#db.prepare(`SELECT count(*) FROM notes n WHERE ${filter.sql}`).pluck().get(...filter.params) as number;
+  }
+
+  /** Labels of the notes the viewer may see, most common first. */
+  labels(viewer: Viewer): Array<{ label: string; count: number }> {
+    const filter = this.#filterSql(viewer);
+    return this.#db
+      .prepare(`SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${filter.sql} GROUP BY l.label ORDER BY count DESC, l.label`)
+      .all(...filter.params) as Array<{ label: string; count: number }>;
+  }
+
+  /**
+   * Full text first, then vector similarity, fused by reciprocal rank. With
+   * no embedder (or vectors from another one) it is full-text only and says so.
+   */
+  async search(viewer: Viewer, query: string, label: string | null = null, limit = 10): Promise<{ hits: SearchHit[]; mode: 'hybrid' | 'full-text'; why?: string }> {
+    const words = query.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+    const filter = this.#filterSql(viewer);
+    const wantedLabel = label === null ? null : (parseLabels(label)[0] ?? null);
+    const labelSql = wantedLabel === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
+    const labelParams = wantedLabel === null ? [] : [wantedLabel];
+    const ranks = new Map<number, number>();
+    const pool = Math.max(limit * 5, 50);
+    if (words.length > 0) {
+      const match = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
+      const rows = this.#db
+        .prepare(`SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${filter.sql} ${labelSql} ORDER BY bm25(notes_fts) LIMIT ?`)
+        .pluck()
+        .all(match, ...filter.params, ...labelParams, pool) as number[];
+      rows.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+    }
+    let mode: 'hybrid' | 'full-text' = 'full-text';
+    let why: string | undefined;
+    const state = this.embeddingState();
+    if (!this.embedder) why = 'no embedder is configured, so this search is full-text only';
+    else if (state.mismatch) why = `the stored vectors come from ${state.stored}, not ${state.configured}; full-text only until "notes reembed"`;
+    else if (!state.stored) why = 'no note has a vector yet; full-text only';
+    else {
+      try {
+        const [vector] = await this.embedder.embed([query]);
+        const near = this.#db.prepare('SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance').all(vector, 200) as Array<{ rowid: number }>;
+        const ids = near.map((r) => Number(r.rowid));
+        const allowed = new Set(
+          ids.length === 0
+            ? []
+            : (this.#db
+                .prepare(`SELECT n.id FROM notes n WHERE n.id IN (${ids.map(() => '?').join(',')}) AND ${filter.sql} ${labelSql}`)
+                .pluck()
+                .all(...ids, ...filter.params, ...labelParams) as number[]),
+        );
+        ids.filter((id) => allowed.has(id)).forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+        mode = 'hybrid';
+      } catch (error) {
+        why = `the embedder failed (${(error as Error).message}); full-text only`;
+      }
+    }
+    const hits = [...ranks.entries()]
+      .sort((a, b) => b[1] - a[1] || b[0] - a[0])
+      .map(([id, score]) => ({ row: this.#db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow, score }))
+      .filter(({ row }) => row && this.#visible(row, viewer))
+      .slice(0, limit)
+      .map(({ row, score }) => ({ note: this.#hydrate(row), score }));
+    return { hits, mode, ...(why ? { why } : {}) };
+  }
+
+  /** Near-identical pairs among the notes the viewer sees (same words in the same order, or ≥ 85% shared words). */
+  duplicates(viewer: Viewer, maxNotes = 5000): Array<{ a: Note; b: Note; similarity: number }> {
+    const filter = this.#filterSql(viewer);
+    const total = this.count(viewer);
+    if (total > maxNotes) throw new MiraError(NotesErrorCodes.TOO_MANY, `${total} notes are too many to compare at once (at most ${maxNotes}); narrow the scope`);
+    const rows = (this.#db.prepare(`SELECT n.* FROM notes n WHERE ${filter.sql} ORDER BY n.id`).all(...filter.params) as NoteRow[]).filter((r) => this.#visible(r, viewer));
+    const words = rows.map((r) => new Set(comparable(r.content).split(' ')));
+    const pairs: Array<{ a: Note; b: Note; similarity: number }> = [];
+    for (let i = 0; i < rows.length; i += 1) {
+      for (let j = i + 1; j < rows.length; j += 1) {
+        const a = words[i]!;
+        const b = words[j]!;
+        const shared = [...a].filter((w) => b.has(w)).length;
+        const similarity = shared / (a.size + b.size - shared);
+        if (comparable(rows[i]!.content) === comparable(rows[j]!.content) || similarity >= 0.85) {
+          pairs.push({ a: this.#hydrate(rows[i]!), b: this.#hydrate(rows[j]!), similarity: Math.round(similarity * 100) / 100 });
+        }
+      }
+    }
+    return pairs;
+  }
+
+  /** Combines two near-identical notes: `keep` gains `drop`'s labels, `drop` is deleted. */
+  combine(keep: number, drop: number, viewer: Viewer): Note {
+    const kept = this.#require(keep, viewer, undefined);
+    const dropped = this.#require(drop, viewer, undefined);
+    if (keep === drop) throw new MiraError(NotesErrorCodes.NOT_FOUND, 'give two different notes to combine');
+    const labels = [...new Set([...this.#hydrate(kept).labels, ...this.#hydrate(dropped).labels])].slice(0, 8);
+    this.#db.transaction(() => {
+      this.#writeIndexes(keep, kept.content, labels);
+      this.delete(drop, viewer, undefined);
+    })();
+    return this.get(keep, viewer)!;
+  }
+
+  /** Every note of one scope, keys included (the operator's backup). */
+  exportScope(scope: string): NotesExport {
+    const rows = this.#db.prepare('SELECT * FROM notes WHERE scope = ? ORDER BY id').all(scope) as NoteRow[];
+    return {
+      format: 'mira-notes',
+      version: 1,
+      scope,
+      exported_at: this.#now(),
+      notes: rows.map((r) => {
+        const n = this.#hydrate(r);
+        return { content: n.content, labels: [...n.labels], private_key: n.privateKey, created_at: n.createdAt, updated_at: n.updatedAt };
+      }),
+    };
+  }
+
+  /** Imports a validated export; a note already present (same scope, text, key and creation time) is skipped. */
+  async importNotes(data: NotesExport, scope = data.scope): Promise<{ added: number; skipped: number }> {
+    this.ensureScope(scope);
+    const exists = this.#db.prepare('SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, \'\') = ?').pluck();
+    let added = 0;
+    let skipped = 0;
+    const fresh = data.notes.filter((n) => {
+      const present = exists.get(scope, capNote(n.content).content, n.created_at, n.private_key ?? '');
+      if (present) skipped += 1;
+      return !present;
+    });
+    let vectors: Array<Float32Array | undefined> = fresh.map(() => undefined);
+    if (this.embedder && !this.embeddingState().mismatch && fresh.length > 0) {
+      try {
+        vectors = await this.embedder.embed(fresh.map((n) => capNote(n.content).content));
+      } catch {
+        vectors = fresh.map(() => undefined);
+      }
+    }
+    this.#db.transaction(() => {
+      fresh.forEach((n, i) => {
+        const { content } = capNote(n.content);
+        const labels = parseLabels(n.labels.join(','));
+        const row = this.#db
+          .prepare('INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(scope, content, n.private_key, n.private_key === null ? null : digest(n.private_key), n.created_at, n.updated_at);
+        const id = Number(row.lastInsertRowid);
+        this.#writeIndexes(id, content, labels);
+        this.#storeVector(id, vectors[i]);
+        added += 1;
+      });
+    })();
+    return { added, skipped };
+  }
+
+  /** Re-embeds every note with the configured embedder, replacing the vector table. */
+  async reembed(batch = 64): Promise<number> {
+    if (!this.embedder) throw new MiraError(NotesErrorCodes.EMBEDDER_FAILED, 'no embedder is configured; set [notes.embedding] provider first');
+    const rows = this.#db.prepare('SELECT id, content FROM notes ORDER BY id').all() as Array<{ id: number; content: string }>;
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < rows.length; i += batch) vectors.push(...(await this.embedder.embed(rows.slice(i, i + batch).map((r) => r.content))));
+    this.#db.transaction(() => {
+      this.#db.exec('DROP TABLE IF EXISTS note_vectors');
+      this.#db.prepare("DELETE FROM meta WHERE key IN ('embedder', 'dimension')").run();
+      rows.forEach((r, i) => this.#storeVector(r.id, vectors[i]));
+    })();
+    return rows.length;
+  }
+
+  /** Notes per scope. */
+  countsByScope(): Array<{ scope: string; notes: number; keyed: number }> {
+    return this.#db
+      .prepare('SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name')
+      .all() as Array<{ scope: string; notes: number; keyed: number }>;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}

@@ -1,0 +1,48 @@
+import type { VersionedSchema } from '@mira/plugin-memory';
+
+/**
+ * Note memory, schema version 1: notes, their labels and scopes, and an FTS5
+ * index over content and labels kept in step by the transaction that writes
+ * the note. Vectors live in a sqlite-vec table created when the first
+ * embedding is stored (its dimension comes from the embedder), with the
+ * embedder's name and dimension in `meta`.
+ */
+export const NOTES_SCHEMA: VersionedSchema = {
+  version: 1,
+  setting: '[notes] database_path',
+  what: 'Mira notes store',
+  ddl: `
+CREATE TABLE scopes (
+  name       TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 64),
+  created_at TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE notes (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  scope       TEXT    NOT NULL REFERENCES scopes (name),
+  content     TEXT    NOT NULL CHECK (length(content) BETWEEN 1 AND 512),
+  private_key TEXT,
+  key_digest  TEXT    CHECK ((private_key IS NULL) = (key_digest IS NULL)),
+  created_at  TEXT    NOT NULL,
+  updated_at  TEXT    NOT NULL
+);
+CREATE INDEX notes_by_scope ON notes (scope, id);
+
+CREATE TABLE note_labels (
+  note_id INTEGER NOT NULL REFERENCES notes (id) ON DELETE CASCADE,
+  label    TEXT    NOT NULL CHECK (length(label) BETWEEN 1 AND 40),
+  position INTEGER NOT NULL,
+  PRIMARY KEY (note_id, label)
+) WITHOUT ROWID;
+CREATE INDEX note_labels_by_label ON note_labels (label, note_id);
+
+CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = 'unicode61 remove_diacritics 2');
+
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+INSERT INTO scopes (name, created_at) VALUES ('default', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ('global', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+`,
+};

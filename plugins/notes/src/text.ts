@@ -1,0 +1,83 @@
+import { caseFold, collapseWhitespace, findForbiddenCharacter, MiraError } from '@mira/core';
+
+/** The hard cap on a note, in characters. */
+export const NOTE_CAP = 512;
+/** The length the model is told, on purpose below the cap. */
+export const NOTE_ADVERTISED_CAP = 450;
+/** Most labels per note, and the longest label. */
+export const MAX_LABELS = 8;
+export const MAX_LABEL_LENGTH = 40;
+
+/** Error codes of note memory. */
+export const NotesErrorCodes = {
+  DISABLED: 'MIRA_ERR_NOTES_DISABLED',
+  EMPTY: 'MIRA_ERR_NOTES_EMPTY',
+  LABEL_INVALID: 'MIRA_ERR_NOTES_LABEL_INVALID',
+  NOT_FOUND: 'MIRA_ERR_NOTES_NOT_FOUND',
+  READ_ONLY_SCOPE: 'MIRA_ERR_NOTES_READ_ONLY_SCOPE',
+  SCOPE_INVALID: 'MIRA_ERR_NOTES_SCOPE_INVALID',
+  IMPORT_INVALID: 'MIRA_ERR_NOTES_IMPORT_INVALID',
+  EMBEDDER_FAILED: 'MIRA_ERR_NOTES_EMBEDDER_FAILED',
+  TOO_MANY: 'MIRA_ERR_NOTES_TOO_MANY',
+  BACKEND: 'MIRA_ERR_NOTES_BACKEND',
+} as const;
+
+/**
+ * Cleans note text (NFKC, white space collapsed, no control characters) and
+ * applies the hard cap: over-long text is trimmed at the last word boundary
+ * at or before the cap (or at the cap when there is none) and the cut part
+ * is returned.
+ */
+export function capNote(text: string): { content: string; cut: string } {
+  if (findForbiddenCharacter(text)) throw new MiraError(NotesErrorCodes.EMPTY, 'the note contains a control character; remove it');
+  const clean = collapseWhitespace(text.normalize('NFKC'));
+  if (clean === '') throw new MiraError(NotesErrorCodes.EMPTY, 'the note is empty; write some text');
+  const chars = [...clean];
+  if (chars.length <= NOTE_CAP) return { content: clean, cut: '' };
+  const head = chars.slice(0, NOTE_CAP + 1);
+  let end = NOTE_CAP;
+  // The last white space at or before the cap ends the kept text.
+  for (let i = NOTE_CAP; i > 0; i -= 1) {
+    if (/\s/u.test(head[i]!)) {
+      end = i;
+      break;
+    }
+  }
+  const content = chars.slice(0, end).join('').trimEnd();
+  return { content, cut: chars.slice(end).join('').trim() };
+}
+
+/** Splits and normalises comma-separated labels (NFKC, case folded, white space collapsed), de-duplicated in order. */
+export function parseLabels(text: string | null | undefined): string[] {
+  if (text == null) return [];
+  const labels: string[] = [];
+  for (const part of text.split(',')) {
+    const label = collapseWhitespace(caseFold(part.normalize('NFKC')));
+    if (label === '') continue;
+    if (findForbiddenCharacter(label) || [...label].length > MAX_LABEL_LENGTH) {
+      throw new MiraError(NotesErrorCodes.LABEL_INVALID, `labels are short words separated by commas (at most ${MAX_LABEL_LENGTH} characters each)`);
+    }
+    if (!labels.includes(label)) labels.push(label);
+  }
+  if (labels.length > MAX_LABELS) throw new MiraError(NotesErrorCodes.LABEL_INVALID, `a note takes at most ${MAX_LABELS} labels`);
+  return labels;
+}
+
+/** `3d ago` for the last week, then the calendar day (UTC). */
+export function noteAge(createdAt: string, now: Date): string {
+  const ms = now.getTime() - new Date(createdAt).getTime();
+  const minutes = Math.floor(ms / 60_000);
+  if (ms < 7 * 24 * 3_600_000) {
+    if (minutes < 1) return 'just now';
+    if (minutes < 60) return `${minutes}m ago`;
+    const hours = Math.floor(minutes / 60);
+    if (hours < 24) return `${hours}h ago`;
+    return `${Math.floor(hours / 24)}d ago`;
+  }
+  return createdAt.slice(0, 10);
+}
+
+/** Comparison form for duplicate detection: case folded, punctuation dropped, white space collapsed. */
+export function comparable(text: string): string {
+  return collapseWhitespace(caseFold(text.normalize('NFKC')).replace(/[^\p{L}\p{N}\s]/gu, ' '));
+}
