@@ -66,6 +66,7 @@ export class NotesStore {
   readonly embedder: Embedder | undefined;
   readonly #db: Database.Database;
   readonly #clock: Clock;
+  readonly #statements = new Map<string, Database.Statement>();
   #closed = false;
 
   private constructor(path: string, db: Database.Database, clock: Clock, embedder: Embedder | undefined) {
@@ -82,12 +83,23 @@ export class NotesStore {
     return new NotesStore(path, db, options.clock ?? systemClock, options.embedder);
   }
 
+  /** Statements are prepared once per store and reused (the cache is bounded). */
+  #stmt(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      if (this.#statements.size > 500) this.#statements.clear();
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   #now(): string {
     return this.#clock.now().toISOString();
   }
 
   #meta(key: string): string | undefined {
-    return (this.#db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined;
+    return (this.#stmt('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined;
   }
 
   /** The embedder the stored vectors came from, and whether the configured one differs. */
@@ -99,7 +111,7 @@ export class NotesStore {
   }
 
   #hydrate(row: NoteRow): Note {
-    const labels = this.#db.prepare('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck().all(row.id) as string[];
+    const labels = this.#stmt('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck().all(row.id) as string[];
     return { id: row.id, scope: row.scope, content: row.content, labels, privateKey: row.private_key, createdAt: row.created_at, updatedAt: row.updated_at };
   }
 
@@ -119,11 +131,11 @@ export class NotesStore {
   /** Creates a scope if it does not exist. */
   ensureScope(name: string): void {
     if (!SCOPE_NAME.test(name)) throw new MiraError(NotesErrorCodes.SCOPE_INVALID, `scope names are lower-case words (a-z, 0-9, - and _), not "${name}"`);
-    this.#db.prepare('INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)').run(name, this.#now());
+    this.#stmt('INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)').run(name, this.#now());
   }
 
   scopes(): string[] {
-    return this.#db.prepare('SELECT name FROM scopes ORDER BY name').pluck().all() as string[];
+    return this.#stmt('SELECT name FROM scopes ORDER BY name').pluck().all() as string[];
   }
 
   async #vector(text: string): Promise<Float32Array | undefined> {
@@ -136,23 +148,23 @@ export class NotesStore {
     if (!vector || !this.embedder) return;
     if (!this.#meta('embedder')) {
       this.#db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS note_vectors USING vec0(embedding float[${vector.length}] distance_metric=cosine)`);
-      const set = this.#db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+      const set = this.#stmt('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
       set.run('embedder', this.embedder.name);
       set.run('dimension', String(vector.length));
     }
     if (Number(this.#meta('dimension')) !== vector.length) {
       throw new MiraError(NotesErrorCodes.EMBEDDER_FAILED, `the embedder returned ${vector.length} dimensions but the stored vectors have ${this.#meta('dimension')}; run "notes reembed"`);
     }
-    this.#db.prepare('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
-    this.#db.prepare('INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)').run(BigInt(id), vector);
+    this.#stmt('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
+    this.#stmt('INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)').run(BigInt(id), vector);
   }
 
   #writeIndexes(id: number, content: string, labels: readonly string[]): void {
-    this.#db.prepare('DELETE FROM note_labels WHERE note_id = ?').run(id);
-    const insertLabel = this.#db.prepare('INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)');
+    this.#stmt('DELETE FROM note_labels WHERE note_id = ?').run(id);
+    const insertLabel = this.#stmt('INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)');
     labels.forEach((label, position) => insertLabel.run(id, label, position));
-    this.#db.prepare('DELETE FROM notes_fts WHERE rowid = ?').run(id);
-    this.#db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)').run(id, content, labels.join(' '));
+    this.#stmt('DELETE FROM notes_fts WHERE rowid = ?').run(id);
+    this.#stmt('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)').run(id, content, labels.join(' '));
   }
 
   /**
@@ -174,8 +186,7 @@ export class NotesStore {
     const id = this.#db.transaction(() => {
       this.ensureScope(scope);
       const created = createdAt ?? now;
-      const row = this.#db
-        .prepare('INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+      const row = this.#stmt('INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(scope, content, key, key === null ? null : digest(key), created, created);
       const noteId = Number(row.lastInsertRowid);
       this.#writeIndexes(noteId, content, labels);
@@ -187,12 +198,12 @@ export class NotesStore {
 
   /** A note the viewer may see, or undefined (a hidden note does not exist for the viewer). */
   get(id: number, viewer: Viewer): Note | undefined {
-    const row = this.#db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
+    const row = this.#stmt('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
     return row && this.#visible(row, viewer) ? this.#hydrate(row) : undefined;
   }
 
   #require(id: number, viewer: Viewer, writableScope: string | undefined): NoteRow {
-    const row = this.#db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
+    const row = this.#stmt('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
     if (!row || !this.#visible(row, viewer)) throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${id}`);
     if (writableScope !== undefined && row.scope !== writableScope) {
       throw new MiraError(NotesErrorCodes.READ_ONLY_SCOPE, `note ${id} is in the shared "${row.scope}" scope, which only the operator can change`);
@@ -212,10 +223,10 @@ export class NotesStore {
       vector = undefined;
     }
     this.#db.transaction(() => {
-      this.#db.prepare('UPDATE notes SET content = ?, updated_at = ? WHERE id = ?').run(content, this.#now(), id);
+      this.#stmt('UPDATE notes SET content = ?, updated_at = ? WHERE id = ?').run(content, this.#now(), id);
       this.#writeIndexes(id, content, labels);
       if (vector) this.#storeVector(id, vector);
-      else if (this.#meta('embedder')) this.#db.prepare('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
+      else if (this.#meta('embedder')) this.#stmt('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
     })();
     return { note: this.get(id, { ...viewer, operator: true })!, cut };
   }
@@ -225,10 +236,10 @@ export class NotesStore {
     const row = this.#require(id, viewer, writableScope);
     const note = this.#hydrate(row);
     this.#db.transaction(() => {
-      this.#db.prepare('DELETE FROM notes_fts WHERE rowid = ?').run(id);
-      if (this.#meta('embedder')) this.#db.prepare('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
-      this.#db.prepare('DELETE FROM note_labels WHERE note_id = ?').run(id);
-      this.#db.prepare('DELETE FROM notes WHERE id = ?').run(id);
+      this.#stmt('DELETE FROM notes_fts WHERE rowid = ?').run(id);
+      if (this.#meta('embedder')) this.#stmt('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
+      this.#stmt('DELETE FROM note_labels WHERE note_id = ?').run(id);
+      this.#stmt('DELETE FROM notes WHERE id = ?').run(id);
     })();
     return note;
   }
@@ -238,21 +249,20 @@ export class NotesStore {
     const filter = this.#filterSql(viewer);
     const labelSql = label === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
     const params = [...filter.params, ...(label === null ? [] : [parseLabels(label)[0] ?? ''])];
-    const rows = this.#db.prepare(`SELECT n.* FROM notes n WHERE ${filter.sql} ${labelSql} ORDER BY n.id DESC LIMIT ?`).all(...params, count) as NoteRow[];
+    const rows = this.#stmt(`SELECT n.* FROM notes n WHERE ${filter.sql} ${labelSql} ORDER BY n.id DESC LIMIT ?`).all(...params, count) as NoteRow[];
     return rows.filter((r) => this.#visible(r, viewer)).map((r) => this.#hydrate(r));
   }
 
   /** How many notes the viewer may see. */
   count(viewer: Viewer): number {
     const filter = this.#filterSql(viewer);
-    return this.#db.prepare(`SELECT count(*) FROM notes n WHERE ${filter.sql}`).pluck().get(...filter.params) as number;
+    return this.#stmt(`SELECT count(*) FROM notes n WHERE ${filter.sql}`).pluck().get(...filter.params) as number;
   }
 
   /** Labels of the notes the viewer may see, most common first. */
   labels(viewer: Viewer): Array<{ label: string; count: number }> {
     const filter = this.#filterSql(viewer);
-    return this.#db
-      .prepare(`SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${filter.sql} GROUP BY l.label ORDER BY count DESC, l.label`)
+    return this.#stmt(`SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${filter.sql} GROUP BY l.label ORDER BY count DESC, l.label`)
       .all(...filter.params) as Array<{ label: string; count: number }>;
   }
 
@@ -266,48 +276,68 @@ export class NotesStore {
     const wantedLabel = label === null ? null : (parseLabels(label)[0] ?? null);
     const labelSql = wantedLabel === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
     const labelParams = wantedLabel === null ? [] : [wantedLabel];
-    const ranks = new Map<number, number>();
-    const pool = Math.max(limit * 5, 50);
-    if (words.length > 0) {
-      const match = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
-      const rows = this.#db
-        .prepare(`SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${filter.sql} ${labelSql} ORDER BY bm25(notes_fts) LIMIT ?`)
-        .pluck()
-        .all(match, ...filter.params, ...labelParams, pool) as number[];
-      rows.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
-    }
-    let mode: 'hybrid' | 'full-text' = 'full-text';
-    let why: string | undefined;
     const state = this.embeddingState();
+    let why: string | undefined;
     if (!this.embedder) why = 'no embedder is configured, so this search is full-text only';
     else if (state.mismatch) why = `the stored vectors come from ${state.stored}, not ${state.configured}; full-text only until "notes reembed"`;
     else if (!state.stored) why = 'no note has a vector yet; full-text only';
-    else {
+    const ranks = new Map<number, number>();
+    const addRanks = (ids: readonly number[]) => ids.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+    const pool = Math.max(limit * 5, 50);
+    const match = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
+    const rankedWithFilter = () =>
+      this.#stmt(`SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${filter.sql} ${labelSql} ORDER BY bm25(notes_fts) LIMIT ?`)
+        .pluck()
+        .all(match, ...filter.params, ...labelParams, pool) as number[];
+    // Full text ranks in the FTS index alone (cheap); visibility is checked afterwards, and only
+    // when part of the pool is hidden is the ranking redone joined with the filter.
+    let fetched: number[] = [];
+    const filterLater = why !== undefined && wantedLabel === null;
+    if (words.length > 0) {
+      fetched = this.#stmt('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?').pluck().all(match, pool) as number[];
+      let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter, labelSql, labelParams);
+      if (!filterLater && ranked.length < pool && fetched.length === pool) ranked = rankedWithFilter();
+      addRanks(ranked);
+    }
+    let mode: 'hybrid' | 'full-text' = 'full-text';
+    if (why === undefined) {
       try {
-        const [vector] = await this.embedder.embed([query]);
-        const near = this.#db.prepare('SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance').all(vector, 200) as Array<{ rowid: number }>;
-        const ids = near.map((r) => Number(r.rowid));
-        const allowed = new Set(
-          ids.length === 0
-            ? []
-            : (this.#db
-                .prepare(`SELECT n.id FROM notes n WHERE n.id IN (${ids.map(() => '?').join(',')}) AND ${filter.sql} ${labelSql}`)
-                .pluck()
-                .all(...ids, ...filter.params, ...labelParams) as number[]),
-        );
-        ids.filter((id) => allowed.has(id)).forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+        const [vector] = await this.embedder!.embed([query]);
+        const near = this.#stmt('SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance').all(vector, 200) as Array<{ rowid: number }>;
+        addRanks(this.#allowedInOrder(near.map((r) => Number(r.rowid)), filter, labelSql, labelParams));
         mode = 'hybrid';
       } catch (error) {
         why = `the embedder failed (${(error as Error).message}); full-text only`;
       }
     }
-    const hits = [...ranks.entries()]
-      .sort((a, b) => b[1] - a[1] || b[0] - a[0])
-      .map(([id, score]) => ({ row: this.#db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow, score }))
-      .filter(({ row }) => row && this.#visible(row, viewer))
-      .slice(0, limit)
-      .map(({ row, score }) => ({ note: this.#hydrate(row), score }));
+    const collect = () => {
+      const hits: SearchHit[] = [];
+      for (const [id, score] of [...ranks.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])) {
+        if (hits.length >= limit) break;
+        const row = this.#stmt('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
+        if (row && this.#visible(row, viewer)) hits.push({ note: this.#hydrate(row), score });
+      }
+      return hits;
+    };
+    let hits = collect();
+    if (filterLater && hits.length < limit && fetched.length === pool) {
+      ranks.clear();
+      addRanks(rankedWithFilter());
+      hits = collect();
+    }
     return { hits, mode, ...(why ? { why } : {}) };
+  }
+
+  /** The IDs of `ids` the filter lets through, in the order given. */
+  #allowedInOrder(ids: readonly number[], filter: { sql: string; params: unknown[] }, labelSql: string, labelParams: readonly unknown[]): number[] {
+    if (ids.length === 0) return [];
+    // "+n.scope" keeps SQLite on the primary key for these few IDs instead of scanning the scope index.
+    const allowed = new Set(
+      this.#stmt(`SELECT n.id FROM notes n WHERE n.id IN (${ids.map(() => '?').join(',')}) AND ${filter.sql.replace('n.scope IN', '+n.scope IN')} ${labelSql}`)
+        .pluck()
+        .all(...ids, ...filter.params, ...labelParams) as number[],
+    );
+    return ids.filter((id) => allowed.has(id));
   }
 
   /** Near-identical pairs among the notes the viewer sees (same words in the same order, or ≥ 85% shared words). */
@@ -315,7 +345,7 @@ export class NotesStore {
     const filter = this.#filterSql(viewer);
     const total = this.count(viewer);
     if (total > maxNotes) throw new MiraError(NotesErrorCodes.TOO_MANY, `${total} notes are too many to compare at once (at most ${maxNotes}); narrow the scope`);
-    const rows = (this.#db.prepare(`SELECT n.* FROM notes n WHERE ${filter.sql} ORDER BY n.id`).all(...filter.params) as NoteRow[]).filter((r) => this.#visible(r, viewer));
+    const rows = (this.#stmt(`SELECT n.* FROM notes n WHERE ${filter.sql} ORDER BY n.id`).all(...filter.params) as NoteRow[]).filter((r) => this.#visible(r, viewer));
     const words = rows.map((r) => new Set(comparable(r.content).split(' ')));
     const pairs: Array<{ a: Note; b: Note; similarity: number }> = [];
     for (let i = 0; i < rows.length; i += 1) {
@@ -347,7 +377,7 @@ export class NotesStore {
 
   /** Every note of one scope, keys included (the operator's backup). */
   exportScope(scope: string): NotesExport {
-    const rows = this.#db.prepare('SELECT * FROM notes WHERE scope = ? ORDER BY id').all(scope) as NoteRow[];
+    const rows = this.#stmt('SELECT * FROM notes WHERE scope = ? ORDER BY id').all(scope) as NoteRow[];
     return {
       format: 'mira-notes',
       version: 1,
@@ -363,7 +393,7 @@ export class NotesStore {
   /** Imports a validated export; a note already present (same scope, text, key and creation time) is skipped. */
   async importNotes(data: NotesExport, scope = data.scope): Promise<{ added: number; skipped: number }> {
     this.ensureScope(scope);
-    const exists = this.#db.prepare('SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, \'\') = ?').pluck();
+    const exists = this.#stmt('SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, \'\') = ?').pluck();
     let added = 0;
     let skipped = 0;
     const fresh = data.notes.filter((n) => {
@@ -383,8 +413,7 @@ export class NotesStore {
       fresh.forEach((n, i) => {
         const { content } = capNote(n.content);
         const labels = parseLabels(n.labels.join(','));
-        const row = this.#db
-          .prepare('INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+        const row = this.#stmt('INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
           .run(scope, content, n.private_key, n.private_key === null ? null : digest(n.private_key), n.created_at, n.updated_at);
         const id = Number(row.lastInsertRowid);
         this.#writeIndexes(id, content, labels);
@@ -398,12 +427,12 @@ export class NotesStore {
   /** Re-embeds every note with the configured embedder, replacing the vector table. */
   async reembed(batch = 64): Promise<number> {
     if (!this.embedder) throw new MiraError(NotesErrorCodes.EMBEDDER_FAILED, 'no embedder is configured; set [notes.embedding] provider first');
-    const rows = this.#db.prepare('SELECT id, content FROM notes ORDER BY id').all() as Array<{ id: number; content: string }>;
+    const rows = this.#stmt('SELECT id, content FROM notes ORDER BY id').all() as Array<{ id: number; content: string }>;
     const vectors: Float32Array[] = [];
     for (let i = 0; i < rows.length; i += batch) vectors.push(...(await this.embedder.embed(rows.slice(i, i + batch).map((r) => r.content))));
     this.#db.transaction(() => {
       this.#db.exec('DROP TABLE IF EXISTS note_vectors');
-      this.#db.prepare("DELETE FROM meta WHERE key IN ('embedder', 'dimension')").run();
+      this.#stmt("DELETE FROM meta WHERE key IN ('embedder', 'dimension')").run();
       rows.forEach((r, i) => this.#storeVector(r.id, vectors[i]));
     })();
     return rows.length;
@@ -411,8 +440,7 @@ export class NotesStore {
 
   /** Notes per scope. */
   countsByScope(): Array<{ scope: string; notes: number; keyed: number }> {
-    return this.#db
-      .prepare('SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name')
+    return this.#stmt('SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name')
       .all() as Array<{ scope: string; notes: number; keyed: number }>;
   }
 

@@ -1,0 +1,144 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { hashedBagOfWords } from '@mira/core/testing';
+import { NOTES_SCHEMA, NotesStore, type Embedder, type Viewer } from '@mira/plugin-notes';
+import { CACHE_DIR } from './lib/generate.js';
+import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
+import { fmt, rng, timeEach } from './lib/stats.js';
+
+export interface NotesBenchOptions {
+  readonly notes: number;
+  readonly queries: number;
+  readonly log: (m: string) => void;
+}
+
+const DIMENSION = 64;
+// A 20,000-word vocabulary with Zipf-like frequencies, like real text: a few words are everywhere, most are rare.
+const SYLLABLES = ['ka', 'to', 'mi', 're', 'su', 'na', 'lo', 'pe', 'di', 'ga', 'vu', 'ze', 'ri', 'mo', 'ta', 'ne', 'bo', 'li', 'sa', 'ku'];
+const WORDS = Array.from({ length: 20_000 }, (_, i) => {
+  let n = i;
+  let word = '';
+  do {
+    word += SYLLABLES[n % SYLLABLES.length];
+    n = Math.floor(n / SYLLABLES.length);
+  } while (n > 0);
+  return word.length < 4 ? `${word}xo` : word;
+});
+const zipf = (random: () => number) => Math.min(WORDS.length - 1, Math.floor(Math.exp(random() * Math.log(WORDS.length))) - 1);
+
+/** An in-process embedder, so the benchmark measures the store, not HTTP. */
+const embedder: Embedder = { name: 'bench:hashed-64', destination: 'in-process', embed: async (texts) => texts.map((t) => Float32Array.from(hashedBagOfWords(t, DIMENSION))) };
+
+function sentence(random: () => number, i: number): string {
+  const words = Array.from({ length: 6 + Math.floor(random() * 8) }, () => WORDS[zipf(random)]!);
+  return `${words.join(' ')} note${i}`;
+}
+
+function generate(count: number, log: (m: string) => void): string {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const path = join(CACHE_DIR, `notes-zipf-${count}.sqlite3`);
+  if (existsSync(path)) return path;
+  log(`generating ${count} notes with vectors into ${path}…`);
+  const tmp = `${path}.building`;
+  rmSync(tmp, { force: true });
+  const db = new Database(tmp);
+  sqliteVec.load(db);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.exec(NOTES_SCHEMA.ddl);
+  db.exec(`CREATE VIRTUAL TABLE note_vectors USING vec0(embedding float[${DIMENSION}] distance_metric=cosine)`);
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('embedder', embedder.name, 'dimension', String(DIMENSION));
+  const random = rng(9);
+  const note = db.prepare("INSERT INTO notes (id, scope, content, created_at, updated_at) VALUES (?, 'default', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')");
+  const label = db.prepare('INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, 0)');
+  const fts = db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)');
+  const vec = db.prepare('INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)');
+  for (let start = 1; start <= count; start += 10_000) {
+    db.transaction(() => {
+      for (let id = start; id < Math.min(start + 10_000, count + 1); id += 1) {
+        const content = sentence(random, id);
+        const tag = ['fact', 'preference', 'event'][id % 3]!;
+        note.run(id, content);
+        label.run(id, tag);
+        fts.run(id, content, tag);
+        vec.run(BigInt(id), Float32Array.from(hashedBagOfWords(content, DIMENSION)));
+      }
+    })();
+  }
+  db.pragma(`user_version = ${NOTES_SCHEMA.version}`);
+  db.pragma('journal_mode = WAL');
+  db.close();
+  renameSync(tmp, path);
+  return path;
+}
+
+/** Runs the notes benchmark and writes bench/results/notes.{md,json,svg}. */
+export async function notesBench(options: NotesBenchOptions): Promise<void> {
+  const path = generate(options.notes, options.log);
+  options.log(`notes: searching ${options.notes} notes…`);
+  const random = rng(17);
+  // Queries use words of middling frequency (ranks 50..5000), as a person's queries do.
+  const pick = () => WORDS[50 + Math.floor(random() * 4950)]!;
+  const queries = Array.from({ length: options.queries }, () => `${pick()} ${pick()}`);
+  const viewer: Viewer = { scopes: ['default', 'global'], key: null, operator: false };
+  const hybridStore = NotesStore.open(path, { embedder });
+  const textStore = NotesStore.open(path);
+  const hybrid = await timeEach(queries, (q) => hybridStore.search(viewer, q, null, 10));
+  const fullText = await timeEach(queries, (q) => textStore.search(viewer, q, null, 10));
+  hybridStore.close();
+  textStore.close();
+
+  const db = new Database(path, { readonly: true });
+  sqliteVec.load(db);
+  const fts = db.prepare('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT 50').pluck();
+  const knn = db.prepare('SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = 200 ORDER BY distance');
+  const like = db.prepare("SELECT id FROM notes WHERE content LIKE ? OR content LIKE ? LIMIT 50").pluck();
+  const matchOf = (q: string) => q.split(' ').map((w) => `"${w}"`).join(' OR ');
+  const bareFts = await timeEach(queries, (q) => fts.all(matchOf(q)));
+  // The same result the store returns (the 10 best visible notes with their labels), as bare statements.
+  const noteRow = db.prepare("SELECT id, content, created_at FROM notes WHERE id = ? AND scope IN ('default', 'global') AND key_digest IS NULL");
+  const labelsOf = db.prepare('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck();
+  const bareFtsNotes = await timeEach(queries, (q) => {
+    const found: unknown[] = [];
+    for (const id of fts.all(matchOf(q)) as number[]) {
+      if (found.length === 10) break;
+      const row = noteRow.get(id);
+      if (row) found.push({ row, labels: labelsOf.all(id) });
+    }
+    return found;
+  });
+  const bareVec = await timeEach(queries, async (q) => knn.all((await embedder.embed([q]))[0]!));
+  const bareBoth = await timeEach(queries, async (q) => {
+    fts.all(matchOf(q));
+    knn.all((await embedder.embed([q]))[0]!);
+  });
+  const naive = await timeEach(queries, (q) => like.all(...q.split(' ').map((w) => `%${w}%`)), 20);
+  db.close();
+
+  const rows = [
+    { measurement: 'full-text search (store)', 'p50 µs': fmt(fullText.p50), 'p99 µs': fmt(fullText.p99), baseline: 'bare FTS5 query + the same 10 notes and labels', 'ratio p50': fmt(fullText.p50 / bareFtsNotes.p50, 2) },
+    { measurement: 'full-text search (store)', 'p50 µs': fmt(fullText.p50), 'p99 µs': fmt(fullText.p99), baseline: 'bare FTS5 query (row IDs only)', 'ratio p50': fmt(fullText.p50 / bareFts.p50, 2) },
+    { measurement: 'bare FTS5 query + the same 10 notes and labels', 'p50 µs': fmt(bareFtsNotes.p50), 'p99 µs': fmt(bareFtsNotes.p99), baseline: '', 'ratio p50': '1.00' },
+    { measurement: 'hybrid search (store: FTS5 + sqlite-vec, fused)', 'p50 µs': fmt(hybrid.p50), 'p99 µs': fmt(hybrid.p99), baseline: 'bare FTS5 + bare sqlite-vec', 'ratio p50': fmt(hybrid.p50 / bareBoth.p50, 2) },
+    { measurement: 'bare FTS5 query', 'p50 µs': fmt(bareFts.p50), 'p99 µs': fmt(bareFts.p99), baseline: '', 'ratio p50': '1.00' },
+    { measurement: 'bare sqlite-vec KNN (k = 200)', 'p50 µs': fmt(bareVec.p50), 'p99 µs': fmt(bareVec.p99), baseline: '', 'ratio p50': '1.00' },
+    { measurement: 'naive LIKE scan', 'p50 µs': fmt(naive.p50), 'p99 µs': fmt(naive.p99), baseline: 'bare FTS5 query', 'ratio p50': fmt(naive.p50 / bareFts.p50, 2) },
+  ];
+  const md = `# Notes search benchmark
+
+${options.notes} notes with ${DIMENSION}-dimension vectors (an in-process embedder, so the store is measured,
+not HTTP); ${options.queries} two-word queries; results limited to 10 (the bare queries fetch the same
+candidate pools the store fuses: 50 full-text rows, 200 nearest vectors). Target: store / bare ≤ 1.5.
+The LIKE row shows what the index buys.
+
+${markdownTable(rows)}
+`;
+  const svg = barChartSvg(`Notes search over ${options.notes} notes, p50`, 'µs (lower is better)', [
+    { label: 'full-text', bars: [{ series: 'store', value: fullText.p50 }, { series: 'bare FTS5 + notes', value: bareFtsNotes.p50 }, { series: 'bare FTS5 IDs', value: bareFts.p50 }, { series: 'naive LIKE', value: naive.p50 }] },
+    { label: 'hybrid', bars: [{ series: 'store', value: hybrid.p50 }, { series: 'bare FTS5 + sqlite-vec', value: bareBoth.p50 }] },
+  ]);
+  writeResults('notes', md, { hybrid, fullText, bareFts, bareFtsNotes, bareVec, bareBoth, naive }, svg);
+  process.stdout.write(`${md}\n`);
+}
