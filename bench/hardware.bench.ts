@@ -3,7 +3,7 @@ import type { MiraPlugin } from '@mira/core';
 import { createTestRuntime } from '@mira/core/testing';
 import ros2Plugin from '@mira/plugin-ros2';
 import { SimRobot, SimTransport, createSimPlugin } from '@mira/plugin-sim';
-import { startRosbridgeServer } from './lib/rosbridge-server.js';
+import { startRosbridgeServer } from '../test/helpers/rosbridge-server.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
 import { fmt, timeEach } from './lib/stats.js';
 
