@@ -104,6 +104,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const interactive = Boolean(process.stdin.isTTY);
   let allOk = true;
   if (!interrupted) {
+    if (interactive) stderrLogger.info(`console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`);
     repl = startRepl(app.kernel.console, {
       input: process.stdin,
       output: process.stdout,
@@ -112,7 +113,6 @@ export async function main(argv: readonly string[]): Promise<number> {
       onInterrupt: () => onSignal('SIGINT'),
       immediate: new Set(['stop']),
     });
-    if (interactive) stderrLogger.info(`console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`);
     allOk = await repl.done;
   }
   await app.stop();
