@@ -141,7 +141,4 @@ export class Application {
   get pluginOrder(): string[] {
     return this.plugins.map((p) => p.plugin.name);
   }
-
-  /** The owner name core uses. */
-  static readonly coreName = CORE_NAME;
 }

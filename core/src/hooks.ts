@@ -3,7 +3,6 @@ import type { CommandDefinition } from './console/command.js';
 import type { Grounding, EpisodeInfo, ToolCall, ToolDefinition, ToolResult } from './tools.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
 import type { StoreDefinition } from './stores.js';
-import type { StopPhase } from './types.js';
 
 /**
  * Every hook of the kernel, grouped by lifecycle stage. Tap with your plugin's
@@ -55,5 +54,3 @@ export function createHooks(): KernelHooks {
     sensorReading: new HookMap<SyncHook<[SensorReading]>>(() => new SyncHook<[SensorReading]>(['reading'])),
   });
 }
-
-export type { StopPhase };

@@ -163,8 +163,6 @@ export class Kernel {
   forPlugin(pluginName: string): PluginKernel {
     const { services } = this;
     const engine = this.cognition;
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the frozen view reads the live output sink
-    const kernel = this;
     return Object.freeze({
       pluginName,
       clock: services.clock,
@@ -210,9 +208,8 @@ export class Kernel {
           this.#emergencyStops.push({ owner: pluginName, handler });
         },
       }),
-      get output() {
-        return kernel.output;
-      },
+      // Forwards to the live sink, which the CLI or the testing kit sets after boot.
+      output: Object.freeze({ print: (line: string) => this.output.print(line) }),
       cognition: Object.freeze({
         register: (provider: CognitionProvider) => this.cognition.setProvider(provider, pluginName),
         run: (request: EpisodeRequest) => this.cognition.run(request),

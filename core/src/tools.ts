@@ -26,7 +26,7 @@ export interface Grounding {
   readonly sections: readonly GroundingSection[];
 }
 
-/** A tool call as the model made it, with its arguments parsed. */
+/** A tool call as the model made it. */
 export interface ToolCall {
   readonly id: string;
   readonly name: string;
