@@ -81,6 +81,12 @@ describe('CommandConsole', () => {
     });
   }
 
+  it('points to the sub-commands when a command with sub-commands gets stray words', async () => {
+    const { lines, out } = collect();
+    expect((await console_.execute('memory entity', out)).ok).to.equal(false);
+    expect(lines).to.deep.equal(['error: MIRA_ERR_CONSOLE_USAGE: usage: memory; "help memory" lists its sub-commands']);
+  });
+
   it('sends a line that is not a command to the utterance handler, and "say" forces it', async () => {
     const heard: string[] = [];
     console_.setUtteranceHandler(async (text) => {

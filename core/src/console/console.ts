@@ -101,7 +101,8 @@ export class CommandConsole {
     const tokens = tokenize(trimmed);
     const match = this.#match(tokens);
     if (!match) return this.#utter(trimmed, out);
-    const input = parseInput(match.command, tokens.slice(match.words.length), line);
+    const hasSubcommands = [...this.#commands.values()].some((r) => r.words.length > match.words.length && match.words.every((w, i) => r.words[i] === w));
+    const input = parseInput(match.command, tokens.slice(match.words.length), line, hasSubcommands);
     await match.command.run(input, out);
   }
 
@@ -164,7 +165,7 @@ export function synopsis(command: CommandDefinition): string {
   return parts.join(' ');
 }
 
-function parseInput(command: CommandDefinition, tokens: readonly Token[], line: string): CommandInput {
+function parseInput(command: CommandDefinition, tokens: readonly Token[], line: string, hasSubcommands: boolean): CommandInput {
   const args: string[] = [];
   const options = new Map<string, string[]>();
   const known = command.options ?? {};
@@ -204,7 +205,8 @@ function parseInput(command: CommandDefinition, tokens: readonly Token[], line: 
   }
   const { min, max } = command.args ?? { min: 0, max: 0 };
   if (args.length < min || args.length > max) {
-    throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, `usage: ${synopsis(command)}`);
+    const more = hasSubcommands ? `; "help ${command.name}" lists its sub-commands` : '';
+    throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, `usage: ${synopsis(command)}${more}`);
   }
   return { args, options, line };
 }
