@@ -6,6 +6,10 @@ export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'bench/cache/**', 'bench/results/**', 'test-output/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    files: ['plugins/mind-view/assets/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { document: 'readonly', location: 'readonly', fetch: 'readonly', URLSearchParams: 'readonly', URL: 'readonly', Blob: 'readonly', FormData: 'readonly' } },
+  },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', performance: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', structuredClone: 'readonly' } },

@@ -42,6 +42,13 @@ const EXPORT_SCHEMA = {
 } as const;
 const validateExport = new Ajv({ allErrors: false }).compile(EXPORT_SCHEMA);
 
+/** Checks a notes export against its JSON schema; returns why it is not one, or undefined. */
+export function validateNotesExport(data: unknown): string | undefined {
+  if (validateExport(data)) return undefined;
+  const e = validateExport.errors![0]!;
+  return `${e.instancePath || '/'} ${e.message}`;
+}
+
 function parseId(text: string): number {
   const id = /^N?([1-9]\d{0,15})$/i.exec(text.trim());
   if (!id) throw new MiraError(NotesErrorCodes.NOT_FOUND, `"${text}" is not a note id; write N<n> or <n>, e.g. N3`);
@@ -227,10 +234,8 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
         } catch (error) {
           throw new MiraError(NotesErrorCodes.IMPORT_INVALID, `${path} cannot be read as JSON (${(error as Error).message}); nothing was imported`);
         }
-        if (!validateExport(data)) {
-          const e = validateExport.errors![0]!;
-          throw new MiraError(NotesErrorCodes.IMPORT_INVALID, `${path} is not a notes export: ${e.instancePath || '/'} ${e.message}; nothing was imported`);
-        }
+        const invalid = validateNotesExport(data);
+        if (invalid) throw new MiraError(NotesErrorCodes.IMPORT_INVALID, `${path} is not a notes export: ${invalid}; nothing was imported`);
         const { added, skipped } = await ctx.store().importNotes(data as unknown as NotesExport, single(input, 'scope') ?? undefined);
         out.print(`imported ${added} notes, ${skipped} already present`);
       },

@@ -14,7 +14,7 @@ import { NotesStore } from './notes-store.js';
 import { NotesErrorCodes } from './text.js';
 import { notesTools } from './tools.js';
 
-export { formatNote, notesCommands } from './commands.js';
+export { formatNote, notesCommands, validateNotesExport } from './commands.js';
 export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 export { GLOBAL_SCOPE, NotesStore, type Note, type NotesExport, type SearchHit, type Viewer } from './notes-store.js';
 export { NOTES_SCHEMA } from './schema.js';

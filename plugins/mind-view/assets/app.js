@@ -1,0 +1,270 @@
+// The Mind view. Every piece of memory text is inserted with textContent, never as HTML.
+'use strict';
+
+const token = new URLSearchParams(location.search).get('token') || '';
+const $ = (id) => document.getElementById(id);
+const state = { notes: [], filter: '', sort: 'newest', label: null, scope: 'default' };
+
+async function api(path, options = {}) {
+  const response = await fetch(path, { ...options, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(options.headers || {}) } });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${body.error.code}: ${body.error.message}`);
+  return body;
+}
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'text') node.textContent = v;
+    else if (k === 'className') node.className = v;
+    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function hue(text) {
+  let h = 0;
+  for (const ch of text) h = (h * 31 + ch.codePointAt(0)) % 360;
+  return h;
+}
+
+function labelBadge(label) {
+  const badge = el('span', { className: 'label', text: label });
+  badge.style.background = label === 'unlabeled' ? '#999' : `hsl(${hue(label)}, 45%, 45%)`;
+  return badge;
+}
+
+function status(text) {
+  $('status').textContent = text;
+}
+
+async function loadScopes() {
+  const { scopes } = await api('/api/scopes');
+  const select = $('scope');
+  select.replaceChildren(...scopes.map((s) => el('option', { value: s, text: s })));
+  select.value = state.scope;
+}
+
+async function loadNotes() {
+  const { notes } = await api(`/api/notes?scope=${encodeURIComponent(state.scope)}`);
+  state.notes = notes;
+  render();
+}
+
+function visibleNotes() {
+  const q = state.filter.toLowerCase();
+  let notes = state.notes.filter((n) => {
+    const labels = n.labels.length ? n.labels : ['unlabeled'];
+    if (state.label && !labels.includes(state.label)) return false;
+    if (!q) return true;
+    return n.content.toLowerCase().includes(q) || labels.some((l) => l.includes(q)) || (n.private_key || '').toLowerCase().includes(q);
+  });
+  const by = {
+    newest: (a, b) => b.id - a.id,
+    oldest: (a, b) => a.id - b.id,
+    longest: (a, b) => b.content.length - a.content.length || b.id - a.id,
+    shortest: (a, b) => a.content.length - b.content.length || b.id - a.id,
+    label: (a, b) => (a.labels[0] || 'unlabeled').localeCompare(b.labels[0] || 'unlabeled') || b.id - a.id,
+  }[state.sort];
+  notes = [...notes].sort(by);
+  return notes;
+}
+
+function renderChips() {
+  const counts = new Map();
+  for (const n of state.notes) for (const l of n.labels.length ? n.labels : ['unlabeled']) counts.set(l, (counts.get(l) || 0) + 1);
+  const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
+  $('chips').replaceChildren(
+    ...top.map(([label, count]) =>
+      el('button', {
+        type: 'button',
+        className: `chip${state.label === label ? ' on' : ''}`,
+        'data-label': label,
+        text: `${label} ${count}`,
+        onclick: () => {
+          state.label = state.label === label ? null : label;
+          render();
+        },
+      }),
+    ),
+  );
+}
+
+function card(note) {
+  const meta = el('div', { className: 'meta' }, el('span', { text: `N${note.id}` }), el('span', { text: note.age }), ...(note.labels.length ? note.labels : ['unlabeled']).map(labelBadge));
+  if (note.private_key !== null) meta.append(el('span', { className: 'key', text: `key: ${note.private_key}` }));
+  const text = el('p', { className: 'content', text: note.content });
+  const box = el('article', { className: 'card', 'data-id': String(note.id) }, meta, text);
+  const edit = el('button', { type: 'button', title: 'Edit', className: 'edit', text: '✎' });
+  const remove = el('button', { type: 'button', title: 'Delete', className: 'delete', text: '✕' });
+  edit.addEventListener('click', () => {
+    const area = el('textarea', { className: 'editor' });
+    area.value = note.content;
+    const save = el('button', { type: 'button', className: 'save', text: 'Save' });
+    save.addEventListener('click', async () => {
+      try {
+        await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'PATCH', body: JSON.stringify({ content: area.value }) });
+        status(`N${note.id} saved`);
+        await loadNotes();
+      } catch (e) {
+        status(e.message);
+      }
+    });
+    text.replaceWith(area);
+    box.append(save);
+  });
+  remove.addEventListener('click', async () => {
+    try {
+      await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'DELETE' });
+      status(`N${note.id} deleted`);
+      await loadNotes();
+    } catch (e) {
+      status(e.message);
+    }
+  });
+  box.append(el('div', { className: 'actions' }, edit, remove));
+  return box;
+}
+
+function render() {
+  renderChips();
+  const notes = visibleNotes();
+  $('cards').replaceChildren(...notes.map(card));
+  if (!$('status').textContent) status(`${notes.length} of ${state.notes.length} notes`);
+}
+
+async function findDuplicates() {
+  const { pairs } = await api(`/api/notes/duplicates?scope=${encodeURIComponent(state.scope)}`);
+  const panel = $('duplicates');
+  panel.hidden = false;
+  const step = (i) => {
+    if (i >= pairs.length) {
+      panel.replaceChildren(el('p', { text: pairs.length ? 'No more pairs.' : 'No near-identical notes.' }));
+      return;
+    }
+    const { a, b, similarity } = pairs[i];
+    const act = (fn) => async () => {
+      try {
+        await fn();
+        await loadNotes();
+      } catch (e) {
+        status(e.message);
+      }
+      step(i + 1);
+    };
+    panel.replaceChildren(
+      el('p', { text: `Pair ${i + 1} of ${pairs.length} (similarity ${similarity})` }),
+      el('p', { className: 'dup-a', text: `N${a.id}: ${a.content}` }),
+      el('p', { className: 'dup-b', text: `N${b.id}: ${b.content}` }),
+      el('button', { type: 'button', className: 'combine', text: 'Combine', onclick: act(() => api('/api/notes/combine', { method: 'POST', body: JSON.stringify({ keep: a.id, drop: b.id }) })) }),
+      el('button', { type: 'button', className: 'delete-dup', text: `Delete N${b.id}`, onclick: act(() => api(`/api/notes/${b.id}`, { method: 'DELETE' })) }),
+      el('button', { type: 'button', className: 'skip', text: 'Skip', onclick: () => step(i + 1) }),
+    );
+  };
+  step(0);
+}
+
+async function exportScope() {
+  const data = await api(`/api/notes/export?scope=${encodeURIComponent(state.scope)}`);
+  const link = el('a', { href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })), download: `mira-notes-${state.scope}.json` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  status(`exported ${data.notes.length} notes`);
+}
+
+async function importFile(file) {
+  try {
+    const data = JSON.parse(await file.text());
+    const result = await api(`/api/notes/import?scope=${encodeURIComponent(state.scope)}`, { method: 'POST', body: JSON.stringify(data) });
+    status(`imported ${result.added} notes, ${result.skipped} already present`);
+    await loadNotes();
+  } catch (e) {
+    status(e.message);
+  }
+}
+
+function entityStatus(text) {
+  $('entity-status').textContent = text;
+}
+
+async function findEntities() {
+  const name = $('entity-name').value;
+  try {
+    const { entities } = await api(`/api/entities?name=${encodeURIComponent(name)}`);
+    const blocks = [];
+    for (const entity of entities) {
+      const { memories } = await api(`/api/entities/${entity.id}/memories`);
+      const block = el('div', { className: 'entity' }, el('h3', { text: `${entity.id} ${entity.entity_type} ${entity.canonical_name}` }));
+      if (entity.aliases.length) block.append(el('p', { text: `aliases: ${entity.aliases.join(', ')}` }));
+      for (const m of memories) {
+        const details = [m.kind, m.predicate ? `${m.predicate}=${m.value ?? ''}` : '', `source ${m.source_kind}${m.source_label ? ` (${m.source_label})` : ''}`, m.confidence === null ? '' : `confidence ${m.confidence}`, m.created_at, ...m.payloads.map((p) => `${p.media_type} ${p.byte_size} bytes`)].filter(Boolean).join(' · ');
+        block.append(el('div', { className: 'memory' }, el('strong', { text: `${m.id} ` }), el('span', { className: 'summary', text: m.summary }), el('div', { className: 'meta', text: details }), el('div', { className: 'links', text: `links: ${m.links.map((l) => `${l.entity} ${l.name} (${l.role})`).join(', ')}` })));
+      }
+      blocks.push(block);
+    }
+    $('entity-results').replaceChildren(...blocks);
+    entityStatus(entities.length ? `${entities.length} exact match${entities.length === 1 ? '' : 'es'}` : `no entity is named "${name}" (exact name or alias)`);
+  } catch (e) {
+    entityStatus(e.message);
+  }
+}
+
+function formHandler(id, submit) {
+  $(id).addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const data = Object.fromEntries(new FormData(event.target).entries());
+    try {
+      entityStatus(await submit(data));
+      event.target.reset();
+    } catch (e) {
+      entityStatus(e.message);
+    }
+  });
+}
+
+function showTab(name) {
+  $('memories').hidden = name !== 'memories';
+  $('entities').hidden = name !== 'entities';
+  $('tab-memories').classList.toggle('active', name === 'memories');
+  $('tab-entities').classList.toggle('active', name === 'entities');
+}
+
+document.addEventListener('DOMContentLoaded', async () => {
+  $('tab-memories').addEventListener('click', () => showTab('memories'));
+  $('tab-entities').addEventListener('click', () => showTab('entities'));
+  $('filter').addEventListener('input', (e) => {
+    state.filter = e.target.value;
+    status('');
+    render();
+  });
+  $('sort').addEventListener('change', (e) => {
+    state.sort = e.target.value;
+    render();
+  });
+  $('scope').addEventListener('change', async (e) => {
+    state.scope = e.target.value;
+    state.label = null;
+    status('');
+    await loadNotes();
+  });
+  $('find-duplicates').addEventListener('click', () => findDuplicates().catch((e) => status(e.message)));
+  $('export').addEventListener('click', () => exportScope().catch((e) => status(e.message)));
+  $('import').addEventListener('change', (e) => e.target.files[0] && importFile(e.target.files[0]));
+  $('entity-find').addEventListener('click', findEntities);
+  $('entity-name').addEventListener('keydown', (e) => e.key === 'Enter' && findEntities());
+  formHandler('add-entity', async (d) => `${(await api('/api/entities', { method: 'POST', body: JSON.stringify(d) })).entity.id} added`);
+  formHandler('add-alias', async (d) => `${(await api(`/api/entities/${encodeURIComponent(d.entity)}/aliases`, { method: 'POST', body: JSON.stringify({ alias: d.alias }) })).entity.id} alias added`);
+  formHandler('add-memory', async (d) => {
+    const links = d.link ? [{ entity: d.link.split(':')[0], role: d.link.split(':')[1] || 'subject' }] : [];
+    return `${(await api('/api/memories', { method: 'POST', body: JSON.stringify({ kind: d.kind, summary: d.summary, links }) })).memory.id} added`;
+  });
+  try {
+    await loadScopes();
+    await loadNotes();
+  } catch (e) {
+    status(e.message);
+  }
+});

@@ -1,0 +1,257 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MemoryErrorCodes, MiraError, parseEntityRef, parseMemoryRef, toMiraError, type Entity, type Memory, type MemoryStore } from '@mira/core';
+import { GLOBAL_SCOPE, noteAge, validateNotesExport, type Note, type NotesExport, type NotesStore, type Viewer } from '@mira/plugin-notes';
+
+/** What the server reads and writes through. */
+export interface MindViewSources {
+  notes(): NotesStore | undefined;
+  memory(): MemoryStore | undefined;
+  now(): Date;
+}
+
+/** A running Mind view. */
+export interface MindViewServer {
+  /** The address to open, token included (`?token=`; the page then keeps it in a same-site cookie). */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+/** Every response carries these; the page loads only its own assets. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+});
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
+};
+
+const MAX_BODY = 2_000_000;
+
+class HttpError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8'): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new HttpError(413, 'MIRA_ERR_MIND_VIEW_TOO_LARGE', 'the request body is too large');
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    const value = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
+    return value as Record<string, unknown>;
+  } catch {
+    throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_JSON', 'the request body must be a JSON object');
+  }
+}
+
+const str = (body: Record<string, unknown>, key: string, required = true): string | null => {
+  const value = body[key];
+  if (value === undefined || value === null) {
+    if (required) throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', `"${key}" is required`);
+    return null;
+  }
+  if (typeof value !== 'string') throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', `"${key}" must be a string`);
+  return value;
+};
+
+function noteJson(note: Note, now: Date) {
+  return { id: note.id, scope: note.scope, content: note.content, labels: note.labels, private_key: note.privateKey, created_at: note.createdAt, updated_at: note.updatedAt, age: noteAge(note.createdAt, now) };
+}
+
+function entityJson(entity: Entity) {
+  return { id: entity.ref, entity_type: entity.entityType, canonical_name: entity.canonicalName, aliases: entity.aliases.map((a) => a.alias), created_at: entity.createdAt };
+}
+
+function memoryJson(memory: Memory) {
+  return {
+    id: memory.ref,
+    kind: memory.kind,
+    summary: memory.summary,
+    predicate: memory.predicate,
+    value: memory.value,
+    source_kind: memory.source.kind,
+    source_label: memory.source.label,
+    confidence: memory.confidence,
+    status: memory.status,
+    created_at: memory.createdAt,
+    links: memory.links.map((l) => ({ entity: l.entityRef, name: l.entityName, role: l.role })),
+    payloads: memory.payloads.map((p) => ({ media_type: p.mediaType, byte_size: p.byteSize, kind: p.payloadKind })),
+  };
+}
+
+/**
+ * Serves the Mind view on `host:port` (127.0.0.1 by default). Every request
+ * needs the access token (`?token=` or `Authorization: Bearer`), and the
+ * `Host` header must name this server (no DNS rebinding). Writes go through
+ * the same store methods, validation and transactions as the console.
+ */
+export async function startMindViewServer(sources: MindViewSources, options: { host: string; port: number; token?: string }): Promise<MindViewServer> {
+  const token = options.token ?? randomBytes(24).toString('hex');
+  const assetsDir = new URL('../assets/', import.meta.url);
+  const assets = Object.fromEntries(Object.entries(ASSETS).map(([path, a]) => [path, { body: readFileSync(new URL(a.file, assetsDir), 'utf8'), type: a.type }]));
+  let port = options.port;
+  const allowedHosts = () => new Set([`${options.host}:${port}`, ...(options.host === '127.0.0.1' ? [`localhost:${port}`] : [])]);
+  const authorized = (req: IncomingMessage, url: URL) => {
+    const header = req.headers.authorization;
+    const cookie = /(?:^|;\s*)mira_token=([0-9a-f]+)/.exec(req.headers.cookie ?? '')?.[1];
+    const given = header?.startsWith('Bearer ') ? header.slice(7) : (url.searchParams.get('token') ?? cookie ?? '');
+    const a = Buffer.from(given);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  const notes = () => {
+    const store = sources.notes();
+    if (!store) throw new HttpError(404, 'MIRA_ERR_NOTES_DISABLED', 'notes are disabled in this profile');
+    return store;
+  };
+  const memory = () => {
+    const store = sources.memory();
+    if (!store) throw new HttpError(404, MemoryErrorCodes.DISABLED, 'persistent memory is disabled in this profile');
+    return store;
+  };
+  const operator = (scope: string): Viewer => ({ scopes: [scope], key: null, operator: true });
+  const scopeOf = (url: URL) => url.searchParams.get('scope') || 'default';
+
+  async function route(req: IncomingMessage, url: URL): Promise<unknown> {
+    const { pathname } = url;
+    const method = req.method ?? 'GET';
+    const now = sources.now();
+    let m: RegExpExecArray | null;
+    if (method === 'GET' && pathname === '/api/scopes') return { scopes: notes().scopes() };
+    if (method === 'GET' && pathname === '/api/notes') return { scope: scopeOf(url), notes: notes().recent(operator(scopeOf(url)), 100_000).map((n) => noteJson(n, now)) };
+    if (method === 'GET' && pathname === '/api/notes/duplicates') {
+      return { pairs: notes().duplicates(operator(scopeOf(url))).map((p) => ({ a: noteJson(p.a, now), b: noteJson(p.b, now), similarity: p.similarity })) };
+    }
+    if (method === 'POST' && pathname === '/api/notes/combine') {
+      const body = await readJson(req);
+      const keep = Number(body.keep);
+      const drop = Number(body.drop);
+      if (!Number.isInteger(keep) || !Number.isInteger(drop)) throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', '"keep" and "drop" must be note ids');
+      return { note: noteJson(notes().combine(keep, drop, { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true }), now) };
+    }
+    if (method === 'GET' && pathname === '/api/notes/export') return notes().exportScope(scopeOf(url));
+    if (method === 'POST' && pathname === '/api/notes/import') {
+      const body = await readJson(req);
+      const error = validateNotesExport(body);
+      if (error) throw new HttpError(400, 'MIRA_ERR_NOTES_IMPORT_INVALID', `not a notes export: ${error}; nothing was imported`);
+      return notes().importNotes(body as unknown as NotesExport, url.searchParams.get('scope') ?? undefined);
+    }
+    if ((m = /^\/api\/notes\/(\d+)$/.exec(pathname))) {
+      const id = Number(m[1]);
+      const viewer: Viewer = { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true };
+      if (method === 'PATCH') {
+        const body = await readJson(req);
+        const labels = body.labels === undefined || body.labels === null ? null : Array.isArray(body.labels) ? (body.labels as unknown[]).map(String).join(',') : str(body, 'labels');
+        return { note: noteJson((await notes().update(id, viewer, undefined, str(body, 'content')!, labels)).note, now) };
+      }
+      if (method === 'DELETE') return { deleted: notes().delete(id, viewer, undefined).id };
+    }
+    if (method === 'GET' && pathname === '/api/entities') {
+      const name = url.searchParams.get('name');
+      if (name === null) throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', 'give ?name= (exact name or alias)');
+      return { entities: (await memory().findEntities(name)).map(entityJson) };
+    }
+    if (method === 'POST' && pathname === '/api/entities') {
+      const body = await readJson(req);
+      return { entity: entityJson(await memory().createEntity({ entityType: str(body, 'entity_type')!, canonicalName: str(body, 'canonical_name')! })) };
+    }
+    if ((m = /^\/api\/entities\/(ENT\d+)\/(aliases|memories)$/i.exec(pathname))) {
+      const id = parseEntityRef(m[1]!);
+      if (m[2] === 'aliases' && method === 'POST') {
+        const added = await memory().addAlias(id, str(await readJson(req), 'alias')!);
+        return { entity: entityJson(added.entity), also_names: added.alsoNames.map((e) => e.ref) };
+      }
+      if (m[2] === 'memories' && method === 'GET') {
+        const entity = await memory().getEntity(id);
+        if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${m[1]}`);
+        return { entity: entityJson(entity), memories: (await memory().listActiveMemories(id)).memories.map(memoryJson).reverse() };
+      }
+    }
+    if (method === 'POST' && pathname === '/api/memories') {
+      const body = await readJson(req);
+      const links = Array.isArray(body.links) ? (body.links as Array<{ entity?: unknown; role?: unknown }>) : [];
+      const confidence = body.confidence === undefined || body.confidence === null ? null : Number(body.confidence);
+      const created = await memory().createMemory({
+        kind: str(body, 'kind')!,
+        summary: str(body, 'summary')!,
+        links: links.map((l) => ({ entityId: parseEntityRef(String(l.entity)), role: String(l.role) })),
+        predicate: str(body, 'predicate', false),
+        value: str(body, 'value', false),
+        sourceKind: str(body, 'source_kind', false) ?? 'console',
+        sourceLabel: str(body, 'source_label', false),
+        confidence,
+      });
+      return { memory: memoryJson(created) };
+    }
+    if ((m = /^\/api\/memories\/(MEM\d+)$/i.exec(pathname)) && method === 'GET') {
+      const found = await memory().getMemory(parseMemoryRef(m[1]!));
+      if (!found) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${m[1]}`);
+      return { memory: memoryJson(found) };
+    }
+    throw new HttpError(404, 'MIRA_ERR_MIND_VIEW_NOT_FOUND', `no route ${method} ${pathname}`);
+  }
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://mind-view.invalid');
+      if (!req.headers.host || !allowedHosts().has(req.headers.host)) {
+        send(res, 403, { error: { code: 'MIRA_ERR_MIND_VIEW_HOST', message: 'this address is not the Mind view; open the address printed on the console' } });
+        return;
+      }
+      if (!authorized(req, url)) {
+        send(res, 401, { error: { code: 'MIRA_ERR_MIND_VIEW_TOKEN', message: 'the access token is missing or wrong; open the address printed on the console' } });
+        return;
+      }
+      const asset = assets[url.pathname];
+      if (asset && req.method === 'GET') {
+        // The page's own asset requests carry the token as a same-site, script-proof cookie.
+        res.setHeader('set-cookie', `mira_token=${token}; HttpOnly; SameSite=Strict; Path=/`);
+        send(res, 200, asset.body, asset.type);
+        return;
+      }
+      try {
+        send(res, 200, await route(req, url));
+      } catch (error) {
+        if (error instanceof HttpError) send(res, error.status, { error: { code: error.code, message: error.message } });
+        else if (error instanceof MiraError) send(res, error.code.endsWith('NOT_FOUND') ? 404 : 400, { error: { code: error.code, message: error.detail } });
+        else send(res, 500, { error: { code: 'MIRA_ERR_INTERNAL', message: toMiraError(error).detail } });
+      }
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${options.host}:${port}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
