@@ -180,6 +180,25 @@ describe('Mind view', function () {
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
     });
 
+    it('exports a scope as JSON and imports it back (nothing duplicated)', async () => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+      const file = join(rt.dir, 'export.json');
+      await download.saveAs(file);
+      const { readFileSync } = await import('node:fs');
+      expect(JSON.parse(readFileSync(file, 'utf8')).notes).to.have.length(4);
+      await page.setInputFiles('#import', file);
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('imported'));
+      expect(await page.textContent('#status')).to.equal('imported 0 notes, 4 already present');
+    });
+
+    it('shows nothing but 401 without the token', async () => {
+      const other = await browser.newPage();
+      const response = await other.goto(`${base}/`);
+      expect(response!.status()).to.equal(401);
+      expect(await other.content()).not.to.contain('Alice');
+      await other.close();
+    });
+
     it('shows an entity with its memories in the Entities tab', async () => {
       await page.click('#tab-entities');
       await page.fill('#entity-name', 'ADA');
