@@ -4,14 +4,13 @@
  *
  * @packageDocumentation
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { MemoryErrorCodes, MiraError, type MemoryStore, type MiraPlugin } from '@mira/core';
 import { memoryCommands } from './commands.js';
-import { SqliteStoreErrorCodes } from './errors.js';
+import { ensureParentDirectory, requireDatabasePath } from './database-path.js';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 
 export { CONSOLE_SOURCE_KIND, formatEntity, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
+export { ensureParentDirectory, requireDatabasePath } from './database-path.js';
 export { SqliteStoreErrorCodes, type SqliteStoreErrorCode } from './errors.js';
 export { MEMORY_SCHEMA, inspectDatabase, openDatabase, type VersionedSchema } from './open-database.js';
 export { SCHEMA_V1, SCHEMA_VERSION } from './schema-v1.js';
@@ -41,25 +40,13 @@ const plugin: MiraPlugin<MemoryConfig> = {
     additionalProperties: false,
   },
   apply(kernel, config) {
-    let databasePath: string | undefined;
-    if (config.enabled) {
-      if (!config.database_path || config.database_path.trim() === '') {
-        throw new MiraError(
-          'MIRA_ERR_CONFIG_INVALID',
-          '[memory] /memory/database_path: a non-empty path is required when enabled = true, e.g. database_path = "../data/mira-memory.sqlite3"',
-        );
-      }
-      databasePath = kernel.resolvePath(config.database_path);
-      const path = databasePath;
+    const databasePath = config.enabled ? requireDatabasePath(kernel, 'memory', config.database_path, '../data/mira-memory.sqlite3') : undefined;
+    if (databasePath !== undefined) {
       kernel.stores.register<SqliteMemoryStore>({
         name: MEMORY_STORE_NAME,
         open: async () => {
-          try {
-            mkdirSync(dirname(path), { recursive: true });
-          } catch (error) {
-            throw new MiraError(SqliteStoreErrorCodes.OPEN_FAILED, `cannot create the directory ${dirname(path)}: ${(error as Error).message}`, { cause: error });
-          }
-          return SqliteMemoryStore.open(path, { clock: kernel.clock });
+          ensureParentDirectory(databasePath);
+          return SqliteMemoryStore.open(databasePath, { clock: kernel.clock });
         },
       });
     }

@@ -5,9 +5,8 @@
  *
  * @packageDocumentation
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { MiraError, type EpisodeOrigin, type MiraPlugin } from '@mira/core';
+import { ensureParentDirectory, requireDatabasePath } from '@mira/plugin-memory';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 import { NotesStore } from './notes-store.js';
@@ -64,18 +63,15 @@ const plugin: MiraPlugin<NotesConfig> = {
     let scope = config.scope;
     const embedding: EmbeddingConfig = config.embedding;
     if (config.enabled) {
-      if (!config.database_path?.trim()) {
-        throw new MiraError('MIRA_ERR_CONFIG_INVALID', '[notes] /notes/database_path: a non-empty path is required when enabled = true, e.g. database_path = "../data/mira-notes.sqlite3"');
-      }
+      const path = requireDatabasePath(kernel, 'notes', config.database_path, '../data/mira-notes.sqlite3');
       if (embedding.provider === 'openai' && !embedding.model) {
         throw new MiraError('MIRA_ERR_CONFIG_INVALID', '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"');
       }
-      const path = kernel.resolvePath(config.database_path);
       const embedder: Embedder | undefined = embedding.provider === 'openai' ? new OpenAIEmbedder(embedding) : undefined;
       kernel.stores.register({
         name: 'notes',
         open: async () => {
-          mkdirSync(dirname(path), { recursive: true });
+          ensureParentDirectory(path);
           const store = NotesStore.open(path, { clock: kernel.clock, embedder });
           store.ensureScope(scope);
           return store;
