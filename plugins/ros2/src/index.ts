@@ -25,7 +25,10 @@ export interface Ros2Config extends RobotMapping {
   namespace: string;
 }
 
-const plugin: MiraPlugin<Ros2Config> = {
+/** A fresh ROS 2 plugin, holding its own bridge (the default export is one such instance). */
+export function createRos2Plugin(): MiraPlugin<Ros2Config> {
+  let bridge: RobotBridge | undefined;
+  return {
   name: PLUGIN_NAME,
   version: '0.1.0',
   configSection: 'ros2',
@@ -56,8 +59,7 @@ const plugin: MiraPlugin<Ros2Config> = {
   async stop() {
     await bridge?.stop();
   },
-};
+  };
+}
 
-let bridge: RobotBridge | undefined;
-
-export default plugin;
+export default createRos2Plugin();
