@@ -29,36 +29,36 @@ export interface Ros2Config extends RobotMapping {
 export function createRos2Plugin(): MiraPlugin<Ros2Config> {
   let bridge: RobotBridge | undefined;
   return {
-  name: PLUGIN_NAME,
-  version: '0.1.0',
-  configSection: 'ros2',
-  stopPhase: 'hardware',
-  configSchema: {
-    type: 'object',
-    properties: {
-      transport: { enum: ['rclnodejs', 'rosbridge'], default: 'rclnodejs' },
-      url: { type: 'string', pattern: '^wss?://' },
-      connect_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
-      node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
-      namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
-      ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
+    name: PLUGIN_NAME,
+    version: '0.1.0',
+    configSection: 'ros2',
+    stopPhase: 'hardware',
+    configSchema: {
+      type: 'object',
+      properties: {
+        transport: { enum: ['rclnodejs', 'rosbridge'], default: 'rclnodejs' },
+        url: { type: 'string', pattern: '^wss?://' },
+        connect_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+        node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
+        namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
+        ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
+      },
+      required: ['sensors'],
+      additionalProperties: false,
+      if: { properties: { transport: { const: 'rosbridge' } } },
+      then: { required: ['url'] },
     },
-    required: ['sensors'],
-    additionalProperties: false,
-    if: { properties: { transport: { const: 'rosbridge' } } },
-    then: { required: ['url'] },
-  },
-  apply(kernel, config) {
-    const transport: RobotTransport =
-      config.transport === 'rosbridge' ? new RosbridgeTransport(config.url!, config.connect_timeout_ms) : new RclnodejsTransport(config.node_name, config.namespace);
-    bridge = attachRobot(kernel, transport, config);
-  },
-  async start() {
-    await bridge!.start();
-  },
-  async stop() {
-    await bridge?.stop();
-  },
+    apply(kernel, config) {
+      const transport: RobotTransport =
+        config.transport === 'rosbridge' ? new RosbridgeTransport(config.url!, config.connect_timeout_ms) : new RclnodejsTransport(config.node_name, config.namespace);
+      bridge = attachRobot(kernel, transport, config);
+    },
+    async start() {
+      await bridge!.start();
+    },
+    async stop() {
+      await bridge?.stop();
+    },
   };
 }
 
