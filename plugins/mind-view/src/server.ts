@@ -14,7 +14,10 @@ export interface MindViewSources {
 
 /** A running Mind view. */
 export interface MindViewServer {
-  /** The address to open, token included (`?token=`; the page then keeps it in a same-site cookie). */
+  /**
+   * The address to open, token included in the fragment (`#token=`): browsers never send a fragment to a
+   * server, and the page keeps the token in `sessionStorage` and sends it as `Authorization: Bearer` itself.
+   */
   readonly url: string;
   readonly port: number;
   readonly token: string;
@@ -102,8 +105,9 @@ function memoryJson(memory: Memory) {
 
 /**
  * Serves the Mind view on `host:port` (127.0.0.1 by default). Every request
- * needs the access token (`?token=` or `Authorization: Bearer`), and the
- * `Host` header must name this server (no DNS rebinding). Writes go through
+ * API request needs the access token as `Authorization: Bearer` (no
+ * cookie, so no other page or local server ever receives it), a request from a page of another origin
+ * is refused (`Origin`, `Sec-Fetch-Site`), and the `Host` header must name this server (no DNS rebinding). Writes go through
  * the same store methods, validation and transactions as the console.
  */
 export async function startMindViewServer(sources: MindViewSources, options: { host: string; port: number; token?: string }): Promise<MindViewServer> {
@@ -111,14 +115,25 @@ export async function startMindViewServer(sources: MindViewSources, options: { h
   const assetsDir = new URL('../assets/', import.meta.url);
   const assets = Object.fromEntries(Object.entries(ASSETS).map(([path, a]) => [path, { body: readFileSync(new URL(a.file, assetsDir), 'utf8'), type: a.type }]));
   let port = options.port;
-  const allowedHosts = () => new Set([`${options.host}:${port}`, ...(options.host === '127.0.0.1' ? [`localhost:${port}`] : [])]);
-  const authorized = (req: IncomingMessage, url: URL) => {
+  // `[::1]` is how an IPv6 literal appears in a URL and in the Host header.
+  const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const allowedHosts = () => new Set([`${hostInUrl}:${port}`, ...(options.host === '127.0.0.1' ? [`localhost:${port}`] : [])]);
+  // Only a header the page's own script sets counts: no cookie, no query parameter, nothing a browser
+  // attaches by itself to a request another page makes.
+  const authorized = (req: IncomingMessage) => {
     const header = req.headers.authorization;
-    const cookie = /(?:^|;\s*)mira_token=([0-9a-f]+)/.exec(req.headers.cookie ?? '')?.[1];
-    const given = header?.startsWith('Bearer ') ? header.slice(7) : (url.searchParams.get('token') ?? cookie ?? '');
+    const given = header?.startsWith('Bearer ') ? header.slice(7) : '';
     const a = Buffer.from(given);
     const b = Buffer.from(token);
     return a.length === b.length && timingSafeEqual(a, b);
+  };
+  // A request a page of another origin made (another port of the same host is another origin).
+  const crossOrigin = (req: IncomingMessage): string | undefined => {
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site: ${site}`;
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host}`) return `Origin: ${origin}`;
+    return undefined;
   };
   const notes = () => {
     const store = sources.notes();
@@ -219,15 +234,19 @@ export async function startMindViewServer(sources: MindViewSources, options: { h
         send(res, 403, { error: { code: 'MIRA_ERR_MIND_VIEW_HOST', message: 'this address is not the Mind view; open the address printed on the console' } });
         return;
       }
-      if (!authorized(req, url)) {
-        send(res, 401, { error: { code: 'MIRA_ERR_MIND_VIEW_TOKEN', message: 'the access token is missing or wrong; open the address printed on the console' } });
-        return;
-      }
       const asset = assets[url.pathname];
       if (asset && req.method === 'GET') {
-        // The page's own asset requests carry the token as a same-site, script-proof cookie.
-        res.setHeader('set-cookie', `mira_token=${token}; HttpOnly; SameSite=Strict; Path=/`);
+        // The page holds no data; it asks for the data with the token it was handed in the URL fragment.
         send(res, 200, asset.body, asset.type);
+        return;
+      }
+      const foreign = crossOrigin(req);
+      if (foreign) {
+        send(res, 403, { error: { code: 'MIRA_ERR_MIND_VIEW_CROSS_ORIGIN', message: `a page of another origin may not use the Mind view (${foreign})` } });
+        return;
+      }
+      if (!authorized(req)) {
+        send(res, 401, { error: { code: 'MIRA_ERR_MIND_VIEW_TOKEN', message: 'the access token is missing or wrong; open the address printed on the console' } });
         return;
       }
       try {
@@ -245,7 +264,7 @@ export async function startMindViewServer(sources: MindViewSources, options: { h
   });
   port = (server.address() as AddressInfo).port;
   return {
-    url: `http://${options.host}:${port}/?token=${token}`,
+    url: `http://${hostInUrl}:${port}/#token=${token}`,
     port,
     token,
     close: () =>
