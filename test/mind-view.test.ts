@@ -55,7 +55,7 @@ describe('Mind view', function () {
         expect(response.status, path).to.equal(401);
         expect((await response.json()).error.code).to.equal('MIRA_ERR_MIND_VIEW_TOKEN');
       }
-      const wrong = [
+      const wrong: RequestInit[] = [
         { headers: { authorization: 'Bearer nope' } },
         { headers: { authorization: `Bearer ${token}x` } },
         // Neither a cookie nor a query parameter is a credential: browsers attach those on their own.
@@ -74,7 +74,7 @@ describe('Mind view', function () {
     });
 
     it('refuses an API request that a page of another origin made, even with the token', async () => {
-      const foreign = [
+      const foreign: Array<Record<string, string>> = [
         { origin: 'http://127.0.0.1:1' },
         { origin: `http://localhost:${port}` },
         { origin: 'null' },

@@ -6,14 +6,11 @@
  */
 import { MemoryErrorCodes, MiraError, type MemoryStore, type MiraPlugin } from '@mira/core';
 import { memoryCommands } from './commands.js';
-import { ensureParentDirectory, requireDatabasePath } from './database-path.js';
+import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 
 export { CONSOLE_SOURCE_KIND, formatEntity, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
-export { ensureParentDirectory, requireDatabasePath } from './database-path.js';
-export { SqliteStoreErrorCodes, type SqliteStoreErrorCode } from './errors.js';
-export { MEMORY_SCHEMA, inspectDatabase, openDatabase, type VersionedSchema } from './open-database.js';
-export { SCHEMA_V1, SCHEMA_VERSION } from './schema-v1.js';
+export { MEMORY_SCHEMA, SCHEMA_V1, SCHEMA_VERSION } from './schema-v1.js';
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
 
 /** The plugin's name. */

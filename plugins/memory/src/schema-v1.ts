@@ -1,3 +1,5 @@
+import type { StoreSchema } from '@mira/sqlite';
+
 /** The schema version this build reads and writes (`PRAGMA user_version`). */
 export const SCHEMA_VERSION = 1;
 
@@ -70,3 +72,13 @@ CREATE TABLE payloads (
 );
 CREATE INDEX payloads_by_memory ON payloads (memory_id);
 `;
+
+/** The persistent memory store's file: schema v1, marked with the memory application ID. */
+export const MEMORY_SCHEMA: StoreSchema = {
+  kind: 'memory',
+  version: SCHEMA_VERSION,
+  ddl: SCHEMA_V1,
+  tables: ['aliases', 'entities', 'memories', 'memory_links', 'payloads'],
+  setting: '[memory] database_path',
+  what: 'Mira memory database',
+};

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import {
   MemoryErrorCodes,
   MiraError,
@@ -22,7 +21,8 @@ import {
   type PayloadInfo,
   type StoreInfo,
 } from '@mira/core';
-import { openDatabase } from './open-database.js';
+import { openDatabase, type SqliteDatabase } from '@mira/sqlite';
+import { MEMORY_SCHEMA } from './schema-v1.js';
 import { SCHEMA_VERSION } from './schema-v1.js';
 
 /** How to open a {@link SqliteMemoryStore}. */
@@ -58,12 +58,12 @@ interface PayloadRow {
 export class SqliteMemoryStore implements MemoryStore {
   readonly backend = 'sqlite';
   readonly path: string;
-  readonly #db: Database.Database;
+  readonly #db: SqliteDatabase;
   readonly #clock: Clock;
   readonly #s;
   #closed = false;
 
-  private constructor(path: string, db: Database.Database, clock: Clock) {
+  private constructor(path: string, db: SqliteDatabase, clock: Clock) {
     this.path = path;
     this.#db = db;
     this.#clock = clock;
@@ -126,7 +126,7 @@ export class SqliteMemoryStore implements MemoryStore {
    * Mira database or a new/empty file.
    */
   static open(path: string, options: SqliteMemoryStoreOptions = {}): SqliteMemoryStore {
-    const db = openDatabase(path, options.busyTimeoutMs ?? 5000);
+    const db = openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA);
     return new SqliteMemoryStore(path, db, options.clock ?? systemClock);
   }
 

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { MiraError, type EpisodeOrigin, type MiraPlugin } from '@mira/core';
-import { ensureParentDirectory, requireDatabasePath } from '@mira/plugin-memory';
+import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 import { NotesStore } from './notes-store.js';

@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { MiraError, systemClock, type Clock } from '@mira/core';
-import { openDatabase } from '@mira/plugin-memory';
+import { openDatabase, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { NOTES_SCHEMA } from './schema.js';
 import { NotesErrorCodes, capNote, comparable, parseLabels } from './text.js';
@@ -64,12 +63,12 @@ const RRF_K = 60;
 export class NotesStore {
   readonly path: string;
   readonly embedder: Embedder | undefined;
-  readonly #db: Database.Database;
+  readonly #db: SqliteDatabase;
   readonly #clock: Clock;
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly #statements = new Map<string, SqliteStatement>();
   #closed = false;
 
-  private constructor(path: string, db: Database.Database, clock: Clock, embedder: Embedder | undefined) {
+  private constructor(path: string, db: SqliteDatabase, clock: Clock, embedder: Embedder | undefined) {
     this.path = path;
     this.#db = db;
     this.#clock = clock;
@@ -84,7 +83,7 @@ export class NotesStore {
   }
 
   /** Statements are prepared once per store and reused (the cache is bounded). */
-  #stmt(sql: string): Database.Statement {
+  #stmt(sql: string): SqliteStatement {
     let statement = this.#statements.get(sql);
     if (!statement) {
       if (this.#statements.size > 500) this.#statements.clear();

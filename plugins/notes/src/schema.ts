@@ -1,4 +1,4 @@
-import type { VersionedSchema } from '@mira/plugin-memory';
+import type { StoreSchema } from '@mira/sqlite';
 
 /**
  * Note memory, schema version 1: notes, their labels and scopes, and an FTS5
@@ -7,10 +7,12 @@ import type { VersionedSchema } from '@mira/plugin-memory';
  * embedding is stored (its dimension comes from the embedder), with the
  * embedder's name and dimension in `meta`.
  */
-export const NOTES_SCHEMA: VersionedSchema = {
+export const NOTES_SCHEMA: StoreSchema = {
+  kind: 'notes',
   version: 1,
+  tables: ['meta', 'note_labels', 'notes', 'notes_fts', 'scopes'],
   setting: '[notes] database_path',
-  what: 'Mira notes store',
+  what: 'Mira notes database',
   ddl: `
 CREATE TABLE scopes (
   name       TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 64),

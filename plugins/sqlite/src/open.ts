@@ -1,0 +1,267 @@
+import { accessSync, closeSync, constants, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { CoreErrorCodes, MiraError } from '@mira/core';
+import type { SqliteDatabase } from './driver.js';
+import { SqliteErrorCodes } from './errors.js';
+
+/**
+ * The `PRAGMA application_id` Mira writes into each kind of file it creates
+ * (`MirM`, `MirN` in ASCII), so a file is known as Mira's, and of which kind,
+ * before anything is written to it.
+ */
+export const MIRA_APPLICATION_IDS = Object.freeze({ memory: 0x4d69724d, notes: 0x4d69724e });
+
+/** A kind of Mira SQLite file. */
+export type MiraStoreKind = keyof typeof MIRA_APPLICATION_IDS;
+
+/** What a Mira SQLite file holds and how to name its setting in messages. */
+export interface StoreSchema {
+  readonly kind: MiraStoreKind;
+  readonly version: number;
+  /** DDL run once, in the same transaction that sets `user_version` and `application_id`. */
+  readonly ddl: string;
+  /** The tables the schema creates: how a file from before application IDs is recognised. */
+  readonly tables: readonly string[];
+  /** The manifest key that names the file, e.g. `[memory] database_path`. */
+  readonly setting: string;
+  /** What the file holds, e.g. `Mira memory database`. */
+  readonly what: string;
+}
+
+/** What is at a database path before it is opened for writing. */
+export type Inspection =
+  | { readonly state: 'new' }
+  /** `adopt`: a file Mira created before application IDs; it gets the ID once. */
+  | { readonly state: 'current'; readonly adopt: boolean };
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const HEADER_SIZE = 100;
+
+interface Found {
+  readonly applicationId: number;
+  readonly userVersion: number;
+  /** Table names (without SQLite's own), when the schema was read. */
+  readonly tables?: readonly string[];
+  /** Every schema object (tables, indexes, triggers, views), when the schema was read. */
+  readonly objects?: number;
+}
+
+function readHeader(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const header = Buffer.alloc(HEADER_SIZE);
+    const read = readSync(fd, header, 0, HEADER_SIZE, 0);
+    return header.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True when the 100-byte header is one SQLite itself would write (magic, page size, fixed fractions). */
+function isSqliteHeader(header: Buffer): boolean {
+  if (header.length < HEADER_SIZE || !header.subarray(0, 16).equals(SQLITE_MAGIC)) return false;
+  const pageSize = header.readUInt16BE(16);
+  const validPageSize = pageSize === 1 || (pageSize >= 512 && pageSize <= 32768 && (pageSize & (pageSize - 1)) === 0);
+  const validFormat = [1, 2].includes(header[18]!) && [1, 2].includes(header[19]!);
+  return validPageSize && validFormat && header[21] === 64 && header[22] === 32 && header[23] === 32;
+}
+
+const hex = (id: number) => `0x${(id >>> 0).toString(16).padStart(8, '0')}`;
+
+function notSqlite(path: string, schema: StoreSchema, detail?: string, cause?: unknown): MiraError {
+  return new MiraError(
+    SqliteErrorCodes.NOT_SQLITE,
+    `${path} is not an SQLite database${detail ? ` (${detail})` : ''}; it was left unchanged. Point ${schema.setting} at another file`,
+    { cause },
+  );
+}
+
+/**
+ * Reads the application ID, user version and tables through SQLite without
+ * touching anything beside the database: a WAL-mode file is read from a
+ * private copy (with its `-wal`, if any), because opening it in place, even
+ * read-only, creates `-wal` and `-shm` next to it or rewrites the `-shm`.
+ */
+function readSchema(path: string, wal: boolean, schema: StoreSchema): Found {
+  let copyDir: string | undefined;
+  let source = path;
+  if (wal) {
+    copyDir = mkdtempSync(join(tmpdir(), 'mira-inspect-'));
+    source = join(copyDir, basename(path));
+    copyFileSync(path, source);
+    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${source}-wal`);
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(source, { readonly: true, fileMustExist: true });
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").pluck().all() as string[];
+    return {
+      applicationId: db.pragma('application_id', { simple: true }) as number,
+      userVersion: db.pragma('user_version', { simple: true }) as number,
+      tables,
+      objects: db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number,
+    };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw notSqlite(path, schema, (error as Error).message, error);
+    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be read as an SQLite database (${(error as Error).message}); it was left unchanged`, { cause: error });
+  } finally {
+    db?.close();
+    if (copyDir) rmSync(copyDir, { recursive: true, force: true });
+  }
+}
+
+/** Decides from what was found; `undefined` means the schema must be read first. */
+function classify(path: string, schema: StoreSchema, found: Found): Inspection | undefined {
+  const ours = MIRA_APPLICATION_IDS[schema.kind];
+  const { applicationId, userVersion } = found;
+  if (applicationId === ours) {
+    if (userVersion === schema.version) return { state: 'current', adopt: false };
+    throw new MiraError(
+      SqliteErrorCodes.UNSUPPORTED_VERSION,
+      `${path} has ${schema.what} schema version ${userVersion}, but this Mira supports version ${schema.version}; it was left unchanged. Use the Mira release that wrote it, or another file`,
+    );
+  }
+  const otherKind = (Object.keys(MIRA_APPLICATION_IDS) as MiraStoreKind[]).find((kind) => MIRA_APPLICATION_IDS[kind] === applicationId);
+  if (otherKind) {
+    throw new MiraError(
+      SqliteErrorCodes.NOT_MIRA,
+      `${path} is a Mira ${otherKind} database, not a ${schema.what}; it was left unchanged. Each store needs a file of its own: point ${schema.setting} at another file`,
+    );
+  }
+  if (applicationId !== 0) {
+    throw new MiraError(
+      SqliteErrorCodes.NOT_MIRA,
+      `${path} is not a ${schema.what}: it belongs to another application (application_id ${hex(applicationId)}); it was left unchanged. Point ${schema.setting} at a new file`,
+    );
+  }
+  if (found.tables === undefined) return undefined;
+  const tables = found.tables;
+  if (userVersion === 0 && found.objects === 0) return { state: 'new' };
+  if (userVersion === 0) {
+    throw new MiraError(
+      SqliteErrorCodes.UNVERSIONED,
+      `${path} is an SQLite database without a schema version (PRAGMA user_version = 0) that already holds tables (${tables.join(', ') || 'none'}); it is not a ${schema.what} and was left unchanged. Point ${schema.setting} at a new file`,
+    );
+  }
+  const missing = schema.tables.filter((table) => !tables.includes(table));
+  if (userVersion === schema.version && missing.length === 0) return { state: 'current', adopt: true };
+  if (userVersion !== schema.version && tables.some((table) => schema.tables.includes(table))) {
+    throw new MiraError(
+      SqliteErrorCodes.UNSUPPORTED_VERSION,
+      `${path} has ${schema.what} schema version ${userVersion}, but this Mira supports version ${schema.version}; it was left unchanged. Use the Mira release that wrote it, or another file`,
+    );
+  }
+  throw new MiraError(
+    SqliteErrorCodes.NOT_MIRA,
+    `${path} is not a ${schema.what}: it has tables ${tables.join(', ') || '(none)'}; user_version ${userVersion}; application_id 0; it was left unchanged. Point ${schema.setting} at a new file`,
+  );
+}
+
+/**
+ * Decides, without writing a byte or creating a file beside it, whether a
+ * path may be opened: a missing or empty file, or an SQLite file with no
+ * schema objects, is new; a file with this store's application ID and schema
+ * version is current; a schema-v1 file with this store's tables and no
+ * application ID (written before Mira marked its files) is current and
+ * adopted; anything else is refused with a distinct code and left unchanged.
+ */
+export function inspectDatabase(path: string, schema: StoreSchema): Inspection {
+  let size: number;
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile()) throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} is not a regular file; point ${schema.setting} at a file`);
+    size = stats.size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'new' };
+    throw error instanceof MiraError ? error : new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path}: ${(error as Error).message}`, { cause: error });
+  }
+  if (size === 0) return { state: 'new' };
+  let header: Buffer;
+  try {
+    header = readHeader(path);
+  } catch (error) {
+    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+  if (!isSqliteHeader(header)) throw notSqlite(path, schema);
+  const fromHeader: Found = { applicationId: header.readInt32BE(68), userVersion: header.readInt32BE(60) };
+  const quick = classify(path, schema, fromHeader);
+  if (quick) return quick;
+  // The header says no application ID; the schema (and a WAL not yet checkpointed) has the last word.
+  return classify(path, schema, readSchema(path, header[18] === 2, schema))!;
+}
+
+/** Refuses a file or directory this process cannot write: a store there could keep nothing. */
+function assertWritable(path: string, schema: StoreSchema): void {
+  for (const [target, what] of [
+    [dirname(path), 'its directory'],
+    [path, 'the file'],
+  ] as const) {
+    if (target === path && !existsSync(path)) continue;
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') continue;
+      throw new MiraError(
+        SqliteErrorCodes.READ_ONLY,
+        `${path} cannot be written: ${what} is read-only (${code}); a ${schema.what} must be writable. Fix the permissions or point ${schema.setting} at a writable place`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/**
+ * Opens (creating when new) a Mira database: WAL journal, synchronous FULL,
+ * foreign keys on, and a busy timeout so a second process waits. Nothing that
+ * can write runs before {@link inspectDatabase} has proven the file new or
+ * this store's.
+ */
+export function openDatabase(path: string, busyTimeoutMs: number, schema: StoreSchema): SqliteDatabase {
+  const inspection = inspectDatabase(path, schema);
+  assertWritable(path, schema);
+  const ours = MIRA_APPLICATION_IDS[schema.kind];
+  let db: Database.Database;
+  try {
+    db = new Database(path, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be opened: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.transaction(() => {
+      // Another process may have created or marked the file since we looked.
+      const found = {
+        applicationId: db.pragma('application_id', { simple: true }) as number,
+        userVersion: db.pragma('user_version', { simple: true }) as number,
+        objects: db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number,
+      };
+      if (found.applicationId === ours && found.userVersion === schema.version) return;
+      if (inspection.state === 'current' && inspection.adopt && found.applicationId === 0 && found.userVersion === schema.version) {
+        db.pragma(`application_id = ${ours}`);
+        return;
+      }
+      if (inspection.state === 'new' && found.applicationId === 0 && found.userVersion === 0 && found.objects === 0) {
+        db.exec(schema.ddl);
+        db.pragma(`user_version = ${schema.version}`);
+        db.pragma(`application_id = ${ours}`);
+        return;
+      }
+      throw new MiraError(SqliteErrorCodes.UNVERSIONED, `${path} changed while it was being opened; start again`);
+    }).immediate();
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof MiraError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
+      throw new MiraError(SqliteErrorCodes.READ_ONLY, `${path} cannot be written (${(error as Error).message}); a ${schema.what} must be writable`, { cause: error });
+    }
+    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be prepared: ${(error as Error).message}`, { cause: error });
+  }
+}

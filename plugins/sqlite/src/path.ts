@@ -1,0 +1,54 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CoreErrorCodes, MiraError, type PluginKernel } from '@mira/core';
+
+/**
+ * The absolute database path of an enabled `[<section>]` table: required and
+ * non-empty, resolved against the manifest's directory.
+ */
+export function requireDatabasePath(kernel: PluginKernel, section: string, path: string | undefined, example: string): string {
+  if (!path?.trim()) {
+    throw new MiraError(
+      CoreErrorCodes.CONFIG_INVALID,
+      `[${section}] /${section}/database_path: a non-empty path is required when enabled = true, e.g. database_path = "${example}"`,
+    );
+  }
+  return kernel.resolvePath(path);
+}
+
+const openFailed = (path: string, why: string, cause?: unknown) =>
+  new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `cannot create the directory ${dirname(path)}: ${why}`, { cause });
+
+/**
+ * Creates the database file's missing parent directories before SQLite opens
+ * the file, one level at a time from the nearest existing ancestor, so a
+ * parent that cannot be created (a file in the way, `/proc`, a read-only
+ * mount) fails at once with the reason.
+ */
+export function ensureParentDirectory(path: string): void {
+  const missing: string[] = [];
+  let dir = dirname(path);
+  for (;;) {
+    try {
+      if (!statSync(dir).isDirectory()) throw openFailed(path, `${dir} exists and is not a directory`);
+      break;
+    } catch (error) {
+      if (error instanceof MiraError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // ENOTDIR: a file further up is in the way; walking up names it.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw openFailed(path, (error as Error).message, error);
+      missing.unshift(dir);
+      const parent = dirname(dir);
+      if (parent === dir) throw openFailed(path, 'no part of the path exists');
+      dir = parent;
+    }
+  }
+  for (const level of missing) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(level).isDirectory()) continue;
+      throw openFailed(path, (error as Error).message, error);
+    }
+  }
+}
