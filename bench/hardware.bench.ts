@@ -2,7 +2,7 @@ import * as roslib from 'roslib';
 import type { MiraPlugin } from '@mira/core';
 import { createTestRuntime } from '@mira/core/testing';
 import ros2Plugin from '@mira/plugin-ros2';
-import { SimRobot, SimTransport, createSimPlugin } from '@mira/plugin-sim';
+import simPlugin, { SimRobot, SimTransport } from '@mira/plugin-sim';
 import { startRosbridgeServer } from '../test/helpers/rosbridge-server.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
 import { fmt, timeEach } from './lib/stats.js';
@@ -15,9 +15,8 @@ export interface HardwareBenchOptions {
 const battery = (i: number) => ({ header: { stamp: { sec: i, nanosec: 0 }, frame_id: 'base_link' }, voltage: 12, percentage: (i % 100) / 100, present: true });
 
 async function viaSim(messages: number) {
-  const sim = createSimPlugin();
-  const rt = await createTestRuntime({ plugins: [sim], tables: { sim: { tick_ms: 0 } } });
-  const transport = sim.handle.transport!;
+  const rt = await createTestRuntime({ plugins: [simPlugin], tables: { sim: { tick_ms: 0 } } });
+  const transport = rt.instance(simPlugin).transport;
   const kernel = rt.app.kernel;
   const inputs = Array.from({ length: messages }, (_, i) => i);
   // Reading → grounding: one message delivered, then the grounding rebuilt and showing it.

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { ManualClock } from '@mira/core';
 import { createTestRuntime, startScriptedModelServer, type ScriptedModelServer, type TestRuntime } from '@mira/core/testing';
-import { createAttentionPlugin } from '@mira/plugin-attention';
+import attentionPlugin from '@mira/plugin-attention';
 import memoryPlugin from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import openaiPlugin from '@mira/plugin-openai';
-import { createSimPlugin, type SimTransport } from '@mira/plugin-sim';
+import simPlugin, { type SimTransport } from '@mira/plugin-sim';
 import { eventually } from './conformance/transport-contract.js';
 
 describe('attention: monitor and temporal episodes (sim, scripted model, manual clock)', function () {
@@ -14,16 +14,13 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
   let server: ScriptedModelServer;
   let clock: ManualClock;
   let sim: SimTransport;
-  let attention: ReturnType<typeof createAttentionPlugin>;
 
   beforeEach(async () => {
     server = await startScriptedModelServer();
     clock = new ManualClock('2026-06-01T08:00:00.000Z');
-    const simPlugin = createSimPlugin();
-    attention = createAttentionPlugin();
     rt = await createTestRuntime({
       clock,
-      plugins: [simPlugin, attention, memoryPlugin, memoryToolsPlugin, openaiPlugin],
+      plugins: [simPlugin, attentionPlugin, memoryPlugin, memoryToolsPlugin, openaiPlugin],
       tables: {
         sim: { tick_ms: 0, battery_percent: 21, battery_drain_percent_per_min: 60 },
         attention: {
@@ -34,7 +31,7 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
         openai: { model: 'scripted', base_url: server.url, max_retries: 0 },
       },
     });
-    sim = simPlugin.handle.transport!;
+    sim = rt.instance(simPlugin).transport;
   });
   afterEach(async () => {
     await rt.dispose();
@@ -67,7 +64,7 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
       'F1 due in 2m0s at 2026-06-01T08:02:00.000Z: "check the door"',
     ]);
     clock.advance(150_000);
-    await attention.handle.tick();
+    await rt.instance(attentionPlugin).tick();
     await eventually(() => rt.notifications.includes('Mira: Checking the door.'), 3000, 'both episodes');
     expect(rt.notifications.filter((l) => l.startsWith('[followup'))).to.deep.equal(['[followup F2] due: check the dock', '[followup F1] due: check the door']);
     for (const request of server.requests) {

@@ -84,6 +84,18 @@ describe('mira CLI', function () {
       ['malformed TOML', '[profile\nname = "x"\n', 'MIRA_ERR_MANIFEST_SYNTAX'],
       ['an unknown plugin', '[profile]\nname = "x"\nplugins = ["@mira/plugin-nope"]\n', 'MIRA_ERR_PLUGIN_NOT_FOUND'],
       ['a module with no plugin export', '[profile]\nname = "x"\nplugins = ["./junk.js"]\n', 'MIRA_ERR_PLUGIN_INVALID', { 'junk.js': 'export const nothing = 1;\n' }],
+      [
+        'a plugin of the older shape (apply, start and stop on the module object)',
+        '[profile]\nname = "x"\nplugins = ["./old.js"]\n',
+        'MIRA_ERR_PLUGIN_INVALID',
+        { 'old.js': "export default { name: 'old', version: '1', apply() {}, start() {} };\n" },
+      ],
+      [
+        'a setup() that returns something other than an instance',
+        '[profile]\nname = "x"\nplugins = ["./odd.js"]\n',
+        'MIRA_ERR_PLUGIN_INVALID',
+        { 'odd.js': "export default { name: 'odd', version: '1', setup() { return { start: 'soon' }; } };\n" },
+      ],
       ['a config value of the wrong type', `[profile]\nname = "x"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = 42\n`, 'MIRA_ERR_CONFIG_INVALID'],
       ['an unclaimed table', '[profile]\nname = "x"\nplugins = []\n[memory]\nenabled = true\n', 'MIRA_ERR_CONFIG_UNKNOWN_TABLE'],
       [
@@ -91,8 +103,8 @@ describe('mira CLI', function () {
         '[profile]\nname = "x"\nplugins = ["./a.js", "./b.js"]\n',
         'MIRA_ERR_PLUGIN_DEPENDENCY_CYCLE',
         {
-          'a.js': "export default { name: 'a', version: '1', dependencies: ['b'], apply() {} };\n",
-          'b.js': "export default { name: 'b', version: '1', dependencies: ['a'], apply() {} };\n",
+          'a.js': "export default { name: 'a', version: '1', dependencies: ['b'], setup() {} };\n",
+          'b.js': "export default { name: 'b', version: '1', dependencies: ['a'], setup() {} };\n",
         },
       ],
       [
@@ -101,14 +113,14 @@ describe('mira CLI', function () {
         'MIRA_ERR_DUPLICATE_REGISTRATION',
         {
           'dup.js':
-            "export default { name: 'dup', version: '1', apply(k) { k.tools.register({ name: 'lab_temperature', description: 'x', kind: 'acquisition', origins: ['operator'], parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, run: async () => ({ content: '', display: '' }) }); } };\n",
+            "export default { name: 'dup', version: '1', setup(k) { k.tools.register({ name: 'lab_temperature', description: 'x', kind: 'acquisition', origins: ['operator'], parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, run: async () => ({ content: '', display: '' }) }); } };\n",
         },
       ],
       [
         'a duplicate command name',
         '[profile]\nname = "x"\nplugins = ["./dup.js"]\n',
         'MIRA_ERR_DUPLICATE_REGISTRATION',
-        { 'dup.js': "export default { name: 'dup', version: '1', apply(k) { k.commands.register({ name: 'help', summary: 'x', run() {} }); } };\n" },
+        { 'dup.js': "export default { name: 'dup', version: '1', setup(k) { k.commands.register({ name: 'help', summary: 'x', run() {} }); } };\n" },
       ],
     ];
     for (const [what, text, code, files] of cases) {

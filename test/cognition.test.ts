@@ -207,7 +207,7 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
     const operatorOnly: MiraPlugin = {
       name: 'operator-only-tools',
       version: '1.0.0',
-      apply: (k) =>
+      setup: (k) =>
         k.tools.register({
           name: 'wave_hand',
           description: 'Wave at the operator.',

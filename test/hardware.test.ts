@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { ManualClock, type MiraPlugin, type RosMessage } from '@mira/core';
+import { ManualClock, type MiraPlugin } from '@mira/core';
+import type { RosMessage } from '@mira/robot';
 import { createTestRuntime, startScriptedModelServer, type ScriptedModelServer, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import openaiPlugin from '@mira/plugin-openai';
 import ros2Plugin from '@mira/plugin-ros2';
-import { createSimPlugin, type SimTransport } from '@mira/plugin-sim';
+import simPlugin, { type SimTransport } from '@mira/plugin-sim';
 import { eventually } from './conformance/transport-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 import { toolMessages } from './helpers/model-runtime.js';
@@ -23,7 +24,6 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
   beforeEach(async () => {
     server = await startScriptedModelServer();
     clock = new ManualClock('2026-06-01T08:00:00.000Z');
-    const simPlugin = createSimPlugin();
     rt = await createTestRuntime({
       clock,
       plugins: [simPlugin, memoryPlugin, memoryToolsPlugin, openaiPlugin],
@@ -33,7 +33,7 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
         openai: { model: 'scripted', base_url: server.url, max_retries: 0 },
       },
     });
-    sim = simPlugin.handle.transport!;
+    sim = rt.instance(simPlugin).transport;
     cmdVel = [];
     sim.subscribe('/cmd_vel', 'geometry_msgs/msg/Twist', (m) => cmdVel.push(m));
   });

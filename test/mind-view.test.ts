@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { MemoryStore } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
-import { createMindViewPlugin, SECURITY_HEADERS } from '@mira/plugin-mind-view';
+import mindViewPlugin, { SECURITY_HEADERS } from '@mira/plugin-mind-view';
 import notesPlugin, { type NotesStore } from '@mira/plugin-notes';
 import { REPO_ROOT } from './helpers/run-mira.js';
 
@@ -19,16 +19,15 @@ describe('Mind view', function () {
   let port: number;
 
   beforeEach(async () => {
-    const mind = createMindViewPlugin();
     rt = await createTestRuntime({
-      plugins: [memoryPlugin, notesPlugin, mind],
+      plugins: [memoryPlugin, notesPlugin, mindViewPlugin],
       tables: {
         memory: { enabled: true, database_path: 'memory.sqlite3' },
         notes: { enabled: true, database_path: 'notes.sqlite3' },
         mind_view: { enabled: true, port: 0 },
       },
     });
-    ({ token, port } = mind.handle.server!);
+    ({ token, port } = rt.instance(mindViewPlugin).server!);
     base = `http://127.0.0.1:${port}`;
     const notes = rt.app.kernel.store<NotesStore>('notes');
     await notes.save('default', 'Alice prefers green tea in the morning', 'preference,tea', null);
@@ -94,10 +93,9 @@ describe('Mind view', function () {
     });
 
     it('serves on IPv6 loopback with a URL that is a URL and accepts its Host header', async () => {
-      const mind6 = createMindViewPlugin();
-      const rt6 = await createTestRuntime({ plugins: [memoryPlugin, mind6], tables: { memory: { enabled: true, database_path: 'memory.sqlite3' }, mind_view: { enabled: true, host: '::1', port: 0 } } });
+      const rt6 = await createTestRuntime({ plugins: [memoryPlugin, mindViewPlugin], tables: { memory: { enabled: true, database_path: 'memory.sqlite3' }, mind_view: { enabled: true, host: '::1', port: 0 } } });
       try {
-        const server = mind6.handle.server!;
+        const server = rt6.instance(mindViewPlugin).server!;
         expect(rt6.logs).to.include(`Mind view: http://[::1]:${server.port}/#token=${server.token}`);
         const url = new URL(server.url);
         expect(url.host).to.equal(`[::1]:${server.port}`);

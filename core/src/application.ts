@@ -1,11 +1,12 @@
+import { corePlugin } from './builtin.js';
 import { systemClock, type Clock } from './clock.js';
 import type { ConsoleOutput } from './console/command.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
-import { CORE_NAME, Kernel } from './kernel.js';
+import { pluginInstances } from './instances.js';
+import { Kernel } from './kernel.js';
 import { loadPlugins, orderPlugins, validateConfig, type LoadedPlugin } from './loader.js';
 import { readManifest, type ProfileManifest } from './manifest.js';
-import { registerCoreCommands } from './core-commands.js';
-import { registerReadSensor } from './hardware/read-sensor.js';
+import { explainInvalidInstance, type MiraPlugin, type PluginInstance, type PluginSummary } from './plugin.js';
 import { STOP_PHASES, type Logger, type ProfileInfo } from './types.js';
 
 /** How to build an application. */
@@ -14,7 +15,9 @@ export interface ApplicationOptions {
   readonly manifestPath: string;
   readonly clock?: Clock;
   readonly log?: Logger;
-  /** Plugin objects for manifest specifiers, used instead of importing them (for tests). */
+  /** Where lines plugins print on their own go (autonomous episodes, monitors); default: the log. */
+  readonly output?: ConsoleOutput;
+  /** Plugin definitions for manifest specifiers, used instead of importing them (for tests). */
   readonly preloaded?: ReadonlyMap<string, unknown>;
 }
 
@@ -26,10 +29,11 @@ export const stderrLogger: Logger = Object.freeze({
 });
 
 /**
- * The composition boundary: reads the manifest, loads, validates, orders and
- * applies plugins, opens the stores it then owns, starts, and shuts down in
- * phases (cognition → attention → temporal → hardware → service), closing the
- * stores once at the very end.
+ * The composition boundary: reads the manifest, loads, validates and orders
+ * the plugin definitions, sets up one instance of each for this runtime,
+ * opens the stores it then owns, starts, and shuts down in phases
+ * (cognition → attention → temporal → hardware → service), closing the
+ * stores once at the very end. Two applications in one process share nothing.
  *
  * @example
  * const app = await Application.boot({ manifestPath: '/robots/mira/profile.toml' });
@@ -53,7 +57,7 @@ export class Application {
   }
 
   /**
-   * Resolve → validate config → order → apply. Nothing is opened or written:
+   * Resolve → validate config → order → set up. Nothing is opened or written:
    * I/O waits for {@link Application.start}.
    */
   static async boot(options: ApplicationOptions): Promise<Application> {
@@ -67,19 +71,22 @@ export class Application {
       manifestPath: manifest.path,
       dir: manifest.dir,
     });
-    const kernel = new Kernel({ clock: options.clock ?? systemClock, profile, log: options.log ?? stderrLogger }, manifest.workingMemoryEntries);
+    const log = options.log ?? stderrLogger;
+    const summaries: PluginSummary[] = ordered.map(({ plugin, specifier }) => Object.freeze({ name: plugin.name, version: plugin.version, specifier }));
+    const kernel = new Kernel(
+      { clock: options.clock ?? systemClock, profile, log },
+      { output: options.output ?? { print: (line) => log.info(line) }, workingMemoryLimit: manifest.workingMemoryEntries, plugins: () => summaries },
+    );
     const app = new Application(kernel, manifest, ordered);
-    registerCoreCommands(kernel, app);
+    const instances = new Map<string, PluginInstance>();
+    pluginInstances.set(app, instances);
     for (const [index, { plugin, config }] of ordered.entries()) {
-      try {
-        await plugin.apply(kernel.forPlugin(plugin.name), config);
-      } catch (error) {
-        const failure = toMiraError(error, CoreErrorCodes.PLUGIN_APPLY_FAILED);
-        throw new MiraError(failure.code, `${manifest.path}: plugin ${plugin.name}: ${failure.detail}`, { cause: error });
-      }
-      app.#tapLifecycle(plugin.name, index, plugin.start?.bind(plugin), plugin.stop?.bind(plugin), plugin.stopPhase ?? 'service');
+      const instance = await app.#setup(plugin, config, (detail) => `${manifest.path}: plugin ${plugin.name}: ${detail}`);
+      instances.set(plugin.name, instance);
+      app.#tapLifecycle(plugin.name, index, instance, plugin.stopPhase ?? 'service');
     }
-    registerReadSensor(kernel, CORE_NAME);
+    // Core's own commands and read_sensor, through the same facade; last, so it sees every sensor.
+    await app.#setup(corePlugin, {}, (detail) => `${manifest.path}: ${detail}`);
     if (kernel.cognition.configured) {
       kernel.console.setUtteranceHandler(async (utterance, out) => {
         await kernel.cognition.run({ origin: 'operator', utterance, out });
@@ -88,15 +95,28 @@ export class Application {
     return app;
   }
 
-  #tapLifecycle(name: string, index: number, start: (() => unknown) | undefined, stop: (() => unknown) | undefined, phase: string): void {
+  async #setup(plugin: MiraPlugin<any, PluginInstance>, config: unknown, where: (detail: string) => string): Promise<PluginInstance> {
+    let instance: PluginInstance | void;
+    try {
+      instance = await plugin.setup(this.kernel.forPlugin(plugin.name), config);
+    } catch (error) {
+      const failure = toMiraError(error, CoreErrorCodes.PLUGIN_APPLY_FAILED);
+      throw new MiraError(failure.code, where(failure.detail), { cause: error });
+    }
+    const why = explainInvalidInstance(plugin.name, instance);
+    if (why) throw new MiraError(CoreErrorCodes.PLUGIN_INVALID, where(why));
+    return instance ?? {};
+  }
+
+  #tapLifecycle(name: string, index: number, instance: PluginInstance, phase: string): void {
     this.kernel.hooks.start.tapPromise(name, async () => {
-      await start?.();
+      await instance.start?.();
       this.#started.add(name);
     });
-    if (stop) {
+    if (instance.stop) {
       // Later plugins stop first within a phase: they may depend on earlier ones.
       this.kernel.hooks.stop.for(phase).tapPromise({ name, stage: -index }, async () => {
-        if (this.#started.has(name)) await stop();
+        if (this.#started.has(name)) await instance.stop!();
       });
     }
   }
@@ -137,7 +157,7 @@ export class Application {
     return this.#stopping;
   }
 
-  /** The plugin names, in the order they were applied. */
+  /** The plugin names, in the order they were set up. */
   get pluginOrder(): string[] {
     return this.plugins.map((p) => p.plugin.name);
   }

@@ -70,7 +70,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let app: Application;
   try {
-    app = await Application.boot({ manifestPath: locateManifest(command.profile) });
+    app = await Application.boot({ manifestPath: locateManifest(command.profile), output: { print: (line) => process.stdout.write(`${line}\n`) } });
   } catch (error) {
     process.stderr.write(`mira: ${toMiraError(error).message}\n`);
     return 1;
@@ -94,7 +94,6 @@ export async function main(argv: readonly string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  app.kernel.output = { print: (line) => process.stdout.write(`${line}\n`) };
   try {
     await app.start();
   } catch (error) {

@@ -8,7 +8,6 @@ export { Application, stderrLogger, type ApplicationOptions } from './applicatio
 export {
   ACQUISITION_BUDGET,
   DEFAULT_MAX_MODEL_STEPS,
-  EpisodeEngine,
   MAX_RESULT_ERROR_LENGTH,
   rejectedResult,
   type EpisodeRequest,
@@ -26,32 +25,18 @@ export {
   type ModelToolCall,
   type ToolSpec,
 } from './cognition/provider.js';
-export { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, stamp, toSensorValue, twist, yawQuaternion, type SensorMessageType } from './hardware/messages.js';
-export { registerReadSensor } from './hardware/read-sensor.js';
-export {
-  DEFAULT_READ_TIMEOUT_MS,
-  ROBOT_MAPPING_SCHEMA_PROPERTIES,
-  attachRobot,
-  type DriveMapping,
-  type RobotBridge,
-  type RobotMapping,
-  type SensorMapping,
-} from './hardware/robot.js';
-export { HardwareErrorCodes, type QosProfile, type RobotTransport, type RosMessage } from './hardware/transport.js';
 export { ManualClock, isoUtc, systemClock, type Clock } from './clock.js';
 export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput } from './console/command.js';
-export { CommandConsole, synopsis, type LineResult, type UtteranceHandler } from './console/console.js';
-export { startRepl, type Repl, type ReplOptions } from './console/repl.js';
-export { tokenize, type Token } from './console/tokenize.js';
+export type { LineResult } from './console/console.js';
 export { formatAge } from './format-age.js';
 export { CoreErrorCodes, MiraError, isMiraError, toMiraError, type CoreErrorCode } from './errors.js';
-export { createHooks, type KernelHooks } from './hooks.js';
-export { CORE_NAME, Kernel, type RegisteredTool } from './kernel.js';
-export { loadPlugins, orderPlugins, resolvePluginModule, validateConfig, type LoadedPlugin } from './loader.js';
-export { CORE_TABLES, MANIFEST_FILE, locateManifest, readManifest, type ProfileManifest } from './manifest.js';
-export { explainInvalidPlugin, type MiraPlugin, type PluginKernel } from './plugin.js';
-export { Registry } from './registry.js';
-export type { SensorDefinition, SensorReading } from './sensors.js';
+export { CORE_NAME } from './builtin.js';
+export type { KernelHooks } from './hooks.js';
+export type { Kernel } from './kernel.js';
+export type { LoadedPlugin } from './loader.js';
+export { MANIFEST_FILE, locateManifest, type ProfileManifest } from './manifest.js';
+export { definePlugin, type MiraPlugin, type PluginInstance, type PluginKernel, type PluginSummary } from './plugin.js';
+export { DEFAULT_READ_TIMEOUT_MS, type SensorDefinition, type SensorReading } from './sensors.js';
 export type { ClosableStore, StoreDefinition } from './stores.js';
 export { caseFold } from './text/case-fold.js';
 export {
@@ -69,6 +54,7 @@ export {
   type EpisodeInfo,
   type Grounding,
   type GroundingSection,
+  type RegisteredTool,
   type ToolCall,
   type ToolContext,
   type ToolDefinition,

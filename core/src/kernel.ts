@@ -6,12 +6,12 @@ import type { ConsoleOutput } from './console/command.js';
 import { CommandConsole } from './console/console.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import { createHooks, type KernelHooks } from './hooks.js';
-import type { PluginKernel } from './plugin.js';
+import type { PluginKernel, PluginSummary } from './plugin.js';
 import { Registry } from './registry.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
 import type { ClosableStore, StoreDefinition } from './stores.js';
 import { interceptHookMapErrors, interceptTapErrors, nameThePlugin } from './tap-errors.js';
-import { assertStrictToolSchema, type ToolDefinition } from './tools.js';
+import { assertStrictToolSchema, type RegisteredTool, type ToolDefinition } from './tools.js';
 import { EPISODE_ORIGINS, type RuntimeServices } from './types.js';
 import { WorkingMemory } from './working-memory.js';
 
@@ -21,11 +21,13 @@ export const CORE_NAME = '@mira/core';
 const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const SENSOR_ID = /^[a-z][a-z0-9_.-]{0,63}$/;
 
-/** A registered tool with its compiled argument validator. */
-export interface RegisteredTool {
-  readonly tool: ToolDefinition;
-  readonly owner: string;
-  readonly validate: ValidateFunction;
+/** How to build a kernel. */
+export interface KernelOptions {
+  /** Where plugins' console lines go: stdout in the CLI, a buffer in the testing kit. */
+  readonly output: ConsoleOutput;
+  readonly workingMemoryLimit?: number;
+  /** The runtime's plugins, for `plugins` (filled in as they are set up). */
+  readonly plugins: () => readonly PluginSummary[];
 }
 
 /**
@@ -43,17 +45,25 @@ export class Kernel {
   readonly cognition: EpisodeEngine;
   readonly #latest = new Map<string, SensorReading>();
   readonly #emergencyStops: Array<{ owner: string; handler: () => Promise<void> | void }> = [];
-  /** Where plugins' console lines go; the CLI points it at stdout, the testing kit at a buffer. */
-  output: ConsoleOutput;
+  /** Where plugins' console lines go; set once, when the application is created. */
+  readonly output: ConsoleOutput;
+  readonly #plugins: () => readonly PluginSummary[];
   readonly #open = new Map<string, ClosableStore>();
   readonly #ajv = new Ajv({ allErrors: false, strict: false });
   #storesClosed = false;
 
-  constructor(services: RuntimeServices, workingMemoryLimit?: number) {
+  constructor(services: RuntimeServices, options: KernelOptions) {
     this.services = services;
-    this.workingMemory = new WorkingMemory(workingMemoryLimit);
-    this.output = { print: (line) => services.log.info(line) };
-    this.cognition = new EpisodeEngine(this);
+    this.workingMemory = new WorkingMemory(options.workingMemoryLimit);
+    this.output = options.output;
+    this.#plugins = options.plugins;
+    this.cognition = new EpisodeEngine({
+      tools: this.tools,
+      hooks: this.hooks,
+      workingMemory: this.workingMemory,
+      services,
+      sensors: { list: () => this.sensors.values(), latest: (id) => this.latestReading(id) },
+    });
     interceptTapErrors(this.hooks.start, nameThePlugin(CoreErrorCodes.PLUGIN_START_FAILED, 'start'));
     interceptHookMapErrors(this.hooks.stop, (error, tapName) => {
       const text = error instanceof Error ? error.message : String(error);
@@ -75,7 +85,7 @@ export class Kernel {
   }
 
   /** Registers a tool for `owner`, refusing a non-strict schema or a duplicate name. */
-  registerTool(tool: ToolDefinition<any>, owner: string): void {
+  #registerTool(tool: ToolDefinition<any>, owner: string): void {
     if (!tool || typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name) || typeof tool.run !== 'function') {
       throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `plugin ${owner} registered a tool without a valid name ([a-z][a-z0-9_]*) or run()`);
     }
@@ -171,7 +181,7 @@ export class Kernel {
       hooks: this.hooks,
       workingMemory: this.workingMemory,
       tools: Object.freeze({
-        register: (tool: ToolDefinition<any>) => this.registerTool(tool, pluginName),
+        register: (tool: ToolDefinition<any>) => this.#registerTool(tool, pluginName),
         list: () => this.tools.values().map((r) => r.tool),
       }),
       commands: Object.freeze({
@@ -179,6 +189,7 @@ export class Kernel {
           this.console.register(command, pluginName);
           this.hooks.registerCommand.call(command, pluginName);
         },
+        help: (words: readonly string[]) => this.console.help(words),
       }),
       stores: Object.freeze({
         register: <S extends ClosableStore>(store: StoreDefinition<S>) => {
@@ -207,15 +218,19 @@ export class Kernel {
         registerEmergencyStop: (handler: () => Promise<void> | void) => {
           this.#emergencyStops.push({ owner: pluginName, handler });
         },
+        emergencyStop: () => this.emergencyStop(),
       }),
-      // Forwards to the live sink, which the CLI or the testing kit sets after boot.
-      output: Object.freeze({ print: (line: string) => this.output.print(line) }),
+      output: this.output,
       cognition: Object.freeze({
         register: (provider: CognitionProvider) => this.cognition.setProvider(provider, pluginName),
         run: (request: EpisodeRequest) => this.cognition.run(request),
         get configured() {
           return engine.configured;
         },
+      }),
+      runtime: Object.freeze({
+        plugins: () => this.#plugins(),
+        requestQuit: () => this.console.requestQuit(),
       }),
       resolvePath: (path: string) => (isAbsolute(path) ? path : resolve(services.profile.dir, path)),
     });

@@ -68,7 +68,7 @@ export async function loadPlugins(manifest: ProfileManifest, preloaded?: Readonl
     const candidate = preloaded?.has(specifier) ? preloaded.get(specifier) : await importPlugin(specifier, manifest);
     const why = explainInvalidPlugin(candidate);
     if (why) {
-      throw new MiraError(CoreErrorCodes.PLUGIN_INVALID, `${manifest.path}: plugin "${specifier}" is not a Mira plugin: ${why}; export default { name, version, apply(kernel, config) }`);
+      throw new MiraError(CoreErrorCodes.PLUGIN_INVALID, `${manifest.path}: plugin "${specifier}" is not a Mira plugin: ${why}; export default { name, version, setup(kernel, config) }`);
     }
     const plugin = candidate as MiraPlugin<any>;
     const previous = byName.get(plugin.name);

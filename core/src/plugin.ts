@@ -8,9 +8,17 @@ import type { ToolDefinition } from './tools.js';
 import type { JsonSchema, RuntimeServices, StopPhase } from './types.js';
 import type { WorkingMemory } from './working-memory.js';
 
+/** A loaded plugin as `plugins` lists it. */
+export interface PluginSummary {
+  readonly name: string;
+  readonly version: string;
+  /** The specifier as written in the manifest. */
+  readonly specifier: string;
+}
+
 /**
- * What a plugin's `apply` receives: the kernel, seen as that plugin. Every
- * registration made through it records the plugin as owner.
+ * What a plugin's `setup` receives: the kernel of one runtime, seen as that
+ * plugin. Every registration made through it records the plugin as owner.
  */
 export interface PluginKernel extends RuntimeServices {
   /** The plugin this view belongs to. */
@@ -23,6 +31,8 @@ export interface PluginKernel extends RuntimeServices {
   };
   readonly commands: {
     register(command: CommandDefinition): void;
+    /** The help text for the commands under `words` (all of them when empty). */
+    help(words: readonly string[]): string[];
   };
   readonly stores: {
     /** Registers a store the application opens before `start` and closes once at the end. */
@@ -44,6 +54,8 @@ export interface PluginKernel extends RuntimeServices {
   readonly hardware: {
     /** Adds a handler the console's `stop` command (emergency stop) and shutdown call. */
     registerEmergencyStop(handler: () => Promise<void> | void): void;
+    /** Runs every emergency-stop handler now; resolves to how many ran. Failures are logged. */
+    emergencyStop(): Promise<number>;
   };
   /** Prints a line on the console (stdout in the CLI), e.g. what an autonomous episode said. */
   readonly output: ConsoleOutput;
@@ -55,39 +67,66 @@ export interface PluginKernel extends RuntimeServices {
     /** True when a provider is registered. */
     readonly configured: boolean;
   };
+  readonly runtime: {
+    /** The plugins of this runtime, in the order they were set up. */
+    plugins(): readonly PluginSummary[];
+    /** Asks the console to stop the runtime in order, as `quit` does. */
+    requestQuit(): void;
+  };
   /** Resolves a path from the plugin's config against the manifest's directory; absolute paths stay. */
   resolvePath(path: string): string;
 }
 
 /**
- * A Mira plugin, the default export of its module.
- *
- * `apply` only registers (tools, commands, stores, sensors, hook taps);
- * I/O starts in `start`. `stop` runs in the plugin's `stopPhase`.
+ * What `setup` returns: one plugin instance of one runtime. All of the
+ * instance's state lives here (or in closures `setup` creates), never at
+ * module level, so two runtimes in one process share nothing. Other fields
+ * are the plugin's own (tests reach them through `@mira/core/testing`).
+ */
+export interface PluginInstance {
+  /** I/O begins here: connect, listen, start timers. Runs after the stores are open. */
+  start?(): void | Promise<void>;
+  /** Runs in the plugin's `stopPhase` during shutdown. */
+  stop?(): void | Promise<void>;
+}
+
+/**
+ * A Mira plugin: the default export of its module, a definition with no state
+ * of its own. The loader calls `setup` once per runtime (the webpack habit: a
+ * plugin instance is made per compiler and only taps); `setup` registers
+ * tools, commands, stores, sensors and hook taps, does no I/O, and returns
+ * the instance whose `start`/`stop` the runtime calls.
  *
  * @example
- * const PLUGIN_NAME = '@acme/mira-plugin-battery';
- * export default {
- *   name: PLUGIN_NAME, version: '1.0.0', configSection: 'battery',
+ * export default definePlugin({
+ *   name: '@acme/mira-plugin-battery', version: '1.0.0', configSection: 'battery',
  *   configSchema: { type: 'object', properties: { topic: { type: 'string' } }, additionalProperties: false },
- *   apply(kernel, config) { kernel.commands.register({ name: 'battery', summary: 'Battery level', run: (_i, out) => out.print('81%') }); },
- * } satisfies MiraPlugin<{ topic?: string }>;
+ *   setup(kernel, config: { topic?: string }) {
+ *     let level = 81;
+ *     kernel.commands.register({ name: 'battery', summary: 'Battery level', run: (_i, out) => out.print(`${level}%`) });
+ *     return { start() { level = 80; } };
+ *   },
+ * });
  */
-export interface MiraPlugin<Config = Record<string, unknown>> {
+export interface MiraPlugin<Config = Record<string, unknown>, Instance extends PluginInstance = PluginInstance> {
   /** Unique name; by convention the npm package name. */
   readonly name: string;
   readonly version: string;
-  /** Names of plugins that must be applied and started first. */
+  /** Names of plugins that must be set up and started first. */
   readonly dependencies?: readonly string[];
   /** The manifest table this plugin owns, e.g. `memory` for `[memory]`. */
   readonly configSection?: string;
-  /** JSON schema the section is validated against (with ajv) before `apply`. */
+  /** JSON schema the section is validated against (with ajv) before `setup`. */
   readonly configSchema?: JsonSchema;
-  /** The shutdown phase `stop` runs in; default `service` (after hardware, before stores close). */
+  /** The shutdown phase the instance's `stop` runs in; default `service` (after hardware, before stores close). */
   readonly stopPhase?: StopPhase;
-  apply(kernel: PluginKernel, config: Config): void | Promise<void>;
-  start?(): void | Promise<void>;
-  stop?(): void | Promise<void>;
+  /** Creates this plugin's instance for one runtime. */
+  setup(kernel: PluginKernel, config: Config): Instance | void | Promise<Instance | void>;
+}
+
+/** Freezes a plugin definition (and checks its type): a definition holds no state. */
+export function definePlugin<Config, Instance extends PluginInstance = PluginInstance>(plugin: MiraPlugin<Config, Instance>): MiraPlugin<Config, Instance> {
+  return Object.freeze(plugin);
 }
 
 /** Returns why `value` is not a {@link MiraPlugin}, or undefined when it is one. */
@@ -96,7 +135,11 @@ export function explainInvalidPlugin(value: unknown): string | undefined {
   const p = value as Record<string, unknown>;
   if (typeof p.name !== 'string' || p.name === '') return 'the plugin has no "name" string';
   if (typeof p.version !== 'string' || p.version === '') return `plugin ${p.name} has no "version" string`;
-  if (typeof p.apply !== 'function') return `plugin ${p.name} has no apply(kernel, config) function`;
+  if (typeof p.setup !== 'function') {
+    return typeof p.apply === 'function'
+      ? `plugin ${p.name} has apply(), an older plugin shape: rename it setup(kernel, config) and return { start, stop } from it`
+      : `plugin ${p.name} has no setup(kernel, config) function`;
+  }
   if (p.dependencies !== undefined && !(Array.isArray(p.dependencies) && p.dependencies.every((d) => typeof d === 'string'))) {
     return `plugin ${p.name}: "dependencies" must be a list of plugin names`;
   }
@@ -107,7 +150,18 @@ export function explainInvalidPlugin(value: unknown): string | undefined {
     return `plugin ${p.name}: "configSchema" must be a JSON schema object`;
   }
   for (const fn of ['start', 'stop'] as const) {
-    if (p[fn] !== undefined && typeof p[fn] !== 'function') return `plugin ${p.name}: "${fn}" must be a function`;
+    if (p[fn] !== undefined) return `plugin ${p.name}: "${fn}" belongs on the instance setup() returns, not on the definition`;
+  }
+  return undefined;
+}
+
+/** Returns why what `setup` returned is not a {@link PluginInstance}, or undefined when it is one. */
+export function explainInvalidInstance(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || typeof value !== 'object') return `plugin ${name}: setup() must return an object ({ start?, stop? }) or nothing`;
+  for (const fn of ['start', 'stop'] as const) {
+    const member = (value as Record<string, unknown>)[fn];
+    if (member !== undefined && typeof member !== 'function') return `plugin ${name}: the instance's "${fn}" must be a function`;
   }
   return undefined;
 }

@@ -24,3 +24,6 @@ export interface SensorReading {
   /** Monotonic milliseconds of the reading, for its age. */
   readonly monotonic: number;
 }
+
+/** How long `read_sensor` waits for a fresh reading when the sensor names no timeout. */
+export const DEFAULT_READ_TIMEOUT_MS = 2000;

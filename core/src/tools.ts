@@ -123,3 +123,17 @@ export function assertStrictToolSchema(tool: Pick<ToolDefinition, 'name' | 'para
     throw new MiraError(CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT, `tool "${tool.name}" of plugin ${owner}: parameter schema is not strict at ${violation}`);
   }
 }
+
+/** A registered tool with its owner and compiled argument validator. */
+export interface RegisteredTool {
+  readonly tool: ToolDefinition;
+  readonly owner: string;
+  /** Validates a call's parsed arguments against the tool's schema (ajv); errors in `validate.errors`. */
+  readonly validate: ((value: unknown) => boolean) & { errors?: ReadonlyArray<{ instancePath: string; message?: string }> | null };
+}
+
+/** The tools an episode may offer, by name and in registration order. */
+export interface ToolCatalogue {
+  get(name: string): RegisteredTool | undefined;
+  values(): readonly RegisteredTool[];
+}

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MiraError } from '@mira/core';
-import { Application, ManualClock, type MiraPlugin, type PluginKernel, type StopPhase } from '@mira/core';
+import { Application, ManualClock, type MiraPlugin, type PluginInstance, type PluginKernel, type StopPhase } from '@mira/core';
 import { createTestRuntime, writeManifest } from '@mira/core/testing';
 
 async function bootError(plugins: MiraPlugin<any>[], tables: Record<string, Record<string, unknown>> = {}): Promise<MiraError> {
@@ -16,20 +16,30 @@ async function bootError(plugins: MiraPlugin<any>[], tables: Record<string, Reco
   throw new Error('expected boot to fail');
 }
 
-function recorder(events: string[], name: string, extra: Partial<MiraPlugin<any>> = {}): MiraPlugin<any> {
+type RecorderOptions = Pick<MiraPlugin<any>, 'dependencies' | 'stopPhase'> & PluginInstance;
+
+/** A plugin that records its setup, start and stop; `start`/`stop` in `extra` replace the recording ones. */
+function recorder(events: string[], name: string, extra: RecorderOptions = {}): MiraPlugin<any> {
+  const { start, stop, ...definition } = extra;
   return {
     name,
     version: '1.0.0',
-    apply: () => {
+    ...definition,
+    setup: () => {
       events.push(`apply ${name}`);
+      return {
+        start:
+          start ??
+          (() => {
+            events.push(`start ${name}`);
+          }),
+        stop:
+          stop ??
+          (() => {
+            events.push(`stop ${name}`);
+          }),
+      };
     },
-    start: () => {
-      events.push(`start ${name}`);
-    },
-    stop: () => {
-      events.push(`stop ${name}`);
-    },
-    ...extra,
   };
 }
 
@@ -73,7 +83,7 @@ describe('Application', () => {
         properties: { enabled: { type: 'boolean', default: false }, speed: { type: 'number', default: 0.5, maximum: 2 } },
         additionalProperties: false,
       },
-      apply: (_kernel, config) => {
+      setup: (_kernel, config) => {
         seenConfig = config;
       },
     };
@@ -109,7 +119,7 @@ describe('Application', () => {
     const toolPlugin = (name: string, parameters: Record<string, unknown> = strictParams): MiraPlugin => ({
       name,
       version: '1.0.0',
-      apply: (kernel: PluginKernel) =>
+      setup: (kernel: PluginKernel) =>
         kernel.tools.register({
           name: 'lookup',
           description: 'x',
@@ -127,7 +137,7 @@ describe('Application', () => {
     });
 
     it('refuses a duplicate console command naming both plugins', async () => {
-      const cmd = (name: string): MiraPlugin => ({ name, version: '1', apply: (k: PluginKernel) => k.commands.register({ name: 'memory', summary: 'x', run: () => {} }) });
+      const cmd = (name: string): MiraPlugin => ({ name, version: '1', setup: (k: PluginKernel) => k.commands.register({ name: 'memory', summary: 'x', run: () => {} }) });
       const error = await bootError([cmd('@acme/plugin-memory-clone')]);
       expect(error.code).to.equal('MIRA_ERR_DUPLICATE_REGISTRATION');
       expect(error.message).to.contain('@acme/plugin-memory-clone').and.to.contain('@mira/core');
@@ -163,7 +173,7 @@ describe('Application', () => {
       const plugin: MiraPlugin = {
         name: 'sensor-plugin',
         version: '1',
-        apply: (k) => {
+        setup: (k) => {
           k.sensors.register({ id: 'battery', kind: 'battery', unit: 'percent', staleAfterMs: 5000 });
           k.hooks.sensorReading.for('battery').tap('sensor-plugin', (r) => {
             got.push(r.value);
@@ -192,7 +202,7 @@ describe('Application', () => {
       plugins.push({
         name: 'store-owner',
         version: '1',
-        apply: (k) =>
+        setup: (k) =>
           k.stores.register({
             name: 'notebook',
             open: async () => {
@@ -296,7 +306,7 @@ describe('Application', () => {
     });
 
     it('resolves path plugins against the manifest directory, not the working directory', async () => {
-      writeFileSync(join(dir, 'local-plugin.js'), "export default { name: 'local', version: '1.0.0', apply(k) { k.commands.register({ name: 'hello', summary: 'greets', run: (_i, out) => out.print('hello from ' + k.profile.name) }); } };\n");
+      writeFileSync(join(dir, 'local-plugin.js'), "export default { name: 'local', version: '1.0.0', setup(k) { k.commands.register({ name: 'hello', summary: 'greets', run: (_i, out) => out.print('hello from ' + k.profile.name) }); } };\n");
       const manifestPath = writeManifest(dir, { name: 'Rover', plugins: ['./local-plugin.js'] });
       const cwd = process.cwd();
       process.chdir(tmpdir());

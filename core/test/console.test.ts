@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { CommandConsole, type CommandInput, MiraError } from '@mira/core';
+// The console is internal to core: its tests import the sources, not the public entry point.
+import type { CommandInput } from '../src/console/command.js';
+import { CommandConsole } from '../src/console/console.js';
+import { MiraError } from '../src/errors.js';
 
 function collect() {
   const lines: string[] = [];

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
-import { CommandConsole, startRepl } from '@mira/core';
+// The console and REPL are internal to core: their tests import the sources.
+import { CommandConsole } from '../src/console/console.js';
+import { startRepl } from '../src/console/repl.js';
 
 describe('startRepl()', () => {
   it('runs lines in order, and an immediate line (the emergency stop) while another line is still running', async () => {

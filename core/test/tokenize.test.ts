@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { MiraError, tokenize } from '@mira/core';
+// The tokenizer is internal to core: its tests import the sources.
+import { MiraError } from '../src/errors.js';
+import { tokenize } from '../src/console/tokenize.js';
 
 describe('tokenize()', () => {
   it('splits on white space and keeps quoted text whole', () => {

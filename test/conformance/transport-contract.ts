@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { MiraError, RobotTransport, RosMessage } from '@mira/core';
+import type { MiraError } from '@mira/core';
+import type { RobotTransport, RosMessage } from '@mira/robot';
 
 /** Waits until `predicate` holds, polling; fails after `ms`. */
 export async function eventually(predicate: () => boolean, ms = 3000, what = 'condition'): Promise<void> {

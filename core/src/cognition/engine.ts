@@ -1,9 +1,11 @@
 import type { ConsoleOutput } from '../console/command.js';
 import { formatAge } from '../format-age.js';
 import { CoreErrorCodes, MiraError, toMiraError } from '../errors.js';
-import type { Kernel, RegisteredTool } from '../kernel.js';
-import type { EpisodeInfo, Grounding, ToolResult } from '../tools.js';
-import type { EpisodeOrigin } from '../types.js';
+import type { KernelHooks } from '../hooks.js';
+import type { SensorDefinition, SensorReading } from '../sensors.js';
+import type { EpisodeInfo, Grounding, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
+import type { EpisodeOrigin, RuntimeServices } from '../types.js';
+import type { WorkingMemory } from '../working-memory.js';
 import { CognitionErrorCodes, type ChatMessage, type CognitionProvider, type ModelToolCall } from './provider.js';
 import { baseInstructions } from './prompt.js';
 
@@ -45,6 +47,18 @@ export function rejectedResult(reason: string, error: string): ToolResult {
   return { content: JSON.stringify({ status: 'rejected', reason, error: bounded }), display: `rejected ${reason}` };
 }
 
+/** What the episode engine works with: narrow views, not the kernel. */
+export interface EngineInputs {
+  readonly tools: ToolCatalogue;
+  readonly hooks: KernelHooks;
+  readonly workingMemory: WorkingMemory;
+  /** Clock, profile (the runtime self) and log. */
+  readonly services: RuntimeServices;
+  /** The sensors and their latest readings, for the sensor grounding. */
+  readonly sensors: { list(): readonly SensorDefinition[]; latest(id: string): SensorReading | undefined };
+  readonly maxModelSteps?: number;
+}
+
 /**
  * The provider-agnostic episode loop. Before every model call it rebuilds
  * grounding through `hooks.grounding`; it offers tools by origin and budget,
@@ -52,16 +66,16 @@ export function rejectedResult(reason: string, error: string): ToolResult {
  * the reply as `<name>: <text>`.
  */
 export class EpisodeEngine {
-  readonly #kernel: Kernel;
+  readonly #in: EngineInputs;
   readonly #maxSteps: number;
   readonly #sessionStart: number;
   #provider: { provider: CognitionProvider; owner: string } | undefined;
   #nextEpisode = 1;
 
-  constructor(kernel: Kernel, options: { maxModelSteps?: number } = {}) {
-    this.#kernel = kernel;
-    this.#maxSteps = options.maxModelSteps ?? DEFAULT_MAX_MODEL_STEPS;
-    this.#sessionStart = kernel.services.clock.monotonic();
+  constructor(inputs: EngineInputs) {
+    this.#in = inputs;
+    this.#maxSteps = inputs.maxModelSteps ?? DEFAULT_MAX_MODEL_STEPS;
+    this.#sessionStart = inputs.services.clock.monotonic();
     this.#tapCoreGrounding();
   }
 
@@ -82,7 +96,7 @@ export class EpisodeEngine {
   }
 
   #tapCoreGrounding(): void {
-    const { hooks, services } = this.#kernel;
+    const { hooks, services, sensors: sensorView } = this.#in;
     hooks.grounding.tap({ name: '@mira/core', stage: -100 }, (grounding) => {
       const now = services.clock.now();
       const since = services.clock.monotonic() - this.#sessionStart;
@@ -94,11 +108,11 @@ export class EpisodeEngine {
       return { sections: [...grounding.sections, { source: 'runtime', text }] };
     });
     hooks.grounding.tap({ name: '@mira/core', stage: -50 }, (grounding) => {
-      const sensors = this.#kernel.sensors.values();
+      const sensors = sensorView.list();
       if (sensors.length === 0) return grounding;
       const now = services.clock.monotonic();
       const lines = sensors.map((sensor) => {
-        const reading = this.#kernel.latestReading(sensor.id);
+        const reading = sensorView.latest(sensor.id);
         if (!reading) return `- ${sensor.id} (${sensor.kind}, ${sensor.unit}): no reading yet`;
         const age = now - reading.monotonic;
         const stale = sensor.staleAfterMs !== undefined && age > sensor.staleAfterMs ? ' (STALE)' : '';
@@ -116,15 +130,15 @@ export class EpisodeEngine {
     if (request.origin === 'operator' && (request.utterance === undefined || request.utterance.trim() === '')) {
       throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, 'an operator episode needs an utterance');
     }
-    const kernel = this.#kernel;
-    const { clock, profile } = kernel.services;
+    const { tools, hooks, workingMemory } = this.#in;
+    const { clock, profile } = this.#in.services;
     const episode: EpisodeInfo = Object.freeze({
       id: this.#nextEpisode++,
       origin: request.origin,
       utterance: request.origin === 'operator' ? request.utterance : undefined,
       startedAt: clock.now(),
     });
-    const history: ChatMessage[] = kernel.workingMemory.entries().map((entry) =>
+    const history: ChatMessage[] = workingMemory.entries().map((entry) =>
       entry.speaker === 'operator' ? { role: 'user', content: entry.text } : { role: 'assistant', content: entry.text },
     );
     const opening: ChatMessage =
@@ -137,7 +151,7 @@ export class EpisodeEngine {
     let acquisitions = 0;
 
     for (let step = 1; step <= this.#maxSteps; step += 1) {
-      const grounding = await kernel.hooks.grounding.promise({ sections: [] }, episode);
+      const grounding = await hooks.grounding.promise({ sections: [] }, episode);
       const offered = this.#offered(request.origin, acquisitions, uses);
       const system: ChatMessage = { role: 'system', content: `${baseInstructions(profile)}\n\n${renderGrounding(grounding)}` };
       const response = await this.#provider.provider.complete({
@@ -150,14 +164,14 @@ export class EpisodeEngine {
         if (reply === '') throw new MiraError(CognitionErrorCodes.MALFORMED, 'the model answered with neither text nor a tool call; the episode ended without a reply');
         request.out.print(`${profile.name}: ${reply}`);
         if (request.origin === 'operator') {
-          kernel.workingMemory.add('operator', request.utterance!, episode.startedAt);
-          kernel.workingMemory.add('assistant', reply, clock.now());
+          workingMemory.add('operator', request.utterance!, episode.startedAt);
+          workingMemory.add('assistant', reply, clock.now());
         }
         return { episode, reply, toolCalls: records, modelSteps: step };
       }
       exchange.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
       for (const call of response.toolCalls) {
-        const registered = kernel.tools.get(call.name);
+        const registered = tools.get(call.name);
         let result: ToolResult;
         // Budgets are checked per call: one answer may hold several calls.
         if (!registered || !this.#offered(request.origin, acquisitions, uses).includes(registered)) {
@@ -179,7 +193,7 @@ export class EpisodeEngine {
   }
 
   #offered(origin: EpisodeOrigin, acquisitions: number, uses: ReadonlyMap<string, number>): RegisteredTool[] {
-    return this.#kernel.tools.values().filter(({ tool }) => {
+    return this.#in.tools.values().filter(({ tool }) => {
       if (!tool.origins.includes(origin)) return false;
       if (tool.kind === 'acquisition' && acquisitions >= ACQUISITION_BUDGET) return false;
       return tool.maxCallsPerEpisode === undefined || (uses.get(tool.name) ?? 0) < tool.maxCallsPerEpisode;
@@ -200,7 +214,7 @@ export class EpisodeEngine {
   }
 
   async #invoke(registered: RegisteredTool, call: ModelToolCall, episode: EpisodeInfo): Promise<ToolResult> {
-    const { hooks } = this.#kernel;
+    const { hooks } = this.#in;
     let args: unknown;
     try {
       args = JSON.parse(call.arguments);
@@ -218,7 +232,7 @@ export class EpisodeEngine {
         result = await registered.tool.run(args, { episode });
       } catch (error) {
         const failure = toMiraError(error);
-        this.#kernel.services.log.error(`tool ${call.name} of plugin ${registered.owner} failed: ${failure.message}`);
+        this.#in.services.log.error(`tool ${call.name} of plugin ${registered.owner} failed: ${failure.message}`);
         result = rejectedResult('tool_failed', `${call.name} failed (${failure.code}); nothing was done`);
       }
     }

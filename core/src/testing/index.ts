@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { Application } from '../application.js';
 import { ManualClock, type Clock } from '../clock.js';
-import type { MiraPlugin } from '../plugin.js';
+import { pluginInstances } from '../instances.js';
+import type { MiraPlugin, PluginInstance } from '../plugin.js';
 import type { Logger } from '../types.js';
 
 export { ManualClock } from '../clock.js';
@@ -47,6 +48,12 @@ export interface TestRuntime {
   readonly logs: string[];
   /** Lines plugins printed on their own (autonomous episodes, monitors), outside any console line. */
   readonly notifications: string[];
+  /**
+   * The instance a plugin's `setup` returned in this runtime, with the
+   * plugin's own fields (e.g. the simulator's transport). For tests only.
+   * @throws Error when the plugin is not in this runtime.
+   */
+  instance<I extends PluginInstance>(plugin: MiraPlugin<any, I> | string): I;
   /** Runs one console line and returns whether it succeeded and what it printed. */
   run(line: string): Promise<{ ok: boolean; output: string[] }>;
   /** Runs lines in order and returns everything printed. */
@@ -79,9 +86,8 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
   const logs: string[] = [];
   const log: Logger = { info: (m) => logs.push(m), warn: (m) => logs.push(`warning: ${m}`), error: (m) => logs.push(m) };
   const clock = options.clock ?? new ManualClock();
-  const app = await Application.boot({ manifestPath, clock, log, preloaded });
   const notifications: string[] = [];
-  app.kernel.output = { print: (line) => notifications.push(line) };
+  const app = await Application.boot({ manifestPath, clock, log, preloaded, output: { print: (line) => notifications.push(line) } });
   if (options.start !== false) await app.start();
   const run = async (line: string) => {
     const output: string[] = [];
@@ -95,6 +101,12 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     clock,
     logs,
     notifications,
+    instance: <I extends PluginInstance>(plugin: MiraPlugin<any, I> | string) => {
+      const name = typeof plugin === 'string' ? plugin : plugin.name;
+      const instance = pluginInstances.get(app)?.get(name);
+      if (!instance) throw new Error(`plugin ${name} is not in this runtime (its plugins: ${app.pluginOrder.join(', ')})`);
+      return instance as I;
+    },
     run,
     runAll: async (lines) => {
       const all: string[] = [];

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import { formatAge, toMiraError, type EpisodeOrigin, type MiraPlugin, type PluginKernel } from '@mira/core';
+import { definePlugin, formatAge, toMiraError, type EpisodeOrigin, type MiraPlugin, type PluginInstance } from '@mira/core';
 import { parseDuration } from './duration.js';
 import { FollowupQueue } from './followups.js';
 import { MonitorState, type MonitorConfig } from './monitors.js';
@@ -25,132 +25,132 @@ export interface AttentionConfig {
   tick_ms: number;
 }
 
-/** A fresh attention plugin; `handle.tick()` checks follow-ups now (tests drive it with a manual clock). */
-export function createAttentionPlugin(): MiraPlugin<AttentionConfig> & { readonly handle: { tick(): Promise<void> } } {
-  let kernel: PluginKernel | undefined;
-  let queue: FollowupQueue | undefined;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let stopped = false;
-  let tickMs = 0;
-  const running = new Set<Promise<void>>();
-
-  const episode = (origin: EpisodeOrigin, trigger: string) => {
-    const k = kernel!;
-    if (stopped || !k.cognition.configured) return;
-    const run = k.cognition
-      .run({ origin, trigger, out: k.output })
-      .then(() => undefined)
-      .catch((error) => {
-        const failure = toMiraError(error);
-        k.output.print(`error: ${failure.code}: ${failure.detail}`);
-      });
-    running.add(run);
-    void run.finally(() => running.delete(run));
-  };
-
-  const tick = async () => {
-    if (!queue || stopped) return;
-    for (const due of queue.takeDue()) {
-      kernel!.output.print(`[followup ${due.ref}] due: ${due.text}`);
-      episode('temporal', `Follow-up due (${due.ref}), scheduled by the operator: ${due.text}`);
-    }
-  };
-
-  return {
-    name: PLUGIN_NAME,
-    version: '0.1.0',
-    configSection: 'attention',
-    stopPhase: 'attention',
-    handle: { tick },
-    configSchema: {
-      type: 'object',
-      properties: {
-        tick_ms: { type: 'integer', minimum: 0, maximum: 60000, default: 250 },
-        monitors: {
-          type: 'array',
-          default: [],
-          items: {
-            type: 'object',
-            properties: {
-              id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
-              sensor: { type: 'string' },
-              field: { type: 'string' },
-              below: { type: 'number' },
-              clear_above: { type: 'number' },
-              above: { type: 'number' },
-              clear_below: { type: 'number' },
-              message: { type: 'string', minLength: 1 },
-            },
-            required: ['id', 'sensor', 'message'],
-            anyOf: [{ required: ['below'] }, { required: ['above'] }],
-            additionalProperties: false,
-          },
-        },
-      },
-      additionalProperties: false,
-    },
-    apply(k, config) {
-      kernel = k;
-      queue = new FollowupQueue(k.clock);
-      for (const monitor of config.monitors) {
-        const state = new MonitorState(monitor);
-        k.hooks.sensorReading.for(monitor.sensor).tap(PLUGIN_NAME, (reading) => {
-          const crossing = state.observe(reading);
-          if (!crossing) return;
-          k.output.print(`[monitor ${monitor.id}] ${crossing.description}`);
-          episode('monitor', `${monitor.message} (${crossing.description})`);
-        });
-      }
-      k.commands.register({
-        name: 'followup add',
-        summary: 'Schedule a follow-up: a temporal episode when it is due',
-        usage: '<duration> "<text>"',
-        details: 'Durations: 90s, 5m, 1h30m (at most 7 days). Follow-ups last for this session only.',
-        args: { min: 2, max: 2 },
-        run: (input, out) => {
-          const item = queue!.add(parseDuration(input.args[0]!), input.args[1]!);
-          out.print(`${item.ref} due in ${formatAge(item.dueAt - k.clock.monotonic())} at ${item.dueWall.toISOString()}: ${JSON.stringify(item.text)}`);
-        },
-      });
-      k.commands.register({
-        name: 'followup list',
-        summary: 'List pending follow-ups, soonest first',
-        run: (_input, out) => {
-          const items = queue!.list();
-          if (items.length === 0) out.print('no pending follow-ups');
-          for (const item of items) out.print(`${item.ref} due in ${formatAge(Math.max(0, item.dueAt - k.clock.monotonic()))} at ${item.dueWall.toISOString()}: ${JSON.stringify(item.text)}`);
-        },
-      });
-      k.commands.register({
-        name: 'followup cancel',
-        summary: 'Cancel a pending follow-up',
-        usage: 'F<n>',
-        args: { min: 1, max: 1 },
-        run: (input, out) => {
-          const item = queue!.cancel(input.args[0]!);
-          out.print(`${item.ref} cancelled`);
-        },
-      });
-      // Follow-ups are temporal work: they stop in the temporal phase, after attention.
-      k.hooks.stop.for('temporal').tapPromise(PLUGIN_NAME, async () => {
-        if (timer) clearInterval(timer);
-        timer = undefined;
-        queue?.clear();
-      });
-      tickMs = config.tick_ms;
-    },
-    start() {
-      stopped = false;
-      if (tickMs > 0) {
-        timer = setInterval(() => void tick(), tickMs);
-        timer.unref?.();
-      }
-    },
-    async stop() {
-      stopped = true;
-      await Promise.allSettled([...running]);
-    },
-  };
+/** One runtime's attention: its monitors' state, follow-up queue and timer. */
+export interface AttentionInstance extends PluginInstance {
+  /** Checks due follow-ups now (tests drive it with a manual clock). */
+  tick(): Promise<void>;
 }
 
-export default createAttentionPlugin();
+/** The attention plugin: each runtime gets its own monitors, follow-ups and timer. */
+export const attentionPlugin: MiraPlugin<AttentionConfig, AttentionInstance> = definePlugin({
+  name: PLUGIN_NAME,
+  version: '0.1.0',
+  configSection: 'attention',
+  stopPhase: 'attention',
+  configSchema: {
+    type: 'object',
+    properties: {
+      tick_ms: { type: 'integer', minimum: 0, maximum: 60000, default: 250 },
+      monitors: {
+        type: 'array',
+        default: [],
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
+            sensor: { type: 'string' },
+            field: { type: 'string' },
+            below: { type: 'number' },
+            clear_above: { type: 'number' },
+            above: { type: 'number' },
+            clear_below: { type: 'number' },
+            message: { type: 'string', minLength: 1 },
+          },
+          required: ['id', 'sensor', 'message'],
+          anyOf: [{ required: ['below'] }, { required: ['above'] }],
+          additionalProperties: false,
+        },
+      },
+    },
+    additionalProperties: false,
+  },
+  setup(k, config) {
+    const queue = new FollowupQueue(k.clock);
+    const running = new Set<Promise<void>>();
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let stopped = false;
+
+    const episode = (origin: EpisodeOrigin, trigger: string) => {
+      if (stopped || !k.cognition.configured) return;
+      const run = k.cognition
+        .run({ origin, trigger, out: k.output })
+        .then(() => undefined)
+        .catch((error) => {
+          const failure = toMiraError(error);
+          k.output.print(`error: ${failure.code}: ${failure.detail}`);
+        });
+      running.add(run);
+      void run.finally(() => running.delete(run));
+    };
+
+    const tick = async () => {
+      if (stopped) return;
+      for (const due of queue.takeDue()) {
+        k.output.print(`[followup ${due.ref}] due: ${due.text}`);
+        episode('temporal', `Follow-up due (${due.ref}), scheduled by the operator: ${due.text}`);
+      }
+    };
+
+    for (const monitor of config.monitors) {
+      const state = new MonitorState(monitor);
+      k.hooks.sensorReading.for(monitor.sensor).tap(PLUGIN_NAME, (reading) => {
+        const crossing = state.observe(reading);
+        if (!crossing) return;
+        k.output.print(`[monitor ${monitor.id}] ${crossing.description}`);
+        episode('monitor', `${monitor.message} (${crossing.description})`);
+      });
+    }
+    k.commands.register({
+      name: 'followup add',
+      summary: 'Schedule a follow-up: a temporal episode when it is due',
+      usage: '<duration> "<text>"',
+      details: 'Durations: 90s, 5m, 1h30m (at most 7 days). Follow-ups last for this session only.',
+      args: { min: 2, max: 2 },
+      run: (input, out) => {
+        const item = queue.add(parseDuration(input.args[0]!), input.args[1]!);
+        out.print(`${item.ref} due in ${formatAge(item.dueAt - k.clock.monotonic())} at ${item.dueWall.toISOString()}: ${JSON.stringify(item.text)}`);
+      },
+    });
+    k.commands.register({
+      name: 'followup list',
+      summary: 'List pending follow-ups, soonest first',
+      run: (_input, out) => {
+        const items = queue.list();
+        if (items.length === 0) out.print('no pending follow-ups');
+        for (const item of items) out.print(`${item.ref} due in ${formatAge(Math.max(0, item.dueAt - k.clock.monotonic()))} at ${item.dueWall.toISOString()}: ${JSON.stringify(item.text)}`);
+      },
+    });
+    k.commands.register({
+      name: 'followup cancel',
+      summary: 'Cancel a pending follow-up',
+      usage: 'F<n>',
+      args: { min: 1, max: 1 },
+      run: (input, out) => {
+        const item = queue.cancel(input.args[0]!);
+        out.print(`${item.ref} cancelled`);
+      },
+    });
+    // Follow-ups are temporal work: they stop in the temporal phase, after attention.
+    k.hooks.stop.for('temporal').tapPromise(PLUGIN_NAME, async () => {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      queue.clear();
+    });
+    return {
+      tick,
+      start() {
+        stopped = false;
+        if (config.tick_ms > 0) {
+          timer = setInterval(() => void tick(), config.tick_ms);
+          timer.unref?.();
+        }
+      },
+      async stop() {
+        stopped = true;
+        await Promise.allSettled([...running]);
+      },
+    };
+  },
+});
+
+export default attentionPlugin;

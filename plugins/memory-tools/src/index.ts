@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { MemoryStore, MiraPlugin } from '@mira/core';
+import { definePlugin, type MemoryStore, type MiraPlugin } from '@mira/core';
 import { MEMORY_STORE_NAME } from '@mira/plugin-memory';
 import { recallMemoryTool } from './recall.js';
 import { rememberTool } from './remember.js';
@@ -31,11 +31,11 @@ export { MAX_MEMORIES_PER_ENTITY, MAX_QUERY_LENGTH, MAX_RECALL_CHARS, MAX_RECALL
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-memory-tools';
 
-const plugin: MiraPlugin = {
+const plugin: MiraPlugin = definePlugin({
   name: PLUGIN_NAME,
   version: '0.1.0',
   dependencies: ['@mira/plugin-memory'],
-  apply(kernel) {
+  setup(kernel) {
     if (!kernel.stores.has(MEMORY_STORE_NAME)) {
       kernel.log.warn('persistent memory is disabled in this profile, so recall_memory and remember are not offered to cognition');
       return;
@@ -44,6 +44,6 @@ const plugin: MiraPlugin = {
     kernel.tools.register(recallMemoryTool(store));
     kernel.tools.register(rememberTool(store, kernel.profile));
   },
-};
+});
 
 export default plugin;

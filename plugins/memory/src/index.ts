@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { MemoryErrorCodes, MiraError, type MemoryStore, type MiraPlugin } from '@mira/core';
+import { MemoryErrorCodes, MiraError, definePlugin, type MemoryStore, type MiraPlugin } from '@mira/core';
 import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
@@ -24,7 +24,7 @@ export interface MemoryConfig {
   database_path?: string;
 }
 
-const plugin: MiraPlugin<MemoryConfig> = {
+const plugin: MiraPlugin<MemoryConfig> = definePlugin({
   name: PLUGIN_NAME,
   version: '0.1.0',
   configSection: 'memory',
@@ -36,7 +36,7 @@ const plugin: MiraPlugin<MemoryConfig> = {
     },
     additionalProperties: false,
   },
-  apply(kernel, config) {
+  setup(kernel, config) {
     const databasePath = config.enabled ? requireDatabasePath(kernel, 'memory', config.database_path, '../data/mira-memory.sqlite3') : undefined;
     if (databasePath !== undefined) {
       kernel.stores.register<SqliteMemoryStore>({
@@ -63,6 +63,6 @@ const plugin: MiraPlugin<MemoryConfig> = {
       kernel.commands.register(command);
     }
   },
-};
+});
 
 export default plugin;

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { MemoryStore, MiraPlugin } from '@mira/core';
+import { definePlugin, type MemoryStore, type MiraPlugin, type PluginInstance } from '@mira/core';
 import type { NotesStore } from '@mira/plugin-notes';
 import { startMindViewServer, type MindViewServer } from './server.js';
 
@@ -21,28 +21,35 @@ export interface MindViewConfig {
   port: number;
 }
 
-/** A fresh Mind view plugin; `handle.server` is the running server after start. */
-export function createMindViewPlugin(): MiraPlugin<MindViewConfig> & { readonly handle: { server?: MindViewServer } } {
-  const handle: { server?: MindViewServer } = {};
-  let start: (() => Promise<void>) | undefined;
-  return {
-    name: PLUGIN_NAME,
-    version: '0.1.0',
-    configSection: 'mind_view',
-    handle,
-    configSchema: {
-      type: 'object',
-      properties: {
-        enabled: { type: 'boolean', default: false },
-        host: { type: 'string', enum: ['127.0.0.1', 'localhost', '::1'], default: '127.0.0.1' },
-        port: { type: 'integer', minimum: 0, maximum: 65535, default: 7777 },
-      },
-      additionalProperties: false,
+/** One runtime's Mind view. */
+export interface MindViewInstance extends PluginInstance {
+  /** The running server (address, port, token) once started; undefined while disabled or stopped. */
+  readonly server: MindViewServer | undefined;
+}
+
+/** The Mind view plugin: each runtime serves its own page on its own port with its own token. */
+export const mindViewPlugin: MiraPlugin<MindViewConfig, MindViewInstance> = definePlugin({
+  name: PLUGIN_NAME,
+  version: '0.1.0',
+  configSection: 'mind_view',
+  configSchema: {
+    type: 'object',
+    properties: {
+      enabled: { type: 'boolean', default: false },
+      host: { type: 'string', enum: ['127.0.0.1', 'localhost', '::1'], default: '127.0.0.1' },
+      port: { type: 'integer', minimum: 0, maximum: 65535, default: 7777 },
     },
-    apply(kernel, config) {
-      if (!config.enabled) return;
-      start = async () => {
-        handle.server = await startMindViewServer(
+    additionalProperties: false,
+  },
+  setup(kernel, config) {
+    let server: MindViewServer | undefined;
+    return {
+      get server() {
+        return server;
+      },
+      async start() {
+        if (!config.enabled) return;
+        server = await startMindViewServer(
           {
             notes: () => (kernel.stores.has('notes') ? kernel.stores.get<NotesStore>('notes') : undefined),
             memory: () => (kernel.stores.has('memory') ? kernel.stores.get<MemoryStore>('memory') : undefined),
@@ -51,16 +58,14 @@ export function createMindViewPlugin(): MiraPlugin<MindViewConfig> & { readonly 
           { host: config.host, port: config.port },
         );
         // Like a notebook server, the address with its token goes to the log (stderr), once.
-        kernel.log.info(`Mind view: ${handle.server.url}`);
-      };
-    },
-    async start() {
-      await start?.();
-    },
-    async stop() {
-      await handle.server?.close();
-    },
-  };
-}
+        kernel.log.info(`Mind view: ${server.url}`);
+      },
+      async stop() {
+        await server?.close();
+        server = undefined;
+      },
+    };
+  },
+});
 
-export default createMindViewPlugin();
+export default mindViewPlugin;

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { MiraError, type EpisodeOrigin, type MiraPlugin } from '@mira/core';
+import { CoreErrorCodes, EPISODE_ORIGINS, MiraError, definePlugin, type EpisodeOrigin, type MiraPlugin } from '@mira/core';
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
@@ -33,7 +33,7 @@ export interface NotesConfig {
   embedding: EmbeddingConfig;
 }
 
-const plugin: MiraPlugin<NotesConfig> = {
+const plugin: MiraPlugin<NotesConfig> = definePlugin({
   name: PLUGIN_NAME,
   version: '0.1.0',
   configSection: 'notes',
@@ -59,13 +59,13 @@ const plugin: MiraPlugin<NotesConfig> = {
     },
     additionalProperties: false,
   },
-  apply(kernel, config) {
+  setup(kernel, config) {
     let scope = config.scope;
     const embedding: EmbeddingConfig = config.embedding;
     if (config.enabled) {
       const path = requireDatabasePath(kernel, 'notes', config.database_path, '../data/mira-notes.sqlite3');
       if (embedding.provider === 'openai' && !embedding.model) {
-        throw new MiraError('MIRA_ERR_CONFIG_INVALID', '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"');
+        throw new MiraError(CoreErrorCodes.CONFIG_INVALID, '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"');
       }
       const embedder: Embedder | undefined = embedding.provider === 'openai' ? new OpenAIEmbedder(embedding) : undefined;
       kernel.stores.register({
@@ -87,10 +87,10 @@ const plugin: MiraPlugin<NotesConfig> = {
       kernel.commands.register(command);
     }
     if (config.enabled) {
-      const writeOrigins: EpisodeOrigin[] = config.autonomous_writes ? ['operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor'] : ['operator'];
+      const writeOrigins: EpisodeOrigin[] = config.autonomous_writes ? [...EPISODE_ORIGINS] : ['operator'];
       for (const tool of notesTools({ store, scope: () => scope, now, writeOrigins })) kernel.tools.register(tool);
     }
   },
-};
+});
 
 export default plugin;

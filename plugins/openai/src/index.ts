@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { MiraPlugin } from '@mira/core';
+import { definePlugin, type MiraPlugin } from '@mira/core';
 import { OpenAIProvider, type OpenAIConfig } from './openai-provider.js';
 
 export { OpenAIProvider, type OpenAIConfig } from './openai-provider.js';
@@ -12,7 +12,7 @@ export { OpenAIProvider, type OpenAIConfig } from './openai-provider.js';
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-openai';
 
-const plugin: MiraPlugin<OpenAIConfig> = {
+const plugin: MiraPlugin<OpenAIConfig> = definePlugin({
   name: PLUGIN_NAME,
   version: '0.1.0',
   configSection: 'openai',
@@ -31,9 +31,9 @@ const plugin: MiraPlugin<OpenAIConfig> = {
     additionalProperties: false,
   },
   stopPhase: 'cognition',
-  apply(kernel, config) {
+  setup(kernel, config) {
     kernel.cognition.register(new OpenAIProvider(config));
   },
-};
+});
 
 export default plugin;

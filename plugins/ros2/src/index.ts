@@ -5,7 +5,8 @@
  *
  * @packageDocumentation
  */
-import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type MiraPlugin, type RobotBridge, type RobotMapping, type RobotTransport } from '@mira/core';
+import { definePlugin, type MiraPlugin } from '@mira/core';
+import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotMapping, type RobotTransport } from '@mira/robot';
 import { RclnodejsTransport } from './rclnodejs-transport.js';
 import { RosbridgeTransport } from './rosbridge-transport.js';
 
@@ -25,41 +26,33 @@ export interface Ros2Config extends RobotMapping {
   namespace: string;
 }
 
-/** A fresh ROS 2 plugin, holding its own bridge (the default export is one such instance). */
-export function createRos2Plugin(): MiraPlugin<Ros2Config> {
-  let bridge: RobotBridge | undefined;
-  return {
-    name: PLUGIN_NAME,
-    version: '0.1.0',
-    configSection: 'ros2',
-    stopPhase: 'hardware',
-    configSchema: {
-      type: 'object',
-      properties: {
-        transport: { enum: ['rclnodejs', 'rosbridge'], default: 'rclnodejs' },
-        url: { type: 'string', pattern: '^wss?://' },
-        connect_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
-        node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
-        namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
-        ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
-      },
-      required: ['sensors'],
-      additionalProperties: false,
-      if: { properties: { transport: { const: 'rosbridge' } } },
-      then: { required: ['url'] },
+/** The ROS 2 plugin: each runtime gets its own transport and bridge. */
+export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
+  name: PLUGIN_NAME,
+  version: '0.1.0',
+  configSection: 'ros2',
+  stopPhase: 'hardware',
+  configSchema: {
+    type: 'object',
+    properties: {
+      transport: { enum: ['rclnodejs', 'rosbridge'], default: 'rclnodejs' },
+      url: { type: 'string', pattern: '^wss?://' },
+      connect_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+      node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
+      namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
+      ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
     },
-    apply(kernel, config) {
-      const transport: RobotTransport =
-        config.transport === 'rosbridge' ? new RosbridgeTransport(config.url!, config.connect_timeout_ms) : new RclnodejsTransport(config.node_name, config.namespace);
-      bridge = attachRobot(kernel, transport, config);
-    },
-    async start() {
-      await bridge!.start();
-    },
-    async stop() {
-      await bridge?.stop();
-    },
-  };
-}
+    required: ['sensors'],
+    additionalProperties: false,
+    if: { properties: { transport: { const: 'rosbridge' } } },
+    then: { required: ['url'] },
+  },
+  setup(kernel, config) {
+    const transport: RobotTransport =
+      config.transport === 'rosbridge' ? new RosbridgeTransport(config.url!, config.connect_timeout_ms) : new RclnodejsTransport(config.node_name, config.namespace);
+    const bridge = attachRobot(kernel, transport, config);
+    return { start: () => bridge.start(), stop: () => bridge.stop() };
+  },
+});
 
-export default createRos2Plugin();
+export default ros2Plugin;

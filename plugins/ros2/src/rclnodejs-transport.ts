@@ -1,4 +1,5 @@
-import { HardwareErrorCodes, MiraError, type QosProfile, type RobotTransport, type RosMessage } from '@mira/core';
+import { MiraError } from '@mira/core';
+import { HardwareErrorCodes, type QosProfile, type RobotTransport, type RosMessage } from '@mira/robot';
 
 // The subset of rclnodejs this transport uses, declared here: the package is an
 // optional dependency that only installs where ROS 2 is sourced.

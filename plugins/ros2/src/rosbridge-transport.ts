@@ -1,5 +1,6 @@
 import * as roslib from 'roslib';
-import { HardwareErrorCodes, MiraError, type QosProfile, type RobotTransport, type RosMessage } from '@mira/core';
+import { MiraError } from '@mira/core';
+import { HardwareErrorCodes, type QosProfile, type RobotTransport, type RosMessage } from '@mira/robot';
 
 // The subset of roslib this transport uses, declared here (roslib's own declarations
 // import .ts files, which this project's compiler settings do not resolve).

@@ -4,7 +4,8 @@
  *
  * @packageDocumentation
  */
-import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type MiraPlugin, type RobotBridge, type RobotMapping } from '@mira/core';
+import { definePlugin, type MiraPlugin, type PluginInstance } from '@mira/core';
+import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotMapping } from '@mira/robot';
 import { SimRobot } from './sim-robot.js';
 import { SimTransport } from './sim-transport.js';
 
@@ -39,58 +40,60 @@ export const DEFAULT_SIM_MAPPING: Required<Pick<RobotMapping, 'sensors' | 'drive
 
 const DEFAULT_RATES: Record<string, number> = { 'sensor_msgs/msg/BatteryState': 1, 'nav_msgs/msg/Odometry': 20, 'sensor_msgs/msg/Range': 10 };
 
-/** A fresh sim plugin; `handle.transport` gives tests the simulated robot after `apply`. */
-export function createSimPlugin(): MiraPlugin<SimConfig> & { readonly handle: { transport?: SimTransport } } {
-  const handle: { transport?: SimTransport } = {};
-  let bridge: RobotBridge | undefined;
-  return {
-    name: PLUGIN_NAME,
-    version: '0.1.0',
-    configSection: 'sim',
-    stopPhase: 'hardware',
-    handle,
-    configSchema: {
-      type: 'object',
-      properties: {
-        battery_percent: { type: 'number', minimum: 0, maximum: 100, default: 100 },
-        battery_drain_percent_per_min: { type: 'number', minimum: 0, default: 0.5 },
-        battery_drain_percent_per_m: { type: 'number', minimum: 0, default: 0.2 },
-        room_half_size_m: { type: 'number', exclusiveMinimum: 0, default: 5 },
-        cmd_timeout_s: { type: 'number', exclusiveMinimum: 0, default: 0.5 },
-        tick_ms: { type: 'integer', minimum: 0, maximum: 1000, default: 50 },
-        rates_hz: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 1000 }, default: {} },
-        ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
-      },
-      additionalProperties: false,
-    },
-    apply(kernel, config) {
-      const mapping: RobotMapping = {
-        sensors: config.sensors ?? DEFAULT_SIM_MAPPING.sensors,
-        drive: config.drive ?? DEFAULT_SIM_MAPPING.drive,
-        read_timeout_ms: config.read_timeout_ms,
-      };
-      const robot = new SimRobot({
-        batteryPercent: config.battery_percent,
-        drainIdlePercentPerMin: config.battery_drain_percent_per_min,
-        drainPercentPerM: config.battery_drain_percent_per_m,
-        roomHalfSizeM: config.room_half_size_m,
-        cmdTimeoutS: config.cmd_timeout_s,
-      });
-      handle.transport = new SimTransport(robot, kernel.clock, {
-        sensors: mapping.sensors.map((s) => ({ topic: s.topic, type: s.type, rateHz: config.rates_hz[s.id] ?? DEFAULT_RATES[s.type]! })),
-        cmdTopic: mapping.drive?.topic,
-        tickMs: config.tick_ms,
-      });
-      bridge = attachRobot(kernel, handle.transport, mapping);
-    },
-    async start() {
-      await bridge!.start();
-      handle.transport!.tick();
-    },
-    async stop() {
-      await bridge?.stop();
-    },
-  };
+/** One simulated robot of one runtime. */
+export interface SimInstance extends PluginInstance {
+  /** The simulated robot's transport (tests read and drive the robot through it). */
+  readonly transport: SimTransport;
 }
 
-export default createSimPlugin();
+/** The simulator plugin: each runtime gets its own robot, transport and bridge. */
+export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
+  name: PLUGIN_NAME,
+  version: '0.1.0',
+  configSection: 'sim',
+  stopPhase: 'hardware',
+  configSchema: {
+    type: 'object',
+    properties: {
+      battery_percent: { type: 'number', minimum: 0, maximum: 100, default: 100 },
+      battery_drain_percent_per_min: { type: 'number', minimum: 0, default: 0.5 },
+      battery_drain_percent_per_m: { type: 'number', minimum: 0, default: 0.2 },
+      room_half_size_m: { type: 'number', exclusiveMinimum: 0, default: 5 },
+      cmd_timeout_s: { type: 'number', exclusiveMinimum: 0, default: 0.5 },
+      tick_ms: { type: 'integer', minimum: 0, maximum: 1000, default: 50 },
+      rates_hz: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 1000 }, default: {} },
+      ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
+    },
+    additionalProperties: false,
+  },
+  setup(kernel, config) {
+    const mapping: RobotMapping = {
+      sensors: config.sensors ?? DEFAULT_SIM_MAPPING.sensors,
+      drive: config.drive ?? DEFAULT_SIM_MAPPING.drive,
+      read_timeout_ms: config.read_timeout_ms,
+    };
+    const robot = new SimRobot({
+      batteryPercent: config.battery_percent,
+      drainIdlePercentPerMin: config.battery_drain_percent_per_min,
+      drainPercentPerM: config.battery_drain_percent_per_m,
+      roomHalfSizeM: config.room_half_size_m,
+      cmdTimeoutS: config.cmd_timeout_s,
+    });
+    const transport = new SimTransport(robot, kernel.clock, {
+      sensors: mapping.sensors.map((s) => ({ topic: s.topic, type: s.type, rateHz: config.rates_hz[s.id] ?? DEFAULT_RATES[s.type]! })),
+      cmdTopic: mapping.drive?.topic,
+      tickMs: config.tick_ms,
+    });
+    const bridge = attachRobot(kernel, transport, mapping);
+    return {
+      transport,
+      async start() {
+        await bridge.start();
+        transport.tick();
+      },
+      stop: () => bridge.stop(),
+    };
+  },
+});
+
+export default simPlugin;

@@ -1,4 +1,5 @@
-import { HardwareErrorCodes, MiraError, stamp, yawQuaternion, type Clock, type RobotTransport, type RosMessage, type SensorMessageType } from '@mira/core';
+import { MiraError, type Clock } from '@mira/core';
+import { HardwareErrorCodes, stamp, yawQuaternion, type RobotTransport, type RosMessage, type SensorMessageType } from '@mira/robot';
 import type { SimRobot } from './sim-robot.js';
 
 type Handler = (message: RosMessage) => void;

@@ -29,11 +29,3 @@ export interface RobotTransport {
   /** Closes subscriptions and the connection (destroys the ROS node). Safe to call twice. */
   close(): Promise<void>;
 }
-
-/** Error codes of the hardware layer. */
-export const HardwareErrorCodes = {
-  TRANSPORT_UNAVAILABLE: 'MIRA_ERR_HARDWARE_TRANSPORT_UNAVAILABLE',
-  TRANSPORT_FAILED: 'MIRA_ERR_HARDWARE_TRANSPORT_FAILED',
-  SERVICE_TIMEOUT: 'MIRA_ERR_HARDWARE_SERVICE_TIMEOUT',
-  UNSUPPORTED_MESSAGE: 'MIRA_ERR_HARDWARE_UNSUPPORTED_MESSAGE',
-} as const;

@@ -1,9 +1,7 @@
-import { MiraError } from '../errors.js';
-import type { PluginKernel } from '../plugin.js';
-import type { SensorReading } from '../sensors.js';
-import type { ToolResult } from '../tools.js';
+import { DEFAULT_READ_TIMEOUT_MS, MiraError, type PluginKernel, type SensorReading, type ToolResult } from '@mira/core';
 import { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, toSensorValue, twist, type SensorMessageType } from './messages.js';
-import { HardwareErrorCodes, type QosProfile, type RobotTransport } from './transport.js';
+import { HardwareErrorCodes } from './errors.js';
+import type { QosProfile, RobotTransport } from './transport.js';
 
 /** One sensor mapped to a topic. */
 export interface SensorMapping {
@@ -220,6 +218,3 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
     },
   };
 }
-
-/** `read_timeout_ms` default. */
-export const DEFAULT_READ_TIMEOUT_MS = 2000;

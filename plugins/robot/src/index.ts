@@ -1,0 +1,20 @@
+/**
+ * `@mira/robot`: the robot side of Mira that every hardware plugin shares —
+ * the transport port (ROS 2 topics and services), the standard message
+ * conversions, and the robot bridge: sensors with fresh reads, `drive` and
+ * `stop` with limits the runtime enforces, and the watchdog. Not a plugin: a
+ * library that `@mira/plugin-sim` and `@mira/plugin-ros2` build on.
+ *
+ * @packageDocumentation
+ */
+export { HardwareErrorCodes, type HardwareErrorCode } from './errors.js';
+export { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, stamp, toSensorValue, twist, yawQuaternion, type SensorMessageType } from './messages.js';
+export {
+  ROBOT_MAPPING_SCHEMA_PROPERTIES,
+  attachRobot,
+  type DriveMapping,
+  type RobotBridge,
+  type RobotMapping,
+  type SensorMapping,
+} from './robot.js';
+export type { QosProfile, RobotTransport, RosMessage } from './transport.js';
