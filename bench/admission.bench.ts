@@ -15,7 +15,12 @@ export interface AdmissionBenchOptions {
   readonly log: (m: string) => void;
 }
 
-type Case = { kind: 'accept' | 'conflict' | 'ungrounded'; utterance: string; proposal: RememberProposal; entity: number };
+type Case = {
+  kind: 'accept' | 'conflict' | 'ungrounded';
+  utterance: string;
+  proposal: RememberProposal;
+  entity: number;
+};
 
 const profile: ProfileInfo = { name: 'Mira', description: '', manifestPath: '/bench/profile.toml', dir: '/bench' };
 
@@ -28,23 +33,66 @@ function cases(entities: number, count: number): Case[] {
     if (roll === 2) {
       // The slot already holds "dock 1" (seeded): a different value is a conflict.
       const evidence = `${name} prefers dock 2`;
-      return { kind: 'conflict', entity, utterance: `Remember that ${evidence}.`, proposal: { kind: 'preference', subject: name, predicate: 'favourite_dock', value: 'dock 2', evidence, related_entity: null, related_role: null } };
+      return {
+        kind: 'conflict',
+        entity,
+        utterance: `Remember that ${evidence}.`,
+        proposal: {
+          kind: 'preference',
+          subject: name,
+          predicate: 'favourite_dock',
+          value: 'dock 2',
+          evidence,
+          related_entity: null,
+          related_role: null,
+        },
+      };
     }
     if (roll === 3) {
       const evidence = `${name} prefers dock 9`;
-      return { kind: 'ungrounded', entity, utterance: 'What time is it?', proposal: { kind: 'preference', subject: name, predicate: 'favourite_dock', value: 'dock 9', evidence, related_entity: null, related_role: null } };
+      return {
+        kind: 'ungrounded',
+        entity,
+        utterance: 'What time is it?',
+        proposal: {
+          kind: 'preference',
+          subject: name,
+          predicate: 'favourite_dock',
+          value: 'dock 9',
+          evidence,
+          related_entity: null,
+          related_role: null,
+        },
+      };
     }
     const evidence = `${name} charged at station ${i}`;
-    return { kind: 'accept', entity, utterance: `Please remember: ${evidence}.`, proposal: { kind: 'fact', subject: name, predicate: `charged_at_${i}`, value: `station ${i}`, evidence, related_entity: null, related_role: null } };
+    return {
+      kind: 'accept',
+      entity,
+      utterance: `Please remember: ${evidence}.`,
+      proposal: {
+        kind: 'fact',
+        subject: name,
+        predicate: `charged_at_${i}`,
+        value: `station ${i}`,
+        evidence,
+        related_entity: null,
+        related_role: null,
+      },
+    };
   });
 }
 
 function seed(path: string, all: readonly Case[]): void {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
-  const insertMemory = db.prepare("INSERT INTO memories (kind, summary, predicate, value, source_kind, status, created_at) VALUES ('preference', ?, 'favourite_dock', 'dock 1', 'console', 'active', '2026-01-01T00:00:00.000Z')");
+  const insertMemory = db.prepare(
+    "INSERT INTO memories (kind, summary, predicate, value, source_kind, status, created_at) VALUES ('preference', ?, 'favourite_dock', 'dock 1', 'console', 'active', '2026-01-01T00:00:00.000Z')",
+  );
   const insertLink = db.prepare("INSERT INTO memory_links (memory_id, entity_id, role) VALUES (?, ?, 'subject')");
-  const insertPayload = db.prepare("INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, '2026-01-01T00:00:00.000Z')");
+  const insertPayload = db.prepare(
+    "INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, '2026-01-01T00:00:00.000Z')",
+  );
   db.transaction(() => {
     for (const c of new Set(all.filter((x) => x.kind === 'conflict').map((x) => x.entity))) {
       const summary = `${entityName(c)} prefers dock 1`;
@@ -62,11 +110,21 @@ function bareDecider(path: string) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
-  const ids = db.prepare('SELECT id FROM entities WHERE name_key = ? UNION SELECT entity_id FROM aliases WHERE alias_key = ? ORDER BY 1').pluck();
-  const slot = db.prepare("SELECT m.id, m.value FROM memory_links l JOIN memories m ON m.id = l.memory_id WHERE l.entity_id = ? AND l.role = 'subject' AND m.predicate = ? AND m.status = 'active' ORDER BY m.id");
-  const insertMemory = db.prepare("INSERT INTO memories (kind, summary, predicate, value, source_kind, status, created_at) VALUES (?, ?, ?, ?, 'operator_statement', 'active', ?)");
+  const ids = db
+    .prepare(
+      'SELECT id FROM entities WHERE name_key = ? UNION SELECT entity_id FROM aliases WHERE alias_key = ? ORDER BY 1',
+    )
+    .pluck();
+  const slot = db.prepare(
+    "SELECT m.id, m.value FROM memory_links l JOIN memories m ON m.id = l.memory_id WHERE l.entity_id = ? AND l.role = 'subject' AND m.predicate = ? AND m.status = 'active' ORDER BY m.id",
+  );
+  const insertMemory = db.prepare(
+    "INSERT INTO memories (kind, summary, predicate, value, source_kind, status, created_at) VALUES (?, ?, ?, ?, 'operator_statement', 'active', ?)",
+  );
   const insertLink = db.prepare("INSERT INTO memory_links (memory_id, entity_id, role) VALUES (?, ?, 'subject')");
-  const insertPayload = db.prepare("INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)");
+  const insertPayload = db.prepare(
+    "INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)",
+  );
   const write = db.transaction((p: RememberProposal, entity: number) => {
     const now = new Date().toISOString();
     const id = insertMemory.run(p.kind, p.evidence, p.predicate, p.value, now).lastInsertRowid;
@@ -121,7 +179,8 @@ export async function admissionBench(options: AdmissionBenchOptions): Promise<vo
     for (const c of all) if (bare.decide(c)) bareWrites += 1;
     const bareSeconds = Number(process.hrtime.bigint() - bareStart) / 1e9;
     bare.close();
-    if (bareWrites !== (outcomes.created ?? 0)) throw new Error(`bare wrote ${bareWrites}, admit created ${outcomes.created}`);
+    if (bareWrites !== (outcomes.created ?? 0))
+      throw new Error(`bare wrote ${bareWrites}, admit created ${outcomes.created}`);
 
     const perSecond = { store: all.length / storeSeconds, bare: all.length / bareSeconds };
     const ratio = storeSeconds / bareSeconds;
@@ -132,14 +191,22 @@ export async function admissionBench(options: AdmissionBenchOptions): Promise<vo
     const md = `# Admission benchmark
 
 ${all.length} remember decisions on a ${big.memories}-memory database (synchronous = FULL):
-${Object.entries(outcomes).map(([k, v]) => `${v} ${k}`).join(', ')}. Beside the bare cost of the same work
+${Object.entries(outcomes)
+  .map(([k, v]) => `${v} ${k}`)
+  .join(', ')}. Beside the bare cost of the same work
 (exact key lookup, slot check, and the one insert transaction for accepted writes).
 Target: time ratio ≤ 1.5.
 
 ${markdownTable(rows)}
 `;
     const svg = barChartSvg('Admission: time per decision', 'µs (lower is better)', [
-      { label: 'mixed accepted / conflict / ungrounded', bars: [{ series: 'admit()', value: 1e6 / perSecond.store }, { series: 'bare statements', value: 1e6 / perSecond.bare }] },
+      {
+        label: 'mixed accepted / conflict / ungrounded',
+        bars: [
+          { series: 'admit()', value: 1e6 / perSecond.store },
+          { series: 'bare statements', value: 1e6 / perSecond.bare },
+        ],
+      },
     ]);
     writeResults('admission', md, { outcomes, perSecond, ratio }, svg);
     process.stdout.write(`${md}\n`);

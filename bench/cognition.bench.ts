@@ -21,7 +21,10 @@ async function engineOverhead(episodes: number) {
   server.push(...Array.from({ length: episodes * 2 + 400 }, () => ({ text: 'ok' })));
   const rt = await createTestRuntime({
     plugins: [memoryPlugin, memoryToolsPlugin, openaiPlugin],
-    tables: { memory: { enabled: true, database_path: 'data/memory.sqlite3' }, openai: { model: 'bench', base_url: server.url, max_retries: 0 } },
+    tables: {
+      memory: { enabled: true, database_path: 'data/memory.sqlite3' },
+      openai: { model: 'bench', base_url: server.url, max_retries: 0 },
+    },
   });
   const inputs = Array.from({ length: episodes }, (_, i) => `Hello number ${i}, how are you?`);
   const engine = await timeEach(inputs, async (line) => {
@@ -52,7 +55,12 @@ async function recallLatency(path: string, entities: number, aliasEvery: number,
     if (!result.display.startsWith('hit')) throw new Error(`${MemoryErrorCodes.BACKEND}: unexpected ${result.display}`);
   });
   const bare = bareReader(path);
-  const viaBare = await timeEach(queries, (query) => bare.find(query).slice(0, 5).map((e) => bare.list((e.row as { id: number }).id, 8)));
+  const viaBare = await timeEach(queries, (query) =>
+    bare
+      .find(query)
+      .slice(0, 5)
+      .map((e) => bare.list((e.row as { id: number }).id, 8)),
+  );
   await store.close();
   bare.close();
   return { tool: viaTool, bare: viaBare };
@@ -67,10 +75,30 @@ export async function cognitionBench(options: CognitionBenchOptions): Promise<vo
   log(`cognition: recall_memory on ${big.memories} memories…`);
   const recall = await recallLatency(big.path, big.entities, big.aliasEvery, options.recalls);
   const rows = [
-    { measurement: 'operator episode step (console → engine → SDK → HTTP → reply)', 'p50 µs': fmt(overhead.engine.p50), 'p99 µs': fmt(overhead.engine.p99), 'ratio p50 vs baseline': fmt(overhead.engine.p50 / overhead.bare.p50, 2) },
-    { measurement: 'baseline: the same request with the bare SDK', 'p50 µs': fmt(overhead.bare.p50), 'p99 µs': fmt(overhead.bare.p99), 'ratio p50 vs baseline': '1.00' },
-    { measurement: `recall_memory execution @${big.memories}`, 'p50 µs': fmt(recall.tool.p50), 'p99 µs': fmt(recall.tool.p99), 'ratio p50 vs baseline': fmt(recall.tool.p50 / recall.bare.p50, 2) },
-    { measurement: 'baseline: the same lookups as bare statements', 'p50 µs': fmt(recall.bare.p50), 'p99 µs': fmt(recall.bare.p99), 'ratio p50 vs baseline': '1.00' },
+    {
+      measurement: 'operator episode step (console → engine → SDK → HTTP → reply)',
+      'p50 µs': fmt(overhead.engine.p50),
+      'p99 µs': fmt(overhead.engine.p99),
+      'ratio p50 vs baseline': fmt(overhead.engine.p50 / overhead.bare.p50, 2),
+    },
+    {
+      measurement: 'baseline: the same request with the bare SDK',
+      'p50 µs': fmt(overhead.bare.p50),
+      'p99 µs': fmt(overhead.bare.p99),
+      'ratio p50 vs baseline': '1.00',
+    },
+    {
+      measurement: `recall_memory execution @${big.memories}`,
+      'p50 µs': fmt(recall.tool.p50),
+      'p99 µs': fmt(recall.tool.p99),
+      'ratio p50 vs baseline': fmt(recall.tool.p50 / recall.bare.p50, 2),
+    },
+    {
+      measurement: 'baseline: the same lookups as bare statements',
+      'p50 µs': fmt(recall.bare.p50),
+      'p99 µs': fmt(recall.bare.p99),
+      'ratio p50 vs baseline': '1.00',
+    },
   ];
   const md = `# Cognition benchmark
 
@@ -86,8 +114,20 @@ memories, rendering) beside the same lookups as bare better-sqlite3 statements
 ${markdownTable(rows)}
 `;
   const svg = barChartSvg('Cognition: p50 latency', 'µs (lower is better)', [
-    { label: 'one model step', bars: [{ series: 'engine', value: overhead.engine.p50 }, { series: 'bare SDK', value: overhead.bare.p50 }] },
-    { label: `recall_memory @${big.memories}`, bars: [{ series: 'tool', value: recall.tool.p50 }, { series: 'bare statements', value: recall.bare.p50 }] },
+    {
+      label: 'one model step',
+      bars: [
+        { series: 'engine', value: overhead.engine.p50 },
+        { series: 'bare SDK', value: overhead.bare.p50 },
+      ],
+    },
+    {
+      label: `recall_memory @${big.memories}`,
+      bars: [
+        { series: 'tool', value: recall.tool.p50 },
+        { series: 'bare statements', value: recall.bare.p50 },
+      ],
+    },
   ]);
   writeResults('cognition', md, { overhead, recall }, svg);
   process.stdout.write(`${md}\n`);

@@ -16,7 +16,28 @@ export interface NotesBenchOptions {
 
 const DIMENSION = 64;
 // A 20,000-word vocabulary with Zipf-like frequencies, like real text: a few words are everywhere, most are rare.
-const SYLLABLES = ['ka', 'to', 'mi', 're', 'su', 'na', 'lo', 'pe', 'di', 'ga', 'vu', 'ze', 'ri', 'mo', 'ta', 'ne', 'bo', 'li', 'sa', 'ku'];
+const SYLLABLES = [
+  'ka',
+  'to',
+  'mi',
+  're',
+  'su',
+  'na',
+  'lo',
+  'pe',
+  'di',
+  'ga',
+  'vu',
+  'ze',
+  'ri',
+  'mo',
+  'ta',
+  'ne',
+  'bo',
+  'li',
+  'sa',
+  'ku',
+];
 const WORDS = Array.from({ length: 20_000 }, (_, i) => {
   let n = i;
   let word = '';
@@ -26,10 +47,15 @@ const WORDS = Array.from({ length: 20_000 }, (_, i) => {
   } while (n > 0);
   return word.length < 4 ? `${word}xo` : word;
 });
-const zipf = (random: () => number) => Math.min(WORDS.length - 1, Math.floor(Math.exp(random() * Math.log(WORDS.length))) - 1);
+const zipf = (random: () => number) =>
+  Math.min(WORDS.length - 1, Math.floor(Math.exp(random() * Math.log(WORDS.length))) - 1);
 
 /** An in-process embedder, so the benchmark measures the store, not HTTP. */
-const embedder: Embedder = { name: 'bench:hashed-64', destination: 'in-process', embed: async (texts) => texts.map((t) => Float32Array.from(hashedBagOfWords(t, DIMENSION))) };
+const embedder: Embedder = {
+  name: 'bench:hashed-64',
+  destination: 'in-process',
+  embed: async (texts) => texts.map((t) => Float32Array.from(hashedBagOfWords(t, DIMENSION))),
+};
 
 function sentence(random: () => number, i: number): string {
   const words = Array.from({ length: 6 + Math.floor(random() * 8) }, () => WORDS[zipf(random)]!);
@@ -49,9 +75,16 @@ function generate(count: number, log: (m: string) => void): string {
   db.pragma('synchronous = OFF');
   db.exec(NOTES_SCHEMA.ddl);
   db.exec(`CREATE VIRTUAL TABLE note_vectors USING vec0(embedding float[${DIMENSION}] distance_metric=cosine)`);
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('embedder', embedder.name, 'dimension', String(DIMENSION));
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
+    'embedder',
+    embedder.name,
+    'dimension',
+    String(DIMENSION),
+  );
   const random = rng(9);
-  const note = db.prepare("INSERT INTO notes (id, scope, content, created_at, updated_at) VALUES (?, 'default', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')");
+  const note = db.prepare(
+    "INSERT INTO notes (id, scope, content, created_at, updated_at) VALUES (?, 'default', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+  );
   const label = db.prepare('INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, 0)');
   const fts = db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)');
   const vec = db.prepare('INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)');
@@ -92,13 +125,23 @@ export async function notesBench(options: NotesBenchOptions): Promise<void> {
 
   const db = new Database(path, { readonly: true });
   sqliteVec.load(db);
-  const fts = db.prepare('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT 50').pluck();
-  const knn = db.prepare('SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = 200 ORDER BY distance');
-  const like = db.prepare("SELECT id FROM notes WHERE content LIKE ? OR content LIKE ? LIMIT 50").pluck();
-  const matchOf = (q: string) => q.split(' ').map((w) => `"${w}"`).join(' OR ');
+  const fts = db
+    .prepare('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT 50')
+    .pluck();
+  const knn = db.prepare(
+    'SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = 200 ORDER BY distance',
+  );
+  const like = db.prepare('SELECT id FROM notes WHERE content LIKE ? OR content LIKE ? LIMIT 50').pluck();
+  const matchOf = (q: string) =>
+    q
+      .split(' ')
+      .map((w) => `"${w}"`)
+      .join(' OR ');
   const bareFts = await timeEach(queries, (q) => fts.all(matchOf(q)));
   // The same result the store returns (the 10 best visible notes with their labels), as bare statements.
-  const noteRow = db.prepare("SELECT id, content, created_at FROM notes WHERE id = ? AND scope IN ('default', 'global') AND key_digest IS NULL");
+  const noteRow = db.prepare(
+    "SELECT id, content, created_at FROM notes WHERE id = ? AND scope IN ('default', 'global') AND key_digest IS NULL",
+  );
   const labelsOf = db.prepare('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck();
   const bareFtsNotes = await timeEach(queries, (q) => {
     const found: unknown[] = [];
@@ -118,13 +161,55 @@ export async function notesBench(options: NotesBenchOptions): Promise<void> {
   db.close();
 
   const rows = [
-    { measurement: 'full-text search (store)', 'p50 µs': fmt(fullText.p50), 'p99 µs': fmt(fullText.p99), baseline: 'bare FTS5 query + the same 10 notes and labels', 'ratio p50': fmt(fullText.p50 / bareFtsNotes.p50, 2) },
-    { measurement: 'full-text search (store)', 'p50 µs': fmt(fullText.p50), 'p99 µs': fmt(fullText.p99), baseline: 'bare FTS5 query (row IDs only)', 'ratio p50': fmt(fullText.p50 / bareFts.p50, 2) },
-    { measurement: 'bare FTS5 query + the same 10 notes and labels', 'p50 µs': fmt(bareFtsNotes.p50), 'p99 µs': fmt(bareFtsNotes.p99), baseline: '', 'ratio p50': '1.00' },
-    { measurement: 'hybrid search (store: FTS5 + sqlite-vec, fused)', 'p50 µs': fmt(hybrid.p50), 'p99 µs': fmt(hybrid.p99), baseline: 'bare FTS5 + bare sqlite-vec', 'ratio p50': fmt(hybrid.p50 / bareBoth.p50, 2) },
-    { measurement: 'bare FTS5 query', 'p50 µs': fmt(bareFts.p50), 'p99 µs': fmt(bareFts.p99), baseline: '', 'ratio p50': '1.00' },
-    { measurement: 'bare sqlite-vec KNN (k = 200)', 'p50 µs': fmt(bareVec.p50), 'p99 µs': fmt(bareVec.p99), baseline: '', 'ratio p50': '1.00' },
-    { measurement: 'naive LIKE scan', 'p50 µs': fmt(naive.p50), 'p99 µs': fmt(naive.p99), baseline: 'bare FTS5 query', 'ratio p50': fmt(naive.p50 / bareFts.p50, 2) },
+    {
+      measurement: 'full-text search (store)',
+      'p50 µs': fmt(fullText.p50),
+      'p99 µs': fmt(fullText.p99),
+      baseline: 'bare FTS5 query + the same 10 notes and labels',
+      'ratio p50': fmt(fullText.p50 / bareFtsNotes.p50, 2),
+    },
+    {
+      measurement: 'full-text search (store)',
+      'p50 µs': fmt(fullText.p50),
+      'p99 µs': fmt(fullText.p99),
+      baseline: 'bare FTS5 query (row IDs only)',
+      'ratio p50': fmt(fullText.p50 / bareFts.p50, 2),
+    },
+    {
+      measurement: 'bare FTS5 query + the same 10 notes and labels',
+      'p50 µs': fmt(bareFtsNotes.p50),
+      'p99 µs': fmt(bareFtsNotes.p99),
+      baseline: '',
+      'ratio p50': '1.00',
+    },
+    {
+      measurement: 'hybrid search (store: FTS5 + sqlite-vec, fused)',
+      'p50 µs': fmt(hybrid.p50),
+      'p99 µs': fmt(hybrid.p99),
+      baseline: 'bare FTS5 + bare sqlite-vec',
+      'ratio p50': fmt(hybrid.p50 / bareBoth.p50, 2),
+    },
+    {
+      measurement: 'bare FTS5 query',
+      'p50 µs': fmt(bareFts.p50),
+      'p99 µs': fmt(bareFts.p99),
+      baseline: '',
+      'ratio p50': '1.00',
+    },
+    {
+      measurement: 'bare sqlite-vec KNN (k = 200)',
+      'p50 µs': fmt(bareVec.p50),
+      'p99 µs': fmt(bareVec.p99),
+      baseline: '',
+      'ratio p50': '1.00',
+    },
+    {
+      measurement: 'naive LIKE scan',
+      'p50 µs': fmt(naive.p50),
+      'p99 µs': fmt(naive.p99),
+      baseline: 'bare FTS5 query',
+      'ratio p50': fmt(naive.p50 / bareFts.p50, 2),
+    },
   ];
   const md = `# Notes search benchmark
 
@@ -136,8 +221,22 @@ The LIKE row shows what the index buys.
 ${markdownTable(rows)}
 `;
   const svg = barChartSvg(`Notes search over ${options.notes} notes, p50`, 'µs (lower is better)', [
-    { label: 'full-text', bars: [{ series: 'store', value: fullText.p50 }, { series: 'bare FTS5 + notes', value: bareFtsNotes.p50 }, { series: 'bare FTS5 IDs', value: bareFts.p50 }, { series: 'naive LIKE', value: naive.p50 }] },
-    { label: 'hybrid', bars: [{ series: 'store', value: hybrid.p50 }, { series: 'bare FTS5 + sqlite-vec', value: bareBoth.p50 }] },
+    {
+      label: 'full-text',
+      bars: [
+        { series: 'store', value: fullText.p50 },
+        { series: 'bare FTS5 + notes', value: bareFtsNotes.p50 },
+        { series: 'bare FTS5 IDs', value: bareFts.p50 },
+        { series: 'naive LIKE', value: naive.p50 },
+      ],
+    },
+    {
+      label: 'hybrid',
+      bars: [
+        { series: 'store', value: hybrid.p50 },
+        { series: 'bare FTS5 + sqlite-vec', value: bareBoth.p50 },
+      ],
+    },
   ]);
   writeResults('notes', md, { hybrid, fullText, bareFts, bareFtsNotes, bareVec, bareBoth, naive }, svg);
   process.stdout.write(`${md}\n`);

@@ -14,7 +14,8 @@ const big = quick ? { entities: 10_000, memories: 100_000 } : { entities: 100_00
 const small = { entities: 1_000, memories: 10_000 };
 
 if (!only || only === 'store') await storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log });
-if (!only || only === 'cognition') await cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log });
+if (!only || only === 'cognition')
+  await cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log });
 if (!only || only === 'admission') await admissionBench({ big, decisions: quick ? 400 : 2000, log });
 if (!only || only === 'hardware') await hardwareBench({ messages: quick ? 2000 : 10_000, log });
 if (!only || only === 'notes') await notesBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 500 : 2000, log });

@@ -50,7 +50,11 @@ async function measureReads(g: Generated, lookups: number) {
       bare: await timeEach(queries, (q) => bare.find(q)),
       typeorm: await timeEach(queries, (q) => {
         const key = normalizeKey(q);
-        return entityRepo.find({ where: [{ nameKey: key }, { aliases: { aliasKey: key } }], relations: { aliases: true }, order: { id: 'ASC' } });
+        return entityRepo.find({
+          where: [{ nameKey: key }, { aliases: { aliasKey: key } }],
+          relations: { aliases: true },
+          order: { id: 'ASC' },
+        });
       }),
     },
     list: {
@@ -84,7 +88,14 @@ async function measureCreates(g: Generated, count: number) {
     const inputs = entityIds(g, count, 13);
     const storeStart = process.hrtime.bigint();
     for (const id of inputs) {
-      await store.createMemory({ kind: 'fact', summary: `${entityName(id)} charged at dock 3`, sourceKind: 'console', predicate: 'charged_at', value: 'dock 3', links: [{ entityId: id, role: 'subject' }] });
+      await store.createMemory({
+        kind: 'fact',
+        summary: `${entityName(id)} charged at dock 3`,
+        sourceKind: 'console',
+        predicate: 'charged_at',
+        value: 'dock 3',
+        links: [{ entityId: id, role: 'subject' }],
+      });
     }
     const storeSeconds = Number(process.hrtime.bigint() - storeStart) / 1e9;
     await store.close();
@@ -93,9 +104,13 @@ async function measureCreates(g: Generated, count: number) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    const insertMemory = db.prepare("INSERT INTO memories (kind, summary, predicate, value, source_kind, status, created_at) VALUES ('fact', ?, 'charged_at', 'dock 3', 'console', 'active', ?)");
+    const insertMemory = db.prepare(
+      "INSERT INTO memories (kind, summary, predicate, value, source_kind, status, created_at) VALUES ('fact', ?, 'charged_at', 'dock 3', 'console', 'active', ?)",
+    );
     const insertLink = db.prepare("INSERT INTO memory_links (memory_id, entity_id, role) VALUES (?, ?, 'subject')");
-    const insertPayload = db.prepare("INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)");
+    const insertPayload = db.prepare(
+      "INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)",
+    );
     const create = db.transaction((id: number) => {
       const summary = `${entityName(id)} charged at dock 3`;
       const now = new Date().toISOString();
@@ -150,11 +165,27 @@ export async function storeBench(options: StoreBenchOptions): Promise<void> {
     row(`memory list (typeorm) @${big.memories}`, atBig.list.typeorm, atBig.list.bare),
   ];
   const scaling: Row[] = [
-    { measurement: 'find (store) p50', [`@${small.memories} µs`]: fmt(atSmall.find.store.p50), [`@${big.memories} µs`]: fmt(atBig.find.store.p50), ratio: fmt(atBig.find.store.p50 / atSmall.find.store.p50, 2), target: '≤ 2' },
-    { measurement: 'memory list (store) p50', [`@${small.memories} µs`]: fmt(atSmall.list.store.p50), [`@${big.memories} µs`]: fmt(atBig.list.store.p50), ratio: fmt(atBig.list.store.p50 / atSmall.list.store.p50, 2), target: '≤ 2' },
+    {
+      measurement: 'find (store) p50',
+      [`@${small.memories} µs`]: fmt(atSmall.find.store.p50),
+      [`@${big.memories} µs`]: fmt(atBig.find.store.p50),
+      ratio: fmt(atBig.find.store.p50 / atSmall.find.store.p50, 2),
+      target: '≤ 2',
+    },
+    {
+      measurement: 'memory list (store) p50',
+      [`@${small.memories} µs`]: fmt(atSmall.list.store.p50),
+      [`@${big.memories} µs`]: fmt(atBig.list.store.p50),
+      ratio: fmt(atBig.list.store.p50 / atSmall.list.store.p50, 2),
+      target: '≤ 2',
+    },
   ];
   const writes: Row[] = [
-    { measurement: 'durable creates/s (store)', value: fmt(creates.store, 0), 'ratio vs bare': fmt(creates.store / creates.bare, 2) },
+    {
+      measurement: 'durable creates/s (store)',
+      value: fmt(creates.store, 0),
+      'ratio vs bare': fmt(creates.store / creates.bare, 2),
+    },
     { measurement: 'durable creates/s (bare ceiling)', value: fmt(creates.bare, 0), 'ratio vs bare': '1.00' },
     { measurement: `bytes per memory on disk @${big.memories}`, value: fmt(perMemory, 0), 'ratio vs bare': '' },
   ];
@@ -181,11 +212,42 @@ ${markdownTable(writes)}
 Run with \`npm run bench\` (first run generates and caches the databases under bench/cache/).
 `;
   const svg = barChartSvg(`Exact lookups, p50 latency @ ${big.memories} memories`, 'µs (lower is better)', [
-    { label: 'find by name or alias', bars: [{ series: 'store', value: atBig.find.store.p50 }, { series: 'bare statements', value: atBig.find.bare.p50 }, { series: 'typeorm', value: atBig.find.typeorm.p50 }] },
-    { label: 'memory list ENT<n>', bars: [{ series: 'store', value: atBig.list.store.p50 }, { series: 'bare statements', value: atBig.list.bare.p50 }, { series: 'typeorm', value: atBig.list.typeorm.p50 }] },
-    { label: `find (store) @${small.memories} vs @${big.memories}`, bars: [{ series: `@${small.memories}`, value: atSmall.find.store.p50 }, { series: `@${big.memories}`, value: atBig.find.store.p50 }] },
+    {
+      label: 'find by name or alias',
+      bars: [
+        { series: 'store', value: atBig.find.store.p50 },
+        { series: 'bare statements', value: atBig.find.bare.p50 },
+        { series: 'typeorm', value: atBig.find.typeorm.p50 },
+      ],
+    },
+    {
+      label: 'memory list ENT<n>',
+      bars: [
+        { series: 'store', value: atBig.list.store.p50 },
+        { series: 'bare statements', value: atBig.list.bare.p50 },
+        { series: 'typeorm', value: atBig.list.typeorm.p50 },
+      ],
+    },
+    {
+      label: `find (store) @${small.memories} vs @${big.memories}`,
+      bars: [
+        { series: `@${small.memories}`, value: atSmall.find.store.p50 },
+        { series: `@${big.memories}`, value: atBig.find.store.p50 },
+      ],
+    },
   ]);
-  writeResults('store', md, { big: atBig, small: atSmall, creates, bytesPerMemory: perMemory, sizes: { big: options.big, small: options.small } }, svg);
+  writeResults(
+    'store',
+    md,
+    {
+      big: atBig,
+      small: atSmall,
+      creates,
+      bytesPerMemory: perMemory,
+      sizes: { big: options.big, small: options.small },
+    },
+    svg,
+  );
   process.stdout.write(`${md}\n`);
 }
 

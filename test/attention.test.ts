@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { ManualClock } from '@mira/core';
-import { createTestRuntime, startScriptedModelServer, type ScriptedModelServer, type TestRuntime } from '@mira/core/testing';
+import {
+  createTestRuntime,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type TestRuntime,
+} from '@mira/core/testing';
 import attentionPlugin from '@mira/plugin-attention';
 import memoryPlugin from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
@@ -25,7 +30,16 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
         sim: { tick_ms: 0, battery_percent: 21, battery_drain_percent_per_min: 60 },
         attention: {
           tick_ms: 0,
-          monitors: [{ id: 'battery_low', sensor: 'battery', field: 'percent', below: 20, clear_above: 25, message: 'The battery is low.' }],
+          monitors: [
+            {
+              id: 'battery_low',
+              sensor: 'battery',
+              field: 'percent',
+              below: 20,
+              clear_above: 25,
+              message: 'The battery is low.',
+            },
+          ],
         },
         memory: { enabled: true, database_path: 'memory.sqlite3' },
         openai: { model: 'scripted', base_url: server.url, max_retries: 0 },
@@ -39,7 +53,25 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
   });
 
   it('starts one monitor episode when the battery crosses the threshold, not on every reading', async () => {
-    server.push({ toolCalls: [{ name: 'remember', arguments: { kind: 'fact', subject: 'Mira', predicate: 'battery', value: 'low', evidence: 'battery low', related_entity: null, related_role: null } }] }, { text: 'I should dock soon.' });
+    server.push(
+      {
+        toolCalls: [
+          {
+            name: 'remember',
+            arguments: {
+              kind: 'fact',
+              subject: 'Mira',
+              predicate: 'battery',
+              value: 'low',
+              evidence: 'battery low',
+              related_entity: null,
+              related_role: null,
+            },
+          },
+        ],
+      },
+      { text: 'I should dock soon.' },
+    );
     for (let i = 0; i < 5; i += 1) {
       clock.advance(1000); // 1 %/s drain: 20, 19, 18, 17, 16
       sim.tick();
@@ -48,14 +80,22 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
     expect(rt.notifications.filter((l) => l.startsWith('[monitor battery_low]'))).to.have.length(1);
     expect(rt.notifications[0]).to.match(/^\[monitor battery_low\] battery\.percent = 19(\.\d+)? < 20$/);
     expect(server.requests).to.have.length(2);
-    expect(server.requests[0]!.toolNames).to.include('recall_memory').and.include('read_sensor').and.not.include('remember').and.not.include('drive');
+    expect(server.requests[0]!.toolNames)
+      .to.include('recall_memory')
+      .and.include('read_sensor')
+      .and.not.include('remember')
+      .and.not.include('drive');
     expect(rt.notifications).to.include('[remember] rejected invalid_proposal');
-    expect(server.requests[0]!.body.messages.at(-1)!.content).to.match(/autonomous monitor episode.*The battery is low\./);
+    expect(server.requests[0]!.body.messages.at(-1)!.content).to.match(
+      /autonomous monitor episode.*The battery is low\./,
+    );
   });
 
   it('fires follow-ups in order as temporal episodes without remember', async () => {
     server.push({ text: 'Checking the dock.' }, { text: 'Checking the door.' });
-    expect((await rt.run('followup add 2m "check the door"')).output[0]).to.equal('F1 due in 2m0s at 2026-06-01T08:02:00.000Z: "check the door"');
+    expect((await rt.run('followup add 2m "check the door"')).output[0]).to.equal(
+      'F1 due in 2m0s at 2026-06-01T08:02:00.000Z: "check the door"',
+    );
     await rt.run('followup add 1m "check the dock"');
     await rt.run('followup add 10m "never mind"');
     expect((await rt.run('followup cancel F3')).output).to.deep.equal(['F3 cancelled']);
@@ -66,7 +106,10 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
     clock.advance(150_000);
     await rt.instance(attentionPlugin).tick();
     await eventually(() => rt.notifications.includes('Mira: Checking the door.'), 3000, 'both episodes');
-    expect(rt.notifications.filter((l) => l.startsWith('[followup'))).to.deep.equal(['[followup F2] due: check the dock', '[followup F1] due: check the door']);
+    expect(rt.notifications.filter((l) => l.startsWith('[followup'))).to.deep.equal([
+      '[followup F2] due: check the dock',
+      '[followup F1] due: check the door',
+    ]);
     for (const request of server.requests) {
       expect(request.toolNames).not.to.include('remember');
       expect(request.body.messages.at(-1)!.content).to.contain('autonomous temporal episode');

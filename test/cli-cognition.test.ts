@@ -25,10 +25,17 @@ describe('mira CLI with cognition (profiles/mira-sim, OPENAI_BASE_URL)', functio
   });
 
   it('runs an episode that calls recall_memory, with the key and server from the environment', async () => {
-    server.push({ toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }] }, { text: 'I remember Ada; she prefers tea.' });
-    const run = await runMira(['--profile', profile], 'memory entity add person "Ada"\nmemory add preference "Ada prefers tea" --link ENT1:subject\nWhat does Ada drink?\nmemory\n', {
-      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test-key' },
-    });
+    server.push(
+      { toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }] },
+      { text: 'I remember Ada; she prefers tea.' },
+    );
+    const run = await runMira(
+      ['--profile', profile],
+      'memory entity add person "Ada"\nmemory add preference "Ada prefers tea" --link ENT1:subject\nWhat does Ada drink?\nmemory\n',
+      {
+        env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test-key' },
+      },
+    );
     expect(run.stderr).to.match(/^mira: Mind view: http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{48}\n$/);
     expect(run.code).to.equal(0);
     expect(run.stdout).to.contain('[recall_memory] hit ENT1\nMira: I remember Ada; she prefers tea.\n');
@@ -39,14 +46,18 @@ describe('mira CLI with cognition (profiles/mira-sim, OPENAI_BASE_URL)', functio
 
   it('works with a local server that needs no key, and reports an unreachable server on the turn', async () => {
     server.push({ text: 'Hello, operator.' });
-    const ok = await runMira(['--profile', profile], 'Hello\n', { env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: '' } });
+    const ok = await runMira(['--profile', profile], 'Hello\n', {
+      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: '' },
+    });
     expect(ok.code).to.equal(0);
     expect(ok.stdout).to.equal('Mira: Hello, operator.\n');
     const url = server.url;
     await server.close();
     const down = await runMira(['--profile', profile], 'Hello\nmemory persistent\n', { env: { OPENAI_BASE_URL: url } });
     expect(down.code).to.equal(1);
-    expect(down.stdout).to.match(/^error: MIRA_ERR_COGNITION_UNREACHABLE: cannot reach the model server at http:\/\/127\.0\.0\.1:\d+\/v1;/);
+    expect(down.stdout).to.match(
+      /^error: MIRA_ERR_COGNITION_UNREACHABLE: cannot reach the model server at http:\/\/127\.0\.0\.1:\d+\/v1;/,
+    );
     expect(down.stdout).to.contain('persistent memory: enabled (sqlite)');
     expect(down.stderr).not.to.match(/\n\s+at /); // no stack traces
   });

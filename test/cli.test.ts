@@ -54,7 +54,9 @@ describe('mira CLI', function () {
     const path = manifest('[profile]\nname = "Quiet"\nplugins = []\n');
     const run = await runMira(['--profile', path], 'Hello Mira\n');
     expect(run.code).to.equal(1);
-    expect(run.stdout).to.match(/^error: MIRA_ERR_COGNITION_NOT_CONFIGURED: cognition is not configured in this profile/m);
+    expect(run.stdout).to.match(
+      /^error: MIRA_ERR_COGNITION_NOT_CONFIGURED: cognition is not configured in this profile/m,
+    );
   });
 
   it('prints --help and --version, and exits 2 on a usage error', async () => {
@@ -83,7 +85,12 @@ describe('mira CLI', function () {
     const cases: Array<[string, string, string, Record<string, string>?]> = [
       ['malformed TOML', '[profile\nname = "x"\n', 'MIRA_ERR_MANIFEST_SYNTAX'],
       ['an unknown plugin', '[profile]\nname = "x"\nplugins = ["@mira/plugin-nope"]\n', 'MIRA_ERR_PLUGIN_NOT_FOUND'],
-      ['a module with no plugin export', '[profile]\nname = "x"\nplugins = ["./junk.js"]\n', 'MIRA_ERR_PLUGIN_INVALID', { 'junk.js': 'export const nothing = 1;\n' }],
+      [
+        'a module with no plugin export',
+        '[profile]\nname = "x"\nplugins = ["./junk.js"]\n',
+        'MIRA_ERR_PLUGIN_INVALID',
+        { 'junk.js': 'export const nothing = 1;\n' },
+      ],
       [
         'a plugin of the older shape (apply, start and stop on the module object)',
         '[profile]\nname = "x"\nplugins = ["./old.js"]\n',
@@ -96,8 +103,16 @@ describe('mira CLI', function () {
         'MIRA_ERR_PLUGIN_INVALID',
         { 'odd.js': "export default { name: 'odd', version: '1', setup() { return { start: 'soon' }; } };\n" },
       ],
-      ['a config value of the wrong type', `[profile]\nname = "x"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = 42\n`, 'MIRA_ERR_CONFIG_INVALID'],
-      ['an unclaimed table', '[profile]\nname = "x"\nplugins = []\n[memory]\nenabled = true\n', 'MIRA_ERR_CONFIG_UNKNOWN_TABLE'],
+      [
+        'a config value of the wrong type',
+        `[profile]\nname = "x"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = 42\n`,
+        'MIRA_ERR_CONFIG_INVALID',
+      ],
+      [
+        'an unclaimed table',
+        '[profile]\nname = "x"\nplugins = []\n[memory]\nenabled = true\n',
+        'MIRA_ERR_CONFIG_UNKNOWN_TABLE',
+      ],
       [
         'a dependency cycle',
         '[profile]\nname = "x"\nplugins = ["./a.js", "./b.js"]\n',
@@ -120,7 +135,10 @@ describe('mira CLI', function () {
         'a duplicate command name',
         '[profile]\nname = "x"\nplugins = ["./dup.js"]\n',
         'MIRA_ERR_DUPLICATE_REGISTRATION',
-        { 'dup.js': "export default { name: 'dup', version: '1', setup(k) { k.commands.register({ name: 'help', summary: 'x', run() {} }); } };\n" },
+        {
+          'dup.js':
+            "export default { name: 'dup', version: '1', setup(k) { k.commands.register({ name: 'help', summary: 'x', run() {} }); } };\n",
+        },
       ],
     ];
     for (const [what, text, code, files] of cases) {
@@ -141,14 +159,26 @@ describe('mira CLI', function () {
 
   it('loads a third-party plugin by path that registers a tool, a command, a store and a sensor', async () => {
     const path = manifest(`[profile]\nname = "Lab"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = "events.log"\n`);
-    const run = await runMira(['--profile', path], 'lab note "first light"\nlab read\nsensors\nhelp lab\nlab note " "\nquit\n');
+    const run = await runMira(
+      ['--profile', path],
+      'lab note "first light"\nlab read\nsensors\nhelp lab\nlab note " "\nquit\n',
+    );
     expect(run.stdout).to.contain('page 1: first light');
     expect(run.stdout).to.match(/lab_thermometer \(temperature, celsius\): 21\.5 \d+ms ago/);
     expect(run.stdout).to.contain('lab note "<text>"');
     expect(run.stdout).to.contain('error: ACME_ERR_EMPTY_NOTE: the note is empty; write some text');
     expect(run.code).to.equal(1);
     const events = readFileSync(join(dir, 'events.log'), 'utf8').trim().split('\n');
-    expect(events).to.deep.equal(['store open', 'start', 'phase cognition', 'phase attention', 'phase temporal', 'phase hardware', 'stop', 'store close']);
+    expect(events).to.deep.equal([
+      'store open',
+      'start',
+      'phase cognition',
+      'phase attention',
+      'phase temporal',
+      'phase hardware',
+      'stop',
+      'store close',
+    ]);
   });
 
   it('resolves a plugin package from the manifest directory first', async () => {
@@ -158,7 +188,9 @@ describe('mira CLI', function () {
     // the copied plugin imports @mira/core, which a real install would provide beside it
     mkdirSync(join(dir, 'node_modules', '@mira'), { recursive: true });
     symlinkSync(join(REPO_ROOT, 'core'), join(dir, 'node_modules', '@mira', 'core'));
-    const path = manifest('[profile]\nname = "Lab"\nplugins = ["@acme/mira-plugin-lab"]\n[lab]\nevents_file = "events.log"\n');
+    const path = manifest(
+      '[profile]\nname = "Lab"\nplugins = ["@acme/mira-plugin-lab"]\n[lab]\nevents_file = "events.log"\n',
+    );
     const run = await runMira(['--profile', path], 'plugins\n', { cwd: tmpdir() });
     expect(run.code).to.equal(0);
     expect(run.stdout).to.contain('@acme/mira-plugin-lab 1.2.0 (@acme/mira-plugin-lab)');
@@ -166,7 +198,9 @@ describe('mira CLI', function () {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} takes the same shutdown path as quit`, async () => {
-      const path = manifest(`[profile]\nname = "Lab"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = "events.log"\n`);
+      const path = manifest(
+        `[profile]\nname = "Lab"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = "events.log"\n`,
+      );
       const events = join(dir, 'events.log');
       const child = spawn(process.execPath, [MIRA_BIN, '--profile', path], { stdio: ['pipe', 'pipe', 'pipe'] });
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -178,7 +212,14 @@ describe('mira CLI', function () {
       const code = await exited;
       expect(code).to.equal(0);
       expect(readFileSync(events, 'utf8').trim().split('\n')).to.deep.equal([
-        'store open', 'start', 'phase cognition', 'phase attention', 'phase temporal', 'phase hardware', 'stop', 'store close',
+        'store open',
+        'start',
+        'phase cognition',
+        'phase attention',
+        'phase temporal',
+        'phase hardware',
+        'stop',
+        'store close',
       ]);
     });
   }

@@ -39,9 +39,14 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
       const [content] = toolMessages(m.server, 1);
       expect(content).to.contain('may be stale');
       expect(content).to.contain('ENT1 person "Ada Lovelace" (aliases: "Ada")');
-      expect(content).to.contain('MEM1 preference: "Ada prefers Earl Grey"; predicate=prefers value="Earl Grey"; links: ENT1 "Ada Lovelace" (subject), ENT2 "Earl Grey" (object)');
+      expect(content).to.contain(
+        'MEM1 preference: "Ada prefers Earl Grey"; predicate=prefers value="Earl Grey"; links: ENT1 "Ada Lovelace" (subject), ENT2 "Earl Grey" (object)',
+      );
       const wm = m.rt.app.kernel.workingMemory.entries().map((e) => `${e.speaker}: ${e.text}`);
-      expect(wm).to.deep.equal(['operator: What does Ada like to drink?', 'assistant: I remember that Ada prefers Earl Grey.']);
+      expect(wm).to.deep.equal([
+        'operator: What does Ada like to drink?',
+        'assistant: I remember that Ada prefers Earl Grey.',
+      ]);
     });
   }
 
@@ -53,7 +58,9 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
     expect(tool.function.strict).to.equal(true);
     expect(tool.function.parameters).to.deep.equal({
       type: 'object',
-      properties: { query: { type: 'string', description: 'One exact canonical name or alias, at most 256 characters.' } },
+      properties: {
+        query: { type: 'string', description: 'One exact canonical name or alias, at most 256 characters.' },
+      },
       required: ['query'],
       additionalProperties: false,
     });
@@ -107,14 +114,21 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
     for (let e = 0; e < 5; e += 1) {
       const sam = await store.createEntity({ entityType: 'person', canonicalName: 'Sam' });
       for (let i = 0; i < 8; i += 1) {
-        await store.createMemory({ kind: 'fact', summary: `Sam ${e} fact ${i} ${'long text '.repeat(40)}`, sourceKind: 'console', links: [{ entityId: sam.id, role: 'subject' }] });
+        await store.createMemory({
+          kind: 'fact',
+          summary: `Sam ${e} fact ${i} ${'long text '.repeat(40)}`,
+          sourceKind: 'console',
+          links: [{ entityId: sam.id, role: 'subject' }],
+        });
       }
     }
     await m.say('Sam?');
     const content = toolMessages(m.server, 1)[0]!;
     expect(content.length).to.be.at.most(12_000);
     expect(content.length).to.be.greaterThan(11_000);
-    expect(content).to.match(/\[output truncated: the rendering was capped at 12000 characters; later lines are not shown\]$/);
+    expect(content).to.match(
+      /\[output truncated: the rendering was capped at 12000 characters; later lines are not shown\]$/,
+    );
   });
 
   for (const [what, query] of [
@@ -159,32 +173,64 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
       '[recall_memory] rejected acquisition_budget_exhausted',
       'Mira: Enough.',
     ]);
-    expect(m.server.requests.map((r) => r.toolNames.includes('recall_memory'))).to.deep.equal([true, true, false, false]);
+    expect(m.server.requests.map((r) => r.toolNames.includes('recall_memory'))).to.deep.equal([
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect(JSON.parse(toolMessages(m.server, 3)[2]!).error).to.match(/^acquisition budget exhausted/);
   });
 
   it('enforces the acquisition budget across calls made in one answer', async () => {
-    m = await modelRuntime({ script: [{ toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }, { name: 'recall_memory', arguments: { query: 'Ada' } }, { name: 'recall_memory', arguments: { query: 'Ada' } }] }, { text: 'Enough.' }] });
+    m = await modelRuntime({
+      script: [
+        {
+          toolCalls: [
+            { name: 'recall_memory', arguments: { query: 'Ada' } },
+            { name: 'recall_memory', arguments: { query: 'Ada' } },
+            { name: 'recall_memory', arguments: { query: 'Ada' } },
+          ],
+        },
+        { text: 'Enough.' },
+      ],
+    });
     await seedAda();
     const { output } = await m.say('Ada?');
-    expect(output).to.deep.equal(['[recall_memory] hit ENT1', '[recall_memory] hit ENT1', '[recall_memory] rejected acquisition_budget_exhausted', 'Mira: Enough.']);
+    expect(output).to.deep.equal([
+      '[recall_memory] hit ENT1',
+      '[recall_memory] hit ENT1',
+      '[recall_memory] rejected acquisition_budget_exhausted',
+      'Mira: Enough.',
+    ]);
   });
 
   it('counts invalid tool arguments as an acquisition attempt', async () => {
     m = await modelRuntime({
-      script: [{ toolCalls: [{ name: 'recall_memory', arguments: { name: 'Ada' } }] }, { toolCalls: [{ name: 'recall_memory', arguments: '{not json' }] }, { text: 'Sorry.' }],
+      script: [
+        { toolCalls: [{ name: 'recall_memory', arguments: { name: 'Ada' } }] },
+        { toolCalls: [{ name: 'recall_memory', arguments: '{not json' }] },
+        { text: 'Sorry.' },
+      ],
     });
     const { output } = await m.say('Ada?');
-    expect(output).to.deep.equal(['[recall_memory] rejected invalid_tool_arguments', '[recall_memory] rejected invalid_tool_arguments', 'Mira: Sorry.']);
+    expect(output).to.deep.equal([
+      '[recall_memory] rejected invalid_tool_arguments',
+      '[recall_memory] rejected invalid_tool_arguments',
+      'Mira: Sorry.',
+    ]);
     expect(m.server.requests[2]!.toolNames).not.to.include('recall_memory');
   });
 
   it('rebuilds grounding before every model call of an episode', async () => {
     m = await modelRuntime();
-    m.server.push(() => {
-      m.clock.advance(90_000);
-      return recall('Ada');
-    }, { text: 'Done.' });
+    m.server.push(
+      () => {
+        m.clock.advance(90_000);
+        return recall('Ada');
+      },
+      { text: 'Done.' },
+    );
     await m.say('Ada?');
     const systems = m.server.requests.map((r) => r.body.messages[0]!.content!);
     const times = systems.map((s) => /Current time \(UTC\): (\S+)/.exec(s)![1]);
@@ -217,11 +263,22 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
           run: async () => ({ content: '{"status":"done"}', display: 'waved' }),
         }),
     };
-    m = await modelRuntime({ plugins: [operatorOnly], script: [{ text: 'ok' }, { toolCalls: [{ name: 'wave_hand', arguments: {} }] }, { text: 'I noticed the battery.' }] });
+    m = await modelRuntime({
+      plugins: [operatorOnly],
+      script: [
+        { text: 'ok' },
+        { toolCalls: [{ name: 'wave_hand', arguments: {} }] },
+        { text: 'I noticed the battery.' },
+      ],
+    });
     await m.say('hi');
     expect(m.server.requests[0]!.toolNames).to.include.members(['recall_memory', 'wave_hand']);
     const lines: string[] = [];
-    const result = await m.rt.app.kernel.cognition.run({ origin: 'attention', trigger: 'battery fell below 20%', out: { print: (l) => lines.push(l) } });
+    const result = await m.rt.app.kernel.cognition.run({
+      origin: 'attention',
+      trigger: 'battery fell below 20%',
+      out: { print: (l) => lines.push(l) },
+    });
     expect(m.server.requests[1]!.toolNames).to.include('recall_memory').and.not.to.include('wave_hand');
     expect(lines).to.deep.equal(['[wave_hand] rejected tool_not_available', 'Mira: I noticed the battery.']);
     expect(result.toolCalls[0]!.result.content).to.contain('"reason":"tool_not_available"');
@@ -230,12 +287,39 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
 
   describe('provider failures end the episode with one clear line and change nothing', () => {
     const cases: Array<[string, () => Promise<ModelRuntime>, RegExp]> = [
-      ['an error status', () => modelRuntime({ script: [{ status: 500, error: 'model overloaded' }] }), /^error: MIRA_ERR_COGNITION_PROVIDER: the model server at http:\/\/127\.0\.0\.1:\d+\/v1 answered with an error \(500\)/],
-      ['a refused key', () => modelRuntime({ script: [{ status: 401 }], openai: { api_key_env: 'MIRA_TEST_UNSET_KEY' } }), /^error: MIRA_ERR_COGNITION_AUTH: .*set MIRA_TEST_UNSET_KEY in the environment$/],
-      ['a timeout', () => modelRuntime({ script: [{ text: 'late', delayMs: 1500 }], openai: { timeout_ms: 300 } }), /^error: MIRA_ERR_COGNITION_TIMEOUT: the model server at .* did not answer within 300 ms/],
-      ['a malformed response', () => modelRuntime({ script: [{ malformed: true }] }), /^error: MIRA_ERR_COGNITION_MALFORMED: /],
-      ['an empty response', () => modelRuntime({ script: [{ text: '' }] }), /^error: MIRA_ERR_COGNITION_MALFORMED: the model answered with neither text nor a tool call/],
-      ['an endless tool loop', () => modelRuntime({ script: Array.from({ length: 8 }, () => ({ toolCalls: [{ name: 'no_such_tool', arguments: {} }] })) }), /^error: MIRA_ERR_COGNITION_STEP_LIMIT: /],
+      [
+        'an error status',
+        () => modelRuntime({ script: [{ status: 500, error: 'model overloaded' }] }),
+        /^error: MIRA_ERR_COGNITION_PROVIDER: the model server at http:\/\/127\.0\.0\.1:\d+\/v1 answered with an error \(500\)/,
+      ],
+      [
+        'a refused key',
+        () => modelRuntime({ script: [{ status: 401 }], openai: { api_key_env: 'MIRA_TEST_UNSET_KEY' } }),
+        /^error: MIRA_ERR_COGNITION_AUTH: .*set MIRA_TEST_UNSET_KEY in the environment$/,
+      ],
+      [
+        'a timeout',
+        () => modelRuntime({ script: [{ text: 'late', delayMs: 1500 }], openai: { timeout_ms: 300 } }),
+        /^error: MIRA_ERR_COGNITION_TIMEOUT: the model server at .* did not answer within 300 ms/,
+      ],
+      [
+        'a malformed response',
+        () => modelRuntime({ script: [{ malformed: true }] }),
+        /^error: MIRA_ERR_COGNITION_MALFORMED: /,
+      ],
+      [
+        'an empty response',
+        () => modelRuntime({ script: [{ text: '' }] }),
+        /^error: MIRA_ERR_COGNITION_MALFORMED: the model answered with neither text nor a tool call/,
+      ],
+      [
+        'an endless tool loop',
+        () =>
+          modelRuntime({
+            script: Array.from({ length: 8 }, () => ({ toolCalls: [{ name: 'no_such_tool', arguments: {} }] })),
+          }),
+        /^error: MIRA_ERR_COGNITION_STEP_LIMIT: /,
+      ],
     ];
     for (const [what, make, pattern] of cases) {
       it(what, async () => {
@@ -257,7 +341,9 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
       await m.server.close();
       const result = await m.say('Hello?');
       expect(result.output).to.have.length(1);
-      expect(result.output[0]).to.match(/^error: MIRA_ERR_COGNITION_UNREACHABLE: cannot reach the model server at http:\/\/127\.0\.0\.1:\d+\/v1/);
+      expect(result.output[0]).to.match(
+        /^error: MIRA_ERR_COGNITION_UNREACHABLE: cannot reach the model server at http:\/\/127\.0\.0\.1:\d+\/v1/,
+      );
     });
   });
 });

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { ManualClock, type MiraPlugin } from '@mira/core';
 import type { RosMessage } from '@mira/robot';
-import { createTestRuntime, startScriptedModelServer, type ScriptedModelServer, type TestRuntime } from '@mira/core/testing';
+import {
+  createTestRuntime,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type TestRuntime,
+} from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import openaiPlugin from '@mira/plugin-openai';
@@ -28,7 +33,17 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
       clock,
       plugins: [simPlugin, memoryPlugin, memoryToolsPlugin, openaiPlugin],
       tables: {
-        sim: { tick_ms: 0, drive: { topic: '/cmd_vel', type: 'geometry_msgs/msg/Twist', max_linear_m_s: 0.5, max_angular_rad_s: 1, max_duration_s: 5, rate_hz: 50 } },
+        sim: {
+          tick_ms: 0,
+          drive: {
+            topic: '/cmd_vel',
+            type: 'geometry_msgs/msg/Twist',
+            max_linear_m_s: 0.5,
+            max_angular_rad_s: 1,
+            max_duration_s: 5,
+            rate_hz: 50,
+          },
+        },
         memory: { enabled: true, database_path: 'memory.sqlite3' },
         openai: { model: 'scripted', base_url: server.url, max_retries: 0 },
       },
@@ -47,7 +62,9 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
     const lines = (await rt.run('sensors')).output;
     expect(lines).to.have.length(3);
     expect(lines[0]).to.match(/^battery \(battery, percent\): \{"percent":100,"voltage":12\.6\} 250ms ago$/);
-    expect(lines[1]).to.match(/^odometry \(odometry, .*\): \{"x":0,"y":0,"yaw":0,"linear_m_s":0,"angular_rad_s":0\} 250ms ago$/);
+    expect(lines[1]).to.match(
+      /^odometry \(odometry, .*\): \{"x":0,"y":0,"yaw":0,"linear_m_s":0,"angular_rad_s":0\} 250ms ago$/,
+    );
     expect(lines[2]).to.match(/^range \(range, m\): \{"range_m":4\} 250ms ago$/);
     clock.advance(1000);
     const later = (await rt.run('sensors')).output;
@@ -77,7 +94,11 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
       sim.tick();
       await new Promise((r) => setTimeout(r, 25));
     }
-    await eventually(() => cmdVel.at(-1)?.linear !== undefined && (cmdVel.at(-1)!.linear as { x: number }).x === 0, 2000, 'zero velocity');
+    await eventually(
+      () => cmdVel.at(-1)?.linear !== undefined && (cmdVel.at(-1)!.linear as { x: number }).x === 0,
+      2000,
+      'zero velocity',
+    );
     expect(sim.robot.state.x).to.be.closeTo(0.5, 0.051);
     const count = cmdVel.length;
     await new Promise((r) => setTimeout(r, 100));
@@ -100,7 +121,12 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
   }
 
   it('stops on the stop tool and on the console emergency stop', async () => {
-    server.push(call('drive', { linear_m_s: 0.3, angular_rad_s: 0.2, duration_s: 5 }), { text: 'Going.' }, call('stop', {}), { text: 'Stopped.' });
+    server.push(
+      call('drive', { linear_m_s: 0.3, angular_rad_s: 0.2, duration_s: 5 }),
+      { text: 'Going.' },
+      call('stop', {}),
+      { text: 'Stopped.' },
+    );
     await rt.run('Go');
     expect((await rt.run('Stop now')).output[0]).to.equal('[stop] stopped');
     expect(cmdVel.at(-1)).to.deep.equal({ linear: { x: 0, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
@@ -158,12 +184,22 @@ describe('hardware: the ROS 2 plugin over rosbridge', function () {
             { id: 'battery', topic: '/battery_state', type: 'sensor_msgs/msg/BatteryState' },
             { id: 'range', topic: '/range/front', type: 'sensor_msgs/msg/Range', qos: 'sensor_data' },
           ],
-          drive: { topic: '/cmd_vel', type: 'geometry_msgs/msg/Twist', max_linear_m_s: 0.3, max_angular_rad_s: 1, max_duration_s: 3 },
+          drive: {
+            topic: '/cmd_vel',
+            type: 'geometry_msgs/msg/Twist',
+            max_linear_m_s: 0.3,
+            max_angular_rad_s: 1,
+            max_duration_s: 3,
+          },
         },
         openai: { model: 'scripted', base_url: server.url, max_retries: 0 },
       },
     });
-    await eventually(() => bridge.subscribers('/battery_state') === 1 && bridge.subscribers('/range/front') === 1, 3000, 'subscriptions');
+    await eventually(
+      () => bridge.subscribers('/battery_state') === 1 && bridge.subscribers('/range/front') === 1,
+      3000,
+      'subscriptions',
+    );
   });
   afterEach(async () => {
     await rt.dispose();
@@ -175,7 +211,9 @@ describe('hardware: the ROS 2 plugin over rosbridge', function () {
     bridge.publish('/battery_state', { percentage: 0.815, voltage: 12.14, present: true });
     await eventually(() => rt.app.kernel.latestReading('battery') !== undefined, 3000, 'a reading');
     expect(rt.app.kernel.latestReading('battery')!.value).to.deep.equal({ percent: 81.5, voltage: 12.14 });
-    expect(bridge.ops.find((o) => o.op === 'subscribe' && o.topic === '/battery_state')).to.deep.include({ type: 'sensor_msgs/msg/BatteryState' });
+    expect(bridge.ops.find((o) => o.op === 'subscribe' && o.topic === '/battery_state')).to.deep.include({
+      type: 'sensor_msgs/msg/BatteryState',
+    });
   });
 
   it('says plainly when no fresh reading came within the timeout', async () => {
@@ -189,7 +227,10 @@ describe('hardware: the ROS 2 plugin over rosbridge', function () {
     server.push(call('drive', { linear_m_s: 0.2, angular_rad_s: 0, duration_s: 2 }), { text: 'Off I go.' });
     await rt.run('Forward, slowly');
     await eventually(() => bridge.published('/cmd_vel').length >= 1, 3000, 'a command');
-    expect(bridge.published('/cmd_vel')[0]).to.deep.equal({ linear: { x: 0.2, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
+    expect(bridge.published('/cmd_vel')[0]).to.deep.equal({
+      linear: { x: 0.2, y: 0, z: 0 },
+      angular: { x: 0, y: 0, z: 0 },
+    });
     await rt.stop();
     await eventually(() => bridge.subscribers('/battery_state') === 0, 3000, 'unsubscribed');
     const last = bridge.published('/cmd_vel').at(-1)!;
@@ -202,17 +243,25 @@ describe('hardware: the ROS 2 plugin without ROS 2', () => {
     if (process.env.ROS_DISTRO) this.skip();
     let message = '';
     try {
-      await createTestRuntime({ plugins: [ros2Plugin as MiraPlugin<any>], tables: { ros2: { transport: 'rclnodejs', sensors: [] } } });
+      await createTestRuntime({
+        plugins: [ros2Plugin as MiraPlugin<any>],
+        tables: { ros2: { transport: 'rclnodejs', sensors: [] } },
+      });
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).to.match(/^MIRA_ERR_HARDWARE_TRANSPORT_UNAVAILABLE: .*ROS 2 is not sourced.*transport = "rosbridge"/);
+    expect(message).to.match(
+      /^MIRA_ERR_HARDWARE_TRANSPORT_UNAVAILABLE: .*ROS 2 is not sourced.*transport = "rosbridge"/,
+    );
   });
 
   it('fails start-up clearly when rosbridge cannot be reached', async () => {
     let message = '';
     try {
-      await createTestRuntime({ plugins: [ros2Plugin as MiraPlugin<any>], tables: { ros2: { transport: 'rosbridge', url: 'ws://127.0.0.1:9', connect_timeout_ms: 500, sensors: [] } } });
+      await createTestRuntime({
+        plugins: [ros2Plugin as MiraPlugin<any>],
+        tables: { ros2: { transport: 'rosbridge', url: 'ws://127.0.0.1:9', connect_timeout_ms: 500, sensors: [] } },
+      });
     } catch (error) {
       message = (error as Error).message;
     }

@@ -15,7 +15,10 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
   let dbPath: string;
 
   const writeProfile = (memoryTable: string) => {
-    writeFileSync(join(profileDir, 'profile.toml'), `[profile]\nname = "Mira"\nplugins = ["@mira/plugin-memory"]\n${memoryTable}`);
+    writeFileSync(
+      join(profileDir, 'profile.toml'),
+      `[profile]\nname = "Mira"\nplugins = ["@mira/plugin-memory"]\n${memoryTable}`,
+    );
   };
 
   beforeEach(() => {
@@ -61,7 +64,9 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
     expect(show).to.match(/ {2}created: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n/);
     expect(show).to.contain('  link: ENT1 "Ada Lovelace" as subject\n');
     expect(show).to.contain('  payload: text/plain, 27 bytes (inline)\n');
-    expect(run.stdout).to.contain(`database: ${dbPath}\nschema version: 1\nentities: 2, aliases: 1, memories: 2 (2 active), links: 3, payloads: 2`);
+    expect(run.stdout).to.contain(
+      `database: ${dbPath}\nschema version: 1\nentities: 2, aliases: 1, memories: 2 (2 active), links: 3, payloads: 2`,
+    );
     expect(existsSync(dbPath)).to.equal(true);
   });
 
@@ -73,7 +78,12 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
       'memory find "ada"',
     ]);
     expect(first.code).to.equal(0);
-    const second = await mira(['memory show MEM1', 'memory find "ada"', 'memory entity add person "Bob"', 'memory add fact "Bob too" --link ENT2:subject']);
+    const second = await mira([
+      'memory show MEM1',
+      'memory find "ada"',
+      'memory entity add person "Bob"',
+      'memory add fact "Bob too" --link ENT2:subject',
+    ]);
     expect(second.code).to.equal(0);
     const firstView = first.stdout.split('\n').slice(2).join('\n');
     expect(second.stdout.startsWith(firstView.trimEnd())).to.equal(true);
@@ -112,7 +122,12 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
   });
 
   it('does no substring, typo or case-insensitive-prefix matching, and says a miss plainly', async () => {
-    const run = await mira(['memory entity add person "Ada Lovelace"', 'memory find "Ada"', 'memory find "Ada Lovelac"', 'memory entity find "lovelace"']);
+    const run = await mira([
+      'memory entity add person "Ada Lovelace"',
+      'memory find "Ada"',
+      'memory find "Ada Lovelac"',
+      'memory entity find "lovelace"',
+    ]);
     expect(run.stdout.trim().split('\n').slice(1)).to.deep.equal([
       'no entity is named "Ada" (exact name or alias)',
       'no entity is named "Ada Lovelac" (exact name or alias)',
@@ -142,7 +157,9 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
     writeProfile('[memory]\nenabled = true\ndatabase_path = ""\n');
     const run = await mira(['help']);
     expect(run.code).to.equal(1);
-    expect(run.stderr).to.match(/MIRA_ERR_CONFIG_INVALID: .*profile\.toml: plugin @mira\/plugin-memory: \[memory\] \/memory\/database_path: a non-empty path is required/);
+    expect(run.stderr).to.match(
+      /MIRA_ERR_CONFIG_INVALID: .*profile\.toml: plugin @mira\/plugin-memory: \[memory\] \/memory\/database_path: a non-empty path is required/,
+    );
     expect(existsSync(join(root, 'data'))).to.equal(false);
   });
 
@@ -161,7 +178,10 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
 
   it('fails start-up on a file that is not SQLite', async () => {
     mkdirSync(join(root, 'data', 'nested'), { recursive: true });
-    writeFileSync(dbPath, 'not a database at all, just some words that fill up more than a hundred bytes of this file to be sure\n');
+    writeFileSync(
+      dbPath,
+      'not a database at all, just some words that fill up more than a hundred bytes of this file to be sure\n',
+    );
     const before = sha256(dbPath);
     const run = await mira(['memory persistent']);
     expect(run.code).to.equal(1);
@@ -172,6 +192,8 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
   it('keeps the working-memory commands on working memory only', async () => {
     const run = await mira(['memory entity add person "Ada"', 'memory clear', 'memory find "Ada"']);
     expect(run.code).to.equal(0);
-    expect(run.stdout).to.contain('working memory cleared (0 entries removed)\nENT1 person "Ada"\n  (no active memories)\n');
+    expect(run.stdout).to.contain(
+      'working memory cleared (0 entries removed)\nENT1 person "Ada"\n  (no active memories)\n',
+    );
   });
 });

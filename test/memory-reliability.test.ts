@@ -11,7 +11,9 @@ const WRITER = fileURLToPath(new URL('./fixtures/memory-writer.js', import.meta.
 
 /** Starts a writer process; `acked` fills with every id it printed. */
 function startWriter(path: string, label: string, count: number | 'forever', a: number, b: number) {
-  const child = spawn(process.execPath, [WRITER, path, label, String(count), String(a), String(b)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [WRITER, path, label, String(count), String(a), String(b)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const acked: number[] = [];
   let buffer = '';
   let stderr = '';
@@ -22,7 +24,9 @@ function startWriter(path: string, label: string, count: number | 'forever', a: 
     for (const line of lines) acked.push(Number(line));
   });
   child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   return { child, acked, exited, stderr: () => stderr };
 }
 
@@ -63,7 +67,10 @@ describe('SqliteMemoryStore reliability (real processes)', function () {
       const writer = startWriter(path, `crash${round}`, 'forever', a, b);
       const target = 5 + Math.floor(Math.random() * 150);
       while (writer.acked.length < target) {
-        const state = await Promise.race([writer.exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('wait'), 5))]);
+        const state = await Promise.race([
+          writer.exited.then(() => 'exited'),
+          new Promise((r) => setTimeout(() => r('wait'), 5)),
+        ]);
         if (state === 'exited') throw new Error(`writer exited early: ${writer.stderr()}`);
       }
       writer.child.kill('SIGKILL');
@@ -96,7 +103,9 @@ describe('SqliteMemoryStore reliability (real processes)', function () {
     expect(result.partial).to.deep.equal([]);
     expect(result.memories).to.have.members([...one.acked, ...two.acked]);
     const db = new Database(path, { readonly: true });
-    const labels = db.prepare('SELECT source_label, count(*) AS n FROM memories GROUP BY source_label ORDER BY source_label').all();
+    const labels = db
+      .prepare('SELECT source_label, count(*) AS n FROM memories GROUP BY source_label ORDER BY source_label')
+      .all();
     db.close();
     expect(labels).to.deep.equal([
       { source_label: 'one', n: perWriter },

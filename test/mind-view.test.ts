@@ -33,15 +33,32 @@ describe('Mind view', function () {
     await notes.save('default', 'Alice prefers green tea in the morning', 'preference,tea', null);
     await notes.save('default', 'alice prefers green tea, in the morning!', 'tea', null);
     await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
-    await notes.save('default', '<script>window.pwned = true</script><img src=x onerror="window.pwned=true">', 'xss', null);
+    await notes.save(
+      'default',
+      '<script>window.pwned = true</script><img src=x onerror="window.pwned=true">',
+      'xss',
+      null,
+    );
     const store = rt.app.kernel.store<MemoryStore>('memory');
     const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
     await store.addAlias(ada.id, 'Ada');
-    await store.createMemory({ kind: 'fact', summary: 'Ada wrote the first program', predicate: 'wrote', value: 'the first program', sourceKind: 'console', confidence: 0.9, links: [{ entityId: ada.id, role: 'subject' }] });
+    await store.createMemory({
+      kind: 'fact',
+      summary: 'Ada wrote the first program',
+      predicate: 'wrote',
+      value: 'the first program',
+      sourceKind: 'console',
+      confidence: 0.9,
+      links: [{ entityId: ada.id, role: 'subject' }],
+    });
   });
   afterEach(() => rt.dispose());
 
-  const call = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
+    });
 
   describe('API', () => {
     it('prints its address with the token in the fragment, which browsers never send', () => {
@@ -82,24 +99,35 @@ describe('Mind view', function () {
       ];
       for (const headers of foreign) {
         for (const method of ['GET', 'POST']) {
-          const body = method === 'POST' ? JSON.stringify({ entity_type: 'person', canonical_name: 'Mallory' }) : undefined;
+          const body =
+            method === 'POST' ? JSON.stringify({ entity_type: 'person', canonical_name: 'Mallory' }) : undefined;
           const response = await call(method === 'POST' ? '/api/entities' : '/api/notes', { method, body, headers });
           expect(response.status, JSON.stringify(headers)).to.equal(403);
           expect((await response.json()).error.code).to.equal('MIRA_ERR_MIND_VIEW_CROSS_ORIGIN');
         }
       }
-      expect((await call('/api/notes', { headers: { origin: base, 'sec-fetch-site': 'same-origin' } })).status).to.equal(200);
+      expect(
+        (await call('/api/notes', { headers: { origin: base, 'sec-fetch-site': 'same-origin' } })).status,
+      ).to.equal(200);
       expect((await (await call('/api/entities?name=Mallory')).json()).entities).to.deep.equal([]);
     });
 
     it('serves on IPv6 loopback with a URL that is a URL and accepts its Host header', async () => {
-      const rt6 = await createTestRuntime({ plugins: [memoryPlugin, mindViewPlugin], tables: { memory: { enabled: true, database_path: 'memory.sqlite3' }, mind_view: { enabled: true, host: '::1', port: 0 } } });
+      const rt6 = await createTestRuntime({
+        plugins: [memoryPlugin, mindViewPlugin],
+        tables: {
+          memory: { enabled: true, database_path: 'memory.sqlite3' },
+          mind_view: { enabled: true, host: '::1', port: 0 },
+        },
+      });
       try {
         const server = rt6.instance(mindViewPlugin).server!;
         expect(rt6.logs).to.include(`Mind view: http://[::1]:${server.port}/#token=${server.token}`);
         const url = new URL(server.url);
         expect(url.host).to.equal(`[::1]:${server.port}`);
-        const response = await fetch(`http://[::1]:${server.port}/api/entities?name=Ada`, { headers: { authorization: `Bearer ${server.token}` } });
+        const response = await fetch(`http://[::1]:${server.port}/api/entities?name=Ada`, {
+          headers: { authorization: `Bearer ${server.token}` },
+        });
         expect(response.status).to.equal(200);
         expect(await response.json()).to.deep.equal({ entities: [] });
       } finally {
@@ -110,7 +138,15 @@ describe('Mind view', function () {
     it('refuses a foreign Host header (DNS rebinding) and sends a strict CSP', async () => {
       const { request } = await import('node:http');
       const status = await new Promise<number>((resolve) => {
-        request({ host: '127.0.0.1', port, path: '/api/notes', headers: { host: `evil.example:${port}`, authorization: `Bearer ${token}` } }, (res) => resolve(res.statusCode!)).end();
+        request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/notes',
+            headers: { host: `evil.example:${port}`, authorization: `Bearer ${token}` },
+          },
+          (res) => resolve(res.statusCode!),
+        ).end();
       });
       expect(status).to.equal(403);
       const page = await fetch(`${base}/`);
@@ -122,7 +158,9 @@ describe('Mind view', function () {
       const { notes } = await (await call('/api/notes')).json();
       expect(notes.map((n: { id: number }) => n.id)).to.deep.equal([4, 3, 2, 1]);
       expect(notes[1]).to.deep.include({ private_key: 'k-9', labels: ['secret'] });
-      const edited = await (await call('/api/notes/1', { method: 'PATCH', body: JSON.stringify({ content: 'Alice prefers oolong' }) })).json();
+      const edited = await (
+        await call('/api/notes/1', { method: 'PATCH', body: JSON.stringify({ content: 'Alice prefers oolong' }) })
+      ).json();
       expect(edited.note.content).to.equal('Alice prefers oolong');
       const empty = await call('/api/notes/1', { method: 'PATCH', body: JSON.stringify({ content: '   ' }) });
       expect(empty.status).to.equal(400);
@@ -135,31 +173,74 @@ describe('Mind view', function () {
     it('finds duplicates, combines, exports and imports (refusing a bad file whole)', async () => {
       const { pairs } = await (await call('/api/notes/duplicates')).json();
       expect(pairs.map((p: { a: { id: number }; b: { id: number } }) => [p.a.id, p.b.id])).to.deep.equal([[1, 2]]);
-      const combined = await (await call('/api/notes/combine', { method: 'POST', body: JSON.stringify({ keep: 1, drop: 2 }) })).json();
+      const combined = await (
+        await call('/api/notes/combine', { method: 'POST', body: JSON.stringify({ keep: 1, drop: 2 }) })
+      ).json();
       expect(combined.note.labels).to.deep.equal(['preference', 'tea']);
       const exported = await (await call('/api/notes/export')).json();
       expect(exported.notes).to.have.length(3);
-      const bad = await call('/api/notes/import?scope=copy', { method: 'POST', body: JSON.stringify({ ...exported, notes: [{ content: 'x' }] }) });
+      const bad = await call('/api/notes/import?scope=copy', {
+        method: 'POST',
+        body: JSON.stringify({ ...exported, notes: [{ content: 'x' }] }),
+      });
       expect(bad.status).to.equal(400);
       expect((await (await call('/api/notes?scope=copy')).json()).notes).to.deep.equal([]);
-      expect(await (await call('/api/notes/import?scope=copy', { method: 'POST', body: JSON.stringify(exported) })).json()).to.deep.equal({ added: 3, skipped: 0 });
-      expect(await (await call('/api/notes/import?scope=copy', { method: 'POST', body: JSON.stringify(exported) })).json()).to.deep.equal({ added: 0, skipped: 3 });
+      expect(
+        await (await call('/api/notes/import?scope=copy', { method: 'POST', body: JSON.stringify(exported) })).json(),
+      ).to.deep.equal({ added: 3, skipped: 0 });
+      expect(
+        await (await call('/api/notes/import?scope=copy', { method: 'POST', body: JSON.stringify(exported) })).json(),
+      ).to.deep.equal({ added: 0, skipped: 3 });
     });
 
     it('looks entities up exactly, lists memories newest first, and adds with console validation', async () => {
-      expect((await (await call('/api/entities?name=ada')).json()).entities.map((e: { id: string }) => e.id)).to.deep.equal(['ENT1']);
+      expect(
+        (await (await call('/api/entities?name=ada')).json()).entities.map((e: { id: string }) => e.id),
+      ).to.deep.equal(['ENT1']);
       expect((await (await call('/api/entities?name=Ad')).json()).entities).to.deep.equal([]);
       const { memories } = await (await call('/api/entities/ENT1/memories')).json();
-      expect(memories[0]).to.deep.include({ id: 'MEM1', kind: 'fact', summary: 'Ada wrote the first program', predicate: 'wrote', source_kind: 'console', confidence: 0.9 });
+      expect(memories[0]).to.deep.include({
+        id: 'MEM1',
+        kind: 'fact',
+        summary: 'Ada wrote the first program',
+        predicate: 'wrote',
+        source_kind: 'console',
+        confidence: 0.9,
+      });
       expect(memories[0].payloads).to.deep.equal([{ media_type: 'text/plain', byte_size: 27, kind: 'inline_text' }]);
-      const created = await (await call('/api/entities', { method: 'POST', body: JSON.stringify({ entity_type: 'robot', canonical_name: 'Mira' }) })).json();
+      const created = await (
+        await call('/api/entities', {
+          method: 'POST',
+          body: JSON.stringify({ entity_type: 'robot', canonical_name: 'Mira' }),
+        })
+      ).json();
       expect(created.entity.id).to.equal('ENT2');
-      const badType = await call('/api/entities', { method: 'POST', body: JSON.stringify({ entity_type: 'a robot', canonical_name: 'X' }) });
+      const badType = await call('/api/entities', {
+        method: 'POST',
+        body: JSON.stringify({ entity_type: 'a robot', canonical_name: 'X' }),
+      });
       expect((await badType.json()).error.code).to.equal('MIRA_ERR_TOKEN_INVALID');
-      expect((await call('/api/entities/ENT2/aliases', { method: 'POST', body: JSON.stringify({ alias: 'MIRA' }) })).status).to.equal(400);
-      const memory = await (await call('/api/memories', { method: 'POST', body: JSON.stringify({ kind: 'fact', summary: 'Mira likes Ada', links: [{ entity: 'ENT2', role: 'subject' }, { entity: 'ENT1', role: 'object' }] }) })).json();
+      expect(
+        (await call('/api/entities/ENT2/aliases', { method: 'POST', body: JSON.stringify({ alias: 'MIRA' }) })).status,
+      ).to.equal(400);
+      const memory = await (
+        await call('/api/memories', {
+          method: 'POST',
+          body: JSON.stringify({
+            kind: 'fact',
+            summary: 'Mira likes Ada',
+            links: [
+              { entity: 'ENT2', role: 'subject' },
+              { entity: 'ENT1', role: 'object' },
+            ],
+          }),
+        })
+      ).json();
       expect(memory.memory.id).to.equal('MEM2');
-      const badConfidence = await call('/api/memories', { method: 'POST', body: JSON.stringify({ kind: 'fact', summary: 'x', confidence: 2 }) });
+      const badConfidence = await call('/api/memories', {
+        method: 'POST',
+        body: JSON.stringify({ kind: 'fact', summary: 'x', confidence: 2 }),
+      });
       expect((await badConfidence.json()).error.code).to.equal('MIRA_ERR_MEMORY_CONFIDENCE_RANGE');
       expect((await call('/api/memories/MEM9')).status).to.equal(404);
       expect((await call('/api/nothing')).status).to.equal(404);
@@ -171,12 +252,22 @@ describe('Mind view', function () {
     let page: Page;
     before(async function () {
       if (!existsSync(CHROMIUM)) {
-        process.stdout.write(`      (skipped: ${CHROMIUM} is not installed; .ci/run installs Debian's chromium package)\n`);
+        process.stdout.write(
+          `      (skipped: ${CHROMIUM} is not installed; .ci/run installs Debian's chromium package)\n`,
+        );
         this.skip();
       }
       browser = await chromium.launch({
         executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       });
     });
     after(async () => browser?.close());
@@ -217,7 +308,9 @@ describe('Mind view', function () {
       await page.click('.card[data-id="3"] .edit');
       await page.fill('.card[data-id="3"] textarea', 'The dock code changed');
       await page.click('.card[data-id="3"] .save');
-      await page.waitForFunction(() => [...document.querySelectorAll('.card .content')].some((n) => n.textContent === 'The dock code changed'));
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.card .content')].some((n) => n.textContent === 'The dock code changed'),
+      );
       await page.click('.card[data-id="4"] .delete');
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
     });
@@ -305,7 +398,8 @@ describe('Mind view', function () {
         await attacker.goto(`http://127.0.0.1:${evilPort}/`);
         await attacker.waitForFunction(() => true);
         const deadline = Date.now() + 10_000;
-        while (!results.includes('done') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        while (!results.includes('done') && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 50));
         await attacker.close();
       } finally {
         evil.closeAllConnections();
@@ -319,7 +413,9 @@ describe('Mind view', function () {
       expect(await store.findEntities('Mallory')).to.deep.equal([]);
       expect(await store.findEntities('Eve')).to.deep.equal([]);
       const notes = rt.app.kernel.store<NotesStore>('notes');
-      expect(notes.recent({ scopes: ['default'], key: null, operator: true }, 100).map((n) => n.id)).to.deep.equal([4, 3, 2, 1]);
+      expect(notes.recent({ scopes: ['default'], key: null, operator: true }, 100).map((n) => n.id)).to.deep.equal([
+        4, 3, 2, 1,
+      ]);
       expect(seen.length).to.be.greaterThan(0);
       for (const request of seen) expect(request.headers, request.url).not.to.contain(token);
     });

@@ -4,14 +4,30 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ManualClock, type EpisodeInfo, type ToolDefinition } from '@mira/core';
-import { createTestRuntime, hashedBagOfWords, startScriptedModelServer, type ScriptedModelServer, type TestRuntime } from '@mira/core/testing';
+import {
+  createTestRuntime,
+  hashedBagOfWords,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type TestRuntime,
+} from '@mira/core/testing';
 import notesPlugin from '@mira/plugin-notes';
 import openaiPlugin from '@mira/plugin-openai';
 
 const episode: EpisodeInfo = { id: 1, origin: 'operator', utterance: 'x', startedAt: new Date(0) };
 
 // A toy semantic embedder: drinks share a dimension, so "beverage" is near "tea" without sharing a word.
-const CONCEPTS: Record<string, number> = { tea: 0, coffee: 0, beverage: 0, drink: 0, dock: 1, door: 1, charger: 1, alice: 2, bob: 3 };
+const CONCEPTS: Record<string, number> = {
+  tea: 0,
+  coffee: 0,
+  beverage: 0,
+  drink: 0,
+  dock: 1,
+  door: 1,
+  charger: 1,
+  alice: 2,
+  bob: 3,
+};
 function conceptEmbed(text: string): number[] {
   const v = new Array<number>(8).fill(0);
   for (const w of text.toLowerCase().match(/\p{L}+/gu) ?? []) v[CONCEPTS[w] ?? 4 + (w.length % 4)]! += 1;
@@ -25,7 +41,8 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
   let server: ScriptedModelServer;
   let clock: ManualClock;
   const tool = (name: string) => rt.app.kernel.tools.get(name)!.tool as ToolDefinition<any>;
-  const callTool = async (name: string, args: Record<string, unknown>) => JSON.parse((await tool(name).run(args, { episode })).content) as Record<string, any>;
+  const callTool = async (name: string, args: Record<string, unknown>) =>
+    JSON.parse((await tool(name).run(args, { episode })).content) as Record<string, any>;
   const dbPath = () => join(rt.dir, 'notes.sqlite3');
   const dbHash = () => {
     const db = new Database(dbPath(), { readonly: true });
@@ -34,14 +51,23 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
   };
 
-  async function boot(embedding: Record<string, unknown> | undefined, scope = 'default', embed: (t: string) => number[] = conceptEmbed) {
+  async function boot(
+    embedding: Record<string, unknown> | undefined,
+    scope = 'default',
+    embed: (t: string) => number[] = conceptEmbed,
+  ) {
     server = await startScriptedModelServer([], { embed });
     clock = new ManualClock('2026-06-10T12:00:00.000Z');
     rt = await createTestRuntime({
       clock,
       plugins: [notesPlugin, openaiPlugin],
       tables: {
-        notes: { enabled: true, database_path: 'notes.sqlite3', scope, ...(embedding ? { embedding: { base_url: server.url, ...embedding } } : {}) },
+        notes: {
+          enabled: true,
+          database_path: 'notes.sqlite3',
+          scope,
+          ...(embedding ? { embedding: { base_url: server.url, ...embedding } } : {}),
+        },
         openai: { model: 'scripted', base_url: server.url, max_retries: 0 },
       },
     });
@@ -55,12 +81,23 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     beforeEach(() => boot(undefined));
 
     it('saves through a model episode, stamps the day, and shows unlabeled', async () => {
-      server.push({ toolCalls: [{ name: 'save_memory', arguments: { content: 'Bob walks the dog at seven', label: null, private_key: null } }] }, { text: 'Saved.' });
+      server.push(
+        {
+          toolCalls: [
+            {
+              name: 'save_memory',
+              arguments: { content: 'Bob walks the dog at seven', label: null, private_key: null },
+            },
+          ],
+        },
+        { text: 'Saved.' },
+      );
       const { output } = await rt.run('Bob walks the dog at seven, keep that in mind');
       expect(output[0]).to.equal('[save_memory] saved N1');
       const result = JSON.parse(server.requests[1]!.body.messages.at(-1)!.content!);
       expect(result).to.deep.equal({ status: 'saved', memory_id: 1, day: '2026-06-10', labels: ['unlabeled'] });
-      const description = server.requests[0]!.body.tools!.find((t) => t.function.name === 'save_memory')!.function.description;
+      const description = server.requests[0]!.body.tools!.find((t) => t.function.name === 'save_memory')!.function
+        .description;
       expect(description).to.contain('at most 450 characters').and.to.contain("never write today's date");
     });
 
@@ -69,7 +106,9 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       const result = await callTool('save_memory', { content: text, label: 'fact', private_key: null });
       expect(result.status).to.equal('saved');
       expect(result.trimmed).to.equal(true);
-      expect(result.cut).to.be.a('string').and.match(/the end$/);
+      expect(result.cut)
+        .to.be.a('string')
+        .and.match(/the end$/);
       expect(result.advice).to.contain('Skip update_memory unless the cut part is critical');
       const saved = (await callTool('get_recent_memories', { count: 1, label: null, private_key: null })).notes[0];
       expect([...saved.content].length).to.be.at.most(512);
@@ -78,26 +117,52 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     it('shows ages: minutes, days, then the calendar day', async () => {
       await callTool('save_memory', { content: 'The charger is in the hall', label: null, private_key: null });
       clock.advance(3 * 24 * 3_600_000);
-      expect((await callTool('get_recent_memories', { count: null, label: null, private_key: null })).notes[0].age).to.equal('3d ago');
+      expect(
+        (await callTool('get_recent_memories', { count: null, label: null, private_key: null })).notes[0].age,
+      ).to.equal('3d ago');
       clock.advance(6 * 24 * 3_600_000);
-      expect((await callTool('get_recent_memories', { count: null, label: null, private_key: null })).notes[0].age).to.equal('2026-06-10');
+      expect(
+        (await callTool('get_recent_memories', { count: null, label: null, private_key: null })).notes[0].age,
+      ).to.equal('2026-06-10');
     });
   });
 
   describe('private keys', () => {
     beforeEach(async () => {
       await boot(undefined);
-      await callTool('save_memory', { content: 'The safe code is in the blue book', label: 'secret', private_key: 'k-123' });
+      await callTool('save_memory', {
+        content: 'The safe code is in the blue book',
+        label: 'secret',
+        private_key: 'k-123',
+      });
       await callTool('save_memory', { content: 'The blue door leads to the dock', label: 'place', private_key: null });
     });
 
     it('hides a keyed note from search, recent and labels without the key, and shows it with the key', async () => {
-      expect((await callTool('search_memory', { query: 'blue', label: null, private_key: null })).notes.map((n: any) => n.memory_id)).to.deep.equal([2]);
-      expect((await callTool('search_memory', { query: 'blue', label: null, private_key: 'wrong' })).notes.map((n: any) => n.memory_id)).to.deep.equal([2]);
-      expect((await callTool('search_memory', { query: 'safe code', label: null, private_key: 'k-123' })).notes.map((n: any) => n.memory_id)).to.deep.equal([1]);
-      expect((await callTool('get_recent_memories', { count: 10, label: null, private_key: null })).notes).to.have.length(1);
-      expect((await callTool('get_recent_memories', { count: 10, label: 'secret', private_key: null })).status).to.equal('none');
-      expect((await callTool('get_recent_memories', { count: 10, label: null, private_key: 'k-123' })).notes).to.have.length(2);
+      expect(
+        (await callTool('search_memory', { query: 'blue', label: null, private_key: null })).notes.map(
+          (n: any) => n.memory_id,
+        ),
+      ).to.deep.equal([2]);
+      expect(
+        (await callTool('search_memory', { query: 'blue', label: null, private_key: 'wrong' })).notes.map(
+          (n: any) => n.memory_id,
+        ),
+      ).to.deep.equal([2]);
+      expect(
+        (await callTool('search_memory', { query: 'safe code', label: null, private_key: 'k-123' })).notes.map(
+          (n: any) => n.memory_id,
+        ),
+      ).to.deep.equal([1]);
+      expect(
+        (await callTool('get_recent_memories', { count: 10, label: null, private_key: null })).notes,
+      ).to.have.length(1);
+      expect(
+        (await callTool('get_recent_memories', { count: 10, label: 'secret', private_key: null })).status,
+      ).to.equal('none');
+      expect(
+        (await callTool('get_recent_memories', { count: 10, label: null, private_key: 'k-123' })).notes,
+      ).to.have.length(2);
     });
 
     it('still finds a visible note when keyed notes fill the whole full-text candidate pool', async () => {
@@ -110,7 +175,12 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
 
     it('refuses update and delete of a keyed note without the key, as if it did not exist', async () => {
       const before = dbHash();
-      const update = await callTool('update_memory', { memory_id: 1, content: 'overwritten', label: null, private_key: null });
+      const update = await callTool('update_memory', {
+        memory_id: 1,
+        content: 'overwritten',
+        label: null,
+        private_key: null,
+      });
       const remove = await callTool('delete_memory', { memory_id: 1, private_key: 'wrong' });
       const missing = await callTool('delete_memory', { memory_id: 99, private_key: null });
       expect(update.reason).to.equal('not_found');
@@ -124,7 +194,10 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
 
     it('stores only a digest for matching, while the operator console sees the plaintext key', async () => {
       const db = new Database(dbPath(), { readonly: true });
-      const row = db.prepare('SELECT private_key, key_digest FROM notes WHERE id = 1').get() as { private_key: string; key_digest: string };
+      const row = db.prepare('SELECT private_key, key_digest FROM notes WHERE id = 1').get() as {
+        private_key: string;
+        key_digest: string;
+      };
       db.close();
       expect(row.key_digest).to.equal(createHash('sha256').update('k-123').digest('hex'));
       expect((await rt.run('notes show N1')).output[0]).to.contain('key "k-123"');
@@ -139,19 +212,34 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       await rt.run('notes save "Home: the cat is called Miso"');
       await rt.run('notes scope work');
       await callTool('save_memory', { content: 'Work: the printer is on floor two', label: null, private_key: null });
-      const seen = (await callTool('get_recent_memories', { count: 10, label: null, private_key: null })).notes.map((n: any) => n.content);
+      const seen = (await callTool('get_recent_memories', { count: 10, label: null, private_key: null })).notes.map(
+        (n: any) => n.content,
+      );
       expect(seen).to.deep.equal(['Work: the printer is on floor two', 'Everyone: the lab closes at six']);
       const globalNote = (await callTool('search_memory', { query: 'lab', label: null, private_key: null })).notes[0];
       expect(globalNote.scope).to.equal('global');
       const before = dbHash();
-      expect((await callTool('delete_memory', { memory_id: globalNote.memory_id, private_key: null })).reason).to.equal('read_only_scope');
-      expect((await callTool('update_memory', { memory_id: globalNote.memory_id, content: 'changed', label: null, private_key: null })).reason).to.equal('read_only_scope');
+      expect((await callTool('delete_memory', { memory_id: globalNote.memory_id, private_key: null })).reason).to.equal(
+        'read_only_scope',
+      );
+      expect(
+        (
+          await callTool('update_memory', {
+            memory_id: globalNote.memory_id,
+            content: 'changed',
+            label: null,
+            private_key: null,
+          })
+        ).reason,
+      ).to.equal('read_only_scope');
       expect(dbHash()).to.equal(before);
     });
 
     it('refuses model saves when the session scope is global', async () => {
       await boot(undefined, 'global');
-      expect((await callTool('save_memory', { content: 'x y z', label: null, private_key: null })).reason).to.equal('read_only_scope');
+      expect((await callTool('save_memory', { content: 'x y z', label: null, private_key: null })).reason).to.equal(
+        'read_only_scope',
+      );
     });
   });
 
@@ -186,7 +274,9 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       await callTool('save_memory', { content: 'secret stuff here', label: null, private_key: 'k' });
       expect(server.embeddingRequests.map((r) => r.input[0])).to.include('secret stuff here');
       const status = (await rt.run('notes status')).output.join('\n');
-      expect(status).to.contain(`note text, keyed notes included, is sent to ${server.url}/embeddings (model toy-embed)`);
+      expect(status).to.contain(
+        `note text, keyed notes included, is sent to ${server.url}/embeddings (model toy-embed)`,
+      );
     });
 
     it('detects a changed embedder and searches full-text only until notes reembed', async () => {
@@ -200,14 +290,22 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
         dir,
         clock,
         plugins: [notesPlugin],
-        tables: { notes: { enabled: true, database_path: 'notes.sqlite3', embedding: { provider: 'openai', model: 'other-embed', base_url: server.url } } },
+        tables: {
+          notes: {
+            enabled: true,
+            database_path: 'notes.sqlite3',
+            embedding: { provider: 'openai', model: 'other-embed', base_url: server.url },
+          },
+        },
       });
       const before = await callTool('search_memory', { query: 'tea', label: null, private_key: null });
       expect(before.mode).to.equal('full-text');
       expect(before.note).to.contain('stored vectors come from openai:toy-embed, not openai:other-embed');
       expect((await rt.run('notes status')).output.join('\n')).to.contain('run "notes reembed"');
       expect((await rt.run('notes reembed')).output).to.deep.equal(['re-embedded 1 notes with openai:other-embed']);
-      expect((await callTool('search_memory', { query: 'tea', label: null, private_key: null })).mode).to.equal('hybrid');
+      expect((await callTool('search_memory', { query: 'tea', label: null, private_key: null })).mode).to.equal(
+        'hybrid',
+      );
     });
   });
 
@@ -219,10 +317,16 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       await rt.run('notes save "The dock code is 4711" --key k1');
       clock.advance(60_000);
       await rt.run('notes save "Bob is away in June" --label event');
-      expect((await rt.run('notes export backup.json')).output[0]).to.match(/^exported 3 notes of scope "default" to .*backup\.json$/);
+      expect((await rt.run('notes export backup.json')).output[0]).to.match(
+        /^exported 3 notes of scope "default" to .*backup\.json$/,
+      );
       const exported = JSON.parse(readFileSync(join(rt.dir, 'backup.json'), 'utf8'));
-      expect((await rt.run('notes import backup.json --scope copy')).output).to.deep.equal(['imported 3 notes, 0 already present']);
-      expect((await rt.run('notes import backup.json --scope copy')).output).to.deep.equal(['imported 0 notes, 3 already present']);
+      expect((await rt.run('notes import backup.json --scope copy')).output).to.deep.equal([
+        'imported 3 notes, 0 already present',
+      ]);
+      expect((await rt.run('notes import backup.json --scope copy')).output).to.deep.equal([
+        'imported 0 notes, 3 already present',
+      ]);
       await rt.run('notes scope copy');
       await rt.run('notes export copy.json');
       const copied = JSON.parse(readFileSync(join(rt.dir, 'copy.json'), 'utf8'));
@@ -233,8 +337,22 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     it('writes nothing for a malformed import file', async () => {
       await rt.run('notes save "Alice drinks green tea"');
       const before = dbHash();
-      const good = { content: 'fine', labels: [], private_key: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
-      writeFileSync(join(rt.dir, 'bad.json'), JSON.stringify({ format: 'mira-notes', version: 1, scope: 'default', notes: [good, { ...good, created_at: 'yesterday' }] }));
+      const good = {
+        content: 'fine',
+        labels: [],
+        private_key: null,
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      };
+      writeFileSync(
+        join(rt.dir, 'bad.json'),
+        JSON.stringify({
+          format: 'mira-notes',
+          version: 1,
+          scope: 'default',
+          notes: [good, { ...good, created_at: 'yesterday' }],
+        }),
+      );
       writeFileSync(join(rt.dir, 'junk.json'), '{ not json');
       for (const file of ['bad.json', 'junk.json', 'missing.json']) {
         const { ok, output } = await rt.run(`notes import ${file}`);
@@ -251,7 +369,9 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       const found = (await rt.run('notes duplicates')).output;
       expect(found[0]).to.equal('N1 ~ N2 (similarity 1.00)');
       expect(found.filter((l) => / ~ /.test(l))).to.have.length(1);
-      expect((await rt.run('notes combine N1 N2')).output[0]).to.match(/^N1 · .* · preference, tea · Alice prefers green tea in the morning$/);
+      expect((await rt.run('notes combine N1 N2')).output[0]).to.match(
+        /^N1 · .* · preference, tea · Alice prefers green tea in the morning$/,
+      );
       expect((await rt.run('notes duplicates')).output).to.deep.equal(['no near-identical notes']);
       expect((await rt.run('notes show N2')).ok).to.equal(false);
     });
@@ -266,7 +386,10 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
 
   it('creates no file and answers disabled when [notes] is off', async () => {
     server = await startScriptedModelServer();
-    rt = await createTestRuntime({ plugins: [notesPlugin], tables: { notes: { enabled: false, database_path: 'notes.sqlite3' } } });
+    rt = await createTestRuntime({
+      plugins: [notesPlugin],
+      tables: { notes: { enabled: false, database_path: 'notes.sqlite3' } },
+    });
     expect((await rt.run('notes status')).output[0]).to.match(/^notes: disabled in this profile/);
     expect((await rt.run('notes recent')).output[0]).to.match(/^error: MIRA_ERR_NOTES_DISABLED: /);
     expect(rt.app.kernel.tools.get('save_memory')).to.equal(undefined);

@@ -22,7 +22,14 @@ const fact = (subject: string, predicate: string, value: string, evidence: strin
   related_entity: null,
   related_role: null,
 });
-const relationship = (subject: string, predicate: string, related: string, role: string, evidence: string, value = related): Proposal => ({
+const relationship = (
+  subject: string,
+  predicate: string,
+  related: string,
+  role: string,
+  evidence: string,
+  value = related,
+): Proposal => ({
   kind: 'relationship',
   subject,
   predicate,
@@ -48,9 +55,15 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
   });
   afterEach(() => m.dispose());
 
-  /** Says `utterance` in one operator turn in which the model proposes `proposal`; returns the console line and the JSON result the model received. */
+  /**
+   * Says `utterance` in one operator turn in which the model proposes `proposal`; returns the console line
+   * and the JSON result the model received.
+   */
   async function propose(utterance: string, proposal: Proposal | Record<string, unknown>) {
-    spoken.push(utterance, ...Object.values(proposal).filter((v): v is string => typeof v === 'string' && v.length > 3));
+    spoken.push(
+      utterance,
+      ...Object.values(proposal).filter((v): v is string => typeof v === 'string' && v.length > 3),
+    );
     const first = m.server.requests.length;
     m.server.push({ toolCalls: [{ name: 'remember', arguments: proposal }] }, { text: 'Noted.' });
     const { output } = await m.say(utterance);
@@ -85,52 +98,113 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
     }
   });
 
-  it('admits a preference stated in the current utterance, grounded in the operator\'s own wording', async () => {
+  it("admits a preference stated in the current utterance, grounded in the operator's own wording", async () => {
     m.clock.advance(61_000);
-    const { line, result, content } = await propose('Remember that Alice prefers tea, please.', fact('alice', 'Prefers', 'TEA', 'alice prefers tea', 'preference'));
+    const { line, result, content } = await propose(
+      'Remember that Alice prefers tea, please.',
+      fact('alice', 'Prefers', 'TEA', 'alice prefers tea', 'preference'),
+    );
     expect(line).to.equal('[remember] applied/created MEM1');
     expect(content).to.equal('{"status":"applied","outcome":"created","memory_id":"MEM1"}');
     expect(result).to.deep.equal({ status: 'applied', outcome: 'created', memory_id: 'MEM1' });
     const memory = (await store.getMemory(1))!;
-    expect(memory).to.deep.include({ kind: 'preference', summary: 'Alice prefers tea', predicate: 'prefers', value: 'tea', confidence: null, status: 'active' });
+    expect(memory).to.deep.include({
+      kind: 'preference',
+      summary: 'Alice prefers tea',
+      predicate: 'prefers',
+      value: 'tea',
+      confidence: null,
+      status: 'active',
+    });
     expect(memory.source).to.deep.equal({ kind: 'operator_statement', label: null });
     expect(memory.createdAt).to.equal('2026-05-01T09:01:01.000Z');
     expect(memory.links.map((l) => [l.entityName, l.role])).to.deep.equal([['Alice', 'subject']]);
-    expect((await store.getPayloads(1)).map((p) => [p.mediaType, p.payloadKind, p.text])).to.deep.equal([['text/plain', 'inline_text', 'Alice prefers tea']]);
+    expect((await store.getPayloads(1)).map((p) => [p.mediaType, p.payloadKind, p.text])).to.deep.equal([
+      ['text/plain', 'inline_text', 'Alice prefers tea'],
+    ]);
     const show = (await m.say('memory show MEM1')).output.join('\n');
-    expect(show).to.contain('summary: Alice prefers tea').and.to.contain('source: operator_statement').and.to.contain('payload: text/plain, 17 bytes (inline)');
+    expect(show)
+      .to.contain('summary: Alice prefers tea')
+      .and.to.contain('source: operator_statement')
+      .and.to.contain('payload: text/plain, 17 bytes (inline)');
   });
 
   it('admits a relationship with the related link role normalised', async () => {
-    const { line } = await propose('Alice works with Bob.', relationship('Alice', 'works_with', 'Bob', 'Colleague', 'Alice works with Bob'));
+    const { line } = await propose(
+      'Alice works with Bob.',
+      relationship('Alice', 'works_with', 'Bob', 'Colleague', 'Alice works with Bob'),
+    );
     expect(line).to.equal('[remember] applied/created MEM1');
     const memory = (await store.getMemory(1))!;
-    expect(memory.links.map((l) => [l.entityName, l.role])).to.deep.equal([['Alice', 'subject'], ['Bob', 'colleague']]);
+    expect(memory.links.map((l) => [l.entityName, l.role])).to.deep.equal([
+      ['Alice', 'subject'],
+      ['Bob', 'colleague'],
+    ]);
     expect(memory.value).to.equal('Bob');
   });
 
   describe('one test per rejection reason, each leaving the database unchanged', () => {
     it('invalid_tool_arguments', async () => {
-      await expectRejected('Alice prefers tea', { ...fact('Alice', 'prefers', 'tea', 'Alice prefers tea'), kind: 'opinion' }, 'invalid_tool_arguments');
-      await expectRejected('Alice prefers tea', { subject: 'Alice', predicate: 'prefers', value: 'tea', evidence: 'Alice prefers tea' }, 'invalid_tool_arguments');
+      await expectRejected(
+        'Alice prefers tea',
+        { ...fact('Alice', 'prefers', 'tea', 'Alice prefers tea'), kind: 'opinion' },
+        'invalid_tool_arguments',
+      );
+      await expectRejected(
+        'Alice prefers tea',
+        { subject: 'Alice', predicate: 'prefers', value: 'tea', evidence: 'Alice prefers tea' },
+        'invalid_tool_arguments',
+      );
     });
     it('invalid_proposal', async () => {
-      await expectRejected('Alice prefers tea', fact('Alice', 'prefers tea', 'tea', 'Alice prefers tea'), 'invalid_proposal');
-      await expectRejected('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers\u0007 tea'), 'invalid_proposal');
-      await expectRejected('Alice prefers tea', fact('Alice', 'prefers', '  ', 'Alice prefers tea'), 'invalid_proposal');
-      await expectRejected(`Alice prefers ${'very '.repeat(60)}strong tea`, fact('Alice', 'prefers', 'tea', `Alice prefers ${'very '.repeat(60)}strong tea`), 'invalid_proposal');
+      await expectRejected(
+        'Alice prefers tea',
+        fact('Alice', 'prefers tea', 'tea', 'Alice prefers tea'),
+        'invalid_proposal',
+      );
+      await expectRejected(
+        'Alice prefers tea',
+        fact('Alice', 'prefers', 'tea', 'Alice prefers\u0007 tea'),
+        'invalid_proposal',
+      );
+      await expectRejected(
+        'Alice prefers tea',
+        fact('Alice', 'prefers', '  ', 'Alice prefers tea'),
+        'invalid_proposal',
+      );
+      await expectRejected(
+        `Alice prefers ${'very '.repeat(60)}strong tea`,
+        fact('Alice', 'prefers', 'tea', `Alice prefers ${'very '.repeat(60)}strong tea`),
+        'invalid_proposal',
+      );
     });
     it('evidence_not_in_utterance', async () => {
-      await expectRejected('Alice prefers tea', fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee'), 'evidence_not_in_utterance');
+      await expectRejected(
+        'Alice prefers tea',
+        fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee'),
+        'evidence_not_in_utterance',
+      );
     });
     it('value_not_supported', async () => {
-      await expectRejected('Alice prefers tea. Bob prefers coffee.', fact('Alice', 'prefers', 'coffee', 'Alice prefers tea'), 'value_not_supported');
+      await expectRejected(
+        'Alice prefers tea. Bob prefers coffee.',
+        fact('Alice', 'prefers', 'coffee', 'Alice prefers tea'),
+        'value_not_supported',
+      );
     });
     it('subject_not_supported', async () => {
-      await expectRejected('Alice prefers tea', fact('Bob', 'prefers', 'tea', 'Alice prefers tea'), 'subject_not_supported');
+      await expectRejected(
+        'Alice prefers tea',
+        fact('Bob', 'prefers', 'tea', 'Alice prefers tea'),
+        'subject_not_supported',
+      );
     });
     it('subject_not_found (admission never creates entities)', async () => {
-      await expectRejected('Carol prefers tea', fact('Carol', 'prefers', 'tea', 'Carol prefers tea'), 'subject_not_found');
+      await expectRejected(
+        'Carol prefers tea',
+        fact('Carol', 'prefers', 'tea', 'Carol prefers tea'),
+        'subject_not_found',
+      );
       expect(await store.findEntities('Carol')).to.deep.equal([]);
     });
     it('subject_ambiguous', async () => {
@@ -139,31 +213,69 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       await expectRejected('Sam prefers tea', fact('Sam', 'prefers', 'tea', 'Sam prefers tea'), 'subject_ambiguous');
     });
     it('related_fields_incomplete', async () => {
-      await expectRejected('Alice works with Bob', { ...relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'), related_role: null }, 'related_fields_incomplete');
-      await expectRejected('Alice works with Bob', { ...relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'), related_entity: null }, 'related_fields_incomplete');
+      await expectRejected(
+        'Alice works with Bob',
+        { ...relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'), related_role: null },
+        'related_fields_incomplete',
+      );
+      await expectRejected(
+        'Alice works with Bob',
+        { ...relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'), related_entity: null },
+        'related_fields_incomplete',
+      );
     });
     it('related_entity_invalid_for_kind', async () => {
-      await expectRejected('Alice works with Bob', { ...fact('Alice', 'works_with', 'Bob', 'Alice works with Bob'), related_entity: 'Bob', related_role: 'colleague' }, 'related_entity_invalid_for_kind');
+      await expectRejected(
+        'Alice works with Bob',
+        {
+          ...fact('Alice', 'works_with', 'Bob', 'Alice works with Bob'),
+          related_entity: 'Bob',
+          related_role: 'colleague',
+        },
+        'related_entity_invalid_for_kind',
+      );
     });
     it('related_entity_not_supported', async () => {
-      await expectRejected('Alice works with Bob', relationship('Alice', 'works_with', 'Mira', 'colleague', 'Alice works with Bob', 'Bob'), 'related_entity_not_supported');
+      await expectRejected(
+        'Alice works with Bob',
+        relationship('Alice', 'works_with', 'Mira', 'colleague', 'Alice works with Bob', 'Bob'),
+        'related_entity_not_supported',
+      );
     });
     it('relationship_value_mismatch', async () => {
       await store.createEntity({ entityType: 'company', canonicalName: 'Acme' });
-      await expectRejected('Alice works with Bob at Acme', relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob at Acme', 'Acme'), 'relationship_value_mismatch');
+      await expectRejected(
+        'Alice works with Bob at Acme',
+        relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob at Acme', 'Acme'),
+        'relationship_value_mismatch',
+      );
     });
     it('related_entity_not_found', async () => {
-      await expectRejected('Alice works with Dave', relationship('Alice', 'works_with', 'Dave', 'colleague', 'Alice works with Dave'), 'related_entity_not_found');
+      await expectRejected(
+        'Alice works with Dave',
+        relationship('Alice', 'works_with', 'Dave', 'colleague', 'Alice works with Dave'),
+        'related_entity_not_found',
+      );
     });
     it('related_entity_ambiguous', async () => {
       await store.createEntity({ entityType: 'person', canonicalName: 'Sam' });
       const dog = await store.createEntity({ entityType: 'dog', canonicalName: 'Rex' });
       await store.addAlias(dog.id, 'Sam');
-      await expectRejected('Alice works with Sam', relationship('Alice', 'works_with', 'Sam', 'colleague', 'Alice works with Sam'), 'related_entity_ambiguous');
+      await expectRejected(
+        'Alice works with Sam',
+        relationship('Alice', 'works_with', 'Sam', 'colleague', 'Alice works with Sam'),
+        'related_entity_ambiguous',
+      );
     });
     it('conflict, listing only the existing memory identities', async () => {
-      expect((await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'preference'))).line).to.equal('[remember] applied/created MEM1');
-      const result = await expectRejected('Alice prefers coffee', fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee', 'preference'), 'conflict');
+      expect(
+        (await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'preference'))).line,
+      ).to.equal('[remember] applied/created MEM1');
+      const result = await expectRejected(
+        'Alice prefers coffee',
+        fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee', 'preference'),
+        'conflict',
+      );
       expect(result.conflicting_memory_ids).to.deep.equal(['MEM1']);
     });
     it('backend_failure', async () => {
@@ -182,8 +294,18 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
   describe('self-reference', () => {
     for (const word of ['you', 'your', 'yours', 'yourself'] as const) {
       it(`"${word}" denotes the runtime self when exactly one entity matches the profile name`, async () => {
-        const utterance = { you: 'Remember that you prefer the blue dock.', your: 'Remember that your favourite dock is blue.', yours: 'The blue dock is yours.', yourself: 'Remember to keep yourself near the blue dock.' }[word];
-        const evidence = { you: 'you prefer the blue dock', your: 'your favourite dock is blue', yours: 'The blue dock is yours', yourself: 'keep yourself near the blue dock' }[word];
+        const utterance = {
+          you: 'Remember that you prefer the blue dock.',
+          your: 'Remember that your favourite dock is blue.',
+          yours: 'The blue dock is yours.',
+          yourself: 'Remember to keep yourself near the blue dock.',
+        }[word];
+        const evidence = {
+          you: 'you prefer the blue dock',
+          your: 'your favourite dock is blue',
+          yours: 'The blue dock is yours',
+          yourself: 'keep yourself near the blue dock',
+        }[word];
         const { line } = await propose(utterance, fact(word, 'prefers_dock', 'blue', evidence));
         expect(line).to.equal('[remember] applied/created MEM1');
         const memory = (await store.getMemory(1))!;
@@ -197,24 +319,40 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       m = await modelRuntime({ name: 'Rover' });
       store = m.store();
       await store.createEntity({ entityType: 'person', canonicalName: 'Alice' });
-      await expectRejected('You prefer the blue dock', fact('you', 'prefers_dock', 'blue dock', 'You prefer the blue dock'), 'subject_not_found');
+      await expectRejected(
+        'You prefer the blue dock',
+        fact('you', 'prefers_dock', 'blue dock', 'You prefer the blue dock'),
+        'subject_not_found',
+      );
       expect(await store.findEntities('Rover')).to.deep.equal([]);
     });
 
     it('rejects with subject_ambiguous when two entities match the profile name', async () => {
       const other = await store.createEntity({ entityType: 'ship', canonicalName: 'Starship' });
       await store.addAlias(other.id, 'mira');
-      await expectRejected('You prefer the blue dock', fact('you', 'prefers_dock', 'blue dock', 'You prefer the blue dock'), 'subject_ambiguous');
+      await expectRejected(
+        'You prefer the blue dock',
+        fact('you', 'prefers_dock', 'blue dock', 'You prefer the blue dock'),
+        'subject_ambiguous',
+      );
     });
 
     for (const word of ['I', 'me', 'my', 'mine', 'myself']) {
       it(`does not map the operator's "${word}" to the runtime self`, async () => {
-        await expectRejected(`${word} like the blue dock`, fact(word, 'likes', 'blue dock', `${word} like the blue dock`), 'subject_not_found');
+        await expectRejected(
+          `${word} like the blue dock`,
+          fact(word, 'likes', 'blue dock', `${word} like the blue dock`),
+          'subject_not_found',
+        );
       });
     }
 
     it('applies no pronoun mapping to the related entity', async () => {
-      await expectRejected('Alice works with you', relationship('Alice', 'works_with', 'you', 'colleague', 'Alice works with you'), 'related_entity_not_found');
+      await expectRejected(
+        'Alice works with you',
+        relationship('Alice', 'works_with', 'you', 'colleague', 'Alice works with you'),
+        'related_entity_not_found',
+      );
     });
   });
 
@@ -222,7 +360,11 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
     it('rejects evidence from a previous turn', async () => {
       m.server.push({ text: 'Nice.' });
       await m.say('Alice prefers tea.');
-      await expectRejected('Remember that.', fact('Alice', 'prefers', 'tea', 'Alice prefers tea'), 'evidence_not_in_utterance');
+      await expectRejected(
+        'Remember that.',
+        fact('Alice', 'prefers', 'tea', 'Alice prefers tea'),
+        'evidence_not_in_utterance',
+      );
     });
 
     it("rejects evidence from a recalled memory's text", async () => {
@@ -234,25 +376,49 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
         { text: 'Done.' },
       );
       const { output } = await m.say('What does Alice like? Keep that in mind.');
-      expect(output).to.deep.equal(['[recall_memory] hit ENT1', '[remember] rejected evidence_not_in_utterance', 'Mira: Done.']);
+      expect(output).to.deep.equal([
+        '[recall_memory] hit ENT1',
+        '[remember] rejected evidence_not_in_utterance',
+        'Mira: Done.',
+      ]);
       expect(m.snapshot()).to.deep.equal(before);
     });
 
     it("rejects evidence taken from the assistant's own reply", async () => {
       m.server.push({ text: 'I believe Bob prefers coffee.' });
       await m.say('What do you think Bob drinks?');
-      await expectRejected('Yes, remember that.', fact('Bob', 'prefers', 'coffee', 'Bob prefers coffee'), 'evidence_not_in_utterance');
+      await expectRejected(
+        'Yes, remember that.',
+        fact('Bob', 'prefers', 'coffee', 'Bob prefers coffee'),
+        'evidence_not_in_utterance',
+      );
     });
 
     it('rejects evidence from working memory even when the turn is still in it', async () => {
       m.rt.app.kernel.workingMemory.add('operator', 'Bob prefers cocoa', m.clock.now());
-      await expectRejected('Please store it', fact('Bob', 'prefers', 'cocoa', 'Bob prefers cocoa'), 'evidence_not_in_utterance');
+      await expectRejected(
+        'Please store it',
+        fact('Bob', 'prefers', 'cocoa', 'Bob prefers cocoa'),
+        'evidence_not_in_utterance',
+      );
     });
 
     it('requires whole spans: "art" does not occur in "cartography"', async () => {
-      await expectRejected('Alice loves cartography', fact('Alice', 'loves', 'art', 'Alice loves cartography'), 'value_not_supported');
-      await expectRejected('Malice prefers tea', fact('Alice', 'prefers', 'tea', 'Malice prefers tea'), 'subject_not_supported');
-      await expectRejected('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'lice prefers tea'), 'evidence_not_in_utterance');
+      await expectRejected(
+        'Alice loves cartography',
+        fact('Alice', 'loves', 'art', 'Alice loves cartography'),
+        'value_not_supported',
+      );
+      await expectRejected(
+        'Malice prefers tea',
+        fact('Alice', 'prefers', 'tea', 'Malice prefers tea'),
+        'subject_not_supported',
+      );
+      await expectRejected(
+        'Alice prefers tea',
+        fact('Alice', 'prefers', 'tea', 'lice prefers tea'),
+        'evidence_not_in_utterance',
+      );
     });
 
     it('needs no word boundary next to scripts written without spaces', async () => {
@@ -271,9 +437,14 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
 
   describe('duplicates and conflicts', () => {
     it('treats the same predicate, value and links as a duplicate across fact and preference', async () => {
-      expect((await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'preference'))).line).to.equal('[remember] applied/created MEM1');
+      expect(
+        (await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'preference'))).line,
+      ).to.equal('[remember] applied/created MEM1');
       const before = m.snapshot();
-      const again = await propose('As I said, ALICE PREFERS TEA.', fact('Alice', 'PREFERS', 'Tea', 'ALICE PREFERS TEA', 'fact'));
+      const again = await propose(
+        'As I said, ALICE PREFERS TEA.',
+        fact('Alice', 'PREFERS', 'Tea', 'ALICE PREFERS TEA', 'fact'),
+      );
       expect(again.line).to.equal('[remember] applied/duplicate MEM1');
       expect(again.content).to.equal('{"status":"applied","outcome":"duplicate","memory_id":"MEM1"}');
       expect(m.snapshot()).to.deep.equal(before);
@@ -281,15 +452,47 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
 
     it('rejects a different value for the same predicate across fact and preference', async () => {
       await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'fact'));
-      const result = await expectRejected('Alice prefers coffee', fact('Alice', 'Prefers', 'coffee', 'Alice prefers coffee', 'preference'), 'conflict');
+      const result = await expectRejected(
+        'Alice prefers coffee',
+        fact('Alice', 'Prefers', 'coffee', 'Alice prefers coffee', 'preference'),
+        'conflict',
+      );
       expect(result.conflicting_memory_ids).to.deep.equal(['MEM1']);
     });
 
     it('collapses capitalisation variants of predicate and role for relationships', async () => {
-      expect((await propose('Alice works with Bob', relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'))).line).to.equal('[remember] applied/created MEM1');
-      expect((await propose('alice works with bob', relationship('ALICE', 'Works_With', 'bob', 'COLLEAGUE', 'alice works with bob'))).line).to.equal('[remember] applied/duplicate MEM1');
-      expect((await propose('Alice works with Mira', relationship('Alice', 'works_with', 'Mira', 'colleague', 'Alice works with Mira'))).line).to.equal('[remember] applied/created MEM2');
-      expect((await propose('Alice works with Bob', relationship('Alice', 'works_with', 'Bob', 'mentor', 'Alice works with Bob'))).line).to.equal('[remember] applied/created MEM3');
+      expect(
+        (
+          await propose(
+            'Alice works with Bob',
+            relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'),
+          )
+        ).line,
+      ).to.equal('[remember] applied/created MEM1');
+      expect(
+        (
+          await propose(
+            'alice works with bob',
+            relationship('ALICE', 'Works_With', 'bob', 'COLLEAGUE', 'alice works with bob'),
+          )
+        ).line,
+      ).to.equal('[remember] applied/duplicate MEM1');
+      expect(
+        (
+          await propose(
+            'Alice works with Mira',
+            relationship('Alice', 'works_with', 'Mira', 'colleague', 'Alice works with Mira'),
+          )
+        ).line,
+      ).to.equal('[remember] applied/created MEM2');
+      expect(
+        (
+          await propose(
+            'Alice works with Bob',
+            relationship('Alice', 'works_with', 'Bob', 'mentor', 'Alice works with Bob'),
+          )
+        ).line,
+      ).to.equal('[remember] applied/created MEM3');
     });
 
     it('never updates, deletes or supersedes existing memory', async () => {
@@ -305,11 +508,20 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
     it('admits at most one proposal per episode', async () => {
       const before = m.snapshot();
       m.server.push(
-        { toolCalls: [{ name: 'remember', arguments: fact('Alice', 'prefers', 'tea', 'Alice prefers tea') }, { name: 'remember', arguments: fact('Bob', 'prefers', 'coffee', 'Bob prefers coffee') }] },
+        {
+          toolCalls: [
+            { name: 'remember', arguments: fact('Alice', 'prefers', 'tea', 'Alice prefers tea') },
+            { name: 'remember', arguments: fact('Bob', 'prefers', 'coffee', 'Bob prefers coffee') },
+          ],
+        },
         { text: 'Done.' },
       );
       const { output } = await m.say('Alice prefers tea and Bob prefers coffee');
-      expect(output).to.deep.equal(['[remember] applied/created MEM1', '[remember] rejected invalid_proposal', 'Mira: Done.']);
+      expect(output).to.deep.equal([
+        '[remember] applied/created MEM1',
+        '[remember] rejected invalid_proposal',
+        'Mira: Done.',
+      ]);
       expect(m.server.requests.at(-1)!.toolNames).not.to.include('remember');
       expect(m.snapshot().counts.memories).to.equal(before.counts.memories + 1);
     });
@@ -317,9 +529,16 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
     for (const origin of ['attention', 'initiative', 'goal', 'temporal', 'monitor'] as const) {
       it(`is not offered to ${origin} episodes, and a forced call writes nothing`, async () => {
         const before = m.snapshot();
-        m.server.push({ toolCalls: [{ name: 'remember', arguments: fact('Alice', 'prefers', 'tea', 'Alice prefers tea') }] }, { text: 'ok' });
+        m.server.push(
+          { toolCalls: [{ name: 'remember', arguments: fact('Alice', 'prefers', 'tea', 'Alice prefers tea') }] },
+          { text: 'ok' },
+        );
         const lines: string[] = [];
-        await m.rt.app.kernel.cognition.run({ origin, trigger: 'Alice prefers tea', out: { print: (l) => lines.push(l) } });
+        await m.rt.app.kernel.cognition.run({
+          origin,
+          trigger: 'Alice prefers tea',
+          out: { print: (l) => lines.push(l) },
+        });
         expect(m.server.requests.at(-2)!.toolNames).to.include('recall_memory').and.not.to.include('remember');
         expect(lines[0]).to.equal('[remember] rejected invalid_proposal');
         expect(m.snapshot()).to.deep.equal(before);

@@ -1,7 +1,19 @@
 import { expect } from 'chai';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -39,17 +51,28 @@ interface Case {
 }
 
 const OUR_TABLES: Record<Kind, string> = {
-  memory: 'CREATE TABLE entities (id INTEGER PRIMARY KEY); CREATE TABLE aliases (id INTEGER PRIMARY KEY); CREATE TABLE memories (id INTEGER PRIMARY KEY); CREATE TABLE memory_links (id INTEGER); CREATE TABLE payloads (id INTEGER)',
-  notes: "CREATE TABLE scopes (id INTEGER PRIMARY KEY); CREATE TABLE notes (id INTEGER PRIMARY KEY); CREATE TABLE note_labels (id INTEGER); CREATE TABLE meta (k TEXT); CREATE TABLE notes_fts (x TEXT)",
+  memory:
+    'CREATE TABLE entities (id INTEGER PRIMARY KEY); CREATE TABLE aliases (id INTEGER PRIMARY KEY); CREATE TABLE memories (id INTEGER PRIMARY KEY); CREATE TABLE memory_links (id INTEGER); CREATE TABLE payloads (id INTEGER)',
+  notes:
+    'CREATE TABLE scopes (id INTEGER PRIMARY KEY); CREATE TABLE notes (id INTEGER PRIMARY KEY); CREATE TABLE note_labels (id INTEGER); CREATE TABLE meta (k TEXT); CREATE TABLE notes_fts (x TEXT)',
 };
 
 const CASES: Case[] = [
-  { what: 'a text file', make: (p) => writeFileSync(p, 'these are my notes, not a database\n'.repeat(10)), code: 'MIRA_ERR_STORE_NOT_SQLITE' },
-  { what: 'a short binary file', make: (p) => writeFileSync(p, Buffer.from([0, 1, 2, 3])), code: 'MIRA_ERR_STORE_NOT_SQLITE' },
+  {
+    what: 'a text file',
+    make: (p) => writeFileSync(p, 'these are my notes, not a database\n'.repeat(10)),
+    code: 'MIRA_ERR_STORE_NOT_SQLITE',
+  },
+  {
+    what: 'a short binary file',
+    make: (p) => writeFileSync(p, Buffer.from([0, 1, 2, 3])),
+    code: 'MIRA_ERR_STORE_NOT_SQLITE',
+  },
   { what: '4 KiB of zeros', make: (p) => writeFileSync(p, Buffer.alloc(4096)), code: 'MIRA_ERR_STORE_NOT_SQLITE' },
   {
     what: 'an SQLite magic string followed by garbage',
-    make: (p) => writeFileSync(p, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4096, 0xab)])),
+    make: (p) =>
+      writeFileSync(p, Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4096, 0xab)])),
     code: 'MIRA_ERR_STORE_NOT_SQLITE',
   },
   {
@@ -63,7 +86,8 @@ const CASES: Case[] = [
   },
   {
     what: 'a database with tables and no user_version',
-    make: (p) => sqlite(p, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('keep me')"),
+    make: (p) =>
+      sqlite(p, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('keep me')"),
     code: 'MIRA_ERR_STORE_UNVERSIONED',
     says: /photos|notes/,
   },
@@ -73,7 +97,11 @@ const CASES: Case[] = [
     code: 'MIRA_ERR_STORE_UNVERSIONED',
     says: /photos/,
   },
-  { what: 'a database holding only a view', make: (p) => sqlite(p, 'CREATE VIEW v AS SELECT 1'), code: 'MIRA_ERR_STORE_UNVERSIONED' },
+  {
+    what: 'a database holding only a view',
+    make: (p) => sqlite(p, 'CREATE VIEW v AS SELECT 1'),
+    code: 'MIRA_ERR_STORE_UNVERSIONED',
+  },
   {
     what: 'another application’s database with user_version 1 (the reproduction)',
     make: (p) => sqlite(p, 'CREATE TABLE photos (id INTEGER PRIMARY KEY)', ['user_version = 1']),
@@ -118,7 +146,8 @@ const CASES: Case[] = [
   },
   {
     what: 'this store’s application ID at another schema version',
-    make: (p, _d, kind) => sqlite(p, 'CREATE TABLE future (x)', [`application_id = ${MIRA_APPLICATION_IDS[kind]}`, 'user_version = 7']),
+    make: (p, _d, kind) =>
+      sqlite(p, 'CREATE TABLE future (x)', [`application_id = ${MIRA_APPLICATION_IDS[kind]}`, 'user_version = 7']),
     code: 'MIRA_ERR_STORE_UNSUPPORTED_VERSION',
     says: /schema version 7/,
   },
@@ -149,12 +178,28 @@ const CASES: Case[] = [
     },
     code: 'MIRA_ERR_STORE_NOT_MIRA',
   },
-  { what: 'a directory', make: (p) => mkdirSync(p), code: 'MIRA_ERR_STORE_OPEN_FAILED', says: /not a regular file/, special: true },
-  { what: 'a named pipe', make: (p) => execFileSync('mkfifo', [p]), code: 'MIRA_ERR_STORE_OPEN_FAILED', says: /not a regular file/, special: true },
+  {
+    what: 'a directory',
+    make: (p) => mkdirSync(p),
+    code: 'MIRA_ERR_STORE_OPEN_FAILED',
+    says: /not a regular file/,
+    special: true,
+  },
+  {
+    what: 'a named pipe',
+    make: (p) => execFileSync('mkfifo', [p]),
+    code: 'MIRA_ERR_STORE_OPEN_FAILED',
+    says: /not a regular file/,
+    special: true,
+  },
   {
     what: 'a truncated database (first page only of a larger file)',
     make: (p, dir) => {
-      sqlite(join(dir, 'big.db'), `CREATE TABLE t (x); ${Array.from({ length: 50 }, (_, i) => `CREATE TABLE t${i} (a, b, c, d, e, f, g, h)`).join('; ')}`, ['user_version = 1']);
+      sqlite(
+        join(dir, 'big.db'),
+        `CREATE TABLE t (x); ${Array.from({ length: 50 }, (_, i) => `CREATE TABLE t${i} (a, b, c, d, e, f, g, h)`).join('; ')}`,
+        ['user_version = 1'],
+      );
       writeFileSync(p, readFileSync(join(dir, 'big.db')).subarray(0, 4096));
       rmSync(join(dir, 'big.db'));
     },
@@ -193,13 +238,17 @@ for (const kind of ['memory', 'notes'] as const) {
         c.make(path, dir, kind);
         const before = listing(dir);
         const digest = c.special ? undefined : sha256(path);
-        const sidecars = ['-wal', '-shm'].map((suffix) => (existsSync(path + suffix) ? sha256(path + suffix) : undefined));
+        const sidecars = ['-wal', '-shm'].map((suffix) =>
+          existsSync(path + suffix) ? sha256(path + suffix) : undefined,
+        );
         const error = openError(kind, path);
         expect(error.code, error.message).to.equal(c.code);
         expect(error.message).to.contain(path);
         if (c.says) expect(error.message).to.match(c.says);
         if (digest) expect(sha256(path)).to.equal(digest);
-        expect(['-wal', '-shm'].map((suffix) => (existsSync(path + suffix) ? sha256(path + suffix) : undefined))).to.deep.equal(sidecars);
+        expect(
+          ['-wal', '-shm'].map((suffix) => (existsSync(path + suffix) ? sha256(path + suffix) : undefined)),
+        ).to.deep.equal(sidecars);
         expect(listing(dir)).to.deep.equal(before);
       });
     }
@@ -246,14 +295,21 @@ describe('memory files from before application IDs keep their data', () => {
       const path = join(dir, 'memory.sqlite3');
       const store = SqliteMemoryStore.open(path);
       const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-      await store.createMemory({ kind: 'fact', summary: 'Ada writes programs', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }] });
+      await store.createMemory({
+        kind: 'fact',
+        summary: 'Ada writes programs',
+        sourceKind: 'console',
+        links: [{ entityId: ada.id, role: 'subject' }],
+      });
       await store.close();
       const db = new Database(path);
       db.pragma('application_id = 0');
       db.close();
       const again = SqliteMemoryStore.open(path);
       expect((await again.findEntities('Ada')).map((e) => e.ref)).to.deep.equal(['ENT1']);
-      expect((await again.listActiveMemories(ada.id)).memories.map((m) => m.summary)).to.deep.equal(['Ada writes programs']);
+      expect((await again.listActiveMemories(ada.id)).memories.map((m) => m.summary)).to.deep.equal([
+        'Ada writes programs',
+      ]);
       await again.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -270,7 +326,9 @@ describe('database paths that cannot work fail at once', function () {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses a parent that cannot be created (no endless mkdir under /proc)', () => {
-    expect(() => ensureParentDirectory('/proc/nope/m.sqlite3')).to.throw(/MIRA_ERR_STORE_OPEN_FAILED: cannot create the directory \/proc\/nope/);
+    expect(() => ensureParentDirectory('/proc/nope/m.sqlite3')).to.throw(
+      /MIRA_ERR_STORE_OPEN_FAILED: cannot create the directory \/proc\/nope/,
+    );
     writeFileSync(join(dir, 'file'), 'x');
     expect(() => ensureParentDirectory(join(dir, 'file', 'sub', 'm.sqlite3'))).to.throw(/is not a directory/);
     ensureParentDirectory(join(dir, 'a', 'b', 'c', 'm.sqlite3'));
@@ -278,12 +336,19 @@ describe('database paths that cannot work fail at once', function () {
   });
 
   const profile = (tables: string) => {
-    writeFileSync(join(dir, 'profile.toml'), `[profile]\nname = "Mira"\nplugins = ["@mira/plugin-memory", "@mira/plugin-notes"]\n\n${tables}\n`);
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      `[profile]\nname = "Mira"\nplugins = ["@mira/plugin-memory", "@mira/plugin-notes"]\n\n${tables}\n`,
+    );
     return dir;
   };
 
   it('starts the CLI on /proc/nope and fails within seconds with the reason', async () => {
-    const run = await runMira(['--profile', profile('[memory]\nenabled = true\ndatabase_path = "/proc/nope/m.sqlite3"')], 'quit\n', { timeoutMs: 15_000 });
+    const run = await runMira(
+      ['--profile', profile('[memory]\nenabled = true\ndatabase_path = "/proc/nope/m.sqlite3"')],
+      'quit\n',
+      { timeoutMs: 15_000 },
+    );
     expect(run.signal).to.equal(null);
     expect(run.code).to.equal(1);
     expect(run.stderr).to.contain('MIRA_ERR_STORE_OPEN_FAILED');
@@ -292,7 +357,12 @@ describe('database paths that cannot work fail at once', function () {
 
   it('says so when memory and notes name the same file, and leaves the memory file intact', async () => {
     const run = await runMira(
-      ['--profile', profile('[memory]\nenabled = true\ndatabase_path = "same.sqlite3"\n\n[notes]\nenabled = true\ndatabase_path = "same.sqlite3"')],
+      [
+        '--profile',
+        profile(
+          '[memory]\nenabled = true\ndatabase_path = "same.sqlite3"\n\n[notes]\nenabled = true\ndatabase_path = "same.sqlite3"',
+        ),
+      ],
       'quit\n',
       { timeoutMs: 15_000 },
     );

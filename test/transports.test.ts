@@ -17,5 +17,8 @@ describeTransportContract('rosbridge (roslib ↔ a rosbridge v2 server on 127.0.
 describeTransportContract(
   'rclnodejs (native ROS 2)',
   async () => ({ transport: new RclnodejsTransport(`mira_contract_${process.pid}`), dispose: async () => {} }),
-  () => (process.env.ROS_DISTRO || process.env.AMENT_PREFIX_PATH ? undefined : 'ROS 2 is not sourced on this machine (no ROS_DISTRO), so rclnodejs cannot run here'),
+  () =>
+    process.env.ROS_DISTRO || process.env.AMENT_PREFIX_PATH
+      ? undefined
+      : 'ROS 2 is not sourced on this machine (no ROS_DISTRO), so rclnodejs cannot run here',
 );

@@ -3,13 +3,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock, type MemoryStore } from '@mira/core';
-import { createTestRuntime, startScriptedModelServer, type ScriptedModelServer, type TestRuntime } from '@mira/core/testing';
+import {
+  createTestRuntime,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type TestRuntime,
+} from '@mira/core/testing';
 import type { MindViewInstance } from '@mira/plugin-mind-view';
 import type { NotesStore } from '@mira/plugin-notes';
 import type { SimInstance } from '@mira/plugin-sim';
 
 // The plugins are named by package, as a profile names them: both runtimes load the same modules.
-const PLUGINS = ['@mira/plugin-sim', '@mira/plugin-attention', '@mira/plugin-memory', '@mira/plugin-memory-tools', '@mira/plugin-notes', '@mira/plugin-mind-view', '@mira/plugin-openai'];
+const PLUGINS = [
+  '@mira/plugin-sim',
+  '@mira/plugin-attention',
+  '@mira/plugin-memory',
+  '@mira/plugin-memory-tools',
+  '@mira/plugin-notes',
+  '@mira/plugin-mind-view',
+  '@mira/plugin-openai',
+];
 
 describe('two runtimes from one profile in one process share nothing', function () {
   this.timeout(30_000);
@@ -49,7 +62,10 @@ describe('two runtimes from one profile in one process share nothing', function 
     const simA = a.instance<SimInstance>('@mira/plugin-sim');
     const simB = b.instance<SimInstance>('@mira/plugin-sim');
     expect(simA.transport).not.to.equal(simB.transport);
-    server.push({ toolCalls: [{ name: 'drive', arguments: { linear_m_s: 0.5, angular_rad_s: 0, duration_s: 2 } }] }, { text: 'Driving.' });
+    server.push(
+      { toolCalls: [{ name: 'drive', arguments: { linear_m_s: 0.5, angular_rad_s: 0, duration_s: 2 } }] },
+      { text: 'Driving.' },
+    );
     expect((await a.run('Drive forward')).output).to.include('[drive] driving 0.50 m/s, 0.00 rad/s for 2.0 s');
     for (let i = 0; i < 10; i += 1) {
       clockA.advance(100);
@@ -68,7 +84,10 @@ describe('two runtimes from one profile in one process share nothing', function 
     const viewB = b.instance<MindViewInstance>('@mira/plugin-mind-view').server!;
     expect(viewA.port).not.to.equal(viewB.port);
     expect(viewA.token).not.to.equal(viewB.token);
-    const status = (port: number, token: string) => fetch(`http://127.0.0.1:${port}/api/scopes`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    const status = (port: number, token: string) =>
+      fetch(`http://127.0.0.1:${port}/api/scopes`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (r) => r.status,
+      );
     expect(await status(viewA.port, viewA.token)).to.equal(200);
     expect(await status(viewA.port, viewB.token)).to.equal(401);
   });
@@ -83,7 +102,9 @@ describe('two runtimes from one profile in one process share nothing', function 
     const notes = b.app.kernel.store<NotesStore>('notes');
     expect(notes.scopes()).to.include('default');
     const view = b.instance<MindViewInstance>('@mira/plugin-mind-view').server!;
-    const response = await fetch(`http://127.0.0.1:${view.port}/api/entities?name=Ada`, { headers: { authorization: `Bearer ${view.token}` } });
+    const response = await fetch(`http://127.0.0.1:${view.port}/api/entities?name=Ada`, {
+      headers: { authorization: `Bearer ${view.token}` },
+    });
     expect((await response.json()).entities.map((e: { id: string }) => e.id)).to.deep.equal(['ENT1']);
     const simB = b.instance<SimInstance>('@mira/plugin-sim');
     clockB.advance(100);

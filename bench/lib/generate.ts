@@ -32,7 +32,9 @@ export function generate(entities: number, memories: number, log: (m: string) =>
   const aliasEvery = 5;
   if (existsSync(path)) {
     const db = new Database(path, { readonly: true });
-    const ok = db.pragma('user_version', { simple: true }) === SCHEMA_VERSION && (db.prepare('SELECT count(*) FROM memories').pluck().get() as number) === memories;
+    const ok =
+      db.pragma('user_version', { simple: true }) === SCHEMA_VERSION &&
+      (db.prepare('SELECT count(*) FROM memories').pluck().get() as number) === memories;
     db.close();
     if (ok) return { path, entities, memories, aliasEvery };
   }
@@ -45,11 +47,17 @@ export function generate(entities: number, memories: number, log: (m: string) =>
   db.pragma('synchronous = OFF');
   db.exec(SCHEMA_V1);
   const created = '2026-01-01T00:00:00.000Z';
-  const insertEntity = db.prepare('INSERT INTO entities (id, entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?, ?)');
+  const insertEntity = db.prepare(
+    'INSERT INTO entities (id, entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
   const insertAlias = db.prepare('INSERT INTO aliases (entity_id, alias, alias_key, created_at) VALUES (?, ?, ?, ?)');
-  const insertMemory = db.prepare("INSERT INTO memories (id, kind, summary, predicate, value, source_kind, status, created_at) VALUES (?, 'fact', ?, ?, ?, 'console', 'active', ?)");
+  const insertMemory = db.prepare(
+    "INSERT INTO memories (id, kind, summary, predicate, value, source_kind, status, created_at) VALUES (?, 'fact', ?, ?, ?, 'console', 'active', ?)",
+  );
   const insertLink = db.prepare('INSERT INTO memory_links (memory_id, entity_id, role) VALUES (?, ?, ?)');
-  const insertPayload = db.prepare("INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)");
+  const insertPayload = db.prepare(
+    "INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)",
+  );
   db.transaction(() => {
     for (let i = 1; i <= entities; i += 1) {
       const name = entityName(i);

@@ -14,7 +14,9 @@ export const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url)
 export function markdownTable(rows: readonly Row[]): string {
   const columns = Object.keys(rows[0] ?? {});
   const line = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`;
-  return [line(columns), line(columns.map(() => '---')), ...rows.map((r) => line(columns.map((c) => r[c] ?? '')))].join('\n');
+  return [line(columns), line(columns.map(() => '---')), ...rows.map((r) => line(columns.map((c) => r[c] ?? '')))].join(
+    '\n',
+  );
 }
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -23,7 +25,11 @@ const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').rep
  * A horizontal bar chart as a standalone SVG: one group per label, one bar
  * per series, values in the given unit, with an optional target line.
  */
-export function barChartSvg(title: string, unit: string, groups: ReadonlyArray<{ label: string; bars: ReadonlyArray<{ series: string; value: number }> }>): string {
+export function barChartSvg(
+  title: string,
+  unit: string,
+  groups: ReadonlyArray<{ label: string; bars: ReadonlyArray<{ series: string; value: number }> }>,
+): string {
   const colors = ['#3b6ea8', '#e08a2c', '#5a9e4b', '#a84b8f'];
   const series = [...new Set(groups.flatMap((g) => g.bars.map((b) => b.series)))];
   const barH = 16;
@@ -42,7 +48,9 @@ export function barChartSvg(title: string, unit: string, groups: ReadonlyArray<{
       const color = colors[series.indexOf(bar.series) % colors.length];
       parts.push(`<text x="${left - 8}" y="${y + 12}" font-size="12" text-anchor="end">${escape(bar.series)}</text>`);
       parts.push(`<rect x="${left}" y="${y}" width="${w.toFixed(1)}" height="${barH}" fill="${color}"/>`);
-      parts.push(`<text x="${left + w + 6}" y="${y + 12}" font-size="12">${bar.value.toFixed(1)} ${escape(unit)}</text>`);
+      parts.push(
+        `<text x="${left + w + 6}" y="${y + 12}" font-size="12">${bar.value.toFixed(1)} ${escape(unit)}</text>`,
+      );
       y += barH + 4;
     }
     y += 10;

@@ -1,14 +1,52 @@
 import { DataSource, EntitySchema } from 'typeorm';
 
 // The schema-v1 tables as typeorm entity schemas: the data-mapper code many would reach for.
-export interface EntityRow { id: number; entityType: string; canonicalName: string; nameKey: string; createdAt: string; aliases?: AliasRow[] }
-export interface AliasRow { id: number; entityId: number; alias: string; aliasKey: string; createdAt: string; entity?: EntityRow }
-export interface MemoryRow {
-  id: number; kind: string; summary: string; predicate: string | null; value: string | null; sourceKind: string; sourceLabel: string | null;
-  confidence: number | null; status: string; createdAt: string; links?: LinkRow[]; payloads?: PayloadRow[];
+export interface EntityRow {
+  id: number;
+  entityType: string;
+  canonicalName: string;
+  nameKey: string;
+  createdAt: string;
+  aliases?: AliasRow[];
 }
-export interface LinkRow { memoryId: number; entityId: number; role: string; memory?: MemoryRow; entity?: EntityRow }
-export interface PayloadRow { id: number; memoryId: number; payloadKind: string; mediaType: string; byteSize: number; createdAt: string; memory?: MemoryRow }
+export interface AliasRow {
+  id: number;
+  entityId: number;
+  alias: string;
+  aliasKey: string;
+  createdAt: string;
+  entity?: EntityRow;
+}
+export interface MemoryRow {
+  id: number;
+  kind: string;
+  summary: string;
+  predicate: string | null;
+  value: string | null;
+  sourceKind: string;
+  sourceLabel: string | null;
+  confidence: number | null;
+  status: string;
+  createdAt: string;
+  links?: LinkRow[];
+  payloads?: PayloadRow[];
+}
+export interface LinkRow {
+  memoryId: number;
+  entityId: number;
+  role: string;
+  memory?: MemoryRow;
+  entity?: EntityRow;
+}
+export interface PayloadRow {
+  id: number;
+  memoryId: number;
+  payloadKind: string;
+  mediaType: string;
+  byteSize: number;
+  createdAt: string;
+  memory?: MemoryRow;
+}
 
 export const EntitySchemaRow = new EntitySchema<EntityRow>({
   name: 'EntityRow',
@@ -33,7 +71,9 @@ export const AliasSchemaRow = new EntitySchema<AliasRow>({
     aliasKey: { type: 'text', name: 'alias_key' },
     createdAt: { type: 'text', name: 'created_at' },
   },
-  relations: { entity: { type: 'many-to-one', target: 'EntityRow', joinColumn: { name: 'entity_id' }, inverseSide: 'aliases' } },
+  relations: {
+    entity: { type: 'many-to-one', target: 'EntityRow', joinColumn: { name: 'entity_id' }, inverseSide: 'aliases' },
+  },
 });
 
 export const MemorySchemaRow = new EntitySchema<MemoryRow>({
@@ -82,7 +122,9 @@ export const PayloadSchemaRow = new EntitySchema<PayloadRow>({
     byteSize: { type: 'integer', name: 'byte_size' },
     createdAt: { type: 'text', name: 'created_at' },
   },
-  relations: { memory: { type: 'many-to-one', target: 'MemoryRow', joinColumn: { name: 'memory_id' }, inverseSide: 'payloads' } },
+  relations: {
+    memory: { type: 'many-to-one', target: 'MemoryRow', joinColumn: { name: 'memory_id' }, inverseSide: 'payloads' },
+  },
 });
 
 /** Opens a typeorm data source on an existing schema-v1 file (no synchronisation). */

@@ -72,16 +72,26 @@ export class Application {
       dir: manifest.dir,
     });
     const log = options.log ?? stderrLogger;
-    const summaries: PluginSummary[] = ordered.map(({ plugin, specifier }) => Object.freeze({ name: plugin.name, version: plugin.version, specifier }));
+    const summaries: PluginSummary[] = ordered.map(({ plugin, specifier }) =>
+      Object.freeze({ name: plugin.name, version: plugin.version, specifier }),
+    );
     const kernel = new Kernel(
       { clock: options.clock ?? systemClock, profile, log },
-      { output: options.output ?? { print: (line) => log.info(line) }, workingMemoryLimit: manifest.workingMemoryEntries, plugins: () => summaries },
+      {
+        output: options.output ?? { print: (line) => log.info(line) },
+        workingMemoryLimit: manifest.workingMemoryEntries,
+        plugins: () => summaries,
+      },
     );
     const app = new Application(kernel, manifest, ordered);
     const instances = new Map<string, PluginInstance>();
     pluginInstances.set(app, instances);
     for (const [index, { plugin, config }] of ordered.entries()) {
-      const instance = await app.#setup(plugin, config, (detail) => `${manifest.path}: plugin ${plugin.name}: ${detail}`);
+      const instance = await app.#setup(
+        plugin,
+        config,
+        (detail) => `${manifest.path}: plugin ${plugin.name}: ${detail}`,
+      );
       instances.set(plugin.name, instance);
       app.#tapLifecycle(plugin.name, index, instance, plugin.stopPhase ?? 'service');
     }
@@ -95,7 +105,11 @@ export class Application {
     return app;
   }
 
-  async #setup(plugin: MiraPlugin<any, PluginInstance>, config: unknown, where: (detail: string) => string): Promise<PluginInstance> {
+  async #setup(
+    plugin: MiraPlugin<any, PluginInstance>,
+    config: unknown,
+    where: (detail: string) => string,
+  ): Promise<PluginInstance> {
     let instance: PluginInstance | void;
     try {
       instance = await plugin.setup(this.kernel.forPlugin(plugin.name), config);

@@ -31,7 +31,9 @@ function registerCommands(kernel: PluginKernel): void {
     summary: 'Print the volatile working memory (recent conversation of this session)',
     run: (_input, out) => {
       const entries = workingMemory.entries();
-      out.print(`working memory: ${entries.length} of at most ${workingMemory.limit} entries (volatile; lost when the runtime stops)`);
+      out.print(
+        `working memory: ${entries.length} of at most ${workingMemory.limit} entries (volatile; lost when the runtime stops)`,
+      );
       if (entries.length === 0) out.print('(empty)');
       for (const entry of entries) out.print(`${entry.at.toISOString()} ${entry.speaker}: ${entry.text}`);
     },
@@ -60,7 +62,9 @@ function registerCommands(kernel: PluginKernel): void {
         }
         const ms = now - reading.monotonic;
         const stale = sensor.staleAfterMs !== undefined && ms > sensor.staleAfterMs ? ' STALE' : '';
-        out.print(`${sensor.id} (${sensor.kind}, ${sensor.unit}): ${JSON.stringify(reading.value)} ${formatAge(ms)} ago${stale}`);
+        out.print(
+          `${sensor.id} (${sensor.kind}, ${sensor.unit}): ${JSON.stringify(reading.value)} ${formatAge(ms)} ago${stale}`,
+        );
       }
     },
   });
@@ -69,7 +73,11 @@ function registerCommands(kernel: PluginKernel): void {
     summary: 'Emergency stop: zero velocity on every drive now (runs even while an episode is running)',
     run: async (_input, out) => {
       const count = await kernel.hardware.emergencyStop();
-      out.print(count === 0 ? 'emergency stop: no drives in this profile' : `emergency stop: zero velocity sent to ${count} drive${count === 1 ? '' : 's'}`);
+      out.print(
+        count === 0
+          ? 'emergency stop: no drives in this profile'
+          : `emergency stop: zero velocity sent to ${count} drive${count === 1 ? '' : 's'}`,
+      );
     },
   });
   commands.register({
@@ -93,28 +101,45 @@ function registerReadSensor(kernel: PluginKernel): void {
   if (sensors.length === 0) return;
   kernel.tools.register({
     name: 'read_sensor',
-    description: 'Take a fresh reading from one sensor now (current state of the world needs fresh perception, not memory).',
+    description:
+      'Take a fresh reading from one sensor now (current state of the world needs fresh perception, not memory).',
     kind: 'acquisition',
     origins: EPISODE_ORIGINS,
     parameters: {
       type: 'object',
-      properties: { sensor_id: { type: 'string', enum: sensors.map((s) => s.id), description: 'Which sensor to read.' } },
+      properties: {
+        sensor_id: { type: 'string', enum: sensors.map((s) => s.id), description: 'Which sensor to read.' },
+      },
       required: ['sensor_id'],
       additionalProperties: false,
     },
     run: async ({ sensor_id }: { sensor_id: string }) => {
       const sensor = sensors.find((s) => s.id === sensor_id)!;
-      if (!sensor.read) return rejectedResult('not_readable', `sensor ${sensor_id} only streams; use the latest reading in the grounding`);
+      if (!sensor.read)
+        return rejectedResult(
+          'not_readable',
+          `sensor ${sensor_id} only streams; use the latest reading in the grounding`,
+        );
       const timeout = sensor.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
       const reading = await sensor.read(timeout);
       if (!reading) {
         return {
-          content: JSON.stringify({ status: 'no_reading', sensor_id, error: `no fresh reading from ${sensor_id} came within ${timeout} ms; the sensor or its link may be down` }),
+          content: JSON.stringify({
+            status: 'no_reading',
+            sensor_id,
+            error: `no fresh reading from ${sensor_id} came within ${timeout} ms; the sensor or its link may be down`,
+          }),
           display: `no reading ${sensor_id} within ${timeout} ms`,
         };
       }
       return {
-        content: JSON.stringify({ status: 'fresh', sensor_id, unit: sensor.unit, value: reading.value, at: reading.at.toISOString() }),
+        content: JSON.stringify({
+          status: 'fresh',
+          sensor_id,
+          unit: sensor.unit,
+          value: reading.value,
+          at: reading.at.toISOString(),
+        }),
         display: `fresh ${sensor_id} ${JSON.stringify(reading.value)}`,
       };
     },

@@ -34,7 +34,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       mode = 'check';
     } else if (arg === '--profile' || arg === '-p') {
       profile = argv[i + 1];
-      if (profile === undefined || profile.startsWith('-')) throw new MiraError(CoreErrorCodes.CLI_USAGE, '--profile needs a profile directory or profile.toml');
+      if (profile === undefined || profile.startsWith('-'))
+        throw new MiraError(CoreErrorCodes.CLI_USAGE, '--profile needs a profile directory or profile.toml');
       i += 1;
     } else if (arg.startsWith('--profile=')) {
       profile = arg.slice('--profile='.length);
@@ -42,7 +43,11 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       throw new MiraError(CoreErrorCodes.CLI_USAGE, `unexpected argument "${arg}"; see mira --help`);
     }
   }
-  if (!profile) throw new MiraError(CoreErrorCodes.CLI_USAGE, 'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim');
+  if (!profile)
+    throw new MiraError(
+      CoreErrorCodes.CLI_USAGE,
+      'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim',
+    );
   return { kind: mode, profile };
 }
 
@@ -70,7 +75,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let app: Application;
   try {
-    app = await Application.boot({ manifestPath: locateManifest(command.profile), output: { print: (line) => process.stdout.write(`${line}\n`) } });
+    app = await Application.boot({
+      manifestPath: locateManifest(command.profile),
+      output: { print: (line) => process.stdout.write(`${line}\n`) },
+    });
   } catch (error) {
     process.stderr.write(`mira: ${toMiraError(error).message}\n`);
     return 1;
@@ -103,7 +111,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const interactive = Boolean(process.stdin.isTTY);
   let allOk = true;
   if (!interrupted) {
-    if (interactive) stderrLogger.info(`console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`);
+    if (interactive)
+      stderrLogger.info(
+        `console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`,
+      );
     repl = startRepl(app.kernel.console, {
       input: process.stdin,
       output: process.stdout,

@@ -61,8 +61,22 @@ export {
   type ToolKind,
   type ToolResult,
 } from './tools.js';
-export { EPISODE_ORIGINS, STOP_PHASES, type EpisodeOrigin, type JsonSchema, type Logger, type ProfileInfo, type RuntimeServices, type StopPhase } from './types.js';
-export { DEFAULT_WORKING_MEMORY_ENTRIES, WorkingMemory, type Speaker, type WorkingMemoryEntry } from './working-memory.js';
+export {
+  EPISODE_ORIGINS,
+  STOP_PHASES,
+  type EpisodeOrigin,
+  type JsonSchema,
+  type Logger,
+  type ProfileInfo,
+  type RuntimeServices,
+  type StopPhase,
+} from './types.js';
+export {
+  DEFAULT_WORKING_MEMORY_ENTRIES,
+  WorkingMemory,
+  type Speaker,
+  type WorkingMemoryEntry,
+} from './working-memory.js';
 export { MemoryErrorCodes, type MemoryErrorCode } from './memory/errors.js';
 export { entityRef, memoryRef, parseEntityRef, parseMemoryRef, type EntityRef, type MemoryRef } from './memory/ids.js';
 export type {
@@ -80,4 +94,11 @@ export type {
   PayloadInfo,
   StoreInfo,
 } from './memory/types.js';
-export { MAX_NAME_LENGTH, MAX_SUMMARY_LENGTH, MAX_VALUE_LENGTH, prepareMemory, prepareName, type PreparedMemory } from './memory/validate.js';
+export {
+  MAX_NAME_LENGTH,
+  MAX_SUMMARY_LENGTH,
+  MAX_VALUE_LENGTH,
+  prepareMemory,
+  prepareName,
+  type PreparedMemory,
+} from './memory/validate.js';

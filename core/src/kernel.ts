@@ -67,7 +67,9 @@ export class Kernel {
     interceptTapErrors(this.hooks.start, nameThePlugin(CoreErrorCodes.PLUGIN_START_FAILED, 'start'));
     interceptHookMapErrors(this.hooks.stop, (error, tapName) => {
       const text = error instanceof Error ? error.message : String(error);
-      this.services.log.error(`${CoreErrorCodes.PLUGIN_STOP_FAILED}: plugin ${tapName} failed to stop: ${text}; shutdown continues`);
+      this.services.log.error(
+        `${CoreErrorCodes.PLUGIN_STOP_FAILED}: plugin ${tapName} failed to stop: ${text}; shutdown continues`,
+      );
       return undefined;
     });
     for (const [name, hook] of [
@@ -87,20 +89,37 @@ export class Kernel {
   /** Registers a tool for `owner`, refusing a non-strict schema or a duplicate name. */
   #registerTool(tool: ToolDefinition<any>, owner: string): void {
     if (!tool || typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name) || typeof tool.run !== 'function') {
-      throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `plugin ${owner} registered a tool without a valid name ([a-z][a-z0-9_]*) or run()`);
+      throw new MiraError(
+        CoreErrorCodes.REGISTRATION_INVALID,
+        `plugin ${owner} registered a tool without a valid name ([a-z][a-z0-9_]*) or run()`,
+      );
     }
     if (tool.kind !== 'acquisition' && tool.kind !== 'effect') {
-      throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `tool "${tool.name}" of plugin ${owner}: kind must be "acquisition" or "effect"`);
+      throw new MiraError(
+        CoreErrorCodes.REGISTRATION_INVALID,
+        `tool "${tool.name}" of plugin ${owner}: kind must be "acquisition" or "effect"`,
+      );
     }
-    if (!Array.isArray(tool.origins) || tool.origins.length === 0 || !tool.origins.every((o) => EPISODE_ORIGINS.includes(o))) {
-      throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `tool "${tool.name}" of plugin ${owner}: origins must list some of ${EPISODE_ORIGINS.join(', ')}`);
+    if (
+      !Array.isArray(tool.origins) ||
+      tool.origins.length === 0 ||
+      !tool.origins.every((o) => EPISODE_ORIGINS.includes(o))
+    ) {
+      throw new MiraError(
+        CoreErrorCodes.REGISTRATION_INVALID,
+        `tool "${tool.name}" of plugin ${owner}: origins must list some of ${EPISODE_ORIGINS.join(', ')}`,
+      );
     }
     assertStrictToolSchema(tool, owner);
     let validate: ValidateFunction;
     try {
       validate = this.#ajv.compile(tool.parameters);
     } catch (error) {
-      throw new MiraError(CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT, `tool "${tool.name}" of plugin ${owner}: invalid JSON schema: ${(error as Error).message}`, { cause: error });
+      throw new MiraError(
+        CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT,
+        `tool "${tool.name}" of plugin ${owner}: invalid JSON schema: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     this.tools.add(tool.name, { tool, owner, validate }, owner);
     this.hooks.registerTool.call(tool, owner);
@@ -140,7 +159,9 @@ export class Kernel {
       } catch (error) {
         const owner = this.storeDefinitions.ownerOf(name);
         const failure = toMiraError(error, CoreErrorCodes.STORE_OPEN_FAILED);
-        throw new MiraError(failure.code, `store "${name}" of plugin ${owner} could not be opened: ${failure.detail}`, { cause: error });
+        throw new MiraError(failure.code, `store "${name}" of plugin ${owner} could not be opened: ${failure.detail}`, {
+          cause: error,
+        });
       }
     }
   }
@@ -149,7 +170,9 @@ export class Kernel {
   store<S extends ClosableStore>(name: string): S {
     const store = this.#open.get(name);
     if (!store) {
-      const why = this.storeDefinitions.has(name) ? 'it is not open yet (stores open before start())' : 'no plugin in this profile registers it';
+      const why = this.storeDefinitions.has(name)
+        ? 'it is not open yet (stores open before start())'
+        : 'no plugin in this profile registers it';
       throw new MiraError(CoreErrorCodes.STORE_NOT_AVAILABLE, `store "${name}" is not available: ${why}`);
     }
     return store as S;
@@ -163,7 +186,9 @@ export class Kernel {
       try {
         await store.close();
       } catch (error) {
-        this.services.log.error(`${CoreErrorCodes.PLUGIN_STOP_FAILED}: store "${name}" failed to close: ${(error as Error).message}`);
+        this.services.log.error(
+          `${CoreErrorCodes.PLUGIN_STOP_FAILED}: store "${name}" failed to close: ${(error as Error).message}`,
+        );
       }
     }
     this.#open.clear();
@@ -194,7 +219,10 @@ export class Kernel {
       stores: Object.freeze({
         register: <S extends ClosableStore>(store: StoreDefinition<S>) => {
           if (!store || typeof store.name !== 'string' || typeof store.open !== 'function') {
-            throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `plugin ${pluginName} registered a store without a name or open()`);
+            throw new MiraError(
+              CoreErrorCodes.REGISTRATION_INVALID,
+              `plugin ${pluginName} registered a store without a name or open()`,
+            );
           }
           this.storeDefinitions.add(store.name, store, pluginName);
           this.hooks.registerStore.call(store, pluginName);
@@ -205,7 +233,10 @@ export class Kernel {
       sensors: Object.freeze({
         register: (sensor: SensorDefinition) => {
           if (!sensor || typeof sensor.id !== 'string' || !SENSOR_ID.test(sensor.id)) {
-            throw new MiraError(CoreErrorCodes.REGISTRATION_INVALID, `plugin ${pluginName} registered a sensor without a valid id`);
+            throw new MiraError(
+              CoreErrorCodes.REGISTRATION_INVALID,
+              `plugin ${pluginName} registered a sensor without a valid id`,
+            );
           }
           this.sensors.add(sensor.id, sensor, pluginName);
           this.hooks.registerSensor.call(sensor, pluginName);

@@ -29,7 +29,10 @@ export function resolvePluginModule(specifier: string, manifest: ProfileManifest
   if (isPathSpecifier(specifier)) {
     const file = resolve(manifest.dir, specifier);
     if (!existsSync(file)) {
-      throw new MiraError(CoreErrorCodes.PLUGIN_NOT_FOUND, `${manifest.path}: plugin "${specifier}" not found at ${file}; fix the path (it is relative to the manifest's directory)`);
+      throw new MiraError(
+        CoreErrorCodes.PLUGIN_NOT_FOUND,
+        `${manifest.path}: plugin "${specifier}" not found at ${file}; fix the path (it is relative to the manifest's directory)`,
+      );
     }
     return file;
   }
@@ -52,7 +55,11 @@ async function importPlugin(specifier: string, manifest: ProfileManifest): Promi
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new MiraError(CoreErrorCodes.PLUGIN_INVALID, `${manifest.path}: plugin "${specifier}" failed to load: ${(error as Error).message}`, { cause: error });
+    throw new MiraError(
+      CoreErrorCodes.PLUGIN_INVALID,
+      `${manifest.path}: plugin "${specifier}" failed to load: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return mod.default ?? mod.plugin;
 }
@@ -61,19 +68,28 @@ async function importPlugin(specifier: string, manifest: ProfileManifest): Promi
  * Imports every plugin the manifest names, in manifest order. `preloaded`
  * supplies plugin objects for specifiers directly (the testing kit's seam).
  */
-export async function loadPlugins(manifest: ProfileManifest, preloaded?: ReadonlyMap<string, unknown>): Promise<LoadedPlugin[]> {
+export async function loadPlugins(
+  manifest: ProfileManifest,
+  preloaded?: ReadonlyMap<string, unknown>,
+): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
   const byName = new Map<string, string>();
   for (const specifier of manifest.plugins) {
     const candidate = preloaded?.has(specifier) ? preloaded.get(specifier) : await importPlugin(specifier, manifest);
     const why = explainInvalidPlugin(candidate);
     if (why) {
-      throw new MiraError(CoreErrorCodes.PLUGIN_INVALID, `${manifest.path}: plugin "${specifier}" is not a Mira plugin: ${why}; export default { name, version, setup(kernel, config) }`);
+      throw new MiraError(
+        CoreErrorCodes.PLUGIN_INVALID,
+        `${manifest.path}: plugin "${specifier}" is not a Mira plugin: ${why}; export default { name, version, setup(kernel, config) }`,
+      );
     }
     const plugin = candidate as MiraPlugin<any>;
     const previous = byName.get(plugin.name);
     if (previous !== undefined) {
-      throw new MiraError(CoreErrorCodes.PLUGIN_DUPLICATE, `${manifest.path}: plugin ${plugin.name} is listed twice ("${previous}" and "${specifier}"); remove one`);
+      throw new MiraError(
+        CoreErrorCodes.PLUGIN_DUPLICATE,
+        `${manifest.path}: plugin ${plugin.name} is listed twice ("${previous}" and "${specifier}"); remove one`,
+      );
     }
     byName.set(plugin.name, specifier);
     loaded.push({ plugin, specifier, config: {}, sectionPresent: false });
@@ -105,10 +121,17 @@ export function validateConfig(manifest: ProfileManifest, plugins: LoadedPlugin[
     if (!plugin.configSection) continue;
     const section = plugin.configSection;
     if (CORE_TABLES.includes(section)) {
-      throw new MiraError(CoreErrorCodes.PLUGIN_INVALID, `${manifest.path}: plugin ${plugin.name} claims the table [${section}], which belongs to Mira's core`);
+      throw new MiraError(
+        CoreErrorCodes.PLUGIN_INVALID,
+        `${manifest.path}: plugin ${plugin.name} claims the table [${section}], which belongs to Mira's core`,
+      );
     }
     const other = claimed.get(section);
-    if (other) throw new MiraError(CoreErrorCodes.PLUGIN_DUPLICATE, `${manifest.path}: plugins ${other} and ${plugin.name} both claim the table [${section}]`);
+    if (other)
+      throw new MiraError(
+        CoreErrorCodes.PLUGIN_DUPLICATE,
+        `${manifest.path}: plugins ${other} and ${plugin.name} both claim the table [${section}]`,
+      );
     claimed.set(section, plugin.name);
     entry.sectionPresent = Object.hasOwn(manifest.tables, section);
     const config = structuredClone(manifest.tables[section] ?? {});
@@ -117,7 +140,11 @@ export function validateConfig(manifest: ProfileManifest, plugins: LoadedPlugin[
       try {
         validate = ajv.compile(plugin.configSchema);
       } catch (error) {
-        throw new MiraError(CoreErrorCodes.PLUGIN_INVALID, `plugin ${plugin.name} has an invalid configSchema: ${(error as Error).message}`, { cause: error });
+        throw new MiraError(
+          CoreErrorCodes.PLUGIN_INVALID,
+          `plugin ${plugin.name} has an invalid configSchema: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
       if (!validate(config)) {
         const first = validate.errors![0]!;
@@ -162,7 +189,10 @@ export function orderPlugins(manifest: ProfileManifest, plugins: readonly Loaded
     const next = remaining.find((p) => (p.plugin.dependencies ?? []).every((d) => placed.has(d)));
     if (!next) {
       const cycle = remaining.map((p) => p.plugin.name).join(', ');
-      throw new MiraError(CoreErrorCodes.PLUGIN_DEPENDENCY_CYCLE, `${manifest.path}: plugins ${cycle} depend on each other in a cycle; remove one of the dependencies`);
+      throw new MiraError(
+        CoreErrorCodes.PLUGIN_DEPENDENCY_CYCLE,
+        `${manifest.path}: plugins ${cycle} depend on each other in a cycle; remove one of the dependencies`,
+      );
     }
     ordered.push(next);
     placed.add(next.plugin.name);

@@ -32,7 +32,10 @@ export function locateManifest(profileArg: string, cwd = process.cwd()): string 
   try {
     stats = statSync(target);
   } catch {
-    throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${profileArg}: no such file or directory; pass a profile directory or its ${MANIFEST_FILE}`);
+    throw new MiraError(
+      CoreErrorCodes.MANIFEST_NOT_FOUND,
+      `${profileArg}: no such file or directory; pass a profile directory or its ${MANIFEST_FILE}`,
+    );
   }
   const file = stats.isDirectory() ? join(target, MANIFEST_FILE) : target;
   try {
@@ -40,7 +43,10 @@ export function locateManifest(profileArg: string, cwd = process.cwd()): string 
   } catch {
     // reported below
   }
-  throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${file}: no ${MANIFEST_FILE} here; create one (see the README's "Profile manifest" section)`);
+  throw new MiraError(
+    CoreErrorCodes.MANIFEST_NOT_FOUND,
+    `${file}: no ${MANIFEST_FILE} here; create one (see the README's "Profile manifest" section)`,
+  );
 }
 
 /**
@@ -52,7 +58,9 @@ export function readManifest(path: string): ProfileManifest {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${path}: cannot be read (${(error as Error).message})`, { cause: error });
+    throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${path}: cannot be read (${(error as Error).message})`, {
+      cause: error,
+    });
   }
   let data: Record<string, unknown>;
   try {
@@ -60,7 +68,11 @@ export function readManifest(path: string): ProfileManifest {
   } catch (error) {
     if (error instanceof TomlError) {
       const firstLine = error.message.split('\n')[0];
-      throw new MiraError(CoreErrorCodes.MANIFEST_SYNTAX, `${path}:${error.line}:${error.column}: invalid TOML: ${firstLine}; fix the line and start again`, { cause: error });
+      throw new MiraError(
+        CoreErrorCodes.MANIFEST_SYNTAX,
+        `${path}:${error.line}:${error.column}: invalid TOML: ${firstLine}; fix the line and start again`,
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -70,7 +82,9 @@ export function readManifest(path: string): ProfileManifest {
   const tables: Record<string, Record<string, unknown>> = {};
   for (const [key, value] of Object.entries(data)) {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date) {
-      fail(`top-level key "${key}" must be inside a table; put it under [profile] or the table of the plugin it configures`);
+      fail(
+        `top-level key "${key}" must be inside a table; put it under [profile] or the table of the plugin it configures`,
+      );
     }
     tables[key] = value as Record<string, unknown>;
   }
@@ -80,8 +94,13 @@ export function readManifest(path: string): ProfileManifest {
   for (const key of Object.keys(profile!)) {
     if (!known.has(key)) fail(`[profile] has unknown key "${key}"; allowed keys are name, description, plugins`);
   }
-  const { name, description = '', plugins = [] } = profile as { name?: unknown; description?: unknown; plugins?: unknown };
-  if (typeof name !== 'string' || name.trim() === '') fail('[profile] name must be a non-empty string: the robot\'s name (the runtime self)');
+  const {
+    name,
+    description = '',
+    plugins = [],
+  } = profile as { name?: unknown; description?: unknown; plugins?: unknown };
+  if (typeof name !== 'string' || name.trim() === '')
+    fail("[profile] name must be a non-empty string: the robot's name (the runtime self)");
   if (typeof description !== 'string') fail('[profile] description must be a string');
   if (!Array.isArray(plugins) || !plugins.every((p) => typeof p === 'string' && p.trim() !== '')) {
     fail('[profile] plugins must be a list of package names or relative paths, e.g. ["@mira/plugin-memory"]');

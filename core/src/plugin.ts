@@ -103,7 +103,9 @@ export interface PluginInstance {
  *   configSchema: { type: 'object', properties: { topic: { type: 'string' } }, additionalProperties: false },
  *   setup(kernel, config: { topic?: string }) {
  *     let level = 81;
- *     kernel.commands.register({ name: 'battery', summary: 'Battery level', run: (_i, out) => out.print(`${level}%`) });
+ *     kernel.commands.register({
+ *       name: 'battery', summary: 'Battery level', run: (_i, out) => out.print(`${level}%`),
+ *     });
  *     return { start() { level = 80; } };
  *   },
  * });
@@ -125,7 +127,9 @@ export interface MiraPlugin<Config = Record<string, unknown>, Instance extends P
 }
 
 /** Freezes a plugin definition (and checks its type): a definition holds no state. */
-export function definePlugin<Config, Instance extends PluginInstance = PluginInstance>(plugin: MiraPlugin<Config, Instance>): MiraPlugin<Config, Instance> {
+export function definePlugin<Config, Instance extends PluginInstance = PluginInstance>(
+  plugin: MiraPlugin<Config, Instance>,
+): MiraPlugin<Config, Instance> {
   return Object.freeze(plugin);
 }
 
@@ -140,17 +144,24 @@ export function explainInvalidPlugin(value: unknown): string | undefined {
       ? `plugin ${p.name} has apply(), an older plugin shape: rename it setup(kernel, config) and return { start, stop } from it`
       : `plugin ${p.name} has no setup(kernel, config) function`;
   }
-  if (p.dependencies !== undefined && !(Array.isArray(p.dependencies) && p.dependencies.every((d) => typeof d === 'string'))) {
+  if (
+    p.dependencies !== undefined &&
+    !(Array.isArray(p.dependencies) && p.dependencies.every((d) => typeof d === 'string'))
+  ) {
     return `plugin ${p.name}: "dependencies" must be a list of plugin names`;
   }
-  if (p.configSection !== undefined && (typeof p.configSection !== 'string' || !/^[a-z][a-z0-9_]*$/.test(p.configSection))) {
+  if (
+    p.configSection !== undefined &&
+    (typeof p.configSection !== 'string' || !/^[a-z][a-z0-9_]*$/.test(p.configSection))
+  ) {
     return `plugin ${p.name}: "configSection" must be a lower-case table name`;
   }
   if (p.configSchema !== undefined && (p.configSchema === null || typeof p.configSchema !== 'object')) {
     return `plugin ${p.name}: "configSchema" must be a JSON schema object`;
   }
   for (const fn of ['start', 'stop'] as const) {
-    if (p[fn] !== undefined) return `plugin ${p.name}: "${fn}" belongs on the instance setup() returns, not on the definition`;
+    if (p[fn] !== undefined)
+      return `plugin ${p.name}: "${fn}" belongs on the instance setup() returns, not on the definition`;
   }
   return undefined;
 }
@@ -158,10 +169,12 @@ export function explainInvalidPlugin(value: unknown): string | undefined {
 /** Returns why what `setup` returned is not a {@link PluginInstance}, or undefined when it is one. */
 export function explainInvalidInstance(name: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  if (value === null || typeof value !== 'object') return `plugin ${name}: setup() must return an object ({ start?, stop? }) or nothing`;
+  if (value === null || typeof value !== 'object')
+    return `plugin ${name}: setup() must return an object ({ start?, stop? }) or nothing`;
   for (const fn of ['start', 'stop'] as const) {
     const member = (value as Record<string, unknown>)[fn];
-    if (member !== undefined && typeof member !== 'function') return `plugin ${name}: the instance's "${fn}" must be a function`;
+    if (member !== undefined && typeof member !== 'function')
+      return `plugin ${name}: the instance's "${fn}" must be a function`;
   }
   return undefined;
 }

@@ -1,7 +1,10 @@
 import type { Hook, HookMap } from 'tapable';
 import { MiraError, isMiraError } from './errors.js';
 
-/** Decides what happens to an error thrown by the tap named `tapName`: rethrow the returned error, or swallow when undefined. */
+/**
+ * Decides what happens to an error thrown by the tap named `tapName`: rethrow the returned error, or
+ * swallow it when undefined.
+ */
 export type TapErrorPolicy = (error: unknown, tapName: string) => Error | undefined;
 
 interface MutableTap {
@@ -72,6 +75,8 @@ export function nameThePlugin(code: string, what: string): TapErrorPolicy {
   return (error, tapName) => {
     if (isMiraError(error) && error.detail.includes(tapName)) return error;
     const text = error instanceof Error ? error.message : String(error);
-    return new MiraError(isMiraError(error) ? error.code : code, `plugin ${tapName} failed in ${what}: ${text}`, { cause: error });
+    return new MiraError(isMiraError(error) ? error.code : code, `plugin ${tapName} failed in ${what}: ${text}`, {
+      cause: error,
+    });
   };
 }

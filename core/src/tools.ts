@@ -92,7 +92,8 @@ export function findStrictSchemaViolation(schema: unknown, path = ''): string | 
     const properties = (node.properties ?? {}) as Record<string, unknown>;
     const required = Array.isArray(node.required) ? (node.required as unknown[]) : [];
     for (const key of Object.keys(properties)) {
-      if (!required.includes(key)) return `${path}/properties/${key}: every property must be listed in required (make it nullable instead)`;
+      if (!required.includes(key))
+        return `${path}/properties/${key}: every property must be listed in required (make it nullable instead)`;
       const inner = findStrictSchemaViolation(properties[key], `${path}/properties/${key}`);
       if (inner) return inner;
     }
@@ -116,11 +117,17 @@ export function findStrictSchemaViolation(schema: unknown, path = ''): string | 
 /** Throws `MIRA_ERR_TOOL_SCHEMA_NOT_STRICT` when the parameter schema is not strict. */
 export function assertStrictToolSchema(tool: Pick<ToolDefinition, 'name' | 'parameters'>, owner: string): void {
   if (tool.parameters?.type !== 'object') {
-    throw new MiraError(CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT, `tool "${tool.name}" of plugin ${owner}: parameters must be a JSON schema of type "object"`);
+    throw new MiraError(
+      CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT,
+      `tool "${tool.name}" of plugin ${owner}: parameters must be a JSON schema of type "object"`,
+    );
   }
   const violation = findStrictSchemaViolation(tool.parameters);
   if (violation) {
-    throw new MiraError(CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT, `tool "${tool.name}" of plugin ${owner}: parameter schema is not strict at ${violation}`);
+    throw new MiraError(
+      CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT,
+      `tool "${tool.name}" of plugin ${owner}: parameter schema is not strict at ${violation}`,
+    );
   }
 }
 
@@ -129,7 +136,9 @@ export interface RegisteredTool {
   readonly tool: ToolDefinition;
   readonly owner: string;
   /** Validates a call's parsed arguments against the tool's schema (ajv); errors in `validate.errors`. */
-  readonly validate: ((value: unknown) => boolean) & { errors?: ReadonlyArray<{ instancePath: string; message?: string }> | null };
+  readonly validate: ((value: unknown) => boolean) & {
+    errors?: ReadonlyArray<{ instancePath: string; message?: string }> | null;
+  };
 }
 
 /** The tools an episode may offer, by name and in registration order. */

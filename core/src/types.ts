@@ -5,7 +5,12 @@ export type EpisodeOrigin = 'operator' | 'attention' | 'initiative' | 'goal' | '
 
 /** Every episode origin, in a stable order. */
 export const EPISODE_ORIGINS: readonly EpisodeOrigin[] = Object.freeze([
-  'operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor',
+  'operator',
+  'attention',
+  'initiative',
+  'goal',
+  'temporal',
+  'monitor',
 ]);
 
 /**
@@ -15,7 +20,13 @@ export const EPISODE_ORIGINS: readonly EpisodeOrigin[] = Object.freeze([
 export type StopPhase = 'cognition' | 'attention' | 'temporal' | 'hardware' | 'service';
 
 /** Shutdown order. */
-export const STOP_PHASES: readonly StopPhase[] = Object.freeze(['cognition', 'attention', 'temporal', 'hardware', 'service']);
+export const STOP_PHASES: readonly StopPhase[] = Object.freeze([
+  'cognition',
+  'attention',
+  'temporal',
+  'hardware',
+  'service',
+]);
 
 /** A JSON Schema object, as ajv takes it. */
 export type JsonSchema = Record<string, unknown>;

@@ -3,10 +3,20 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MiraError } from '@mira/core';
-import { Application, ManualClock, type MiraPlugin, type PluginInstance, type PluginKernel, type StopPhase } from '@mira/core';
+import {
+  Application,
+  ManualClock,
+  type MiraPlugin,
+  type PluginInstance,
+  type PluginKernel,
+  type StopPhase,
+} from '@mira/core';
 import { createTestRuntime, writeManifest } from '@mira/core/testing';
 
-async function bootError(plugins: MiraPlugin<any>[], tables: Record<string, Record<string, unknown>> = {}): Promise<MiraError> {
+async function bootError(
+  plugins: MiraPlugin<any>[],
+  tables: Record<string, Record<string, unknown>> = {},
+): Promise<MiraError> {
   try {
     const rt = await createTestRuntime({ plugins, tables });
     await rt.dispose();
@@ -56,7 +66,16 @@ describe('Application', () => {
         ],
       });
       expect(rt.app.pluginOrder).to.deep.equal(['a', 'b', 'c', 'd']);
-      expect(events).to.deep.equal(['apply a', 'apply b', 'apply c', 'apply d', 'start a', 'start b', 'start c', 'start d']);
+      expect(events).to.deep.equal([
+        'apply a',
+        'apply b',
+        'apply c',
+        'apply d',
+        'start a',
+        'start b',
+        'start c',
+        'start d',
+      ]);
       await rt.dispose();
     });
 
@@ -67,7 +86,11 @@ describe('Application', () => {
     });
 
     it('fails naming the plugins of a dependency cycle', async () => {
-      const error = await bootError([recorder([], 'x', { dependencies: ['y'] }), recorder([], 'y', { dependencies: ['x'] }), recorder([], 'z')]);
+      const error = await bootError([
+        recorder([], 'x', { dependencies: ['y'] }),
+        recorder([], 'y', { dependencies: ['x'] }),
+        recorder([], 'z'),
+      ]);
       expect(error.code).to.equal('MIRA_ERR_PLUGIN_DEPENDENCY_CYCLE');
       expect(error.message).to.contain('x, y').and.not.to.contain('z,');
     });
@@ -80,7 +103,10 @@ describe('Application', () => {
       configSection: 'wheels',
       configSchema: {
         type: 'object',
-        properties: { enabled: { type: 'boolean', default: false }, speed: { type: 'number', default: 0.5, maximum: 2 } },
+        properties: {
+          enabled: { type: 'boolean', default: false },
+          speed: { type: 'number', default: 0.5, maximum: 2 },
+        },
         additionalProperties: false,
       },
       setup: (_kernel, config) => {
@@ -98,7 +124,9 @@ describe('Application', () => {
     it('names the manifest file, the plugin and the JSON path of a wrong type', async () => {
       const error = await bootError([configured], { wheels: { enabled: 'yes' } });
       expect(error.code).to.equal('MIRA_ERR_CONFIG_INVALID');
-      expect(error.message).to.match(/profile\.toml: plugin @acme\/plugin-wheels: \[wheels\] \/wheels\/enabled: must be boolean/);
+      expect(error.message).to.match(
+        /profile\.toml: plugin @acme\/plugin-wheels: \[wheels\] \/wheels\/enabled: must be boolean/,
+      );
     });
 
     it('names an unknown key inside a section', async () => {
@@ -115,7 +143,12 @@ describe('Application', () => {
   });
 
   describe('registration', () => {
-    const strictParams = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false };
+    const strictParams = {
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      required: ['q'],
+      additionalProperties: false,
+    };
     const toolPlugin = (name: string, parameters: Record<string, unknown> = strictParams): MiraPlugin => ({
       name,
       version: '1.0.0',
@@ -137,14 +170,25 @@ describe('Application', () => {
     });
 
     it('refuses a duplicate console command naming both plugins', async () => {
-      const cmd = (name: string): MiraPlugin => ({ name, version: '1', setup: (k: PluginKernel) => k.commands.register({ name: 'memory', summary: 'x', run: () => {} }) });
+      const cmd = (name: string): MiraPlugin => ({
+        name,
+        version: '1',
+        setup: (k: PluginKernel) => k.commands.register({ name: 'memory', summary: 'x', run: () => {} }),
+      });
       const error = await bootError([cmd('@acme/plugin-memory-clone')]);
       expect(error.code).to.equal('MIRA_ERR_DUPLICATE_REGISTRATION');
       expect(error.message).to.contain('@acme/plugin-memory-clone').and.to.contain('@mira/core');
     });
 
     it('refuses a tool schema with a property missing from required', async () => {
-      const error = await bootError([toolPlugin('loose', { type: 'object', properties: { q: { type: 'string' } }, required: [], additionalProperties: false })]);
+      const error = await bootError([
+        toolPlugin('loose', {
+          type: 'object',
+          properties: { q: { type: 'string' } },
+          required: [],
+          additionalProperties: false,
+        }),
+      ]);
       expect(error.code).to.equal('MIRA_ERR_TOOL_SCHEMA_NOT_STRICT');
       expect(error.message).to.contain('/properties/q');
     });
@@ -207,7 +251,12 @@ describe('Application', () => {
             name: 'notebook',
             open: async () => {
               events.push('open notebook');
-              return { close: () => { closes += 1; events.push('close notebook'); } };
+              return {
+                close: () => {
+                  closes += 1;
+                  events.push('close notebook');
+                },
+              };
             },
           }),
       });
@@ -215,7 +264,14 @@ describe('Application', () => {
       await Promise.all([rt.stop(), rt.stop()]);
       await rt.stop();
       const stops = events.filter((e) => e.startsWith('stop') || e.startsWith('close'));
-      expect(stops).to.deep.equal(['stop cognition', 'stop attention', 'stop temporal', 'stop hardware', 'stop service', 'close notebook']);
+      expect(stops).to.deep.equal([
+        'stop cognition',
+        'stop attention',
+        'stop temporal',
+        'stop hardware',
+        'stop service',
+        'close notebook',
+      ]);
       expect(events.indexOf('open notebook')).to.be.lessThan(events.indexOf('start service'));
       expect(closes).to.equal(1);
       await rt.dispose();
@@ -227,19 +283,28 @@ describe('Application', () => {
       const rt = await createTestRuntime({
         plugins: [
           recorder(events, 'eyes', { stopPhase: 'hardware' }),
-          recorder(events, 'mind', { stopPhase: 'cognition', stop: () => { throw new Error('socket already gone'); } }),
+          recorder(events, 'mind', {
+            stopPhase: 'cognition',
+            stop: () => {
+              throw new Error('socket already gone');
+            },
+          }),
           recorder(events, 'ears', { stopPhase: 'attention' }),
         ],
       });
       await rt.stop();
       expect(events.filter((e) => e.startsWith('stop'))).to.deep.equal(['stop ears', 'stop eyes']);
-      expect(rt.logs.join('\n')).to.match(/MIRA_ERR_PLUGIN_STOP_FAILED: plugin mind failed to stop: socket already gone/);
+      expect(rt.logs.join('\n')).to.match(
+        /MIRA_ERR_PLUGIN_STOP_FAILED: plugin mind failed to stop: socket already gone/,
+      );
       await rt.dispose();
     });
 
     it('stops later plugins first within a phase', async () => {
       const events: string[] = [];
-      const rt = await createTestRuntime({ plugins: [recorder(events, 'base'), recorder(events, 'top', { dependencies: ['base'] })] });
+      const rt = await createTestRuntime({
+        plugins: [recorder(events, 'base'), recorder(events, 'top', { dependencies: ['base'] })],
+      });
       await rt.stop();
       expect(events.filter((e) => e.startsWith('stop'))).to.deep.equal(['stop top', 'stop base']);
       await rt.dispose();
@@ -249,7 +314,16 @@ describe('Application', () => {
       const events: string[] = [];
       let error: MiraError | undefined;
       try {
-        await createTestRuntime({ plugins: [recorder(events, 'ok'), recorder(events, 'bad', { start: () => { throw new Error('port busy'); } })] });
+        await createTestRuntime({
+          plugins: [
+            recorder(events, 'ok'),
+            recorder(events, 'bad', {
+              start: () => {
+                throw new Error('port busy');
+              },
+            }),
+          ],
+        });
       } catch (e) {
         error = e as MiraError;
       }
@@ -268,7 +342,10 @@ describe('Application', () => {
       wm.add('operator', 'three', new Date(0));
       const shown = (await rt.run('memory')).output;
       expect(shown[0]).to.equal('working memory: 2 of at most 2 entries (volatile; lost when the runtime stops)');
-      expect(shown.slice(1)).to.deep.equal(['1970-01-01T00:00:00.000Z assistant: two', '1970-01-01T00:00:00.000Z operator: three']);
+      expect(shown.slice(1)).to.deep.equal([
+        '1970-01-01T00:00:00.000Z assistant: two',
+        '1970-01-01T00:00:00.000Z operator: three',
+      ]);
       expect((await rt.run('memory clear')).output).to.deep.equal(['working memory cleared (2 entries removed)']);
       expect((await rt.run('memory')).output[1]).to.equal('(empty)');
       await rt.dispose();
@@ -306,7 +383,10 @@ describe('Application', () => {
     });
 
     it('resolves path plugins against the manifest directory, not the working directory', async () => {
-      writeFileSync(join(dir, 'local-plugin.js'), "export default { name: 'local', version: '1.0.0', setup(k) { k.commands.register({ name: 'hello', summary: 'greets', run: (_i, out) => out.print('hello from ' + k.profile.name) }); } };\n");
+      writeFileSync(
+        join(dir, 'local-plugin.js'),
+        "export default { name: 'local', version: '1.0.0', setup(k) { k.commands.register({ name: 'hello', summary: 'greets', run: (_i, out) => out.print('hello from ' + k.profile.name) }); } };\n",
+      );
       const manifestPath = writeManifest(dir, { name: 'Rover', plugins: ['./local-plugin.js'] });
       const cwd = process.cwd();
       process.chdir(tmpdir());

@@ -35,7 +35,11 @@ describe('CommandConsole', () => {
         name: 'memory add',
         summary: 'add a memory',
         args: { min: 2, max: 2 },
-        options: { link: { takesValue: true, repeatable: true, valueName: 'ENT<n>:<role>' }, value: { takesValue: true }, force: { takesValue: false } },
+        options: {
+          link: { takesValue: true, repeatable: true, valueName: 'ENT<n>:<role>' },
+          value: { takesValue: true },
+          force: { takesValue: false },
+        },
         run: record('memory add'),
       },
       '@mira/plugin-memory',
@@ -52,7 +56,10 @@ describe('CommandConsole', () => {
 
   it('collects repeatable flags in order and parses switches', async () => {
     const { out } = collect();
-    const result = await console_.execute('memory add fact "Ada wrote" --link ENT1:subject --value "the notes" --link ENT2:object --force', out);
+    const result = await console_.execute(
+      'memory add fact "Ada wrote" --link ENT1:subject --value "the notes" --link ENT2:object --force',
+      out,
+    );
     expect(result.ok).to.equal(true);
     const { input } = seen[0]!;
     expect(input.options.get('link')).to.deep.equal(['ENT1:subject', 'ENT2:object']);
@@ -99,7 +106,11 @@ describe('CommandConsole', () => {
     await console_.execute('hello there, robot', out);
     await console_.execute('say memory is a fine word', out);
     await console_.execute('"memory" with quotes is not a command', out);
-    expect(heard).to.deep.equal(['hello there, robot', 'memory is a fine word', '"memory" with quotes is not a command']);
+    expect(heard).to.deep.equal([
+      'hello there, robot',
+      'memory is a fine word',
+      '"memory" with quotes is not a command',
+    ]);
     expect(seen).to.have.length(0);
   });
 
@@ -112,8 +123,26 @@ describe('CommandConsole', () => {
   });
 
   it('reports an error thrown by a command as one line and keeps working', async () => {
-    console_.register({ name: 'boom', summary: 'fails', run: () => { throw new MiraError('MIRA_ERR_TEST', 'it broke, try again'); } }, 'x');
-    console_.register({ name: 'crash', summary: 'throws a plain error', run: () => { throw new TypeError('bad'); } }, 'x');
+    console_.register(
+      {
+        name: 'boom',
+        summary: 'fails',
+        run: () => {
+          throw new MiraError('MIRA_ERR_TEST', 'it broke, try again');
+        },
+      },
+      'x',
+    );
+    console_.register(
+      {
+        name: 'crash',
+        summary: 'throws a plain error',
+        run: () => {
+          throw new TypeError('bad');
+        },
+      },
+      'x',
+    );
     const { lines, out } = collect();
     expect((await console_.execute('boom', out)).ok).to.equal(false);
     expect((await console_.execute('crash', out)).ok).to.equal(false);

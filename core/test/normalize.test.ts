@@ -83,10 +83,12 @@ describe('normalizeKey()', () => {
           if (key === undefined) return;
           const chars = [...s];
           // Replace each character by a random member of its caseless-equivalence class.
-          const caseVariant = chars.map((ch, i) => {
-            const options = variantsOf(ch);
-            return options[picks[i % picks.length]! % options.length];
-          }).join('');
+          const caseVariant = chars
+            .map((ch, i) => {
+              const options = variantsOf(ch);
+              return options[picks[i % picks.length]! % options.length];
+            })
+            .join('');
           for (const variant of [s.normalize('NFKC'), s.normalize('NFD'), caseVariant, ` ${s}\t `]) {
             expect(safeKey(variant)).to.equal(key, `variant ${JSON.stringify(variant)} of ${JSON.stringify(s)}`);
           }
@@ -101,10 +103,14 @@ describe('normalizeKey()', () => {
     });
 
     it('rejects any text holding a control character other than white space', () => {
-      const control = fc.integer({ min: 0, max: 0x9f }).filter((cp) => (cp < 0x20 || cp >= 0x7f) && ![9, 10, 11, 12, 13].includes(cp));
+      const control = fc
+        .integer({ min: 0, max: 0x9f })
+        .filter((cp) => (cp < 0x20 || cp >= 0x7f) && ![9, 10, 11, 12, 13].includes(cp));
       fc.assert(
         fc.property(fc.string({ maxLength: 8 }), control, fc.string({ maxLength: 8 }), (a, cp, b) => {
-          expect(codeOf(() => normalizeKey(`${a}${String.fromCodePoint(cp)}${b}`))).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
+          expect(codeOf(() => normalizeKey(`${a}${String.fromCodePoint(cp)}${b}`))).to.equal(
+            'MIRA_ERR_TEXT_CONTROL_CHARACTER',
+          );
         }),
         { numRuns: 300 },
       );
@@ -120,7 +126,10 @@ describe('normalizeToken()', () => {
 
   it('rejects non-tokens', () => {
     for (const bad of ['', '1abc', 'has space', 'dash-ed', 'a'.repeat(65), 'x\u0000']) {
-      expect(codeOf(() => normalizeToken(bad)), bad).to.equal('MIRA_ERR_TOKEN_INVALID');
+      expect(
+        codeOf(() => normalizeToken(bad)),
+        bad,
+      ).to.equal('MIRA_ERR_TOKEN_INVALID');
     }
   });
 });

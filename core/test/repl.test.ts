@@ -9,9 +9,41 @@ describe('startRepl()', () => {
     const commands = new CommandConsole();
     const events: string[] = [];
     let release!: () => void;
-    commands.register({ name: 'slow', summary: 'takes a while', run: () => new Promise<void>((resolve) => { events.push('slow begins'); release = () => { events.push('slow ends'); resolve(); }; }) }, 'test');
-    commands.register({ name: 'stop', summary: 'emergency stop', run: () => { events.push('stop'); } }, 'test');
-    commands.register({ name: 'after', summary: 'later', run: () => { events.push('after'); } }, 'test');
+    commands.register(
+      {
+        name: 'slow',
+        summary: 'takes a while',
+        run: () =>
+          new Promise<void>((resolve) => {
+            events.push('slow begins');
+            release = () => {
+              events.push('slow ends');
+              resolve();
+            };
+          }),
+      },
+      'test',
+    );
+    commands.register(
+      {
+        name: 'stop',
+        summary: 'emergency stop',
+        run: () => {
+          events.push('stop');
+        },
+      },
+      'test',
+    );
+    commands.register(
+      {
+        name: 'after',
+        summary: 'later',
+        run: () => {
+          events.push('after');
+        },
+      },
+      'test',
+    );
     const input = new PassThrough();
     const output = new PassThrough();
     const repl = startRepl(commands, { input, output, interactive: false, immediate: new Set(['stop']) });

@@ -54,10 +54,18 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
       });
 
       it('rejects a bad entity type, an empty name and control characters', async () => {
-        expect((await rejection(store.createEntity({ entityType: 'a person', canonicalName: 'x' }))).code).to.equal('MIRA_ERR_TOKEN_INVALID');
-        expect((await rejection(store.createEntity({ entityType: 'person', canonicalName: '   ' }))).code).to.equal('MIRA_ERR_TEXT_EMPTY');
-        expect((await rejection(store.createEntity({ entityType: 'person', canonicalName: 'A\u0007da' }))).code).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
-        expect((await rejection(store.createEntity({ entityType: 'person', canonicalName: 'x'.repeat(257) }))).code).to.equal('MIRA_ERR_TEXT_TOO_LONG');
+        expect((await rejection(store.createEntity({ entityType: 'a person', canonicalName: 'x' }))).code).to.equal(
+          'MIRA_ERR_TOKEN_INVALID',
+        );
+        expect((await rejection(store.createEntity({ entityType: 'person', canonicalName: '   ' }))).code).to.equal(
+          'MIRA_ERR_TEXT_EMPTY',
+        );
+        expect(
+          (await rejection(store.createEntity({ entityType: 'person', canonicalName: 'A\u0007da' }))).code,
+        ).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
+        expect(
+          (await rejection(store.createEntity({ entityType: 'person', canonicalName: 'x'.repeat(257) }))).code,
+        ).to.equal('MIRA_ERR_TEXT_TOO_LONG');
         expect((await store.info()).entities).to.equal(0);
       });
     });
@@ -94,7 +102,9 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
         await store.addAlias(ada.id, 'Ada');
         expect((await rejection(store.addAlias(ada.id, 'ADA'))).code).to.equal('MIRA_ERR_MEMORY_ALIAS_EXISTS');
-        expect((await rejection(store.addAlias(ada.id, 'ada  lovelace'))).code).to.equal('MIRA_ERR_MEMORY_ALIAS_EXISTS');
+        expect((await rejection(store.addAlias(ada.id, 'ada  lovelace'))).code).to.equal(
+          'MIRA_ERR_MEMORY_ALIAS_EXISTS',
+        );
         expect((await store.info()).aliases).to.equal(1);
       });
 
@@ -119,7 +129,10 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         const memory = await store.createMemory({
           kind: 'Preference',
           summary: ' Ada   prefers tea ',
-          links: [{ entityId: tea.id, role: 'Object' }, { entityId: ada.id, role: 'subject' }],
+          links: [
+            { entityId: tea.id, role: 'Object' },
+            { entityId: ada.id, role: 'subject' },
+          ],
           predicate: 'Prefers',
           value: 'tea',
           sourceKind: 'console',
@@ -127,7 +140,14 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
           confidence: 0.75,
         });
         expect(memory.ref).to.equal(`MEM${memory.id}`);
-        expect(memory).to.deep.include({ kind: 'preference', summary: 'Ada prefers tea', predicate: 'prefers', value: 'tea', confidence: 0.75, status: 'active' });
+        expect(memory).to.deep.include({
+          kind: 'preference',
+          summary: 'Ada prefers tea',
+          predicate: 'prefers',
+          value: 'tea',
+          confidence: 0.75,
+          status: 'active',
+        });
         expect(memory.source).to.deep.equal({ kind: 'console', label: 'kitchen log' });
         expect(memory.createdAt).to.equal('2026-03-01T12:00:01.000Z');
         expect(memory.links.map((l) => [l.entityId, l.role, l.entityName])).to.deep.equal([
@@ -135,7 +155,13 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
           [tea.id, 'object', 'Tea'],
         ]);
         expect(memory.payloads).to.have.length(1);
-        expect(memory.payloads[0]).to.deep.include({ payloadKind: 'inline_text', mediaType: 'text/plain', byteSize: 15, objectRef: null, sha256: null });
+        expect(memory.payloads[0]).to.deep.include({
+          payloadKind: 'inline_text',
+          mediaType: 'text/plain',
+          byteSize: 15,
+          objectRef: null,
+          sha256: null,
+        });
         const payloads = await store.getPayloads(memory.id);
         expect(payloads.map((p) => p.text)).to.deep.equal(['Ada prefers tea']);
       });
@@ -152,14 +178,20 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         ['a bad kind', { kind: 'two words' }, 'MIRA_ERR_TOKEN_INVALID'],
         ['a bad predicate', { predicate: 'likes-tea' }, 'MIRA_ERR_TOKEN_INVALID'],
         ['a bad role', { links: [{ entityId: 1, role: '' }] }, 'MIRA_ERR_TOKEN_INVALID'],
-        ['a link to a missing entity', { links: [{ entityId: 424242, role: 'subject' }] }, 'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND'],
+        [
+          'a link to a missing entity',
+          { links: [{ entityId: 424242, role: 'subject' }] },
+          'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND',
+        ],
         ['a value without predicate', { value: 'tea' }, 'MIRA_ERR_MEMORY_VALUE_WITHOUT_PREDICATE'],
         ['an empty summary', { summary: ' ' }, 'MIRA_ERR_TEXT_EMPTY'],
         ['a summary with a bidi override', { summary: 'evil \u202e text' }, 'MIRA_ERR_TEXT_CONTROL_CHARACTER'],
       ] as const) {
         it(`rejects ${what} and writes nothing`, async () => {
           await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-          const error = await rejection(store.createMemory({ kind: 'fact', summary: 'Ada likes tea', sourceKind: 'console', ...input }));
+          const error = await rejection(
+            store.createMemory({ kind: 'fact', summary: 'Ada likes tea', sourceKind: 'console', ...input }),
+          );
           expect(error.code).to.equal(code);
           const info = await store.info();
           expect([info.memories, info.links, info.payloads]).to.deep.equal([0, 0, 0]);
@@ -172,7 +204,16 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
         const ids: number[] = [];
         for (let i = 0; i < 12; i += 1) {
-          ids.push((await store.createMemory({ kind: 'fact', summary: `fact ${i}`, sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }] })).id);
+          ids.push(
+            (
+              await store.createMemory({
+                kind: 'fact',
+                summary: `fact ${i}`,
+                sourceKind: 'console',
+                links: [{ entityId: ada.id, role: 'subject' }],
+              })
+            ).id,
+          );
         }
         const newest = await store.listActiveMemories(ada.id, { newest: 8 });
         expect(newest.total).to.equal(12);
@@ -183,7 +224,15 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
 
       it('lists a memory once even when the entity is linked under two roles', async () => {
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-        await store.createMemory({ kind: 'fact', summary: 'Ada taught Ada', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }, { entityId: ada.id, role: 'object' }] });
+        await store.createMemory({
+          kind: 'fact',
+          summary: 'Ada taught Ada',
+          sourceKind: 'console',
+          links: [
+            { entityId: ada.id, role: 'subject' },
+            { entityId: ada.id, role: 'object' },
+          ],
+        });
         expect((await store.listActiveMemories(ada.id)).memories).to.have.length(1);
       });
     });
@@ -192,9 +241,30 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
       it('finds active memories of one entity, role and predicate', async () => {
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
         const bob = await store.createEntity({ entityType: 'person', canonicalName: 'Bob' });
-        const m1 = await store.createMemory({ kind: 'preference', summary: 'Ada prefers tea', predicate: 'prefers', value: 'tea', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }] });
-        await store.createMemory({ kind: 'preference', summary: 'Bob prefers tea', predicate: 'prefers', value: 'tea', sourceKind: 'console', links: [{ entityId: bob.id, role: 'subject' }] });
-        await store.createMemory({ kind: 'fact', summary: 'Ada lives here', predicate: 'lives_in', value: 'here', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }] });
+        const m1 = await store.createMemory({
+          kind: 'preference',
+          summary: 'Ada prefers tea',
+          predicate: 'prefers',
+          value: 'tea',
+          sourceKind: 'console',
+          links: [{ entityId: ada.id, role: 'subject' }],
+        });
+        await store.createMemory({
+          kind: 'preference',
+          summary: 'Bob prefers tea',
+          predicate: 'prefers',
+          value: 'tea',
+          sourceKind: 'console',
+          links: [{ entityId: bob.id, role: 'subject' }],
+        });
+        await store.createMemory({
+          kind: 'fact',
+          summary: 'Ada lives here',
+          predicate: 'lives_in',
+          value: 'here',
+          sourceKind: 'console',
+          links: [{ entityId: ada.id, role: 'subject' }],
+        });
         expect((await store.findActiveBySlot(ada.id, 'subject', 'prefers')).map((m) => m.id)).to.deep.equal([m1.id]);
         expect(await store.findActiveBySlot(ada.id, 'object', 'prefers')).to.deep.equal([]);
       });
@@ -204,7 +274,12 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
       it('keeps ENT<n> and MEM<n> identities and contents after closing and reopening', async () => {
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
         await store.addAlias(ada.id, 'Countess');
-        const memory = await store.createMemory({ kind: 'fact', summary: 'Ada wrote notes', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }] });
+        const memory = await store.createMemory({
+          kind: 'fact',
+          summary: 'Ada wrote notes',
+          sourceKind: 'console',
+          links: [{ entityId: ada.id, role: 'subject' }],
+        });
         const before = await store.getEntity(ada.id);
         expect(before?.aliases.map((a) => a.alias)).to.deep.equal(['Countess']);
         const reopened = await sut.reopen();

@@ -18,7 +18,11 @@ export type TransportFactory = () => Promise<{ transport: RobotTransport; dispos
  * The transport contract: every `RobotTransport` (sim, rosbridge, rclnodejs)
  * runs these cases.
  */
-export function describeTransportContract(name: string, factory: TransportFactory, skipReason?: () => string | undefined): void {
+export function describeTransportContract(
+  name: string,
+  factory: TransportFactory,
+  skipReason?: () => string | undefined,
+): void {
   describe(`RobotTransport contract: ${name}`, function () {
     this.timeout(10_000);
     let transport: RobotTransport;
@@ -65,9 +69,18 @@ export function describeTransportContract(name: string, factory: TransportFactor
     });
 
     it('calls an advertised service and gets its response', async () => {
-      const withdraw = transport.advertiseService('/contract/add', 'example_interfaces/srv/AddTwoInts', async (req) => ({ sum: Number(req.a) + Number(req.b) }));
+      const withdraw = transport.advertiseService(
+        '/contract/add',
+        'example_interfaces/srv/AddTwoInts',
+        async (req) => ({ sum: Number(req.a) + Number(req.b) }),
+      );
       await new Promise((r) => setTimeout(r, 50));
-      const response = await transport.callService('/contract/add', 'example_interfaces/srv/AddTwoInts', { a: 2, b: 40 }, 2000);
+      const response = await transport.callService(
+        '/contract/add',
+        'example_interfaces/srv/AddTwoInts',
+        { a: 2, b: 40 },
+        2000,
+      );
       expect(response).to.deep.equal({ sum: 42 });
       withdraw();
     });

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ManualClock, type MemoryStore, type MiraPlugin } from '@mira/core';
-import { createTestRuntime, startScriptedModelServer, type ScriptedModelServer, type ScriptedReply, type TestRuntime } from '@mira/core/testing';
+import {
+  createTestRuntime,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedReply,
+  type TestRuntime,
+} from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import openaiPlugin from '@mira/plugin-openai';
@@ -40,7 +46,14 @@ export async function modelRuntime(options: ModelRuntimeOptions = {}): Promise<M
     plugins: [memoryPlugin, memoryToolsPlugin, openaiPlugin, ...(options.plugins ?? [])],
     tables: {
       memory: options.memory === false ? { enabled: false } : { enabled: true, database_path: 'data/memory.sqlite3' },
-      openai: { model: 'scripted-model', base_url: server.url, max_retries: 0, timeout_ms: 3000, stream: options.stream ?? false, ...options.openai },
+      openai: {
+        model: 'scripted-model',
+        base_url: server.url,
+        max_retries: 0,
+        timeout_ms: 3000,
+        stream: options.stream ?? false,
+        ...options.openai,
+      },
     },
   });
   const dbPath = join(rt.dir, 'data', 'memory.sqlite3');

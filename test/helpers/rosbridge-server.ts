@@ -42,7 +42,15 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
 
   wss.on('connection', (ws) => {
     ws.on('message', (data) => {
-      const op = JSON.parse(String(data)) as RosbridgeOp & { topic?: string; service?: string; id?: string; msg?: unknown; args?: unknown; values?: unknown; result?: boolean };
+      const op = JSON.parse(String(data)) as RosbridgeOp & {
+        topic?: string;
+        service?: string;
+        id?: string;
+        msg?: unknown;
+        args?: unknown;
+        values?: unknown;
+        result?: boolean;
+      };
       ops.push(op);
       switch (op.op) {
         case 'subscribe': {
@@ -75,7 +83,13 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
         case 'call_service': {
           const provider = services.get(op.service!);
           if (!provider) {
-            send(ws, { op: 'service_response', id: op.id, service: op.service, result: false, values: `no service ${op.service}` });
+            send(ws, {
+              op: 'service_response',
+              id: op.id,
+              service: op.service,
+              result: false,
+              values: `no service ${op.service}`,
+            });
             break;
           }
           const forwardId = `fwd_${++nextCall}`;
@@ -87,7 +101,13 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
           const pending = pendingCalls.get(String(op.id));
           if (pending) {
             pendingCalls.delete(String(op.id));
-            send(pending.caller, { op: 'service_response', id: pending.id, service: op.service, values: op.values, result: op.result ?? true });
+            send(pending.caller, {
+              op: 'service_response',
+              id: pending.id,
+              service: op.service,
+              values: op.values,
+              result: op.result ?? true,
+            });
           }
           break;
         }
@@ -106,7 +126,8 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
     url: `ws://127.0.0.1:${port}`,
     ops,
     publish: (topic, msg) => deliver(topic, msg),
-    published: (topic) => ops.filter((o) => o.op === 'publish' && o.topic === topic).map((o) => o.msg as Record<string, unknown>),
+    published: (topic) =>
+      ops.filter((o) => o.op === 'publish' && o.topic === topic).map((o) => o.msg as Record<string, unknown>),
     subscribers: (topic) => [...(subscriptions.get(topic)?.values() ?? [])].reduce((n, ids) => n + ids.size, 0),
     close: () =>
       new Promise<void>((resolve) => {

@@ -118,14 +118,22 @@ export class EpisodeEngine {
         const stale = sensor.staleAfterMs !== undefined && age > sensor.staleAfterMs ? ' (STALE)' : '';
         return `- ${sensor.id} (${sensor.kind}, ${sensor.unit}): ${JSON.stringify(reading.value)}, ${formatAge(age)} old${stale}`;
       });
-      return { sections: [...grounding.sections, { source: 'sensors', text: `Latest sensor readings:\n${lines.join('\n')}` }] };
+      return {
+        sections: [...grounding.sections, { source: 'sensors', text: `Latest sensor readings:\n${lines.join('\n')}` }],
+      };
     });
   }
 
-  /** Runs one episode to its reply. @throws MiraError on provider failure or the step bound; nothing durable changes. */
+  /**
+   * Runs one episode to its reply.
+   * @throws MiraError on provider failure or the step bound; nothing durable changes.
+   */
   async run(request: EpisodeRequest): Promise<EpisodeResult> {
     if (!this.#provider) {
-      throw new MiraError(CoreErrorCodes.COGNITION_NOT_CONFIGURED, 'cognition is not configured in this profile; add a cognition plugin (e.g. @mira/plugin-openai)');
+      throw new MiraError(
+        CoreErrorCodes.COGNITION_NOT_CONFIGURED,
+        'cognition is not configured in this profile; add a cognition plugin (e.g. @mira/plugin-openai)',
+      );
     }
     if (request.origin === 'operator' && (request.utterance === undefined || request.utterance.trim() === '')) {
       throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, 'an operator episode needs an utterance');
@@ -138,13 +146,20 @@ export class EpisodeEngine {
       utterance: request.origin === 'operator' ? request.utterance : undefined,
       startedAt: clock.now(),
     });
-    const history: ChatMessage[] = workingMemory.entries().map((entry) =>
-      entry.speaker === 'operator' ? { role: 'user', content: entry.text } : { role: 'assistant', content: entry.text },
-    );
+    const history: ChatMessage[] = workingMemory
+      .entries()
+      .map((entry) =>
+        entry.speaker === 'operator'
+          ? { role: 'user', content: entry.text }
+          : { role: 'assistant', content: entry.text },
+      );
     const opening: ChatMessage =
       request.origin === 'operator'
         ? { role: 'user', content: request.utterance! }
-        : { role: 'user', content: `(autonomous ${request.origin} episode; no operator is speaking) ${request.trigger ?? ''}`.trim() };
+        : {
+            role: 'user',
+            content: `(autonomous ${request.origin} episode; no operator is speaking) ${request.trigger ?? ''}`.trim(),
+          };
     const exchange: ChatMessage[] = [];
     const records: ToolCallRecord[] = [];
     const uses = new Map<string, number>();
@@ -153,15 +168,26 @@ export class EpisodeEngine {
     for (let step = 1; step <= this.#maxSteps; step += 1) {
       const grounding = await hooks.grounding.promise({ sections: [] }, episode);
       const offered = this.#offered(request.origin, acquisitions, uses);
-      const system: ChatMessage = { role: 'system', content: `${baseInstructions(profile)}\n\n${renderGrounding(grounding)}` };
+      const system: ChatMessage = {
+        role: 'system',
+        content: `${baseInstructions(profile)}\n\n${renderGrounding(grounding)}`,
+      };
       const response = await this.#provider.provider.complete({
         messages: [system, ...history, opening, ...exchange],
-        tools: offered.map(({ tool }) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+        tools: offered.map(({ tool }) => ({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+        })),
         episode,
       });
       if (response.toolCalls.length === 0) {
         const reply = (response.text ?? '').trim();
-        if (reply === '') throw new MiraError(CognitionErrorCodes.MALFORMED, 'the model answered with neither text nor a tool call; the episode ended without a reply');
+        if (reply === '')
+          throw new MiraError(
+            CognitionErrorCodes.MALFORMED,
+            'the model answered with neither text nor a tool call; the episode ended without a reply',
+          );
         request.out.print(`${profile.name}: ${reply}`);
         if (request.origin === 'operator') {
           workingMemory.add('operator', request.utterance!, episode.startedAt);
@@ -200,17 +226,32 @@ export class EpisodeEngine {
     });
   }
 
-  #refusal(registered: RegisteredTool | undefined, origin: EpisodeOrigin, acquisitions: number, uses: ReadonlyMap<string, number>, call: ModelToolCall): ToolResult {
+  #refusal(
+    registered: RegisteredTool | undefined,
+    origin: EpisodeOrigin,
+    acquisitions: number,
+    uses: ReadonlyMap<string, number>,
+    call: ModelToolCall,
+  ): ToolResult {
     const reason = (generic: string) => registered?.tool.refusalReason ?? generic;
     if (!registered || !registered.tool.origins.includes(origin)) {
-      return rejectedResult(reason('tool_not_available'), `no tool "${call.name.slice(0, 64)}" is offered in ${origin} episodes; nothing was done`);
+      return rejectedResult(
+        reason('tool_not_available'),
+        `no tool "${call.name.slice(0, 64)}" is offered in ${origin} episodes; nothing was done`,
+      );
     }
     if (registered.tool.kind === 'acquisition' && acquisitions >= ACQUISITION_BUDGET) {
-      return rejectedResult(reason('acquisition_budget_exhausted'), `acquisition budget exhausted: this episode already used its ${ACQUISITION_BUDGET} acquisition attempts; answer with what you have`);
+      return rejectedResult(
+        reason('acquisition_budget_exhausted'),
+        `acquisition budget exhausted: this episode already used its ${ACQUISITION_BUDGET} acquisition attempts; answer with what you have`,
+      );
     }
     const limit = registered.tool.maxCallsPerEpisode ?? 0;
     const used = uses.get(call.name) ?? 0;
-    return rejectedResult(reason('tool_budget_exhausted'), `${call.name} may be called at most ${limit} time${limit === 1 ? '' : 's'} per episode (${used} used); nothing was done`);
+    return rejectedResult(
+      reason('tool_budget_exhausted'),
+      `${call.name} may be called at most ${limit} time${limit === 1 ? '' : 's'} per episode (${used} used); nothing was done`,
+    );
   }
 
   async #invoke(registered: RegisteredTool, call: ModelToolCall, episode: EpisodeInfo): Promise<ToolResult> {
@@ -223,7 +264,10 @@ export class EpisodeEngine {
     }
     if (!registered.validate(args)) {
       const first = registered.validate.errors?.[0];
-      return rejectedResult('invalid_tool_arguments', `arguments do not match the schema at ${first?.instancePath || '/'}: ${first?.message ?? 'invalid'}`);
+      return rejectedResult(
+        'invalid_tool_arguments',
+        `arguments do not match the schema at ${first?.instancePath || '/'}: ${first?.message ?? 'invalid'}`,
+      );
     }
     const toolCall = { id: call.id, name: call.name, rawArguments: call.arguments };
     let result = await hooks.beforeToolCall.promise(toolCall, episode);
@@ -239,7 +283,6 @@ export class EpisodeEngine {
     await hooks.afterToolCall.promise(toolCall, result, episode);
     return result;
   }
-
 }
 
 function renderGrounding(grounding: Grounding): string {

@@ -61,7 +61,9 @@ export class CommandConsole {
 
   /** All commands, sorted by name. */
   list(): readonly CommandDefinition[] {
-    return [...this.#commands.values()].sort((a, b) => a.command.name.localeCompare(b.command.name)).map((r) => r.command);
+    return [...this.#commands.values()]
+      .sort((a, b) => a.command.name.localeCompare(b.command.name))
+      .map((r) => r.command);
   }
 
   /** True once `quit` ran. */
@@ -101,7 +103,9 @@ export class CommandConsole {
     const tokens = tokenize(trimmed);
     const match = this.#match(tokens);
     if (!match) return this.#utter(trimmed, out);
-    const hasSubcommands = [...this.#commands.values()].some((r) => r.words.length > match.words.length && match.words.every((w, i) => r.words[i] === w));
+    const hasSubcommands = [...this.#commands.values()].some(
+      (r) => r.words.length > match.words.length && match.words.every((w, i) => r.words[i] === w),
+    );
     const input = parseInput(match.command, tokens.slice(match.words.length), line, hasSubcommands);
     await match.command.run(input, out);
   }
@@ -138,7 +142,10 @@ export class CommandConsole {
     }
     const chosen = all.filter((r) => prefix.every((w, i) => r.words[i] === w));
     if (chosen.length === 0) {
-      throw new MiraError(CoreErrorCodes.CONSOLE_UNKNOWN_COMMAND, `no command "${prefix.join(' ')}"; type "help" to list the commands`);
+      throw new MiraError(
+        CoreErrorCodes.CONSOLE_UNKNOWN_COMMAND,
+        `no command "${prefix.join(' ')}"; type "help" to list the commands`,
+      );
     }
     const lines: string[] = [];
     for (const { command } of chosen) {
@@ -165,7 +172,12 @@ export function synopsis(command: CommandDefinition): string {
   return parts.join(' ');
 }
 
-function parseInput(command: CommandDefinition, tokens: readonly Token[], line: string, hasSubcommands: boolean): CommandInput {
+function parseInput(
+  command: CommandDefinition,
+  tokens: readonly Token[],
+  line: string,
+  hasSubcommands: boolean,
+): CommandInput {
   const args: string[] = [];
   const options = new Map<string, string[]>();
   const known = command.options ?? {};
@@ -178,7 +190,10 @@ function parseInput(command: CommandDefinition, tokens: readonly Token[], line: 
     const flag = token.text.slice(2);
     const option = Object.hasOwn(known, flag) ? known[flag] : undefined;
     if (!option) {
-      const accepted = Object.keys(known).map((f) => `--${f}`).join(', ') || 'none';
+      const accepted =
+        Object.keys(known)
+          .map((f) => `--${f}`)
+          .join(', ') || 'none';
       throw new MiraError(
         CoreErrorCodes.CONSOLE_UNKNOWN_FLAG,
         `"${command.name}" has no flag ${token.text} (accepted: ${accepted}); see "help ${command.name}"`,
@@ -186,7 +201,10 @@ function parseInput(command: CommandDefinition, tokens: readonly Token[], line: 
     }
     const values = options.get(flag) ?? [];
     if (values.length > 0 && !option.repeatable) {
-      throw new MiraError(CoreErrorCodes.CONSOLE_FLAG_REPEATED, `--${flag} may be given only once; see "help ${command.name}"`);
+      throw new MiraError(
+        CoreErrorCodes.CONSOLE_FLAG_REPEATED,
+        `--${flag} may be given only once; see "help ${command.name}"`,
+      );
     }
     if (option.takesValue) {
       const value = tokens[i + 1];

@@ -15,7 +15,10 @@ function parseRef(prefix: 'ENT' | 'MEM', text: string): number {
   const match = /^(ENT|MEM)([1-9][0-9]{0,15})$/i.exec(text.trim());
   const id = match && match[1]!.toUpperCase() === prefix ? Number(match[2]) : NaN;
   if (!Number.isSafeInteger(id)) {
-    throw new MiraError(MemoryErrorCodes.INVALID_ID, `"${text}" is not ${prefix === 'ENT' ? 'an entity' : 'a memory'} id; write ${prefix}<n>, e.g. ${prefix}1`);
+    throw new MiraError(
+      MemoryErrorCodes.INVALID_ID,
+      `"${text}" is not ${prefix === 'ENT' ? 'an entity' : 'a memory'} id; write ${prefix}<n>, e.g. ${prefix}1`,
+    );
   }
   return id;
 }

@@ -11,7 +11,8 @@ export const MAX_SUMMARY_LENGTH = 4000;
 export const MAX_VALUE_LENGTH = 1000;
 
 function bounded(text: string, max: number, what: string): string {
-  if ([...text].length > max) throw new MiraError(CoreErrorCodes.TEXT_TOO_LONG, `${what} is longer than ${max} characters; shorten it`);
+  if ([...text].length > max)
+    throw new MiraError(CoreErrorCodes.TEXT_TOO_LONG, `${what} is longer than ${max} characters; shorten it`);
   return text;
 }
 
@@ -49,7 +50,11 @@ export function prepareMemory(input: NewMemory): PreparedMemory {
   if (input.value != null) {
     value = bounded(normalizeDisplay(input.value, 'value'), MAX_VALUE_LENGTH, 'value');
     if (value === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, 'value is empty; leave it out or give text');
-    if (predicate === null) throw new MiraError(MemoryErrorCodes.VALUE_WITHOUT_PREDICATE, 'a value needs a predicate; add --predicate <token>');
+    if (predicate === null)
+      throw new MiraError(
+        MemoryErrorCodes.VALUE_WITHOUT_PREDICATE,
+        'a value needs a predicate; add --predicate <token>',
+      );
   }
   const sourceKind = normalizeToken(input.sourceKind, 'source kind');
   let sourceLabel: string | null = null;
@@ -58,8 +63,14 @@ export function prepareMemory(input: NewMemory): PreparedMemory {
     if (sourceLabel === '') sourceLabel = null;
   }
   const confidence = input.confidence ?? null;
-  if (confidence !== null && !(typeof confidence === 'number' && Number.isFinite(confidence) && confidence >= 0 && confidence <= 1)) {
-    throw new MiraError(MemoryErrorCodes.CONFIDENCE_RANGE, `confidence must be a number from 0.0 to 1.0, not ${String(confidence)}`);
+  if (
+    confidence !== null &&
+    !(typeof confidence === 'number' && Number.isFinite(confidence) && confidence >= 0 && confidence <= 1)
+  ) {
+    throw new MiraError(
+      MemoryErrorCodes.CONFIDENCE_RANGE,
+      `confidence must be a number from 0.0 to 1.0, not ${String(confidence)}`,
+    );
   }
   const links: Array<{ entityId: number; role: string }> = [];
   const seen = new Set<string>();
@@ -69,10 +80,17 @@ export function prepareMemory(input: NewMemory): PreparedMemory {
     }
     const role = normalizeToken(link.role, 'role');
     const key = `${link.entityId}:${role}`;
-    if (seen.has(key)) throw new MiraError(MemoryErrorCodes.LINK_INVALID, `ENT${link.entityId} is linked twice with role ${role}; give each link once`);
+    if (seen.has(key))
+      throw new MiraError(
+        MemoryErrorCodes.LINK_INVALID,
+        `ENT${link.entityId} is linked twice with role ${role}; give each link once`,
+      );
     seen.add(key);
     links.push({ entityId: link.entityId, role });
   }
-  const payloadText = input.payloadText === undefined ? summary : bounded(normalizeDisplay(input.payloadText, 'payload'), MAX_SUMMARY_LENGTH, 'payload');
+  const payloadText =
+    input.payloadText === undefined
+      ? summary
+      : bounded(normalizeDisplay(input.payloadText, 'payload'), MAX_SUMMARY_LENGTH, 'payload');
   return { kind, summary, predicate, value, sourceKind, sourceLabel, confidence, links, payloadText };
 }

@@ -65,9 +65,19 @@ export interface TestRuntime {
 }
 
 /** Writes a `profile.toml` into `dir` and returns its path. */
-export function writeManifest(dir: string, profile: { name: string; description?: string; plugins: readonly string[] }, tables: Readonly<Record<string, Record<string, unknown>>> = {}): string {
+export function writeManifest(
+  dir: string,
+  profile: { name: string; description?: string; plugins: readonly string[] },
+  tables: Readonly<Record<string, Record<string, unknown>>> = {},
+): string {
   const path = join(dir, 'profile.toml');
-  writeFileSync(path, stringify({ profile: { name: profile.name, description: profile.description ?? '', plugins: [...profile.plugins] }, ...tables }));
+  writeFileSync(
+    path,
+    stringify({
+      profile: { name: profile.name, description: profile.description ?? '', plugins: [...profile.plugins] },
+      ...tables,
+    }),
+  );
   return path;
 }
 
@@ -82,12 +92,26 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     preloaded.set(specifier, p);
     return specifier;
   });
-  const manifestPath = writeManifest(dir, { name: options.name ?? 'Mira', description: options.description, plugins: specifiers }, options.tables);
+  const manifestPath = writeManifest(
+    dir,
+    { name: options.name ?? 'Mira', description: options.description, plugins: specifiers },
+    options.tables,
+  );
   const logs: string[] = [];
-  const log: Logger = { info: (m) => logs.push(m), warn: (m) => logs.push(`warning: ${m}`), error: (m) => logs.push(m) };
+  const log: Logger = {
+    info: (m) => logs.push(m),
+    warn: (m) => logs.push(`warning: ${m}`),
+    error: (m) => logs.push(m),
+  };
   const clock = options.clock ?? new ManualClock();
   const notifications: string[] = [];
-  const app = await Application.boot({ manifestPath, clock, log, preloaded, output: { print: (line) => notifications.push(line) } });
+  const app = await Application.boot({
+    manifestPath,
+    clock,
+    log,
+    preloaded,
+    output: { print: (line) => notifications.push(line) },
+  });
   if (options.start !== false) await app.start();
   const run = async (line: string) => {
     const output: string[] = [];
@@ -104,7 +128,8 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     instance: <I extends PluginInstance>(plugin: MiraPlugin<any, I> | string) => {
       const name = typeof plugin === 'string' ? plugin : plugin.name;
       const instance = pluginInstances.get(app)?.get(name);
-      if (!instance) throw new Error(`plugin ${name} is not in this runtime (its plugins: ${app.pluginOrder.join(', ')})`);
+      if (!instance)
+        throw new Error(`plugin ${name} is not in this runtime (its plugins: ${app.pluginOrder.join(', ')})`);
       return instance as I;
     },
     run,
@@ -120,4 +145,12 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     },
   };
 }
-export { hashedBagOfWords, startScriptedModelServer, type RecordedRequest, type ScriptedServerOptions, type ScriptedModelServer, type ScriptedReply, type ScriptedToolCall } from './model-server.js';
+export {
+  hashedBagOfWords,
+  startScriptedModelServer,
+  type RecordedRequest,
+  type ScriptedServerOptions,
+  type ScriptedModelServer,
+  type ScriptedReply,
+  type ScriptedToolCall,
+} from './model-server.js';

@@ -24,7 +24,10 @@ export interface RecordedRequest {
     model: string;
     stream?: boolean;
     messages: Array<{ role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }>;
-    tools?: Array<{ type: string; function: { name: string; description: string; parameters: unknown; strict?: boolean } }>;
+    tools?: Array<{
+      type: string;
+      function: { name: string; description: string; parameters: unknown; strict?: boolean };
+    }>;
     [key: string]: unknown;
   };
   /** Names of the tools offered in this call. */
@@ -62,7 +65,12 @@ function completion(model: string, reply: { text?: string; toolCalls?: readonly 
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: reply.text ?? null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}), refusal: null },
+        message: {
+          role: 'assistant',
+          content: reply.text ?? null,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          refusal: null,
+        },
         finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
         logprobs: null,
       },
@@ -73,8 +81,13 @@ function completion(model: string, reply: { text?: string; toolCalls?: readonly 
 
 function streamChunks(model: string, full: ReturnType<typeof completion>): unknown[] {
   const base = { id: full.id, object: 'chat.completion.chunk', created: full.created, model };
-  const message = full.choices[0]!.message as { content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> };
-  const chunks: unknown[] = [{ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] }];
+  const message = full.choices[0]!.message as {
+    content: string | null;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  };
+  const chunks: unknown[] = [
+    { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] },
+  ];
   if (message.content) {
     const half = Math.ceil(message.content.length / 2);
     for (const piece of [message.content.slice(0, half), message.content.slice(half)]) {
@@ -85,9 +98,33 @@ function streamChunks(model: string, full: ReturnType<typeof completion>): unkno
     const half = Math.ceil(call.function.arguments.length / 2);
     chunks.push({
       ...base,
-      choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments.slice(0, half) } }] }, finish_reason: null }],
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              {
+                index,
+                id: call.id,
+                type: 'function',
+                function: { name: call.function.name, arguments: call.function.arguments.slice(0, half) },
+              },
+            ],
+          },
+          finish_reason: null,
+        },
+      ],
     });
-    chunks.push({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: call.function.arguments.slice(half) } }] }, finish_reason: null }] });
+    chunks.push({
+      ...base,
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, function: { arguments: call.function.arguments.slice(half) } }] },
+          finish_reason: null,
+        },
+      ],
+    });
   });
   chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: full.choices[0]!.finish_reason }] });
   return chunks;
@@ -127,7 +164,10 @@ export function hashedBagOfWords(text: string, dimension = 32): number[] {
   return vector.map((v) => v / norm);
 }
 
-export async function startScriptedModelServer(script: readonly ScriptedReply[] = [], options: ScriptedServerOptions = {}): Promise<ScriptedModelServer> {
+export async function startScriptedModelServer(
+  script: readonly ScriptedReply[] = [],
+  options: ScriptedServerOptions = {},
+): Promise<ScriptedModelServer> {
   const embed = options.embed ?? ((text: string) => hashedBagOfWords(text));
   const queue = [...script];
   const requests: RecordedRequest[] = [];
@@ -144,33 +184,53 @@ export async function startScriptedModelServer(script: readonly ScriptedReply[] 
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
       embeddingRequests.push({ model: body.model, input: inputs });
       res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ object: 'list', model: body.model, data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } }),
+        JSON.stringify({
+          object: 'list',
+          model: body.model,
+          data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })),
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        }),
       );
       return;
     }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
       return;
     }
     let body: RecordedRequest['body'];
     try {
       body = JSON.parse(raw);
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'invalid JSON body' } }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'invalid JSON body' } }));
       return;
     }
-    const recorded: RecordedRequest = { path: req.url, headers: req.headers, body, toolNames: (body.tools ?? []).map((t) => t.function.name) };
+    const recorded: RecordedRequest = {
+      path: req.url,
+      headers: req.headers,
+      body,
+      toolNames: (body.tools ?? []).map((t) => t.function.name),
+    };
     requests.push(recorded);
     let reply = queue.shift();
     while (typeof reply === 'function') reply = reply(recorded);
     if (reply === undefined) {
-      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'scripted model server: script exhausted' } }));
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'scripted model server: script exhausted' } }));
       return;
     }
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
     if ('status' in reply) {
-      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: reply.error ?? `scripted status ${reply.status}`, type: 'scripted' } }));
+      res
+        .writeHead(reply.status, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ error: { message: reply.error ?? `scripted status ${reply.status}`, type: 'scripted' } }),
+        );
       return;
     }
     if ('malformed' in reply) {
@@ -179,7 +239,11 @@ export async function startScriptedModelServer(script: readonly ScriptedReply[] 
     }
     const full = completion(body.model, reply);
     if (body.stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       for (const chunk of streamChunks(body.model, full)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       res.end('data: [DONE]\n\n');
       return;

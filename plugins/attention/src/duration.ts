@@ -10,9 +10,15 @@ export const MAX_DELAY_MS = 7 * 24 * 3_600_000;
  */
 export function parseDuration(text: string): number {
   const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text.trim());
-  const ms = match && text.trim() !== '' ? (Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0)) * 1000 : NaN;
+  const ms =
+    match && text.trim() !== ''
+      ? (Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0)) * 1000
+      : NaN;
   if (!(ms > 0 && ms <= MAX_DELAY_MS)) {
-    throw new MiraError('MIRA_ERR_ATTENTION_DURATION', `"${text}" is not a duration from 1s to 7 days; write e.g. 90s, 5m or 1h30m`);
+    throw new MiraError(
+      'MIRA_ERR_ATTENTION_DURATION',
+      `"${text}" is not a duration from 1s to 7 days; write e.g. 90s, 5m or 1h30m`,
+    );
   }
   return ms;
 }

@@ -22,7 +22,8 @@ export class FollowupQueue {
   }
 
   add(delayMs: number, text: string): Followup {
-    if (text.trim() === '') throw new MiraError('MIRA_ERR_ATTENTION_FOLLOWUP_EMPTY', 'the follow-up text is empty; say what to follow up on');
+    if (text.trim() === '')
+      throw new MiraError('MIRA_ERR_ATTENTION_FOLLOWUP_EMPTY', 'the follow-up text is empty; say what to follow up on');
     const id = this.#next++;
     const item: Followup = {
       id,
@@ -42,7 +43,11 @@ export class FollowupQueue {
 
   cancel(ref: string): Followup {
     const item = this.#items.find((f) => f.ref === ref.trim().toUpperCase());
-    if (!item) throw new MiraError('MIRA_ERR_ATTENTION_FOLLOWUP_NOT_FOUND', `there is no pending follow-up ${ref}; see "followup list"`);
+    if (!item)
+      throw new MiraError(
+        'MIRA_ERR_ATTENTION_FOLLOWUP_NOT_FOUND',
+        `there is no pending follow-up ${ref}; see "followup list"`,
+      );
     this.#items = this.#items.filter((f) => f !== item);
     return item;
   }

@@ -6,7 +6,14 @@
  *
  * @packageDocumentation
  */
-import { definePlugin, formatAge, toMiraError, type EpisodeOrigin, type MiraPlugin, type PluginInstance } from '@mira/core';
+import {
+  definePlugin,
+  formatAge,
+  toMiraError,
+  type EpisodeOrigin,
+  type MiraPlugin,
+  type PluginInstance,
+} from '@mira/core';
 import { parseDuration } from './duration.js';
 import { FollowupQueue } from './followups.js';
 import { MonitorState, type MonitorConfig } from './monitors.js';
@@ -108,7 +115,9 @@ export const attentionPlugin: MiraPlugin<AttentionConfig, AttentionInstance> = d
       args: { min: 2, max: 2 },
       run: (input, out) => {
         const item = queue.add(parseDuration(input.args[0]!), input.args[1]!);
-        out.print(`${item.ref} due in ${formatAge(item.dueAt - k.clock.monotonic())} at ${item.dueWall.toISOString()}: ${JSON.stringify(item.text)}`);
+        out.print(
+          `${item.ref} due in ${formatAge(item.dueAt - k.clock.monotonic())} at ${item.dueWall.toISOString()}: ${JSON.stringify(item.text)}`,
+        );
       },
     });
     k.commands.register({
@@ -117,7 +126,10 @@ export const attentionPlugin: MiraPlugin<AttentionConfig, AttentionInstance> = d
       run: (_input, out) => {
         const items = queue.list();
         if (items.length === 0) out.print('no pending follow-ups');
-        for (const item of items) out.print(`${item.ref} due in ${formatAge(Math.max(0, item.dueAt - k.clock.monotonic()))} at ${item.dueWall.toISOString()}: ${JSON.stringify(item.text)}`);
+        for (const item of items)
+          out.print(
+            `${item.ref} due in ${formatAge(Math.max(0, item.dueAt - k.clock.monotonic()))} at ${item.dueWall.toISOString()}: ${JSON.stringify(item.text)}`,
+          );
       },
     });
     k.commands.register({

@@ -26,7 +26,14 @@ export {
   type RememberResult,
 } from './remember.js';
 export { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
-export { MAX_MEMORIES_PER_ENTITY, MAX_QUERY_LENGTH, MAX_RECALL_CHARS, MAX_RECALL_ENTITIES, recallMemoryTool, renderRecall } from './recall.js';
+export {
+  MAX_MEMORIES_PER_ENTITY,
+  MAX_QUERY_LENGTH,
+  MAX_RECALL_CHARS,
+  MAX_RECALL_ENTITIES,
+  recallMemoryTool,
+  renderRecall,
+} from './recall.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-memory-tools';
@@ -37,7 +44,9 @@ const plugin: MiraPlugin = definePlugin({
   dependencies: ['@mira/plugin-memory'],
   setup(kernel) {
     if (!kernel.stores.has(MEMORY_STORE_NAME)) {
-      kernel.log.warn('persistent memory is disabled in this profile, so recall_memory and remember are not offered to cognition');
+      kernel.log.warn(
+        'persistent memory is disabled in this profile, so recall_memory and remember are not offered to cognition',
+      );
       return;
     }
     const store = () => kernel.stores.get<MemoryStore>(MEMORY_STORE_NAME);

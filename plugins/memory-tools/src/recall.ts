@@ -24,8 +24,10 @@ const quote = (text: string) => JSON.stringify(text);
 
 function renderMemory(memory: Memory): string {
   const parts = [`  ${memory.ref} ${memory.kind}: ${quote(memory.summary)}`];
-  if (memory.predicate) parts.push(`predicate=${memory.predicate}${memory.value === null ? '' : ` value=${quote(memory.value)}`}`);
-  if (memory.links.length > 0) parts.push(`links: ${memory.links.map((l) => `${l.entityRef} ${quote(l.entityName)} (${l.role})`).join(', ')}`);
+  if (memory.predicate)
+    parts.push(`predicate=${memory.predicate}${memory.value === null ? '' : ` value=${quote(memory.value)}`}`);
+  if (memory.links.length > 0)
+    parts.push(`links: ${memory.links.map((l) => `${l.entityRef} ${quote(l.entityName)} (${l.role})`).join(', ')}`);
   parts.push(`source: ${memory.source.kind}`);
   if (memory.confidence !== null) parts.push(`confidence: ${memory.confidence}`);
   parts.push(`recorded ${memory.createdAt}`);
@@ -33,7 +35,8 @@ function renderMemory(memory: Memory): string {
 }
 
 function renderEntity(entity: Entity): string {
-  const aliases = entity.aliases.length > 0 ? ` (aliases: ${entity.aliases.map((a) => quote(a.alias)).join(', ')})` : '';
+  const aliases =
+    entity.aliases.length > 0 ? ` (aliases: ${entity.aliases.map((a) => quote(a.alias)).join(', ')})` : '';
   return `${entity.ref} ${entity.entityType} ${quote(entity.canonicalName)}${aliases}`;
 }
 
@@ -59,7 +62,10 @@ function cap(lines: readonly string[]): string {
  * order, each with its eight newest active memories in ascending ID order,
  * with every truncation stated.
  */
-export async function renderRecall(store: MemoryStore, matches: readonly Entity[]): Promise<{ text: string; display: string }> {
+export async function renderRecall(
+  store: MemoryStore,
+  matches: readonly Entity[],
+): Promise<{ text: string; display: string }> {
   const shown = matches.slice(0, MAX_RECALL_ENTITIES);
   const refs = shown.map((e) => e.ref).join(',');
   const lines = [FRAME];
@@ -70,7 +76,9 @@ export async function renderRecall(store: MemoryStore, matches: readonly Entity[
       `Ambiguous: ${matches.length} entities have exactly this name or alias; they are listed in entity-ID order. Do not pick one yourself: ask the operator which is meant, or use what distinguishes them.`,
     );
     if (matches.length > shown.length) {
-      lines.push(`Entity list truncated: showing the first ${shown.length} of ${matches.length} matches; ${matches.length - shown.length} more not shown.`);
+      lines.push(
+        `Entity list truncated: showing the first ${shown.length} of ${matches.length} matches; ${matches.length - shown.length} more not shown.`,
+      );
     }
   }
   for (const entity of shown) {
@@ -78,11 +86,19 @@ export async function renderRecall(store: MemoryStore, matches: readonly Entity[
     lines.push(renderEntity(entity));
     if (total === 0) lines.push('  no active memories');
     else if (total > memories.length) {
-      lines.push(`  ${total} active memories; showing the newest ${memories.length} in ascending ID order (${total - memories.length} older not shown)`);
+      lines.push(
+        `  ${total} active memories; showing the newest ${memories.length} in ascending ID order (${total - memories.length} older not shown)`,
+      );
     } else lines.push(`  ${total} active memor${total === 1 ? 'y' : 'ies'}, in ascending ID order`);
     for (const memory of memories) lines.push(renderMemory(memory));
   }
-  return { text: cap(lines), display: matches.length === 1 ? `hit ${refs}` : `ambiguous ${refs}${matches.length > shown.length ? ` (+${matches.length - shown.length})` : ''}` };
+  return {
+    text: cap(lines),
+    display:
+      matches.length === 1
+        ? `hit ${refs}`
+        : `ambiguous ${refs}${matches.length > shown.length ? ` (+${matches.length - shown.length})` : ''}`,
+  };
 }
 
 /** The `recall_memory` acquisition tool over `store`. */
@@ -96,14 +112,22 @@ export function recallMemoryTool(getStore: () => MemoryStore): ToolDefinition<{ 
     origins: ['operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor'],
     parameters: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'One exact canonical name or alias, at most 256 characters.' } },
+      properties: {
+        query: { type: 'string', description: 'One exact canonical name or alias, at most 256 characters.' },
+      },
       required: ['query'],
       additionalProperties: false,
     },
     async run({ query }): Promise<ToolResult> {
-      if (query.trim() === '') return rejectedResult('invalid_query', 'the query is empty; give one exact name or alias');
-      if ([...query].length > MAX_QUERY_LENGTH) return rejectedResult('invalid_query', `the query is longer than ${MAX_QUERY_LENGTH} characters; give one exact name or alias`);
-      if (findForbiddenCharacter(query)) return rejectedResult('invalid_query', 'the query contains a control character; give one exact name or alias');
+      if (query.trim() === '')
+        return rejectedResult('invalid_query', 'the query is empty; give one exact name or alias');
+      if ([...query].length > MAX_QUERY_LENGTH)
+        return rejectedResult(
+          'invalid_query',
+          `the query is longer than ${MAX_QUERY_LENGTH} characters; give one exact name or alias`,
+        );
+      if (findForbiddenCharacter(query))
+        return rejectedResult('invalid_query', 'the query contains a control character; give one exact name or alias');
       let matches: Entity[];
       let rendered: { text: string; display: string };
       try {

@@ -57,24 +57,35 @@ export interface RememberProposal {
 /** The JSON result the model receives. It never echoes evidence, values, the utterance or the arguments. */
 export type RememberResult =
   | { readonly status: 'applied'; readonly outcome: 'created' | 'duplicate'; readonly memory_id: string }
-  | { readonly status: 'rejected'; readonly reason: RememberReason; readonly error: string; readonly conflicting_memory_ids?: readonly string[] };
+  | {
+      readonly status: 'rejected';
+      readonly reason: RememberReason;
+      readonly error: string;
+      readonly conflicting_memory_ids?: readonly string[];
+    };
 
 /** The fixed, bounded explanation per reason; nothing from the proposal is interpolated. */
 const EXPLANATIONS: Record<RememberReason, string> = {
   invalid_tool_arguments: 'the arguments do not match the remember schema; nothing was written',
-  invalid_proposal: 'the proposal is malformed (empty, too long, control characters, a bad predicate or role token, or not an operator dialogue turn); nothing was written',
-  evidence_not_in_utterance: 'the evidence is not a whole span of the current operator message; copy the shortest complete clause verbatim from it; nothing was written',
+  invalid_proposal:
+    'the proposal is malformed (empty, too long, control characters, a bad predicate or role token, or not an operator dialogue turn); nothing was written',
+  evidence_not_in_utterance:
+    'the evidence is not a whole span of the current operator message; copy the shortest complete clause verbatim from it; nothing was written',
   value_not_supported: 'the value does not occur as a whole span in the evidence; nothing was written',
   subject_not_supported: 'the subject does not occur as a whole span in the evidence; nothing was written',
-  subject_not_found: 'no existing entity has exactly the subject as name or alias, and remember cannot create entities; an operator can add one with the memory console; nothing was written',
+  subject_not_found:
+    'no existing entity has exactly the subject as name or alias, and remember cannot create entities; an operator can add one with the memory console; nothing was written',
   subject_ambiguous: 'more than one entity has exactly the subject as name or alias; nothing was written',
   related_fields_incomplete: 'a relationship needs both related_entity and related_role; nothing was written',
-  related_entity_invalid_for_kind: 'facts and preferences take null related_entity and related_role; nothing was written',
-  related_entity_not_supported: 'the related entity does not occur as a whole span in the evidence; nothing was written',
+  related_entity_invalid_for_kind:
+    'facts and preferences take null related_entity and related_role; nothing was written',
+  related_entity_not_supported:
+    'the related entity does not occur as a whole span in the evidence; nothing was written',
   relationship_value_mismatch: 'for a relationship the related entity must equal the value; nothing was written',
   related_entity_not_found: 'no existing entity has exactly the related entity as name or alias; nothing was written',
   related_entity_ambiguous: 'more than one entity has exactly the related entity as name or alias; nothing was written',
-  conflict: 'persistent memory already holds a different value for this subject and predicate; admission never replaces memory, so nothing was written',
+  conflict:
+    'persistent memory already holds a different value for this subject and predicate; admission never replaces memory, so nothing was written',
   backend_failure: 'persistent memory could not be written; nothing was written',
 };
 
@@ -93,7 +104,8 @@ function reject(reason: RememberReason, conflicting?: readonly string[]): never 
 
 /** Renders a result for the model (JSON) and the operator (one short line). */
 export function toToolResult(result: RememberResult): ToolResult {
-  const display = result.status === 'applied' ? `applied/${result.outcome} ${result.memory_id}` : `rejected ${result.reason}`;
+  const display =
+    result.status === 'applied' ? `applied/${result.outcome} ${result.memory_id}` : `rejected ${result.reason}`;
   return { content: JSON.stringify(result), display };
 }
 
@@ -111,7 +123,12 @@ function token(text: string): string {
   }
 }
 
-async function resolveOne(store: MemoryStore, name: string, notFound: RememberReason, ambiguous: RememberReason): Promise<number> {
+async function resolveOne(
+  store: MemoryStore,
+  name: string,
+  notFound: RememberReason,
+  ambiguous: RememberReason,
+): Promise<number> {
   const found = await store.findEntityIds(name);
   if (found.length === 0) reject(notFound);
   if (found.length > 1) reject(ambiguous);
@@ -119,14 +136,22 @@ async function resolveOne(store: MemoryStore, name: string, notFound: RememberRe
 }
 
 const linkSet = (links: ReadonlyArray<{ entityId: number; role: string }>) =>
-  links.map((l) => `${l.entityId}:${l.role}`).sort().join(',');
+  links
+    .map((l) => `${l.entityId}:${l.role}`)
+    .sort()
+    .join(',');
 
 /**
  * Decides one remember proposal against the current operator utterance and
  * the store. Writes at most one memory (one transaction) and never updates,
  * deletes or reconciles anything.
  */
-export async function admit(store: MemoryStore, profile: ProfileInfo, utterance: string | undefined, proposal: RememberProposal): Promise<RememberResult> {
+export async function admit(
+  store: MemoryStore,
+  profile: ProfileInfo,
+  utterance: string | undefined,
+  proposal: RememberProposal,
+): Promise<RememberResult> {
   try {
     return await decide(store, profile, utterance, proposal);
   } catch (error) {
@@ -142,7 +167,12 @@ export async function admit(store: MemoryStore, profile: ProfileInfo, utterance:
   }
 }
 
-async function decide(store: MemoryStore, profile: ProfileInfo, utterance: string | undefined, proposal: RememberProposal): Promise<RememberResult> {
+async function decide(
+  store: MemoryStore,
+  profile: ProfileInfo,
+  utterance: string | undefined,
+  proposal: RememberProposal,
+): Promise<RememberResult> {
   if (utterance === undefined) reject('invalid_proposal');
   const spoken = toMatchText(utterance);
   if (!spoken) reject('invalid_proposal');
@@ -151,7 +181,9 @@ async function decide(store: MemoryStore, profile: ProfileInfo, utterance: strin
   const subject = field(proposal.subject, MAX_FIELD_LENGTH);
   const predicate = token(proposal.predicate);
   const isRelationship = proposal.kind === 'relationship';
-  const relatedGiven = [proposal.related_entity, proposal.related_role].filter((v) => v !== null && v.trim() !== '').length;
+  const relatedGiven = [proposal.related_entity, proposal.related_role].filter(
+    (v) => v !== null && v.trim() !== '',
+  ).length;
 
   const span = findWholeSpan(spoken, evidence);
   if (!span) reject('evidence_not_in_utterance');
@@ -172,7 +204,12 @@ async function decide(store: MemoryStore, profile: ProfileInfo, utterance: strin
     if (role === 'subject') reject('invalid_proposal');
     if (!findWholeSpan(clause, related)) reject('related_entity_not_supported');
     if (related.form !== value.form) reject('relationship_value_mismatch');
-    const relatedId = await resolveOne(store, proposal.related_entity!, 'related_entity_not_found', 'related_entity_ambiguous');
+    const relatedId = await resolveOne(
+      store,
+      proposal.related_entity!,
+      'related_entity_not_found',
+      'related_entity_ambiguous',
+    );
     links.push({ entityId: relatedId, role });
   } else if (proposal.related_entity !== null || proposal.related_role !== null) {
     reject('related_entity_invalid_for_kind');
@@ -191,7 +228,11 @@ async function decide(store: MemoryStore, profile: ProfileInfo, utterance: strin
     const duplicate = slot.find((m) => sameValue(m) && sameLinks(m));
     if (duplicate) return { status: 'applied', outcome: 'duplicate', memory_id: duplicate.ref };
     const conflicting = slot.filter((m) => !sameValue(m));
-    if (conflicting.length > 0) reject('conflict', conflicting.slice(0, MAX_CONFLICT_IDS).map((m) => m.ref));
+    if (conflicting.length > 0)
+      reject(
+        'conflict',
+        conflicting.slice(0, MAX_CONFLICT_IDS).map((m) => m.ref),
+      );
   }
 
   const summary = normalizeDisplay(clause.original);
@@ -213,13 +254,33 @@ async function decide(store: MemoryStore, profile: ProfileInfo, utterance: strin
 export const REMEMBER_PARAMETERS = {
   type: 'object',
   properties: {
-    kind: { type: 'string', enum: ['fact', 'preference', 'relationship'], description: 'fact, preference, or relationship' },
-    subject: { type: 'string', description: 'The subject exactly as written in the current operator message (a known entity name or alias, or you/your/yours/yourself for you).' },
+    kind: {
+      type: 'string',
+      enum: ['fact', 'preference', 'relationship'],
+      description: 'fact, preference, or relationship',
+    },
+    subject: {
+      type: 'string',
+      description:
+        'The subject exactly as written in the current operator message (a known entity name or alias, or you/your/yours/yourself for you).',
+    },
     predicate: { type: 'string', description: 'A concise stable identifier, e.g. prefers, lives_in, works_with.' },
-    value: { type: 'string', description: 'The value exactly as written in the evidence; for a relationship, the related entity.' },
-    evidence: { type: 'string', description: 'The shortest complete clause, copied verbatim from the current operator message.' },
-    related_entity: { type: ['string', 'null'], description: 'Relationships only: the related known entity as written; otherwise null.' },
-    related_role: { type: ['string', 'null'], description: 'Relationships only: a simple role identifier for the related entity; otherwise null.' },
+    value: {
+      type: 'string',
+      description: 'The value exactly as written in the evidence; for a relationship, the related entity.',
+    },
+    evidence: {
+      type: 'string',
+      description: 'The shortest complete clause, copied verbatim from the current operator message.',
+    },
+    related_entity: {
+      type: ['string', 'null'],
+      description: 'Relationships only: the related known entity as written; otherwise null.',
+    },
+    related_role: {
+      type: ['string', 'null'],
+      description: 'Relationships only: a simple role identifier for the related entity; otherwise null.',
+    },
   },
   required: ['kind', 'subject', 'predicate', 'value', 'evidence', 'related_entity', 'related_role'],
   additionalProperties: false,
@@ -238,7 +299,8 @@ export function rememberTool(getStore: () => MemoryStore, profile: ProfileInfo):
     refusalReason: 'invalid_proposal',
     parameters: REMEMBER_PARAMETERS,
     async run(proposal, { episode }): Promise<ToolResult> {
-      if (episode.origin !== 'operator') return toToolResult({ status: 'rejected', reason: 'invalid_proposal', error: EXPLANATIONS.invalid_proposal });
+      if (episode.origin !== 'operator')
+        return toToolResult({ status: 'rejected', reason: 'invalid_proposal', error: EXPLANATIONS.invalid_proposal });
       let store: MemoryStore;
       try {
         store = getStore();

@@ -17,7 +17,8 @@ export interface MatchText {
 const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
 // Text without these has one grapheme per code point (CR LF aside, which is white space), so the
 // segmenter, by far the slowest step, can be skipped.
-const MULTI_CODE_POINT_GRAPHEMES = /[\p{M}\u200C\u200D\p{Regional_Indicator}\p{Extended_Pictographic}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF]/u;
+const MULTI_CODE_POINT_GRAPHEMES =
+  /[\p{M}\u200C\u200D\p{Regional_Indicator}\p{Extended_Pictographic}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF]/u;
 // Matching form per grapheme, memoised: operator text repeats the same few hundred characters.
 const unitCache = new Map<string, string>();
 
@@ -44,7 +45,8 @@ function* graphemes(text: string): Generator<{ segment: string; index: number }>
 }
 const WHITESPACE = /^\s+$/u;
 // Scripts written without spaces between words: next to them no word boundary is required.
-const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const SPACELESS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
 
 /**

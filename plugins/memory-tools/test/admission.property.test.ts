@@ -7,7 +7,22 @@ import type { ProfileInfo } from '@mira/core';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { admit, findWholeSpan, toMatchText } from '@mira/plugin-memory-tools';
 
-const WORDS = ['Alice', 'alice', 'Bob', 'tea', 'TEA', 'coffee', 'prefers', 'likes', 'the', 'green', 'art', 'cartography', 'and', 'Carol'];
+const WORDS = [
+  'Alice',
+  'alice',
+  'Bob',
+  'tea',
+  'TEA',
+  'coffee',
+  'prefers',
+  'likes',
+  'the',
+  'green',
+  'art',
+  'cartography',
+  'and',
+  'Carol',
+];
 const profile: ProfileInfo = { name: 'Mira', description: '', manifestPath: '/x/profile.toml', dir: '/x' };
 
 /** Oracle: does `needle` occur as a contiguous run of whole words in `hay` (case-insensitively)? */
@@ -46,7 +61,9 @@ describe('admit() property (real SQLite file)', function () {
   it('writes a row only when evidence ⊆ utterance, value ⊆ evidence and subject ⊆ evidence; rejections change nothing', async () => {
     const outcomes = { written: 0, rejected: 0 };
     // Utterances often name a known entity, and proposals often copy from them, so both outcomes are common.
-    const utteranceArb = fc.tuple(words(0, 3), fc.constantFrom('Alice', 'alice', 'ALICE', 'Bob', 'Carol'), words(0, 4)).map(([a, who, b]) => [...a, who, ...b]);
+    const utteranceArb = fc
+      .tuple(words(0, 3), fc.constantFrom('Alice', 'alice', 'ALICE', 'Bob', 'Carol'), words(0, 4))
+      .map(([a, who, b]) => [...a, who, ...b]);
     const scenario = utteranceArb.chain((utterance) =>
       fc.record({
         utterance: fc.constant(utterance),
@@ -66,7 +83,10 @@ describe('admit() property (real SQLite file)', function () {
       fc.asyncProperty(scenario, async (s) => {
         const value =
           s.pickValue && s.evidence.length > 0
-            ? s.evidence.slice(s.valueSeed[0] % s.evidence.length, (s.valueSeed[0] % s.evidence.length) + 1 + (s.valueSeed[1] % 2))
+            ? s.evidence.slice(
+                s.valueSeed[0] % s.evidence.length,
+                (s.valueSeed[0] % s.evidence.length) + 1 + (s.valueSeed[1] % 2),
+              )
             : s.randomValue;
         predicate += 1;
         const before = await store.info();
@@ -81,7 +101,10 @@ describe('admit() property (real SQLite file)', function () {
         });
         const after = await store.info();
         const grounded =
-          occurs(s.utterance, s.evidence) && occurs(s.evidence, value) && occurs(s.evidence, [s.subject]) && (s.subject === 'Alice' || s.subject === 'Bob');
+          occurs(s.utterance, s.evidence) &&
+          occurs(s.evidence, value) &&
+          occurs(s.evidence, [s.subject]) &&
+          (s.subject === 'Alice' || s.subject === 'Bob');
         outcomes[grounded ? 'written' : 'rejected'] += 1;
         if (grounded) {
           expect(result).to.deep.include({ status: 'applied', outcome: 'created' });

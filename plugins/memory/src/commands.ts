@@ -24,7 +24,8 @@ const quote = (text: string) => JSON.stringify(text);
 
 /** `ENT1 person "Ada Lovelace" (aliases: "Ada")` */
 export function formatEntity(entity: Entity): string {
-  const aliases = entity.aliases.length > 0 ? ` (aliases: ${entity.aliases.map((a) => quote(a.alias)).join(', ')})` : '';
+  const aliases =
+    entity.aliases.length > 0 ? ` (aliases: ${entity.aliases.map((a) => quote(a.alias)).join(', ')})` : '';
   return `${entity.ref} ${entity.entityType} ${quote(entity.canonicalName)}${aliases}`;
 }
 
@@ -38,7 +39,10 @@ export function formatMemoryLine(memory: Memory): string {
 function parseLink(text: string): { entityId: number; role: string } {
   const at = text.lastIndexOf(':');
   if (at <= 0 || at === text.length - 1) {
-    throw new MiraError(MemoryErrorCodes.LINK_INVALID, `--link ${quote(text)} must be ENT<n>:<role>, e.g. --link ENT1:subject`);
+    throw new MiraError(
+      MemoryErrorCodes.LINK_INVALID,
+      `--link ${quote(text)} must be ENT<n>:<role>, e.g. --link ENT1:subject`,
+    );
   }
   return { entityId: parseEntityRef(text.slice(0, at)), role: text.slice(at + 1) };
 }
@@ -46,7 +50,10 @@ function parseLink(text: string): { entityId: number; role: string } {
 function parseConfidence(text: string): number {
   const value = /^\s*(?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\s*$/.test(text) ? Number(text) : NaN;
   if (!(value >= 0 && value <= 1)) {
-    throw new MiraError(MemoryErrorCodes.CONFIDENCE_RANGE, `--confidence ${quote(text)} must be a number from 0.0 to 1.0`);
+    throw new MiraError(
+      MemoryErrorCodes.CONFIDENCE_RANGE,
+      `--confidence ${quote(text)} must be a number from 0.0 to 1.0`,
+    );
   }
   return value;
 }
@@ -70,7 +77,9 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
       summary: 'Show whether persistent memory is enabled, where it lives, its schema version and sizes',
       run: async (_input, out) => {
         if (!ctx.enabled) {
-          out.print('persistent memory: disabled in this profile (set [memory] enabled = true and database_path to enable it)');
+          out.print(
+            'persistent memory: disabled in this profile (set [memory] enabled = true and database_path to enable it)',
+          );
           return;
         }
         const info = await ctx.store().info();
@@ -92,7 +101,10 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const entity = await store.createEntity({ entityType: input.args[0]!, canonicalName: input.args[1]! });
         const others = (await store.findEntities(entity.canonicalName)).filter((e) => e.id !== entity.id);
         out.print(formatEntity(entity));
-        if (others.length > 0) out.print(`note: the name also names ${others.map((e) => e.ref).join(', ')}; lookups by it are now ambiguous`);
+        if (others.length > 0)
+          out.print(
+            `note: the name also names ${others.map((e) => e.ref).join(', ')}; lookups by it are now ambiguous`,
+          );
       },
     },
     {
@@ -116,7 +128,9 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const added = await ctx.store().addAlias(entityId, input.args[1]!);
         out.print(`${added.entity.ref} alias ${quote(added.alias.alias)} added`);
         if (added.alsoNames.length > 0) {
-          out.print(`note: ${quote(added.alias.alias)} also names ${added.alsoNames.map((e) => `${e.ref} ${quote(e.canonicalName)}`).join(', ')}`);
+          out.print(
+            `note: ${quote(added.alias.alias)} also names ${added.alsoNames.map((e) => `${e.ref} ${quote(e.canonicalName)}`).join(', ')}`,
+          );
         }
       },
     },
@@ -138,10 +152,19 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
       usage: '<kind> "<summary>"',
       args: { min: 2, max: 2 },
       options: {
-        link: { takesValue: true, repeatable: true, valueName: 'ENT<n>:<role>', description: 'link an entity under a role' },
+        link: {
+          takesValue: true,
+          repeatable: true,
+          valueName: 'ENT<n>:<role>',
+          description: 'link an entity under a role',
+        },
         predicate: { takesValue: true, valueName: '<token>', description: 'structured predicate' },
         value: { takesValue: true, valueName: '"<text>"', description: 'structured value (needs --predicate)' },
-        'source-kind': { takesValue: true, valueName: '<token>', description: `provenance kind (default ${CONSOLE_SOURCE_KIND})` },
+        'source-kind': {
+          takesValue: true,
+          valueName: '<token>',
+          description: `provenance kind (default ${CONSOLE_SOURCE_KIND})`,
+        },
         'source-label': { takesValue: true, valueName: '"<text>"', description: 'provenance label' },
         confidence: { takesValue: true, valueName: '<0.0..1.0>', description: 'optional confidence' },
       },
@@ -174,14 +197,18 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         out.print(`  summary: ${memory.summary}`);
         out.print(`  predicate: ${memory.predicate ?? '(none)'}`);
         out.print(`  value: ${memory.value ?? '(none)'}`);
-        out.print(`  source: ${memory.source.kind}${memory.source.label === null ? '' : ` (${quote(memory.source.label)})`}`);
+        out.print(
+          `  source: ${memory.source.kind}${memory.source.label === null ? '' : ` (${quote(memory.source.label)})`}`,
+        );
         out.print(`  confidence: ${memory.confidence ?? '(none)'}`);
         out.print(`  status: ${memory.status}`);
         out.print(`  created: ${memory.createdAt}`);
         if (memory.links.length === 0) out.print('  links: (none)');
-        for (const link of memory.links) out.print(`  link: ${link.entityRef} ${quote(link.entityName)} as ${link.role}`);
+        for (const link of memory.links)
+          out.print(`  link: ${link.entityRef} ${quote(link.entityName)} as ${link.role}`);
         for (const payload of memory.payloads) {
-          const where = payload.payloadKind === 'inline_text' ? 'inline' : `object ${payload.objectRef} sha256 ${payload.sha256}`;
+          const where =
+            payload.payloadKind === 'inline_text' ? 'inline' : `object ${payload.objectRef} sha256 ${payload.sha256}`;
           out.print(`  payload: ${payload.mediaType}, ${payload.byteSize} bytes (${where})`);
         }
       },
@@ -195,7 +222,11 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const store = ctx.store();
         const id = parseEntityRef(input.args[0]!);
         const entity = await store.getEntity(id);
-        if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ENT${id}; find one with "memory entity find"`);
+        if (!entity)
+          throw new MiraError(
+            MemoryErrorCodes.ENTITY_NOT_FOUND,
+            `there is no entity ENT${id}; find one with "memory entity find"`,
+          );
         await printEntityWithMemories(store, entity, out);
       },
     },

@@ -9,7 +9,13 @@ import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 
-export { CONSOLE_SOURCE_KIND, formatEntity, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
+export {
+  CONSOLE_SOURCE_KIND,
+  formatEntity,
+  formatMemoryLine,
+  memoryCommands,
+  type MemoryCommandContext,
+} from './commands.js';
 export { MEMORY_SCHEMA, SCHEMA_V1, SCHEMA_VERSION } from './schema-v1.js';
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
 
@@ -37,7 +43,9 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
     additionalProperties: false,
   },
   setup(kernel, config) {
-    const databasePath = config.enabled ? requireDatabasePath(kernel, 'memory', config.database_path, '../data/mira-memory.sqlite3') : undefined;
+    const databasePath = config.enabled
+      ? requireDatabasePath(kernel, 'memory', config.database_path, '../data/mira-memory.sqlite3')
+      : undefined;
     if (databasePath !== undefined) {
       kernel.stores.register<SqliteMemoryStore>({
         name: MEMORY_STORE_NAME,

@@ -33,16 +33,46 @@ export interface SqliteMemoryStoreOptions {
   readonly busyTimeoutMs?: number;
 }
 
-interface EntityRow { id: number; entity_type: string; canonical_name: string; name_key: string; created_at: string }
-interface AliasRow { id: number; entity_id: number; alias: string; alias_key: string; created_at: string }
-interface MemoryRow {
-  id: number; kind: string; summary: string; predicate: string | null; value: string | null;
-  source_kind: string; source_label: string | null; confidence: number | null; status: MemoryStatus; created_at: string;
+interface EntityRow {
+  id: number;
+  entity_type: string;
+  canonical_name: string;
+  name_key: string;
+  created_at: string;
 }
-interface LinkRow { entity_id: number; role: string; canonical_name: string }
+interface AliasRow {
+  id: number;
+  entity_id: number;
+  alias: string;
+  alias_key: string;
+  created_at: string;
+}
+interface MemoryRow {
+  id: number;
+  kind: string;
+  summary: string;
+  predicate: string | null;
+  value: string | null;
+  source_kind: string;
+  source_label: string | null;
+  confidence: number | null;
+  status: MemoryStatus;
+  created_at: string;
+}
+interface LinkRow {
+  entity_id: number;
+  role: string;
+  canonical_name: string;
+}
 interface PayloadRow {
-  id: number; payload_kind: 'inline_text' | 'object_ref'; media_type: string; text_body: string | null;
-  object_ref: string | null; sha256: string | null; byte_size: number; created_at: string;
+  id: number;
+  payload_kind: 'inline_text' | 'object_ref';
+  media_type: string;
+  text_body: string | null;
+  object_ref: string | null;
+  sha256: string | null;
+  byte_size: number;
+  created_at: string;
 }
 
 /**
@@ -68,21 +98,27 @@ export class SqliteMemoryStore implements MemoryStore {
     this.#db = db;
     this.#clock = clock;
     this.#s = {
-      insertEntity: db.prepare('INSERT INTO entities (entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?)'),
+      insertEntity: db.prepare(
+        'INSERT INTO entities (entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?)',
+      ),
       entityNameById: db.prepare('SELECT canonical_name FROM entities WHERE id = ?').pluck(),
       entityById: db.prepare('SELECT id, entity_type, canonical_name, name_key, created_at FROM entities WHERE id = ?'),
-      aliasesOf: db.prepare('SELECT id, entity_id, alias, alias_key, created_at FROM aliases WHERE entity_id = ? ORDER BY id'),
+      aliasesOf: db.prepare(
+        'SELECT id, entity_id, alias, alias_key, created_at FROM aliases WHERE entity_id = ? ORDER BY id',
+      ),
       aliasOf: db.prepare('SELECT id FROM aliases WHERE entity_id = ? AND alias_key = ?'),
       insertAlias: db.prepare('INSERT INTO aliases (entity_id, alias, alias_key, created_at) VALUES (?, ?, ?, ?)'),
       entityIdsByKey: db
-        .prepare('SELECT id FROM entities WHERE name_key = ? UNION SELECT entity_id FROM aliases WHERE alias_key = ? ORDER BY 1')
+        .prepare(
+          'SELECT id FROM entities WHERE name_key = ? UNION SELECT entity_id FROM aliases WHERE alias_key = ? ORDER BY 1',
+        )
         .pluck(),
       insertMemory: db.prepare(
-        'INSERT INTO memories (kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, \'active\', ?)',
+        "INSERT INTO memories (kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)",
       ),
       insertLink: db.prepare('INSERT INTO memory_links (memory_id, entity_id, role) VALUES (?, ?, ?)'),
       insertPayload: db.prepare(
-        'INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, \'inline_text\', \'text/plain\', ?, ?, ?)',
+        "INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)",
       ),
       memoryById: db.prepare(
         'SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at FROM memories WHERE id = ?',
@@ -137,12 +173,19 @@ export class SqliteMemoryStore implements MemoryStore {
     } catch (error) {
       if (error instanceof MiraError) return Promise.reject(error);
       return Promise.reject(
-        new MiraError(MemoryErrorCodes.BACKEND, `the memory database failed and nothing was written: ${(error as Error).message}`, { cause: error }),
+        new MiraError(
+          MemoryErrorCodes.BACKEND,
+          `the memory database failed and nothing was written: ${(error as Error).message}`,
+          { cause: error },
+        ),
       );
     }
   }
 
-  /** The connection settings in force (journal mode, synchronous level, foreign keys, busy timeout), for diagnostics. */
+  /**
+   * The connection settings in force (journal mode, synchronous level, foreign keys, busy timeout), for
+   * diagnostics.
+   */
   settings(): { journalMode: string; synchronous: number; foreignKeys: boolean; busyTimeoutMs: number } {
     return {
       journalMode: this.#db.pragma('journal_mode', { simple: true }) as string,
@@ -159,9 +202,13 @@ export class SqliteMemoryStore implements MemoryStore {
   #entity(id: number): Entity | undefined {
     const row = this.#s.entityById.get(id) as EntityRow | undefined;
     if (!row) return undefined;
-    const aliases = (this.#s.aliasesOf.all(id) as AliasRow[]).map(
-      (a): Alias => ({ id: a.id, entityId: a.entity_id, alias: a.alias, aliasKey: a.alias_key, createdAt: a.created_at }),
-    );
+    const aliases = (this.#s.aliasesOf.all(id) as AliasRow[]).map((a): Alias => ({
+      id: a.id,
+      entityId: a.entity_id,
+      alias: a.alias,
+      aliasKey: a.alias_key,
+      createdAt: a.created_at,
+    }));
     return {
       id: row.id,
       ref: entityRef(row.id),
@@ -175,16 +222,23 @@ export class SqliteMemoryStore implements MemoryStore {
 
   #requireEntity(id: number): Entity {
     const entity = this.#entity(id);
-    if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${entityRef(id)}; find one with "memory entity find"`);
+    if (!entity)
+      throw new MiraError(
+        MemoryErrorCodes.ENTITY_NOT_FOUND,
+        `there is no entity ${entityRef(id)}; find one with "memory entity find"`,
+      );
     return entity;
   }
 
   #memory(id: number): Memory | undefined {
     const row = this.#s.memoryById.get(id) as MemoryRow | undefined;
     if (!row) return undefined;
-    const links = (this.#s.linksOf.all(id) as LinkRow[]).map(
-      (l): MemoryLink => ({ entityId: l.entity_id, entityRef: entityRef(l.entity_id), entityName: l.canonical_name, role: l.role }),
-    );
+    const links = (this.#s.linksOf.all(id) as LinkRow[]).map((l): MemoryLink => ({
+      entityId: l.entity_id,
+      entityRef: entityRef(l.entity_id),
+      entityName: l.canonical_name,
+      role: l.role,
+    }));
     const payloads = (this.#s.payloadsOf.all(id) as PayloadRow[]).map(toPayloadInfo);
     return {
       id: row.id,
@@ -235,10 +289,15 @@ export class SqliteMemoryStore implements MemoryStore {
         .transaction((): AliasAdded => {
           const entity = this.#requireEntity(entityId);
           if (entity.nameKey === name.key || this.#s.aliasOf.get(entityId, name.key)) {
-            throw new MiraError(MemoryErrorCodes.ALIAS_EXISTS, `${entity.ref} "${entity.canonicalName}" is already named "${name.display}" (same exact key); nothing was added`);
+            throw new MiraError(
+              MemoryErrorCodes.ALIAS_EXISTS,
+              `${entity.ref} "${entity.canonicalName}" is already named "${name.display}" (same exact key); nothing was added`,
+            );
           }
           const id = Number(this.#s.insertAlias.run(entityId, name.display, name.key, this.#now()).lastInsertRowid);
-          const alsoNames = (this.#s.entityIdsByKey.all(name.key, name.key) as number[]).filter((e) => e !== entityId).map((e) => this.#entity(e)!);
+          const alsoNames = (this.#s.entityIdsByKey.all(name.key, name.key) as number[])
+            .filter((e) => e !== entityId)
+            .map((e) => this.#entity(e)!);
           const added = this.#entity(entityId)!;
           return { entity: added, alias: added.aliases.find((a) => a.id === id)!, alsoNames };
         })
@@ -272,13 +331,25 @@ export class SqliteMemoryStore implements MemoryStore {
           const links = m.links.map((link): MemoryLink => {
             const name = this.#s.entityNameById.get(link.entityId) as string | undefined;
             if (name === undefined) {
-              throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${entityRef(link.entityId)}; find one with "memory entity find"`);
+              throw new MiraError(
+                MemoryErrorCodes.ENTITY_NOT_FOUND,
+                `there is no entity ${entityRef(link.entityId)}; find one with "memory entity find"`,
+              );
             }
             return { entityId: link.entityId, entityRef: entityRef(link.entityId), entityName: name, role: link.role };
           });
           const now = this.#now();
           const memoryId = Number(
-            this.#s.insertMemory.run(m.kind, m.summary, m.predicate, m.value, m.sourceKind, m.sourceLabel, m.confidence, now).lastInsertRowid,
+            this.#s.insertMemory.run(
+              m.kind,
+              m.summary,
+              m.predicate,
+              m.value,
+              m.sourceKind,
+              m.sourceLabel,
+              m.confidence,
+              now,
+            ).lastInsertRowid,
           );
           for (const link of links) this.#s.insertLink.run(memoryId, link.entityId, link.role);
           const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
@@ -297,7 +368,17 @@ export class SqliteMemoryStore implements MemoryStore {
             status: 'active',
             createdAt: now,
             links,
-            payloads: [{ id: payloadId, payloadKind: 'inline_text', mediaType: 'text/plain', byteSize, objectRef: null, sha256: null, createdAt: now }],
+            payloads: [
+              {
+                id: payloadId,
+                payloadKind: 'inline_text',
+                mediaType: 'text/plain',
+                byteSize,
+                objectRef: null,
+                sha256: null,
+                createdAt: now,
+              },
+            ],
           };
         })
         .immediate();
@@ -309,7 +390,9 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   getPayloads(memoryId: number): Promise<Payload[]> {
-    return this.#run(() => (this.#s.payloadsOf.all(memoryId) as PayloadRow[]).map((row) => ({ ...toPayloadInfo(row), text: row.text_body })));
+    return this.#run(() =>
+      (this.#s.payloadsOf.all(memoryId) as PayloadRow[]).map((row) => ({ ...toPayloadInfo(row), text: row.text_body })),
+    );
   }
 
   listActiveMemories(entityId: number, options: { newest?: number } = {}): Promise<NewestMemories> {

@@ -33,12 +33,20 @@ describe('SqliteMemoryStore.open()', () => {
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).to.equal(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).to.equal('wal');
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
+    const tables = db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .pluck()
+      .all();
     expect(tables).to.deep.equal(['aliases', 'entities', 'memories', 'memory_links', 'payloads']);
     db.close();
     // Connection-level settings, read through a store's own connection (synchronous 2 = FULL).
     const again = SqliteMemoryStore.open(path, { busyTimeoutMs: 1234 });
-    expect(again.settings()).to.deep.equal({ journalMode: 'wal', synchronous: 2, foreignKeys: true, busyTimeoutMs: 1234 });
+    expect(again.settings()).to.deep.equal({
+      journalMode: 'wal',
+      synchronous: 2,
+      foreignKeys: true,
+      busyTimeoutMs: 1234,
+    });
     await again.close();
   });
 
@@ -64,7 +72,7 @@ describe('SqliteMemoryStore.open()', () => {
       'an unversioned non-empty database',
       (p) => {
         const db = new Database(p);
-        db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES (\'keep me\')');
+        db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('keep me')");
         db.close();
       },
       'MIRA_ERR_STORE_UNVERSIONED',
@@ -79,7 +87,11 @@ describe('SqliteMemoryStore.open()', () => {
       },
       'MIRA_ERR_STORE_UNSUPPORTED_VERSION',
     ],
-    ['a text file', (p) => writeFileSync(p, 'these are my notes, not a database\n'.repeat(10)), 'MIRA_ERR_STORE_NOT_SQLITE'],
+    [
+      'a text file',
+      (p) => writeFileSync(p, 'these are my notes, not a database\n'.repeat(10)),
+      'MIRA_ERR_STORE_NOT_SQLITE',
+    ],
     ['a short binary file', (p) => writeFileSync(p, Buffer.from([0, 1, 2, 3])), 'MIRA_ERR_STORE_NOT_SQLITE'],
     [
       'a file with an SQLite header and garbage after it',
@@ -115,15 +127,25 @@ describe('SqliteMemoryStore#createMemory() atomicity', () => {
 
   const counts = () => {
     const db = new Database(path, { readonly: true });
-    const row = db.prepare('SELECT (SELECT count(*) FROM memories) m, (SELECT count(*) FROM memory_links) l, (SELECT count(*) FROM payloads) p').get();
+    const row = db
+      .prepare(
+        'SELECT (SELECT count(*) FROM memories) m, (SELECT count(*) FROM memory_links) l, (SELECT count(*) FROM payloads) p',
+      )
+      .get();
     db.close();
     return row;
   };
 
   // Real failures in the middle of the transaction, injected with SQLite triggers on the real file.
   for (const [where, trigger] of [
-    ['the payload insert', 'CREATE TRIGGER fail_payload BEFORE INSERT ON payloads BEGIN SELECT RAISE(ABORT, \'disk full (injected)\'); END'],
-    ['the second link insert', 'CREATE TRIGGER fail_link BEFORE INSERT ON memory_links WHEN NEW.role = \'object\' BEGIN SELECT RAISE(ABORT, \'injected\'); END'],
+    [
+      'the payload insert',
+      "CREATE TRIGGER fail_payload BEFORE INSERT ON payloads BEGIN SELECT RAISE(ABORT, 'disk full (injected)'); END",
+    ],
+    [
+      'the second link insert',
+      "CREATE TRIGGER fail_link BEFORE INSERT ON memory_links WHEN NEW.role = 'object' BEGIN SELECT RAISE(ABORT, 'injected'); END",
+    ],
   ] as const) {
     it(`rolls back the memory, links and payload when ${where} fails`, async () => {
       const store = SqliteMemoryStore.open(path);
@@ -136,7 +158,15 @@ describe('SqliteMemoryStore#createMemory() atomicity', () => {
       const reopened = SqliteMemoryStore.open(path);
       let code: string | undefined;
       try {
-        await reopened.createMemory({ kind: 'fact', summary: 'Ada likes tea', sourceKind: 'console', links: [{ entityId: ada.id, role: 'subject' }, { entityId: tea.id, role: 'object' }] });
+        await reopened.createMemory({
+          kind: 'fact',
+          summary: 'Ada likes tea',
+          sourceKind: 'console',
+          links: [
+            { entityId: ada.id, role: 'subject' },
+            { entityId: tea.id, role: 'object' },
+          ],
+        });
       } catch (error) {
         code = (error as MiraError).code;
       }
@@ -150,17 +180,29 @@ describe('SqliteMemoryStore#createMemory() atomicity', () => {
     SqliteMemoryStore.open(path).close();
     const db = new Database(path);
     db.pragma('foreign_keys = ON');
-    expect(() => db.prepare("INSERT INTO memory_links (memory_id, entity_id, role) VALUES (1, 1, 'subject')").run()).to.throw(/FOREIGN KEY/);
     expect(() =>
-      db.prepare("INSERT INTO memories (kind, summary, source_kind, confidence, created_at) VALUES ('fact', 's', 'console', 1.5, '2026-01-01T00:00:00.000Z')").run(),
+      db.prepare("INSERT INTO memory_links (memory_id, entity_id, role) VALUES (1, 1, 'subject')").run(),
+    ).to.throw(/FOREIGN KEY/);
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO memories (kind, summary, source_kind, confidence, created_at) VALUES ('fact', 's', 'console', 1.5, '2026-01-01T00:00:00.000Z')",
+        )
+        .run(),
     ).to.throw(/CHECK/);
     expect(() =>
-      db.prepare("INSERT INTO memories (kind, summary, source_kind, status, created_at) VALUES ('fact', 's', 'console', 'deleted', '2026-01-01T00:00:00.000Z')").run(),
+      db
+        .prepare(
+          "INSERT INTO memories (kind, summary, source_kind, status, created_at) VALUES ('fact', 's', 'console', 'deleted', '2026-01-01T00:00:00.000Z')",
+        )
+        .run(),
     ).to.throw(/CHECK/);
     const payload = db.prepare(
       "INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at) VALUES (?, ?, 'image/png', ?, ?, ?, 10, '2026-01-01T00:00:00.000Z')",
     );
-    db.prepare("INSERT INTO memories (kind, summary, source_kind, created_at) VALUES ('fact', 's', 'console', '2026-01-01T00:00:00.000Z')").run();
+    db.prepare(
+      "INSERT INTO memories (kind, summary, source_kind, created_at) VALUES ('fact', 's', 'console', '2026-01-01T00:00:00.000Z')",
+    ).run();
     // An object reference is reserved: it needs a 64-hex SHA-256 and no inline body.
     expect(() => payload.run(1, 'object_ref', null, 'objects/ab/cd', 'not-a-digest')).to.throw(/CHECK/);
     expect(() => payload.run(1, 'object_ref', 'body', 'objects/ab/cd', 'a'.repeat(64))).to.throw(/CHECK/);

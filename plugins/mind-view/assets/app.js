@@ -17,7 +17,10 @@ const $ = (id) => document.getElementById(id);
 const state = { notes: [], filter: '', sort: 'newest', label: null, scope: 'default' };
 
 async function api(path, options = {}) {
-  const response = await fetch(path, { ...options, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(options.headers || {}) } });
+  const response = await fetch(path, {
+    ...options,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(options.headers || {}) },
+  });
   const body = await response.json();
   if (!response.ok) throw new Error(`${body.error.code}: ${body.error.message}`);
   return body;
@@ -70,7 +73,11 @@ function visibleNotes() {
     const labels = n.labels.length ? n.labels : ['unlabeled'];
     if (state.label && !labels.includes(state.label)) return false;
     if (!q) return true;
-    return n.content.toLowerCase().includes(q) || labels.some((l) => l.includes(q)) || (n.private_key || '').toLowerCase().includes(q);
+    return (
+      n.content.toLowerCase().includes(q) ||
+      labels.some((l) => l.includes(q)) ||
+      (n.private_key || '').toLowerCase().includes(q)
+    );
   });
   const by = {
     newest: (a, b) => b.id - a.id,
@@ -85,7 +92,8 @@ function visibleNotes() {
 
 function renderChips() {
   const counts = new Map();
-  for (const n of state.notes) for (const l of n.labels.length ? n.labels : ['unlabeled']) counts.set(l, (counts.get(l) || 0) + 1);
+  for (const n of state.notes)
+    for (const l of n.labels.length ? n.labels : ['unlabeled']) counts.set(l, (counts.get(l) || 0) + 1);
   const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
   $('chips').replaceChildren(
     ...top.map(([label, count]) =>
@@ -104,7 +112,13 @@ function renderChips() {
 }
 
 function card(note) {
-  const meta = el('div', { className: 'meta' }, el('span', { text: `N${note.id}` }), el('span', { text: note.age }), ...(note.labels.length ? note.labels : ['unlabeled']).map(labelBadge));
+  const meta = el(
+    'div',
+    { className: 'meta' },
+    el('span', { text: `N${note.id}` }),
+    el('span', { text: note.age }),
+    ...(note.labels.length ? note.labels : ['unlabeled']).map(labelBadge),
+  );
   if (note.private_key !== null) meta.append(el('span', { className: 'key', text: `key: ${note.private_key}` }));
   const text = el('p', { className: 'content', text: note.content });
   const box = el('article', { className: 'card', 'data-id': String(note.id) }, meta, text);
@@ -116,7 +130,10 @@ function card(note) {
     const save = el('button', { type: 'button', className: 'save', text: 'Save' });
     save.addEventListener('click', async () => {
       try {
-        await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'PATCH', body: JSON.stringify({ content: area.value }) });
+        await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, {
+          method: 'PATCH',
+          body: JSON.stringify({ content: area.value }),
+        });
         status(`N${note.id} saved`);
         await loadNotes();
       } catch (e) {
@@ -169,8 +186,20 @@ async function findDuplicates() {
       el('p', { text: `Pair ${i + 1} of ${pairs.length} (similarity ${similarity})` }),
       el('p', { className: 'dup-a', text: `N${a.id}: ${a.content}` }),
       el('p', { className: 'dup-b', text: `N${b.id}: ${b.content}` }),
-      el('button', { type: 'button', className: 'combine', text: 'Combine', onclick: act(() => api('/api/notes/combine', { method: 'POST', body: JSON.stringify({ keep: a.id, drop: b.id }) })) }),
-      el('button', { type: 'button', className: 'delete-dup', text: `Delete N${b.id}`, onclick: act(() => api(`/api/notes/${b.id}`, { method: 'DELETE' })) }),
+      el('button', {
+        type: 'button',
+        className: 'combine',
+        text: 'Combine',
+        onclick: act(() =>
+          api('/api/notes/combine', { method: 'POST', body: JSON.stringify({ keep: a.id, drop: b.id }) }),
+        ),
+      }),
+      el('button', {
+        type: 'button',
+        className: 'delete-dup',
+        text: `Delete N${b.id}`,
+        onclick: act(() => api(`/api/notes/${b.id}`, { method: 'DELETE' })),
+      }),
       el('button', { type: 'button', className: 'skip', text: 'Skip', onclick: () => step(i + 1) }),
     );
   };
@@ -179,7 +208,10 @@ async function findDuplicates() {
 
 async function exportScope() {
   const data = await api(`/api/notes/export?scope=${encodeURIComponent(state.scope)}`);
-  const link = el('a', { href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })), download: `mira-notes-${state.scope}.json` });
+  const link = el('a', {
+    href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' })),
+    download: `mira-notes-${state.scope}.json`,
+  });
   document.body.append(link);
   link.click();
   link.remove();
@@ -189,7 +221,10 @@ async function exportScope() {
 async function importFile(file) {
   try {
     const data = JSON.parse(await file.text());
-    const result = await api(`/api/notes/import?scope=${encodeURIComponent(state.scope)}`, { method: 'POST', body: JSON.stringify(data) });
+    const result = await api(`/api/notes/import?scope=${encodeURIComponent(state.scope)}`, {
+      method: 'POST',
+      body: JSON.stringify(data),
+    });
     status(`imported ${result.added} notes, ${result.skipped} already present`);
     await loadNotes();
   } catch (e) {
@@ -208,16 +243,45 @@ async function findEntities() {
     const blocks = [];
     for (const entity of entities) {
       const { memories } = await api(`/api/entities/${entity.id}/memories`);
-      const block = el('div', { className: 'entity' }, el('h3', { text: `${entity.id} ${entity.entity_type} ${entity.canonical_name}` }));
+      const block = el(
+        'div',
+        { className: 'entity' },
+        el('h3', { text: `${entity.id} ${entity.entity_type} ${entity.canonical_name}` }),
+      );
       if (entity.aliases.length) block.append(el('p', { text: `aliases: ${entity.aliases.join(', ')}` }));
       for (const m of memories) {
-        const details = [m.kind, m.predicate ? `${m.predicate}=${m.value ?? ''}` : '', `source ${m.source_kind}${m.source_label ? ` (${m.source_label})` : ''}`, m.confidence === null ? '' : `confidence ${m.confidence}`, m.created_at, ...m.payloads.map((p) => `${p.media_type} ${p.byte_size} bytes`)].filter(Boolean).join(' · ');
-        block.append(el('div', { className: 'memory' }, el('strong', { text: `${m.id} ` }), el('span', { className: 'summary', text: m.summary }), el('div', { className: 'meta', text: details }), el('div', { className: 'links', text: `links: ${m.links.map((l) => `${l.entity} ${l.name} (${l.role})`).join(', ')}` })));
+        const details = [
+          m.kind,
+          m.predicate ? `${m.predicate}=${m.value ?? ''}` : '',
+          `source ${m.source_kind}${m.source_label ? ` (${m.source_label})` : ''}`,
+          m.confidence === null ? '' : `confidence ${m.confidence}`,
+          m.created_at,
+          ...m.payloads.map((p) => `${p.media_type} ${p.byte_size} bytes`),
+        ]
+          .filter(Boolean)
+          .join(' · ');
+        block.append(
+          el(
+            'div',
+            { className: 'memory' },
+            el('strong', { text: `${m.id} ` }),
+            el('span', { className: 'summary', text: m.summary }),
+            el('div', { className: 'meta', text: details }),
+            el('div', {
+              className: 'links',
+              text: `links: ${m.links.map((l) => `${l.entity} ${l.name} (${l.role})`).join(', ')}`,
+            }),
+          ),
+        );
       }
       blocks.push(block);
     }
     $('entity-results').replaceChildren(...blocks);
-    entityStatus(entities.length ? `${entities.length} exact match${entities.length === 1 ? '' : 'es'}` : `no entity is named "${name}" (exact name or alias)`);
+    entityStatus(
+      entities.length
+        ? `${entities.length} exact match${entities.length === 1 ? '' : 'es'}`
+        : `no entity is named "${name}" (exact name or alias)`,
+    );
   } catch (e) {
     entityStatus(e.message);
   }
@@ -266,8 +330,15 @@ document.addEventListener('DOMContentLoaded', async () => {
   $('import').addEventListener('change', (e) => e.target.files[0] && importFile(e.target.files[0]));
   $('entity-find').addEventListener('click', findEntities);
   $('entity-name').addEventListener('keydown', (e) => e.key === 'Enter' && findEntities());
-  formHandler('add-entity', async (d) => `${(await api('/api/entities', { method: 'POST', body: JSON.stringify(d) })).entity.id} added`);
-  formHandler('add-alias', async (d) => `${(await api(`/api/entities/${encodeURIComponent(d.entity)}/aliases`, { method: 'POST', body: JSON.stringify({ alias: d.alias }) })).entity.id} alias added`);
+  formHandler(
+    'add-entity',
+    async (d) => `${(await api('/api/entities', { method: 'POST', body: JSON.stringify(d) })).entity.id} added`,
+  );
+  formHandler(
+    'add-alias',
+    async (d) =>
+      `${(await api(`/api/entities/${encodeURIComponent(d.entity)}/aliases`, { method: 'POST', body: JSON.stringify({ alias: d.alias }) })).entity.id} alias added`,
+  );
   formHandler('add-memory', async (d) => {
     const links = d.link ? [{ entity: d.link.split(':')[0], role: d.link.split(':')[1] || 'subject' }] : [];
     return `${(await api('/api/memories', { method: 'POST', body: JSON.stringify({ kind: d.kind, summary: d.summary, links }) })).memory.id} added`;

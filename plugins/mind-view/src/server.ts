@@ -2,8 +2,25 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MemoryErrorCodes, MiraError, parseEntityRef, parseMemoryRef, toMiraError, type Entity, type Memory, type MemoryStore } from '@mira/core';
-import { GLOBAL_SCOPE, noteAge, validateNotesExport, type Note, type NotesExport, type NotesStore, type Viewer } from '@mira/plugin-notes';
+import {
+  MemoryErrorCodes,
+  MiraError,
+  parseEntityRef,
+  parseMemoryRef,
+  toMiraError,
+  type Entity,
+  type Memory,
+  type MemoryStore,
+} from '@mira/core';
+import {
+  GLOBAL_SCOPE,
+  noteAge,
+  validateNotesExport,
+  type Note,
+  type NotesExport,
+  type NotesStore,
+  type Viewer,
+} from '@mira/plugin-notes';
 
 /** What the server reads and writes through. */
 export interface MindViewSources {
@@ -26,7 +43,8 @@ export interface MindViewServer {
 
 /** Every response carries these; the page loads only its own assets. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -41,7 +59,11 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 const MAX_BODY = 2_000_000;
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -74,16 +96,32 @@ const str = (body: Record<string, unknown>, key: string, required = true): strin
     if (required) throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', `"${key}" is required`);
     return null;
   }
-  if (typeof value !== 'string') throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', `"${key}" must be a string`);
+  if (typeof value !== 'string')
+    throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', `"${key}" must be a string`);
   return value;
 };
 
 function noteJson(note: Note, now: Date) {
-  return { id: note.id, scope: note.scope, content: note.content, labels: note.labels, private_key: note.privateKey, created_at: note.createdAt, updated_at: note.updatedAt, age: noteAge(note.createdAt, now) };
+  return {
+    id: note.id,
+    scope: note.scope,
+    content: note.content,
+    labels: note.labels,
+    private_key: note.privateKey,
+    created_at: note.createdAt,
+    updated_at: note.updatedAt,
+    age: noteAge(note.createdAt, now),
+  };
 }
 
 function entityJson(entity: Entity) {
-  return { id: entity.ref, entity_type: entity.entityType, canonical_name: entity.canonicalName, aliases: entity.aliases.map((a) => a.alias), created_at: entity.createdAt };
+  return {
+    id: entity.ref,
+    entity_type: entity.entityType,
+    canonical_name: entity.canonicalName,
+    aliases: entity.aliases.map((a) => a.alias),
+    created_at: entity.createdAt,
+  };
 }
 
 function memoryJson(memory: Memory) {
@@ -104,20 +142,28 @@ function memoryJson(memory: Memory) {
 }
 
 /**
- * Serves the Mind view on `host:port` (127.0.0.1 by default). Every request
- * API request needs the access token as `Authorization: Bearer` (no
- * cookie, so no other page or local server ever receives it), a request from a page of another origin
- * is refused (`Origin`, `Sec-Fetch-Site`), and the `Host` header must name this server (no DNS rebinding). Writes go through
- * the same store methods, validation and transactions as the console.
+ * Serves the Mind view on `host:port` (127.0.0.1 by default). Every API request needs the access token as
+ * `Authorization: Bearer` (no cookie, so no other page or local server ever receives it); a request from a
+ * page of another origin is refused (`Origin`, `Sec-Fetch-Site`); the `Host` header must name this server
+ * (no DNS rebinding). Writes go through the same store methods, validation and transactions as the console.
  */
-export async function startMindViewServer(sources: MindViewSources, options: { host: string; port: number; token?: string }): Promise<MindViewServer> {
+export async function startMindViewServer(
+  sources: MindViewSources,
+  options: { host: string; port: number; token?: string },
+): Promise<MindViewServer> {
   const token = options.token ?? randomBytes(24).toString('hex');
   const assetsDir = new URL('../assets/', import.meta.url);
-  const assets = Object.fromEntries(Object.entries(ASSETS).map(([path, a]) => [path, { body: readFileSync(new URL(a.file, assetsDir), 'utf8'), type: a.type }]));
+  const assets = Object.fromEntries(
+    Object.entries(ASSETS).map(([path, a]) => [
+      path,
+      { body: readFileSync(new URL(a.file, assetsDir), 'utf8'), type: a.type },
+    ]),
+  );
   let port = options.port;
   // `[::1]` is how an IPv6 literal appears in a URL and in the Host header.
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const allowedHosts = () => new Set([`${hostInUrl}:${port}`, ...(options.host === '127.0.0.1' ? [`localhost:${port}`] : [])]);
+  const allowedHosts = () =>
+    new Set([`${hostInUrl}:${port}`, ...(options.host === '127.0.0.1' ? [`localhost:${port}`] : [])]);
   // Only a header the page's own script sets counts: no cookie, no query parameter, nothing a browser
   // attaches by itself to a request another page makes.
   const authorized = (req: IncomingMessage) => {
@@ -154,22 +200,39 @@ export async function startMindViewServer(sources: MindViewSources, options: { h
     const now = sources.now();
     let m: RegExpExecArray | null;
     if (method === 'GET' && pathname === '/api/scopes') return { scopes: notes().scopes() };
-    if (method === 'GET' && pathname === '/api/notes') return { scope: scopeOf(url), notes: notes().recent(operator(scopeOf(url)), 100_000).map((n) => noteJson(n, now)) };
+    if (method === 'GET' && pathname === '/api/notes')
+      return {
+        scope: scopeOf(url),
+        notes: notes()
+          .recent(operator(scopeOf(url)), 100_000)
+          .map((n) => noteJson(n, now)),
+      };
     if (method === 'GET' && pathname === '/api/notes/duplicates') {
-      return { pairs: notes().duplicates(operator(scopeOf(url))).map((p) => ({ a: noteJson(p.a, now), b: noteJson(p.b, now), similarity: p.similarity })) };
+      return {
+        pairs: notes()
+          .duplicates(operator(scopeOf(url)))
+          .map((p) => ({ a: noteJson(p.a, now), b: noteJson(p.b, now), similarity: p.similarity })),
+      };
     }
     if (method === 'POST' && pathname === '/api/notes/combine') {
       const body = await readJson(req);
       const keep = Number(body.keep);
       const drop = Number(body.drop);
-      if (!Number.isInteger(keep) || !Number.isInteger(drop)) throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', '"keep" and "drop" must be note ids');
-      return { note: noteJson(notes().combine(keep, drop, { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true }), now) };
+      if (!Number.isInteger(keep) || !Number.isInteger(drop))
+        throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', '"keep" and "drop" must be note ids');
+      return {
+        note: noteJson(
+          notes().combine(keep, drop, { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true }),
+          now,
+        ),
+      };
     }
     if (method === 'GET' && pathname === '/api/notes/export') return notes().exportScope(scopeOf(url));
     if (method === 'POST' && pathname === '/api/notes/import') {
       const body = await readJson(req);
       const error = validateNotesExport(body);
-      if (error) throw new HttpError(400, 'MIRA_ERR_NOTES_IMPORT_INVALID', `not a notes export: ${error}; nothing was imported`);
+      if (error)
+        throw new HttpError(400, 'MIRA_ERR_NOTES_IMPORT_INVALID', `not a notes export: ${error}; nothing was imported`);
       return notes().importNotes(body as unknown as NotesExport, url.searchParams.get('scope') ?? undefined);
     }
     if ((m = /^\/api\/notes\/(\d+)$/.exec(pathname))) {
@@ -177,19 +240,34 @@ export async function startMindViewServer(sources: MindViewSources, options: { h
       const viewer: Viewer = { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true };
       if (method === 'PATCH') {
         const body = await readJson(req);
-        const labels = body.labels === undefined || body.labels === null ? null : Array.isArray(body.labels) ? (body.labels as unknown[]).map(String).join(',') : str(body, 'labels');
-        return { note: noteJson((await notes().update(id, viewer, undefined, str(body, 'content')!, labels)).note, now) };
+        const labels =
+          body.labels === undefined || body.labels === null
+            ? null
+            : Array.isArray(body.labels)
+              ? (body.labels as unknown[]).map(String).join(',')
+              : str(body, 'labels');
+        return {
+          note: noteJson((await notes().update(id, viewer, undefined, str(body, 'content')!, labels)).note, now),
+        };
       }
       if (method === 'DELETE') return { deleted: notes().delete(id, viewer, undefined).id };
     }
     if (method === 'GET' && pathname === '/api/entities') {
       const name = url.searchParams.get('name');
-      if (name === null) throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', 'give ?name= (exact name or alias)');
+      if (name === null)
+        throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', 'give ?name= (exact name or alias)');
       return { entities: (await memory().findEntities(name)).map(entityJson) };
     }
     if (method === 'POST' && pathname === '/api/entities') {
       const body = await readJson(req);
-      return { entity: entityJson(await memory().createEntity({ entityType: str(body, 'entity_type')!, canonicalName: str(body, 'canonical_name')! })) };
+      return {
+        entity: entityJson(
+          await memory().createEntity({
+            entityType: str(body, 'entity_type')!,
+            canonicalName: str(body, 'canonical_name')!,
+          }),
+        ),
+      };
     }
     if ((m = /^\/api\/entities\/(ENT\d+)\/(aliases|memories)$/i.exec(pathname))) {
       const id = parseEntityRef(m[1]!);
@@ -200,7 +278,10 @@ export async function startMindViewServer(sources: MindViewSources, options: { h
       if (m[2] === 'memories' && method === 'GET') {
         const entity = await memory().getEntity(id);
         if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${m[1]}`);
-        return { entity: entityJson(entity), memories: (await memory().listActiveMemories(id)).memories.map(memoryJson).reverse() };
+        return {
+          entity: entityJson(entity),
+          memories: (await memory().listActiveMemories(id)).memories.map(memoryJson).reverse(),
+        };
       }
     }
     if (method === 'POST' && pathname === '/api/memories') {
@@ -231,7 +312,12 @@ export async function startMindViewServer(sources: MindViewSources, options: { h
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://mind-view.invalid');
       if (!req.headers.host || !allowedHosts().has(req.headers.host)) {
-        send(res, 403, { error: { code: 'MIRA_ERR_MIND_VIEW_HOST', message: 'this address is not the Mind view; open the address printed on the console' } });
+        send(res, 403, {
+          error: {
+            code: 'MIRA_ERR_MIND_VIEW_HOST',
+            message: 'this address is not the Mind view; open the address printed on the console',
+          },
+        });
         return;
       }
       const asset = assets[url.pathname];
@@ -242,18 +328,32 @@ export async function startMindViewServer(sources: MindViewSources, options: { h
       }
       const foreign = crossOrigin(req);
       if (foreign) {
-        send(res, 403, { error: { code: 'MIRA_ERR_MIND_VIEW_CROSS_ORIGIN', message: `a page of another origin may not use the Mind view (${foreign})` } });
+        send(res, 403, {
+          error: {
+            code: 'MIRA_ERR_MIND_VIEW_CROSS_ORIGIN',
+            message: `a page of another origin may not use the Mind view (${foreign})`,
+          },
+        });
         return;
       }
       if (!authorized(req)) {
-        send(res, 401, { error: { code: 'MIRA_ERR_MIND_VIEW_TOKEN', message: 'the access token is missing or wrong; open the address printed on the console' } });
+        send(res, 401, {
+          error: {
+            code: 'MIRA_ERR_MIND_VIEW_TOKEN',
+            message: 'the access token is missing or wrong; open the address printed on the console',
+          },
+        });
         return;
       }
       try {
         send(res, 200, await route(req, url));
       } catch (error) {
-        if (error instanceof HttpError) send(res, error.status, { error: { code: error.code, message: error.message } });
-        else if (error instanceof MiraError) send(res, error.code.endsWith('NOT_FOUND') ? 404 : 400, { error: { code: error.code, message: error.detail } });
+        if (error instanceof HttpError)
+          send(res, error.status, { error: { code: error.code, message: error.message } });
+        else if (error instanceof MiraError)
+          send(res, error.code.endsWith('NOT_FOUND') ? 404 : 400, {
+            error: { code: error.code, message: error.detail },
+          });
         else send(res, 500, { error: { code: 'MIRA_ERR_INTERNAL', message: toMiraError(error).detail } });
       }
     })();

@@ -73,7 +73,9 @@ export function notesCommands(ctx: NotesCommandContext): CommandDefinition[] {
         await command.run(input, out);
       } catch (error) {
         if (error instanceof MiraError) throw error;
-        throw new MiraError(NotesErrorCodes.BACKEND, `the notes database failed: ${(error as Error).message}`, { cause: error });
+        throw new MiraError(NotesErrorCodes.BACKEND, `the notes database failed: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
     },
   }));
@@ -85,17 +87,24 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
     if (notes.length === 0 && empty) out.print(empty);
     for (const note of notes) out.print(formatNote(note, ctx.now()));
   };
-  const single = (input: { options: ReadonlyMap<string, readonly string[]> }, name: string) => input.options.get(name)?.[0] ?? null;
+  const single = (input: { options: ReadonlyMap<string, readonly string[]> }, name: string) =>
+    input.options.get(name)?.[0] ?? null;
   return [
     {
       name: 'notes save',
       summary: 'Save a note in the session scope (over 512 characters is trimmed at a word boundary)',
       usage: '"<text>"',
       args: { min: 1, max: 1 },
-      options: { label: { takesValue: true, valueName: 'a,b', description: 'comma-separated labels' }, key: { takesValue: true, valueName: '<key>', description: 'private key' }, global: { takesValue: false, description: 'save in the shared global scope' } },
+      options: {
+        label: { takesValue: true, valueName: 'a,b', description: 'comma-separated labels' },
+        key: { takesValue: true, valueName: '<key>', description: 'private key' },
+        global: { takesValue: false, description: 'save in the shared global scope' },
+      },
       run: async (input, out) => {
         const scope = input.options.has('global') ? GLOBAL_SCOPE : ctx.scope();
-        const { note, cut, embeddingError } = await ctx.store().save(scope, input.args[0]!, single(input, 'label'), single(input, 'key'));
+        const { note, cut, embeddingError } = await ctx
+          .store()
+          .save(scope, input.args[0]!, single(input, 'label'), single(input, 'key'));
         out.print(formatNote(note, ctx.now()));
         if (cut) out.print(`note: trimmed at a word boundary; not saved: ${JSON.stringify(cut)}`);
         if (embeddingError) out.print(`warning: saved without a vector: ${embeddingError}`);
@@ -106,13 +115,19 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       summary: 'Search notes: full-text, then vector similarity, fused',
       usage: '"<query>"',
       args: { min: 1, max: 1 },
-      options: { label: { takesValue: true, valueName: '<label>' }, key: { takesValue: true, valueName: '<key>', description: 'search as a model call passing this key would' } },
+      options: {
+        label: { takesValue: true, valueName: '<label>' },
+        key: { takesValue: true, valueName: '<key>', description: 'search as a model call passing this key would' },
+      },
       run: async (input, out) => {
         const key = single(input, 'key');
         const viewer: Viewer = key === null ? operator() : { ...operator(), key, operator: false };
         const { hits, mode, why } = await ctx.store().search(viewer, input.args[0]!, single(input, 'label'));
         out.print(`${hits.length} found (${mode})${why ? `: ${why}` : ''}`);
-        print(out, hits.map((h) => h.note));
+        print(
+          out,
+          hits.map((h) => h.note),
+        );
       },
     },
     {
@@ -122,7 +137,8 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       args: { min: 0, max: 1 },
       run: (input, out) => {
         const count = input.args[0] === undefined ? 10 : Number(input.args[0]);
-        if (!Number.isInteger(count) || count < 1 || count > 1000) throw new MiraError('MIRA_ERR_CONSOLE_USAGE', 'usage: notes recent [N] with N from 1 to 1000');
+        if (!Number.isInteger(count) || count < 1 || count > 1000)
+          throw new MiraError('MIRA_ERR_CONSOLE_USAGE', 'usage: notes recent [N] with N from 1 to 1000');
         print(out, ctx.store().recent(operator(), count), 'no notes in this scope');
       },
     },
@@ -133,7 +149,11 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       args: { min: 1, max: 1 },
       run: (input, out) => {
         const note = ctx.store().get(parseId(input.args[0]!), operator());
-        if (!note) throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${input.args[0]} in scope "${ctx.scope()}" or global`);
+        if (!note)
+          throw new MiraError(
+            NotesErrorCodes.NOT_FOUND,
+            `there is no note ${input.args[0]} in scope "${ctx.scope()}" or global`,
+          );
         out.print(formatNote(note, ctx.now()));
         out.print(`  scope: ${note.scope}, created ${note.createdAt}, updated ${note.updatedAt}`);
       },
@@ -145,7 +165,9 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       args: { min: 2, max: 2 },
       options: { label: { takesValue: true, valueName: 'a,b' } },
       run: async (input, out) => {
-        const { note, cut } = await ctx.store().update(parseId(input.args[0]!), operator(), undefined, input.args[1]!, single(input, 'label'));
+        const { note, cut } = await ctx
+          .store()
+          .update(parseId(input.args[0]!), operator(), undefined, input.args[1]!, single(input, 'label'));
         out.print(formatNote(note, ctx.now()));
         if (cut) out.print(`note: trimmed at a word boundary; not saved: ${JSON.stringify(cut)}`);
       },
@@ -208,7 +230,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
     },
     {
       name: 'notes export',
-      summary: 'Write a scope\'s notes (keys included) to a JSON file',
+      summary: "Write a scope's notes (keys included) to a JSON file",
       usage: '<file>',
       args: { min: 1, max: 1 },
       options: { scope: { takesValue: true, valueName: '<scope>' } },
@@ -225,18 +247,29 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       summary: 'Import notes from an export file (all or nothing; re-importing adds nothing)',
       usage: '<file>',
       args: { min: 1, max: 1 },
-      options: { scope: { takesValue: true, valueName: '<scope>', description: 'import into this scope instead of the file\'s' } },
+      options: {
+        scope: { takesValue: true, valueName: '<scope>', description: "import into this scope instead of the file's" },
+      },
       run: async (input, out) => {
         const path = ctx.resolvePath(input.args[0]!);
         let data: unknown;
         try {
           data = JSON.parse(readFileSync(path, 'utf8'));
         } catch (error) {
-          throw new MiraError(NotesErrorCodes.IMPORT_INVALID, `${path} cannot be read as JSON (${(error as Error).message}); nothing was imported`);
+          throw new MiraError(
+            NotesErrorCodes.IMPORT_INVALID,
+            `${path} cannot be read as JSON (${(error as Error).message}); nothing was imported`,
+          );
         }
         const invalid = validateNotesExport(data);
-        if (invalid) throw new MiraError(NotesErrorCodes.IMPORT_INVALID, `${path} is not a notes export: ${invalid}; nothing was imported`);
-        const { added, skipped } = await ctx.store().importNotes(data as unknown as NotesExport, single(input, 'scope') ?? undefined);
+        if (invalid)
+          throw new MiraError(
+            NotesErrorCodes.IMPORT_INVALID,
+            `${path} is not a notes export: ${invalid}; nothing was imported`,
+          );
+        const { added, skipped } = await ctx
+          .store()
+          .importNotes(data as unknown as NotesExport, single(input, 'scope') ?? undefined);
         out.print(`imported ${added} notes, ${skipped} already present`);
       },
     },
@@ -261,10 +294,16 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
         out.print(`session scope: ${ctx.scope()} (reads also see ${GLOBAL_SCOPE})`);
         for (const row of store.countsByScope()) out.print(`  ${row.scope}: ${row.notes} notes (${row.keyed} keyed)`);
         const state = store.embeddingState();
-        if (!store.embedder) out.print('embedding: none — search is full-text only, and note text never leaves this machine');
+        if (!store.embedder)
+          out.print('embedding: none — search is full-text only, and note text never leaves this machine');
         else {
-          out.print(`embedding: ${store.embedder.name}; note text, keyed notes included, is sent to ${store.embedder.destination} when saved (the key gates recall, not embedding)`);
-          if (state.mismatch) out.print(`warning: stored vectors come from ${state.stored}; run "notes reembed" (until then search is full-text only)`);
+          out.print(
+            `embedding: ${store.embedder.name}; note text, keyed notes included, is sent to ${store.embedder.destination} when saved (the key gates recall, not embedding)`,
+          );
+          if (state.mismatch)
+            out.print(
+              `warning: stored vectors come from ${state.stored}; run "notes reembed" (until then search is full-text only)`,
+            );
         }
       },
     },

@@ -32,17 +32,31 @@ export class OpenAIEmbedder implements Embedder {
     const baseURL = config.base_url ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
     this.name = `openai:${config.model}`;
     this.destination = `${baseURL}/embeddings (model ${config.model})`;
-    this.#client = new OpenAI({ apiKey: env[config.api_key_env] || 'no-key-set', baseURL, timeout: config.timeout_ms, maxRetries: 1 });
+    this.#client = new OpenAI({
+      apiKey: env[config.api_key_env] || 'no-key-set',
+      baseURL,
+      timeout: config.timeout_ms,
+      maxRetries: 1,
+    });
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     try {
-      const response = await this.#client.embeddings.create({ model: this.#model, input: [...texts], encoding_format: 'float' });
+      const response = await this.#client.embeddings.create({
+        model: this.#model,
+        input: [...texts],
+        encoding_format: 'float',
+      });
       const ordered = [...response.data].sort((a, b) => a.index - b.index);
-      if (ordered.length !== texts.length) throw new Error(`expected ${texts.length} embeddings, got ${ordered.length}`);
+      if (ordered.length !== texts.length)
+        throw new Error(`expected ${texts.length} embeddings, got ${ordered.length}`);
       return ordered.map((d) => Float32Array.from(d.embedding as number[]));
     } catch (error) {
-      throw new MiraError(NotesErrorCodes.EMBEDDER_FAILED, `the embedder ${this.destination} failed: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+      throw new MiraError(
+        NotesErrorCodes.EMBEDDER_FAILED,
+        `the embedder ${this.destination} failed: ${(error as Error).message.split('\n')[0]}`,
+        { cause: error },
+      );
     }
   }
 }

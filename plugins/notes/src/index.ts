@@ -5,7 +5,14 @@
  *
  * @packageDocumentation
  */
-import { CoreErrorCodes, EPISODE_ORIGINS, MiraError, definePlugin, type EpisodeOrigin, type MiraPlugin } from '@mira/core';
+import {
+  CoreErrorCodes,
+  EPISODE_ORIGINS,
+  MiraError,
+  definePlugin,
+  type EpisodeOrigin,
+  type MiraPlugin,
+} from '@mira/core';
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
@@ -65,9 +72,13 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
     if (config.enabled) {
       const path = requireDatabasePath(kernel, 'notes', config.database_path, '../data/mira-notes.sqlite3');
       if (embedding.provider === 'openai' && !embedding.model) {
-        throw new MiraError(CoreErrorCodes.CONFIG_INVALID, '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"');
+        throw new MiraError(
+          CoreErrorCodes.CONFIG_INVALID,
+          '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"',
+        );
       }
-      const embedder: Embedder | undefined = embedding.provider === 'openai' ? new OpenAIEmbedder(embedding) : undefined;
+      const embedder: Embedder | undefined =
+        embedding.provider === 'openai' ? new OpenAIEmbedder(embedding) : undefined;
       kernel.stores.register({
         name: 'notes',
         open: async () => {
@@ -79,11 +90,22 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
       });
     }
     const store = () => {
-      if (!config.enabled) throw new MiraError(NotesErrorCodes.DISABLED, 'notes are disabled in this profile; set [notes] enabled = true and database_path in profile.toml');
+      if (!config.enabled)
+        throw new MiraError(
+          NotesErrorCodes.DISABLED,
+          'notes are disabled in this profile; set [notes] enabled = true and database_path in profile.toml',
+        );
       return kernel.stores.get<NotesStore>('notes');
     };
     const now = () => kernel.clock.now();
-    for (const command of notesCommands({ enabled: config.enabled, store, scope: () => scope, setScope: (s) => (scope = s), now, resolvePath: (p) => kernel.resolvePath(p) })) {
+    for (const command of notesCommands({
+      enabled: config.enabled,
+      store,
+      scope: () => scope,
+      setScope: (s) => (scope = s),
+      now,
+      resolvePath: (p) => kernel.resolvePath(p),
+    })) {
       kernel.commands.register(command);
     }
     if (config.enabled) {

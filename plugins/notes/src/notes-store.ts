@@ -45,10 +45,24 @@ export interface NotesExport {
   version: 1;
   scope: string;
   exported_at: string;
-  notes: Array<{ content: string; labels: string[]; private_key: string | null; created_at: string; updated_at: string }>;
+  notes: Array<{
+    content: string;
+    labels: string[];
+    private_key: string | null;
+    created_at: string;
+    updated_at: string;
+  }>;
 }
 
-interface NoteRow { id: number; scope: string; content: string; private_key: string | null; key_digest: string | null; created_at: string; updated_at: string }
+interface NoteRow {
+  id: number;
+  scope: string;
+  content: string;
+  private_key: string | null;
+  key_digest: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 
@@ -102,16 +116,36 @@ export class NotesStore {
   }
 
   /** The embedder the stored vectors came from, and whether the configured one differs. */
-  embeddingState(): { stored: string | undefined; dimension: number | undefined; configured: string | undefined; mismatch: boolean } {
+  embeddingState(): {
+    stored: string | undefined;
+    dimension: number | undefined;
+    configured: string | undefined;
+    mismatch: boolean;
+  } {
     const stored = this.#meta('embedder');
     const dimension = this.#meta('dimension');
     const configured = this.embedder?.name;
-    return { stored, dimension: dimension ? Number(dimension) : undefined, configured, mismatch: Boolean(stored && configured && stored !== configured) };
+    return {
+      stored,
+      dimension: dimension ? Number(dimension) : undefined,
+      configured,
+      mismatch: Boolean(stored && configured && stored !== configured),
+    };
   }
 
   #hydrate(row: NoteRow): Note {
-    const labels = this.#stmt('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck().all(row.id) as string[];
-    return { id: row.id, scope: row.scope, content: row.content, labels, privateKey: row.private_key, createdAt: row.created_at, updatedAt: row.updated_at };
+    const labels = this.#stmt('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position')
+      .pluck()
+      .all(row.id) as string[];
+    return {
+      id: row.id,
+      scope: row.scope,
+      content: row.content,
+      labels,
+      privateKey: row.private_key,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
   }
 
   #visible(row: NoteRow, viewer: Viewer): boolean {
@@ -124,12 +158,19 @@ export class NotesStore {
   #filterSql(viewer: Viewer): { sql: string; params: unknown[] } {
     const scopes = viewer.scopes.map(() => '?').join(', ');
     if (viewer.operator) return { sql: `n.scope IN (${scopes})`, params: [...viewer.scopes] };
-    return { sql: `n.scope IN (${scopes}) AND (n.key_digest IS NULL OR n.key_digest = ?)`, params: [...viewer.scopes, viewer.key === null ? '' : digest(viewer.key)] };
+    return {
+      sql: `n.scope IN (${scopes}) AND (n.key_digest IS NULL OR n.key_digest = ?)`,
+      params: [...viewer.scopes, viewer.key === null ? '' : digest(viewer.key)],
+    };
   }
 
   /** Creates a scope if it does not exist. */
   ensureScope(name: string): void {
-    if (!SCOPE_NAME.test(name)) throw new MiraError(NotesErrorCodes.SCOPE_INVALID, `scope names are lower-case words (a-z, 0-9, - and _), not "${name}"`);
+    if (!SCOPE_NAME.test(name))
+      throw new MiraError(
+        NotesErrorCodes.SCOPE_INVALID,
+        `scope names are lower-case words (a-z, 0-9, - and _), not "${name}"`,
+      );
     this.#stmt('INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)').run(name, this.#now());
   }
 
@@ -146,13 +187,18 @@ export class NotesStore {
   #storeVector(id: number, vector: Float32Array | undefined): void {
     if (!vector || !this.embedder) return;
     if (!this.#meta('embedder')) {
-      this.#db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS note_vectors USING vec0(embedding float[${vector.length}] distance_metric=cosine)`);
+      this.#db.exec(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS note_vectors USING vec0(embedding float[${vector.length}] distance_metric=cosine)`,
+      );
       const set = this.#stmt('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
       set.run('embedder', this.embedder.name);
       set.run('dimension', String(vector.length));
     }
     if (Number(this.#meta('dimension')) !== vector.length) {
-      throw new MiraError(NotesErrorCodes.EMBEDDER_FAILED, `the embedder returned ${vector.length} dimensions but the stored vectors have ${this.#meta('dimension')}; run "notes reembed"`);
+      throw new MiraError(
+        NotesErrorCodes.EMBEDDER_FAILED,
+        `the embedder returned ${vector.length} dimensions but the stored vectors have ${this.#meta('dimension')}; run "notes reembed"`,
+      );
     }
     this.#stmt('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
     this.#stmt('INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)').run(BigInt(id), vector);
@@ -171,7 +217,13 @@ export class NotesStore {
    * its FTS row and its vector in one transaction. An embedder failure still
    * saves the note, without a vector, and says so.
    */
-  async save(scope: string, text: string, labelText: string | null, key: string | null, createdAt?: string): Promise<{ note: Note; cut: string; embeddingError?: string }> {
+  async save(
+    scope: string,
+    text: string,
+    labelText: string | null,
+    key: string | null,
+    createdAt?: string,
+  ): Promise<{ note: Note; cut: string; embeddingError?: string }> {
     const { content, cut } = capNote(text);
     const labels = parseLabels(labelText);
     let vector: Float32Array | undefined;
@@ -185,14 +237,19 @@ export class NotesStore {
     const id = this.#db.transaction(() => {
       this.ensureScope(scope);
       const created = createdAt ?? now;
-      const row = this.#stmt('INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(scope, content, key, key === null ? null : digest(key), created, created);
+      const row = this.#stmt(
+        'INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(scope, content, key, key === null ? null : digest(key), created, created);
       const noteId = Number(row.lastInsertRowid);
       this.#writeIndexes(noteId, content, labels);
       this.#storeVector(noteId, vector);
       return noteId;
     })();
-    return { note: this.get(id, { scopes: [scope], key, operator: true })!, cut, ...(embeddingError ? { embeddingError } : {}) };
+    return {
+      note: this.get(id, { scopes: [scope], key, operator: true })!,
+      cut,
+      ...(embeddingError ? { embeddingError } : {}),
+    };
   }
 
   /** A note the viewer may see, or undefined (a hidden note does not exist for the viewer). */
@@ -205,13 +262,22 @@ export class NotesStore {
     const row = this.#stmt('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
     if (!row || !this.#visible(row, viewer)) throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${id}`);
     if (writableScope !== undefined && row.scope !== writableScope) {
-      throw new MiraError(NotesErrorCodes.READ_ONLY_SCOPE, `note ${id} is in the shared "${row.scope}" scope, which only the operator can change`);
+      throw new MiraError(
+        NotesErrorCodes.READ_ONLY_SCOPE,
+        `note ${id} is in the shared "${row.scope}" scope, which only the operator can change`,
+      );
     }
     return row;
   }
 
   /** Replaces a note's text (and labels when given), keeping its creation time. */
-  async update(id: number, viewer: Viewer, writableScope: string | undefined, text: string, labelText: string | null): Promise<{ note: Note; cut: string }> {
+  async update(
+    id: number,
+    viewer: Viewer,
+    writableScope: string | undefined,
+    text: string,
+    labelText: string | null,
+  ): Promise<{ note: Note; cut: string }> {
     const existing = this.#require(id, viewer, writableScope);
     const { content, cut } = capNote(text);
     const labels = labelText === null ? this.#hydrate(existing).labels : parseLabels(labelText);
@@ -246,46 +312,63 @@ export class NotesStore {
   /** The newest notes the viewer may see, optionally with a label. */
   recent(viewer: Viewer, count: number, label: string | null = null): Note[] {
     const filter = this.#filterSql(viewer);
-    const labelSql = label === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
+    const labelSql =
+      label === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
     const params = [...filter.params, ...(label === null ? [] : [parseLabels(label)[0] ?? ''])];
-    const rows = this.#stmt(`SELECT n.* FROM notes n WHERE ${filter.sql} ${labelSql} ORDER BY n.id DESC LIMIT ?`).all(...params, count) as NoteRow[];
+    const rows = this.#stmt(`SELECT n.* FROM notes n WHERE ${filter.sql} ${labelSql} ORDER BY n.id DESC LIMIT ?`).all(
+      ...params,
+      count,
+    ) as NoteRow[];
     return rows.filter((r) => this.#visible(r, viewer)).map((r) => this.#hydrate(r));
   }
 
   /** How many notes the viewer may see. */
   count(viewer: Viewer): number {
     const filter = this.#filterSql(viewer);
-    return this.#stmt(`SELECT count(*) FROM notes n WHERE ${filter.sql}`).pluck().get(...filter.params) as number;
+    return this.#stmt(`SELECT count(*) FROM notes n WHERE ${filter.sql}`)
+      .pluck()
+      .get(...filter.params) as number;
   }
 
   /** Labels of the notes the viewer may see, most common first. */
   labels(viewer: Viewer): Array<{ label: string; count: number }> {
     const filter = this.#filterSql(viewer);
-    return this.#stmt(`SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${filter.sql} GROUP BY l.label ORDER BY count DESC, l.label`)
-      .all(...filter.params) as Array<{ label: string; count: number }>;
+    return this.#stmt(
+      `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${filter.sql} GROUP BY l.label ORDER BY count DESC, l.label`,
+    ).all(...filter.params) as Array<{ label: string; count: number }>;
   }
 
   /**
    * Full text first, then vector similarity, fused by reciprocal rank. With
    * no embedder (or vectors from another one) it is full-text only and says so.
    */
-  async search(viewer: Viewer, query: string, label: string | null = null, limit = 10): Promise<{ hits: SearchHit[]; mode: 'hybrid' | 'full-text'; why?: string }> {
+  async search(
+    viewer: Viewer,
+    query: string,
+    label: string | null = null,
+    limit = 10,
+  ): Promise<{ hits: SearchHit[]; mode: 'hybrid' | 'full-text'; why?: string }> {
     const words = query.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
     const filter = this.#filterSql(viewer);
     const wantedLabel = label === null ? null : (parseLabels(label)[0] ?? null);
-    const labelSql = wantedLabel === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
+    const labelSql =
+      wantedLabel === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
     const labelParams = wantedLabel === null ? [] : [wantedLabel];
     const state = this.embeddingState();
     let why: string | undefined;
     if (!this.embedder) why = 'no embedder is configured, so this search is full-text only';
-    else if (state.mismatch) why = `the stored vectors come from ${state.stored}, not ${state.configured}; full-text only until "notes reembed"`;
+    else if (state.mismatch)
+      why = `the stored vectors come from ${state.stored}, not ${state.configured}; full-text only until "notes reembed"`;
     else if (!state.stored) why = 'no note has a vector yet; full-text only';
     const ranks = new Map<number, number>();
-    const addRanks = (ids: readonly number[]) => ids.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+    const addRanks = (ids: readonly number[]) =>
+      ids.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
     const pool = Math.max(limit * 5, 50);
     const match = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
     const rankedWithFilter = () =>
-      this.#stmt(`SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${filter.sql} ${labelSql} ORDER BY bm25(notes_fts) LIMIT ?`)
+      this.#stmt(
+        `SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${filter.sql} ${labelSql} ORDER BY bm25(notes_fts) LIMIT ?`,
+      )
         .pluck()
         .all(match, ...filter.params, ...labelParams, pool) as number[];
     // Full text ranks in the FTS index alone (cheap); visibility is checked afterwards, and only
@@ -293,7 +376,9 @@ export class NotesStore {
     let fetched: number[] = [];
     const filterLater = why !== undefined && wantedLabel === null;
     if (words.length > 0) {
-      fetched = this.#stmt('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?').pluck().all(match, pool) as number[];
+      fetched = this.#stmt('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?')
+        .pluck()
+        .all(match, pool) as number[];
       let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter, labelSql, labelParams);
       if (!filterLater && ranked.length < pool && fetched.length === pool) ranked = rankedWithFilter();
       addRanks(ranked);
@@ -302,8 +387,17 @@ export class NotesStore {
     if (why === undefined) {
       try {
         const [vector] = await this.embedder!.embed([query]);
-        const near = this.#stmt('SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance').all(vector, 200) as Array<{ rowid: number }>;
-        addRanks(this.#allowedInOrder(near.map((r) => Number(r.rowid)), filter, labelSql, labelParams));
+        const near = this.#stmt(
+          'SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance',
+        ).all(vector, 200) as Array<{ rowid: number }>;
+        addRanks(
+          this.#allowedInOrder(
+            near.map((r) => Number(r.rowid)),
+            filter,
+            labelSql,
+            labelParams,
+          ),
+        );
         mode = 'hybrid';
       } catch (error) {
         why = `the embedder failed (${(error as Error).message}); full-text only`;
@@ -328,11 +422,18 @@ export class NotesStore {
   }
 
   /** The IDs of `ids` the filter lets through, in the order given. */
-  #allowedInOrder(ids: readonly number[], filter: { sql: string; params: unknown[] }, labelSql: string, labelParams: readonly unknown[]): number[] {
+  #allowedInOrder(
+    ids: readonly number[],
+    filter: { sql: string; params: unknown[] },
+    labelSql: string,
+    labelParams: readonly unknown[],
+  ): number[] {
     if (ids.length === 0) return [];
     // "+n.scope" keeps SQLite on the primary key for these few IDs instead of scanning the scope index.
     const allowed = new Set(
-      this.#stmt(`SELECT n.id FROM notes n WHERE n.id IN (${ids.map(() => '?').join(',')}) AND ${filter.sql.replace('n.scope IN', '+n.scope IN')} ${labelSql}`)
+      this.#stmt(
+        `SELECT n.id FROM notes n WHERE n.id IN (${ids.map(() => '?').join(',')}) AND ${filter.sql.replace('n.scope IN', '+n.scope IN')} ${labelSql}`,
+      )
         .pluck()
         .all(...ids, ...filter.params, ...labelParams) as number[],
     );
@@ -343,8 +444,14 @@ export class NotesStore {
   duplicates(viewer: Viewer, maxNotes = 5000): Array<{ a: Note; b: Note; similarity: number }> {
     const filter = this.#filterSql(viewer);
     const total = this.count(viewer);
-    if (total > maxNotes) throw new MiraError(NotesErrorCodes.TOO_MANY, `${total} notes are too many to compare at once (at most ${maxNotes}); narrow the scope`);
-    const rows = (this.#stmt(`SELECT n.* FROM notes n WHERE ${filter.sql} ORDER BY n.id`).all(...filter.params) as NoteRow[]).filter((r) => this.#visible(r, viewer));
+    if (total > maxNotes)
+      throw new MiraError(
+        NotesErrorCodes.TOO_MANY,
+        `${total} notes are too many to compare at once (at most ${maxNotes}); narrow the scope`,
+      );
+    const rows = (
+      this.#stmt(`SELECT n.* FROM notes n WHERE ${filter.sql} ORDER BY n.id`).all(...filter.params) as NoteRow[]
+    ).filter((r) => this.#visible(r, viewer));
     const words = rows.map((r) => new Set(comparable(r.content).split(' ')));
     const pairs: Array<{ a: Note; b: Note; similarity: number }> = [];
     for (let i = 0; i < rows.length; i += 1) {
@@ -354,7 +461,11 @@ export class NotesStore {
         const shared = [...a].filter((w) => b.has(w)).length;
         const similarity = shared / (a.size + b.size - shared);
         if (comparable(rows[i]!.content) === comparable(rows[j]!.content) || similarity >= 0.85) {
-          pairs.push({ a: this.#hydrate(rows[i]!), b: this.#hydrate(rows[j]!), similarity: Math.round(similarity * 100) / 100 });
+          pairs.push({
+            a: this.#hydrate(rows[i]!),
+            b: this.#hydrate(rows[j]!),
+            similarity: Math.round(similarity * 100) / 100,
+          });
         }
       }
     }
@@ -384,7 +495,13 @@ export class NotesStore {
       exported_at: this.#now(),
       notes: rows.map((r) => {
         const n = this.#hydrate(r);
-        return { content: n.content, labels: [...n.labels], private_key: n.privateKey, created_at: n.createdAt, updated_at: n.updatedAt };
+        return {
+          content: n.content,
+          labels: [...n.labels],
+          private_key: n.privateKey,
+          created_at: n.createdAt,
+          updated_at: n.updatedAt,
+        };
       }),
     };
   }
@@ -392,7 +509,9 @@ export class NotesStore {
   /** Imports a validated export; a note already present (same scope, text, key and creation time) is skipped. */
   async importNotes(data: NotesExport, scope = data.scope): Promise<{ added: number; skipped: number }> {
     this.ensureScope(scope);
-    const exists = this.#stmt('SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, \'\') = ?').pluck();
+    const exists = this.#stmt(
+      "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
+    ).pluck();
     let added = 0;
     let skipped = 0;
     const fresh = data.notes.filter((n) => {
@@ -412,8 +531,16 @@ export class NotesStore {
       fresh.forEach((n, i) => {
         const { content } = capNote(n.content);
         const labels = parseLabels(n.labels.join(','));
-        const row = this.#stmt('INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(scope, content, n.private_key, n.private_key === null ? null : digest(n.private_key), n.created_at, n.updated_at);
+        const row = this.#stmt(
+          'INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+        ).run(
+          scope,
+          content,
+          n.private_key,
+          n.private_key === null ? null : digest(n.private_key),
+          n.created_at,
+          n.updated_at,
+        );
         const id = Number(row.lastInsertRowid);
         this.#writeIndexes(id, content, labels);
         this.#storeVector(id, vectors[i]);
@@ -425,10 +552,18 @@ export class NotesStore {
 
   /** Re-embeds every note with the configured embedder, replacing the vector table. */
   async reembed(batch = 64): Promise<number> {
-    if (!this.embedder) throw new MiraError(NotesErrorCodes.EMBEDDER_FAILED, 'no embedder is configured; set [notes.embedding] provider first');
-    const rows = this.#stmt('SELECT id, content FROM notes ORDER BY id').all() as Array<{ id: number; content: string }>;
+    if (!this.embedder)
+      throw new MiraError(
+        NotesErrorCodes.EMBEDDER_FAILED,
+        'no embedder is configured; set [notes.embedding] provider first',
+      );
+    const rows = this.#stmt('SELECT id, content FROM notes ORDER BY id').all() as Array<{
+      id: number;
+      content: string;
+    }>;
     const vectors: Float32Array[] = [];
-    for (let i = 0; i < rows.length; i += batch) vectors.push(...(await this.embedder.embed(rows.slice(i, i + batch).map((r) => r.content))));
+    for (let i = 0; i < rows.length; i += batch)
+      vectors.push(...(await this.embedder.embed(rows.slice(i, i + batch).map((r) => r.content))));
     this.#db.transaction(() => {
       this.#db.exec('DROP TABLE IF EXISTS note_vectors');
       this.#stmt("DELETE FROM meta WHERE key IN ('embedder', 'dimension')").run();
@@ -439,8 +574,9 @@ export class NotesStore {
 
   /** Notes per scope. */
   countsByScope(): Array<{ scope: string; notes: number; keyed: number }> {
-    return this.#stmt('SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name')
-      .all() as Array<{ scope: string; notes: number; keyed: number }>;
+    return this.#stmt(
+      'SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name',
+    ).all() as Array<{ scope: string; notes: number; keyed: number }>;
   }
 
   close(): void {

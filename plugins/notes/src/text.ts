@@ -29,7 +29,8 @@ export const NotesErrorCodes = {
  * is returned.
  */
 export function capNote(text: string): { content: string; cut: string } {
-  if (findForbiddenCharacter(text)) throw new MiraError(NotesErrorCodes.EMPTY, 'the note contains a control character; remove it');
+  if (findForbiddenCharacter(text))
+    throw new MiraError(NotesErrorCodes.EMPTY, 'the note contains a control character; remove it');
   const clean = collapseWhitespace(text.normalize('NFKC'));
   if (clean === '') throw new MiraError(NotesErrorCodes.EMPTY, 'the note is empty; write some text');
   const chars = [...clean];
@@ -55,11 +56,15 @@ export function parseLabels(text: string | null | undefined): string[] {
     const label = collapseWhitespace(caseFold(part.normalize('NFKC')));
     if (label === '') continue;
     if (findForbiddenCharacter(label) || [...label].length > MAX_LABEL_LENGTH) {
-      throw new MiraError(NotesErrorCodes.LABEL_INVALID, `labels are short words separated by commas (at most ${MAX_LABEL_LENGTH} characters each)`);
+      throw new MiraError(
+        NotesErrorCodes.LABEL_INVALID,
+        `labels are short words separated by commas (at most ${MAX_LABEL_LENGTH} characters each)`,
+      );
     }
     if (!labels.includes(label)) labels.push(label);
   }
-  if (labels.length > MAX_LABELS) throw new MiraError(NotesErrorCodes.LABEL_INVALID, `a note takes at most ${MAX_LABELS} labels`);
+  if (labels.length > MAX_LABELS)
+    throw new MiraError(NotesErrorCodes.LABEL_INVALID, `a note takes at most ${MAX_LABELS} labels`);
   return labels;
 }
 

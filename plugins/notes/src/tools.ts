@@ -1,4 +1,11 @@
-import { MiraError, rejectedResult, toMiraError, type EpisodeOrigin, type ToolDefinition, type ToolResult } from '@mira/core';
+import {
+  MiraError,
+  rejectedResult,
+  toMiraError,
+  type EpisodeOrigin,
+  type ToolDefinition,
+  type ToolResult,
+} from '@mira/core';
 import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './notes-store.js';
 import { NOTE_ADVERTISED_CAP, NOTE_CAP, NotesErrorCodes, noteAge } from './text.js';
 
@@ -21,7 +28,13 @@ function viewer(ctx: NotesToolContext, key: string | null): Viewer {
 }
 
 function render(note: Note, now: Date) {
-  return { memory_id: note.id, age: noteAge(note.createdAt, now), labels: note.labels.length > 0 ? note.labels : ['unlabeled'], content: note.content, ...(note.scope === GLOBAL_SCOPE ? { scope: GLOBAL_SCOPE } : {}) };
+  return {
+    memory_id: note.id,
+    age: noteAge(note.createdAt, now),
+    labels: note.labels.length > 0 ? note.labels : ['unlabeled'],
+    content: note.content,
+    ...(note.scope === GLOBAL_SCOPE ? { scope: GLOBAL_SCOPE } : {}),
+  };
 }
 
 async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
@@ -29,19 +42,24 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
     return await run();
   } catch (error) {
     const failure = toMiraError(error);
-    const reason = {
-      [NotesErrorCodes.NOT_FOUND]: 'not_found',
-      [NotesErrorCodes.READ_ONLY_SCOPE]: 'read_only_scope',
-      [NotesErrorCodes.EMPTY]: 'invalid_content',
-      [NotesErrorCodes.LABEL_INVALID]: 'invalid_label',
-    }[failure.code as string] ?? 'backend_failure';
+    const reason =
+      {
+        [NotesErrorCodes.NOT_FOUND]: 'not_found',
+        [NotesErrorCodes.READ_ONLY_SCOPE]: 'read_only_scope',
+        [NotesErrorCodes.EMPTY]: 'invalid_content',
+        [NotesErrorCodes.LABEL_INVALID]: 'invalid_label',
+      }[failure.code as string] ?? 'backend_failure';
     return rejectedResult(reason, failure.detail);
   }
 }
 
 function writableScope(ctx: NotesToolContext): string {
   const scope = ctx.scope();
-  if (scope === GLOBAL_SCOPE) throw new MiraError(NotesErrorCodes.READ_ONLY_SCOPE, 'this session is on the shared "global" scope, which only the operator writes');
+  if (scope === GLOBAL_SCOPE)
+    throw new MiraError(
+      NotesErrorCodes.READ_ONLY_SCOPE,
+      'this session is on the shared "global" scope, which only the operator writes',
+    );
   return scope;
 }
 
@@ -51,38 +69,55 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     name: 'save_memory',
     description:
       `Save a short note worth keeping: a fact, preference or event, at most ${NOTE_ADVERTISED_CAP} characters. ` +
-      'Every note is stamped with its creation time automatically, so never write today\'s date into the text (a written date is read as the date of the event). ' +
+      "Every note is stamped with its creation time automatically, so never write today's date into the text (a written date is read as the date of the event). " +
       'label: comma-separated free-form labels (reuse common ones such as preference, fact, event; use self for knowledge about yourself), or null. ' +
       'private_key: gate the note so only calls passing the same key can see it, or null.',
     kind: 'effect',
     origins: ctx.writeOrigins,
     parameters: {
       type: 'object',
-      properties: { content: { type: 'string', description: 'The note text.' }, label: nullableString('Comma-separated labels, or null.'), private_key: nullableString('A private key, or null.') },
+      properties: {
+        content: { type: 'string', description: 'The note text.' },
+        label: nullableString('Comma-separated labels, or null.'),
+        private_key: nullableString('A private key, or null.'),
+      },
       required: ['content', 'label', 'private_key'],
       additionalProperties: false,
     },
     run: (args) =>
       guarded(async () => {
-        const { note, cut, embeddingError } = await ctx.store().save(writableScope(ctx), args.content, args.label, args.private_key || null);
-        const result: Record<string, unknown> = { status: 'saved', memory_id: note.id, day: note.createdAt.slice(0, 10), labels: note.labels.length > 0 ? note.labels : ['unlabeled'] };
+        const { note, cut, embeddingError } = await ctx
+          .store()
+          .save(writableScope(ctx), args.content, args.label, args.private_key || null);
+        const result: Record<string, unknown> = {
+          status: 'saved',
+          memory_id: note.id,
+          day: note.createdAt.slice(0, 10),
+          labels: note.labels.length > 0 ? note.labels : ['unlabeled'],
+        };
         if (cut) {
           result.trimmed = true;
           result.cut = cut;
           result.advice = `The note was over ${NOTE_CAP} characters, so it was trimmed at the last word boundary and saved; the cut text is above. Skip update_memory unless the cut part is critical.`;
         }
-        if (embeddingError) result.warning = 'saved without a vector (the embedder failed); full-text search still finds it';
+        if (embeddingError)
+          result.warning = 'saved without a vector (the embedder failed); full-text search still finds it';
         return { content: json(result), display: `saved N${note.id}${cut ? ' (trimmed)' : ''}` };
       }),
   };
   const search: ToolDefinition<{ query: string; label: string | null; private_key: string | null }> = {
     name: 'search_memory',
-    description: 'Search saved notes: full-text first, then semantic similarity, fused into one ranking. Optional label filter. Results show each note\'s age.',
+    description:
+      "Search saved notes: full-text first, then semantic similarity, fused into one ranking. Optional label filter. Results show each note's age.",
     kind: 'acquisition',
     origins: ALL_ORIGINS,
     parameters: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'What to look for.' }, label: nullableString('Only notes with this label, or null.'), private_key: nullableString('The key of keyed notes, or null.') },
+      properties: {
+        query: { type: 'string', description: 'What to look for.' },
+        label: nullableString('Only notes with this label, or null.'),
+        private_key: nullableString('The key of keyed notes, or null.'),
+      },
       required: ['query', 'label', 'private_key'],
       additionalProperties: false,
     },
@@ -91,7 +126,12 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
         const { hits, mode, why } = await ctx.store().search(viewer(ctx, args.private_key), args.query, args.label, 10);
         const now = ctx.now();
         return {
-          content: json({ status: hits.length > 0 ? 'found' : 'none', mode, ...(why ? { note: why } : {}), notes: hits.map((h) => render(h.note, now)) }),
+          content: json({
+            status: hits.length > 0 ? 'found' : 'none',
+            mode,
+            ...(why ? { note: why } : {}),
+            notes: hits.map((h) => render(h.note, now)),
+          }),
           display: `${hits.length} found (${mode})`,
         };
       }),
@@ -103,7 +143,11 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     origins: ALL_ORIGINS,
     parameters: {
       type: 'object',
-      properties: { count: { type: ['integer', 'null'], minimum: 1, maximum: 50, description: 'How many (default 10).' }, label: nullableString('Only notes with this label, or null.'), private_key: nullableString('The key of keyed notes, or null.') },
+      properties: {
+        count: { type: ['integer', 'null'], minimum: 1, maximum: 50, description: 'How many (default 10).' },
+        label: nullableString('Only notes with this label, or null.'),
+        private_key: nullableString('The key of keyed notes, or null.'),
+      },
       required: ['count', 'label', 'private_key'],
       additionalProperties: false,
     },
@@ -111,10 +155,18 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       guarded(async () => {
         const notes = ctx.store().recent(viewer(ctx, args.private_key), args.count ?? 10, args.label);
         const now = ctx.now();
-        return { content: json({ status: notes.length > 0 ? 'found' : 'none', notes: notes.map((n) => render(n, now)) }), display: `${notes.length} notes` };
+        return {
+          content: json({ status: notes.length > 0 ? 'found' : 'none', notes: notes.map((n) => render(n, now)) }),
+          display: `${notes.length} notes`,
+        };
       }),
   };
-  const update: ToolDefinition<{ memory_id: number; content: string; label: string | null; private_key: string | null }> = {
+  const update: ToolDefinition<{
+    memory_id: number;
+    content: string;
+    label: string | null;
+    private_key: string | null;
+  }> = {
     name: 'update_memory',
     description: `Replace the text of one of your notes (at most ${NOTE_ADVERTISED_CAP} characters); label null keeps its labels.`,
     kind: 'effect',
@@ -132,8 +184,13 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     },
     run: (args) =>
       guarded(async () => {
-        const { note, cut } = await ctx.store().update(args.memory_id, viewer(ctx, args.private_key), ctx.scope(), args.content, args.label);
-        return { content: json({ status: 'updated', memory_id: note.id, ...(cut ? { trimmed: true, cut } : {}) }), display: `updated N${note.id}` };
+        const { note, cut } = await ctx
+          .store()
+          .update(args.memory_id, viewer(ctx, args.private_key), ctx.scope(), args.content, args.label);
+        return {
+          content: json({ status: 'updated', memory_id: note.id, ...(cut ? { trimmed: true, cut } : {}) }),
+          display: `updated N${note.id}`,
+        };
       }),
   };
   const remove: ToolDefinition<{ memory_id: number; private_key: string | null }> = {
@@ -143,7 +200,10 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     origins: ctx.writeOrigins,
     parameters: {
       type: 'object',
-      properties: { memory_id: { type: 'integer', description: 'The note to delete.' }, private_key: nullableString('The key of a keyed note, or null.') },
+      properties: {
+        memory_id: { type: 'integer', description: 'The note to delete.' },
+        private_key: nullableString('The key of a keyed note, or null.'),
+      },
       required: ['memory_id', 'private_key'],
       additionalProperties: false,
     },

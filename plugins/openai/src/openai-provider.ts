@@ -1,5 +1,9 @@
 import OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 import {
   CognitionErrorCodes,
   MiraError,
@@ -35,7 +39,13 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
         role: 'assistant',
         content: message.content,
         ...(message.toolCalls && message.toolCalls.length > 0
-          ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+          ? {
+              tool_calls: message.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
           : {}),
       };
     case 'tool':
@@ -100,11 +110,18 @@ export class OpenAIProvider implements CognitionProvider {
       }
       const completion = await client.chat.completions.create({ ...body, stream: false });
       const message = completion?.choices?.[0]?.message;
-      if (!message) throw new MiraError(CognitionErrorCodes.MALFORMED, 'the model server answered without a message (no choices); the episode ended');
+      if (!message)
+        throw new MiraError(
+          CognitionErrorCodes.MALFORMED,
+          'the model server answered without a message (no choices); the episode ended',
+        );
       const toolCalls: ModelToolCall[] = [];
       for (const call of message.tool_calls ?? []) {
         if (call.type !== 'function' || !call.function?.name) {
-          throw new MiraError(CognitionErrorCodes.MALFORMED, 'the model server sent a tool call that is not a function call; the episode ended');
+          throw new MiraError(
+            CognitionErrorCodes.MALFORMED,
+            'the model server sent a tool call that is not a function call; the episode ended',
+          );
         }
         toolCalls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' });
       }
@@ -118,23 +135,43 @@ export class OpenAIProvider implements CognitionProvider {
     if (error instanceof MiraError) return error;
     const where = this.#baseURL;
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
-      return new MiraError(CognitionErrorCodes.TIMEOUT, `the model server at ${where} did not answer within ${this.#config.timeout_ms} ms; try again, or raise [openai] timeout_ms`, { cause: error });
+      return new MiraError(
+        CognitionErrorCodes.TIMEOUT,
+        `the model server at ${where} did not answer within ${this.#config.timeout_ms} ms; try again, or raise [openai] timeout_ms`,
+        { cause: error },
+      );
     }
     if (error instanceof OpenAI.APIConnectionError) {
-      return new MiraError(CognitionErrorCodes.UNREACHABLE, `cannot reach the model server at ${where}; check that it runs and that OPENAI_BASE_URL or [openai] base_url is right`, { cause: error });
+      return new MiraError(
+        CognitionErrorCodes.UNREACHABLE,
+        `cannot reach the model server at ${where}; check that it runs and that OPENAI_BASE_URL or [openai] base_url is right`,
+        { cause: error },
+      );
     }
     if (error instanceof OpenAI.AuthenticationError || (error instanceof OpenAI.APIError && error.status === 403)) {
       const hint = this.#keyMissing
         ? `it needs an API key: set ${this.#config.api_key_env} in the environment`
         : `check the key in ${this.#config.api_key_env}`;
-      return new MiraError(CognitionErrorCodes.AUTH, `the model server at ${where} refused the request (${error.status}); ${hint}`, { cause: error });
+      return new MiraError(
+        CognitionErrorCodes.AUTH,
+        `the model server at ${where} refused the request (${error.status}); ${hint}`,
+        { cause: error },
+      );
     }
     if (error instanceof OpenAI.APIError) {
       const detail = (error.message ?? '').split('\n')[0]!.slice(0, 200);
-      return new MiraError(CognitionErrorCodes.PROVIDER, `the model server at ${where} answered with an error (${error.status ?? 'no status'}): ${detail}`, { cause: error });
+      return new MiraError(
+        CognitionErrorCodes.PROVIDER,
+        `the model server at ${where} answered with an error (${error.status ?? 'no status'}): ${detail}`,
+        { cause: error },
+      );
     }
     const text = error instanceof Error ? error.message : String(error);
-    return new MiraError(CognitionErrorCodes.MALFORMED, `the model server's answer could not be understood (${text.slice(0, 200)}); the episode ended`, { cause: error });
+    return new MiraError(
+      CognitionErrorCodes.MALFORMED,
+      `the model server's answer could not be understood (${text.slice(0, 200)}); the episode ended`,
+      { cause: error },
+    );
   }
 }
 
@@ -159,7 +196,10 @@ async function assembleStream(stream: AsyncIterable<ChatCompletionChunk>): Promi
   }
   const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
   if (toolCalls.some((c) => c.id === '' || c.name === '')) {
-    throw new MiraError(CognitionErrorCodes.MALFORMED, 'the model server streamed a tool call without an id or name; the episode ended');
+    throw new MiraError(
+      CognitionErrorCodes.MALFORMED,
+      'the model server streamed a tool call without an id or name; the episode ended',
+    );
   }
   return { text: sawText ? text : null, toolCalls };
 }

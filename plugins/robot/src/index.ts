@@ -8,7 +8,15 @@
  * @packageDocumentation
  */
 export { HardwareErrorCodes, type HardwareErrorCode } from './errors.js';
-export { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, stamp, toSensorValue, twist, yawQuaternion, type SensorMessageType } from './messages.js';
+export {
+  SENSOR_MESSAGE_TYPES,
+  SENSOR_UNITS,
+  stamp,
+  toSensorValue,
+  twist,
+  yawQuaternion,
+  type SensorMessageType,
+} from './messages.js';
 export {
   ROBOT_MAPPING_SCHEMA_PROPERTIES,
   attachRobot,

@@ -40,8 +40,13 @@ export function toSensorValue(type: SensorMessageType, message: RosMessage): Rea
     case 'sensor_msgs/msg/Range':
       return { range_m: round(num(message.range)) };
     case 'nav_msgs/msg/Odometry': {
-      const pose = (message.pose as { pose?: { position?: Record<string, unknown>; orientation?: Record<string, unknown> } } | undefined)?.pose;
-      const twist = (message.twist as { twist?: { linear?: Record<string, unknown>; angular?: Record<string, unknown> } } | undefined)?.twist;
+      const pose = (
+        message.pose as
+          { pose?: { position?: Record<string, unknown>; orientation?: Record<string, unknown> } } | undefined
+      )?.pose;
+      const twist = (
+        message.twist as { twist?: { linear?: Record<string, unknown>; angular?: Record<string, unknown> } } | undefined
+      )?.twist;
       return {
         x: round(num(pose?.position?.x)),
         y: round(num(pose?.position?.y)),

@@ -118,7 +118,8 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
   let driveDeadline = 0;
   const drive = mapping.drive;
 
-  const publishVelocity = (linear: number, angular: number) => transport.publish(drive!.topic, drive!.type, twist(linear, angular), RELIABLE_QOS);
+  const publishVelocity = (linear: number, angular: number) =>
+    transport.publish(drive!.topic, drive!.type, twist(linear, angular), RELIABLE_QOS);
   const cancelDrive = () => {
     if (driveTimer) clearInterval(driveTimer);
     driveTimer = undefined;
@@ -149,21 +150,38 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
       },
       run: async ({ linear_m_s, angular_rad_s, duration_s }): Promise<ToolResult> => {
         const problems: string[] = [];
-        if (!(Math.abs(linear_m_s) <= drive.max_linear_m_s)) problems.push(`|linear_m_s| must be at most ${drive.max_linear_m_s}`);
-        if (!(Math.abs(angular_rad_s) <= drive.max_angular_rad_s)) problems.push(`|angular_rad_s| must be at most ${drive.max_angular_rad_s}`);
-        if (!(duration_s > 0 && duration_s <= drive.max_duration_s)) problems.push(`duration_s must be above 0 and at most ${drive.max_duration_s}`);
+        if (!(Math.abs(linear_m_s) <= drive.max_linear_m_s))
+          problems.push(`|linear_m_s| must be at most ${drive.max_linear_m_s}`);
+        if (!(Math.abs(angular_rad_s) <= drive.max_angular_rad_s))
+          problems.push(`|angular_rad_s| must be at most ${drive.max_angular_rad_s}`);
+        if (!(duration_s > 0 && duration_s <= drive.max_duration_s))
+          problems.push(`duration_s must be above 0 and at most ${drive.max_duration_s}`);
         if (problems.length > 0) {
-          return { content: json({ status: 'rejected', reason: 'out_of_range', error: `${problems.join('; ')}; nothing was sent` }), display: 'rejected out_of_range' };
+          return {
+            content: json({
+              status: 'rejected',
+              reason: 'out_of_range',
+              error: `${problems.join('; ')}; nothing was sent`,
+            }),
+            display: 'rejected out_of_range',
+          };
         }
         // A new drive replaces the running one without a stop in between.
         cancelDrive();
         driveDeadline = clock.monotonic() + duration_s * 1000;
         await publishVelocity(linear_m_s, angular_rad_s);
         // Republish at the configured rate; the watchdog sends zero velocity once the duration is over.
-        driveTimer = setInterval(() => {
-          if (clock.monotonic() >= driveDeadline) void halt().catch((e) => kernel.log.error(`drive watchdog: ${(e as Error).message}`));
-          else void publishVelocity(linear_m_s, angular_rad_s).catch((e) => kernel.log.error(`drive: ${(e as Error).message}`));
-        }, 1000 / (drive.rate_hz ?? 10));
+        driveTimer = setInterval(
+          () => {
+            if (clock.monotonic() >= driveDeadline)
+              void halt().catch((e) => kernel.log.error(`drive watchdog: ${(e as Error).message}`));
+            else
+              void publishVelocity(linear_m_s, angular_rad_s).catch((e) =>
+                kernel.log.error(`drive: ${(e as Error).message}`),
+              );
+          },
+          1000 / (drive.rate_hz ?? 10),
+        );
         driveTimer.unref?.();
         return {
           content: json({ status: 'started', linear_m_s, angular_rad_s, duration_s }),
@@ -190,7 +208,11 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
         await transport.connect();
       } catch (error) {
         if (error instanceof MiraError) throw error;
-        throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${transport.name}: cannot connect: ${(error as Error).message}`, { cause: error });
+        throw new MiraError(
+          HardwareErrorCodes.TRANSPORT_FAILED,
+          `${transport.name}: cannot connect: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
       for (const sensor of mapping.sensors) {
         unsubscribers.push(
@@ -198,7 +220,12 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
             sensor.topic,
             sensor.type,
             (message) => {
-              const reading: SensorReading = { sensorId: sensor.id, value: toSensorValue(sensor.type, message), at: clock.now(), monotonic: clock.monotonic() };
+              const reading: SensorReading = {
+                sensorId: sensor.id,
+                value: toSensorValue(sensor.type, message),
+                at: clock.now(),
+                monotonic: clock.monotonic(),
+              };
               kernel.sensors.publish(reading);
               for (const waiter of [...(waiters.get(sensor.id) ?? [])]) waiter(reading);
             },

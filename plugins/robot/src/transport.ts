@@ -23,7 +23,11 @@ export interface RobotTransport {
   /** Publishes one message (advertising the topic on first use). */
   publish(topic: string, type: string, message: RosMessage, qos?: QosProfile): Promise<void>;
   /** Offers a service; the returned function withdraws it. */
-  advertiseService(service: string, type: string, handler: (request: RosMessage) => RosMessage | Promise<RosMessage>): () => void;
+  advertiseService(
+    service: string,
+    type: string,
+    handler: (request: RosMessage) => RosMessage | Promise<RosMessage>,
+  ): () => void;
   /** Calls a service; rejects after `timeoutMs`. */
   callService(service: string, type: string, request: RosMessage, timeoutMs: number): Promise<RosMessage>;
   /** Closes subscriptions and the connection (destroys the ROS node). Safe to call twice. */

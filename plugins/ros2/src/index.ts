@@ -49,7 +49,9 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
   },
   setup(kernel, config) {
     const transport: RobotTransport =
-      config.transport === 'rosbridge' ? new RosbridgeTransport(config.url!, config.connect_timeout_ms) : new RclnodejsTransport(config.node_name, config.namespace);
+      config.transport === 'rosbridge'
+        ? new RosbridgeTransport(config.url!, config.connect_timeout_ms)
+        : new RclnodejsTransport(config.node_name, config.namespace);
     const bridge = attachRobot(kernel, transport, config);
     return { start: () => bridge.start(), stop: () => bridge.stop() };
   },

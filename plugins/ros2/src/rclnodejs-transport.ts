@@ -9,12 +9,27 @@ interface RclQos {
   depth: number;
 }
 interface RclNode {
-  createSubscription(type: string, topic: string, options: { qos: RclQos }, callback: (message: RosMessage) => void): unknown;
+  createSubscription(
+    type: string,
+    topic: string,
+    options: { qos: RclQos },
+    callback: (message: RosMessage) => void,
+  ): unknown;
   destroySubscription(subscription: unknown): void;
   createPublisher(type: string, topic: string, options?: { qos: RclQos }): { publish(message: RosMessage): void };
-  createService(type: string, name: string, callback: (request: RosMessage, response: { send(message: RosMessage): void }) => void): unknown;
+  createService(
+    type: string,
+    name: string,
+    callback: (request: RosMessage, response: { send(message: RosMessage): void }) => void,
+  ): unknown;
   destroyService(service: unknown): void;
-  createClient(type: string, name: string): { waitForService(timeoutMs: number): Promise<boolean>; sendRequest(request: RosMessage, callback: (response: RosMessage) => void): void };
+  createClient(
+    type: string,
+    name: string,
+  ): {
+    waitForService(timeoutMs: number): Promise<boolean>;
+    sendRequest(request: RosMessage, callback: (response: RosMessage) => void): void;
+  };
   destroy(): void;
 }
 interface Rclnodejs {
@@ -41,7 +56,11 @@ export async function loadRclnodejs(): Promise<Rclnodejs> {
     const mod = (await import('rclnodejs' as string)) as { default?: Rclnodejs } & Rclnodejs;
     return mod.default ?? mod;
   } catch (error) {
-    throw new MiraError(HardwareErrorCodes.TRANSPORT_UNAVAILABLE, `rclnodejs cannot be loaded (${(error as Error).message.split('\n')[0]}); ${hint}`, { cause: error });
+    throw new MiraError(
+      HardwareErrorCodes.TRANSPORT_UNAVAILABLE,
+      `rclnodejs cannot be loaded (${(error as Error).message.split('\n')[0]}); ${hint}`,
+      { cause: error },
+    );
   }
 }
 
@@ -64,14 +83,21 @@ export class RclnodejsTransport implements RobotTransport {
   #qos(profile: QosProfile | undefined): RclQos {
     const rcl = this.#rcl!;
     const qos = new rcl.QoS();
-    qos.reliability = profile?.reliability === 'best_effort' ? rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT : rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE;
-    qos.durability = profile?.durability === 'transient_local' ? rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL : rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE;
+    qos.reliability =
+      profile?.reliability === 'best_effort'
+        ? rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT
+        : rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE;
+    qos.durability =
+      profile?.durability === 'transient_local'
+        ? rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL
+        : rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE;
     qos.depth = profile?.depth ?? 10;
     return qos;
   }
 
   #requireNode(): RclNode {
-    if (!this.#node || this.#closed) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: not connected`);
+    if (!this.#node || this.#closed)
+      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: not connected`);
     return this.#node;
   }
 
@@ -100,7 +126,11 @@ export class RclnodejsTransport implements RobotTransport {
     publisher.publish(message);
   }
 
-  advertiseService(service: string, type: string, handler: (request: RosMessage) => RosMessage | Promise<RosMessage>): () => void {
+  advertiseService(
+    service: string,
+    type: string,
+    handler: (request: RosMessage) => RosMessage | Promise<RosMessage>,
+  ): () => void {
     const node = this.#requireNode();
     const created = node.createService(type, service, (request, response) => {
       void Promise.resolve(handler(request)).then((answer) => response.send(answer));
@@ -113,10 +143,22 @@ export class RclnodejsTransport implements RobotTransport {
   async callService(service: string, type: string, request: RosMessage, timeoutMs: number): Promise<RosMessage> {
     const client = this.#requireNode().createClient(type, service);
     if (!(await client.waitForService(timeoutMs))) {
-      throw new MiraError(HardwareErrorCodes.SERVICE_TIMEOUT, `${this.name}: service ${service} is not available within ${timeoutMs} ms`);
+      throw new MiraError(
+        HardwareErrorCodes.SERVICE_TIMEOUT,
+        `${this.name}: service ${service} is not available within ${timeoutMs} ms`,
+      );
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new MiraError(HardwareErrorCodes.SERVICE_TIMEOUT, `${this.name}: service ${service} did not answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new MiraError(
+              HardwareErrorCodes.SERVICE_TIMEOUT,
+              `${this.name}: service ${service} did not answer within ${timeoutMs} ms`,
+            ),
+          ),
+        timeoutMs,
+      );
       client.sendRequest(request, (response) => {
         clearTimeout(timer);
         resolve(response);

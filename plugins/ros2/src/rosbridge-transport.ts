@@ -23,7 +23,13 @@ interface RosService {
 }
 const ROSLIB = roslib as unknown as {
   Ros: new (options: Record<string, unknown>) => RosConnection;
-  Topic: new (options: { ros: RosConnection; name: string; messageType: string; queue_length?: number; reconnect_on_close?: boolean }) => RosTopic;
+  Topic: new (options: {
+    ros: RosConnection;
+    name: string;
+    messageType: string;
+    queue_length?: number;
+    reconnect_on_close?: boolean;
+  }) => RosTopic;
   Service: new (options: { ros: RosConnection; name: string; serviceType: string }) => RosService;
 };
 
@@ -47,7 +53,8 @@ export class RosbridgeTransport implements RobotTransport {
   }
 
   #requireRos(): RosConnection {
-    if (!this.#ros || this.#closed) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: not connected`);
+    if (!this.#ros || this.#closed)
+      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: not connected`);
     return this.#ros;
   }
 
@@ -58,7 +65,12 @@ export class RosbridgeTransport implements RobotTransport {
       const fail = (why: string) => {
         clearTimeout(timer);
         ros.close();
-        reject(new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `cannot reach rosbridge at ${this.#url} (${why}); start rosbridge_server on the robot or fix [ros2] url`));
+        reject(
+          new MiraError(
+            HardwareErrorCodes.TRANSPORT_FAILED,
+            `cannot reach rosbridge at ${this.#url} (${why}); start rosbridge_server on the robot or fix [ros2] url`,
+          ),
+        );
       };
       const timer = setTimeout(() => fail(`no answer within ${this.#connectTimeoutMs} ms`), this.#connectTimeoutMs);
       ros.on('connection', () => {
@@ -93,7 +105,11 @@ export class RosbridgeTransport implements RobotTransport {
     t.publish(message);
   }
 
-  advertiseService(service: string, type: string, handler: (request: RosMessage) => RosMessage | Promise<RosMessage>): () => void {
+  advertiseService(
+    service: string,
+    type: string,
+    handler: (request: RosMessage) => RosMessage | Promise<RosMessage>,
+  ): () => void {
     const s = new ROSLIB.Service({ ros: this.#requireRos(), name: service, serviceType: type });
     void s.advertiseAsync(async (request) => handler(request));
     return () => void s.unadvertise();
@@ -102,7 +118,16 @@ export class RosbridgeTransport implements RobotTransport {
   callService(service: string, type: string, request: RosMessage, timeoutMs: number): Promise<RosMessage> {
     const s = new ROSLIB.Service({ ros: this.#requireRos(), name: service, serviceType: type });
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new MiraError(HardwareErrorCodes.SERVICE_TIMEOUT, `${this.name}: service ${service} did not answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new MiraError(
+              HardwareErrorCodes.SERVICE_TIMEOUT,
+              `${this.name}: service ${service} did not answer within ${timeoutMs} ms`,
+            ),
+          ),
+        timeoutMs,
+      );
       s.callService(
         request,
         (response) => {
@@ -111,7 +136,9 @@ export class RosbridgeTransport implements RobotTransport {
         },
         (error) => {
           clearTimeout(timer);
-          reject(new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: service ${service} failed: ${error}`));
+          reject(
+            new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: service ${service} failed: ${error}`),
+          );
         },
       );
     });

@@ -35,10 +35,20 @@ export const DEFAULT_SIM_MAPPING: Required<Pick<RobotMapping, 'sensors' | 'drive
     { id: 'odometry', topic: '/odom', type: 'nav_msgs/msg/Odometry', stale_after_ms: 1000 },
     { id: 'range', topic: '/range/front', type: 'sensor_msgs/msg/Range', stale_after_ms: 1000 },
   ],
-  drive: { topic: '/cmd_vel', type: 'geometry_msgs/msg/Twist', max_linear_m_s: 0.5, max_angular_rad_s: 1.5, max_duration_s: 10 },
+  drive: {
+    topic: '/cmd_vel',
+    type: 'geometry_msgs/msg/Twist',
+    max_linear_m_s: 0.5,
+    max_angular_rad_s: 1.5,
+    max_duration_s: 10,
+  },
 };
 
-const DEFAULT_RATES: Record<string, number> = { 'sensor_msgs/msg/BatteryState': 1, 'nav_msgs/msg/Odometry': 20, 'sensor_msgs/msg/Range': 10 };
+const DEFAULT_RATES: Record<string, number> = {
+  'sensor_msgs/msg/BatteryState': 1,
+  'nav_msgs/msg/Odometry': 20,
+  'sensor_msgs/msg/Range': 10,
+};
 
 /** One simulated robot of one runtime. */
 export interface SimInstance extends PluginInstance {
@@ -61,7 +71,11 @@ export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
       room_half_size_m: { type: 'number', exclusiveMinimum: 0, default: 5 },
       cmd_timeout_s: { type: 'number', exclusiveMinimum: 0, default: 0.5 },
       tick_ms: { type: 'integer', minimum: 0, maximum: 1000, default: 50 },
-      rates_hz: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 1000 }, default: {} },
+      rates_hz: {
+        type: 'object',
+        additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+        default: {},
+      },
       ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
     },
     additionalProperties: false,
@@ -80,7 +94,11 @@ export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
       cmdTimeoutS: config.cmd_timeout_s,
     });
     const transport = new SimTransport(robot, kernel.clock, {
-      sensors: mapping.sensors.map((s) => ({ topic: s.topic, type: s.type, rateHz: config.rates_hz[s.id] ?? DEFAULT_RATES[s.type]! })),
+      sensors: mapping.sensors.map((s) => ({
+        topic: s.topic,
+        type: s.type,
+        rateHz: config.rates_hz[s.id] ?? DEFAULT_RATES[s.type]!,
+      })),
       cmdTopic: mapping.drive?.topic,
       tickMs: config.tick_ms,
     });

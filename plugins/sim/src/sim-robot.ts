@@ -47,7 +47,15 @@ export class SimRobot {
 
   constructor(params: Partial<SimParameters> = {}) {
     this.params = { ...DEFAULT_SIM_PARAMETERS, ...params };
-    this.state = { x: 0, y: 0, yaw: 0, linear: 0, angular: 0, batteryPercent: this.params.batteryPercent, travelledM: 0 };
+    this.state = {
+      x: 0,
+      y: 0,
+      yaw: 0,
+      linear: 0,
+      angular: 0,
+      batteryPercent: this.params.batteryPercent,
+      travelledM: 0,
+    };
   }
 
   /** A velocity command (a Twist's linear.x and angular.z). */

@@ -1,5 +1,12 @@
 import { MiraError, type Clock } from '@mira/core';
-import { HardwareErrorCodes, stamp, yawQuaternion, type RobotTransport, type RosMessage, type SensorMessageType } from '@mira/robot';
+import {
+  HardwareErrorCodes,
+  stamp,
+  yawQuaternion,
+  type RobotTransport,
+  type RosMessage,
+  type SensorMessageType,
+} from '@mira/robot';
 import type { SimRobot } from './sim-robot.js';
 
 type Handler = (message: RosMessage) => void;
@@ -7,7 +14,11 @@ type Handler = (message: RosMessage) => void;
 /** What the simulator publishes and listens to. */
 export interface SimWiring {
   /** Sensor topics the simulator publishes, by message type, with rates in Hz. */
-  readonly sensors: ReadonlyArray<{ readonly topic: string; readonly type: SensorMessageType; readonly rateHz: number }>;
+  readonly sensors: ReadonlyArray<{
+    readonly topic: string;
+    readonly type: SensorMessageType;
+    readonly rateHz: number;
+  }>;
   /** The velocity command topic the simulator listens to. */
   readonly cmdTopic?: string;
   /** How often the simulation steps in real time while connected (ms); 0 disables the timer (tests call tick()). */
@@ -76,9 +87,21 @@ export class SimTransport implements RobotTransport {
     const header = { stamp: stamp(this.#clock.now().getTime()), frame_id: 'base_link' };
     switch (type) {
       case 'sensor_msgs/msg/BatteryState':
-        return { header, voltage: 10.5 + 2.1 * (s.batteryPercent / 100), percentage: s.batteryPercent / 100, present: true };
+        return {
+          header,
+          voltage: 10.5 + 2.1 * (s.batteryPercent / 100),
+          percentage: s.batteryPercent / 100,
+          present: true,
+        };
       case 'sensor_msgs/msg/Range':
-        return { header, radiation_type: 1, field_of_view: 0.1, min_range: this.robot.params.rangeMinM, max_range: this.robot.params.rangeMaxM, range: this.robot.range() };
+        return {
+          header,
+          radiation_type: 1,
+          field_of_view: 0.1,
+          min_range: this.robot.params.rangeMinM,
+          max_range: this.robot.params.rangeMaxM,
+          range: this.robot.range(),
+        };
       case 'nav_msgs/msg/Odometry':
         return {
           header: { ...header, frame_id: 'odom' },
@@ -103,11 +126,19 @@ export class SimTransport implements RobotTransport {
   }
 
   async publish(topic: string, _type: string, message: RosMessage): Promise<void> {
-    if (this.#closed) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `sim: cannot publish on ${topic}: the transport is closed`);
+    if (this.#closed)
+      throw new MiraError(
+        HardwareErrorCodes.TRANSPORT_FAILED,
+        `sim: cannot publish on ${topic}: the transport is closed`,
+      );
     this.#deliver(topic, structuredClone(message));
   }
 
-  advertiseService(service: string, _type: string, handler: (request: RosMessage) => RosMessage | Promise<RosMessage>): () => void {
+  advertiseService(
+    service: string,
+    _type: string,
+    handler: (request: RosMessage) => RosMessage | Promise<RosMessage>,
+  ): () => void {
     this.#services.set(service, handler);
     return () => {
       if (this.#services.get(service) === handler) this.#services.delete(service);
@@ -116,7 +147,11 @@ export class SimTransport implements RobotTransport {
 
   async callService(service: string, _type: string, request: RosMessage, timeoutMs: number): Promise<RosMessage> {
     const handler = this.#services.get(service);
-    if (!handler) throw new MiraError(HardwareErrorCodes.SERVICE_TIMEOUT, `sim: no service ${service} answered within ${timeoutMs} ms`);
+    if (!handler)
+      throw new MiraError(
+        HardwareErrorCodes.SERVICE_TIMEOUT,
+        `sim: no service ${service} answered within ${timeoutMs} ms`,
+      );
     return structuredClone(await handler(structuredClone(request)));
   }
 

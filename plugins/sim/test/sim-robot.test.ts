@@ -41,7 +41,12 @@ describe('SimRobot', () => {
   });
 
   it('drains the battery at the idle rate and per metre travelled', () => {
-    const robot = new SimRobot({ batteryPercent: 50, drainIdlePercentPerMin: 1, drainPercentPerM: 2, cmdTimeoutS: 100 });
+    const robot = new SimRobot({
+      batteryPercent: 50,
+      drainIdlePercentPerMin: 1,
+      drainPercentPerM: 2,
+      cmdTimeoutS: 100,
+    });
     robot.step(60);
     close(robot.state.batteryPercent, 49);
     robot.command(0.5, 0);

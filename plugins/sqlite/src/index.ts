@@ -8,5 +8,12 @@
  */
 export type { SqliteDatabase, SqliteRunResult, SqliteStatement, SqliteTransaction } from './driver.js';
 export { SqliteErrorCodes, type SqliteErrorCode } from './errors.js';
-export { MIRA_APPLICATION_IDS, inspectDatabase, openDatabase, type Inspection, type MiraStoreKind, type StoreSchema } from './open.js';
+export {
+  MIRA_APPLICATION_IDS,
+  inspectDatabase,
+  openDatabase,
+  type Inspection,
+  type MiraStoreKind,
+  type StoreSchema,
+} from './open.js';
 export { ensureParentDirectory, requireDatabasePath } from './path.js';

@@ -1,4 +1,15 @@
-import { accessSync, closeSync, constants, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -96,7 +107,12 @@ function readSchema(path: string, wal: boolean, schema: StoreSchema): Found {
   let db: Database.Database | undefined;
   try {
     db = new Database(source, { readonly: true, fileMustExist: true });
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").pluck().all() as string[];
+    const tables = db
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+      )
+      .pluck()
+      .all() as string[];
     return {
       applicationId: db.pragma('application_id', { simple: true }) as number,
       userVersion: db.pragma('user_version', { simple: true }) as number,
@@ -105,8 +121,13 @@ function readSchema(path: string, wal: boolean, schema: StoreSchema): Found {
     };
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw notSqlite(path, schema, (error as Error).message, error);
-    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be read as an SQLite database (${(error as Error).message}); it was left unchanged`, { cause: error });
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      throw notSqlite(path, schema, (error as Error).message, error);
+    throw new MiraError(
+      CoreErrorCodes.STORE_OPEN_FAILED,
+      `${path} cannot be read as an SQLite database (${(error as Error).message}); it was left unchanged`,
+      { cause: error },
+    );
   } finally {
     db?.close();
     if (copyDir) rmSync(copyDir, { recursive: true, force: true });
@@ -124,7 +145,9 @@ function classify(path: string, schema: StoreSchema, found: Found): Inspection |
       `${path} has ${schema.what} schema version ${userVersion}, but this Mira supports version ${schema.version}; it was left unchanged. Use the Mira release that wrote it, or another file`,
     );
   }
-  const otherKind = (Object.keys(MIRA_APPLICATION_IDS) as MiraStoreKind[]).find((kind) => MIRA_APPLICATION_IDS[kind] === applicationId);
+  const otherKind = (Object.keys(MIRA_APPLICATION_IDS) as MiraStoreKind[]).find(
+    (kind) => MIRA_APPLICATION_IDS[kind] === applicationId,
+  );
   if (otherKind) {
     throw new MiraError(
       SqliteErrorCodes.NOT_MIRA,
@@ -172,18 +195,26 @@ export function inspectDatabase(path: string, schema: StoreSchema): Inspection {
   let size: number;
   try {
     const stats = statSync(path);
-    if (!stats.isFile()) throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} is not a regular file; point ${schema.setting} at a file`);
+    if (!stats.isFile())
+      throw new MiraError(
+        CoreErrorCodes.STORE_OPEN_FAILED,
+        `${path} is not a regular file; point ${schema.setting} at a file`,
+      );
     size = stats.size;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'new' };
-    throw error instanceof MiraError ? error : new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path}: ${(error as Error).message}`, { cause: error });
+    throw error instanceof MiraError
+      ? error
+      : new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path}: ${(error as Error).message}`, { cause: error });
   }
   if (size === 0) return { state: 'new' };
   let header: Buffer;
   try {
     header = readHeader(path);
   } catch (error) {
-    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be read: ${(error as Error).message}`, { cause: error });
+    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be read: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   if (!isSqliteHeader(header)) throw notSqlite(path, schema);
   const fromHeader: Found = { applicationId: header.readInt32BE(68), userVersion: header.readInt32BE(60) };
@@ -228,7 +259,9 @@ export function openDatabase(path: string, busyTimeoutMs: number, schema: StoreS
   try {
     db = new Database(path, { timeout: busyTimeoutMs });
   } catch (error) {
-    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be opened: ${(error as Error).message}`, { cause: error });
+    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be opened: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   try {
     db.pragma('journal_mode = WAL');
@@ -242,7 +275,12 @@ export function openDatabase(path: string, busyTimeoutMs: number, schema: StoreS
         objects: db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number,
       };
       if (found.applicationId === ours && found.userVersion === schema.version) return;
-      if (inspection.state === 'current' && inspection.adopt && found.applicationId === 0 && found.userVersion === schema.version) {
+      if (
+        inspection.state === 'current' &&
+        inspection.adopt &&
+        found.applicationId === 0 &&
+        found.userVersion === schema.version
+      ) {
         db.pragma(`application_id = ${ours}`);
         return;
       }
@@ -260,8 +298,14 @@ export function openDatabase(path: string, busyTimeoutMs: number, schema: StoreS
     if (error instanceof MiraError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
-      throw new MiraError(SqliteErrorCodes.READ_ONLY, `${path} cannot be written (${(error as Error).message}); a ${schema.what} must be writable`, { cause: error });
+      throw new MiraError(
+        SqliteErrorCodes.READ_ONLY,
+        `${path} cannot be written (${(error as Error).message}); a ${schema.what} must be writable`,
+        { cause: error },
+      );
     }
-    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be prepared: ${(error as Error).message}`, { cause: error });
+    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be prepared: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

@@ -6,7 +6,12 @@ import { CoreErrorCodes, MiraError, type PluginKernel } from '@mira/core';
  * The absolute database path of an enabled `[<section>]` table: required and
  * non-empty, resolved against the manifest's directory.
  */
-export function requireDatabasePath(kernel: PluginKernel, section: string, path: string | undefined, example: string): string {
+export function requireDatabasePath(
+  kernel: PluginKernel,
+  section: string,
+  path: string | undefined,
+  example: string,
+): string {
   if (!path?.trim()) {
     throw new MiraError(
       CoreErrorCodes.CONFIG_INVALID,

@@ -1,0 +1,72 @@
+// The layering of Mira, checked in `npm test` (npm run layering).
+// - No import cycles anywhere.
+// - Core imports no plugin and no shared library package.
+// - A package imports other Mira packages only through their public entry points
+//   (the package name, resolved to dist/index), and only those its package.json declares.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles make the load order matter and the code hard to split; pass narrow inputs instead.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-no-plugin',
+      severity: 'error',
+      comment: 'Core is the kernel: plugins build on it, never the other way round.',
+      from: { path: '^core/src' },
+      to: { path: ['^plugins/', '^node_modules/@mira/'] },
+    },
+    {
+      name: 'only-public-entry-points',
+      severity: 'error',
+      comment:
+        'Another Mira package is used through its package name (its dist/index), never through a deep path into it.',
+      from: { path: '^(core|plugins/[^/]+)/src' },
+      to: {
+        path: ['^node_modules/@mira/', '^(core|plugins/[^/]+)/dist/'],
+        pathNot: '^node_modules/@mira/[^/]+/dist/index\\.(js|d\\.ts)$',
+      },
+    },
+    {
+      name: 'no-reaching-into-other-packages',
+      severity: 'error',
+      comment: 'A relative import never leaves its own package.',
+      from: { path: '^(core|plugins/[^/]+)/src' },
+      to: { path: '^(core|plugins/[^/]+)/src', pathNot: '^$1/src' },
+    },
+    {
+      name: 'only-declared-dependencies',
+      severity: 'error',
+      comment: 'Every package a package imports is in its package.json dependencies.',
+      from: { path: '^(core|plugins/[^/]+)/src' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown', 'undetermined', 'unknown'] },
+    },
+    {
+      name: 'no-dev-dependencies-in-src',
+      severity: 'error',
+      comment: 'Shipped code must not need a development dependency.',
+      from: { path: '^(core|plugins/[^/]+)/src' },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules'] },
+    exclude: { path: ['/dist/.*\\.map$'] },
+    tsPreCompilationDeps: true,
+    // Workspace packages are seen as the installed packages they are (node_modules/@mira/…).
+    preserveSymlinks: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    combinedDependencies: false,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['types', 'import', 'default'],
+      extensions: ['.ts', '.d.ts', '.js'],
+      mainFields: ['types', 'main'],
+    },
+    moduleSystems: ['es6'],
+  },
+};
