@@ -48,7 +48,10 @@ async function recallLatency(path: string, entities: number, aliasEvery: number,
     return i % 2 === 0 && n % aliasEvery === 0 ? aliasName(n) : entityName(n);
   });
   const store = SqliteMemoryStore.open(path);
-  const tool = recallMemoryTool(() => store);
+  const tool = recallMemoryTool(
+    () => store,
+    (message) => process.stderr.write(`${message}\n`),
+  );
   const episode: EpisodeInfo = { id: 1, origin: 'operator', utterance: 'x', startedAt: new Date() };
   const viaTool = await timeEach(queries, async (query) => {
     const result = await tool.run({ query }, { episode });

@@ -161,6 +161,11 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
       reason: 'backend_failure',
       error: 'persistent memory could not be read; nothing was recalled',
     });
+    // The model gets a stable reason; the log keeps the cause with its stack.
+    const logged = m.rt.logs.find((line) => line.startsWith('recall_memory: persistent memory could not be read:'));
+    expect(logged)
+      .to.contain('MIRA_ERR_MEMORY_CLOSED')
+      .and.to.match(/\n\s+at /);
   });
 
   it('refuses a third acquisition and withdraws acquisition tools once two are spent', async () => {

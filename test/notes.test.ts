@@ -253,6 +253,25 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       expect(server.embeddingRequests).to.deep.equal([]);
     });
 
+    it('saves and searches full-text when the embedding server is down, logging the cause', async () => {
+      await boot({ provider: 'openai', model: 'toy-embed', base_url: 'http://127.0.0.1:9/v1', timeout_ms: 2000 });
+      const saved = await callTool('save_memory', {
+        content: 'Alice drinks green tea',
+        label: null,
+        private_key: null,
+      });
+      expect(saved.status).to.equal('saved');
+      const result = await callTool('search_memory', { query: 'tea', label: null, private_key: null });
+      expect(result.notes.map((n: any) => n.content)).to.deep.equal(['Alice drinks green tea']);
+      expect(result.mode).to.equal('full-text');
+      const logged = rt.logs.filter((line) => line.startsWith('notes: the embedder failed while'));
+      // Search does not ask the embedder while no note has a vector; the failed save is logged once.
+      expect(logged.map((line) => line.split(';')[0])).to.deep.equal([
+        'notes: the embedder failed while saving a note',
+      ]);
+      expect(logged[0]).to.match(/\n\s+at /);
+    });
+
     it('fuses full-text and vector similarity, finding meaning without shared words', async () => {
       await boot({ provider: 'openai', model: 'toy-embed' });
       await callTool('save_memory', { content: 'Alice drinks green tea', label: 'preference', private_key: null });

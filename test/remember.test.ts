@@ -285,6 +285,10 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       expect(line).to.equal('[remember] rejected backend_failure');
       expect(result.reason).to.equal('backend_failure');
       expect(m.snapshot()).to.deep.equal(before);
+      const logged = m.rt.logs.find((l) => l.startsWith('remember: persistent memory could not be written:'));
+      expect(logged)
+        .to.contain('MIRA_ERR_MEMORY_CLOSED')
+        .and.to.match(/\n\s+at /);
     });
     it('covers every reason the specification lists', () => {
       expect(REMEMBER_REASONS).to.have.length(15);

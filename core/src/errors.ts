@@ -1,67 +1,360 @@
 /**
- * The error catalogue of `@mira/core`, grouped by subsystem. Codes are stable
- * strings that scripts may match on; messages are for people.
+ * Error catalogues. Each package defines every code it raises once, in its
+ * own `errors.ts`, with what it means, what to do about it and, for errors an
+ * HTTP API answers with, the status (the Fastify `createError` habit). Codes
+ * are stable strings that scripts match on; messages are for people. The
+ * README's error reference is generated from the catalogues.
  */
-export const CoreErrorCodes = {
-  // Profile manifest and configuration
-  MANIFEST_NOT_FOUND: 'MIRA_ERR_MANIFEST_NOT_FOUND',
-  MANIFEST_SYNTAX: 'MIRA_ERR_MANIFEST_SYNTAX',
-  MANIFEST_INVALID: 'MIRA_ERR_MANIFEST_INVALID',
-  CONFIG_INVALID: 'MIRA_ERR_CONFIG_INVALID',
-  CONFIG_UNKNOWN_TABLE: 'MIRA_ERR_CONFIG_UNKNOWN_TABLE',
-  // Plugin loading and ordering
-  PLUGIN_NOT_FOUND: 'MIRA_ERR_PLUGIN_NOT_FOUND',
-  PLUGIN_INVALID: 'MIRA_ERR_PLUGIN_INVALID',
-  PLUGIN_DUPLICATE: 'MIRA_ERR_PLUGIN_DUPLICATE',
-  PLUGIN_DEPENDENCY_MISSING: 'MIRA_ERR_PLUGIN_DEPENDENCY_MISSING',
-  PLUGIN_DEPENDENCY_CYCLE: 'MIRA_ERR_PLUGIN_DEPENDENCY_CYCLE',
-  PLUGIN_APPLY_FAILED: 'MIRA_ERR_PLUGIN_APPLY_FAILED',
-  PLUGIN_START_FAILED: 'MIRA_ERR_PLUGIN_START_FAILED',
-  PLUGIN_STOP_FAILED: 'MIRA_ERR_PLUGIN_STOP_FAILED',
-  // Registries
-  DUPLICATE_REGISTRATION: 'MIRA_ERR_DUPLICATE_REGISTRATION',
-  REGISTRATION_INVALID: 'MIRA_ERR_REGISTRATION_INVALID',
-  TOOL_SCHEMA_NOT_STRICT: 'MIRA_ERR_TOOL_SCHEMA_NOT_STRICT',
-  STORE_NOT_AVAILABLE: 'MIRA_ERR_STORE_NOT_AVAILABLE',
-  STORE_OPEN_FAILED: 'MIRA_ERR_STORE_OPEN_FAILED',
-  // Console
-  CONSOLE_UNTERMINATED_QUOTE: 'MIRA_ERR_CONSOLE_UNTERMINATED_QUOTE',
-  CONSOLE_UNKNOWN_FLAG: 'MIRA_ERR_CONSOLE_UNKNOWN_FLAG',
-  CONSOLE_FLAG_VALUE_MISSING: 'MIRA_ERR_CONSOLE_FLAG_VALUE_MISSING',
-  CONSOLE_FLAG_REPEATED: 'MIRA_ERR_CONSOLE_FLAG_REPEATED',
-  CONSOLE_USAGE: 'MIRA_ERR_CONSOLE_USAGE',
-  CONSOLE_UNKNOWN_COMMAND: 'MIRA_ERR_CONSOLE_UNKNOWN_COMMAND',
-  COGNITION_NOT_CONFIGURED: 'MIRA_ERR_COGNITION_NOT_CONFIGURED',
-  // Text normalisation
-  TEXT_EMPTY: 'MIRA_ERR_TEXT_EMPTY',
-  TEXT_CONTROL_CHARACTER: 'MIRA_ERR_TEXT_CONTROL_CHARACTER',
-  TEXT_TOO_LONG: 'MIRA_ERR_TEXT_TOO_LONG',
-  TOKEN_INVALID: 'MIRA_ERR_TOKEN_INVALID',
-  // CLI
-  CLI_USAGE: 'MIRA_ERR_CLI_USAGE',
-  // Anything not anticipated
-  INTERNAL: 'MIRA_ERR_INTERNAL',
-} as const;
 
-/** Every error code `@mira/core` raises. */
-export type CoreErrorCode = (typeof CoreErrorCodes)[keyof typeof CoreErrorCodes];
+/** One code of a catalogue. */
+export interface ErrorEntry<C extends string = string> {
+  readonly code: C;
+  /** What happened, in one line; the message when the raising site adds no detail. */
+  readonly message: string;
+  /** What to do about it. */
+  readonly fix: string;
+  /** The HTTP status an HTTP API answers with; 400 when absent. */
+  readonly status?: number;
+}
+
+/** The definitions a catalogue is built from, by key (`CONFIG_INVALID`). */
+export type ErrorDefinitions = Readonly<Record<string, ErrorEntry>>;
+
+/** A package's catalogue: its codes by key, and every entry for the reference and for HTTP statuses. */
+export interface ErrorCatalogue<D extends ErrorDefinitions = ErrorDefinitions> {
+  /** The package that raises these codes. */
+  readonly package: string;
+  /** The codes by key: `CoreErrors.codes.CONFIG_INVALID === 'MIRA_ERR_CONFIG_INVALID'`. */
+  readonly codes: { readonly [K in keyof D]: D[K]['code'] };
+  readonly entries: readonly ErrorEntry<D[keyof D]['code']>[];
+  /** The entry of a code, when this catalogue holds it. */
+  entry(code: string): ErrorEntry | undefined;
+  /** A {@link MiraError} with this catalogue's code; `detail` defaults to the entry's message. */
+  error<K extends keyof D & string>(key: K, detail?: string, options?: { cause?: unknown }): MiraError<D[K]['code']>;
+}
+
+const CATALOGUE = Symbol.for('mira.errorCatalogue');
 
 /**
- * An error with a stable `code`. The message reads `CODE: what happened, and
- * what to do`; a lower-layer error rides in `cause`.
- *
- * Plugins define their own catalogue and raise `MiraError` with their codes.
+ * Defines a package's error catalogue. A code may appear once per catalogue
+ * (checked here) and once across packages (checked by a test).
  *
  * @example
- * throw new MiraError('MIRA_ERR_CONFIG_INVALID', 'profile.toml: /memory/enabled must be boolean');
+ * export const AcmeErrors = defineErrors('@acme/mira-plugin-lab', {
+ *   EMPTY_NOTE: { code: 'ACME_ERR_EMPTY_NOTE', message: 'the note is empty', fix: 'write some text' },
+ * });
+ * throw AcmeErrors.error('EMPTY_NOTE');
  */
-export class MiraError extends Error {
+export function defineErrors<const D extends ErrorDefinitions>(pkg: string, definitions: D): ErrorCatalogue<D> {
+  const entries = Object.values(definitions).map((entry) => Object.freeze({ ...entry }));
+  const byCode = new Map<string, ErrorEntry>();
+  for (const entry of entries) {
+    if (!/^[A-Z][A-Z0-9_]*$/.test(entry.code))
+      throw new Error(`${pkg}: error code "${entry.code}" must be UPPER_SNAKE_CASE`);
+    if (byCode.has(entry.code)) throw new Error(`${pkg}: error code ${entry.code} is defined twice in its catalogue`);
+    byCode.set(entry.code, entry);
+  }
+  const codes = Object.freeze(Object.fromEntries(Object.entries(definitions).map(([key, entry]) => [key, entry.code])));
+  return Object.freeze({
+    [CATALOGUE]: true,
+    package: pkg,
+    codes: codes as ErrorCatalogue<D>['codes'],
+    entries: Object.freeze(entries) as ErrorCatalogue<D>['entries'],
+    entry: (code: string) => byCode.get(code),
+    error: <K extends keyof D & string>(key: K, detail?: string, options?: { cause?: unknown }) => {
+      const entry = definitions[key]!;
+      return new MiraError(entry.code as D[K]['code'], detail ?? entry.message, options);
+    },
+  });
+}
+
+/** True when `value` is an {@link ErrorCatalogue} (packages export theirs from their entry point). */
+export function isErrorCatalogue(value: unknown): value is ErrorCatalogue {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CATALOGUE] === true;
+}
+
+/** The errors of `@mira/core`: manifest, plugins, registries, console, text and CLI. */
+export const CoreErrors = defineErrors('@mira/core', {
+  MANIFEST_NOT_FOUND: {
+    code: 'MIRA_ERR_MANIFEST_NOT_FOUND',
+    message: 'the profile manifest does not exist',
+    fix: 'pass --profile a profile directory holding profile.toml, or the file itself',
+  },
+  MANIFEST_SYNTAX: {
+    code: 'MIRA_ERR_MANIFEST_SYNTAX',
+    message: 'the profile manifest is not valid TOML',
+    fix: 'fix the TOML at the line and column the message names',
+  },
+  MANIFEST_INVALID: {
+    code: 'MIRA_ERR_MANIFEST_INVALID',
+    message: 'the [profile] table is missing or malformed',
+    fix: 'give [profile] a name and a plugins list, as the README shows',
+  },
+  CONFIG_INVALID: {
+    code: 'MIRA_ERR_CONFIG_INVALID',
+    message: "a plugin's config section does not match its schema",
+    fix: 'fix the key at the JSON path the message names',
+  },
+  CONFIG_UNKNOWN_TABLE: {
+    code: 'MIRA_ERR_CONFIG_UNKNOWN_TABLE',
+    message: 'a manifest table belongs to no plugin of the profile',
+    fix: 'add the plugin that uses the table to [profile] plugins, or remove the table',
+  },
+  PLUGIN_NOT_FOUND: {
+    code: 'MIRA_ERR_PLUGIN_NOT_FOUND',
+    message: 'a plugin the manifest names cannot be found',
+    fix: 'install the package (npm install NAME) or fix the path, which is relative to the manifest',
+  },
+  PLUGIN_INVALID: {
+    code: 'MIRA_ERR_PLUGIN_INVALID',
+    message: 'a module is not a Mira plugin, or its setup() returned something else',
+    fix: 'export default { name, version, setup(kernel, config) } returning { start?, stop? }',
+  },
+  PLUGIN_DUPLICATE: {
+    code: 'MIRA_ERR_PLUGIN_DUPLICATE',
+    message: 'a plugin or a config table is named twice',
+    fix: 'remove one of the two from the profile',
+  },
+  PLUGIN_DEPENDENCY_MISSING: {
+    code: 'MIRA_ERR_PLUGIN_DEPENDENCY_MISSING',
+    message: 'a plugin depends on one the profile does not list',
+    fix: 'add the dependency to [profile] plugins',
+  },
+  PLUGIN_DEPENDENCY_CYCLE: {
+    code: 'MIRA_ERR_PLUGIN_DEPENDENCY_CYCLE',
+    message: 'plugins depend on each other in a cycle',
+    fix: 'remove one of the dependencies',
+  },
+  PLUGIN_APPLY_FAILED: {
+    code: 'MIRA_ERR_PLUGIN_APPLY_FAILED',
+    message: "a plugin's setup() failed",
+    fix: 'read the cause in the message; it names the plugin',
+  },
+  PLUGIN_START_FAILED: {
+    code: 'MIRA_ERR_PLUGIN_START_FAILED',
+    message: "a plugin's start() failed; the plugins that started were stopped",
+    fix: 'read the cause in the message; it names the plugin',
+  },
+  PLUGIN_STOP_FAILED: {
+    code: 'MIRA_ERR_PLUGIN_STOP_FAILED',
+    message: "a plugin's stop() or a store's close() failed; shutdown went on",
+    fix: 'read the cause on stderr; nothing else was skipped',
+  },
+  DUPLICATE_REGISTRATION: {
+    code: 'MIRA_ERR_DUPLICATE_REGISTRATION',
+    message: 'two plugins registered a tool, command, store or sensor of one name',
+    fix: 'rename one of them or remove one plugin from the profile',
+  },
+  REGISTRATION_INVALID: {
+    code: 'MIRA_ERR_REGISTRATION_INVALID',
+    message: 'a plugin registered something malformed (a bad name, no run())',
+    fix: 'fix the plugin; the message names it',
+  },
+  TOOL_SCHEMA_NOT_STRICT: {
+    code: 'MIRA_ERR_TOOL_SCHEMA_NOT_STRICT',
+    message: "a tool's parameter schema is not strict",
+    fix: 'list every property in required, make optional ones nullable, set additionalProperties: false',
+  },
+  STORE_NOT_AVAILABLE: {
+    code: 'MIRA_ERR_STORE_NOT_AVAILABLE',
+    message: 'a store is not registered in this profile, or not open yet',
+    fix: 'enable the plugin that registers it; stores open before start()',
+  },
+  STORE_OPEN_FAILED: {
+    code: 'MIRA_ERR_STORE_OPEN_FAILED',
+    message: 'a store could not be opened (not a file, a parent directory that cannot be created, an I/O error)',
+    fix: 'fix the path or permissions the message names',
+  },
+  CONSOLE_UNTERMINATED_QUOTE: {
+    code: 'MIRA_ERR_CONSOLE_UNTERMINATED_QUOTE',
+    message: 'a console line has an opening quote without its closing one',
+    fix: 'close the quote; write \\" for a quote inside quotes',
+  },
+  CONSOLE_UNKNOWN_FLAG: {
+    code: 'MIRA_ERR_CONSOLE_UNKNOWN_FLAG',
+    message: 'a console command got an option it does not have',
+    fix: 'see help <command>',
+  },
+  CONSOLE_FLAG_VALUE_MISSING: {
+    code: 'MIRA_ERR_CONSOLE_FLAG_VALUE_MISSING',
+    message: 'a console option that takes a value got none',
+    fix: 'give the value after the option',
+  },
+  CONSOLE_FLAG_REPEATED: {
+    code: 'MIRA_ERR_CONSOLE_FLAG_REPEATED',
+    message: 'a console option that may appear once appeared twice',
+    fix: 'give it once',
+  },
+  CONSOLE_USAGE: {
+    code: 'MIRA_ERR_CONSOLE_USAGE',
+    message: 'a console command got the wrong number or kind of arguments',
+    fix: 'see help <command>',
+  },
+  CONSOLE_UNKNOWN_COMMAND: {
+    code: 'MIRA_ERR_CONSOLE_UNKNOWN_COMMAND',
+    message: 'no console command has that name',
+    fix: 'type help to list the commands; say <text> talks to the robot',
+  },
+  COGNITION_NOT_CONFIGURED: {
+    code: 'MIRA_ERR_COGNITION_NOT_CONFIGURED',
+    message: 'an utterance or episode needs a cognition plugin the profile does not have',
+    fix: 'add @mira/plugin-openai (or another cognition plugin) to the profile',
+  },
+  TEXT_EMPTY: {
+    code: 'MIRA_ERR_TEXT_EMPTY',
+    message: 'a name or text is empty after trimming',
+    fix: 'give some text',
+  },
+  TEXT_CONTROL_CHARACTER: {
+    code: 'MIRA_ERR_TEXT_CONTROL_CHARACTER',
+    message: 'text holds a control or bidirectional-override character',
+    fix: 'remove the character the message names',
+  },
+  TEXT_TOO_LONG: {
+    code: 'MIRA_ERR_TEXT_TOO_LONG',
+    message: 'text is longer than its limit',
+    fix: 'shorten it to the limit the message names',
+  },
+  TOKEN_INVALID: {
+    code: 'MIRA_ERR_TOKEN_INVALID',
+    message: 'a type, kind, role, predicate or source kind is not a token',
+    fix: 'use lower-case letters, digits and _ (e.g. person, prefers_drink), at most 64 characters',
+  },
+  CLI_USAGE: {
+    code: 'MIRA_ERR_CLI_USAGE',
+    message: 'the mira command got arguments it does not take',
+    fix: 'see mira --help',
+  },
+  INTERNAL: {
+    code: 'MIRA_ERR_INTERNAL',
+    message: 'something failed that Mira did not anticipate',
+    fix: 'report it with the log on stderr, which keeps the cause',
+  },
+});
+
+/** The errors of cognition, raised by the episode engine and by providers. */
+export const CognitionErrors = defineErrors('@mira/core', {
+  PROVIDER: {
+    code: 'MIRA_ERR_COGNITION_PROVIDER',
+    message: 'the model server answered with an error status',
+    fix: 'check the model name and the server; the message has its answer',
+  },
+  UNREACHABLE: {
+    code: 'MIRA_ERR_COGNITION_UNREACHABLE',
+    message: 'the model server could not be reached',
+    fix: 'start the server or fix OPENAI_BASE_URL / [openai] base_url',
+  },
+  TIMEOUT: {
+    code: 'MIRA_ERR_COGNITION_TIMEOUT',
+    message: 'the model server did not answer in time',
+    fix: 'raise [openai] timeout_ms or use a faster model',
+  },
+  AUTH: {
+    code: 'MIRA_ERR_COGNITION_AUTH',
+    message: 'the model server refused the API key, or needs one that is not set',
+    fix: 'set the variable [openai] api_key_env names (OPENAI_API_KEY by default)',
+  },
+  MALFORMED: {
+    code: 'MIRA_ERR_COGNITION_MALFORMED',
+    message: 'the model answered with something that is neither text nor a valid tool call',
+    fix: 'try again, or use a model that supports strict function tools',
+  },
+  STEP_LIMIT: {
+    code: 'MIRA_ERR_COGNITION_STEP_LIMIT',
+    message: 'an episode reached its bound on model calls without a reply',
+    fix: 'ask again more simply',
+  },
+  DUPLICATE_PROVIDER: {
+    code: 'MIRA_ERR_COGNITION_DUPLICATE_PROVIDER',
+    message: 'two plugins registered a cognition provider',
+    fix: 'keep one cognition plugin in the profile',
+  },
+});
+
+/** The errors of the persistent-memory contract: every `MemoryStore` raises these, whatever its backend. */
+export const MemoryErrors = defineErrors('@mira/core', {
+  DISABLED: {
+    code: 'MIRA_ERR_MEMORY_DISABLED',
+    message: 'persistent memory is disabled in this profile',
+    fix: 'set [memory] enabled = true and database_path in profile.toml',
+    status: 404,
+  },
+  INVALID_ID: {
+    code: 'MIRA_ERR_MEMORY_INVALID_ID',
+    message: 'an ID is not of the form ENT<n> or MEM<n>',
+    fix: 'write the ID as the console prints it, e.g. ENT3 or MEM7',
+  },
+  ENTITY_NOT_FOUND: {
+    code: 'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND',
+    message: 'there is no entity with that ID',
+    fix: 'list entities with memory entity find "<name>"',
+    status: 404,
+  },
+  MEMORY_NOT_FOUND: {
+    code: 'MIRA_ERR_MEMORY_NOT_FOUND',
+    message: 'there is no memory with that ID',
+    fix: 'check the ID with memory list ENT<n>',
+    status: 404,
+  },
+  ALIAS_EXISTS: {
+    code: 'MIRA_ERR_MEMORY_ALIAS_EXISTS',
+    message: 'the entity already has that name or alias',
+    fix: 'nothing to do; names match exactly after normalisation',
+  },
+  CONFIDENCE_RANGE: {
+    code: 'MIRA_ERR_MEMORY_CONFIDENCE_RANGE',
+    message: 'a confidence is outside 0.0 to 1.0',
+    fix: 'give a number from 0.0 to 1.0',
+  },
+  LINK_INVALID: {
+    code: 'MIRA_ERR_MEMORY_LINK_INVALID',
+    message: 'a memory link is malformed or repeats an entity',
+    fix: 'write links as ENT<n>:<role>, each entity once',
+  },
+  VALUE_WITHOUT_PREDICATE: {
+    code: 'MIRA_ERR_MEMORY_VALUE_WITHOUT_PREDICATE',
+    message: 'a memory has a value but no predicate',
+    fix: 'give --predicate with --value',
+  },
+  BACKEND: {
+    code: 'MIRA_ERR_MEMORY_BACKEND',
+    message: 'the memory database failed; the write was rolled back',
+    fix: 'read the cause on stderr (I/O, lock timeout); try again',
+  },
+  CLOSED: {
+    code: 'MIRA_ERR_MEMORY_CLOSED',
+    message: 'the memory store is closed',
+    fix: 'nothing to do during shutdown; otherwise report it',
+  },
+});
+
+/** The codes of `@mira/core` by key. */
+export const CoreErrorCodes = CoreErrors.codes;
+/** Every error code of `@mira/core` (besides cognition and memory). */
+export type CoreErrorCode = (typeof CoreErrorCodes)[keyof typeof CoreErrorCodes];
+/** The cognition codes by key. */
+export const CognitionErrorCodes = CognitionErrors.codes;
+/** Every cognition error code. */
+export type CognitionErrorCode = (typeof CognitionErrorCodes)[keyof typeof CognitionErrorCodes];
+/** The persistent-memory codes by key. */
+export const MemoryErrorCodes = MemoryErrors.codes;
+/** Every error code of the persistent-memory contract. */
+export type MemoryErrorCode = (typeof MemoryErrorCodes)[keyof typeof MemoryErrorCodes];
+
+/**
+ * An error with a stable `code` from a catalogue. The message reads
+ * `CODE: what happened, and what to do`; a lower-layer error rides in `cause`.
+ *
+ * @example
+ * throw new MiraError(CoreErrorCodes.CONFIG_INVALID, 'profile.toml: /memory/enabled must be boolean');
+ */
+export class MiraError<C extends string = string> extends Error {
   /** The stable code, e.g. `MIRA_ERR_CONFIG_INVALID`. */
-  readonly code: string;
+  readonly code: C;
   /** The message without the leading code. */
   readonly detail: string;
 
-  constructor(code: string, detail: string, options?: { cause?: unknown }) {
+  constructor(code: C, detail: string, options?: { cause?: unknown }) {
     super(`${code}: ${detail}`, options);
     this.name = 'MiraError';
     this.code = code;

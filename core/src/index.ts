@@ -16,9 +16,7 @@ export {
 } from './cognition/engine.js';
 export { baseInstructions } from './cognition/prompt.js';
 export {
-  CognitionErrorCodes,
   type ChatMessage,
-  type CognitionErrorCode,
   type CognitionProvider,
   type ModelRequest,
   type ModelResponse,
@@ -29,7 +27,25 @@ export { ManualClock, isoUtc, systemClock, type Clock } from './clock.js';
 export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput } from './console/command.js';
 export type { LineResult } from './console/console.js';
 export { formatAge } from './format-age.js';
-export { CoreErrorCodes, MiraError, isMiraError, toMiraError, type CoreErrorCode } from './errors.js';
+export {
+  CognitionErrorCodes,
+  CognitionErrors,
+  CoreErrorCodes,
+  CoreErrors,
+  MemoryErrorCodes,
+  MemoryErrors,
+  MiraError,
+  defineErrors,
+  isErrorCatalogue,
+  isMiraError,
+  toMiraError,
+  type CognitionErrorCode,
+  type CoreErrorCode,
+  type ErrorCatalogue,
+  type ErrorDefinitions,
+  type ErrorEntry,
+  type MemoryErrorCode,
+} from './errors.js';
 export { CORE_NAME } from './builtin.js';
 export type { KernelHooks } from './hooks.js';
 export type { Kernel } from './kernel.js';
@@ -77,7 +93,6 @@ export {
   type Speaker,
   type WorkingMemoryEntry,
 } from './working-memory.js';
-export { MemoryErrorCodes, type MemoryErrorCode } from './memory/errors.js';
 export { entityRef, memoryRef, parseEntityRef, parseMemoryRef, type EntityRef, type MemoryRef } from './memory/ids.js';
 export type {
   Alias,

@@ -1,12 +1,12 @@
 import type { ConsoleOutput } from '../console/command.js';
 import { formatAge } from '../format-age.js';
-import { CoreErrorCodes, MiraError, toMiraError } from '../errors.js';
+import { CognitionErrorCodes, CoreErrorCodes, MiraError, toMiraError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, Grounding, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
 import type { EpisodeOrigin, RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
-import { CognitionErrorCodes, type ChatMessage, type CognitionProvider, type ModelToolCall } from './provider.js';
+import type { ChatMessage, CognitionProvider, ModelToolCall } from './provider.js';
 import { baseInstructions } from './prompt.js';
 
 /** Acquisition attempts per episode (the specification's fixed budget). */

@@ -44,24 +44,3 @@ export interface CognitionProvider {
   readonly name: string;
   complete(request: ModelRequest): Promise<ModelResponse>;
 }
-
-/** Error codes of cognition, raised by the engine and by providers. */
-export const CognitionErrorCodes = {
-  /** The model server answered with an error status. */
-  PROVIDER: 'MIRA_ERR_COGNITION_PROVIDER',
-  /** The model server could not be reached. */
-  UNREACHABLE: 'MIRA_ERR_COGNITION_UNREACHABLE',
-  /** The model server did not answer in time. */
-  TIMEOUT: 'MIRA_ERR_COGNITION_TIMEOUT',
-  /** The model server needs an API key that is not set. */
-  AUTH: 'MIRA_ERR_COGNITION_AUTH',
-  /** The answer could not be understood. */
-  MALFORMED: 'MIRA_ERR_COGNITION_MALFORMED',
-  /** The episode reached its bound on model steps without a reply. */
-  STEP_LIMIT: 'MIRA_ERR_COGNITION_STEP_LIMIT',
-  /** A second provider was registered. */
-  DUPLICATE_PROVIDER: 'MIRA_ERR_COGNITION_DUPLICATE_PROVIDER',
-} as const;
-
-/** Every cognition error code. */
-export type CognitionErrorCode = (typeof CognitionErrorCodes)[keyof typeof CognitionErrorCodes];

@@ -1,5 +1,4 @@
-import { MiraError } from '../errors.js';
-import { MemoryErrorCodes } from './errors.js';
+import { MemoryErrorCodes, MiraError } from '../errors.js';
 
 /** `ENT<n>`: how an entity's integer key is shown. */
 export type EntityRef = `ENT${number}`;

@@ -1,6 +1,5 @@
-import { CoreErrorCodes, MiraError } from '../errors.js';
+import { CoreErrorCodes, MemoryErrorCodes, MiraError } from '../errors.js';
 import { normalizeDisplay, normalizeKey, normalizeToken } from '../text/normalize.js';
-import { MemoryErrorCodes } from './errors.js';
 import type { NewMemory } from './types.js';
 
 /** Longest canonical name or alias, in characters after normalisation. */

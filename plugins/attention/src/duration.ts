@@ -1,4 +1,5 @@
 import { MiraError } from '@mira/core';
+import { AttentionErrorCodes } from './errors.js';
 
 /** The longest follow-up delay: seven days. */
 export const MAX_DELAY_MS = 7 * 24 * 3_600_000;
@@ -16,7 +17,7 @@ export function parseDuration(text: string): number {
       : NaN;
   if (!(ms > 0 && ms <= MAX_DELAY_MS)) {
     throw new MiraError(
-      'MIRA_ERR_ATTENTION_DURATION',
+      AttentionErrorCodes.DURATION,
       `"${text}" is not a duration from 1s to 7 days; write e.g. 90s, 5m or 1h30m`,
     );
   }

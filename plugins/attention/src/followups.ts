@@ -1,4 +1,5 @@
 import { MiraError, type Clock } from '@mira/core';
+import { AttentionErrorCodes } from './errors.js';
 
 /** A temporal follow-up the operator scheduled. */
 export interface Followup {
@@ -23,7 +24,7 @@ export class FollowupQueue {
 
   add(delayMs: number, text: string): Followup {
     if (text.trim() === '')
-      throw new MiraError('MIRA_ERR_ATTENTION_FOLLOWUP_EMPTY', 'the follow-up text is empty; say what to follow up on');
+      throw new MiraError(AttentionErrorCodes.FOLLOWUP_EMPTY, 'the follow-up text is empty; say what to follow up on');
     const id = this.#next++;
     const item: Followup = {
       id,
@@ -45,7 +46,7 @@ export class FollowupQueue {
     const item = this.#items.find((f) => f.ref === ref.trim().toUpperCase());
     if (!item)
       throw new MiraError(
-        'MIRA_ERR_ATTENTION_FOLLOWUP_NOT_FOUND',
+        AttentionErrorCodes.FOLLOWUP_NOT_FOUND,
         `there is no pending follow-up ${ref}; see "followup list"`,
       );
     this.#items = this.#items.filter((f) => f !== item);

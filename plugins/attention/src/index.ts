@@ -19,6 +19,7 @@ import { FollowupQueue } from './followups.js';
 import { MonitorState, type MonitorConfig } from './monitors.js';
 
 export { MAX_DELAY_MS, parseDuration } from './duration.js';
+export { AttentionErrorCodes, AttentionErrors } from './errors.js';
 export { FollowupQueue, type Followup } from './followups.js';
 export { MonitorState, monitoredValue, type Crossing, type MonitorConfig } from './monitors.js';
 

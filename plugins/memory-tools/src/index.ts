@@ -50,8 +50,9 @@ const plugin: MiraPlugin = definePlugin({
       return;
     }
     const store = () => kernel.stores.get<MemoryStore>(MEMORY_STORE_NAME);
-    kernel.tools.register(recallMemoryTool(store));
-    kernel.tools.register(rememberTool(store, kernel.profile));
+    const log = (message: string) => kernel.log.error(message);
+    kernel.tools.register(recallMemoryTool(store, log));
+    kernel.tools.register(rememberTool(store, kernel.profile, log));
   },
 });
 

@@ -102,7 +102,14 @@ export async function renderRecall(
 }
 
 /** The `recall_memory` acquisition tool over `store`. */
-export function recallMemoryTool(getStore: () => MemoryStore): ToolDefinition<{ query: string }> {
+/** Where a tool reports the cause of a failure it answers with a stable reason (the runtime's log, stderr). */
+export type FailureLog = (message: string) => void;
+
+/** The cause of a failure, with its stack, for the log. */
+export const describeFailure = (error: unknown): string =>
+  error instanceof Error ? (error.stack ?? error.message) : String(error);
+
+export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog): ToolDefinition<{ query: string }> {
   return {
     name: 'recall_memory',
     description:
@@ -140,7 +147,8 @@ export function recallMemoryTool(getStore: () => MemoryStore): ToolDefinition<{ 
           };
         }
         rendered = await renderRecall(store, matches);
-      } catch {
+      } catch (error) {
+        log(`recall_memory: persistent memory could not be read: ${describeFailure(error)}`);
         return rejectedResult('backend_failure', 'persistent memory could not be read; nothing was recalled');
       }
       return { content: rendered.text, display: rendered.display };

@@ -8,6 +8,7 @@ import {
   type ToolResult,
 } from '@mira/core';
 import { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
+import { describeFailure, type FailureLog } from './recall.js';
 
 /** The `source_kind` the runtime gives every admitted memory. */
 export const OPERATOR_STATEMENT = 'operator_statement';
@@ -151,6 +152,7 @@ export async function admit(
   profile: ProfileInfo,
   utterance: string | undefined,
   proposal: RememberProposal,
+  log: FailureLog = (message) => process.stderr.write(`mira: ${message}\n`),
 ): Promise<RememberResult> {
   try {
     return await decide(store, profile, utterance, proposal);
@@ -163,6 +165,7 @@ export async function admit(
         ...(error.conflicting.length > 0 ? { conflicting_memory_ids: error.conflicting } : {}),
       };
     }
+    log(`remember: persistent memory could not be written: ${describeFailure(error)}`);
     return { status: 'rejected', reason: 'backend_failure', error: EXPLANATIONS.backend_failure };
   }
 }
@@ -287,7 +290,11 @@ export const REMEMBER_PARAMETERS = {
 } as const;
 
 /** The `remember` effect tool: offered only in operator dialogue episodes, at most once per episode. */
-export function rememberTool(getStore: () => MemoryStore, profile: ProfileInfo): ToolDefinition<RememberProposal> {
+export function rememberTool(
+  getStore: () => MemoryStore,
+  profile: ProfileInfo,
+  log: FailureLog,
+): ToolDefinition<RememberProposal> {
   return {
     name: 'remember',
     description:
@@ -304,10 +311,11 @@ export function rememberTool(getStore: () => MemoryStore, profile: ProfileInfo):
       let store: MemoryStore;
       try {
         store = getStore();
-      } catch {
+      } catch (error) {
+        log(`remember: persistent memory is not available: ${describeFailure(error)}`);
         return toToolResult({ status: 'rejected', reason: 'backend_failure', error: EXPLANATIONS.backend_failure });
       }
-      return toToolResult(await admit(store, profile, episode.utterance, proposal));
+      return toToolResult(await admit(store, profile, episode.utterance, proposal, log));
     },
   };
 }

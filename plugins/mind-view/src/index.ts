@@ -8,7 +8,14 @@ import { definePlugin, type MemoryStore, type MiraPlugin, type PluginInstance } 
 import type { NotesStore } from '@mira/plugin-notes';
 import { startMindViewServer, type MindViewServer } from './server.js';
 
-export { SECURITY_HEADERS, startMindViewServer, type MindViewServer, type MindViewSources } from './server.js';
+export { MindViewErrorCodes, MindViewErrors } from './errors.js';
+export {
+  SECURITY_HEADERS,
+  startMindViewServer,
+  statusOf,
+  type MindViewServer,
+  type MindViewSources,
+} from './server.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-mind-view';
@@ -54,6 +61,7 @@ export const mindViewPlugin: MiraPlugin<MindViewConfig, MindViewInstance> = defi
             notes: () => (kernel.stores.has('notes') ? kernel.stores.get<NotesStore>('notes') : undefined),
             memory: () => (kernel.stores.has('memory') ? kernel.stores.get<MemoryStore>('memory') : undefined),
             now: () => kernel.clock.now(),
+            log: (message) => kernel.log.error(message),
           },
           { host: config.host, port: config.port },
         );

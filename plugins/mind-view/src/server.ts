@@ -3,16 +3,20 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  CoreErrors,
   MemoryErrorCodes,
+  MemoryErrors,
   MiraError,
   parseEntityRef,
   parseMemoryRef,
-  toMiraError,
   type Entity,
+  type ErrorCatalogue,
   type Memory,
   type MemoryStore,
 } from '@mira/core';
+import { MindViewErrors } from './errors.js';
 import {
+  NotesErrors,
   GLOBAL_SCOPE,
   noteAge,
   validateNotesExport,
@@ -27,7 +31,11 @@ export interface MindViewSources {
   notes(): NotesStore | undefined;
   memory(): MemoryStore | undefined;
   now(): Date;
+  /** Where details of unexpected failures go (the runtime's log on stderr by default). */
+  log?(message: string): void;
 }
+
+const stderrLog = (message: string) => process.stderr.write(`mira: ${message}\n`);
 
 /** A running Mind view. */
 export interface MindViewServer {
@@ -58,14 +66,16 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 
 const MAX_BODY = 2_000_000;
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+/** The catalogues whose codes the API answers with; a code's HTTP status comes from its entry. */
+const CATALOGUES: readonly ErrorCatalogue[] = [MindViewErrors, NotesErrors, MemoryErrors, CoreErrors];
+
+/** The HTTP status of a catalogued code (400 when its entry names none). */
+export function statusOf(code: string): number {
+  for (const catalogue of CATALOGUES) {
+    const entry = catalogue.entry(code);
+    if (entry) return entry.status ?? 400;
   }
+  return 400;
 }
 
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8'): void {
@@ -78,7 +88,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   const chunks: Buffer[] = [];
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new HttpError(413, 'MIRA_ERR_MIND_VIEW_TOO_LARGE', 'the request body is too large');
+    if (size > MAX_BODY) throw MindViewErrors.error('TOO_LARGE');
     chunks.push(chunk as Buffer);
   }
   try {
@@ -86,18 +96,17 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
     return value as Record<string, unknown>;
   } catch {
-    throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_JSON', 'the request body must be a JSON object');
+    throw MindViewErrors.error('BAD_JSON');
   }
 }
 
 const str = (body: Record<string, unknown>, key: string, required = true): string | null => {
   const value = body[key];
   if (value === undefined || value === null) {
-    if (required) throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', `"${key}" is required`);
+    if (required) throw MindViewErrors.error('BAD_REQUEST', `"${key}" is required`);
     return null;
   }
-  if (typeof value !== 'string')
-    throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', `"${key}" must be a string`);
+  if (typeof value !== 'string') throw MindViewErrors.error('BAD_REQUEST', `"${key}" must be a string`);
   return value;
 };
 
@@ -183,12 +192,12 @@ export async function startMindViewServer(
   };
   const notes = () => {
     const store = sources.notes();
-    if (!store) throw new HttpError(404, 'MIRA_ERR_NOTES_DISABLED', 'notes are disabled in this profile');
+    if (!store) throw NotesErrors.error('DISABLED', 'notes are disabled in this profile');
     return store;
   };
   const memory = () => {
     const store = sources.memory();
-    if (!store) throw new HttpError(404, MemoryErrorCodes.DISABLED, 'persistent memory is disabled in this profile');
+    if (!store) throw MemoryErrors.error('DISABLED', 'persistent memory is disabled in this profile');
     return store;
   };
   const operator = (scope: string): Viewer => ({ scopes: [scope], key: null, operator: true });
@@ -219,7 +228,7 @@ export async function startMindViewServer(
       const keep = Number(body.keep);
       const drop = Number(body.drop);
       if (!Number.isInteger(keep) || !Number.isInteger(drop))
-        throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', '"keep" and "drop" must be note ids');
+        throw MindViewErrors.error('BAD_REQUEST', '"keep" and "drop" must be note ids');
       return {
         note: noteJson(
           notes().combine(keep, drop, { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true }),
@@ -231,8 +240,7 @@ export async function startMindViewServer(
     if (method === 'POST' && pathname === '/api/notes/import') {
       const body = await readJson(req);
       const error = validateNotesExport(body);
-      if (error)
-        throw new HttpError(400, 'MIRA_ERR_NOTES_IMPORT_INVALID', `not a notes export: ${error}; nothing was imported`);
+      if (error) throw NotesErrors.error('IMPORT_INVALID', `not a notes export: ${error}; nothing was imported`);
       return notes().importNotes(body as unknown as NotesExport, url.searchParams.get('scope') ?? undefined);
     }
     if ((m = /^\/api\/notes\/(\d+)$/.exec(pathname))) {
@@ -254,8 +262,7 @@ export async function startMindViewServer(
     }
     if (method === 'GET' && pathname === '/api/entities') {
       const name = url.searchParams.get('name');
-      if (name === null)
-        throw new HttpError(400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST', 'give ?name= (exact name or alias)');
+      if (name === null) throw MindViewErrors.error('BAD_REQUEST', 'give ?name= (exact name or alias)');
       return { entities: (await memory().findEntities(name)).map(entityJson) };
     }
     if (method === 'POST' && pathname === '/api/entities') {
@@ -305,19 +312,29 @@ export async function startMindViewServer(
       if (!found) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${m[1]}`);
       return { memory: memoryJson(found) };
     }
-    throw new HttpError(404, 'MIRA_ERR_MIND_VIEW_NOT_FOUND', `no route ${method} ${pathname}`);
+    throw MindViewErrors.error('NOT_FOUND', `no route ${method} ${pathname}`);
   }
+
+  /** Answers with the error's code and status; anything unexpected is a 500 whose details go to stderr only. */
+  const fail = (res: ServerResponse, error: unknown) => {
+    if (error instanceof MiraError) {
+      send(res, statusOf(error.code), { error: { code: error.code, message: error.detail } });
+      return;
+    }
+    const id = randomBytes(6).toString('hex');
+    (sources.log ?? stderrLog)(`Mind view: internal error ${id}: ${(error as Error)?.stack ?? String(error)}`);
+    const internal = CoreErrors.error(
+      'INTERNAL',
+      `the Mind view failed (error ${id}); the details are in the runtime's log`,
+    );
+    send(res, 500, { error: { code: internal.code, message: internal.detail, id } });
+  };
 
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://mind-view.invalid');
       if (!req.headers.host || !allowedHosts().has(req.headers.host)) {
-        send(res, 403, {
-          error: {
-            code: 'MIRA_ERR_MIND_VIEW_HOST',
-            message: 'this address is not the Mind view; open the address printed on the console',
-          },
-        });
+        fail(res, MindViewErrors.error('HOST'));
         return;
       }
       const asset = assets[url.pathname];
@@ -328,33 +345,20 @@ export async function startMindViewServer(
       }
       const foreign = crossOrigin(req);
       if (foreign) {
-        send(res, 403, {
-          error: {
-            code: 'MIRA_ERR_MIND_VIEW_CROSS_ORIGIN',
-            message: `a page of another origin may not use the Mind view (${foreign})`,
-          },
-        });
+        fail(
+          res,
+          MindViewErrors.error('CROSS_ORIGIN', `a page of another origin may not use the Mind view (${foreign})`),
+        );
         return;
       }
       if (!authorized(req)) {
-        send(res, 401, {
-          error: {
-            code: 'MIRA_ERR_MIND_VIEW_TOKEN',
-            message: 'the access token is missing or wrong; open the address printed on the console',
-          },
-        });
+        fail(res, MindViewErrors.error('TOKEN'));
         return;
       }
       try {
         send(res, 200, await route(req, url));
       } catch (error) {
-        if (error instanceof HttpError)
-          send(res, error.status, { error: { code: error.code, message: error.message } });
-        else if (error instanceof MiraError)
-          send(res, error.code.endsWith('NOT_FOUND') ? 404 : 400, {
-            error: { code: error.code, message: error.detail },
-          });
-        else send(res, 500, { error: { code: 'MIRA_ERR_INTERNAL', message: toMiraError(error).detail } });
+        fail(res, error);
       }
     })();
   });

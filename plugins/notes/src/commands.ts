@@ -1,8 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { MiraError, type CommandDefinition, type ConsoleOutput } from '@mira/core';
+import { CoreErrorCodes, MiraError, type CommandDefinition, type ConsoleOutput } from '@mira/core';
 import { GLOBAL_SCOPE, type Note, type NotesExport, type NotesStore, type Viewer } from './notes-store.js';
-import { NotesErrorCodes, noteAge } from './text.js';
+import { NotesErrorCodes } from './errors.js';
+import { noteAge } from './text.js';
 
 /** What the console commands need from the plugin. */
 export interface NotesCommandContext {
@@ -138,7 +139,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       run: (input, out) => {
         const count = input.args[0] === undefined ? 10 : Number(input.args[0]);
         if (!Number.isInteger(count) || count < 1 || count > 1000)
-          throw new MiraError('MIRA_ERR_CONSOLE_USAGE', 'usage: notes recent [N] with N from 1 to 1000');
+          throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, 'usage: notes recent [N] with N from 1 to 1000');
         print(out, ctx.store().recent(operator(), count), 'no notes in this scope');
       },
     },

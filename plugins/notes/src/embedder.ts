@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { MiraError } from '@mira/core';
-import { NotesErrorCodes } from './text.js';
+import { NotesErrorCodes } from './errors.js';
 
 /** Turns texts into vectors. */
 export interface Embedder {

@@ -17,14 +17,15 @@ import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 import { NotesStore } from './notes-store.js';
-import { NotesErrorCodes } from './text.js';
+import { NotesErrorCodes } from './errors.js';
 import { notesTools } from './tools.js';
 
 export { formatNote, notesCommands, validateNotesExport } from './commands.js';
 export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 export { GLOBAL_SCOPE, NotesStore, type Note, type NotesExport, type SearchHit, type Viewer } from './notes-store.js';
 export { NOTES_SCHEMA } from './schema.js';
-export { MAX_LABELS, NOTE_ADVERTISED_CAP, NOTE_CAP, NotesErrorCodes, capNote, noteAge, parseLabels } from './text.js';
+export { NotesErrorCodes, NotesErrors } from './errors.js';
+export { MAX_LABELS, NOTE_ADVERTISED_CAP, NOTE_CAP, capNote, noteAge, parseLabels } from './text.js';
 export { notesTools } from './tools.js';
 
 /** The plugin's name. */
@@ -83,7 +84,11 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
         name: 'notes',
         open: async () => {
           ensureParentDirectory(path);
-          const store = NotesStore.open(path, { clock: kernel.clock, embedder });
+          const store = NotesStore.open(path, {
+            clock: kernel.clock,
+            embedder,
+            log: (message) => kernel.log.error(message),
+          });
           store.ensureScope(scope);
           return store;
         },
@@ -110,7 +115,14 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
     }
     if (config.enabled) {
       const writeOrigins: EpisodeOrigin[] = config.autonomous_writes ? [...EPISODE_ORIGINS] : ['operator'];
-      for (const tool of notesTools({ store, scope: () => scope, now, writeOrigins })) kernel.tools.register(tool);
+      for (const tool of notesTools({
+        store,
+        scope: () => scope,
+        now,
+        writeOrigins,
+        log: (message) => kernel.log.error(message),
+      }))
+        kernel.tools.register(tool);
     }
   },
 });

@@ -4,7 +4,8 @@ import { MiraError, systemClock, type Clock } from '@mira/core';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { NOTES_SCHEMA } from './schema.js';
-import { NotesErrorCodes, capNote, comparable, parseLabels } from './text.js';
+import { NotesErrorCodes } from './errors.js';
+import { capNote, comparable, parseLabels } from './text.js';
 
 /** The shared scope every session reads and only the operator writes. */
 export const GLOBAL_SCOPE = 'global';
@@ -80,20 +81,39 @@ export class NotesStore {
   readonly #db: SqliteDatabase;
   readonly #clock: Clock;
   readonly #statements = new Map<string, SqliteStatement>();
+  readonly #log: (message: string) => void;
   #closed = false;
 
-  private constructor(path: string, db: SqliteDatabase, clock: Clock, embedder: Embedder | undefined) {
+  private constructor(
+    path: string,
+    db: SqliteDatabase,
+    clock: Clock,
+    embedder: Embedder | undefined,
+    log: (message: string) => void,
+  ) {
     this.path = path;
     this.#db = db;
     this.#clock = clock;
     this.embedder = embedder;
+    this.#log = log;
+  }
+
+  /** Logs an embedder failure the caller answers without vectors: the cause is never dropped. */
+  #embedderFailed(what: string, error: unknown): void {
+    this.#log(
+      `notes: the embedder failed while ${what}; continuing without vectors: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
   }
 
   /** Opens or creates the notes file; refuses foreign or unversioned files like the entity store. */
-  static open(path: string, options: { clock?: Clock; embedder?: Embedder; busyTimeoutMs?: number } = {}): NotesStore {
+  static open(
+    path: string,
+    options: { clock?: Clock; embedder?: Embedder; busyTimeoutMs?: number; log?: (message: string) => void } = {},
+  ): NotesStore {
     const db = openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA);
     sqliteVec.load(db);
-    return new NotesStore(path, db, options.clock ?? systemClock, options.embedder);
+    const log = options.log ?? ((message: string) => process.stderr.write(`mira: ${message}\n`));
+    return new NotesStore(path, db, options.clock ?? systemClock, options.embedder, log);
   }
 
   /** Statements are prepared once per store and reused (the cache is bounded). */
@@ -232,6 +252,7 @@ export class NotesStore {
       vector = await this.#vector(content);
     } catch (error) {
       embeddingError = (error as Error).message;
+      this.#embedderFailed('saving a note', error);
     }
     const now = this.#now();
     const id = this.#db.transaction(() => {
@@ -284,8 +305,9 @@ export class NotesStore {
     let vector: Float32Array | undefined;
     try {
       vector = await this.#vector(content);
-    } catch {
+    } catch (error) {
       vector = undefined;
+      this.#embedderFailed('updating a note', error);
     }
     this.#db.transaction(() => {
       this.#stmt('UPDATE notes SET content = ?, updated_at = ? WHERE id = ?').run(content, this.#now(), id);
@@ -401,6 +423,7 @@ export class NotesStore {
         mode = 'hybrid';
       } catch (error) {
         why = `the embedder failed (${(error as Error).message}); full-text only`;
+        this.#embedderFailed('searching', error);
       }
     }
     const collect = () => {
@@ -523,8 +546,9 @@ export class NotesStore {
     if (this.embedder && !this.embeddingState().mismatch && fresh.length > 0) {
       try {
         vectors = await this.embedder.embed(fresh.map((n) => capNote(n.content).content));
-      } catch {
+      } catch (error) {
         vectors = fresh.map(() => undefined);
+        this.#embedderFailed('importing notes', error);
       }
     }
     this.#db.transaction(() => {

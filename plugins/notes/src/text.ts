@@ -1,4 +1,5 @@
 import { caseFold, collapseWhitespace, findForbiddenCharacter, MiraError } from '@mira/core';
+import { NotesErrorCodes } from './errors.js';
 
 /** The hard cap on a note, in characters. */
 export const NOTE_CAP = 512;
@@ -7,20 +8,6 @@ export const NOTE_ADVERTISED_CAP = 450;
 /** Most labels per note, and the longest label. */
 export const MAX_LABELS = 8;
 export const MAX_LABEL_LENGTH = 40;
-
-/** Error codes of note memory. */
-export const NotesErrorCodes = {
-  DISABLED: 'MIRA_ERR_NOTES_DISABLED',
-  EMPTY: 'MIRA_ERR_NOTES_EMPTY',
-  LABEL_INVALID: 'MIRA_ERR_NOTES_LABEL_INVALID',
-  NOT_FOUND: 'MIRA_ERR_NOTES_NOT_FOUND',
-  READ_ONLY_SCOPE: 'MIRA_ERR_NOTES_READ_ONLY_SCOPE',
-  SCOPE_INVALID: 'MIRA_ERR_NOTES_SCOPE_INVALID',
-  IMPORT_INVALID: 'MIRA_ERR_NOTES_IMPORT_INVALID',
-  EMBEDDER_FAILED: 'MIRA_ERR_NOTES_EMBEDDER_FAILED',
-  TOO_MANY: 'MIRA_ERR_NOTES_TOO_MANY',
-  BACKEND: 'MIRA_ERR_NOTES_BACKEND',
-} as const;
 
 /**
  * Cleans note text (NFKC, white space collapsed, no control characters) and

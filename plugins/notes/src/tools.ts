@@ -7,7 +7,8 @@ import {
   type ToolResult,
 } from '@mira/core';
 import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './notes-store.js';
-import { NOTE_ADVERTISED_CAP, NOTE_CAP, NotesErrorCodes, noteAge } from './text.js';
+import { NotesErrorCodes } from './errors.js';
+import { NOTE_ADVERTISED_CAP, NOTE_CAP, noteAge } from './text.js';
 
 /** What the tools need from the plugin at call time. */
 export interface NotesToolContext {
@@ -17,6 +18,8 @@ export interface NotesToolContext {
   now(): Date;
   /** Origins offered the write tools (operator only, unless the profile opts autonomous episodes in). */
   readonly writeOrigins: readonly EpisodeOrigin[];
+  /** Where the cause of a `backend_failure` goes, with its stack (the runtime's log). */
+  log(message: string): void;
 }
 
 const ALL_ORIGINS: readonly EpisodeOrigin[] = ['operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor'];
@@ -37,7 +40,7 @@ function render(note: Note, now: Date) {
   };
 }
 
-async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
+async function guarded(ctx: NotesToolContext, name: string, run: () => Promise<ToolResult>): Promise<ToolResult> {
   try {
     return await run();
   } catch (error) {
@@ -49,6 +52,9 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
         [NotesErrorCodes.EMPTY]: 'invalid_content',
         [NotesErrorCodes.LABEL_INVALID]: 'invalid_label',
       }[failure.code as string] ?? 'backend_failure';
+    if (reason === 'backend_failure') {
+      ctx.log(`${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
     return rejectedResult(reason, failure.detail);
   }
 }
@@ -85,7 +91,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       additionalProperties: false,
     },
     run: (args) =>
-      guarded(async () => {
+      guarded(ctx, 'save_memory', async () => {
         const { note, cut, embeddingError } = await ctx
           .store()
           .save(writableScope(ctx), args.content, args.label, args.private_key || null);
@@ -122,7 +128,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       additionalProperties: false,
     },
     run: (args) =>
-      guarded(async () => {
+      guarded(ctx, 'search_memory', async () => {
         const { hits, mode, why } = await ctx.store().search(viewer(ctx, args.private_key), args.query, args.label, 10);
         const now = ctx.now();
         return {
@@ -152,7 +158,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       additionalProperties: false,
     },
     run: (args) =>
-      guarded(async () => {
+      guarded(ctx, 'get_recent_memories', async () => {
         const notes = ctx.store().recent(viewer(ctx, args.private_key), args.count ?? 10, args.label);
         const now = ctx.now();
         return {
@@ -183,7 +189,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       additionalProperties: false,
     },
     run: (args) =>
-      guarded(async () => {
+      guarded(ctx, 'update_memory', async () => {
         const { note, cut } = await ctx
           .store()
           .update(args.memory_id, viewer(ctx, args.private_key), ctx.scope(), args.content, args.label);
@@ -208,7 +214,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       additionalProperties: false,
     },
     run: (args) =>
-      guarded(async () => {
+      guarded(ctx, 'delete_memory', async () => {
         const note = ctx.store().delete(args.memory_id, viewer(ctx, args.private_key), ctx.scope());
         return { content: json({ status: 'deleted', memory_id: note.id }), display: `deleted N${note.id}` };
       }),

@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-export { HardwareErrorCodes, type HardwareErrorCode } from './errors.js';
+export { HardwareErrorCodes, HardwareErrors, type HardwareErrorCode } from './errors.js';
 export {
   SENSOR_MESSAGE_TYPES,
   SENSOR_UNITS,

@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 export type { SqliteDatabase, SqliteRunResult, SqliteStatement, SqliteTransaction } from './driver.js';
-export { SqliteErrorCodes, type SqliteErrorCode } from './errors.js';
+export { SqliteErrorCodes, SqliteErrors, type SqliteErrorCode } from './errors.js';
 export {
   MIRA_APPLICATION_IDS,
   inspectDatabase,

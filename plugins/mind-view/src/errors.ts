@@ -1,0 +1,50 @@
+import { defineErrors } from '@mira/core';
+
+/** The errors of the Mind view's HTTP API, each with the status it answers with. */
+export const MindViewErrors = defineErrors('@mira/plugin-mind-view', {
+  TOKEN: {
+    code: 'MIRA_ERR_MIND_VIEW_TOKEN',
+    message: 'the access token is missing or wrong; open the address printed on the console',
+    fix: 'open the address the console printed (it ends with #token=…); scripts send Authorization: Bearer <token>',
+    status: 401,
+  },
+  HOST: {
+    code: 'MIRA_ERR_MIND_VIEW_HOST',
+    message: 'this address is not the Mind view; open the address printed on the console',
+    fix: 'use the host and port the console printed (a foreign Host header is refused against DNS rebinding)',
+    status: 403,
+  },
+  CROSS_ORIGIN: {
+    code: 'MIRA_ERR_MIND_VIEW_CROSS_ORIGIN',
+    message: 'a page of another origin may not use the Mind view',
+    fix: 'use the Mind view page itself; other pages, even on another local port, are refused',
+    status: 403,
+  },
+  NOT_FOUND: {
+    code: 'MIRA_ERR_MIND_VIEW_NOT_FOUND',
+    message: 'no such API route',
+    fix: 'see the README for the routes',
+    status: 404,
+  },
+  BAD_JSON: {
+    code: 'MIRA_ERR_MIND_VIEW_BAD_JSON',
+    message: 'the request body must be a JSON object',
+    fix: 'send a JSON object with content-type application/json',
+    status: 400,
+  },
+  BAD_REQUEST: {
+    code: 'MIRA_ERR_MIND_VIEW_BAD_REQUEST',
+    message: 'a field of the request is missing or of the wrong type',
+    fix: 'send the fields the message names, with their types',
+    status: 400,
+  },
+  TOO_LARGE: {
+    code: 'MIRA_ERR_MIND_VIEW_TOO_LARGE',
+    message: 'the request body is too large',
+    fix: 'send at most 2 MB; import large exports in parts or with notes import on the console',
+    status: 413,
+  },
+});
+
+/** The codes of `@mira/plugin-mind-view` by key. */
+export const MindViewErrorCodes = MindViewErrors.codes;

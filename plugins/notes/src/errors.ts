@@ -1,0 +1,56 @@
+import { defineErrors } from '@mira/core';
+
+/** The errors of note memory. */
+export const NotesErrors = defineErrors('@mira/plugin-notes', {
+  DISABLED: {
+    code: 'MIRA_ERR_NOTES_DISABLED',
+    message: 'notes are disabled in this profile',
+    fix: 'set [notes] enabled = true and database_path in profile.toml',
+    status: 404,
+  },
+  EMPTY: { code: 'MIRA_ERR_NOTES_EMPTY', message: 'the note is empty', fix: 'write some text' },
+  LABEL_INVALID: {
+    code: 'MIRA_ERR_NOTES_LABEL_INVALID',
+    message: 'a label is malformed, too long, or there are too many',
+    fix: 'use at most 8 labels of at most 40 characters, separated by commas',
+  },
+  NOT_FOUND: {
+    code: 'MIRA_ERR_NOTES_NOT_FOUND',
+    message: 'there is no such note in the scopes in view (or it needs its key)',
+    fix: 'check the ID with notes recent; give --key for a keyed note',
+    status: 404,
+  },
+  READ_ONLY_SCOPE: {
+    code: 'MIRA_ERR_NOTES_READ_ONLY_SCOPE',
+    message: 'the global scope is read-only here',
+    fix: 'write global notes from the console with --scope global',
+  },
+  SCOPE_INVALID: {
+    code: 'MIRA_ERR_NOTES_SCOPE_INVALID',
+    message: 'a scope name is malformed',
+    fix: 'use lower-case letters, digits, _ and -, starting with a letter',
+  },
+  IMPORT_INVALID: {
+    code: 'MIRA_ERR_NOTES_IMPORT_INVALID',
+    message: 'the file is not a notes export; nothing was imported',
+    fix: 'import a file written by notes export',
+  },
+  EMBEDDER_FAILED: {
+    code: 'MIRA_ERR_NOTES_EMBEDDER_FAILED',
+    message: 'the embedding server failed',
+    fix: 'check [notes.embedding]; full-text search still works',
+  },
+  TOO_MANY: {
+    code: 'MIRA_ERR_NOTES_TOO_MANY',
+    message: 'the operation would touch more notes than its bound',
+    fix: 'narrow it down (a scope, a label)',
+  },
+  BACKEND: {
+    code: 'MIRA_ERR_NOTES_BACKEND',
+    message: 'the notes database failed; the write was rolled back',
+    fix: 'read the cause on stderr; try again',
+  },
+});
+
+/** The codes of `@mira/plugin-notes` by key. */
+export const NotesErrorCodes = NotesErrors.codes;

@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import type { ErrorCatalogue } from '@mira/core';
+import {
+  README,
+  REPO_ROOT,
+  collectCatalogues,
+  renderReference,
+  withReference,
+  workspacePackages,
+} from './tools/error-reference.js';
+
+/** Every source file of every package (what ships), relative to the repository. */
+function sourceFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(ts|js)$/.test(name) && !name.endsWith('.d.ts')) files.push(relative(REPO_ROOT, path));
+    }
+  };
+  for (const { dir } of workspacePackages()) {
+    for (const sub of ['src', 'assets']) {
+      try {
+        walk(join(REPO_ROOT, dir, sub));
+      } catch {
+        // the package has no such folder
+      }
+    }
+  }
+  return files;
+}
+
+/** The string and template literals of a file (not its comments), with their line numbers. */
+function stringLiterals(file: string): Array<{ text: string; line: number }> {
+  const source = ts.createSourceFile(file, readFileSync(join(REPO_ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: Array<{ text: string; line: number }> = [];
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isStringLiteralLike(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
+      found.push({ text: node.text, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('error catalogues', () => {
+  let catalogues: ErrorCatalogue[];
+  before(async () => {
+    catalogues = await collectCatalogues();
+  });
+
+  it('are exported by the packages that raise codes', () => {
+    const packages = new Set(catalogues.map((c) => c.package));
+    for (const name of [
+      '@mira/core',
+      '@mira/sqlite',
+      '@mira/robot',
+      '@mira/plugin-notes',
+      '@mira/plugin-attention',
+      '@mira/plugin-mind-view',
+    ]) {
+      expect(packages, name).to.include(name);
+    }
+  });
+
+  it('define every code once across all packages', () => {
+    const seen = new Map<string, string>();
+    for (const catalogue of catalogues) {
+      for (const entry of catalogue.entries) {
+        expect(
+          seen.get(entry.code),
+          `${entry.code} is defined by ${seen.get(entry.code)} and ${catalogue.package}`,
+        ).to.equal(undefined);
+        seen.set(entry.code, catalogue.package);
+        expect(entry.code).to.match(/^MIRA_ERR_[A-Z0-9_]+$/);
+        expect(entry.message.trim(), entry.code).not.to.equal('');
+        expect(entry.fix.trim(), entry.code).not.to.equal('');
+      }
+    }
+    expect(seen.size).to.be.greaterThan(60);
+  });
+
+  it('hold every code the sources mention', () => {
+    const known = new Set(catalogues.flatMap((c) => c.entries.map((e) => e.code)));
+    const unknown: string[] = [];
+    for (const file of sourceFiles()) {
+      const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+      for (const [code] of text.matchAll(/MIRA_ERR_[A-Z0-9_]*[A-Z0-9]/g)) {
+        // `MIRA_ERR_COGNITION_*`-style families in comments name a prefix, not a code.
+        if (!known.has(code) && !text.includes(`${code}_*`)) unknown.push(`${file}: ${code}`);
+      }
+    }
+    expect(unknown).to.deep.equal([]);
+  });
+
+  it('are the only place a code is written as a string', () => {
+    const literals: string[] = [];
+    for (const file of sourceFiles()) {
+      if (file.endsWith('/errors.ts')) continue;
+      for (const { text, line } of stringLiterals(file))
+        if (text.includes('MIRA_ERR_')) literals.push(`${file}:${line}: ${text}`);
+    }
+    expect(literals).to.deep.equal([]);
+  });
+
+  it('give the MiraError a catalogue builds its code, and the entry message as default detail', async () => {
+    const { CoreErrors, MiraError } = await import('@mira/core');
+    const error = CoreErrors.error('CLI_USAGE');
+    expect(error).to.be.instanceOf(MiraError);
+    expect(error.code).to.equal('MIRA_ERR_CLI_USAGE');
+    expect(error.detail).to.equal(CoreErrors.entry('MIRA_ERR_CLI_USAGE')!.message);
+    expect(CoreErrors.error('CLI_USAGE', 'no --profile').message).to.equal('MIRA_ERR_CLI_USAGE: no --profile');
+  });
+
+  it('refuse a code defined twice in one catalogue', async () => {
+    const { defineErrors } = await import('@mira/core');
+    expect(() =>
+      defineErrors('@acme/x', {
+        A: { code: 'ACME_ERR_SAME', message: 'a', fix: 'a' },
+        B: { code: 'ACME_ERR_SAME', message: 'b', fix: 'b' },
+      }),
+    ).to.throw(/ACME_ERR_SAME is defined twice/);
+  });
+
+  it('are listed in the README, which is current (npm run docs:errors)', () => {
+    const readme = readFileSync(README, 'utf8');
+    expect(
+      withReference(readme, renderReference(catalogues)) === readme,
+      'README.md error reference is stale; run npm run docs:errors',
+    ).to.equal(true);
+    for (const catalogue of catalogues)
+      for (const entry of catalogue.entries)
+        expect(readme).to.contain(`| \`${entry.code}\` | \`${catalogue.package}\` |`);
+  });
+});
