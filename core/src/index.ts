@@ -93,6 +93,7 @@ export {
   type Speaker,
   type WorkingMemoryEntry,
 } from './working-memory.js';
+export { formatEntity } from './memory/format.js';
 export { entityRef, memoryRef, parseEntityRef, parseMemoryRef, type EntityRef, type MemoryRef } from './memory/ids.js';
 export type {
   Alias,

@@ -1,5 +1,7 @@
 import {
+  EPISODE_ORIGINS,
   findForbiddenCharacter,
+  formatEntity,
   rejectedResult,
   type Entity,
   type Memory,
@@ -32,12 +34,6 @@ function renderMemory(memory: Memory): string {
   if (memory.confidence !== null) parts.push(`confidence: ${memory.confidence}`);
   parts.push(`recorded ${memory.createdAt}`);
   return parts.join('; ');
-}
-
-function renderEntity(entity: Entity): string {
-  const aliases =
-    entity.aliases.length > 0 ? ` (aliases: ${entity.aliases.map((a) => quote(a.alias)).join(', ')})` : '';
-  return `${entity.ref} ${entity.entityType} ${quote(entity.canonicalName)}${aliases}`;
 }
 
 /** Keeps whole lines within the cap and says so when something was cut. */
@@ -83,7 +79,7 @@ export async function renderRecall(
   }
   for (const entity of shown) {
     const { memories, total } = await store.listActiveMemories(entity.id, { newest: MAX_MEMORIES_PER_ENTITY });
-    lines.push(renderEntity(entity));
+    lines.push(formatEntity(entity));
     if (total === 0) lines.push('  no active memories');
     else if (total > memories.length) {
       lines.push(
@@ -116,7 +112,7 @@ export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog): 
       'Recall persistent memory about one known entity by its exact canonical name or alias (no fuzzy or partial matching). ' +
       'Returns remembered, possibly stale knowledge. Uses one of the two acquisition attempts of this episode.',
     kind: 'acquisition',
-    origins: ['operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor'],
+    origins: EPISODE_ORIGINS,
     parameters: {
       type: 'object',
       properties: {

@@ -1,4 +1,5 @@
 import {
+  formatEntity,
   MemoryErrorCodes,
   MiraError,
   parseEntityRef,
@@ -21,13 +22,6 @@ export interface MemoryCommandContext {
 export const CONSOLE_SOURCE_KIND = 'console';
 
 const quote = (text: string) => JSON.stringify(text);
-
-/** `ENT1 person "Ada Lovelace" (aliases: "Ada")` */
-export function formatEntity(entity: Entity): string {
-  const aliases =
-    entity.aliases.length > 0 ? ` (aliases: ${entity.aliases.map((a) => quote(a.alias)).join(', ')})` : '';
-  return `${entity.ref} ${entity.entityType} ${quote(entity.canonicalName)}${aliases}`;
-}
 
 /** `MEM3 fact "Ada wrote the first program" [ENT1 subject]` */
 export function formatMemoryLine(memory: Memory): string {

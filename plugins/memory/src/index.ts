@@ -9,13 +9,7 @@ import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 
-export {
-  CONSOLE_SOURCE_KIND,
-  formatEntity,
-  formatMemoryLine,
-  memoryCommands,
-  type MemoryCommandContext,
-} from './commands.js';
+export { CONSOLE_SOURCE_KIND, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
 export { MEMORY_SCHEMA, SCHEMA_V1, SCHEMA_VERSION } from './schema-v1.js';
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
 

@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import { CoreErrorCodes, MiraError, type CommandDefinition, type ConsoleOutput } from '@mira/core';
 import { GLOBAL_SCOPE, type Note, type NotesExport, type NotesStore, type Viewer } from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
-import { noteAge } from './text.js';
+import { NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
 
 /** What the console commands need from the plugin. */
 export interface NotesCommandContext {
@@ -20,7 +20,7 @@ const EXPORT_SCHEMA = {
   properties: {
     format: { const: 'mira-notes' },
     version: { const: 1 },
-    scope: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$' },
+    scope: { type: 'string', pattern: SCOPE_NAME_PATTERN },
     exported_at: { type: 'string' },
     notes: {
       type: 'array',
@@ -93,7 +93,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
   return [
     {
       name: 'notes save',
-      summary: 'Save a note in the session scope (over 512 characters is trimmed at a word boundary)',
+      summary: `Save a note in the session scope (over ${NOTE_CAP} characters is trimmed at a word boundary)`,
       usage: '"<text>"',
       args: { min: 1, max: 1 },
       options: {

@@ -1,5 +1,6 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { MiraError } from '@mira/core';
+import { createOpenAIClient, resolveBaseURL } from '@mira/plugin-openai';
 import { NotesErrorCodes } from './errors.js';
 
 /** Turns texts into vectors. */
@@ -29,15 +30,10 @@ export class OpenAIEmbedder implements Embedder {
 
   constructor(config: EmbeddingConfig, env: NodeJS.ProcessEnv = process.env) {
     this.#model = config.model!;
-    const baseURL = config.base_url ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+    const baseURL = resolveBaseURL(config, env);
     this.name = `openai:${config.model}`;
     this.destination = `${baseURL}/embeddings (model ${config.model})`;
-    this.#client = new OpenAI({
-      apiKey: env[config.api_key_env] || 'no-key-set',
-      baseURL,
-      timeout: config.timeout_ms,
-      maxRetries: 1,
-    });
+    this.#client = createOpenAIClient(config, 1, env);
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {

@@ -25,7 +25,16 @@ export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.
 export { GLOBAL_SCOPE, NotesStore, type Note, type NotesExport, type SearchHit, type Viewer } from './notes-store.js';
 export { NOTES_SCHEMA } from './schema.js';
 export { NotesErrorCodes, NotesErrors } from './errors.js';
-export { MAX_LABELS, NOTE_ADVERTISED_CAP, NOTE_CAP, capNote, noteAge, parseLabels } from './text.js';
+export {
+  MAX_LABELS,
+  NOTE_ADVERTISED_CAP,
+  NOTE_CAP,
+  SCOPE_NAME_PATTERN,
+  capNote,
+  noteAge,
+  parseLabels,
+} from './text.js';
+import { SCOPE_NAME_PATTERN } from './text.js';
 export { notesTools } from './tools.js';
 
 /** The plugin's name. */
@@ -50,7 +59,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
     properties: {
       enabled: { type: 'boolean', default: false },
       database_path: { type: 'string' },
-      scope: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,63}$', default: 'default' },
+      scope: { type: 'string', pattern: SCOPE_NAME_PATTERN, default: 'default' },
       autonomous_writes: { type: 'boolean', default: false },
       embedding: {
         type: 'object',

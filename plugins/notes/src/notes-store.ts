@@ -5,11 +5,11 @@ import { openDatabase, type SqliteDatabase, type SqliteStatement } from '@mira/s
 import type { Embedder } from './embedder.js';
 import { NOTES_SCHEMA } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
-import { capNote, comparable, parseLabels } from './text.js';
+import { SCOPE_NAME_PATTERN, capNote, comparable, parseLabels } from './text.js';
 
 /** The shared scope every session reads and only the operator writes. */
 export const GLOBAL_SCOPE = 'global';
-const SCOPE_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+const SCOPE_NAME = new RegExp(SCOPE_NAME_PATTERN);
 
 /** One note. */
 export interface Note {

@@ -1,4 +1,5 @@
 import type { StoreSchema } from '@mira/sqlite';
+import { NOTE_CAP } from './text.js';
 
 /**
  * Note memory, schema version 1: notes, their labels and scopes, and an FTS5
@@ -22,7 +23,7 @@ CREATE TABLE scopes (
 CREATE TABLE notes (
   id          INTEGER PRIMARY KEY AUTOINCREMENT,
   scope       TEXT    NOT NULL REFERENCES scopes (name),
-  content     TEXT    NOT NULL CHECK (length(content) BETWEEN 1 AND 512),
+  content     TEXT    NOT NULL CHECK (length(content) BETWEEN 1 AND ${NOTE_CAP}),
   private_key TEXT,
   key_digest  TEXT    CHECK ((private_key IS NULL) = (key_digest IS NULL)),
   created_at  TEXT    NOT NULL,

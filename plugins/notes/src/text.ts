@@ -1,6 +1,9 @@
 import { caseFold, collapseWhitespace, findForbiddenCharacter, MiraError } from '@mira/core';
 import { NotesErrorCodes } from './errors.js';
 
+/** A scope name: lower-case letters, digits, `_` and `-`, starting with a letter, at most 64 characters. */
+export const SCOPE_NAME_PATTERN = '^[a-z][a-z0-9_-]{0,63}$';
+
 /** The hard cap on a note, in characters. */
 export const NOTE_CAP = 512;
 /** The length the model is told, on purpose below the cap. */

@@ -1,4 +1,5 @@
 import {
+  EPISODE_ORIGINS,
   MiraError,
   rejectedResult,
   toMiraError,
@@ -22,7 +23,6 @@ export interface NotesToolContext {
   log(message: string): void;
 }
 
-const ALL_ORIGINS: readonly EpisodeOrigin[] = ['operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor'];
 const nullableString = (description: string) => ({ type: ['string', 'null'], description });
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -116,7 +116,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     description:
       "Search saved notes: full-text first, then semantic similarity, fused into one ranking. Optional label filter. Results show each note's age.",
     kind: 'acquisition',
-    origins: ALL_ORIGINS,
+    origins: EPISODE_ORIGINS,
     parameters: {
       type: 'object',
       properties: {
@@ -146,7 +146,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     name: 'get_recent_memories',
     description: 'The most recent notes, newest first, optionally with a label.',
     kind: 'acquisition',
-    origins: ALL_ORIGINS,
+    origins: EPISODE_ORIGINS,
     parameters: {
       type: 'object',
       properties: {

@@ -7,6 +7,14 @@
 import { definePlugin, type MiraPlugin } from '@mira/core';
 import { OpenAIProvider, type OpenAIConfig } from './openai-provider.js';
 
+export {
+  DEFAULT_OPENAI_BASE_URL,
+  NO_API_KEY,
+  createOpenAIClient,
+  resolveBaseURL,
+  type OpenAIEndpoint,
+} from './client.js';
+
 export { OpenAIProvider, type OpenAIConfig } from './openai-provider.js';
 
 /** The plugin's name. */

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { createOpenAIClient, resolveBaseURL } from './client.js';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
@@ -28,9 +29,6 @@ export interface OpenAIConfig {
   stream: boolean;
   temperature?: number;
 }
-
-/** Placeholder sent when no key is set: local servers need none. */
-const NO_KEY = 'no-key-set';
 
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {
@@ -78,16 +76,11 @@ export class OpenAIProvider implements CognitionProvider {
   }
 
   get #baseURL(): string {
-    return this.#config.base_url ?? this.#env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+    return resolveBaseURL(this.#config, this.#env);
   }
 
   #getClient(): OpenAI {
-    this.#client ??= new OpenAI({
-      apiKey: this.#env[this.#config.api_key_env] || NO_KEY,
-      baseURL: this.#baseURL,
-      timeout: this.#config.timeout_ms,
-      maxRetries: this.#config.max_retries,
-    });
+    this.#client ??= createOpenAIClient(this.#config, this.#config.max_retries, this.#env);
     return this.#client;
   }
 

@@ -1,4 +1,11 @@
-import { DEFAULT_READ_TIMEOUT_MS, MiraError, type PluginKernel, type SensorReading, type ToolResult } from '@mira/core';
+import {
+  DEFAULT_READ_TIMEOUT_MS,
+  EPISODE_ORIGINS,
+  MiraError,
+  type PluginKernel,
+  type SensorReading,
+  type ToolResult,
+} from '@mira/core';
 import { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, toSensorValue, twist, type SensorMessageType } from './messages.js';
 import { HardwareErrorCodes } from './errors.js';
 import type { QosProfile, RobotTransport } from './transport.js';
@@ -193,7 +200,7 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
       name: 'stop',
       description: 'Stop the base now (zero velocity).',
       kind: 'effect',
-      origins: ['operator', 'attention', 'initiative', 'goal', 'temporal', 'monitor'],
+      origins: EPISODE_ORIGINS,
       parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
       run: async () => {
         await halt();
