@@ -71,6 +71,61 @@ const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest(
 const RRF_K = 60;
 
 /**
+ * What a viewer may see: parameters (scopes as a JSON array, 1 when keys are ignored (operator), the key's
+ * digest). One fixed text, so the statements that use it are prepared once per store.
+ */
+const VISIBLE = 'n.scope IN (SELECT value FROM json_each(?)) AND (? OR n.key_digest IS NULL OR n.key_digest = ?)';
+/** An optional label: parameters (label, label), both null for any label. */
+const WITH_LABEL = 'AND (? IS NULL OR EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?))';
+
+/** Every statement of the store by name; each is prepared once per store, on first use. */
+const SQL = {
+  meta: 'SELECT value FROM meta WHERE key = ?',
+  labelsOf: 'SELECT label FROM note_labels WHERE note_id = ? ORDER BY position',
+  addScope: 'INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)',
+  scopes: 'SELECT name FROM scopes ORDER BY name',
+  setMeta: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)',
+  deleteVector: 'DELETE FROM note_vectors WHERE rowid = ?',
+  insertVector: 'INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)',
+  deleteLabels: 'DELETE FROM note_labels WHERE note_id = ?',
+  insertLabel: 'INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)',
+  deleteText: 'DELETE FROM notes_fts WHERE rowid = ?',
+  insertText: 'INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)',
+  insertNote:
+    'INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+  noteById: 'SELECT * FROM notes WHERE id = ?',
+  updateNote: 'UPDATE notes SET content = ?, updated_at = ? WHERE id = ?',
+  deleteNote: 'DELETE FROM notes WHERE id = ?',
+  notesOfScope: 'SELECT * FROM notes WHERE scope = ? ORDER BY id',
+  importedAlready:
+    "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
+  allTexts: 'SELECT id, content FROM notes ORDER BY id',
+  forgetEmbedder: "DELETE FROM meta WHERE key IN ('embedder', 'dimension')",
+  countsByScope:
+    'SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name',
+  recent: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${WITH_LABEL} ORDER BY n.id DESC LIMIT ?`,
+  count: `SELECT count(*) FROM notes n WHERE ${VISIBLE}`,
+  labels: `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${VISIBLE} GROUP BY l.label ORDER BY count DESC, l.label`,
+  ranked: 'SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?',
+  rankedVisible: `SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${VISIBLE} ${WITH_LABEL} ORDER BY bm25(notes_fts) LIMIT ?`,
+  nearest: 'SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance',
+  allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
+  visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ORDER BY n.id`,
+} as const;
+
+/** The statements that return only their first column. */
+const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
+  'meta',
+  'labelsOf',
+  'scopes',
+  'importedAlready',
+  'count',
+  'ranked',
+  'rankedVisible',
+  'allowed',
+]);
+
+/**
  * Note memory on its own SQLite file: notes, labels, scopes, an FTS5 index
  * kept in step in the same transaction, and sqlite-vec vectors recorded with
  * the embedder's name and dimension.
@@ -80,7 +135,7 @@ export class NotesStore {
   readonly embedder: Embedder | undefined;
   readonly #db: SqliteDatabase;
   readonly #clock: Clock;
-  readonly #statements = new Map<string, SqliteStatement>();
+  readonly #statements = new Map<keyof typeof SQL, SqliteStatement>();
   readonly #log: (message: string) => void;
   #closed = false;
 
@@ -116,13 +171,13 @@ export class NotesStore {
     return new NotesStore(path, db, options.clock ?? systemClock, options.embedder, log);
   }
 
-  /** Statements are prepared once per store and reused (the cache is bounded). */
-  #stmt(sql: string): SqliteStatement {
-    let statement = this.#statements.get(sql);
+  /** The named statement, prepared on first use and kept for the life of the store. */
+  #q(name: keyof typeof SQL): SqliteStatement {
+    let statement = this.#statements.get(name);
     if (!statement) {
-      if (this.#statements.size > 500) this.#statements.clear();
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
+      statement = this.#db.prepare(SQL[name]);
+      if (PLUCKED.has(name)) statement.pluck();
+      this.#statements.set(name, statement);
     }
     return statement;
   }
@@ -132,7 +187,7 @@ export class NotesStore {
   }
 
   #meta(key: string): string | undefined {
-    return (this.#stmt('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? undefined;
+    return (this.#q('meta').get(key) as string | undefined) ?? undefined;
   }
 
   /** The embedder the stored vectors came from, and whether the configured one differs. */
@@ -154,9 +209,7 @@ export class NotesStore {
   }
 
   #hydrate(row: NoteRow): Note {
-    const labels = this.#stmt('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position')
-      .pluck()
-      .all(row.id) as string[];
+    const labels = this.#q('labelsOf').all(row.id) as string[];
     return {
       id: row.id,
       scope: row.scope,
@@ -175,13 +228,9 @@ export class NotesStore {
     return timingSafeEqual(Buffer.from(digest(viewer.key), 'hex'), Buffer.from(row.key_digest, 'hex'));
   }
 
-  #filterSql(viewer: Viewer): { sql: string; params: unknown[] } {
-    const scopes = viewer.scopes.map(() => '?').join(', ');
-    if (viewer.operator) return { sql: `n.scope IN (${scopes})`, params: [...viewer.scopes] };
-    return {
-      sql: `n.scope IN (${scopes}) AND (n.key_digest IS NULL OR n.key_digest = ?)`,
-      params: [...viewer.scopes, viewer.key === null ? '' : digest(viewer.key)],
-    };
+  /** The parameters of {@link VISIBLE}: the viewer's scopes, whether keys are ignored (operator), the key's digest. */
+  #filterParams(viewer: Viewer): unknown[] {
+    return [JSON.stringify(viewer.scopes), viewer.operator ? 1 : 0, viewer.key === null ? '' : digest(viewer.key)];
   }
 
   /** Creates a scope if it does not exist. */
@@ -191,11 +240,11 @@ export class NotesStore {
         NotesErrorCodes.SCOPE_INVALID,
         `scope names are lower-case words (a-z, 0-9, - and _), not "${name}"`,
       );
-    this.#stmt('INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)').run(name, this.#now());
+    this.#q('addScope').run(name, this.#now());
   }
 
   scopes(): string[] {
-    return this.#stmt('SELECT name FROM scopes ORDER BY name').pluck().all() as string[];
+    return this.#q('scopes').all() as string[];
   }
 
   async #vector(text: string): Promise<Float32Array | undefined> {
@@ -210,7 +259,7 @@ export class NotesStore {
       this.#db.exec(
         `CREATE VIRTUAL TABLE IF NOT EXISTS note_vectors USING vec0(embedding float[${vector.length}] distance_metric=cosine)`,
       );
-      const set = this.#stmt('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)');
+      const set = this.#q('setMeta');
       set.run('embedder', this.embedder.name);
       set.run('dimension', String(vector.length));
     }
@@ -220,16 +269,16 @@ export class NotesStore {
         `the embedder returned ${vector.length} dimensions but the stored vectors have ${this.#meta('dimension')}; run "notes reembed"`,
       );
     }
-    this.#stmt('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
-    this.#stmt('INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)').run(BigInt(id), vector);
+    this.#q('deleteVector').run(BigInt(id));
+    this.#q('insertVector').run(BigInt(id), vector);
   }
 
   #writeIndexes(id: number, content: string, labels: readonly string[]): void {
-    this.#stmt('DELETE FROM note_labels WHERE note_id = ?').run(id);
-    const insertLabel = this.#stmt('INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)');
+    this.#q('deleteLabels').run(id);
+    const insertLabel = this.#q('insertLabel');
     labels.forEach((label, position) => insertLabel.run(id, label, position));
-    this.#stmt('DELETE FROM notes_fts WHERE rowid = ?').run(id);
-    this.#stmt('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)').run(id, content, labels.join(' '));
+    this.#q('deleteText').run(id);
+    this.#q('insertText').run(id, content, labels.join(' '));
   }
 
   /**
@@ -258,9 +307,7 @@ export class NotesStore {
     const id = this.#db.transaction(() => {
       this.ensureScope(scope);
       const created = createdAt ?? now;
-      const row = this.#stmt(
-        'INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(scope, content, key, key === null ? null : digest(key), created, created);
+      const row = this.#q('insertNote').run(scope, content, key, key === null ? null : digest(key), created, created);
       const noteId = Number(row.lastInsertRowid);
       this.#writeIndexes(noteId, content, labels);
       this.#storeVector(noteId, vector);
@@ -275,12 +322,12 @@ export class NotesStore {
 
   /** A note the viewer may see, or undefined (a hidden note does not exist for the viewer). */
   get(id: number, viewer: Viewer): Note | undefined {
-    const row = this.#stmt('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
+    const row = this.#q('noteById').get(id) as NoteRow | undefined;
     return row && this.#visible(row, viewer) ? this.#hydrate(row) : undefined;
   }
 
   #require(id: number, viewer: Viewer, writableScope: string | undefined): NoteRow {
-    const row = this.#stmt('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
+    const row = this.#q('noteById').get(id) as NoteRow | undefined;
     if (!row || !this.#visible(row, viewer)) throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${id}`);
     if (writableScope !== undefined && row.scope !== writableScope) {
       throw new MiraError(
@@ -310,10 +357,10 @@ export class NotesStore {
       this.#embedderFailed('updating a note', error);
     }
     this.#db.transaction(() => {
-      this.#stmt('UPDATE notes SET content = ?, updated_at = ? WHERE id = ?').run(content, this.#now(), id);
+      this.#q('updateNote').run(content, this.#now(), id);
       this.#writeIndexes(id, content, labels);
       if (vector) this.#storeVector(id, vector);
-      else if (this.#meta('embedder')) this.#stmt('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
+      else if (this.#meta('embedder')) this.#q('deleteVector').run(BigInt(id));
     })();
     return { note: this.get(id, { ...viewer, operator: true })!, cut };
   }
@@ -323,41 +370,29 @@ export class NotesStore {
     const row = this.#require(id, viewer, writableScope);
     const note = this.#hydrate(row);
     this.#db.transaction(() => {
-      this.#stmt('DELETE FROM notes_fts WHERE rowid = ?').run(id);
-      if (this.#meta('embedder')) this.#stmt('DELETE FROM note_vectors WHERE rowid = ?').run(BigInt(id));
-      this.#stmt('DELETE FROM note_labels WHERE note_id = ?').run(id);
-      this.#stmt('DELETE FROM notes WHERE id = ?').run(id);
+      this.#q('deleteText').run(id);
+      if (this.#meta('embedder')) this.#q('deleteVector').run(BigInt(id));
+      this.#q('deleteLabels').run(id);
+      this.#q('deleteNote').run(id);
     })();
     return note;
   }
 
   /** The newest notes the viewer may see, optionally with a label. */
   recent(viewer: Viewer, count: number, label: string | null = null): Note[] {
-    const filter = this.#filterSql(viewer);
-    const labelSql =
-      label === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
-    const params = [...filter.params, ...(label === null ? [] : [parseLabels(label)[0] ?? ''])];
-    const rows = this.#stmt(`SELECT n.* FROM notes n WHERE ${filter.sql} ${labelSql} ORDER BY n.id DESC LIMIT ?`).all(
-      ...params,
-      count,
-    ) as NoteRow[];
+    const wanted = label === null ? null : (parseLabels(label)[0] ?? '');
+    const rows = this.#q('recent').all(...this.#filterParams(viewer), wanted, wanted, count) as NoteRow[];
     return rows.filter((r) => this.#visible(r, viewer)).map((r) => this.#hydrate(r));
   }
 
   /** How many notes the viewer may see. */
   count(viewer: Viewer): number {
-    const filter = this.#filterSql(viewer);
-    return this.#stmt(`SELECT count(*) FROM notes n WHERE ${filter.sql}`)
-      .pluck()
-      .get(...filter.params) as number;
+    return this.#q('count').get(...this.#filterParams(viewer)) as number;
   }
 
   /** Labels of the notes the viewer may see, most common first. */
   labels(viewer: Viewer): Array<{ label: string; count: number }> {
-    const filter = this.#filterSql(viewer);
-    return this.#stmt(
-      `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${filter.sql} GROUP BY l.label ORDER BY count DESC, l.label`,
-    ).all(...filter.params) as Array<{ label: string; count: number }>;
+    return this.#q('labels').all(...this.#filterParams(viewer)) as Array<{ label: string; count: number }>;
   }
 
   /**
@@ -371,11 +406,8 @@ export class NotesStore {
     limit = 10,
   ): Promise<{ hits: SearchHit[]; mode: 'hybrid' | 'full-text'; why?: string }> {
     const words = query.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
-    const filter = this.#filterSql(viewer);
     const wantedLabel = label === null ? null : (parseLabels(label)[0] ?? null);
-    const labelSql =
-      wantedLabel === null ? '' : 'AND EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)';
-    const labelParams = wantedLabel === null ? [] : [wantedLabel];
+    const filter = [...this.#filterParams(viewer), wantedLabel, wantedLabel];
     const state = this.embeddingState();
     let why: string | undefined;
     if (!this.embedder) why = 'no embedder is configured, so this search is full-text only';
@@ -387,21 +419,14 @@ export class NotesStore {
       ids.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
     const pool = Math.max(limit * 5, 50);
     const match = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
-    const rankedWithFilter = () =>
-      this.#stmt(
-        `SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${filter.sql} ${labelSql} ORDER BY bm25(notes_fts) LIMIT ?`,
-      )
-        .pluck()
-        .all(match, ...filter.params, ...labelParams, pool) as number[];
+    const rankedWithFilter = () => this.#q('rankedVisible').all(match, ...filter, pool) as number[];
     // Full text ranks in the FTS index alone (cheap); visibility is checked afterwards, and only
     // when part of the pool is hidden is the ranking redone joined with the filter.
     let fetched: number[] = [];
     const filterLater = why !== undefined && wantedLabel === null;
     if (words.length > 0) {
-      fetched = this.#stmt('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?')
-        .pluck()
-        .all(match, pool) as number[];
-      let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter, labelSql, labelParams);
+      fetched = this.#q('ranked').all(match, pool) as number[];
+      let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter);
       if (!filterLater && ranked.length < pool && fetched.length === pool) ranked = rankedWithFilter();
       addRanks(ranked);
     }
@@ -409,15 +434,11 @@ export class NotesStore {
     if (why === undefined) {
       try {
         const [vector] = await this.embedder!.embed([query]);
-        const near = this.#stmt(
-          'SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance',
-        ).all(vector, 200) as Array<{ rowid: number }>;
+        const near = this.#q('nearest').all(vector, 200) as Array<{ rowid: number }>;
         addRanks(
           this.#allowedInOrder(
             near.map((r) => Number(r.rowid)),
             filter,
-            labelSql,
-            labelParams,
           ),
         );
         mode = 'hybrid';
@@ -430,7 +451,7 @@ export class NotesStore {
       const hits: SearchHit[] = [];
       for (const [id, score] of [...ranks.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])) {
         if (hits.length >= limit) break;
-        const row = this.#stmt('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
+        const row = this.#q('noteById').get(id) as NoteRow | undefined;
         if (row && this.#visible(row, viewer)) hits.push({ note: this.#hydrate(row), score });
       }
       return hits;
@@ -445,36 +466,23 @@ export class NotesStore {
   }
 
   /** The IDs of `ids` the filter lets through, in the order given. */
-  #allowedInOrder(
-    ids: readonly number[],
-    filter: { sql: string; params: unknown[] },
-    labelSql: string,
-    labelParams: readonly unknown[],
-  ): number[] {
+  #allowedInOrder(ids: readonly number[], filter: readonly unknown[]): number[] {
     if (ids.length === 0) return [];
-    // "+n.scope" keeps SQLite on the primary key for these few IDs instead of scanning the scope index.
-    const allowed = new Set(
-      this.#stmt(
-        `SELECT n.id FROM notes n WHERE n.id IN (${ids.map(() => '?').join(',')}) AND ${filter.sql.replace('n.scope IN', '+n.scope IN')} ${labelSql}`,
-      )
-        .pluck()
-        .all(...ids, ...filter.params, ...labelParams) as number[],
-    );
+    const allowed = new Set(this.#q('allowed').all(JSON.stringify(ids), ...filter) as number[]);
     return ids.filter((id) => allowed.has(id));
   }
 
   /** Near-identical pairs among the notes the viewer sees (same words in the same order, or ≥ 85% shared words). */
   duplicates(viewer: Viewer, maxNotes = 5000): Array<{ a: Note; b: Note; similarity: number }> {
-    const filter = this.#filterSql(viewer);
     const total = this.count(viewer);
     if (total > maxNotes)
       throw new MiraError(
         NotesErrorCodes.TOO_MANY,
         `${total} notes are too many to compare at once (at most ${maxNotes}); narrow the scope`,
       );
-    const rows = (
-      this.#stmt(`SELECT n.* FROM notes n WHERE ${filter.sql} ORDER BY n.id`).all(...filter.params) as NoteRow[]
-    ).filter((r) => this.#visible(r, viewer));
+    const rows = (this.#q('visibleNotes').all(...this.#filterParams(viewer)) as NoteRow[]).filter((r) =>
+      this.#visible(r, viewer),
+    );
     const words = rows.map((r) => new Set(comparable(r.content).split(' ')));
     const pairs: Array<{ a: Note; b: Note; similarity: number }> = [];
     for (let i = 0; i < rows.length; i += 1) {
@@ -510,7 +518,7 @@ export class NotesStore {
 
   /** Every note of one scope, keys included (the operator's backup). */
   exportScope(scope: string): NotesExport {
-    const rows = this.#stmt('SELECT * FROM notes WHERE scope = ? ORDER BY id').all(scope) as NoteRow[];
+    const rows = this.#q('notesOfScope').all(scope) as NoteRow[];
     return {
       format: 'mira-notes',
       version: 1,
@@ -532,9 +540,7 @@ export class NotesStore {
   /** Imports a validated export; a note already present (same scope, text, key and creation time) is skipped. */
   async importNotes(data: NotesExport, scope = data.scope): Promise<{ added: number; skipped: number }> {
     this.ensureScope(scope);
-    const exists = this.#stmt(
-      "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
-    ).pluck();
+    const exists = this.#q('importedAlready');
     let added = 0;
     let skipped = 0;
     const fresh = data.notes.filter((n) => {
@@ -555,9 +561,7 @@ export class NotesStore {
       fresh.forEach((n, i) => {
         const { content } = capNote(n.content);
         const labels = parseLabels(n.labels.join(','));
-        const row = this.#stmt(
-          'INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-        ).run(
+        const row = this.#q('insertNote').run(
           scope,
           content,
           n.private_key,
@@ -581,7 +585,7 @@ export class NotesStore {
         NotesErrorCodes.EMBEDDER_FAILED,
         'no embedder is configured; set [notes.embedding] provider first',
       );
-    const rows = this.#stmt('SELECT id, content FROM notes ORDER BY id').all() as Array<{
+    const rows = this.#q('allTexts').all() as Array<{
       id: number;
       content: string;
     }>;
@@ -590,7 +594,7 @@ export class NotesStore {
       vectors.push(...(await this.embedder.embed(rows.slice(i, i + batch).map((r) => r.content))));
     this.#db.transaction(() => {
       this.#db.exec('DROP TABLE IF EXISTS note_vectors');
-      this.#stmt("DELETE FROM meta WHERE key IN ('embedder', 'dimension')").run();
+      this.#q('forgetEmbedder').run();
       rows.forEach((r, i) => this.#storeVector(r.id, vectors[i]));
     })();
     return rows.length;
@@ -598,9 +602,7 @@ export class NotesStore {
 
   /** Notes per scope. */
   countsByScope(): Array<{ scope: string; notes: number; keyed: number }> {
-    return this.#stmt(
-      'SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name',
-    ).all() as Array<{ scope: string; notes: number; keyed: number }>;
+    return this.#q('countsByScope').all() as Array<{ scope: string; notes: number; keyed: number }>;
   }
 
   close(): void {
