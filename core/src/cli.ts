@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { Worker, type MessagePort } from 'node:worker_threads';
 import { Application, stderrLogger } from './application.js';
+import type { LineReaderData, LineReaderMessage } from './console/line-reader.js';
 import { startRepl, type Repl } from './console/repl.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import { locateManifest } from './manifest.js';
@@ -56,6 +59,28 @@ function version(): string {
   return pkg.version;
 }
 
+/**
+ * Starts the console's line reader thread: standard input is read there, every
+ * line comes back as `lines`, and `stop`/`quit` also go straight to `ports`.
+ */
+function startLineReader(ports: MessagePort[]): { lines: PassThrough; stop: () => Promise<void> } {
+  const lines = new PassThrough();
+  const data: LineReaderData = { ports };
+  const worker = new Worker(new URL('./console/line-reader.js', import.meta.url), {
+    workerData: data,
+    transferList: ports,
+  });
+  worker.on('message', (message: LineReaderMessage) => {
+    if (message.type === 'line') lines.write(`${message.line}\n`);
+    else lines.end();
+  });
+  worker.on('error', (error) => {
+    stderrLogger.error(`the console line reader failed: ${error.message}`);
+    lines.end();
+  });
+  return { lines, stop: async () => void (await worker.terminate()) };
+}
+
 /** Runs the `mira` command line and resolves to the exit status. */
 export async function main(argv: readonly string[]): Promise<number> {
   let command: CliCommand;
@@ -91,6 +116,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   // Signals are handled from before start-up so one arriving early still takes the orderly path.
   let interrupted = false;
   let repl: Repl | undefined;
+  let stopReader: (() => Promise<void>) | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) {
       stderrLogger.error(`${signal} received again; exiting without finishing shutdown`);
@@ -115,8 +141,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       stderrLogger.info(
         `console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`,
       );
+    const reader = startLineReader(app.kernel.openConsoleStopPorts());
+    stopReader = reader.stop;
     repl = startRepl(app.kernel.console, {
-      input: process.stdin,
+      input: reader.lines,
       output: process.stdout,
       interactive,
       prompt: `${app.manifest.name}> `,
@@ -126,6 +154,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     allOk = await repl.done;
   }
   await app.stop();
+  await stopReader?.();
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   return interactive || allOk ? 0 : 1;

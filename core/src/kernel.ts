@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { MessagePort } from 'node:worker_threads';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { EpisodeEngine, type EpisodeRequest } from './cognition/engine.js';
 import type { CognitionProvider } from './cognition/provider.js';
@@ -45,6 +46,7 @@ export class Kernel {
   readonly cognition: EpisodeEngine;
   readonly #latest = new Map<string, SensorReading>();
   readonly #emergencyStops: Array<{ owner: string; handler: () => Promise<void> | void }> = [];
+  readonly #consoleStopPorts: Array<{ owner: string; open: () => MessagePort }> = [];
   /** Where plugins' console lines go; set once, when the application is created. */
   readonly output: ConsoleOutput;
   readonly #plugins: () => readonly PluginSummary[];
@@ -137,6 +139,19 @@ export class Kernel {
       }),
     );
     return this.#emergencyStops.length;
+  }
+
+  /** Opens one console-stop port per registered safety path (call after start, once per line reader). */
+  openConsoleStopPorts(): MessagePort[] {
+    const ports: MessagePort[] = [];
+    for (const { owner, open } of this.#consoleStopPorts) {
+      try {
+        ports.push(open());
+      } catch (error) {
+        this.services.log.error(`plugin ${owner} could not open its console stop port: ${(error as Error).message}`);
+      }
+    }
+    return ports;
   }
 
   /** Latest reading per sensor id. */
@@ -250,6 +265,9 @@ export class Kernel {
           this.#emergencyStops.push({ owner: pluginName, handler });
         },
         emergencyStop: () => this.emergencyStop(),
+        registerConsoleStopPort: (open: () => MessagePort) => {
+          this.#consoleStopPorts.push({ owner: pluginName, open });
+        },
       }),
       output: this.output,
       cognition: Object.freeze({

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { EpisodeRequest, EpisodeResult } from './cognition/engine.js';
 import type { CognitionProvider } from './cognition/provider.js';
 import type { CommandDefinition, ConsoleOutput } from './console/command.js';
@@ -56,6 +57,12 @@ export interface PluginKernel extends RuntimeServices {
     registerEmergencyStop(handler: () => Promise<void> | void): void;
     /** Runs every emergency-stop handler now; resolves to how many ran. Failures are logged. */
     emergencyStop(): Promise<number>;
+    /**
+     * Registers a way to open a port that the console's line reader (a thread of its own) uses to send
+     * `{ type: 'stop' | 'quit', at }` the moment the operator types the line, without waiting for the
+     * main thread. A robot's safety path registers one.
+     */
+    registerConsoleStopPort(open: () => MessagePort): void;
   };
   /** Prints a line on the console (stdout in the CLI), e.g. what an autonomous episode said. */
   readonly output: ConsoleOutput;

@@ -20,6 +20,8 @@ export interface RosbridgeTestServer {
   publish(topic: string, msg: Record<string, unknown>): void;
   /** Messages clients published on a topic. */
   published(topic: string): Array<Record<string, unknown>>;
+  /** Messages clients published on a topic, each with the wall-clock time (ms) it arrived. */
+  arrivals(topic: string): Array<{ msg: Record<string, unknown>; at: number }>;
   /** Number of subscriptions currently open on a topic. */
   subscribers(topic: string): number;
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   const ops: RosbridgeOp[] = [];
+  const arrivals: Array<{ topic: string; msg: Record<string, unknown>; at: number }> = [];
   const subscriptions = new Map<string, Map<WebSocket, Set<string>>>();
   const services = new Map<string, WebSocket>();
   const pendingCalls = new Map<string, { caller: WebSocket; id: unknown }>();
@@ -72,6 +75,7 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
           break;
         }
         case 'publish':
+          arrivals.push({ topic: op.topic!, msg: op.msg as Record<string, unknown>, at: Date.now() });
           deliver(op.topic!, op.msg);
           break;
         case 'advertise_service':
@@ -128,6 +132,7 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
     publish: (topic, msg) => deliver(topic, msg),
     published: (topic) =>
       ops.filter((o) => o.op === 'publish' && o.topic === topic).map((o) => o.msg as Record<string, unknown>),
+    arrivals: (topic) => arrivals.filter((a) => a.topic === topic).map(({ msg, at }) => ({ msg, at })),
     subscribers: (topic) => [...(subscriptions.get(topic)?.values() ?? [])].reduce((n, ids) => n + ids.size, 0),
     close: () =>
       new Promise<void>((resolve) => {

@@ -31,10 +31,12 @@ export interface Repl {
  * lines succeeded.
  */
 export function startRepl(commands: CommandConsole, options: ReplOptions): Repl {
+  // Line editing needs the terminal itself; lines relayed by the line reader thread come edited already.
+  const terminal = options.interactive && Boolean((options.input as { isTTY?: boolean }).isTTY);
   const rl = createInterface({
     input: options.input,
     output: options.interactive ? options.output : undefined,
-    terminal: options.interactive,
+    terminal,
     prompt: options.prompt ?? '> ',
   });
   if (options.interactive && options.onInterrupt) rl.on('SIGINT', options.onInterrupt);

@@ -17,9 +17,13 @@ export {
   yawQuaternion,
   type SensorMessageType,
 } from './messages.js';
+export type { ConsoleSignal, SafetyDriveConfig, SafetyTransportSpec } from './safety/protocol.js';
+export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';
 export {
+  DEFAULT_STALL_MS,
   ROBOT_MAPPING_SCHEMA_PROPERTIES,
   attachRobot,
+  type SafetyMapping,
   type DriveMapping,
   type RobotBridge,
   type RobotMapping,

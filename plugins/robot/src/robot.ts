@@ -6,9 +6,14 @@ import {
   type SensorReading,
   type ToolResult,
 } from '@mira/core';
-import { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, toSensorValue, twist, type SensorMessageType } from './messages.js';
+import { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, toSensorValue, type SensorMessageType } from './messages.js';
 import { HardwareErrorCodes } from './errors.js';
+import type { SafetyTransportSpec } from './safety/protocol.js';
+import { SafetyPath } from './safety/safety-path.js';
 import type { QosProfile, RobotTransport } from './transport.js';
+
+/** The dead-man's default: zero velocity when the runtime stalls this long while driving. */
+export const DEFAULT_STALL_MS = 250;
 
 /** One sensor mapped to a topic. */
 export interface SensorMapping {
@@ -38,6 +43,16 @@ export interface RobotMapping {
   readonly drive?: DriveMapping;
   /** How long `read_sensor` waits for a fresh reading (default 2000). */
   readonly read_timeout_ms?: number;
+  /** The safety path's settings. */
+  readonly safety?: SafetyMapping;
+}
+
+/** The `safety` table of a hardware plugin: the dead-man and an optional e-stop topic. */
+export interface SafetyMapping {
+  /** Zero velocity when the runtime stalls this long while driving (default 250). */
+  readonly stall_ms?: number;
+  /** A `std_msgs/msg/Bool` topic: `true` stops the robot and refuses drives until `false`. */
+  readonly e_stop_topic?: string;
 }
 
 /** JSON schema properties for {@link RobotMapping}, for hardware plugins' config schemas. */
@@ -71,6 +86,14 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
     additionalProperties: false,
   },
   read_timeout_ms: { type: 'integer', minimum: 1, maximum: 60000 },
+  safety: {
+    type: 'object',
+    properties: {
+      stall_ms: { type: 'integer', minimum: 20, maximum: 10000 },
+      e_stop_topic: { type: 'string', pattern: '^/[A-Za-z0-9_/~]*$' },
+    },
+    additionalProperties: false,
+  },
 } as const;
 
 const SENSOR_QOS: QosProfile = { reliability: 'best_effort', durability: 'volatile', depth: 5 };
@@ -90,10 +113,19 @@ const json = (value: unknown) => JSON.stringify(value);
 
 /**
  * Registers a robot's sensors (with fresh reads) and its drive effects
- * (`drive`, `stop`, with limits enforced by the runtime and a watchdog) on
- * the kernel, over `transport`. Topics and types come from the profile.
+ * (`drive`, `stop`) on the kernel, over `transport`. Topics and types come
+ * from the profile. Velocity commands go through the safety path: a worker
+ * thread with its own transport (built from `safety`) that enforces the
+ * limits, republishes, ends a drive at its duration, stops on the operator's
+ * console `stop` and on the e-stop topic without waiting for this thread, and
+ * stops the robot when this thread stalls (the dead-man).
  */
-export function attachRobot(kernel: PluginKernel, transport: RobotTransport, mapping: RobotMapping): RobotBridge {
+export function attachRobot(
+  kernel: PluginKernel,
+  transport: RobotTransport,
+  mapping: RobotMapping,
+  safety?: SafetyTransportSpec,
+): RobotBridge {
   const unsubscribers: Array<() => void> = [];
   const waiters = new Map<string, Set<(reading: SensorReading) => void>>();
   const { clock } = kernel;
@@ -121,23 +153,35 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
     });
   }
 
-  let driveTimer: ReturnType<typeof setInterval> | undefined;
-  let driveDeadline = 0;
   const drive = mapping.drive;
-
-  const publishVelocity = (linear: number, angular: number) =>
-    transport.publish(drive!.topic, drive!.type, twist(linear, angular), RELIABLE_QOS);
-  const cancelDrive = () => {
-    if (driveTimer) clearInterval(driveTimer);
-    driveTimer = undefined;
+  if (drive && !safety) {
+    throw new MiraError(
+      HardwareErrorCodes.TRANSPORT_UNAVAILABLE,
+      `${transport.name}: a drive needs a safety path; the hardware plugin must say how its safety worker connects`,
+    );
+  }
+  let path: SafetyPath | undefined;
+  let eStopActive = false;
+  // The runtime's own clock also ends a drive (tests step it); the safety path ends it in real time regardless.
+  let deadlineTimer: ReturnType<typeof setInterval> | undefined;
+  const cancelDeadline = () => {
+    if (deadlineTimer) clearInterval(deadlineTimer);
+    deadlineTimer = undefined;
   };
-  const halt = async () => {
-    cancelDrive();
-    if (drive) await publishVelocity(0, 0);
+  const halt = async (why: string) => {
+    cancelDeadline();
+    if (!path) return;
+    const reply = await path.stop(why);
+    if (!reply.ok)
+      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `zero velocity could not be sent: ${reply.error}`);
   };
 
   if (drive) {
-    kernel.hardware.registerEmergencyStop(halt);
+    kernel.hardware.registerEmergencyStop(() => halt('console stop'));
+    kernel.hardware.registerConsoleStopPort(() => {
+      if (!path) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, 'the safety path is not running');
+      return path.consolePort();
+    });
     kernel.tools.register<{ linear_m_s: number; angular_rad_s: number; duration_s: number }>({
       name: 'drive',
       description:
@@ -163,33 +207,28 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
           problems.push(`|angular_rad_s| must be at most ${drive.max_angular_rad_s}`);
         if (!(duration_s > 0 && duration_s <= drive.max_duration_s))
           problems.push(`duration_s must be above 0 and at most ${drive.max_duration_s}`);
-        if (problems.length > 0) {
-          return {
-            content: json({
-              status: 'rejected',
-              reason: 'out_of_range',
-              error: `${problems.join('; ')}; nothing was sent`,
-            }),
-            display: 'rejected out_of_range',
-          };
+        if (problems.length > 0) return rejected('out_of_range', `${problems.join('; ')}; nothing was sent`);
+        if (eStopActive) {
+          return rejected(
+            'emergency_stopped',
+            `the emergency stop on ${mapping.safety?.e_stop_topic} is active; clear it first`,
+          );
         }
+        if (!path) return rejected('transport_error', 'the robot is not connected; nothing was sent');
         // A new drive replaces the running one without a stop in between.
-        cancelDrive();
-        driveDeadline = clock.monotonic() + duration_s * 1000;
-        await publishVelocity(linear_m_s, angular_rad_s);
-        // Republish at the configured rate; the watchdog sends zero velocity once the duration is over.
-        driveTimer = setInterval(
+        cancelDeadline();
+        const reply = await path.drive(linear_m_s, angular_rad_s, duration_s);
+        if (!reply.ok) return rejected(reply.reason, reply.error);
+        const deadline = clock.monotonic() + duration_s * 1000;
+        deadlineTimer = setInterval(
           () => {
-            if (clock.monotonic() >= driveDeadline)
-              void halt().catch((e) => kernel.log.error(`drive watchdog: ${(e as Error).message}`));
-            else
-              void publishVelocity(linear_m_s, angular_rad_s).catch((e) =>
-                kernel.log.error(`drive: ${(e as Error).message}`),
-              );
+            if (clock.monotonic() >= deadline) {
+              halt('duration').catch((e) => kernel.log.error(`drive watchdog: ${(e as Error).message}`));
+            }
           },
           1000 / (drive.rate_hz ?? 10),
         );
-        driveTimer.unref?.();
+        deadlineTimer.unref?.();
         return {
           content: json({ status: 'started', linear_m_s, angular_rad_s, duration_s }),
           display: `driving ${linear_m_s.toFixed(2)} m/s, ${angular_rad_s.toFixed(2)} rad/s for ${duration_s.toFixed(1)} s`,
@@ -203,7 +242,11 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
       origins: EPISODE_ORIGINS,
       parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
       run: async () => {
-        await halt();
+        try {
+          await halt('stop tool');
+        } catch (error) {
+          return rejected('transport_error', (error as Error).message);
+        }
         return { content: json({ status: 'stopped' }), display: 'stopped' };
       },
     });
@@ -240,15 +283,50 @@ export function attachRobot(kernel: PluginKernel, transport: RobotTransport, map
           ),
         );
       }
+      if (drive && safety) {
+        path = await SafetyPath.start(
+          safety,
+          {
+            topic: drive.topic,
+            type: drive.type,
+            maxLinear: drive.max_linear_m_s,
+            maxAngular: drive.max_angular_rad_s,
+            maxDurationS: drive.max_duration_s,
+            rateHz: drive.rate_hz ?? 10,
+            stallMs: mapping.safety?.stall_ms ?? DEFAULT_STALL_MS,
+            eStopTopic: mapping.safety?.e_stop_topic,
+          },
+          {
+            stopped: (why, stalledMs) => {
+              cancelDeadline();
+              if (why === 'stall' && stalledMs !== undefined) {
+                kernel.output.print(`[safety] stopped: runtime stalled ${(stalledMs / 1000).toFixed(1)} s`);
+              } else if (why === 'e_stop')
+                kernel.output.print(`[safety] stopped: emergency stop on ${mapping.safety?.e_stop_topic}`);
+            },
+            eStop: (active) => {
+              eStopActive = active;
+              if (!active) kernel.output.print(`[safety] emergency stop on ${mapping.safety?.e_stop_topic} cleared`);
+            },
+            log: (message) => kernel.log.error(message),
+          },
+        );
+      }
     },
-    emergencyStop: halt,
+    emergencyStop: () => halt('emergency stop'),
     async stop() {
+      cancelDeadline();
       try {
-        await halt();
+        await path?.close();
       } finally {
+        path = undefined;
         for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
         await transport.close();
       }
     },
   };
+}
+
+function rejected(reason: string, error: string): ToolResult {
+  return { content: json({ status: 'rejected', reason, error }), display: `rejected ${reason}` };
 }

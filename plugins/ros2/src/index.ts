@@ -12,6 +12,7 @@ import { RosbridgeTransport } from './rosbridge-transport.js';
 
 export { RclnodejsTransport, loadRclnodejs } from './rclnodejs-transport.js';
 export { RosbridgeTransport } from './rosbridge-transport.js';
+export { connectRclnodejs, connectRosbridge } from './safety-transport.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-ros2';
@@ -52,7 +53,18 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       config.transport === 'rosbridge'
         ? new RosbridgeTransport(config.url!, config.connect_timeout_ms)
         : new RclnodejsTransport(config.node_name, config.namespace);
-    const bridge = attachRobot(kernel, transport, config);
+    const safety =
+      config.transport === 'rosbridge'
+        ? { export: 'connectRosbridge', options: { url: config.url!, connect_timeout_ms: config.connect_timeout_ms } }
+        : {
+            export: 'connectRclnodejs',
+            options: { node_name: `${config.node_name}_safety`, namespace: config.namespace },
+          };
+    // The safety path opens its own connection from a worker thread, with the same settings.
+    const bridge = attachRobot(kernel, transport, config, {
+      module: new URL('./safety-transport.js', import.meta.url).href,
+      ...safety,
+    });
     return { start: () => bridge.start(), stop: () => bridge.stop() };
   },
 });

@@ -11,6 +11,7 @@ import { SimTransport } from './sim-transport.js';
 
 export { DEFAULT_SIM_PARAMETERS, SimRobot, normalizeAngle, type SimParameters, type SimState } from './sim-robot.js';
 export { SimTransport, type SimWiring } from './sim-transport.js';
+export { SimBusTransport, connectSimBus, type BusFrame } from './sim-bus.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-sim';
@@ -26,6 +27,8 @@ export interface SimConfig extends RobotMapping {
   tick_ms: number;
   /** Publish rates in Hz, by sensor id. */
   rates_hz: Record<string, number>;
+  /** The in-process bus other threads join (the safety path, a test's subscriber); unique per runtime by default. */
+  bus?: string;
 }
 
 /** The conventional topics, used when `[sim]` does not list sensors or a drive. */
@@ -76,6 +79,7 @@ export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
         additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
         default: {},
       },
+      bus: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
       ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
     },
     additionalProperties: false,
@@ -85,6 +89,7 @@ export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
       sensors: config.sensors ?? DEFAULT_SIM_MAPPING.sensors,
       drive: config.drive ?? DEFAULT_SIM_MAPPING.drive,
       read_timeout_ms: config.read_timeout_ms,
+      safety: config.safety,
     };
     const robot = new SimRobot({
       batteryPercent: config.battery_percent,
@@ -101,8 +106,13 @@ export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
       })),
       cmdTopic: mapping.drive?.topic,
       tickMs: config.tick_ms,
+      bus: config.bus,
     });
-    const bridge = attachRobot(kernel, transport, mapping);
+    const bridge = attachRobot(kernel, transport, mapping, {
+      module: new URL('./sim-bus.js', import.meta.url).href,
+      export: 'connectSimBus',
+      options: { bus: transport.bus },
+    });
     return {
       transport,
       async start() {

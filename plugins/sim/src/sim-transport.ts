@@ -7,6 +7,9 @@ import {
   type RosMessage,
   type SensorMessageType,
 } from '@mira/robot';
+import { randomUUID } from 'node:crypto';
+import { BroadcastChannel } from 'node:worker_threads';
+import type { BusFrame } from './sim-bus.js';
 import type { SimRobot } from './sim-robot.js';
 
 type Handler = (message: RosMessage) => void;
@@ -23,6 +26,8 @@ export interface SimWiring {
   readonly cmdTopic?: string;
   /** How often the simulation steps in real time while connected (ms); 0 disables the timer (tests call tick()). */
   readonly tickMs: number;
+  /** The bus other threads join (safety path, other subscribers): a `BroadcastChannel` name; unique by default. */
+  readonly bus?: string;
 }
 
 /**
@@ -32,6 +37,8 @@ export interface SimWiring {
 export class SimTransport implements RobotTransport {
   readonly name = 'sim';
   readonly robot: SimRobot;
+  /** The bus other threads join with {@link SimBusTransport}. */
+  readonly bus: string;
   readonly #clock: Clock;
   readonly #wiring: SimWiring;
   readonly #topics = new Map<string, Set<Handler>>();
@@ -42,11 +49,27 @@ export class SimTransport implements RobotTransport {
   #connected = false;
   #closed = false;
   #robotUnsubscribe: (() => void) | undefined;
+  #channel: BroadcastChannel | undefined;
+  /** Topics another thread subscribed to: only those are copied onto the bus. */
+  readonly #remoteTopics = new Set<string>();
 
   constructor(robot: SimRobot, clock: Clock, wiring: SimWiring) {
     this.robot = robot;
     this.#clock = clock;
     this.#wiring = wiring;
+    this.bus = wiring.bus ?? `mira-sim-${randomUUID()}`;
+  }
+
+  #joinBus(): void {
+    const channel = new BroadcastChannel(this.bus);
+    channel.unref();
+    channel.onmessage = (event) => {
+      const frame = (event as { data: BusFrame }).data;
+      if (frame.kind === 'msg') this.#deliverHere(frame.topic, frame.message);
+      else if (frame.kind === 'sub') this.#remoteTopics.add(frame.topic);
+    };
+    channel.postMessage({ kind: 'hello' } satisfies BusFrame);
+    this.#channel = channel;
   }
 
   async connect(): Promise<void> {
@@ -54,6 +77,7 @@ export class SimTransport implements RobotTransport {
     if (this.#connected) return;
     this.#connected = true;
     this.#last = this.#clock.monotonic();
+    this.#joinBus();
     if (this.#wiring.cmdTopic) {
       this.#robotUnsubscribe = this.subscribe(this.#wiring.cmdTopic, 'geometry_msgs/msg/Twist', (m) => {
         const linear = (m.linear as { x?: number } | undefined)?.x ?? 0;
@@ -112,7 +136,13 @@ export class SimTransport implements RobotTransport {
     }
   }
 
+  /** To this thread's subscribers, and onto the bus when another thread subscribed the topic. */
   #deliver(topic: string, message: RosMessage): void {
+    if (this.#remoteTopics.has(topic)) this.#channel?.postMessage({ kind: 'msg', topic, message } satisfies BusFrame);
+    this.#deliverHere(topic, message);
+  }
+
+  #deliverHere(topic: string, message: RosMessage): void {
     for (const handler of [...(this.#topics.get(topic) ?? [])]) handler(message);
   }
 
@@ -160,6 +190,8 @@ export class SimTransport implements RobotTransport {
     this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#robotUnsubscribe?.();
+    this.#channel?.close();
+    this.#channel = undefined;
     this.#topics.clear();
     this.#services.clear();
   }

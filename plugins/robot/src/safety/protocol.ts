@@ -1,0 +1,67 @@
+/**
+ * Messages between the runtime (main thread) and its safety path (a worker
+ * thread with its own connection to the robot transport). Plain data only:
+ * they cross threads by structured clone.
+ */
+
+/** How the safety worker builds its own transport: a module it imports and the export it calls with `options`. */
+export interface SafetyTransportSpec {
+  /** A `file:` URL (or package specifier) of an ES module. */
+  readonly module: string;
+  /** The name of the exported factory: `(options) => RobotTransport | Promise<RobotTransport>`. */
+  readonly export: string;
+  /** Serializable options for the factory (a URL, a bus name, a node name…). */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** The drive the safety path owns: its topic, limits and timing. */
+export interface SafetyDriveConfig {
+  readonly topic: string;
+  readonly type: string;
+  readonly maxLinear: number;
+  readonly maxAngular: number;
+  readonly maxDurationS: number;
+  readonly rateHz: number;
+  /** Dead-man: zero velocity when no heartbeat came for this long while driving. */
+  readonly stallMs: number;
+  /** Optional `std_msgs/msg/Bool` topic: `true` stops and refuses drives until `false`. */
+  readonly eStopTopic?: string;
+}
+
+/** What the worker is started with (`workerData`). */
+export interface SafetyWorkerData {
+  readonly transport: SafetyTransportSpec;
+  readonly drive: SafetyDriveConfig;
+}
+
+/** Main → worker. */
+export type ToSafety =
+  | {
+      readonly type: 'drive';
+      readonly id: number;
+      readonly linear: number;
+      readonly angular: number;
+      readonly durationS: number;
+    }
+  | { readonly type: 'stop'; readonly id: number; readonly why: string }
+  | { readonly type: 'heartbeat' }
+  | { readonly type: 'close'; readonly id: number };
+
+/** Worker → main. */
+export type FromSafety =
+  | { readonly type: 'ready' }
+  | { readonly type: 'failed'; readonly error: string }
+  | { readonly type: 'reply'; readonly id: number; readonly ok: true }
+  | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly reason: string; readonly error: string }
+  /** The worker stopped the robot on its own: a stalled runtime, an operator `stop`, the e-stop, the duration. */
+  | {
+      readonly type: 'stopped';
+      readonly why: 'stall' | 'console' | 'e_stop' | 'duration' | 'quit';
+      readonly stalledMs?: number;
+    }
+  | { readonly type: 'e_stop'; readonly active: boolean }
+  | { readonly type: 'log'; readonly message: string };
+
+/** What the operator's console sends on an emergency-stop port, straight from the line reader thread. */
+export type ConsoleSignal =
+  { readonly type: 'stop'; readonly at: number } | { readonly type: 'quit'; readonly at: number };

@@ -1,0 +1,278 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'smol-toml';
+import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import ros2Plugin from '@mira/plugin-ros2';
+import simPlugin from '@mira/plugin-sim';
+import { MIRA_BIN, REPO_ROOT } from './helpers/run-mira.js';
+import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+
+const PROBE = join(REPO_ROOT, 'test', 'fixtures', 'safety-probe', 'index.js');
+const DRIVE = {
+  topic: '/cmd_vel',
+  type: 'geometry_msgs/msg/Twist',
+  max_linear_m_s: 0.5,
+  max_angular_rad_s: 1,
+  max_duration_s: 10,
+};
+const BLOCK_MS = 5000;
+const STALL_MS = 250;
+
+/** A Twist seen by an independent subscriber, with the wall-clock time it arrived. */
+interface Seen {
+  readonly linear: number;
+  readonly at: number;
+}
+
+/** A real `mira` process fed line by line, its output read as it comes. */
+class MiraProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<number | null>;
+
+  constructor(profileDir: string) {
+    this.child = spawn(process.execPath, [MIRA_BIN, '--profile', profileDir], { cwd: REPO_ROOT });
+    this.child.stdout.on('data', (d) => (this.stdout += d));
+    this.child.stderr.on('data', (d) => (this.stderr += d));
+    this.exited = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
+  }
+
+  /** Writes one console line and returns when it was written (ms). */
+  say(line: string): number {
+    this.child.stdin.write(`${line}\n`);
+    return Date.now();
+  }
+
+  async until<T>(find: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = find();
+      if (found !== undefined && found !== null && found !== false) return found;
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  /** Twists the probe's own thread saw on the simulator's bus. */
+  probeTwists(): Seen[] {
+    return [...this.stderr.matchAll(/^probe: twist (\S+) (\S+) (\d+)$/gm)].map((m) => ({
+      linear: Number(m[1]),
+      at: Number(m[3]),
+    }));
+  }
+
+  blockedAt(): number | undefined {
+    const match = /^probe: blocking (\d+)$/m.exec(this.stderr);
+    return match ? Number(match[1]) : undefined;
+  }
+
+  async quit(): Promise<number | null> {
+    this.child.stdin.end('quit\n');
+    return this.exited;
+  }
+}
+
+interface Rig {
+  readonly name: string;
+  /** Writes the profile; `stallMs` overrides the dead-man's default. */
+  profile(dir: string, stallMs?: number): void;
+  twists(mira: MiraProcess): Seen[];
+}
+
+function rigs(bridge: () => RosbridgeTestServer): Rig[] {
+  const write = (dir: string, plugins: string[], tables: Record<string, unknown>) =>
+    writeFileSync(join(dir, 'profile.toml'), stringify({ profile: { name: 'Mira', plugins }, ...tables }));
+  return [
+    {
+      name: 'sim',
+      profile(dir, stallMs) {
+        const bus = `safety-test-${randomUUID()}`;
+        write(dir, ['@mira/plugin-sim', PROBE], {
+          sim: { bus, drive: DRIVE, ...(stallMs ? { safety: { stall_ms: stallMs } } : {}) },
+          probe: { bus },
+        });
+      },
+      twists: (mira) => mira.probeTwists(),
+    },
+    {
+      name: 'rosbridge',
+      profile(dir, stallMs) {
+        write(dir, ['@mira/plugin-ros2', PROBE], {
+          ros2: {
+            transport: 'rosbridge',
+            url: bridge().url,
+            sensors: [],
+            drive: DRIVE,
+            ...(stallMs ? { safety: { stall_ms: stallMs } } : {}),
+          },
+        });
+      },
+      twists: () =>
+        bridge()
+          .arrivals('/cmd_vel')
+          .map(({ msg, at }) => ({ linear: (msg.linear as { x: number }).x, at })),
+    },
+  ];
+}
+
+describe('safety path: the robot stops while the main thread is blocked (real processes)', function () {
+  this.timeout(60_000);
+  let bridge: RosbridgeTestServer;
+  let dir: string;
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    dir = mkdtempSync(join(tmpdir(), 'mira-safety-'));
+  });
+  afterEach(async () => {
+    await bridge.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const rig of rigs(() => bridge)) {
+    describe(rig.name, () => {
+      it(`stops within the stall time + 100 ms when the main thread blocks, and says so when it is back`, async () => {
+        rig.profile(dir);
+        const mira = new MiraProcess(dir);
+        if (rig.name === 'sim') await mira.until(() => mira.stderr.includes('probe: watching'), 'the probe watcher');
+        mira.say('probe drive 0.3 0 8');
+        await mira.until(() => rig.twists(mira).some((t) => t.linear === 0.3), 'the drive on the velocity topic');
+        mira.say(`probe block ${BLOCK_MS}`);
+        const blocked = await mira.until(() => mira.blockedAt(), 'the block to begin');
+        await mira.until(() => mira.stdout.includes('probe: unblocked'), 'the block to end');
+        const zero = rig.twists(mira).find((t) => t.at >= blocked && t.linear === 0);
+        expect(zero, 'zero velocity during the block').not.to.equal(undefined);
+        expect(zero!.at - blocked).to.be.at.most(STALL_MS + 100);
+        // Nothing drives again after the stop, while the main thread is still blocked.
+        expect(
+          rig.twists(mira).filter((t) => t.at > zero!.at && t.at < blocked + BLOCK_MS && t.linear !== 0),
+        ).to.deep.equal([]);
+        const report = await mira.until(
+          () => /\[safety\] stopped: runtime stalled (\d+\.\d) s/.exec(mira.stdout),
+          'the stall report',
+        );
+        expect(Number(report![1])).to.be.within(4.5, 6);
+        expect(await mira.quit()).to.equal(0);
+      });
+
+      it('acts on a console stop within 100 ms while the main thread is blocked', async () => {
+        rig.profile(dir, 10_000); // a dead-man slower than the block: only the typed stop can stop the robot
+        const mira = new MiraProcess(dir);
+        if (rig.name === 'sim') await mira.until(() => mira.stderr.includes('probe: watching'), 'the probe watcher');
+        mira.say('probe drive 0.3 0 9');
+        await mira.until(() => rig.twists(mira).some((t) => t.linear === 0.3), 'the drive on the velocity topic');
+        mira.say(`probe block ${BLOCK_MS}`);
+        const blocked = await mira.until(() => mira.blockedAt(), 'the block to begin');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const typed = mira.say('stop');
+        const zero = await mira.until(
+          () => rig.twists(mira).find((t) => t.at >= typed && t.linear === 0),
+          'zero velocity',
+        );
+        expect(zero.at - typed).to.be.at.most(100);
+        // Until the stop, the robot was still being driven: the block alone did not stop it.
+        expect(rig.twists(mira).some((t) => t.at > blocked + 500 && t.at < typed && t.linear === 0.3)).to.equal(true);
+        await mira.until(() => mira.stdout.includes('probe: unblocked'), 'the block to end');
+        await mira.until(
+          () => mira.stdout.includes('emergency stop: zero velocity sent to 1 drive'),
+          'the stop command line',
+        );
+        expect(await mira.quit()).to.equal(0);
+      });
+    });
+  }
+});
+
+describe('safety path: an emergency stop from ROS', function () {
+  this.timeout(20_000);
+  let bridge: RosbridgeTestServer;
+  let rt: TestRuntime;
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+  });
+  afterEach(async () => {
+    await rt?.dispose();
+    await bridge.close();
+  });
+
+  const episode = { id: 1, origin: 'operator' as const, utterance: 'go', startedAt: new Date() };
+  const driveTool = () => rt.app.kernel.tools.get('drive')!.tool;
+  const drive = async () =>
+    JSON.parse((await driveTool().run({ linear_m_s: 0.2, angular_rad_s: 0, duration_s: 5 }, { episode })).content);
+  const eventually = async (check: () => boolean, what: string) => {
+    const deadline = Date.now() + 5000;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  const cases: Array<{
+    name: string;
+    boot: () => Promise<{ eStop: (on: boolean) => Promise<void>; twists: () => number[] }>;
+  }> = [
+    {
+      name: 'sim',
+      boot: async () => {
+        rt = await createTestRuntime({
+          plugins: [simPlugin],
+          tables: { sim: { tick_ms: 0, drive: DRIVE, safety: { e_stop_topic: '/e_stop' } } },
+        });
+        const sim = rt.instance(simPlugin).transport;
+        const twists: number[] = [];
+        sim.subscribe('/cmd_vel', 'geometry_msgs/msg/Twist', (m) => twists.push((m.linear as { x: number }).x));
+        return { eStop: (on) => sim.publish('/e_stop', 'std_msgs/msg/Bool', { data: on }), twists: () => twists };
+      },
+    },
+    {
+      name: 'rosbridge',
+      boot: async () => {
+        rt = await createTestRuntime({
+          plugins: [ros2Plugin],
+          tables: {
+            ros2: {
+              transport: 'rosbridge',
+              url: bridge.url,
+              sensors: [],
+              drive: DRIVE,
+              safety: { e_stop_topic: '/e_stop' },
+            },
+          },
+        });
+        await eventually(() => bridge.subscribers('/e_stop') > 0, 'the safety path to subscribe /e_stop');
+        return {
+          eStop: async (on) => bridge.publish('/e_stop', { data: on }),
+          twists: () => bridge.published('/cmd_vel').map((m) => (m.linear as { x: number }).x),
+        };
+      },
+    },
+  ];
+  for (const { name, boot } of cases) {
+    it(`stops on true and refuses drives until false (${name})`, async () => {
+      const robot = await boot();
+      expect(await drive()).to.deep.include({ status: 'started' });
+      await eventually(() => robot.twists().includes(0.2), 'the drive');
+      await robot.eStop(true);
+      await eventually(() => robot.twists().at(-1) === 0, 'zero velocity');
+      await eventually(() => rt.notifications.includes('[safety] stopped: emergency stop on /e_stop'), 'the report');
+      const refused = await drive();
+      expect(refused).to.deep.include({ status: 'rejected', reason: 'emergency_stopped' });
+      const sent = robot.twists().length;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(
+        robot
+          .twists()
+          .slice(sent)
+          .every((x) => x === 0),
+      ).to.equal(true);
+      await robot.eStop(false);
+      await eventually(() => rt.notifications.includes('[safety] emergency stop on /e_stop cleared'), 'the clearing');
+      expect(await drive()).to.deep.include({ status: 'started' });
+    });
+  }
+});
