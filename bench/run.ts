@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, each reporting ratios against a baseline measured in the same run.
 //   npm run bench -- --quick         a 100,000-memory database instead of 1,000,000, for a fast look
-//   npm run bench -- --only=store    one of: store, cognition, admission, hardware, notes
+//   npm run bench -- --only=store    one of: store, cognition, admission, hardware, notes, safety
 import { admissionBench } from './admission.bench.js';
 import { cognitionBench } from './cognition.bench.js';
 import { hardwareBench } from './hardware.bench.js';
 import { notesBench } from './notes.bench.js';
+import { safetyBench } from './safety.bench.js';
 import { storeBench } from './store.bench.js';
 
 const quick = process.argv.includes('--quick');
@@ -19,3 +20,5 @@ if (!only || only === 'cognition')
 if (!only || only === 'admission') await admissionBench({ big, decisions: quick ? 400 : 2000, log });
 if (!only || only === 'hardware') await hardwareBench({ messages: quick ? 2000 : 10_000, log });
 if (!only || only === 'notes') await notesBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 500 : 2000, log });
+if (!only || only === 'safety')
+  await safetyBench({ idleSamples: quick ? 10 : 30, loadedSamples: quick ? 2 : 5, notes: 5000, log });

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +7,8 @@ import { stringify } from 'smol-toml';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin from '@mira/plugin-ros2';
 import simPlugin from '@mira/plugin-sim';
-import { MIRA_BIN, REPO_ROOT } from './helpers/run-mira.js';
+import { MiraProcess, type Seen } from './helpers/mira-process.js';
+import { REPO_ROOT } from './helpers/run-mira.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
 const PROBE = join(REPO_ROOT, 'test', 'fixtures', 'safety-probe', 'index.js');
@@ -21,62 +21,6 @@ const DRIVE = {
 };
 const BLOCK_MS = 5000;
 const STALL_MS = 250;
-
-/** A Twist seen by an independent subscriber, with the wall-clock time it arrived. */
-interface Seen {
-  readonly linear: number;
-  readonly at: number;
-}
-
-/** A real `mira` process fed line by line, its output read as it comes. */
-class MiraProcess {
-  readonly child: ChildProcessWithoutNullStreams;
-  stdout = '';
-  stderr = '';
-  readonly exited: Promise<number | null>;
-
-  constructor(profileDir: string) {
-    this.child = spawn(process.execPath, [MIRA_BIN, '--profile', profileDir], { cwd: REPO_ROOT });
-    this.child.stdout.on('data', (d) => (this.stdout += d));
-    this.child.stderr.on('data', (d) => (this.stderr += d));
-    this.exited = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
-  }
-
-  /** Writes one console line and returns when it was written (ms). */
-  say(line: string): number {
-    this.child.stdin.write(`${line}\n`);
-    return Date.now();
-  }
-
-  async until<T>(find: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = find();
-      if (found !== undefined && found !== null && found !== false) return found;
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  }
-
-  /** Twists the probe's own thread saw on the simulator's bus. */
-  probeTwists(): Seen[] {
-    return [...this.stderr.matchAll(/^probe: twist (\S+) (\S+) (\d+)$/gm)].map((m) => ({
-      linear: Number(m[1]),
-      at: Number(m[3]),
-    }));
-  }
-
-  blockedAt(): number | undefined {
-    const match = /^probe: blocking (\d+)$/m.exec(this.stderr);
-    return match ? Number(match[1]) : undefined;
-  }
-
-  async quit(): Promise<number | null> {
-    this.child.stdin.end('quit\n');
-    return this.exited;
-  }
-}
 
 interface Rig {
   readonly name: string;

@@ -1,0 +1,208 @@
+// The safety path's stop latency: from the `stop` line written to mira's stdin to the zero Twist seen by a
+// subscriber on its own thread, beside the same stop acted on by the main event loop, under four loads.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'smol-toml';
+import { startScriptedModelServer, type ScriptedModelServer } from '@mira/core/testing';
+import { NotesStore } from '@mira/plugin-notes';
+import { MiraProcess } from '../test/helpers/mira-process.js';
+import { REPO_ROOT } from '../test/helpers/run-mira.js';
+import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
+import { fmt } from './lib/stats.js';
+
+export interface SafetyBenchOptions {
+  /** Stops measured when idle; the loaded cases take a fresh process each and use fewer. */
+  readonly idleSamples: number;
+  readonly loadedSamples: number;
+  /** Notes in the store Find duplicates runs over. */
+  readonly notes: number;
+  readonly log: (m: string) => void;
+}
+
+const PROBE = join(REPO_ROOT, 'test', 'fixtures', 'safety-probe', 'index.js');
+/** How long the main loop's answer is waited for before the sample is cut. */
+const MAIN_CUT_MS = 20_000;
+const STOP_LINE = 'emergency stop: zero velocity sent to 1 drive';
+
+interface Sample {
+  readonly safetyMs: number;
+  /** undefined: the main loop had not acted after {@link MAIN_CUT_MS}. */
+  readonly mainMs: number | undefined;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function writeProfile(dir: string, server: ScriptedModelServer): void {
+  const bus = `safety-bench-${randomUUID()}`;
+  const drive = {
+    topic: '/cmd_vel',
+    type: 'geometry_msgs/msg/Twist',
+    max_linear_m_s: 0.5,
+    max_angular_rad_s: 1,
+    max_duration_s: 60,
+  };
+  const profile = {
+    profile: { name: 'Mira', plugins: ['@mira/plugin-sim', '@mira/plugin-notes', '@mira/plugin-openai', PROBE] },
+    // A dead-man slower than any load here: only the typed stop stops the robot.
+    sim: { bus, drive, safety: { stall_ms: 10_000 } },
+    probe: { bus },
+    notes: { enabled: true, database_path: 'notes.sqlite3' },
+    openai: { model: 'scripted', base_url: server.url, max_retries: 0, timeout_ms: 600_000 },
+  };
+  writeFileSync(join(dir, 'profile.toml'), stringify(profile));
+}
+
+/** One stop: drive, start the load, type `stop` while the main thread is busy, time both paths. */
+async function measure(mira: MiraProcess, load: (() => void) | undefined): Promise<Sample> {
+  const stopsBefore = mira.stdout.split(STOP_LINE).length - 1;
+  mira.say('probe drive 0.3 0 50');
+  const driving = Date.now();
+  await mira.until(() => mira.probeTwists().some((t) => t.at >= driving && t.linear === 0.3), 'the drive');
+  if (load) {
+    load();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  const typed = mira.say('stop');
+  const zero = await mira.until(() => mira.probeTwists().find((t) => t.at >= typed && t.linear === 0), 'zero velocity');
+  let mainMs: number | undefined;
+  try {
+    await mira.until(() => mira.stdout.split(STOP_LINE).length - 1 > stopsBefore, 'the main loop', MAIN_CUT_MS);
+    mainMs = Date.now() - typed;
+  } catch {
+    mainMs = undefined;
+  }
+  return { safetyMs: zero.at - typed, mainMs };
+}
+
+async function scenario(
+  name: string,
+  samples: number,
+  dir: string,
+  server: ScriptedModelServer,
+  load: ((mira: MiraProcess) => void) | undefined,
+  log: (m: string) => void,
+): Promise<{ name: string; samples: Sample[] }> {
+  const results: Sample[] = [];
+  for (let i = 0; i < samples; i += 1) {
+    writeProfile(dir, server);
+    const mira = new MiraProcess(dir);
+    await mira.until(() => mira.stderr.includes('probe: watching'), 'the probe watcher');
+    results.push(await measure(mira, load && (() => load(mira))));
+    log(
+      `safety: ${name} ${i + 1}/${samples}: safety ${results.at(-1)!.safetyMs} ms, main ${results.at(-1)!.mainMs ?? `> ${MAIN_CUT_MS}`} ms`,
+    );
+    await mira.kill();
+  }
+  return { name, samples: results };
+}
+
+/** Runs the safety benchmark and writes bench/results/safety.{md,json,svg}. */
+export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
+  const { log } = options;
+  const dir = mkdtempSync(join(tmpdir(), 'mira-safety-bench-'));
+  // The model answers every utterance with one search over a 100,000-word query, then a line of text.
+  const hugeQuery = Array.from({ length: 100_000 }, (_, i) => `word${i % 5000}`).join(' ');
+  const server = await startScriptedModelServer([]);
+  try {
+    log(`safety: writing ${options.notes} notes for Find duplicates…`);
+    const notes = NotesStore.open(join(dir, 'notes.sqlite3'), { log: () => undefined });
+    for (let i = 0; i < options.notes; i += 1) {
+      await notes.save(
+        'default',
+        `note ${i} about the ${['dock', 'charger', 'kitchen', 'lab'][i % 4]} and item ${(i * 7919) % 10007}`,
+        'bench',
+        null,
+      );
+    }
+    notes.close();
+    const results = [];
+    results.push(await scenario('idle', options.idleSamples, dir, server, undefined, log));
+    results.push(
+      await scenario('main thread blocked', options.loadedSamples, dir, server, (m) => m.say('probe block 3000'), log),
+    );
+    results.push(
+      await scenario(
+        'heavy model tool call (search_memory, 100,000 words)',
+        options.loadedSamples,
+        dir,
+        server,
+        (m) => {
+          server.push(
+            { toolCalls: [{ name: 'search_memory', arguments: { query: hugeQuery, label: null, private_key: null } }] },
+            { text: 'Searched.' },
+          );
+          m.say('Find the notes about the dock');
+        },
+        log,
+      ),
+    );
+    results.push(
+      await scenario(
+        `Find duplicates over ${options.notes} notes`,
+        options.loadedSamples,
+        dir,
+        server,
+        (m) => m.say('notes duplicates'),
+        log,
+      ),
+    );
+    const rows = results.map(({ name, samples }) => {
+      const safety = samples.map((s) => s.safetyMs);
+      const main = samples.map((s) => s.mainMs ?? Number.POSITIVE_INFINITY);
+      const show = (v: number) => (Number.isFinite(v) ? fmt(v, 0) : `> ${MAIN_CUT_MS}`);
+      return {
+        load: name,
+        samples: samples.length,
+        'safety path p50 ms': fmt(percentile(safety, 50), 0),
+        'safety path p99 ms': fmt(percentile(safety, 99), 0),
+        'main loop p50 ms': show(percentile(main, 50)),
+        'main loop p99 ms': show(percentile(main, 99)),
+        'target p99 ≤ 100 ms': percentile(safety, 99) <= 100 ? 'met' : 'MISSED',
+      };
+    });
+    const md = [
+      '# Safety path: stop latency',
+      '',
+      "From the `stop` line written to the mira process's stdin to the zero `Twist` seen by a subscriber on a thread",
+      'of its own (simulator bus), while the robot drives at 0.3 m/s; beside the time until the main event loop',
+      `acted on the same line (its "${STOP_LINE}"). The dead-man is set to 10 s so only the typed stop counts.`,
+      `Main-loop times are cut at ${MAIN_CUT_MS / 1000} s. Each loaded sample is a fresh process.`,
+      '',
+      markdownTable(rows),
+      '',
+    ].join('\n');
+    const svg = barChartSvg(
+      'Stop latency p99: safety path vs main event loop',
+      'ms',
+      results.map(({ name, samples }) => ({
+        label: name,
+        bars: [
+          {
+            series: 'safety path',
+            value: percentile(
+              samples.map((s) => s.safetyMs),
+              99,
+            ),
+          },
+          {
+            series: 'main event loop',
+            value: percentile(
+              samples.map((s) => s.mainMs ?? MAIN_CUT_MS),
+              99,
+            ),
+          },
+        ],
+      })),
+    );
+    writeResults('safety', md, { results }, svg);
+    process.stdout.write(`${md}\n`);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
