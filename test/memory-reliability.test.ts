@@ -113,3 +113,73 @@ describe('SqliteMemoryStore reliability (real processes)', function () {
     ]);
   });
 });
+
+const ADMITTER = fileURLToPath(new URL('./fixtures/admit-writer.js', import.meta.url));
+
+/** A process that admits one proposal per line it is given and answers each with its result. */
+function startAdmitter(path: string) {
+  const child = spawn(process.execPath, [ADMITTER, path], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let buffer = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const parts = buffer.split('\n');
+    buffer = parts.pop()!;
+    lines.push(...parts);
+  });
+  child.stderr.on('data', (d) => (stderr += d));
+  const next = async (count: number) => {
+    const deadline = Date.now() + 20_000;
+    while (lines.length < count) {
+      if (Date.now() > deadline) throw new Error(`no answer from the admitting process; stderr: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    return lines[count - 1]!;
+  };
+  return { child, next };
+}
+
+describe('remember admission across processes (real processes, one file)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let path: string;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mira-admit-'));
+    path = join(dir, 'memory.sqlite3');
+    const store = SqliteMemoryStore.open(path);
+    await store.createEntity({ entityType: 'person', canonicalName: 'Alice' });
+    await store.close();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const [what, values, expected] of [
+    ['conflicting values', ['tea', 'coffee'], ['conflict', 'created']],
+    ['the same value', ['tea', 'tea'], ['created', 'duplicate']],
+  ] as const) {
+    it(`decides ${what} for one slot at the same instant one after the other, 20 rounds`, async () => {
+      const first = startAdmitter(path);
+      const second = startAdmitter(path);
+      await Promise.all([first.next(1), second.next(1)]); // both opened the store ("ready")
+      for (let round = 1; round <= 20; round += 1) {
+        // Both lines leave in the same tick: the two processes decide on one slot at once.
+        first.child.stdin.write(`drinks_${round} ${values[0]}\n`);
+        second.child.stdin.write(`drinks_${round} ${values[1]}\n`);
+        const results = (await Promise.all([first.next(round + 1), second.next(round + 1)])).map(
+          (line) => JSON.parse(line) as { status: string; outcome?: string; reason?: string },
+        );
+        const outcomes = results.map((r) => r.outcome ?? r.reason).sort();
+        expect(outcomes, `round ${round}`).to.deep.equal([...expected]);
+      }
+      first.child.stdin.end();
+      second.child.stdin.end();
+      const db = new Database(path, { readonly: true });
+      const perSlot = db
+        .prepare("SELECT predicate, count(*) AS n FROM memories WHERE kind = 'fact' GROUP BY predicate HAVING n <> 1")
+        .all();
+      db.close();
+      expect(perSlot).to.deep.equal([]);
+    });
+  }
+});

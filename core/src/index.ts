@@ -101,6 +101,7 @@ export type {
   Entity,
   Memory,
   MemoryLink,
+  MemorySlot,
   MemorySource,
   MemoryStatus,
   MemoryStore,
@@ -108,6 +109,8 @@ export type {
   NewestMemories,
   Payload,
   PayloadInfo,
+  SlotDecision,
+  SlotOutcome,
   StoreInfo,
 } from './memory/types.js';
 export {

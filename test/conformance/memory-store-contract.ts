@@ -270,6 +270,63 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
       });
     });
 
+    describe('#admitToSlot()', () => {
+      const tea = (entityId: number) => ({
+        kind: 'preference',
+        summary: 'Ada prefers tea',
+        predicate: 'prefers',
+        value: 'tea',
+        sourceKind: 'operator_statement',
+        links: [{ entityId, role: 'subject' }],
+      });
+
+      it('hands decide the slot and writes the memory it returns, which is in the slot from then on', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const seen: number[][] = [];
+        const first = await store.admitToSlot(
+          { entityId: ada.id, role: 'subject', predicate: 'prefers' },
+          (existing) => {
+            seen.push(existing.map((m) => m.id));
+            return { create: tea(ada.id) };
+          },
+        );
+        expect('created' in first && first.created.summary).to.equal('Ada prefers tea');
+        const second = await store.admitToSlot(
+          { entityId: ada.id, role: 'subject', predicate: 'prefers' },
+          (existing) => {
+            seen.push(existing.map((m) => m.id));
+            return { answer: 'duplicate' };
+          },
+        );
+        expect(second).to.deep.equal({ answer: 'duplicate' });
+        expect(seen).to.deep.equal([[], ['created' in first ? first.created.id : -1]]);
+        expect((await store.listActiveMemories(ada.id)).memories).to.have.length(1);
+      });
+
+      it('writes nothing when decide answers, throws, or returns an invalid memory', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const slot = { entityId: ada.id, role: 'subject', predicate: 'prefers' };
+        expect(await store.admitToSlot(slot, () => ({ answer: 42 }))).to.deep.equal({ answer: 42 });
+        let thrown: unknown;
+        try {
+          await store.admitToSlot(slot, () => {
+            throw new Error('decided badly');
+          });
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown).to.be.instanceOf(Error);
+        let code: string | undefined;
+        try {
+          await store.admitToSlot(slot, () => ({ create: { ...tea(ada.id), confidence: 7 } }));
+        } catch (error) {
+          code = (error as MiraError).code;
+        }
+        expect(code).to.equal('MIRA_ERR_MEMORY_CONFIDENCE_RANGE');
+        expect((await store.listActiveMemories(ada.id)).memories).to.deep.equal([]);
+      });
+    });
+
     describe('restart', () => {
       it('keeps ENT<n> and MEM<n> identities and contents after closing and reopening', async () => {
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });

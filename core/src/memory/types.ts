@@ -127,6 +127,19 @@ export interface NewestMemories {
   readonly total: number;
 }
 
+/** A slot: the active memories linked to `entityId` under `role` with the normalised `predicate`. */
+export interface MemorySlot {
+  readonly entityId: number;
+  readonly role: string;
+  readonly predicate: string;
+}
+
+/** What an admission decides from the slot: write this memory, or answer without writing. */
+export type SlotDecision<R> = { readonly create: NewMemory } | { readonly answer: R };
+
+/** What {@link MemoryStore.admitToSlot} did. */
+export type SlotOutcome<R> = { readonly created: Memory } | { readonly answer: R };
+
 /**
  * The persistent memory store. Async so a networked backend fits; domain
  * objects in, domain objects out; errors are `MiraError`s with
@@ -157,6 +170,13 @@ export interface MemoryStore {
    * normalised predicate, ascending ID (for duplicate and conflict checks).
    */
   findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]>;
+  /**
+   * Admission in one transaction: reads the slot's active memories, asks `decide`, and writes the memory
+   * it returns (or answers without writing) before anyone else may write. SQLite holds the write lock
+   * from the start (BEGIN IMMEDIATE), so two processes admitting into one slot at once are decided one
+   * after the other. `decide` is synchronous and must not call the store; an error it throws rolls back.
+   */
+  admitToSlot<R>(slot: MemorySlot, decide: (existing: readonly Memory[]) => SlotDecision<R>): Promise<SlotOutcome<R>>;
   /** Safe to call twice. */
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import {
   normalizeToken,
   type Memory,
   type MemoryStore,
+  type SlotDecision,
   type ProfileInfo,
   type ToolDefinition,
   type ToolResult,
@@ -218,28 +219,10 @@ async function decide(
     reject('related_entity_invalid_for_kind');
   }
 
-  const existing = await store.findActiveBySlot(subjectId, 'subject', predicate);
   const wanted = linkSet(links);
   const sameLinks = (m: Memory) => linkSet(m.links) === wanted;
-  if (isRelationship) {
-    const duplicate = existing.find((m) => m.kind === 'relationship' && sameLinks(m));
-    if (duplicate) return { status: 'applied', outcome: 'duplicate', memory_id: duplicate.ref };
-  } else {
-    // Facts and preferences share one slot per subject and predicate.
-    const slot = existing.filter((m) => m.kind === 'fact' || m.kind === 'preference');
-    const sameValue = (m: Memory) => m.value !== null && toMatchText(m.value)?.form === value.form;
-    const duplicate = slot.find((m) => sameValue(m) && sameLinks(m));
-    if (duplicate) return { status: 'applied', outcome: 'duplicate', memory_id: duplicate.ref };
-    const conflicting = slot.filter((m) => !sameValue(m));
-    if (conflicting.length > 0)
-      reject(
-        'conflict',
-        conflicting.slice(0, MAX_CONFLICT_IDS).map((m) => m.ref),
-      );
-  }
-
   const summary = normalizeDisplay(clause.original);
-  const memory = await store.createMemory({
+  const toCreate = {
     kind: proposal.kind,
     summary,
     predicate,
@@ -249,9 +232,34 @@ async function decide(
     confidence: null,
     links,
     payloadText: summary,
-  });
-  return { status: 'applied', outcome: 'created', memory_id: memory.ref };
+  };
+  // The slot check and the write are one transaction: another process cannot admit in between.
+  const outcome = await store.admitToSlot<SlotAnswer>(
+    { entityId: subjectId, role: 'subject', predicate },
+    (existing): SlotDecision<SlotAnswer> => {
+      if (isRelationship) {
+        const duplicate = existing.find((m) => m.kind === 'relationship' && sameLinks(m));
+        return duplicate ? { answer: { duplicate: duplicate.ref } } : { create: toCreate };
+      }
+      // Facts and preferences share one slot per subject and predicate.
+      const slot = existing.filter((m) => m.kind === 'fact' || m.kind === 'preference');
+      const sameValue = (m: Memory) => m.value !== null && toMatchText(m.value)?.form === value.form;
+      const duplicate = slot.find((m) => sameValue(m) && sameLinks(m));
+      if (duplicate) return { answer: { duplicate: duplicate.ref } };
+      const conflicting = slot.filter((m) => !sameValue(m));
+      if (conflicting.length > 0)
+        return { answer: { conflict: conflicting.slice(0, MAX_CONFLICT_IDS).map((m) => m.ref) } };
+      return { create: toCreate };
+    },
+  );
+  if ('created' in outcome) return { status: 'applied', outcome: 'created', memory_id: outcome.created.ref };
+  if ('duplicate' in outcome.answer)
+    return { status: 'applied', outcome: 'duplicate', memory_id: outcome.answer.duplicate };
+  return reject('conflict', outcome.answer.conflict);
 }
+
+/** What the slot says when nothing is written. */
+type SlotAnswer = { readonly duplicate: string } | { readonly conflict: string[] };
 
 /** The strict parameter schema of `remember`. */
 export const REMEMBER_PARAMETERS = {

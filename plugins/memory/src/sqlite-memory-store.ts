@@ -13,17 +13,20 @@ import {
   type Entity,
   type Memory,
   type MemoryLink,
+  type MemorySlot,
   type MemoryStatus,
   type MemoryStore,
   type NewMemory,
   type NewestMemories,
   type Payload,
   type PayloadInfo,
+  type PreparedMemory,
+  type SlotDecision,
+  type SlotOutcome,
   type StoreInfo,
 } from '@mira/core';
 import { openDatabase, type SqliteDatabase } from '@mira/sqlite';
-import { MEMORY_SCHEMA } from './schema-v1.js';
-import { SCHEMA_VERSION } from './schema-v1.js';
+import { MEMORY_SCHEMA, SCHEMA_VERSION } from './schema-v1.js';
 
 /** How to open a {@link SqliteMemoryStore}. */
 export interface SqliteMemoryStoreOptions {
@@ -323,66 +326,74 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
+  /** Writes a validated memory, its links and its payload; call inside a transaction. */
+  #insertMemory(m: PreparedMemory): Memory {
+    const links = m.links.map((link): MemoryLink => {
+      const name = this.#s.entityNameById.get(link.entityId) as string | undefined;
+      if (name === undefined) {
+        throw new MiraError(
+          MemoryErrorCodes.ENTITY_NOT_FOUND,
+          `there is no entity ${entityRef(link.entityId)}; find one with "memory entity find"`,
+        );
+      }
+      return { entityId: link.entityId, entityRef: entityRef(link.entityId), entityName: name, role: link.role };
+    });
+    const now = this.#now();
+    const memoryId = Number(
+      this.#s.insertMemory.run(m.kind, m.summary, m.predicate, m.value, m.sourceKind, m.sourceLabel, m.confidence, now)
+        .lastInsertRowid,
+    );
+    for (const link of links) this.#s.insertLink.run(memoryId, link.entityId, link.role);
+    const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
+    const payloadId = Number(this.#s.insertPayload.run(memoryId, m.payloadText, byteSize, now).lastInsertRowid);
+    // Built from what was just written, in the order getMemory() returns, instead of reading it back.
+    links.sort((a, b) => a.entityId - b.entityId || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
+    return {
+      id: memoryId,
+      ref: memoryRef(memoryId),
+      kind: m.kind,
+      summary: m.summary,
+      predicate: m.predicate,
+      value: m.value,
+      source: { kind: m.sourceKind, label: m.sourceLabel },
+      confidence: m.confidence,
+      status: 'active',
+      createdAt: now,
+      links,
+      payloads: [
+        {
+          id: payloadId,
+          payloadKind: 'inline_text',
+          mediaType: 'text/plain',
+          byteSize,
+          objectRef: null,
+          sha256: null,
+          createdAt: now,
+        },
+      ],
+    };
+  }
+
   createMemory(input: NewMemory): Promise<Memory> {
     return this.#run(() => {
       const m = prepareMemory(input);
-      return this.#db
-        .transaction((): Memory => {
-          const links = m.links.map((link): MemoryLink => {
-            const name = this.#s.entityNameById.get(link.entityId) as string | undefined;
-            if (name === undefined) {
-              throw new MiraError(
-                MemoryErrorCodes.ENTITY_NOT_FOUND,
-                `there is no entity ${entityRef(link.entityId)}; find one with "memory entity find"`,
-              );
-            }
-            return { entityId: link.entityId, entityRef: entityRef(link.entityId), entityName: name, role: link.role };
-          });
-          const now = this.#now();
-          const memoryId = Number(
-            this.#s.insertMemory.run(
-              m.kind,
-              m.summary,
-              m.predicate,
-              m.value,
-              m.sourceKind,
-              m.sourceLabel,
-              m.confidence,
-              now,
-            ).lastInsertRowid,
-          );
-          for (const link of links) this.#s.insertLink.run(memoryId, link.entityId, link.role);
-          const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
-          const payloadId = Number(this.#s.insertPayload.run(memoryId, m.payloadText, byteSize, now).lastInsertRowid);
-          // Built from what was just written, in the order getMemory() returns, instead of reading it back.
-          links.sort((a, b) => a.entityId - b.entityId || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
-          return {
-            id: memoryId,
-            ref: memoryRef(memoryId),
-            kind: m.kind,
-            summary: m.summary,
-            predicate: m.predicate,
-            value: m.value,
-            source: { kind: m.sourceKind, label: m.sourceLabel },
-            confidence: m.confidence,
-            status: 'active',
-            createdAt: now,
-            links,
-            payloads: [
-              {
-                id: payloadId,
-                payloadKind: 'inline_text',
-                mediaType: 'text/plain',
-                byteSize,
-                objectRef: null,
-                sha256: null,
-                createdAt: now,
-              },
-            ],
-          };
-        })
-        .immediate();
+      return this.#db.transaction((): Memory => this.#insertMemory(m)).immediate();
     });
+  }
+
+  admitToSlot<R>(slot: MemorySlot, decide: (existing: readonly Memory[]) => SlotDecision<R>): Promise<SlotOutcome<R>> {
+    return this.#run(() =>
+      this.#db
+        .transaction((): SlotOutcome<R> => {
+          const existing = (this.#s.bySlot.all(slot.entityId, slot.role, slot.predicate) as number[]).map((id) =>
+            this.#memory(id)!,
+          );
+          const decision = decide(existing);
+          if ('create' in decision) return { created: this.#insertMemory(prepareMemory(decision.create)) };
+          return { answer: decision.answer };
+        })
+        .immediate(),
+    );
   }
 
   getMemory(memoryId: number): Promise<Memory | undefined> {
