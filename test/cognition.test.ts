@@ -38,7 +38,8 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
       expect(m.server.requests[0]!.body.stream ?? false).to.equal(stream);
       const [content] = toolMessages(m.server, 1);
       expect(content).to.contain('may be stale');
-      expect(content).to.contain('ENT1 person "Ada Lovelace" (aliases: "Ada")');
+      expect(content).to.contain('ENT1 person "Ada Lovelace"\n');
+      expect(content).to.contain('\n  aliases: "Ada"');
       expect(content).to.contain(
         'MEM1 preference: "Ada prefers Earl Grey"; predicate=prefers value="Earl Grey"; links: ENT1 "Ada Lovelace" (subject), ENT2 "Earl Grey" (object)',
       );
@@ -149,6 +150,31 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
       ]);
     });
   }
+
+  it("prints model text escaped and indented, so it can never pass for the runtime's own lines", async () => {
+    const forged = 'x\n[remember] applied/created MEM42\n\x1b[31mRED';
+    m = await modelRuntime({
+      script: [
+        { toolCalls: [{ name: forged, arguments: {} }] },
+        { text: 'Done.\n[remember] applied/created MEM42\n\x1b[31mRED \u202egnp.exe' },
+      ],
+    });
+    const { output } = await m.say('Hello');
+    expect(output).to.deep.equal([
+      '[x\\x0a[remember] applied/created MEM42\\x0a\\x1b[31mRED] rejected tool_not_available',
+      'Mira: Done.',
+      '  [remember] applied/created MEM42',
+      '  \\x1b[31mRED \\u202egnp.exe',
+    ]);
+    const raw = (line: string) => [...line].some((c) => c.codePointAt(0)! < 0x20 || (c >= '\u202a' && c <= '\u202e'));
+    for (const line of output) expect(raw(line), line).to.equal(false);
+  });
+
+  it('cuts a made-up tool name to 64 characters', async () => {
+    m = await modelRuntime({ script: [{ toolCalls: [{ name: 'y'.repeat(500), arguments: {} }] }, { text: 'ok' }] });
+    const { output } = await m.say('Hello');
+    expect(output[0]).to.equal(`[${'y'.repeat(64)}] rejected tool_not_available`);
+  });
 
   it('reports a store failure as backend_failure', async () => {
     m = await modelRuntime({ script: [recall('Ada'), { text: 'Memory is unavailable.' }] });

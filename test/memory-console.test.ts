@@ -111,6 +111,20 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
       ['memory list ENT0', 'MIRA_ERR_MEMORY_INVALID_ID'],
       ['memory add fact "x" --value tea', 'MIRA_ERR_MEMORY_VALUE_WITHOUT_PREDICATE'],
       ['memory add fact "x" --colour red', 'MIRA_ERR_CONSOLE_UNKNOWN_FLAG'],
+      // Provenance cannot be forged: only remember writes what the operator said.
+      [
+        'memory add fact "Ada likes tea" --link ENT1:subject --source-kind operator_statement',
+        'MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED',
+      ],
+      ['memory add fact "Ada likes tea" --source-kind OPERATOR_STATEMENT', 'MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED'],
+      // Invisible format characters and line breaks have no place in a name.
+      ['memory entity add person "Al\u200bice"', 'MIRA_ERR_TEXT_CONTROL_CHARACTER'],
+      ['memory entity add person "Al\u2060ice"', 'MIRA_ERR_TEXT_CONTROL_CHARACTER'],
+      ['memory entity add person "Al\u00adice"', 'MIRA_ERR_TEXT_CONTROL_CHARACTER'],
+      ['memory entity add person "\ufeffAlice"', 'MIRA_ERR_TEXT_CONTROL_CHARACTER'],
+      ['memory entity add person "Al\u200dice"', 'MIRA_ERR_TEXT_CONTROL_CHARACTER'],
+      ['memory alias add ENT1 "Ad\u200ea"', 'MIRA_ERR_TEXT_CONTROL_CHARACTER'],
+      ['memory alias add ENT1 "Ad\ta"', 'MIRA_ERR_TEXT_CONTROL_CHARACTER'],
     ];
     const run = await mira([...bad.map(([line]) => line!), 'memory entity find "Ada"']);
     expect(run.code).to.equal(1);

@@ -242,6 +242,12 @@ describe('Mind view', function () {
         body: JSON.stringify({ kind: 'fact', summary: 'x', confidence: 2 }),
       });
       expect((await badConfidence.json()).error.code).to.equal('MIRA_ERR_MEMORY_CONFIDENCE_RANGE');
+      const forged = await call('/api/memories', {
+        method: 'POST',
+        body: JSON.stringify({ kind: 'fact', summary: 'Mira likes Ada', source_kind: 'operator_statement', links: [] }),
+      });
+      expect(forged.status).to.equal(400);
+      expect((await forged.json()).error.code).to.equal('MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED');
       expect((await call('/api/memories/MEM9')).status).to.equal(404);
       expect((await call('/api/nothing')).status).to.equal(404);
     });

@@ -77,6 +77,19 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     await server.close();
   });
 
+  it('refuses a mistyped command with its options instead of saying it, keys included, to the model', async () => {
+    await boot(undefined);
+    const result = await rt.run('note save "vault code 9999" --key s3cr3t');
+    expect(result).to.deep.equal({
+      ok: false,
+      output: [
+        'error: MIRA_ERR_CONSOLE_UNKNOWN_COMMAND: "note" is not a command; did you mean "notes"? (say … talks to the robot)',
+      ],
+    });
+    expect(server.requests).to.deep.equal([]);
+    expect(rt.app.kernel.workingMemory.entries()).to.deep.equal([]);
+  });
+
   describe('saving', () => {
     beforeEach(() => boot(undefined));
 

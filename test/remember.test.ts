@@ -291,7 +291,95 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
         .and.to.match(/\n\s+at /);
     });
     it('covers every reason the specification lists', () => {
-      expect(REMEMBER_REASONS).to.have.length(15);
+      // The specification's 15, and evidence_not_asserted.
+      expect(REMEMBER_REASONS).to.have.length(16);
+      expect(REMEMBER_REASONS).to.include('evidence_not_asserted');
+    });
+  });
+
+  describe('only asserted statements are admitted (evidence_not_asserted), in several scripts', () => {
+    beforeEach(async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'アリス' });
+      await store.createEntity({ entityType: 'person', canonicalName: '민수' });
+      await store.createEntity({ entityType: 'person', canonicalName: '田中' });
+    });
+    const notAsserted: Array<[string, Proposal]> = [
+      ['Is it true that Alice prefers coffee?', fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee')],
+      ['Does Bob ride a kayak?', fact('Bob', 'rides', 'kayak', 'Bob ride a kayak')],
+      ['Alice prefers tea? I am not sure.', fact('Alice', 'prefers', 'tea', 'Alice prefers tea')],
+      ['Alice prefers tea?!', fact('Alice', 'prefers', 'tea', 'Alice prefers tea')],
+      ['¿Alice prefiere té', fact('Alice', 'prefiere', 'té', 'Alice prefiere té')],
+      ['¿Bob canta en un coro?', fact('Bob', 'canta_en', 'un coro', 'Bob canta en un coro')],
+      ['アリスは紅茶が好きですか？', fact('アリス', 'likes', '紅茶', 'アリスは紅茶が好き')],
+      ['민수는 커피를 좋아하나요?', fact('민수', 'likes', '커피', '민수는 커피를 좋아하나요')],
+      ['هل يحب Bob الشاي؟', fact('Bob', 'likes', 'الشاي', 'يحب Bob الشاي')],
+      ["Never store this: Alice's PIN is 1234", fact('Alice', 'pin', '1234', "Alice's PIN is 1234")],
+      ["Don't remember this, but Bob rides a kayak.", fact('Bob', 'rides', 'kayak', 'Bob rides a kayak')],
+      ['Do not save that: Bob sings in a choir.', fact('Bob', 'sings_in', 'a choir', 'Bob sings in a choir')],
+      ['Bob rides a kayak, off the record.', fact('Bob', 'rides', 'kayak', 'Bob rides a kayak')],
+      ['Alice prefers coffee. Forget it.', fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee')],
+    ];
+    for (const [utterance, proposal] of notAsserted) {
+      it(`refuses ${JSON.stringify(utterance)}`, async () => {
+        await expectRejected(utterance, proposal, 'evidence_not_asserted');
+      });
+    }
+    const asserted: Array<[string, Proposal]> = [
+      ['Bob rides a kayak. Can you note that?', fact('Bob', 'rides', 'kayak', 'Bob rides a kayak')],
+      ['Alice certainly collects stamps', fact('Alice', 'collects', 'stamps', 'Alice certainly collects stamps')],
+      ['Frankly, Bob sings in a choir', fact('Bob', 'sings_in', 'a choir', 'Bob sings in a choir')],
+      ["Don't forget that Alice likes tea", fact('Alice', 'likes', 'tea', 'Alice likes tea')],
+      ['We never keep cats at home. Alice likes dogs.', fact('Alice', 'likes', 'dogs', 'Alice likes dogs')],
+      ['Alice prefers tea!', fact('Alice', 'prefers', 'tea', 'Alice prefers tea')],
+      ['アリスは紅茶が好きです。', fact('アリス', 'likes', '紅茶', 'アリスは紅茶が好き')],
+      ['민수는 커피를 좋아한다', fact('민수', 'likes', '커피', '민수는 커피를 좋아한다')],
+      ['田中はｶﾞｽが好き', fact('田中', 'likes', 'ガス', '田中はｶﾞｽが好き')],
+    ];
+    for (const [utterance, proposal] of asserted) {
+      it(`admits ${JSON.stringify(utterance)}`, async () => {
+        const { line, result } = await propose(utterance, proposal);
+        expect(result).to.deep.include({ status: 'applied', outcome: 'created' });
+        expect(line).to.match(/^\[remember\] applied\/created MEM\d+$/);
+      });
+    }
+
+    it("stores the value and summary in the operator's own wording, across NFKC", async () => {
+      const { result } = await propose('田中はｶﾞｽが好き', fact('田中', 'likes', 'ガス', '田中はｶﾞｽが好き'));
+      const memory = (await store.getMemory(Number(String(result.memory_id).slice(3))))!;
+      expect(memory.value).to.equal('ガス');
+      expect(memory.summary).to.equal('田中はガスが好き');
+    });
+
+    it('matches a Korean value at the start of a word, never inside one', async () => {
+      await expectRejected(
+        '민수는 커피를 좋아한다',
+        fact('민수', 'likes', '피', '민수는 커피를 좋아한다'),
+        'value_not_supported',
+      );
+      await expectRejected(
+        '민수는 커피를 좋아한다',
+        fact('수', 'likes', '커피', '민수는 커피를 좋아한다'),
+        'subject_not_supported',
+      );
+    });
+
+    it('matches the same halfwidth kana whatever else the utterance holds', async () => {
+      // The segmenter path (an accent elsewhere) and the fast path (plain text) must agree.
+      const { result: plain } = await propose('田中はﾊﾟﾝが好き', fact('田中', 'likes', 'パン', '田中はﾊﾟﾝが好き'));
+      expect(plain).to.deep.include({ outcome: 'created' });
+      const { result: accented } = await propose(
+        'Café: 田中はﾊﾟﾝが好き',
+        fact('田中', 'likes', 'パン', '田中はﾊﾟﾝが好き'),
+      );
+      expect(accented).to.deep.include({ outcome: 'duplicate' });
+    });
+
+    it('refuses evidence holding an invisible format character', async () => {
+      await expectRejected(
+        'Alice likes\u200b tea',
+        fact('Alice', 'likes', 'tea', 'Alice likes\u200b tea'),
+        'invalid_proposal',
+      );
     });
   });
 

@@ -321,6 +321,11 @@ export const MemoryErrors = defineErrors('@mira/core', {
     message: 'the memory database failed; the write was rolled back',
     fix: 'read the cause on stderr (I/O, lock timeout); try again',
   },
+  SOURCE_KIND_RESERVED: {
+    code: 'MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED',
+    message: 'that source kind is written only by the runtime (operator_statement: by remember admission)',
+    fix: "give another source kind (console by default); memories from the operator's words come only through remember",
+  },
   CLOSED: {
     code: 'MIRA_ERR_MEMORY_CLOSED',
     message: 'the memory store is closed',

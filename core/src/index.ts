@@ -55,9 +55,12 @@ export { definePlugin, type MiraPlugin, type PluginInstance, type PluginKernel, 
 export { DEFAULT_READ_TIMEOUT_MS, type SensorDefinition, type SensorReading } from './sensors.js';
 export type { ClosableStore, StoreDefinition } from './stores.js';
 export { caseFold } from './text/case-fold.js';
+export { printable, speakerLines } from './text/printable.js';
 export {
   MAX_TOKEN_LENGTH,
   assertNoForbiddenCharacters,
+  assertNoFormatCharacters,
+  findFormatCharacter,
   collapseWhitespace,
   findForbiddenCharacter,
   normalizeDisplay,
@@ -119,5 +122,9 @@ export {
   MAX_VALUE_LENGTH,
   prepareMemory,
   prepareName,
+  prepareNewName,
+  OPERATOR_STATEMENT_SOURCE,
+  RUNTIME_SOURCE_KINDS,
+  assertHandWrittenSource,
   type PreparedMemory,
 } from './memory/validate.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 // The console is internal to core: its tests import the sources, not the public entry point.
 import type { CommandInput } from '../src/console/command.js';
-import { CommandConsole } from '../src/console/console.js';
+import { CommandConsole, oneEditApart } from '../src/console/console.js';
 import { MiraError } from '../src/errors.js';
 
 function collect() {
@@ -112,6 +112,45 @@ describe('CommandConsole', () => {
       '"memory" with quotes is not a command',
     ]);
     expect(seen).to.have.length(0);
+  });
+
+  it('refuses a command-shaped line whose first word is one edit from a command, instead of saying it', async () => {
+    const heard: string[] = [];
+    console_.setUtteranceHandler(async (text) => {
+      heard.push(text);
+    });
+    const { lines, out } = collect();
+    expect((await console_.execute('memroy entity add person "Ada" --verbose', out)).ok).to.equal(false);
+    expect((await console_.execute('memor list --all', out)).ok).to.equal(false);
+    expect(lines).to.deep.equal([
+      'error: MIRA_ERR_CONSOLE_UNKNOWN_COMMAND: "memroy" is not a command; did you mean "memory"? (say … talks to the robot)',
+      'error: MIRA_ERR_CONSOLE_UNKNOWN_COMMAND: "memor" is not a command; did you mean "memory"? (say … talks to the robot)',
+    ]);
+    // Without options, or far from any command, or forced with say, it is an utterance.
+    for (const line of ['memor is a lovely word', 'please help --me', 'say memroy --x'])
+      await console_.execute(line, out);
+    expect(heard).to.deep.equal(['memor is a lovely word', 'please help --me', 'memroy --x']);
+  });
+
+  it('knows what one edit is', () => {
+    for (const [a, b] of [
+      ['note', 'notes'],
+      ['notes', 'note'],
+      ['memroy', 'memory'],
+      ['memorx', 'memory'],
+      ['emmory', 'memory'],
+    ]) {
+      expect(oneEditApart(a, b), `${a} ~ ${b}`).to.equal(true);
+    }
+    for (const [a, b] of [
+      ['memory', 'memory'],
+      ['mem', 'memory'],
+      ['yromem', 'memory'],
+      ['abcd', 'dcba'],
+      ['help', 'plugins'],
+    ]) {
+      expect(oneEditApart(a, b), `${a} ~ ${b}`).to.equal(false);
+    }
   });
 
   it('says cognition is not configured when no handler is set', async () => {

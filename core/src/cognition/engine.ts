@@ -8,6 +8,7 @@ import type { EpisodeOrigin, RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
 import type { ChatMessage, CognitionProvider, ModelToolCall } from './provider.js';
 import { baseInstructions } from './prompt.js';
+import { printable, speakerLines } from '../text/printable.js';
 
 /** Acquisition attempts per episode (the specification's fixed budget). */
 export const ACQUISITION_BUDGET = 2;
@@ -188,7 +189,7 @@ export class EpisodeEngine {
             CognitionErrorCodes.MALFORMED,
             'the model answered with neither text nor a tool call; the episode ended without a reply',
           );
-        request.out.print(`${profile.name}: ${reply}`);
+        for (const line of speakerLines(profile.name, reply).split('\n')) request.out.print(line);
         if (request.origin === 'operator') {
           workingMemory.add('operator', request.utterance!, episode.startedAt);
           workingMemory.add('assistant', reply, clock.now());
@@ -208,7 +209,9 @@ export class EpisodeEngine {
           result = await this.#invoke(registered, call, episode);
         }
         records.push({ name: call.name, result });
-        request.out.print(`[${call.name}] ${result.display}`);
+        // A name the registry does not know came from the model alone: shown escaped and cut.
+        const shownName = registered ? call.name : printable(call.name).replaceAll('\n', '\\x0a').slice(0, 64);
+        request.out.print(`[${shownName}] ${printable(result.display).replaceAll('\n', ' ')}`);
         exchange.push({ role: 'tool', toolCallId: call.id, content: result.content });
       }
     }

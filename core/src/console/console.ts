@@ -102,12 +102,32 @@ export class CommandConsole {
     }
     const tokens = tokenize(trimmed);
     const match = this.#match(tokens);
-    if (!match) return this.#utter(trimmed, out);
+    if (!match) {
+      this.#refuseTypo(tokens);
+      return this.#utter(trimmed, out);
+    }
     const hasSubcommands = [...this.#commands.values()].some(
       (r) => r.words.length > match.words.length && match.words.every((w, i) => r.words[i] === w),
     );
     const input = parseInput(match.command, tokens.slice(match.words.length), line, hasSubcommands);
     await match.command.run(input, out);
+  }
+
+  /**
+   * A line shaped like a command (it has `--options`) whose first word is one edit away from a command
+   * word is a typo, not something to say to the robot: saying it would send its options, keys
+   * included, to the model and keep them in working memory.
+   */
+  #refuseTypo(tokens: readonly Token[]): void {
+    const first = tokens[0];
+    if (!first || first.quoted || !tokens.some((t) => !t.quoted && t.text.startsWith('--'))) return;
+    const words = new Set([...this.#commands.values()].map((r) => r.words[0]!));
+    const near = [...words].filter((word) => oneEditApart(first.text, word)).sort();
+    if (near.length === 0) return;
+    throw new MiraError(
+      CoreErrorCodes.CONSOLE_UNKNOWN_COMMAND,
+      `"${first.text}" is not a command; did you mean "${near[0]}"? (say … talks to the robot)`,
+    );
   }
 
   #match(tokens: readonly Token[]): Registered | undefined {
@@ -159,6 +179,20 @@ export class CommandConsole {
     }
     return lines;
   }
+}
+
+/** True when `a` becomes `b` by one insertion, deletion, substitution or swap of adjacent letters. */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  if (a.length === b.length) {
+    const diff = [...a].flatMap((ch, i) => (ch === b[i] ? [] : [i]));
+    if (diff.length === 1) return true;
+    return diff.length === 2 && diff[1] === diff[0]! + 1 && a[diff[0]!] === b[diff[1]!] && a[diff[1]!] === b[diff[0]!];
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i += 1;
+  return short.slice(i) === long.slice(i + 1);
 }
 
 /** `name usage [--flag <value>]...` for help and usage errors. */

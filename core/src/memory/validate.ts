@@ -1,5 +1,5 @@
 import { CoreErrorCodes, MemoryErrorCodes, MiraError } from '../errors.js';
-import { normalizeDisplay, normalizeKey, normalizeToken } from '../text/normalize.js';
+import { assertNoFormatCharacters, normalizeDisplay, normalizeKey, normalizeToken } from '../text/normalize.js';
 import type { NewMemory } from './types.js';
 
 /** Longest canonical name or alias, in characters after normalisation. */
@@ -18,8 +18,54 @@ function bounded(text: string, max: number, what: string): string {
 /** A name or alias: its display form and exact key. @throws MiraError */
 export function prepareName(name: string, what = 'name'): { display: string; key: string } {
   if (typeof name !== 'string') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, `${what} must be text`);
+  // Before trimming: white-space trimming would silently drop a leading BOM.
+  assertNoFormatCharacters(name, what);
   const display = bounded(normalizeDisplay(name, what), MAX_NAME_LENGTH, what);
   return { display, key: normalizeKey(display, what) };
+}
+
+/**
+ * {@link prepareName} for a name or alias about to be stored: also refuses a tab or line break, which
+ * lookups collapse as white space but which has no place in a stored name.
+ */
+export function prepareNewName(name: string, what = 'name'): { display: string; key: string } {
+  if (typeof name === 'string') {
+    // A line break or tab in a name is a mistake, not white space to collapse (utterances keep theirs).
+    const breaking = /[\t\n\v\f\r\u0085\u2028\u2029]/u.exec(name);
+    if (breaking) {
+      const hex = breaking[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      throw new MiraError(
+        CoreErrorCodes.TEXT_CONTROL_CHARACTER,
+        `${what} contains the control character U+${hex} at position ${breaking.index}; a ${what} is one line without tabs`,
+      );
+    }
+  }
+  return prepareName(name, what);
+}
+
+/** The source kind of memories admitted from the operator's own words by `remember`. */
+export const OPERATOR_STATEMENT_SOURCE = 'operator_statement';
+
+/**
+ * Source kinds only the runtime writes: a memory claiming one was admitted from what the operator said.
+ * Consoles and APIs refuse them, so provenance cannot be forged by hand.
+ */
+export const RUNTIME_SOURCE_KINDS: ReadonlySet<string> = new Set([OPERATOR_STATEMENT_SOURCE]);
+
+/** @throws MiraError `MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED` for a runtime-owned source kind given by hand. */
+export function assertHandWrittenSource(sourceKind: string): void {
+  let token: string;
+  try {
+    token = normalizeToken(sourceKind, 'source kind');
+  } catch {
+    return; // the store's own validation reports a malformed token
+  }
+  if (RUNTIME_SOURCE_KINDS.has(token)) {
+    throw new MiraError(
+      MemoryErrorCodes.SOURCE_KIND_RESERVED,
+      `source kind "${token}" is written only by the runtime (remember admits what the operator says); give another source kind, e.g. console`,
+    );
+  }
 }
 
 /** A new memory, validated and normalised, as stores write it. */

@@ -23,6 +23,41 @@ export function findForbiddenCharacter(text: string): { codePoint: number; index
   return undefined;
 }
 
+const FORMAT = /\p{Cf}/u;
+const JOINERS = new Set([0x200c, 0x200d]);
+const LATIN = /[\p{Script=Latin}\p{Script=Common}]/u;
+
+/**
+ * Returns the first Unicode format character (category Cf: zero-width space, word joiner, soft hyphen,
+ * BOM, bidi marks…) of `text`, which would make two names look alike. The zero-width (non-)joiner is
+ * allowed after a letter of a script that needs it (Persian, Indic scripts, emoji sequences), never
+ * after a Latin letter or at the start: "Al\u200dice" is refused.
+ */
+export function findFormatCharacter(text: string): { codePoint: number; index: number } | undefined {
+  let index = 0;
+  let previous = '';
+  for (const char of text) {
+    const cp = char.codePointAt(0)!;
+    if (FORMAT.test(char) && !(JOINERS.has(cp) && previous !== '' && !LATIN.test(previous)))
+      return { codePoint: cp, index };
+    previous = char;
+    index += char.length;
+  }
+  return undefined;
+}
+
+/** Throws `MIRA_ERR_TEXT_CONTROL_CHARACTER` for a format character (see {@link findFormatCharacter}). */
+export function assertNoFormatCharacters(text: string, what = 'text'): void {
+  const found = findFormatCharacter(text);
+  if (found) {
+    const hex = found.codePoint.toString(16).toUpperCase().padStart(4, '0');
+    throw new MiraError(
+      CoreErrorCodes.TEXT_CONTROL_CHARACTER,
+      `${what} contains the invisible format character U+${hex} at position ${found.index}; remove it and try again`,
+    );
+  }
+}
+
 /** Throws `MIRA_ERR_TEXT_CONTROL_CHARACTER` when {@link findForbiddenCharacter} finds one. */
 export function assertNoForbiddenCharacters(text: string, what = 'text'): void {
   const found = findForbiddenCharacter(text);
@@ -65,6 +100,7 @@ export function normalizeDisplay(text: string, what = 'text'): string {
  */
 export function normalizeKey(text: string, what = 'name'): string {
   assertNoForbiddenCharacters(text, what);
+  assertNoFormatCharacters(text, what);
   let key = collapseWhitespace(text);
   for (let i = 0; i < 4; i += 1) {
     const next = collapseWhitespace(caseFold(caseFold(key.normalize('NFD')).normalize('NFKD')).normalize('NFKC'));

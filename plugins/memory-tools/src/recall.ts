@@ -1,7 +1,8 @@
 import {
+  CoreErrorCodes,
   EPISODE_ORIGINS,
   findForbiddenCharacter,
-  formatEntity,
+  isMiraError,
   rejectedResult,
   type Entity,
   type Memory,
@@ -9,6 +10,15 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '@mira/core';
+
+const INPUT_ERRORS: ReadonlySet<string> = new Set([
+  CoreErrorCodes.TEXT_TOO_LONG,
+  CoreErrorCodes.TEXT_EMPTY,
+  CoreErrorCodes.TEXT_CONTROL_CHARACTER,
+]);
+
+/** Most aliases shown per entity; the rest are counted. */
+export const MAX_RECALL_ALIASES = 8;
 
 /** Longest query, in characters. */
 export const MAX_QUERY_LENGTH = 256;
@@ -79,7 +89,8 @@ export async function renderRecall(
   }
   for (const entity of shown) {
     const { memories, total } = await store.listActiveMemories(entity.id, { newest: MAX_MEMORIES_PER_ENTITY });
-    lines.push(formatEntity(entity));
+    // The ID and the memories first: however many aliases an entity has, they come after, bounded.
+    lines.push(`${entity.ref} ${entity.entityType} ${quote(entity.canonicalName)}`);
     if (total === 0) lines.push('  no active memories');
     else if (total > memories.length) {
       lines.push(
@@ -87,6 +98,11 @@ export async function renderRecall(
       );
     } else lines.push(`  ${total} active memor${total === 1 ? 'y' : 'ies'}, in ascending ID order`);
     for (const memory of memories) lines.push(renderMemory(memory));
+    if (entity.aliases.length > 0) {
+      const shownAliases = entity.aliases.slice(0, MAX_RECALL_ALIASES).map((a) => quote(a.alias));
+      const more = entity.aliases.length - shownAliases.length;
+      lines.push(`  aliases: ${shownAliases.join(', ')}${more > 0 ? ` +${more} more` : ''}`);
+    }
   }
   return {
     text: cap(lines),
@@ -97,7 +113,6 @@ export async function renderRecall(
   };
 }
 
-/** The `recall_memory` acquisition tool over `store`. */
 /** Where a tool reports the cause of a failure it answers with a stable reason (the runtime's log, stderr). */
 export type FailureLog = (message: string) => void;
 
@@ -105,6 +120,7 @@ export type FailureLog = (message: string) => void;
 export const describeFailure = (error: unknown): string =>
   error instanceof Error ? (error.stack ?? error.message) : String(error);
 
+/** The `recall_memory` acquisition tool over `store`. */
 export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog): ToolDefinition<{ query: string }> {
   return {
     name: 'recall_memory',
@@ -144,6 +160,11 @@ export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog): 
         }
         rendered = await renderRecall(store, matches);
       } catch (error) {
+        // A query the store's own rules refuse (longer than 256 characters once NFKC-normalised, an
+        // invisible format character) is bad input, not a failing store.
+        if (isMiraError(error) && INPUT_ERRORS.has(error.code)) {
+          return rejectedResult('invalid_tool_arguments', `the query is not a valid name or alias: ${error.detail}`);
+        }
         log(`recall_memory: persistent memory could not be read: ${describeFailure(error)}`);
         return rejectedResult('backend_failure', 'persistent memory could not be read; nothing was recalled');
       }

@@ -1,4 +1,5 @@
 import {
+  OPERATOR_STATEMENT_SOURCE,
   normalizeDisplay,
   normalizeToken,
   type Memory,
@@ -8,11 +9,12 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '@mira/core';
+import { notAsserted } from './assertion.js';
 import { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
 import { describeFailure, type FailureLog } from './recall.js';
 
 /** The `source_kind` the runtime gives every admitted memory. */
-export const OPERATOR_STATEMENT = 'operator_statement';
+export const OPERATOR_STATEMENT = OPERATOR_STATEMENT_SOURCE;
 /** Longest evidence clause, in characters. */
 export const MAX_EVIDENCE_LENGTH = 280;
 /** Longest subject, value or related-entity query, in characters. */
@@ -28,6 +30,7 @@ export const REMEMBER_REASONS = [
   'invalid_tool_arguments',
   'invalid_proposal',
   'evidence_not_in_utterance',
+  'evidence_not_asserted',
   'value_not_supported',
   'subject_not_supported',
   'subject_not_found',
@@ -73,6 +76,8 @@ const EXPLANATIONS: Record<RememberReason, string> = {
     'the proposal is malformed (empty, too long, control characters, a bad predicate or role token, or not an operator dialogue turn); nothing was written',
   evidence_not_in_utterance:
     'the evidence is not a whole span of the current operator message; copy the shortest complete clause verbatim from it; nothing was written',
+  evidence_not_asserted:
+    'the evidence is in a question, or the operator asked not to keep it; only what the operator states is remembered; nothing was written',
   value_not_supported: 'the value does not occur as a whole span in the evidence; nothing was written',
   subject_not_supported: 'the subject does not occur as a whole span in the evidence; nothing was written',
   subject_not_found:
@@ -191,11 +196,12 @@ async function decide(
 
   const span = findWholeSpan(spoken, evidence);
   if (!span) reject('evidence_not_in_utterance');
+  if (notAsserted(utterance, span)) reject('evidence_not_asserted');
   // From here on the evidence is the operator's own wording of that span.
   const clause = toMatchText(utterance.slice(span[0], span[1]))!;
-  const valueSpan = findWholeSpan(clause, value);
+  const valueSpan = findWholeSpan(clause, value, { particles: true });
   if (!valueSpan) reject('value_not_supported');
-  if (!findWholeSpan(clause, subject)) reject('subject_not_supported');
+  if (!findWholeSpan(clause, subject, { particles: true })) reject('subject_not_supported');
   const subjectId = SELF_REFERENCES.has(subject.form)
     ? await resolveOne(store, profile.name, 'subject_not_found', 'subject_ambiguous')
     : await resolveOne(store, proposal.subject, 'subject_not_found', 'subject_ambiguous');
@@ -206,7 +212,7 @@ async function decide(
     const related = field(proposal.related_entity!, MAX_FIELD_LENGTH);
     const role = token(proposal.related_role!);
     if (role === 'subject') reject('invalid_proposal');
-    if (!findWholeSpan(clause, related)) reject('related_entity_not_supported');
+    if (!findWholeSpan(clause, related, { particles: true })) reject('related_entity_not_supported');
     if (related.form !== value.form) reject('relationship_value_mismatch');
     const relatedId = await resolveOne(
       store,

@@ -1,4 +1,4 @@
-import { caseFold, collapseWhitespace, findForbiddenCharacter } from '@mira/core';
+import { caseFold, collapseWhitespace, findForbiddenCharacter, findFormatCharacter } from '@mira/core';
 
 /**
  * Text in the matching form of admission (NFKC, case folded, white space
@@ -18,7 +18,10 @@ const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
 // Text without these has one grapheme per code point (CR LF aside, which is white space), so the
 // segmenter, by far the slowest step, can be skipped.
 const MULTI_CODE_POINT_GRAPHEMES =
-  /[\p{M}\u200C\u200D\p{Regional_Indicator}\p{Extended_Pictographic}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF]/u;
+  /[\p{M}\u200C\u200D\p{Regional_Indicator}\p{Extended_Pictographic}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF\uFF9E\uFF9F]/u;
+// A character that NFKC may compose with what precedes it across a grapheme boundary (the halfwidth
+// and combining kana voicing marks; combining marks in general).
+const COMPOSES_BACKWARD = /^[\p{M}\u3099\u309A\uFF9E\uFF9F]/u;
 // Matching form per grapheme, memoised: operator text repeats the same few hundred characters.
 const unitCache = new Map<string, string>();
 
@@ -57,34 +60,60 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
  *   text is never admission evidence).
  */
 export function toMatchText(text: string): MatchText | undefined {
-  if (findForbiddenCharacter(text)) return undefined;
+  if (findForbiddenCharacter(text) || findFormatCharacter(text)) return undefined;
   let form = '';
   const origin: Array<readonly [number, number]> = [];
   let pendingSpace: readonly [number, number] | undefined;
-  for (const { segment, index } of graphemes(text)) {
-    const range = [index, index + segment.length] as const;
-    if (WHITESPACE.test(segment)) {
-      if (form !== '') pendingSpace ??= range;
-      continue;
-    }
+  // Graphemes that NFKC composes together (ｶ + ﾞ → ガ) form one chunk, so the matching form is the same
+  // as normalising the whole text at once, whatever else the text holds.
+  let chunk = '';
+  let chunkStart = 0;
+  const flush = () => {
+    if (chunk === '') return;
     if (pendingSpace) {
       form += ' ';
       origin.push(pendingSpace);
       pendingSpace = undefined;
     }
-    const unit = unitForm(segment);
+    const unit = unitForm(chunk);
+    const range = [chunkStart, chunkStart + chunk.length] as const;
     for (let i = 0; i < unit.length; i += 1) origin.push(range);
     form += unit;
+    chunk = '';
+  };
+  for (const { segment, index } of graphemes(text)) {
+    if (WHITESPACE.test(segment)) {
+      flush();
+      if (form !== '') pendingSpace ??= [index, index + segment.length];
+      continue;
+    }
+    if (
+      chunk !== '' &&
+      COMPOSES_BACKWARD.test(segment) &&
+      (chunk + segment).normalize('NFKC') !== chunk.normalize('NFKC') + segment.normalize('NFKC')
+    ) {
+      chunk += segment;
+      continue;
+    }
+    flush();
+    chunk = segment;
+    chunkStart = index;
   }
+  flush();
   return { form, origin, original: text };
 }
 
-function boundaryOk(form: string, at: number): boolean {
+const HANGUL = /\p{Script=Hangul}/u;
+
+function boundaryOk(form: string, at: number, side: 'start' | 'end', particles: boolean): boolean {
   if (at <= 0 || at >= form.length) return true;
   const before = String.fromCodePoint(form.codePointAt(at - 1 - (isLowSurrogate(form, at - 1) ? 1 : 0))!);
   const after = String.fromCodePoint(form.codePointAt(at)!);
   if (!WORD_CHAR.test(before) || !WORD_CHAR.test(after)) return true;
-  return SPACELESS.test(before) || SPACELESS.test(after);
+  if (SPACELESS.test(before) || SPACELESS.test(after)) return true;
+  // Korean attaches particles to nouns: a name or value may end inside a Hangul word (커피 in 커피를),
+  // but never begin inside one (피 in 커피를).
+  return particles && side === 'end' && HANGUL.test(before) && HANGUL.test(after);
 }
 
 function isLowSurrogate(text: string, index: number): boolean {
@@ -96,17 +125,23 @@ function isLowSurrogate(text: string, index: number): boolean {
  * Finds `needle` in `haystack` as a whole span: it may not begin or end
  * inside a word ("art" does not occur in "cartography"), except next to
  * characters of scripts written without spaces, and it must cover whole
- * original characters.
+ * original characters. With `particles` (names and values, never evidence)
+ * it may end inside a Hangul word, where Korean attaches its particles.
  *
  * @returns the [start, end) range in the original haystack text, or undefined.
  */
-export function findWholeSpan(haystack: MatchText, needle: MatchText): readonly [number, number] | undefined {
+export function findWholeSpan(
+  haystack: MatchText,
+  needle: MatchText,
+  options: { readonly particles?: boolean } = {},
+): readonly [number, number] | undefined {
   const { form } = haystack;
   const target = needle.form;
   if (target === '') return undefined;
+  const particles = options.particles ?? false;
   for (let at = form.indexOf(target); at !== -1; at = form.indexOf(target, at + 1)) {
     const end = at + target.length;
-    if (!boundaryOk(form, at) || !boundaryOk(form, end)) continue;
+    if (!boundaryOk(form, at, 'start', particles) || !boundaryOk(form, end, 'end', particles)) continue;
     const [start] = haystack.origin[at]!;
     const [, stop] = haystack.origin[end - 1]!;
     // The match must start and end on whole original graphemes (not inside "ß" → "ss").

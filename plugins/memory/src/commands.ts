@@ -1,4 +1,5 @@
 import {
+  assertHandWrittenSource,
   formatEntity,
   MemoryErrorCodes,
   MiraError,
@@ -165,13 +166,15 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
       run: async (input, out) => {
         const store = ctx.store();
         const confidence = single(input.options, 'confidence');
+        const sourceKind = single(input.options, 'source-kind') ?? CONSOLE_SOURCE_KIND;
+        assertHandWrittenSource(sourceKind);
         const memory = await store.createMemory({
           kind: input.args[0]!,
           summary: input.args[1]!,
           links: (input.options.get('link') ?? []).map(parseLink),
           predicate: single(input.options, 'predicate') ?? null,
           value: single(input.options, 'value') ?? null,
-          sourceKind: single(input.options, 'source-kind') ?? CONSOLE_SOURCE_KIND,
+          sourceKind,
           sourceLabel: single(input.options, 'source-label') ?? null,
           confidence: confidence === undefined ? null : parseConfidence(confidence),
         });

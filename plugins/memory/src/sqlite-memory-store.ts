@@ -6,6 +6,7 @@ import {
   normalizeToken,
   prepareMemory,
   prepareName,
+  prepareNewName,
   systemClock,
   type Alias,
   type AliasAdded,
@@ -279,7 +280,7 @@ export class SqliteMemoryStore implements MemoryStore {
   createEntity(input: { entityType: string; canonicalName: string }): Promise<Entity> {
     return this.#run(() => {
       const entityType = normalizeToken(input.entityType, 'entity type');
-      const name = prepareName(input.canonicalName, 'canonical name');
+      const name = prepareNewName(input.canonicalName, 'canonical name');
       const id = Number(this.#s.insertEntity.run(entityType, name.display, name.key, this.#now()).lastInsertRowid);
       return this.#entity(id)!;
     });
@@ -287,7 +288,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   addAlias(entityId: number, alias: string): Promise<AliasAdded> {
     return this.#run(() => {
-      const name = prepareName(alias, 'alias');
+      const name = prepareNewName(alias, 'alias');
       return this.#db
         .transaction((): AliasAdded => {
           const entity = this.#requireEntity(entityId);

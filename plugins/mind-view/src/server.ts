@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  assertHandWrittenSource,
   CoreErrors,
   MemoryErrorCodes,
   MemoryErrors,
@@ -65,6 +66,12 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 const MAX_BODY = 2_000_000;
+
+/** A source kind a person may give (runtime-owned kinds such as operator_statement are refused). */
+function handWritten(sourceKind: string): string {
+  assertHandWrittenSource(sourceKind);
+  return sourceKind;
+}
 
 /** The catalogues whose codes the API answers with; a code's HTTP status comes from its entry. */
 const CATALOGUES: readonly ErrorCatalogue[] = [MindViewErrors, NotesErrors, MemoryErrors, CoreErrors];
@@ -301,7 +308,7 @@ export async function startMindViewServer(
         links: links.map((l) => ({ entityId: parseEntityRef(String(l.entity)), role: String(l.role) })),
         predicate: str(body, 'predicate', false),
         value: str(body, 'value', false),
-        sourceKind: str(body, 'source_kind', false) ?? 'console',
+        sourceKind: handWritten(str(body, 'source_kind', false) ?? 'console'),
         sourceLabel: str(body, 'source_label', false),
         confidence,
       });
