@@ -8,14 +8,22 @@ export interface RosbridgeOp {
 }
 
 /**
- * A small rosbridge v2 protocol server on 127.0.0.1 for tests: a broker for
- * advertise, publish, subscribe, unsubscribe, advertise_service and
- * call_service / service_response, over a real WebSocket with real JSON.
+ * A rosbridge v2 protocol server on 127.0.0.1 for tests, as strict as the real
+ * `rosbridge_server` where Mira can tell: a broker for advertise, publish,
+ * subscribe, unsubscribe, advertise_service and call_service / service_response
+ * over a real WebSocket with real JSON. It answers a mistake with a `status`
+ * operation (as the real bridge does) — a subscribe or advertise without a
+ * type, a publish on a topic the client never advertised, a call to a service
+ * nobody offers, a response whose `values` is not an object (ROS 2 needs one;
+ * the caller then waits, as a ROS caller would) — and it can be stopped and
+ * started again on the same port, like a bridge that restarts.
  */
 export interface RosbridgeTestServer {
   readonly url: string;
   /** Every operation received, in order. */
   readonly ops: RosbridgeOp[];
+  /** Every `status` operation sent to a client. */
+  readonly statuses: RosbridgeOp[];
   /** Publishes a message to the topic's subscribers, as the robot would. */
   publish(topic: string, msg: Record<string, unknown>): void;
   /** Messages clients published on a topic. */
@@ -24,29 +32,43 @@ export interface RosbridgeTestServer {
   arrivals(topic: string): Array<{ msg: Record<string, unknown>; at: number }>;
   /** Number of subscriptions currently open on a topic. */
   subscribers(topic: string): number;
+  /** Sends raw text to every client (e.g. a frame that is not JSON). */
+  sendRaw(text: string): void;
+  /** Drops every client and stops listening (a bridge that went down). */
+  stop(): Promise<void>;
+  /** Listens again on the same port (the bridge is back). */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   const ops: RosbridgeOp[] = [];
+  const statuses: RosbridgeOp[] = [];
   const arrivals: Array<{ topic: string; msg: Record<string, unknown>; at: number }> = [];
   const subscriptions = new Map<string, Map<WebSocket, Set<string>>>();
+  const advertised = new Map<WebSocket, Set<string>>();
   const services = new Map<string, WebSocket>();
   const pendingCalls = new Map<string, { caller: WebSocket; id: unknown }>();
   let nextCall = 0;
+  let wss: WebSocketServer | undefined;
+  let port = 0;
   const send = (ws: WebSocket, message: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  };
+  const status = (ws: WebSocket, level: 'error' | 'warning', msg: string, id?: unknown) => {
+    const op = { op: 'status', level, msg, ...(id !== undefined ? { id } : {}) };
+    statuses.push(op);
+    send(ws, op);
   };
   const deliver = (topic: string, msg: unknown) => {
     for (const client of subscriptions.get(topic)?.keys() ?? []) send(client, { op: 'publish', topic, msg });
   };
 
-  wss.on('connection', (ws) => {
+  const onConnection = (ws: WebSocket) => {
     ws.on('message', (data) => {
-      const op = JSON.parse(String(data)) as RosbridgeOp & {
+      let op: RosbridgeOp & {
         topic?: string;
+        type?: string;
         service?: string;
         id?: string;
         msg?: unknown;
@@ -54,9 +76,16 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
         values?: unknown;
         result?: boolean;
       };
+      try {
+        op = JSON.parse(String(data));
+      } catch {
+        status(ws, 'error', 'Unable to deserialize message');
+        return;
+      }
       ops.push(op);
       switch (op.op) {
         case 'subscribe': {
+          if (!op.type) return status(ws, 'error', `subscribe ${op.topic}: a type is required`, op.id);
           const byClient = subscriptions.get(op.topic!) ?? new Map<WebSocket, Set<string>>();
           subscriptions.set(op.topic!, byClient);
           const ids = byClient.get(ws) ?? new Set<string>();
@@ -74,11 +103,25 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
           }
           break;
         }
+        case 'advertise': {
+          if (!op.type) return status(ws, 'error', `advertise ${op.topic}: a type is required`, op.id);
+          const topics = advertised.get(ws) ?? new Set<string>();
+          topics.add(op.topic!);
+          advertised.set(ws, topics);
+          break;
+        }
+        case 'unadvertise':
+          advertised.get(ws)?.delete(op.topic!);
+          break;
         case 'publish':
+          if (!advertised.get(ws)?.has(op.topic!)) {
+            return status(ws, 'error', `publish ${op.topic}: the topic was not advertised by this client`, op.id);
+          }
           arrivals.push({ topic: op.topic!, msg: op.msg as Record<string, unknown>, at: Date.now() });
           deliver(op.topic!, op.msg);
           break;
         case 'advertise_service':
+          if (!op.type) return status(ws, 'error', `advertise_service ${op.service}: a type is required`, op.id);
           services.set(op.service!, ws);
           break;
         case 'unadvertise_service':
@@ -86,22 +129,17 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
           break;
         case 'call_service': {
           const provider = services.get(op.service!);
-          if (!provider) {
-            send(ws, {
-              op: 'service_response',
-              id: op.id,
-              service: op.service,
-              result: false,
-              values: `no service ${op.service}`,
-            });
-            break;
-          }
+          if (!provider) return status(ws, 'error', `call_service: service ${op.service} does not exist`, op.id);
           const forwardId = `fwd_${++nextCall}`;
           pendingCalls.set(forwardId, { caller: ws, id: op.id });
           send(provider, { op: 'call_service', id: forwardId, service: op.service, args: op.args });
           break;
         }
         case 'service_response': {
+          if (op.values === null || typeof op.values !== 'object' || Array.isArray(op.values)) {
+            // As a ROS 2 bridge: the response cannot be built, the provider hears why, the caller hears nothing.
+            return status(ws, 'error', `service_response ${op.service}: values must be an object`, op.id);
+          }
           const pending = pendingCalls.get(String(op.id));
           if (pending) {
             pendingCalls.delete(String(op.id));
@@ -116,28 +154,44 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
           break;
         }
         default:
-          break;
+          status(ws, 'error', `unknown operation ${op.op}`, op.id);
       }
     });
     ws.on('close', () => {
       for (const byClient of subscriptions.values()) byClient.delete(ws);
+      advertised.delete(ws);
       for (const [name, provider] of services) if (provider === ws) services.delete(name);
     });
-  });
+  };
 
-  const { port } = wss.address() as AddressInfo;
+  const start = async () => {
+    wss = new WebSocketServer({ host: '127.0.0.1', port });
+    await new Promise<void>((resolve) => wss!.once('listening', () => resolve()));
+    port = (wss.address() as AddressInfo).port;
+    wss.on('connection', onConnection);
+  };
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (!wss) return resolve();
+      for (const client of wss.clients) client.terminate();
+      wss.close(() => resolve());
+      wss = undefined;
+    });
+  await start();
+
   return {
     url: `ws://127.0.0.1:${port}`,
     ops,
+    statuses,
     publish: (topic, msg) => deliver(topic, msg),
-    published: (topic) =>
-      ops.filter((o) => o.op === 'publish' && o.topic === topic).map((o) => o.msg as Record<string, unknown>),
+    published: (topic) => arrivals.filter((a) => a.topic === topic).map((a) => a.msg),
     arrivals: (topic) => arrivals.filter((a) => a.topic === topic).map(({ msg, at }) => ({ msg, at })),
     subscribers: (topic) => [...(subscriptions.get(topic)?.values() ?? [])].reduce((n, ids) => n + ids.size, 0),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const client of wss.clients) client.terminate();
-        wss.close(() => resolve());
-      }),
+    sendRaw: (text) => {
+      for (const client of wss?.clients ?? []) if (client.readyState === client.OPEN) client.send(text);
+    },
+    stop,
+    start,
+    close: stop,
   };
 }

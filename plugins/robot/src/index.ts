@@ -17,7 +17,12 @@ export {
   yawQuaternion,
   type SensorMessageType,
 } from './messages.js';
-export type { ConsoleSignal, SafetyDriveConfig, SafetyTransportSpec } from './safety/protocol.js';
+export type {
+  ConsoleSignal,
+  SafetyDriveConfig,
+  SafetyTransportContext,
+  SafetyTransportSpec,
+} from './safety/protocol.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';
 export {
   DEFAULT_STALL_MS,

@@ -51,7 +51,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
   setup(kernel, config) {
     const transport: RobotTransport =
       config.transport === 'rosbridge'
-        ? new RosbridgeTransport(config.url!, config.connect_timeout_ms)
+        ? new RosbridgeTransport(config.url!, config.connect_timeout_ms, (message) => kernel.log.warn(message))
         : new RclnodejsTransport(config.node_name, config.namespace);
     const safety =
       config.transport === 'rosbridge'

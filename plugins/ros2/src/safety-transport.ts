@@ -1,10 +1,13 @@
-import type { RobotTransport } from '@mira/robot';
+import type { RobotTransport, SafetyTransportContext } from '@mira/robot';
 import { RclnodejsTransport } from './rclnodejs-transport.js';
 import { RosbridgeTransport } from './rosbridge-transport.js';
 
 /** The safety path's own rosbridge connection (called inside the safety worker). */
-export function connectRosbridge(options: { url: string; connect_timeout_ms: number }): RobotTransport {
-  return new RosbridgeTransport(options.url, options.connect_timeout_ms);
+export function connectRosbridge(
+  options: { url: string; connect_timeout_ms: number },
+  context: SafetyTransportContext,
+): RobotTransport {
+  return new RosbridgeTransport(options.url, options.connect_timeout_ms, (message) => context.log(message));
 }
 
 /** The safety path's own ROS 2 node (called inside the safety worker; written to rclnodejs's documented API). */

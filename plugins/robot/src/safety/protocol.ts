@@ -8,10 +8,15 @@
 export interface SafetyTransportSpec {
   /** A `file:` URL (or package specifier) of an ES module. */
   readonly module: string;
-  /** The name of the exported factory: `(options) => RobotTransport | Promise<RobotTransport>`. */
+  /** The name of the exported factory: `(options, context) => RobotTransport | Promise<RobotTransport>`. */
   readonly export: string;
   /** Serializable options for the factory (a URL, a bus name, a node name…). */
   readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** What a safety transport factory gets besides its options: where its log lines go (the runtime's log). */
+export interface SafetyTransportContext {
+  log(message: string): void;
 }
 
 /** The drive the safety path owns: its topic, limits and timing. */

@@ -9,7 +9,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { twist } from '../messages.js';
 import type { RobotTransport } from '../transport.js';
-import type { ConsoleSignal, FromSafety, SafetyWorkerData, ToSafety } from './protocol.js';
+import type { ConsoleSignal, FromSafety, SafetyTransportContext, SafetyWorkerData, ToSafety } from './protocol.js';
 
 const data = workerData as SafetyWorkerData;
 const drive = data.drive;
@@ -163,12 +163,14 @@ async function main(): Promise<void> {
   try {
     const module = (await import(data.transport.module)) as Record<
       string,
-      (options: unknown) => RobotTransport | Promise<RobotTransport>
+      (options: unknown, context: SafetyTransportContext) => RobotTransport | Promise<RobotTransport>
     >;
     const factory = module[data.transport.export];
     if (typeof factory !== 'function')
       throw new Error(`${data.transport.module} has no export ${data.transport.export}`);
-    transport = await factory(data.transport.options);
+    transport = await factory(data.transport.options, {
+      log: (message) => post({ type: 'log', message: `safety: ${message}` }),
+    });
     await transport.connect();
     if (drive.eStopTopic) {
       transport.subscribe(drive.eStopTopic, 'std_msgs/msg/Bool', (message) => {

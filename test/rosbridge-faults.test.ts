@@ -1,0 +1,235 @@
+import { expect } from 'chai';
+import type { MiraError } from '@mira/core';
+import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import ros2Plugin, { RosbridgeTransport } from '@mira/plugin-ros2';
+import type { RosMessage } from '@mira/robot';
+import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+
+const BATTERY = 'sensor_msgs/msg/BatteryState';
+const battery = (percent: number) => ({
+  header: { stamp: { sec: 1, nanosec: 0 }, frame_id: 'base' },
+  voltage: 12,
+  percentage: percent / 100,
+  present: true,
+});
+
+async function eventually(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function rejection(promise: Promise<unknown>): Promise<MiraError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as MiraError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('rosbridge transport: faults a real deployment meets (strict in-test bridge)', function () {
+  this.timeout(30_000);
+  let bridge: RosbridgeTestServer;
+  let transport: RosbridgeTransport;
+  let logs: string[];
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    logs = [];
+    transport = new RosbridgeTransport(bridge.url, 2000, (m) => logs.push(m));
+    await transport.connect();
+  });
+  afterEach(async () => {
+    await transport.close();
+    await bridge.close();
+  });
+
+  it('reconnects after the bridge restarts, re-subscribes and re-advertises, and never queues', async () => {
+    const got: RosMessage[] = [];
+    transport.subscribe('/battery_state', BATTERY, (m) => got.push(m));
+    await transport.publish('/cmd_vel', 'geometry_msgs/msg/Twist', {
+      linear: { x: 0.1, y: 0, z: 0 },
+      angular: { x: 0, y: 0, z: 0 },
+    });
+    await eventually(() => bridge.subscribers('/battery_state') === 1, 'the subscription');
+    await bridge.stop();
+    await eventually(() => !transport.connected, 'the transport to notice');
+    expect(logs.some((l) => l.includes('connection lost'))).to.equal(true);
+    // While the bridge is down nothing is sent and nothing is queued to burst out later.
+    const refused = await rejection(
+      transport.publish('/cmd_vel', 'geometry_msgs/msg/Twist', {
+        linear: { x: 0.4, y: 0, z: 0 },
+        angular: { x: 0, y: 0, z: 0 },
+      }),
+    );
+    expect(refused.code).to.equal('MIRA_ERR_HARDWARE_TRANSPORT_FAILED');
+    expect(refused.message).to.contain('not connected');
+    await bridge.start();
+    await eventually(() => transport.connected && bridge.subscribers('/battery_state') === 1, 'the reconnection');
+    expect(logs.some((l) => l.includes('reconnected'))).to.equal(true);
+    bridge.publish('/battery_state', battery(42));
+    await eventually(() => got.length === 1, 'a reading after the restart');
+    await transport.publish('/cmd_vel', 'geometry_msgs/msg/Twist', {
+      linear: { x: 0.2, y: 0, z: 0 },
+      angular: { x: 0, y: 0, z: 0 },
+    });
+    await eventually(() => bridge.published('/cmd_vel').length === 2, 'the publish after the restart');
+    expect(bridge.published('/cmd_vel').map((m) => (m.linear as { x: number }).x)).to.deep.equal([0.1, 0.2]);
+    expect(bridge.statuses).to.deep.equal([]); // re-advertised before publishing again
+  });
+
+  it('logs and skips a frame it cannot decode, and keeps the connection', async () => {
+    const got: RosMessage[] = [];
+    transport.subscribe('/battery_state', BATTERY, (m) => got.push(m));
+    await eventually(() => bridge.subscribers('/battery_state') === 1, 'the subscription');
+    bridge.sendRaw('this is not {json');
+    bridge.publish('/battery_state', battery(50));
+    await eventually(() => got.length === 1, 'the next message');
+    expect(transport.connected).to.equal(true);
+    expect(logs.some((l) => /the connection stays/.test(l))).to.equal(true);
+  });
+
+  it('fails a call at once when the bridge reports it cannot be made, and logs the status', async () => {
+    const started = Date.now();
+    const error = await rejection(transport.callService('/nobody', 'std_srvs/srv/Trigger', {}, 5000));
+    expect(Date.now() - started).to.be.below(1000);
+    expect(error.code).to.equal('MIRA_ERR_HARDWARE_TRANSPORT_FAILED');
+    expect(error.message).to.contain('does not exist');
+    const call = bridge.ops.find((op) => op.op === 'call_service')!;
+    expect(call.timeout).to.equal(5); // the bridge gets Mira's bound, in seconds
+  });
+
+  it('answers a failing service handler with an empty object and result false, so the ROS caller is not left waiting', async () => {
+    transport.advertiseService('/explode', 'std_srvs/srv/Trigger', () => {
+      throw new Error('handler broke');
+    });
+    const caller = new RosbridgeTransport(bridge.url, 2000, () => undefined);
+    await caller.connect();
+    try {
+      await eventually(() => bridge.ops.some((op) => op.op === 'advertise_service'), 'the advertisement');
+      const error = await rejection(caller.callService('/explode', 'std_srvs/srv/Trigger', {}, 3000));
+      expect(error.code).to.equal('MIRA_ERR_HARDWARE_TRANSPORT_FAILED');
+      expect(error.message).to.contain('failed');
+      expect(bridge.statuses).to.deep.equal([]);
+      const response = bridge.ops.find((op) => op.op === 'service_response')!;
+      expect(response).to.deep.include({ values: {}, result: false });
+      expect(logs.some((l) => l.includes('handler broke'))).to.equal(true);
+    } finally {
+      await caller.close();
+    }
+  });
+
+  it('re-advertises its services after a restart', async () => {
+    transport.advertiseService('/ping', 'std_srvs/srv/Trigger', () => ({ success: true, message: 'pong' }));
+    await eventually(() => bridge.ops.some((op) => op.op === 'advertise_service'), 'the advertisement');
+    await bridge.stop();
+    await eventually(() => !transport.connected, 'the transport to notice');
+    await bridge.start();
+    await eventually(() => transport.connected, 'the reconnection');
+    const caller = new RosbridgeTransport(bridge.url, 2000, () => undefined);
+    await caller.connect();
+    try {
+      await eventually(
+        () => bridge.ops.filter((op) => op.op === 'advertise_service').length === 2,
+        'the re-advertisement',
+      );
+      expect(await caller.callService('/ping', 'std_srvs/srv/Trigger', {}, 3000)).to.deep.equal({
+        success: true,
+        message: 'pong',
+      });
+    } finally {
+      await caller.close();
+    }
+  });
+
+  it('reports an unreachable bridge at start-up without an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const spy = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', spy);
+    try {
+      const lonely = new RosbridgeTransport('ws://127.0.0.1:9', 500, () => undefined);
+      const error = await rejection(lonely.connect());
+      expect(error.message).to.match(/cannot reach rosbridge at ws:\/\/127\.0\.0\.1:9/);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', spy);
+    }
+  });
+});
+
+describe('rosbridge in a runtime: an outage is visible, and the robot is not said to drive', function () {
+  this.timeout(30_000);
+  let bridge: RosbridgeTestServer;
+  let rt: TestRuntime;
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      tables: {
+        ros2: {
+          transport: 'rosbridge',
+          url: bridge.url,
+          sensors: [{ id: 'battery', topic: '/battery_state', type: BATTERY, stale_after_ms: 1000 }],
+          drive: {
+            topic: '/cmd_vel',
+            type: 'geometry_msgs/msg/Twist',
+            max_linear_m_s: 0.5,
+            max_angular_rad_s: 1,
+            max_duration_s: 5,
+          },
+        },
+      },
+    });
+  });
+  afterEach(async () => {
+    await rt.dispose();
+    await bridge.close();
+  });
+
+  const drive = async () =>
+    JSON.parse(
+      (
+        await rt.app.kernel.tools
+          .get('drive')!
+          .tool.run(
+            { linear_m_s: 0.2, angular_rad_s: 0, duration_s: 1 },
+            { episode: { id: 1, origin: 'operator', startedAt: new Date() } },
+          )
+      ).content,
+    );
+
+  it('refuses to drive while the bridge is down, logs the outage, and recovers', async () => {
+    await eventually(() => bridge.subscribers('/battery_state') === 1, 'the subscription');
+    await bridge.stop();
+    await eventually(() => rt.logs.some((l) => l.includes('connection lost')), 'the outage in the log');
+    expect(await drive()).to.deep.include({ status: 'rejected', reason: 'transport_error' });
+    const sent = bridge.published('/cmd_vel').length;
+    await bridge.start();
+    await eventually(() => bridge.subscribers('/battery_state') === 1, 'the re-subscription');
+    await eventually(() => bridge.ops.filter((op) => op.op === 'subscribe').length >= 2, 'both connections back');
+    // Nothing refused during the outage comes out now.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(
+      bridge
+        .published('/cmd_vel')
+        .slice(sent)
+        .filter((m) => (m.linear as { x: number }).x !== 0),
+    ).to.deep.equal([]);
+    bridge.publish('/battery_state', battery(77));
+    await eventually(
+      () => (rt.app.kernel.latestReading('battery')?.value as { percent?: number })?.percent === 77,
+      'a fresh reading',
+    );
+    // The safety path's own connection comes back too: a drive starts again.
+    const deadline = Date.now() + 8000;
+    let result = await drive();
+    while (result.status !== 'started' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      result = await drive();
+    }
+    expect(result).to.deep.include({ status: 'started' });
+  });
+});
