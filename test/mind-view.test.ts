@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { MemoryStore } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
-import mindViewPlugin, { SECURITY_HEADERS } from '@mira/plugin-mind-view';
+import mindViewPlugin, { SECURITY_HEADERS, startMindViewServer, statusOf } from '@mira/plugin-mind-view';
 import notesPlugin, { type NotesStore } from '@mira/plugin-notes';
 import { REPO_ROOT } from './helpers/run-mira.js';
 
@@ -132,6 +132,77 @@ describe('Mind view', function () {
         expect(await response.json()).to.deep.equal({ entities: [] });
       } finally {
         await rt6.dispose();
+      }
+    });
+
+    it('validates every body by schema without coercion, and stores nothing from a wrong one', async () => {
+      const bad: Array<[string, string, unknown]> = [
+        ['POST', '/api/memories', { kind: 'fact', summary: 'x', confidence: '' }],
+        ['POST', '/api/memories', { kind: 'fact', summary: 'x', confidence: true }],
+        ['POST', '/api/memories', { kind: 'fact', summary: 'x', confidence: [0.5] }],
+        ['POST', '/api/memories', { kind: 'fact', summary: 'x', links: 'ENT1:subject' }],
+        ['POST', '/api/memories', { kind: 'fact', summary: 'x', links: [{ entity: 1, role: 'subject' }] }],
+        ['POST', '/api/memories', { kind: 'fact', summary: 'x', links: [{ entity: 'ENT1' }] }],
+        ['POST', '/api/memories', { kind: 'fact', summary: 'x', colour: 'red' }],
+        ['POST', '/api/memories', { kind: 7, summary: 'x' }],
+        ['POST', '/api/memories', { summary: 'x' }],
+        ['POST', '/api/entities', { entity_type: 'person', canonical_name: 42 }],
+        ['POST', '/api/entities', { entity_type: ['person'], canonical_name: 'Eve' }],
+        ['POST', '/api/entities/ENT1/aliases', { alias: null }],
+        ['POST', '/api/entities/ENT1/aliases', { alias: 'Countess', extra: 1 }],
+        ['POST', '/api/notes/combine', { keep: '1', drop: 2 }],
+        ['POST', '/api/notes/combine', { keep: 1.5, drop: 2 }],
+        ['PATCH', '/api/notes/1', { content: 42 }],
+        ['PATCH', '/api/notes/1', { content: 'x', labels: [1, 2] }],
+        ['PATCH', '/api/notes/1', { labels: 'a' }],
+      ];
+      const before = JSON.stringify([
+        await (await call('/api/entities/ENT1/memories')).json(),
+        await (await call('/api/notes')).json(),
+        await (await call('/api/entities?name=Eve')).json(),
+      ]);
+      for (const [method, path, body] of bad) {
+        const response = await call(path, { method, body: JSON.stringify(body) });
+        expect(response.status, `${method} ${path} ${JSON.stringify(body)}`).to.equal(400);
+        expect((await response.json()).error.code).to.equal('MIRA_ERR_MIND_VIEW_BAD_REQUEST');
+      }
+      const after = JSON.stringify([
+        await (await call('/api/entities/ENT1/memories')).json(),
+        await (await call('/api/notes')).json(),
+        await (await call('/api/entities?name=Eve')).json(),
+      ]);
+      expect(after).to.equal(before);
+      expect((await call('/api/memories/MEM2')).status).to.equal(404);
+    });
+
+    it('answers an unexpected failure with 500, a generic message and an error ID; the details go to the log', async () => {
+      const logged: string[] = [];
+      const server = await startMindViewServer(
+        {
+          notes: () => {
+            throw new TypeError('secret internals at /srv/db');
+          },
+          memory: () => undefined,
+          now: () => new Date(),
+          log: (message) => logged.push(message),
+        },
+        { host: '127.0.0.1', port: 0 },
+      );
+      try {
+        const response = await fetch(`http://127.0.0.1:${server.port}/api/scopes`, {
+          headers: { authorization: `Bearer ${server.token}` },
+        });
+        expect(response.status).to.equal(500);
+        const { error } = await response.json();
+        expect(error.code).to.equal('MIRA_ERR_INTERNAL');
+        expect(error.message).not.to.contain('secret');
+        expect(error.id).to.match(/^[0-9a-f]{12}$/);
+        expect(logged.join('\n')).to.contain(error.id).and.to.contain('secret internals at /srv/db');
+        expect(statusOf('MIRA_ERR_MEMORY_NOT_FOUND')).to.equal(404);
+        expect(statusOf('MIRA_ERR_MIND_VIEW_TOO_LARGE')).to.equal(413);
+        expect(statusOf('MIRA_ERR_TOKEN_INVALID')).to.equal(400);
+      } finally {
+        await server.close();
       }
     });
 

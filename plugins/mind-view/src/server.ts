@@ -15,6 +15,7 @@ import {
   type Memory,
   type MemoryStore,
 } from '@mira/core';
+import { checkBody } from './bodies.js';
 import { MindViewErrors } from './errors.js';
 import {
   NotesErrors,
@@ -106,16 +107,6 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
     throw MindViewErrors.error('BAD_JSON');
   }
 }
-
-const str = (body: Record<string, unknown>, key: string, required = true): string | null => {
-  const value = body[key];
-  if (value === undefined || value === null) {
-    if (required) throw MindViewErrors.error('BAD_REQUEST', `"${key}" is required`);
-    return null;
-  }
-  if (typeof value !== 'string') throw MindViewErrors.error('BAD_REQUEST', `"${key}" must be a string`);
-  return value;
-};
 
 function noteJson(note: Note, now: Date) {
   return {
@@ -231,11 +222,7 @@ export async function startMindViewServer(
       };
     }
     if (method === 'POST' && pathname === '/api/notes/combine') {
-      const body = await readJson(req);
-      const keep = Number(body.keep);
-      const drop = Number(body.drop);
-      if (!Number.isInteger(keep) || !Number.isInteger(drop))
-        throw MindViewErrors.error('BAD_REQUEST', '"keep" and "drop" must be note ids');
+      const { keep, drop } = checkBody<{ keep: number; drop: number }>('combine', await readJson(req));
       return {
         note: noteJson(
           notes().combine(keep, drop, { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true }),
@@ -254,16 +241,9 @@ export async function startMindViewServer(
       const id = Number(m[1]);
       const viewer: Viewer = { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true };
       if (method === 'PATCH') {
-        const body = await readJson(req);
-        const labels =
-          body.labels === undefined || body.labels === null
-            ? null
-            : Array.isArray(body.labels)
-              ? (body.labels as unknown[]).map(String).join(',')
-              : str(body, 'labels');
-        return {
-          note: noteJson((await notes().update(id, viewer, undefined, str(body, 'content')!, labels)).note, now),
-        };
+        const body = checkBody<{ content: string; labels?: string[] | string | null }>('editNote', await readJson(req));
+        const labels = body.labels === undefined || body.labels === null ? null : [body.labels].flat().join(',');
+        return { note: noteJson((await notes().update(id, viewer, undefined, body.content, labels)).note, now) };
       }
       if (method === 'DELETE') return { deleted: notes().delete(id, viewer, undefined).id };
     }
@@ -273,20 +253,18 @@ export async function startMindViewServer(
       return { entities: (await memory().findEntities(name)).map(entityJson) };
     }
     if (method === 'POST' && pathname === '/api/entities') {
-      const body = await readJson(req);
+      const body = checkBody<{ entity_type: string; canonical_name: string }>('addEntity', await readJson(req));
       return {
         entity: entityJson(
-          await memory().createEntity({
-            entityType: str(body, 'entity_type')!,
-            canonicalName: str(body, 'canonical_name')!,
-          }),
+          await memory().createEntity({ entityType: body.entity_type, canonicalName: body.canonical_name }),
         ),
       };
     }
     if ((m = /^\/api\/entities\/(ENT\d+)\/(aliases|memories)$/i.exec(pathname))) {
       const id = parseEntityRef(m[1]!);
       if (m[2] === 'aliases' && method === 'POST') {
-        const added = await memory().addAlias(id, str(await readJson(req), 'alias')!);
+        const { alias } = checkBody<{ alias: string }>('addAlias', await readJson(req));
+        const added = await memory().addAlias(id, alias);
         return { entity: entityJson(added.entity), also_names: added.alsoNames.map((e) => e.ref) };
       }
       if (m[2] === 'memories' && method === 'GET') {
@@ -299,18 +277,25 @@ export async function startMindViewServer(
       }
     }
     if (method === 'POST' && pathname === '/api/memories') {
-      const body = await readJson(req);
-      const links = Array.isArray(body.links) ? (body.links as Array<{ entity?: unknown; role?: unknown }>) : [];
-      const confidence = body.confidence === undefined || body.confidence === null ? null : Number(body.confidence);
+      const body = checkBody<{
+        kind: string;
+        summary: string;
+        links?: Array<{ entity: string; role: string }>;
+        predicate?: string | null;
+        value?: string | null;
+        source_kind?: string | null;
+        source_label?: string | null;
+        confidence?: number | null;
+      }>('addMemory', await readJson(req));
       const created = await memory().createMemory({
-        kind: str(body, 'kind')!,
-        summary: str(body, 'summary')!,
-        links: links.map((l) => ({ entityId: parseEntityRef(String(l.entity)), role: String(l.role) })),
-        predicate: str(body, 'predicate', false),
-        value: str(body, 'value', false),
-        sourceKind: handWritten(str(body, 'source_kind', false) ?? 'console'),
-        sourceLabel: str(body, 'source_label', false),
-        confidence,
+        kind: body.kind,
+        summary: body.summary,
+        links: (body.links ?? []).map((l) => ({ entityId: parseEntityRef(l.entity), role: l.role })),
+        predicate: body.predicate ?? null,
+        value: body.value ?? null,
+        sourceKind: handWritten(body.source_kind ?? 'console'),
+        sourceLabel: body.source_label ?? null,
+        confidence: body.confidence ?? null,
       });
       return { memory: memoryJson(created) };
     }

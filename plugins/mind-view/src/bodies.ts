@@ -1,0 +1,87 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { MindViewErrors } from './errors.js';
+
+const text = { type: 'string' } as const;
+const nullableText = { type: ['string', 'null'] } as const;
+
+/**
+ * The JSON body of every endpoint that takes one, as a strict schema: exact types (ajv never coerces
+ * here, so `"confidence": ""`, `true` or `[0.5]` is refused, not stored as a number), no unknown keys.
+ * After the schema, the store applies the same validation as the console command the endpoint mirrors.
+ */
+export const BODY_SCHEMAS = {
+  editNote: {
+    type: 'object',
+    properties: { content: text, labels: { anyOf: [{ type: 'array', items: text, maxItems: 64 }, nullableText] } },
+    required: ['content'],
+    additionalProperties: false,
+  },
+  combine: {
+    type: 'object',
+    properties: { keep: { type: 'integer', minimum: 1 }, drop: { type: 'integer', minimum: 1 } },
+    required: ['keep', 'drop'],
+    additionalProperties: false,
+  },
+  addEntity: {
+    type: 'object',
+    properties: { entity_type: text, canonical_name: text },
+    required: ['entity_type', 'canonical_name'],
+    additionalProperties: false,
+  },
+  addAlias: {
+    type: 'object',
+    properties: { alias: text },
+    required: ['alias'],
+    additionalProperties: false,
+  },
+  addMemory: {
+    type: 'object',
+    properties: {
+      kind: text,
+      summary: text,
+      links: {
+        type: 'array',
+        maxItems: 64,
+        items: {
+          type: 'object',
+          properties: { entity: { type: 'string', pattern: '^[Ee][Nn][Tt][0-9]+$' }, role: text },
+          required: ['entity', 'role'],
+          additionalProperties: false,
+        },
+      },
+      predicate: nullableText,
+      value: nullableText,
+      source_kind: nullableText,
+      source_label: nullableText,
+      confidence: { type: ['number', 'null'] },
+    },
+    required: ['kind', 'summary'],
+    additionalProperties: false,
+  },
+} as const;
+
+/** A body schema's name. */
+export type BodyName = keyof typeof BODY_SCHEMAS;
+
+const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, strict: true });
+const validators = Object.fromEntries(
+  Object.entries(BODY_SCHEMAS).map(([name, schema]) => [name, ajv.compile(schema)]),
+) as Record<BodyName, ValidateFunction>;
+
+function describe(error: ErrorObject): string {
+  const where = error.instancePath || '/';
+  if (error.keyword === 'additionalProperties') {
+    return `${where === '/' ? '' : where}/${(error.params as { additionalProperty: string }).additionalProperty}: unknown field`;
+  }
+  if (error.keyword === 'required')
+    return `"${(error.params as { missingProperty: string }).missingProperty}" is required`;
+  return `${where}: ${error.message ?? 'is invalid'}`;
+}
+
+/** Checks a parsed body against its schema. @throws MiraError `MIRA_ERR_MIND_VIEW_BAD_REQUEST`, nothing stored. */
+export function checkBody<T>(name: BodyName, body: unknown): T {
+  const validate = validators[name];
+  if (!validate(body))
+    throw MindViewErrors.error('BAD_REQUEST', `${describe(validate.errors![0]!)}; nothing was stored`);
+  return body as T;
+}
