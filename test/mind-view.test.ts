@@ -399,6 +399,28 @@ describe('Mind view', function () {
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
     });
 
+    it('walks duplicates in a scope other than default, combining and deleting there', async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      await notes.save('lab', 'The charger is behind the lab door', 'place', null);
+      await notes.save('lab', 'the charger is behind the lab door!', 'place', null);
+      await notes.save('lab', 'The spare battery is in drawer 3', 'place', null);
+      await notes.save('lab', 'the spare battery is in drawer 3.', 'place', null);
+      await page.reload();
+      await page.waitForSelector('.card');
+      await page.selectOption('#scope', 'lab');
+      await page.waitForFunction(() => document.querySelectorAll('.card').length === 4);
+      await page.click('#find-duplicates');
+      await page.waitForSelector('.combine');
+      await page.click('.combine');
+      await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
+      await page.waitForSelector('.delete-dup');
+      await page.click('.delete-dup');
+      await page.waitForFunction(() => document.querySelectorAll('.card').length === 2);
+      const left = notes.recent({ scopes: ['lab'], key: null, operator: true }, 10).map((n) => n.content);
+      expect(left).to.have.length(2);
+      expect(notes.recent({ scopes: ['default'], key: null, operator: true }, 10)).to.have.length(4);
+    });
+
     it('exports a scope as JSON and imports it back (nothing duplicated)', async () => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
       const file = join(rt.dir, 'export.json');

@@ -191,14 +191,17 @@ async function findDuplicates() {
         className: 'combine',
         text: 'Combine',
         onclick: act(() =>
-          api('/api/notes/combine', { method: 'POST', body: JSON.stringify({ keep: a.id, drop: b.id }) }),
+          api(`/api/notes/combine?scope=${encodeURIComponent(state.scope)}`, {
+            method: 'POST',
+            body: JSON.stringify({ keep: a.id, drop: b.id }),
+          }),
         ),
       }),
       el('button', {
         type: 'button',
         className: 'delete-dup',
         text: `Delete N${b.id}`,
-        onclick: act(() => api(`/api/notes/${b.id}`, { method: 'DELETE' })),
+        onclick: act(() => api(`/api/notes/${b.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'DELETE' })),
       }),
       el('button', { type: 'button', className: 'skip', text: 'Skip', onclick: () => step(i + 1) }),
     );
