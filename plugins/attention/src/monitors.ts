@@ -51,8 +51,10 @@ export class MonitorState {
     const value = monitoredValue(m, reading);
     if (value === undefined) return undefined;
     const name = `${m.sensor}${m.field ? `.${m.field}` : ''}`;
+    // A battery that is charging is not running low: it does not fire a below-threshold monitor.
+    const charging = (reading.value as Record<string, unknown> | null)?.charging === true;
     if (this.#armed) {
-      if (m.below !== undefined && value < m.below) {
+      if (m.below !== undefined && value < m.below && !charging) {
         this.#armed = false;
         return { monitor: m, value, description: `${name} = ${value} < ${m.below}` };
       }

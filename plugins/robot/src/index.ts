@@ -9,12 +9,16 @@
  */
 export { HardwareErrorCodes, HardwareErrors, type HardwareErrorCode } from './errors.js';
 export {
+  DRIVE_MESSAGE_TYPES,
   SENSOR_MESSAGE_TYPES,
   SENSOR_UNITS,
+  driveCommand,
   stamp,
   toSensorValue,
   twist,
+  velocityOf,
   yawQuaternion,
+  type DriveMessageType,
   type SensorMessageType,
 } from './messages.js';
 export type {

@@ -28,17 +28,34 @@ function yawOf(q: { x?: unknown; y?: unknown; z?: unknown; w?: unknown } | undef
   return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
 }
 
+/** `sensor_msgs/msg/BatteryState` power_supply_status: charging. */
+const POWER_SUPPLY_STATUS_CHARGING = 1;
+
 /**
  * Converts a standard message into a compact sensor value:
- * BatteryState → `{ percent, voltage }` (ROS 2 `percentage` is 0..1),
- * Range → `{ range_m }`, Odometry → `{ x, y, yaw, linear_m_s, angular_rad_s }`.
+ * BatteryState → `{ percent, voltage }` (ROS 2 `percentage` is 0..1), with `charging` when the
+ * message says (`power_supply_status`); Range → `{ range_m }` within `[min_range, max_range]`, as the
+ * message definition says: closer than `min_range` (or -Inf) → `{ range_m: min_range, too_close: true }`,
+ * beyond `max_range` (or +Inf; rosbridge sends ±Inf as null) → `{ nothing_within_m: max_range }`, NaN →
+ * `{ invalid: true }`; Odometry → `{ x, y, yaw, linear_m_s, angular_rad_s }`.
  */
-export function toSensorValue(type: SensorMessageType, message: RosMessage): Readonly<Record<string, number>> {
+export function toSensorValue(
+  type: SensorMessageType,
+  message: RosMessage,
+): Readonly<Record<string, number | boolean>> {
   switch (type) {
-    case 'sensor_msgs/msg/BatteryState':
-      return { percent: round(num(message.percentage) * 100, 1), voltage: round(num(message.voltage), 2) };
+    case 'sensor_msgs/msg/BatteryState': {
+      const value: Record<string, number | boolean> = {
+        percent: round(num(message.percentage) * 100, 1),
+        voltage: round(num(message.voltage), 2),
+      };
+      if (typeof message.power_supply_status === 'number') {
+        value.charging = message.power_supply_status === POWER_SUPPLY_STATUS_CHARGING;
+      }
+      return value;
+    }
     case 'sensor_msgs/msg/Range':
-      return { range_m: round(num(message.range)) };
+      return rangeValue(message);
     case 'nav_msgs/msg/Odometry': {
       const pose = (
         message.pose as
@@ -58,9 +75,52 @@ export function toSensorValue(type: SensorMessageType, message: RosMessage): Rea
   }
 }
 
+function rangeValue(message: RosMessage): Readonly<Record<string, number | boolean>> {
+  const min = typeof message.min_range === 'number' ? message.min_range : undefined;
+  const max = typeof message.max_range === 'number' ? message.max_range : undefined;
+  const raw = message.range;
+  if (typeof raw === 'number' && Number.isNaN(raw)) return { invalid: true };
+  // Over rosbridge ±Inf arrives as null: with no sign, it reads as "nothing detected".
+  const range =
+    raw === null || raw === undefined ? Number.POSITIVE_INFINITY : typeof raw === 'number' ? raw : Number.NaN;
+  if (Number.isNaN(range)) return { invalid: true };
+  if (min !== undefined && range < min) return { range_m: round(min), too_close: true };
+  if (range === Number.NEGATIVE_INFINITY) return { range_m: 0, too_close: true };
+  if ((max !== undefined && range > max) || range === Number.POSITIVE_INFINITY) {
+    return max !== undefined ? { nothing_within_m: round(max) } : { nothing_detected: true };
+  }
+  return { range_m: round(range) };
+}
+
 /** A `geometry_msgs/msg/Twist` for a planar base. */
 export function twist(linear: number, angular: number): RosMessage {
   return { linear: { x: linear, y: 0, z: 0 }, angular: { x: 0, y: 0, z: angular } };
+}
+
+/** The velocity command types a drive may use. */
+export const DRIVE_MESSAGE_TYPES = ['geometry_msgs/msg/Twist', 'geometry_msgs/msg/TwistStamped'] as const;
+
+/** A drive's command type: ros2_control's diff_drive_controller on Jazzy takes only the stamped one. */
+export type DriveMessageType = (typeof DRIVE_MESSAGE_TYPES)[number];
+
+/** A velocity command of `type`: a Twist, or a TwistStamped stamped now in `frameId`. */
+export function driveCommand(
+  type: DriveMessageType,
+  linear: number,
+  angular: number,
+  frameId = 'base_link',
+): RosMessage {
+  const body = twist(linear, angular);
+  if (type === 'geometry_msgs/msg/Twist') return body;
+  return { header: { stamp: stamp(Date.now()), frame_id: frameId }, twist: body };
+}
+
+/** The planar velocity of a Twist or TwistStamped message. */
+export function velocityOf(message: RosMessage): { linear: number; angular: number } {
+  const body = (message.twist as RosMessage | undefined) ?? message;
+  const linear = Number((body.linear as { x?: unknown } | undefined)?.x);
+  const angular = Number((body.angular as { z?: unknown } | undefined)?.z);
+  return { linear: Number.isFinite(linear) ? linear : 0, angular: Number.isFinite(angular) ? angular : 0 };
 }
 
 /** A `builtin_interfaces/msg/Time` stamp for milliseconds since the epoch. */

@@ -6,7 +6,14 @@ import {
   type SensorReading,
   type ToolResult,
 } from '@mira/core';
-import { SENSOR_MESSAGE_TYPES, SENSOR_UNITS, toSensorValue, type SensorMessageType } from './messages.js';
+import {
+  DRIVE_MESSAGE_TYPES,
+  SENSOR_MESSAGE_TYPES,
+  SENSOR_UNITS,
+  toSensorValue,
+  type DriveMessageType,
+  type SensorMessageType,
+} from './messages.js';
 import { HardwareErrorCodes } from './errors.js';
 import type { SafetyTransportSpec } from './safety/protocol.js';
 import { SafetyPath } from './safety/safety-path.js';
@@ -29,7 +36,10 @@ export interface SensorMapping {
 /** The velocity command topic and the limits the runtime enforces. */
 export interface DriveMapping {
   readonly topic: string;
-  readonly type: 'geometry_msgs/msg/Twist';
+  /** `geometry_msgs/msg/Twist`, or `geometry_msgs/msg/TwistStamped` (what ros2_control's diff drive takes on Jazzy). */
+  readonly type: DriveMessageType;
+  /** The `header.frame_id` of a TwistStamped command (default `base_link`). */
+  readonly frame_id?: string;
   readonly max_linear_m_s: number;
   readonly max_angular_rad_s: number;
   readonly max_duration_s: number;
@@ -76,7 +86,8 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
     type: 'object',
     properties: {
       topic: { type: 'string', pattern: '^/[A-Za-z0-9_/~]*$' },
-      type: { const: 'geometry_msgs/msg/Twist' },
+      type: { enum: [...DRIVE_MESSAGE_TYPES] },
+      frame_id: { type: 'string', minLength: 1 },
       max_linear_m_s: { type: 'number', exclusiveMinimum: 0 },
       max_angular_rad_s: { type: 'number', exclusiveMinimum: 0 },
       max_duration_s: { type: 'number', exclusiveMinimum: 0 },
@@ -289,6 +300,7 @@ export function attachRobot(
           {
             topic: drive.topic,
             type: drive.type,
+            frameId: drive.frame_id,
             maxLinear: drive.max_linear_m_s,
             maxAngular: drive.max_angular_rad_s,
             maxDurationS: drive.max_duration_s,

@@ -2,6 +2,7 @@ import { MiraError, type Clock } from '@mira/core';
 import {
   HardwareErrorCodes,
   stamp,
+  velocityOf,
   yawQuaternion,
   type RobotTransport,
   type RosMessage,
@@ -79,10 +80,10 @@ export class SimTransport implements RobotTransport {
     this.#last = this.#clock.monotonic();
     this.#joinBus();
     if (this.#wiring.cmdTopic) {
+      // Twist or TwistStamped, whichever the profile's drive publishes.
       this.#robotUnsubscribe = this.subscribe(this.#wiring.cmdTopic, 'geometry_msgs/msg/Twist', (m) => {
-        const linear = (m.linear as { x?: number } | undefined)?.x ?? 0;
-        const angular = (m.angular as { z?: number } | undefined)?.z ?? 0;
-        this.robot.command(Number(linear) || 0, Number(angular) || 0);
+        const { linear, angular } = velocityOf(m);
+        this.robot.command(linear, angular);
       });
     }
     if (this.#wiring.tickMs > 0) {

@@ -23,6 +23,8 @@ export interface SafetyTransportContext {
 export interface SafetyDriveConfig {
   readonly topic: string;
   readonly type: string;
+  /** The frame of a TwistStamped command. */
+  readonly frameId?: string;
   readonly maxLinear: number;
   readonly maxAngular: number;
   readonly maxDurationS: number;

@@ -7,7 +7,7 @@
  * dead-man). Nothing here waits for the main thread.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { twist } from '../messages.js';
+import { driveCommand, type DriveMessageType } from '../messages.js';
 import type { RobotTransport } from '../transport.js';
 import type { ConsoleSignal, FromSafety, SafetyTransportContext, SafetyWorkerData, ToSafety } from './protocol.js';
 
@@ -28,7 +28,12 @@ let stalledSince: number | undefined;
 let eStopped = false;
 
 const publish = (linear: number, angular: number) =>
-  transport!.publish(drive.topic, drive.type, twist(linear, angular), RELIABLE);
+  transport!.publish(
+    drive.topic,
+    drive.type,
+    driveCommand(drive.type as DriveMessageType, linear, angular, drive.frameId),
+    RELIABLE,
+  );
 
 /** Zero velocity now; the drive ends. Errors are reported, never thrown: the next stop tries again. */
 async function halt(): Promise<void> {

@@ -1,0 +1,120 @@
+import { expect } from 'chai';
+import { systemClock } from '@mira/core';
+import { MonitorState } from '@mira/plugin-attention';
+import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import ros2Plugin from '@mira/plugin-ros2';
+import simPlugin from '@mira/plugin-sim';
+import { driveCommand, toSensorValue, velocityOf } from '@mira/robot';
+import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+
+const reading = (value: Record<string, number | boolean>) => ({
+  sensorId: 'battery',
+  value,
+  at: new Date(),
+  monotonic: 0,
+});
+
+describe('standard messages as current robots send them', () => {
+  it('reads BatteryState charging from power_supply_status, and a charging battery does not fire the low monitor', () => {
+    const base = { percentage: 0.15, voltage: 11.1 };
+    expect(toSensorValue('sensor_msgs/msg/BatteryState', { ...base, power_supply_status: 1 })).to.deep.equal({
+      percent: 15,
+      voltage: 11.1,
+      charging: true,
+    });
+    expect(toSensorValue('sensor_msgs/msg/BatteryState', { ...base, power_supply_status: 2 })).to.deep.include({
+      charging: false,
+    });
+    expect(toSensorValue('sensor_msgs/msg/BatteryState', base)).to.deep.equal({ percent: 15, voltage: 11.1 });
+    const monitor = new MonitorState({ id: 'low', sensor: 'battery', field: 'percent', below: 20, message: 'low' });
+    expect(monitor.observe(reading({ percent: 15, charging: true }))).to.equal(undefined);
+    expect(monitor.observe(reading({ percent: 14, charging: false }))?.description).to.equal(
+      'battery.percent = 14 < 20',
+    );
+  });
+
+  it('applies Range min_range and max_range as the message definition says, ±Inf arriving as null over rosbridge', () => {
+    const range = (r: number | null) =>
+      toSensorValue('sensor_msgs/msg/Range', { range: r, min_range: 0.05, max_range: 4 });
+    expect(range(1.25)).to.deep.equal({ range_m: 1.25 });
+    expect(range(0.01)).to.deep.equal({ range_m: 0.05, too_close: true });
+    expect(range(Number.NEGATIVE_INFINITY)).to.deep.equal({ range_m: 0.05, too_close: true });
+    expect(range(9)).to.deep.equal({ nothing_within_m: 4 });
+    expect(range(Number.POSITIVE_INFINITY)).to.deep.equal({ nothing_within_m: 4 });
+    expect(range(null)).to.deep.equal({ nothing_within_m: 4 });
+    expect(range(Number.NaN)).to.deep.equal({ invalid: true });
+    // A too-close reading still fires an obstacle monitor on range_m.
+    const obstacle = new MonitorState({ id: 'near', sensor: 'range', field: 'range_m', below: 0.3, message: 'near' });
+    expect(obstacle.observe({ ...reading(range(0.01)), sensorId: 'range' })).not.to.equal(undefined);
+  });
+
+  it('builds Twist and TwistStamped commands and reads both back', () => {
+    expect(driveCommand('geometry_msgs/msg/Twist', 0.2, -0.1)).to.deep.equal({
+      linear: { x: 0.2, y: 0, z: 0 },
+      angular: { x: 0, y: 0, z: -0.1 },
+    });
+    const stamped = driveCommand('geometry_msgs/msg/TwistStamped', 0.2, -0.1, 'base_footprint');
+    expect(stamped.header).to.deep.include({ frame_id: 'base_footprint' });
+    expect((stamped.header as { stamp: { sec: number } }).stamp.sec).to.be.closeTo(Date.now() / 1000, 5);
+    expect(velocityOf(stamped)).to.deep.equal({ linear: 0.2, angular: -0.1 });
+  });
+});
+
+describe('TwistStamped drives (ros2_control on Jazzy)', function () {
+  this.timeout(20_000);
+  let rt: TestRuntime;
+  let bridge: RosbridgeTestServer;
+  const stampedDrive = {
+    topic: '/cmd_vel',
+    type: 'geometry_msgs/msg/TwistStamped',
+    max_linear_m_s: 0.5,
+    max_angular_rad_s: 1,
+    max_duration_s: 5,
+  };
+  const drive = async () =>
+    JSON.parse(
+      (
+        await rt.app.kernel.tools
+          .get('drive')!
+          .tool.run(
+            { linear_m_s: 0.3, angular_rad_s: 0, duration_s: 2 },
+            { episode: { id: 1, origin: 'operator', startedAt: new Date() } },
+          )
+      ).content,
+    );
+  afterEach(async () => {
+    await rt?.dispose();
+    await bridge?.close();
+  });
+
+  it('publishes stamped commands over rosbridge, advertised with their type', async () => {
+    bridge = await startRosbridgeServer();
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      tables: { ros2: { transport: 'rosbridge', url: bridge.url, sensors: [], drive: stampedDrive } },
+    });
+    expect(await drive()).to.deep.include({ status: 'started' });
+    const deadline = Date.now() + 3000;
+    while (bridge.published('/cmd_vel').length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    const first = bridge.published('/cmd_vel')[0]!;
+    expect(first.twist).to.deep.equal({ linear: { x: 0.3, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
+    expect(first.header).to.deep.include({ frame_id: 'base_link' });
+    expect(bridge.ops.find((op) => op.op === 'advertise' && op.topic === '/cmd_vel')).to.deep.include({
+      type: 'geometry_msgs/msg/TwistStamped',
+    });
+  });
+
+  it('drives the simulator with stamped commands', async () => {
+    rt = await createTestRuntime({
+      clock: systemClock,
+      plugins: [simPlugin],
+      tables: { sim: { tick_ms: 10, drive: stampedDrive } },
+    });
+    expect(await drive()).to.deep.include({ status: 'started' });
+    const deadline = Date.now() + 3000;
+    const x = () => (rt.app.kernel.latestReading('odometry')?.value as { linear_m_s?: number } | undefined)?.linear_m_s;
+    while (x() !== 0.3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(x()).to.equal(0.3);
+  });
+});
