@@ -17,6 +17,8 @@ export interface ApplicationOptions {
   readonly log?: Logger;
   /** Where lines plugins print on their own go (autonomous episodes, monitors); default: the log. */
   readonly output?: ConsoleOutput;
+  /** ROS 2 arguments from the command line (`--ros-args …`), for the plugins that are ROS nodes. */
+  readonly rosArgs?: readonly string[];
   /** Plugin definitions for manifest specifiers, used instead of importing them (for tests). */
   readonly preloaded?: ReadonlyMap<string, unknown>;
 }
@@ -81,6 +83,7 @@ export class Application {
         output: options.output ?? { print: (line) => log.info(line) },
         workingMemoryLimit: manifest.workingMemoryEntries,
         plugins: () => summaries,
+        rosArgs: Object.freeze([...(options.rosArgs ?? [])]),
       },
     );
     const app = new Application(kernel, manifest, ordered);

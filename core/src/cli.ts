@@ -10,6 +10,8 @@ import { locateManifest } from './manifest.js';
 const USAGE = `Usage:
   mira --profile <dir|profile.toml>          open the console on a robot profile
   mira check --profile <dir|profile.toml>    validate the manifest and print the plugin order
+  … --ros-args [-r __ns:=/ns] [-r __node:=name] [-p name:=value] [--]
+                                             ROS 2 arguments, as launch files pass them
   mira --help                                this text
   mira --version                             the version of @mira/core
 
@@ -23,14 +25,22 @@ Exit status: 0 success, 1 failed start-up or a failed line, 2 usage error.`;
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  | { readonly kind: 'run' | 'check'; readonly profile: string };
+  | { readonly kind: 'run' | 'check'; readonly profile: string; readonly rosArgs: readonly string[] };
 
 /** Parses `mira` arguments. @throws MiraError `MIRA_ERR_CLI_USAGE` */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   let mode: 'run' | 'check' = 'run';
   let profile: string | undefined;
+  const rosArgs: string[] = [];
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
+    if (arg === '--ros-args') {
+      // Everything up to "--" (or the end) is for ROS, as rcl reads it.
+      let j = i + 1;
+      while (j < argv.length && argv[j] !== '--') rosArgs.push(argv[j++]!);
+      i = j;
+      continue;
+    }
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     if (arg === '--version' || arg === '-V') return { kind: 'version' };
     if (arg === 'check' && i === 0) {
@@ -51,7 +61,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       CoreErrorCodes.CLI_USAGE,
       'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim',
     );
-  return { kind: mode, profile };
+  return { kind: mode, profile, rosArgs };
 }
 
 function version(): string {
@@ -102,6 +112,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     app = await Application.boot({
       manifestPath: locateManifest(command.profile),
+      rosArgs: command.rosArgs,
       output: { print: (line) => process.stdout.write(`${line}\n`) },
     });
   } catch (error) {

@@ -4,6 +4,9 @@ import type { Grounding, EpisodeInfo, ToolCall, ToolDefinition, ToolResult } fro
 import type { SensorDefinition, SensorReading } from './sensors.js';
 import type { StoreDefinition } from './stores.js';
 
+/** How an episode ended, for `episodeFinished`. */
+export type EpisodeOutcome = { readonly reply: string } | { readonly error: string };
+
 /**
  * Every hook of the kernel, grouped by lifecycle stage. Tap with your plugin's
  * name (`hooks.start.tapPromise(PLUGIN_NAME, …)`); errors thrown in a tap are
@@ -33,6 +36,10 @@ export interface KernelHooks {
   readonly beforeToolCall: AsyncSeriesBailHook<[ToolCall, EpisodeInfo], ToolResult | undefined>;
   /** AsyncSeriesHook — (call, result, episode) after a tool call has a result. */
   readonly afterToolCall: AsyncSeriesHook<[ToolCall, ToolResult, EpisodeInfo]>;
+  /** SyncHook — (episode) when an episode starts, before its first model call. */
+  readonly episodeStarted: SyncHook<[EpisodeInfo]>;
+  /** SyncHook — (episode, outcome) when an episode ends: its reply, or the error code that ended it. */
+  readonly episodeFinished: SyncHook<[EpisodeInfo, EpisodeOutcome]>;
 
   // Perception.
   /** HookMap of SyncHook — (reading) keyed by sensor id, for every new reading. */
@@ -51,6 +58,8 @@ export function createHooks(): KernelHooks {
     grounding: new AsyncSeriesWaterfallHook<[Grounding, EpisodeInfo]>(['grounding', 'episode']),
     beforeToolCall: new AsyncSeriesBailHook<[ToolCall, EpisodeInfo], ToolResult | undefined>(['call', 'episode']),
     afterToolCall: new AsyncSeriesHook<[ToolCall, ToolResult, EpisodeInfo]>(['call', 'result', 'episode']),
+    episodeStarted: new SyncHook<[EpisodeInfo]>(['episode']),
+    episodeFinished: new SyncHook<[EpisodeInfo, EpisodeOutcome]>(['episode', 'outcome']),
     sensorReading: new HookMap<SyncHook<[SensorReading]>>(() => new SyncHook<[SensorReading]>(['reading'])),
   });
 }

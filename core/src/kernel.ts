@@ -29,6 +29,8 @@ export interface KernelOptions {
   readonly workingMemoryLimit?: number;
   /** The runtime's plugins, for `plugins` (filled in as they are set up). */
   readonly plugins: () => readonly PluginSummary[];
+  /** ROS 2 arguments from the command line. */
+  readonly rosArgs?: readonly string[];
 }
 
 /**
@@ -50,6 +52,7 @@ export class Kernel {
   /** Where plugins' console lines go; set once, when the application is created. */
   readonly output: ConsoleOutput;
   readonly #plugins: () => readonly PluginSummary[];
+  readonly #rosArgs: readonly string[];
   readonly #open = new Map<string, ClosableStore>();
   readonly #ajv = new Ajv({ allErrors: false, strict: false });
   #storesClosed = false;
@@ -59,6 +62,7 @@ export class Kernel {
     this.workingMemory = new WorkingMemory(options.workingMemoryLimit);
     this.output = options.output;
     this.#plugins = options.plugins;
+    this.#rosArgs = options.rosArgs ?? [];
     this.cognition = new EpisodeEngine({
       tools: this.tools,
       hooks: this.hooks,
@@ -78,6 +82,8 @@ export class Kernel {
       ['grounding', this.hooks.grounding],
       ['before tool call', this.hooks.beforeToolCall],
       ['after tool call', this.hooks.afterToolCall],
+      ['episode started', this.hooks.episodeStarted],
+      ['episode finished', this.hooks.episodeFinished],
       ['registration', this.hooks.registerTool],
       ['registration', this.hooks.registerCommand],
       ['registration', this.hooks.registerStore],
@@ -280,6 +286,7 @@ export class Kernel {
       runtime: Object.freeze({
         plugins: () => this.#plugins(),
         requestQuit: () => this.console.requestQuit(),
+        rosArgs: this.#rosArgs,
       }),
       resolvePath: (path: string) => (isAbsolute(path) ? path : resolve(services.profile.dir, path)),
     });

@@ -79,6 +79,8 @@ export interface PluginKernel extends RuntimeServices {
     plugins(): readonly PluginSummary[];
     /** Asks the console to stop the runtime in order, as `quit` does. */
     requestQuit(): void;
+    /** The ROS 2 arguments given after `--ros-args` on the command line (`-r __ns:=/robot1`, `-p …`). */
+    readonly rosArgs: readonly string[];
   };
   /** Resolves a path from the plugin's config against the manifest's directory; absolute paths stay. */
   resolvePath(path: string): string;

@@ -14,8 +14,8 @@ export class MiraProcess {
   stderr = '';
   readonly exited: Promise<number | null>;
 
-  constructor(profileDir: string, env: NodeJS.ProcessEnv = {}) {
-    this.child = spawn(process.execPath, [MIRA_BIN, '--profile', profileDir], {
+  constructor(profileDir: string, env: NodeJS.ProcessEnv = {}, extraArgs: readonly string[] = []) {
+    this.child = spawn(process.execPath, [MIRA_BIN, '--profile', profileDir, ...extraArgs], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
     });

@@ -139,14 +139,28 @@ export class EpisodeEngine {
     if (request.origin === 'operator' && (request.utterance === undefined || request.utterance.trim() === '')) {
       throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, 'an operator episode needs an utterance');
     }
-    const { tools, hooks, workingMemory } = this.#in;
-    const { clock, profile } = this.#in.services;
     const episode: EpisodeInfo = Object.freeze({
       id: this.#nextEpisode++,
       origin: request.origin,
       utterance: request.origin === 'operator' ? request.utterance : undefined,
-      startedAt: clock.now(),
+      startedAt: this.#in.services.clock.now(),
     });
+    const { hooks } = this.#in;
+    hooks.episodeStarted.call(episode);
+    try {
+      const result = await this.#loop(request, episode);
+      hooks.episodeFinished.call(episode, { reply: result.reply });
+      return result;
+    } catch (error) {
+      hooks.episodeFinished.call(episode, { error: toMiraError(error).code });
+      throw error;
+    }
+  }
+
+  async #loop(request: EpisodeRequest, episode: EpisodeInfo): Promise<EpisodeResult> {
+    const { tools, hooks, workingMemory } = this.#in;
+    const { clock, profile } = this.#in.services;
+    const provider = this.#provider!;
     const history: ChatMessage[] = workingMemory
       .entries()
       .map((entry) =>
@@ -173,7 +187,7 @@ export class EpisodeEngine {
         role: 'system',
         content: `${baseInstructions(profile)}\n\n${renderGrounding(grounding)}`,
       };
-      const response = await this.#provider.provider.complete({
+      const response = await provider.provider.complete({
         messages: [system, ...history, opening, ...exchange],
         tools: offered.map(({ tool }) => ({
           name: tool.name,

@@ -36,6 +36,8 @@ export interface TestRuntimeOptions {
   readonly dir?: string;
   /** Start the runtime (open stores, run `start`); default true. */
   readonly start?: boolean;
+  /** ROS 2 arguments, as after `--ros-args` on the command line. */
+  readonly rosArgs?: readonly string[];
 }
 
 /** A booted runtime under test. */
@@ -110,6 +112,7 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     clock,
     log,
     preloaded,
+    rosArgs: options.rosArgs,
     output: { print: (line) => notifications.push(line) },
   });
   if (options.start !== false) await app.start();

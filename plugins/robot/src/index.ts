@@ -30,6 +30,7 @@ export type {
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';
 export {
   DEFAULT_STALL_MS,
+  TOPIC_NAME_PATTERN,
   ROBOT_MAPPING_SCHEMA_PROPERTIES,
   attachRobot,
   type SafetyMapping,

@@ -19,6 +19,12 @@ import type { SafetyTransportSpec } from './safety/protocol.js';
 import { SafetyPath } from './safety/safety-path.js';
 import type { QosProfile, RobotTransport } from './transport.js';
 
+/**
+ * A ROS 2 topic name: absolute (`/cmd_vel`), relative to the node's namespace (`cmd_vel`) or private to
+ * the node (`~/events`). Relative names resolve when the node's namespace is known.
+ */
+export const TOPIC_NAME_PATTERN = '^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$';
+
 /** The dead-man's default: zero velocity when the runtime stalls this long while driving. */
 export const DEFAULT_STALL_MS = 250;
 
@@ -73,7 +79,7 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
       type: 'object',
       properties: {
         id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
-        topic: { type: 'string', pattern: '^/[A-Za-z0-9_/~]*$' },
+        topic: { type: 'string', pattern: TOPIC_NAME_PATTERN },
         type: { enum: Object.keys(SENSOR_MESSAGE_TYPES) },
         stale_after_ms: { type: 'integer', minimum: 1 },
         qos: { enum: ['sensor_data', 'reliable'] },
@@ -85,7 +91,7 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
   drive: {
     type: 'object',
     properties: {
-      topic: { type: 'string', pattern: '^/[A-Za-z0-9_/~]*$' },
+      topic: { type: 'string', pattern: TOPIC_NAME_PATTERN },
       type: { enum: [...DRIVE_MESSAGE_TYPES] },
       frame_id: { type: 'string', minLength: 1 },
       max_linear_m_s: { type: 'number', exclusiveMinimum: 0 },
@@ -101,7 +107,7 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
     type: 'object',
     properties: {
       stall_ms: { type: 'integer', minimum: 20, maximum: 10000 },
-      e_stop_topic: { type: 'string', pattern: '^/[A-Za-z0-9_/~]*$' },
+      e_stop_topic: { type: 'string', pattern: TOPIC_NAME_PATTERN },
     },
     additionalProperties: false,
   },

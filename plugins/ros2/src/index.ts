@@ -7,11 +7,13 @@
  */
 import { definePlugin, type MiraPlugin } from '@mira/core';
 import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotMapping, type RobotTransport } from '@mira/robot';
+import { NODE_CONFIG_SCHEMA, attachNode, parseRosArgs, resolveName, type NodeConfig } from './node.js';
 import { RclnodejsTransport } from './rclnodejs-transport.js';
 import { RosbridgeTransport } from './rosbridge-transport.js';
 
 export { RclnodejsTransport, loadRclnodejs } from './rclnodejs-transport.js';
 export { RosbridgeTransport } from './rosbridge-transport.js';
+export { RECALL_SERVICE_TYPE, parseRosArgs, resolveName, type NodeConfig, type RosArgs } from './node.js';
 export { connectRclnodejs, connectRosbridge } from './safety-transport.js';
 
 /** The plugin's name. */
@@ -25,6 +27,8 @@ export interface Ros2Config extends RobotMapping {
   connect_timeout_ms: number;
   node_name: string;
   namespace: string;
+  /** What other ROS nodes may do with Mira. */
+  node: NodeConfig;
 }
 
 /** The ROS 2 plugin: each runtime gets its own transport and bridge. */
@@ -42,13 +46,32 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
       namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
       ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
+      node: NODE_CONFIG_SCHEMA,
     },
     required: ['sensors'],
     additionalProperties: false,
     if: { properties: { transport: { const: 'rosbridge' } } },
     then: { required: ['url'] },
   },
-  setup(kernel, config) {
+  setup(kernel, rawConfig) {
+    // Launch files pass the node's namespace and name as --ros-args; they win over the profile.
+    const rosArgs = parseRosArgs(kernel.runtime.rosArgs);
+    if (rosArgs.ignored.length > 0) kernel.log.info(`ROS arguments not used by Mira: ${rosArgs.ignored.join(' ')}`);
+    const namespace = rosArgs.namespace ?? rawConfig.namespace;
+    const nodeName = rosArgs.nodeName ?? rawConfig.node_name;
+    const name = (topic: string) => resolveName(topic, namespace, nodeName);
+    // Relative names resolve under the namespace, for rosbridge as for native ROS 2.
+    const config: Ros2Config = {
+      ...rawConfig,
+      namespace,
+      node_name: nodeName,
+      sensors: rawConfig.sensors.map((s) => ({ ...s, topic: name(s.topic) })),
+      drive: rawConfig.drive && { ...rawConfig.drive, topic: name(rawConfig.drive.topic) },
+      safety: rawConfig.safety && {
+        ...rawConfig.safety,
+        ...(rawConfig.safety.e_stop_topic ? { e_stop_topic: name(rawConfig.safety.e_stop_topic) } : {}),
+      },
+    };
     const transport: RobotTransport =
       config.transport === 'rosbridge'
         ? new RosbridgeTransport(config.url!, config.connect_timeout_ms, (message) => kernel.log.warn(message))
@@ -65,7 +88,17 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       module: new URL('./safety-transport.js', import.meta.url).href,
       ...safety,
     });
-    return { start: () => bridge.start(), stop: () => bridge.stop() };
+    let detachNode: (() => void) | undefined;
+    return {
+      async start() {
+        await bridge.start();
+        detachNode = attachNode(kernel, transport, config.node, name);
+      },
+      async stop() {
+        detachNode?.();
+        await bridge.stop();
+      },
+    };
   },
 });
 

@@ -1,0 +1,161 @@
+import { toMiraError, type EpisodeInfo, type PluginKernel, type ToolResult } from '@mira/core';
+import type { RobotTransport } from '@mira/robot';
+
+/** What `--ros-args` says, as rcl reads it. */
+export interface RosArgs {
+  /** `-r __ns:=/robot1` */
+  readonly namespace?: string;
+  /** `-r __node:=mira` */
+  readonly nodeName?: string;
+  /** `-p name:=value`, by name. */
+  readonly params: Readonly<Record<string, string>>;
+  /** Arguments Mira does not act on (other remappings, `--params-file`, `--log-level`), for the log. */
+  readonly ignored: readonly string[];
+}
+
+/** Parses the arguments after `--ros-args`: `-r/--remap from:=to`, `-p/--param name:=value`, and the rest. */
+export function parseRosArgs(args: readonly string[]): RosArgs {
+  let namespace: string | undefined;
+  let nodeName: string | undefined;
+  const params: Record<string, string> = {};
+  const ignored: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const flag = args[i]!;
+    const value = args[i + 1];
+    if ((flag === '-r' || flag === '--remap') && value !== undefined) {
+      i += 1;
+      const [from, to] = value.split(':=');
+      if (from === '__ns' && to !== undefined) namespace = to;
+      else if ((from === '__node' || from === '__name') && to) nodeName = to;
+      else ignored.push(`${flag} ${value}`);
+    } else if ((flag === '-p' || flag === '--param') && value !== undefined) {
+      i += 1;
+      const at = value.indexOf(':=');
+      if (at > 0) params[value.slice(0, at)] = value.slice(at + 2);
+      else ignored.push(`${flag} ${value}`);
+    } else if (
+      value !== undefined &&
+      (flag === '--params-file' || flag === '--log-level' || flag === '-e' || flag === '--enclave')
+    ) {
+      i += 1;
+      ignored.push(`${flag} ${value}`);
+    } else ignored.push(flag);
+  }
+  return { namespace, nodeName, params, ignored };
+}
+
+/**
+ * A topic or service name as ROS 2 resolves it for a node: absolute names stay, `~/x` is under the
+ * node (`/ns/node/x`), anything else is under the namespace (`/ns/x`).
+ */
+export function resolveName(name: string, namespace: string, node: string): string {
+  const ns = namespace === '/' ? '' : namespace.replace(/\/+$/, '');
+  if (name.startsWith('/')) return name;
+  if (name.startsWith('~/')) return `${ns}/${node}/${name.slice(2)}`;
+  if (name === '~') return `${ns}/${node}`;
+  return `${ns}/${name}`;
+}
+
+/** The `[ros2.node]` table: what other ROS nodes may do with Mira. */
+export interface NodeConfig {
+  /** Subscribe `~/utterance` (std_msgs/msg/String): each message is said to the robot by the operator. */
+  readonly utterances: boolean;
+  /** Publish every reply on `~/reply` (std_msgs/msg/String). */
+  readonly reply: boolean;
+  /** Publish episode events as JSON on `~/events` (std_msgs/msg/String). */
+  readonly events: boolean;
+  /** Offer `~/recall` (mira_interfaces/srv/Recall) with recall_memory's semantics and bounds. */
+  readonly recall: boolean;
+}
+
+/** The JSON schema of `[ros2.node]`. */
+export const NODE_CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    utterances: { type: 'boolean', default: false },
+    reply: { type: 'boolean', default: true },
+    events: { type: 'boolean', default: true },
+    recall: { type: 'boolean', default: true },
+  },
+  additionalProperties: false,
+  default: {},
+} as const;
+
+const STRING = 'std_msgs/msg/String';
+/** The service type of `~/recall`, from the `mira_interfaces` package in `ros/`. */
+export const RECALL_SERVICE_TYPE = 'mira_interfaces/srv/Recall';
+
+/**
+ * Makes the runtime a ROS node others talk to, over `transport`: replies and episode events out, an
+ * opt-in utterance topic in (it carries the operator's authority), and a recall service. Returns the
+ * function that withdraws it all.
+ */
+export function attachNode(
+  kernel: PluginKernel,
+  transport: RobotTransport,
+  config: NodeConfig,
+  name: (n: string) => string,
+): () => void {
+  const undo: Array<() => void> = [];
+  let open = true;
+  const publish = (topic: string, data: string) => {
+    if (!open) return;
+    transport
+      .publish(name(topic), STRING, { data })
+      .catch((error: Error) => kernel.log.warn(`ROS node: ${topic} not published: ${error.message}`));
+  };
+  const event = (payload: Record<string, unknown>) => {
+    if (config.events) publish('~/events', JSON.stringify(payload));
+  };
+  const episodeFields = (episode: EpisodeInfo) => ({ episode: episode.id, origin: episode.origin });
+
+  kernel.hooks.episodeStarted.tap('@mira/plugin-ros2', (episode) =>
+    event({ event: 'started', ...episodeFields(episode) }),
+  );
+  kernel.hooks.afterToolCall.tapPromise('@mira/plugin-ros2', async (call, result, episode) =>
+    event({ event: 'tool', ...episodeFields(episode), tool: call.name, display: result.display }),
+  );
+  kernel.hooks.episodeFinished.tap('@mira/plugin-ros2', (episode, outcome) => {
+    event({ event: 'finished', ...episodeFields(episode), ...outcome });
+    if (config.reply && 'reply' in outcome) publish('~/reply', outcome.reply);
+  });
+  undo.push(() => (open = false));
+
+  if (config.utterances) {
+    // One at a time, in arrival order, like lines typed on the console.
+    let queue = Promise.resolve();
+    undo.push(
+      transport.subscribe(name('~/utterance'), STRING, (message) => {
+        const text = typeof message.data === 'string' ? message.data.trim() : '';
+        if (text === '') return;
+        queue = queue.then(async () => {
+          if (!open) return;
+          kernel.output.print(`[ros ${name('~/utterance')}] ${text}`);
+          try {
+            await kernel.cognition.run({ origin: 'operator', utterance: text, out: kernel.output });
+          } catch (error) {
+            const failure = toMiraError(error);
+            kernel.output.print(`error: ${failure.code}: ${failure.detail}`);
+          }
+        });
+      }),
+    );
+  }
+
+  if (config.recall) {
+    undo.push(
+      transport.advertiseService(name('~/recall'), RECALL_SERVICE_TYPE, async (request) => {
+        const recall = kernel.tools.list().find((tool) => tool.name === 'recall_memory');
+        if (!recall) return { status: 'unavailable', text: 'persistent memory is not enabled in this profile' };
+        const query = typeof request.query === 'string' ? request.query : '';
+        const episode: EpisodeInfo = { id: 0, origin: 'attention', startedAt: kernel.clock.now() };
+        const result: ToolResult = await recall.run({ query }, { episode });
+        // hit / miss / ambiguous / rejected — the first word of what the console shows.
+        return { status: result.display.split(' ')[0]!, text: result.content };
+      }),
+    );
+  }
+  return () => {
+    for (const step of undo.splice(0).reverse()) step();
+  };
+}

@@ -1,0 +1,167 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'smol-toml';
+import { startScriptedModelServer, type ScriptedModelServer } from '@mira/core/testing';
+import { SqliteMemoryStore } from '@mira/plugin-memory';
+import { RosbridgeTransport, parseRosArgs, resolveName } from '@mira/plugin-ros2';
+import type { RosMessage } from '@mira/robot';
+import { MiraProcess } from './helpers/mira-process.js';
+import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+
+describe('ROS names and arguments', () => {
+  it('resolves names as ROS 2 does for a node', () => {
+    expect(resolveName('/cmd_vel', '/robot1', 'mira')).to.equal('/cmd_vel');
+    expect(resolveName('cmd_vel', '/robot1', 'mira')).to.equal('/robot1/cmd_vel');
+    expect(resolveName('~/reply', '/robot1', 'mira')).to.equal('/robot1/mira/reply');
+    expect(resolveName('cmd_vel', '', 'mira')).to.equal('/cmd_vel');
+    expect(resolveName('~/events', '/', 'mira')).to.equal('/mira/events');
+  });
+
+  it('reads the arguments launch files pass', () => {
+    expect(
+      parseRosArgs([
+        '-r',
+        '__ns:=/robot1',
+        '--remap',
+        '__node:=mira2',
+        '-p',
+        'use_sim_time:=true',
+        '--params-file',
+        'p.yaml',
+        '-r',
+        'a:=b',
+      ]),
+    ).to.deep.equal({
+      namespace: '/robot1',
+      nodeName: 'mira2',
+      params: { use_sim_time: 'true' },
+      ignored: ['--params-file p.yaml', '-r a:=b'],
+    });
+  });
+});
+
+describe('Mira as a ROS 2 node (real process, strict in-test bridge, another client)', function () {
+  this.timeout(30_000);
+  let bridge: RosbridgeTestServer;
+  let model: ScriptedModelServer;
+  let dir: string;
+  let client: RosbridgeTransport;
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    model = await startScriptedModelServer();
+    dir = mkdtempSync(join(tmpdir(), 'mira-node-'));
+    const store = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
+    const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+    await store.createMemory({
+      kind: 'preference',
+      summary: 'Ada prefers tea',
+      predicate: 'prefers',
+      value: 'tea',
+      sourceKind: 'console',
+      links: [{ entityId: ada.id, role: 'subject' }],
+    });
+    await store.close();
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: {
+          name: 'Mira',
+          plugins: ['@mira/plugin-ros2', '@mira/plugin-memory', '@mira/plugin-memory-tools', '@mira/plugin-openai'],
+        },
+        ros2: {
+          transport: 'rosbridge',
+          url: bridge.url,
+          sensors: [{ id: 'battery', topic: 'battery_state', type: 'sensor_msgs/msg/BatteryState' }],
+          node: { utterances: true },
+        },
+        memory: { enabled: true, database_path: 'memory.sqlite3' },
+        openai: { model: 'scripted', base_url: model.url, max_retries: 0 },
+      }),
+    );
+    client = new RosbridgeTransport(bridge.url, 2000, () => undefined);
+    await client.connect();
+  });
+  afterEach(async () => {
+    await client.close();
+    await bridge.close();
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes utterances, publishes replies and events, answers ~/recall, all under its namespace', async () => {
+    const mira = new MiraProcess(dir, {}, ['--ros-args', '-r', '__ns:=/robot1', '-r', '__node:=mira']);
+    try {
+      const replies: RosMessage[] = [];
+      const events: Array<Record<string, unknown>> = [];
+      client.subscribe('/robot1/mira/reply', 'std_msgs/msg/String', (m) => replies.push(m));
+      client.subscribe('/robot1/mira/events', 'std_msgs/msg/String', (m) => events.push(JSON.parse(String(m.data))));
+      await mira.until(() => bridge.subscribers('/robot1/mira/utterance') > 0 || undefined, 'the node to subscribe');
+      // A relative sensor topic resolved under the namespace.
+      expect(bridge.subscribers('/robot1/battery_state')).to.equal(1);
+      model.push({ toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }] }, { text: 'Ada prefers tea.' });
+      await client.publish('/robot1/mira/utterance', 'std_msgs/msg/String', { data: 'What does Ada drink?' });
+      await mira.until(() => (replies.length > 0 ? replies : undefined), 'the reply');
+      expect(replies).to.deep.equal([{ data: 'Ada prefers tea.' }]);
+      await mira.until(() => (events.some((e) => e.event === 'finished') ? true : undefined), 'the finished event');
+      expect(events.map((e) => e.event)).to.deep.equal(['started', 'tool', 'finished']);
+      expect(events[1]).to.deep.include({ tool: 'recall_memory', display: 'hit ENT1', origin: 'operator' });
+      expect(events[2]).to.deep.include({ reply: 'Ada prefers tea.' });
+      expect(model.requests[0]!.body.messages.at(-1)).to.deep.include({
+        role: 'user',
+        content: 'What does Ada drink?',
+      });
+      // The operator sees what another node said to the robot, and the answer.
+      await mira.until(() => (mira.stdout.includes('Mira: Ada prefers tea.') ? true : undefined), 'the console lines');
+      expect(mira.stdout).to.contain('[ros /robot1/mira/utterance] What does Ada drink?');
+
+      const hit = await client.callService('/robot1/mira/recall', 'mira_interfaces/srv/Recall', { query: 'ada' }, 5000);
+      expect(hit.status).to.equal('hit');
+      expect(String(hit.text)).to.contain('ENT1 person "Ada"').and.to.contain('Ada prefers tea');
+      const miss = await client.callService('/robot1/mira/recall', 'mira_interfaces/srv/Recall', { query: 'Ad' }, 5000);
+      expect(miss.status).to.equal('miss');
+      const rejected = await client.callService(
+        '/robot1/mira/recall',
+        'mira_interfaces/srv/Recall',
+        { query: 'x'.repeat(300) },
+        5000,
+      );
+      expect(rejected.status).to.equal('rejected');
+      expect(bridge.statuses).to.deep.equal([]);
+    } finally {
+      expect(await mira.quit()).to.equal(0);
+    }
+  });
+
+  it('does not listen to utterances unless the profile says so', async () => {
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-ros2'] },
+        ros2: { transport: 'rosbridge', url: bridge.url, sensors: [] },
+      }),
+    );
+    const mira = new MiraProcess(dir, {}, ['--ros-args', '-r', '__ns:=/robot1']);
+    try {
+      await mira.until(
+        () => (bridge.ops.some((op) => op.op === 'advertise_service') ? true : undefined),
+        'the recall service',
+      );
+      expect(bridge.ops.find((op) => op.op === 'advertise_service')).to.deep.include({
+        service: '/robot1/mira/recall',
+        type: 'mira_interfaces/srv/Recall',
+      });
+      expect(bridge.subscribers('/robot1/mira/utterance')).to.equal(0);
+      const answer = await client.callService(
+        '/robot1/mira/recall',
+        'mira_interfaces/srv/Recall',
+        { query: 'Ada' },
+        5000,
+      );
+      expect(answer).to.deep.equal({ status: 'unavailable', text: 'persistent memory is not enabled in this profile' });
+    } finally {
+      expect(await mira.quit()).to.equal(0);
+    }
+  });
+});
