@@ -2,10 +2,9 @@ import { rejectedResult } from './cognition/engine.js';
 import { formatAge } from './format-age.js';
 import { definePlugin, type PluginKernel } from './plugin.js';
 import { DEFAULT_READ_TIMEOUT_MS } from './sensors.js';
-import { EPISODE_ORIGINS } from './types.js';
+import { CORE_NAME, EPISODE_ORIGINS } from './types.js';
 
-/** The name core uses as owner of its own registrations. */
-export const CORE_NAME = '@mira/core';
+export { CORE_NAME } from './types.js';
 
 function registerCommands(kernel: PluginKernel): void {
   const { commands, workingMemory, clock } = kernel;

@@ -16,9 +16,6 @@ import { assertStrictToolSchema, type RegisteredTool, type ToolDefinition } from
 import { EPISODE_ORIGINS, type RuntimeServices } from './types.js';
 import { WorkingMemory } from './working-memory.js';
 
-/** The name core uses as owner of its own registrations. */
-export const CORE_NAME = '@mira/core';
-
 const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const SENSOR_ID = /^[a-z][a-z0-9_.-]{0,63}$/;
 

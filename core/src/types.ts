@@ -1,5 +1,8 @@
 import type { Clock } from './clock.js';
 
+/** The name core uses as owner of its own registrations and hook taps. */
+export const CORE_NAME = '@mira/core';
+
 /** Where an episode came from. Only `operator` is a dialogue turn with the operator. */
 export type EpisodeOrigin = 'operator' | 'attention' | 'initiative' | 'goal' | 'temporal' | 'monitor';
 

@@ -4,7 +4,7 @@ import { CognitionErrorCodes, CoreErrorCodes, MiraError, toMiraError } from '../
 import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, Grounding, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
-import type { EpisodeOrigin, RuntimeServices } from '../types.js';
+import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
 import type { ChatMessage, CognitionProvider, ModelToolCall } from './provider.js';
 import { baseInstructions } from './prompt.js';
@@ -98,7 +98,7 @@ export class EpisodeEngine {
 
   #tapCoreGrounding(): void {
     const { hooks, services, sensors: sensorView } = this.#in;
-    hooks.grounding.tap({ name: '@mira/core', stage: -100 }, (grounding) => {
+    hooks.grounding.tap({ name: CORE_NAME, stage: -100 }, (grounding) => {
       const now = services.clock.now();
       const since = services.clock.monotonic() - this.#sessionStart;
       const text = [
@@ -108,7 +108,7 @@ export class EpisodeEngine {
       ].join('\n');
       return { sections: [...grounding.sections, { source: 'runtime', text }] };
     });
-    hooks.grounding.tap({ name: '@mira/core', stage: -50 }, (grounding) => {
+    hooks.grounding.tap({ name: CORE_NAME, stage: -50 }, (grounding) => {
       const sensors = sensorView.list();
       if (sensors.length === 0) return grounding;
       const now = services.clock.monotonic();
