@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark, each reporting ratios against a baseline measured in the same run.
 //   npm run bench -- --quick         a 100,000-memory database instead of 1,000,000, for a fast look
-//   npm run bench -- --only=store    one of: store, cognition, admission, hardware, notes, safety
+//   npm run bench -- --only=store    one of: store, cognition, admission, hardware, notes, safety, assertion
 import { admissionBench } from './admission.bench.js';
+import { assertionBench } from './assertion.bench.js';
 import { cognitionBench } from './cognition.bench.js';
 import { hardwareBench } from './hardware.bench.js';
 import { notesBench } from './notes.bench.js';
@@ -22,3 +23,4 @@ if (!only || only === 'hardware') await hardwareBench({ messages: quick ? 2000 :
 if (!only || only === 'notes') await notesBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 500 : 2000, log });
 if (!only || only === 'safety')
   await safetyBench({ idleSamples: quick ? 10 : 30, loadedSamples: quick ? 2 : 5, notes: 5000, log });
+if (!only || only === 'assertion') await assertionBench({ log });

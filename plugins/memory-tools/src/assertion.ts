@@ -1,28 +1,81 @@
 /**
- * Whether the operator asserted the evidence, or only mentioned it: a question
- * ("Is it true that Alice prefers coffee?") or an utterance that tells the
- * robot not to keep what it says ("Never store this: …") is not a statement to
- * remember. English first; the word list is the documented one below.
+ * Whether the operator asserted the evidence, or only mentioned it. One data-driven rule set, English
+ * first: each language is a table of word lists and patterns; nothing calls a model or the network,
+ * and the same input always gives the same answer.
+ *
+ * Not an assertion (`evidence_not_asserted`):
+ * - a question: the evidence's sentence ends with `?`, `？`, `؟` or opens with `¿`;
+ * - a "do not keep this" instruction anywhere in the utterance;
+ * - a hedge in the evidence's sentence (maybe, perhaps, probably, possibly, might, I wonder if/whether,
+ *   I guess, I think, not sure…);
+ * - a condition or supposition in the sentence (if, unless, suppose, imagine, pretend, what if, in case…);
+ * - reported speech: someone else's claim before the evidence (Bruno says/said/thinks/claims/heard that…),
+ *   or "according to …" anywhere in the sentence;
+ * - a negated clause (not, n't, never, no longer…) unless the predicate says so with the `not_` prefix
+ *   (`not_eats`), which keeps a negated fact in a slot of its own; and a `not_` predicate for a clause
+ *   that is not negated.
  */
 
+/** The rules of one language. Patterns are matched case-insensitively against one sentence. */
+export interface AssertionRules {
+  /** Phrases that tell the robot not to keep what is said (matched over the whole utterance). */
+  readonly doNotKeep: readonly RegExp[];
+  /** Words that make a sentence uncertain. */
+  readonly hedges: readonly RegExp[];
+  /** Words that make a sentence conditional or hypothetical. */
+  readonly conditions: readonly RegExp[];
+  /** Someone else's claim, when it comes before the evidence in the sentence. */
+  readonly reportedBefore: readonly RegExp[];
+  /** Someone else's claim wherever it stands in the sentence. */
+  readonly reportedAnywhere: readonly RegExp[];
+  /** The operator repeating their own words ("as I said"): not someone else's claim. */
+  readonly ownWords: readonly RegExp[];
+  /** Negation of a clause. */
+  readonly negation: readonly RegExp[];
+  /** A negation that belongs to a phrase, not to the clause ("don't forget that…"). */
+  readonly notNegating: readonly RegExp[];
+}
+
+const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'iu');
+
+/** English. */
+export const ENGLISH: AssertionRules = {
+  doNotKeep: [
+    /\b(?:don['’]?t|do\s+not|never)\s+(?:\w+\s+){0,2}?(?:remember|store|save|note|keep|record|memori[sz]e|write)(?:\s+down)?\s+(?:it|this|that|any|anything)\b/iu,
+    /(?<!\b(?:don['’]?t|do\s+not|never)\s+)\bforget\s+(?:it|that|this)\b/iu,
+    /\boff\s+the\s+record\b/iu,
+  ],
+  hedges: [
+    w(
+      'maybe|perhaps|probably|possibly|presumably|might|may\\s+be|could\\s+be|i\\s+guess|i\\s+suppose|i\\s+think|i\\s+believe',
+    ),
+    w("i\\s+wonder(?:\\s+(?:if|whether))?|(?:i['’]?m|i\\s+am)?\\s*not\\s+(?:sure|certain)|i\\s+doubt|i\\s+reckon"),
+  ],
+  conditions: [w('if|unless|suppose|supposing|imagine|pretend|assuming|in\\s+case|what\\s+if|were\\s+to')],
+  reportedBefore: [
+    // X says/said/thinks/claims/heard (that) … — someone reports, the operator does not assert.
+    w(
+      '(?:says|said|thinks|thought|claims|claimed|claim|believes|believed|heard|hears|insists|insisted|told\\s+me|tells\\s+me|reckons|reported|mentioned|swears|swore)(?:\\s+that)?',
+    ),
+    w('rumou?r\\s+has\\s+it|apparently|allegedly|supposedly|reportedly|it\\s+seems|it\\s+is\\s+said|they\\s+say'),
+  ],
+  reportedAnywhere: [w('according\\s+to')],
+  ownWords: [w('(?:as|like)\\s+i\\s+(?:said|mentioned|told\\s+you)|i\\s+(?:said|told\\s+you|mentioned)(?:\\s+that)?')],
+  negation: [w("not|never|no\\s+longer|no\\s+more|nobody|nothing|neither|nor|cannot|\\w+n['’]t")],
+  notNegating: [w("(?:don['’]?t|do\\s+not|never)\\s+forget|not\\s+only|can['’]t\\s+wait")],
+};
+
+/** The rule sets by language; the first is used (English today). */
+export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = { en: ENGLISH };
+
 /** Sentence ends; a question ends with one of `?`, `？`, `؟`. */
-const SENTENCE_END = /[.!?。！？؟\n]/u;
+const SENTENCE_END = /[.!?。！？؟;\n]/u;
 const QUESTION_END = /[?？؟]/u;
 /** A sentence that opens with an inverted question mark is a question (Spanish). */
 const QUESTION_START = /^[\s"'“‘«(]*¿/u;
 
-/**
- * Phrases that tell the robot not to keep what is said, matched case-insensitively anywhere in the
- * utterance: a negation (don't, do not, never) followed within two words by a keeping verb (remember,
- * store, save, note, keep, record, memorize/memorise, write down) and what is not to be kept (it, this,
- * that, any of it, anything); "forget it/that/this" (but not "don't forget that…", which asks the
- * opposite); and "off the record". "We don't keep cats" is a statement, not such an instruction.
- */
-export const DO_NOT_KEEP = [
-  /\b(?:don['’]?t|do\s+not|never)\s+(?:\w+\s+){0,2}?(?:remember|store|save|note|keep|record|memori[sz]e|write)(?:\s+down)?\s+(?:it|this|that|any|anything)\b/iu,
-  /(?<!\b(?:don['’]?t|do\s+not|never)\s+)\bforget\s+(?:it|that|this)\b/iu,
-  /\boff\s+the\s+record\b/iu,
-] as const;
+/** Why the evidence is not an assertion the operator made. */
+export type NotAsserted = 'question' | 'do_not_keep' | 'hedge' | 'condition' | 'reported' | 'negated' | 'not_negated';
 
 /** The [start, end) of the sentence holding `span` in `text`. */
 function sentenceAround(text: string, span: readonly [number, number]): readonly [number, number] {
@@ -35,18 +88,38 @@ function sentenceAround(text: string, span: readonly [number, number]): readonly
   return [start, end];
 }
 
+const any = (patterns: readonly RegExp[], text: string) => patterns.some((pattern) => pattern.test(text));
+/** `text` with every match of `patterns` blanked out. */
+const scrub = (patterns: readonly RegExp[], text: string) =>
+  patterns.reduce((out, pattern) => out.replace(new RegExp(pattern, 'giu'), ' '), text);
+
 /**
- * Why the evidence at `span` of `utterance` is not an assertion the operator made, or undefined when it
- * is one: its sentence is a question, or the utterance tells the robot not to keep it.
+ * Why the evidence at `span` of `utterance` is not an assertion, or undefined when it is one. With a
+ * predicate, a negated clause is an assertion only when the predicate carries the `not_` prefix.
  */
 export function notAsserted(
   utterance: string,
   span: readonly [number, number],
-): 'question' | 'do_not_keep' | undefined {
-  if (DO_NOT_KEEP.some((pattern) => pattern.test(utterance))) return 'do_not_keep';
+  predicate?: string,
+  rules: AssertionRules = ENGLISH,
+): NotAsserted | undefined {
+  if (any(rules.doNotKeep, utterance)) return 'do_not_keep';
   const [start, end] = sentenceAround(utterance, span);
   const sentence = utterance.slice(start, end).trimEnd();
   if (QUESTION_END.test(sentence.slice(-1)) || QUESTION_START.test(sentence)) return 'question';
-  // A question mark right after the span's sentence end inside the same sentence ("… coffee?!")
-  return /[?？؟]/u.test(utterance.slice(span[1], end)) ? 'question' : undefined;
+  if (/[?？؟]/u.test(utterance.slice(span[1], end))) return 'question';
+  if (any(rules.hedges, sentence)) return 'hedge';
+  if (any(rules.conditions, sentence)) return 'condition';
+  // A report counts before the evidence and inside it ("Bruno claims Ada sings"), not after it
+  // ("Ada lives in Lyon, she said so twice" asserts).
+  const upToEvidence = utterance.slice(start, span[1]);
+  const othersWords = scrub(rules.ownWords, upToEvidence);
+  if (any(rules.reportedBefore, othersWords) || any(rules.reportedAnywhere, sentence)) return 'reported';
+  // Negation counts inside the evidence and before it in its sentence ("Ada eats fish, not meat" asserts).
+  const scrubbed = scrub(rules.notNegating, upToEvidence);
+  const negated = any(rules.negation, scrubbed);
+  const negativePredicate = predicate !== undefined && /^not_/.test(predicate);
+  if (negated && !negativePredicate) return 'negated';
+  if (!negated && negativePredicate) return 'not_negated';
+  return undefined;
 }

@@ -25,6 +25,7 @@ export {
   type RememberReason,
   type RememberResult,
 } from './remember.js';
+export { ASSERTION_RULES, ENGLISH, notAsserted, type AssertionRules, type NotAsserted } from './assertion.js';
 export { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
 export {
   MAX_MEMORIES_PER_ENTITY,

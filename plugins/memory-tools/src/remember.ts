@@ -196,7 +196,7 @@ async function decide(
 
   const span = findWholeSpan(spoken, evidence);
   if (!span) reject('evidence_not_in_utterance');
-  if (notAsserted(utterance, span)) reject('evidence_not_asserted');
+  if (notAsserted(utterance, span, predicate)) reject('evidence_not_asserted');
   // From here on the evidence is the operator's own wording of that span.
   const clause = toMatchText(utterance.slice(span[0], span[1]))!;
   const valueSpan = findWholeSpan(clause, value, { particles: true });
@@ -313,7 +313,11 @@ export function rememberTool(
     name: 'remember',
     description:
       'Propose one durable fact, preference, or simple relationship that the operator states in the current message about an entity that already exists. ' +
-      'The runtime admits it only if the evidence is in the current message, and its result is the only confirmation of a write.',
+      'The runtime admits it only if the evidence is in the current message, and its result is the only confirmation of a write. ' +
+      'Only what the operator asserts counts: not a question, not a hedge (maybe, perhaps, probably, might, I think, I wonder), ' +
+      'not a condition (if, unless, suppose, imagine), not what someone else says or claims, not what the operator asks you not to keep. ' +
+      'For a negated statement ("Ada does not eat fish") use a predicate with the not_ prefix (not_eats). ' +
+      'If the operator only hints, ask them to state the fact plainly instead of proposing it.',
     kind: 'effect',
     origins: ['operator'],
     maxCallsPerEpisode: 1,

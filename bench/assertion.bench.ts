@@ -1,0 +1,43 @@
+// How well admission's assertion rules separate what the operator asserts from what they only mention,
+// on the labelled corpus: wrongly admitted (target 0) and wrongly refused (target at most 5 %).
+import { ASSERTION_CORPUS, scoreCorpus } from '../test/fixtures/assertion-corpus.js';
+import { markdownTable, writeResults } from './lib/report.js';
+
+export async function assertionBench(options: { readonly log: (m: string) => void }): Promise<void> {
+  options.log(`assertion: scoring ${ASSERTION_CORPUS.length} labelled utterances…`);
+  const categories = [...new Set(ASSERTION_CORPUS.map((e) => e.category))];
+  const rows = categories.map((category) => {
+    const entries = ASSERTION_CORPUS.filter((e) => e.category === category);
+    const { wronglyAdmitted, wronglyRefused } = scoreCorpus(entries);
+    return {
+      category,
+      utterances: entries.length,
+      'should admit': entries.filter((e) => e.admit).length,
+      'wrongly admitted': wronglyAdmitted.length,
+      'wrongly refused': wronglyRefused.length,
+    };
+  });
+  const { wronglyAdmitted, wronglyRefused } = scoreCorpus();
+  const refusedShare = (100 * wronglyRefused.length) / ASSERTION_CORPUS.length;
+  rows.push({
+    category: 'all',
+    utterances: ASSERTION_CORPUS.length,
+    'should admit': ASSERTION_CORPUS.filter((e) => e.admit).length,
+    'wrongly admitted': wronglyAdmitted.length,
+    'wrongly refused': wronglyRefused.length,
+  });
+  const md = [
+    '# Admission: asserted or only mentioned',
+    '',
+    `The labelled corpus (test/fixtures/assertion-corpus.ts), scored by the rules of remember's assertion check.`,
+    `Targets: 0 wrongly admitted (${wronglyAdmitted.length === 0 ? 'met' : 'MISSED'}), at most 5 % wrongly refused ` +
+      `(${refusedShare.toFixed(1)} %: ${refusedShare <= 5 ? 'met' : 'MISSED'}).`,
+    '',
+    markdownTable(rows),
+    '',
+    ...(wronglyRefused.length > 0 ? ['Wrongly refused:', '', ...wronglyRefused.map((line) => `- ${line}`), ''] : []),
+    ...(wronglyAdmitted.length > 0 ? ['Wrongly admitted:', '', ...wronglyAdmitted.map((line) => `- ${line}`), ''] : []),
+  ].join('\n');
+  writeResults('assertion', md, { rows, wronglyAdmitted, wronglyRefused });
+  process.stdout.write(`${md}\n`);
+}

@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import type { MemoryStore } from '@mira/core';
+import { notAsserted } from '@mira/plugin-memory-tools';
+import { ASSERTION_CORPUS, scoreCorpus } from './fixtures/assertion-corpus.js';
+import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
+
+describe('assertion rules on a labelled corpus', () => {
+  it('has at least 150 utterances across every category, assertions and not', () => {
+    expect(ASSERTION_CORPUS.length).to.be.at.least(150);
+    const categories = new Set(ASSERTION_CORPUS.map((e) => e.category));
+    for (const category of [
+      'question',
+      "don't keep",
+      'hedge',
+      'condition or supposition',
+      'reported speech',
+      'negated, positive predicate',
+    ]) {
+      expect(categories, category).to.include(category);
+    }
+    expect(ASSERTION_CORPUS.filter((e) => e.admit).length).to.be.at.least(50);
+  });
+
+  it('wrongly admits nothing and wrongly refuses at most 5 %', () => {
+    const { wronglyAdmitted, wronglyRefused } = scoreCorpus();
+    expect(wronglyAdmitted).to.deep.equal([]);
+    expect(wronglyRefused.length / ASSERTION_CORPUS.length, wronglyRefused.join('\n')).to.be.at.most(0.05);
+  });
+
+  it('says why, per category', () => {
+    const why = (utterance: string, evidence: string, predicate = 'p') => {
+      const at = utterance.indexOf(evidence);
+      return notAsserted(utterance, [at, at + evidence.length], predicate);
+    };
+    expect(why('Perhaps Ada collects stamps', 'Ada collects stamps')).to.equal('hedge');
+    expect(why('If Ada owned a bike she would ride to work', 'Ada owned a bike')).to.equal('condition');
+    expect(why('Bruno claims Ada sings in a choir', 'Ada sings in a choir')).to.equal('reported');
+    expect(why('Ada does not eat fish', 'Ada does not eat fish', 'eats')).to.equal('negated');
+    expect(why('Ada does not eat fish', 'Ada does not eat fish', 'not_eats')).to.equal(undefined);
+    expect(why('Ada eats fish', 'Ada eats fish', 'not_eats')).to.equal('not_negated');
+    expect(why('Ada lives in Lyon, she said so twice', 'Ada lives in Lyon')).to.equal(undefined);
+  });
+});
+
+describe('assertion rules in real episodes (SDK, scripted server, SQLite)', function () {
+  this.timeout(20_000);
+  let m: ModelRuntime;
+  let store: MemoryStore;
+  beforeEach(async () => {
+    m = await modelRuntime();
+    store = m.store();
+    for (const name of ['Ada', 'Bruno', 'Alice'])
+      await store.createEntity({ entityType: 'person', canonicalName: name });
+  });
+  afterEach(() => m.dispose());
+
+  const propose = async (utterance: string, subject: string, predicate: string, value: string, evidence: string) => {
+    const first = m.server.requests.length;
+    m.server.push(
+      {
+        toolCalls: [
+          {
+            name: 'remember',
+            arguments: { kind: 'fact', subject, predicate, value, evidence, related_entity: null, related_role: null },
+          },
+        ],
+      },
+      { text: 'OK.' },
+    );
+    await m.say(utterance);
+    return JSON.parse(toolMessages(m.server, first + 1)[0]!) as { status: string; outcome?: string; reason?: string };
+  };
+
+  for (const [utterance, subject, predicate, value, evidence] of [
+    ['Perhaps Ada collects stamps', 'Ada', 'collects', 'stamps', 'Ada collects stamps'],
+    ['If Ada owned a bike she would ride to work', 'Ada', 'owns', 'a bike', 'Ada owned a bike'],
+    ['I wonder whether Ada knows Rust', 'Ada', 'knows', 'Rust', 'Ada knows Rust'],
+    ['Bruno claims Ada sings in a choir', 'Ada', 'sings_in', 'a choir', 'Ada sings in a choir'],
+    ['Ada does not eat fish', 'Ada', 'eats', 'fish', 'Ada does not eat fish'],
+  ] as const) {
+    it(`refuses ${JSON.stringify(utterance)} as evidence_not_asserted, writing nothing`, async () => {
+      const before = m.snapshot();
+      expect(await propose(utterance, subject, predicate, value, evidence)).to.deep.include({
+        status: 'rejected',
+        reason: 'evidence_not_asserted',
+      });
+      expect(m.snapshot()).to.deep.equal(before);
+    });
+  }
+
+  it('keeps a negated fact in a slot of its own (not_ predicate)', async () => {
+    expect(await propose('Ada does not eat fish', 'Ada', 'not_eats', 'fish', 'Ada does not eat fish')).to.deep.include({
+      outcome: 'created',
+    });
+    // The positive statement is neither a duplicate nor a conflict of the negated one.
+    expect(await propose('Ada eats fish', 'Ada', 'eats', 'fish', 'Ada eats fish')).to.deep.include({
+      outcome: 'created',
+    });
+    expect(await propose('Ada eats fish.', 'Ada', 'eats', 'fish', 'Ada eats fish')).to.deep.include({
+      outcome: 'duplicate',
+    });
+  });
+
+  it('admits plain declaratives with emphasis and asides', async () => {
+    expect(
+      await propose('Ada certainly collects stamps', 'Ada', 'collects', 'stamps', 'Ada certainly collects stamps'),
+    ).to.deep.include({
+      outcome: 'created',
+    });
+    expect(
+      await propose('Frankly, Bruno sings in a choir', 'Bruno', 'sings_in', 'a choir', 'Bruno sings in a choir'),
+    ).to.deep.include({
+      outcome: 'created',
+    });
+    expect(
+      await propose('Ada lives in Lyon, she said so twice', 'Ada', 'lives_in', 'Lyon', 'Ada lives in Lyon'),
+    ).to.deep.include({
+      outcome: 'created',
+    });
+  });
+
+  it('tells the model what counts as an assertion', () => {
+    const remember = m.rt.app.kernel.tools.get('remember')!.tool;
+    expect(remember.description).to.match(/question|hedge|maybe|if|says/i);
+    expect(remember.description).to.contain('not_');
+  });
+});
