@@ -11,10 +11,11 @@ import {
   type ScriptedModelServer,
   type TestRuntime,
 } from '@mira/core/testing';
-import notesPlugin from '@mira/plugin-notes';
+import notesPlugin, { type NotesStore } from '@mira/plugin-notes';
 import openaiPlugin from '@mira/plugin-openai';
 
 const episode: EpisodeInfo = { id: 1, origin: 'operator', utterance: 'x', startedAt: new Date(0) };
+let nextEpisode = 1;
 
 // A toy semantic embedder: drinks share a dimension, so "beverage" is near "tea" without sharing a word.
 const CONCEPTS: Record<string, number> = {
@@ -42,7 +43,11 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
   let clock: ManualClock;
   const tool = (name: string) => rt.app.kernel.tools.get(name)!.tool as ToolDefinition<any>;
   const callTool = async (name: string, args: Record<string, unknown>) =>
-    JSON.parse((await tool(name).run(args, { episode })).content) as Record<string, any>;
+    // Each direct call stands for an episode of its own (per-episode note budgets start afresh).
+    JSON.parse((await tool(name).run(args, { episode: { ...episode, id: nextEpisode++ } })).content) as Record<
+      string,
+      any
+    >;
   const dbPath = () => join(rt.dir, 'notes.sqlite3');
   const dbHash = () => {
     const db = new Database(dbPath(), { readonly: true });
@@ -137,6 +142,90 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       expect(
         (await callTool('get_recent_memories', { count: null, label: null, private_key: null })).notes[0].age,
       ).to.equal('2026-06-10');
+    });
+  });
+
+  describe('bounded guessing and key hygiene', () => {
+    const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
+
+    it('stops a model that guesses keys: 1,000 deletes in one answer, and the note survives', async () => {
+      await boot(undefined);
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const { note } = await notes.save('default', 'The vault code is 4711', 'secret', 'guess778');
+      const guesses = Array.from({ length: 1000 }, (_, i) =>
+        call('delete_memory', { memory_id: note.id, private_key: `guess${i}` }),
+      );
+      server.push({ toolCalls: guesses }, { text: 'I could not delete it.' });
+      const { output } = await rt.run('Delete the vault note');
+      const lines = output.filter((l) => l.startsWith('[delete_memory]'));
+      expect(lines).to.have.length(1000);
+      expect(lines.slice(0, 3)).to.deep.equal(Array(3).fill('[delete_memory] rejected not_found'));
+      expect(new Set(lines.slice(3))).to.deep.equal(new Set(['[delete_memory] rejected budget_exhausted']));
+      expect(notes.get(note.id, { scopes: ['default'], key: null, operator: true })?.content).to.equal(
+        'The vault code is 4711',
+      );
+    });
+
+    it('allows at most 4 note writes per episode', async () => {
+      await boot(undefined);
+      const saves = Array.from({ length: 6 }, (_, i) =>
+        call('save_memory', { content: `note ${i}`, label: null, private_key: null }),
+      );
+      server.push({ toolCalls: saves }, { text: 'Saved.' });
+      const { output } = await rt.run('Save six notes');
+      expect(output.filter((l) => l.startsWith('[save_memory]'))).to.deep.equal([
+        '[save_memory] saved N1',
+        '[save_memory] saved N2',
+        '[save_memory] saved N3',
+        '[save_memory] saved N4',
+        '[save_memory] rejected budget_exhausted',
+        '[save_memory] rejected budget_exhausted',
+      ]);
+      // A new episode has its own budget.
+      server.push({ toolCalls: [saves[0]!] }, { text: 'Saved.' });
+      expect((await rt.run('One more')).output[0]).to.equal('[save_memory] saved N5');
+    });
+
+    it('refuses keys that are empty, invisible or too long, and stores nothing', async () => {
+      await boot(undefined);
+      for (const key of ['\u202e', 'a\u0000b', 'x'.repeat(129), 'tab\tkey', '\u200b']) {
+        const result = await callTool('save_memory', { content: 'secret stuff', label: null, private_key: key });
+        expect(result, JSON.stringify(key)).to.deep.include({ status: 'rejected', reason: 'invalid_key' });
+      }
+      const line = await rt.run('notes save "secret stuff" --key ""');
+      expect(line.ok).to.equal(false);
+      expect(line.output[0]).to.match(/^error: MIRA_ERR_NOTES_KEY_INVALID: /);
+      expect(
+        rt.app.kernel.store<NotesStore>('notes').count({ scopes: ['default'], key: null, operator: true }),
+      ).to.equal(0);
+    });
+
+    it('answers not_found for a keyed note out of reach, right key or not (no oracle)', async () => {
+      await boot(undefined);
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const { note } = await notes.save('global', 'Shared door code 1234', 'secret', 'k-1');
+      for (const key of ['k-1', 'wrong']) {
+        const result = await callTool('update_memory', {
+          memory_id: note.id,
+          content: 'changed',
+          label: null,
+          private_key: key,
+        });
+        expect(result, key).to.deep.include({ status: 'rejected', reason: 'not_found' });
+      }
+    });
+
+    it('bounds a search query: 512 characters for the model, a clear error on the console, at once', async () => {
+      await boot(undefined);
+      server.push(
+        { toolCalls: [call('search_memory', { query: 'x'.repeat(513), label: null, private_key: null })] },
+        { text: 'ok' },
+      );
+      expect((await rt.run('Search')).output[0]).to.equal('[search_memory] rejected invalid_tool_arguments');
+      const started = Date.now();
+      const result = await rt.run(`notes search "${'word '.repeat(200_000)}"`);
+      expect(Date.now() - started).to.be.below(2000);
+      expect(result.output[0]).to.match(/^error: MIRA_ERR_NOTES_QUERY_TOO_LONG: /);
     });
   });
 

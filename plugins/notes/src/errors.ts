@@ -45,6 +45,16 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     message: 'the operation would touch more notes than its bound',
     fix: 'narrow it down (a scope, a label)',
   },
+  KEY_INVALID: {
+    code: 'MIRA_ERR_NOTES_KEY_INVALID',
+    message: 'a private key must be 1 to 128 characters with no control, format or bidi characters',
+    fix: 'choose another key',
+  },
+  QUERY_TOO_LONG: {
+    code: 'MIRA_ERR_NOTES_QUERY_TOO_LONG',
+    message: 'a search query is at most 512 characters',
+    fix: 'search for a few words',
+  },
   BACKEND: {
     code: 'MIRA_ERR_NOTES_BACKEND',
     message: 'the notes database failed; the write was rolled back',

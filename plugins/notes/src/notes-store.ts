@@ -5,7 +5,7 @@ import { openDatabase, type SqliteDatabase, type SqliteStatement } from '@mira/s
 import type { Embedder } from './embedder.js';
 import { NOTES_SCHEMA } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
-import { SCOPE_NAME_PATTERN, capNote, comparable, parseLabels } from './text.js';
+import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, comparable, parseLabels } from './text.js';
 
 /** The shared scope every session reads and only the operator writes. */
 export const GLOBAL_SCOPE = 'global';
@@ -293,6 +293,7 @@ export class NotesStore {
     key: string | null,
     createdAt?: string,
   ): Promise<{ note: Note; cut: string; embeddingError?: string }> {
+    if (key !== null) checkKey(key);
     const { content, cut } = capNote(text);
     const labels = parseLabels(labelText);
     let vector: Float32Array | undefined;
@@ -329,6 +330,10 @@ export class NotesStore {
   #require(id: number, viewer: Viewer, writableScope: string | undefined): NoteRow {
     const row = this.#q('noteById').get(id) as NoteRow | undefined;
     if (!row || !this.#visible(row, viewer)) throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${id}`);
+    // A keyed note out of reach answers as a miss, whatever the key: no oracle for the right one.
+    if (writableScope !== undefined && row.scope !== writableScope && row.key_digest !== null && !viewer.operator) {
+      throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${id}`);
+    }
     if (writableScope !== undefined && row.scope !== writableScope) {
       throw new MiraError(
         NotesErrorCodes.READ_ONLY_SCOPE,
@@ -405,6 +410,13 @@ export class NotesStore {
     label: string | null = null,
     limit = 10,
   ): Promise<{ hits: SearchHit[]; mode: 'hybrid' | 'full-text'; why?: string }> {
+    // Bounded before any work: a 1 MB query would hold the index for a minute.
+    if ([...query].length > MAX_QUERY_LENGTH) {
+      throw new MiraError(
+        NotesErrorCodes.QUERY_TOO_LONG,
+        `a search query is at most ${MAX_QUERY_LENGTH} characters; search for a few words`,
+      );
+    }
     const words = query.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
     const wantedLabel = label === null ? null : (parseLabels(label)[0] ?? null);
     const filter = [...this.#filterParams(viewer), wantedLabel, wantedLabel];
@@ -539,6 +551,8 @@ export class NotesStore {
 
   /** Imports a validated export; a note already present (same scope, text, key and creation time) is skipped. */
   async importNotes(data: NotesExport, scope = data.scope): Promise<{ added: number; skipped: number }> {
+    // Checked whole before anything is written: one bad key and nothing is imported.
+    for (const note of data.notes) if (note.private_key !== null) checkKey(note.private_key);
     this.ensureScope(scope);
     const exists = this.#q('importedAlready');
     let added = 0;

@@ -1,8 +1,34 @@
-import { caseFold, collapseWhitespace, findForbiddenCharacter, MiraError } from '@mira/core';
+import { caseFold, collapseWhitespace, findForbiddenCharacter, findFormatCharacter, MiraError } from '@mira/core';
 import { NotesErrorCodes } from './errors.js';
 
 /** A scope name: lower-case letters, digits, `_` and `-`, starting with a letter, at most 64 characters. */
 export const SCOPE_NAME_PATTERN = '^[a-z][a-z0-9_-]{0,63}$';
+
+/** The longest private key, and the longest search query, in characters. */
+export const MAX_KEY_LENGTH = 128;
+export const MAX_QUERY_LENGTH = 512;
+
+/**
+ * Checks a private key: 1 to {@link MAX_KEY_LENGTH} characters, no control, format or bidi characters
+ * (a key that cannot be typed or seen would make its note unreachable).
+ * @throws MiraError `MIRA_ERR_NOTES_KEY_INVALID`
+ */
+export function checkKey(key: string): string {
+  const length = [...key].length;
+  if (
+    length < 1 ||
+    length > MAX_KEY_LENGTH ||
+    findForbiddenCharacter(key) ||
+    findFormatCharacter(key) ||
+    /[\t\n\r]/.test(key)
+  ) {
+    throw new MiraError(
+      NotesErrorCodes.KEY_INVALID,
+      `a private key must be 1 to ${MAX_KEY_LENGTH} characters with no control, format or bidi characters; nothing was saved`,
+    );
+  }
+  return key;
+}
 
 /** The hard cap on a note, in characters. */
 export const NOTE_CAP = 512;

@@ -3,13 +3,18 @@ import {
   MiraError,
   rejectedResult,
   toMiraError,
+  type EpisodeInfo,
   type EpisodeOrigin,
   type ToolDefinition,
   type ToolResult,
 } from '@mira/core';
 import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
-import { NOTE_ADVERTISED_CAP, NOTE_CAP, noteAge } from './text.js';
+import { MAX_QUERY_LENGTH, NOTE_ADVERTISED_CAP, NOTE_CAP, noteAge } from './text.js';
+
+/** Per episode: note writes (save, update, delete), and calls with a key that found nothing. */
+export const MAX_NOTE_WRITES_PER_EPISODE = 4;
+export const MAX_WRONG_KEYS_PER_EPISODE = 3;
 
 /** What the tools need from the plugin at call time. */
 export interface NotesToolContext {
@@ -40,17 +45,69 @@ function render(note: Note, now: Date) {
   };
 }
 
-async function guarded(ctx: NotesToolContext, name: string, run: () => Promise<ToolResult>): Promise<ToolResult> {
+/**
+ * What each episode has spent: note writes, and keyed calls that found nothing. A model guessing keys
+ * (a thousand deletes in one answer) is stopped after a few tries, for the rest of the episode.
+ */
+class EpisodeBudgets {
+  readonly #spent = new Map<number, { writes: number; wrongKeys: number }>();
+
+  #of(episode: EpisodeInfo) {
+    let spent = this.#spent.get(episode.id);
+    if (!spent) {
+      spent = { writes: 0, wrongKeys: 0 };
+      this.#spent.set(episode.id, spent);
+      // Only recent episodes matter; forget the rest.
+      for (const id of this.#spent.keys()) if (id < episode.id - 16) this.#spent.delete(id);
+    }
+    return spent;
+  }
+
+  /** Why the episode may not call a note tool any more, if it may not. */
+  exhausted(episode: EpisodeInfo, write: boolean): string | undefined {
+    const spent = this.#of(episode);
+    if (spent.wrongKeys >= MAX_WRONG_KEYS_PER_EPISODE) {
+      return `${MAX_WRONG_KEYS_PER_EPISODE} calls with a key found nothing in this episode; note tools are closed for the rest of it`;
+    }
+    if (write && spent.writes >= MAX_NOTE_WRITES_PER_EPISODE) {
+      return `this episode already made ${MAX_NOTE_WRITES_PER_EPISODE} note writes; no more in this episode`;
+    }
+    return undefined;
+  }
+
+  wrote(episode: EpisodeInfo): void {
+    this.#of(episode).writes += 1;
+  }
+
+  missedWithKey(episode: EpisodeInfo): void {
+    this.#of(episode).wrongKeys += 1;
+  }
+}
+
+async function guarded(
+  ctx: NotesToolContext,
+  name: string,
+  run: () => Promise<ToolResult>,
+  spend?: { budgets: EpisodeBudgets; episode: EpisodeInfo; write: boolean; key: string | null },
+): Promise<ToolResult> {
+  if (spend) {
+    const why = spend.budgets.exhausted(spend.episode, spend.write);
+    if (why) return rejectedResult('budget_exhausted', `${why}; nothing was done`);
+    if (spend.write) spend.budgets.wrote(spend.episode);
+  }
   try {
     return await run();
   } catch (error) {
     const failure = toMiraError(error);
+    if (spend && spend.key && failure.code === NotesErrorCodes.NOT_FOUND) spend.budgets.missedWithKey(spend.episode);
     const reason =
       {
         [NotesErrorCodes.NOT_FOUND]: 'not_found',
         [NotesErrorCodes.READ_ONLY_SCOPE]: 'read_only_scope',
         [NotesErrorCodes.EMPTY]: 'invalid_content',
         [NotesErrorCodes.LABEL_INVALID]: 'invalid_label',
+        [NotesErrorCodes.KEY_INVALID]: 'invalid_key',
+        [NotesErrorCodes.QUERY_TOO_LONG]: 'invalid_tool_arguments',
       }[failure.code as string] ?? 'backend_failure';
     if (reason === 'backend_failure') {
       ctx.log(`${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -71,6 +128,7 @@ function writableScope(ctx: NotesToolContext): string {
 
 /** The five note tools: save, search, recent, update, delete. */
 export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
+  const budgets = new EpisodeBudgets();
   const save: ToolDefinition<{ content: string; label: string | null; private_key: string | null }> = {
     name: 'save_memory',
     description:
@@ -90,26 +148,31 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       required: ['content', 'label', 'private_key'],
       additionalProperties: false,
     },
-    run: (args) =>
-      guarded(ctx, 'save_memory', async () => {
-        const { note, cut, embeddingError } = await ctx
-          .store()
-          .save(writableScope(ctx), args.content, args.label, args.private_key || null);
-        const result: Record<string, unknown> = {
-          status: 'saved',
-          memory_id: note.id,
-          day: note.createdAt.slice(0, 10),
-          labels: note.labels.length > 0 ? note.labels : ['unlabeled'],
-        };
-        if (cut) {
-          result.trimmed = true;
-          result.cut = cut;
-          result.advice = `The note was over ${NOTE_CAP} characters, so it was trimmed at the last word boundary and saved; the cut text is above. Skip update_memory unless the cut part is critical.`;
-        }
-        if (embeddingError)
-          result.warning = 'saved without a vector (the embedder failed); full-text search still finds it';
-        return { content: json(result), display: `saved N${note.id}${cut ? ' (trimmed)' : ''}` };
-      }),
+    run: (args, { episode }) =>
+      guarded(
+        ctx,
+        'save_memory',
+        async () => {
+          const { note, cut, embeddingError } = await ctx
+            .store()
+            .save(writableScope(ctx), args.content, args.label, args.private_key || null);
+          const result: Record<string, unknown> = {
+            status: 'saved',
+            memory_id: note.id,
+            day: note.createdAt.slice(0, 10),
+            labels: note.labels.length > 0 ? note.labels : ['unlabeled'],
+          };
+          if (cut) {
+            result.trimmed = true;
+            result.cut = cut;
+            result.advice = `The note was over ${NOTE_CAP} characters, so it was trimmed at the last word boundary and saved; the cut text is above. Skip update_memory unless the cut part is critical.`;
+          }
+          if (embeddingError)
+            result.warning = 'saved without a vector (the embedder failed); full-text search still finds it';
+          return { content: json(result), display: `saved N${note.id}${cut ? ' (trimmed)' : ''}` };
+        },
+        { budgets, episode, write: true, key: args.private_key || null },
+      ),
   };
   const search: ToolDefinition<{ query: string; label: string | null; private_key: string | null }> = {
     name: 'search_memory',
@@ -120,7 +183,11 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     parameters: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'What to look for.' },
+        query: {
+          type: 'string',
+          maxLength: MAX_QUERY_LENGTH,
+          description: `What to look for (at most ${MAX_QUERY_LENGTH} characters).`,
+        },
         label: nullableString('Only notes with this label, or null.'),
         private_key: nullableString('The key of keyed notes, or null.'),
       },
@@ -188,16 +255,21 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       required: ['memory_id', 'content', 'label', 'private_key'],
       additionalProperties: false,
     },
-    run: (args) =>
-      guarded(ctx, 'update_memory', async () => {
-        const { note, cut } = await ctx
-          .store()
-          .update(args.memory_id, viewer(ctx, args.private_key), ctx.scope(), args.content, args.label);
-        return {
-          content: json({ status: 'updated', memory_id: note.id, ...(cut ? { trimmed: true, cut } : {}) }),
-          display: `updated N${note.id}`,
-        };
-      }),
+    run: (args, { episode }) =>
+      guarded(
+        ctx,
+        'update_memory',
+        async () => {
+          const { note, cut } = await ctx
+            .store()
+            .update(args.memory_id, viewer(ctx, args.private_key), ctx.scope(), args.content, args.label);
+          return {
+            content: json({ status: 'updated', memory_id: note.id, ...(cut ? { trimmed: true, cut } : {}) }),
+            display: `updated N${note.id}`,
+          };
+        },
+        { budgets, episode, write: true, key: args.private_key || null },
+      ),
   };
   const remove: ToolDefinition<{ memory_id: number; private_key: string | null }> = {
     name: 'delete_memory',
@@ -213,11 +285,16 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       required: ['memory_id', 'private_key'],
       additionalProperties: false,
     },
-    run: (args) =>
-      guarded(ctx, 'delete_memory', async () => {
-        const note = ctx.store().delete(args.memory_id, viewer(ctx, args.private_key), ctx.scope());
-        return { content: json({ status: 'deleted', memory_id: note.id }), display: `deleted N${note.id}` };
-      }),
+    run: (args, { episode }) =>
+      guarded(
+        ctx,
+        'delete_memory',
+        async () => {
+          const note = ctx.store().delete(args.memory_id, viewer(ctx, args.private_key), ctx.scope());
+          return { content: json({ status: 'deleted', memory_id: note.id }), display: `deleted N${note.id}` };
+        },
+        { budgets, episode, write: true, key: args.private_key || null },
+      ),
   };
   return [save, search, recent, update, remove];
 }
