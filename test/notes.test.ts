@@ -145,6 +145,62 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     });
   });
 
+  describe('correct under scopes and keys', () => {
+    it('keeps the text as written, and still finds it by its compatibility form', async () => {
+      await boot(undefined);
+      const saved = await callTool('save_memory', {
+        content: '  20 m² ﬁle ＡＢＣ ①  ',
+        label: null,
+        private_key: null,
+      });
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      expect(notes.get(saved.memory_id, { scopes: ['default'], key: null, operator: true })!.content).to.equal(
+        '20 m² ﬁle ＡＢＣ ①',
+      );
+      const found = await callTool('search_memory', { query: 'file abc', label: null, private_key: null });
+      expect(found.notes.map((n: any) => n.content)).to.deep.equal(['20 m² ﬁle ＡＢＣ ①']);
+      expect((await rt.run(`notes show N${saved.memory_id}`)).output.join('\n')).to.contain('20 m² ﬁle ＡＢＣ ①');
+    });
+
+    it('orders newest by creation time, so imported old notes do not come first', async () => {
+      await boot(undefined);
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      await notes.save('default', 'written today', null, null);
+      await notes.importNotes({
+        format: 'mira-notes',
+        version: 1,
+        scope: 'default',
+        exported_at: '2026-06-01T00:00:00.000Z',
+        notes: [
+          {
+            content: 'written in 2020',
+            labels: [],
+            private_key: null,
+            created_at: '2020-01-01T00:00:00.000Z',
+            updated_at: '2020-01-01T00:00:00.000Z',
+          },
+        ],
+      });
+      const recent = await callTool('get_recent_memories', { count: null, label: null, private_key: null });
+      expect(recent.notes.map((n: any) => n.content)).to.deep.equal(['written today', 'written in 2020']);
+      expect((await rt.run('notes recent')).output[0]).to.contain('written today');
+    });
+
+    it("never combines notes with different keys, which would spread a key's labels", async () => {
+      await boot(undefined);
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const open = await notes.save('default', 'The dock is on level 2', 'place', null);
+      const keyed = await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
+      const result = await rt.run(`notes combine N${open.note.id} N${keyed.note.id}`);
+      expect(result.ok).to.equal(false);
+      expect(result.output[0]).to.match(/^error: MIRA_ERR_NOTES_KEY_MISMATCH: /);
+      expect(notes.get(open.note.id, { scopes: ['default'], key: null, operator: true })!.labels).to.deep.equal([
+        'place',
+      ]);
+      expect(notes.get(keyed.note.id, { scopes: ['default'], key: null, operator: true })).not.to.equal(undefined);
+    });
+  });
+
   describe('bounded guessing and key hygiene', () => {
     const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 

@@ -80,8 +80,8 @@ function visibleNotes() {
     );
   });
   const by = {
-    newest: (a, b) => b.id - a.id,
-    oldest: (a, b) => a.id - b.id,
+    newest: (a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id),
+    oldest: (a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id),
     longest: (a, b) => b.content.length - a.content.length || b.id - a.id,
     shortest: (a, b) => a.content.length - b.content.length || b.id - a.id,
     label: (a, b) => (a.labels[0] || 'unlabeled').localeCompare(b.labels[0] || 'unlabeled') || b.id - a.id,

@@ -50,6 +50,12 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     message: 'a private key must be 1 to 128 characters with no control, format or bidi characters',
     fix: 'choose another key',
   },
+  KEY_MISMATCH: {
+    code: 'MIRA_ERR_NOTES_KEY_MISMATCH',
+    message: 'notes with different keys (or a keyed and an unkeyed note) cannot be combined',
+    fix: 'delete one of the two instead',
+    status: 409,
+  },
   QUERY_TOO_LONG: {
     code: 'MIRA_ERR_NOTES_QUERY_TOO_LONG',
     message: 'a search query is at most 512 characters',

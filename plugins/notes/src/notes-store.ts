@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as sqliteVec from 'sqlite-vec';
-import { MiraError, systemClock, type Clock } from '@mira/core';
+import { MiraError, collapseWhitespace, systemClock, type Clock } from '@mira/core';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { NOTES_SCHEMA } from './schema.js';
@@ -103,7 +103,8 @@ const SQL = {
   forgetEmbedder: "DELETE FROM meta WHERE key IN ('embedder', 'dimension')",
   countsByScope:
     'SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name',
-  recent: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${WITH_LABEL} ORDER BY n.id DESC LIMIT ?`,
+  // Newest by creation time (imported old notes keep their place), then by ID.
+  recent: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${WITH_LABEL} ORDER BY n.created_at DESC, n.id DESC LIMIT ?`,
   count: `SELECT count(*) FROM notes n WHERE ${VISIBLE}`,
   labels: `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${VISIBLE} GROUP BY l.label ORDER BY count DESC, l.label`,
   ranked: 'SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?',
@@ -278,7 +279,9 @@ export class NotesStore {
     const insertLabel = this.#q('insertLabel');
     labels.forEach((label, position) => insertLabel.run(id, label, position));
     this.#q('deleteText').run(id);
-    this.#q('insertText').run(id, content, labels.join(' '));
+    // The index holds the compatibility form (ﬁ → fi, ＡＢＣ → ABC, ² → 2), so search finds what
+    // people type; the note itself keeps the text as written.
+    this.#q('insertText').run(id, collapseWhitespace(content.normalize('NFKC')), labels.join(' '));
   }
 
   /**
@@ -520,6 +523,13 @@ export class NotesStore {
     const kept = this.#require(keep, viewer, undefined);
     const dropped = this.#require(drop, viewer, undefined);
     if (keep === drop) throw new MiraError(NotesErrorCodes.NOT_FOUND, 'give two different notes to combine');
+    // Combining merges labels: across keys it would let one note's labels be found without its key.
+    if (kept.key_digest !== dropped.key_digest) {
+      throw new MiraError(
+        NotesErrorCodes.KEY_MISMATCH,
+        `notes ${keep} and ${drop} have different keys (or one has none), so they cannot be combined; delete one instead`,
+      );
+    }
     const labels = [...new Set([...this.#hydrate(kept).labels, ...this.#hydrate(dropped).labels])].slice(0, 8);
     this.#db.transaction(() => {
       this.#writeIndexes(keep, kept.content, labels);

@@ -47,7 +47,8 @@ export const MAX_LABEL_LENGTH = 40;
 export function capNote(text: string): { content: string; cut: string } {
   if (findForbiddenCharacter(text))
     throw new MiraError(NotesErrorCodes.EMPTY, 'the note contains a control character; remove it');
-  const clean = collapseWhitespace(text.normalize('NFKC'));
+  // Kept as written (trimmed): normalisation belongs to the search index and to comparisons.
+  const clean = text.trim();
   if (clean === '') throw new MiraError(NotesErrorCodes.EMPTY, 'the note is empty; write some text');
   const chars = [...clean];
   if (chars.length <= NOTE_CAP) return { content: clean, cut: '' };

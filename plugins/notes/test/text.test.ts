@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { NOTE_CAP, capNote, noteAge, parseLabels } from '@mira/plugin-notes';
 
 describe('capNote()', () => {
-  it('keeps text within the cap as it is (white space collapsed)', () => {
-    expect(capNote('  Alice   likes tea ')).to.deep.equal({ content: 'Alice likes tea', cut: '' });
+  it('keeps text within the cap exactly as written, only trimmed', () => {
+    expect(capNote('  Alice   likes tea ')).to.deep.equal({ content: 'Alice   likes tea', cut: '' });
+    expect(capNote('20 m² ﬁle ＡＢＣ ①')).to.deep.equal({ content: '20 m² ﬁle ＡＢＣ ①', cut: '' });
   });
 
   it('trims over-cap text at the last word boundary and returns the cut part', () => {
