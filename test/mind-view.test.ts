@@ -258,10 +258,10 @@ describe('Mind view', function () {
       expect((await (await call('/api/notes?scope=copy')).json()).notes).to.deep.equal([]);
       expect(
         await (await call('/api/notes/import?scope=copy', { method: 'POST', body: JSON.stringify(exported) })).json(),
-      ).to.deep.equal({ added: 3, skipped: 0 });
+      ).to.deep.equal({ added: 3, skipped: 0, trimmed: 0 });
       expect(
         await (await call('/api/notes/import?scope=copy', { method: 'POST', body: JSON.stringify(exported) })).json(),
-      ).to.deep.equal({ added: 0, skipped: 3 });
+      ).to.deep.equal({ added: 0, skipped: 3, trimmed: 0 });
     });
 
     it('looks entities up exactly, lists memories newest first, and adds with console validation', async () => {

@@ -201,6 +201,68 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     });
   });
 
+  it('tells the model what note memory is for, in a notes-only profile', async () => {
+    await boot(undefined, 'kitchen');
+    server.push({ text: 'Hello.' });
+    await rt.run('Hello');
+    const system = server.requests[0]!.body.messages[0]!.content!;
+    expect(system).to.contain('[notes]\nNote memory (scope "kitchen"');
+    expect(system).to.contain('save_memory when the operator tells you something worth keeping');
+  });
+
+  describe('import is all-or-nothing and bounded', () => {
+    const exportWith = (notes: Array<Record<string, unknown>>, scope = 'fresh') => ({
+      format: 'mira-notes',
+      version: 1,
+      scope,
+      exported_at: '2026-06-01T00:00:00.000Z',
+      notes,
+    });
+    const note = (content: string, extra: Record<string, unknown> = {}) => ({
+      content,
+      labels: [],
+      private_key: null,
+      created_at: '2024-01-01T00:00:00.000Z',
+      updated_at: '2024-01-01T00:00:00.000Z',
+      ...extra,
+    });
+
+    it('refuses a device or pipe at once, without reading it', async () => {
+      await boot(undefined);
+      const started = Date.now();
+      const result = await rt.run('notes import /dev/zero');
+      expect(Date.now() - started).to.be.below(1000);
+      expect(result.output[0]).to.match(
+        /^error: MIRA_ERR_NOTES_IMPORT_INVALID: \/dev\/zero cannot be imported: it is not a regular file/,
+      );
+    });
+
+    for (const [what, bad] of [
+      ['a date that is no instant', note('x', { created_at: '2024-13-45T99:99:99Z' })],
+      ['30 February', note('x', { created_at: '2024-02-30T10:00:00Z' })],
+      ['an empty key', note('x', { private_key: '' })],
+    ] as const) {
+      it(`refuses a file with ${what} whole, creating nothing, not even its scope`, async () => {
+        await boot(undefined);
+        const file = join(rt.dir, 'bad.json');
+        writeFileSync(file, JSON.stringify(exportWith([note('a fine note'), bad])));
+        const result = await rt.run(`notes import ${file}`);
+        expect(result.ok).to.equal(false);
+        expect(result.output[0]).to.match(/^error: MIRA_ERR_NOTES_IMPORT_INVALID: /);
+        expect(rt.app.kernel.store<NotesStore>('notes').scopes()).not.to.include('fresh');
+      });
+    }
+
+    it('says how many notes were trimmed', async () => {
+      await boot(undefined);
+      const file = join(rt.dir, 'long.json');
+      writeFileSync(file, JSON.stringify(exportWith([note('word '.repeat(150).trim()), note('short')])));
+      expect((await rt.run(`notes import ${file}`)).output).to.deep.equal([
+        'imported 2 notes, 0 already present, 1 trimmed to 512 characters',
+      ]);
+    });
+  });
+
   describe('bounded guessing and key hygiene', () => {
     const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { CoreErrorCodes, MiraError, type CommandDefinition, type ConsoleOutput } from '@mira/core';
 import { GLOBAL_SCOPE, type Note, type NotesExport, type NotesStore, type Viewer } from './notes-store.js';
@@ -29,7 +29,7 @@ const EXPORT_SCHEMA = {
         properties: {
           content: { type: 'string', minLength: 1, maxLength: 2000 },
           labels: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 40 }, maxItems: 8 },
-          private_key: { type: ['string', 'null'] },
+          private_key: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
           created_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' },
           updated_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' },
         },
@@ -45,10 +45,28 @@ const validateExport = new Ajv({ allErrors: false }).compile(EXPORT_SCHEMA);
 
 /** Checks a notes export against its JSON schema; returns why it is not one, or undefined. */
 export function validateNotesExport(data: unknown): string | undefined {
-  if (validateExport(data)) return undefined;
-  const e = validateExport.errors![0]!;
-  return `${e.instancePath || '/'} ${e.message}`;
+  if (!validateExport(data)) {
+    const e = validateExport.errors![0]!;
+    return `${e.instancePath || '/'} ${e.message}`;
+  }
+  // The pattern admits "2024-13-45T99:99:99Z": every time must be a real instant.
+  const notes = (data as { notes: Array<{ created_at: string; updated_at: string }> }).notes;
+  for (const [i, note] of notes.entries()) {
+    for (const field of ['created_at', 'updated_at'] as const) {
+      if (!isRealInstant(note[field])) return `/notes/${i}/${field} is not a real UTC instant: ${note[field]}`;
+    }
+  }
+  return undefined;
 }
+
+/** True for an ISO-8601 UTC time that names a real instant (no 13th month, no 25th hour, no 30 February). */
+function isRealInstant(text: string): boolean {
+  const time = new Date(text);
+  return !Number.isNaN(time.getTime()) && time.toISOString().slice(0, 19) === text.slice(0, 19);
+}
+
+/** The largest export file `notes import` reads. */
+export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 
 function parseId(text: string): number {
   const id = /^N?([1-9]\d{0,15})$/i.exec(text.trim());
@@ -253,6 +271,24 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       },
       run: async (input, out) => {
         const path = ctx.resolvePath(input.args[0]!);
+        // Bounded before reading: a device or a pipe (/dev/zero) never ends, and a huge file would fill memory.
+        let size: number;
+        try {
+          const stats = statSync(path);
+          if (!stats.isFile()) throw new Error('it is not a regular file');
+          size = stats.size;
+        } catch (error) {
+          throw new MiraError(
+            NotesErrorCodes.IMPORT_INVALID,
+            `${path} cannot be imported: ${(error as Error).message}; nothing was imported`,
+          );
+        }
+        if (size > MAX_IMPORT_BYTES) {
+          throw new MiraError(
+            NotesErrorCodes.IMPORT_INVALID,
+            `${path} is ${size} bytes, more than the ${MAX_IMPORT_BYTES} an export may be; nothing was imported`,
+          );
+        }
         let data: unknown;
         try {
           data = JSON.parse(readFileSync(path, 'utf8'));
@@ -268,10 +304,12 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
             NotesErrorCodes.IMPORT_INVALID,
             `${path} is not a notes export: ${invalid}; nothing was imported`,
           );
-        const { added, skipped } = await ctx
+        const { added, skipped, trimmed } = await ctx
           .store()
           .importNotes(data as unknown as NotesExport, single(input, 'scope') ?? undefined);
-        out.print(`imported ${added} notes, ${skipped} already present`);
+        out.print(
+          `imported ${added} notes, ${skipped} already present${trimmed > 0 ? `, ${trimmed} trimmed to ${NOTE_CAP} characters` : ''}`,
+        );
       },
     },
     {

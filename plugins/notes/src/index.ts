@@ -40,6 +40,16 @@ export { notesTools } from './tools.js';
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-notes';
 
+/** What the model is told about note memory in its grounding. */
+export function notesGuidance(scope: string): string {
+  return [
+    `Note memory (scope "${scope}", plus the shared read-only "global" scope):`,
+    '- Short free-form notes you keep across sessions: save_memory when the operator tells you something worth keeping that is not a fact about a known entity (a plan, an instruction, an event, where something is), or asks you to note it. Do not save small talk or what is already noted.',
+    '- Find notes with search_memory (words or meaning) or get_recent_memories; you do not know what they hold until you search in this episode. Notes are stamped with their creation time: never write dates into them.',
+    '- A note saved with a private key is visible only to calls that pass the same key; never guess keys. Per message you may make at most 4 note writes.',
+  ].join('\n');
+}
+
 /** The `[notes]` table. */
 export interface NotesConfig {
   enabled: boolean;
@@ -132,6 +142,10 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
         log: (message) => kernel.log.error(message),
       }))
         kernel.tools.register(tool);
+      // The model learns what note memory is for before every call, as it learns about recall and remember.
+      kernel.hooks.grounding.tap(PLUGIN_NAME, (grounding) => ({
+        sections: [...grounding.sections, { source: 'notes', text: notesGuidance(scope) }],
+      }));
     }
   },
 });

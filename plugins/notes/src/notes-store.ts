@@ -560,13 +560,25 @@ export class NotesStore {
   }
 
   /** Imports a validated export; a note already present (same scope, text, key and creation time) is skipped. */
-  async importNotes(data: NotesExport, scope = data.scope): Promise<{ added: number; skipped: number }> {
-    // Checked whole before anything is written: one bad key and nothing is imported.
-    for (const note of data.notes) if (note.private_key !== null) checkKey(note.private_key);
-    this.ensureScope(scope);
+  async importNotes(
+    data: NotesExport,
+    scope = data.scope,
+  ): Promise<{ added: number; skipped: number; trimmed: number }> {
+    // Checked whole before anything is written: one bad key or text and nothing is imported.
+    for (const note of data.notes) {
+      if (note.private_key !== null) checkKey(note.private_key);
+      capNote(note.content);
+    }
+    if (!SCOPE_NAME.test(scope)) {
+      throw new MiraError(
+        NotesErrorCodes.SCOPE_INVALID,
+        `scope names are lower-case words (a-z, 0-9, - and _), not "${scope}"`,
+      );
+    }
     const exists = this.#q('importedAlready');
     let added = 0;
     let skipped = 0;
+    let trimmed = 0;
     const fresh = data.notes.filter((n) => {
       const present = exists.get(scope, capNote(n.content).content, n.created_at, n.private_key ?? '');
       if (present) skipped += 1;
@@ -581,9 +593,12 @@ export class NotesStore {
         this.#embedderFailed('importing notes', error);
       }
     }
+    // The scope is created inside the same transaction: a failed import leaves nothing, not even it.
     this.#db.transaction(() => {
+      this.ensureScope(scope);
       fresh.forEach((n, i) => {
-        const { content } = capNote(n.content);
+        const { content, cut } = capNote(n.content);
+        if (cut !== '') trimmed += 1;
         const labels = parseLabels(n.labels.join(','));
         const row = this.#q('insertNote').run(
           scope,
@@ -599,7 +614,7 @@ export class NotesStore {
         added += 1;
       });
     })();
-    return { added, skipped };
+    return { added, skipped, trimmed };
   }
 
   /** Re-embeds every note with the configured embedder, replacing the vector table. */
