@@ -492,6 +492,34 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       expect(logged[0]).to.match(/\n\s+at /);
     });
 
+    for (const [what, scope, key] of [
+      ['250 nearer notes in another scope', 'other', null],
+      ['250 nearer notes under a key', 'default', 'k-secret'],
+    ] as const) {
+      it(`finds a visible note by meaning past ${what}`, async () => {
+        await boot({ provider: 'openai', model: 'toy-embed' });
+        await callTool('save_memory', { content: 'Alice drinks green tea', label: null, private_key: null });
+        const notes = rt.app.kernel.store<NotesStore>('notes');
+        const near = Array.from({ length: 250 }, (_, i) => ({
+          content: `coffee tea beverage ${'x'.repeat(1 + (i % 7))}`,
+          labels: [],
+          private_key: key,
+          created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
+          updated_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
+        }));
+        await notes.importNotes({
+          format: 'mira-notes',
+          version: 1,
+          scope,
+          exported_at: '2026-01-01T00:00:00.000Z',
+          notes: near,
+        });
+        const result = await callTool('search_memory', { query: 'beverage', label: null, private_key: null });
+        expect(result.mode).to.equal('hybrid');
+        expect(result.notes.map((n: any) => n.content)).to.deep.equal(['Alice drinks green tea']);
+      });
+    }
+
     it('fuses full-text and vector similarity, finding meaning without shared words', async () => {
       await boot({ provider: 'openai', model: 'toy-embed' });
       await callTool('save_memory', { content: 'Alice drinks green tea', label: 'preference', private_key: null });

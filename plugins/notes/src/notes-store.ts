@@ -78,6 +78,9 @@ const VISIBLE = 'n.scope IN (SELECT value FROM json_each(?)) AND (? OR n.key_dig
 /** An optional label: parameters (label, label), both null for any label. */
 const WITH_LABEL = 'AND (? IS NULL OR EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?))';
 
+/** How many nearest visible notes a hybrid search fuses. */
+const VECTOR_POOL = 200;
+
 /** Every statement of the store by name; each is prepared once per store, on first use. */
 const SQL = {
   meta: 'SELECT value FROM meta WHERE key = ?',
@@ -110,12 +113,14 @@ const SQL = {
   ranked: 'SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?',
   rankedVisible: `SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${VISIBLE} ${WITH_LABEL} ORDER BY bm25(notes_fts) LIMIT ?`,
   nearest: 'SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance',
+  countVectors: 'SELECT count(*) FROM note_vectors',
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
   visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ORDER BY n.id`,
 } as const;
 
 /** The statements that return only their first column. */
 const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
+  'countVectors',
   'meta',
   'labelsOf',
   'scopes',
@@ -449,13 +454,7 @@ export class NotesStore {
     if (why === undefined) {
       try {
         const [vector] = await this.embedder!.embed([query]);
-        const near = this.#q('nearest').all(vector, 200) as Array<{ rowid: number }>;
-        addRanks(
-          this.#allowedInOrder(
-            near.map((r) => Number(r.rowid)),
-            filter,
-          ),
-        );
+        addRanks(this.#nearestVisible(vector!, filter, VECTOR_POOL));
         mode = 'hybrid';
       } catch (error) {
         why = `the embedder failed (${(error as Error).message}); full-text only`;
@@ -478,6 +477,21 @@ export class NotesStore {
       hits = collect();
     }
     return { hits, mode, ...(why ? { why } : {}) };
+  }
+
+  /**
+   * The `pool` nearest notes the viewer may see. The vector index knows nothing of scopes and keys, so
+   * the search widens (doubling k) until enough visible notes are found or every vector was seen:
+   * 250 near notes in another scope, or under a key, can no longer hide a visible match.
+   */
+  #nearestVisible(vector: Float32Array, filter: readonly unknown[], pool: number): number[] {
+    const total = this.#q('countVectors').get() as number;
+    for (let k = Math.min(pool, total); ; k = Math.min(k * 4, total)) {
+      if (k === 0) return [];
+      const near = (this.#q('nearest').all(vector, k) as Array<{ rowid: number }>).map((r) => Number(r.rowid));
+      const visible = this.#allowedInOrder(near, filter);
+      if (visible.length >= pool || k >= total) return visible.slice(0, pool);
+    }
   }
 
   /** The IDs of `ids` the filter lets through, in the order given. */
