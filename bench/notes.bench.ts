@@ -64,7 +64,7 @@ function sentence(random: () => number, i: number): string {
 
 function generate(count: number, log: (m: string) => void): string {
   mkdirSync(CACHE_DIR, { recursive: true });
-  const path = join(CACHE_DIR, `notes-zipf-${count}.sqlite3`);
+  const path = join(CACHE_DIR, `notes-zipf-v2-${count}.sqlite3`);
   if (existsSync(path)) return path;
   log(`generating ${count} notes with vectors into ${path}…`);
   const tmp = `${path}.building`;
@@ -74,7 +74,9 @@ function generate(count: number, log: (m: string) => void): string {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.exec(NOTES_SCHEMA.ddl);
-  db.exec(`CREATE VIRTUAL TABLE note_vectors USING vec0(embedding float[${DIMENSION}] distance_metric=cosine)`);
+  db.exec(
+    `CREATE VIRTUAL TABLE note_vectors_v2 USING vec0(embedding float[${DIMENSION}] distance_metric=cosine, scope text, key_digest text)`,
+  );
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
     'embedder',
     embedder.name,
@@ -87,7 +89,9 @@ function generate(count: number, log: (m: string) => void): string {
   );
   const label = db.prepare('INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, 0)');
   const fts = db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)');
-  const vec = db.prepare('INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)');
+  const vec = db.prepare(
+    "INSERT INTO note_vectors_v2 (rowid, embedding, scope, key_digest) VALUES (?, ?, 'default', '')",
+  );
   for (let start = 1; start <= count; start += 10_000) {
     db.transaction(() => {
       for (let id = start; id < Math.min(start + 10_000, count + 1); id += 1) {
@@ -129,7 +133,7 @@ export async function notesBench(options: NotesBenchOptions): Promise<void> {
     .prepare('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT 50')
     .pluck();
   const knn = db.prepare(
-    'SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = 200 ORDER BY distance',
+    'SELECT rowid, distance FROM note_vectors_v2 WHERE embedding MATCH ? AND k = 200 ORDER BY distance',
   );
   const like = db.prepare('SELECT id FROM notes WHERE content LIKE ? OR content LIKE ? LIMIT 50').pluck();
   const matchOf = (q: string) =>

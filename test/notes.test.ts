@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { ManualClock, type EpisodeInfo, type ToolDefinition } from '@mira/core';
 import {
   createTestRuntime,
@@ -11,7 +12,7 @@ import {
   type ScriptedModelServer,
   type TestRuntime,
 } from '@mira/core/testing';
-import notesPlugin, { type NotesStore } from '@mira/plugin-notes';
+import notesPlugin, { NotesStore } from '@mira/plugin-notes';
 import openaiPlugin from '@mira/plugin-openai';
 
 const episode: EpisodeInfo = { id: 1, origin: 'operator', utterance: 'x', startedAt: new Date(0) };
@@ -519,6 +520,41 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
         expect(result.notes.map((n: any) => n.content)).to.deep.equal(['Alice drinks green tea']);
       });
     }
+
+    it('moves the vectors of a file from before (no scope or key columns) once, and still finds by meaning', async () => {
+      await boot({ provider: 'openai', model: 'toy-embed' });
+      await callTool('save_memory', { content: 'Alice drinks green tea', label: null, private_key: null });
+      await rt.stop();
+      // Make the file look like one written before: the vectors in the old table, without metadata.
+      const db = new Database(dbPath());
+      sqliteVec.load(db);
+      db.exec('CREATE VIRTUAL TABLE note_vectors USING vec0(embedding float[8] distance_metric=cosine)');
+      db.exec('INSERT INTO note_vectors (rowid, embedding) SELECT rowid, embedding FROM note_vectors_v2');
+      db.exec('DROP TABLE note_vectors_v2');
+      db.close();
+      const reopened = NotesStore.open(dbPath(), {
+        embedder: {
+          name: 'openai:toy-embed',
+          destination: 'x',
+          embed: async (t) => t.map((x) => Float32Array.from(conceptEmbed(x))),
+        },
+      });
+      try {
+        const { hits, mode } = await reopened.search(
+          { scopes: ['default', 'global'], key: null, operator: false },
+          'beverage',
+        );
+        expect(mode).to.equal('hybrid');
+        expect(hits.map((h) => h.note.content)).to.deep.equal(['Alice drinks green tea']);
+      } finally {
+        reopened.close();
+      }
+      const check = new Database(dbPath(), { readonly: true });
+      expect(
+        check.prepare("SELECT name FROM sqlite_schema WHERE name IN ('note_vectors', 'note_vectors_v2')").pluck().all(),
+      ).to.deep.equal(['note_vectors_v2']);
+      check.close();
+    });
 
     it('fuses full-text and vector similarity, finding meaning without shared words', async () => {
       await boot({ provider: 'openai', model: 'toy-embed' });

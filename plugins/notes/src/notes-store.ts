@@ -78,6 +78,11 @@ const VISIBLE = 'n.scope IN (SELECT value FROM json_each(?)) AND (? OR n.key_dig
 /** An optional label: parameters (label, label), both null for any label. */
 const WITH_LABEL = 'AND (? IS NULL OR EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?))';
 
+/** The vector table: embeddings with the scope and key digest of their note as metadata columns. */
+const VECTORS = 'note_vectors_v2';
+/** The vector table of files from before: embeddings only. */
+const OLD_VECTORS = 'note_vectors';
+
 /** How many nearest visible notes a hybrid search fuses. */
 const VECTOR_POOL = 200;
 
@@ -88,8 +93,8 @@ const SQL = {
   addScope: 'INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)',
   scopes: 'SELECT name FROM scopes ORDER BY name',
   setMeta: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)',
-  deleteVector: 'DELETE FROM note_vectors WHERE rowid = ?',
-  insertVector: 'INSERT INTO note_vectors (rowid, embedding) VALUES (?, ?)',
+  deleteVector: `DELETE FROM ${VECTORS} WHERE rowid = ?`,
+  insertVector: `INSERT INTO ${VECTORS} (rowid, embedding, scope, key_digest) VALUES (?, ?, ?, ?)`,
   deleteLabels: 'DELETE FROM note_labels WHERE note_id = ?',
   insertLabel: 'INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)',
   deleteText: 'DELETE FROM notes_fts WHERE rowid = ?',
@@ -102,7 +107,7 @@ const SQL = {
   notesOfScope: 'SELECT * FROM notes WHERE scope = ? ORDER BY id',
   importedAlready:
     "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
-  allTexts: 'SELECT id, content FROM notes ORDER BY id',
+  allTexts: 'SELECT id, content, scope, key_digest FROM notes ORDER BY id',
   forgetEmbedder: "DELETE FROM meta WHERE key IN ('embedder', 'dimension')",
   countsByScope:
     'SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name',
@@ -112,15 +117,17 @@ const SQL = {
   labels: `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${VISIBLE} GROUP BY l.label ORDER BY count DESC, l.label`,
   ranked: 'SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?',
   rankedVisible: `SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${VISIBLE} ${WITH_LABEL} ORDER BY bm25(notes_fts) LIMIT ?`,
-  nearest: 'SELECT rowid, distance FROM note_vectors WHERE embedding MATCH ? AND k = ? ORDER BY distance',
-  countVectors: 'SELECT count(*) FROM note_vectors',
+  nearest: `SELECT rowid, distance FROM ${VECTORS} WHERE embedding MATCH ? AND k = ? ORDER BY distance`,
+  // Scope and key are metadata columns of the vector table: the nearest neighbours are chosen among
+  // the notes the caller may see, inside the vector query (at most two scopes: the session's and global).
+  nearestInScopes: `SELECT rowid, distance FROM ${VECTORS} WHERE embedding MATCH ? AND k = ? AND scope IN (?, ?) ORDER BY distance`,
+  nearestWithKey: `SELECT rowid, distance FROM ${VECTORS} WHERE embedding MATCH ? AND k = ? AND scope IN (?, ?) AND key_digest IN ('', ?) ORDER BY distance`,
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
   visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ORDER BY n.id`,
 } as const;
 
 /** The statements that return only their first column. */
 const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
-  'countVectors',
   'meta',
   'labelsOf',
   'scopes',
@@ -174,7 +181,9 @@ export class NotesStore {
     const db = openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA);
     sqliteVec.load(db);
     const log = options.log ?? ((message: string) => process.stderr.write(`mira: ${message}\n`));
-    return new NotesStore(path, db, options.clock ?? systemClock, options.embedder, log);
+    const store = new NotesStore(path, db, options.clock ?? systemClock, options.embedder, log);
+    store.#upgradeVectors();
+    return store;
   }
 
   /** The named statement, prepared on first use and kept for the life of the store. */
@@ -259,12 +268,30 @@ export class NotesStore {
     return vector;
   }
 
-  #storeVector(id: number, vector: Float32Array | undefined): void {
+  #createVectors(dimension: number): void {
+    this.#db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${VECTORS} USING vec0(embedding float[${dimension}] distance_metric=cosine, scope text, key_digest text)`,
+    );
+  }
+
+  /** Moves the vectors of a file from before into the table with scope and key (once, at open). */
+  #upgradeVectors(): void {
+    const old = this.#db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck().get(OLD_VECTORS);
+    const dimension = Number(this.#meta('dimension'));
+    if (!old || !dimension) return;
+    this.#db.transaction(() => {
+      this.#createVectors(dimension);
+      this.#db.exec(
+        `INSERT INTO ${VECTORS} (rowid, embedding, scope, key_digest) SELECT v.rowid, v.embedding, n.scope, coalesce(n.key_digest, '') FROM ${OLD_VECTORS} v JOIN notes n ON n.id = v.rowid`,
+      );
+      this.#db.exec(`DROP TABLE ${OLD_VECTORS}`);
+    })();
+  }
+
+  #storeVector(id: number, vector: Float32Array | undefined, scope: string, keyDigest: string | null): void {
     if (!vector || !this.embedder) return;
     if (!this.#meta('embedder')) {
-      this.#db.exec(
-        `CREATE VIRTUAL TABLE IF NOT EXISTS note_vectors USING vec0(embedding float[${vector.length}] distance_metric=cosine)`,
-      );
+      this.#createVectors(vector.length);
       const set = this.#q('setMeta');
       set.run('embedder', this.embedder.name);
       set.run('dimension', String(vector.length));
@@ -276,7 +303,7 @@ export class NotesStore {
       );
     }
     this.#q('deleteVector').run(BigInt(id));
-    this.#q('insertVector').run(BigInt(id), vector);
+    this.#q('insertVector').run(BigInt(id), vector, scope, keyDigest ?? '');
   }
 
   #writeIndexes(id: number, content: string, labels: readonly string[]): void {
@@ -319,7 +346,7 @@ export class NotesStore {
       const row = this.#q('insertNote').run(scope, content, key, key === null ? null : digest(key), created, created);
       const noteId = Number(row.lastInsertRowid);
       this.#writeIndexes(noteId, content, labels);
-      this.#storeVector(noteId, vector);
+      this.#storeVector(noteId, vector, scope, key === null ? null : digest(key));
       return noteId;
     })();
     return {
@@ -372,7 +399,7 @@ export class NotesStore {
     this.#db.transaction(() => {
       this.#q('updateNote').run(content, this.#now(), id);
       this.#writeIndexes(id, content, labels);
-      if (vector) this.#storeVector(id, vector);
+      if (vector) this.#storeVector(id, vector, existing.scope, existing.key_digest);
       else if (this.#meta('embedder')) this.#q('deleteVector').run(BigInt(id));
     })();
     return { note: this.get(id, { ...viewer, operator: true })!, cut };
@@ -454,7 +481,7 @@ export class NotesStore {
     if (why === undefined) {
       try {
         const [vector] = await this.embedder!.embed([query]);
-        addRanks(this.#nearestVisible(vector!, filter, VECTOR_POOL));
+        addRanks(this.#nearestVisible(vector!, viewer, filter, VECTOR_POOL));
         mode = 'hybrid';
       } catch (error) {
         why = `the embedder failed (${(error as Error).message}); full-text only`;
@@ -484,13 +511,33 @@ export class NotesStore {
    * the search widens (doubling k) until enough visible notes are found or every vector was seen:
    * 250 near notes in another scope, or under a key, can no longer hide a visible match.
    */
-  #nearestVisible(vector: Float32Array, filter: readonly unknown[], pool: number): number[] {
-    const total = this.#q('countVectors').get() as number;
-    for (let k = Math.min(pool, total); ; k = Math.min(k * 4, total)) {
-      if (k === 0) return [];
-      const near = (this.#q('nearest').all(vector, k) as Array<{ rowid: number }>).map((r) => Number(r.rowid));
-      const visible = this.#allowedInOrder(near, filter);
-      if (visible.length >= pool || k >= total) return visible.slice(0, pool);
+  #nearestVisible(vector: Float32Array, viewer: Viewer, filter: readonly unknown[], pool: number): number[] {
+    const scopes = [...new Set(viewer.scopes)];
+    const near = (k: number): number[] => {
+      let rows: Array<{ rowid: number }>;
+      if (scopes.length <= 2) {
+        const [first, second = first] = scopes as [string, string?];
+        rows = viewer.operator
+          ? (this.#q('nearestInScopes').all(vector, k, first, second) as Array<{ rowid: number }>)
+          : (this.#q('nearestWithKey').all(
+              vector,
+              k,
+              first,
+              second,
+              viewer.key === null ? '' : digest(viewer.key),
+            ) as Array<{
+              rowid: number;
+            }>);
+      } else rows = this.#q('nearest').all(vector, k) as Array<{ rowid: number }>;
+      return rows.map((r) => Number(r.rowid));
+    };
+    // Scope and key are filtered inside the vector query; a label filter (or more than two scopes) is
+    // checked afterwards, widening k until enough neighbours pass or every vector was seen.
+    for (let k = pool; ; k *= 4) {
+      const found = near(k);
+      const visible = this.#allowedInOrder(found, filter);
+      // Fewer rows than asked for: every candidate vector was seen.
+      if (visible.length >= pool || found.length < k) return visible.slice(0, pool);
     }
   }
 
@@ -624,7 +671,7 @@ export class NotesStore {
         );
         const id = Number(row.lastInsertRowid);
         this.#writeIndexes(id, content, labels);
-        this.#storeVector(id, vectors[i]);
+        this.#storeVector(id, vectors[i], scope, n.private_key === null ? null : digest(n.private_key));
         added += 1;
       });
     })();
@@ -641,14 +688,17 @@ export class NotesStore {
     const rows = this.#q('allTexts').all() as Array<{
       id: number;
       content: string;
+      scope: string;
+      key_digest: string | null;
     }>;
     const vectors: Float32Array[] = [];
     for (let i = 0; i < rows.length; i += batch)
       vectors.push(...(await this.embedder.embed(rows.slice(i, i + batch).map((r) => r.content))));
     this.#db.transaction(() => {
-      this.#db.exec('DROP TABLE IF EXISTS note_vectors');
+      this.#db.exec(`DROP TABLE IF EXISTS ${VECTORS}`);
+      this.#db.exec(`DROP TABLE IF EXISTS ${OLD_VECTORS}`);
       this.#q('forgetEmbedder').run();
-      rows.forEach((r, i) => this.#storeVector(r.id, vectors[i]));
+      rows.forEach((r, i) => this.#storeVector(r.id, vectors[i], r.scope, r.key_digest));
     })();
     return rows.length;
   }
