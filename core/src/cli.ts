@@ -27,7 +27,7 @@ export type CliCommand =
   | { readonly kind: 'version' }
   | { readonly kind: 'run' | 'check'; readonly profile: string; readonly rosArgs: readonly string[] };
 
-/** Parses `mira` arguments. @throws MiraError `MIRA_ERR_CLI_USAGE` */
+/** Parses `mira` arguments. @throws MiraError MIRA_ERR_CLI_USAGE */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   let mode: 'run' | 'check' = 'run';
   let profile: string | undefined;

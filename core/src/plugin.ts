@@ -38,7 +38,7 @@ export interface PluginKernel extends RuntimeServices {
   readonly stores: {
     /** Registers a store the application opens before `start` and closes once at the end. */
     register<S extends ClosableStore>(store: StoreDefinition<S>): void;
-    /** The opened store; available from `start()` on. @throws MiraError `MIRA_ERR_STORE_NOT_AVAILABLE` */
+    /** The opened store; available from `start()` on. @throws MiraError MIRA_ERR_STORE_NOT_AVAILABLE */
     get<S extends ClosableStore>(name: string): S;
     /** True when a store of that name is registered (it may not be open yet). */
     has(name: string): boolean;

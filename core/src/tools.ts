@@ -114,7 +114,7 @@ export function findStrictSchemaViolation(schema: unknown, path = ''): string | 
   return undefined;
 }
 
-/** Throws `MIRA_ERR_TOOL_SCHEMA_NOT_STRICT` when the parameter schema is not strict. */
+/** Throws MIRA_ERR_TOOL_SCHEMA_NOT_STRICT when the parameter schema is not strict. */
 export function assertStrictToolSchema(tool: Pick<ToolDefinition, 'name' | 'parameters'>, owner: string): void {
   if (tool.parameters?.type !== 'object') {
     throw new MiraError(

@@ -37,7 +37,7 @@ export interface ModelResponse {
 
 /**
  * A model backend, registered by a cognition plugin (e.g. `@mira/plugin-openai`).
- * Throw a `MiraError` with a `MIRA_ERR_COGNITION_*` code on failure.
+ * Throw a `MiraError` with a MIRA_ERR_COGNITION_* code on failure.
  */
 export interface CognitionProvider {
   /** Shown in logs, e.g. `openai:gpt-4.1-mini`. */

@@ -43,7 +43,7 @@ export interface CommandDefinition {
   readonly usage?: string;
   /** Longer text for `help <command>`. */
   readonly details?: string;
-  /** Positional argument count; a line outside it fails with `MIRA_ERR_CONSOLE_USAGE`. Default: none allowed. */
+  /** Positional argument count; a line outside it fails with MIRA_ERR_CONSOLE_USAGE. Default: none allowed. */
   readonly args?: { readonly min: number; readonly max: number };
   readonly options?: Readonly<Record<string, CommandOption>>;
   /** Throw a `MiraError` to fail the line; the console prints `error: CODE: message`. */

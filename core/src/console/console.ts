@@ -32,8 +32,8 @@ export class CommandConsole {
   /**
    * Registers a command for `owner`.
    *
-   * @throws MiraError `MIRA_ERR_DUPLICATE_REGISTRATION` naming both plugins,
-   *   `MIRA_ERR_REGISTRATION_INVALID` for a malformed name.
+   * @throws MiraError MIRA_ERR_DUPLICATE_REGISTRATION naming both plugins,
+   *   MIRA_ERR_REGISTRATION_INVALID for a malformed name.
    */
   register(command: CommandDefinition, owner: string): void {
     const words = typeof command?.name === 'string' ? command.name.trim().split(/\s+/) : [];

@@ -12,7 +12,7 @@ export interface Token {
  * inside them `\"` is a quote and `\\` a backslash. Quotes may join with
  * unquoted text (`ENT1:"owner"` is one word).
  *
- * @throws MiraError `MIRA_ERR_CONSOLE_UNTERMINATED_QUOTE`
+ * @throws MiraError MIRA_ERR_CONSOLE_UNTERMINATED_QUOTE
  */
 export function tokenize(line: string): Token[] {
   const tokens: Token[] = [];

@@ -22,7 +22,7 @@ function parseRef(prefix: 'ENT' | 'MEM', text: string): number {
   return id;
 }
 
-/** Parses `ENT<n>` (case-insensitive prefix) into its integer id. @throws MiraError `MIRA_ERR_MEMORY_INVALID_ID` */
+/** Parses `ENT<n>` (case-insensitive prefix) into its integer id. @throws MiraError MIRA_ERR_MEMORY_INVALID_ID */
 export const parseEntityRef = (text: string): number => parseRef('ENT', text);
-/** Parses `MEM<n>` (case-insensitive prefix) into its integer id. @throws MiraError `MIRA_ERR_MEMORY_INVALID_ID` */
+/** Parses `MEM<n>` (case-insensitive prefix) into its integer id. @throws MiraError MIRA_ERR_MEMORY_INVALID_ID */
 export const parseMemoryRef = (text: string): number => parseRef('MEM', text);

@@ -151,7 +151,7 @@ export interface MemoryStore {
   info(): Promise<StoreInfo>;
   /** @throws MiraError on a bad token or name. */
   createEntity(input: { readonly entityType: string; readonly canonicalName: string }): Promise<Entity>;
-  /** @throws MiraError `MIRA_ERR_MEMORY_ENTITY_NOT_FOUND`, `MIRA_ERR_MEMORY_ALIAS_EXISTS` */
+  /** @throws MiraError MIRA_ERR_MEMORY_ENTITY_NOT_FOUND, MIRA_ERR_MEMORY_ALIAS_EXISTS */
   addAlias(entityId: number, alias: string): Promise<AliasAdded>;
   getEntity(entityId: number): Promise<Entity | undefined>;
   /** Every entity whose canonical name or alias has exactly the key of `name`, in entity-ID order. */

@@ -52,7 +52,7 @@ export const OPERATOR_STATEMENT_SOURCE = 'operator_statement';
  */
 export const RUNTIME_SOURCE_KINDS: ReadonlySet<string> = new Set([OPERATOR_STATEMENT_SOURCE]);
 
-/** @throws MiraError `MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED` for a runtime-owned source kind given by hand. */
+/** @throws MiraError MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED for a runtime-owned source kind given by hand. */
 export function assertHandWrittenSource(sourceKind: string): void {
   let token: string;
   try {

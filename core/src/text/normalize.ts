@@ -46,7 +46,7 @@ export function findFormatCharacter(text: string): { codePoint: number; index: n
   return undefined;
 }
 
-/** Throws `MIRA_ERR_TEXT_CONTROL_CHARACTER` for a format character (see {@link findFormatCharacter}). */
+/** Throws MIRA_ERR_TEXT_CONTROL_CHARACTER for a format character (see {@link findFormatCharacter}). */
 export function assertNoFormatCharacters(text: string, what = 'text'): void {
   const found = findFormatCharacter(text);
   if (found) {
@@ -58,7 +58,7 @@ export function assertNoFormatCharacters(text: string, what = 'text'): void {
   }
 }
 
-/** Throws `MIRA_ERR_TEXT_CONTROL_CHARACTER` when {@link findForbiddenCharacter} finds one. */
+/** Throws MIRA_ERR_TEXT_CONTROL_CHARACTER when {@link findForbiddenCharacter} finds one. */
 export function assertNoForbiddenCharacters(text: string, what = 'text'): void {
   const found = findForbiddenCharacter(text);
   if (found) {
@@ -93,8 +93,8 @@ export function normalizeDisplay(text: string, what = 'text'): string {
  *
  * The steps repeat until the key is stable, which keeps the function idempotent.
  *
- * @throws MiraError `MIRA_ERR_TEXT_CONTROL_CHARACTER` for control or bidi characters,
- *   `MIRA_ERR_TEXT_EMPTY` when nothing but white space remains.
+ * @throws MiraError MIRA_ERR_TEXT_CONTROL_CHARACTER for control or bidi characters,
+ *   MIRA_ERR_TEXT_EMPTY when nothing but white space remains.
  * @example
  * normalizeKey('  STRASSE ') === normalizeKey('straße'); // true
  */
@@ -120,7 +120,7 @@ const TOKEN_PATTERN = /^[a-z][a-z0-9_]*$/;
  * kind): NFKC, case folded, then checked against `[a-z][a-z0-9_]*` of at most
  * {@link MAX_TOKEN_LENGTH} characters, so capitalisation can never create two keys.
  *
- * @throws MiraError `MIRA_ERR_TOKEN_INVALID`
+ * @throws MiraError MIRA_ERR_TOKEN_INVALID
  */
 export function normalizeToken(text: string, what = 'token'): string {
   const found = findForbiddenCharacter(text);

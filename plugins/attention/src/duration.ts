@@ -7,7 +7,7 @@ export const MAX_DELAY_MS = 7 * 24 * 3_600_000;
 /**
  * Parses a duration such as `90s`, `5m`, `1h30m` or `2h5m10s` into milliseconds.
  *
- * @throws MiraError `MIRA_ERR_ATTENTION_DURATION`
+ * @throws MiraError MIRA_ERR_ATTENTION_DURATION
  */
 export function parseDuration(text: string): number {
   const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text.trim());

@@ -78,7 +78,7 @@ function describe(error: ErrorObject): string {
   return `${where}: ${error.message ?? 'is invalid'}`;
 }
 
-/** Checks a parsed body against its schema. @throws MiraError `MIRA_ERR_MIND_VIEW_BAD_REQUEST`, nothing stored. */
+/** Checks a parsed body against its schema. @throws MiraError MIRA_ERR_MIND_VIEW_BAD_REQUEST, nothing stored. */
 export function checkBody<T>(name: BodyName, body: unknown): T {
   const validate = validators[name];
   if (!validate(body))

@@ -11,7 +11,7 @@ export const MAX_QUERY_LENGTH = 512;
 /**
  * Checks a private key: 1 to {@link MAX_KEY_LENGTH} characters, no control, format or bidi characters
  * (a key that cannot be typed or seen would make its note unreachable).
- * @throws MiraError `MIRA_ERR_NOTES_KEY_INVALID`
+ * @throws MiraError MIRA_ERR_NOTES_KEY_INVALID
  */
 export function checkKey(key: string): string {
   const length = [...key].length;
