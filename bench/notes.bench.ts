@@ -62,7 +62,7 @@ function sentence(random: () => number, i: number): string {
   return `${words.join(' ')} note${i}`;
 }
 
-function generate(count: number, log: (m: string) => void): string {
+export function generate(count: number, log: (m: string) => void): string {
   mkdirSync(CACHE_DIR, { recursive: true });
   const path = join(CACHE_DIR, `notes-zipf-v2-${count}.sqlite3`);
   if (existsSync(path)) return path;

@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark, each reporting ratios against a baseline measured in the same run.
 //   npm run bench -- --quick         a 100,000-memory database instead of 1,000,000, for a fast look
-//   npm run bench -- --only=store    one of: store, cognition, admission, hardware, notes, safety, assertion
+//   npm run bench -- --only=store    one of: store, cognition, admission, hardware, notes, safety,
+//                                    assertion, duplicates
 import { admissionBench } from './admission.bench.js';
 import { assertionBench } from './assertion.bench.js';
 import { cognitionBench } from './cognition.bench.js';
+import { duplicatesBench } from './duplicates.bench.js';
 import { hardwareBench } from './hardware.bench.js';
 import { notesBench } from './notes.bench.js';
 import { safetyBench } from './safety.bench.js';
@@ -24,3 +26,4 @@ if (!only || only === 'notes') await notesBench({ notes: quick ? 20_000 : 100_00
 if (!only || only === 'safety')
   await safetyBench({ idleSamples: quick ? 10 : 30, loadedSamples: quick ? 2 : 5, notes: 5000, log });
 if (!only || only === 'assertion') await assertionBench({ log });
+if (!only || only === 'duplicates') await duplicatesBench({ notes: 5000, log });

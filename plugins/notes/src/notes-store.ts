@@ -3,6 +3,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { MiraError, collapseWhitespace, systemClock, type Clock } from '@mira/core';
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
+import { nearDuplicatePairs } from './near-duplicates.js';
 import { NOTES_SCHEMA } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
 import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, comparable, parseLabels } from './text.js';
@@ -548,7 +549,7 @@ export class NotesStore {
     return ids.filter((id) => allowed.has(id));
   }
 
-  /** Near-identical pairs among the notes the viewer sees (same words in the same order, or ≥ 85% shared words). */
+  /** Near-identical pairs among the notes the viewer sees, found in sub-quadratic time (see near-duplicates.ts). */
   duplicates(viewer: Viewer, maxNotes = 5000): Array<{ a: Note; b: Note; similarity: number }> {
     const total = this.count(viewer);
     if (total > maxNotes)
@@ -559,24 +560,11 @@ export class NotesStore {
     const rows = (this.#q('visibleNotes').all(...this.#filterParams(viewer)) as NoteRow[]).filter((r) =>
       this.#visible(r, viewer),
     );
-    const words = rows.map((r) => new Set(comparable(r.content).split(' ')));
-    const pairs: Array<{ a: Note; b: Note; similarity: number }> = [];
-    for (let i = 0; i < rows.length; i += 1) {
-      for (let j = i + 1; j < rows.length; j += 1) {
-        const a = words[i]!;
-        const b = words[j]!;
-        const shared = [...a].filter((w) => b.has(w)).length;
-        const similarity = shared / (a.size + b.size - shared);
-        if (comparable(rows[i]!.content) === comparable(rows[j]!.content) || similarity >= 0.85) {
-          pairs.push({
-            a: this.#hydrate(rows[i]!),
-            b: this.#hydrate(rows[j]!),
-            similarity: Math.round(similarity * 100) / 100,
-          });
-        }
-      }
-    }
-    return pairs;
+    return nearDuplicatePairs(rows.map((r) => comparable(r.content))).map(({ i, j, similarity }) => ({
+      a: this.#hydrate(rows[i]!),
+      b: this.#hydrate(rows[j]!),
+      similarity,
+    }));
   }
 
   /** Combines two near-identical notes: `keep` gains `drop`'s labels, `drop` is deleted. */
