@@ -19,6 +19,7 @@ export default tseslint.config(
         Blob: 'readonly',
         FormData: 'readonly',
         sessionStorage: 'readonly',
+        window: 'readonly',
         history: 'readonly',
       },
     },

@@ -388,8 +388,48 @@ describe('Mind view', function () {
       await page.waitForFunction(() =>
         [...document.querySelectorAll('.card .content')].some((n) => n.textContent === 'The dock code changed'),
       );
+      // Delete asks first: dismissing keeps the note, accepting deletes it.
+      page.once('dialog', (dialog) => void dialog.dismiss());
+      await page.click('.card[data-id="4"] .delete');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await page.$$('.card')).to.have.length(4);
+      page.once('dialog', (dialog) => void dialog.accept());
       await page.click('.card[data-id="4"] .delete');
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
+    });
+
+    it('edits text and labels in one form per card, with Cancel and Esc', async () => {
+      await page.click('.card[data-id="3"] .edit');
+      await page.click('.card[data-id="3"] .edit'); // a second click does not add a second form
+      expect(await page.$$('.card[data-id="3"] .save')).to.have.length(1);
+      await page.fill('.card[data-id="3"] textarea', 'not kept');
+      await page.press('.card[data-id="3"] textarea', 'Escape');
+      expect(await page.$$('.card[data-id="3"] textarea')).to.have.length(0);
+      expect(await page.textContent('.card[data-id="3"] .content')).to.equal('The dock code is 4711');
+      await page.click('.card[data-id="3"] .edit');
+      await page.click('.card[data-id="3"] .cancel');
+      expect(await page.$$('.card[data-id="3"] .save')).to.have.length(0);
+      await page.click('.card[data-id="3"] .edit');
+      await page.fill('.card[data-id="3"] .labels-editor', 'secret, dock');
+      await page.click('.card[data-id="3"] .save');
+      await page.waitForFunction(() =>
+        document.querySelector('.card[data-id="3"] .meta')?.textContent?.includes('dock'),
+      );
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      expect(notes.get(3, { scopes: ['default'], key: null, operator: true })!.labels).to.deep.equal([
+        'secret',
+        'dock',
+      ]);
+    });
+
+    it('always shows the count of what is on screen', async () => {
+      expect(await page.textContent('#count')).to.equal('4 of 4 notes');
+      await page.click('.chip[data-label="secret"]');
+      expect(await page.textContent('#count')).to.equal('1 of 4 notes');
+      await page.fill('#filter', 'tea');
+      expect(await page.textContent('#count')).to.equal('0 of 4 notes');
+      await page.click('.chip[data-label="secret"]');
+      expect(await page.textContent('#count')).to.equal('2 of 4 notes');
     });
 
     it('walks duplicates with combine', async () => {

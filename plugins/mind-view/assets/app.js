@@ -125,25 +125,50 @@ function card(note) {
   const edit = el('button', { type: 'button', title: 'Edit', className: 'edit', text: '✎' });
   const remove = el('button', { type: 'button', title: 'Delete', className: 'delete', text: '✕' });
   edit.addEventListener('click', () => {
-    const area = el('textarea', { className: 'editor' });
+    if (box.querySelector('.editor')) return; // already editing: one form per card
+    const area = el('textarea', { className: 'editor', 'aria-label': `Text of N${note.id}` });
     area.value = note.content;
+    const labels = el('input', {
+      className: 'labels-editor',
+      'aria-label': `Labels of N${note.id}`,
+      placeholder: 'labels, comma-separated',
+    });
+    labels.value = note.labels.join(', ');
+    const form = el(
+      'div',
+      { className: 'edit-form' },
+      el('label', { text: 'Text' }, area),
+      el('label', { text: 'Labels' }, labels),
+    );
     const save = el('button', { type: 'button', className: 'save', text: 'Save' });
+    const cancel = el('button', { type: 'button', className: 'cancel', text: 'Cancel' });
+    const close = () => {
+      form.replaceWith(text);
+      save.remove();
+      cancel.remove();
+    };
+    cancel.addEventListener('click', close);
+    form.addEventListener('keydown', (e) => e.key === 'Escape' && close());
     save.addEventListener('click', async () => {
       try {
-        await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, {
+        const result = await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, {
           method: 'PATCH',
-          body: JSON.stringify({ content: area.value }),
+          body: JSON.stringify({ content: area.value, labels: labels.value }),
         });
-        status(`N${note.id} saved`);
+        status(
+          `N${note.id} saved${result.note.content.length < area.value.trim().length ? ' (trimmed to 512 characters)' : ''}`,
+        );
         await loadNotes();
       } catch (e) {
         status(e.message);
       }
     });
-    text.replaceWith(area);
-    box.append(save);
+    text.replaceWith(form);
+    box.append(save, cancel);
+    area.focus();
   });
   remove.addEventListener('click', async () => {
+    if (!window.confirm(`Delete N${note.id}? This cannot be undone.`)) return;
     try {
       await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'DELETE' });
       status(`N${note.id} deleted`);
@@ -160,7 +185,8 @@ function render() {
   renderChips();
   const notes = visibleNotes();
   $('cards').replaceChildren(...notes.map(card));
-  if (!$('status').textContent) status(`${notes.length} of ${state.notes.length} notes`);
+  // The count always describes what is shown.
+  $('count').textContent = `${notes.length} of ${state.notes.length} notes`;
 }
 
 async function findDuplicates() {
