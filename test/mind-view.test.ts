@@ -422,6 +422,42 @@ describe('Mind view', function () {
       ]);
     });
 
+    it('colours labels from distinct hues with text contrast of at least 4.5:1, chips included', async () => {
+      // A plain script: the test compiler's helpers do not exist in the page.
+      const measured = (await page.evaluate(`(() => {
+        const rgb = (css) => (css.match(/\\d+(\\.\\d+)?/g) || []).slice(0, 3).map(Number);
+        const lum = (c) => {
+          const [r, g, b] = c.map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const contrast = (a, b) => {
+          const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+          return (hi + 0.05) / (lo + 0.05);
+        };
+        const badges = [...document.querySelectorAll('.card .label')].map((el) => {
+          const style = getComputedStyle(el);
+          const ratio = contrast(rgb(style.color), rgb(style.backgroundColor));
+          return { label: el.textContent, background: style.backgroundColor, ratio };
+        });
+        const chips = [...document.querySelectorAll('.chip')].map((el) => {
+          const style = getComputedStyle(el);
+          const ratio = contrast(rgb(style.color), rgb(style.backgroundColor));
+          return { label: el.dataset.label, color: style.color, ratio };
+        });
+        return { badges, chips };
+      })()`)) as {
+        badges: Array<{ label: string; background: string; ratio: number }>;
+        chips: Array<{ label: string; color: string; ratio: number }>;
+      };
+      expect(measured.badges.length).to.be.greaterThan(3);
+      for (const b of [...measured.badges, ...measured.chips]) expect(b.ratio, JSON.stringify(b)).to.be.at.least(4.5);
+      const colourOf = new Map(measured.badges.map((b) => [b.label, b.background]));
+      const labels = [...colourOf.keys()];
+      // Every label its own hue, and chips in their label's colour.
+      expect(new Set(colourOf.values()).size, JSON.stringify([...colourOf])).to.equal(labels.length);
+      for (const chip of measured.chips) expect(chip.color).to.equal(colourOf.get(chip.label!));
+    });
+
     it('always shows the count of what is on screen', async () => {
       expect(await page.textContent('#count')).to.equal('4 of 4 notes');
       await page.click('.chip[data-label="secret"]');

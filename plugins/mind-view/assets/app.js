@@ -38,15 +38,44 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
-function hue(text) {
-  let h = 0;
-  for (const ch of text) h = (h * 31 + ch.codePointAt(0)) % 360;
-  return h;
+// Twelve clearly distinct hues, each dark enough for white text at 5:1 or more (WCAG AA asks 4.5:1).
+const PALETTE = [
+  '#1f5f99',
+  '#a1341c',
+  '#2e7d32',
+  '#6a3d9a',
+  '#8a5a00',
+  '#00796b',
+  '#ad1457',
+  '#283593',
+  '#616100',
+  '#8e2430',
+  '#455a64',
+  '#5d4037',
+];
+const UNLABELED = '#595959';
+const colors = new Map();
+
+/** The most common labels get distinct colours, in order; rarer ones share by a stable hash. */
+function assignColors() {
+  const counts = new Map();
+  for (const n of state.notes) for (const l of n.labels) counts.set(l, (counts.get(l) || 0) + 1);
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([l]) => l);
+  colors.clear();
+  ranked.forEach((label, i) => {
+    let h = 0;
+    for (const ch of label) h = (h * 31 + ch.codePointAt(0)) % PALETTE.length;
+    colors.set(label, PALETTE[i < PALETTE.length ? i : h]);
+  });
+}
+
+function colorOf(label) {
+  return label === 'unlabeled' ? UNLABELED : colors.get(label) || PALETTE[0];
 }
 
 function labelBadge(label) {
   const badge = el('span', { className: 'label', text: label });
-  badge.style.background = label === 'unlabeled' ? '#999' : `hsl(${hue(label)}, 45%, 45%)`;
+  badge.style.background = colorOf(label);
   return badge;
 }
 
@@ -91,13 +120,14 @@ function visibleNotes() {
 }
 
 function renderChips() {
+  assignColors();
   const counts = new Map();
   for (const n of state.notes)
     for (const l of n.labels.length ? n.labels : ['unlabeled']) counts.set(l, (counts.get(l) || 0) + 1);
   const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
   $('chips').replaceChildren(
-    ...top.map(([label, count]) =>
-      el('button', {
+    ...top.map(([label, count]) => {
+      const chip = el('button', {
         type: 'button',
         className: `chip${state.label === label ? ' on' : ''}`,
         'data-label': label,
@@ -106,8 +136,11 @@ function renderChips() {
           state.label = state.label === label ? null : label;
           render();
         },
-      }),
-    ),
+      });
+      // Through the CSSOM: the page's content security policy allows no inline style attributes.
+      chip.style.setProperty('--chip', colorOf(label));
+      return chip;
+    }),
   );
 }
 
