@@ -48,6 +48,20 @@ describe('standard messages as current robots send them', () => {
     expect(obstacle.observe({ ...reading(range(0.01)), sensorId: 'range' })).not.to.equal(undefined);
   });
 
+  it('converts NaN and ±Inf the same way for both transports: the field is left out', () => {
+    // rclnodejs delivers the numbers; rosbridge (JSON) delivers null.
+    for (const unknown of [Number.NaN, Number.POSITIVE_INFINITY, null]) {
+      expect(toSensorValue('sensor_msgs/msg/BatteryState', { percentage: unknown, voltage: 12.1 })).to.deep.equal({
+        voltage: 12.1,
+      });
+    }
+    const odometry = toSensorValue('nav_msgs/msg/Odometry', {
+      pose: { pose: { position: { x: 1, y: null }, orientation: { x: 0, y: 0, z: 0, w: 1 } } },
+      twist: { twist: { linear: { x: Number.NaN }, angular: { z: 0.5 } } },
+    });
+    expect(odometry).to.deep.equal({ x: 1, yaw: 0, angular_rad_s: 0.5 });
+  });
+
   it('builds Twist and TwistStamped commands and reads both back', () => {
     expect(driveCommand('geometry_msgs/msg/Twist', 0.2, -0.1)).to.deep.equal({
       linear: { x: 0.2, y: 0, z: 0 },
@@ -85,6 +99,37 @@ describe('TwistStamped drives (ros2_control on Jazzy)', function () {
   afterEach(async () => {
     await rt?.dispose();
     await bridge?.close();
+  });
+
+  it('passes per-sensor bridge options, and never the QoS depth as queue_length', async () => {
+    bridge = await startRosbridgeServer();
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      tables: {
+        ros2: {
+          transport: 'rosbridge',
+          url: bridge.url,
+          sensors: [
+            { id: 'battery', topic: '/battery_state', type: 'sensor_msgs/msg/BatteryState' },
+            {
+              id: 'range',
+              topic: '/range',
+              type: 'sensor_msgs/msg/Range',
+              throttle_rate_ms: 200,
+              queue_length: 1,
+              compression: 'cbor',
+            },
+          ],
+        },
+      },
+    });
+    const subscribe = (topic: string) => bridge.ops.find((op) => op.op === 'subscribe' && op.topic === topic)!;
+    const deadline = Date.now() + 3000;
+    while ((!subscribe('/battery_state') || !subscribe('/range')) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(subscribe('/battery_state')).to.deep.include({ throttle_rate: 0, queue_length: 0, compression: 'none' });
+    expect(subscribe('/range')).to.deep.include({ throttle_rate: 200, queue_length: 1, compression: 'cbor' });
   });
 
   it('publishes stamped commands over rosbridge, advertised with their type', async () => {

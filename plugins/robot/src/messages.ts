@@ -45,10 +45,11 @@ export function toSensorValue(
 ): Readonly<Record<string, number | boolean>> {
   switch (type) {
     case 'sensor_msgs/msg/BatteryState': {
-      const value: Record<string, number | boolean> = {
+      // NaN (or null, as rosbridge sends NaN and ±Inf) means unknown: the field is left out.
+      const value: Record<string, number | boolean> = finiteFields({
         percent: round(num(message.percentage) * 100, 1),
         voltage: round(num(message.voltage), 2),
-      };
+      });
       if (typeof message.power_supply_status === 'number') {
         value.charging = message.power_supply_status === POWER_SUPPLY_STATUS_CHARGING;
       }
@@ -64,15 +65,23 @@ export function toSensorValue(
       const twist = (
         message.twist as { twist?: { linear?: Record<string, unknown>; angular?: Record<string, unknown> } } | undefined
       )?.twist;
-      return {
+      return finiteFields({
         x: round(num(pose?.position?.x)),
         y: round(num(pose?.position?.y)),
         yaw: round(yawOf(pose?.orientation)),
         linear_m_s: round(num(twist?.linear?.x)),
         angular_rad_s: round(num(twist?.angular?.z)),
-      };
+      });
     }
   }
+}
+
+/**
+ * The fields that are finite numbers. NaN and ±Inf arrive as numbers over native ROS 2 and as null over
+ * rosbridge (JSON has neither); either way a field with no finite value is left out of the reading.
+ */
+function finiteFields(value: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => Number.isFinite(v)));
 }
 
 function rangeValue(message: RosMessage): Readonly<Record<string, number | boolean>> {

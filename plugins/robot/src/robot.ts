@@ -37,6 +37,12 @@ export interface SensorMapping {
   readonly stale_after_ms?: number;
   /** `sensor_data` (best effort, depth 5) or `reliable` (default `sensor_data`). */
   readonly qos?: 'sensor_data' | 'reliable';
+  /** rosbridge only: forward at most one message per this many milliseconds. */
+  readonly throttle_rate_ms?: number;
+  /** rosbridge only: how many messages the bridge buffers while throttling (default 0). */
+  readonly queue_length?: number;
+  /** rosbridge only: `cbor` for binary-encoded messages (large ones such as LaserScan), or `none`. */
+  readonly compression?: 'none' | 'cbor';
 }
 
 /** The velocity command topic and the limits the runtime enforces. */
@@ -83,6 +89,9 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
         type: { enum: Object.keys(SENSOR_MESSAGE_TYPES) },
         stale_after_ms: { type: 'integer', minimum: 1 },
         qos: { enum: ['sensor_data', 'reliable'] },
+        throttle_rate_ms: { type: 'integer', minimum: 0, maximum: 60000 },
+        queue_length: { type: 'integer', minimum: 0, maximum: 1000 },
+        compression: { enum: ['none', 'cbor'] },
       },
       required: ['id', 'topic', 'type'],
       additionalProperties: false,
@@ -296,7 +305,14 @@ export function attachRobot(
               kernel.sensors.publish(reading);
               for (const waiter of [...(waiters.get(sensor.id) ?? [])]) waiter(reading);
             },
-            sensor.qos === 'reliable' ? RELIABLE_QOS : SENSOR_QOS,
+            {
+              ...(sensor.qos === 'reliable' ? RELIABLE_QOS : SENSOR_QOS),
+              bridge: {
+                throttle_rate: sensor.throttle_rate_ms,
+                queue_length: sensor.queue_length,
+                compression: sensor.compression,
+              },
+            },
           ),
         );
       }

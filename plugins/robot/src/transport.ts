@@ -6,6 +6,16 @@ export interface QosProfile {
   readonly reliability?: 'reliable' | 'best_effort';
   readonly durability?: 'volatile' | 'transient_local';
   readonly depth?: number;
+  /**
+   * What a rosbridge server does for this subscription (ignored by native ROS 2): the fastest rate it
+   * forwards messages (`throttle_rate`, ms), how many it buffers while throttling (`queue_length`), and
+   * whether it sends them CBOR-encoded (`compression`).
+   */
+  readonly bridge?: {
+    readonly throttle_rate?: number;
+    readonly queue_length?: number;
+    readonly compression?: 'none' | 'cbor';
+  };
 }
 
 /**

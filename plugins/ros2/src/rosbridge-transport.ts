@@ -28,6 +28,8 @@ const ROSLIB = roslib as unknown as {
     name: string;
     messageType: string;
     queue_length?: number;
+    throttle_rate?: number;
+    compression?: string;
     reconnect_on_close?: boolean;
   }) => RosTopic;
 };
@@ -165,7 +167,10 @@ export class RosbridgeTransport implements RobotTransport {
       ros: this.#ros,
       name: topic,
       messageType: type,
-      queue_length: qos?.depth ?? 0,
+      // rosbridge options, not ROS QoS: depth is the subscriber's history, not the bridge's throttle buffer.
+      queue_length: qos?.bridge?.queue_length ?? 0,
+      throttle_rate: qos?.bridge?.throttle_rate ?? 0,
+      compression: qos?.bridge?.compression ?? 'none',
       // roslib re-subscribes on the next connection after a close.
       reconnect_on_close: true,
     });
