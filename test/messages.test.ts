@@ -62,6 +62,60 @@ describe('standard messages as current robots send them', () => {
     expect(odometry).to.deep.equal({ x: 1, yaw: 0, angular_rad_s: 0.5 });
   });
 
+  it('reads a LaserScan as the nearest obstacle overall and per sector, ignoring no-returns', () => {
+    const scan = toSensorValue('sensor_msgs/msg/LaserScan', {
+      angle_min: -Math.PI,
+      angle_increment: Math.PI / 4,
+      range_min: 0.1,
+      range_max: 10,
+      // -180°, -135°, -90°, -45°, 0°, 45°, 90°, 135°
+      // Sectors: front within ±45°, back from ±135°, left and right between.
+      ranges: [3, null, 2.5, 0.05, 1.2, 4, 5, Number.POSITIVE_INFINITY],
+    });
+    expect(scan).to.deep.equal({ nearest_m: 1.2, back_m: 3, right_m: 2.5, front_m: 1.2, left_m: 5 });
+    expect(
+      toSensorValue('sensor_msgs/msg/LaserScan', {
+        angle_min: 0,
+        angle_increment: 0.1,
+        range_min: 0.1,
+        range_max: 5,
+        ranges: [null, 99],
+      }),
+    ).to.deep.equal({});
+  });
+
+  it('reads an Imu as yaw and yaw rate', () => {
+    const half = Math.PI / 4;
+    expect(
+      toSensorValue('sensor_msgs/msg/Imu', {
+        orientation: { x: 0, y: 0, z: Math.sin(half), w: Math.cos(half) },
+        angular_velocity: { z: 0.25 },
+      }),
+    ).to.deep.equal({ yaw: 1.571, yaw_rate_rad_s: 0.25 });
+  });
+
+  it('simulates LaserScan and Imu too', async () => {
+    const rt = await createTestRuntime({
+      plugins: [simPlugin],
+      tables: {
+        sim: {
+          tick_ms: 0,
+          sensors: [
+            { id: 'scan', topic: '/scan', type: 'sensor_msgs/msg/LaserScan' },
+            { id: 'imu', topic: '/imu', type: 'sensor_msgs/msg/Imu' },
+          ],
+        },
+      },
+    });
+    try {
+      rt.instance(simPlugin).transport.tick();
+      expect(rt.app.kernel.latestReading('scan')!.value).to.deep.equal({ nearest_m: 4, front_m: 4 });
+      expect(rt.app.kernel.latestReading('imu')!.value).to.deep.equal({ yaw: 0, yaw_rate_rad_s: 0 });
+    } finally {
+      await rt.dispose();
+    }
+  });
+
   it('builds Twist and TwistStamped commands and reads both back', () => {
     expect(driveCommand('geometry_msgs/msg/Twist', 0.2, -0.1)).to.deep.equal({
       linear: { x: 0.2, y: 0, z: 0 },

@@ -5,6 +5,8 @@ export const SENSOR_MESSAGE_TYPES = {
   'sensor_msgs/msg/BatteryState': 'battery',
   'sensor_msgs/msg/Range': 'range',
   'nav_msgs/msg/Odometry': 'odometry',
+  'sensor_msgs/msg/LaserScan': 'scan',
+  'sensor_msgs/msg/Imu': 'imu',
 } as const;
 
 /** A sensor message type Mira can read. */
@@ -15,6 +17,8 @@ export const SENSOR_UNITS: Record<SensorMessageType, string> = {
   'sensor_msgs/msg/BatteryState': 'percent',
   'sensor_msgs/msg/Range': 'm',
   'nav_msgs/msg/Odometry': 'm, rad, m/s, rad/s',
+  'sensor_msgs/msg/LaserScan': 'm',
+  'sensor_msgs/msg/Imu': 'rad, rad/s',
 };
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : Number.NaN);
@@ -57,6 +61,15 @@ export function toSensorValue(
     }
     case 'sensor_msgs/msg/Range':
       return rangeValue(message);
+    case 'sensor_msgs/msg/LaserScan':
+      return scanValue(message);
+    case 'sensor_msgs/msg/Imu': {
+      const rate = (message.angular_velocity as Record<string, unknown> | undefined)?.z;
+      return finiteFields({
+        yaw: round(yawOf(message.orientation as Record<string, unknown> | undefined)),
+        yaw_rate_rad_s: round(num(rate)),
+      });
+    }
     case 'nav_msgs/msg/Odometry': {
       const pose = (
         message.pose as
@@ -82,6 +95,40 @@ export function toSensorValue(
  */
 function finiteFields(value: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => Number.isFinite(v)));
+}
+
+/**
+ * A LaserScan as the nearest obstacle overall and per sector (front ±45°, left, back, right), using
+ * only ranges within `[range_min, range_max]` (null, NaN and ±Inf are no return). Sectors with no
+ * return are left out: `{ nearest_m, front_m, left_m, right_m, back_m }`.
+ */
+function scanValue(message: RosMessage): Readonly<Record<string, number>> {
+  const ranges = Array.isArray(message.ranges) ? (message.ranges as unknown[]) : [];
+  const angleMin = num(message.angle_min);
+  const increment = num(message.angle_increment);
+  const min = typeof message.range_min === 'number' ? message.range_min : 0;
+  const max = typeof message.range_max === 'number' ? message.range_max : Number.POSITIVE_INFINITY;
+  const nearest: Record<string, number> = {};
+  const keep = (key: string, r: number) => {
+    if (!(key in nearest) || r < nearest[key]!) nearest[key] = r;
+  };
+  ranges.forEach((raw, i) => {
+    if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < min || raw > max) return;
+    if (!Number.isFinite(angleMin) || !Number.isFinite(increment)) return;
+    const angle = Math.atan2(Math.sin(angleMin + i * increment), Math.cos(angleMin + i * increment));
+    const quarter = Math.PI / 4;
+    const sector =
+      Math.abs(angle) <= quarter
+        ? 'front_m'
+        : Math.abs(angle) >= 3 * quarter
+          ? 'back_m'
+          : angle > 0
+            ? 'left_m'
+            : 'right_m';
+    keep('nearest_m', raw);
+    keep(sector, raw);
+  });
+  return Object.fromEntries(Object.entries(nearest).map(([k, v]) => [k, round(v)]));
 }
 
 function rangeValue(message: RosMessage): Readonly<Record<string, number | boolean>> {

@@ -51,6 +51,8 @@ const DEFAULT_RATES: Record<string, number> = {
   'sensor_msgs/msg/BatteryState': 1,
   'nav_msgs/msg/Odometry': 20,
   'sensor_msgs/msg/Range': 10,
+  'sensor_msgs/msg/LaserScan': 10,
+  'sensor_msgs/msg/Imu': 50,
 };
 
 /** One simulated robot of one runtime. */

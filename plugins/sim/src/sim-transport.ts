@@ -134,6 +134,24 @@ export class SimTransport implements RobotTransport {
           pose: { pose: { position: { x: s.x, y: s.y, z: 0 }, orientation: yawQuaternion(s.yaw) } },
           twist: { twist: { linear: { x: s.linear, y: 0, z: 0 }, angular: { x: 0, y: 0, z: s.angular } } },
         };
+      case 'sensor_msgs/msg/Imu':
+        return {
+          header,
+          orientation: yawQuaternion(s.yaw),
+          angular_velocity: { x: 0, y: 0, z: s.angular },
+          linear_acceleration: { x: 0, y: 0, z: 9.81 },
+        };
+      case 'sensor_msgs/msg/LaserScan':
+        // One beam straight ahead (the simulated range finder); the other directions see nothing.
+        return {
+          header,
+          angle_min: -Math.PI / 2,
+          angle_max: Math.PI,
+          angle_increment: Math.PI / 2,
+          range_min: this.robot.params.rangeMinM,
+          range_max: this.robot.params.rangeMaxM,
+          ranges: [Number.POSITIVE_INFINITY, this.robot.range(), Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
+        };
     }
   }
 
