@@ -567,9 +567,35 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       expect(semantic.notes.map((n: any) => n.content)).not.to.include('Bob likes coffee'); // keyed: not without the key
       const both = await callTool('search_memory', { query: 'door', label: null, private_key: null });
       expect(both.notes[0].content).to.equal('The charger is behind the door'); // first in text and in meaning
-      const filtered = await callTool('search_memory', { query: 'beverage', label: 'place', private_key: null });
+      const filtered = await callTool('search_memory', { query: 'door', label: 'place', private_key: null });
       expect(filtered.notes.map((n: any) => n.content)).to.deep.equal(['The charger is behind the door']);
+      // No place is anything like a beverage: the nearest one is not a match.
+      const unlike = await callTool('search_memory', { query: 'beverage', label: 'place', private_key: null });
+      expect(unlike).to.deep.include({ status: 'none', notes: [] });
       expect(server.embeddingRequests.at(-1)).to.deep.equal({ model: 'toy-embed', input: ['beverage'] });
+    });
+
+    it('answers none for a nonsense query: a vector neighbour below the similarity floor is not a match', async () => {
+      await boot({ provider: 'openai', model: 'toy-embed' });
+      await callTool('save_memory', { content: 'Alice drinks green tea', label: null, private_key: null });
+      await callTool('save_memory', { content: 'The charger is behind the door', label: null, private_key: null });
+      // "zzzz qqqq" shares no word and no concept with either note (cosine similarity 0).
+      const nonsense = await callTool('search_memory', { query: 'zzzz qqqq', label: null, private_key: null });
+      expect(nonsense).to.deep.include({ status: 'none', mode: 'hybrid', notes: [] });
+      expect((await rt.run('notes search "zzzz qqqq"')).output).to.deep.equal(['0 found (hybrid)']);
+      // Similar enough (0.5) is still found by meaning alone.
+      const near = await callTool('search_memory', { query: 'beverage', label: null, private_key: null });
+      expect(near.notes.map((n: any) => n.content)).to.deep.equal(['Alice drinks green tea']);
+    });
+
+    it('takes the similarity floor from [notes.embedding] min_similarity', async () => {
+      // "beverage" is 0.5 similar to the tea note: above a 0.3 floor, below a 0.6 one.
+      await boot({ provider: 'openai', model: 'toy-embed', min_similarity: 0.6 });
+      await callTool('save_memory', { content: 'Alice drinks green tea', label: null, private_key: null });
+      const strict = await callTool('search_memory', { query: 'beverage', label: null, private_key: null });
+      expect(strict).to.deep.include({ status: 'none', notes: [] });
+      const exact = await callTool('search_memory', { query: 'tea', label: null, private_key: null });
+      expect(exact.notes.map((n: any) => n.content)).to.deep.equal(['Alice drinks green tea']);
     });
 
     it('embeds keyed notes too, and notes status says where note text goes', async () => {

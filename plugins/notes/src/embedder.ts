@@ -19,6 +19,8 @@ export interface EmbeddingConfig {
   base_url?: string;
   api_key_env: string;
   timeout_ms: number;
+  /** Cosine similarity below which a vector neighbour is not a match. */
+  min_similarity: number;
 }
 
 /** An embedder on any OpenAI-compatible `/v1/embeddings` endpoint (OpenAI, Ollama, llama.cpp, vLLM). */

@@ -16,7 +16,7 @@ import {
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
-import { NotesStore } from './notes-store.js';
+import { DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
 import { notesTools } from './tools.js';
 
@@ -79,6 +79,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
           base_url: { type: 'string', pattern: '^https?://' },
           api_key_env: { type: 'string', default: 'OPENAI_API_KEY' },
           timeout_ms: { type: 'integer', minimum: 100, default: 30000 },
+          min_similarity: { type: 'number', minimum: 0, maximum: 1, default: DEFAULT_MIN_SIMILARITY },
         },
         additionalProperties: false,
         default: {},
@@ -106,6 +107,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
           const store = NotesStore.open(path, {
             clock: kernel.clock,
             embedder,
+            minSimilarity: embedding.min_similarity,
             log: (message) => kernel.log.error(message),
           });
           store.ensureScope(scope);

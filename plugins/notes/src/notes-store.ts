@@ -87,6 +87,13 @@ const OLD_VECTORS = 'note_vectors';
 /** How many nearest visible notes a hybrid search fuses. */
 const VECTOR_POOL = 200;
 
+/**
+ * The cosine similarity below which a vector neighbour is not a match, unless configured
+ * (`[notes.embedding] min_similarity`): without a floor every query has ten nearest notes,
+ * "zebra quantum" included. Unrelated texts score about 0–0.2 with common embedding models.
+ */
+export const DEFAULT_MIN_SIMILARITY = 0.3;
+
 /** Every statement of the store by name; each is prepared once per store, on first use. */
 const SQL = {
   meta: 'SELECT value FROM meta WHERE key = ?',
@@ -151,6 +158,7 @@ export class NotesStore {
   readonly #clock: Clock;
   readonly #statements = new Map<keyof typeof SQL, SqliteStatement>();
   readonly #log: (message: string) => void;
+  readonly #maxDistance: number;
   #closed = false;
 
   private constructor(
@@ -159,12 +167,15 @@ export class NotesStore {
     clock: Clock,
     embedder: Embedder | undefined,
     log: (message: string) => void,
+    minSimilarity: number,
   ) {
     this.path = path;
     this.#db = db;
     this.#clock = clock;
     this.embedder = embedder;
     this.#log = log;
+    // sqlite-vec's cosine distance is 1 − similarity.
+    this.#maxDistance = 1 - minSimilarity;
   }
 
   /** Logs an embedder failure the caller answers without vectors: the cause is never dropped. */
@@ -177,12 +188,26 @@ export class NotesStore {
   /** Opens or creates the notes file; refuses foreign or unversioned files like the entity store. */
   static open(
     path: string,
-    options: { clock?: Clock; embedder?: Embedder; busyTimeoutMs?: number; log?: (message: string) => void } = {},
+    options: {
+      clock?: Clock;
+      embedder?: Embedder;
+      busyTimeoutMs?: number;
+      log?: (message: string) => void;
+      /** Cosine similarity below which a vector neighbour is not a match (default {@link DEFAULT_MIN_SIMILARITY}). */
+      minSimilarity?: number;
+    } = {},
   ): NotesStore {
     const db = openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA);
     sqliteVec.load(db);
     const log = options.log ?? ((message: string) => process.stderr.write(`mira: ${message}\n`));
-    const store = new NotesStore(path, db, options.clock ?? systemClock, options.embedder, log);
+    const store = new NotesStore(
+      path,
+      db,
+      options.clock ?? systemClock,
+      options.embedder,
+      log,
+      options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+    );
     store.#upgradeVectors();
     return store;
   }
@@ -514,31 +539,31 @@ export class NotesStore {
    */
   #nearestVisible(vector: Float32Array, viewer: Viewer, filter: readonly unknown[], pool: number): number[] {
     const scopes = [...new Set(viewer.scopes)];
-    const near = (k: number): number[] => {
-      let rows: Array<{ rowid: number }>;
+    type Row = { rowid: number; distance: number };
+    const near = (k: number): Row[] => {
       if (scopes.length <= 2) {
         const [first, second = first] = scopes as [string, string?];
-        rows = viewer.operator
-          ? (this.#q('nearestInScopes').all(vector, k, first, second) as Array<{ rowid: number }>)
+        return viewer.operator
+          ? (this.#q('nearestInScopes').all(vector, k, first, second) as Row[])
           : (this.#q('nearestWithKey').all(
               vector,
               k,
               first,
               second,
               viewer.key === null ? '' : digest(viewer.key),
-            ) as Array<{
-              rowid: number;
-            }>);
-      } else rows = this.#q('nearest').all(vector, k) as Array<{ rowid: number }>;
-      return rows.map((r) => Number(r.rowid));
+            ) as Row[]);
+      }
+      return this.#q('nearest').all(vector, k) as Row[];
     };
     // Scope and key are filtered inside the vector query; a label filter (or more than two scopes) is
-    // checked afterwards, widening k until enough neighbours pass or every vector was seen.
+    // checked afterwards, widening k until enough neighbours pass, every vector was seen, or the
+    // neighbours fall below the similarity floor (rows come nearest first, so none further can match).
     for (let k = pool; ; k *= 4) {
       const found = near(k);
-      const visible = this.#allowedInOrder(found, filter);
+      const close = found.filter((r) => r.distance <= this.#maxDistance).map((r) => Number(r.rowid));
+      const visible = this.#allowedInOrder(close, filter);
       // Fewer rows than asked for: every candidate vector was seen.
-      if (visible.length >= pool || found.length < k) return visible.slice(0, pool);
+      if (visible.length >= pool || found.length < k || close.length < found.length) return visible.slice(0, pool);
     }
   }
 
