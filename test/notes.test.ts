@@ -465,6 +465,75 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
   });
 
   describe('search', () => {
+    describe('full text finds what people mean', () => {
+      const found = async (query: string) =>
+        (await callTool('search_memory', { query, label: null, private_key: null })).notes.map((n: any) => n.content);
+      beforeEach(async () => {
+        await boot(undefined);
+        for (const content of [
+          'Alice drinks green tea',
+          'The charger is behind the door',
+          'Alice is allergic to peanuts',
+          'Bob is in the kitchen',
+          'Meet at the Café Luna',
+        ])
+          await callTool('save_memory', { content, label: null, private_key: null });
+      });
+
+      it('matches word forms: plurals and -ing forms find their stem', async () => {
+        expect(await found('teas')).to.deep.equal(['Alice drinks green tea']);
+        expect(await found('charging')).to.deep.equal(['The charger is behind the door']);
+        expect(await found('peanut')).to.deep.equal(['Alice is allergic to peanuts']);
+      });
+
+      it('takes the last word as a prefix, and ignores diacritics', async () => {
+        expect(await found('charg')).to.deep.equal(['The charger is behind the door']);
+        expect(await found('kitch')).to.deep.equal(['Bob is in the kitchen']);
+        expect(await found('cafe')).to.deep.equal(['Meet at the Café Luna']);
+      });
+
+      it('ranks notes with every word first, then notes with any, and never matches on stop-words alone', async () => {
+        // Every note but one has "is", "the" or "to" in it: none of them may come back for those words.
+        expect(await found('is Alice allergic to anything')).to.deep.equal([
+          'Alice is allergic to peanuts',
+          'Alice drinks green tea',
+        ]);
+        expect(await callTool('search_memory', { query: 'is it the', label: null, private_key: null })).to.deep.include(
+          { status: 'none', notes: [] },
+        );
+      });
+    });
+
+    it('rebuilds the text index of a file from before stemming once, keeping every note as it was', async () => {
+      await boot(undefined);
+      await callTool('save_memory', { content: 'Alice drinks green tea', label: 'preference', private_key: null });
+      await rt.stop();
+      const db = new Database(dbPath());
+      db.exec('DROP TABLE notes_fts');
+      db.exec("CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = 'unicode61 remove_diacritics 2')");
+      db.exec("INSERT INTO notes_fts (rowid, content, labels) SELECT id, content, 'preference' FROM notes");
+      db.close();
+      const before = dbHash();
+      const reopened = NotesStore.open(dbPath());
+      try {
+        const viewer = { scopes: ['default', 'global'], key: null, operator: false };
+        expect((await reopened.search(viewer, 'teas')).hits.map((h) => h.note.content)).to.deep.equal([
+          'Alice drinks green tea',
+        ]);
+        expect((await reopened.search(viewer, 'preferences')).hits.map((h) => h.note.labels)).to.deep.equal([
+          ['preference'],
+        ]);
+      } finally {
+        reopened.close();
+      }
+      expect(dbHash()).to.equal(before);
+      const check = new Database(dbPath(), { readonly: true });
+      expect(check.prepare("SELECT sql FROM sqlite_schema WHERE name = 'notes_fts'").pluck().get()).to.contain(
+        "'porter unicode61 remove_diacritics 2'",
+      );
+      check.close();
+    });
+
     it('is full-text only without an embedder, and says so', async () => {
       await boot(undefined);
       await callTool('save_memory', { content: 'Alice drinks green tea', label: 'preference', private_key: null });

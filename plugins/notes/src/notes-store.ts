@@ -84,6 +84,21 @@ const VECTORS = 'note_vectors_v2';
 /** The vector table of files from before: embeddings only. */
 const OLD_VECTORS = 'note_vectors';
 
+/** The full-text tokenizer; a file whose index was built with another is re-indexed at open. */
+const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
+/**
+ * Words that never carry a full-text match alone: "is Alice allergic to anything" searches
+ * for "alice allergic", not for every note with "is" or "to" in it.
+ */
+const STOP_WORDS = new Set(
+  (
+    'a an and any anything are as at be been but by can did do does for from had has have he her his how i if in ' +
+    'into is it its me my no not of on or our she so some something that the their them there they this to was we ' +
+    'were what when where which who whom why will with you your'
+  ).split(' '),
+);
+
 /** How many nearest visible notes a hybrid search fuses. */
 const VECTOR_POOL = 200;
 
@@ -209,6 +224,7 @@ export class NotesStore {
       options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
     );
     store.#upgradeVectors();
+    store.#upgradeTextIndex();
     return store;
   }
 
@@ -298,6 +314,28 @@ export class NotesStore {
     this.#db.exec(
       `CREATE VIRTUAL TABLE IF NOT EXISTS ${VECTORS} USING vec0(embedding float[${dimension}] distance_metric=cosine, scope text, key_digest text)`,
     );
+  }
+
+  /** Rebuilds a full-text index made with another tokenizer (files from before stemming), once. */
+  #upgradeTextIndex(): void {
+    const sql = this.#db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'notes_fts'").pluck().get() as string;
+    if (sql.includes(`'${FTS_TOKENIZER}'`)) return;
+    this.#db.transaction(() => {
+      this.#db.exec('DROP TABLE notes_fts');
+      this.#db.exec(`CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = '${FTS_TOKENIZER}')`);
+      const labelsOf = this.#db.prepare('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck();
+      const insert = this.#db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)');
+      for (const row of this.#db.prepare('SELECT id, content FROM notes').all() as Array<{
+        id: number;
+        content: string;
+      }>) {
+        insert.run(
+          row.id,
+          collapseWhitespace(row.content.normalize('NFKC')),
+          (labelsOf.all(row.id) as string[]).join(' '),
+        );
+      }
+    })();
   }
 
   /** Moves the vectors of a file from before into the table with scope and key (once, at open). */
@@ -491,14 +529,26 @@ export class NotesStore {
     const addRanks = (ids: readonly number[]) =>
       ids.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
     const pool = Math.max(limit * 5, 50);
-    const match = words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
-    const rankedWithFilter = () => this.#q('rankedVisible').all(match, ...filter, pool) as number[];
+    // Stop-words never match alone; the last word is also a prefix ("charg" finds "charger").
+    const content = words.filter((w) => !STOP_WORDS.has(w.toLowerCase()));
+    const terms = content.map(
+      (w, i) => `"${w.replace(/"/g, '""')}"${i === content.length - 1 && [...w].length >= 3 ? '*' : ''}`,
+    );
+    // Notes with every word rank first; notes with any of them follow.
+    const allThenAny = (run: (match: string) => number[]): number[] => {
+      const every = run(terms.join(' AND '));
+      if (terms.length < 2 || every.length >= pool) return every;
+      const seen = new Set(every);
+      return [...every, ...run(terms.join(' OR ')).filter((id) => !seen.has(id))].slice(0, pool);
+    };
+    const rankedWithFilter = () =>
+      allThenAny((match) => this.#q('rankedVisible').all(match, ...filter, pool) as number[]);
     // Full text ranks in the FTS index alone (cheap); visibility is checked afterwards, and only
     // when part of the pool is hidden is the ranking redone joined with the filter.
     let fetched: number[] = [];
     const filterLater = why !== undefined && wantedLabel === null;
-    if (words.length > 0) {
-      fetched = this.#q('ranked').all(match, pool) as number[];
+    if (terms.length > 0) {
+      fetched = allThenAny((match) => this.#q('ranked').all(match, pool) as number[]);
       let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter);
       if (!filterLater && ranked.length < pool && fetched.length === pool) ranked = rankedWithFilter();
       addRanks(ranked);

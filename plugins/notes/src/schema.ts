@@ -4,9 +4,12 @@ import { NOTE_CAP } from './text.js';
 /**
  * Note memory, schema version 1: notes, their labels and scopes, and an FTS5
  * index over content and labels kept in step by the transaction that writes
- * the note. Vectors live in a sqlite-vec table created when the first
- * embedding is stored (its dimension comes from the embedder), with the
- * embedder's name and dimension in `meta`.
+ * the note. The index stems words (porter over unicode61 without diacritics),
+ * so "teas", "charging" and "peanut" find "tea", "charger" and "peanuts";
+ * files made before it had a stemmer get their index rebuilt once, at open.
+ * Vectors live in a sqlite-vec table created when the first embedding is
+ * stored (its dimension comes from the embedder), with the embedder's name
+ * and dimension in `meta`.
  */
 export const NOTES_SCHEMA: StoreSchema = {
   kind: 'notes',
@@ -39,7 +42,7 @@ CREATE TABLE note_labels (
 ) WITHOUT ROWID;
 CREATE INDEX note_labels_by_label ON note_labels (label, note_id);
 
-CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = 'porter unicode61 remove_diacritics 2');
 
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
