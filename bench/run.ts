@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each reporting ratios against a baseline measured in the same run.
 //   npm run bench -- --quick         a 100,000-memory database instead of 1,000,000, for a fast look
 //   npm run bench -- --only=store    one of: store, cognition, admission, hardware, notes, safety,
-//                                    assertion, duplicates
+//                                    assertion, duplicates, search-quality
 import { admissionBench } from './admission.bench.js';
 import { assertionBench } from './assertion.bench.js';
 import { cognitionBench } from './cognition.bench.js';
@@ -9,6 +9,7 @@ import { duplicatesBench } from './duplicates.bench.js';
 import { hardwareBench } from './hardware.bench.js';
 import { notesBench } from './notes.bench.js';
 import { safetyBench } from './safety.bench.js';
+import { searchQualityBench } from './search-quality.bench.js';
 import { storeBench } from './store.bench.js';
 
 const quick = process.argv.includes('--quick');
@@ -27,3 +28,4 @@ if (!only || only === 'safety')
   await safetyBench({ idleSamples: quick ? 10 : 30, loadedSamples: quick ? 2 : 5, notes: 5000, log });
 if (!only || only === 'assertion') await assertionBench({ log });
 if (!only || only === 'duplicates') await duplicatesBench({ notes: 5000, log });
+if (!only || only === 'search-quality') await searchQualityBench({ log });

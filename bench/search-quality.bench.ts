@@ -1,0 +1,61 @@
+// How well note search finds what people mean, on the labelled fixture (test/fixtures/search-quality.ts):
+// recall@5 and precision@5 for full text and for hybrid (with the test embedder), beside the search
+// from before (exact tokens, every word ORed) as the baseline. Targets: recall@5 ≥ 0.9, and no results
+// for the nonsense queries.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { collapseWhitespace } from '@mira/core';
+import { openStoreWithFixture, exactTokenSearch } from '../test/fixtures/search-quality-store.js';
+import { SEARCH_NOTES, scoreSearch, type SearchScore } from '../test/fixtures/search-quality.js';
+import { markdownTable, writeResults } from './lib/report.js';
+
+export async function searchQualityBench(options: { readonly log: (m: string) => void }): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'mira-search-quality-'));
+  try {
+    options.log(`search quality: ${SEARCH_NOTES.length} labelled notes…`);
+    const fullText = await openStoreWithFixture(join(dir, 'text.sqlite3'), false);
+    const hybrid = await openStoreWithFixture(join(dir, 'hybrid.sqlite3'), true);
+    const before = new Database(join(dir, 'before.sqlite3'));
+    before.exec("CREATE VIRTUAL TABLE fts USING fts5(content, labels, tokenize = 'unicode61 remove_diacritics 2')");
+    SEARCH_NOTES.forEach((n, i) =>
+      before
+        .prepare('INSERT INTO fts (rowid, content, labels) VALUES (?, ?, ?)')
+        .run(i, collapseWhitespace(n.content.normalize('NFKC')), n.label ?? ''),
+    );
+    const scores: Array<[string, SearchScore]> = [
+      ['full text (store)', await scoreSearch(fullText.search)],
+      ['hybrid (store, test embedder)', await scoreSearch(hybrid.search)],
+      ['before: exact tokens, words ORed', await scoreSearch(async (q) => exactTokenSearch(before, q))],
+    ];
+    fullText.close();
+    hybrid.close();
+    before.close();
+    const baseline = scores[2]![1];
+    const rows = scores.map(([method, s]) => ({
+      method,
+      queries: s.queries,
+      'recall@5': s.recallAt5.toFixed(3),
+      'precision@5': s.precisionAt5.toFixed(3),
+      'nonsense results': s.nonsenseResults,
+      'recall ratio to before': (s.recallAt5 / baseline.recallAt5).toFixed(2),
+      missed: s.misses.join('; ') || '—',
+    }));
+    const met = scores.slice(0, 2).every(([, s]) => s.recallAt5 >= 0.9 && s.nonsenseResults === 0);
+    const md = [
+      '# Note search quality',
+      '',
+      `${SEARCH_NOTES.length} labelled notes, ${scores[0]![1].queries} queries with expected notes and 3 nonsense queries`,
+      '(test/fixtures/search-quality.ts). Targets: recall@5 ≥ 0.9 and 0 results for nonsense, for full text',
+      `and for hybrid (${met ? 'met' : 'MISSED'}).`,
+      '',
+      markdownTable(rows),
+      '',
+    ].join('\n');
+    writeResults('search-quality', md, { rows });
+    process.stdout.write(`${md}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
