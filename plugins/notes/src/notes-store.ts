@@ -4,7 +4,7 @@ import { MiraError, collapseWhitespace, systemClock, type Clock } from '@mira/co
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
-import { NOTES_SCHEMA } from './schema.js';
+import { FTS_TOKENIZER, NOTES_SCHEMA } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
 import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, comparable, parseLabels } from './text.js';
 
@@ -83,9 +83,6 @@ const WITH_LABEL = 'AND (? IS NULL OR EXISTS (SELECT 1 FROM note_labels l WHERE 
 const VECTORS = 'note_vectors_v2';
 /** The vector table of files from before: embeddings only. */
 const OLD_VECTORS = 'note_vectors';
-
-/** The full-text tokenizer; a file whose index was built with another is re-indexed at open. */
-const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
 /**
  * Words that never carry a full-text match alone: "is Alice allergic to anything" searches

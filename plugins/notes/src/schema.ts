@@ -11,6 +11,9 @@ import { NOTE_CAP } from './text.js';
  * stored (its dimension comes from the embedder), with the embedder's name
  * and dimension in `meta`.
  */
+/** The full-text tokenizer; a file whose index was built with another is re-indexed at open. */
+export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
 export const NOTES_SCHEMA: StoreSchema = {
   kind: 'notes',
   version: 1,
@@ -42,7 +45,7 @@ CREATE TABLE note_labels (
 ) WITHOUT ROWID;
 CREATE INDEX note_labels_by_label ON note_labels (label, note_id);
 
-CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = '${FTS_TOKENIZER}');
 
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
