@@ -3,6 +3,7 @@ import type { MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin, { RosbridgeTransport } from '@mira/plugin-ros2';
 import type { RosMessage } from '@mira/robot';
+import { eventually } from './conformance/transport-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
 const BATTERY = 'sensor_msgs/msg/BatteryState';
@@ -12,14 +13,6 @@ const battery = (percent: number) => ({
   percentage: percent / 100,
   present: true,
 });
-
-async function eventually(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 async function rejection(promise: Promise<unknown>): Promise<MiraError> {
   try {
@@ -53,9 +46,9 @@ describe('rosbridge transport: faults a real deployment meets (strict in-test br
       linear: { x: 0.1, y: 0, z: 0 },
       angular: { x: 0, y: 0, z: 0 },
     });
-    await eventually(() => bridge.subscribers('/battery_state') === 1, 'the subscription');
+    await eventually(() => bridge.subscribers('/battery_state') === 1, 8000, 'the subscription');
     await bridge.stop();
-    await eventually(() => !transport.connected, 'the transport to notice');
+    await eventually(() => !transport.connected, 8000, 'the transport to notice');
     expect(logs.some((l) => l.includes('connection lost'))).to.equal(true);
     // While the bridge is down nothing is sent and nothing is queued to burst out later.
     const refused = await rejection(
@@ -67,15 +60,15 @@ describe('rosbridge transport: faults a real deployment meets (strict in-test br
     expect(refused.code).to.equal('MIRA_ERR_HARDWARE_TRANSPORT_FAILED');
     expect(refused.message).to.contain('not connected');
     await bridge.start();
-    await eventually(() => transport.connected && bridge.subscribers('/battery_state') === 1, 'the reconnection');
+    await eventually(() => transport.connected && bridge.subscribers('/battery_state') === 1, 8000, 'the reconnection');
     expect(logs.some((l) => l.includes('reconnected'))).to.equal(true);
     bridge.publish('/battery_state', battery(42));
-    await eventually(() => got.length === 1, 'a reading after the restart');
+    await eventually(() => got.length === 1, 8000, 'a reading after the restart');
     await transport.publish('/cmd_vel', 'geometry_msgs/msg/Twist', {
       linear: { x: 0.2, y: 0, z: 0 },
       angular: { x: 0, y: 0, z: 0 },
     });
-    await eventually(() => bridge.published('/cmd_vel').length === 2, 'the publish after the restart');
+    await eventually(() => bridge.published('/cmd_vel').length === 2, 8000, 'the publish after the restart');
     expect(bridge.published('/cmd_vel').map((m) => (m.linear as { x: number }).x)).to.deep.equal([0.1, 0.2]);
     expect(bridge.statuses).to.deep.equal([]); // re-advertised before publishing again
   });
@@ -83,10 +76,10 @@ describe('rosbridge transport: faults a real deployment meets (strict in-test br
   it('logs and skips a frame it cannot decode, and keeps the connection', async () => {
     const got: RosMessage[] = [];
     transport.subscribe('/battery_state', BATTERY, (m) => got.push(m));
-    await eventually(() => bridge.subscribers('/battery_state') === 1, 'the subscription');
+    await eventually(() => bridge.subscribers('/battery_state') === 1, 8000, 'the subscription');
     bridge.sendRaw('this is not {json');
     bridge.publish('/battery_state', battery(50));
-    await eventually(() => got.length === 1, 'the next message');
+    await eventually(() => got.length === 1, 8000, 'the next message');
     expect(transport.connected).to.equal(true);
     expect(logs.some((l) => /the connection stays/.test(l))).to.equal(true);
   });
@@ -108,7 +101,7 @@ describe('rosbridge transport: faults a real deployment meets (strict in-test br
     const caller = new RosbridgeTransport(bridge.url, 2000, () => undefined);
     await caller.connect();
     try {
-      await eventually(() => bridge.ops.some((op) => op.op === 'advertise_service'), 'the advertisement');
+      await eventually(() => bridge.ops.some((op) => op.op === 'advertise_service'), 8000, 'the advertisement');
       const error = await rejection(caller.callService('/explode', 'std_srvs/srv/Trigger', {}, 3000));
       expect(error.code).to.equal('MIRA_ERR_HARDWARE_TRANSPORT_FAILED');
       expect(error.message).to.contain('failed');
@@ -123,16 +116,17 @@ describe('rosbridge transport: faults a real deployment meets (strict in-test br
 
   it('re-advertises its services after a restart', async () => {
     transport.advertiseService('/ping', 'std_srvs/srv/Trigger', () => ({ success: true, message: 'pong' }));
-    await eventually(() => bridge.ops.some((op) => op.op === 'advertise_service'), 'the advertisement');
+    await eventually(() => bridge.ops.some((op) => op.op === 'advertise_service'), 8000, 'the advertisement');
     await bridge.stop();
-    await eventually(() => !transport.connected, 'the transport to notice');
+    await eventually(() => !transport.connected, 8000, 'the transport to notice');
     await bridge.start();
-    await eventually(() => transport.connected, 'the reconnection');
+    await eventually(() => transport.connected, 8000, 'the reconnection');
     const caller = new RosbridgeTransport(bridge.url, 2000, () => undefined);
     await caller.connect();
     try {
       await eventually(
         () => bridge.ops.filter((op) => op.op === 'advertise_service').length === 2,
+        8000,
         'the re-advertisement',
       );
       expect(await caller.callService('/ping', 'std_srvs/srv/Trigger', {}, 3000)).to.deep.equal({
@@ -202,14 +196,14 @@ describe('rosbridge in a runtime: an outage is visible, and the robot is not sai
     );
 
   it('refuses to drive while the bridge is down, logs the outage, and recovers', async () => {
-    await eventually(() => bridge.subscribers('/battery_state') === 1, 'the subscription');
+    await eventually(() => bridge.subscribers('/battery_state') === 1, 8000, 'the subscription');
     await bridge.stop();
-    await eventually(() => rt.logs.some((l) => l.includes('connection lost')), 'the outage in the log');
+    await eventually(() => rt.logs.some((l) => l.includes('connection lost')), 8000, 'the outage in the log');
     expect(await drive()).to.deep.include({ status: 'rejected', reason: 'transport_error' });
     const sent = bridge.published('/cmd_vel').length;
     await bridge.start();
-    await eventually(() => bridge.subscribers('/battery_state') === 1, 'the re-subscription');
-    await eventually(() => bridge.ops.filter((op) => op.op === 'subscribe').length >= 2, 'both connections back');
+    await eventually(() => bridge.subscribers('/battery_state') === 1, 8000, 'the re-subscription');
+    await eventually(() => bridge.ops.filter((op) => op.op === 'subscribe').length >= 2, 8000, 'both connections back');
     // Nothing refused during the outage comes out now.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(
@@ -221,6 +215,7 @@ describe('rosbridge in a runtime: an outage is visible, and the robot is not sai
     bridge.publish('/battery_state', battery(77));
     await eventually(
       () => (rt.app.kernel.latestReading('battery')?.value as { percent?: number })?.percent === 77,
+      8000,
       'a fresh reading',
     );
     // The safety path's own connection comes back too: a drive starts again.

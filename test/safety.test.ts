@@ -7,6 +7,7 @@ import { stringify } from 'smol-toml';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin from '@mira/plugin-ros2';
 import simPlugin from '@mira/plugin-sim';
+import { eventually } from './conformance/transport-contract.js';
 import { MiraProcess, type Seen } from './helpers/mira-process.js';
 import { REPO_ROOT } from './helpers/run-mira.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
@@ -148,13 +149,6 @@ describe('safety path: an emergency stop from ROS', function () {
   const driveTool = () => rt.app.kernel.tools.get('drive')!.tool;
   const drive = async () =>
     JSON.parse((await driveTool().run({ linear_m_s: 0.2, angular_rad_s: 0, duration_s: 5 }, { episode })).content);
-  const eventually = async (check: () => boolean, what: string) => {
-    const deadline = Date.now() + 5000;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
 
   const cases: Array<{
     name: string;
@@ -188,7 +182,7 @@ describe('safety path: an emergency stop from ROS', function () {
             },
           },
         });
-        await eventually(() => bridge.subscribers('/e_stop') > 0, 'the safety path to subscribe /e_stop');
+        await eventually(() => bridge.subscribers('/e_stop') > 0, 5000, 'the safety path to subscribe /e_stop');
         return {
           eStop: async (on) => bridge.publish('/e_stop', { data: on }),
           twists: () => bridge.published('/cmd_vel').map((m) => (m.linear as { x: number }).x),
@@ -200,10 +194,14 @@ describe('safety path: an emergency stop from ROS', function () {
     it(`stops on true and refuses drives until false (${name})`, async () => {
       const robot = await boot();
       expect(await drive()).to.deep.include({ status: 'started' });
-      await eventually(() => robot.twists().includes(0.2), 'the drive');
+      await eventually(() => robot.twists().includes(0.2), 5000, 'the drive');
       await robot.eStop(true);
-      await eventually(() => robot.twists().at(-1) === 0, 'zero velocity');
-      await eventually(() => rt.notifications.includes('[safety] stopped: emergency stop on /e_stop'), 'the report');
+      await eventually(() => robot.twists().at(-1) === 0, 5000, 'zero velocity');
+      await eventually(
+        () => rt.notifications.includes('[safety] stopped: emergency stop on /e_stop'),
+        5000,
+        'the report',
+      );
       const refused = await drive();
       expect(refused).to.deep.include({ status: 'rejected', reason: 'emergency_stopped' });
       const sent = robot.twists().length;
@@ -215,7 +213,11 @@ describe('safety path: an emergency stop from ROS', function () {
           .every((x) => x === 0),
       ).to.equal(true);
       await robot.eStop(false);
-      await eventually(() => rt.notifications.includes('[safety] emergency stop on /e_stop cleared'), 'the clearing');
+      await eventually(
+        () => rt.notifications.includes('[safety] emergency stop on /e_stop cleared'),
+        5000,
+        'the clearing',
+      );
       expect(await drive()).to.deep.include({ status: 'started' });
     });
   }
