@@ -19,11 +19,8 @@ export async function searchQualityBench(options: { readonly log: (m: string) =>
     const hybrid = await openStoreWithFixture(join(dir, 'hybrid.sqlite3'), true);
     const before = new Database(join(dir, 'before.sqlite3'));
     before.exec("CREATE VIRTUAL TABLE fts USING fts5(content, labels, tokenize = 'unicode61 remove_diacritics 2')");
-    SEARCH_NOTES.forEach((n, i) =>
-      before
-        .prepare('INSERT INTO fts (rowid, content, labels) VALUES (?, ?, ?)')
-        .run(i, collapseWhitespace(n.content.normalize('NFKC')), n.label ?? ''),
-    );
+    const insert = before.prepare('INSERT INTO fts (rowid, content, labels) VALUES (?, ?, ?)');
+    SEARCH_NOTES.forEach((n, i) => insert.run(i, collapseWhitespace(n.content.normalize('NFKC')), n.label ?? ''));
     const scores: Array<[string, SearchScore]> = [
       ['full text (store)', await scoreSearch(fullText.search)],
       ['hybrid (store, test embedder)', await scoreSearch(hybrid.search)],

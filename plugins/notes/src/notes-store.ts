@@ -320,17 +320,11 @@ export class NotesStore {
     this.#db.transaction(() => {
       this.#db.exec('DROP TABLE notes_fts');
       this.#db.exec(`CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = '${FTS_TOKENIZER}')`);
-      const labelsOf = this.#db.prepare('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck();
-      const insert = this.#db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)');
       for (const row of this.#db.prepare('SELECT id, content FROM notes').all() as Array<{
         id: number;
         content: string;
       }>) {
-        insert.run(
-          row.id,
-          collapseWhitespace(row.content.normalize('NFKC')),
-          (labelsOf.all(row.id) as string[]).join(' '),
-        );
+        this.#indexText(row.id, row.content, this.#q('labelsOf').all(row.id) as string[]);
       }
     })();
   }
@@ -372,6 +366,11 @@ export class NotesStore {
     const insertLabel = this.#q('insertLabel');
     labels.forEach((label, position) => insertLabel.run(id, label, position));
     this.#q('deleteText').run(id);
+    this.#indexText(id, content, labels);
+  }
+
+  /** Adds a note to the full-text index. */
+  #indexText(id: number, content: string, labels: readonly string[]): void {
     // The index holds the compatibility form (ﬁ → fi, ＡＢＣ → ABC, ² → 2), so search finds what
     // people type; the note itself keeps the text as written.
     this.#q('insertText').run(id, collapseWhitespace(content.normalize('NFKC')), labels.join(' '));
