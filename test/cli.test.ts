@@ -8,6 +8,18 @@ import { MIRA_BIN, REPO_ROOT, runMira } from './helpers/run-mira.js';
 
 const LAB_PLUGIN = fileURLToPath(new URL('./fixtures/acme-plugin/index.js', import.meta.url));
 
+/** What the acme fixture plugin logs over a whole run: its store opened and closed, every phase, stopped. */
+const FULL_LIFECYCLE = [
+  'store open',
+  'start',
+  'phase cognition',
+  'phase attention',
+  'phase temporal',
+  'phase hardware',
+  'stop',
+  'store close',
+];
+
 describe('mira CLI', function () {
   this.timeout(30_000);
   let dir: string;
@@ -169,16 +181,7 @@ describe('mira CLI', function () {
     expect(run.stdout).to.contain('error: ACME_ERR_EMPTY_NOTE: the note is empty; write some text');
     expect(run.code).to.equal(1);
     const events = readFileSync(join(dir, 'events.log'), 'utf8').trim().split('\n');
-    expect(events).to.deep.equal([
-      'store open',
-      'start',
-      'phase cognition',
-      'phase attention',
-      'phase temporal',
-      'phase hardware',
-      'stop',
-      'store close',
-    ]);
+    expect(events).to.deep.equal(FULL_LIFECYCLE);
   });
 
   it('resolves a plugin package from the manifest directory first', async () => {
@@ -211,16 +214,7 @@ describe('mira CLI', function () {
       child.kill(signal);
       const code = await exited;
       expect(code).to.equal(0);
-      expect(readFileSync(events, 'utf8').trim().split('\n')).to.deep.equal([
-        'store open',
-        'start',
-        'phase cognition',
-        'phase attention',
-        'phase temporal',
-        'phase hardware',
-        'stop',
-        'store close',
-      ]);
+      expect(readFileSync(events, 'utf8').trim().split('\n')).to.deep.equal(FULL_LIFECYCLE);
     });
   }
 });
