@@ -11,7 +11,9 @@ import { NODE_CONFIG_SCHEMA, attachNode, parseRosArgs, resolveName, type NodeCon
 import { RclnodejsTransport } from './rclnodejs-transport.js';
 import { RosbridgeTransport } from './rosbridge-transport.js';
 
-export { RclnodejsTransport, loadRclnodejs } from './rclnodejs-transport.js';
+export { RclnodejsTransport, loadRclnodejs, type RclnodejsTransportOptions } from './rclnodejs-transport.js';
+export type * from './rclnodejs-api.js';
+export { toPlainJson, toRclMessage } from './ros-json.js';
 export { RosbridgeTransport } from './rosbridge-transport.js';
 export { RECALL_SERVICE_TYPE, parseRosArgs, resolveName, type NodeConfig, type RosArgs } from './node.js';
 export { connectRclnodejs, connectRosbridge } from './safety-transport.js';
@@ -75,7 +77,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
     const transport: RobotTransport =
       config.transport === 'rosbridge'
         ? new RosbridgeTransport(config.url!, config.connect_timeout_ms, (message) => kernel.log.warn(message))
-        : new RclnodejsTransport(config.node_name, config.namespace);
+        : new RclnodejsTransport(config.node_name, config.namespace, { log: (message) => kernel.log.warn(message) });
     const safety =
       config.transport === 'rosbridge'
         ? { export: 'connectRosbridge', options: { url: config.url!, connect_timeout_ms: config.connect_timeout_ms } }

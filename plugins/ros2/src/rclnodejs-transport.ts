@@ -1,48 +1,17 @@
 import { MiraError } from '@mira/core';
 import { HardwareErrorCodes, type QosProfile, type RobotTransport, type RosMessage } from '@mira/robot';
+import type {
+  RclClient,
+  RclContext,
+  RclMessageDef,
+  RclNode,
+  RclPublisher,
+  RclQoS,
+  Rclnodejs,
+} from './rclnodejs-api.js';
+import { toPlainJson, toRclMessage } from './ros-json.js';
 
-// The subset of rclnodejs this transport uses, declared here: the package is an
-// optional dependency that only installs where ROS 2 is sourced.
-interface RclQos {
-  reliability: unknown;
-  durability: unknown;
-  depth: number;
-}
-interface RclNode {
-  createSubscription(
-    type: string,
-    topic: string,
-    options: { qos: RclQos },
-    callback: (message: RosMessage) => void,
-  ): unknown;
-  destroySubscription(subscription: unknown): void;
-  createPublisher(type: string, topic: string, options?: { qos: RclQos }): { publish(message: RosMessage): void };
-  createService(
-    type: string,
-    name: string,
-    callback: (request: RosMessage, response: { send(message: RosMessage): void }) => void,
-  ): unknown;
-  destroyService(service: unknown): void;
-  createClient(
-    type: string,
-    name: string,
-  ): {
-    waitForService(timeoutMs: number): Promise<boolean>;
-    sendRequest(request: RosMessage, callback: (response: RosMessage) => void): void;
-  };
-  destroy(): void;
-}
-interface Rclnodejs {
-  init(): Promise<void>;
-  Node: new (name: string, namespace?: string) => RclNode;
-  spin(node: RclNode): void;
-  shutdown(): void;
-  QoS: {
-    new (): RclQos;
-    ReliabilityPolicy: Record<string, unknown>;
-    DurabilityPolicy: Record<string, unknown>;
-  };
-}
+export type { Rclnodejs } from './rclnodejs-api.js';
 
 /** Loads rclnodejs, or explains plainly why it cannot be used here. */
 export async function loadRclnodejs(): Promise<Rclnodejs> {
@@ -64,35 +33,74 @@ export async function loadRclnodejs(): Promise<Rclnodejs> {
   }
 }
 
-/** A {@link RobotTransport} on native ROS 2 through rclnodejs, loaded only when selected. */
+/** How an {@link RclnodejsTransport} is built: where its log lines go, and (for tests) which module it loads. */
+export interface RclnodejsTransportOptions {
+  readonly log?: (message: string) => void;
+  /** Loads the rclnodejs module; the default imports `rclnodejs`. */
+  readonly load?: () => Promise<Rclnodejs>;
+}
+
+/**
+ * A {@link RobotTransport} on native ROS 2 through rclnodejs, loaded only when selected.
+ * It owns its rcl context (the process's default context is left alone), removes the
+ * SIGINT handler rclnodejs installs on import (Mira's orderly stop publishes its last
+ * zero-velocity command before this transport closes), and speaks the same plain JSON
+ * as the rosbridge transport.
+ */
 export class RclnodejsTransport implements RobotTransport {
   readonly name: string;
   readonly #nodeName: string;
   readonly #namespace: string;
+  readonly #log: (message: string) => void;
+  readonly #load: () => Promise<Rclnodejs>;
   #rcl: Rclnodejs | undefined;
+  #context: RclContext | undefined;
   #node: RclNode | undefined;
-  readonly #publishers = new Map<string, { publish(message: RosMessage): void }>();
+  readonly #publishers = new Map<string, RclPublisher>();
+  readonly #clients = new Map<string, RclClient>();
+  readonly #schemas = new Map<string, RclMessageDef>();
   #closed = false;
 
-  constructor(nodeName: string, namespace = '') {
+  constructor(nodeName: string, namespace = '', options: RclnodejsTransportOptions = {}) {
     this.#nodeName = nodeName;
     this.#namespace = namespace;
+    this.#log = options.log ?? (() => {});
+    this.#load = options.load ?? loadRclnodejs;
     this.name = `rclnodejs node ${namespace}/${nodeName}`;
   }
 
-  #qos(profile: QosProfile | undefined): RclQos {
-    const rcl = this.#rcl!;
-    const qos = new rcl.QoS();
-    qos.reliability =
+  #qos(profile: QosProfile | undefined): RclQoS {
+    const { QoS } = this.#rcl!;
+    return new QoS(
+      QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST,
+      profile?.depth ?? 10,
       profile?.reliability === 'best_effort'
-        ? rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT
-        : rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE;
-    qos.durability =
+        ? QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT
+        : QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE,
       profile?.durability === 'transient_local'
-        ? rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL
-        : rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE;
-    qos.depth = profile?.depth ?? 10;
-    return qos;
+        ? QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL
+        : QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE,
+    );
+  }
+
+  #schema = (type: string): RclMessageDef => {
+    let schema = this.#schemas.get(type);
+    if (!schema) {
+      schema = new this.#rcl!.MessageIntrospector(type).schema;
+      this.#schemas.set(type, schema);
+    }
+    return schema;
+  };
+
+  #toRcl(message: RosMessage, type: string): RosMessage {
+    try {
+      return toRclMessage(message, type, this.#schema);
+    } catch (error) {
+      if (error instanceof MiraError) throw error;
+      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
   }
 
   #requireNode(): RclNode {
@@ -103,27 +111,38 @@ export class RclnodejsTransport implements RobotTransport {
 
   async connect(): Promise<void> {
     if (this.#node) return;
-    this.#rcl = await loadRclnodejs();
-    await this.#rcl.init();
-    this.#node = new this.#rcl.Node(this.#nodeName, this.#namespace);
-    this.#rcl.spin(this.#node);
+    const rcl = await this.#load();
+    // rclnodejs shuts every context down on SIGINT; Mira stops in order instead.
+    rcl.removeSignalHandlers();
+    const context = new rcl.Context();
+    await rcl.init(context);
+    this.#rcl = rcl;
+    this.#context = context;
+    this.#node = new rcl.Node(this.#nodeName, this.#namespace, context);
+    this.#node.spin();
   }
 
   subscribe(topic: string, type: string, handler: (message: RosMessage) => void, qos?: QosProfile): () => void {
     const node = this.#requireNode();
-    const subscription = node.createSubscription(type, topic, { qos: this.#qos(qos) }, handler);
+    const subscription = node.createSubscription(
+      type,
+      topic,
+      { qos: this.#qos(qos), serializationMode: 'plain' },
+      (message) => handler(toPlainJson(message) as RosMessage),
+    );
     return () => {
       if (!this.#closed) node.destroySubscription(subscription);
     };
   }
 
   async publish(topic: string, type: string, message: RosMessage, qos?: QosProfile): Promise<void> {
+    const node = this.#requireNode();
     let publisher = this.#publishers.get(topic);
     if (!publisher) {
-      publisher = this.#requireNode().createPublisher(type, topic, { qos: this.#qos(qos) });
+      publisher = node.createPublisher(type, topic, { qos: this.#qos(qos) });
       this.#publishers.set(topic, publisher);
     }
-    publisher.publish(message);
+    publisher.publish(this.#toRcl(message, type));
   }
 
   advertiseService(
@@ -132,8 +151,17 @@ export class RclnodejsTransport implements RobotTransport {
     handler: (request: RosMessage) => RosMessage | Promise<RosMessage>,
   ): () => void {
     const node = this.#requireNode();
-    const created = node.createService(type, service, (request, response) => {
-      void Promise.resolve(handler(request)).then((answer) => response.send(answer));
+    const created = node.createService(type, service, { qos: this.#qos(undefined) }, async (request, response) => {
+      try {
+        const answer = await handler(toPlainJson(request) as RosMessage);
+        response.send(this.#toRcl(answer, `${type}_Response`));
+      } catch (error) {
+        // ROS 2 services have no error reply: answer with the empty response rather than leave the caller waiting.
+        this.#log(
+          `${this.name}: service ${service} failed (${(error as Error).message}); answered with an empty response`,
+        );
+        response.send(response.template);
+      }
     });
     return () => {
       if (!this.#closed) node.destroyService(created);
@@ -141,39 +169,44 @@ export class RclnodejsTransport implements RobotTransport {
   }
 
   async callService(service: string, type: string, request: RosMessage, timeoutMs: number): Promise<RosMessage> {
-    const client = this.#requireNode().createClient(type, service);
+    const node = this.#requireNode();
+    let client = this.#clients.get(service);
+    if (!client) {
+      client = node.createClient(type, service, { qos: this.#qos(undefined) });
+      this.#clients.set(service, client);
+    }
+    const payload = this.#toRcl(request, `${type}_Request`);
     if (!(await client.waitForService(timeoutMs))) {
       throw new MiraError(
         HardwareErrorCodes.SERVICE_TIMEOUT,
         `${this.name}: service ${service} is not available within ${timeoutMs} ms`,
       );
     }
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(
-            new MiraError(
-              HardwareErrorCodes.SERVICE_TIMEOUT,
-              `${this.name}: service ${service} did not answer within ${timeoutMs} ms`,
-            ),
-          ),
-        timeoutMs,
+    try {
+      return toPlainJson(await client.sendRequestAsync(payload, { timeout: timeoutMs })) as RosMessage;
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      throw new MiraError(
+        timedOut ? HardwareErrorCodes.SERVICE_TIMEOUT : HardwareErrorCodes.TRANSPORT_FAILED,
+        timedOut
+          ? `${this.name}: service ${service} did not answer within ${timeoutMs} ms`
+          : `${this.name}: service ${service} failed: ${(error as Error).message}`,
+        { cause: error },
       );
-      client.sendRequest(request, (response) => {
-        clearTimeout(timer);
-        resolve(response);
-      });
-    });
+    }
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#node?.destroy();
-    try {
-      this.#rcl?.shutdown();
-    } catch {
-      // already shut down
-    }
+    const node = this.#node;
+    if (!node) return;
+    for (const client of this.#clients.values()) node.destroyClient(client);
+    for (const publisher of this.#publishers.values()) node.destroyPublisher(publisher);
+    this.#clients.clear();
+    this.#publishers.clear();
+    node.destroy();
+    // Only this transport's own context: other nodes in the process keep theirs.
+    if (!this.#context!.isShutdown()) this.#context!.shutdown();
   }
 }

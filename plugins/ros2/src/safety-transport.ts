@@ -11,6 +11,9 @@ export function connectRosbridge(
 }
 
 /** The safety path's own ROS 2 node (called inside the safety worker; written to rclnodejs's documented API). */
-export function connectRclnodejs(options: { node_name: string; namespace: string }): RobotTransport {
-  return new RclnodejsTransport(options.node_name, options.namespace);
+export function connectRclnodejs(
+  options: { node_name: string; namespace: string },
+  context: SafetyTransportContext,
+): RobotTransport {
+  return new RclnodejsTransport(options.node_name, options.namespace, { log: (message) => context.log(message) });
 }

@@ -1,0 +1,468 @@
+import type {
+  RclClient,
+  RclContext,
+  RclLogger,
+  RclMessageDef,
+  RclNode,
+  RclOptions,
+  RclPublisher,
+  RclQoS,
+  RclServiceResponse,
+  Rclnodejs,
+} from '@mira/plugin-ros2';
+import type { RosMessage } from '@mira/robot';
+
+/**
+ * A stand-in for the rclnodejs 2.2 module: the API surface Mira's native transport
+ * uses, over an in-process ROS graph, as strict as rclnodejs where Mira can tell:
+ *
+ * - importing it installs a SIGINT handler that shuts every context down, until
+ *   `removeSignalHandlers()` (rclnodejs does the same on import);
+ * - a node needs an initialised, live context; nothing is delivered to a node that
+ *   is not spinning; publishing on a shut-down context throws;
+ * - int64/uint64 fields must be BigInt when sent (`TypeError: a must be type of bigint`)
+ *   and arrive as BigInt; numeric arrays arrive as typed arrays unless a subscription
+ *   asks for `serializationMode: 'plain'`; an unknown message type throws;
+ * - a service callback that throws kills the process (the exception escapes the
+ *   executor); one that rejects is logged and the caller never gets an answer;
+ * - `sendRequestAsync` rejects with a `TimeoutError` after `options.timeout`.
+ */
+
+type FieldType = 'string' | 'bool' | 'float64' | 'float32' | 'int32' | 'uint32' | 'int8' | 'uint8' | 'int64' | 'uint64';
+interface FieldDef {
+  readonly name: string;
+  /** A primitive, or a message type name (`pkg/msg/Name`). */
+  readonly type: FieldType | string;
+  readonly array?: boolean;
+}
+
+const PRIMITIVES = new Set<string>([
+  'string',
+  'bool',
+  'float64',
+  'float32',
+  'int32',
+  'uint32',
+  'int8',
+  'uint8',
+  'int64',
+  'uint64',
+]);
+const f = (name: string, type: string, array = false): FieldDef => ({ name, type, array });
+
+const HEADER = [f('header', 'std_msgs/msg/Header')];
+/** The message definitions this stand-in knows (those of ros2/common_interfaces, and Mira's own). */
+const DEFINITIONS: Record<string, FieldDef[]> = {
+  'std_msgs/msg/String': [f('data', 'string')],
+  'builtin_interfaces/msg/Time': [f('sec', 'int32'), f('nanosec', 'uint32')],
+  'std_msgs/msg/Header': [f('stamp', 'builtin_interfaces/msg/Time'), f('frame_id', 'string')],
+  'geometry_msgs/msg/Vector3': [f('x', 'float64'), f('y', 'float64'), f('z', 'float64')],
+  'geometry_msgs/msg/Twist': [f('linear', 'geometry_msgs/msg/Vector3'), f('angular', 'geometry_msgs/msg/Vector3')],
+  'geometry_msgs/msg/TwistStamped': [...HEADER, f('twist', 'geometry_msgs/msg/Twist')],
+  'sensor_msgs/msg/LaserScan': [
+    ...HEADER,
+    ...['angle_min', 'angle_max', 'angle_increment', 'time_increment', 'scan_time', 'range_min', 'range_max'].map(
+      (name) => f(name, 'float32'),
+    ),
+    f('ranges', 'float32', true),
+    f('intensities', 'float32', true),
+  ],
+  'example_interfaces/msg/Int64': [f('data', 'int64')],
+  'example_interfaces/msg/Int64MultiArrayData': [f('data', 'int64', true)],
+  'example_interfaces/srv/AddTwoInts_Request': [f('a', 'int64'), f('b', 'int64')],
+  'example_interfaces/srv/AddTwoInts_Response': [f('sum', 'int64')],
+  'std_srvs/srv/Trigger_Request': [],
+  'std_srvs/srv/Trigger_Response': [f('success', 'bool'), f('message', 'string')],
+  'mira_interfaces/srv/Recall_Request': [f('query', 'string')],
+  'mira_interfaces/srv/Recall_Response': [f('status', 'string'), f('text', 'string')],
+  'rcl_interfaces/msg/Log': [
+    f('stamp', 'builtin_interfaces/msg/Time'),
+    f('level', 'uint8'),
+    f('name', 'string'),
+    f('msg', 'string'),
+    f('file', 'string'),
+    f('function', 'string'),
+    f('line', 'uint32'),
+  ],
+};
+
+function definition(type: string): FieldDef[] {
+  const def = DEFINITIONS[type];
+  if (!def) throw new Error(`The message required does not exist: ${type}`);
+  return def;
+}
+
+function splitType(type: string): { pkgName: string; name: string } {
+  const [pkgName, , name] = type.split('/');
+  return { pkgName: pkgName!, name: name! };
+}
+
+/** Builds a message as rclnodejs's generated classes do: checks each field, fills defaults. */
+function build(type: string, value: RosMessage, path = ''): RosMessage {
+  const out: RosMessage = {};
+  for (const field of definition(type)) {
+    const given = value[field.name];
+    const where = `${path}${field.name}`;
+    const one = (v: unknown): unknown => {
+      if (!PRIMITIVES.has(field.type)) return build(field.type, (v ?? {}) as RosMessage, `${where}.`);
+      if (field.type === 'int64' || field.type === 'uint64') {
+        if (v === undefined) return 0n;
+        if (typeof v !== 'bigint') throw new TypeError(`${field.name} must be type of bigint`);
+        return v;
+      }
+      if (field.type === 'string') {
+        if (v === undefined) return '';
+        if (typeof v !== 'string') throw new TypeError(`${field.name} must be type of string`);
+        return v;
+      }
+      if (field.type === 'bool') return v === undefined ? false : Boolean(v);
+      if (v === undefined) return 0;
+      if (typeof v !== 'number') throw new TypeError(`${field.name} must be type of number`);
+      return v;
+    };
+    if (field.array) {
+      const list = given === undefined ? [] : Array.from(given as ArrayLike<unknown>);
+      out[field.name] = list.map(one);
+    } else {
+      out[field.name] = one(given);
+    }
+  }
+  return out;
+}
+
+/** A received message as rclnodejs hands it over: numeric arrays typed, unless plain is asked for. */
+function deliver(type: string, message: RosMessage, plain: boolean): RosMessage {
+  const out: RosMessage = {};
+  for (const field of definition(type)) {
+    const value = message[field.name];
+    if (!PRIMITIVES.has(field.type)) {
+      out[field.name] = field.array
+        ? (value as RosMessage[]).map((m) => deliver(field.type, m, plain))
+        : deliver(field.type, value as RosMessage, plain);
+    } else if (field.array && !plain && field.type === 'float32') {
+      out[field.name] = Float32Array.from(value as number[]);
+    } else if (field.array && !plain && field.type === 'float64') {
+      out[field.name] = Float64Array.from(value as number[]);
+    } else if (field.array && !plain && field.type === 'int64') {
+      out[field.name] = BigInt64Array.from(value as bigint[]);
+    } else {
+      out[field.name] = Array.isArray(value) ? [...value] : value;
+    }
+  }
+  return out;
+}
+
+class TimeoutError extends Error {
+  readonly code = 'TIMEOUT';
+  constructor(what: string, ms: number) {
+    super(`${what} timeout after ${ms}ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+interface Subscription {
+  readonly node: StandinNode;
+  readonly type: string;
+  readonly topic: string;
+  readonly plain: boolean;
+  readonly qos: RclQoS | undefined;
+  readonly callback: (message: RosMessage) => void;
+}
+interface Service {
+  readonly node: StandinNode;
+  readonly type: string;
+  readonly name: string;
+  readonly callback: (request: RosMessage, response: RclServiceResponse) => unknown;
+}
+
+/** The ROS graph every node of this module shares (one DDS domain). */
+export const graph = {
+  subscriptions: new Set<Subscription>(),
+  services: new Set<Service>(),
+  /** Clients alive now, and ever created. */
+  clients: new Set<StandinClient>(),
+  clientsCreated: 0,
+  nodes: new Set<StandinNode>(),
+  /** What rclnodejs would have logged (its own error lines, and nodes' loggers). */
+  logged: [] as string[],
+  /** Every message published, by resolved topic. */
+  published: new Map<string, RosMessage[]>(),
+};
+
+class StandinQoS implements RclQoS {
+  static readonly HistoryPolicy = {
+    RMW_QOS_POLICY_HISTORY_SYSTEM_DEFAULT: 0,
+    RMW_QOS_POLICY_HISTORY_KEEP_LAST: 1,
+    RMW_QOS_POLICY_HISTORY_KEEP_ALL: 2,
+  };
+  static readonly ReliabilityPolicy = {
+    RMW_QOS_POLICY_RELIABILITY_SYSTEM_DEFAULT: 0,
+    RMW_QOS_POLICY_RELIABILITY_RELIABLE: 1,
+    RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT: 2,
+  };
+  static readonly DurabilityPolicy = {
+    RMW_QOS_POLICY_DURABILITY_SYSTEM_DEFAULT: 0,
+    RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL: 1,
+    RMW_QOS_POLICY_DURABILITY_VOLATILE: 2,
+  };
+  constructor(
+    public history = 0,
+    public depth = 0,
+    public reliabilityPolicy = 0,
+    public durability = 0,
+  ) {}
+}
+
+class StandinContext implements RclContext {
+  static readonly instances = new Set<StandinContext>();
+  static #default: StandinContext | undefined;
+  initialised = false;
+  #shutdown = false;
+  static defaultContext(): StandinContext {
+    StandinContext.#default ??= new StandinContext();
+    return StandinContext.#default;
+  }
+  constructor() {
+    StandinContext.instances.add(this);
+  }
+  isShutdown(): boolean {
+    return this.#shutdown;
+  }
+  shutdown(): void {
+    if (this.#shutdown) throw new Error('The context has already been shut down');
+    this.#shutdown = true;
+    for (const node of graph.nodes) if (node.context === this) node.destroy();
+  }
+}
+
+class StandinClient implements RclClient {
+  constructor(
+    readonly node: StandinNode,
+    readonly type: string,
+    readonly name: string,
+  ) {}
+  #server(): Service | undefined {
+    return [...graph.services].find((s) => s.name === this.name && s.type === this.type);
+  }
+  async waitForService(timeout = 0): Promise<boolean> {
+    const deadline = Date.now() + timeout;
+    while (!this.#server()) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return true;
+  }
+  sendRequestAsync(request: RosMessage, options: { timeout?: number } = {}): Promise<RosMessage> {
+    if (!graph.clients.has(this)) return Promise.reject(new Error('the client has been destroyed'));
+    const payload = build(`${this.type}_Request`, request);
+    const alive = (): boolean => graph.clients.has(this);
+    return new Promise((resolve, reject) => {
+      const timer =
+        options.timeout === undefined
+          ? undefined
+          : setTimeout(() => reject(new TimeoutError('Service request', options.timeout!)), options.timeout);
+      const server = this.#server();
+      if (!server) return; // nobody answers; the timeout (if any) fires
+      setImmediate(() => {
+        if (!server.node.spinning) return;
+        const response = {
+          sent: false,
+          get template() {
+            return build(`${server.type}_Response`, {});
+          },
+          send(message: RosMessage) {
+            const built = build(`${server.type}_Response`, message);
+            this.sent = true;
+            setImmediate(() => {
+              clearTimeout(timer);
+              if (alive()) resolve(deliver(`${server.type}_Response`, built, false));
+            });
+          },
+        };
+        // As in rclnodejs's Service.processRequest: a synchronous throw escapes; a rejection is logged.
+        Promise.resolve(server.callback(deliver(`${server.type}_Request`, payload, false), response))
+          .then((answer) => {
+            if (!response.sent && answer) response.send(answer as RosMessage);
+          })
+          .catch((error: Error) => graph.logged.push(`Error processing ${server.name} request: ${error}`));
+      });
+    });
+  }
+}
+
+class StandinNode implements RclNode {
+  spinning = false;
+  #destroyed = false;
+  readonly context: StandinContext;
+  constructor(
+    readonly name: string,
+    readonly namespace = '',
+    context?: StandinContext,
+  ) {
+    this.context = context ?? StandinContext.defaultContext();
+    if (!this.context.initialised || this.context.isShutdown()) {
+      throw new Error('the context is not initialised, or was shut down: call rclnodejs.init(context) first');
+    }
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Invalid node name: ${name}`);
+    graph.nodes.add(this);
+  }
+
+  resolve(name: string): string {
+    if (name.startsWith('/')) return name;
+    if (name.startsWith('~/')) return `${this.namespace}/${this.name}/${name.slice(2)}`;
+    return `${this.namespace}/${name}`;
+  }
+
+  #live(): void {
+    if (this.#destroyed || this.context.isShutdown()) throw new Error(`node ${this.name} is destroyed`);
+  }
+
+  createPublisher(type: string, topic: string): RclPublisher {
+    this.#live();
+    definition(type);
+    const resolved = this.resolve(topic);
+    return {
+      publish: (message: RosMessage) => {
+        this.#live();
+        const built = build(type, message);
+        const list = graph.published.get(resolved) ?? [];
+        list.push(built);
+        graph.published.set(resolved, list);
+        setImmediate(() => {
+          for (const s of graph.subscriptions) {
+            if (s.topic === resolved && s.type === type && s.node.spinning) s.callback(deliver(type, built, s.plain));
+          }
+        });
+      },
+    };
+  }
+
+  createSubscription(
+    type: string,
+    topic: string,
+    options: RclOptions,
+    callback: (message: RosMessage) => void,
+  ): object {
+    this.#live();
+    definition(type);
+    const subscription: Subscription = {
+      node: this,
+      type,
+      topic: this.resolve(topic),
+      plain: options.serializationMode === 'plain' || options.serializationMode === 'json',
+      qos: options.qos,
+      callback,
+    };
+    graph.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  createService(
+    type: string,
+    name: string,
+    options: RclOptions,
+    callback: (request: RosMessage, response: RclServiceResponse) => unknown,
+  ): object {
+    this.#live();
+    definition(`${type}_Request`);
+    const service: Service = { node: this, type, name: this.resolve(name), callback };
+    graph.services.add(service);
+    return service;
+  }
+
+  createClient(type: string, name: string): RclClient {
+    this.#live();
+    definition(`${type}_Request`);
+    const client = new StandinClient(this, type, this.resolve(name));
+    graph.clients.add(client);
+    graph.clientsCreated += 1;
+    return client;
+  }
+
+  destroyPublisher(): void {}
+  destroySubscription(subscription: object): void {
+    graph.subscriptions.delete(subscription as Subscription);
+  }
+  destroyService(service: object): void {
+    graph.services.delete(service as Service);
+  }
+  destroyClient(client: RclClient): void {
+    graph.clients.delete(client as StandinClient);
+  }
+  getLogger(): RclLogger {
+    const line = (level: string) => (message: string) => graph.logged.push(`[${level}] [${this.name}]: ${message}`) > 0;
+    return { info: line('INFO'), warn: line('WARN'), error: line('ERROR') };
+  }
+  spin(): void {
+    this.#live();
+    this.spinning = true;
+  }
+  destroy(): void {
+    this.#destroyed = true;
+    this.spinning = false;
+    graph.nodes.delete(this);
+    for (const s of graph.subscriptions) if (s.node === this) graph.subscriptions.delete(s);
+    for (const s of graph.services) if (s.node === this) graph.services.delete(s);
+    for (const c of graph.clients) if (c.node === this) graph.clients.delete(c);
+  }
+}
+
+class StandinIntrospector {
+  readonly schema: RclMessageDef;
+  constructor(type: string) {
+    this.schema = {
+      fields: definition(type).map((field) => {
+        const primitive = PRIMITIVES.has(field.type);
+        return {
+          name: field.name,
+          type: {
+            isPrimitiveType: primitive,
+            type: primitive ? field.type : splitType(field.type).name,
+            pkgName: primitive ? null : splitType(field.type).pkgName,
+            isArray: field.array ?? false,
+          },
+        };
+      }),
+    };
+  }
+}
+
+/** Shuts every context down, as rclnodejs's own SIGINT handler does. */
+export function shutdownAll(): void {
+  for (const context of StandinContext.instances) if (!context.isShutdown()) context.shutdown();
+}
+const sigintHandler = (): void => shutdownAll();
+process.on('SIGINT', sigintHandler);
+
+/** Whether the SIGINT handler installed on import is still there. */
+export function signalHandlerInstalled(): boolean {
+  return process.listeners('SIGINT').includes(sigintHandler);
+}
+
+/** Puts the SIGINT handler back (for the next test), as a fresh import would. */
+export function reinstallSignalHandler(): void {
+  if (!signalHandlerInstalled()) process.on('SIGINT', sigintHandler);
+}
+
+const rclnodejs: Rclnodejs & {
+  Context: typeof StandinContext;
+  shutdown(context?: StandinContext): void;
+} = {
+  async init(context?: RclContext) {
+    const target = (context as StandinContext | undefined) ?? StandinContext.defaultContext();
+    if (target.initialised) throw new Error('The context has already been initialised');
+    target.initialised = true;
+  },
+  Context: StandinContext,
+  Node: StandinNode as unknown as Rclnodejs['Node'],
+  QoS: StandinQoS,
+  MessageIntrospector: StandinIntrospector,
+  removeSignalHandlers() {
+    process.removeListener('SIGINT', sigintHandler);
+  },
+  shutdown(context?: StandinContext) {
+    (context ?? StandinContext.defaultContext()).shutdown();
+  },
+};
+
+export default rclnodejs;

@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import type { MiraError } from '@mira/core';
+import { RclnodejsTransport } from '@mira/plugin-ros2';
+import type { RosMessage } from '@mira/robot';
+import { eventually } from './conformance/transport-contract.js';
+import rclnodejs, { graph, reinstallSignalHandler, signalHandlerInstalled } from './helpers/rclnodejs-standin.js';
+
+/** Another ROS node in the same graph, on its own context, as a robot's driver would be. */
+async function otherNode(name: string) {
+  const context = new rclnodejs.Context();
+  await rclnodejs.init(context);
+  const node = new rclnodejs.Node(name, '', context);
+  node.spin();
+  return { node, context };
+}
+
+describe('the rclnodejs transport against the rclnodejs 2.2 stand-in', function () {
+  let transport: RclnodejsTransport;
+  let logged: string[];
+  let peer: Awaited<ReturnType<typeof otherNode>>;
+
+  beforeEach(async () => {
+    reinstallSignalHandler();
+    logged = [];
+    transport = new RclnodejsTransport('mira_rcl_test', '/robot1', {
+      log: (message) => logged.push(message),
+      load: async () => rclnodejs,
+    });
+    await transport.connect();
+    peer = await otherNode('peer');
+  });
+  afterEach(async () => {
+    await transport.close();
+    if (!peer.context.isShutdown()) peer.context.shutdown();
+  });
+
+  it("removes rclnodejs's SIGINT handler, so Mira's orderly stop runs on a live context", async () => {
+    const fresh = new RclnodejsTransport('mira_signals', '', { load: async () => rclnodejs });
+    reinstallSignalHandler();
+    expect(signalHandlerInstalled()).to.equal(true);
+    await fresh.connect();
+    expect(signalHandlerInstalled()).to.equal(false);
+    // A Ctrl-C now reaches only Mira: its last zero-velocity command still goes out.
+    await fresh.publish('/cmd_vel', 'geometry_msgs/msg/Twist', { linear: { x: 0, y: 0, z: 0 } });
+    expect(graph.published.get('/cmd_vel')?.at(-1)).to.deep.include({ linear: { x: 0, y: 0, z: 0 } });
+    await fresh.close();
+  });
+
+  it('sends int64 fields as BigInt (rclnodejs throws on a number) and delivers them as plain numbers', async () => {
+    const seenByPeer: RosMessage[] = [];
+    peer.node.createSubscription('example_interfaces/msg/Int64', '/robot1/count', {}, (m) => seenByPeer.push(m));
+    const seenByMira: RosMessage[] = [];
+    transport.subscribe('count', 'example_interfaces/msg/Int64', (m) => seenByMira.push(m));
+    await transport.publish('count', 'example_interfaces/msg/Int64', { data: 42 });
+    await eventually(() => seenByPeer.length === 1 && seenByMira.length === 1, 2000, 'both subscribers');
+    expect(seenByPeer[0]).to.deep.equal({ data: 42n });
+    expect(seenByMira[0]).to.deep.equal({ data: 42 });
+    expect(JSON.stringify(seenByMira[0])).to.equal('{"data":42}');
+  });
+
+  it('converts int64 arrays both ways', async () => {
+    const seen: RosMessage[] = [];
+    transport.subscribe('/ids', 'example_interfaces/msg/Int64MultiArrayData', (m) => seen.push(m));
+    await transport.publish('/ids', 'example_interfaces/msg/Int64MultiArrayData', { data: [1, -2, 3] });
+    await eventually(() => seen.length === 1, 2000, 'the array');
+    expect(seen[0]).to.deep.equal({ data: [1, -2, 3] });
+    expect(graph.published.get('/ids')?.at(-1)).to.deep.equal({ data: [1n, -2n, 3n] });
+  });
+
+  it('refuses a fractional int64 with a transport error and publishes nothing', async () => {
+    const before = graph.published.get('/robot1/count')?.length ?? 0;
+    let error: MiraError | undefined;
+    try {
+      await transport.publish('count', 'example_interfaces/msg/Int64', { data: 2.5 });
+    } catch (e) {
+      error = e as MiraError;
+    }
+    expect(error?.code).to.equal('MIRA_ERR_HARDWARE_TRANSPORT_FAILED');
+    expect(error?.message).to.include('example_interfaces/msg/Int64.data must be a whole number');
+    expect(graph.published.get('/robot1/count')?.length ?? 0).to.equal(before);
+  });
+
+  it('delivers typed arrays as arrays, keeps NaN for the converters, and serialises like rosbridge', async () => {
+    const seen: RosMessage[] = [];
+    transport.subscribe('/scan', 'sensor_msgs/msg/LaserScan', (m) => seen.push(m), { reliability: 'best_effort' });
+    peer.node
+      .createPublisher('sensor_msgs/msg/LaserScan', '/scan')
+      .publish({ ranges: [1.5, Number.NaN, Number.POSITIVE_INFINITY], range_max: 10 });
+    await eventually(() => seen.length === 1, 2000, 'the scan');
+    const ranges = seen[0]!.ranges as number[];
+    expect(Array.isArray(ranges)).to.equal(true);
+    expect(ranges[0]).to.equal(1.5);
+    expect(Number.isNaN(ranges[1])).to.equal(true);
+    expect(ranges[2]).to.equal(Number.POSITIVE_INFINITY);
+    expect(JSON.stringify(ranges)).to.equal('[1.5,null,null]');
+  });
+
+  it('sets keep-last history with the configured depth and reliability', () => {
+    transport.subscribe('/imu', 'std_msgs/msg/String', () => {}, { reliability: 'best_effort', depth: 3 });
+    const sub = [...graph.subscriptions].find((s) => s.topic === '/imu');
+    expect(sub?.qos).to.deep.include({ history: 1, depth: 3, reliabilityPolicy: 2, durability: 2 });
+  });
+
+  for (const [how, handler] of [
+    [
+      'throws',
+      () => {
+        throw new Error('handler broke');
+      },
+    ],
+    ['rejects', async () => Promise.reject(new Error('handler broke'))],
+  ] as const) {
+    it(`answers with the empty response and logs when a service handler ${how}, instead of leaving the caller waiting`, async () => {
+      transport.advertiseService('~/add', 'example_interfaces/srv/AddTwoInts', handler);
+      const client = peer.node.createClient('example_interfaces/srv/AddTwoInts', '/robot1/mira_rcl_test/add');
+      expect(await client.waitForService(1000)).to.equal(true);
+      const response = await client.sendRequestAsync({ a: 1n, b: 2n }, { timeout: 1000 });
+      expect(response).to.deep.equal({ sum: 0n });
+      expect(logged.join('\n')).to.include('service ~/add failed (handler broke)');
+      expect(graph.logged.join('\n')).not.to.include('handler broke');
+    });
+  }
+
+  it('reuses one client per service and destroys its clients on close', async () => {
+    peer.node.createService('example_interfaces/srv/AddTwoInts', '/add', {}, (req) => ({
+      sum: (req.a as bigint) + (req.b as bigint),
+    }));
+    const before = graph.clientsCreated;
+    for (let i = 0; i < 3; i += 1) {
+      expect(
+        await transport.callService('/add', 'example_interfaces/srv/AddTwoInts', { a: i, b: 40 }, 1000),
+      ).to.deep.equal({ sum: 40 + i });
+    }
+    expect(graph.clientsCreated - before).to.equal(1);
+    await transport.close();
+    expect([...graph.clients].filter((c) => c.node.name === 'mira_rcl_test')).to.have.length(0);
+  });
+
+  it('times out a service that never answers with MIRA_ERR_HARDWARE_SERVICE_TIMEOUT', async () => {
+    peer.node.createService('std_srvs/srv/Trigger', '/slow', {}, () => new Promise(() => {}));
+    let error: MiraError | undefined;
+    try {
+      await transport.callService('/slow', 'std_srvs/srv/Trigger', {}, 200);
+    } catch (e) {
+      error = e as MiraError;
+    }
+    expect(error?.code).to.equal('MIRA_ERR_HARDWARE_SERVICE_TIMEOUT');
+    expect(error?.message).to.include('did not answer within 200 ms');
+  });
+
+  it('closes only its own context: other nodes in the process keep working', async () => {
+    await transport.close();
+    expect(peer.context.isShutdown()).to.equal(false);
+    const seen: RosMessage[] = [];
+    peer.node.createSubscription('std_msgs/msg/String', '/after', {}, (m) => seen.push(m));
+    peer.node.createPublisher('std_msgs/msg/String', '/after').publish({ data: 'still here' });
+    await eventually(() => seen.length === 1, 2000, 'the peer message');
+    expect([...graph.nodes].map((n) => n.name)).not.to.include('mira_rcl_test');
+  });
+});
