@@ -134,6 +134,34 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
     }
   });
 
+  it('publishes its log lines on /rosout under its logger name, with the Mind view token masked', async () => {
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', '@mira/plugin-mind-view'] },
+        ros2: { transport: 'rosbridge', url: bridge.url, sensors: [] },
+        mind_view: { enabled: true, port: 0 },
+      }),
+    );
+    const lines: RosMessage[] = [];
+    client.subscribe('/rosout', 'rcl_interfaces/msg/Log', (m) => lines.push(m));
+    const mira = new MiraProcess(dir, {}, ['--ros-args', '-r', '__ns:=/robot1', '-r', '__node:=mira']);
+    try {
+      const line = await mira.until(
+        () => lines.find((l) => String(l.msg).includes('Mind view: http://')),
+        'the Mind view line on /rosout',
+      );
+      expect(line).to.deep.include({ level: 20, name: 'robot1.mira', file: '', function: '', line: 0 });
+      expect(String(line.msg)).to.match(/^\[@mira\/plugin-mind-view\] Mind view: http:\/\/127\.0\.0\.1:\d+\/#token=…$/);
+      // The operator's own log still has the address to open.
+      await mira.until(() => (/#token=[A-Za-z0-9_-]{16,}/.test(mira.stderr) ? true : undefined), 'the token on stderr');
+      expect(Math.abs(Number((line.stamp as { sec: number }).sec) - Date.now() / 1000)).to.be.below(60);
+      expect(bridge.statuses).to.deep.equal([]);
+    } finally {
+      expect(await mira.quit()).to.equal(0);
+    }
+  });
+
   it('does not listen to utterances unless the profile says so', async () => {
     writeFileSync(
       join(dir, 'profile.toml'),

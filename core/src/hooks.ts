@@ -44,7 +44,17 @@ export interface KernelHooks {
   // Perception.
   /** HookMap of SyncHook — (reading) keyed by sensor id, for every new reading. */
   readonly sensorReading: HookMap<SyncHook<[SensorReading]>>;
+
+  // Observability.
+  /**
+   * SyncHook — (level, message, source) for every log line, after it is written: `source` is the
+   * plugin that logged it, or `@mira/core`. A line logged from inside a tap does not call it again.
+   */
+  readonly logLine: SyncHook<[LogLevel, string, string]>;
 }
+
+/** The level of a log line. */
+export type LogLevel = 'info' | 'warn' | 'error';
 
 /** Builds a fresh, frozen set of hooks. */
 export function createHooks(): KernelHooks {
@@ -61,5 +71,6 @@ export function createHooks(): KernelHooks {
     episodeStarted: new SyncHook<[EpisodeInfo]>(['episode']),
     episodeFinished: new SyncHook<[EpisodeInfo, EpisodeOutcome]>(['episode', 'outcome']),
     sensorReading: new HookMap<SyncHook<[SensorReading]>>(() => new SyncHook<[SensorReading]>(['reading'])),
+    logLine: new SyncHook<[LogLevel, string, string]>(['level', 'message', 'source']),
   });
 }

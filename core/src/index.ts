@@ -47,7 +47,7 @@ export {
   type MemoryErrorCode,
 } from './errors.js';
 export { CORE_NAME } from './builtin.js';
-export type { EpisodeOutcome, KernelHooks } from './hooks.js';
+export type { EpisodeOutcome, KernelHooks, LogLevel } from './hooks.js';
 export type { Kernel } from './kernel.js';
 export type { LoadedPlugin } from './loader.js';
 export { MANIFEST_FILE, locateManifest, type ProfileManifest } from './manifest.js';

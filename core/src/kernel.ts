@@ -6,14 +6,14 @@ import type { CognitionProvider } from './cognition/provider.js';
 import type { ConsoleOutput } from './console/command.js';
 import { CommandConsole } from './console/console.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
-import { createHooks, type KernelHooks } from './hooks.js';
+import { createHooks, type KernelHooks, type LogLevel } from './hooks.js';
 import type { PluginKernel, PluginSummary } from './plugin.js';
 import { Registry } from './registry.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
 import type { ClosableStore, StoreDefinition } from './stores.js';
 import { interceptHookMapErrors, interceptTapErrors, nameThePlugin } from './tap-errors.js';
 import { assertStrictToolSchema, type RegisteredTool, type ToolDefinition } from './tools.js';
-import { EPISODE_ORIGINS, type RuntimeServices } from './types.js';
+import { EPISODE_ORIGINS, type Logger, type RuntimeServices } from './types.js';
 import { WorkingMemory } from './working-memory.js';
 
 const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -53,9 +53,29 @@ export class Kernel {
   readonly #open = new Map<string, ClosableStore>();
   readonly #ajv = new Ajv({ allErrors: false, strict: false });
   #storesClosed = false;
+  readonly #sink: Logger;
+  #inLogHook = false;
+
+  /** A logger that writes to the runtime's log and then tells the `logLine` hook, naming `source`. */
+  #logger(source: string): Logger {
+    const line = (level: LogLevel) => (message: string) => {
+      this.#sink[level](message);
+      if (this.#inLogHook) return;
+      this.#inLogHook = true;
+      try {
+        this.hooks.logLine.call(level, message, source);
+      } catch {
+        // A failing log tap must not turn a log line into an error.
+      } finally {
+        this.#inLogHook = false;
+      }
+    };
+    return Object.freeze({ info: line('info'), warn: line('warn'), error: line('error') });
+  }
 
   constructor(services: RuntimeServices, options: KernelOptions) {
-    this.services = services;
+    this.#sink = services.log;
+    this.services = { ...services, log: this.#logger('@mira/core') };
     this.workingMemory = new WorkingMemory(options.workingMemoryLimit);
     this.output = options.output;
     this.#plugins = options.plugins;
@@ -64,7 +84,7 @@ export class Kernel {
       tools: this.tools,
       hooks: this.hooks,
       workingMemory: this.workingMemory,
-      services,
+      services: this.services,
       sensors: { list: () => this.sensors.values(), latest: (id) => this.latestReading(id) },
     });
     interceptTapErrors(this.hooks.start, nameThePlugin(CoreErrorCodes.PLUGIN_START_FAILED, 'start'));
@@ -220,7 +240,7 @@ export class Kernel {
       pluginName,
       clock: services.clock,
       profile: services.profile,
-      log: services.log,
+      log: this.#logger(pluginName),
       hooks: this.hooks,
       workingMemory: this.workingMemory,
       tools: Object.freeze({

@@ -1,4 +1,4 @@
-import { toMiraError, type EpisodeInfo, type PluginKernel, type ToolResult } from '@mira/core';
+import { toMiraError, type EpisodeInfo, type LogLevel, type PluginKernel, type ToolResult } from '@mira/core';
 import type { RobotTransport } from '@mira/robot';
 
 /** What `--ros-args` says, as rcl reads it. */
@@ -66,6 +66,8 @@ export interface NodeConfig {
   readonly events: boolean;
   /** Offer `~/recall` (mira_interfaces/srv/Recall) with recall_memory's semantics and bounds. */
   readonly recall: boolean;
+  /** Publish the runtime's log lines on `/rosout` (rcl_interfaces/msg/Log), as every ROS node does. */
+  readonly rosout: boolean;
 }
 
 /** The JSON schema of `[ros2.node]`. */
@@ -76,12 +78,27 @@ export const NODE_CONFIG_SCHEMA = {
     reply: { type: 'boolean', default: true },
     events: { type: 'boolean', default: true },
     recall: { type: 'boolean', default: true },
+    rosout: { type: 'boolean', default: true },
   },
   additionalProperties: false,
   default: {},
 } as const;
 
 const STRING = 'std_msgs/msg/String';
+/** rcl_interfaces/msg/Log levels. */
+const ROSOUT_LEVELS: Record<LogLevel, number> = { info: 20, warn: 30, error: 40 };
+/** The QoS rcl gives /rosout: reliable, transient local, the last 1000 lines. */
+const ROSOUT_QOS = { reliability: 'reliable', durability: 'transient_local', depth: 1000 } as const;
+
+/** A log line as it may leave the robot: credentials (the Mind view's `#token=…`, a bearer token) masked. */
+export function maskSecrets(line: string): string {
+  return line.replace(/([#?&]token=)[^\s&#]+/gi, '$1…').replace(/(Bearer\s+)\S+/g, '$1…');
+}
+
+/** A node's logger name as rcl forms it: `/robot1/mira` → `robot1.mira`. */
+export function loggerName(fullyQualifiedNode: string): string {
+  return fullyQualifiedNode.replace(/^\//, '').replaceAll('/', '.');
+}
 /** The service type of `~/recall`, from the `mira_interfaces` package in `ros/`. */
 export const RECALL_SERVICE_TYPE = 'mira_interfaces/srv/Recall';
 
@@ -120,6 +137,35 @@ export function attachNode(
     if (config.reply && 'reply' in outcome) publish('~/reply', outcome.reply);
   });
   undo.push(() => (open = false));
+
+  if (config.rosout) {
+    const logger = loggerName(name('~'));
+    let failing = false;
+    kernel.hooks.logLine.tap('@mira/plugin-ros2', (level, message, source) => {
+      if (!open) return;
+      const now = kernel.clock.now().getTime();
+      const line = {
+        stamp: { sec: Math.floor(now / 1000), nanosec: (now % 1000) * 1_000_000 },
+        level: ROSOUT_LEVELS[level],
+        name: logger,
+        msg: maskSecrets(source === '@mira/core' ? message : `[${source}] ${message}`),
+        file: '',
+        function: '',
+        line: 0,
+      };
+      transport.publish('/rosout', 'rcl_interfaces/msg/Log', line, ROSOUT_QOS).then(
+        () => (failing = false),
+        (error: Error) => {
+          // Said once per outage: the warning is itself a log line, and would fail the same way.
+          if (failing) return;
+          failing = true;
+          kernel.log.warn(
+            `ROS node: /rosout not published (${error.message}); further failures are not logged until it works again`,
+          );
+        },
+      );
+    });
+  }
 
   if (config.utterances) {
     // One at a time, in arrival order, like lines typed on the console.
