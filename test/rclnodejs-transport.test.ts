@@ -1,9 +1,14 @@
 import { expect } from 'chai';
 import type { MiraError } from '@mira/core';
 import { RclnodejsTransport } from '@mira/plugin-ros2';
-import type { RosMessage } from '@mira/robot';
+import { CANCEL_ALL_GOALS, CANCEL_GOAL_SERVICE_TYPE, NAVIGATE_TO_POSE, type RosMessage } from '@mira/robot';
 import { eventually } from './conformance/transport-contract.js';
-import rclnodejs, { graph, reinstallSignalHandler, signalHandlerInstalled } from './helpers/rclnodejs-standin.js';
+import rclnodejs, {
+  graph,
+  reinstallSignalHandler,
+  serveAction,
+  signalHandlerInstalled,
+} from './helpers/rclnodejs-standin.js';
 
 /** Another ROS node in the same graph, on its own context, as a robot's driver would be. */
 async function otherNode(name: string) {
@@ -15,6 +20,7 @@ async function otherNode(name: string) {
 }
 
 describe('the rclnodejs transport against the rclnodejs 2.2 stand-in', function () {
+  this.timeout(10_000);
   let transport: RclnodejsTransport;
   let logged: string[];
   let peer: Awaited<ReturnType<typeof otherNode>>;
@@ -156,5 +162,52 @@ describe('the rclnodejs transport against the rclnodejs 2.2 stand-in', function 
     peer.node.createPublisher('std_msgs/msg/String', '/after').publish({ data: 'still here' });
     await eventually(() => seen.length === 1, 2000, 'the peer message');
     expect([...graph.nodes].map((n) => n.name)).not.to.include('mira_rcl_test');
+  });
+
+  describe('action goals (rclnodejs ActionClient)', () => {
+    const goal = { pose: { header: { frame_id: 'map' }, pose: { position: { x: 1, y: 2, z: 0 } } }, behavior_tree: '' };
+
+    it('sends a goal, passes feedback as plain JSON, and reports the result with its status', async () => {
+      const nav2 = await serveAction('/robot1/navigate_to_pose', NAVIGATE_TO_POSE);
+      const feedback: RosMessage[] = [];
+      const sent = await transport.sendActionGoal('navigate_to_pose', NAVIGATE_TO_POSE, goal, (f) => feedback.push(f));
+      await eventually(() => nav2.goals.length === 1, 2000, 'the goal');
+      expect(nav2.goals[0]!.goal).to.deep.nested.include({ 'pose.pose.position.y': 2, 'pose.header.frame_id': 'map' });
+      nav2.goals[0]!.feedback({ distance_remaining: 0.5, number_of_recoveries: 2 });
+      await eventually(() => feedback.length === 1, 2000, 'the feedback');
+      expect(feedback[0]).to.deep.include({ distance_remaining: 0.5, number_of_recoveries: 2 });
+      nav2.goals[0]!.succeed({ error_code: 0 });
+      expect(await sent.outcome).to.deep.equal({ status: 'succeeded', result: { error_code: 0, error_msg: '' } });
+    });
+
+    it('cancels its own goal, and the cancel service (what the safety path calls) cancels every goal', async () => {
+      const nav2 = await serveAction('/robot1/navigate_to_pose', NAVIGATE_TO_POSE);
+      const first = await transport.sendActionGoal('navigate_to_pose', NAVIGATE_TO_POSE, goal, () => {});
+      await first.cancel();
+      expect((await first.outcome).status).to.equal('canceled');
+      const second = await transport.sendActionGoal('navigate_to_pose', NAVIGATE_TO_POSE, goal, () => {});
+      const answer = await transport.callService(
+        '/robot1/navigate_to_pose/_action/cancel_goal',
+        CANCEL_GOAL_SERVICE_TYPE,
+        CANCEL_ALL_GOALS,
+        1000,
+      );
+      expect(answer.return_code).to.equal(0);
+      expect((await second.outcome).status).to.equal('canceled');
+      expect(nav2.goals.map((g) => g.state)).to.deep.equal(['canceled', 'canceled']);
+    });
+
+    it('reports a rejected goal, and refuses at once when no server answers', async () => {
+      await serveAction('/robot1/picky', NAVIGATE_TO_POSE, false);
+      const refused = await transport.sendActionGoal('picky', NAVIGATE_TO_POSE, goal, () => {});
+      expect(await refused.outcome).to.deep.include({ status: 'rejected' });
+      let error: MiraError | undefined;
+      try {
+        await transport.sendActionGoal('nobody', NAVIGATE_TO_POSE, goal, () => {});
+      } catch (e) {
+        error = e as MiraError;
+      }
+      expect(error?.code).to.equal('MIRA_ERR_HARDWARE_SERVICE_TIMEOUT');
+    });
   });
 });

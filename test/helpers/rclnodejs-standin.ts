@@ -28,7 +28,19 @@ import type { RosMessage } from '@mira/robot';
  * - `sendRequestAsync` rejects with a `TimeoutError` after `options.timeout`.
  */
 
-type FieldType = 'string' | 'bool' | 'float64' | 'float32' | 'int32' | 'uint32' | 'int8' | 'uint8' | 'int64' | 'uint64';
+type FieldType =
+  | 'string'
+  | 'bool'
+  | 'float64'
+  | 'float32'
+  | 'int32'
+  | 'uint32'
+  | 'int16'
+  | 'uint16'
+  | 'int8'
+  | 'uint8'
+  | 'int64'
+  | 'uint64';
 interface FieldDef {
   readonly name: string;
   /** A primitive, or a message type name (`pkg/msg/Name`). */
@@ -43,6 +55,8 @@ const PRIMITIVES = new Set<string>([
   'float32',
   'int32',
   'uint32',
+  'int16',
+  'uint16',
   'int8',
   'uint8',
   'int64',
@@ -66,6 +80,33 @@ const DEFINITIONS: Record<string, FieldDef[]> = {
     ),
     f('ranges', 'float32', true),
     f('intensities', 'float32', true),
+  ],
+  'builtin_interfaces/msg/Duration': [f('sec', 'int32'), f('nanosec', 'uint32')],
+  'geometry_msgs/msg/Point': [f('x', 'float64'), f('y', 'float64'), f('z', 'float64')],
+  'geometry_msgs/msg/Quaternion': [f('x', 'float64'), f('y', 'float64'), f('z', 'float64'), f('w', 'float64')],
+  'geometry_msgs/msg/Pose': [
+    f('position', 'geometry_msgs/msg/Point'),
+    f('orientation', 'geometry_msgs/msg/Quaternion'),
+  ],
+  'geometry_msgs/msg/PoseStamped': [...HEADER, f('pose', 'geometry_msgs/msg/Pose')],
+  'nav2_msgs/action/NavigateToPose_Goal': [f('pose', 'geometry_msgs/msg/PoseStamped'), f('behavior_tree', 'string')],
+  'nav2_msgs/action/NavigateToPose_Feedback': [
+    f('current_pose', 'geometry_msgs/msg/PoseStamped'),
+    f('navigation_time', 'builtin_interfaces/msg/Duration'),
+    f('estimated_time_remaining', 'builtin_interfaces/msg/Duration'),
+    f('number_of_recoveries', 'int16'),
+    f('distance_remaining', 'float32'),
+  ],
+  'nav2_msgs/action/NavigateToPose_Result': [f('error_code', 'uint16'), f('error_msg', 'string')],
+  'unique_identifier_msgs/msg/UUID': [f('uuid', 'uint8', true)],
+  'action_msgs/msg/GoalInfo': [
+    f('goal_id', 'unique_identifier_msgs/msg/UUID'),
+    f('stamp', 'builtin_interfaces/msg/Time'),
+  ],
+  'action_msgs/srv/CancelGoal_Request': [f('goal_info', 'action_msgs/msg/GoalInfo')],
+  'action_msgs/srv/CancelGoal_Response': [
+    f('return_code', 'int8'),
+    f('goals_canceling', 'action_msgs/msg/GoalInfo', true),
   ],
   'example_interfaces/msg/Int64': [f('data', 'int64')],
   'example_interfaces/msg/Int64MultiArrayData': [f('data', 'int64', true)],
@@ -427,6 +468,127 @@ class StandinIntrospector {
   }
 }
 
+/** A goal at a stand-in action server. */
+export interface StandinGoal {
+  readonly goal: RosMessage;
+  state: 'active' | 'succeeded' | 'canceled' | 'aborted';
+  feedback(values: RosMessage): void;
+  succeed(values?: RosMessage): void;
+  abort(values?: RosMessage): void;
+}
+
+interface ActionServer {
+  readonly node: StandinNode;
+  readonly type: string;
+  readonly goals: Array<StandinGoal & { end(to: 'succeeded' | 'canceled' | 'aborted', values?: RosMessage): void }>;
+  accept: boolean;
+}
+const actionServers = new Map<string, ActionServer>();
+const STATUS = { succeeded: 4, canceled: 5, aborted: 6 } as const;
+
+/**
+ * Serves an action on the graph (Nav2, say), with the `<name>/_action/cancel_goal` service every
+ * ROS 2 action server has (an all-zero goal ID cancels every goal). `accept: false` rejects goals.
+ */
+export async function serveAction(name: string, type: string, accept = true): Promise<{ goals: StandinGoal[] }> {
+  // Serving a name again replaces the server there (its node, and so its cancel service, goes).
+  const previous = actionServers.get(name);
+  if (previous && !previous.node.context.isShutdown()) previous.node.context.shutdown();
+  const context = new StandinContext();
+  await rclnodejs.init(context);
+  const node = new StandinNode('action_server', '', context);
+  node.spin();
+  const server: ActionServer = { node, type, goals: [], accept };
+  actionServers.set(name, server);
+  node.createService('action_msgs/srv/CancelGoal', `${name}/_action/cancel_goal`, {}, () => {
+    const canceling = server.goals.filter((g) => g.state === 'active');
+    for (const goal of canceling) goal.end('canceled');
+    return { return_code: 0, goals_canceling: canceling.map(() => ({})) };
+  });
+  return server;
+}
+
+class StandinGoalHandle {
+  status = 1;
+  #result: Promise<RosMessage>;
+  constructor(
+    readonly accepted: boolean,
+    result: Promise<{ status: number; result: RosMessage }>,
+    readonly cancelGoal: () => Promise<RosMessage>,
+  ) {
+    this.#result = result.then(({ status, result: r }) => {
+      this.status = status;
+      return r;
+    });
+  }
+  isAccepted(): boolean {
+    return this.accepted;
+  }
+  getResult(): Promise<RosMessage> {
+    if (!this.accepted) return Promise.reject(new Error('the goal was not accepted'));
+    return this.#result;
+  }
+}
+
+class StandinActionClient {
+  readonly #name: string;
+  #destroyed = false;
+  constructor(
+    readonly node: StandinNode,
+    readonly type: string,
+    name: string,
+  ) {
+    definition(`${type}_Goal`);
+    this.#name = node.resolve(name);
+  }
+  async waitForServer(timeout = 0): Promise<boolean> {
+    const deadline = Date.now() + timeout;
+    while (actionServers.get(this.#name)?.type !== this.type) {
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return true;
+  }
+  async sendGoal(goal: RosMessage, feedbackCallback?: (feedback: RosMessage) => void): Promise<StandinGoalHandle> {
+    if (this.#destroyed) throw new Error('the action client has been destroyed');
+    const built = build(`${this.type}_Goal`, goal);
+    const server = actionServers.get(this.#name);
+    if (!server) return new Promise(() => {}); // nobody answers
+    await new Promise((r) => setImmediate(r));
+    if (!server.accept) {
+      return new StandinGoalHandle(false, new Promise(() => {}), async () => ({}));
+    }
+    let settle!: (outcome: { status: number; result: RosMessage }) => void;
+    const result = new Promise<{ status: number; result: RosMessage }>((resolve) => (settle = resolve));
+    const entry: ActionServer['goals'][number] = {
+      goal: deliver(`${this.type}_Goal`, built, false),
+      state: 'active',
+      end: (to, values = {}) => {
+        if (entry.state !== 'active') return;
+        entry.state = to;
+        const r = deliver(`${this.type}_Result`, build(`${this.type}_Result`, values), false);
+        setImmediate(() => settle({ status: STATUS[to], result: r }));
+      },
+      feedback: (values) => {
+        const f = build(`${this.type}_Feedback`, values);
+        if (entry.state === 'active' && feedbackCallback && this.node.spinning && !this.#destroyed) {
+          setImmediate(() => feedbackCallback(deliver(`${this.type}_Feedback`, f, false)));
+        }
+      },
+      succeed: (values) => entry.end('succeeded', values),
+      abort: (values) => entry.end('aborted', values),
+    };
+    server.goals.push(entry);
+    return new StandinGoalHandle(true, result, async () => {
+      entry.end('canceled');
+      return { return_code: 0 };
+    });
+  }
+  destroy(): void {
+    this.#destroyed = true;
+  }
+}
+
 /** Shuts every context down, as rclnodejs's own SIGINT handler does. */
 export function shutdownAll(): void {
   for (const context of StandinContext.instances) if (!context.isShutdown()) context.shutdown();
@@ -457,6 +619,7 @@ const rclnodejs: Rclnodejs & {
   Node: StandinNode as unknown as Rclnodejs['Node'],
   QoS: StandinQoS,
   MessageIntrospector: StandinIntrospector,
+  ActionClient: StandinActionClient as unknown as Rclnodejs['ActionClient'],
   removeSignalHandlers() {
     process.removeListener('SIGINT', sigintHandler);
   },

@@ -32,6 +32,13 @@ export interface RosbridgeTestServer {
   arrivals(topic: string): Array<{ msg: Record<string, unknown>; at: number }>;
   /** Number of subscriptions currently open on a topic. */
   subscribers(topic: string): number;
+  /**
+   * Hosts an action server on the robot's side of the bridge (Nav2, say): goals sent with
+   * `send_action_goal` land in `goals`; the test sends feedback and ends them. A
+   * `cancel_action_goal` from the goal's client, or a call to `<action>/_action/cancel_goal`
+   * from anyone (an all-zero goal ID cancels every goal), ends them as canceled (status 5).
+   */
+  actionServer(action: string, type: string): TestActionServer;
   /** Sends raw text to every client (e.g. a frame that is not JSON). */
   sendRaw(text: string): void;
   /** Drops every client and stops listening (a bridge that went down). */
@@ -41,6 +48,23 @@ export interface RosbridgeTestServer {
   close(): Promise<void>;
 }
 
+/** A goal a client sent to a test action server. */
+export interface TestGoal {
+  readonly args: Record<string, unknown>;
+  /** 'active' until the test or a cancellation ends it. */
+  readonly state: 'active' | 'succeeded' | 'aborted' | 'canceled';
+  feedback(values: Record<string, unknown>): void;
+  succeed(values?: Record<string, unknown>): void;
+  abort(values?: Record<string, unknown>): void;
+}
+
+/** An action server on the robot's side of the test bridge. */
+export interface TestActionServer {
+  readonly goals: TestGoal[];
+}
+
+const GOAL_STATUS = { succeeded: 4, canceled: 5, aborted: 6 } as const;
+
 export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
   const ops: RosbridgeOp[] = [];
   const statuses: RosbridgeOp[] = [];
@@ -49,6 +73,10 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
   const advertised = new Map<WebSocket, Set<string>>();
   const services = new Map<string, WebSocket>();
   const pendingCalls = new Map<string, { caller: WebSocket; id: unknown }>();
+  const actionServers = new Map<
+    string,
+    { type: string; goals: Array<TestGoal & { client: WebSocket; id: unknown; end(s: 'canceled'): void }> }
+  >();
   let nextCall = 0;
   let wss: WebSocketServer | undefined;
   let port = 0;
@@ -127,7 +155,73 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
         case 'unadvertise_service':
           if (services.get(op.service!) === ws) services.delete(op.service!);
           break;
+        case 'send_action_goal': {
+          const o = op as typeof op & { action?: string; action_type?: string };
+          const server = actionServers.get(o.action!);
+          // As the real bridge: no server means no answer at all (it waits for one).
+          if (!server) break;
+          if (o.action_type !== server.type) {
+            send(ws, {
+              op: 'action_result',
+              id: o.id,
+              action: o.action,
+              values: `action type ${o.action_type} does not match ${server.type}`,
+              status: 0,
+              result: false,
+            });
+            break;
+          }
+          let state: TestGoal['state'] = 'active';
+          const end = (to: 'succeeded' | 'aborted' | 'canceled', values: Record<string, unknown> = {}) => {
+            if (state !== 'active') return;
+            state = to;
+            send(ws, {
+              op: 'action_result',
+              id: o.id,
+              action: o.action,
+              values,
+              status: GOAL_STATUS[to],
+              result: true,
+            });
+          };
+          server.goals.push({
+            args: (o.args ?? {}) as Record<string, unknown>,
+            client: ws,
+            id: o.id,
+            get state() {
+              return state;
+            },
+            feedback: (values) => {
+              if (state === 'active') send(ws, { op: 'action_feedback', id: o.id, action: o.action, values });
+            },
+            succeed: (values) => end('succeeded', values),
+            abort: (values) => end('aborted', values),
+            end: (to) => end(to),
+          });
+          break;
+        }
+        case 'cancel_action_goal': {
+          const o = op as typeof op & { action?: string };
+          for (const goal of actionServers.get(o.action!)?.goals ?? []) {
+            if (goal.client === ws && goal.id === o.id) goal.end('canceled');
+          }
+          break;
+        }
         case 'call_service': {
+          const cancelled = /^(.*)\/_action\/cancel_goal$/.exec(op.service ?? '');
+          const server = cancelled && actionServers.get(cancelled[1]!);
+          if (server) {
+            const canceling = server.goals.filter((g) => g.state === 'active');
+            for (const goal of canceling) goal.end('canceled');
+            send(ws, {
+              op: 'service_response',
+              id: op.id,
+              service: op.service,
+              values: { return_code: 0, goals_canceling: canceling.map(() => ({})) },
+              result: true,
+            });
+            break;
+          }
           const provider = services.get(op.service!);
           if (!provider) return status(ws, 'error', `call_service: service ${op.service} does not exist`, op.id);
           const forwardId = `fwd_${++nextCall}`;
@@ -187,6 +281,14 @@ export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
     published: (topic) => arrivals.filter((a) => a.topic === topic).map((a) => a.msg),
     arrivals: (topic) => arrivals.filter((a) => a.topic === topic).map(({ msg, at }) => ({ msg, at })),
     subscribers: (topic) => [...(subscriptions.get(topic)?.values() ?? [])].reduce((n, ids) => n + ids.size, 0),
+    actionServer: (action, type) => {
+      const server = {
+        type,
+        goals: [] as Array<TestGoal & { client: WebSocket; id: unknown; end(s: 'canceled'): void }>,
+      };
+      actionServers.set(action, server);
+      return server;
+    },
     sendRaw: (text) => {
       for (const client of wss?.clients ?? []) if (client.readyState === client.OPEN) client.send(text);
     },

@@ -27,6 +27,7 @@ export type {
   SafetyTransportContext,
   SafetyTransportSpec,
 } from './safety/protocol.js';
+export { NAVIGATE_TO_POSE, NAVIGATION_SENSOR, type NavigationMapping } from './navigation.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';
 export {
   DEFAULT_STALL_MS,
@@ -39,4 +40,12 @@ export {
   type RobotMapping,
   type SensorMapping,
 } from './robot.js';
-export type { QosProfile, RobotTransport, RosMessage } from './transport.js';
+export {
+  CANCEL_ALL_GOALS,
+  CANCEL_GOAL_SERVICE_TYPE,
+  type ActionGoal,
+  type ActionOutcome,
+  type QosProfile,
+  type RobotTransport,
+  type RosMessage,
+} from './transport.js';

@@ -17,6 +17,8 @@ import {
 import { HardwareErrorCodes } from './errors.js';
 import type { SafetyTransportSpec } from './safety/protocol.js';
 import { SafetyPath } from './safety/safety-path.js';
+import { attachNavigation, type NavigationMapping } from './navigation.js';
+import { json, rejected } from './tool-result.js';
 import type { QosProfile, RobotTransport } from './transport.js';
 
 /**
@@ -67,6 +69,8 @@ export interface RobotMapping {
   readonly read_timeout_ms?: number;
   /** The safety path's settings. */
   readonly safety?: SafetyMapping;
+  /** Nav2's NavigateToPose action, for the `navigate_to` tool (needs a drive: the safety path cancels goals). */
+  readonly navigation?: NavigationMapping;
 }
 
 /** The `safety` table of a hardware plugin: the dead-man and an optional e-stop topic. */
@@ -120,6 +124,15 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
     },
     additionalProperties: false,
   },
+  navigation: {
+    type: 'object',
+    properties: {
+      action: { type: 'string', pattern: TOPIC_NAME_PATTERN, default: 'navigate_to_pose' },
+      frame_id: { type: 'string', minLength: 1 },
+      max_distance_m: { type: 'number', exclusiveMinimum: 0 },
+    },
+    additionalProperties: false,
+  },
 } as const;
 
 const SENSOR_QOS: QosProfile = { reliability: 'best_effort', durability: 'volatile', depth: 5 };
@@ -134,8 +147,6 @@ export interface RobotBridge {
   /** Zero velocity, subscriptions closed, transport closed (call from the plugin's `stop`). */
   stop(): Promise<void>;
 }
-
-const json = (value: unknown) => JSON.stringify(value);
 
 /**
  * Registers a robot's sensors (with fresh reads) and its drive effects
@@ -188,6 +199,29 @@ export function attachRobot(
   }
   let path: SafetyPath | undefined;
   let eStopActive = false;
+  const navigation = mapping.navigation;
+  if (navigation && (!drive || !transport.sendActionGoal)) {
+    throw new MiraError(
+      HardwareErrorCodes.TRANSPORT_UNAVAILABLE,
+      drive
+        ? `${transport.name} cannot send action goals, so navigation cannot be offered; remove the navigation table`
+        : 'navigation needs a drive table too: the safety path, which owns the drive, cancels goals on every stop',
+    );
+  }
+  const navigator =
+    navigation &&
+    attachNavigation(kernel, transport, navigation, {
+      refusal: () =>
+        eStopActive
+          ? {
+              reason: 'emergency_stopped',
+              error: `the emergency stop on ${mapping.safety?.e_stop_topic} is active; clear it first`,
+            }
+          : path
+            ? undefined
+            : { reason: 'transport_error', error: 'the robot is not connected; no goal was sent' },
+      navigating: (active) => path?.navigating(active),
+    });
   // The runtime's own clock also ends a drive (tests step it); the safety path ends it in real time regardless.
   let deadlineTimer: ReturnType<typeof setInterval> | undefined;
   const cancelDeadline = () => {
@@ -329,6 +363,7 @@ export function attachRobot(
             rateHz: drive.rate_hz ?? 10,
             stallMs: mapping.safety?.stall_ms ?? DEFAULT_STALL_MS,
             eStopTopic: mapping.safety?.e_stop_topic,
+            navigationAction: navigation?.action,
           },
           {
             stopped: (why, stalledMs) => {
@@ -350,6 +385,7 @@ export function attachRobot(
     emergencyStop: () => halt('emergency stop'),
     async stop() {
       cancelDeadline();
+      navigator?.close();
       try {
         await path?.close();
       } finally {
@@ -359,8 +395,4 @@ export function attachRobot(
       }
     },
   };
-}
-
-function rejected(reason: string, error: string): ToolResult {
-  return { content: json({ status: 'rejected', reason, error }), display: `rejected ${reason}` };
 }

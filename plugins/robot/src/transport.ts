@@ -18,6 +18,30 @@ export interface QosProfile {
   };
 }
 
+/** How an action goal ended (action_msgs/msg/GoalStatus 4, 5, 6), or that the server refused it. */
+export interface ActionOutcome {
+  readonly status: 'succeeded' | 'canceled' | 'aborted' | 'rejected';
+  /** The action's result message (empty when rejected). */
+  readonly result: RosMessage;
+  /** Why, when the server or the bridge refused the goal. */
+  readonly error?: string;
+}
+
+/** A goal an action server accepted (or is considering). */
+export interface ActionGoal {
+  /** Settles when the goal ends; rejects with a hardware error when the connection is lost meanwhile. */
+  readonly outcome: Promise<ActionOutcome>;
+  /** Asks the server to cancel this goal; `outcome` then settles as `canceled`. */
+  cancel(): Promise<void>;
+}
+
+/** The cancel service every ROS 2 action has; an all-zero goal ID and stamp cancel every goal. */
+export const CANCEL_GOAL_SERVICE_TYPE = 'action_msgs/srv/CancelGoal';
+/** A CancelGoal request for every goal of the action. */
+export const CANCEL_ALL_GOALS: RosMessage = {
+  goal_info: { goal_id: { uuid: new Array<number>(16).fill(0) }, stamp: { sec: 0, nanosec: 0 } },
+};
+
 /**
  * The transport port between Mira and a robot: ROS 2 topics and services.
  * Implementations: the in-process simulator, native ROS 2 (rclnodejs) and
@@ -40,6 +64,17 @@ export interface RobotTransport {
   ): () => void;
   /** Calls a service; rejects after `timeoutMs`. */
   callService(service: string, type: string, request: RosMessage, timeoutMs: number): Promise<RosMessage>;
+  /**
+   * Sends a goal to an action server (`nav2_msgs/action/NavigateToPose` on `/navigate_to_pose`, say);
+   * `onFeedback` gets each feedback message. Rejects at once when it cannot be sent. Transports without
+   * actions (the simulator) leave it out.
+   */
+  sendActionGoal?(
+    action: string,
+    type: string,
+    goal: RosMessage,
+    onFeedback: (feedback: RosMessage) => void,
+  ): Promise<ActionGoal>;
   /** Closes subscriptions and the connection (destroys the ROS node). Safe to call twice. */
   close(): Promise<void>;
 }

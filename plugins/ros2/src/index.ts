@@ -69,6 +69,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       node_name: nodeName,
       sensors: rawConfig.sensors.map((s) => ({ ...s, topic: name(s.topic) })),
       drive: rawConfig.drive && { ...rawConfig.drive, topic: name(rawConfig.drive.topic) },
+      navigation: rawConfig.navigation && { ...rawConfig.navigation, action: name(rawConfig.navigation.action) },
       safety: rawConfig.safety && {
         ...rawConfig.safety,
         ...(rawConfig.safety.e_stop_topic ? { e_stop_topic: name(rawConfig.safety.e_stop_topic) } : {}),

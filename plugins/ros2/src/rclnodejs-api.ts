@@ -101,6 +101,22 @@ export interface RclMessageDef {
   }>;
 }
 
+/** `rclnodejs.ClientGoalHandle` (types/action_client.d.ts). */
+export interface RclGoalHandle {
+  isAccepted(): boolean;
+  /** action_msgs/msg/GoalStatus, set once the result is in. */
+  readonly status: number;
+  getResult(): Promise<RosMessage>;
+  cancelGoal(): Promise<RosMessage>;
+}
+
+/** `rclnodejs.ActionClient` (types/action_client.d.ts). */
+export interface RclActionClient {
+  waitForServer(timeout?: number): Promise<boolean>;
+  sendGoal(goal: RosMessage, feedbackCallback?: (feedback: RosMessage) => void): Promise<RclGoalHandle>;
+  destroy(): void;
+}
+
 /** The module's default export. */
 export interface Rclnodejs {
   init(context?: RclContext, argv?: string[]): Promise<void>;
@@ -108,5 +124,6 @@ export interface Rclnodejs {
   readonly Node: new (nodeName: string, namespace?: string, context?: RclContext) => RclNode;
   readonly QoS: RclQoSClass;
   readonly MessageIntrospector: new (typeName: string) => { readonly schema: RclMessageDef };
+  readonly ActionClient: new (node: RclNode, typeClass: string, actionName: string) => RclActionClient;
   removeSignalHandlers(): void;
 }

@@ -1,6 +1,14 @@
 import { MiraError } from '@mira/core';
-import { HardwareErrorCodes, type QosProfile, type RobotTransport, type RosMessage } from '@mira/robot';
+import {
+  HardwareErrorCodes,
+  type ActionGoal,
+  type ActionOutcome,
+  type QosProfile,
+  type RobotTransport,
+  type RosMessage,
+} from '@mira/robot';
 import type {
+  RclActionClient,
   RclClient,
   RclContext,
   RclMessageDef,
@@ -58,6 +66,7 @@ export class RclnodejsTransport implements RobotTransport {
   #node: RclNode | undefined;
   readonly #publishers = new Map<string, RclPublisher>();
   readonly #clients = new Map<string, RclClient>();
+  readonly #actionClients = new Map<string, RclActionClient>();
   readonly #schemas = new Map<string, RclMessageDef>();
   #closed = false;
 
@@ -196,11 +205,49 @@ export class RclnodejsTransport implements RobotTransport {
     }
   }
 
+  async sendActionGoal(
+    action: string,
+    type: string,
+    goal: RosMessage,
+    onFeedback: (feedback: RosMessage) => void,
+  ): Promise<ActionGoal> {
+    const node = this.#requireNode();
+    let client = this.#actionClients.get(action);
+    if (!client) {
+      client = new this.#rcl!.ActionClient(node, type, action);
+      this.#actionClients.set(action, client);
+    }
+    const payload = this.#toRcl(goal, `${type}_Goal`);
+    if (!(await client.waitForServer(2000))) {
+      throw new MiraError(HardwareErrorCodes.SERVICE_TIMEOUT, `${this.name}: no action server on ${action}`);
+    }
+    const handle = await client.sendGoal(payload, (feedback) => onFeedback(toPlainJson(feedback) as RosMessage));
+    if (!handle.isAccepted()) {
+      return {
+        outcome: Promise.resolve({ status: 'rejected', result: {}, error: `${action} rejected the goal` }),
+        cancel: async () => {},
+      };
+    }
+    const outcome = handle.getResult().then((result): ActionOutcome => ({
+      status: handle.status === 4 ? 'succeeded' : handle.status === 5 ? 'canceled' : 'aborted',
+      result: toPlainJson(result) as RosMessage,
+    }));
+    return {
+      outcome,
+      cancel: async () => {
+        this.#requireNode();
+        await handle.cancelGoal();
+      },
+    };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     const node = this.#node;
     if (!node) return;
+    for (const client of this.#actionClients.values()) client.destroy();
+    this.#actionClients.clear();
     for (const client of this.#clients.values()) node.destroyClient(client);
     for (const publisher of this.#publishers.values()) node.destroyPublisher(publisher);
     this.#clients.clear();

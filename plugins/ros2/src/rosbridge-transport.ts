@@ -1,6 +1,13 @@
 import * as roslib from 'roslib';
 import { MiraError } from '@mira/core';
-import { HardwareErrorCodes, type QosProfile, type RobotTransport, type RosMessage } from '@mira/robot';
+import {
+  HardwareErrorCodes,
+  type ActionGoal,
+  type ActionOutcome,
+  type QosProfile,
+  type RobotTransport,
+  type RosMessage,
+} from '@mira/robot';
 
 // The subset of roslib this transport uses, declared here (roslib's own declarations
 // import .ts files, which this project's compiler settings do not resolve).
@@ -288,6 +295,61 @@ export class RosbridgeTransport implements RobotTransport {
     });
   }
 
+  async sendActionGoal(
+    action: string,
+    type: string,
+    goal: RosMessage,
+    onFeedback: (feedback: RosMessage) => void,
+  ): Promise<ActionGoal> {
+    const ros = this.#requireConnected(`the goal to ${action}`);
+    const id = `send_action_goal:${action}:mira${++nextId}`;
+    const outcome = new Promise<ActionOutcome>((resolve, reject) => {
+      const done = () => {
+        ros.off(id, onOp);
+        ros.off(`status:${id}`, onStatus);
+        ros.off('close', onClose);
+      };
+      const onOp = (event?: unknown) => {
+        const op = event as { op?: string; values?: unknown; status?: number; result?: boolean };
+        if (op.op === 'action_feedback') return onFeedback((op.values ?? {}) as RosMessage);
+        if (op.op !== 'action_result') return;
+        done();
+        // rosbridge answers result: false (with the reason in values) when the goal could not be run at all.
+        if (op.result === false) return resolve({ status: 'rejected', result: {}, error: describe(op.values) });
+        resolve({ status: goalStatus(op.status), result: (op.values ?? {}) as RosMessage });
+      };
+      const onStatus = (event?: unknown) => {
+        const status = event as StatusOp;
+        if (status.level !== 'error') return;
+        done();
+        resolve({ status: 'rejected', result: {}, error: status.msg ?? 'refused by the bridge' });
+      };
+      const onClose = () => {
+        done();
+        reject(
+          new MiraError(
+            HardwareErrorCodes.TRANSPORT_FAILED,
+            `${this.name}: the connection closed while the goal to ${action} was running; the robot may still be pursuing it`,
+          ),
+        );
+      };
+      ros.on(id, onOp);
+      ros.on(`status:${id}`, onStatus);
+      ros.once('close', onClose);
+    });
+    ros.callOnConnection({ op: 'send_action_goal', id, action, action_type: type, args: goal, feedback: true });
+    return {
+      outcome,
+      cancel: async () => {
+        this.#requireConnected(`the cancellation of ${action}`).callOnConnection({
+          op: 'cancel_action_goal',
+          id,
+          action,
+        });
+      },
+    };
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -297,6 +359,11 @@ export class RosbridgeTransport implements RobotTransport {
     this.#services.clear();
     this.#ros?.close();
   }
+}
+
+/** action_msgs/msg/GoalStatus: 4 succeeded, 5 canceled, 6 aborted (anything else ended it too: aborted). */
+export function goalStatus(code: unknown): ActionOutcome['status'] {
+  return code === 4 ? 'succeeded' : code === 5 ? 'canceled' : 'aborted';
 }
 
 function describe(event: unknown): string {

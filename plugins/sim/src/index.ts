@@ -92,6 +92,8 @@ export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
       drive: config.drive ?? DEFAULT_SIM_MAPPING.drive,
       read_timeout_ms: config.read_timeout_ms,
       safety: config.safety,
+      // Refused by attachRobot with a clear error: the simulator has no action servers.
+      navigation: config.navigation,
     };
     const robot = new SimRobot({
       batteryPercent: config.battery_percent,

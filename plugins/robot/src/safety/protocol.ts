@@ -33,6 +33,8 @@ export interface SafetyDriveConfig {
   readonly stallMs: number;
   /** Optional `std_msgs/msg/Bool` topic: `true` stops and refuses drives until `false`. */
   readonly eStopTopic?: string;
+  /** Nav2's NavigateToPose action: while Mira has a goal running, every stop also cancels it. */
+  readonly navigationAction?: string;
 }
 
 /** What the worker is started with (`workerData`). */
@@ -52,6 +54,8 @@ export type ToSafety =
     }
   | { readonly type: 'stop'; readonly id: number; readonly why: string }
   | { readonly type: 'heartbeat' }
+  /** Whether a navigation goal of Mira's is running. */
+  | { readonly type: 'navigating'; readonly active: boolean }
   | { readonly type: 'close'; readonly id: number };
 
 /** Worker → main. */

@@ -100,6 +100,11 @@ export class SafetyPath {
     return this.#request({ type: 'drive', linear, angular, durationS });
   }
 
+  /** Tells the worker whether a navigation goal is running: its stops then cancel it too. */
+  navigating(active: boolean): void {
+    this.#post({ type: 'navigating', active });
+  }
+
   /** Zero velocity now. */
   stop(why: string): Promise<Reply> {
     return this.#request({ type: 'stop', why });

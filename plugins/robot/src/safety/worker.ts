@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { driveCommand, type DriveMessageType } from '../messages.js';
-import type { RobotTransport } from '../transport.js';
+import { CANCEL_ALL_GOALS, CANCEL_GOAL_SERVICE_TYPE, type RobotTransport } from '../transport.js';
 import type { ConsoleSignal, FromSafety, SafetyTransportContext, SafetyWorkerData, ToSafety } from './protocol.js';
 
 const data = workerData as SafetyWorkerData;
@@ -26,6 +26,7 @@ let timers: Array<ReturnType<typeof setInterval>> = [];
 let lastHeartbeat = now();
 let stalledSince: number | undefined;
 let eStopped = false;
+let navigating = false;
 
 const publish = (linear: number, angular: number) =>
   transport!.publish(
@@ -35,9 +36,24 @@ const publish = (linear: number, angular: number) =>
     RELIABLE,
   );
 
-/** Zero velocity now; the drive ends. Errors are reported, never thrown: the next stop tries again. */
-async function halt(): Promise<void> {
+/**
+ * Cancels Mira's running navigation goal through the action's own cancel service (the goal was sent
+ * on the runtime's connection; this one cannot name it, so it cancels every goal of that server).
+ */
+function cancelNavigation(): void {
+  if (!navigating || !drive.navigationAction) return;
+  navigating = false;
+  transport!
+    .callService(`${drive.navigationAction}/_action/cancel_goal`, CANCEL_GOAL_SERVICE_TYPE, CANCEL_ALL_GOALS, 2000)
+    .catch((error: Error) =>
+      post({ type: 'log', message: `safety: the navigation goal could not be cancelled: ${error.message}` }),
+    );
+}
+
+/** Zero velocity now; the drive ends, and (unless a drive merely ran out) navigation is cancelled. */
+async function halt(why?: 'duration'): Promise<void> {
   active = undefined;
+  if (why !== 'duration') cancelNavigation();
   try {
     await publish(0, 0);
   } catch (error) {
@@ -48,7 +64,7 @@ async function halt(): Promise<void> {
 
 /** Zero velocity on the worker's own initiative; the runtime hears why (a stall is reported when it is back). */
 function haltOnOwn(why: 'stall' | 'console' | 'e_stop' | 'duration' | 'quit'): void {
-  void halt()
+  void halt(why === 'duration' ? why : undefined)
     .then(() => {
       if (why !== 'stall' && why !== 'duration') post({ type: 'stopped', why });
     })
@@ -76,6 +92,9 @@ function republishDrive(): void {
 
 async function onMessage(message: ToSafety): Promise<void> {
   switch (message.type) {
+    case 'navigating':
+      navigating = message.active;
+      return;
     case 'heartbeat': {
       lastHeartbeat = now();
       if (stalledSince !== undefined) {

@@ -1,0 +1,169 @@
+import type { PluginKernel, SensorReading, ToolResult } from '@mira/core';
+import { stamp, yawQuaternion } from './messages.js';
+import { json, rejected } from './tool-result.js';
+import type { ActionGoal, RobotTransport, RosMessage } from './transport.js';
+
+/** The Nav2 action Mira sends goals to. */
+export const NAVIGATE_TO_POSE = 'nav2_msgs/action/NavigateToPose';
+
+/** The `navigation` table of a hardware plugin: where Nav2's NavigateToPose action server is. */
+export interface NavigationMapping {
+  /** The action name (default `navigate_to_pose`, relative to the namespace, as Nav2 names it). */
+  readonly action: string;
+  /** The frame goals are given in (default `map`). */
+  readonly frame_id?: string;
+  /** How far from the frame's origin a goal may be, in metres (default 100). */
+  readonly max_distance_m?: number;
+}
+
+/** The id of the sensor that shows navigation feedback. */
+export const NAVIGATION_SENSOR = 'navigation';
+
+type State = 'idle' | 'navigating' | 'succeeded' | 'canceled' | 'aborted' | 'rejected' | 'lost';
+
+/** What the navigation needs from the rest of the robot bridge. */
+export interface NavigationHooks {
+  /** Why a goal may not be sent now (the e-stop, no safety path), or undefined. */
+  refusal(): { reason: string; error: string } | undefined;
+  /** Tells the safety path whether a goal of Mira's is running (it cancels it on every stop). */
+  navigating(active: boolean): void;
+}
+
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+const seconds = (d: unknown) => {
+  const { sec, nanosec } = (d ?? {}) as { sec?: number; nanosec?: number };
+  return (Number(sec) || 0) + (Number(nanosec) || 0) / 1e9;
+};
+
+/**
+ * The `navigate_to` tool on Nav2's `NavigateToPose` action, for operator episodes, and the
+ * `navigation` sensor with its feedback. A new goal replaces the running one; the safety path
+ * cancels a running goal on every stop (the `stop` tool, a console `stop`, the e-stop topic, a
+ * stalled runtime, quitting).
+ */
+export function attachNavigation(
+  kernel: PluginKernel,
+  transport: RobotTransport,
+  mapping: NavigationMapping,
+  hooks: NavigationHooks,
+): { close(): void } {
+  const frame = mapping.frame_id ?? 'map';
+  const maxDistance = mapping.max_distance_m ?? 100;
+  const { clock } = kernel;
+  let current: { goal: ActionGoal; x: number; y: number; serial: number } | undefined;
+  let serial = 0;
+  let closed = false;
+
+  const publish = (state: State, x: number, y: number, extra: Record<string, number> = {}) => {
+    const reading: SensorReading = {
+      sensorId: NAVIGATION_SENSOR,
+      value: { state, goal_x_m: x, goal_y_m: y, ...extra },
+      at: clock.now(),
+      monotonic: clock.monotonic(),
+    };
+    kernel.sensors.publish(reading);
+  };
+
+  kernel.sensors.register({
+    id: NAVIGATION_SENSOR,
+    kind: 'navigation',
+    unit: 'state',
+    description: `Nav2 NavigateToPose on ${mapping.action}: state, goal, distance remaining (m), time (s), recoveries`,
+    // Feedback streams while navigating; a reading stays the latest word on the goal.
+    staleAfterMs: 24 * 3600 * 1000,
+  });
+
+  kernel.tools.register<{ x_m: number; y_m: number; yaw_deg: number }>({
+    name: 'navigate_to',
+    description:
+      `Send the robot to a pose in the "${frame}" frame with its navigation stack (Nav2), avoiding obstacles on the way. ` +
+      `Returns when the goal is sent; progress shows on the "${NAVIGATION_SENSOR}" sensor. ` +
+      `A new goal replaces the running one; "stop" cancels it. |x_m|, |y_m| ≤ ${maxDistance}.`,
+    kind: 'effect',
+    origins: ['operator'],
+    parameters: {
+      type: 'object',
+      properties: {
+        x_m: { type: 'number', description: `x of the goal in the ${frame} frame, metres.` },
+        y_m: { type: 'number', description: `y of the goal in the ${frame} frame, metres.` },
+        yaw_deg: { type: 'number', description: 'Heading at the goal in degrees (0: along x, 90: along y).' },
+      },
+      required: ['x_m', 'y_m', 'yaw_deg'],
+      additionalProperties: false,
+    },
+    run: async ({ x_m, y_m, yaw_deg }): Promise<ToolResult> => {
+      const problems: string[] = [];
+      if (!(Math.abs(x_m) <= maxDistance)) problems.push(`|x_m| must be at most ${maxDistance}`);
+      if (!(Math.abs(y_m) <= maxDistance)) problems.push(`|y_m| must be at most ${maxDistance}`);
+      if (!(Math.abs(yaw_deg) <= 360)) problems.push('|yaw_deg| must be at most 360');
+      if (problems.length > 0) return rejected('out_of_range', `${problems.join('; ')}; no goal was sent`);
+      const refusal = hooks.refusal();
+      if (refusal) return rejected(refusal.reason, refusal.error);
+      if (!transport.sendActionGoal) return rejected('transport_error', `${transport.name} has no action client`);
+      const previous = current;
+      current = undefined;
+      if (previous) await previous.goal.cancel().catch(() => undefined);
+      const goal = {
+        pose: {
+          header: { stamp: stamp(clock.now().getTime()), frame_id: frame },
+          pose: { position: { x: x_m, y: y_m, z: 0 }, orientation: yawQuaternion((yaw_deg * Math.PI) / 180) },
+        },
+        behavior_tree: '',
+      };
+      const mine = ++serial;
+      let sent: ActionGoal;
+      try {
+        sent = await transport.sendActionGoal(mapping.action, NAVIGATE_TO_POSE, goal, (feedback: RosMessage) => {
+          if (current?.serial !== mine) return;
+          publish('navigating', x_m, y_m, {
+            distance_remaining_m: round(Number(feedback.distance_remaining) || 0),
+            navigation_time_s: round(seconds(feedback.navigation_time), 1),
+            recoveries: Number(feedback.number_of_recoveries) || 0,
+          });
+        });
+      } catch (error) {
+        return rejected('transport_error', `${(error as Error).message}; no goal was sent`);
+      }
+      current = { goal: sent, x: x_m, y: y_m, serial: mine };
+      hooks.navigating(true);
+      publish('navigating', x_m, y_m);
+      sent.outcome.then(
+        (outcome) => {
+          if (closed) return;
+          publish(outcome.status, x_m, y_m);
+          const where = `(${x_m}, ${y_m})`;
+          const line =
+            outcome.status === 'succeeded'
+              ? `reached ${where}`
+              : outcome.status === 'rejected'
+                ? `goal ${where} refused: ${outcome.error ?? 'rejected by the navigation server'}`
+                : `goal ${where} ${outcome.status}`;
+          kernel.output.print(`[navigate_to] ${line}`);
+          if (current?.serial === mine) {
+            current = undefined;
+            hooks.navigating(false);
+          }
+        },
+        (error: Error) => {
+          if (closed) return;
+          publish('lost', x_m, y_m);
+          kernel.output.print(`[navigate_to] ${error.message}`);
+          if (current?.serial === mine) {
+            current = undefined;
+            hooks.navigating(false);
+          }
+        },
+      );
+      return {
+        content: json({ status: 'started', goal: { x_m, y_m, yaw_deg, frame_id: frame } }),
+        display: `navigating to (${x_m}, ${y_m}) in ${frame}`,
+      };
+    },
+  });
+
+  return {
+    close() {
+      closed = true;
+    },
+  };
+}

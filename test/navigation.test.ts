@@ -1,0 +1,191 @@
+import { expect } from 'chai';
+import type { MiraError } from '@mira/core';
+import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import ros2Plugin from '@mira/plugin-ros2';
+import simPlugin from '@mira/plugin-sim';
+import { NAVIGATE_TO_POSE } from '@mira/robot';
+import { eventually } from './conformance/transport-contract.js';
+import { startRosbridgeServer, type RosbridgeTestServer, type TestActionServer } from './helpers/rosbridge-server.js';
+
+const DRIVE = {
+  topic: '/cmd_vel',
+  type: 'geometry_msgs/msg/Twist',
+  max_linear_m_s: 0.5,
+  max_angular_rad_s: 1,
+  max_duration_s: 5,
+};
+
+describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
+  this.timeout(30_000);
+  let bridge: RosbridgeTestServer;
+  let nav2: TestActionServer;
+  let rt: TestRuntime;
+
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    nav2 = bridge.actionServer('/robot1/navigate_to_pose', NAVIGATE_TO_POSE);
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      tables: {
+        ros2: {
+          transport: 'rosbridge',
+          url: bridge.url,
+          namespace: '/robot1',
+          sensors: [],
+          drive: DRIVE,
+          safety: { e_stop_topic: '/e_stop', stall_ms: 250 },
+          navigation: {},
+        },
+      },
+    });
+    await eventually(() => bridge.subscribers('/e_stop') > 0, 8000, 'the safety path');
+  });
+  afterEach(async () => {
+    await rt.dispose();
+    await bridge.close();
+  });
+
+  const call = async (name: string, args: Record<string, unknown>, origin = 'operator' as const) =>
+    JSON.parse(
+      (await rt.app.kernel.tools.get(name)!.tool.run(args, { episode: { id: 1, origin, startedAt: new Date() } }))
+        .content,
+    );
+  const navigation = () => rt.app.kernel.latestReading('navigation')?.value as Record<string, unknown> | undefined;
+
+  it('sends the goal Nav2 expects, shows feedback on the navigation sensor, and reports arrival', async () => {
+    expect(await call('navigate_to', { x_m: 1.5, y_m: -2, yaw_deg: 90 })).to.deep.equal({
+      status: 'started',
+      goal: { x_m: 1.5, y_m: -2, yaw_deg: 90, frame_id: 'map' },
+    });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal at the action server');
+    const pose = nav2.goals[0]!.args.pose as {
+      header: { frame_id: string };
+      pose: { position: Record<string, number>; orientation: Record<string, number> };
+    };
+    expect(pose.header.frame_id).to.equal('map');
+    expect(pose.pose.position).to.deep.equal({ x: 1.5, y: -2, z: 0 });
+    expect(pose.pose.orientation.z).to.be.closeTo(Math.SQRT1_2, 1e-9);
+    expect(pose.pose.orientation.w).to.be.closeTo(Math.SQRT1_2, 1e-9);
+    nav2.goals[0]!.feedback({
+      distance_remaining: 2.345,
+      navigation_time: { sec: 3, nanosec: 500_000_000 },
+      number_of_recoveries: 1,
+    });
+    await eventually(() => navigation()?.distance_remaining_m === 2.35, 3000, 'the feedback');
+    expect(navigation()).to.deep.equal({
+      state: 'navigating',
+      goal_x_m: 1.5,
+      goal_y_m: -2,
+      distance_remaining_m: 2.35,
+      navigation_time_s: 3.5,
+      recoveries: 1,
+    });
+    nav2.goals[0]!.succeed({ error_code: 0 });
+    await eventually(() => rt.notifications.includes('[navigate_to] reached (1.5, -2)'), 3000, 'the arrival');
+    expect(navigation()).to.deep.include({ state: 'succeeded' });
+    expect(bridge.statuses).to.deep.equal([]);
+  });
+
+  it('is offered to operator episodes only, and refuses goals out of range without sending one', async () => {
+    expect(rt.app.kernel.tools.get('navigate_to')!.tool.origins).to.deep.equal(['operator']);
+    expect(await call('navigate_to', { x_m: 500, y_m: 0, yaw_deg: 0 })).to.deep.include({
+      status: 'rejected',
+      reason: 'out_of_range',
+    });
+    expect(await call('navigate_to', { x_m: 0, y_m: Number.NaN, yaw_deg: 0 })).to.deep.include({
+      reason: 'out_of_range',
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(nav2.goals).to.have.length(0);
+  });
+
+  it('cancels the running goal on the stop tool', async () => {
+    await call('navigate_to', { x_m: 1, y_m: 1, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+    expect(await call('stop', {})).to.deep.equal({ status: 'stopped' });
+    await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation');
+    await eventually(() => rt.notifications.includes('[navigate_to] goal (1, 1) canceled'), 3000, 'the line');
+    expect(navigation()).to.deep.include({ state: 'canceled' });
+  });
+
+  it('cancels the running goal on a console stop', async () => {
+    await call('navigate_to', { x_m: 2, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+    await rt.run('stop');
+    await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation');
+  });
+
+  it('cancels the running goal on the e-stop topic and refuses new goals until it clears', async () => {
+    await call('navigate_to', { x_m: 2, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+    bridge.publish('/e_stop', { data: true });
+    await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation');
+    await eventually(() => rt.notifications.includes('[safety] stopped: emergency stop on /e_stop'), 3000, 'e-stop');
+    expect(await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 })).to.deep.include({
+      status: 'rejected',
+      reason: 'emergency_stopped',
+    });
+    expect(nav2.goals).to.have.length(1);
+  });
+
+  it('cancels the running goal when the runtime stalls (the safety worker does it on its own)', async () => {
+    await call('navigate_to', { x_m: 3, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+    // Another drive keeps the dead-man armed, then the main thread blocks past the stall time.
+    await call('drive', { linear_m_s: 0.1, angular_rad_s: 0, duration_s: 5 });
+    const until = Date.now() + 700;
+    while (Date.now() < until) {
+      // a plugin stuck in a loop
+    }
+    await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation by the worker');
+  });
+
+  it('replaces a running goal with a new one', async () => {
+    await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the first goal');
+    await call('navigate_to', { x_m: 4, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 2, 3000, 'the second goal');
+    expect(nav2.goals.map((g) => g.state)).to.deep.equal(['canceled', 'active']);
+    nav2.goals[1]!.feedback({ distance_remaining: 1 });
+    await eventually(() => navigation()?.goal_x_m === 4 && navigation()?.distance_remaining_m === 1, 3000, 'feedback');
+  });
+
+  it('says so when the server refuses the goal', async () => {
+    bridge.actionServer('/robot1/navigate_to_pose', 'nav2_msgs/action/NavigateThroughPoses');
+    await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 });
+    await eventually(
+      () => rt.notifications.some((l) => l.startsWith('[navigate_to] goal (1, 0) refused: action type')),
+      3000,
+      'the refusal',
+    );
+    expect(navigation()).to.deep.include({ state: 'rejected' });
+  });
+});
+
+describe('navigation configuration', () => {
+  it('needs a drive, since the safety path cancels goals', async () => {
+    let error: MiraError | undefined;
+    try {
+      await createTestRuntime({
+        plugins: [ros2Plugin],
+        tables: { ros2: { transport: 'rosbridge', url: 'ws://127.0.0.1:9', sensors: [], navigation: {} } },
+      });
+    } catch (e) {
+      error = e as MiraError;
+    }
+    expect(error?.message).to.include('navigation needs a drive table too');
+  });
+
+  it('is refused on the simulator, which has no action servers', async () => {
+    let error: MiraError | undefined;
+    try {
+      await createTestRuntime({
+        plugins: [simPlugin],
+        tables: { sim: { tick_ms: 0, drive: DRIVE, navigation: {} } },
+      });
+    } catch (e) {
+      error = e as MiraError;
+    }
+    expect(error?.message).to.include('cannot send action goals');
+  });
+});
