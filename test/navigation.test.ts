@@ -150,6 +150,18 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await eventually(() => navigation()?.goal_x_m === 4 && navigation()?.distance_remaining_m === 1, 3000, 'feedback');
   });
 
+  it('says the goal is lost when the bridge goes down during it, and refuses new goals until it is back', async () => {
+    await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+    await bridge.stop();
+    await eventually(() => navigation()?.state === 'lost', 5000, 'the lost state');
+    expect(rt.notifications.some((l) => l.includes('the robot may still be pursuing it'))).to.equal(true);
+    expect(await call('navigate_to', { x_m: 2, y_m: 0, yaw_deg: 0 })).to.deep.include({
+      status: 'rejected',
+      reason: 'transport_error',
+    });
+  });
+
   it('says so when the server refuses the goal', async () => {
     bridge.actionServer('/robot1/navigate_to_pose', 'nav2_msgs/action/NavigateThroughPoses');
     await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 });
