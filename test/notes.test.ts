@@ -590,40 +590,56 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       });
     }
 
-    it('moves the vectors of a file from before (no scope or key columns) once, and still finds by meaning', async () => {
-      await boot({ provider: 'openai', model: 'toy-embed' });
-      await callTool('save_memory', { content: 'Alice drinks green tea', label: null, private_key: null });
-      await rt.stop();
-      // Make the file look like one written before: the vectors in the old table, without metadata.
-      const db = new Database(dbPath());
-      sqliteVec.load(db);
-      db.exec('CREATE VIRTUAL TABLE note_vectors USING vec0(embedding float[8] distance_metric=cosine)');
-      db.exec('INSERT INTO note_vectors (rowid, embedding) SELECT rowid, embedding FROM note_vectors_v2');
-      db.exec('DROP TABLE note_vectors_v2');
-      db.close();
-      const reopened = NotesStore.open(dbPath(), {
-        embedder: {
-          name: 'openai:toy-embed',
-          destination: 'x',
-          embed: async (t) => t.map((x) => Float32Array.from(conceptEmbed(x))),
-        },
+    for (const [table, ddl, copy] of [
+      [
+        'note_vectors',
+        'CREATE VIRTUAL TABLE note_vectors USING vec0(embedding float[8] distance_metric=cosine)',
+        'INSERT INTO note_vectors (rowid, embedding) SELECT id, embedding FROM note_vectors_v3',
+      ],
+      [
+        'note_vectors_v2',
+        'CREATE VIRTUAL TABLE note_vectors_v2 USING vec0(embedding float[8] distance_metric=cosine, scope text, key_digest text)',
+        "INSERT INTO note_vectors_v2 (rowid, embedding, scope, key_digest) SELECT id, embedding, 'default', '' FROM note_vectors_v3",
+      ],
+    ] as const) {
+      it(`moves the vectors of a file from before (sqlite-vec table ${table}) once, and still finds by meaning`, async () => {
+        await boot({ provider: 'openai', model: 'toy-embed' });
+        await callTool('save_memory', { content: 'Alice drinks green tea', label: null, private_key: null });
+        await rt.stop();
+        // Make the file look like one written before: the vectors in the old sqlite-vec table.
+        const db = new Database(dbPath());
+        sqliteVec.load(db);
+        db.exec(ddl);
+        db.exec(copy);
+        db.exec('DROP TABLE note_vectors_v3');
+        db.close();
+        const reopened = NotesStore.open(dbPath(), {
+          embedder: {
+            name: 'openai:toy-embed',
+            destination: 'x',
+            embed: async (t) => t.map((x) => Float32Array.from(conceptEmbed(x))),
+          },
+        });
+        try {
+          const { hits, mode } = await reopened.search(
+            { scopes: ['default', 'global'], key: null, operator: false },
+            'beverage',
+          );
+          expect(mode).to.equal('hybrid');
+          expect(hits.map((h) => h.note.content)).to.deep.equal(['Alice drinks green tea']);
+        } finally {
+          reopened.close();
+        }
+        const check = new Database(dbPath(), { readonly: true });
+        expect(
+          check
+            .prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'note_vectors%' AND type = 'table' ORDER BY name")
+            .pluck()
+            .all(),
+        ).to.deep.equal(['note_vectors_v3']);
+        check.close();
       });
-      try {
-        const { hits, mode } = await reopened.search(
-          { scopes: ['default', 'global'], key: null, operator: false },
-          'beverage',
-        );
-        expect(mode).to.equal('hybrid');
-        expect(hits.map((h) => h.note.content)).to.deep.equal(['Alice drinks green tea']);
-      } finally {
-        reopened.close();
-      }
-      const check = new Database(dbPath(), { readonly: true });
-      expect(
-        check.prepare("SELECT name FROM sqlite_schema WHERE name IN ('note_vectors', 'note_vectors_v2')").pluck().all(),
-      ).to.deep.equal(['note_vectors_v2']);
-      check.close();
-    });
+    }
 
     it('fuses full-text and vector similarity, finding meaning without shared words', async () => {
       await boot({ provider: 'openai', model: 'toy-embed' });

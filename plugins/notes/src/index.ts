@@ -25,6 +25,7 @@ export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.
 export { GLOBAL_SCOPE, NotesStore, type Note, type NotesExport, type SearchHit, type Viewer } from './notes-store.js';
 export { NOTES_SCHEMA } from './schema.js';
 export { NotesErrorCodes, NotesErrors } from './errors.js';
+export { QuantizedIndex, binaryCode, cosine, type VectorFilter } from './vector-index.js';
 export {
   MAX_LABELS,
   NOTE_ADVERTISED_CAP,

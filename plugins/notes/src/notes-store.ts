@@ -4,6 +4,7 @@ import { MiraError, collapseWhitespace, systemClock, type Clock } from '@mira/co
 import { openDatabase, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
+import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
 import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, comparable, parseLabels } from './text.js';
@@ -79,10 +80,13 @@ const VISIBLE = 'n.scope IN (SELECT value FROM json_each(?)) AND (? OR n.key_dig
 /** An optional label: parameters (label, label), both null for any label. */
 const WITH_LABEL = 'AND (? IS NULL OR EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?))';
 
-/** The vector table: embeddings with the scope and key digest of their note as metadata columns. */
-const VECTORS = 'note_vectors_v2';
-/** The vector table of files from before: embeddings only. */
-const OLD_VECTORS = 'note_vectors';
+/**
+ * The vector table: each note's embedding (float32) and its binary code, which the in-memory
+ * {@link QuantizedIndex} scans; the floats re-score its candidates exactly.
+ */
+const VECTORS = 'note_vectors_v3';
+/** The sqlite-vec tables of files from before (without, then with scope and key columns); moved once, at open. */
+const OLD_VECTORS = ['note_vectors', 'note_vectors_v2'] as const;
 
 /**
  * Words that never carry a full-text match alone: "is Alice allergic to anything" searches
@@ -98,6 +102,8 @@ const STOP_WORDS = new Set(
 
 /** How many nearest visible notes a hybrid search fuses. */
 const VECTOR_POOL = 200;
+/** How many binary-code candidates are re-scored exactly per nearest note wanted. */
+const RESCORE_FACTOR = 2;
 
 /**
  * The cosine similarity below which a vector neighbour is not a match, unless configured
@@ -113,8 +119,11 @@ const SQL = {
   addScope: 'INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)',
   scopes: 'SELECT name FROM scopes ORDER BY name',
   setMeta: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)',
-  deleteVector: `DELETE FROM ${VECTORS} WHERE rowid = ?`,
-  insertVector: `INSERT INTO ${VECTORS} (rowid, embedding, scope, key_digest) VALUES (?, ?, ?, ?)`,
+  deleteVector: `DELETE FROM ${VECTORS} WHERE id = ?`,
+  insertVector: `INSERT OR REPLACE INTO ${VECTORS} (id, code, embedding) VALUES (?, ?, ?)`,
+  codesAfter: `SELECT v.id, v.code, n.scope, coalesce(n.key_digest, '') AS key_digest FROM ${VECTORS} v JOIN notes n ON n.id = v.id WHERE v.id > ?`,
+  embeddingsOf: `SELECT id, embedding FROM ${VECTORS} WHERE id IN (SELECT value FROM json_each(?))`,
+  dataVersion: 'PRAGMA data_version',
   deleteLabels: 'DELETE FROM note_labels WHERE note_id = ?',
   insertLabel: 'INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)',
   deleteText: 'DELETE FROM notes_fts WHERE rowid = ?',
@@ -137,11 +146,6 @@ const SQL = {
   labels: `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${VISIBLE} GROUP BY l.label ORDER BY count DESC, l.label`,
   ranked: 'SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?',
   rankedVisible: `SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${VISIBLE} ${WITH_LABEL} ORDER BY bm25(notes_fts) LIMIT ?`,
-  nearest: `SELECT rowid, distance FROM ${VECTORS} WHERE embedding MATCH ? AND k = ? ORDER BY distance`,
-  // Scope and key are metadata columns of the vector table: the nearest neighbours are chosen among
-  // the notes the caller may see, inside the vector query (at most two scopes: the session's and global).
-  nearestInScopes: `SELECT rowid, distance FROM ${VECTORS} WHERE embedding MATCH ? AND k = ? AND scope IN (?, ?) ORDER BY distance`,
-  nearestWithKey: `SELECT rowid, distance FROM ${VECTORS} WHERE embedding MATCH ? AND k = ? AND scope IN (?, ?) AND key_digest IN ('', ?) ORDER BY distance`,
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
   visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ORDER BY n.id`,
 } as const;
@@ -156,6 +160,7 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
   'ranked',
   'rankedVisible',
   'allowed',
+  'dataVersion',
 ]);
 
 /**
@@ -172,6 +177,9 @@ export class NotesStore {
   readonly #log: (message: string) => void;
   readonly #maxDistance: number;
   #closed = false;
+  /** Writes to vectors by this connection (which `PRAGMA data_version` does not count). */
+  #writes = 0;
+  #ann: { index: QuantizedIndex; dataVersion: number; generation: string; writes: number } | undefined;
 
   private constructor(
     path: string,
@@ -307,9 +315,9 @@ export class NotesStore {
     return vector;
   }
 
-  #createVectors(dimension: number): void {
+  #createVectors(): void {
     this.#db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${VECTORS} USING vec0(embedding float[${dimension}] distance_metric=cosine, scope text, key_digest text)`,
+      `CREATE TABLE IF NOT EXISTS ${VECTORS} (id INTEGER PRIMARY KEY, code BLOB NOT NULL, embedding BLOB NOT NULL)`,
     );
   }
 
@@ -329,24 +337,51 @@ export class NotesStore {
     })();
   }
 
-  /** Moves the vectors of a file from before into the table with scope and key (once, at open). */
+  /** Moves the vectors of a file from before (sqlite-vec tables) into the table with binary codes (once, at open). */
   #upgradeVectors(): void {
-    const old = this.#db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck().get(OLD_VECTORS);
-    const dimension = Number(this.#meta('dimension'));
-    if (!old || !dimension) return;
+    const exists = this.#db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck();
+    const old = OLD_VECTORS.filter((name) => exists.get(name));
+    if (old.length === 0) return;
     this.#db.transaction(() => {
-      this.#createVectors(dimension);
-      this.#db.exec(
-        `INSERT INTO ${VECTORS} (rowid, embedding, scope, key_digest) SELECT v.rowid, v.embedding, n.scope, coalesce(n.key_digest, '') FROM ${OLD_VECTORS} v JOIN notes n ON n.id = v.rowid`,
-      );
-      this.#db.exec(`DROP TABLE ${OLD_VECTORS}`);
+      if (this.#meta('dimension')) this.#createVectors();
+      for (const name of old) {
+        if (this.#meta('dimension')) {
+          for (const row of this.#db.prepare(`SELECT rowid AS id, embedding FROM ${name}`).all() as Array<{
+            id: number | bigint;
+            embedding: Buffer;
+          }>) {
+            this.#q('insertVector').run(BigInt(row.id), ...this.#vectorColumns(toFloats(row.embedding)));
+          }
+        }
+        this.#db.exec(`DROP TABLE ${name}`);
+      }
+      this.#vectorsChanged();
     })();
   }
 
-  #storeVector(id: number, vector: Float32Array | undefined, scope: string, keyDigest: string | null): void {
+  /** The code and float columns of a vector's row. */
+  #vectorColumns(vector: Float32Array): [Buffer, Buffer] {
+    const code = binaryCode(vector);
+    return [
+      Buffer.from(code.buffer, code.byteOffset, code.byteLength),
+      Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
+    ];
+  }
+
+  /**
+   * Records that vectors changed other than by appending a new note's (an update, a delete, a
+   * re-embedding): every process rebuilds its in-memory index before its next search.
+   */
+  #vectorsChanged(): void {
+    this.#q('setMeta').run('vector_generation', String(Number(this.#meta('vector_generation') ?? 0) + 1));
+    this.#writes += 1;
+  }
+
+  /** Stores note `id`'s vector; `replacing` when the note had one (an update), which the other processes must hear. */
+  #storeVector(id: number, vector: Float32Array | undefined, replacing = false): void {
     if (!vector || !this.embedder) return;
     if (!this.#meta('embedder')) {
-      this.#createVectors(vector.length);
+      this.#createVectors();
       const set = this.#q('setMeta');
       set.run('embedder', this.embedder.name);
       set.run('dimension', String(vector.length));
@@ -357,8 +392,43 @@ export class NotesStore {
         `the embedder returned ${vector.length} dimensions but the stored vectors have ${this.#meta('dimension')}; run "notes reembed"`,
       );
     }
+    this.#q('insertVector').run(BigInt(id), ...this.#vectorColumns(vector));
+    if (replacing) this.#vectorsChanged();
+    else this.#writes += 1;
+  }
+
+  /** Deletes note `id`'s vector, if vectors are kept. */
+  #deleteVector(id: number): void {
+    if (!this.#meta('embedder')) return;
     this.#q('deleteVector').run(BigInt(id));
-    this.#q('insertVector').run(BigInt(id), vector, scope, keyDigest ?? '');
+    this.#vectorsChanged();
+  }
+
+  /**
+   * The in-memory index of binary codes, brought up to date first: notes this or another process
+   * appended are added; after any other change to the vectors (see {@link #vectorsChanged}) it is
+   * rebuilt. `PRAGMA data_version` says cheaply whether another connection wrote anything.
+   */
+  #vectorIndex(): QuantizedIndex {
+    const dataVersion = this.#q('dataVersion').get() as number;
+    let ann = this.#ann;
+    if (ann && ann.dataVersion === dataVersion && ann.writes === this.#writes) return ann.index;
+    const generation = this.#meta('vector_generation') ?? '0';
+    if (!ann || ann.generation !== generation) {
+      ann = { index: new QuantizedIndex(Number(this.#meta('dimension'))), dataVersion, generation, writes: 0 };
+    }
+    for (const row of this.#q('codesAfter').iterate(ann.index.maxId) as Iterable<{
+      id: number;
+      code: Buffer;
+      scope: string;
+      key_digest: string;
+    }>) {
+      ann.index.upsert(row.id, new Uint32Array(Uint8Array.from(row.code).buffer), row.scope, row.key_digest);
+    }
+    ann.dataVersion = dataVersion;
+    ann.writes = this.#writes;
+    this.#ann = ann;
+    return ann.index;
   }
 
   #writeIndexes(id: number, content: string, labels: readonly string[]): void {
@@ -406,7 +476,7 @@ export class NotesStore {
       const row = this.#q('insertNote').run(scope, content, key, key === null ? null : digest(key), created, created);
       const noteId = Number(row.lastInsertRowid);
       this.#writeIndexes(noteId, content, labels);
-      this.#storeVector(noteId, vector, scope, key === null ? null : digest(key));
+      this.#storeVector(noteId, vector);
       return noteId;
     })();
     return {
@@ -459,8 +529,8 @@ export class NotesStore {
     this.#db.transaction(() => {
       this.#q('updateNote').run(content, this.#now(), id);
       this.#writeIndexes(id, content, labels);
-      if (vector) this.#storeVector(id, vector, existing.scope, existing.key_digest);
-      else if (this.#meta('embedder')) this.#q('deleteVector').run(BigInt(id));
+      if (vector) this.#storeVector(id, vector, true);
+      else this.#deleteVector(id);
     })();
     return { note: this.get(id, { ...viewer, operator: true })!, cut };
   }
@@ -471,7 +541,7 @@ export class NotesStore {
     const note = this.#hydrate(row);
     this.#db.transaction(() => {
       this.#q('deleteText').run(id);
-      if (this.#meta('embedder')) this.#q('deleteVector').run(BigInt(id));
+      this.#deleteVector(id);
       this.#q('deleteLabels').run(id);
       this.#q('deleteNote').run(id);
     })();
@@ -579,37 +649,34 @@ export class NotesStore {
   }
 
   /**
-   * The `pool` nearest notes the viewer may see. The vector index knows nothing of scopes and keys, so
-   * the search widens (doubling k) until enough visible notes are found or every vector was seen:
-   * 250 near notes in another scope, or under a key, can no longer hide a visible match.
+   * The `pool` nearest notes the viewer may see, nearest first, above the similarity floor. Scope and
+   * key are checked while the binary codes are scanned, so 250 near notes in another scope, or under a
+   * key, cannot hide a visible match; the candidates are re-scored exactly with their float vectors.
+   * A label filter is checked afterwards, widening the candidates until enough pass or none are left.
    */
   #nearestVisible(vector: Float32Array, viewer: Viewer, filter: readonly unknown[], pool: number): number[] {
-    const scopes = [...new Set(viewer.scopes)];
-    type Row = { rowid: number; distance: number };
-    const near = (k: number): Row[] => {
-      if (scopes.length <= 2) {
-        const [first, second = first] = scopes as [string, string?];
-        return viewer.operator
-          ? (this.#q('nearestInScopes').all(vector, k, first, second) as Row[])
-          : (this.#q('nearestWithKey').all(
-              vector,
-              k,
-              first,
-              second,
-              viewer.key === null ? '' : digest(viewer.key),
-            ) as Row[]);
+    const index = this.#vectorIndex();
+    const query = binaryCode(vector);
+    const scopes = new Set(viewer.scopes);
+    const keys = viewer.operator ? null : new Set(['', ...(viewer.key === null ? [] : [digest(viewer.key)])]);
+    const minSimilarity = 1 - this.#maxDistance;
+    for (let wanted = pool * RESCORE_FACTOR; ; wanted *= 4) {
+      const candidates = index.nearest(query, { scopes, keys }, wanted);
+      const scored = (
+        this.#q('embeddingsOf').all(JSON.stringify(candidates)) as Array<{ id: number; embedding: Buffer }>
+      )
+        .map((row) => ({ id: row.id, similarity: cosine(vector, toFloats(row.embedding)) }))
+        .filter((row) => row.similarity >= minSimilarity)
+        .sort((x, y) => y.similarity - x.similarity || x.id - y.id);
+      const visible = this.#allowedInOrder(
+        scored.map((row) => row.id),
+        filter,
+      );
+      // Fewer candidates than asked for: every visible vector was seen. Some below the floor: the
+      // candidates reach past the near notes, and wider ones would only be further away.
+      if (visible.length >= pool || candidates.length < wanted || scored.length < candidates.length) {
+        return visible.slice(0, pool);
       }
-      return this.#q('nearest').all(vector, k) as Row[];
-    };
-    // Scope and key are filtered inside the vector query; a label filter (or more than two scopes) is
-    // checked afterwards, widening k until enough neighbours pass, every vector was seen, or the
-    // neighbours fall below the similarity floor (rows come nearest first, so none further can match).
-    for (let k = pool; ; k *= 4) {
-      const found = near(k);
-      const close = found.filter((r) => r.distance <= this.#maxDistance).map((r) => Number(r.rowid));
-      const visible = this.#allowedInOrder(close, filter);
-      // Fewer rows than asked for: every candidate vector was seen.
-      if (visible.length >= pool || found.length < k || close.length < found.length) return visible.slice(0, pool);
     }
   }
 
@@ -730,7 +797,7 @@ export class NotesStore {
         );
         const id = Number(row.lastInsertRowid);
         this.#writeIndexes(id, content, labels);
-        this.#storeVector(id, vectors[i], scope, n.private_key === null ? null : digest(n.private_key));
+        this.#storeVector(id, vectors[i]);
         added += 1;
       });
     })();
@@ -755,9 +822,10 @@ export class NotesStore {
       vectors.push(...(await this.embedder.embed(rows.slice(i, i + batch).map((r) => r.content))));
     this.#db.transaction(() => {
       this.#db.exec(`DROP TABLE IF EXISTS ${VECTORS}`);
-      this.#db.exec(`DROP TABLE IF EXISTS ${OLD_VECTORS}`);
+      for (const name of OLD_VECTORS) this.#db.exec(`DROP TABLE IF EXISTS ${name}`);
       this.#q('forgetEmbedder').run();
-      rows.forEach((r, i) => this.#storeVector(r.id, vectors[i], r.scope, r.key_digest));
+      rows.forEach((r, i) => this.#storeVector(r.id, vectors[i]));
+      this.#vectorsChanged();
     })();
     return rows.length;
   }
@@ -772,4 +840,9 @@ export class NotesStore {
     this.#closed = true;
     this.#db.close();
   }
+}
+
+/** A float32 vector from its stored bytes (copied: SQLite's buffers need not be aligned). */
+function toFloats(bytes: Buffer): Float32Array {
+  return new Float32Array(Uint8Array.from(bytes).buffer);
 }

@@ -7,9 +7,11 @@ import { NOTE_CAP } from './text.js';
  * the note. The index stems words (porter over unicode61 without diacritics),
  * so "teas", "charging" and "peanut" find "tea", "charger" and "peanuts";
  * files made before it had a stemmer get their index rebuilt once, at open.
- * Vectors live in a sqlite-vec table created when the first embedding is
- * stored (its dimension comes from the embedder), with the embedder's name
- * and dimension in `meta`.
+ * Vectors live in `note_vectors_v3`, created when the first embedding is
+ * stored (its dimension comes from the embedder, with the embedder's name in
+ * `meta`): each note's float32 embedding and its binary code (sign bits),
+ * which the store scans in memory and re-scores with the floats. Files with
+ * the sqlite-vec tables of before have their vectors moved once, at open.
  */
 /** The full-text tokenizer; a file whose index was built with another is re-indexed at open. */
 export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
