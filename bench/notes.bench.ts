@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { hashedBagOfWords } from '@mira/core/testing';
 import { NOTES_SCHEMA, NotesStore, binaryCode, type Embedder, type Viewer } from '@mira/plugin-notes';
+import { terminalProgress } from '@mira/core';
 import { CACHE_DIR } from './lib/generate.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
 import { fmt, rng, timeEach } from './lib/stats.js';
@@ -93,6 +94,7 @@ export function generate(count: number, log: (m: string) => void): string {
   const fts = db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)');
   const vec = db.prepare('INSERT INTO note_vectors_v3 (id, code, embedding) VALUES (?, ?, ?)');
   const exact = db.prepare(`INSERT INTO ${EXACT_TABLE} (rowid, embedding) VALUES (?, ?)`);
+  const bar = terminalProgress(process.stderr, 'generating notes', count);
   for (let start = 1; start <= count; start += 10_000) {
     db.transaction(() => {
       for (let id = start; id < Math.min(start + 10_000, count + 1); id += 1) {
@@ -107,7 +109,9 @@ export function generate(count: number, log: (m: string) => void): string {
         exact.run(BigInt(id), vector);
       }
     })();
+    bar.update(Math.min(start + 9_999, count));
   }
+  bar.stop();
   db.pragma(`user_version = ${NOTES_SCHEMA.version}`);
   db.pragma('journal_mode = WAL');
   db.close();

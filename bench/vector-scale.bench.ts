@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { NOTES_SCHEMA, NotesStore, binaryCode, cosine, type Embedder, type Viewer } from '@mira/plugin-notes';
+import { terminalProgress } from '@mira/core';
 import { CACHE_DIR } from './lib/generate.js';
 import { markdownTable, writeResults } from './lib/report.js';
 import { fmt, rng, timeEach } from './lib/stats.js';
@@ -61,6 +62,7 @@ function generate(count: number, log: (m: string) => void): string {
   const fts = db.prepare("INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, '')");
   const vec = db.prepare('INSERT INTO note_vectors_v3 (id, code, embedding) VALUES (?, ?, ?)');
   const exact = db.prepare(`INSERT INTO ${EXACT_TABLE} (rowid, embedding) VALUES (?, ?)`);
+  const bar = terminalProgress(process.stderr, 'generating notes', count);
   for (let start = 1; start <= count; start += 10_000) {
     db.transaction(() => {
       for (let id = start; id < Math.min(start + 10_000, count + 1); id += 1) {
@@ -72,7 +74,9 @@ function generate(count: number, log: (m: string) => void): string {
         exact.run(BigInt(id), vector);
       }
     })();
+    bar.update(Math.min(start + 9_999, count));
   }
+  bar.stop();
   db.pragma(`user_version = ${NOTES_SCHEMA.version}`);
   db.pragma('journal_mode = WAL');
   db.close();

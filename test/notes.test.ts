@@ -716,7 +716,19 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       expect(before.mode).to.equal('full-text');
       expect(before.note).to.contain('stored vectors come from openai:toy-embed, not openai:other-embed');
       expect((await rt.run('notes status')).output.join('\n')).to.contain('run "notes reembed"');
-      expect((await rt.run('notes reembed')).output).to.deep.equal(['re-embedded 1 notes with openai:other-embed']);
+      // On a terminal the console shows a bar while notes are embedded.
+      const bars: Array<{ label: string; total: number; done: number[]; stopped: boolean }> = [];
+      const printed: string[] = [];
+      await rt.app.execute('notes reembed', {
+        print: (line) => printed.push(line),
+        progress: (label, total) => {
+          const bar = { label, total, done: [] as number[], stopped: false };
+          bars.push(bar);
+          return { update: (n) => bar.done.push(n), stop: () => (bar.stopped = true) };
+        },
+      });
+      expect(printed).to.deep.equal(['re-embedded 1 notes with openai:other-embed']);
+      expect(bars).to.deep.equal([{ label: 'embedding notes', total: 1, done: [0, 1], stopped: true }]);
       expect((await callTool('search_memory', { query: 'tea', label: null, private_key: null })).mode).to.equal(
         'hybrid',
       );

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { terminalProgress } from '@mira/core';
 import { normalizeKey } from '@mira/core';
 import { SCHEMA_V1, SCHEMA_VERSION } from '@mira/plugin-memory';
 import { rng } from './stats.js';
@@ -67,6 +68,7 @@ export function generate(entities: number, memories: number, log: (m: string) =>
   })();
   const random = rng(42);
   const chunk = 50_000;
+  const bar = terminalProgress(process.stderr, 'generating memories', memories);
   for (let start = 1; start <= memories; start += chunk) {
     db.transaction(() => {
       for (let id = start; id < Math.min(start + chunk, memories + 1); id += 1) {
@@ -81,7 +83,9 @@ export function generate(entities: number, memories: number, log: (m: string) =>
         insertPayload.run(id, summary, Buffer.byteLength(summary), created);
       }
     })();
+    bar.update(Math.min(start + chunk - 1, memories));
   }
+  bar.stop();
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
   db.pragma('journal_mode = WAL');
   db.close();

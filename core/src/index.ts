@@ -24,7 +24,8 @@ export {
   type ToolSpec,
 } from './cognition/provider.js';
 export { ManualClock, isoUtc, systemClock, type Clock } from './clock.js';
-export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput } from './console/command.js';
+export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput, Progress } from './console/command.js';
+export { NO_PROGRESS, progressOf, terminalProgress } from './console/progress.js';
 export type { LineResult } from './console/console.js';
 export { formatAge } from './format-age.js';
 export {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { PassThrough } from 'node:stream';
 // The console and REPL are internal to core: their tests import the sources.
 import { CommandConsole } from '../src/console/console.js';
+import { progressOf } from '../src/console/progress.js';
 import { startRepl } from '../src/console/repl.js';
 
 describe('startRepl()', () => {
@@ -67,4 +68,38 @@ describe('startRepl()', () => {
     expect(await repl.done).to.equal(false);
     expect(String(output.read())).to.match(/^error: MIRA_ERR_COGNITION_NOT_CONFIGURED/);
   });
+
+  for (const tty of [true, false]) {
+    it(`draws a progress bar for a long command ${tty ? 'on a terminal' : 'nowhere when the output is not a terminal'}`, async () => {
+      const commands = new CommandConsole();
+      commands.register(
+        {
+          name: 'long',
+          summary: 'many steps',
+          run: async (_input, out) => {
+            const bar = progressOf(out, 'working through', 3);
+            for (let done = 1; done <= 3; done += 1) {
+              await new Promise((r) => setTimeout(r, 5));
+              bar.update(done);
+            }
+            bar.stop();
+            out.print('done 3');
+          },
+        },
+        'test',
+      );
+      const input = new PassThrough();
+      const output = Object.assign(new PassThrough(), { isTTY: tty, columns: 80 });
+      const repl = startRepl(commands, { input, output, interactive: false });
+      input.end('long\n');
+      expect(await repl.done).to.equal(true);
+      const written = String(output.read());
+      if (tty) {
+        expect(written).to.contain('working through [').and.to.contain('/3');
+        expect(written.trimEnd().endsWith('done 3')).to.equal(true);
+      } else {
+        expect(written).to.equal('done 3\n');
+      }
+    });
+  }
 });

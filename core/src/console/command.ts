@@ -19,9 +19,22 @@ export interface CommandInput {
   readonly line: string;
 }
 
+/** A long operation's progress, as it goes. */
+export interface Progress {
+  /** `done` of the total so far. */
+  update(done: number): void;
+  /** Removes the bar (the operation prints its own result line after). */
+  stop(): void;
+}
+
 /** Where a command prints. Each call is one line on stdout. */
 export interface ConsoleOutput {
   print(line: string): void;
+  /**
+   * A progress bar for a long operation of `total` steps, when the output is a terminal; absent
+   * otherwise (use `progressOf`, which shows nothing then).
+   */
+  progress?(label: string, total: number): Progress;
 }
 
 /**

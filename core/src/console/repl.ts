@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ConsoleOutput } from './command.js';
 import type { CommandConsole } from './console.js';
+import { terminalProgress } from './progress.js';
 
 /** Where a REPL reads and writes. */
 export interface ReplOptions {
@@ -40,7 +41,10 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
     prompt: options.prompt ?? '> ',
   });
   if (options.interactive && options.onInterrupt) rl.on('SIGINT', options.onInterrupt);
-  const out: ConsoleOutput = { print: (line) => options.output.write(`${line}\n`) };
+  const out: ConsoleOutput = {
+    print: (line) => options.output.write(`${line}\n`),
+    progress: (label, total) => terminalProgress(options.output, label, total),
+  };
   const queue: string[] = [];
   let allOk = true;
   let closed = false;

@@ -1,6 +1,13 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
-import { CoreErrorCodes, MiraError, type CommandDefinition, type ConsoleOutput } from '@mira/core';
+import {
+  CoreErrorCodes,
+  MiraError,
+  progressOf,
+  type CommandDefinition,
+  type ConsoleOutput,
+  type Progress,
+} from '@mira/core';
 import { GLOBAL_SCOPE, type Note, type NotesExport, type NotesStore, type Viewer } from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
 import { NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
@@ -227,7 +234,13 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       name: 'notes duplicates',
       summary: 'Find near-identical notes; then combine, delete or skip each pair',
       run: (_input, out) => {
-        const pairs = ctx.store().duplicates(operator());
+        const bar = progressBar(out, 'comparing notes');
+        let pairs;
+        try {
+          pairs = ctx.store().duplicates(operator(), undefined, bar.report);
+        } finally {
+          bar.stop();
+        }
         if (pairs.length === 0) out.print('no near-identical notes');
         for (const { a, b, similarity } of pairs) {
           out.print(`N${a.id} ~ N${b.id} (similarity ${similarity.toFixed(2)})`);
@@ -304,9 +317,16 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
             NotesErrorCodes.IMPORT_INVALID,
             `${path} is not a notes export: ${invalid}; nothing was imported`,
           );
-        const { added, skipped, trimmed } = await ctx
-          .store()
-          .importNotes(data as unknown as NotesExport, single(input, 'scope') ?? undefined);
+        const bar = progressBar(out, 'embedding imported notes');
+        let result;
+        try {
+          result = await ctx
+            .store()
+            .importNotes(data as unknown as NotesExport, single(input, 'scope') ?? undefined, bar.report);
+        } finally {
+          bar.stop();
+        }
+        const { added, skipped, trimmed } = result;
         out.print(
           `imported ${added} notes, ${skipped} already present${trimmed > 0 ? `, ${trimmed} trimmed to ${NOTE_CAP} characters` : ''}`,
         );
@@ -316,7 +336,13 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       name: 'notes reembed',
       summary: 'Embed every note again with the configured embedder',
       run: async (_input, out) => {
-        const count = await ctx.store().reembed();
+        const bar = progressBar(out, 'embedding notes');
+        let count;
+        try {
+          count = await ctx.store().reembed(undefined, bar.report);
+        } finally {
+          bar.stop();
+        }
         out.print(`re-embedded ${count} notes with ${ctx.store().embedder!.name}`);
       },
     },
@@ -347,4 +373,16 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       },
     },
   ];
+}
+
+/** A progress bar on `out` (a terminal only) sized by the total the operation reports first. */
+function progressBar(out: ConsoleOutput, label: string): { report(done: number, total: number): void; stop(): void } {
+  let bar: Progress | undefined;
+  return {
+    report: (done, total) => {
+      bar ??= progressOf(out, label, total);
+      bar.update(done);
+    },
+    stop: () => bar?.stop(),
+  };
 }

@@ -76,10 +76,13 @@ const numbers = (comparable: string) => (comparable.match(/\p{N}+/gu) ?? []).sor
  */
 export function nearDuplicatePairs(
   comparables: readonly string[],
+  onProgress: (done: number, total: number) => void = () => {},
 ): Array<{ i: number; j: number; similarity: number }> {
   const sets = comparables.map(shingles);
   const buckets = new Map<string, number[]>();
+  onProgress(0, sets.length);
   sets.forEach((set, index) => {
+    if (index % 100 === 99) onProgress(index + 1, sets.length);
     const sig = signature(set);
     for (let band = 0; band < BANDS; band += 1) {
       const key = `${band}:${Array.from(sig.subarray(band * ROWS, band * ROWS + ROWS)).join(',')}`;
@@ -88,6 +91,7 @@ export function nearDuplicatePairs(
       else buckets.set(key, [index]);
     }
   });
+  onProgress(sets.length, sets.length);
   const seen = new Set<number>();
   const pairs: Array<{ i: number; j: number; similarity: number }> = [];
   const n = comparables.length;

@@ -688,7 +688,11 @@ export class NotesStore {
   }
 
   /** Near-identical pairs among the notes the viewer sees, found in sub-quadratic time (see near-duplicates.ts). */
-  duplicates(viewer: Viewer, maxNotes = 5000): Array<{ a: Note; b: Note; similarity: number }> {
+  duplicates(
+    viewer: Viewer,
+    maxNotes = 5000,
+    onProgress: (done: number, total: number) => void = () => {},
+  ): Array<{ a: Note; b: Note; similarity: number }> {
     const total = this.count(viewer);
     if (total > maxNotes)
       throw new MiraError(
@@ -698,7 +702,10 @@ export class NotesStore {
     const rows = (this.#q('visibleNotes').all(...this.#filterParams(viewer)) as NoteRow[]).filter((r) =>
       this.#visible(r, viewer),
     );
-    return nearDuplicatePairs(rows.map((r) => comparable(r.content))).map(({ i, j, similarity }) => ({
+    return nearDuplicatePairs(
+      rows.map((r) => comparable(r.content)),
+      onProgress,
+    ).map(({ i, j, similarity }) => ({
       a: this.#hydrate(rows[i]!),
       b: this.#hydrate(rows[j]!),
       similarity,
@@ -750,6 +757,7 @@ export class NotesStore {
   async importNotes(
     data: NotesExport,
     scope = data.scope,
+    onProgress: (embedded: number, total: number) => void = () => {},
   ): Promise<{ added: number; skipped: number; trimmed: number }> {
     // Checked whole before anything is written: one bad key or text and nothing is imported.
     for (const note of data.notes) {
@@ -774,7 +782,11 @@ export class NotesStore {
     let vectors: Array<Float32Array | undefined> = fresh.map(() => undefined);
     if (this.embedder && !this.embeddingState().mismatch && fresh.length > 0) {
       try {
-        vectors = await this.embedder.embed(fresh.map((n) => capNote(n.content).content));
+        vectors = await this.#embedAll(
+          fresh.map((n) => capNote(n.content).content),
+          64,
+          onProgress,
+        );
       } catch (error) {
         vectors = fresh.map(() => undefined);
         this.#embedderFailed('importing notes', error);
@@ -804,8 +816,23 @@ export class NotesStore {
     return { added, skipped, trimmed };
   }
 
+  /** Embeds `texts` in batches, reporting how many are done after each. */
+  async #embedAll(
+    texts: readonly string[],
+    batch: number,
+    onProgress: (done: number, total: number) => void,
+  ): Promise<Float32Array[]> {
+    const vectors: Float32Array[] = [];
+    onProgress(0, texts.length);
+    for (let i = 0; i < texts.length; i += batch) {
+      vectors.push(...(await this.embedder!.embed(texts.slice(i, i + batch))));
+      onProgress(vectors.length, texts.length);
+    }
+    return vectors;
+  }
+
   /** Re-embeds every note with the configured embedder, replacing the vector table. */
-  async reembed(batch = 64): Promise<number> {
+  async reembed(batch = 64, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
     if (!this.embedder)
       throw new MiraError(
         NotesErrorCodes.EMBEDDER_FAILED,
@@ -817,9 +844,11 @@ export class NotesStore {
       scope: string;
       key_digest: string | null;
     }>;
-    const vectors: Float32Array[] = [];
-    for (let i = 0; i < rows.length; i += batch)
-      vectors.push(...(await this.embedder.embed(rows.slice(i, i + batch).map((r) => r.content))));
+    const vectors = await this.#embedAll(
+      rows.map((r) => r.content),
+      batch,
+      onProgress,
+    );
     this.#db.transaction(() => {
       this.#db.exec(`DROP TABLE IF EXISTS ${VECTORS}`);
       for (const name of OLD_VECTORS) this.#db.exec(`DROP TABLE IF EXISTS ${name}`);

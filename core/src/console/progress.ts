@@ -1,0 +1,34 @@
+import type { Writable } from 'node:stream';
+import cliProgress from 'cli-progress';
+import type { ConsoleOutput, Progress } from './command.js';
+
+/** Progress that shows nothing: for output that is not a terminal. */
+export const NO_PROGRESS: Progress = Object.freeze({ update: () => {}, stop: () => {} });
+
+/**
+ * A progress bar on `stream` (cli-progress) when it is a terminal, and nothing at all when it is not:
+ * scripts reading Mira's output never see bar characters.
+ */
+export function terminalProgress(stream: Writable & { isTTY?: boolean }, label: string, total: number): Progress {
+  if (!stream.isTTY || total <= 0) return NO_PROGRESS;
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${label} [{bar}] {value}/{total}`,
+      stream,
+      clearOnComplete: true,
+      hideCursor: true,
+      barsize: 30,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return {
+    update: (done) => bar.update(Math.min(done, total)),
+    stop: () => bar.stop(),
+  };
+}
+
+/** The progress bar of `out` for an operation of `total` steps, or {@link NO_PROGRESS}. */
+export function progressOf(out: ConsoleOutput, label: string, total: number): Progress {
+  return out.progress?.(label, total) ?? NO_PROGRESS;
+}
