@@ -21,6 +21,7 @@ export default tseslint.config(
         sessionStorage: 'readonly',
         window: 'readonly',
         history: 'readonly',
+        TextDecoderStream: 'readonly',
       },
     },
   },

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { MemoryStore } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
@@ -239,6 +240,94 @@ describe('Mind view', function () {
       expect((await call('/api/notes/2', { method: 'DELETE' })).status).to.equal(200);
       expect((await call('/api/notes/2', { method: 'DELETE' })).status).to.equal(404);
       expect((await call('/api/notes/1', { method: 'PATCH', body: '{not json' })).status).to.equal(400);
+    });
+
+    it('lists scopes with their counts, creates one with console validation, and overlays global read-only', async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      await notes.save('global', 'The wifi password is on the fridge', 'home', null);
+      const scopes = await (await call('/api/scopes')).json();
+      expect(scopes.global).to.equal('global');
+      expect(scopes.counts).to.deep.include({ scope: 'default', notes: 4, keyed: 1 });
+      expect(scopes.counts).to.deep.include({ scope: 'global', notes: 1, keyed: 0 });
+      const created = await call('/api/scopes', { method: 'POST', body: JSON.stringify({ name: 'kitchen' }) });
+      expect(await created.json()).to.deep.equal({ scope: 'kitchen' });
+      expect(notes.scopes()).to.include('kitchen');
+      for (const [body, code] of [
+        [{ name: 'Not A Scope!' }, 'MIRA_ERR_NOTES_SCOPE_INVALID'],
+        [{ name: 7 }, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST'],
+        [{ name: 'ok', extra: 1 }, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST'],
+      ] as const) {
+        const refused = await call('/api/scopes', { method: 'POST', body: JSON.stringify(body) });
+        expect(refused.status, JSON.stringify(body)).to.equal(400);
+        expect((await refused.json()).error.code).to.equal(code);
+      }
+      expect(notes.scopes()).to.deep.equal(['default', 'global', 'kitchen']);
+      const listed = await (await call('/api/notes?scope=kitchen')).json();
+      expect(listed.notes).to.deep.equal([
+        { ...listed.notes[0], content: 'The wifi password is on the fridge', scope: 'global', read_only: true },
+      ]);
+      const own = await (await call('/api/notes?scope=global')).json();
+      expect(own.notes[0].read_only).to.equal(false);
+    });
+
+    it("searches with the store's own search, bounded like the model's", async () => {
+      const found = await (await call('/api/notes/search?q=teas')).json();
+      expect(found.mode).to.equal('full-text');
+      expect(found.why).to.include('no embedder');
+      expect(found.hits.map((h: { id: number }) => h.id)).to.have.members([1, 2]);
+      expect(found.hits[0]).to.include.keys('content', 'labels', 'read_only');
+      const empty = await call('/api/notes/search?q=%20');
+      expect(empty.status).to.equal(400);
+      const long = await call(`/api/notes/search?q=${'a'.repeat(513)}`);
+      expect(long.status).to.equal(400);
+      expect((await long.json()).error.code).to.equal('MIRA_ERR_NOTES_QUERY_TOO_LONG');
+    });
+
+    it('browses entities by page and type, refusing bad paging', async () => {
+      const store = rt.app.kernel.store<MemoryStore>('memory');
+      for (const name of ['Dock A', 'Dock B', 'Dock C'])
+        await store.createEntity({ entityType: 'place', canonicalName: name });
+      const all = await (await call('/api/entities')).json();
+      expect(all.total).to.equal(4);
+      expect(all.entities.map((e: { id: string }) => e.id)).to.deep.equal(['ENT1', 'ENT2', 'ENT3', 'ENT4']);
+      const page = await (await call('/api/entities?type=place&offset=1&limit=1')).json();
+      expect(page).to.deep.include({ total: 3, offset: 1, limit: 1 });
+      expect(page.entities.map((e: { canonical_name: string }) => e.canonical_name)).to.deep.equal(['Dock B']);
+      for (const bad of ['limit=0', 'limit=201', 'offset=-1', 'limit=2.5', 'offset=x']) {
+        const refused = await call(`/api/entities?${bad}`);
+        expect(refused.status, bad).to.equal(400);
+        expect((await refused.json()).error.code).to.equal('MIRA_ERR_MIND_VIEW_BAD_REQUEST');
+      }
+    });
+
+    it('streams a change event when the console or the model writes a note or a memory', async () => {
+      expect((await fetch(`${base}/api/events`)).status).to.equal(401);
+      const controller = new AbortController();
+      const response = await call('/api/events', { signal: controller.signal });
+      expect(response.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let received = '';
+      const until = async (what: string) => {
+        const deadline = Date.now() + 5000;
+        while (!received.includes(what)) {
+          if (Date.now() > deadline) throw new Error(`no ${what} in ${JSON.stringify(received)}`);
+          const { value, done } = await reader.read();
+          if (done) throw new Error('the stream ended');
+          received += value;
+        }
+      };
+      try {
+        await until(': connected');
+        await new Promise((r) => setTimeout(r, 400));
+        await rt.app.kernel.store<NotesStore>('notes').save('default', 'A note from the console', null, null);
+        await until('event: change\ndata: {"notes":true,"memory":false}');
+        received = '';
+        const store = rt.app.kernel.store<MemoryStore>('memory');
+        await store.createEntity({ entityType: 'person', canonicalName: 'Grace Hopper' });
+        await until('event: change\ndata: {"notes":false,"memory":true}');
+      } finally {
+        controller.abort();
+      }
     });
 
     it('finds duplicates, combines, exports and imports (refusing a bad file whole)', async () => {
@@ -593,6 +682,150 @@ describe('Mind view', function () {
       ]);
       expect(seen.length).to.be.greaterThan(0);
       for (const request of seen) expect(request.headers, request.url).not.to.contain(token);
+    });
+
+    const shot = async (name: string) => {
+      mkdirSync(join(REPO_ROOT, 'test-output'), { recursive: true });
+      await page.screenshot({ path: join(REPO_ROOT, 'test-output', `mind-view-${name}.png`), fullPage: true });
+    };
+
+    it("searches with the store's search beside the instant filter", async () => {
+      await page.fill('#search', 'teas');
+      await page.click('#store-search button');
+      await page.waitForSelector('#search-results .card');
+      expect(await page.textContent('#search-results .search-mode')).to.match(/^2 found · full text/);
+      expect(
+        await page.$$eval('#search-results .card .content', (nodes) => nodes.map((n) => n.textContent)),
+      ).to.have.members(['Alice prefers green tea in the morning', 'alice prefers green tea, in the morning!']);
+      await shot('search');
+      await page.click('.close-search');
+      expect(await page.isHidden('#search-results')).to.equal(true);
+    });
+
+    it('creates a scope from the page, shows counts per scope, and the global notes read-only', async () => {
+      await rt.app.kernel.store<NotesStore>('notes').save('global', 'The wifi password is on the fridge', 'home', null);
+      await page.reload();
+      await page.waitForSelector('.card.read-only');
+      expect(await page.textContent('#scope option[value="default"]')).to.equal('default (4)');
+      // A global note is shown in every scope, without edit or delete there.
+      expect(await page.$$('.card.read-only .edit')).to.have.length(0);
+      await page.fill('#new-scope', 'kitchen');
+      await page.click('#new-scope-form button');
+      await page.waitForFunction(() => (document.getElementById('scope') as HTMLSelectElement).value === 'kitchen');
+      expect(await cards()).to.deep.equal(['The wifi password is on the fridge']);
+      expect(await page.textContent('#scope option[value="kitchen"]')).to.equal('kitchen (0)');
+      await shot('scopes');
+      await page.fill('#new-scope', 'Bad Name');
+      await page.evaluate(() => (document.getElementById('new-scope') as HTMLInputElement).removeAttribute('pattern'));
+      await page.click('#new-scope-form button');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.includes('SCOPE_INVALID'));
+    });
+
+    it('shows a note the console writes without a reload', async () => {
+      await page.waitForFunction(() => document.body.dataset.live === 'on');
+      await rt.app.kernel.store<NotesStore>('notes').save('default', 'Written on the console just now', 'live', null);
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll('.card .content')].some(
+            (n) => n.textContent === 'Written on the console just now',
+          ),
+        undefined,
+        { timeout: 5000 },
+      );
+      expect(await page.textContent('#count')).to.equal('5 of 5 notes');
+    });
+
+    it('browses entities by page and type, and shows one with its memories', async () => {
+      const store = rt.app.kernel.store<MemoryStore>('memory');
+      for (let i = 1; i <= 30; i += 1) await store.createEntity({ entityType: 'place', canonicalName: `Shelf ${i}` });
+      await page.click('#tab-entities');
+      await page.click('#entity-browse button');
+      await page.waitForFunction(() => document.querySelectorAll('.entity-row').length === 25);
+      expect(await page.textContent('#entity-status')).to.equal('entities 1–25 of 31');
+      await page.click('#entity-next');
+      await page.waitForFunction(() => document.querySelectorAll('.entity-row').length === 6);
+      await page.fill('#entity-type', 'person');
+      await page.click('#entity-browse button');
+      await page.waitForFunction(() => document.querySelectorAll('.entity-row').length === 1);
+      await page.click('.entity-row[data-id="ENT1"]');
+      await page.waitForSelector('.entity .summary');
+      expect(await page.textContent('.entity .summary')).to.equal('Ada wrote the first program');
+      await shot('entities');
+    });
+
+    it('shows each pair of duplicates whole and says which note Combine keeps', async () => {
+      await page.click('#find-duplicates');
+      await page.waitForSelector('.dup-keeps');
+      expect(await page.textContent('.dup-keeps')).to.equal(
+        'Combine keeps N1 (its text, with the labels of both) and removes N2.',
+      );
+      expect(await page.textContent('.dup-a .meta'))
+        .to.include('preference')
+        .and.to.include('tea');
+      await shot('duplicates');
+    });
+
+    it('keeps 5,000 notes responsive: a page of cards at a time; render, filter and sort times reported', async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      await notes.importNotes({
+        format: 'mira-notes',
+        version: 1,
+        scope: 'big',
+        exported_at: '2026-01-01T00:00:00.000Z',
+        notes: Array.from({ length: 5000 }, (_, i) => ({
+          content: `Shelf ${i} holds ${['bolts', 'screws', 'nuts', 'washers'][i % 4]} of size ${i % 13}`,
+          labels: [['hardware', 'inventory', 'workshop'][i % 3]!],
+          private_key: null,
+          created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
+          updated_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString(),
+        })),
+      });
+      await page.reload();
+      await page.waitForSelector('.card');
+      const loaded = Date.now();
+      await page.selectOption('#scope', 'big');
+      await page.waitForFunction(() => document.getElementById('count')!.textContent!.startsWith('5000 of 5000'));
+      const loadMs = Date.now() - loaded;
+      const renderMs = Number(await page.evaluate(() => document.body.dataset.renderMs));
+      expect(await page.$$('.card')).to.have.length(100);
+      expect(await page.textContent('#count')).to.equal('5000 of 5000 notes · showing 1–100');
+      const timed = async (act: () => Promise<void>) => {
+        await act();
+        return Number(await page.evaluate(() => document.body.dataset.renderMs));
+      };
+      const filterMs = await timed(async () => {
+        await page.fill('#filter', 'washers');
+      });
+      expect(await page.textContent('#count')).to.equal('1250 of 5000 notes · showing 1–100');
+      const sortMs = await timed(async () => {
+        await page.selectOption('#sort', 'longest');
+      });
+      await page.click('#next-page');
+      expect(await page.textContent('#count')).to.equal('1250 of 5000 notes · showing 101–200');
+      expect(await page.textContent('#page-of')).to.equal('page 2 of 13');
+      await shot('5000-notes');
+      process.stdout.write(
+        `      5,000 notes: load and first render ${loadMs} ms; render ${renderMs} ms, filter ${filterMs} ms, sort ${sortMs} ms\n`,
+      );
+      // A frame budget, not a benchmark: anything near a second would freeze the page.
+      expect(Math.max(renderMs, filterMs, sortMs)).to.be.below(1000);
+    });
+
+    it('has no serious or critical accessibility violations on either tab (axe-core)', async () => {
+      await page.click('#find-duplicates');
+      await page.waitForSelector('.dup-keeps');
+      const serious = async () =>
+        (await new AxeBuilder({ page }).analyze()).violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+      expect(await serious()).to.deep.equal([]);
+      await page.click('#tab-entities');
+      await page.waitForSelector('.entity-row');
+      expect(await serious()).to.deep.equal([]);
+      // Keyboard: Tab reaches the controls in order, and Enter on a focused tab switches to it.
+      await page.focus('#tab-memories');
+      await page.keyboard.press('Enter');
+      expect(await page.isVisible('#memories')).to.equal(true);
     });
 
     it('shows an entity with its memories in the Entities tab', async () => {

@@ -158,6 +158,17 @@ export interface MemoryStore {
   findEntities(name: string): Promise<Entity[]>;
   /** The IDs {@link MemoryStore.findEntities} would return, without loading the entities. */
   findEntityIds(name: string): Promise<number[]>;
+  /** A page of entities in ID order, optionally of one type (exact), with how many there are in all. */
+  listEntities(options?: {
+    readonly entityType?: string | null;
+    readonly offset?: number;
+    readonly limit?: number;
+  }): Promise<{ readonly entities: Entity[]; readonly total: number }>;
+  /**
+   * A token that changes whenever anything in the store changes, through this connection or another
+   * process's: cheap enough to poll (the Mind view's live updates do).
+   */
+  revision(): Promise<string>;
   /** Creates a memory, its links and its one inline `text/plain` payload in one transaction. */
   createMemory(input: NewMemory): Promise<Memory>;
   getMemory(memoryId: number): Promise<Memory | undefined>;

@@ -151,6 +151,11 @@ export class SqliteMemoryStore implements MemoryStore {
            WHERE l.entity_id = ? AND l.role = ? AND m.predicate = ? AND m.status = 'active' ORDER BY m.id`,
         )
         .pluck(),
+      entityIdsPage: db
+        .prepare('SELECT id FROM entities WHERE (? IS NULL OR entity_type = ?) ORDER BY id LIMIT ? OFFSET ?')
+        .pluck(),
+      entityCount: db.prepare('SELECT count(*) FROM entities WHERE (? IS NULL OR entity_type = ?)').pluck(),
+      revision: db.prepare('SELECT total_changes()').pluck(),
       counts: db.prepare(
         `SELECT (SELECT count(*) FROM entities) AS entities, (SELECT count(*) FROM aliases) AS aliases,
                 (SELECT count(*) FROM memories) AS memories,
@@ -311,6 +316,28 @@ export class SqliteMemoryStore implements MemoryStore {
 
   getEntity(entityId: number): Promise<Entity | undefined> {
     return this.#run(() => this.#entity(entityId));
+  }
+
+  listEntities(
+    options: { readonly entityType?: string | null; readonly offset?: number; readonly limit?: number } = {},
+  ): Promise<{ entities: Entity[]; total: number }> {
+    return this.#run(() => {
+      const type = options.entityType ?? null;
+      const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
+      const offset = Math.max(options.offset ?? 0, 0);
+      const ids = this.#s.entityIdsPage.all(type, type, limit, offset) as number[];
+      return {
+        entities: ids.map((id) => this.#entity(id)!),
+        total: this.#s.entityCount.get(type, type) as number,
+      };
+    });
+  }
+
+  revision(): Promise<string> {
+    // data_version moves when another connection commits; total_changes counts this connection's writes.
+    return this.#run(
+      () => `${this.#db.pragma('data_version', { simple: true }) as number}:${this.#s.revision.get() as number}`,
+    );
   }
 
   findEntities(name: string): Promise<Entity[]> {

@@ -14,7 +14,9 @@ function takeToken() {
 }
 const token = takeToken();
 const $ = (id) => document.getElementById(id);
-const state = { notes: [], filter: '', sort: 'newest', label: null, scope: 'default' };
+const state = { notes: [], filter: '', sort: 'newest', label: null, scope: 'default', page: 0, global: 'global' };
+/** Cards on one page: 5,000 notes filter and sort in memory, but only a page of them is in the document. */
+const PAGE_SIZE = 100;
 
 async function api(path, options = {}) {
   const response = await fetch(path, {
@@ -84,10 +86,35 @@ function status(text) {
 }
 
 async function loadScopes() {
-  const { scopes } = await api('/api/scopes');
+  const { counts, global } = await api('/api/scopes');
+  state.global = global;
   const select = $('scope');
-  select.replaceChildren(...scopes.map((s) => el('option', { value: s, text: s })));
+  select.replaceChildren(
+    ...counts.map((c) =>
+      el('option', {
+        value: c.scope,
+        text: `${c.scope} (${c.notes})${c.scope === global ? ' · shared by every scope' : ''}`,
+      }),
+    ),
+  );
   select.value = state.scope;
+}
+
+async function createScope(event) {
+  event.preventDefault();
+  const name = $('new-scope').value.trim();
+  try {
+    await api('/api/scopes', { method: 'POST', body: JSON.stringify({ name }) });
+    state.scope = name;
+    state.label = null;
+    state.page = 0;
+    $('new-scope').value = '';
+    await loadScopes();
+    await loadNotes();
+    status(`scope ${name} created`);
+  } catch (e) {
+    status(e.message);
+  }
 }
 
 async function loadNotes() {
@@ -134,6 +161,7 @@ function renderChips() {
         text: `${label} ${count}`,
         onclick: () => {
           state.label = state.label === label ? null : label;
+          state.page = 0;
           render();
         },
       });
@@ -155,6 +183,12 @@ function card(note) {
   if (note.private_key !== null) meta.append(el('span', { className: 'key', text: `key: ${note.private_key}` }));
   const text = el('p', { className: 'content', text: note.content });
   const box = el('article', { className: 'card', 'data-id': String(note.id) }, meta, text);
+  if (note.read_only) {
+    // The global overlay: shown in every scope, changed only in the global scope itself.
+    box.classList.add('read-only');
+    meta.append(el('span', { className: 'overlay', text: `${state.global} · read-only here` }));
+    return box;
+  }
   const edit = el('button', { type: 'button', title: 'Edit', className: 'edit', text: '✎' });
   const remove = el('button', { type: 'button', title: 'Delete', className: 'delete', text: '✕' });
   edit.addEventListener('click', () => {
@@ -215,11 +249,59 @@ function card(note) {
 }
 
 function render() {
+  const started = performance.now();
   renderChips();
   const notes = visibleNotes();
-  $('cards').replaceChildren(...notes.map(card));
+  const pages = Math.max(1, Math.ceil(notes.length / PAGE_SIZE));
+  state.page = Math.min(state.page, pages - 1);
+  const from = state.page * PAGE_SIZE;
+  const shown = notes.slice(from, from + PAGE_SIZE);
+  $('cards').replaceChildren(...shown.map(card));
   // The count always describes what is shown.
-  $('count').textContent = `${notes.length} of ${state.notes.length} notes`;
+  $('count').textContent =
+    `${notes.length} of ${state.notes.length} notes` +
+    (pages > 1 ? ` · showing ${from + 1}–${from + shown.length}` : '');
+  $('pager').hidden = pages <= 1;
+  $('page-of').textContent = `page ${state.page + 1} of ${pages}`;
+  $('prev-page').disabled = state.page === 0;
+  $('next-page').disabled = state.page >= pages - 1;
+  document.body.dataset.renderMs = String(Math.round(performance.now() - started));
+}
+
+function goToPage(delta) {
+  state.page += delta;
+  render();
+  $('cards').scrollIntoView({ block: 'start' });
+}
+
+async function storeSearch(event) {
+  event.preventDefault();
+  const q = $('search').value.trim();
+  const panel = $('search-results');
+  if (!q) {
+    panel.hidden = true;
+    return;
+  }
+  try {
+    const result = await api(`/api/notes/search?scope=${encodeURIComponent(state.scope)}&q=${encodeURIComponent(q)}`);
+    panel.hidden = false;
+    panel.replaceChildren(
+      el('h2', { text: `Search "${q}"` }),
+      el('p', {
+        className: 'search-mode',
+        text: `${result.hits.length} found · ${result.mode === 'hybrid' ? 'full text and meaning' : 'full text'}${result.why ? ` (${result.why})` : ''}`,
+      }),
+      el('div', { className: 'cards' }, ...result.hits.map(card)),
+      el('button', {
+        type: 'button',
+        className: 'close-search',
+        text: 'Close search',
+        onclick: () => (panel.hidden = true),
+      }),
+    );
+  } catch (e) {
+    status(e.message);
+  }
 }
 
 async function findDuplicates() {
@@ -241,10 +323,20 @@ async function findDuplicates() {
       }
       step(i + 1);
     };
+    const whole = (note, className) => {
+      const shown = card({ ...note, read_only: true });
+      shown.classList.replace('card', 'dup-note');
+      shown.classList.add(className);
+      shown.querySelector('.overlay')?.remove();
+      return shown;
+    };
     panel.replaceChildren(
       el('p', { text: `Pair ${i + 1} of ${pairs.length} (similarity ${similarity})` }),
-      el('p', { className: 'dup-a', text: `N${a.id}: ${a.content}` }),
-      el('p', { className: 'dup-b', text: `N${b.id}: ${b.content}` }),
+      el('div', { className: 'dup-pair' }, whole(a, 'dup-a'), whole(b, 'dup-b')),
+      el('p', {
+        className: 'dup-keeps',
+        text: `Combine keeps N${a.id} (its text, with the labels of both) and removes N${b.id}.`,
+      }),
       el('button', {
         type: 'button',
         className: 'combine',
@@ -298,52 +390,95 @@ function entityStatus(text) {
   $('entity-status').textContent = text;
 }
 
+async function entityBlock(entity) {
+  const { memories } = await api(`/api/entities/${entity.id}/memories`);
+  const block = el(
+    'div',
+    { className: 'entity' },
+    el('h3', { text: `${entity.id} ${entity.entity_type} ${entity.canonical_name}` }),
+  );
+  if (entity.aliases.length) block.append(el('p', { text: `aliases: ${entity.aliases.join(', ')}` }));
+  if (!memories.length) block.append(el('p', { className: 'meta', text: 'no active memories' }));
+  for (const m of memories) {
+    const details = [
+      m.kind,
+      m.predicate ? `${m.predicate}=${m.value ?? ''}` : '',
+      `source ${m.source_kind}${m.source_label ? ` (${m.source_label})` : ''}`,
+      m.confidence === null ? '' : `confidence ${m.confidence}`,
+      m.created_at,
+      ...m.payloads.map((p) => `${p.media_type} ${p.byte_size} bytes`),
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    block.append(
+      el(
+        'div',
+        { className: 'memory' },
+        el('strong', { text: `${m.id} ` }),
+        el('span', { className: 'summary', text: m.summary }),
+        el('div', { className: 'meta', text: details }),
+        el('div', {
+          className: 'links',
+          text: `links: ${m.links.map((l) => `${l.entity} ${l.name} (${l.role})`).join(', ')}`,
+        }),
+      ),
+    );
+  }
+  return block;
+}
+
 async function findEntities() {
   const name = $('entity-name').value;
   try {
     const { entities } = await api(`/api/entities?name=${encodeURIComponent(name)}`);
     const blocks = [];
-    for (const entity of entities) {
-      const { memories } = await api(`/api/entities/${entity.id}/memories`);
-      const block = el(
-        'div',
-        { className: 'entity' },
-        el('h3', { text: `${entity.id} ${entity.entity_type} ${entity.canonical_name}` }),
-      );
-      if (entity.aliases.length) block.append(el('p', { text: `aliases: ${entity.aliases.join(', ')}` }));
-      for (const m of memories) {
-        const details = [
-          m.kind,
-          m.predicate ? `${m.predicate}=${m.value ?? ''}` : '',
-          `source ${m.source_kind}${m.source_label ? ` (${m.source_label})` : ''}`,
-          m.confidence === null ? '' : `confidence ${m.confidence}`,
-          m.created_at,
-          ...m.payloads.map((p) => `${p.media_type} ${p.byte_size} bytes`),
-        ]
-          .filter(Boolean)
-          .join(' · ');
-        block.append(
-          el(
-            'div',
-            { className: 'memory' },
-            el('strong', { text: `${m.id} ` }),
-            el('span', { className: 'summary', text: m.summary }),
-            el('div', { className: 'meta', text: details }),
-            el('div', {
-              className: 'links',
-              text: `links: ${m.links.map((l) => `${l.entity} ${l.name} (${l.role})`).join(', ')}`,
-            }),
-          ),
-        );
-      }
-      blocks.push(block);
-    }
+    for (const entity of entities) blocks.push(await entityBlock(entity));
     $('entity-results').replaceChildren(...blocks);
     entityStatus(
       entities.length
         ? `${entities.length} exact match${entities.length === 1 ? '' : 'es'}`
         : `no entity is named "${name}" (exact name or alias)`,
     );
+  } catch (e) {
+    entityStatus(e.message);
+  }
+}
+
+const browse = { offset: 0, limit: 25, type: '' };
+
+/** A page of entities (optionally of one type); a click on one shows it with its memories. */
+async function browseEntities() {
+  try {
+    const query = `offset=${browse.offset}&limit=${browse.limit}${browse.type ? `&type=${encodeURIComponent(browse.type)}` : ''}`;
+    const { entities, total } = await api(`/api/entities?${query}`);
+    const rows = entities.map((entity) =>
+      el(
+        'li',
+        {},
+        el('button', {
+          type: 'button',
+          className: 'entity-row',
+          'data-id': entity.id,
+          text: `${entity.id} · ${entity.entity_type} · ${entity.canonical_name}${entity.aliases.length ? ` (${entity.aliases.join(', ')})` : ''}`,
+          onclick: async () => {
+            try {
+              $('entity-results').replaceChildren(await entityBlock(entity));
+            } catch (e) {
+              entityStatus(e.message);
+            }
+          },
+        }),
+      ),
+    );
+    $('entity-list').replaceChildren(...rows);
+    const last = Math.min(browse.offset + entities.length, total);
+    entityStatus(
+      total
+        ? `entities ${browse.offset + 1}–${last} of ${total}${browse.type ? ` of type ${browse.type}` : ''}`
+        : `no entities${browse.type ? ` of type ${browse.type}` : ''}`,
+    );
+    $('entity-prev').disabled = browse.offset === 0;
+    $('entity-next').disabled = last >= total;
   } catch (e) {
     entityStatus(e.message);
   }
@@ -362,6 +497,51 @@ function formHandler(id, submit) {
   });
 }
 
+/**
+ * Live updates: the server's event stream says when notes or memories changed (the model, the console,
+ * another process); the page reloads what is on screen. Read with fetch, since EventSource cannot send
+ * the Authorization header; reconnects after a pause if the stream ends.
+ */
+async function listen() {
+  for (;;) {
+    try {
+      const response = await fetch('/api/events', { headers: { authorization: `Bearer ${token}` } });
+      if (!response.ok || !response.body) throw new Error(`status ${response.status}`);
+      document.body.dataset.live = 'on';
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = frame.split('\n').find((line) => line.startsWith('data: '));
+          if (frame.includes('event: change') && data) await onChange(JSON.parse(data.slice(6)));
+        }
+      }
+    } catch {
+      // the runtime stopped or restarted: try again shortly
+    }
+    document.body.dataset.live = 'off';
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
+async function onChange(changed) {
+  try {
+    if (changed.notes) {
+      await loadScopes();
+      await loadNotes();
+    }
+    if (changed.memory && !$('entities').hidden && !$('entity-list').hidden) await browseEntities();
+  } catch (e) {
+    status(e.message);
+  }
+}
+
 function showTab(name) {
   $('memories').hidden = name !== 'memories';
   $('entities').hidden = name !== 'entities';
@@ -372,18 +552,40 @@ function showTab(name) {
 document.addEventListener('DOMContentLoaded', async () => {
   $('tab-memories').addEventListener('click', () => showTab('memories'));
   $('tab-entities').addEventListener('click', () => showTab('entities'));
+  $('new-scope-form').addEventListener('submit', createScope);
+  $('store-search').addEventListener('submit', storeSearch);
+  $('prev-page').addEventListener('click', () => goToPage(-1));
+  $('next-page').addEventListener('click', () => goToPage(1));
+  $('entity-browse').addEventListener('submit', (e) => {
+    e.preventDefault();
+    browse.type = $('entity-type').value.trim();
+    browse.offset = 0;
+    browseEntities();
+  });
+  $('entity-prev').addEventListener('click', () => {
+    browse.offset = Math.max(0, browse.offset - browse.limit);
+    browseEntities();
+  });
+  $('entity-next').addEventListener('click', () => {
+    browse.offset += browse.limit;
+    browseEntities();
+  });
   $('filter').addEventListener('input', (e) => {
     state.filter = e.target.value;
+    state.page = 0;
     status('');
     render();
   });
   $('sort').addEventListener('change', (e) => {
     state.sort = e.target.value;
+    state.page = 0;
     render();
   });
   $('scope').addEventListener('change', async (e) => {
     state.scope = e.target.value;
     state.label = null;
+    state.page = 0;
+    $('search-results').hidden = true;
     status('');
     await loadNotes();
   });
@@ -412,7 +614,9 @@ document.addEventListener('DOMContentLoaded', async () => {
   try {
     await loadScopes();
     await loadNotes();
+    await browseEntities();
   } catch (e) {
     status(e.message);
   }
+  void listen();
 });

@@ -16,6 +16,12 @@ export const BODY_SCHEMAS = {
     required: ['content'],
     additionalProperties: false,
   },
+  addScope: {
+    type: 'object',
+    properties: { name: text },
+    required: ['name'],
+    additionalProperties: false,
+  },
   combine: {
     type: 'object',
     properties: { keep: { type: 'integer', minimum: 1 }, drop: { type: 'integer', minimum: 1 } },

@@ -67,6 +67,8 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 const MAX_BODY = 2_000_000;
+/** How often the live-update stream looks for changes (two cheap pragmas per store). */
+const CHANGE_POLL_MS = 300;
 
 /** A source kind a person may give (runtime-owned kinds such as operator_statement are refused). */
 function handWritten(sourceKind: string): string {
@@ -200,20 +202,67 @@ export async function startMindViewServer(
   };
   const operator = (scope: string): Viewer => ({ scopes: [scope], key: null, operator: true });
   const scopeOf = (url: URL) => url.searchParams.get('scope') || 'default';
+  const overlay = (scope: string): Viewer => ({
+    scopes: scope === GLOBAL_SCOPE ? [GLOBAL_SCOPE] : [scope, GLOBAL_SCOPE],
+    key: null,
+    operator: true,
+  });
+  /** A whole number from the query string, or the default; anything else is a bad request. */
+  const intParam = (url: URL, name: string, fallback: number, min: number, max: number): number => {
+    const raw = url.searchParams.get(name);
+    if (raw === null || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max)
+      throw MindViewErrors.error('BAD_REQUEST', `?${name}= must be a whole number from ${min} to ${max}`);
+    return value;
+  };
 
   async function route(req: IncomingMessage, url: URL): Promise<unknown> {
     const { pathname } = url;
     const method = req.method ?? 'GET';
     const now = sources.now();
     let m: RegExpExecArray | null;
-    if (method === 'GET' && pathname === '/api/scopes') return { scopes: notes().scopes() };
-    if (method === 'GET' && pathname === '/api/notes')
+    if (method === 'GET' && pathname === '/api/scopes') {
+      const store = notes();
+      const counts = new Map(store.countsByScope().map((c) => [c.scope, c]));
+      const scopes = store.scopes();
       return {
-        scope: scopeOf(url),
-        notes: notes()
-          .recent(operator(scopeOf(url)), 100_000)
-          .map((n) => noteJson(n, now)),
+        scopes,
+        counts: scopes.map((name) => ({
+          scope: name,
+          notes: counts.get(name)?.notes ?? 0,
+          keyed: counts.get(name)?.keyed ?? 0,
+        })),
+        global: GLOBAL_SCOPE,
       };
+    }
+    if (method === 'POST' && pathname === '/api/scopes') {
+      const { name } = checkBody<{ name: string }>('addScope', await readJson(req));
+      notes().ensureScope(name);
+      return { scope: name };
+    }
+    if (method === 'GET' && pathname === '/api/notes') {
+      // A scope's notes with the global ones over them, read-only there (they are edited in the global scope).
+      const scope = scopeOf(url);
+      return {
+        scope,
+        notes: notes()
+          .recent(overlay(scope), 100_000)
+          .map((n) => ({ ...noteJson(n, now), read_only: n.scope !== scope })),
+      };
+    }
+    if (method === 'GET' && pathname === '/api/notes/search') {
+      // The store's own search, full text and vectors fused, as the model's search_memory sees it.
+      const scope = scopeOf(url);
+      const q = url.searchParams.get('q') ?? '';
+      if (q.trim() === '') throw MindViewErrors.error('BAD_REQUEST', 'give ?q= (the words to search for)');
+      const result = await notes().search(overlay(scope), q, null, 20);
+      return {
+        mode: result.mode,
+        ...(result.why ? { why: result.why } : {}),
+        hits: result.hits.map((h) => ({ ...noteJson(h.note, now), read_only: h.note.scope !== scope })),
+      };
+    }
     if (method === 'GET' && pathname === '/api/notes/duplicates') {
       return {
         pairs: notes()
@@ -249,8 +298,13 @@ export async function startMindViewServer(
     }
     if (method === 'GET' && pathname === '/api/entities') {
       const name = url.searchParams.get('name');
-      if (name === null) throw MindViewErrors.error('BAD_REQUEST', 'give ?name= (exact name or alias)');
-      return { entities: (await memory().findEntities(name)).map(entityJson) };
+      if (name !== null) return { entities: (await memory().findEntities(name)).map(entityJson) };
+      // Browsing: a page of entities in ID order, optionally of one type.
+      const offset = intParam(url, 'offset', 0, 0, 1_000_000_000);
+      const limit = intParam(url, 'limit', 50, 1, 200);
+      const type = url.searchParams.get('type') || null;
+      const page = await memory().listEntities({ entityType: type, offset, limit });
+      return { entities: page.entities.map(entityJson), total: page.total, offset, limit };
     }
     if (method === 'POST' && pathname === '/api/entities') {
       const body = checkBody<{ entity_type: string; canonical_name: string }>('addEntity', await readJson(req));
@@ -307,6 +361,43 @@ export async function startMindViewServer(
     throw MindViewErrors.error('NOT_FOUND', `no route ${method} ${pathname}`);
   }
 
+  /**
+   * Server-sent events: `event: change` with `{"notes":true|false,"memory":true|false}` whenever a store
+   * changes (the model, the console, another process), so the page updates without a reload. The page
+   * reads the stream with fetch (EventSource cannot send the Authorization header).
+   */
+  const streamChanges = (req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8' });
+    res.write(': connected\n\n');
+    const revisions = async () => ({
+      notes: sources.notes()?.revision() ?? '',
+      memory: (await sources.memory()?.revision()) ?? '',
+    });
+    let last: { notes: string; memory: string } | undefined;
+    void revisions().then(
+      (now) => (last ??= now),
+      () => undefined,
+    );
+    let beats = 0;
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      revisions()
+        .then((now) => {
+          if (last && (now.notes !== last.notes || now.memory !== last.memory)) {
+            res.write(
+              `event: change\ndata: ${JSON.stringify({ notes: now.notes !== last.notes, memory: now.memory !== last.memory })}\n\n`,
+            );
+          } else if (++beats % 30 === 0) res.write(': keep-alive\n\n');
+          last = now;
+        })
+        .catch(() => undefined) // a store closing under the stream: the next tick, or the close, ends it
+        .finally(() => (busy = false));
+    }, CHANGE_POLL_MS);
+    req.on('close', () => clearInterval(timer));
+  };
+
   /** Answers with the error's code and status; anything unexpected is a 500 whose details go to stderr only. */
   const fail = (res: ServerResponse, error: unknown) => {
     if (error instanceof MiraError) {
@@ -345,6 +436,10 @@ export async function startMindViewServer(
       }
       if (!authorized(req)) {
         fail(res, MindViewErrors.error('TOKEN'));
+        return;
+      }
+      if (req.method === 'GET' && url.pathname === '/api/events') {
+        streamChanges(req, res);
         return;
       }
       try {

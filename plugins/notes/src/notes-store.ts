@@ -124,6 +124,7 @@ const SQL = {
   codesAfter: `SELECT v.id, v.code, n.scope, coalesce(n.key_digest, '') AS key_digest FROM ${VECTORS} v JOIN notes n ON n.id = v.id WHERE v.id > ?`,
   embeddingsOf: `SELECT id, embedding FROM ${VECTORS} WHERE id IN (SELECT value FROM json_each(?))`,
   dataVersion: 'PRAGMA data_version',
+  totalChanges: 'SELECT total_changes()',
   deleteLabels: 'DELETE FROM note_labels WHERE note_id = ?',
   insertLabel: 'INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)',
   deleteText: 'DELETE FROM notes_fts WHERE rowid = ?',
@@ -161,6 +162,7 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
   'rankedVisible',
   'allowed',
   'dataVersion',
+  'totalChanges',
 ]);
 
 /**
@@ -857,6 +859,14 @@ export class NotesStore {
       this.#vectorsChanged();
     })();
     return rows.length;
+  }
+
+  /**
+   * A token that changes whenever a note, label or scope changes, through this connection or another
+   * process's (`PRAGMA data_version` counts the others' commits, `total_changes()` this one's writes).
+   */
+  revision(): string {
+    return `${this.#q('dataVersion').get() as number}:${this.#q('totalChanges').get() as number}`;
   }
 
   /** Notes per scope. */
