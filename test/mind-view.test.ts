@@ -509,6 +509,12 @@ describe('Mind view', function () {
         'secret',
         'dock',
       ]);
+      // An over-long edit is trimmed at a word boundary, and the page shows what was cut.
+      await page.click('.card[data-id="3"] .edit');
+      await page.fill('.card[data-id="3"] textarea', `${'word '.repeat(102)}tail end`);
+      await page.click('.card[data-id="3"] .save');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.includes('cut:'));
+      expect(await page.textContent('#status')).to.match(/^N3 saved; trimmed to 512 characters, cut: ".*tail end"$/);
     });
 
     it('colours labels from distinct hues with text contrast of at least 4.5:1, chips included', async () => {

@@ -222,9 +222,7 @@ function card(note) {
           method: 'PATCH',
           body: JSON.stringify({ content: area.value, labels: labels.value }),
         });
-        status(
-          `N${note.id} saved${result.note.content.length < area.value.trim().length ? ' (trimmed to 512 characters)' : ''}`,
-        );
+        status(`N${note.id} saved${result.cut ? `; trimmed to 512 characters, cut: "${result.cut}"` : ''}`);
         await loadNotes();
       } catch (e) {
         status(e.message);

@@ -292,7 +292,9 @@ export async function startMindViewServer(
       if (method === 'PATCH') {
         const body = checkBody<{ content: string; labels?: string[] | string | null }>('editNote', await readJson(req));
         const labels = body.labels === undefined || body.labels === null ? null : [body.labels].flat().join(',');
-        return { note: noteJson((await notes().update(id, viewer, undefined, body.content, labels)).note, now) };
+        const updated = await notes().update(id, viewer, undefined, body.content, labels);
+        // An over-long edit is trimmed at a word boundary, as on the console; the page shows what was cut.
+        return { note: noteJson(updated.note, now), cut: updated.cut };
       }
       if (method === 'DELETE') return { deleted: notes().delete(id, viewer, undefined).id };
     }
