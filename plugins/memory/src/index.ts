@@ -8,10 +8,20 @@ import { MemoryErrorCodes, MiraError, definePlugin, type MemoryStore, type MiraP
 import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
+import { FleetErrors } from './postgres/errors.js';
+import { PostgresMemoryStore, SPACE_PATTERN } from './postgres/postgres-memory-store.js';
 
 export { CONSOLE_SOURCE_KIND, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
 export { MEMORY_SCHEMA, SCHEMA_V1, SCHEMA_VERSION } from './schema-v1.js';
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
+export {
+  PostgresMemoryStore,
+  SPACE_PATTERN,
+  describeUrl,
+  type PostgresMemoryStoreOptions,
+} from './postgres/postgres-memory-store.js';
+export { FleetErrorCodes, FleetErrors } from './postgres/errors.js';
+export { FLEET_APPLICATION, FLEET_SCHEMA_VERSION } from './postgres/migrations/0001-schema-v1.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-memory';
@@ -21,7 +31,25 @@ export const MEMORY_STORE_NAME = 'memory';
 /** The `[memory]` table. */
 export interface MemoryConfig {
   enabled: boolean;
+  /** `sqlite` (the embedded default) or `postgres` (fleet memory). */
+  backend: 'sqlite' | 'postgres';
+  /** sqlite: the database file. */
   database_path?: string;
+  /** postgres: the environment variable holding the connection string (never the manifest). */
+  url_env: string;
+  /** postgres: the memory space; robots naming the same space share memory (default: the profile's name). */
+  space?: string;
+}
+
+/** The memory space a profile uses by default: its name, as a space name. */
+export function defaultSpace(profileName: string): string {
+  const space = profileName
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 64);
+  return space || 'default';
 }
 
 const plugin: MiraPlugin<MemoryConfig> = definePlugin({
@@ -32,14 +60,34 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
     type: 'object',
     properties: {
       enabled: { type: 'boolean', default: false },
+      backend: { enum: ['sqlite', 'postgres'], default: 'sqlite' },
       database_path: { type: 'string' },
+      url_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', default: 'MIRA_PG_URL' },
+      space: { type: 'string', pattern: SPACE_PATTERN.source },
     },
     additionalProperties: false,
   },
   setup(kernel, config) {
-    const databasePath = config.enabled
-      ? requireDatabasePath(kernel, 'memory', config.database_path, '../data/mira-memory.sqlite3')
-      : undefined;
+    if (config.enabled && config.backend === 'postgres') {
+      const space = config.space ?? defaultSpace(kernel.profile.name);
+      kernel.stores.register<PostgresMemoryStore>({
+        name: MEMORY_STORE_NAME,
+        open: async () => {
+          const url = process.env[config.url_env];
+          if (!url?.trim()) {
+            throw FleetErrors.error(
+              'URL_MISSING',
+              `[memory] backend = "postgres" reads the connection string from $${config.url_env}, which is not set; export ${config.url_env}=postgres://user:password@host:5432/database`,
+            );
+          }
+          return PostgresMemoryStore.open({ url, space, clock: kernel.clock });
+        },
+      });
+    }
+    const databasePath =
+      config.enabled && config.backend === 'sqlite'
+        ? requireDatabasePath(kernel, 'memory', config.database_path, '../data/mira-memory.sqlite3')
+        : undefined;
     if (databasePath !== undefined) {
       kernel.stores.register<SqliteMemoryStore>({
         name: MEMORY_STORE_NAME,
@@ -59,7 +107,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
             'persistent memory is disabled in this profile; set [memory] enabled = true and database_path in profile.toml to use it',
           );
         }
-        return kernel.stores.get<SqliteMemoryStore & MemoryStore>(MEMORY_STORE_NAME);
+        return kernel.stores.get<MemoryStore>(MEMORY_STORE_NAME);
       },
     })) {
       kernel.commands.register(command);

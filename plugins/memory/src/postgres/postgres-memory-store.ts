@@ -1,0 +1,599 @@
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  MemoryErrorCodes,
+  MiraError,
+  entityRef,
+  memoryRef,
+  normalizeToken,
+  prepareMemory,
+  prepareName,
+  prepareNewName,
+  systemClock,
+  type AliasAdded,
+  type Clock,
+  type Entity,
+  type Memory,
+  type MemoryLink,
+  type MemorySlot,
+  type MemoryStore,
+  type NewMemory,
+  type NewestMemories,
+  type Payload,
+  type PayloadInfo,
+  type PreparedMemory,
+  type SlotDecision,
+  type SlotOutcome,
+  type StoreInfo,
+} from '@mira/core';
+import { FLEET_ENTITIES, type AliasRow, type EntityRow, type MemoryRow, type PayloadRow } from './entities.js';
+import { FleetErrors } from './errors.js';
+import { FLEET_APPLICATION, FLEET_SCHEMA_VERSION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
+
+/** How to open a {@link PostgresMemoryStore}. */
+export interface PostgresMemoryStoreOptions {
+  /** `postgres://user:password@host:port/database`. */
+  readonly url: string;
+  /** The memory space: robots naming the same space share entities and memories. */
+  readonly space: string;
+  readonly clock?: Clock;
+  /** How long to wait for the server when connecting, in ms (default 5000). */
+  readonly connectTimeoutMs?: number;
+}
+
+/** A memory space's name (a profile name, a ward, a site). */
+export const SPACE_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+
+type Runner = Pick<EntityManager, 'query'>;
+
+/** The server, database and user of a connection string, without the password. */
+export function describeUrl(url: string): { server: string; database: string; user: string } {
+  try {
+    const u = new URL(url);
+    return {
+      server: `${u.hostname || 'localhost'}:${u.port || '5432'}`,
+      database: decodeURIComponent(u.pathname.replace(/^\//, '')) || '(default)',
+      user: decodeURIComponent(u.username) || '(default)',
+    };
+  } catch {
+    return { server: '(unparsable connection string)', database: '?', user: '?' };
+  }
+}
+
+/** A driver or network failure as one clear Mira error. */
+export function fleetError(error: unknown, where: string): MiraError {
+  if (error instanceof MiraError) return error;
+  const e = error as { code?: string; driverError?: { code?: string; message?: string }; message?: string };
+  const code = e.driverError?.code ?? e.code;
+  const message = e.driverError?.message ?? e.message ?? String(error);
+  if (code === '28P01' || code === '28000') return FleetErrors.error('SERVER_AUTH', `${where}: ${message}`);
+  if (code === '3D000') return FleetErrors.error('SERVER_DATABASE', `${where}: ${message}`);
+  if (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'ECONNRESET' ||
+    code === 'ETIMEDOUT' ||
+    code === 'EHOSTUNREACH' ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    /Connection terminated|connection timeout|timeout expired|not queryable|Client has encountered a connection error|not currently accepting connections|database system is (starting up|shutting down)/i.test(
+      message,
+    )
+  ) {
+    return FleetErrors.error(
+      'SERVER_UNREACHABLE',
+      `${where}: ${message}; nothing was written; the next command tries again`,
+    );
+  }
+  return new MiraError(MemoryErrorCodes.BACKEND, `the memory database failed and nothing was written: ${message}`, {
+    cause: error,
+  });
+}
+
+const num = (v: string | number | null): number => Number(v);
+
+/**
+ * Persistent memory on PostgreSQL through typeorm, for a fleet: robots naming the same space share
+ * entities and memories. The same contract as the SQLite store: exact keys computed by Mira, one
+ * transaction per write, admission decided under a lock on the slot so robots admitting into one
+ * slot at once are decided one after the other.
+ */
+export class PostgresMemoryStore implements MemoryStore {
+  readonly backend = 'postgres';
+  readonly space: string;
+  readonly #ds: DataSource;
+  readonly #clock: Clock;
+  readonly #where: { server: string; database: string; user: string };
+  #closed = false;
+
+  private constructor(ds: DataSource, options: PostgresMemoryStoreOptions) {
+    this.#ds = ds;
+    this.space = options.space;
+    this.#clock = options.clock ?? systemClock;
+    this.#where = describeUrl(options.url);
+  }
+
+  /** Where the memory lives, for `memory persistent` (never the password). */
+  get location(): string {
+    return `postgres://${this.#where.user}@${this.#where.server}/${this.#where.database} (space ${this.space})`;
+  }
+
+  /**
+   * Connects, and opens Mira's schema: an empty database is initialised (versioned typeorm migrations);
+   * Mira's schema at the supported version opens; an unversioned, foreign or newer schema is refused
+   * and left unchanged.
+   */
+  static async open(options: PostgresMemoryStoreOptions): Promise<PostgresMemoryStore> {
+    if (!SPACE_PATTERN.test(options.space)) {
+      throw new MiraError(
+        MemoryErrorCodes.BACKEND,
+        `memory space "${options.space}" is not a valid name (a-z, 0-9, _ . -; at most 64)`,
+      );
+    }
+    const where = describeUrl(options.url);
+    const ds = new DataSource({
+      type: 'postgres',
+      url: options.url,
+      entities: FLEET_ENTITIES,
+      migrations: [MemorySchemaV1],
+      migrationsTableName: 'mira_migrations',
+      synchronize: false,
+      logging: false,
+      connectTimeoutMS: options.connectTimeoutMs ?? 5000,
+      extra: { max: 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 },
+    });
+    try {
+      await ds.initialize();
+    } catch (error) {
+      throw fleetError(error, `cannot open memory at ${where.server}/${where.database}`);
+    }
+    try {
+      await PostgresMemoryStore.#openSchema(ds, where);
+      const store = new PostgresMemoryStore(ds, options);
+      await ds.query(`INSERT INTO spaces (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
+        options.space,
+        store.#now(),
+      ]);
+      return store;
+    } catch (error) {
+      await ds.destroy().catch(() => undefined);
+      throw fleetError(error, `cannot open memory at ${where.server}/${where.database}`);
+    }
+  }
+
+  static async #openSchema(ds: DataSource, where: { server: string; database: string }): Promise<void> {
+    const tables = (await ds.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
+    )) as Array<{ table_name: string }>;
+    const db = `${where.server}/${where.database}`;
+    if (tables.length === 0) {
+      await ds.runMigrations({ transaction: 'all' });
+      return;
+    }
+    const names = new Set(tables.map((t) => t.table_name));
+    if (!names.has('mira_meta')) {
+      throw FleetErrors.error(
+        'FOREIGN_DATABASE',
+        `${db} holds tables (${[...names].slice(0, 5).join(', ')}) but no Mira schema version: not Mira's database; left unchanged`,
+      );
+    }
+    const meta = new Map(
+      ((await ds.query(`SELECT key, value FROM mira_meta`)) as Array<{ key: string; value: string }>).map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
+    if (meta.get('application') !== FLEET_APPLICATION) {
+      throw FleetErrors.error(
+        'FOREIGN_DATABASE',
+        `${db} belongs to another application (${meta.get('application') ?? 'unnamed'}); left unchanged`,
+      );
+    }
+    const version = Number(meta.get('schema_version'));
+    if (version !== FLEET_SCHEMA_VERSION) {
+      throw FleetErrors.error(
+        'UNSUPPORTED_SCHEMA',
+        `${db} has Mira's memory schema version ${meta.get('schema_version')}; this build reads version ${FLEET_SCHEMA_VERSION}; left unchanged`,
+      );
+    }
+  }
+
+  #now(): string {
+    return this.#clock.now().toISOString();
+  }
+
+  async #run<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new MiraError(MemoryErrorCodes.CLOSED, 'the memory store is closed');
+    try {
+      return await fn();
+    } catch (error) {
+      throw fleetError(error, what);
+    }
+  }
+
+  /** One transaction (READ COMMITTED; the slot and ID locks below serialise what must be). */
+  #tx<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.#ds.transaction(fn);
+  }
+
+  /** The next ID of `kind` in this space; locks the space's row until the transaction ends. */
+  async #nextId(m: Runner, kind: 'entity' | 'alias' | 'memory' | 'payload'): Promise<number> {
+    const rows = (await m.query(
+      `UPDATE spaces SET next_${kind} = next_${kind} + 1 WHERE name = $1 RETURNING next_${kind} - 1 AS id`,
+      [this.space],
+    )) as [Array<{ id: string }>, number] | Array<{ id: string }>;
+    // typeorm's postgres driver answers an UPDATE … RETURNING with [rows, count].
+    const list = (Array.isArray(rows[0]) ? rows[0] : rows) as Array<{ id: string }>;
+    return num(list[0]!.id);
+  }
+
+  async #entity(m: Runner, id: number): Promise<Entity | undefined> {
+    const [row] = (await m.query(
+      `SELECT id, entity_type, canonical_name, name_key, created_at FROM entities WHERE space = $1 AND id = $2`,
+      [this.space, id],
+    )) as EntityRow[];
+    if (!row) return undefined;
+    const aliases = (await m.query(
+      `SELECT id, entity_id, alias, alias_key, created_at FROM aliases WHERE space = $1 AND entity_id = $2 ORDER BY id`,
+      [this.space, id],
+    )) as AliasRow[];
+    return {
+      id: num(row.id),
+      ref: entityRef(num(row.id)),
+      entityType: row.entity_type,
+      canonicalName: row.canonical_name,
+      nameKey: row.name_key,
+      createdAt: row.created_at,
+      aliases: aliases.map((a) => ({
+        id: num(a.id),
+        entityId: num(a.entity_id),
+        alias: a.alias,
+        aliasKey: a.alias_key,
+        createdAt: a.created_at,
+      })),
+    };
+  }
+
+  async #entitiesByKey(m: Runner, key: string): Promise<number[]> {
+    const rows = (await m.query(
+      `SELECT id FROM entities WHERE space = $1 AND name_key = $2
+       UNION SELECT entity_id FROM aliases WHERE space = $1 AND alias_key = $2 ORDER BY 1`,
+      [this.space, key],
+    )) as Array<{ id: string }>;
+    return rows.map((r) => num(r.id));
+  }
+
+  async #memory(m: Runner, id: number): Promise<Memory | undefined> {
+    const [row] = (await m.query(
+      `SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at
+       FROM memories WHERE space = $1 AND id = $2`,
+      [this.space, id],
+    )) as MemoryRow[];
+    if (!row) return undefined;
+    const links = (await m.query(
+      `SELECT l.entity_id, l.role, e.canonical_name FROM memory_links l
+       JOIN entities e ON e.space = l.space AND e.id = l.entity_id
+       WHERE l.space = $1 AND l.memory_id = $2 ORDER BY l.entity_id, l.role COLLATE "C"`,
+      [this.space, id],
+    )) as Array<{ entity_id: string; role: string; canonical_name: string }>;
+    const payloads = (await m.query(
+      `SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at
+       FROM payloads WHERE space = $1 AND memory_id = $2 ORDER BY id`,
+      [this.space, id],
+    )) as PayloadRow[];
+    return {
+      id: num(row.id),
+      ref: memoryRef(num(row.id)),
+      kind: row.kind,
+      summary: row.summary,
+      predicate: row.predicate,
+      value: row.value,
+      source: { kind: row.source_kind, label: row.source_label },
+      confidence: row.confidence === null ? null : Number(row.confidence),
+      status: row.status,
+      createdAt: row.created_at,
+      links: links.map((l): MemoryLink => ({
+        entityId: num(l.entity_id),
+        entityRef: entityRef(num(l.entity_id)),
+        entityName: l.canonical_name,
+        role: l.role,
+      })),
+      payloads: payloads.map(toPayloadInfo),
+    };
+  }
+
+  info(): Promise<StoreInfo> {
+    return this.#run('reading memory counts', async () => {
+      const [c] = (await this.#ds.query(
+        `SELECT (SELECT count(*) FROM entities WHERE space = $1) AS entities,
+                (SELECT count(*) FROM aliases WHERE space = $1) AS aliases,
+                (SELECT count(*) FROM memories WHERE space = $1) AS memories,
+                (SELECT count(*) FROM memories WHERE space = $1 AND status = 'active') AS active,
+                (SELECT count(*) FROM memory_links WHERE space = $1) AS links,
+                (SELECT count(*) FROM payloads WHERE space = $1) AS payloads`,
+        [this.space],
+      )) as Array<Record<string, string>>;
+      return {
+        backend: this.backend,
+        location: this.location,
+        schemaVersion: FLEET_SCHEMA_VERSION,
+        entities: num(c!.entities!),
+        aliases: num(c!.aliases!),
+        memories: num(c!.memories!),
+        activeMemories: num(c!.active!),
+        links: num(c!.links!),
+        payloads: num(c!.payloads!),
+      };
+    });
+  }
+
+  createEntity(input: { entityType: string; canonicalName: string }): Promise<Entity> {
+    return this.#run('creating an entity', async () => {
+      const entityType = normalizeToken(input.entityType, 'entity type');
+      const name = prepareNewName(input.canonicalName, 'canonical name');
+      return this.#tx(async (m) => {
+        const id = await this.#nextId(m, 'entity');
+        await m.query(
+          `INSERT INTO entities (space, id, entity_type, canonical_name, name_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [this.space, id, entityType, name.display, name.key, this.#now()],
+        );
+        return (await this.#entity(m, id))!;
+      });
+    });
+  }
+
+  addAlias(entityId: number, alias: string): Promise<AliasAdded> {
+    return this.#run('adding an alias', async () => {
+      const name = prepareNewName(alias, 'alias');
+      return this.#tx(async (m) => {
+        const entity = await this.#entity(m, entityId);
+        if (!entity) {
+          throw new MiraError(
+            MemoryErrorCodes.ENTITY_NOT_FOUND,
+            `there is no entity ${entityRef(entityId)}; find one with "memory entity find"`,
+          );
+        }
+        if (entity.nameKey === name.key || entity.aliases.some((a) => a.aliasKey === name.key)) {
+          throw new MiraError(
+            MemoryErrorCodes.ALIAS_EXISTS,
+            `${entity.ref} "${entity.canonicalName}" is already named "${name.display}" (same exact key); nothing was added`,
+          );
+        }
+        const id = await this.#nextId(m, 'alias');
+        await m.query(
+          `INSERT INTO aliases (space, id, entity_id, alias, alias_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [this.space, id, entityId, name.display, name.key, this.#now()],
+        );
+        const others = (await this.#entitiesByKey(m, name.key)).filter((e) => e !== entityId);
+        const alsoNames: Entity[] = [];
+        for (const other of others) alsoNames.push((await this.#entity(m, other))!);
+        const added = (await this.#entity(m, entityId))!;
+        return { entity: added, alias: added.aliases.find((a) => a.id === id)!, alsoNames };
+      });
+    });
+  }
+
+  getEntity(entityId: number): Promise<Entity | undefined> {
+    return this.#run('reading an entity', () => this.#entity(this.#ds, entityId));
+  }
+
+  listEntities(
+    options: { readonly entityType?: string | null; readonly offset?: number; readonly limit?: number } = {},
+  ): Promise<{ entities: Entity[]; total: number }> {
+    return this.#run('listing entities', async () => {
+      const type = options.entityType ?? null;
+      const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
+      const offset = Math.max(options.offset ?? 0, 0);
+      const rows = (await this.#ds.query(
+        `SELECT id FROM entities WHERE space = $1 AND ($2::text IS NULL OR entity_type = $2) ORDER BY id LIMIT $3 OFFSET $4`,
+        [this.space, type, limit, offset],
+      )) as Array<{ id: string }>;
+      const [count] = (await this.#ds.query(
+        `SELECT count(*) AS n FROM entities WHERE space = $1 AND ($2::text IS NULL OR entity_type = $2)`,
+        [this.space, type],
+      )) as Array<{ n: string }>;
+      const entities: Entity[] = [];
+      for (const r of rows) entities.push((await this.#entity(this.#ds, num(r.id)))!);
+      return { entities, total: num(count!.n) };
+    });
+  }
+
+  revision(): Promise<string> {
+    // Counts and the newest IDs move with every write, from any robot (memories are never updated in place).
+    return this.#run('reading the memory revision', async () => {
+      const [r] = (await this.#ds.query(
+        `SELECT next_entity, next_alias, next_memory, next_payload FROM spaces WHERE name = $1`,
+        [this.space],
+      )) as Array<Record<string, string>>;
+      return r ? Object.values(r).join(':') : '';
+    });
+  }
+
+  findEntities(name: string): Promise<Entity[]> {
+    return this.#run('finding entities', async () => {
+      const { key } = prepareName(name);
+      const found: Entity[] = [];
+      for (const id of await this.#entitiesByKey(this.#ds, key)) found.push((await this.#entity(this.#ds, id))!);
+      return found;
+    });
+  }
+
+  findEntityIds(name: string): Promise<number[]> {
+    return this.#run('finding entities', async () => this.#entitiesByKey(this.#ds, prepareName(name).key));
+  }
+
+  async #insertMemory(m: Runner, p: PreparedMemory): Promise<Memory> {
+    const links: MemoryLink[] = [];
+    for (const link of p.links) {
+      const [row] = (await m.query(`SELECT canonical_name FROM entities WHERE space = $1 AND id = $2`, [
+        this.space,
+        link.entityId,
+      ])) as Array<{ canonical_name: string }>;
+      if (!row) {
+        throw new MiraError(
+          MemoryErrorCodes.ENTITY_NOT_FOUND,
+          `there is no entity ${entityRef(link.entityId)}; find one with "memory entity find"`,
+        );
+      }
+      links.push({
+        entityId: link.entityId,
+        entityRef: entityRef(link.entityId),
+        entityName: row.canonical_name,
+        role: link.role,
+      });
+    }
+    const now = this.#now();
+    const id = await this.#nextId(m, 'memory');
+    await m.query(
+      `INSERT INTO memories (space, id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active', $10)`,
+      [this.space, id, p.kind, p.summary, p.predicate, p.value, p.sourceKind, p.sourceLabel, p.confidence, now],
+    );
+    for (const link of links) {
+      await m.query(`INSERT INTO memory_links (space, memory_id, entity_id, role) VALUES ($1, $2, $3, $4)`, [
+        this.space,
+        id,
+        link.entityId,
+        link.role,
+      ]);
+    }
+    const byteSize = Buffer.byteLength(p.payloadText, 'utf8');
+    const payloadId = await this.#nextId(m, 'payload');
+    await m.query(
+      `INSERT INTO payloads (space, id, memory_id, payload_kind, media_type, text_body, byte_size, created_at)
+       VALUES ($1, $2, $3, 'inline_text', 'text/plain', $4, $5, $6)`,
+      [this.space, payloadId, id, p.payloadText, byteSize, now],
+    );
+    links.sort((a, b) => a.entityId - b.entityId || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
+    return {
+      id,
+      ref: memoryRef(id),
+      kind: p.kind,
+      summary: p.summary,
+      predicate: p.predicate,
+      value: p.value,
+      source: { kind: p.sourceKind, label: p.sourceLabel },
+      confidence: p.confidence,
+      status: 'active',
+      createdAt: now,
+      links,
+      payloads: [
+        {
+          id: payloadId,
+          payloadKind: 'inline_text',
+          mediaType: 'text/plain',
+          byteSize,
+          objectRef: null,
+          sha256: null,
+          createdAt: now,
+        },
+      ],
+    };
+  }
+
+  createMemory(input: NewMemory): Promise<Memory> {
+    return this.#run('writing a memory', async () => {
+      const p = prepareMemory(input);
+      return this.#tx((m) => this.#insertMemory(m, p));
+    });
+  }
+
+  async #slotIds(m: Runner, slot: MemorySlot): Promise<number[]> {
+    const rows = (await m.query(
+      `SELECT m.id FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id
+       WHERE l.space = $1 AND l.entity_id = $2 AND l.role = $3 AND m.predicate = $4 AND m.status = 'active'
+       ORDER BY m.id`,
+      [this.space, slot.entityId, slot.role, slot.predicate],
+    )) as Array<{ id: string }>;
+    return rows.map((r) => num(r.id));
+  }
+
+  admitToSlot<R>(slot: MemorySlot, decide: (existing: readonly Memory[]) => SlotDecision<R>): Promise<SlotOutcome<R>> {
+    return this.#run('admitting a memory', () =>
+      this.#tx(async (m): Promise<SlotOutcome<R>> => {
+        // Robots admitting into one slot at once wait here for each other, so each decides on what
+        // the one before it wrote (the lock lasts until this transaction ends).
+        await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+          `mira-slot\u0001${this.space}\u0001${slot.entityId}\u0001${slot.role}\u0001${slot.predicate}`,
+        ]);
+        const existing: Memory[] = [];
+        for (const id of await this.#slotIds(m, slot)) existing.push((await this.#memory(m, id))!);
+        const decision = decide(existing);
+        if ('create' in decision) return { created: await this.#insertMemory(m, prepareMemory(decision.create)) };
+        return { answer: decision.answer };
+      }),
+    );
+  }
+
+  getMemory(memoryId: number): Promise<Memory | undefined> {
+    return this.#run('reading a memory', () => this.#memory(this.#ds, memoryId));
+  }
+
+  getPayloads(memoryId: number): Promise<Payload[]> {
+    return this.#run('reading payloads', async () => {
+      const rows = (await this.#ds.query(
+        `SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at
+         FROM payloads WHERE space = $1 AND memory_id = $2 ORDER BY id`,
+        [this.space, memoryId],
+      )) as PayloadRow[];
+      return rows.map((row) => ({ ...toPayloadInfo(row), text: row.text_body }));
+    });
+  }
+
+  listActiveMemories(entityId: number, options: { newest?: number } = {}): Promise<NewestMemories> {
+    return this.#run('listing memories', async () => {
+      const limit = options.newest;
+      // Walks memory_links_by_entity backwards (see the plans in the fleet benchmark).
+      const rows = (await this.#ds.query(
+        `SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id
+         WHERE l.space = $1 AND l.entity_id = $2 AND m.status = 'active' ORDER BY l.memory_id DESC LIMIT $3`,
+        [this.space, entityId, limit ?? null],
+      )) as Array<{ memory_id: string }>;
+      const ids = rows.map((r) => num(r.memory_id)).reverse();
+      let total = ids.length;
+      if (limit !== undefined) {
+        const [c] = (await this.#ds.query(
+          `SELECT count(DISTINCT l.memory_id) AS n FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id
+           WHERE l.space = $1 AND l.entity_id = $2 AND m.status = 'active'`,
+          [this.space, entityId],
+        )) as Array<{ n: string }>;
+        total = num(c!.n);
+      }
+      const memories: Memory[] = [];
+      for (const id of ids) memories.push((await this.#memory(this.#ds, id))!);
+      return { memories, total };
+    });
+  }
+
+  findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {
+    return this.#run('reading a slot', async () => {
+      const found: Memory[] = [];
+      for (const id of await this.#slotIds(this.#ds, { entityId, role, predicate }))
+        found.push((await this.#memory(this.#ds, id))!);
+      return found;
+    });
+  }
+
+  /** The data source, for the copy command and the benchmark's plans. */
+  get dataSource(): DataSource {
+    return this.#ds;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#ds.destroy().catch(() => undefined);
+  }
+}
+
+function toPayloadInfo(row: PayloadRow): PayloadInfo {
+  return {
+    id: num(row.id),
+    payloadKind: row.payload_kind,
+    mediaType: row.media_type,
+    byteSize: num(row.byte_size),
+    objectRef: row.object_ref,
+    sha256: row.sha256,
+    createdAt: row.created_at,
+  };
+}

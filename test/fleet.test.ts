@@ -1,0 +1,212 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { MemoryStore, MiraError } from '@mira/core';
+import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import memoryPlugin, { FLEET_SCHEMA_VERSION, PostgresMemoryStore } from '@mira/plugin-memory';
+import { REPO_ROOT } from './helpers/run-mira.js';
+import { createTestDatabase, postgresUnavailable, superuser, type TestDatabase } from './helpers/postgres.js';
+
+const run = promisify(execFile);
+const unavailable = postgresUnavailable();
+
+async function rejection(promise: Promise<unknown>): Promise<MiraError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as MiraError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('fleet memory on PostgreSQL (a real server)', function () {
+  this.timeout(60_000);
+  let db: TestDatabase;
+  before(function () {
+    if (unavailable) {
+      process.stdout.write(`      (skipped: ${unavailable})\n`);
+      this.skip();
+    }
+  });
+  beforeEach(async () => (db = await createTestDatabase()));
+  afterEach(async () => db?.drop());
+
+  describe('opening', () => {
+    it('initialises an empty database with versioned migrations and opens it again', async () => {
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+      await store.close();
+      const again = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      expect((await again.findEntities('ada')).map((e) => e.ref)).to.deep.equal(['ENT1']);
+      await again.close();
+      const client = await db.client();
+      const migrations = await client.query('SELECT name FROM mira_migrations');
+      const meta = await client.query('SELECT key, value FROM mira_meta ORDER BY key');
+      await client.end();
+      expect(migrations.rows.map((r) => r.name)).to.deep.equal(['MemorySchemaV11700000000001']);
+      expect(meta.rows).to.deep.equal([
+        { key: 'application', value: 'mira-memory' },
+        { key: 'schema_version', value: String(FLEET_SCHEMA_VERSION) },
+      ]);
+    });
+
+    for (const [what, setup, code] of [
+      [
+        'another application’s tables',
+        'CREATE TABLE orders (id int PRIMARY KEY); INSERT INTO orders VALUES (1)',
+        'MIRA_ERR_MEMORY_FOREIGN_DATABASE',
+      ],
+      [
+        'another application’s mira_meta',
+        "CREATE TABLE mira_meta (key text PRIMARY KEY, value text); INSERT INTO mira_meta VALUES ('application', 'billing')",
+        'MIRA_ERR_MEMORY_FOREIGN_DATABASE',
+      ],
+      [
+        'a newer Mira schema',
+        "UPDATE mira_meta SET value = '2' WHERE key = 'schema_version'",
+        'MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA',
+      ],
+    ] as const) {
+      it(`refuses ${what} and leaves the database unchanged (pg_dump before and after)`, async () => {
+        if (what === 'a newer Mira schema') await (await PostgresMemoryStore.open({ url: db.url, space: 's' })).close();
+        const client = await db.client();
+        await client.query(setup);
+        await client.end();
+        const before = db.dump();
+        const error = await rejection(PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }));
+        expect(error.code).to.equal(code);
+        expect(error.message).to.include('left unchanged');
+        expect(db.dump()).to.equal(before);
+      });
+    }
+  });
+
+  describe('reaching the server', () => {
+    it('says plainly when the password is wrong, the database is missing or the server is down', async () => {
+      expect((await rejection(PostgresMemoryStore.open({ url: db.wrongPasswordUrl, space: 's' }))).code).to.equal(
+        'MIRA_ERR_MEMORY_SERVER_AUTH',
+      );
+      const missing = db.url.replace(/\/[^/]+$/, '/no_such_database');
+      expect((await rejection(PostgresMemoryStore.open({ url: missing, space: 's' }))).code).to.equal(
+        'MIRA_ERR_MEMORY_SERVER_DATABASE',
+      );
+      const down = db.url.replace(/:5432\//, ':1/');
+      const error = await rejection(PostgresMemoryStore.open({ url: down, space: 's', connectTimeoutMs: 1000 }));
+      expect(error.code).to.equal('MIRA_ERR_MEMORY_SERVER_UNREACHABLE');
+      expect(error.message).not.to.include(new URL(db.url).password);
+    });
+
+    it('answers one clear error while the server is gone, and works again once it is back', async () => {
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      try {
+        await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        // The server drops every connection of this database, as a restart does.
+        superuser(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}'`);
+        superuser(`ALTER DATABASE ${db.name} WITH ALLOW_CONNECTIONS false`);
+        await new Promise((r) => setTimeout(r, 100));
+        const error = await rejection(store.findEntities('Ada'));
+        expect(error.code).to.equal('MIRA_ERR_MEMORY_SERVER_UNREACHABLE');
+        superuser(`ALTER DATABASE ${db.name} WITH ALLOW_CONNECTIONS true`);
+        expect((await store.findEntities('Ada')).map((e) => e.ref)).to.deep.equal(['ENT1']);
+      } finally {
+        superuser(`ALTER DATABASE ${db.name} WITH ALLOW_CONNECTIONS true`);
+        await store.close();
+      }
+    });
+  });
+
+  describe('robots sharing a space', () => {
+    const robot = (space: string, name = 'Robot') =>
+      createTestRuntime({
+        name,
+        plugins: [memoryPlugin],
+        tables: { memory: { enabled: true, backend: 'postgres', url_env: 'MIRA_TEST_FLEET_URL', space } },
+      });
+    let rts: TestRuntime[] = [];
+    beforeEach(() => {
+      process.env.MIRA_TEST_FLEET_URL = db.url;
+      rts = [];
+    });
+    afterEach(async () => {
+      for (const rt of rts) await rt.dispose();
+      delete process.env.MIRA_TEST_FLEET_URL;
+    });
+
+    it('shares entities and memories between robots of one space, and not with another space', async () => {
+      const a = await robot('ward-3');
+      const b = await robot('ward-3');
+      const other = await robot('ward-4');
+      rts.push(a, b, other);
+      expect((await a.run('memory entity add person "Ada Lovelace"')).output[0]).to.match(
+        /^ENT1 person "Ada Lovelace"/,
+      );
+      expect((await a.run('memory add fact "Ada wrote the first program" --link ENT1:subject')).output[0]).to.match(
+        /^MEM1 fact/,
+      );
+      expect((await b.run('memory entity find "ada lovelace"')).output.join('\n')).to.contain(
+        'ENT1 person "Ada Lovelace"',
+      );
+      expect((await b.run('memory list ENT1')).output.join('\n')).to.contain('MEM1 fact "Ada wrote the first program"');
+      expect((await other.run('memory entity find "Ada Lovelace"')).output.join('\n')).not.to.contain('ENT1');
+      const shown = (await b.run('memory persistent')).output.join('\n');
+      expect(shown).to.contain('persistent memory: enabled (postgres)');
+      expect(shown).to.contain(`database: postgres://mira_test@127.0.0.1:5432/${db.name} (space ward-3)`);
+      expect(shown).not.to.contain(new URL(db.url).password);
+    });
+
+    it('takes the profile name as the space by default, and says which variable is missing', async () => {
+      const rt = await robot(undefined as unknown as string, 'Ward Robot 7');
+      rts.push(rt);
+      expect((await rt.run('memory persistent')).output.join('\n')).to.contain('(space ward-robot-7)');
+      delete process.env.MIRA_TEST_FLEET_URL;
+      const error = await rejection(robot('ward-3'));
+      expect(error.code).to.equal('MIRA_ERR_MEMORY_URL_MISSING');
+      expect(error.message).to.contain('$MIRA_TEST_FLEET_URL');
+    });
+  });
+
+  it('admits atomically across robots: 4 processes × 50 conflicting admissions, one memory per slot', async () => {
+    const seed = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+    const SLOTS = 10;
+    for (let i = 1; i <= SLOTS; i += 1) await seed.createEntity({ entityType: 'person', canonicalName: `Person ${i}` });
+    const script = `${REPO_ROOT}test/helpers/fleet-admit.ts`;
+    const outputs = await Promise.all(
+      [0, 1, 2, 3].map((r) =>
+        run(process.execPath, ['--import', 'tsx', script, db.url, 'ward-3', String(r), '50', String(SLOTS)], {
+          cwd: REPO_ROOT,
+        }),
+      ),
+    );
+    const lines = outputs.flatMap((o) => o.stdout.trim().split('\n'));
+    expect(lines).to.have.length(200);
+    const created = lines.filter((l) => l.endsWith(' created'));
+    expect(new Set(created.map((l) => l.split(' ')[0])).size).to.equal(created.length); // one per slot
+    expect(created).to.have.length(SLOTS);
+    expect(lines.every((l) => /^\d+ (created|duplicate|conflict)$/.test(l))).to.equal(true);
+    const info = await seed.info();
+    expect(info.memories).to.equal(SLOTS);
+    expect(info.payloads).to.equal(SLOTS);
+    for (let i = 1; i <= SLOTS; i += 1) {
+      expect(await seed.findActiveBySlot(i, 'subject', 'prefers')).to.have.length(1);
+    }
+    await seed.close();
+  });
+
+  it('works through the store contract from a runtime: recall_memory sees what another robot wrote', async () => {
+    process.env.MIRA_TEST_FLEET_URL = db.url;
+    const rt = await createTestRuntime({
+      plugins: [memoryPlugin],
+      tables: { memory: { enabled: true, backend: 'postgres', url_env: 'MIRA_TEST_FLEET_URL', space: 'ward-3' } },
+    });
+    try {
+      const other = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      await other.createEntity({ entityType: 'place', canonicalName: 'Dock' });
+      await other.close();
+      const store = rt.app.kernel.store<MemoryStore>('memory');
+      expect((await store.findEntities('dock')).map((e) => e.ref)).to.deep.equal(['ENT1']);
+    } finally {
+      await rt.dispose();
+      delete process.env.MIRA_TEST_FLEET_URL;
+    }
+  });
+});
