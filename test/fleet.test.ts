@@ -1,10 +1,14 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'smol-toml';
 import { promisify } from 'node:util';
 import type { MemoryStore, MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
-import memoryPlugin, { FLEET_SCHEMA_VERSION, PostgresMemoryStore } from '@mira/plugin-memory';
-import { REPO_ROOT } from './helpers/run-mira.js';
+import memoryPlugin, { FLEET_SCHEMA_VERSION, PostgresMemoryStore, SqliteMemoryStore } from '@mira/plugin-memory';
+import { REPO_ROOT, runMira } from './helpers/run-mira.js';
 import { createTestDatabase, postgresUnavailable, superuser, type TestDatabase } from './helpers/postgres.js';
 
 const run = promisify(execFile);
@@ -207,6 +211,86 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
     } finally {
       await rt.dispose();
       delete process.env.MIRA_TEST_FLEET_URL;
+    }
+  });
+
+  it("mira memory copy moves a robot's SQLite memory into an empty space, keeping IDs, and refuses a second time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mira-copy-'));
+    try {
+      const sqlite = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
+      const ada = await sqlite.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+      const dock = await sqlite.createEntity({ entityType: 'place', canonicalName: 'Dock' });
+      await sqlite.addAlias(ada.id, 'Ada');
+      await sqlite.createMemory({
+        kind: 'preference',
+        summary: 'Ada prefers tea',
+        predicate: 'prefers',
+        value: 'tea',
+        sourceKind: 'console',
+        confidence: 0.8,
+        links: [{ entityId: ada.id, role: 'subject' }],
+      });
+      await sqlite.createMemory({
+        kind: 'fact',
+        summary: 'Ada charges at the dock',
+        sourceKind: 'console',
+        links: [
+          { entityId: ada.id, role: 'subject' },
+          { entityId: dock.id, role: 'place' },
+        ],
+      });
+      const before = await sqlite.exportSnapshot();
+      await sqlite.close();
+      const write = (name: string, memory: Record<string, unknown>) => {
+        const profile = join(dir, name);
+        writeFileSync(
+          join(dir, `${name}.toml`),
+          stringify({ profile: { name, plugins: ['@mira/plugin-memory'] }, memory }),
+        );
+        return `${profile}.toml`;
+      };
+      const robot = write('robot', { enabled: true, database_path: 'memory.sqlite3' });
+      const fleet = write('fleet', {
+        enabled: true,
+        backend: 'postgres',
+        url_env: 'MIRA_TEST_FLEET_URL',
+        space: 'ward-3',
+      });
+      const env = { MIRA_TEST_FLEET_URL: db.url };
+      const copied = await runMira(['memory', 'copy', '--profile', robot, '--to', fleet], '', {
+        env,
+        timeoutMs: 30_000,
+      });
+      expect(copied.stderr).to.equal('');
+      expect(copied.code).to.equal(0);
+      expect(copied.stdout).to.equal(
+        `copied 2 entities, 1 aliases and 2 memories from ${join(dir, 'memory.sqlite3')} into postgres://mira_test@127.0.0.1:5432/${db.name} (space ward-3)\n`,
+      );
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      try {
+        expect((await store.findEntities('ada')).map((e) => e.ref)).to.deep.equal([ada.ref]);
+        const listed = await store.listActiveMemories(ada.id);
+        expect(listed.memories.map((m) => [m.ref, m.summary, m.confidence])).to.deep.equal([
+          ['MEM1', 'Ada prefers tea', 0.8],
+          ['MEM2', 'Ada charges at the dock', null],
+        ]);
+        expect((await store.getPayloads(2))[0]!.text).to.equal(before.payloads[1]!.textBody);
+        // New IDs continue after the copied ones.
+        expect((await store.createEntity({ entityType: 'person', canonicalName: 'Grace' })).ref).to.equal('ENT3');
+      } finally {
+        await store.close();
+      }
+      const again = await runMira(['memory', 'copy', '--profile', robot, '--to', fleet], '', {
+        env,
+        timeoutMs: 30_000,
+      });
+      expect(again.code).to.equal(1);
+      expect(again.stderr).to.match(/^mira: MIRA_ERR_MEMORY_SPACE_NOT_EMPTY: space ward-3 .* nothing was copied\n$/);
+      const usage = await runMira(['memory', 'copy', '--profile', robot], '', { timeoutMs: 30_000 });
+      expect(usage.code).to.equal(2);
+      expect(usage.stderr).to.contain('needs --profile');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -6,10 +6,16 @@ import type { LineReaderData, LineReaderMessage } from './console/line-reader.js
 import { startRepl, type Repl } from './console/repl.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import { locateManifest } from './manifest.js';
+import type { Progress } from './console/command.js';
+import { terminalProgress } from './console/progress.js';
+import type { MemoryStore } from './memory/types.js';
 
 const USAGE = `Usage:
   mira --profile <dir|profile.toml>          open the console on a robot profile
   mira check --profile <dir|profile.toml>    validate the manifest and print the plugin order
+  mira memory copy --profile <from> --to <to>
+                                             copy a robot's persistent memory (SQLite) into an
+                                             empty fleet space (PostgreSQL), keeping its IDs
   … --ros-args [-r __ns:=/ns] [-r __node:=name] [-p name:=value] [--]
                                              ROS 2 arguments, as launch files pass them
   mira --help                                this text
@@ -25,10 +31,12 @@ Exit status: 0 success, 1 failed start-up or a failed line, 2 usage error.`;
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  | { readonly kind: 'run' | 'check'; readonly profile: string; readonly rosArgs: readonly string[] };
+  | { readonly kind: 'run' | 'check'; readonly profile: string; readonly rosArgs: readonly string[] }
+  | { readonly kind: 'memory-copy'; readonly profile: string; readonly to: string };
 
 /** Parses `mira` arguments. @throws MiraError MIRA_ERR_CLI_USAGE */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
+  if (argv[0] === 'memory' && argv[1] === 'copy') return parseMemoryCopy(argv.slice(2));
   let mode: 'run' | 'check' = 'run';
   let profile: string | undefined;
   const rosArgs: string[] = [];
@@ -64,6 +72,85 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   return { kind: mode, profile, rosArgs };
 }
 
+function parseMemoryCopy(argv: readonly string[]): CliCommand {
+  const values = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
+    if (flag !== '--profile' && flag !== '--to') {
+      throw new MiraError(CoreErrorCodes.CLI_USAGE, `unexpected argument "${arg}"; see mira --help`);
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined || value.startsWith('-'))
+      throw new MiraError(CoreErrorCodes.CLI_USAGE, `${flag} needs a profile directory or profile.toml`);
+    values.set(flag, value);
+  }
+  const profile = values.get('--profile');
+  const to = values.get('--to');
+  if (!profile || !to) {
+    throw new MiraError(
+      CoreErrorCodes.CLI_USAGE,
+      'mira memory copy needs --profile <the robot profile (SQLite)> and --to <the fleet profile (PostgreSQL)>',
+    );
+  }
+  return { kind: 'memory-copy', profile, to };
+}
+
+/**
+ * Copies one profile's persistent memory into another's: both profiles are set up and their stores
+ * opened (nothing else starts), then the source's snapshot is written into the target in one
+ * transaction, keeping IDs. A progress bar shows on a terminal.
+ */
+async function copyMemory(command: { profile: string; to: string }): Promise<number> {
+  const quiet = { print: () => {} };
+  const apps: Application[] = [];
+  try {
+    const open = async (profile: string) => {
+      const app = await Application.boot({ manifestPath: locateManifest(profile), output: quiet });
+      apps.push(app);
+      await app.kernel.openStores();
+      let store: MemoryStore;
+      try {
+        store = app.kernel.store<MemoryStore>('memory');
+      } catch {
+        throw new MiraError(
+          CoreErrorCodes.CLI_USAGE,
+          `${app.manifest.path}: persistent memory is not enabled there ([memory] enabled = true)`,
+        );
+      }
+      return store;
+    };
+    const from = await open(command.profile);
+    const into = await open(command.to);
+    if (!from.exportSnapshot || !into.importSnapshot) {
+      throw new MiraError(
+        CoreErrorCodes.CLI_USAGE,
+        `memory copies from a ${from.backend} store into a fleet store; ${from.backend} → ${into.backend} is not supported`,
+      );
+    }
+    const snapshot = await from.exportSnapshot();
+    let bar: Progress | undefined;
+    let copied;
+    try {
+      copied = await into.importSnapshot(snapshot, (done, total) => {
+        bar ??= terminalProgress(process.stderr, 'copying memory', total);
+        bar.update(done);
+      });
+    } finally {
+      bar?.stop();
+    }
+    const [source, target] = await Promise.all([from.info(), into.info()]);
+    process.stdout.write(
+      `copied ${copied.entities} entities, ${copied.aliases} aliases and ${copied.memories} memories from ${source.location} into ${target.location}\n`,
+    );
+    return 0;
+  } catch (error) {
+    process.stderr.write(`mira: ${toMiraError(error).message}\n`);
+    return 1;
+  } finally {
+    for (const app of apps) await app.kernel.closeStores();
+  }
+}
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -104,6 +191,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (command.kind === 'memory-copy') return copyMemory(command);
   if (command.kind === 'version') {
     process.stdout.write(`mira ${version()}\n`);
     return 0;

@@ -109,6 +109,7 @@ export type {
   MemorySource,
   MemoryStatus,
   MemoryStore,
+  MemorySnapshot,
   NewMemory,
   NewestMemories,
   Payload,

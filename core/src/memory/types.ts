@@ -140,6 +140,48 @@ export type SlotDecision<R> = { readonly create: NewMemory } | { readonly answer
 /** What {@link MemoryStore.admitToSlot} did. */
 export type SlotOutcome<R> = { readonly created: Memory } | { readonly answer: R };
 
+/** Every row of a memory space, IDs included: what `mira memory copy` moves from one store to another. */
+export interface MemorySnapshot {
+  readonly entities: ReadonlyArray<{
+    readonly id: number;
+    readonly entityType: string;
+    readonly canonicalName: string;
+    readonly nameKey: string;
+    readonly createdAt: string;
+  }>;
+  readonly aliases: ReadonlyArray<{
+    readonly id: number;
+    readonly entityId: number;
+    readonly alias: string;
+    readonly aliasKey: string;
+    readonly createdAt: string;
+  }>;
+  readonly memories: ReadonlyArray<{
+    readonly id: number;
+    readonly kind: string;
+    readonly summary: string;
+    readonly predicate: string | null;
+    readonly value: string | null;
+    readonly sourceKind: string;
+    readonly sourceLabel: string | null;
+    readonly confidence: number | null;
+    readonly status: MemoryStatus;
+    readonly createdAt: string;
+  }>;
+  readonly links: ReadonlyArray<{ readonly memoryId: number; readonly entityId: number; readonly role: string }>;
+  readonly payloads: ReadonlyArray<{
+    readonly id: number;
+    readonly memoryId: number;
+    readonly payloadKind: 'inline_text' | 'object_ref';
+    readonly mediaType: string;
+    readonly textBody: string | null;
+    readonly objectRef: string | null;
+    readonly sha256: string | null;
+    readonly byteSize: number;
+    readonly createdAt: string;
+  }>;
+}
+
 /**
  * The persistent memory store. Async so a networked backend fits; domain
  * objects in, domain objects out; errors are `MiraError`s with
@@ -188,6 +230,16 @@ export interface MemoryStore {
    * after the other. `decide` is synchronous and must not call the store; an error it throws rolls back.
    */
   admitToSlot<R>(slot: MemorySlot, decide: (existing: readonly Memory[]) => SlotDecision<R>): Promise<SlotOutcome<R>>;
+  /** Every row, IDs included (stores that can be copied from). */
+  exportSnapshot?(): Promise<MemorySnapshot>;
+  /**
+   * Writes a snapshot into this store, keeping its IDs, in one transaction; refused unless the store
+   * is empty (stores that can be copied into). `onProgress` hears rows written of the total.
+   */
+  importSnapshot?(
+    snapshot: MemorySnapshot,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<{ readonly entities: number; readonly aliases: number; readonly memories: number }>;
   /** Safe to call twice. */
   close(): Promise<void>;
 }

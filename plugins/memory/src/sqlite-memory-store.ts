@@ -17,6 +17,7 @@ import {
   type MemorySlot,
   type MemoryStatus,
   type MemoryStore,
+  type MemorySnapshot,
   type NewMemory,
   type NewestMemories,
   type Payload,
@@ -445,6 +446,64 @@ export class SqliteMemoryStore implements MemoryStore {
 
   findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {
     return this.#run(() => (this.#s.bySlot.all(entityId, role, predicate) as number[]).map((id) => this.#memory(id)!));
+  }
+
+  exportSnapshot(): Promise<MemorySnapshot> {
+    return this.#run(() =>
+      this.#db
+        .transaction((): MemorySnapshot => {
+          const all = (sql: string) => this.#db.prepare(sql).all() as Array<Record<string, unknown>>;
+          return {
+            entities: all('SELECT id, entity_type, canonical_name, name_key, created_at FROM entities ORDER BY id').map(
+              (r) => ({
+                id: Number(r.id),
+                entityType: String(r.entity_type),
+                canonicalName: String(r.canonical_name),
+                nameKey: String(r.name_key),
+                createdAt: String(r.created_at),
+              }),
+            ),
+            aliases: all('SELECT id, entity_id, alias, alias_key, created_at FROM aliases ORDER BY id').map((r) => ({
+              id: Number(r.id),
+              entityId: Number(r.entity_id),
+              alias: String(r.alias),
+              aliasKey: String(r.alias_key),
+              createdAt: String(r.created_at),
+            })),
+            memories: all(
+              'SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at FROM memories ORDER BY id',
+            ).map((r) => ({
+              id: Number(r.id),
+              kind: String(r.kind),
+              summary: String(r.summary),
+              predicate: r.predicate as string | null,
+              value: r.value as string | null,
+              sourceKind: String(r.source_kind),
+              sourceLabel: r.source_label as string | null,
+              confidence: r.confidence as number | null,
+              status: r.status as MemoryStatus,
+              createdAt: String(r.created_at),
+            })),
+            links: all('SELECT memory_id, entity_id, role FROM memory_links ORDER BY memory_id, entity_id, role').map(
+              (r) => ({ memoryId: Number(r.memory_id), entityId: Number(r.entity_id), role: String(r.role) }),
+            ),
+            payloads: all(
+              'SELECT id, memory_id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at FROM payloads ORDER BY id',
+            ).map((r) => ({
+              id: Number(r.id),
+              memoryId: Number(r.memory_id),
+              payloadKind: r.payload_kind as 'inline_text' | 'object_ref',
+              mediaType: String(r.media_type),
+              textBody: r.text_body as string | null,
+              objectRef: r.object_ref as string | null,
+              sha256: r.sha256 as string | null,
+              byteSize: Number(r.byte_size),
+              createdAt: String(r.created_at),
+            })),
+          };
+        })
+        .deferred(),
+    );
   }
 
   close(): Promise<void> {

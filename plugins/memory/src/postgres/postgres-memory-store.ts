@@ -1,4 +1,4 @@
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type EntitySchema } from 'typeorm';
 import {
   MemoryErrorCodes,
   MiraError,
@@ -16,6 +16,7 @@ import {
   type MemoryLink,
   type MemorySlot,
   type MemoryStore,
+  type MemorySnapshot,
   type NewMemory,
   type NewestMemories,
   type Payload,
@@ -25,7 +26,20 @@ import {
   type SlotOutcome,
   type StoreInfo,
 } from '@mira/core';
-import { FLEET_ENTITIES, type AliasRow, type EntityRow, type MemoryRow, type PayloadRow } from './entities.js';
+import {
+  AliasSchema,
+  EntitySchemaV1,
+  FLEET_ENTITIES,
+  LinkSchema,
+  MemorySchema,
+  PayloadSchema,
+  type AliasRow,
+  type EntityRow,
+  type MemoryRow,
+  type PayloadRow,
+} from './entities.js';
+
+type EntitySchemaLike = EntitySchema<any>;
 import { FleetErrors } from './errors.js';
 import { FLEET_APPLICATION, FLEET_SCHEMA_VERSION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
 
@@ -572,6 +586,119 @@ export class PostgresMemoryStore implements MemoryStore {
         found.push((await this.#memory(this.#ds, id))!);
       return found;
     });
+  }
+
+  /**
+   * Writes a robot's memory (an SQLite snapshot) into this space, keeping its IDs, in one transaction,
+   * through the typeorm entities; refused unless the space is empty.
+   */
+  importSnapshot(
+    snapshot: MemorySnapshot,
+    onProgress: (done: number, total: number) => void = () => {},
+  ): Promise<{ entities: number; aliases: number; memories: number }> {
+    return this.#run('copying memory', () =>
+      this.#tx(async (m) => {
+        // The space row is locked first: no robot writes into it while it is filled.
+        await m.query(`SELECT name FROM spaces WHERE name = $1 FOR UPDATE`, [this.space]);
+        const [used] = (await m.query(
+          `SELECT (SELECT count(*) FROM entities WHERE space = $1) + (SELECT count(*) FROM memories WHERE space = $1) AS n`,
+          [this.space],
+        )) as Array<{ n: string }>;
+        if (num(used!.n) > 0) {
+          throw FleetErrors.error(
+            'SPACE_NOT_EMPTY',
+            `space ${this.space} at ${this.#where.server}/${this.#where.database} already holds ${used!.n} entities and memories; nothing was copied`,
+          );
+        }
+        const space = this.space;
+        const batches: Array<[EntitySchemaLike, Array<Record<string, unknown>>]> = [
+          [
+            EntitySchemaV1,
+            snapshot.entities.map((e) => ({
+              space,
+              id: e.id,
+              entity_type: e.entityType,
+              canonical_name: e.canonicalName,
+              name_key: e.nameKey,
+              created_at: e.createdAt,
+            })),
+          ],
+          [
+            AliasSchema,
+            snapshot.aliases.map((a) => ({
+              space,
+              id: a.id,
+              entity_id: a.entityId,
+              alias: a.alias,
+              alias_key: a.aliasKey,
+              created_at: a.createdAt,
+            })),
+          ],
+          [
+            MemorySchema,
+            snapshot.memories.map((r) => ({
+              space,
+              id: r.id,
+              kind: r.kind,
+              summary: r.summary,
+              predicate: r.predicate,
+              value: r.value,
+              source_kind: r.sourceKind,
+              source_label: r.sourceLabel,
+              confidence: r.confidence,
+              status: r.status,
+              created_at: r.createdAt,
+            })),
+          ],
+          [
+            LinkSchema,
+            snapshot.links.map((l) => ({ space, memory_id: l.memoryId, entity_id: l.entityId, role: l.role })),
+          ],
+          [
+            PayloadSchema,
+            snapshot.payloads.map((p) => ({
+              space,
+              id: p.id,
+              memory_id: p.memoryId,
+              payload_kind: p.payloadKind,
+              media_type: p.mediaType,
+              text_body: p.textBody,
+              object_ref: p.objectRef,
+              sha256: p.sha256,
+              byte_size: p.byteSize,
+              created_at: p.createdAt,
+            })),
+          ],
+        ];
+        const total = batches.reduce((n, [, rows]) => n + rows.length, 0);
+        let done = 0;
+        onProgress(0, total);
+        for (const [schema, rows] of batches) {
+          for (let i = 0; i < rows.length; i += 500) {
+            const chunk = rows.slice(i, i + 500);
+            await m.insert(schema, chunk as never);
+            done += chunk.length;
+            onProgress(done, total);
+          }
+        }
+        const next = (ids: number[]) => (ids.length === 0 ? 1 : Math.max(...ids) + 1);
+        await m.query(
+          `UPDATE spaces SET next_entity = $2, next_alias = $3, next_memory = $4, next_payload = $5 WHERE name = $1`,
+          [
+            this.space,
+            next(snapshot.entities.map((e) => e.id)),
+            next(snapshot.aliases.map((a) => a.id)),
+            next(snapshot.memories.map((r) => r.id)),
+            next(snapshot.payloads.map((p) => p.id)),
+          ],
+        );
+        return {
+          entities: snapshot.entities.length,
+          aliases: snapshot.aliases.length,
+          memories: snapshot.memories.length,
+        };
+      }),
+    );
   }
 
   /** The data source, for the copy command and the benchmark's plans. */
