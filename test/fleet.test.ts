@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -293,4 +293,54 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  for (let round = 1; round <= 2; round += 1) {
+    it(`keeps every acknowledged write whole after kill -9 of a writer at a random moment (round ${round})`, async () => {
+      const seed = await PostgresMemoryStore.open({ url: db.url, space: 'crash' });
+      const a = (await seed.createEntity({ entityType: 'robot', canonicalName: 'Mira' })).id;
+      const b = (await seed.createEntity({ entityType: 'place', canonicalName: 'Lab' })).id;
+      const writer = spawn(
+        process.execPath,
+        [`${REPO_ROOT}test/fixtures/memory-writer.js`, db.url, `crash${round}`, 'forever', String(a), String(b)],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      const acked: number[] = [];
+      let buffer = '';
+      writer.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        const lines = buffer.split('\n');
+        buffer = lines.pop()!;
+        for (const line of lines) acked.push(Number(line));
+      });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+        writer.on('close', (_c, signal) => resolve(signal)),
+      );
+      const target = 5 + Math.floor(Math.random() * 60);
+      const deadline = Date.now() + 30_000;
+      while (acked.length < target) {
+        if (Date.now() > deadline || writer.exitCode !== null) throw new Error('the writer stopped writing');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      writer.kill('SIGKILL');
+      expect(await exited).to.equal('SIGKILL');
+      const client = await db.client();
+      try {
+        const memories = (
+          await client.query(`SELECT id::int FROM memories WHERE space = 'crash' ORDER BY id`)
+        ).rows.map((r) => r.id as number);
+        const partial = await client.query(
+          `SELECT m.id FROM memories m WHERE m.space = 'crash' AND (
+             (SELECT count(*) FROM memory_links l WHERE l.space = m.space AND l.memory_id = m.id) <> 2 OR
+             (SELECT count(*) FROM payloads p WHERE p.space = m.space AND p.memory_id = m.id AND p.payload_kind = 'inline_text') <> 1)`,
+        );
+        expect(partial.rows, 'memories without exactly two links and one payload').to.deep.equal([]);
+        expect(memories).to.include.members(acked);
+        // At most the one write in flight at the kill may have committed unacknowledged.
+        expect(memories.length - acked.length).to.be.within(0, 1);
+      } finally {
+        await client.end();
+        await seed.close();
+      }
+    });
+  }
 });
