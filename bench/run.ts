@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark, each reporting ratios against a baseline measured in the same run.
 //   npm run bench -- --quick         a 100,000-memory database instead of 1,000,000, for a fast look
 //   npm run bench -- --only=store    one of: store, cognition, admission, hardware, notes, safety,
-//                                    assertion, duplicates, search-quality, vector-scale
+//                                    assertion, duplicates, search-quality, vector-scale, fleet
 import { admissionBench } from './admission.bench.js';
 import { assertionBench } from './assertion.bench.js';
 import { cognitionBench } from './cognition.bench.js';
@@ -11,6 +11,7 @@ import { notesBench } from './notes.bench.js';
 import { safetyBench } from './safety.bench.js';
 import { searchQualityBench } from './search-quality.bench.js';
 import { vectorScaleBench } from './vector-scale.bench.js';
+import { fleetBench } from './fleet.bench.js';
 import { storeBench } from './store.bench.js';
 
 const quick = process.argv.includes('--quick');
@@ -30,5 +31,6 @@ if (!only || only === 'safety')
 if (!only || only === 'assertion') await assertionBench({ log });
 if (!only || only === 'duplicates') await duplicatesBench({ notes: 5000, log });
 if (!only || only === 'search-quality') await searchQualityBench({ log });
+if (!only || only === 'fleet') await fleetBench({ quick, lookups: quick ? 300 : 1000, log });
 if (!only || only === 'vector-scale')
   await vectorScaleBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 100 : 300, log });

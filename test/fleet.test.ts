@@ -7,7 +7,10 @@ import { stringify } from 'smol-toml';
 import { promisify } from 'node:util';
 import type { MemoryStore, MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import mindViewPlugin from '@mira/plugin-mind-view';
+import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import memoryPlugin, { FLEET_SCHEMA_VERSION, PostgresMemoryStore, SqliteMemoryStore } from '@mira/plugin-memory';
+import { modelRuntime, toolMessages } from './helpers/model-runtime.js';
 import { REPO_ROOT, runMira } from './helpers/run-mira.js';
 import { createTestDatabase, postgresUnavailable, superuser, type TestDatabase } from './helpers/postgres.js';
 
@@ -196,18 +199,76 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
     await seed.close();
   });
 
-  it('works through the store contract from a runtime: recall_memory sees what another robot wrote', async () => {
+  it('admits what the operator said through remember, and a second robot then sees the conflict', async () => {
+    process.env.MIRA_TEST_FLEET_URL = db.url;
+    const table = { enabled: true, backend: 'postgres', url_env: 'MIRA_TEST_FLEET_URL', space: 'ward-3' };
+    const first = await modelRuntime({ memoryTable: table });
+    const second = await modelRuntime({ memoryTable: table });
+    try {
+      await first.store().createEntity({ entityType: 'person', canonicalName: 'Alice' });
+      const proposal = (value: string, evidence: string) => ({
+        kind: 'preference',
+        subject: 'Alice',
+        predicate: 'prefers',
+        value,
+        evidence,
+        related_entity: null,
+        related_role: null,
+      });
+      first.server.push(
+        { toolCalls: [{ name: 'remember', arguments: proposal('green tea', 'Alice prefers green tea') }] },
+        { text: 'Noted.' },
+      );
+      expect((await first.say('Alice prefers green tea')).output[0]).to.equal('[remember] applied/created MEM1');
+      second.server.push(
+        { toolCalls: [{ name: 'remember', arguments: proposal('coffee', 'Alice prefers coffee') }] },
+        { text: 'Hm.' },
+      );
+      expect((await second.say('Alice prefers coffee')).output[0]).to.equal('[remember] rejected conflict');
+      const result = JSON.parse(toolMessages(second.server, 1)[0]!);
+      expect(result).to.deep.include({ status: 'rejected', reason: 'conflict', conflicting_memory_ids: ['MEM1'] });
+      expect((await second.store().info()).memories).to.equal(1);
+    } finally {
+      await first.dispose();
+      await second.dispose();
+      delete process.env.MIRA_TEST_FLEET_URL;
+    }
+  });
+
+  it('serves recall_memory and the Mind view unchanged: what another robot wrote is there', async () => {
     process.env.MIRA_TEST_FLEET_URL = db.url;
     const rt = await createTestRuntime({
-      plugins: [memoryPlugin],
-      tables: { memory: { enabled: true, backend: 'postgres', url_env: 'MIRA_TEST_FLEET_URL', space: 'ward-3' } },
+      plugins: [memoryPlugin, memoryToolsPlugin, mindViewPlugin],
+      tables: {
+        memory: { enabled: true, backend: 'postgres', url_env: 'MIRA_TEST_FLEET_URL', space: 'ward-3' },
+        mind_view: { enabled: true, port: 0 },
+      },
     });
     try {
       const other = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
-      await other.createEntity({ entityType: 'place', canonicalName: 'Dock' });
+      const dock = await other.createEntity({ entityType: 'place', canonicalName: 'Dock' });
+      await other.createMemory({
+        kind: 'fact',
+        summary: 'The dock is behind the lab door',
+        sourceKind: 'console',
+        links: [{ entityId: dock.id, role: 'subject' }],
+      });
       await other.close();
       const store = rt.app.kernel.store<MemoryStore>('memory');
       expect((await store.findEntities('dock')).map((e) => e.ref)).to.deep.equal(['ENT1']);
+      const recall = await rt.app.kernel.tools
+        .get('recall_memory')!
+        .tool.run({ query: 'DOCK' }, { episode: { id: 1, origin: 'operator', startedAt: new Date() } });
+      expect(recall.display).to.equal('hit ENT1');
+      expect(recall.content).to.contain('The dock is behind the lab door');
+      const { token, port } = rt.instance(mindViewPlugin).server!;
+      const listed = await (
+        await fetch(`http://127.0.0.1:${port}/api/entities?type=place`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json();
+      expect(listed).to.deep.include({ total: 1 });
+      expect(listed.entities[0]).to.deep.include({ id: 'ENT1', canonical_name: 'Dock' });
     } finally {
       await rt.dispose();
       delete process.env.MIRA_TEST_FLEET_URL;

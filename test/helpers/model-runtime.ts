@@ -34,6 +34,8 @@ export interface ModelRuntimeOptions {
   readonly memory?: boolean;
   readonly plugins?: MiraPlugin<any>[];
   readonly openai?: Record<string, unknown>;
+  /** The [memory] table instead of SQLite at data/memory.sqlite3 (e.g. the PostgreSQL backend). */
+  readonly memoryTable?: Record<string, unknown>;
 }
 
 export async function modelRuntime(options: ModelRuntimeOptions = {}): Promise<ModelRuntime> {
@@ -45,7 +47,10 @@ export async function modelRuntime(options: ModelRuntimeOptions = {}): Promise<M
     clock,
     plugins: [memoryPlugin, memoryToolsPlugin, openaiPlugin, ...(options.plugins ?? [])],
     tables: {
-      memory: options.memory === false ? { enabled: false } : { enabled: true, database_path: 'data/memory.sqlite3' },
+      memory:
+        options.memory === false
+          ? { enabled: false }
+          : (options.memoryTable ?? { enabled: true, database_path: 'data/memory.sqlite3' }),
       openai: {
         model: 'scripted-model',
         base_url: server.url,

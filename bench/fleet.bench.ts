@@ -1,0 +1,285 @@
+// Fleet memory on PostgreSQL: find, list, recall and admission at 10^4 and 10^6 memories, each beside
+// the same statements sent as bare `pg` queries in the same run (target: store / bare ≤ 1.5, and the
+// latency at 10^6 at most twice that at 10^4), the query plans, and admission throughput with 1, 2 and
+// 4 robots admitting at once. Needs the PostgreSQL server .ci/run starts (as in the tests).
+import type pg from 'pg';
+import { normalizeKey } from '@mira/core';
+import { PostgresMemoryStore } from '@mira/plugin-memory';
+import { createTestDatabase, postgresUnavailable, type TestDatabase } from '../test/helpers/postgres.js';
+import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
+import { fmt, rng, timeEach, type Latency } from './lib/stats.js';
+
+const SPACE = 'bench';
+
+/** Fills a fresh database server-side: `entities` people, `memories` facts, each linked to one person. */
+async function fill(db: TestDatabase, entities: number, memories: number, log: (m: string) => void) {
+  const init = await PostgresMemoryStore.open({ url: db.url, space: SPACE });
+  await init.close();
+  const client = await db.client();
+  const started = Date.now();
+  const at = "'2026-01-01T00:00:00.000Z'";
+  await client.query('BEGIN');
+  await client.query(
+    `INSERT INTO entities (space, id, entity_type, canonical_name, name_key, created_at)
+     SELECT $1, g, 'person', 'Person ' || lpad(g::text, 7, '0'), 'person ' || lpad(g::text, 7, '0'), ${at}
+     FROM generate_series(1, $2::bigint) g`,
+    [SPACE, entities],
+  );
+  await client.query(
+    `INSERT INTO aliases (space, id, entity_id, alias, alias_key, created_at)
+     SELECT $1, g, g * 10, 'Nick ' || (g * 10), 'nick ' || (g * 10), ${at} FROM generate_series(1, $2::bigint / 10) g`,
+    [SPACE, entities],
+  );
+  await client.query(
+    `INSERT INTO memories (space, id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at)
+     SELECT $1, g, 'fact', 'Person ' || (1 + (g * 7919) % $3) || ' was seen at dock ' || (g % 97), 'seen_at',
+            'dock ' || (g % 97), 'console', NULL, NULL, 'active', ${at}
+     FROM generate_series(1, $2::bigint) g`,
+    [SPACE, memories, entities],
+  );
+  await client.query(
+    `INSERT INTO memory_links (space, memory_id, entity_id, role)
+     SELECT $1, g, 1 + (g * 7919) % $3, 'subject' FROM generate_series(1, $2::bigint) g`,
+    [SPACE, memories, entities],
+  );
+  await client.query(
+    `INSERT INTO payloads (space, id, memory_id, payload_kind, media_type, text_body, byte_size, created_at)
+     SELECT $1, g, g, 'inline_text', 'text/plain', 'payload ' || g, 8 + length(g::text), ${at}
+     FROM generate_series(1, $2::bigint) g`,
+    [SPACE, memories],
+  );
+  await client.query(
+    `UPDATE spaces SET next_entity = $2::bigint + 1, next_alias = $2::bigint / 10 + 1, next_memory = $3::bigint + 1,
+            next_payload = $3::bigint + 1 WHERE name = $1`,
+    [SPACE, entities, memories],
+  );
+  await client.query('COMMIT');
+  await client.query('ANALYZE');
+  log(`fleet: ${memories} memories of ${entities} entities filled in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return client;
+}
+
+/** The store's own statements, sent with a bare pg client: the baseline. */
+function bare(client: pg.Client) {
+  const q = (sql: string, params: unknown[]) => client.query(sql, params);
+  const entity = async (id: number) => {
+    await q(`SELECT id, entity_type, canonical_name, name_key, created_at FROM entities WHERE space = $1 AND id = $2`, [
+      SPACE,
+      id,
+    ]);
+    await q(
+      `SELECT id, entity_id, alias, alias_key, created_at FROM aliases WHERE space = $1 AND entity_id = $2 ORDER BY id`,
+      [SPACE, id],
+    );
+  };
+  const memory = async (id: number) => {
+    await q(
+      `SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at FROM memories WHERE space = $1 AND id = $2`,
+      [SPACE, id],
+    );
+    await q(
+      `SELECT l.entity_id, l.role, e.canonical_name FROM memory_links l JOIN entities e ON e.space = l.space AND e.id = l.entity_id WHERE l.space = $1 AND l.memory_id = $2 ORDER BY l.entity_id, l.role COLLATE "C"`,
+      [SPACE, id],
+    );
+    await q(
+      `SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at FROM payloads WHERE space = $1 AND memory_id = $2 ORDER BY id`,
+      [SPACE, id],
+    );
+  };
+  const find = async (name: string) => {
+    const key = normalizeKey(name);
+    const ids = await q(
+      `SELECT id FROM entities WHERE space = $1 AND name_key = $2 UNION SELECT entity_id FROM aliases WHERE space = $1 AND alias_key = $2 ORDER BY 1`,
+      [SPACE, key],
+    );
+    for (const r of ids.rows) await entity(Number(r.id));
+    return ids.rows.map((r) => Number(r.id));
+  };
+  const list = async (entityId: number) => {
+    const rows = await q(
+      `SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id WHERE l.space = $1 AND l.entity_id = $2 AND m.status = 'active' ORDER BY l.memory_id DESC LIMIT $3`,
+      [SPACE, entityId, 8],
+    );
+    await q(
+      `SELECT count(DISTINCT l.memory_id) AS n FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id WHERE l.space = $1 AND l.entity_id = $2 AND m.status = 'active'`,
+      [SPACE, entityId],
+    );
+    for (const r of rows.rows.reverse()) await memory(Number(r.memory_id));
+  };
+  return { find, list };
+}
+
+async function plans(client: pg.Client): Promise<string> {
+  const explain = async (title: string, sql: string, params: unknown[]) => {
+    const rows = await client.query(`EXPLAIN ${sql}`, params);
+    return `${title}:\n\n\`\`\`\n${rows.rows.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`;
+  };
+  return [
+    await explain(
+      'find (exact key, name or alias)',
+      `SELECT id FROM entities WHERE space = $1 AND name_key = $2 UNION SELECT entity_id FROM aliases WHERE space = $1 AND alias_key = $2 ORDER BY 1`,
+      [SPACE, 'person 0000042'],
+    ),
+    await explain(
+      'newest active memories of an entity',
+      `SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id WHERE l.space = $1 AND l.entity_id = $2 AND m.status = 'active' ORDER BY l.memory_id DESC LIMIT 8`,
+      [SPACE, 42],
+    ),
+    await explain(
+      'admission slot',
+      `SELECT m.id FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id WHERE l.space = $1 AND l.entity_id = $2 AND l.role = $3 AND m.predicate = $4 AND m.status = 'active' ORDER BY m.id`,
+      [SPACE, 42, 'subject', 'seen_at'],
+    ),
+  ].join('\n');
+}
+
+async function measure(entities: number, memories: number, lookups: number, log: (m: string) => void) {
+  const db = await createTestDatabase();
+  try {
+    const client = await fill(db, entities, memories, log);
+    const store = await PostgresMemoryStore.open({ url: db.url, space: SPACE });
+    const random = rng(5);
+    const names = Array.from({ length: lookups }, () => {
+      const n = 1 + Math.floor(random() * entities);
+      return n % 10 === 0 && random() < 0.5 ? `NICK ${n}` : `Person ${String(n).padStart(7, '0')}`;
+    });
+    const ids = Array.from({ length: lookups }, () => 1 + Math.floor(random() * entities));
+    const b = bare(client);
+    const result = {
+      find: {
+        store: await timeEach(names, (n) => store.findEntities(n), 200),
+        bare: await timeEach(names, b.find, 200),
+      },
+      list: {
+        store: await timeEach(ids, (id) => store.listActiveMemories(id, { newest: 8 }), 200),
+        bare: await timeEach(ids, b.list, 200),
+      },
+      recall: {
+        store: await timeEach(
+          names,
+          async (n) => {
+            for (const e of await store.findEntities(n)) await store.listActiveMemories(e.id, { newest: 8 });
+          },
+          50,
+        ),
+        bare: await timeEach(
+          names,
+          async (n) => {
+            for (const id of await b.find(n)) await b.list(id);
+          },
+          50,
+        ),
+      },
+      plans: memories >= 1_000_000 ? await plans(client) : '',
+    };
+    await store.close();
+    await client.end();
+    return result;
+  } finally {
+    await db.drop();
+  }
+}
+
+/** Admissions per second with `robots` stores admitting at once into distinct slots of one space. */
+async function admissionThroughput(robots: number, perRobot: number): Promise<number> {
+  const db = await createTestDatabase();
+  try {
+    const seed = await PostgresMemoryStore.open({ url: db.url, space: SPACE });
+    for (let i = 0; i < 50; i += 1) await seed.createEntity({ entityType: 'person', canonicalName: `P${i}` });
+    const stores = await Promise.all(
+      Array.from({ length: robots }, () => PostgresMemoryStore.open({ url: db.url, space: SPACE })),
+    );
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      stores.map(async (store, r) => {
+        for (let i = 0; i < perRobot; i += 1) {
+          const entityId = 1 + ((i + r * 13) % 50);
+          const predicate = `p_${r}_${i}`;
+          await store.admitToSlot({ entityId, role: 'subject', predicate }, (existing) =>
+            existing.length
+              ? { answer: 'duplicate' }
+              : {
+                  create: {
+                    kind: 'fact',
+                    summary: `P${entityId} ${predicate}`,
+                    predicate,
+                    value: 'x',
+                    sourceKind: 'console',
+                    links: [{ entityId, role: 'subject' }],
+                  },
+                },
+          );
+        }
+      }),
+    );
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    for (const store of stores) await store.close();
+    await seed.close();
+    return (robots * perRobot) / seconds;
+  } finally {
+    await db.drop();
+  }
+}
+
+export async function fleetBench(options: {
+  readonly quick: boolean;
+  readonly lookups: number;
+  readonly log: (m: string) => void;
+}): Promise<void> {
+  const unavailable = postgresUnavailable();
+  if (unavailable) {
+    options.log(`fleet: skipped (${unavailable})`);
+    return;
+  }
+  const small = { entities: 1_000, memories: 10_000 };
+  const big = options.quick ? { entities: 10_000, memories: 100_000 } : { entities: 100_000, memories: 1_000_000 };
+  options.log(`fleet: ${small.memories} memories…`);
+  const atSmall = await measure(small.entities, small.memories, options.lookups, options.log);
+  options.log(`fleet: ${big.memories} memories…`);
+  const atBig = await measure(big.entities, big.memories, options.lookups, options.log);
+  const throughput: Array<[number, number]> = [];
+  for (const robots of [1, 2, 4]) throughput.push([robots, await admissionThroughput(robots, 100)]);
+
+  const row = (name: string, s: Latency, b: Latency, smallP50?: number) => ({
+    measurement: name,
+    'p50 µs': fmt(s.p50),
+    'p99 µs': fmt(s.p99),
+    'bare pg p50 µs': fmt(b.p50),
+    'ratio p50 (store / bare)': fmt(s.p50 / b.p50, 2),
+    'p50 vs 10⁴': smallP50 === undefined ? '' : fmt(s.p50 / smallP50, 2),
+  });
+  const rows = [
+    row(`find @${small.memories}`, atSmall.find.store, atSmall.find.bare),
+    row(`find @${big.memories}`, atBig.find.store, atBig.find.bare, atSmall.find.store.p50),
+    row(`list newest 8 @${small.memories}`, atSmall.list.store, atSmall.list.bare),
+    row(`list newest 8 @${big.memories}`, atBig.list.store, atBig.list.bare, atSmall.list.store.p50),
+    row(`recall (find + list) @${small.memories}`, atSmall.recall.store, atSmall.recall.bare),
+    row(`recall (find + list) @${big.memories}`, atBig.recall.store, atBig.recall.bare, atSmall.recall.store.p50),
+  ];
+  const md = `# Fleet memory on PostgreSQL
+
+PostgreSQL ${'15'} on this machine (Debian's package), over TCP on 127.0.0.1. The store (typeorm's data
+source and query runner) beside the same statements sent with a bare \`pg\` client in the same run; ${options.lookups}
+lookups per row. Targets: store / bare ≤ 1.5; p50 at ${big.memories} at most 2× the p50 at ${small.memories}.
+
+${markdownTable(rows)}
+
+Admission (slot lock, check, write: one transaction), robots admitting at once into one space:
+
+${markdownTable(throughput.map(([robots, perSecond]) => ({ robots, 'admissions / s': fmt(perSecond, 0) })))}
+
+Query plans at ${big.memories} memories (every lookup is an index scan):
+
+${atBig.plans}`;
+  const svg = barChartSvg('Fleet memory (PostgreSQL), p50', 'µs (lower is better)', [
+    ...(['find', 'list', 'recall'] as const).map((op) => ({
+      label: `${op} @${big.memories}`,
+      bars: [
+        { series: 'store', value: atBig[op].store.p50 },
+        { series: 'bare pg', value: atBig[op].bare.p50 },
+      ],
+    })),
+  ]);
+  writeResults('fleet', md, { atSmall, atBig, throughput }, svg);
+  process.stdout.write(`${md}\n`);
+}
