@@ -1,0 +1,15 @@
+import { defineErrors } from '@mira/core';
+
+/** The MCP tools plugin's start-up refusals. */
+export const McpToolsErrors = defineErrors('@mira/plugin-mcp-tools', {
+  SCHEMA_NOT_STRICT: {
+    code: 'MIRA_ERR_MCP_SCHEMA_NOT_STRICT',
+    message: "an allowed MCP tool's input schema cannot be made a strict function schema",
+    fix: 'remove the tool from [[mcp_tools.servers]] tools, or ask its author for a closed schema',
+  },
+  TOOL_NAME_CLASH: {
+    code: 'MIRA_ERR_MCP_TOOL_NAME_CLASH',
+    message: 'two allowed MCP tools map to the same Mira tool name',
+    fix: 'allow only one of them',
+  },
+});

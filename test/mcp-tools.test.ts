@@ -1,0 +1,189 @@
+import { expect } from 'chai';
+import type { EpisodeOrigin, MiraError, ToolResult } from '@mira/core';
+import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import mcpToolsPlugin, { MAX_RESULT_CHARS, toStrictSchema } from '@mira/plugin-mcp-tools';
+import { eventually } from './conformance/transport-contract.js';
+import { REPO_ROOT } from './helpers/run-mira.js';
+
+const SERVER = `${REPO_ROOT}test/fixtures/mcp-server/server.ts`;
+const server = (tools: string[], extra: Record<string, unknown> = {}) => ({
+  name: 'tickets',
+  command: process.execPath,
+  args: ['--import', 'tsx', SERVER],
+  env: { MCP_TEST_STRICT_ONLY: '1' },
+  tools,
+  timeout_ms: 3000,
+  ...extra,
+});
+
+describe('MCP servers as tool plugins (the official SDK over stdio, a real server process)', function () {
+  this.timeout(30_000);
+  let rt: TestRuntime;
+  afterEach(async () => rt?.dispose());
+
+  const boot = async (servers: unknown[]) => {
+    rt = await createTestRuntime({ plugins: [mcpToolsPlugin], tables: { mcp_tools: { servers } } });
+  };
+  const call = async (name: string, args: Record<string, unknown>, origin: EpisodeOrigin = 'operator') => {
+    const registered = rt.app.kernel.tools.get(name);
+    if (!registered) throw new Error(`no tool ${name}`);
+    expect(registered.validate(args), JSON.stringify(registered.validate.errors)).to.equal(true);
+    const result: ToolResult = await registered.tool.run(args, {
+      episode: { id: 1, origin, startedAt: new Date() },
+    });
+    return { ...result, json: JSON.parse(result.content) as Record<string, unknown> };
+  };
+
+  it('offers only the allowed tools, named <server>__<tool>, with strict schemas, to operator episodes', async () => {
+    await boot([server(['find_ticket', 'slow'])]);
+    const names = rt.app.kernel.tools.values().map((t) => t.tool.name);
+    expect(names).to.deep.equal(['tickets__find_ticket', 'tickets__slow']);
+    const find = rt.app.kernel.tools.get('tickets__find_ticket')!.tool;
+    expect(find.origins).to.deep.equal(['operator']);
+    expect(find.parameters).to.deep.include({ type: 'object', additionalProperties: false });
+    expect(find.parameters.required).to.deep.equal(['query', 'limit', 'status']);
+    expect((find.parameters.properties as Record<string, { type: unknown }>).limit!.type).to.deep.equal([
+      'integer',
+      'null',
+    ]);
+    // Nulls for optional arguments are dropped before the call: the server sees what it declared.
+    const found = await call('tickets__find_ticket', { query: 'printer', limit: null, status: 'open' });
+    expect(found.json).to.deep.equal({
+      status: 'ok',
+      server: 'tickets',
+      tool: 'find_ticket',
+      result: '{"query":"printer","limit":"default","status":"open"}',
+    });
+    expect(found.display).to.equal('ok 53 chars');
+    expect(rt.app.kernel.tools.get('tickets__delete_everything')).to.equal(undefined);
+    expect((await rt.run('mcp status')).output).to.deep.equal([
+      'tickets: running; tools: tickets__find_ticket, tickets__slow',
+    ]);
+  });
+
+  it('gates by origin as configured, times a slow call out, and bounds a long result with a note', async () => {
+    await boot([server(['slow', 'big', 'fails'], { origins: ['operator', 'monitor'], timeout_ms: 300 })]);
+    expect(rt.app.kernel.tools.get('tickets__slow')!.tool.origins).to.deep.equal(['operator', 'monitor']);
+    const slow = await call('tickets__slow', { ms: 2000 });
+    expect(slow.json).to.deep.include({ status: 'error', reason: 'timeout', error: 'no answer within 300 ms' });
+    const big = await call('tickets__big', {});
+    expect((big.json.result as string).length).to.equal(MAX_RESULT_CHARS);
+    expect(big.json.cut).to.equal(`the last 12000 characters were cut (at most ${MAX_RESULT_CHARS})`);
+    const fails = await call('tickets__fails', {});
+    expect(fails.json).to.deep.include({
+      status: 'error',
+      reason: 'tool_error',
+      result: 'the ticket system is read-only today',
+    });
+  });
+
+  it('answers a clear error after the server dies, until mcp restart brings it back', async () => {
+    await boot([server(['crash', 'find_ticket'])]);
+    await call('tickets__crash', {});
+    await eventually(() => rt.logs.some((l) => l.includes('the server stopped')), 5000, 'the stop in the log');
+    const down = await call('tickets__find_ticket', { query: 'x', limit: null, status: null });
+    expect(down.json).to.deep.include({ status: 'error', reason: 'server_unavailable' });
+    expect(String(down.json.error)).to.contain('mcp restart tickets');
+    expect((await rt.run('mcp restart tickets')).output).to.deep.equal(['mcp tickets: connected, 2 tools']);
+    expect((await call('tickets__find_ticket', { query: 'x', limit: 2, status: null })).json.status).to.equal('ok');
+  });
+
+  it('reports a server that fails to start and keeps the others', async () => {
+    await boot([
+      server(['find_ticket'], { name: 'broken', command: '/nonexistent/mcp-server', args: [] }),
+      server(['find_ticket']),
+    ]);
+    expect(rt.logs.some((l) => l.startsWith('mcp broken: could not start'))).to.equal(true);
+    expect(rt.app.kernel.tools.values().map((t) => t.tool.name)).to.deep.equal(['tickets__find_ticket']);
+    expect((await rt.run('mcp status')).output[0]).to.match(/^broken: down \(/);
+    expect((await rt.run('mcp restart nosuch')).output).to.deep.equal([
+      'error: MIRA_ERR_CONSOLE_USAGE: no MCP server named nosuch; servers: broken, tickets',
+    ]);
+  });
+
+  it('refuses at start-up an allowed tool whose schema cannot be made strict', async () => {
+    let error: MiraError | undefined;
+    try {
+      await boot([server(['free_form'], { env: {} })]);
+    } catch (e) {
+      error = e as MiraError;
+    }
+    expect(error?.code).to.equal('MIRA_ERR_MCP_SCHEMA_NOT_STRICT');
+    expect(error?.message).to.contain('tool free_form: /properties/data: ').and.to.contain('no strict form');
+  });
+
+  it('refuses two allowed tools that map to one Mira name, and two servers of one name', async () => {
+    let error: MiraError | undefined;
+    try {
+      await boot([server(['find_ticket', 'find-ticket'])]);
+    } catch (e) {
+      error = e as MiraError;
+    }
+    expect(error?.code).to.equal('MIRA_ERR_MCP_TOOL_NAME_CLASH');
+    expect(error?.message).to.contain('tickets/find_ticket and tickets/find-ticket are both tickets__find_ticket');
+    error = undefined;
+    try {
+      await boot([server(['find_ticket']), server(['slow'])]);
+    } catch (e) {
+      error = e as MiraError;
+    }
+    expect(error?.code).to.equal('MIRA_ERR_CONFIG_INVALID');
+    expect(error?.message).to.contain('two MCP servers are named tickets');
+  });
+
+  it('allows only loopback URLs for Streamable HTTP servers', async () => {
+    let error: MiraError | undefined;
+    try {
+      await boot([{ name: 'remote', url: 'http://10.0.0.5:8808/mcp', tools: ['x'] }]);
+    } catch (e) {
+      error = e as MiraError;
+    }
+    expect(error?.code).to.equal('MIRA_ERR_CONFIG_INVALID');
+  });
+});
+
+describe('toStrictSchema()', () => {
+  it('closes objects, requires every property, and makes optional ones nullable, recursively', () => {
+    expect(
+      toStrictSchema({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: {
+          a: { type: 'string', default: 'x' },
+          b: { type: 'object', properties: { c: { enum: ['p', 'q'] } }, required: [] },
+          d: { type: 'array', items: { type: 'object', properties: { e: { type: 'number' } }, required: ['e'] } },
+        },
+        required: ['d'],
+      }),
+    ).to.deep.equal({
+      type: 'object',
+      properties: {
+        a: { type: ['string', 'null'] },
+        b: {
+          type: ['object', 'null'],
+          properties: { c: { anyOf: [{ enum: ['p', 'q'] }, { type: 'null' }] } },
+          required: ['c'],
+          additionalProperties: false,
+        },
+        d: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { e: { type: 'number' } },
+            required: ['e'],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['a', 'b', 'd'],
+      additionalProperties: false,
+    });
+  });
+
+  it('refuses what has no strict form, naming where', () => {
+    expect(() => toStrictSchema({ type: 'object', properties: { m: { $ref: '#/x' } } })).to.throw('/properties/m');
+    expect(() =>
+      toStrictSchema({ type: 'object', properties: { m: { type: 'object', additionalProperties: true } } }),
+    ).to.throw('free-form');
+  });
+});
