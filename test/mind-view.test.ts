@@ -718,6 +718,8 @@ describe('Mind view', function () {
       await page.fill('#new-scope', 'kitchen');
       await page.click('#new-scope-form button');
       await page.waitForFunction(() => (document.getElementById('scope') as HTMLSelectElement).value === 'kitchen');
+      // The new scope's notes replace the old ones once loaded: only the global overlay is there.
+      await page.waitForFunction(() => document.querySelectorAll('.card').length === 1);
       expect(await cards()).to.deep.equal(['The wifi password is on the fridge']);
       expect(await page.textContent('#scope option[value="kitchen"]')).to.equal('kitchen (0)');
       await shot('scopes');

@@ -6,6 +6,7 @@ import type { LineReaderData, LineReaderMessage } from './console/line-reader.js
 import { startRepl, type Repl } from './console/repl.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import { locateManifest } from './manifest.js';
+import { serveMcp } from './mcp-server.js';
 import type { Progress } from './console/command.js';
 import { terminalProgress } from './console/progress.js';
 import type { MemoryStore } from './memory/types.js';
@@ -13,6 +14,8 @@ import type { MemoryStore } from './memory/types.js';
 const USAGE = `Usage:
   mira --profile <dir|profile.toml>          open the console on a robot profile
   mira check --profile <dir|profile.toml>    validate the manifest and print the plugin order
+  mira mcp --profile <dir|profile.toml>      serve the profile's memory to other agents over MCP
+                                             (stdio, read-only tools)
   mira memory copy --profile <from> --to <to>
                                              copy a robot's persistent memory (SQLite) into an
                                              empty fleet space (PostgreSQL), keeping its IDs
@@ -31,13 +34,13 @@ Exit status: 0 success, 1 failed start-up or a failed line, 2 usage error.`;
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  | { readonly kind: 'run' | 'check'; readonly profile: string; readonly rosArgs: readonly string[] }
+  | { readonly kind: 'run' | 'check' | 'mcp'; readonly profile: string; readonly rosArgs: readonly string[] }
   | { readonly kind: 'memory-copy'; readonly profile: string; readonly to: string };
 
 /** Parses `mira` arguments. @throws MiraError MIRA_ERR_CLI_USAGE */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (argv[0] === 'memory' && argv[1] === 'copy') return parseMemoryCopy(argv.slice(2));
-  let mode: 'run' | 'check' = 'run';
+  let mode: 'run' | 'check' | 'mcp' = 'run';
   let profile: string | undefined;
   const rosArgs: string[] = [];
   for (let i = 0; i < argv.length; i += 1) {
@@ -51,8 +54,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     }
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     if (arg === '--version' || arg === '-V') return { kind: 'version' };
-    if (arg === 'check' && i === 0) {
-      mode = 'check';
+    if ((arg === 'check' || arg === 'mcp') && i === 0) {
+      mode = arg;
     } else if (arg === '--profile' || arg === '-p') {
       profile = argv[i + 1];
       if (profile === undefined || profile.startsWith('-'))
@@ -151,6 +154,30 @@ async function copyMemory(command: { profile: string; to: string }): Promise<num
     for (const app of apps) await app.kernel.closeStores();
   }
 }
+/**
+ * `mira mcp`: the profile's stores opened (its robot is not connected), its read-only tools served over
+ * MCP on stdio. Everything but protocol messages goes to stderr.
+ */
+async function mcp(profile: string): Promise<number> {
+  let app: Application;
+  try {
+    app = await Application.boot({
+      manifestPath: locateManifest(profile),
+      output: { print: (line) => process.stderr.write(`${line}\n`) },
+    });
+    await app.kernel.openStores();
+  } catch (error) {
+    process.stderr.write(`mira: ${toMiraError(error).message}\n`);
+    return 1;
+  }
+  try {
+    await serveMcp(app, version());
+    return 0;
+  } finally {
+    await app.kernel.closeStores();
+  }
+}
+
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -196,6 +223,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`mira ${version()}\n`);
     return 0;
   }
+  if (command.kind === 'mcp') return mcp(command.profile);
   let app: Application;
   try {
     app = await Application.boot({

@@ -1,0 +1,67 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Application } from './application.js';
+import type { RegisteredTool } from './tools.js';
+
+/**
+ * Tools that need the robot running (a fresh sensor reading): `mira mcp` opens a profile's stores
+ * only, it does not connect to the robot.
+ */
+const NEEDS_RUNNING_ROBOT = new Set(['read_sensor']);
+
+/**
+ * The tools `mira mcp` offers: the profile's acquisition tools (they read; none writes), with their
+ * own strict schemas, bounds and results. Effect tools — `remember`, `save_memory`, `drive` — are never
+ * offered: admission needs an operator's own utterance inside an episode.
+ */
+export function mcpTools(app: Application): RegisteredTool[] {
+  return app.kernel.tools
+    .values()
+    .filter((t) => t.tool.kind === 'acquisition' && !NEEDS_RUNNING_ROBOT.has(t.tool.name));
+}
+
+/**
+ * Serves a profile's memory to other agents over MCP on stdio: stdout carries protocol messages
+ * only (log lines go to stderr). Resolves when the client disconnects.
+ */
+export async function serveMcp(app: Application, version: string): Promise<void> {
+  const tools = new Map(mcpTools(app).map((t) => [t.tool.name, t]));
+  const server = new Server({ name: 'mira', version }, { capabilities: { tools: {} } });
+  let episode = 0;
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...tools.values()].map(({ tool }) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.parameters as { type: 'object' },
+      annotations: { readOnlyHint: true },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const registered = tools.get(request.params.name);
+    if (!registered) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `no tool ${request.params.name} here; this server is read-only and offers ${[...tools.keys()].join(', ')}`,
+      );
+    }
+    const args = request.params.arguments ?? {};
+    if (!registered.validate(args)) {
+      const first = registered.validate.errors?.[0];
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `invalid arguments for ${registered.tool.name}: ${first ? `${first.instancePath || '/'} ${first.message ?? ''}` : 'rejected'}`,
+      );
+    }
+    // Each call is an episode of its own, as a console line is: per-episode budgets start afresh.
+    const result = await registered.tool.run(args, {
+      episode: { id: ++episode, origin: 'operator', startedAt: app.kernel.services.clock.now() },
+    });
+    return { content: [{ type: 'text' as const, text: result.content }] };
+  });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+  await server.connect(transport);
+  await Promise.race([closed, new Promise<void>((resolve) => process.stdin.once('end', () => resolve()))]);
+  await server.close();
+}
