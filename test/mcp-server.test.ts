@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { stringify } from 'smol-toml';
+import { definePlugin, type MiraError } from '@mira/core';
 import { createTestRuntime } from '@mira/core/testing';
 import memoryPlugin, { SqliteMemoryStore } from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
-import { NotesStore } from '@mira/plugin-notes';
+import notesPlugin, { NotesStore } from '@mira/plugin-notes';
+import simPlugin from '@mira/plugin-sim';
 import { MIRA_BIN } from './helpers/run-mira.js';
 
 describe('mira mcp: the memory of a profile for other agents (the SDK client spawns the real CLI)', function () {
@@ -34,13 +36,14 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
     const notes = NotesStore.open(join(dir, 'notes.sqlite3'));
     await notes.save('default', 'The charger is behind the lab door', 'place', null);
     await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
+    await notes.save('lab', 'The spare battery is in drawer 3', 'place', null);
     notes.close();
     writeFileSync(
       join(dir, 'profile.toml'),
       stringify({
         profile: {
           name: 'Mira',
-          plugins: ['@mira/plugin-memory', '@mira/plugin-memory-tools', '@mira/plugin-notes'],
+          plugins: ['@mira/plugin-sim', '@mira/plugin-memory', '@mira/plugin-memory-tools', '@mira/plugin-notes'],
         },
         memory: { enabled: true, database_path: 'memory.sqlite3' },
         notes: { enabled: true, database_path: 'notes.sqlite3' },
@@ -66,7 +69,13 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
 
   it('lists only read-only tools: nothing that writes is offered', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).to.have.members(['recall_memory', 'search_memory', 'get_recent_memories']);
+    expect(tools.map((t) => t.name)).to.have.members([
+      'recall_memory',
+      'search_memory',
+      'get_recent_memories',
+      'search_notes',
+      'list_sensors',
+    ]);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).to.equal(true);
     const write = await client
       .callTool({ name: 'remember', arguments: {} })
@@ -119,5 +128,69 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
       .catch((e: Error) => e);
     expect(bad?.message).to.match(/invalid arguments for recall_memory: \/query must be string/);
     expect(stderr).not.to.contain('{"jsonrpc"');
+  });
+
+  it('searches any scope with search_notes, and lists the sensors (no readings: the robot is not connected)', async () => {
+    const lab = JSON.parse(
+      text(
+        await client.callTool({
+          name: 'search_notes',
+          arguments: { query: 'battery', scope: 'lab', label: null, private_key: null },
+        }),
+      ),
+    );
+    expect(lab.notes.map((n: { content: string }) => n.content)).to.deep.equal(['The spare battery is in drawer 3']);
+    const keyed = JSON.parse(
+      text(
+        await client.callTool({
+          name: 'search_notes',
+          arguments: { query: 'dock code', scope: 'default', label: null, private_key: 'k-9' },
+        }),
+      ),
+    );
+    expect(keyed.notes.map((n: { content: string }) => n.content)).to.deep.equal(['The dock code is 4711']);
+    const sensors = JSON.parse(text(await client.callTool({ name: 'list_sensors', arguments: {} })));
+    expect(sensors.sensors.map((s: { sensor_id: string }) => s.sensor_id)).to.include('battery');
+    expect(sensors.sensors.every((s: { latest: unknown }) => s.latest === null)).to.equal(true);
+  });
+});
+
+describe('tools for other agents', () => {
+  it('are never offered to the model, and must be read-only', async () => {
+    const rt = await createTestRuntime({
+      plugins: [simPlugin, notesPlugin],
+      tables: { sim: { tick_ms: 0 }, notes: { enabled: true, database_path: 'notes.sqlite3' } },
+    });
+    try {
+      expect(rt.app.kernel.tools.get('search_notes')).to.equal(undefined);
+      expect(rt.app.kernel.tools.get('list_sensors')).to.equal(undefined);
+      expect(rt.app.kernel.agentTools.values().map((t) => t.tool.name)).to.have.members([
+        'search_notes',
+        'list_sensors',
+      ]);
+    } finally {
+      await rt.dispose();
+    }
+    const writer = definePlugin({
+      name: 'writer',
+      version: '1.0.0',
+      setup(kernel) {
+        kernel.tools.registerForAgents({
+          name: 'write_something',
+          description: 'writes',
+          kind: 'effect',
+          origins: ['operator'],
+          parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+          run: async () => ({ content: '{}', display: 'x' }),
+        });
+      },
+    });
+    let error: MiraError | undefined;
+    try {
+      await createTestRuntime({ plugins: [writer] });
+    } catch (e) {
+      error = e as MiraError;
+    }
+    expect(error?.message).to.contain('a tool for other agents must be an acquisition (read-only) tool');
   });
 });

@@ -146,6 +146,38 @@ function registerReadSensor(kernel: PluginKernel): void {
 }
 
 /**
+ * Registers `list_sensors()` for other agents (`mira mcp`): every sensor with its kind, unit and
+ * latest reading (none when the robot is not connected, as under `mira mcp`). Only with sensors.
+ */
+function registerListSensors(kernel: PluginKernel): void {
+  const sensors = kernel.sensors.list();
+  if (sensors.length === 0) return;
+  kernel.tools.registerForAgents({
+    name: 'list_sensors',
+    description: "The robot's sensors: id, kind, unit, what it is, and the latest reading with its time.",
+    kind: 'acquisition',
+    origins: EPISODE_ORIGINS,
+    parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+    run: async () => {
+      const now = kernel.clock.now().getTime();
+      const list = sensors.map((sensor) => {
+        const latest = kernel.sensors.latest(sensor.id);
+        return {
+          sensor_id: sensor.id,
+          kind: sensor.kind,
+          unit: sensor.unit,
+          description: sensor.description ?? null,
+          latest: latest
+            ? { value: latest.value, at: latest.at.toISOString(), age_ms: now - latest.at.getTime() }
+            : null,
+        };
+      });
+      return { content: JSON.stringify({ status: 'listed', sensors: list }), display: `${list.length} sensors` };
+    },
+  });
+}
+
+/**
  * Core's own plugin: the console commands `help`, `quit`, `memory`,
  * `memory clear`, `sensors`, `stop`, `plugins`, and the `read_sensor` tool,
  * registered through the same facade a third-party plugin uses. The
@@ -157,5 +189,6 @@ export const corePlugin = definePlugin({
   setup(kernel) {
     registerCommands(kernel);
     registerReadSensor(kernel);
+    registerListSensors(kernel);
   },
 });

@@ -38,6 +38,8 @@ export class Kernel {
   readonly hooks: KernelHooks = createHooks();
   readonly console = new CommandConsole();
   readonly tools = new Registry<RegisteredTool>('tool');
+  /** Read-only tools for other agents (`mira mcp`), never offered to the model. */
+  readonly agentTools = new Registry<RegisteredTool>('agent tool');
   readonly storeDefinitions = new Registry<StoreDefinition>('store');
   readonly sensors = new Registry<SensorDefinition>('sensor');
   readonly workingMemory: WorkingMemory;
@@ -112,7 +114,7 @@ export class Kernel {
   }
 
   /** Registers a tool for `owner`, refusing a non-strict schema or a duplicate name. */
-  #registerTool(tool: ToolDefinition<any>, owner: string): void {
+  #registerTool(tool: ToolDefinition<any>, owner: string, forAgents = false): void {
     if (!tool || typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name) || typeof tool.run !== 'function') {
       throw new MiraError(
         CoreErrorCodes.REGISTRATION_INVALID,
@@ -145,6 +147,16 @@ export class Kernel {
         `tool "${tool.name}" of plugin ${owner}: invalid JSON schema: ${(error as Error).message}`,
         { cause: error },
       );
+    }
+    if (forAgents) {
+      if (tool.kind !== 'acquisition') {
+        throw new MiraError(
+          CoreErrorCodes.REGISTRATION_INVALID,
+          `tool "${tool.name}" of plugin ${owner}: a tool for other agents must be an acquisition (read-only) tool`,
+        );
+      }
+      this.agentTools.add(tool.name, { tool, owner, validate }, owner);
+      return;
     }
     this.tools.add(tool.name, { tool, owner, validate }, owner);
     this.hooks.registerTool.call(tool, owner);
@@ -245,6 +257,7 @@ export class Kernel {
       workingMemory: this.workingMemory,
       tools: Object.freeze({
         register: (tool: ToolDefinition<any>) => this.#registerTool(tool, pluginName),
+        registerForAgents: (tool: ToolDefinition<any>) => this.#registerTool(tool, pluginName, true),
         list: () => this.tools.values().map((r) => r.tool),
       }),
       commands: Object.freeze({

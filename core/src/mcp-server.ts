@@ -16,9 +16,11 @@ const NEEDS_RUNNING_ROBOT = new Set(['read_sensor']);
  * offered: admission needs an operator's own utterance inside an episode.
  */
 export function mcpTools(app: Application): RegisteredTool[] {
-  return app.kernel.tools
-    .values()
-    .filter((t) => t.tool.kind === 'acquisition' && !NEEDS_RUNNING_ROBOT.has(t.tool.name));
+  return [
+    ...app.kernel.tools.values().filter((t) => t.tool.kind === 'acquisition' && !NEEDS_RUNNING_ROBOT.has(t.tool.name)),
+    // Plugins' tools for other agents (search_notes with a scope, list_sensors), never offered to the model.
+    ...app.kernel.agentTools.values(),
+  ];
 }
 
 /**

@@ -28,6 +28,12 @@ export interface PluginKernel extends RuntimeServices {
   readonly tools: {
     /** @throws MiraError on a duplicate name or a non-strict parameter schema. */
     register<Args>(tool: ToolDefinition<Args>): void;
+    /**
+     * A read-only (acquisition) tool offered only to other agents through `mira mcp`, never to the
+     * model: for a reading that needs a parameter the model's own tool takes from the session (a scope).
+     * @throws MiraError on a duplicate name, a non-strict schema, or an effect tool.
+     */
+    registerForAgents<Args>(tool: ToolDefinition<Args>): void;
     list(): readonly ToolDefinition[];
   };
   readonly commands: {

@@ -18,7 +18,7 @@ import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 import { DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
-import { notesTools } from './tools.js';
+import { notesTools, searchNotesForAgents } from './tools.js';
 
 export { formatNote, notesCommands, validateNotesExport } from './commands.js';
 export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
@@ -36,7 +36,7 @@ export {
   parseLabels,
 } from './text.js';
 import { SCOPE_NAME_PATTERN } from './text.js';
-export { notesTools } from './tools.js';
+export { notesTools, searchNotesForAgents } from './tools.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-notes';
@@ -145,6 +145,9 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
         log: (message) => kernel.log.error(message),
       }))
         kernel.tools.register(tool);
+      kernel.tools.registerForAgents(
+        searchNotesForAgents({ store, scope: () => scope, now, writeOrigins, log: (m) => kernel.log.error(m) }),
+      );
       // The model learns what note memory is for before every call, as it learns about recall and remember.
       kernel.hooks.grounding.tap(PLUGIN_NAME, (grounding) => ({
         sections: [...grounding.sections, { source: 'notes', text: notesGuidance(scope) }],

@@ -10,7 +10,7 @@ import {
 } from '@mira/core';
 import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
-import { MAX_QUERY_LENGTH, NOTE_ADVERTISED_CAP, NOTE_CAP, noteAge } from './text.js';
+import { MAX_QUERY_LENGTH, NOTE_ADVERTISED_CAP, NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
 
 /** Per episode: note writes (save, update, delete), and calls with a key that found nothing. */
 export const MAX_NOTE_WRITES_PER_EPISODE = 4;
@@ -297,4 +297,35 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       ),
   };
   return [save, search, recent, update, remove];
+}
+
+/**
+ * `search_notes` for other agents (`mira mcp`, never the model): `search_memory` with the scope as a
+ * parameter, so an agent can search any scope (with the global notes); keyed notes only with their key.
+ */
+export function searchNotesForAgents(
+  ctx: NotesToolContext,
+): ToolDefinition<{ query: string; scope: string; label: string | null; private_key: string | null }> {
+  return {
+    name: 'search_notes',
+    description:
+      'Search the notes of one scope (and the global ones): full text, then meaning. Keyed notes only with their key.',
+    kind: 'acquisition',
+    origins: EPISODE_ORIGINS,
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'What to look for.' },
+        scope: { type: 'string', pattern: SCOPE_NAME_PATTERN, description: 'The scope, e.g. default.' },
+        label: nullableString('Only notes with this label, or null.'),
+        private_key: nullableString('The key of keyed notes, or null.'),
+      },
+      required: ['query', 'scope', 'label', 'private_key'],
+      additionalProperties: false,
+    },
+    run: ({ scope, ...args }, context) =>
+      notesTools({ ...ctx, scope: () => scope })
+        .find((tool) => tool.name === 'search_memory')!
+        .run(args, context),
+  };
 }
