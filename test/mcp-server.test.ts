@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +12,7 @@ import memoryPlugin, { SqliteMemoryStore } from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import notesPlugin, { NotesStore } from '@mira/plugin-notes';
 import simPlugin from '@mira/plugin-sim';
-import { MIRA_BIN } from './helpers/run-mira.js';
+import { MIRA_BIN, runMira } from './helpers/run-mira.js';
 
 describe('mira mcp: the memory of a profile for other agents (the SDK client spawns the real CLI)', function () {
   this.timeout(30_000);
@@ -130,6 +131,27 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
     expect(stderr).not.to.contain('{"jsonrpc"');
   });
 
+  it('opens the files read-only: they stay byte for byte the same, and the console writes meanwhile', async () => {
+    const digest = (name: string) =>
+      createHash('sha256')
+        .update(readFileSync(join(dir, name)))
+        .digest('hex');
+    const before = { memory: digest('memory.sqlite3'), notes: digest('notes.sqlite3') };
+    await client.callTool({ name: 'recall_memory', arguments: { query: 'Ada' } });
+    await client.callTool({
+      name: 'search_notes',
+      arguments: { query: 'charger', scope: 'default', label: null, private_key: null },
+    });
+    expect({ memory: digest('memory.sqlite3'), notes: digest('notes.sqlite3') }).to.deep.equal(before);
+    // A console (another process, here another connection) writes while the server holds the file open.
+    const writer = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'), { busyTimeoutMs: 100 });
+    const grace = await writer.createEntity({ entityType: 'person', canonicalName: 'Grace Hopper' });
+    await writer.close();
+    expect(text(await client.callTool({ name: 'recall_memory', arguments: { query: 'Grace Hopper' } }))).to.contain(
+      grace.ref,
+    );
+  });
+
   it('searches any scope with search_notes, and lists the sensors (no readings: the robot is not connected)', async () => {
     const lab = JSON.parse(
       text(
@@ -192,5 +214,27 @@ describe('tools for other agents', () => {
       error = e as MiraError;
     }
     expect(error?.message).to.contain('a tool for other agents must be an acquisition (read-only) tool');
+  });
+});
+
+describe('mira mcp on a profile whose memory does not exist yet', () => {
+  it('fails with the reason on stderr, exit status 1, and creates nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mira-mcp-new-'));
+    try {
+      writeFileSync(
+        join(dir, 'profile.toml'),
+        stringify({
+          profile: { name: 'Mira', plugins: ['@mira/plugin-memory', '@mira/plugin-memory-tools'] },
+          memory: { enabled: true, database_path: 'data/memory.sqlite3' },
+        }),
+      );
+      const run = await runMira(['mcp', '--profile', dir], '', { timeoutMs: 20_000 });
+      expect(run.code).to.equal(1);
+      expect(run.stdout).to.equal('');
+      expect(run.stderr).to.match(/holds no Mira memory database yet; open the profile's console once/);
+      expect(readdirSync(dir)).to.deep.equal(['profile.toml']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -19,6 +19,8 @@ export interface ApplicationOptions {
   readonly output?: ConsoleOutput;
   /** ROS 2 arguments from the command line (`--ros-args …`), for the plugins that are ROS nodes. */
   readonly rosArgs?: readonly string[];
+  /** Open the stores read-only (`mira mcp`): nothing is created, upgraded or written. */
+  readonly readOnly?: boolean;
   /** Plugin definitions for manifest specifiers, used instead of importing them (for tests). */
   readonly preloaded?: ReadonlyMap<string, unknown>;
 }
@@ -84,6 +86,7 @@ export class Application {
         workingMemoryLimit: manifest.workingMemoryEntries,
         plugins: () => summaries,
         rosArgs: Object.freeze([...(options.rosArgs ?? [])]),
+        readOnly: options.readOnly ?? false,
       },
     );
     const app = new Application(kernel, manifest, ordered);

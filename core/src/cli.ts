@@ -164,6 +164,7 @@ async function mcp(profile: string): Promise<number> {
     app = await Application.boot({
       manifestPath: locateManifest(profile),
       output: { print: (line) => process.stderr.write(`${line}\n`) },
+      readOnly: true,
     });
     await app.kernel.openStores();
   } catch (error) {

@@ -28,6 +28,8 @@ export interface KernelOptions {
   readonly plugins: () => readonly PluginSummary[];
   /** ROS 2 arguments from the command line. */
   readonly rosArgs?: readonly string[];
+  /** Stores open read-only (`mira mcp`). */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export class Kernel {
   readonly output: ConsoleOutput;
   readonly #plugins: () => readonly PluginSummary[];
   readonly #rosArgs: readonly string[];
+  readonly #readOnly: boolean;
   readonly #open = new Map<string, ClosableStore>();
   readonly #ajv = new Ajv({ allErrors: false, strict: false });
   #storesClosed = false;
@@ -82,6 +85,7 @@ export class Kernel {
     this.output = options.output;
     this.#plugins = options.plugins;
     this.#rosArgs = options.rosArgs ?? [];
+    this.#readOnly = options.readOnly ?? false;
     this.cognition = new EpisodeEngine({
       tools: this.tools,
       hooks: this.hooks,
@@ -317,6 +321,7 @@ export class Kernel {
         plugins: () => this.#plugins(),
         requestQuit: () => this.console.requestQuit(),
         rosArgs: this.#rosArgs,
+        readOnly: this.#readOnly,
       }),
       resolvePath: (path: string) => (isAbsolute(path) ? path : resolve(services.profile.dir, path)),
     });

@@ -87,6 +87,11 @@ export interface PluginKernel extends RuntimeServices {
     requestQuit(): void;
     /** The ROS 2 arguments given after `--ros-args` on the command line (`-r __ns:=/robot1`, `-p …`). */
     readonly rosArgs: readonly string[];
+    /**
+     * True under `mira mcp`: stores open read-only (they must exist already; nothing is created,
+     * upgraded or written) and plugins do not start.
+     */
+    readonly readOnly: boolean;
   };
   /** Resolves a path from the plugin's config against the manifest's directory; absolute paths stay. */
   resolvePath(path: string): string;

@@ -80,7 +80,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
               `[memory] backend = "postgres" reads the connection string from $${config.url_env}, which is not set; export ${config.url_env}=postgres://user:password@host:5432/database`,
             );
           }
-          return PostgresMemoryStore.open({ url, space, clock: kernel.clock });
+          return PostgresMemoryStore.open({ url, space, clock: kernel.clock, readOnly: kernel.runtime.readOnly });
         },
       });
     }
@@ -92,6 +92,8 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
       kernel.stores.register<SqliteMemoryStore>({
         name: MEMORY_STORE_NAME,
         open: async () => {
+          if (kernel.runtime.readOnly)
+            return SqliteMemoryStore.open(databasePath, { clock: kernel.clock, readOnly: true });
           ensureParentDirectory(databasePath);
           return SqliteMemoryStore.open(databasePath, { clock: kernel.clock });
         },

@@ -27,7 +27,7 @@ import {
   type SlotOutcome,
   type StoreInfo,
 } from '@mira/core';
-import { openDatabase, type SqliteDatabase } from '@mira/sqlite';
+import { openDatabase, openDatabaseReadOnly, type SqliteDatabase } from '@mira/sqlite';
 import { MEMORY_SCHEMA, SCHEMA_VERSION } from './schema-v1.js';
 
 /** How to open a {@link SqliteMemoryStore}. */
@@ -36,6 +36,8 @@ export interface SqliteMemoryStoreOptions {
   readonly clock?: Clock;
   /** How long a write waits for another process's lock, in ms (default 5000). */
   readonly busyTimeoutMs?: number;
+  /** Open an existing file read-only (`mira mcp`): every write is refused. */
+  readonly readOnly?: boolean;
 }
 
 interface EntityRow {
@@ -172,7 +174,9 @@ export class SqliteMemoryStore implements MemoryStore {
    * Mira database or a new/empty file.
    */
   static open(path: string, options: SqliteMemoryStoreOptions = {}): SqliteMemoryStore {
-    const db = openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA);
+    const db = options.readOnly
+      ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA)
+      : openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA);
     return new SqliteMemoryStore(path, db, options.clock ?? systemClock);
   }
 

@@ -104,14 +104,16 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
       kernel.stores.register({
         name: 'notes',
         open: async () => {
-          ensureParentDirectory(path);
+          const readOnly = kernel.runtime.readOnly;
+          if (!readOnly) ensureParentDirectory(path);
           const store = NotesStore.open(path, {
             clock: kernel.clock,
             embedder,
             minSimilarity: embedding.min_similarity,
             log: (message) => kernel.log.error(message),
+            readOnly,
           });
-          store.ensureScope(scope);
+          if (!readOnly) store.ensureScope(scope);
           return store;
         },
       });

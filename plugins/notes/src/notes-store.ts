@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as sqliteVec from 'sqlite-vec';
-import { MiraError, collapseWhitespace, systemClock, type Clock } from '@mira/core';
-import { openDatabase, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
+import { CoreErrorCodes, MiraError, collapseWhitespace, systemClock, type Clock } from '@mira/core';
+import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
 import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
@@ -217,9 +217,13 @@ export class NotesStore {
       log?: (message: string) => void;
       /** Cosine similarity below which a vector neighbour is not a match (default {@link DEFAULT_MIN_SIMILARITY}). */
       minSimilarity?: number;
+      /** Open an existing file read-only (`mira mcp`): nothing is upgraded or written. */
+      readOnly?: boolean;
     } = {},
   ): NotesStore {
-    const db = openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA);
+    const db = options.readOnly
+      ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA)
+      : openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA);
     sqliteVec.load(db);
     const log = options.log ?? ((message: string) => process.stderr.write(`mira: ${message}\n`));
     const store = new NotesStore(
@@ -230,6 +234,17 @@ export class NotesStore {
       log,
       options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
     );
+    if (options.readOnly) {
+      // A file from before needs its one-time upgrade, which writes: the console does it at its next start.
+      if (store.#needsUpgrade()) {
+        db.close();
+        throw new MiraError(
+          CoreErrorCodes.STORE_OPEN_FAILED,
+          `${path} was written by an earlier Mira and needs a one-time upgrade; open the profile's console once, then serve it read-only`,
+        );
+      }
+      return store;
+    }
     store.#upgradeVectors();
     store.#upgradeTextIndex();
     return store;
@@ -321,6 +336,13 @@ export class NotesStore {
     this.#db.exec(
       `CREATE TABLE IF NOT EXISTS ${VECTORS} (id INTEGER PRIMARY KEY, code BLOB NOT NULL, embedding BLOB NOT NULL)`,
     );
+  }
+
+  /** Whether the file needs the upgrades `open` runs (an old vector table, an old full-text tokenizer). */
+  #needsUpgrade(): boolean {
+    const exists = this.#db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck();
+    const fts = this.#db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'notes_fts'").pluck().get() as string;
+    return OLD_VECTORS.some((name) => exists.get(name)) || !fts.includes(`'${FTS_TOKENIZER}'`);
   }
 
   /** Rebuilds a full-text index made with another tokenizer (files from before stemming), once. */

@@ -12,6 +12,7 @@ export {
   MIRA_APPLICATION_IDS,
   inspectDatabase,
   openDatabase,
+  openDatabaseReadOnly,
   type Inspection,
   type MiraStoreKind,
   type StoreSchema,

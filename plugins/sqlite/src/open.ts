@@ -251,6 +251,49 @@ function assertWritable(path: string, schema: StoreSchema): void {
  * can write runs before {@link inspectDatabase} has proven the file new or
  * this store's.
  */
+/**
+ * Opens an existing Mira database read-only (for `mira mcp`): nothing is created, marked or written,
+ * and the connection refuses writes. A file that is missing, new, foreign or of another version is
+ * refused as {@link openDatabase} would refuse it.
+ */
+export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema: StoreSchema): SqliteDatabase {
+  const inspection = inspectDatabase(path, schema);
+  if (inspection.state !== 'current') {
+    throw new MiraError(
+      CoreErrorCodes.STORE_OPEN_FAILED,
+      `${path} holds no ${schema.what} yet; open the profile's console once to create it, then serve it read-only`,
+    );
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+  } catch (error) {
+    throw new MiraError(
+      CoreErrorCodes.STORE_OPEN_FAILED,
+      `${path} cannot be opened read-only: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  try {
+    db.pragma('query_only = ON');
+    const applicationId = db.pragma('application_id', { simple: true }) as number;
+    const userVersion = db.pragma('user_version', { simple: true }) as number;
+    const ours = MIRA_APPLICATION_IDS[schema.kind];
+    if (userVersion !== schema.version || (applicationId !== ours && applicationId !== 0)) {
+      throw new MiraError(
+        SqliteErrorCodes.NOT_MIRA,
+        `${path} is not a ${schema.what} this build reads; left unchanged`,
+      );
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
 export function openDatabase(path: string, busyTimeoutMs: number, schema: StoreSchema): SqliteDatabase {
   const inspection = inspectDatabase(path, schema);
   assertWritable(path, schema);

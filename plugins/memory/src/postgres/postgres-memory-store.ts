@@ -52,6 +52,8 @@ export interface PostgresMemoryStoreOptions {
   readonly clock?: Clock;
   /** How long to wait for the server when connecting, in ms (default 5000). */
   readonly connectTimeoutMs?: number;
+  /** Read-only sessions (`mira mcp`): the schema must exist; the server refuses every write. */
+  readonly readOnly?: boolean;
 }
 
 /** A memory space's name (a profile name, a ward, a site). */
@@ -154,7 +156,11 @@ export class PostgresMemoryStore implements MemoryStore {
       synchronize: false,
       logging: false,
       connectTimeoutMS: options.connectTimeoutMs ?? 5000,
-      extra: { max: 4, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 },
+      extra: {
+        max: 4,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+        ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+      },
     });
     try {
       await ds.initialize();
@@ -162,8 +168,9 @@ export class PostgresMemoryStore implements MemoryStore {
       throw fleetError(error, `cannot open memory at ${where.server}/${where.database}`);
     }
     try {
-      await PostgresMemoryStore.#openSchema(ds, where);
+      await PostgresMemoryStore.#openSchema(ds, where, options.readOnly ?? false);
       const store = new PostgresMemoryStore(ds, options);
+      if (options.readOnly) return store;
       await ds.query(`INSERT INTO spaces (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
         options.space,
         store.#now(),
@@ -175,12 +182,22 @@ export class PostgresMemoryStore implements MemoryStore {
     }
   }
 
-  static async #openSchema(ds: DataSource, where: { server: string; database: string }): Promise<void> {
+  static async #openSchema(
+    ds: DataSource,
+    where: { server: string; database: string },
+    readOnly: boolean,
+  ): Promise<void> {
     const tables = (await ds.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
     )) as Array<{ table_name: string }>;
     const db = `${where.server}/${where.database}`;
     if (tables.length === 0) {
+      if (readOnly) {
+        throw FleetErrors.error(
+          'FOREIGN_DATABASE',
+          `${db} holds no Mira memory yet; start a robot on it once, then serve it read-only`,
+        );
+      }
       await ds.runMigrations({ transaction: 'all' });
       return;
     }
