@@ -5,6 +5,7 @@ import { Application, stderrLogger } from './application.js';
 import type { LineReaderData, LineReaderMessage } from './console/line-reader.js';
 import { startRepl, type Repl } from './console/repl.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
+import { explainManifest } from './layers.js';
 import { locateManifest } from './manifest.js';
 import { serveMcp } from './mcp-server.js';
 import type { Progress } from './console/command.js';
@@ -13,7 +14,9 @@ import type { MemoryStore } from './memory/types.js';
 
 const USAGE = `Usage:
   mira --profile <dir|profile.toml>          open the console on a robot profile
-  mira check --profile <dir|profile.toml>    validate the manifest and print the plugin order
+  mira check --profile <dir|profile.toml|package> [--explain]
+                                             validate the manifest and print the plugin order;
+                                             --explain prints the merged layers, key by key
   mira mcp --profile <dir|profile.toml>      serve the profile's memory to other agents over MCP
                                              (stdio, read-only tools)
   mira memory copy --profile <from> --to <to>
@@ -34,13 +37,20 @@ Exit status: 0 success, 1 failed start-up or a failed line, 2 usage error.`;
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  | { readonly kind: 'run' | 'check' | 'mcp'; readonly profile: string; readonly rosArgs: readonly string[] }
+  | {
+      readonly kind: 'run' | 'check' | 'mcp';
+      readonly profile: string;
+      readonly rosArgs: readonly string[];
+      /** check: print the merged manifest with each key's file. */
+      readonly explain?: boolean;
+    }
   | { readonly kind: 'memory-copy'; readonly profile: string; readonly to: string };
 
 /** Parses `mira` arguments. @throws MiraError MIRA_ERR_CLI_USAGE */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (argv[0] === 'memory' && argv[1] === 'copy') return parseMemoryCopy(argv.slice(2));
   let mode: 'run' | 'check' | 'mcp' = 'run';
+  let explain = false;
   let profile: string | undefined;
   const rosArgs: string[] = [];
   for (let i = 0; i < argv.length; i += 1) {
@@ -56,6 +66,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     if (arg === '--version' || arg === '-V') return { kind: 'version' };
     if ((arg === 'check' || arg === 'mcp') && i === 0) {
       mode = arg;
+    } else if (arg === '--explain' && mode === 'check') {
+      explain = true;
     } else if (arg === '--profile' || arg === '-p') {
       profile = argv[i + 1];
       if (profile === undefined || profile.startsWith('-'))
@@ -72,7 +84,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       CoreErrorCodes.CLI_USAGE,
       'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim',
     );
-  return { kind: mode, profile, rosArgs };
+  return { kind: mode, profile, rosArgs, ...(explain ? { explain } : {}) };
 }
 
 function parseMemoryCopy(argv: readonly string[]): CliCommand {
@@ -239,6 +251,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (command.kind === 'check') {
     process.stdout.write(`${app.manifest.path}: ok\nprofile: ${app.manifest.name}\nplugins in order:\n`);
     app.pluginOrder.forEach((name, i) => process.stdout.write(`  ${i + 1}. ${name}\n`));
+    if (command.explain) {
+      process.stdout.write(`merged manifest (each key with the file it came from; \${VARIABLES} as written):\n`);
+      for (const line of explainManifest(app.manifest.layers)) process.stdout.write(`${line}\n`);
+    }
     return 0;
   }
   // Signals are handled from before start-up so one arriving early still takes the orderly path.

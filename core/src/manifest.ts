@@ -1,11 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parse, TomlError } from 'smol-toml';
 import { CoreErrorCodes, MiraError } from './errors.js';
+import { MANIFEST_FILE, expandVariables, loadLayers, resolveProfilePackage, type MergedManifest } from './layers.js';
 import { DEFAULT_WORKING_MEMORY_ENTRIES } from './working-memory.js';
 
-/** The file name looked for when `--profile` names a directory. */
-export const MANIFEST_FILE = 'profile.toml';
+export { MANIFEST_FILE } from './layers.js';
 
 /** The tables core itself owns in a manifest. */
 export const CORE_TABLES = Object.freeze(['profile', 'working_memory']);
@@ -21,8 +20,10 @@ export interface ProfileManifest {
   /** Plugin specifiers as written: package names or paths relative to `dir`. */
   readonly plugins: readonly string[];
   readonly workingMemoryEntries: number;
-  /** Every top-level table, by name. */
+  /** Every top-level table, by name (layers merged, variables expanded). */
   readonly tables: Readonly<Record<string, Record<string, unknown>>>;
+  /** The layers as written, with each key's file (for `mira check --explain`). */
+  readonly layers: MergedManifest;
 }
 
 /** Finds the manifest for a `--profile` argument: a `profile.toml` or a directory holding one. */
@@ -32,9 +33,11 @@ export function locateManifest(profileArg: string, cwd = process.cwd()): string 
   try {
     stats = statSync(target);
   } catch {
+    const fromPackage = resolveProfilePackage(profileArg, cwd);
+    if (fromPackage) return fromPackage;
     throw new MiraError(
       CoreErrorCodes.MANIFEST_NOT_FOUND,
-      `${profileArg}: no such file or directory; pass a profile directory or its ${MANIFEST_FILE}`,
+      `${profileArg}: no such file, directory or installed profile package; pass a profile directory, its ${MANIFEST_FILE}, or a profile package name`,
     );
   }
   const file = stats.isDirectory() ? join(target, MANIFEST_FILE) : target;
@@ -53,29 +56,9 @@ export function locateManifest(profileArg: string, cwd = process.cwd()): string 
  * Reads and checks a manifest's own parts (`[profile]`, `[working_memory]`).
  * Plugin tables are checked later against each plugin's schema.
  */
-export function readManifest(path: string): ProfileManifest {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${path}: cannot be read (${(error as Error).message})`, {
-      cause: error,
-    });
-  }
-  let data: Record<string, unknown>;
-  try {
-    data = parse(text) as Record<string, unknown>;
-  } catch (error) {
-    if (error instanceof TomlError) {
-      const firstLine = error.message.split('\n')[0];
-      throw new MiraError(
-        CoreErrorCodes.MANIFEST_SYNTAX,
-        `${path}:${error.line}:${error.column}: invalid TOML: ${firstLine}; fix the line and start again`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+export function readManifest(path: string, env: NodeJS.ProcessEnv = process.env): ProfileManifest {
+  const merged = loadLayers(path);
+  const data = expandVariables(merged.raw, env, merged.origins);
   const fail = (what: string): never => {
     throw new MiraError(CoreErrorCodes.MANIFEST_INVALID, `${path}: ${what}`);
   };
@@ -92,7 +75,8 @@ export function readManifest(path: string): ProfileManifest {
   if (!profile) fail('missing [profile] table; add [profile] with name, description and plugins');
   const known = new Set(['name', 'description', 'plugins']);
   for (const key of Object.keys(profile!)) {
-    if (!known.has(key)) fail(`[profile] has unknown key "${key}"; allowed keys are name, description, plugins`);
+    if (!known.has(key))
+      fail(`[profile] has unknown key "${key}"; allowed keys are name, description, plugins, extends`);
   }
   const {
     name,
@@ -127,5 +111,6 @@ export function readManifest(path: string): ProfileManifest {
     plugins: Object.freeze([...(plugins as string[])]),
     workingMemoryEntries,
     tables: Object.freeze(tables),
+    layers: merged,
   });
 }

@@ -1,0 +1,248 @@
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { parse, TomlError } from 'smol-toml';
+import { CoreErrorCodes, MiraError } from './errors.js';
+
+/** The file name looked for when a profile is a directory. */
+export const MANIFEST_FILE = 'profile.toml';
+
+type Table = Record<string, unknown>;
+
+/** A manifest with its layers merged: the values as written (variables unexpanded), and where each came from. */
+export interface MergedManifest {
+  /** The merged tables, `${VARIABLES}` not yet expanded. */
+  readonly raw: Table;
+  /** For each key path (`memory.database_path`), the file that set it. */
+  readonly origins: ReadonlyMap<string, string>;
+  /** Every file read, the top one last. */
+  readonly files: readonly string[];
+}
+
+const isTable = (v: unknown): v is Table =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
+
+const PACKAGE_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+
+/**
+ * The manifest file of a profile package: its `package.json` names it (`"mira": { "profile": "profile.toml" }`).
+ * Looked up from `from` first, then from the Mira installation.
+ */
+export function resolveProfilePackage(name: string, from: string): string | undefined {
+  if (!PACKAGE_NAME.test(name)) return undefined;
+  for (const base of [join(from, 'noop.js'), import.meta.filename]) {
+    let pkgJson: string;
+    try {
+      pkgJson = createRequire(base).resolve(`${name}/package.json`);
+    } catch {
+      continue;
+    }
+    const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { mira?: { profile?: unknown } };
+    if (typeof pkg.mira?.profile !== 'string') {
+      throw new MiraError(
+        CoreErrorCodes.MANIFEST_NOT_FOUND,
+        `${pkgJson}: package ${name} is not a Mira profile; its package.json needs "mira": { "profile": "profile.toml" }`,
+      );
+    }
+    return resolve(dirname(pkgJson), pkg.mira.profile);
+  }
+  return undefined;
+}
+
+/** A layer named in `extends` (a path relative to the naming file, or a package), as a manifest file. */
+function locateLayer(spec: string, fromFile: string, chain: readonly string[]): string {
+  const dir = dirname(fromFile);
+  const where = () => [...chain, fromFile].join(' → ');
+  if (spec.startsWith('.') || isAbsolute(spec)) {
+    const target = resolve(dir, spec);
+    try {
+      return statSync(target).isDirectory() ? join(target, MANIFEST_FILE) : target;
+    } catch {
+      throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${where()}: extends "${spec}", which does not exist`);
+    }
+  }
+  const found = resolveProfilePackage(spec, dir);
+  if (!found) {
+    throw new MiraError(
+      CoreErrorCodes.MANIFEST_NOT_FOUND,
+      `${where()}: extends "${spec}", which is neither a path nor an installed profile package (npm install ${spec})`,
+    );
+  }
+  return found;
+}
+
+function readToml(path: string, chain: readonly string[]): Table {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const via = chain.length > 0 ? ` (extended by ${chain.join(' → ')})` : '';
+    throw new MiraError(
+      CoreErrorCodes.MANIFEST_NOT_FOUND,
+      `${path}: cannot be read (${(error as Error).message})${via}`,
+      { cause: error },
+    );
+  }
+  try {
+    return parse(text) as Table;
+  } catch (error) {
+    if (error instanceof TomlError) {
+      throw new MiraError(
+        CoreErrorCodes.MANIFEST_SYNTAX,
+        `${path}:${error.line}:${error.column}: invalid TOML: ${error.message.split('\n')[0]}; fix the line and start again`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/** Relative paths of a layer made absolute against its own file: `*_path` keys and plugin paths. */
+function anchorPaths(table: Table, dir: string, inProfile: boolean): Table {
+  const out: Table = {};
+  for (const [key, value] of Object.entries(table)) {
+    if (
+      typeof value === 'string' &&
+      value.trim() !== '' &&
+      (key === 'path' || key.endsWith('_path')) &&
+      !isAbsolute(value) &&
+      !value.includes('${')
+    ) {
+      out[key] = resolve(dir, value);
+    } else if (inProfile && key === 'plugins' && Array.isArray(value)) {
+      out[key] = value.map((p) =>
+        typeof p === 'string' && (p.startsWith('./') || p.startsWith('../')) ? resolve(dir, p) : p,
+      );
+    } else if (isTable(value)) {
+      out[key] = anchorPaths(value, dir, false);
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Merges `source` (from `file`) over `target`: tables key by key, everything else (arrays of tables
+ * included) replaced; `[profile] plugins` merged in order without duplicates, `"!name"` removing one.
+ */
+function mergeInto(target: Table, source: Table, origins: Map<string, string>, file: string, path = ''): void {
+  for (const [key, value] of Object.entries(source)) {
+    const at = path ? `${path}.${key}` : key;
+    if (at === 'profile.plugins' && Array.isArray(value)) {
+      const list = Array.isArray(target[key]) ? [...(target[key] as unknown[])] : [];
+      for (const entry of value) {
+        if (typeof entry === 'string' && entry.startsWith('!')) {
+          const i = list.indexOf(entry.slice(1));
+          if (i >= 0) list.splice(i, 1);
+        } else if (!list.includes(entry)) list.push(entry);
+      }
+      target[key] = list;
+      origins.set(at, file);
+    } else if (isTable(value) && isTable(target[key])) {
+      mergeInto(target[key] as Table, value, origins, file, at);
+    } else {
+      target[key] = isTable(value) ? structuredClone(value) : value;
+      for (const known of [...origins.keys()]) if (known.startsWith(`${at}.`)) origins.delete(known);
+      origins.set(at, file);
+      if (isTable(value)) recordLeaves(value, at, origins, file);
+    }
+  }
+}
+
+function recordLeaves(table: Table, path: string, origins: Map<string, string>, file: string): void {
+  for (const [key, value] of Object.entries(table)) {
+    const at = `${path}.${key}`;
+    origins.set(at, file);
+    if (isTable(value)) recordLeaves(value, at, origins, file);
+  }
+}
+
+/** Reads a manifest and the layers it `extends`, merged (later layers over earlier, the file itself last). */
+export function loadLayers(path: string, chain: readonly string[] = []): MergedManifest {
+  if (chain.includes(path)) {
+    throw new MiraError(
+      CoreErrorCodes.MANIFEST_INVALID,
+      `extends cycle: ${[...chain, path].join(' → ')}; remove one of the links`,
+    );
+  }
+  const own = readToml(path, chain);
+  const profile = isTable(own.profile) ? own.profile : undefined;
+  const layers = profile?.extends;
+  if (layers !== undefined && (!Array.isArray(layers) || !layers.every((l) => typeof l === 'string' && l !== ''))) {
+    throw new MiraError(
+      CoreErrorCodes.MANIFEST_INVALID,
+      `${path}: [profile] extends must be a list of profile packages or paths, e.g. ["@mira/profile-sim"]`,
+    );
+  }
+  const raw: Table = {};
+  const origins = new Map<string, string>();
+  const files: string[] = [];
+  for (const layer of (layers as string[] | undefined) ?? []) {
+    const below = loadLayers(locateLayer(layer, path, chain), [...chain, path]);
+    for (const [key, file] of below.origins) origins.set(key, file);
+    mergeInto(raw, structuredClone(below.raw), new Map(), '');
+    for (const [key, file] of below.origins) origins.set(key, file);
+    files.push(...below.files.filter((f) => !files.includes(f)));
+  }
+  const anchored = anchorPaths(own, dirname(path), false);
+  if (isTable(anchored.profile)) {
+    anchored.profile = anchorPaths(anchored.profile, dirname(path), true);
+    delete (anchored.profile as Table).extends;
+  }
+  mergeInto(raw, anchored, origins, path);
+  // A removal ("!name") never stays in the merged list.
+  const merged = raw.profile;
+  if (isTable(merged) && Array.isArray(merged.plugins))
+    merged.plugins = (merged.plugins as unknown[]).filter((p) => !(typeof p === 'string' && p.startsWith('!')));
+  files.push(path);
+  return { raw, origins, files };
+}
+
+const VARIABLE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * `${NAME}` and `${NAME:-default}` in string values, from the environment (`$$` is a dollar sign).
+ * An unset variable without a default is an error naming it and the file that used it.
+ */
+export function expandVariables(
+  table: Table,
+  env: NodeJS.ProcessEnv,
+  origins: ReadonlyMap<string, string>,
+  path = '',
+): Table {
+  const expand = (value: unknown, at: string): unknown => {
+    if (typeof value === 'string') {
+      return value.replace(VARIABLE, (match, name: string | undefined, fallback: string | undefined) => {
+        if (match === '$$') return '$';
+        const set = env[name!];
+        if (set !== undefined && set !== '') return set;
+        if (fallback !== undefined) return fallback;
+        throw new MiraError(
+          CoreErrorCodes.MANIFEST_INVALID,
+          `${origins.get(at) ?? 'the manifest'}: ${at} uses \${${name}}, which is not set; export ${name}=… or write \${${name}:-default}`,
+        );
+      });
+    }
+    if (Array.isArray(value)) return value.map((v, i) => expand(v, `${at}[${i}]`));
+    if (isTable(value)) return expandVariables(value, env, origins, at);
+    return value;
+  };
+  return Object.fromEntries(Object.entries(table).map(([k, v]) => [k, expand(v, path ? `${path}.${k}` : k)]));
+}
+
+/** The merged manifest as TOML-like lines, each key with the file it came from; variables stay unexpanded. */
+export function explainManifest(merged: MergedManifest): string[] {
+  const lines: string[] = [];
+  const origin = (at: string) => merged.origins.get(at) ?? merged.files.at(-1)!;
+  const walk = (table: Table, path: string) => {
+    const scalars = Object.entries(table).filter(([, v]) => !isTable(v));
+    const tables = Object.entries(table).filter(([, v]) => isTable(v));
+    if (path && scalars.length > 0) lines.push(`[${path}]`);
+    for (const [key, value] of scalars) {
+      const at = path ? `${path}.${key}` : key;
+      lines.push(`${key} = ${JSON.stringify(value)}    # ${origin(at)}`);
+    }
+    for (const [key, value] of tables) walk(value as Table, path ? `${path}.${key}` : key);
+  };
+  walk(merged.raw, '');
+  return lines;
+}
