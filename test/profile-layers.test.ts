@@ -163,4 +163,29 @@ describe('profiles as packages, with layers and variables', () => {
     // What comes from the environment (names, passwords, URLs) is shown as the variable, never its value.
     expect(explained).not.to.contain('secret-name-123');
   });
+
+  it('ships example profiles as packages: a ROS 2 diff-drive robot, the simulator, and a fleet-member layer', async () => {
+    for (const name of ['@mira/profile-ros2-diff-drive', '@mira/profile-sim']) {
+      const run = await runMira(['check', '--profile', name], '', { timeoutMs: 20_000 });
+      expect(run.stderr, name).to.equal('');
+      expect(run.code, name).to.equal(0);
+    }
+    const robot = write(
+      'rover7/profile.toml',
+      '[profile]\nextends = ["@mira/profile-ros2-diff-drive", "@mira/profile-fleet-member"]\n',
+    );
+    const env = { ROBOT_NAME: 'rover7', ROBOT_NAMESPACE: '/rover7', MIRA_SPACE: 'ward-3' };
+    const manifest = readManifest(robot, env);
+    expect(manifest.name).to.equal('rover7');
+    expect(manifest.tables.memory).to.deep.include({ backend: 'postgres', space: 'ward-3', url_env: 'MIRA_PG_URL' });
+    expect(manifest.tables.ros2).to.deep.include({ namespace: '/rover7', transport: 'rosbridge' });
+    const checked = await runMira(['check', '--profile', robot], '', { env, timeoutMs: 20_000 });
+    expect(checked.code).to.equal(0);
+    const unset = await runMira(['check', '--profile', robot], '', {
+      env: { ROBOT_NAME: 'rover7' },
+      timeoutMs: 20_000,
+    });
+    expect(unset.code).to.equal(1);
+    expect(unset.stderr).to.contain('memory.space uses ${MIRA_SPACE}, which is not set');
+  });
 });
