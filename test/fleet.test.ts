@@ -5,26 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { promisify } from 'node:util';
-import type { MemoryStore, MiraError } from '@mira/core';
+import type { MemoryStore } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import mindViewPlugin from '@mira/plugin-mind-view';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import memoryPlugin, { FLEET_SCHEMA_VERSION, PostgresMemoryStore, SqliteMemoryStore } from '@mira/plugin-memory';
+import { rejection } from './conformance/memory-store-contract.js';
 import { modelRuntime, toolMessages } from './helpers/model-runtime.js';
 import { REPO_ROOT, runMira } from './helpers/run-mira.js';
 import { createTestDatabase, postgresUnavailable, superuser, type TestDatabase } from './helpers/postgres.js';
 
 const run = promisify(execFile);
 const unavailable = postgresUnavailable();
-
-async function rejection(promise: Promise<unknown>): Promise<MiraError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as MiraError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('fleet memory on PostgreSQL (a real server)', function () {
   this.timeout(60_000);

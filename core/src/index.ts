@@ -124,6 +124,7 @@ export {
   MAX_SUMMARY_LENGTH,
   MAX_VALUE_LENGTH,
   prepareMemory,
+  writtenMemory,
   prepareName,
   prepareNewName,
   OPERATOR_STATEMENT_SOURCE,

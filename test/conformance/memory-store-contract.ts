@@ -13,7 +13,8 @@ export interface StoreUnderTest {
 /** Makes a fresh, empty store whose timestamps come from `clock`. */
 export type StoreFactory = (clock: ManualClock) => Promise<StoreUnderTest>;
 
-async function rejection(promise: Promise<unknown>): Promise<MiraError> {
+/** The error a promise rejects with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<MiraError> {
   try {
     await promise;
   } catch (error) {

@@ -8,6 +8,7 @@ import {
   prepareName,
   prepareNewName,
   systemClock,
+  writtenMemory,
   type Alias,
   type AliasAdded,
   type Clock,
@@ -380,31 +381,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
     const payloadId = Number(this.#s.insertPayload.run(memoryId, m.payloadText, byteSize, now).lastInsertRowid);
     // Built from what was just written, in the order getMemory() returns, instead of reading it back.
-    links.sort((a, b) => a.entityId - b.entityId || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
-    return {
-      id: memoryId,
-      ref: memoryRef(memoryId),
-      kind: m.kind,
-      summary: m.summary,
-      predicate: m.predicate,
-      value: m.value,
-      source: { kind: m.sourceKind, label: m.sourceLabel },
-      confidence: m.confidence,
-      status: 'active',
-      createdAt: now,
-      links,
-      payloads: [
-        {
-          id: payloadId,
-          payloadKind: 'inline_text',
-          mediaType: 'text/plain',
-          byteSize,
-          objectRef: null,
-          sha256: null,
-          createdAt: now,
-        },
-      ],
-    };
+    return writtenMemory(m, { id: memoryId, createdAt: now, links, payloadId, byteSize });
   }
 
   createMemory(input: NewMemory): Promise<Memory> {

@@ -9,6 +9,7 @@ import {
   prepareName,
   prepareNewName,
   systemClock,
+  writtenMemory,
   type AliasAdded,
   type Clock,
   type Entity,
@@ -495,31 +496,7 @@ export class PostgresMemoryStore implements MemoryStore {
        VALUES ($1, $2, $3, 'inline_text', 'text/plain', $4, $5, $6)`,
       [this.space, payloadId, id, p.payloadText, byteSize, now],
     );
-    links.sort((a, b) => a.entityId - b.entityId || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
-    return {
-      id,
-      ref: memoryRef(id),
-      kind: p.kind,
-      summary: p.summary,
-      predicate: p.predicate,
-      value: p.value,
-      source: { kind: p.sourceKind, label: p.sourceLabel },
-      confidence: p.confidence,
-      status: 'active',
-      createdAt: now,
-      links,
-      payloads: [
-        {
-          id: payloadId,
-          payloadKind: 'inline_text',
-          mediaType: 'text/plain',
-          byteSize,
-          objectRef: null,
-          sha256: null,
-          createdAt: now,
-        },
-      ],
-    };
+    return writtenMemory(p, { id, createdAt: now, links, payloadId, byteSize });
   }
 
   createMemory(input: NewMemory): Promise<Memory> {
