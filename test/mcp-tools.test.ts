@@ -1,4 +1,10 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
 import type { EpisodeOrigin, MiraError, ToolResult } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import mcpToolsPlugin, { MAX_RESULT_CHARS, toStrictSchema } from '@mira/plugin-mcp-tools';
@@ -129,6 +135,36 @@ describe('MCP servers as tool plugins (the official SDK over stdio, a real serve
     }
     expect(error?.code).to.equal('MIRA_ERR_CONFIG_INVALID');
     expect(error?.message).to.contain('two MCP servers are named tickets');
+  });
+
+  it('uses a server over Streamable HTTP on loopback', async () => {
+    // An MCP server in this process, on 127.0.0.1, with the SDK's Streamable HTTP transport.
+    const mcp = new McpServer({ name: 'http-calendar', version: '1.0.0' });
+    mcp.registerTool(
+      'next_meeting',
+      { description: 'The next meeting in a room', inputSchema: { room: z.string() } },
+      async ({ room }) => ({ content: [{ type: 'text', text: `${room}: stand-up at 09:30` }] }),
+    );
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await mcp.connect(transport);
+    const http: Server = createServer((req, res) => void transport.handleRequest(req, res));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+      await boot([{ name: 'calendar', url, tools: ['next_meeting'], timeout_ms: 3000 }]);
+      const answer = await call('calendar__next_meeting', { room: 'lab' });
+      expect(answer.json).to.deep.equal({
+        status: 'ok',
+        server: 'calendar',
+        tool: 'next_meeting',
+        result: 'lab: stand-up at 09:30',
+      });
+    } finally {
+      await rt?.dispose();
+      await mcp.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
   });
 
   it('allows only loopback URLs for Streamable HTTP servers', async () => {
