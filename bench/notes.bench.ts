@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { hashedBagOfWords } from '@mira/core/testing';
-import { NOTES_SCHEMA, NotesStore, binaryCode, type Embedder, type Viewer } from '@mira/plugin-notes';
+import {
+  NOTES_SCHEMA,
+  NOTE_VECTORS_DDL,
+  NOTE_VECTORS_TABLE,
+  NotesStore,
+  binaryCode,
+  type Embedder,
+  type Viewer,
+} from '@mira/plugin-notes';
 import { terminalProgress } from '@mira/core';
 import { CACHE_DIR } from './lib/generate.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
@@ -78,7 +86,7 @@ export function generate(count: number, log: (m: string) => void): string {
   db.pragma('synchronous = OFF');
   db.exec(NOTES_SCHEMA.ddl);
   // The store's table (binary code and floats), and the same vectors in sqlite-vec for the exact baseline.
-  db.exec('CREATE TABLE note_vectors_v3 (id INTEGER PRIMARY KEY, code BLOB NOT NULL, embedding BLOB NOT NULL)');
+  db.exec(NOTE_VECTORS_DDL);
   db.exec(`CREATE VIRTUAL TABLE ${EXACT_TABLE} USING vec0(embedding float[${DIMENSION}] distance_metric=cosine)`);
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
     'embedder',
@@ -92,7 +100,7 @@ export function generate(count: number, log: (m: string) => void): string {
   );
   const label = db.prepare('INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, 0)');
   const fts = db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)');
-  const vec = db.prepare('INSERT INTO note_vectors_v3 (id, code, embedding) VALUES (?, ?, ?)');
+  const vec = db.prepare(`INSERT INTO ${NOTE_VECTORS_TABLE} (id, code, embedding) VALUES (?, ?, ?)`);
   const exact = db.prepare(`INSERT INTO ${EXACT_TABLE} (rowid, embedding) VALUES (?, ?)`);
   const bar = terminalProgress(process.stderr, 'generating notes', count);
   for (let start = 1; start <= count; start += 10_000) {

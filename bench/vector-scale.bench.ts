@@ -6,7 +6,16 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { NOTES_SCHEMA, NotesStore, binaryCode, cosine, type Embedder, type Viewer } from '@mira/plugin-notes';
+import {
+  NOTES_SCHEMA,
+  NOTE_VECTORS_DDL,
+  NOTE_VECTORS_TABLE,
+  NotesStore,
+  binaryCode,
+  cosine,
+  type Embedder,
+  type Viewer,
+} from '@mira/plugin-notes';
 import { terminalProgress } from '@mira/core';
 import { CACHE_DIR } from './lib/generate.js';
 import { markdownTable, writeResults } from './lib/report.js';
@@ -47,7 +56,7 @@ function generate(count: number, log: (m: string) => void): string {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   db.exec(NOTES_SCHEMA.ddl);
-  db.exec('CREATE TABLE note_vectors_v3 (id INTEGER PRIMARY KEY, code BLOB NOT NULL, embedding BLOB NOT NULL)');
+  db.exec(NOTE_VECTORS_DDL);
   db.exec(`CREATE VIRTUAL TABLE ${EXACT_TABLE} USING vec0(embedding float[${DIMENSION}] distance_metric=cosine)`);
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run(
     'embedder',
@@ -60,7 +69,7 @@ function generate(count: number, log: (m: string) => void): string {
     "INSERT INTO notes (id, scope, content, created_at, updated_at) VALUES (?, 'default', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
   );
   const fts = db.prepare("INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, '')");
-  const vec = db.prepare('INSERT INTO note_vectors_v3 (id, code, embedding) VALUES (?, ?, ?)');
+  const vec = db.prepare(`INSERT INTO ${NOTE_VECTORS_TABLE} (id, code, embedding) VALUES (?, ?, ?)`);
   const exact = db.prepare(`INSERT INTO ${EXACT_TABLE} (rowid, embedding) VALUES (?, ?)`);
   const bar = terminalProgress(process.stderr, 'generating notes', count);
   for (let start = 1; start <= count; start += 10_000) {
@@ -137,7 +146,10 @@ export async function vectorScaleBench(options: {
     20,
   );
   // Ground truth checked once more by plain cosine over every vector (not sqlite-vec's).
-  const all = db.prepare('SELECT id, embedding FROM note_vectors_v3').all() as Array<{ id: number; embedding: Buffer }>;
+  const all = db.prepare(`SELECT id, embedding FROM ${NOTE_VECTORS_TABLE}`).all() as Array<{
+    id: number;
+    embedding: Buffer;
+  }>;
   const floats = all.map((r) => ({ id: r.id, v: new Float32Array(Uint8Array.from(r.embedding).buffer) }));
   db.close();
   let recall = 0;

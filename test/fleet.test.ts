@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import mindViewPlugin from '@mira/plugin-mind-view';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import memoryPlugin, { FLEET_SCHEMA_VERSION, PostgresMemoryStore, SqliteMemoryStore } from '@mira/plugin-memory';
 import { rejection } from './conformance/memory-store-contract.js';
+import { killAfter, startWriter } from './helpers/memory-writer.js';
 import { modelRuntime, toolMessages } from './helpers/model-runtime.js';
 import { REPO_ROOT, runMira } from './helpers/run-mira.js';
 import { createTestDatabase, postgresUnavailable, superuser, type TestDatabase } from './helpers/postgres.js';
@@ -248,9 +249,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       await other.close();
       const store = rt.app.kernel.store<MemoryStore>('memory');
       expect((await store.findEntities('dock')).map((e) => e.ref)).to.deep.equal(['ENT1']);
-      const recall = await rt.app.kernel.tools
-        .get('recall_memory')!
-        .tool.run({ query: 'DOCK' }, { episode: { id: 1, origin: 'operator', startedAt: new Date() } });
+      const recall = await rt.callTool('recall_memory', { query: 'DOCK' });
       expect(recall.display).to.equal('hit ENT1');
       expect(recall.content).to.contain('The dock is behind the lab door');
       const { token, port } = rt.instance(mindViewPlugin).server!;
@@ -352,30 +351,9 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       const seed = await PostgresMemoryStore.open({ url: db.url, space: 'crash' });
       const a = (await seed.createEntity({ entityType: 'robot', canonicalName: 'Mira' })).id;
       const b = (await seed.createEntity({ entityType: 'place', canonicalName: 'Lab' })).id;
-      const writer = spawn(
-        process.execPath,
-        [`${REPO_ROOT}test/fixtures/memory-writer.js`, db.url, `crash${round}`, 'forever', String(a), String(b)],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      const acked: number[] = [];
-      let buffer = '';
-      writer.stdout.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) acked.push(Number(line));
-      });
-      const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-        writer.on('close', (_c, signal) => resolve(signal)),
-      );
-      const target = 5 + Math.floor(Math.random() * 60);
-      const deadline = Date.now() + 30_000;
-      while (acked.length < target) {
-        if (Date.now() > deadline || writer.exitCode !== null) throw new Error('the writer stopped writing');
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      writer.kill('SIGKILL');
-      expect(await exited).to.equal('SIGKILL');
+      const writer = startWriter(db.url, `crash${round}`, 'forever', a, b);
+      expect(await killAfter(writer, 5 + Math.floor(Math.random() * 60))).to.equal('SIGKILL');
+      const { acked } = writer;
       const client = await db.client();
       try {
         const memories = (

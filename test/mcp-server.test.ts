@@ -92,9 +92,7 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
       tables: { memory: { enabled: true, database_path: join(dir, 'memory.sqlite3') } },
     });
     try {
-      const inside = await rt.app.kernel.tools
-        .get('recall_memory')!
-        .tool.run({ query: 'ADA' }, { episode: { id: 1, origin: 'operator', startedAt: new Date() } });
+      const inside = await rt.callTool('recall_memory', { query: 'ADA' });
       expect(viaMcp).to.equal(inside.content);
       expect(viaMcp).to.contain('Ada prefers green tea');
     } finally {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import type { EpisodeOrigin, MiraError, ToolResult } from '@mira/core';
+import type { MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import mcpToolsPlugin, { MAX_RESULT_CHARS, toStrictSchema } from '@mira/plugin-mcp-tools';
 import { eventually } from './conformance/transport-contract.js';
@@ -30,13 +30,11 @@ describe('MCP servers as tool plugins (the official SDK over stdio, a real serve
   const boot = async (servers: unknown[]) => {
     rt = await createTestRuntime({ plugins: [mcpToolsPlugin], tables: { mcp_tools: { servers } } });
   };
-  const call = async (name: string, args: Record<string, unknown>, origin: EpisodeOrigin = 'operator') => {
-    const registered = rt.app.kernel.tools.get(name);
-    if (!registered) throw new Error(`no tool ${name}`);
+  const call = async (name: string, args: Record<string, unknown>) => {
+    // Validated first, as the episode engine validates a model's call against the strict schema.
+    const registered = rt.app.kernel.tools.get(name)!;
     expect(registered.validate(args), JSON.stringify(registered.validate.errors)).to.equal(true);
-    const result: ToolResult = await registered.tool.run(args, {
-      episode: { id: 1, origin, startedAt: new Date() },
-    });
+    const result = await rt.callTool(name, args);
     return { ...result, json: JSON.parse(result.content) as Record<string, unknown> };
   };
 

@@ -6,29 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
-
-const WRITER = fileURLToPath(new URL('./fixtures/memory-writer.js', import.meta.url));
-
-/** Starts a writer process; `acked` fills with every id it printed. */
-function startWriter(path: string, label: string, count: number | 'forever', a: number, b: number) {
-  const child = spawn(process.execPath, [WRITER, path, label, String(count), String(a), String(b)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const acked: number[] = [];
-  let buffer = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const lines = buffer.split('\n');
-    buffer = lines.pop()!;
-    for (const line of lines) acked.push(Number(line));
-  });
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, acked, exited, stderr: () => stderr };
-}
+import { killAfter, startWriter } from './helpers/memory-writer.js';
 
 function audit(path: string) {
   const db = new Database(path, { readonly: true });
@@ -65,17 +43,7 @@ describe('SqliteMemoryStore reliability (real processes)', function () {
   for (let round = 1; round <= 3; round += 1) {
     it(`keeps every acknowledged memory whole after SIGKILL at a random moment (round ${round})`, async () => {
       const writer = startWriter(path, `crash${round}`, 'forever', a, b);
-      const target = 5 + Math.floor(Math.random() * 150);
-      while (writer.acked.length < target) {
-        const state = await Promise.race([
-          writer.exited.then(() => 'exited'),
-          new Promise((r) => setTimeout(() => r('wait'), 5)),
-        ]);
-        if (state === 'exited') throw new Error(`writer exited early: ${writer.stderr()}`);
-      }
-      writer.child.kill('SIGKILL');
-      const { signal } = await writer.exited;
-      expect(signal).to.equal('SIGKILL');
+      expect(await killAfter(writer, 5 + Math.floor(Math.random() * 150))).to.equal('SIGKILL');
       const result = audit(path);
       expect(result.integrity).to.equal('ok');
       expect(result.partial, 'memories without exactly two links and one payload').to.deep.equal([]);

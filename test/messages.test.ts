@@ -140,16 +140,7 @@ describe('TwistStamped drives (ros2_control on Jazzy)', function () {
     max_duration_s: 5,
   };
   const drive = async () =>
-    JSON.parse(
-      (
-        await rt.app.kernel.tools
-          .get('drive')!
-          .tool.run(
-            { linear_m_s: 0.3, angular_rad_s: 0, duration_s: 2 },
-            { episode: { id: 1, origin: 'operator', startedAt: new Date() } },
-          )
-      ).content,
-    );
+    JSON.parse((await rt.callTool('drive', { linear_m_s: 0.3, angular_rad_s: 0, duration_s: 2 })).content);
   afterEach(async () => {
     await rt?.dispose();
     await bridge?.close();

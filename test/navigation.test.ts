@@ -45,11 +45,8 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await bridge.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown>, origin = 'operator' as const) =>
-    JSON.parse(
-      (await rt.app.kernel.tools.get(name)!.tool.run(args, { episode: { id: 1, origin, startedAt: new Date() } }))
-        .content,
-    );
+  const call = async (name: string, args: Record<string, unknown>) =>
+    JSON.parse((await rt.callTool(name, args)).content);
   const navigation = () => rt.app.kernel.latestReading('navigation')?.value as Record<string, unknown> | undefined;
 
   it('sends the goal Nav2 expects, shows feedback on the navigation sensor, and reports arrival', async () => {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { ManualClock, type EpisodeInfo, type ToolDefinition } from '@mira/core';
+import { ManualClock } from '@mira/core';
 import {
   createTestRuntime,
   hashedBagOfWords,
@@ -14,9 +14,6 @@ import {
 } from '@mira/core/testing';
 import notesPlugin, { NotesStore } from '@mira/plugin-notes';
 import openaiPlugin from '@mira/plugin-openai';
-
-const episode: EpisodeInfo = { id: 1, origin: 'operator', utterance: 'x', startedAt: new Date(0) };
-let nextEpisode = 1;
 
 // A toy semantic embedder: drinks share a dimension, so "beverage" is near "tea" without sharing a word.
 const CONCEPTS: Record<string, number> = {
@@ -42,13 +39,9 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
   let rt: TestRuntime;
   let server: ScriptedModelServer;
   let clock: ManualClock;
-  const tool = (name: string) => rt.app.kernel.tools.get(name)!.tool as ToolDefinition<any>;
   const callTool = async (name: string, args: Record<string, unknown>) =>
     // Each direct call stands for an episode of its own (per-episode note budgets start afresh).
-    JSON.parse((await tool(name).run(args, { episode: { ...episode, id: nextEpisode++ } })).content) as Record<
-      string,
-      any
-    >;
+    JSON.parse((await rt.callTool(name, args, { utterance: 'x' })).content) as Record<string, any>;
   const dbPath = () => join(rt.dir, 'notes.sqlite3');
   const dbHash = () => {
     const db = new Database(dbPath(), { readonly: true });

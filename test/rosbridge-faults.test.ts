@@ -184,16 +184,7 @@ describe('rosbridge in a runtime: an outage is visible, and the robot is not sai
   });
 
   const drive = async () =>
-    JSON.parse(
-      (
-        await rt.app.kernel.tools
-          .get('drive')!
-          .tool.run(
-            { linear_m_s: 0.2, angular_rad_s: 0, duration_s: 1 },
-            { episode: { id: 1, origin: 'operator', startedAt: new Date() } },
-          )
-      ).content,
-    );
+    JSON.parse((await rt.callTool('drive', { linear_m_s: 0.2, angular_rad_s: 0, duration_s: 1 })).content);
 
   it('refuses to drive while the bridge is down, logs the outage, and recovers', async () => {
     await eventually(() => bridge.subscribers('/battery_state') === 1, 8000, 'the subscription');

@@ -145,10 +145,10 @@ describe('safety path: an emergency stop from ROS', function () {
     await bridge.close();
   });
 
-  const episode = { id: 1, origin: 'operator' as const, utterance: 'go', startedAt: new Date() };
-  const driveTool = () => rt.app.kernel.tools.get('drive')!.tool;
   const drive = async () =>
-    JSON.parse((await driveTool().run({ linear_m_s: 0.2, angular_rad_s: 0, duration_s: 5 }, { episode })).content);
+    JSON.parse(
+      (await rt.callTool('drive', { linear_m_s: 0.2, angular_rad_s: 0, duration_s: 5 }, { utterance: 'go' })).content,
+    );
 
   const cases: Array<{
     name: string;

@@ -18,6 +18,7 @@ import { Application } from '../application.js';
 import { ManualClock, type Clock } from '../clock.js';
 import { pluginInstances } from '../instances.js';
 import type { MiraPlugin, PluginInstance } from '../plugin.js';
+import type { EpisodeInfo, ToolResult } from '../tools.js';
 import type { Logger } from '../types.js';
 
 export { ManualClock } from '../clock.js';
@@ -58,6 +59,12 @@ export interface TestRuntime {
   instance<I extends PluginInstance>(plugin: MiraPlugin<any, I> | string): I;
   /** Runs one console line and returns whether it succeeded and what it printed. */
   run(line: string): Promise<{ ok: boolean; output: string[] }>;
+  /**
+   * Runs a registered tool directly, as the episode engine would after validating the call: each call
+   * is an episode of its own (a fresh ID; per-episode budgets start afresh) from `episode.origin`
+   * (`operator` unless given). @throws Error when no tool has that name.
+   */
+  callTool(name: string, args: Record<string, unknown>, episode?: Partial<EpisodeInfo>): Promise<ToolResult>;
   /** Runs lines in order and returns everything printed. */
   runAll(lines: readonly string[]): Promise<string[]>;
   /** Stops the runtime (phased shutdown, stores closed once). */
@@ -121,6 +128,14 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     const result = await app.execute(line, { print: (l) => output.push(l) });
     return { ok: result.ok, output };
   };
+  let episodes = 0;
+  const callTool = async (name: string, args: Record<string, unknown>, episode: Partial<EpisodeInfo> = {}) => {
+    const registered = app.kernel.tools.get(name);
+    if (!registered) throw new Error(`no tool ${name} in this runtime`);
+    return registered.tool.run(args, {
+      episode: { id: ++episodes, origin: 'operator', startedAt: clock.now(), ...episode },
+    });
+  };
   return {
     app,
     dir,
@@ -136,6 +151,7 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
       return instance as I;
     },
     run,
+    callTool,
     runAll: async (lines) => {
       const all: string[] = [];
       for (const line of lines) all.push(...(await run(line)).output);

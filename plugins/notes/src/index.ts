@@ -23,7 +23,7 @@ import { notesTools, searchNotesForAgents } from './tools.js';
 export { formatNote, notesCommands, validateNotesExport } from './commands.js';
 export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 export { GLOBAL_SCOPE, NotesStore, type Note, type NotesExport, type SearchHit, type Viewer } from './notes-store.js';
-export { NOTES_SCHEMA } from './schema.js';
+export { NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 export { NotesErrorCodes, NotesErrors } from './errors.js';
 export { QuantizedIndex, binaryCode, cosine, type VectorFilter } from './vector-index.js';
 export {

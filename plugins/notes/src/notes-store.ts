@@ -5,7 +5,7 @@ import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type SqliteSta
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
 import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
-import { FTS_TOKENIZER, NOTES_SCHEMA } from './schema.js';
+import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
 import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, comparable, parseLabels } from './text.js';
 
@@ -84,7 +84,7 @@ const WITH_LABEL = 'AND (? IS NULL OR EXISTS (SELECT 1 FROM note_labels l WHERE 
  * The vector table: each note's embedding (float32) and its binary code, which the in-memory
  * {@link QuantizedIndex} scans; the floats re-score its candidates exactly.
  */
-const VECTORS = 'note_vectors_v3';
+const VECTORS = NOTE_VECTORS_TABLE;
 /** The sqlite-vec tables of files from before (without, then with scope and key columns); moved once, at open. */
 const OLD_VECTORS = ['note_vectors', 'note_vectors_v2'] as const;
 
@@ -333,9 +333,7 @@ export class NotesStore {
   }
 
   #createVectors(): void {
-    this.#db.exec(
-      `CREATE TABLE IF NOT EXISTS ${VECTORS} (id INTEGER PRIMARY KEY, code BLOB NOT NULL, embedding BLOB NOT NULL)`,
-    );
+    this.#db.exec(NOTE_VECTORS_DDL);
   }
 
   /** Whether the file needs the upgrades `open` runs (an old vector table, an old full-text tokenizer). */

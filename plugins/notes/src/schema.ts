@@ -13,6 +13,11 @@ import { NOTE_CAP } from './text.js';
  * which the store scans in memory and re-scores with the floats. Files with
  * the sqlite-vec tables of before have their vectors moved once, at open.
  */
+/** The vector table: each note's float32 embedding and its binary code (see vector-index.ts). */
+export const NOTE_VECTORS_TABLE = 'note_vectors_v3';
+/** Its DDL, run when the first embedding is stored (and by tools that build a notes file directly). */
+export const NOTE_VECTORS_DDL = `CREATE TABLE IF NOT EXISTS ${NOTE_VECTORS_TABLE} (id INTEGER PRIMARY KEY, code BLOB NOT NULL, embedding BLOB NOT NULL)`;
+
 /** The full-text tokenizer; a file whose index was built with another is re-indexed at open. */
 export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 

@@ -45,6 +45,27 @@ function render(note: Note, now: Date) {
   };
 }
 
+/** A note search's result, as `search_memory` (the session's scope) and `search_notes` (any) give it. */
+function searchNotes(
+  ctx: NotesToolContext,
+  name: string,
+  args: { query: string; label: string | null; private_key: string | null },
+): Promise<ToolResult> {
+  return guarded(ctx, name, async () => {
+    const { hits, mode, why } = await ctx.store().search(viewer(ctx, args.private_key), args.query, args.label, 10);
+    const now = ctx.now();
+    return {
+      content: json({
+        status: hits.length > 0 ? 'found' : 'none',
+        mode,
+        ...(why ? { note: why } : {}),
+        notes: hits.map((h) => render(h.note, now)),
+      }),
+      display: `${hits.length} found (${mode})`,
+    };
+  });
+}
+
 /**
  * What each episode has spent: note writes, and keyed calls that found nothing. A model guessing keys
  * (a thousand deletes in one answer) is stopped after a few tries, for the rest of the episode.
@@ -194,20 +215,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       required: ['query', 'label', 'private_key'],
       additionalProperties: false,
     },
-    run: (args) =>
-      guarded(ctx, 'search_memory', async () => {
-        const { hits, mode, why } = await ctx.store().search(viewer(ctx, args.private_key), args.query, args.label, 10);
-        const now = ctx.now();
-        return {
-          content: json({
-            status: hits.length > 0 ? 'found' : 'none',
-            mode,
-            ...(why ? { note: why } : {}),
-            notes: hits.map((h) => render(h.note, now)),
-          }),
-          display: `${hits.length} found (${mode})`,
-        };
-      }),
+    run: (args) => searchNotes(ctx, 'search_memory', args),
   };
   const recent: ToolDefinition<{ count: number | null; label: string | null; private_key: string | null }> = {
     name: 'get_recent_memories',
@@ -323,9 +331,6 @@ export function searchNotesForAgents(
       required: ['query', 'scope', 'label', 'private_key'],
       additionalProperties: false,
     },
-    run: ({ scope, ...args }, context) =>
-      notesTools({ ...ctx, scope: () => scope })
-        .find((tool) => tool.name === 'search_memory')!
-        .run(args, context),
+    run: ({ scope, ...args }) => searchNotes({ ...ctx, scope: () => scope }, 'search_notes', args),
   };
 }

@@ -286,6 +286,28 @@ export class PostgresMemoryStore implements MemoryStore {
     };
   }
 
+  /** The entities of `ids`, in that order, each read whole (one by one: every lookup is an index scan). */
+  async #entities(m: Runner, ids: readonly number[]): Promise<Entity[]> {
+    const entities: Entity[] = [];
+    for (const id of ids) entities.push((await this.#entity(m, id))!);
+    return entities;
+  }
+
+  /** The memories of `ids`, in that order, each with its links and payloads. */
+  async #memories(m: Runner, ids: readonly number[]): Promise<Memory[]> {
+    const memories: Memory[] = [];
+    for (const id of ids) memories.push((await this.#memory(m, id))!);
+    return memories;
+  }
+
+  async #payloadRows(m: Runner, memoryId: number): Promise<PayloadRow[]> {
+    return (await m.query(
+      `SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at
+       FROM payloads WHERE space = $1 AND memory_id = $2 ORDER BY id`,
+      [this.space, memoryId],
+    )) as PayloadRow[];
+  }
+
   async #entitiesByKey(m: Runner, key: string): Promise<number[]> {
     const rows = (await m.query(
       `SELECT id FROM entities WHERE space = $1 AND name_key = $2
@@ -308,11 +330,7 @@ export class PostgresMemoryStore implements MemoryStore {
        WHERE l.space = $1 AND l.memory_id = $2 ORDER BY l.entity_id, l.role COLLATE "C"`,
       [this.space, id],
     )) as Array<{ entity_id: string; role: string; canonical_name: string }>;
-    const payloads = (await m.query(
-      `SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at
-       FROM payloads WHERE space = $1 AND memory_id = $2 ORDER BY id`,
-      [this.space, id],
-    )) as PayloadRow[];
+    const payloads = await this.#payloadRows(m, id);
     return {
       id: num(row.id),
       ref: memoryRef(num(row.id)),
@@ -396,9 +414,10 @@ export class PostgresMemoryStore implements MemoryStore {
           `INSERT INTO aliases (space, id, entity_id, alias, alias_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
           [this.space, id, entityId, name.display, name.key, this.#now()],
         );
-        const others = (await this.#entitiesByKey(m, name.key)).filter((e) => e !== entityId);
-        const alsoNames: Entity[] = [];
-        for (const other of others) alsoNames.push((await this.#entity(m, other))!);
+        const alsoNames = await this.#entities(
+          m,
+          (await this.#entitiesByKey(m, name.key)).filter((e) => e !== entityId),
+        );
         const added = (await this.#entity(m, entityId))!;
         return { entity: added, alias: added.aliases.find((a) => a.id === id)!, alsoNames };
       });
@@ -424,8 +443,10 @@ export class PostgresMemoryStore implements MemoryStore {
         `SELECT count(*) AS n FROM entities WHERE space = $1 AND ($2::text IS NULL OR entity_type = $2)`,
         [this.space, type],
       )) as Array<{ n: string }>;
-      const entities: Entity[] = [];
-      for (const r of rows) entities.push((await this.#entity(this.#ds, num(r.id)))!);
+      const entities = await this.#entities(
+        this.#ds,
+        rows.map((r) => num(r.id)),
+      );
       return { entities, total: num(count!.n) };
     });
   }
@@ -444,9 +465,7 @@ export class PostgresMemoryStore implements MemoryStore {
   findEntities(name: string): Promise<Entity[]> {
     return this.#run('finding entities', async () => {
       const { key } = prepareName(name);
-      const found: Entity[] = [];
-      for (const id of await this.#entitiesByKey(this.#ds, key)) found.push((await this.#entity(this.#ds, id))!);
-      return found;
+      return this.#entities(this.#ds, await this.#entitiesByKey(this.#ds, key));
     });
   }
 
@@ -524,9 +543,7 @@ export class PostgresMemoryStore implements MemoryStore {
         await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
           `mira-slot\u0001${this.space}\u0001${slot.entityId}\u0001${slot.role}\u0001${slot.predicate}`,
         ]);
-        const existing: Memory[] = [];
-        for (const id of await this.#slotIds(m, slot)) existing.push((await this.#memory(m, id))!);
-        const decision = decide(existing);
+        const decision = decide(await this.#memories(m, await this.#slotIds(m, slot)));
         if ('create' in decision) return { created: await this.#insertMemory(m, prepareMemory(decision.create)) };
         return { answer: decision.answer };
       }),
@@ -539,11 +556,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   getPayloads(memoryId: number): Promise<Payload[]> {
     return this.#run('reading payloads', async () => {
-      const rows = (await this.#ds.query(
-        `SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at
-         FROM payloads WHERE space = $1 AND memory_id = $2 ORDER BY id`,
-        [this.space, memoryId],
-      )) as PayloadRow[];
+      const rows = await this.#payloadRows(this.#ds, memoryId);
       return rows.map((row) => ({ ...toPayloadInfo(row), text: row.text_body }));
     });
   }
@@ -567,18 +580,13 @@ export class PostgresMemoryStore implements MemoryStore {
         )) as Array<{ n: string }>;
         total = num(c!.n);
       }
-      const memories: Memory[] = [];
-      for (const id of ids) memories.push((await this.#memory(this.#ds, id))!);
-      return { memories, total };
+      return { memories: await this.#memories(this.#ds, ids), total };
     });
   }
 
   findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {
     return this.#run('reading a slot', async () => {
-      const found: Memory[] = [];
-      for (const id of await this.#slotIds(this.#ds, { entityId, role, predicate }))
-        found.push((await this.#memory(this.#ds, id))!);
-      return found;
+      return this.#memories(this.#ds, await this.#slotIds(this.#ds, { entityId, role, predicate }));
     });
   }
 
