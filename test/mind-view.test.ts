@@ -743,6 +743,22 @@ describe('Mind view', function () {
       expect(await page.textContent('#count')).to.equal('5 of 5 notes');
     });
 
+    it('keeps an open edit form when a note is written elsewhere, and shows the new note once it closes', async () => {
+      await page.waitForFunction(() => document.body.dataset.live === 'on');
+      await page.click('.card[data-id="3"] .edit');
+      await page.fill('.card[data-id="3"] textarea', 'half-typed words');
+      await rt.app.kernel.store<NotesStore>('notes').save('default', 'Written on the console meanwhile', null, null);
+      // Several change polls pass: the form and what was typed stay.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(await page.inputValue('.card[data-id="3"] textarea')).to.equal('half-typed words');
+      await page.click('.card[data-id="3"] .cancel');
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.card .content')].some(
+          (n) => n.textContent === 'Written on the console meanwhile',
+        ),
+      );
+    });
+
     it('browses entities by page and type, and shows one with its memories', async () => {
       const store = rt.app.kernel.store<MemoryStore>('memory');
       for (let i = 1; i <= 30; i += 1) await store.createEntity({ entityType: 'place', canonicalName: `Shelf ${i}` });

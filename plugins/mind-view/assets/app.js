@@ -213,6 +213,12 @@ function card(note) {
       form.replaceWith(text);
       save.remove();
       cancel.remove();
+      if (notesChangedWhileEditing) {
+        notesChangedWhileEditing = false;
+        loadScopes()
+          .then(loadNotes)
+          .catch((e) => status(e.message));
+      }
     };
     cancel.addEventListener('click', close);
     form.addEventListener('keydown', (e) => e.key === 'Escape' && close());
@@ -223,6 +229,7 @@ function card(note) {
           body: JSON.stringify({ content: area.value, labels: labels.value }),
         });
         status(`N${note.id} saved${result.cut ? `; trimmed to 512 characters, cut: "${result.cut}"` : ''}`);
+        notesChangedWhileEditing = false; // the reload below takes them in
         await loadNotes();
       } catch (e) {
         status(e.message);
@@ -528,9 +535,15 @@ async function listen() {
   }
 }
 
+/** Notes changed elsewhere while a card was being edited: reloaded once the edit form closes. */
+let notesChangedWhileEditing = false;
+
 async function onChange(changed) {
   try {
-    if (changed.notes) {
+    if (changed.notes && document.querySelector('.edit-form')) {
+      // Re-rendering the cards now would throw away what the operator is typing.
+      notesChangedWhileEditing = true;
+    } else if (changed.notes) {
       await loadScopes();
       await loadNotes();
     }
