@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { DataSource } from 'typeorm';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,13 @@ import type { MemoryStore } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import mindViewPlugin from '@mira/plugin-mind-view';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
-import memoryPlugin, { FLEET_SCHEMA_VERSION, PostgresMemoryStore, SqliteMemoryStore } from '@mira/plugin-memory';
+import memoryPlugin, {
+  BACKUP_SCHEMA_V1,
+  FLEET_SCHEMA_VERSION,
+  MemorySchemaV1,
+  PostgresMemoryStore,
+  SqliteMemoryStore,
+} from '@mira/plugin-memory';
 import { rejection } from './conformance/memory-store-contract.js';
 import { killAfter, startWriter } from './helpers/memory-writer.js';
 import { modelRuntime, toolMessages } from './helpers/model-runtime.js';
@@ -43,7 +50,10 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       const migrations = await client.query('SELECT name FROM mira_migrations');
       const meta = await client.query('SELECT key, value FROM mira_meta ORDER BY key');
       await client.end();
-      expect(migrations.rows.map((r) => r.name)).to.deep.equal(['MemorySchemaV11700000000001']);
+      expect(migrations.rows.map((r) => r.name)).to.deep.equal([
+        'MemorySchemaV11700000000001',
+        'MemorySchemaV21700000000002',
+      ]);
       expect(meta.rows).to.deep.equal([
         { key: 'application', value: 'mira-memory' },
         { key: 'schema_version', value: String(FLEET_SCHEMA_VERSION) },
@@ -63,7 +73,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       ],
       [
         'a newer Mira schema',
-        "UPDATE mira_meta SET value = '2' WHERE key = 'schema_version'",
+        "UPDATE mira_meta SET value = '3' WHERE key = 'schema_version'",
         'MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA',
       ],
     ] as const) {
@@ -79,6 +89,87 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
         expect(db.dump()).to.equal(before);
       });
     }
+  });
+
+  describe('upgrading a version 1 database', () => {
+    /** A database as the release before proposals left it: version 1's migration, and one robot's rows. */
+    async function versionOne(extra = ''): Promise<void> {
+      const ds = new DataSource({
+        type: 'postgres',
+        url: db.url,
+        migrations: [MemorySchemaV1],
+        migrationsTableName: 'mira_migrations',
+      });
+      await ds.initialize();
+      await ds.runMigrations({ transaction: 'all' });
+      const at = '2026-01-02T03:04:05.000Z';
+      await ds.query(
+        `INSERT INTO spaces (name, next_entity, next_memory, next_payload, created_at) VALUES ('ward-3', 2, 2, 2, $1);
+        INSERT INTO entities VALUES ('ward-3', 1, 'person', 'Alice', 'alice', '${at}');
+        INSERT INTO memories VALUES ('ward-3', 1, 'preference', 'Alice prefers tea', 'prefers', 'tea', 'console', NULL, NULL, 'active', '${at}');
+        INSERT INTO memory_links VALUES ('ward-3', 1, 1, 'subject');
+        INSERT INTO payloads VALUES ('ward-3', 1, 1, 'inline_text', 'text/plain', 'Alice prefers tea', NULL, NULL, 17, '${at}');
+        ${extra}`.replace('$1', `'${at}'`),
+      );
+      await ds.destroy();
+    }
+    const dumpOf = (schema: string) =>
+      execFileSync('runuser', ['-u', 'postgres', '--', 'pg_dump', '--data-only', '--schema', schema, db.name], {
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter((line) => !/^(--|SET |\\(un)?restrict )/.test(line) && !line.includes('pg_catalog'))
+        .map((line) => line.replaceAll(`${schema}.`, ''))
+        .join('\n')
+        // One COPY block per table, in table-name order (pg_dump orders by dependencies).
+        .split(/\n(?=COPY )/)
+        .map((block) => block.trim())
+        .filter((block) => block.startsWith('COPY '))
+        .sort();
+
+    it('upgrades it once, copying every version 1 table first, and keeps every row and ID', async () => {
+      await versionOne();
+      const before = dumpOf('public');
+      const [a, b] = await Promise.all([
+        PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }),
+        PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }),
+      ]);
+      await b.close();
+      try {
+        expect((await a.info()).schemaVersion).to.equal(2);
+        const tea = await a.getMemory(1);
+        expect(tea).to.deep.include({ summary: 'Alice prefers tea', status: 'active', supersededBy: null });
+        const p = await a.createProposal({
+          kind: 'supersede',
+          memoryId: 1,
+          value: 'coffee',
+          evidence: 'Alice prefers coffee',
+          utterance: 'Alice prefers coffee',
+        });
+        const accepted = await a.acceptProposal(p.id);
+        expect('memory' in accepted && accepted.memory.ref).to.equal('MEM2');
+      } finally {
+        await a.close();
+      }
+      // The backup holds the version 1 rows exactly as they were.
+      expect(dumpOf(BACKUP_SCHEMA_V1)).to.deep.equal(before);
+      const client = await db.client();
+      const migrations = await client.query('SELECT name FROM mira_migrations ORDER BY id');
+      await client.end();
+      expect(migrations.rows.map((r) => r.name)).to.deep.equal([
+        'MemorySchemaV11700000000001',
+        'MemorySchemaV21700000000002',
+      ]);
+    });
+
+    it('refuses a version 1 database it does not recognise, leaving it unchanged', async () => {
+      await versionOne('CREATE TABLE extra_notes (id int);');
+      const before = db.dump();
+      const error = await rejection(PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }));
+      expect(error.code).to.equal('MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA');
+      expect(error.message).to.include('left unchanged');
+      expect(db.dump()).to.equal(before);
+    });
   });
 
   describe('reaching the server', () => {

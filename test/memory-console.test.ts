@@ -65,7 +65,7 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
     expect(show).to.contain('  link: ENT1 "Ada Lovelace" as subject\n');
     expect(show).to.contain('  payload: text/plain, 27 bytes (inline)\n');
     expect(run.stdout).to.contain(
-      `database: ${dbPath}\nschema version: 1\nentities: 2, aliases: 1, memories: 2 (2 active), links: 3, payloads: 2`,
+      `database: ${dbPath}\nschema version: 2\nentities: 2, aliases: 1, memories: 2 (2 active), links: 3, payloads: 2`,
     );
     expect(existsSync(dbPath)).to.equal(true);
   });

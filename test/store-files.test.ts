@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { isMiraError, type MiraError } from '@mira/core';
-import { SqliteMemoryStore } from '@mira/plugin-memory';
-import { NotesStore } from '@mira/plugin-notes';
+import { MEMORY_SCHEMA, SqliteMemoryStore } from '@mira/plugin-memory';
+import { NOTES_SCHEMA, NotesStore } from '@mira/plugin-notes';
 import { MIRA_APPLICATION_IDS, ensureParentDirectory } from '@mira/sqlite';
 import { runMira } from './helpers/run-mira.js';
 
@@ -28,9 +28,9 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 const listing = (dir: string) => readdirSync(dir).sort();
 
 type Kind = 'memory' | 'notes';
-const STORES: Record<Kind, { open(path: string): { close(): unknown }; other: Kind }> = {
-  memory: { open: (path) => SqliteMemoryStore.open(path), other: 'notes' },
-  notes: { open: (path) => NotesStore.open(path), other: 'memory' },
+const STORES: Record<Kind, { open(path: string): { close(): unknown }; other: Kind; version: number }> = {
+  memory: { open: (path) => SqliteMemoryStore.open(path), other: 'notes', version: MEMORY_SCHEMA.version },
+  notes: { open: (path) => NotesStore.open(path), other: 'memory', version: NOTES_SCHEMA.version },
 };
 
 function sqlite(path: string, sql: string, pragmas: string[] = []): void {
@@ -141,7 +141,7 @@ const CASES: Case[] = [
   },
   {
     what: 'Mira’s tables at another schema version',
-    make: (p, _d, kind) => sqlite(p, OUR_TABLES[kind], ['user_version = 2']),
+    make: (p, _d, kind) => sqlite(p, OUR_TABLES[kind], ['user_version = 9']),
     code: 'MIRA_ERR_STORE_UNSUPPORTED_VERSION',
   },
   {
@@ -257,7 +257,7 @@ for (const kind of ['memory', 'notes'] as const) {
       STORES[kind].open(path).close();
       const db = new Database(path, { readonly: true });
       expect(db.pragma('application_id', { simple: true })).to.equal(MIRA_APPLICATION_IDS[kind]);
-      expect(db.pragma('user_version', { simple: true })).to.equal(1);
+      expect(db.pragma('user_version', { simple: true })).to.equal(STORES[kind].version);
       db.close();
       STORES[kind].open(path).close();
     });

@@ -281,8 +281,8 @@ export const MemoryErrors = defineErrors('@mira/core', {
   },
   INVALID_ID: {
     code: 'MIRA_ERR_MEMORY_INVALID_ID',
-    message: 'an ID is not of the form ENT<n> or MEM<n>',
-    fix: 'write the ID as the console prints it, e.g. ENT3 or MEM7',
+    message: 'an ID is not of the form ENT<n>, MEM<n> or P<n>',
+    fix: 'write the ID as the console prints it, e.g. ENT3, MEM7 or P2',
   },
   ENTITY_NOT_FOUND: {
     code: 'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND',
@@ -325,6 +325,42 @@ export const MemoryErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED',
     message: 'that source kind is written only by the runtime (operator_statement: by remember admission)',
     fix: "give another source kind (console by default); memories from the operator's words come only through remember",
+  },
+  PROPOSAL_NOT_FOUND: {
+    code: 'MIRA_ERR_MEMORY_PROPOSAL_NOT_FOUND',
+    message: 'there is no proposal with that ID',
+    fix: 'list the pending proposals with memory pending',
+    status: 404,
+  },
+  PROPOSAL_DECIDED: {
+    code: 'MIRA_ERR_MEMORY_PROPOSAL_DECIDED',
+    message: 'the proposal was already accepted or rejected',
+    fix: 'nothing to do; memory pending lists what still awaits a decision',
+    status: 409,
+  },
+  PROPOSAL_EXPIRED: {
+    code: 'MIRA_ERR_MEMORY_PROPOSAL_EXPIRED',
+    message: 'the proposal expired before it was accepted; nothing was applied',
+    fix: 'reject it, and ask the operator to state it again if it still holds ([memory] proposal_expiry_days sets how long proposals wait)',
+    status: 409,
+  },
+  PROPOSAL_STALE: {
+    code: 'MIRA_ERR_MEMORY_PROPOSAL_STALE',
+    message: 'the memory the proposal replaces, or its slot, changed since it was proposed; nothing was applied',
+    fix: 'look at memory history MEM<n>, then reject the proposal; a new statement from the operator makes a new one',
+    status: 409,
+  },
+  ENTITY_EXISTS: {
+    code: 'MIRA_ERR_MEMORY_ENTITY_EXISTS',
+    message: 'an entity already has that exact name or alias',
+    fix: 'use the existing entity (memory entity find "<name>"), or add it by hand if it is really another one',
+    status: 409,
+  },
+  NOT_SUPERSEDABLE: {
+    code: 'MIRA_ERR_MEMORY_NOT_SUPERSEDABLE',
+    message: 'only an active fact or preference with a predicate can be superseded',
+    fix: 'check the memory with memory show MEM<n>',
+    status: 409,
   },
   CLOSED: {
     code: 'MIRA_ERR_MEMORY_CLOSED',

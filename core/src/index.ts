@@ -99,8 +99,36 @@ export {
   type WorkingMemoryEntry,
 } from './working-memory.js';
 export { formatEntity } from './memory/format.js';
-export { entityRef, memoryRef, parseEntityRef, parseMemoryRef, type EntityRef, type MemoryRef } from './memory/ids.js';
+export {
+  entityRef,
+  memoryRef,
+  proposalRef,
+  parseEntityRef,
+  parseMemoryRef,
+  parseProposalRef,
+  type EntityRef,
+  type MemoryRef,
+  type ProposalRef,
+} from './memory/ids.js';
+export {
+  DEFAULT_PROPOSAL_TTL_MS,
+  MAX_UTTERANCE_LENGTH,
+  assertDecidable,
+  assertSlotUnchanged,
+  formatIds,
+  parseIds,
+  prepareProposal,
+  rejectReason,
+  requireProposal,
+  slotFactIds,
+  slotOf,
+  supersedableSlot,
+  supersedingMemory,
+  toProposal,
+  type PreparedProposal,
+} from './memory/proposals.js';
 export type {
+  AcceptedProposal,
   Alias,
   AliasAdded,
   Entity,
@@ -112,9 +140,14 @@ export type {
   MemoryStore,
   MemorySnapshot,
   NewMemory,
+  NewProposal,
   NewestMemories,
   Payload,
   PayloadInfo,
+  Proposal,
+  ProposalKind,
+  ProposalRow,
+  ProposalStatus,
   SlotDecision,
   SlotOutcome,
   StoreInfo,

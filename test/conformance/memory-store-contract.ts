@@ -328,6 +328,231 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
       });
     });
 
+    describe('proposals', () => {
+      const DAY = 24 * 60 * 60 * 1000;
+      const said = 'Alice prefers coffee now.';
+      async function aliceWithTea() {
+        const alice = await store.createEntity({ entityType: 'person', canonicalName: 'Alice' });
+        const tea = await store.createMemory({
+          kind: 'preference',
+          summary: 'Alice prefers tea',
+          predicate: 'prefers',
+          value: 'tea',
+          sourceKind: 'console',
+          links: [{ entityId: alice.id, role: 'subject' }],
+        });
+        return { alice, tea };
+      }
+      const supersede = (memoryId: number, value = 'coffee') => ({
+        kind: 'supersede' as const,
+        memoryId,
+        value,
+        evidence: 'Alice prefers coffee now',
+        utterance: said,
+      });
+
+      it('stores an entity proposal as pending and changes nothing else; accept creates the entity', async () => {
+        const before = await store.info();
+        const p = await store.createProposal({
+          kind: 'entity',
+          entityType: 'Person',
+          name: ' Carol ',
+          evidence: 'Carol is our new nurse',
+          utterance: 'Meet Carol. Carol is our new nurse.',
+        });
+        expect(p).to.deep.include({
+          ref: `P${p.id}`,
+          kind: 'entity',
+          status: 'pending',
+          decision: 'pending',
+          entityType: 'person',
+          name: 'Carol',
+          memoryId: null,
+          value: null,
+          evidence: 'Carol is our new nurse',
+          utterance: 'Meet Carol. Carol is our new nurse.',
+          createdAt: '2026-03-01T12:00:00.000Z',
+          expiresAt: '2026-03-08T12:00:00.000Z',
+          decidedAt: null,
+          reason: null,
+          result: null,
+        });
+        expect(await store.info()).to.deep.equal(before);
+        expect(await store.findEntities('Carol')).to.deep.equal([]);
+        expect((await store.listProposals({ status: 'pending' })).map((x) => x.ref)).to.deep.equal([p.ref]);
+
+        clock.advance(60_000);
+        const accepted = await store.acceptProposal(p.id);
+        if (!('entity' in accepted)) throw new Error('expected an entity');
+        expect(accepted.entity).to.deep.include({
+          entityType: 'person',
+          canonicalName: 'Carol',
+          nameKey: 'carol',
+          createdAt: '2026-03-01T12:01:00.000Z',
+        });
+        expect(await store.findEntities('carol')).to.deep.equal([accepted.entity]);
+        expect(accepted.proposal).to.deep.include({
+          status: 'accepted',
+          decidedAt: '2026-03-01T12:01:00.000Z',
+          result: accepted.entity.ref,
+        });
+        expect((await rejection(store.acceptProposal(p.id))).code).to.equal('MIRA_ERR_MEMORY_PROPOSAL_DECIDED');
+        expect((await rejection(store.rejectProposal(p.id))).code).to.equal('MIRA_ERR_MEMORY_PROPOSAL_DECIDED');
+        expect((await store.info()).entities).to.equal(before.entities + 1);
+      });
+
+      it('refuses an entity proposal for a name that already names an entity, storing nothing', async () => {
+        const { alice } = await aliceWithTea();
+        await store.addAlias(alice.id, 'Ali');
+        const error = await rejection(
+          store.createProposal({ kind: 'entity', entityType: 'person', name: 'ALI', evidence: 'x', utterance: 'x' }),
+        );
+        expect(error.code).to.equal('MIRA_ERR_MEMORY_ENTITY_EXISTS');
+        expect(error.message).to.contain(alice.ref);
+        expect(await store.listProposals()).to.deep.equal([]);
+      });
+
+      it('accepting a supersede marks the old memory superseded and creates the new one in its place', async () => {
+        const { alice, tea } = await aliceWithTea();
+        const p = await store.createProposal(supersede(tea.id));
+        expect(p).to.deep.include({ kind: 'supersede', memoryId: tea.id, value: 'coffee', slotIds: [tea.id] });
+        clock.advance(1000);
+        const accepted = await store.acceptProposal(p.id);
+        if (!('memory' in accepted)) throw new Error('expected a memory');
+        const now = '2026-03-01T12:00:01.000Z';
+        expect(accepted.memory).to.deep.include({
+          kind: 'preference',
+          summary: 'Alice prefers coffee now',
+          predicate: 'prefers',
+          value: 'coffee',
+          source: { kind: 'operator_statement', label: null },
+          status: 'active',
+          supersedes: tea.id,
+          supersededBy: null,
+          supersededAt: null,
+          createdAt: now,
+        });
+        expect(accepted.memory.links.map((l) => [l.entityId, l.role])).to.deep.equal([[alice.id, 'subject']]);
+        expect(accepted.superseded).to.deep.include({
+          id: tea.id,
+          status: 'superseded',
+          supersededBy: accepted.memory.id,
+          supersededAt: now,
+          value: 'tea',
+          supersedes: null,
+        });
+        expect(await store.getMemory(tea.id)).to.deep.equal(accepted.superseded);
+        expect(await store.getMemory(accepted.memory.id)).to.deep.equal(accepted.memory);
+        expect(accepted.proposal).to.deep.include({ status: 'accepted', result: accepted.memory.ref });
+        expect((await store.listActiveMemories(alice.id)).memories.map((m) => m.id)).to.deep.equal([
+          accepted.memory.id,
+        ]);
+        expect((await store.findActiveBySlot(alice.id, 'subject', 'prefers')).map((m) => m.id)).to.deep.equal([
+          accepted.memory.id,
+        ]);
+        expect((await store.listMemoryHistory(alice.id)).map((m) => [m.id, m.status])).to.deep.equal([
+          [tea.id, 'superseded'],
+          [accepted.memory.id, 'active'],
+        ]);
+        // History is kept: superseding again chains on.
+        const again = await store.acceptProposal(
+          (await store.createProposal(supersede(accepted.memory.id, 'water'))).id,
+        );
+        if (!('memory' in again)) throw new Error('expected a memory');
+        expect(again.superseded).to.deep.include({ id: accepted.memory.id, supersedes: tea.id, status: 'superseded' });
+        expect((await store.info()).memories).to.equal(3);
+      });
+
+      it('refuses an accept, changing nothing, when the slot changed since the proposal', async () => {
+        const { alice, tea } = await aliceWithTea();
+        const p = await store.createProposal(supersede(tea.id));
+        await store.createMemory({
+          kind: 'fact',
+          summary: 'Alice prefers juice',
+          predicate: 'prefers',
+          value: 'juice',
+          sourceKind: 'console',
+          links: [{ entityId: alice.id, role: 'subject' }],
+        });
+        const before = await store.info();
+        const error = await rejection(store.acceptProposal(p.id));
+        expect(error.code).to.equal('MIRA_ERR_MEMORY_PROPOSAL_STALE');
+        expect(await store.info()).to.deep.equal(before);
+        expect((await store.getMemory(tea.id))!.status).to.equal('active');
+        expect((await store.getProposal(p.id))!.status).to.equal('pending');
+      });
+
+      it('applies one of two proposals for the same memory; the other is stale', async () => {
+        const { tea } = await aliceWithTea();
+        const first = await store.createProposal(supersede(tea.id, 'coffee'));
+        const second = await store.createProposal(supersede(tea.id, 'cocoa'));
+        await store.acceptProposal(second.id);
+        const error = await rejection(store.acceptProposal(first.id));
+        expect(error.code).to.equal('MIRA_ERR_MEMORY_PROPOSAL_STALE');
+        expect(error.message).to.match(/superseded now/);
+        expect((await store.info()).memories).to.equal(2);
+      });
+
+      it('expires an undecided proposal: it can no longer be accepted, only rejected', async () => {
+        const { tea } = await aliceWithTea();
+        const p = await store.createProposal(supersede(tea.id));
+        clock.advance(7 * DAY - 1);
+        expect((await store.getProposal(p.id))!.status).to.equal('pending');
+        clock.advance(1);
+        expect((await store.getProposal(p.id))!.status).to.equal('expired');
+        expect(await store.listProposals({ status: 'pending' })).to.deep.equal([]);
+        expect((await rejection(store.acceptProposal(p.id))).code).to.equal('MIRA_ERR_MEMORY_PROPOSAL_EXPIRED');
+        expect((await store.getMemory(tea.id))!.status).to.equal('active');
+        const rejected = await store.rejectProposal(p.id, '  too late  ');
+        expect(rejected).to.deep.include({ status: 'rejected', reason: 'too late', result: null });
+      });
+
+      it('refuses to propose superseding what is not an active fact or preference', async () => {
+        const { alice, tea } = await aliceWithTea();
+        const bob = await store.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+        const rel = await store.createMemory({
+          kind: 'relationship',
+          summary: 'Alice knows Bob',
+          predicate: 'knows',
+          value: 'Bob',
+          sourceKind: 'console',
+          links: [
+            { entityId: alice.id, role: 'subject' },
+            { entityId: bob.id, role: 'friend' },
+          ],
+        });
+        expect((await rejection(store.createProposal(supersede(rel.id)))).code).to.equal(
+          'MIRA_ERR_MEMORY_NOT_SUPERSEDABLE',
+        );
+        expect((await rejection(store.createProposal(supersede(9999)))).code).to.equal('MIRA_ERR_MEMORY_NOT_FOUND');
+        await store.acceptProposal((await store.createProposal(supersede(tea.id))).id);
+        expect((await rejection(store.createProposal(supersede(tea.id)))).code).to.equal(
+          'MIRA_ERR_MEMORY_NOT_SUPERSEDABLE',
+        );
+        expect((await rejection(store.acceptProposal(424242))).code).to.equal('MIRA_ERR_MEMORY_PROPOSAL_NOT_FOUND');
+        expect((await store.listProposals()).map((p) => p.status)).to.deep.equal(['accepted']);
+      });
+
+      it('keeps proposals and supersession across a restart', async () => {
+        const { tea } = await aliceWithTea();
+        const applied = await store.createProposal(supersede(tea.id));
+        await store.acceptProposal(applied.id);
+        const waiting = await store.createProposal({
+          kind: 'entity',
+          entityType: 'person',
+          name: 'Carol',
+          evidence: 'Carol is here',
+          utterance: 'Carol is here',
+        });
+        const listed = await store.listProposals();
+        const old = await store.getMemory(tea.id);
+        store = await sut.reopen();
+        expect(await store.listProposals()).to.deep.equal(listed);
+        expect(await store.getMemory(tea.id)).to.deep.equal(old);
+        expect((await store.getProposal(waiting.id))!.status).to.equal('pending');
+      });
+    });
+
     describe('restart', () => {
       it('keeps ENT<n> and MEM<n> identities and contents after closing and reopening', async () => {
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });

@@ -73,7 +73,7 @@ export async function modelRuntime(options: ModelRuntimeOptions = {}): Promise<M
       const db = new Database(dbPath, { readonly: true });
       const counts: Record<string, number> = {};
       const hash = createHash('sha256');
-      for (const table of ['entities', 'aliases', 'memories', 'memory_links', 'payloads']) {
+      for (const table of ['entities', 'aliases', 'memories', 'memory_links', 'payloads', 'proposals']) {
         const rows = db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all();
         counts[table] = rows.length;
         hash.update(JSON.stringify(rows));

@@ -1,4 +1,4 @@
-import type { EntityRef, MemoryRef } from './ids.js';
+import type { EntityRef, MemoryRef, ProposalRef } from './ids.js';
 
 /** A durable thing memories are about: a person, a place, the robot itself. */
 export interface Entity {
@@ -26,8 +26,11 @@ export interface Alias {
   readonly createdAt: string;
 }
 
-/** A memory's status; only `active` memories are listed, found and recalled. */
-export type MemoryStatus = 'active' | 'inactive';
+/**
+ * A memory's status; only `active` memories are listed, found and recalled. `superseded`: the operator
+ * accepted a newer memory in its place (see {@link Memory.supersededBy}); it stays for its history.
+ */
+export type MemoryStatus = 'active' | 'inactive' | 'superseded';
 
 /** Who or what stated a memory. */
 export interface MemorySource {
@@ -78,6 +81,12 @@ export interface Memory {
   readonly confidence: number | null;
   readonly status: MemoryStatus;
   readonly createdAt: string;
+  /** The memory that replaced this one (status `superseded`), else null. */
+  readonly supersededBy: number | null;
+  /** When it was replaced, else null. */
+  readonly supersededAt: string | null;
+  /** The memory this one replaced, else null. */
+  readonly supersedes: number | null;
   /** In entity-ID order, then role. */
   readonly links: readonly MemoryLink[];
   readonly payloads: readonly PayloadInfo[];
@@ -167,6 +176,8 @@ export interface MemorySnapshot {
     readonly confidence: number | null;
     readonly status: MemoryStatus;
     readonly createdAt: string;
+    readonly supersededBy?: number | null;
+    readonly supersededAt?: string | null;
   }>;
   readonly links: ReadonlyArray<{ readonly memoryId: number; readonly entityId: number; readonly role: string }>;
   readonly payloads: ReadonlyArray<{
@@ -180,7 +191,65 @@ export interface MemorySnapshot {
     readonly byteSize: number;
     readonly createdAt: string;
   }>;
+  /** Pending and decided proposals (stores from before proposals have none). */
+  readonly proposals?: ReadonlyArray<ProposalRow>;
 }
+
+/** What a proposal asks for: a new entity, or a new value in place of an active fact or preference. */
+export type ProposalKind = 'entity' | 'supersede';
+/** `expired`: still undecided after its expiry time; it can no longer be accepted. */
+export type ProposalStatus = 'pending' | 'accepted' | 'rejected' | 'expired';
+
+/** A proposal as stored (every column), for snapshots. */
+export interface ProposalRow {
+  readonly id: number;
+  readonly kind: ProposalKind;
+  /** entity: the type and name to create. */
+  readonly entityType: string | null;
+  readonly name: string | null;
+  /** supersede: the memory to replace, the new value and the new memory's summary (the evidence). */
+  readonly memoryId: number | null;
+  readonly value: string | null;
+  /** supersede: the slot's active memory IDs when proposed; an accept needs them unchanged. */
+  readonly slotIds: readonly number[];
+  /** The clause of the operator's words the proposal rests on. */
+  readonly evidence: string;
+  /** The whole operator utterance it came from. */
+  readonly utterance: string;
+  /** `pending`, `accepted` or `rejected` as stored (expiry is decided when read). */
+  readonly decision: 'pending' | 'accepted' | 'rejected';
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly decidedAt: string | null;
+  /** The operator's reason for a reject, if given. */
+  readonly reason: string | null;
+  /** What an accept created: `ENT<n>` or `MEM<n>`. */
+  readonly result: string | null;
+}
+
+/** A proposal as the console, the Mind view and the model see it. */
+export interface Proposal extends ProposalRow {
+  readonly ref: ProposalRef;
+  readonly status: ProposalStatus;
+}
+
+/** What a proposal is made of; the tools have checked it against the operator's words. */
+export interface NewProposal {
+  readonly kind: ProposalKind;
+  readonly entityType?: string | null;
+  readonly name?: string | null;
+  readonly memoryId?: number | null;
+  readonly value?: string | null;
+  readonly evidence: string;
+  readonly utterance: string;
+  /** How long it stays acceptable, in ms; the store's setting (7 days by default) when absent. */
+  readonly ttlMs?: number;
+}
+
+/** What an accept did. */
+export type AcceptedProposal =
+  | { readonly proposal: Proposal; readonly entity: Entity }
+  | { readonly proposal: Proposal; readonly memory: Memory; readonly superseded: Memory };
 
 /**
  * The persistent memory store. Async so a networked backend fits; domain
@@ -230,6 +299,26 @@ export interface MemoryStore {
    * after the other. `decide` is synchronous and must not call the store; an error it throws rolls back.
    */
   admitToSlot<R>(slot: MemorySlot, decide: (existing: readonly Memory[]) => SlotDecision<R>): Promise<SlotOutcome<R>>;
+  /**
+   * Stores a pending proposal (it changes nothing else). An entity proposal for a name that already
+   * names an entity is refused with MIRA_ERR_MEMORY_ENTITY_EXISTS; a supersede of a memory that is not
+   * an active fact or preference with MIRA_ERR_MEMORY_NOT_SUPERSEDABLE.
+   */
+  createProposal(input: NewProposal): Promise<Proposal>;
+  getProposal(proposalId: number): Promise<Proposal | undefined>;
+  /** Proposals in ID order, optionally only those with one status. */
+  listProposals(options?: { readonly status?: ProposalStatus }): Promise<Proposal[]>;
+  /**
+   * Applies a pending proposal in one transaction: creates the entity exactly as `createEntity`, or marks
+   * the old memory superseded and creates the new one (`operator_statement` provenance). Refused, with
+   * nothing changed, when it is not pending (MIRA_ERR_MEMORY_PROPOSAL_DECIDED), expired
+   * (MIRA_ERR_MEMORY_PROPOSAL_EXPIRED) or its slot changed since (MIRA_ERR_MEMORY_PROPOSAL_STALE).
+   */
+  acceptProposal(proposalId: number): Promise<AcceptedProposal>;
+  /** Marks a pending (or expired) proposal rejected, with the operator's reason if given. */
+  rejectProposal(proposalId: number, reason?: string | null): Promise<Proposal>;
+  /** Every memory linked to an entity, whatever its status, ascending ID. */
+  listMemoryHistory(entityId: number): Promise<Memory[]>;
   /** Every row, IDs included (stores that can be copied from). */
   exportSnapshot?(): Promise<MemorySnapshot>;
   /**

@@ -147,7 +147,14 @@ export function prepareMemory(input: NewMemory): PreparedMemory {
  */
 export function writtenMemory(
   m: PreparedMemory,
-  written: { id: number; createdAt: string; links: MemoryLink[]; payloadId: number; byteSize: number },
+  written: {
+    id: number;
+    createdAt: string;
+    links: MemoryLink[];
+    payloadId: number;
+    byteSize: number;
+    supersedes?: number | null;
+  },
 ): Memory {
   const links = [...written.links].sort(
     (a, b) => a.entityId - b.entityId || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0),
@@ -163,6 +170,9 @@ export function writtenMemory(
     confidence: m.confidence,
     status: 'active',
     createdAt: written.createdAt,
+    supersededBy: null,
+    supersededAt: null,
+    supersedes: written.supersedes ?? null,
     links,
     payloads: [
       {

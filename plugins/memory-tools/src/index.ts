@@ -1,7 +1,8 @@
 /**
  * `@mira/plugin-memory-tools`: the bounded cognition capabilities over
- * persistent memory — `recall_memory` (read-only acquisition) and `remember`
- * (operator-grounded durable effect).
+ * persistent memory — `recall_memory` (read-only acquisition), `remember`
+ * (operator-grounded durable effect), and `propose_entity` / `propose_supersede` (proposals the
+ * operator accepts or rejects).
  *
  * @packageDocumentation
  */
@@ -9,6 +10,7 @@ import { definePlugin, type MemoryStore, type MiraPlugin } from '@mira/core';
 import { MEMORY_STORE_NAME } from '@mira/plugin-memory';
 import { recallMemoryTool } from './recall.js';
 import { rememberTool } from './remember.js';
+import { proposeEntityTool, proposeSupersedeTool } from './propose.js';
 
 export {
   MAX_CONFLICT_IDS,
@@ -26,6 +28,21 @@ export {
   type RememberResult,
 } from './remember.js';
 export { ASSERTION_RULES, ENGLISH, notAsserted, type AssertionRules, type NotAsserted } from './assertion.js';
+export {
+  PENDING_NOTE,
+  PROPOSE_ENTITY_PARAMETERS,
+  PROPOSE_REASONS,
+  PROPOSE_SUPERSEDE_PARAMETERS,
+  proposeEntity,
+  proposeEntityTool,
+  proposeSupersede,
+  proposeSupersedeTool,
+  toProposeResult,
+  type EntityProposalArgs,
+  type ProposeReason,
+  type ProposeResult,
+  type SupersedeProposalArgs,
+} from './propose.js';
 export { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
 export {
   MAX_MEMORIES_PER_ENTITY,
@@ -54,6 +71,8 @@ const plugin: MiraPlugin = definePlugin({
     const log = (message: string) => kernel.log.error(message);
     kernel.tools.register(recallMemoryTool(store, log));
     kernel.tools.register(rememberTool(store, kernel.profile, log));
+    kernel.tools.register(proposeEntityTool(store, log));
+    kernel.tools.register(proposeSupersedeTool(store, kernel.profile, log));
   },
 });
 

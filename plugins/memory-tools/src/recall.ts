@@ -43,6 +43,8 @@ function renderMemory(memory: Memory): string {
   parts.push(`source: ${memory.source.kind}`);
   if (memory.confidence !== null) parts.push(`confidence: ${memory.confidence}`);
   parts.push(`recorded ${memory.createdAt}`);
+  // Only current memories are shown; one that replaced another says so (its history is in the console).
+  if (memory.supersedes !== null) parts.push(`supersedes MEM${memory.supersedes} (the operator accepted the change)`);
   return parts.join('; ');
 }
 

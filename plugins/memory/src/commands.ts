@@ -5,11 +5,14 @@ import {
   MiraError,
   parseEntityRef,
   parseMemoryRef,
+  parseProposalRef,
+  memoryRef,
   type CommandDefinition,
   type ConsoleOutput,
   type Entity,
   type Memory,
   type MemoryStore,
+  type Proposal,
 } from '@mira/core';
 
 /** Where the commands find the store; `undefined` when persistent memory is disabled. */
@@ -62,6 +65,52 @@ async function printEntityWithMemories(store: MemoryStore, entity: Entity, out: 
   const { memories } = await store.listActiveMemories(entity.id);
   if (memories.length === 0) out.print('  (no active memories)');
   for (const memory of memories) out.print(`  ${formatMemoryLine(memory)}`);
+}
+
+/** A proposal on one line: `P2 supersede MEM1 prefers "tea" → "coffee"` or `P1 entity person "Carol"`. */
+export function formatProposalLine(proposal: Proposal, replaced?: Memory): string {
+  const what =
+    proposal.kind === 'entity'
+      ? `entity ${proposal.entityType} ${quote(proposal.name!)}`
+      : `supersede ${memoryRef(proposal.memoryId!)}${replaced ? ` ${replaced.predicate} ${quote(replaced.value ?? '')}` : ''} → ${quote(proposal.value!)}`;
+  return `${proposal.ref} ${what}`;
+}
+
+/** The status line under a memory in its history. */
+function historyStatus(memory: Memory): string {
+  const status =
+    memory.status === 'superseded'
+      ? `superseded by ${memoryRef(memory.supersededBy!)} at ${memory.supersededAt}`
+      : memory.status === 'active'
+        ? 'current'
+        : memory.status;
+  const supersedes = memory.supersedes === null ? '' : `; supersedes ${memoryRef(memory.supersedes)}`;
+  return `  ${status}; created ${memory.createdAt} from ${memory.source.kind}${supersedes}`;
+}
+
+/** The chain a memory belongs to, oldest first: back through what it superseded, on through what replaced it. */
+async function chainOf(store: MemoryStore, memory: Memory): Promise<Memory[]> {
+  const chain = [memory];
+  for (let m = memory; m.supersedes !== null;) {
+    const previous = await store.getMemory(m.supersedes);
+    if (!previous) break;
+    chain.unshift(previous);
+    m = previous;
+  }
+  for (let m = memory; m.supersededBy !== null;) {
+    const next = await store.getMemory(m.supersededBy);
+    if (!next) break;
+    chain.push(next);
+    m = next;
+  }
+  return chain;
+}
+
+function printChain(chain: readonly Memory[], out: ConsoleOutput, indent = ''): void {
+  for (const memory of chain) {
+    out.print(`${indent}${formatMemoryLine(memory)}`);
+    out.print(`${indent}${historyStatus(memory)}`);
+  }
 }
 
 /** The persistent-memory console commands, exactly as the specification names them. */
@@ -199,6 +248,9 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         );
         out.print(`  confidence: ${memory.confidence ?? '(none)'}`);
         out.print(`  status: ${memory.status}`);
+        if (memory.supersededBy !== null)
+          out.print(`  superseded by: ${memoryRef(memory.supersededBy)} at ${memory.supersededAt}`);
+        if (memory.supersedes !== null) out.print(`  supersedes: ${memoryRef(memory.supersedes)}`);
         out.print(`  created: ${memory.createdAt}`);
         if (memory.links.length === 0) out.print('  links: (none)');
         for (const link of memory.links)
@@ -225,6 +277,89 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
             `there is no entity ENT${id}; find one with "memory entity find"`,
           );
         await printEntityWithMemories(store, entity, out);
+      },
+    },
+    {
+      name: 'memory pending',
+      summary: 'List the proposals from conversation that await your accept or reject',
+      run: async (_input, out) => {
+        const store = ctx.store();
+        const all = await store.listProposals();
+        const waiting = all.filter((p) => p.status === 'pending');
+        const expired = all.filter((p) => p.status === 'expired');
+        if (waiting.length === 0) out.print('no proposals await a decision');
+        for (const proposal of waiting) {
+          const replaced = proposal.memoryId === null ? undefined : await store.getMemory(proposal.memoryId);
+          out.print(formatProposalLine(proposal, replaced));
+          out.print(`  evidence: ${quote(proposal.evidence)}`);
+          out.print(`  said: ${quote(proposal.utterance)}`);
+          out.print(`  proposed ${proposal.createdAt}; expires ${proposal.expiresAt}`);
+        }
+        if (expired.length > 0) {
+          out.print(
+            `${expired.length} expired without a decision and can no longer be accepted: ${expired.map((p) => p.ref).join(', ')} (memory reject P<n> clears one)`,
+          );
+        }
+      },
+    },
+    {
+      name: 'memory accept',
+      summary: 'Apply a pending proposal: create the entity, or supersede the memory with the new value',
+      usage: 'P<n>',
+      args: { min: 1, max: 1 },
+      run: async (input, out) => {
+        const accepted = await ctx.store().acceptProposal(parseProposalRef(input.args[0]!));
+        if ('entity' in accepted) {
+          out.print(formatEntity(accepted.entity));
+        } else {
+          out.print(formatMemoryLine(accepted.memory));
+          out.print(
+            `${accepted.superseded.ref} superseded by ${accepted.memory.ref} (history: memory history ${accepted.memory.ref})`,
+          );
+        }
+        out.print(`${accepted.proposal.ref} accepted`);
+      },
+    },
+    {
+      name: 'memory reject',
+      summary: 'Refuse a pending proposal, with a reason if you like; nothing is applied',
+      usage: 'P<n> ["reason"]',
+      args: { min: 1, max: 2 },
+      run: async (input, out) => {
+        const rejected = await ctx.store().rejectProposal(parseProposalRef(input.args[0]!), input.args[1] ?? null);
+        out.print(`${rejected.ref} rejected${rejected.reason === null ? '' : `: ${rejected.reason}`}`);
+      },
+    },
+    {
+      name: 'memory history',
+      summary: 'Show the chain of superseded and current memories of a memory (MEM<n>) or of an entity (ENT<n>)',
+      usage: 'MEM<n> | ENT<n>',
+      args: { min: 1, max: 1 },
+      run: async (input, out) => {
+        const store = ctx.store();
+        const ref = input.args[0]!;
+        if (/^\s*ent/i.test(ref)) {
+          const id = parseEntityRef(ref);
+          const entity = await store.getEntity(id);
+          if (!entity)
+            throw new MiraError(
+              MemoryErrorCodes.ENTITY_NOT_FOUND,
+              `there is no entity ENT${id}; find one with "memory entity find"`,
+            );
+          out.print(formatEntity(entity));
+          const memories = await store.listMemoryHistory(id);
+          if (memories.length === 0) out.print('  (no memories)');
+          const byId = new Map(memories.map((m) => [m.id, m]));
+          // One chain per memory that replaced nothing, in ID order; its successors follow it.
+          for (const root of memories.filter((m) => m.supersedes === null || !byId.has(m.supersedes))) {
+            printChain(await chainOf(store, root), out, '  ');
+          }
+          return;
+        }
+        const id = parseMemoryRef(ref);
+        const memory = await store.getMemory(id);
+        if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory MEM${id}`);
+        printChain(await chainOf(store, memory), out);
       },
     },
   ];

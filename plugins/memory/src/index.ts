@@ -6,13 +6,14 @@
  */
 import { MemoryErrorCodes, MiraError, definePlugin, type MemoryStore, type MiraPlugin } from '@mira/core';
 import { memoryCommands } from './commands.js';
-import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
+import { ensureParentDirectory, requireDatabasePath, type UpgradeDone } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 import { FleetErrors } from './postgres/errors.js';
 import { PostgresMemoryStore, SPACE_PATTERN } from './postgres/postgres-memory-store.js';
 
 export { CONSOLE_SOURCE_KIND, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
-export { MEMORY_SCHEMA, SCHEMA_V1, SCHEMA_VERSION } from './schema-v1.js';
+export { MEMORY_SCHEMA_V1, SCHEMA_V1 } from './schema-v1.js';
+export { MEMORY_SCHEMA, SCHEMA_V2, SCHEMA_VERSION } from './schema-v2.js';
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
 export {
   PostgresMemoryStore,
@@ -21,7 +22,8 @@ export {
   type PostgresMemoryStoreOptions,
 } from './postgres/postgres-memory-store.js';
 export { FleetErrorCodes, FleetErrors } from './postgres/errors.js';
-export { FLEET_APPLICATION, FLEET_SCHEMA_VERSION } from './postgres/migrations/0001-schema-v1.js';
+export { FLEET_APPLICATION, MemorySchemaV1 } from './postgres/migrations/0001-schema-v1.js';
+export { BACKUP_SCHEMA_V1, FLEET_SCHEMA_VERSION, MemorySchemaV2 } from './postgres/migrations/0002-proposals.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-memory';
@@ -39,6 +41,8 @@ export interface MemoryConfig {
   url_env: string;
   /** postgres: the memory space; robots naming the same space share memory (default: the profile's name). */
   space?: string;
+  /** How many days a proposal from conversation waits for the operator before it expires (default 7). */
+  proposal_expiry_days: number;
 }
 
 /** The memory space a profile uses by default: its name, as a space name. */
@@ -64,10 +68,16 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
       database_path: { type: 'string' },
       url_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', default: 'MIRA_PG_URL' },
       space: { type: 'string', pattern: SPACE_PATTERN.source },
+      proposal_expiry_days: { type: 'number', exclusiveMinimum: 0, maximum: 3650, default: 7 },
     },
     additionalProperties: false,
   },
   setup(kernel, config) {
+    const proposalTtlMs = config.proposal_expiry_days * 24 * 60 * 60 * 1000;
+    const onUpgrade = (done: UpgradeDone) =>
+      kernel.log.info(
+        `memory database upgraded from schema version ${done.from} to ${done.to}; the version ${done.from} file was copied to ${done.backupPath} first`,
+      );
     if (config.enabled && config.backend === 'postgres') {
       const space = config.space ?? defaultSpace(kernel.profile.name);
       kernel.stores.register<PostgresMemoryStore>({
@@ -80,7 +90,13 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
               `[memory] backend = "postgres" reads the connection string from $${config.url_env}, which is not set; export ${config.url_env}=postgres://user:password@host:5432/database`,
             );
           }
-          return PostgresMemoryStore.open({ url, space, clock: kernel.clock, readOnly: kernel.runtime.readOnly });
+          return PostgresMemoryStore.open({
+            url,
+            space,
+            clock: kernel.clock,
+            readOnly: kernel.runtime.readOnly,
+            proposalTtlMs,
+          });
         },
       });
     }
@@ -93,9 +109,9 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
         name: MEMORY_STORE_NAME,
         open: async () => {
           if (kernel.runtime.readOnly)
-            return SqliteMemoryStore.open(databasePath, { clock: kernel.clock, readOnly: true });
+            return SqliteMemoryStore.open(databasePath, { clock: kernel.clock, readOnly: true, proposalTtlMs });
           ensureParentDirectory(databasePath);
-          return SqliteMemoryStore.open(databasePath, { clock: kernel.clock });
+          return SqliteMemoryStore.open(databasePath, { clock: kernel.clock, proposalTtlMs, onUpgrade });
         },
       });
     }

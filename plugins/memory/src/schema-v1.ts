@@ -1,15 +1,7 @@
 import type { StoreSchema } from '@mira/sqlite';
 
-/** The schema version this build reads and writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 1;
-
-/**
- * Schema version 1: entities, aliases, memories, entity-memory links and
- * payloads in separate tables. Keys are computed in code (NFKC + full case
- * folding) and stored in indexed columns; `AUTOINCREMENT` keeps IDs from
- * ever being reused.
- */
-export const SCHEMA_V1 = `
+/** Entities and aliases: unchanged since version 1. */
+export const ENTITIES_DDL = `
 CREATE TABLE entities (
   id             INTEGER PRIMARY KEY AUTOINCREMENT,
   entity_type    TEXT    NOT NULL CHECK (length(entity_type) BETWEEN 1 AND 64 AND entity_type NOT GLOB '*[^a-z0-9_]*' AND substr(entity_type, 1, 1) GLOB '[a-z]'),
@@ -29,7 +21,10 @@ CREATE TABLE aliases (
 );
 CREATE INDEX aliases_by_key ON aliases (alias_key, entity_id);
 
-CREATE TABLE memories (
+`;
+
+/** Version 1's memories table. */
+const MEMORIES_V1_DDL = `CREATE TABLE memories (
   id           INTEGER PRIMARY KEY AUTOINCREMENT,
   kind         TEXT    NOT NULL CHECK (length(kind) BETWEEN 1 AND 64),
   summary      TEXT    NOT NULL CHECK (length(summary) >= 1),
@@ -43,7 +38,10 @@ CREATE TABLE memories (
   CHECK (value IS NULL OR predicate IS NOT NULL)
 );
 
-CREATE TABLE memory_links (
+`;
+
+/** Links and payloads: unchanged since version 1. */
+export const LINKS_PAYLOADS_DDL = `CREATE TABLE memory_links (
   memory_id INTEGER NOT NULL REFERENCES memories (id),
   entity_id INTEGER NOT NULL REFERENCES entities (id),
   role      TEXT    NOT NULL CHECK (length(role) BETWEEN 1 AND 64),
@@ -73,10 +71,18 @@ CREATE TABLE payloads (
 CREATE INDEX payloads_by_memory ON payloads (memory_id);
 `;
 
-/** The persistent memory store's file: schema v1, marked with the memory application ID. */
-export const MEMORY_SCHEMA: StoreSchema = {
+/**
+ * Schema version 1: entities, aliases, memories, entity-memory links and
+ * payloads in separate tables. Keys are computed in code (NFKC + full case
+ * folding) and stored in indexed columns; `AUTOINCREMENT` keeps IDs from
+ * ever being reused.
+ */
+export const SCHEMA_V1 = ENTITIES_DDL + MEMORIES_V1_DDL + LINKS_PAYLOADS_DDL;
+
+/** Version 1 of the persistent memory store's file, as releases before proposals wrote it. */
+export const MEMORY_SCHEMA_V1: StoreSchema = {
   kind: 'memory',
-  version: SCHEMA_VERSION,
+  version: 1,
   ddl: SCHEMA_V1,
   tables: ['aliases', 'entities', 'memories', 'memory_links', 'payloads'],
   setting: '[memory] database_path',

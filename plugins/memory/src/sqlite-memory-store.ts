@@ -4,12 +4,26 @@ import {
   entityRef,
   memoryRef,
   normalizeToken,
+  DEFAULT_PROPOSAL_TTL_MS,
+  assertDecidable,
+  assertSlotUnchanged,
+  formatIds,
+  parseIds,
+  prepareProposal,
+  requireProposal,
+  slotFactIds,
+  supersedableSlot,
+  supersedingMemory,
+  toProposal,
   prepareMemory,
   prepareName,
   prepareNewName,
+  rejectReason,
+  slotOf,
   systemClock,
   writtenMemory,
   type Alias,
+  type AcceptedProposal,
   type AliasAdded,
   type Clock,
   type Entity,
@@ -20,16 +34,20 @@ import {
   type MemoryStore,
   type MemorySnapshot,
   type NewMemory,
+  type NewProposal,
   type NewestMemories,
   type Payload,
+  type Proposal,
+  type ProposalRow,
+  type ProposalStatus,
   type PayloadInfo,
   type PreparedMemory,
   type SlotDecision,
   type SlotOutcome,
   type StoreInfo,
 } from '@mira/core';
-import { openDatabase, openDatabaseReadOnly, type SqliteDatabase } from '@mira/sqlite';
-import { MEMORY_SCHEMA, SCHEMA_VERSION } from './schema-v1.js';
+import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type UpgradeDone } from '@mira/sqlite';
+import { MEMORY_SCHEMA, SCHEMA_VERSION } from './schema-v2.js';
 
 /** How to open a {@link SqliteMemoryStore}. */
 export interface SqliteMemoryStoreOptions {
@@ -39,6 +57,10 @@ export interface SqliteMemoryStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Open an existing file read-only (`mira mcp`): every write is refused. */
   readonly readOnly?: boolean;
+  /** How long a proposal waits for the operator, in ms (default 7 days). */
+  readonly proposalTtlMs?: number;
+  /** Hears that a file of an earlier schema version was upgraded, and where its backup is. */
+  readonly onUpgrade?: (done: UpgradeDone) => void;
 }
 
 interface EntityRow {
@@ -66,12 +88,37 @@ interface MemoryRow {
   confidence: number | null;
   status: MemoryStatus;
   created_at: string;
+  superseded_by: number | null;
+  superseded_at: string | null;
+  supersedes: number | null;
 }
 interface LinkRow {
   entity_id: number;
   role: string;
   canonical_name: string;
 }
+interface ProposalDbRow {
+  id: number;
+  kind: 'entity' | 'supersede';
+  entity_type: string | null;
+  name: string | null;
+  memory_id: number | null;
+  value: string | null;
+  slot_ids: string;
+  evidence: string;
+  utterance: string;
+  decision: 'pending' | 'accepted' | 'rejected';
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  reason: string | null;
+  result: string | null;
+}
+const PROPOSAL_COLUMNS =
+  'id, kind, entity_type, name, memory_id, value, slot_ids, evidence, utterance, decision, created_at, expires_at, decided_at, reason, result';
+const MEMORY_COLUMNS =
+  'id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at, superseded_by, superseded_at';
+
 interface PayloadRow {
   id: number;
   payload_kind: 'inline_text' | 'object_ref';
@@ -98,13 +145,15 @@ export class SqliteMemoryStore implements MemoryStore {
   readonly path: string;
   readonly #db: SqliteDatabase;
   readonly #clock: Clock;
+  readonly #proposalTtlMs: number;
   readonly #s;
   #closed = false;
 
-  private constructor(path: string, db: SqliteDatabase, clock: Clock) {
+  private constructor(path: string, db: SqliteDatabase, clock: Clock, proposalTtlMs: number) {
     this.path = path;
     this.#db = db;
     this.#clock = clock;
+    this.#proposalTtlMs = proposalTtlMs;
     this.#s = {
       insertEntity: db.prepare(
         'INSERT INTO entities (entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?)',
@@ -129,7 +178,23 @@ export class SqliteMemoryStore implements MemoryStore {
         "INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)",
       ),
       memoryById: db.prepare(
-        'SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at FROM memories WHERE id = ?',
+        `SELECT ${MEMORY_COLUMNS}, (SELECT s.id FROM memories s WHERE s.superseded_by = m.id) AS supersedes
+         FROM memories m WHERE id = ?`,
+      ),
+      historyOf: db
+        .prepare('SELECT DISTINCT memory_id FROM memory_links WHERE entity_id = ? ORDER BY memory_id')
+        .pluck(),
+      supersede: db.prepare(
+        "UPDATE memories SET status = 'superseded', superseded_by = ?, superseded_at = ? WHERE id = ? AND status = 'active'",
+      ),
+      insertProposal: db.prepare(
+        `INSERT INTO proposals (kind, entity_type, name, name_key, memory_id, value, slot_ids, evidence, utterance, created_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      proposalById: db.prepare(`SELECT ${PROPOSAL_COLUMNS} FROM proposals WHERE id = ?`),
+      proposals: db.prepare(`SELECT ${PROPOSAL_COLUMNS} FROM proposals ORDER BY id`),
+      decideProposal: db.prepare(
+        "UPDATE proposals SET decision = ?, decided_at = ?, reason = ?, result = ? WHERE id = ? AND decision = 'pending'",
       ),
       linksOf: db.prepare(
         'SELECT l.entity_id, l.role, e.canonical_name FROM memory_links l JOIN entities e ON e.id = l.entity_id WHERE l.memory_id = ? ORDER BY l.entity_id, l.role',
@@ -177,8 +242,13 @@ export class SqliteMemoryStore implements MemoryStore {
   static open(path: string, options: SqliteMemoryStoreOptions = {}): SqliteMemoryStore {
     const db = options.readOnly
       ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA)
-      : openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA);
-    return new SqliteMemoryStore(path, db, options.clock ?? systemClock);
+      : openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA, options.onUpgrade);
+    return new SqliteMemoryStore(
+      path,
+      db,
+      options.clock ?? systemClock,
+      options.proposalTtlMs ?? DEFAULT_PROPOSAL_TTL_MS,
+    );
   }
 
   #run<T>(fn: () => T): Promise<T> {
@@ -266,9 +336,17 @@ export class SqliteMemoryStore implements MemoryStore {
       confidence: row.confidence,
       status: row.status,
       createdAt: row.created_at,
+      supersededBy: row.superseded_by,
+      supersededAt: row.superseded_at,
+      supersedes: row.supersedes,
       links,
       payloads,
     };
+  }
+
+  #proposal(id: number): Proposal | undefined {
+    const row = this.#s.proposalById.get(id) as ProposalDbRow | undefined;
+    return row && toProposal(fromProposalRow(row), this.#clock.now());
   }
 
   info(): Promise<StoreInfo> {
@@ -395,9 +473,7 @@ export class SqliteMemoryStore implements MemoryStore {
     return this.#run(() =>
       this.#db
         .transaction((): SlotOutcome<R> => {
-          const existing = (this.#s.bySlot.all(slot.entityId, slot.role, slot.predicate) as number[]).map((id) =>
-            this.#memory(id)!,
-          );
+          const existing = this.#slot(slot.entityId, slot.role, slot.predicate);
           const decision = decide(existing);
           if ('create' in decision) return { created: this.#insertMemory(prepareMemory(decision.create)) };
           return { answer: decision.answer };
@@ -426,7 +502,115 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {
-    return this.#run(() => (this.#s.bySlot.all(entityId, role, predicate) as number[]).map((id) => this.#memory(id)!));
+    return this.#run(() => this.#slot(entityId, role, predicate));
+  }
+
+  listMemoryHistory(entityId: number): Promise<Memory[]> {
+    return this.#run(() => (this.#s.historyOf.all(entityId) as number[]).map((id) => this.#memory(id)!));
+  }
+
+  createProposal(input: NewProposal): Promise<Proposal> {
+    return this.#run(() => {
+      const p = prepareProposal(input, this.#clock.now(), this.#proposalTtlMs);
+      return this.#db
+        .transaction((): Proposal => {
+          let slotIds: number[] = [];
+          if (p.kind === 'entity') {
+            const existing = this.#s.entityIdsByKey.all(p.nameKey, p.nameKey) as number[];
+            if (existing.length > 0) {
+              throw new MiraError(
+                MemoryErrorCodes.ENTITY_EXISTS,
+                `"${p.name}" already names ${existing.map((id) => entityRef(id)).join(', ')}; nothing was proposed`,
+              );
+            }
+          } else {
+            const { slot } = supersedableSlot(this.#memory(p.memoryId!), p.memoryId!);
+            slotIds = slotFactIds(this.#slot(slot.entityId, slot.role, slot.predicate));
+          }
+          const id = Number(
+            this.#s.insertProposal.run(
+              p.kind,
+              p.entityType,
+              p.name,
+              p.nameKey,
+              p.memoryId,
+              p.value,
+              formatIds(slotIds),
+              p.evidence,
+              p.utterance,
+              p.createdAt,
+              p.expiresAt,
+            ).lastInsertRowid,
+          );
+          return this.#proposal(id)!;
+        })
+        .immediate();
+    });
+  }
+
+  getProposal(proposalId: number): Promise<Proposal | undefined> {
+    return this.#run(() => this.#proposal(proposalId));
+  }
+
+  listProposals(options: { readonly status?: ProposalStatus } = {}): Promise<Proposal[]> {
+    return this.#run(() => {
+      const now = this.#clock.now();
+      const all = (this.#s.proposals.all() as ProposalDbRow[]).map((row) => toProposal(fromProposalRow(row), now));
+      return options.status === undefined ? all : all.filter((p) => p.status === options.status);
+    });
+  }
+
+  acceptProposal(proposalId: number): Promise<AcceptedProposal> {
+    return this.#run(() =>
+      this.#db
+        .transaction((): AcceptedProposal => {
+          const proposal = requireProposal(this.#proposal(proposalId), proposalId);
+          assertDecidable(proposal, true);
+          const now = this.#now();
+          if (proposal.kind === 'entity') {
+            const name = prepareNewName(proposal.name!, 'canonical name');
+            const entityId = Number(
+              this.#s.insertEntity.run(normalizeToken(proposal.entityType!, 'entity type'), name.display, name.key, now)
+                .lastInsertRowid,
+            );
+            this.#s.decideProposal.run('accepted', now, null, entityRef(entityId), proposalId);
+            return { proposal: this.#proposal(proposalId)!, entity: this.#entity(entityId)! };
+          }
+          const old = this.#memory(proposal.memoryId!);
+          const slot = old && slotOf(old);
+          assertSlotUnchanged(
+            proposal,
+            old,
+            slot ? slotFactIds(this.#slot(slot.entityId, slot.role, slot.predicate)) : [],
+          );
+          const created = this.#insertMemory(prepareMemory(supersedingMemory(old!, proposal)));
+          this.#s.supersede.run(created.id, now, old!.id);
+          this.#s.decideProposal.run('accepted', now, null, created.ref, proposalId);
+          return {
+            proposal: this.#proposal(proposalId)!,
+            memory: this.#memory(created.id)!,
+            superseded: this.#memory(old!.id)!,
+          };
+        })
+        .immediate(),
+    );
+  }
+
+  rejectProposal(proposalId: number, reason: string | null = null): Promise<Proposal> {
+    return this.#run(() =>
+      this.#db
+        .transaction((): Proposal => {
+          const proposal = requireProposal(this.#proposal(proposalId), proposalId);
+          assertDecidable(proposal, false);
+          this.#s.decideProposal.run('rejected', this.#now(), rejectReason(reason), null, proposalId);
+          return this.#proposal(proposalId)!;
+        })
+        .immediate(),
+    );
+  }
+
+  #slot(entityId: number, role: string, predicate: string): Memory[] {
+    return (this.#s.bySlot.all(entityId, role, predicate) as number[]).map((id) => this.#memory(id)!);
   }
 
   exportSnapshot(): Promise<MemorySnapshot> {
@@ -451,9 +635,7 @@ export class SqliteMemoryStore implements MemoryStore {
               aliasKey: String(r.alias_key),
               createdAt: String(r.created_at),
             })),
-            memories: all(
-              'SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at FROM memories ORDER BY id',
-            ).map((r) => ({
+            memories: all(`SELECT ${MEMORY_COLUMNS} FROM memories ORDER BY id`).map((r) => ({
               id: Number(r.id),
               kind: String(r.kind),
               summary: String(r.summary),
@@ -464,7 +646,12 @@ export class SqliteMemoryStore implements MemoryStore {
               confidence: r.confidence as number | null,
               status: r.status as MemoryStatus,
               createdAt: String(r.created_at),
+              supersededBy: r.superseded_by as number | null,
+              supersededAt: r.superseded_at as string | null,
             })),
+            proposals: (
+              this.#db.prepare(`SELECT ${PROPOSAL_COLUMNS} FROM proposals ORDER BY id`).all() as ProposalDbRow[]
+            ).map(fromProposalRow),
             links: all('SELECT memory_id, entity_id, role FROM memory_links ORDER BY memory_id, entity_id, role').map(
               (r) => ({ memoryId: Number(r.memory_id), entityId: Number(r.entity_id), role: String(r.role) }),
             ),
@@ -505,5 +692,25 @@ function toPayloadInfo(row: PayloadRow): PayloadInfo {
     objectRef: row.object_ref,
     sha256: row.sha256,
     createdAt: row.created_at,
+  };
+}
+
+function fromProposalRow(row: ProposalDbRow): ProposalRow {
+  return {
+    id: row.id,
+    kind: row.kind,
+    entityType: row.entity_type,
+    name: row.name,
+    memoryId: row.memory_id,
+    value: row.value,
+    slotIds: parseIds(row.slot_ids),
+    evidence: row.evidence,
+    utterance: row.utterance,
+    decision: row.decision,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+    result: row.result,
   };
 }

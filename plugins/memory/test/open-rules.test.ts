@@ -27,7 +27,7 @@ describe('SqliteMemoryStore.open()', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('gives a new file schema v1, user_version 1, WAL, synchronous FULL, foreign keys and a busy timeout', async () => {
+  it('gives a new file the current schema and user_version, WAL, synchronous FULL, foreign keys and a busy timeout', async () => {
     const store = SqliteMemoryStore.open(path, { busyTimeoutMs: 1234 });
     await store.close();
     const db = new Database(path, { readonly: true });
@@ -37,7 +37,7 @@ describe('SqliteMemoryStore.open()', () => {
       .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
       .pluck()
       .all();
-    expect(tables).to.deep.equal(['aliases', 'entities', 'memories', 'memory_links', 'payloads']);
+    expect(tables).to.deep.equal(['aliases', 'entities', 'memories', 'memory_links', 'payloads', 'proposals']);
     db.close();
     // Connection-level settings, read through a store's own connection (synchronous 2 = FULL).
     const again = SqliteMemoryStore.open(path, { busyTimeoutMs: 1234 });
@@ -53,7 +53,7 @@ describe('SqliteMemoryStore.open()', () => {
   it('initialises an existing empty file', async () => {
     writeFileSync(path, '');
     const store = SqliteMemoryStore.open(path);
-    expect((await store.info()).schemaVersion).to.equal(1);
+    expect((await store.info()).schemaVersion).to.equal(SCHEMA_VERSION);
     await store.close();
   });
 
@@ -63,7 +63,7 @@ describe('SqliteMemoryStore.open()', () => {
     db.exec('VACUUM');
     db.close();
     const store = SqliteMemoryStore.open(path);
-    expect((await store.info()).schemaVersion).to.equal(1);
+    expect((await store.info()).schemaVersion).to.equal(SCHEMA_VERSION);
     await store.close();
   });
 
@@ -82,7 +82,7 @@ describe('SqliteMemoryStore.open()', () => {
       (p) => {
         const db = new Database(p);
         db.exec('CREATE TABLE entities (id INTEGER PRIMARY KEY)');
-        db.pragma('user_version = 2');
+        db.pragma('user_version = 9');
         db.close();
       },
       'MIRA_ERR_STORE_UNSUPPORTED_VERSION',

@@ -15,6 +15,8 @@ export {
   openDatabaseReadOnly,
   type Inspection,
   type MiraStoreKind,
+  type SchemaUpgrade,
   type StoreSchema,
+  type UpgradeDone,
 } from './open.js';
 export { ensureParentDirectory, requireDatabasePath } from './path.js';

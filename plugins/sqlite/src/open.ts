@@ -4,9 +4,11 @@ import {
   constants,
   copyFileSync,
   existsSync,
+  fsyncSync,
   mkdtempSync,
   openSync,
   readSync,
+  writeSync,
   rmSync,
   statSync,
 } from 'node:fs';
@@ -39,13 +41,39 @@ export interface StoreSchema {
   readonly setting: string;
   /** What the file holds, e.g. `Mira memory database`. */
   readonly what: string;
+  /** How files of earlier versions become this one; a version without an upgrade is refused. */
+  readonly upgrades?: readonly SchemaUpgrade[];
+}
+
+/**
+ * One step from an earlier schema version to the current one. It runs once, in the transaction that
+ * sets the new version, with foreign keys off (checked before commit), after a backup of the file.
+ */
+export interface SchemaUpgrade {
+  readonly from: number;
+  /**
+   * That version's DDL exactly as Mira ran it: a file is upgraded only when its schema objects are, one
+   * for one, what this DDL creates; anything else is refused as not recognised.
+   */
+  readonly fromDdl: string;
+  readonly run: (db: SqliteDatabase) => void;
+}
+
+/** What an upgrade did, for the log. */
+export interface UpgradeDone {
+  readonly from: number;
+  readonly to: number;
+  /** The copy of the file as it was before the upgrade. */
+  readonly backupPath: string;
 }
 
 /** What is at a database path before it is opened for writing. */
 export type Inspection =
   | { readonly state: 'new' }
   /** `adopt`: a file Mira created before application IDs; it gets the ID once. */
-  | { readonly state: 'current'; readonly adopt: boolean };
+  | { readonly state: 'current'; readonly adopt: boolean }
+  /** A recognised file of an earlier version, with an upgrade to this one. */
+  | { readonly state: 'upgrade'; readonly from: number };
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 const HEADER_SIZE = 100;
@@ -57,6 +85,32 @@ interface Found {
   readonly tables?: readonly string[];
   /** Every schema object (tables, indexes, triggers, views), when the schema was read. */
   readonly objects?: number;
+  /** Every schema object's type, name and SQL, sorted: what an upgrade compares with its `fromDdl`. */
+  readonly shape?: string;
+}
+
+const SHAPE_SQL = 'SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name';
+
+/** A schema's objects as one comparable string. */
+function shapeOf(db: Database.Database): string {
+  return JSON.stringify(db.prepare(SHAPE_SQL).raw().all());
+}
+
+const expectedShapes = new Map<string, string>();
+/** What running `ddl` on an empty database creates (computed once per DDL). */
+function shapeOfDdl(ddl: string): string {
+  let shape = expectedShapes.get(ddl);
+  if (shape === undefined) {
+    const db = new Database(':memory:');
+    try {
+      db.exec(ddl);
+      shape = shapeOf(db);
+    } finally {
+      db.close();
+    }
+    expectedShapes.set(ddl, shape);
+  }
+  return shape;
 }
 
 function readHeader(path: string): Buffer {
@@ -118,6 +172,7 @@ function readSchema(path: string, wal: boolean, schema: StoreSchema): Found {
       userVersion: db.pragma('user_version', { simple: true }) as number,
       tables,
       objects: db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number,
+      shape: shapeOf(db),
     };
   } catch (error) {
     const code = (error as { code?: string }).code;
@@ -138,6 +193,19 @@ function readSchema(path: string, wal: boolean, schema: StoreSchema): Found {
 function classify(path: string, schema: StoreSchema, found: Found): Inspection | undefined {
   const ours = MIRA_APPLICATION_IDS[schema.kind];
   const { applicationId, userVersion } = found;
+  const upgrade = schema.upgrades?.find((u) => u.from === userVersion);
+  if (upgrade && (applicationId === ours || applicationId === 0)) {
+    if (found.shape === undefined) return undefined;
+    if (found.shape === shapeOfDdl(upgrade.fromDdl)) return { state: 'upgrade', from: upgrade.from };
+    if (applicationId === ours) {
+      throw new MiraError(
+        SqliteErrorCodes.NOT_MIRA,
+        `${path} is marked as a ${schema.what} of schema version ${userVersion}, but its tables and indexes (${(found.tables ?? []).join(', ')}) are not what Mira's version ${userVersion} created, so it is not upgraded; it was left unchanged. Point ${schema.setting} at another file`,
+      );
+    }
+    // Not marked as Mira's and not what that version made: described below like any other foreign file.
+  }
+  const unrecognisedUpgrade = upgrade !== undefined && found.shape !== undefined;
   if (applicationId === ours) {
     if (userVersion === schema.version) return { state: 'current', adopt: false };
     throw new MiraError(
@@ -171,7 +239,7 @@ function classify(path: string, schema: StoreSchema, found: Found): Inspection |
   }
   const missing = schema.tables.filter((table) => !tables.includes(table));
   if (userVersion === schema.version && missing.length === 0) return { state: 'current', adopt: true };
-  if (userVersion !== schema.version && tables.some((table) => schema.tables.includes(table))) {
+  if (!unrecognisedUpgrade && userVersion !== schema.version && tables.some((table) => schema.tables.includes(table))) {
     throw new MiraError(
       SqliteErrorCodes.UNSUPPORTED_VERSION,
       `${path} has ${schema.what} schema version ${userVersion}, but this Mira supports version ${schema.version}; it was left unchanged. Use the Mira release that wrote it, or another file`,
@@ -258,6 +326,12 @@ function assertWritable(path: string, schema: StoreSchema): void {
  */
 export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema: StoreSchema): SqliteDatabase {
   const inspection = inspectDatabase(path, schema);
+  if (inspection.state === 'upgrade') {
+    throw new MiraError(
+      CoreErrorCodes.STORE_OPEN_FAILED,
+      `${path} holds a ${schema.what} of schema version ${inspection.from}, which needs its one-time upgrade to version ${schema.version}; open the profile's console once, then serve it read-only`,
+    );
+  }
   if (inspection.state !== 'current') {
     throw new MiraError(
       CoreErrorCodes.STORE_OPEN_FAILED,
@@ -294,7 +368,12 @@ export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema
   }
 }
 
-export function openDatabase(path: string, busyTimeoutMs: number, schema: StoreSchema): SqliteDatabase {
+export function openDatabase(
+  path: string,
+  busyTimeoutMs: number,
+  schema: StoreSchema,
+  onUpgrade?: (done: UpgradeDone) => void,
+): SqliteDatabase {
   const inspection = inspectDatabase(path, schema);
   assertWritable(path, schema);
   const ours = MIRA_APPLICATION_IDS[schema.kind];
@@ -310,6 +389,11 @@ export function openDatabase(path: string, busyTimeoutMs: number, schema: StoreS
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    if (inspection.state === 'upgrade') {
+      const done = upgradeDatabase(db, path, schema);
+      if (done) onUpgrade?.(done);
+      return db;
+    }
     db.transaction(() => {
       // Another process may have created or marked the file since we looked.
       const found = {
@@ -350,5 +434,63 @@ export function openDatabase(path: string, busyTimeoutMs: number, schema: StoreS
     throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be prepared: ${(error as Error).message}`, {
       cause: error,
     });
+  }
+}
+
+/** A path beside `path` that does not exist yet: `<path>.v1.bak`, then `<path>.v1.bak.2`, … */
+function backupPathFor(path: string, from: number): string {
+  const base = `${path}.v${from}.bak`;
+  for (let n = 1; ; n += 1) {
+    const candidate = n === 1 ? base : `${base}.${n}`;
+    if (!existsSync(candidate)) return candidate;
+  }
+}
+
+/**
+ * Upgrades a recognised file of an earlier version in one immediate transaction: checks again, under
+ * the write lock, that the file is still that version and shape (another process may have upgraded it
+ * meanwhile: then there is nothing to do), writes a backup of the database as it is, byte for byte,
+ * beside it (fsynced), runs the upgrade with foreign keys off, checks them, and sets the version.
+ */
+function upgradeDatabase(db: Database.Database, path: string, schema: StoreSchema): UpgradeDone | undefined {
+  const ours = MIRA_APPLICATION_IDS[schema.kind];
+  db.pragma('foreign_keys = OFF');
+  try {
+    return db
+      .transaction((): UpgradeDone | undefined => {
+        const applicationId = db.pragma('application_id', { simple: true }) as number;
+        const userVersion = db.pragma('user_version', { simple: true }) as number;
+        if (applicationId === ours && userVersion === schema.version) return undefined;
+        const upgrade = schema.upgrades?.find((u) => u.from === userVersion);
+        if (
+          !upgrade ||
+          (applicationId !== ours && applicationId !== 0) ||
+          shapeOf(db) !== shapeOfDdl(upgrade.fromDdl)
+        ) {
+          throw new MiraError(SqliteErrorCodes.UNVERSIONED, `${path} changed while it was being opened; start again`);
+        }
+        const backupPath = backupPathFor(path, upgrade.from);
+        const fd = openSync(backupPath, 'wx', 0o600);
+        try {
+          writeSync(fd, db.serialize());
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        upgrade.run(db);
+        const broken = db.pragma('foreign_key_check') as unknown[];
+        if (broken.length > 0) {
+          throw new MiraError(
+            CoreErrorCodes.STORE_OPEN_FAILED,
+            `${path}: the upgrade from version ${upgrade.from} would leave ${broken.length} broken references; nothing was changed (the backup is at ${backupPath})`,
+          );
+        }
+        db.pragma(`user_version = ${schema.version}`);
+        db.pragma(`application_id = ${ours}`);
+        return { from: upgrade.from, to: schema.version, backupPath };
+      })
+      .immediate();
+  } finally {
+    db.pragma('foreign_keys = ON');
   }
 }

@@ -38,8 +38,10 @@ export interface MemoryRow {
   source_kind: string;
   source_label: string | null;
   confidence: number | null;
-  status: 'active' | 'inactive';
+  status: 'active' | 'inactive' | 'superseded';
   created_at: string;
+  superseded_by: string | null;
+  superseded_at: string | null;
 }
 export interface LinkRow {
   space: string;
@@ -115,6 +117,8 @@ export const MemorySchema = new EntitySchema<MemoryRow>({
     confidence: { type: 'double precision', nullable: true },
     status: text,
     created_at: text,
+    superseded_by: { type: 'bigint', nullable: true },
+    superseded_at: nullableText,
   },
 });
 export const LinkSchema = new EntitySchema<LinkRow>({
@@ -139,5 +143,56 @@ export const PayloadSchema = new EntitySchema<PayloadRow>({
   },
 });
 
+export interface ProposalDbRow {
+  space: string;
+  id: string;
+  kind: 'entity' | 'supersede';
+  entity_type: string | null;
+  name: string | null;
+  name_key: string | null;
+  memory_id: string | null;
+  value: string | null;
+  slot_ids: string;
+  evidence: string;
+  utterance: string;
+  decision: 'pending' | 'accepted' | 'rejected';
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  reason: string | null;
+  result: string | null;
+}
+export const ProposalSchema = new EntitySchema<ProposalDbRow>({
+  name: 'FleetProposal',
+  tableName: 'proposals',
+  columns: {
+    space: key('text'),
+    id: key('bigint'),
+    kind: text,
+    entity_type: nullableText,
+    name: nullableText,
+    name_key: nullableText,
+    memory_id: { type: 'bigint', nullable: true },
+    value: nullableText,
+    slot_ids: text,
+    evidence: text,
+    utterance: text,
+    decision: text,
+    created_at: text,
+    expires_at: text,
+    decided_at: nullableText,
+    reason: nullableText,
+    result: nullableText,
+  },
+});
+
 /** Every fleet entity schema, for the data source. */
-export const FLEET_ENTITIES = [SpaceSchema, EntitySchemaV1, AliasSchema, MemorySchema, LinkSchema, PayloadSchema];
+export const FLEET_ENTITIES = [
+  SpaceSchema,
+  EntitySchemaV1,
+  AliasSchema,
+  MemorySchema,
+  LinkSchema,
+  PayloadSchema,
+  ProposalSchema,
+];

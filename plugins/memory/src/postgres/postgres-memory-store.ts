@@ -5,11 +5,25 @@ import {
   entityRef,
   memoryRef,
   normalizeToken,
+  DEFAULT_PROPOSAL_TTL_MS,
+  assertDecidable,
+  assertSlotUnchanged,
+  formatIds,
+  parseIds,
+  prepareProposal,
+  rejectReason,
+  requireProposal,
+  slotFactIds,
+  slotOf,
+  supersedableSlot,
+  supersedingMemory,
+  toProposal,
   prepareMemory,
   prepareName,
   prepareNewName,
   systemClock,
   writtenMemory,
+  type AcceptedProposal,
   type AliasAdded,
   type Clock,
   type Entity,
@@ -19,8 +33,12 @@ import {
   type MemoryStore,
   type MemorySnapshot,
   type NewMemory,
+  type NewProposal,
   type NewestMemories,
   type Payload,
+  type Proposal,
+  type ProposalRow,
+  type ProposalStatus,
   type PayloadInfo,
   type PreparedMemory,
   type SlotDecision,
@@ -34,7 +52,9 @@ import {
   LinkSchema,
   MemorySchema,
   PayloadSchema,
+  ProposalSchema,
   type AliasRow,
+  type ProposalDbRow,
   type EntityRow,
   type MemoryRow,
   type PayloadRow,
@@ -42,7 +62,8 @@ import {
 
 type EntitySchemaLike = EntitySchema<any>;
 import { FleetErrors } from './errors.js';
-import { FLEET_APPLICATION, FLEET_SCHEMA_VERSION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
+import { FLEET_APPLICATION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
+import { FLEET_SCHEMA_VERSION, MemorySchemaV2, TABLES_V1 } from './migrations/0002-proposals.js';
 
 /** How to open a {@link PostgresMemoryStore}. */
 export interface PostgresMemoryStoreOptions {
@@ -55,6 +76,8 @@ export interface PostgresMemoryStoreOptions {
   readonly connectTimeoutMs?: number;
   /** Read-only sessions (`mira mcp`): the schema must exist; the server refuses every write. */
   readonly readOnly?: boolean;
+  /** How long a proposal waits for the operator, in ms (default 7 days). */
+  readonly proposalTtlMs?: number;
 }
 
 /** A memory space's name (a profile name, a ward, a site). */
@@ -120,6 +143,7 @@ export class PostgresMemoryStore implements MemoryStore {
   readonly space: string;
   readonly #ds: DataSource;
   readonly #clock: Clock;
+  readonly #proposalTtlMs: number;
   readonly #where: { server: string; database: string; user: string };
   #closed = false;
 
@@ -127,6 +151,7 @@ export class PostgresMemoryStore implements MemoryStore {
     this.#ds = ds;
     this.space = options.space;
     this.#clock = options.clock ?? systemClock;
+    this.#proposalTtlMs = options.proposalTtlMs ?? DEFAULT_PROPOSAL_TTL_MS;
     this.#where = describeUrl(options.url);
   }
 
@@ -152,7 +177,7 @@ export class PostgresMemoryStore implements MemoryStore {
       type: 'postgres',
       url: options.url,
       entities: FLEET_ENTITIES,
-      migrations: [MemorySchemaV1],
+      migrations: [MemorySchemaV1, MemorySchemaV2],
       migrationsTableName: 'mira_migrations',
       synchronize: false,
       logging: false,
@@ -222,11 +247,53 @@ export class PostgresMemoryStore implements MemoryStore {
       );
     }
     const version = Number(meta.get('schema_version'));
+    if (version === 1 && !readOnly) {
+      await PostgresMemoryStore.#upgradeFromV1(ds, db, names);
+      return;
+    }
     if (version !== FLEET_SCHEMA_VERSION) {
       throw FleetErrors.error(
         'UNSUPPORTED_SCHEMA',
         `${db} has Mira's memory schema version ${meta.get('schema_version')}; this build reads version ${FLEET_SCHEMA_VERSION}; left unchanged`,
       );
+    }
+  }
+
+  /**
+   * Version 1 → 2, once, under an advisory lock (robots starting together upgrade one after the other;
+   * the later ones find version 2). Only Mira's exact version 1 tables and migration history are
+   * upgraded; anything else is refused and left unchanged.
+   */
+  static async #upgradeFromV1(ds: DataSource, db: string, names: ReadonlySet<string>): Promise<void> {
+    const expected = [...TABLES_V1, 'mira_migrations'].sort();
+    const found = [...names].sort();
+    const ran = ((await ds.query(`SELECT name FROM mira_migrations ORDER BY id`)) as Array<{ name: string }>).map(
+      (r) => r.name,
+    );
+    if (found.join(',') !== expected.join(',') || ran.join(',') !== new MemorySchemaV1().name) {
+      throw FleetErrors.error(
+        'UNSUPPORTED_SCHEMA',
+        `${db} says Mira's memory schema version 1, but its tables (${found.join(', ')}) or migrations (${ran.join(', ')}) are not what version 1 made; it is not upgraded and was left unchanged`,
+      );
+    }
+    const q = ds.createQueryRunner();
+    try {
+      await q.startTransaction();
+      await q.query(`SELECT pg_advisory_xact_lock(hashtextextended('mira-memory-schema', 0))`);
+      const [row] = (await q.query(`SELECT value FROM mira_meta WHERE key = 'schema_version'`)) as Array<{
+        value: string;
+      }>;
+      if (row?.value === '1') {
+        const migration = new MemorySchemaV2();
+        await migration.up(q);
+        await q.query(`INSERT INTO mira_migrations (timestamp, name) VALUES ($1, $2)`, [1700000000002, migration.name]);
+      }
+      await q.commitTransaction();
+    } catch (error) {
+      if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await q.release();
     }
   }
 
@@ -249,7 +316,7 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   /** The next ID of `kind` in this space; locks the space's row until the transaction ends. */
-  async #nextId(m: Runner, kind: 'entity' | 'alias' | 'memory' | 'payload'): Promise<number> {
+  async #nextId(m: Runner, kind: 'entity' | 'alias' | 'memory' | 'payload' | 'proposal'): Promise<number> {
     const rows = (await m.query(
       `UPDATE spaces SET next_${kind} = next_${kind} + 1 WHERE name = $1 RETURNING next_${kind} - 1 AS id`,
       [this.space],
@@ -319,10 +386,12 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async #memory(m: Runner, id: number): Promise<Memory | undefined> {
     const [row] = (await m.query(
-      `SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at
-       FROM memories WHERE space = $1 AND id = $2`,
+      `SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at,
+              superseded_by, superseded_at,
+              (SELECT s.id FROM memories s WHERE s.space = m.space AND s.superseded_by = m.id) AS supersedes
+       FROM memories m WHERE space = $1 AND id = $2`,
       [this.space, id],
-    )) as MemoryRow[];
+    )) as Array<MemoryRow & { supersedes: string | null }>;
     if (!row) return undefined;
     const links = (await m.query(
       `SELECT l.entity_id, l.role, e.canonical_name FROM memory_links l
@@ -342,6 +411,9 @@ export class PostgresMemoryStore implements MemoryStore {
       confidence: row.confidence === null ? null : Number(row.confidence),
       status: row.status,
       createdAt: row.created_at,
+      supersededBy: row.superseded_by === null ? null : num(row.superseded_by),
+      supersededAt: row.superseded_at,
+      supersedes: row.supersedes === null ? null : num(row.supersedes),
       links: links.map((l): MemoryLink => ({
         entityId: num(l.entity_id),
         entityRef: entityRef(num(l.entity_id)),
@@ -540,9 +612,7 @@ export class PostgresMemoryStore implements MemoryStore {
       this.#tx(async (m): Promise<SlotOutcome<R>> => {
         // Robots admitting into one slot at once wait here for each other, so each decides on what
         // the one before it wrote (the lock lasts until this transaction ends).
-        await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-          `mira-slot\u0001${this.space}\u0001${slot.entityId}\u0001${slot.role}\u0001${slot.predicate}`,
-        ]);
+        await this.#lockSlot(m, slot);
         const decision = decide(await this.#memories(m, await this.#slotIds(m, slot)));
         if ('create' in decision) return { created: await this.#insertMemory(m, prepareMemory(decision.create)) };
         return { answer: decision.answer };
@@ -588,6 +658,152 @@ export class PostgresMemoryStore implements MemoryStore {
     return this.#run('reading a slot', async () => {
       return this.#memories(this.#ds, await this.#slotIds(this.#ds, { entityId, role, predicate }));
     });
+  }
+
+  listMemoryHistory(entityId: number): Promise<Memory[]> {
+    return this.#run('reading memory history', async () => {
+      const rows = (await this.#ds.query(
+        `SELECT DISTINCT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2 ORDER BY memory_id`,
+        [this.space, entityId],
+      )) as Array<{ memory_id: string }>;
+      return this.#memories(
+        this.#ds,
+        rows.map((r) => num(r.memory_id)),
+      );
+    });
+  }
+
+  async #proposal(m: Runner, id: number): Promise<Proposal | undefined> {
+    const [row] = (await m.query(`SELECT * FROM proposals WHERE space = $1 AND id = $2`, [this.space, id])) as
+      ProposalDbRow[] | [];
+    return row && toProposal(fromProposalRow(row), this.#clock.now());
+  }
+
+  /** Locks a slot until the transaction ends: admissions and accepts into one slot go one after the other. */
+  async #lockSlot(m: Runner, slot: MemorySlot): Promise<void> {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `mira-slot\u0001${this.space}\u0001${slot.entityId}\u0001${slot.role}\u0001${slot.predicate}`,
+    ]);
+  }
+
+  createProposal(input: NewProposal): Promise<Proposal> {
+    return this.#run('writing a proposal', async () => {
+      const p = prepareProposal(input, this.#clock.now(), this.#proposalTtlMs);
+      return this.#tx(async (m) => {
+        let slotIds: number[] = [];
+        if (p.kind === 'entity') {
+          const existing = await this.#entitiesByKey(m, p.nameKey!);
+          if (existing.length > 0) {
+            throw new MiraError(
+              MemoryErrorCodes.ENTITY_EXISTS,
+              `"${p.name}" already names ${existing.map((id) => entityRef(id)).join(', ')}; nothing was proposed`,
+            );
+          }
+        } else {
+          const { slot } = supersedableSlot(await this.#memory(m, p.memoryId!), p.memoryId!);
+          slotIds = slotFactIds(await this.#memories(m, await this.#slotIds(m, slot)));
+        }
+        const id = await this.#nextId(m, 'proposal');
+        await m.query(
+          `INSERT INTO proposals (space, id, kind, entity_type, name, name_key, memory_id, value, slot_ids, evidence, utterance, created_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+          [
+            this.space,
+            id,
+            p.kind,
+            p.entityType,
+            p.name,
+            p.nameKey,
+            p.memoryId,
+            p.value,
+            formatIds(slotIds),
+            p.evidence,
+            p.utterance,
+            p.createdAt,
+            p.expiresAt,
+          ],
+        );
+        return (await this.#proposal(m, id))!;
+      });
+    });
+  }
+
+  getProposal(proposalId: number): Promise<Proposal | undefined> {
+    return this.#run('reading a proposal', () => this.#proposal(this.#ds, proposalId));
+  }
+
+  listProposals(options: { readonly status?: ProposalStatus } = {}): Promise<Proposal[]> {
+    return this.#run('listing proposals', async () => {
+      const now = this.#clock.now();
+      const rows = (await this.#ds.query(`SELECT * FROM proposals WHERE space = $1 ORDER BY id`, [
+        this.space,
+      ])) as ProposalDbRow[];
+      const all = rows.map((row) => toProposal(fromProposalRow(row), now));
+      return options.status === undefined ? all : all.filter((p) => p.status === options.status);
+    });
+  }
+
+  acceptProposal(proposalId: number): Promise<AcceptedProposal> {
+    return this.#run('accepting a proposal', () =>
+      this.#tx(async (m): Promise<AcceptedProposal> => {
+        // The proposal's row is locked: a second accept of it waits, then finds it decided.
+        await m.query(`SELECT id FROM proposals WHERE space = $1 AND id = $2 FOR UPDATE`, [this.space, proposalId]);
+        const proposal = requireProposal(await this.#proposal(m, proposalId), proposalId);
+        assertDecidable(proposal, true);
+        const now = this.#now();
+        const decide = (result: string) =>
+          m.query(
+            `UPDATE proposals SET decision = 'accepted', decided_at = $3, result = $4 WHERE space = $1 AND id = $2`,
+            [this.space, proposalId, now, result],
+          );
+        if (proposal.kind === 'entity') {
+          const name = prepareNewName(proposal.name!, 'canonical name');
+          const entityId = await this.#nextId(m, 'entity');
+          await m.query(
+            `INSERT INTO entities (space, id, entity_type, canonical_name, name_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+            [this.space, entityId, normalizeToken(proposal.entityType!, 'entity type'), name.display, name.key, now],
+          );
+          await decide(entityRef(entityId));
+          return { proposal: (await this.#proposal(m, proposalId))!, entity: (await this.#entity(m, entityId))! };
+        }
+        const before = await this.#memory(m, proposal.memoryId!);
+        const slot = before && slotOf(before);
+        if (slot) await this.#lockSlot(m, slot);
+        const old = await this.#memory(m, proposal.memoryId!);
+        assertSlotUnchanged(
+          proposal,
+          old,
+          slot ? slotFactIds(await this.#memories(m, await this.#slotIds(m, slot))) : [],
+        );
+        const created = await this.#insertMemory(m, prepareMemory(supersedingMemory(old!, proposal)));
+        await m.query(
+          `UPDATE memories SET status = 'superseded', superseded_by = $3, superseded_at = $4
+           WHERE space = $1 AND id = $2 AND status = 'active'`,
+          [this.space, old!.id, created.id, now],
+        );
+        await decide(created.ref);
+        return {
+          proposal: (await this.#proposal(m, proposalId))!,
+          memory: (await this.#memory(m, created.id))!,
+          superseded: (await this.#memory(m, old!.id))!,
+        };
+      }),
+    );
+  }
+
+  rejectProposal(proposalId: number, reason: string | null = null): Promise<Proposal> {
+    return this.#run('rejecting a proposal', () =>
+      this.#tx(async (m) => {
+        await m.query(`SELECT id FROM proposals WHERE space = $1 AND id = $2 FOR UPDATE`, [this.space, proposalId]);
+        const proposal = requireProposal(await this.#proposal(m, proposalId), proposalId);
+        assertDecidable(proposal, false);
+        await m.query(
+          `UPDATE proposals SET decision = 'rejected', decided_at = $3, reason = $4 WHERE space = $1 AND id = $2`,
+          [this.space, proposalId, this.#now(), rejectReason(reason)],
+        );
+        return (await this.#proposal(m, proposalId))!;
+      }),
+    );
   }
 
   /**
@@ -650,6 +866,9 @@ export class PostgresMemoryStore implements MemoryStore {
               confidence: r.confidence,
               status: r.status,
               created_at: r.createdAt,
+              // Set below, once every memory exists (it refers to another memory).
+              superseded_by: null,
+              superseded_at: null,
             })),
           ],
           [
@@ -671,6 +890,28 @@ export class PostgresMemoryStore implements MemoryStore {
               created_at: p.createdAt,
             })),
           ],
+          [
+            ProposalSchema,
+            (snapshot.proposals ?? []).map((p) => ({
+              space,
+              id: p.id,
+              kind: p.kind,
+              entity_type: p.entityType,
+              name: p.name,
+              name_key: p.name === null ? null : prepareName(p.name).key,
+              memory_id: p.memoryId,
+              value: p.value,
+              slot_ids: formatIds(p.slotIds),
+              evidence: p.evidence,
+              utterance: p.utterance,
+              decision: p.decision,
+              created_at: p.createdAt,
+              expires_at: p.expiresAt,
+              decided_at: p.decidedAt,
+              reason: p.reason,
+              result: p.result,
+            })),
+          ],
         ];
         const total = batches.reduce((n, [, rows]) => n + rows.length, 0);
         let done = 0;
@@ -683,15 +924,26 @@ export class PostgresMemoryStore implements MemoryStore {
             onProgress(done, total);
           }
         }
+        for (const r of snapshot.memories) {
+          if (r.supersededBy == null) continue;
+          await m.query(`UPDATE memories SET superseded_by = $3, superseded_at = $4 WHERE space = $1 AND id = $2`, [
+            space,
+            r.id,
+            r.supersededBy,
+            r.supersededAt,
+          ]);
+        }
         const next = (ids: number[]) => (ids.length === 0 ? 1 : Math.max(...ids) + 1);
         await m.query(
-          `UPDATE spaces SET next_entity = $2, next_alias = $3, next_memory = $4, next_payload = $5 WHERE name = $1`,
+          `UPDATE spaces SET next_entity = $2, next_alias = $3, next_memory = $4, next_payload = $5,
+             next_proposal = $6 WHERE name = $1`,
           [
             this.space,
             next(snapshot.entities.map((e) => e.id)),
             next(snapshot.aliases.map((a) => a.id)),
             next(snapshot.memories.map((r) => r.id)),
             next(snapshot.payloads.map((p) => p.id)),
+            next((snapshot.proposals ?? []).map((p) => p.id)),
           ],
         );
         return {
@@ -724,5 +976,25 @@ function toPayloadInfo(row: PayloadRow): PayloadInfo {
     objectRef: row.object_ref,
     sha256: row.sha256,
     createdAt: row.created_at,
+  };
+}
+
+function fromProposalRow(row: ProposalDbRow): ProposalRow {
+  return {
+    id: num(row.id),
+    kind: row.kind,
+    entityType: row.entity_type,
+    name: row.name,
+    memoryId: row.memory_id === null ? null : num(row.memory_id),
+    value: row.value,
+    slotIds: parseIds(row.slot_ids),
+    evidence: row.evidence,
+    utterance: row.utterance,
+    decision: row.decision,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+    result: row.result,
   };
 }

@@ -2,8 +2,6 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The application name in `mira_meta`: how Mira tells its own database from anyone else's. */
 export const FLEET_APPLICATION = 'mira-memory';
-/** The schema version this build reads and writes. */
-export const FLEET_SCHEMA_VERSION = 1;
 
 /**
  * Fleet memory, schema version 1: the SQLite schema's tables, each keyed by memory space, with the
@@ -18,7 +16,7 @@ export class MemorySchemaV1 implements MigrationInterface {
     const created = `created_at text NOT NULL CHECK (created_at ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T.*Z$')`;
     await q.query(`CREATE TABLE mira_meta (key text PRIMARY KEY, value text NOT NULL)`);
     await q.query(
-      `INSERT INTO mira_meta (key, value) VALUES ('application', '${FLEET_APPLICATION}'), ('schema_version', '${FLEET_SCHEMA_VERSION}')`,
+      `INSERT INTO mira_meta (key, value) VALUES ('application', '${FLEET_APPLICATION}'), ('schema_version', '1')`,
     );
     await q.query(`CREATE TABLE spaces (
       name text PRIMARY KEY CHECK (name ~ '^[a-z0-9][a-z0-9_.-]{0,63}$'),

@@ -1,0 +1,173 @@
+import { CoreErrorCodes, MemoryErrorCodes, MiraError } from '../errors.js';
+import { normalizeDisplay, normalizeToken } from '../text/normalize.js';
+import { memoryRef, proposalRef } from './ids.js';
+import type { Memory, MemorySlot, NewMemory, NewProposal, Proposal, ProposalRow } from './types.js';
+import { MAX_SUMMARY_LENGTH, MAX_VALUE_LENGTH, OPERATOR_STATEMENT_SOURCE, prepareNewName } from './validate.js';
+
+/** How long a proposal waits for the operator by default: 7 days. */
+export const DEFAULT_PROPOSAL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Longest operator utterance kept with a proposal, in characters. */
+export const MAX_UTTERANCE_LENGTH = 8000;
+
+/** A new proposal, validated and normalised, as stores write it. */
+export interface PreparedProposal {
+  readonly kind: 'entity' | 'supersede';
+  readonly entityType: string | null;
+  readonly name: string | null;
+  readonly nameKey: string | null;
+  readonly memoryId: number | null;
+  readonly value: string | null;
+  readonly evidence: string;
+  readonly utterance: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+}
+
+function text(input: string | null | undefined, max: number, what: string): string {
+  const display = normalizeDisplay(input ?? '', what);
+  if (display === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, `${what} is empty`);
+  if ([...display].length > max)
+    throw new MiraError(CoreErrorCodes.TEXT_TOO_LONG, `${what} is longer than ${max} characters; shorten it`);
+  return display;
+}
+
+/** Validates a {@link NewProposal} the way every store does. @throws MiraError */
+export function prepareProposal(input: NewProposal, now: Date, defaultTtlMs: number): PreparedProposal {
+  const ttlMs = input.ttlMs ?? defaultTtlMs;
+  if (!(Number.isFinite(ttlMs) && ttlMs > 0))
+    throw new MiraError(CoreErrorCodes.CONFIG_INVALID, `a proposal's expiry must be positive, not ${ttlMs}`);
+  const common = {
+    evidence: text(input.evidence, MAX_SUMMARY_LENGTH, 'evidence'),
+    utterance: text(input.utterance, MAX_UTTERANCE_LENGTH, 'utterance'),
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
+  };
+  if (input.kind === 'entity') {
+    const name = prepareNewName(input.name ?? '', 'name');
+    return {
+      kind: 'entity',
+      entityType: normalizeToken(input.entityType ?? '', 'entity type'),
+      name: name.display,
+      nameKey: name.key,
+      memoryId: null,
+      value: null,
+      ...common,
+    };
+  }
+  if (input.kind !== 'supersede')
+    throw new MiraError(CoreErrorCodes.TOKEN_INVALID, `a proposal is "entity" or "supersede", not "${input.kind}"`);
+  if (!Number.isSafeInteger(input.memoryId) || input.memoryId! < 1)
+    throw new MiraError(MemoryErrorCodes.INVALID_ID, `memory id ${String(input.memoryId)} is not a positive integer`);
+  return {
+    kind: 'supersede',
+    entityType: null,
+    name: null,
+    nameKey: null,
+    memoryId: input.memoryId!,
+    value: text(input.value, MAX_VALUE_LENGTH, 'value'),
+    ...common,
+  };
+}
+
+/** A stored row as the console and the model see it: `expired` once its time has passed undecided. */
+export function toProposal(row: ProposalRow, now: Date): Proposal {
+  const expired = row.decision === 'pending' && now.toISOString() >= row.expiresAt;
+  return { ...row, ref: proposalRef(row.id), status: expired ? 'expired' : row.decision };
+}
+
+/** The proposal, or MIRA_ERR_MEMORY_PROPOSAL_NOT_FOUND. */
+export function requireProposal(proposal: Proposal | undefined, id: number): Proposal {
+  if (!proposal)
+    throw new MiraError(
+      MemoryErrorCodes.PROPOSAL_NOT_FOUND,
+      `there is no proposal ${proposalRef(id)}; list them with "memory pending"`,
+    );
+  return proposal;
+}
+
+/** Refuses to decide a proposal that is decided already, or to accept one that expired. */
+export function assertDecidable(proposal: Proposal, accepting: boolean): void {
+  if (proposal.decision !== 'pending') {
+    throw new MiraError(
+      MemoryErrorCodes.PROPOSAL_DECIDED,
+      `${proposal.ref} was already ${proposal.decision}${proposal.result ? ` (${proposal.result})` : ''}; nothing changed`,
+    );
+  }
+  if (accepting && proposal.status === 'expired') {
+    throw new MiraError(
+      MemoryErrorCodes.PROPOSAL_EXPIRED,
+      `${proposal.ref} expired at ${proposal.expiresAt} and can no longer be accepted; nothing was applied. Reject it with "memory reject ${proposal.ref}"`,
+    );
+  }
+}
+
+/** The slot a fact or preference lives in: its subject, under `subject`, with its predicate. */
+export function slotOf(memory: Memory): MemorySlot | undefined {
+  const subject = memory.links.find((l) => l.role === 'subject');
+  if (!subject || memory.predicate === null) return undefined;
+  return { entityId: subject.entityId, role: 'subject', predicate: memory.predicate };
+}
+
+/** The memory a supersede may replace: an active fact or preference with a subject and predicate. */
+export function supersedableSlot(memory: Memory | undefined, id: number): { memory: Memory; slot: MemorySlot } {
+  if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${memoryRef(id)}`);
+  const slot = slotOf(memory);
+  if (memory.status !== 'active' || (memory.kind !== 'fact' && memory.kind !== 'preference') || !slot) {
+    throw new MiraError(
+      MemoryErrorCodes.NOT_SUPERSEDABLE,
+      `${memory.ref} is ${memory.status === 'active' ? `a ${memory.kind}` : memory.status} and cannot be superseded; only an active fact or preference with a subject and predicate can`,
+    );
+  }
+  return { memory, slot };
+}
+
+/** The IDs of the facts and preferences among a slot's active memories, ascending. */
+export function slotFactIds(memories: readonly Memory[]): number[] {
+  return memories
+    .filter((m) => m.kind === 'fact' || m.kind === 'preference')
+    .map((m) => m.id)
+    .sort((a, b) => a - b);
+}
+
+/** Refuses an accept when the slot is no longer what it was when proposed. */
+export function assertSlotUnchanged(proposal: Proposal, old: Memory | undefined, nowIds: readonly number[]): void {
+  const same = nowIds.length === proposal.slotIds.length && nowIds.every((id, i) => id === proposal.slotIds[i]);
+  if (!old || old.status !== 'active' || !same) {
+    throw new MiraError(
+      MemoryErrorCodes.PROPOSAL_STALE,
+      `${proposal.ref} replaces ${memoryRef(proposal.memoryId!)}, which ${old && old.status !== 'active' ? `is ${old.status} now` : 'has changed its slot'} since the proposal; nothing was applied. Reject it with "memory reject ${proposal.ref}"`,
+    );
+  }
+}
+
+/** The memory an accepted supersede creates: the old one's kind, links and predicate, the new value. */
+export function supersedingMemory(old: Memory, proposal: Proposal): NewMemory {
+  return {
+    kind: old.kind,
+    summary: proposal.evidence,
+    predicate: old.predicate,
+    value: proposal.value,
+    links: old.links.map((l) => ({ entityId: l.entityId, role: l.role })),
+    sourceKind: OPERATOR_STATEMENT_SOURCE,
+    sourceLabel: null,
+    confidence: null,
+    payloadText: proposal.evidence,
+  };
+}
+
+/** A comma-separated ID list, as stores keep `slot_ids`. */
+export const formatIds = (ids: readonly number[]): string => ids.join(',');
+/** Parses what {@link formatIds} wrote. */
+export const parseIds = (text: string | null): number[] => (text ? text.split(',').map((id) => Number(id)) : []);
+
+/** The operator's reason for a reject, in display form; empty means none. @throws MiraError */
+export function rejectReason(reason: string | null | undefined): string | null {
+  if (reason == null) return null;
+  const display = normalizeDisplay(reason, 'reason');
+  if ([...display].length > MAX_VALUE_LENGTH)
+    throw new MiraError(
+      CoreErrorCodes.TEXT_TOO_LONG,
+      `reason is longer than ${MAX_VALUE_LENGTH} characters; shorten it`,
+    );
+  return display === '' ? null : display;
+}
