@@ -413,6 +413,72 @@ describe('Mind view', function () {
     });
   });
 
+  describe('Pending proposals', () => {
+    /** Two proposals as the tools store them: a new entity, and a new value for MEM1. */
+    async function propose() {
+      const store = rt.app.kernel.store<MemoryStore>('memory');
+      await store.createProposal({
+        kind: 'entity',
+        entityType: 'person',
+        name: 'Carol',
+        evidence: 'Carol is our new nurse',
+        utterance: 'Meet Carol. Carol is our new nurse.',
+      });
+      await store.createProposal({
+        kind: 'supersede',
+        memoryId: 1,
+        value: 'the first algorithm',
+        evidence: 'Ada wrote the first algorithm',
+        utterance: 'Actually, Ada wrote the first algorithm.',
+      });
+      return store;
+    }
+
+    it('lists them with the utterance, accepts and rejects them as the console does', async () => {
+      const store = await propose();
+      const listed = (await (await call('/api/proposals')).json()) as { proposals: Array<Record<string, unknown>> };
+      expect(listed.proposals.map((p) => [p.id, p.kind, p.status, p.utterance])).to.deep.equal([
+        ['P1', 'entity', 'pending', 'Meet Carol. Carol is our new nurse.'],
+        ['P2', 'supersede', 'pending', 'Actually, Ada wrote the first algorithm.'],
+      ]);
+      expect(listed.proposals[1]!.replaces).to.deep.include({ id: 'MEM1', value: 'the first program' });
+
+      const accepted = await call('/api/proposals/P2/accept', { method: 'POST', body: '{}' });
+      expect(accepted.status).to.equal(200);
+      const body = (await accepted.json()) as Record<string, Record<string, unknown>>;
+      expect(body.proposal).to.deep.include({ id: 'P2', status: 'accepted', result: 'MEM2' });
+      expect(body.memory).to.deep.include({ id: 'MEM2', value: 'the first algorithm', supersedes: 'MEM1' });
+      expect(body.superseded).to.deep.include({ id: 'MEM1', status: 'superseded', superseded_by: 'MEM2' });
+
+      const rejected = await call('/api/proposals/P1/reject', { method: 'POST', body: '{"reason":"a visitor"}' });
+      expect(((await rejected.json()) as Record<string, Record<string, unknown>>).proposal).to.deep.include({
+        status: 'rejected',
+        reason: 'a visitor',
+      });
+      const again = await call('/api/proposals/P1/accept', { method: 'POST', body: '{}' });
+      expect(again.status).to.equal(409);
+      expect(((await again.json()) as { error: { code: string } }).error.code).to.equal(
+        'MIRA_ERR_MEMORY_PROPOSAL_DECIDED',
+      );
+      expect(await store.findEntities('Carol')).to.deep.equal([]);
+      expect(((await (await call('/api/proposals')).json()) as { proposals: unknown[] }).proposals).to.deep.equal([]);
+    });
+
+    it('refuses a bad body or ID and changes nothing', async () => {
+      const store = await propose();
+      for (const [path, body, status, code] of [
+        ['/api/proposals/P1/reject', '{"reason":7}', 400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST'],
+        ['/api/proposals/P1/accept', '{"force":true}', 400, 'MIRA_ERR_MIND_VIEW_BAD_REQUEST'],
+        ['/api/proposals/P9/accept', '{}', 404, 'MIRA_ERR_MEMORY_PROPOSAL_NOT_FOUND'],
+      ] as const) {
+        const response = await call(path, { method: 'POST', body });
+        expect(response.status, path).to.equal(status);
+        expect(((await response.json()) as { error: { code: string } }).error.code).to.equal(code);
+      }
+      expect((await store.listProposals()).map((p) => p.status)).to.deep.equal(['pending', 'pending']);
+    });
+  });
+
   describe('in headless Chromium', function () {
     let browser: Browser;
     let page: Page;
@@ -850,6 +916,49 @@ describe('Mind view', function () {
       await page.focus('#tab-memories');
       await page.keyboard.press('Enter');
       expect(await page.isVisible('#memories')).to.equal(true);
+    });
+
+    it('decides proposals in the Pending tab, showing what was said', async () => {
+      await page.waitForFunction(() => document.body.dataset.live === 'on');
+      const store = rt.app.kernel.store<MemoryStore>('memory');
+      await store.createProposal({
+        kind: 'entity',
+        entityType: 'person',
+        name: 'Carol',
+        evidence: 'Carol is our new nurse',
+        utterance: 'Meet Carol. Carol is our new nurse.',
+      });
+      await store.createProposal({
+        kind: 'supersede',
+        memoryId: 1,
+        value: 'the first algorithm',
+        evidence: 'Ada wrote the first algorithm',
+        utterance: 'Actually, Ada wrote the first algorithm.',
+      });
+      // The count arrives with the live update, without a reload.
+      await page.waitForFunction(() => document.getElementById('pending-count')!.textContent === '(2)');
+      await page.click('#tab-pending');
+      await page.waitForSelector('.proposal[data-id="P2"]');
+      expect(await page.$$eval('.proposal h3', (n) => n.map((x) => x.textContent))).to.deep.equal([
+        'P1: new person "Carol"',
+        'P2: MEM1 wrote "the first program" → "the first algorithm"',
+      ]);
+      expect(await page.textContent('.proposal[data-id="P1"] q')).to.equal('Meet Carol. Carol is our new nurse.');
+      const serious = (await new AxeBuilder({ page }).analyze()).violations.filter(
+        (v) => v.impact === 'serious' || v.impact === 'critical',
+      );
+      expect(serious.map((v) => v.id)).to.deep.equal([]);
+
+      await page.click('text=Accept P2');
+      await page.waitForFunction(() => document.getElementById('pending-status')!.textContent!.includes('accepted'));
+      expect(await page.textContent('#pending-status')).to.equal('P2 accepted (MEM2 created)');
+      await page.fill('.proposal[data-id="P1"] input', 'only visiting');
+      await page.click('text=Reject P1');
+      await page.waitForFunction(() => document.getElementById('pending-status')!.textContent!.includes('rejected'));
+      expect(await page.textContent('#pending-list')).to.equal('No proposals await a decision.');
+      expect((await store.getMemory(1))!.status).to.equal('superseded');
+      expect((await store.getProposal(1))!.reason).to.equal('only visiting');
+      expect(await store.findEntities('Carol')).to.deep.equal([]);
     });
 
     it('shows an entity with its memories in the Entities tab', async () => {

@@ -548,21 +548,84 @@ async function onChange(changed) {
       await loadNotes();
     }
     if (changed.memory && !$('entities').hidden && !$('entity-list').hidden) await browseEntities();
+    // The reason being typed is kept: the list reloads only when no reason field holds text.
+    const typing = [...document.querySelectorAll('#pending-list input')].some((i) => i.value !== '');
+    if (changed.memory && !typing) await loadPending();
   } catch (e) {
     status(e.message);
   }
 }
 
 function showTab(name) {
-  $('memories').hidden = name !== 'memories';
-  $('entities').hidden = name !== 'entities';
-  $('tab-memories').classList.toggle('active', name === 'memories');
-  $('tab-entities').classList.toggle('active', name === 'entities');
+  for (const tab of ['memories', 'entities', 'pending']) {
+    $(tab).hidden = name !== tab;
+    $(`tab-${tab}`).classList.toggle('active', name === tab);
+  }
+  if (name === 'pending') loadPending().catch((e) => pendingStatus(e.message));
+}
+
+function pendingStatus(text) {
+  $('pending-status').textContent = text;
+}
+
+/** What a proposal asks for, in one line. */
+function proposalTitle(p) {
+  if (p.kind === 'entity') return `${p.id}: new ${p.entity_type} "${p.name}"`;
+  const old = p.replaces;
+  const was = old ? ` ${old.predicate} "${old.value}"` : '';
+  return `${p.id}: ${p.memory_id}${was} → "${p.value}"`;
+}
+
+function proposalItem(p) {
+  const reason = el('input', { type: 'text', maxlength: '1000', placeholder: 'reason (optional)' });
+  const label = el('label', { text: 'Reason ' }, reason);
+  const decide = async (action) => {
+    try {
+      const body = action === 'reject' ? { reason: reason.value.trim() || null } : {};
+      const done = await api(`/api/proposals/${encodeURIComponent(p.id)}/${action}`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
+      const made = done.entity ? ` (${done.entity.id} created)` : done.memory ? ` (${done.memory.id} created)` : '';
+      pendingStatus(`${done.proposal.id} ${done.proposal.status}${made}`);
+      await loadPending();
+    } catch (e) {
+      pendingStatus(e.message);
+    }
+  };
+  const expired = p.status === 'expired';
+  return el(
+    'li',
+    { className: `proposal${expired ? ' expired' : ''}`, 'data-id': p.id },
+    el('h3', { text: proposalTitle(p) }),
+    el('p', { className: 'said' }, el('span', { text: 'Said: ' }), el('q', { text: p.utterance })),
+    el('p', { text: `Evidence: ${p.evidence}` }),
+    el('p', {
+      className: 'meta',
+      text: expired ? `Expired ${p.expires_at}; it can only be rejected` : `Expires ${p.expires_at}`,
+    }),
+    el(
+      'div',
+      { className: 'actions' },
+      expired ? null : el('button', { type: 'button', text: `Accept ${p.id}`, onclick: () => decide('accept') }),
+      label,
+      el('button', { type: 'button', text: `Reject ${p.id}`, onclick: () => decide('reject') }),
+    ),
+  );
+}
+
+async function loadPending() {
+  const { proposals } = await api('/api/proposals');
+  const waiting = proposals.filter((p) => p.status === 'pending').length;
+  $('pending-count').textContent = waiting ? `(${waiting})` : '';
+  $('pending-list').replaceChildren(...proposals.map(proposalItem));
+  if (proposals.length === 0) $('pending-list').append(el('li', { text: 'No proposals await a decision.' }));
 }
 
 document.addEventListener('DOMContentLoaded', async () => {
   $('tab-memories').addEventListener('click', () => showTab('memories'));
   $('tab-entities').addEventListener('click', () => showTab('entities'));
+  $('tab-pending').addEventListener('click', () => showTab('pending'));
   $('new-scope-form').addEventListener('submit', createScope);
   $('store-search').addEventListener('submit', storeSearch);
   $('prev-page').addEventListener('click', () => goToPage(-1));
@@ -626,6 +689,7 @@ document.addEventListener('DOMContentLoaded', async () => {
     await loadScopes();
     await loadNotes();
     await browseEntities();
+    await loadPending();
   } catch (e) {
     status(e.message);
   }

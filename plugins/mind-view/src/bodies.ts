@@ -40,6 +40,11 @@ export const BODY_SCHEMAS = {
     required: ['alias'],
     additionalProperties: false,
   },
+  decideProposal: {
+    type: 'object',
+    properties: { reason: nullableText },
+    additionalProperties: false,
+  },
   addMemory: {
     type: 'object',
     properties: {

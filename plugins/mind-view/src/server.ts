@@ -10,10 +10,12 @@ import {
   MiraError,
   parseEntityRef,
   parseMemoryRef,
+  parseProposalRef,
   type Entity,
   type ErrorCatalogue,
   type Memory,
   type MemoryStore,
+  type Proposal,
 } from '@mira/core';
 import { checkBody } from './bodies.js';
 import { MindViewErrors } from './errors.js';
@@ -133,6 +135,26 @@ function entityJson(entity: Entity) {
   };
 }
 
+function proposalJson(p: Proposal, replaces?: Memory) {
+  return {
+    id: p.ref,
+    kind: p.kind,
+    status: p.status,
+    entity_type: p.entityType,
+    name: p.name,
+    memory_id: p.memoryId === null ? null : `MEM${p.memoryId}`,
+    value: p.value,
+    ...(replaces ? { replaces: memoryJson(replaces) } : {}),
+    evidence: p.evidence,
+    utterance: p.utterance,
+    created_at: p.createdAt,
+    expires_at: p.expiresAt,
+    decided_at: p.decidedAt,
+    reason: p.reason,
+    result: p.result,
+  };
+}
+
 function memoryJson(memory: Memory) {
   return {
     id: memory.ref,
@@ -145,6 +167,8 @@ function memoryJson(memory: Memory) {
     confidence: memory.confidence,
     status: memory.status,
     created_at: memory.createdAt,
+    superseded_by: memory.supersededBy === null ? null : `MEM${memory.supersededBy}`,
+    supersedes: memory.supersedes === null ? null : `MEM${memory.supersedes}`,
     links: memory.links.map((l) => ({ entity: l.entityRef, name: l.entityName, role: l.role })),
     payloads: memory.payloads.map((p) => ({ media_type: p.mediaType, byte_size: p.byteSize, kind: p.payloadKind })),
   };
@@ -359,6 +383,32 @@ export async function startMindViewServer(
       const found = await memory().getMemory(parseMemoryRef(m[1]!));
       if (!found) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${m[1]}`);
       return { memory: memoryJson(found) };
+    }
+    if (method === 'GET' && pathname === '/api/proposals') {
+      // What awaits the operator (and what expired undecided), with the memory a supersede would replace.
+      const store = memory();
+      const open = (await store.listProposals()).filter((p) => p.status === 'pending' || p.status === 'expired');
+      const proposals = [];
+      for (const p of open) {
+        const replaces = p.memoryId === null ? undefined : await store.getMemory(p.memoryId);
+        proposals.push(proposalJson(p, replaces));
+      }
+      return { proposals };
+    }
+    if ((m = /^\/api\/proposals\/(P\d+)\/(accept|reject)$/i.exec(pathname)) && method === 'POST') {
+      const id = parseProposalRef(m[1]!);
+      const { reason } = checkBody<{ reason?: string | null }>('decideProposal', await readJson(req));
+      if (m[2]!.toLowerCase() === 'reject') {
+        return { proposal: proposalJson(await memory().rejectProposal(id, reason ?? null)) };
+      }
+      const accepted = await memory().acceptProposal(id);
+      return 'entity' in accepted
+        ? { proposal: proposalJson(accepted.proposal), entity: entityJson(accepted.entity) }
+        : {
+            proposal: proposalJson(accepted.proposal),
+            memory: memoryJson(accepted.memory),
+            superseded: memoryJson(accepted.superseded),
+          };
     }
     throw MindViewErrors.error('NOT_FOUND', `no route ${method} ${pathname}`);
   }
