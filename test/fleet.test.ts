@@ -382,6 +382,24 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
           { entityId: dock.id, role: 'place' },
         ],
       });
+      // History and proposals travel too: MEM1 superseded by MEM3, one proposal still pending.
+      const change = await sqlite.createProposal({
+        kind: 'supersede',
+        memoryId: 1,
+        value: 'coffee',
+        evidence: 'Ada prefers coffee',
+        utterance: 'Ada prefers coffee now.',
+      });
+      await sqlite.acceptProposal(change.id);
+      await sqlite.createProposal({
+        kind: 'entity',
+        entityType: 'person',
+        name: 'Carol',
+        evidence: 'Carol is new',
+        utterance: 'Carol is new.',
+      });
+      const proposals = await sqlite.listProposals();
+      const history = await sqlite.listMemoryHistory(ada.id);
       const before = await sqlite.exportSnapshot();
       await sqlite.close();
       const write = (name: string, memory: Record<string, unknown>) => {
@@ -407,16 +425,29 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       expect(copied.stderr).to.equal('');
       expect(copied.code).to.equal(0);
       expect(copied.stdout).to.equal(
-        `copied 2 entities, 1 aliases and 2 memories from ${join(dir, 'memory.sqlite3')} into postgres://mira_test@127.0.0.1:5432/${db.name} (space ward-3)\n`,
+        `copied 2 entities, 1 aliases and 3 memories from ${join(dir, 'memory.sqlite3')} into postgres://mira_test@127.0.0.1:5432/${db.name} (space ward-3)\n`,
       );
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
       try {
         expect((await store.findEntities('ada')).map((e) => e.ref)).to.deep.equal([ada.ref]);
         const listed = await store.listActiveMemories(ada.id);
         expect(listed.memories.map((m) => [m.ref, m.summary, m.confidence])).to.deep.equal([
-          ['MEM1', 'Ada prefers tea', 0.8],
           ['MEM2', 'Ada charges at the dock', null],
+          ['MEM3', 'Ada prefers coffee', null],
         ]);
+        expect(await store.listMemoryHistory(ada.id)).to.deep.equal(history);
+        expect(await store.listProposals()).to.deep.equal(proposals);
+        expect(
+          (
+            await store.createProposal({
+              kind: 'entity',
+              entityType: 'person',
+              name: 'Dan',
+              evidence: 'x',
+              utterance: 'x',
+            })
+          ).ref,
+        ).to.equal('P3');
         expect((await store.getPayloads(2))[0]!.text).to.equal(before.payloads[1]!.textBody);
         // New IDs continue after the copied ones.
         expect((await store.createEntity({ entityType: 'person', canonicalName: 'Grace' })).ref).to.equal('ENT3');

@@ -864,9 +864,10 @@ export class PostgresMemoryStore implements MemoryStore {
               source_kind: r.sourceKind,
               source_label: r.sourceLabel,
               confidence: r.confidence,
-              status: r.status,
+              // A superseded memory is written active and marked below, once the memory that
+              // replaced it exists (the row refers to it).
+              status: r.status === 'superseded' ? 'active' : r.status,
               created_at: r.createdAt,
-              // Set below, once every memory exists (it refers to another memory).
               superseded_by: null,
               superseded_at: null,
             })),
@@ -926,12 +927,10 @@ export class PostgresMemoryStore implements MemoryStore {
         }
         for (const r of snapshot.memories) {
           if (r.supersededBy == null) continue;
-          await m.query(`UPDATE memories SET superseded_by = $3, superseded_at = $4 WHERE space = $1 AND id = $2`, [
-            space,
-            r.id,
-            r.supersededBy,
-            r.supersededAt,
-          ]);
+          await m.query(
+            `UPDATE memories SET status = 'superseded', superseded_by = $3, superseded_at = $4 WHERE space = $1 AND id = $2`,
+            [space, r.id, r.supersededBy, r.supersededAt],
+          );
         }
         const next = (ids: number[]) => (ids.length === 0 ? 1 : Math.max(...ids) + 1);
         await m.query(
