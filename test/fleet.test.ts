@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { promisify } from 'node:util';
-import type { MemoryStore } from '@mira/core';
+import type { MemoryStore, MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import mindViewPlugin from '@mira/plugin-mind-view';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
@@ -160,6 +160,45 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
         'MemorySchemaV11700000000001',
         'MemorySchemaV21700000000002',
       ]);
+    });
+
+    it('two robots accepting conflicting proposals for one slot at once: one applies, one is stale', async () => {
+      await versionOne();
+      const [a, b] = [
+        await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }),
+        await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }),
+      ];
+      try {
+        for (let round = 0; round < 5; round += 1) {
+          const [current] = await a.findActiveBySlot(1, 'subject', 'prefers');
+          const ids = [];
+          for (const value of [`coffee ${round}`, `cocoa ${round}`]) {
+            const p = await a.createProposal({
+              kind: 'supersede',
+              memoryId: current!.id,
+              value,
+              evidence: `Alice prefers ${value}`,
+              utterance: `Alice prefers ${value}`,
+            });
+            ids.push(p.id);
+          }
+          const outcomes = await Promise.allSettled([a.acceptProposal(ids[0]!), b.acceptProposal(ids[1]!)]);
+          const codes = outcomes.map((o) => (o.status === 'fulfilled' ? 'applied' : (o.reason as MiraError).code));
+          expect(codes.sort()).to.deep.equal(['MIRA_ERR_MEMORY_PROPOSAL_STALE', 'applied']);
+          expect(await a.findActiveBySlot(1, 'subject', 'prefers')).to.have.length(1);
+        }
+        expect((await a.listMemoryHistory(1)).map((m) => m.status)).to.deep.equal([
+          'superseded',
+          'superseded',
+          'superseded',
+          'superseded',
+          'superseded',
+          'active',
+        ]);
+      } finally {
+        await a.close();
+        await b.close();
+      }
     });
 
     it('refuses a version 1 database it does not recognise, leaving it unchanged', async () => {
