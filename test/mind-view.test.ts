@@ -12,6 +12,25 @@ import { REPO_ROOT } from './helpers/run-mira.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
+/** Two proposals as the tools store them: a new entity, and a new value for MEM1. */
+async function proposeTwo(store: MemoryStore): Promise<MemoryStore> {
+  await store.createProposal({
+    kind: 'entity',
+    entityType: 'person',
+    name: 'Carol',
+    evidence: 'Carol is our new nurse',
+    utterance: 'Meet Carol. Carol is our new nurse.',
+  });
+  await store.createProposal({
+    kind: 'supersede',
+    memoryId: 1,
+    value: 'the first algorithm',
+    evidence: 'Ada wrote the first algorithm',
+    utterance: 'Actually, Ada wrote the first algorithm.',
+  });
+  return store;
+}
+
 describe('Mind view', function () {
   this.timeout(30_000);
   let rt: TestRuntime;
@@ -414,25 +433,7 @@ describe('Mind view', function () {
   });
 
   describe('Pending proposals', () => {
-    /** Two proposals as the tools store them: a new entity, and a new value for MEM1. */
-    async function propose() {
-      const store = rt.app.kernel.store<MemoryStore>('memory');
-      await store.createProposal({
-        kind: 'entity',
-        entityType: 'person',
-        name: 'Carol',
-        evidence: 'Carol is our new nurse',
-        utterance: 'Meet Carol. Carol is our new nurse.',
-      });
-      await store.createProposal({
-        kind: 'supersede',
-        memoryId: 1,
-        value: 'the first algorithm',
-        evidence: 'Ada wrote the first algorithm',
-        utterance: 'Actually, Ada wrote the first algorithm.',
-      });
-      return store;
-    }
+    const propose = () => proposeTwo(rt.app.kernel.store<MemoryStore>('memory'));
 
     it('lists them with the utterance, accepts and rejects them as the console does', async () => {
       const store = await propose();
@@ -920,21 +921,7 @@ describe('Mind view', function () {
 
     it('decides proposals in the Pending tab, showing what was said', async () => {
       await page.waitForFunction(() => document.body.dataset.live === 'on');
-      const store = rt.app.kernel.store<MemoryStore>('memory');
-      await store.createProposal({
-        kind: 'entity',
-        entityType: 'person',
-        name: 'Carol',
-        evidence: 'Carol is our new nurse',
-        utterance: 'Meet Carol. Carol is our new nurse.',
-      });
-      await store.createProposal({
-        kind: 'supersede',
-        memoryId: 1,
-        value: 'the first algorithm',
-        evidence: 'Ada wrote the first algorithm',
-        utterance: 'Actually, Ada wrote the first algorithm.',
-      });
+      const store = await proposeTwo(rt.app.kernel.store<MemoryStore>('memory'));
       // The count arrives with the live update, without a reload.
       await page.waitForFunction(() => document.getElementById('pending-count')!.textContent === '(2)');
       await page.click('#tab-pending');

@@ -118,6 +118,7 @@ export {
   formatIds,
   parseIds,
   prepareProposal,
+  proposalFromColumns,
   rejectReason,
   requireProposal,
   slotFactIds,
@@ -126,6 +127,7 @@ export {
   supersedingMemory,
   toProposal,
   type PreparedProposal,
+  type ProposalColumns,
 } from './memory/proposals.js';
 export type {
   AcceptedProposal,

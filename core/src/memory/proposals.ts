@@ -171,3 +171,43 @@ export function rejectReason(reason: string | null | undefined): string | null {
     );
   return display === '' ? null : display;
 }
+
+/** A `proposals` row as both stores read it (PostgreSQL answers bigint columns as strings). */
+export interface ProposalColumns {
+  id: number | string;
+  kind: 'entity' | 'supersede';
+  entity_type: string | null;
+  name: string | null;
+  memory_id: number | string | null;
+  value: string | null;
+  slot_ids: string;
+  evidence: string;
+  utterance: string;
+  decision: 'pending' | 'accepted' | 'rejected';
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  reason: string | null;
+  result: string | null;
+}
+
+/** The stored proposal of a row. */
+export function proposalFromColumns(row: ProposalColumns): ProposalRow {
+  return {
+    id: Number(row.id),
+    kind: row.kind,
+    entityType: row.entity_type,
+    name: row.name,
+    memoryId: row.memory_id === null ? null : Number(row.memory_id),
+    value: row.value,
+    slotIds: parseIds(row.slot_ids),
+    evidence: row.evidence,
+    utterance: row.utterance,
+    decision: row.decision,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+    result: row.result,
+  };
+}

@@ -8,8 +8,8 @@ import {
   assertDecidable,
   assertSlotUnchanged,
   formatIds,
-  parseIds,
   prepareProposal,
+  proposalFromColumns,
   requireProposal,
   slotFactIds,
   supersedableSlot,
@@ -38,7 +38,7 @@ import {
   type NewestMemories,
   type Payload,
   type Proposal,
-  type ProposalRow,
+  type ProposalColumns,
   type ProposalStatus,
   type PayloadInfo,
   type PreparedMemory,
@@ -96,23 +96,6 @@ interface LinkRow {
   entity_id: number;
   role: string;
   canonical_name: string;
-}
-interface ProposalDbRow {
-  id: number;
-  kind: 'entity' | 'supersede';
-  entity_type: string | null;
-  name: string | null;
-  memory_id: number | null;
-  value: string | null;
-  slot_ids: string;
-  evidence: string;
-  utterance: string;
-  decision: 'pending' | 'accepted' | 'rejected';
-  created_at: string;
-  expires_at: string;
-  decided_at: string | null;
-  reason: string | null;
-  result: string | null;
 }
 const PROPOSAL_COLUMNS =
   'id, kind, entity_type, name, memory_id, value, slot_ids, evidence, utterance, decision, created_at, expires_at, decided_at, reason, result';
@@ -345,8 +328,8 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   #proposal(id: number): Proposal | undefined {
-    const row = this.#s.proposalById.get(id) as ProposalDbRow | undefined;
-    return row && toProposal(fromProposalRow(row), this.#clock.now());
+    const row = this.#s.proposalById.get(id) as ProposalColumns | undefined;
+    return row && toProposal(proposalFromColumns(row), this.#clock.now());
   }
 
   info(): Promise<StoreInfo> {
@@ -555,7 +538,9 @@ export class SqliteMemoryStore implements MemoryStore {
   listProposals(options: { readonly status?: ProposalStatus } = {}): Promise<Proposal[]> {
     return this.#run(() => {
       const now = this.#clock.now();
-      const all = (this.#s.proposals.all() as ProposalDbRow[]).map((row) => toProposal(fromProposalRow(row), now));
+      const all = (this.#s.proposals.all() as ProposalColumns[]).map((row) =>
+        toProposal(proposalFromColumns(row), now),
+      );
       return options.status === undefined ? all : all.filter((p) => p.status === options.status);
     });
   }
@@ -650,8 +635,8 @@ export class SqliteMemoryStore implements MemoryStore {
               supersededAt: r.superseded_at as string | null,
             })),
             proposals: (
-              this.#db.prepare(`SELECT ${PROPOSAL_COLUMNS} FROM proposals ORDER BY id`).all() as ProposalDbRow[]
-            ).map(fromProposalRow),
+              this.#db.prepare(`SELECT ${PROPOSAL_COLUMNS} FROM proposals ORDER BY id`).all() as ProposalColumns[]
+            ).map(proposalFromColumns),
             links: all('SELECT memory_id, entity_id, role FROM memory_links ORDER BY memory_id, entity_id, role').map(
               (r) => ({ memoryId: Number(r.memory_id), entityId: Number(r.entity_id), role: String(r.role) }),
             ),
@@ -692,25 +677,5 @@ function toPayloadInfo(row: PayloadRow): PayloadInfo {
     objectRef: row.object_ref,
     sha256: row.sha256,
     createdAt: row.created_at,
-  };
-}
-
-function fromProposalRow(row: ProposalDbRow): ProposalRow {
-  return {
-    id: row.id,
-    kind: row.kind,
-    entityType: row.entity_type,
-    name: row.name,
-    memoryId: row.memory_id,
-    value: row.value,
-    slotIds: parseIds(row.slot_ids),
-    evidence: row.evidence,
-    utterance: row.utterance,
-    decision: row.decision,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    decidedAt: row.decided_at,
-    reason: row.reason,
-    result: row.result,
   };
 }

@@ -9,8 +9,8 @@ import {
   assertDecidable,
   assertSlotUnchanged,
   formatIds,
-  parseIds,
   prepareProposal,
+  proposalFromColumns,
   rejectReason,
   requireProposal,
   slotFactIds,
@@ -37,7 +37,6 @@ import {
   type NewestMemories,
   type Payload,
   type Proposal,
-  type ProposalRow,
   type ProposalStatus,
   type PayloadInfo,
   type PreparedMemory,
@@ -676,7 +675,7 @@ export class PostgresMemoryStore implements MemoryStore {
   async #proposal(m: Runner, id: number): Promise<Proposal | undefined> {
     const [row] = (await m.query(`SELECT * FROM proposals WHERE space = $1 AND id = $2`, [this.space, id])) as
       ProposalDbRow[] | [];
-    return row && toProposal(fromProposalRow(row), this.#clock.now());
+    return row && toProposal(proposalFromColumns(row), this.#clock.now());
   }
 
   /** Locks a slot until the transaction ends: admissions and accepts into one slot go one after the other. */
@@ -738,7 +737,7 @@ export class PostgresMemoryStore implements MemoryStore {
       const rows = (await this.#ds.query(`SELECT * FROM proposals WHERE space = $1 ORDER BY id`, [
         this.space,
       ])) as ProposalDbRow[];
-      const all = rows.map((row) => toProposal(fromProposalRow(row), now));
+      const all = rows.map((row) => toProposal(proposalFromColumns(row), now));
       return options.status === undefined ? all : all.filter((p) => p.status === options.status);
     });
   }
@@ -975,25 +974,5 @@ function toPayloadInfo(row: PayloadRow): PayloadInfo {
     objectRef: row.object_ref,
     sha256: row.sha256,
     createdAt: row.created_at,
-  };
-}
-
-function fromProposalRow(row: ProposalDbRow): ProposalRow {
-  return {
-    id: num(row.id),
-    kind: row.kind,
-    entityType: row.entity_type,
-    name: row.name,
-    memoryId: row.memory_id === null ? null : num(row.memory_id),
-    value: row.value,
-    slotIds: parseIds(row.slot_ids),
-    evidence: row.evidence,
-    utterance: row.utterance,
-    decision: row.decision,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    decidedAt: row.decided_at,
-    reason: row.reason,
-    result: row.result,
   };
 }
