@@ -3,7 +3,17 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/cache/**', 'bench/results/**', 'test-output/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'bench/cache/**',
+      'bench/results/**',
+      'test-output/**',
+      'tools/mutation/reports/**',
+      'tools/mutation/.stryker-tmp/**',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { ManualClock } from '@mira/core';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
-import { describeMemoryStoreContract } from './conformance/memory-store-contract.js';
+import { describeMemoryStoreContract, rejection } from './conformance/memory-store-contract.js';
 
 describeMemoryStoreContract('SqliteMemoryStore on a real file', async (clock) => {
   const dir = mkdtempSync(join(tmpdir(), 'mira-store-'));
@@ -20,4 +23,177 @@ describeMemoryStoreContract('SqliteMemoryStore on a real file', async (clock) =>
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe('SqliteMemoryStore beside other connections', function () {
+  this.timeout(20_000);
+  let dir: string;
+  let path: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mira-store-'));
+    path = join(dir, 'memory.sqlite3');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers MIRA_ERR_MEMORY_BACKEND, writing nothing, while another process holds the write lock too long', async () => {
+    const store = SqliteMemoryStore.open(path, { busyTimeoutMs: 50 });
+    const other = new Database(path);
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      const error = await rejection(store.createEntity({ entityType: 'person', canonicalName: 'Ada' }));
+      expect(error.code).to.equal('MIRA_ERR_MEMORY_BACKEND');
+      expect(error.message).to.match(
+        /^MIRA_ERR_MEMORY_BACKEND: the memory database failed and nothing was written: database is locked$/,
+      );
+      other.prepare('ROLLBACK').run();
+      expect((await store.createEntity({ entityType: 'person', canonicalName: 'Ada' })).ref).to.equal('ENT1');
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
+  it('sees another connection’s writes in its revision', async () => {
+    const a = SqliteMemoryStore.open(path);
+    const b = SqliteMemoryStore.open(path);
+    try {
+      const before = await a.revision();
+      await b.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+      const after = await a.revision();
+      expect(after).not.to.equal(before);
+      expect(after).to.match(/^\d+:\d+$/);
+      expect(await a.revision()).to.equal(after);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('refuses every write when opened read-only, and reads what is there', async () => {
+    const writer = SqliteMemoryStore.open(path);
+    await writer.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+    await writer.close();
+    const reader = SqliteMemoryStore.open(path, { readOnly: true });
+    try {
+      expect((await reader.findEntities('ada')).map((e) => e.ref)).to.deep.equal(['ENT1']);
+      const error = await rejection(reader.createEntity({ entityType: 'person', canonicalName: 'Bob' }));
+      expect(error.code).to.equal('MIRA_ERR_MEMORY_BACKEND');
+      expect(error.message).to.match(/readonly|read-only|query_only/i);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('exports every row with its IDs', async () => {
+    const clock = new ManualClock('2026-03-01T12:00:00.000Z');
+    const store = SqliteMemoryStore.open(path, { clock });
+    try {
+      const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+      await store.addAlias(ada.id, 'Countess');
+      const tea = await store.createMemory({
+        kind: 'preference',
+        summary: 'Ada prefers tea',
+        predicate: 'prefers',
+        value: 'tea',
+        sourceKind: 'console',
+        sourceLabel: 'log',
+        confidence: 0.5,
+        links: [{ entityId: ada.id, role: 'subject' }],
+      });
+      const p = await store.createProposal({
+        kind: 'supersede',
+        memoryId: tea.id,
+        value: 'cocoa',
+        evidence: 'Ada prefers cocoa',
+        utterance: 'Ada prefers cocoa now',
+      });
+      clock.advance(1000);
+      await store.acceptProposal(p.id);
+      const at = '2026-03-01T12:00:00.000Z';
+      const later = '2026-03-01T12:00:01.000Z';
+      expect(await store.exportSnapshot()).to.deep.equal({
+        entities: [{ id: 1, entityType: 'person', canonicalName: 'Ada', nameKey: 'ada', createdAt: at }],
+        aliases: [{ id: 1, entityId: 1, alias: 'Countess', aliasKey: 'countess', createdAt: at }],
+        memories: [
+          {
+            id: 1,
+            kind: 'preference',
+            summary: 'Ada prefers tea',
+            predicate: 'prefers',
+            value: 'tea',
+            sourceKind: 'console',
+            sourceLabel: 'log',
+            confidence: 0.5,
+            status: 'superseded',
+            createdAt: at,
+            supersededBy: 2,
+            supersededAt: later,
+          },
+          {
+            id: 2,
+            kind: 'preference',
+            summary: 'Ada prefers cocoa',
+            predicate: 'prefers',
+            value: 'cocoa',
+            sourceKind: 'operator_statement',
+            sourceLabel: null,
+            confidence: null,
+            status: 'active',
+            createdAt: later,
+            supersededBy: null,
+            supersededAt: null,
+          },
+        ],
+        links: [
+          { memoryId: 1, entityId: 1, role: 'subject' },
+          { memoryId: 2, entityId: 1, role: 'subject' },
+        ],
+        payloads: [
+          {
+            id: 1,
+            memoryId: 1,
+            payloadKind: 'inline_text',
+            mediaType: 'text/plain',
+            textBody: 'Ada prefers tea',
+            objectRef: null,
+            sha256: null,
+            byteSize: 15,
+            createdAt: at,
+          },
+          {
+            id: 2,
+            memoryId: 2,
+            payloadKind: 'inline_text',
+            mediaType: 'text/plain',
+            textBody: 'Ada prefers cocoa',
+            objectRef: null,
+            sha256: null,
+            byteSize: 17,
+            createdAt: later,
+          },
+        ],
+        proposals: [
+          {
+            id: 1,
+            kind: 'supersede',
+            entityType: null,
+            name: null,
+            memoryId: 1,
+            value: 'cocoa',
+            slotIds: [1],
+            evidence: 'Ada prefers cocoa',
+            utterance: 'Ada prefers cocoa now',
+            decision: 'accepted',
+            createdAt: at,
+            expiresAt: '2026-03-08T12:00:00.000Z',
+            decidedAt: later,
+            reason: null,
+            result: 'MEM2',
+          },
+        ],
+      });
+    } finally {
+      await store.close();
+    }
+  });
 });

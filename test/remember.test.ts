@@ -72,13 +72,27 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
   }
 
   /** Runs a rejected proposal and checks the database did not change. */
-  async function expectRejected(utterance: string, proposal: Proposal | Record<string, unknown>, reason: string) {
+  async function expectRejected(
+    utterance: string,
+    proposal: Proposal | Record<string, unknown>,
+    reason: string,
+    conflicting?: string[],
+  ) {
     const before = m.snapshot();
     const { line, result } = await propose(utterance, proposal);
     expect(line).to.equal(`[remember] rejected ${reason}`);
-    expect(result.status).to.equal('rejected');
-    expect(result.reason).to.equal(reason);
-    expect(result.error).to.be.a('string').and.have.length.within(10, 300);
+    // The whole result: a conflict lists the conflicting memories, no other rejection carries any.
+    expect(result).to.deep.equal({
+      status: 'rejected',
+      reason,
+      error: result.error,
+      ...(conflicting ? { conflicting_memory_ids: conflicting } : {}),
+    });
+    expect(result.error)
+      .to.be.a('string')
+      .and.match(/^[a-z][^\n]{20,280}$/);
+    // remember's own explanations (the engine's schema check words its own) say that nothing was written.
+    if (reason !== 'invalid_tool_arguments') expect(result.error).to.match(/nothing was written$/);
     expect(m.snapshot()).to.deep.equal(before);
     return result;
   }
@@ -271,12 +285,12 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       expect(
         (await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'preference'))).line,
       ).to.equal('[remember] applied/created MEM1');
-      const result = await expectRejected(
+      await expectRejected(
         'Alice prefers coffee',
         fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee', 'preference'),
         'conflict',
+        ['MEM1'],
       );
-      expect(result.conflicting_memory_ids).to.deep.equal(['MEM1']);
     });
     it('backend_failure', async () => {
       const before = m.snapshot();
@@ -294,6 +308,180 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       // The specification's 15, and evidence_not_asserted.
       expect(REMEMBER_REASONS).to.have.length(16);
       expect(REMEMBER_REASONS).to.include('evidence_not_asserted');
+    });
+  });
+
+  describe('limits and exact rules', () => {
+    const applied = (memoryId: string, outcome = 'created') => ({ status: 'applied', outcome, memory_id: memoryId });
+
+    it('admits evidence of exactly 280 characters and refuses 281', async () => {
+      const at = (n: number) => `Alice prefers tea ${'z'.repeat(n - 18)}`;
+      expect(at(280)).to.have.length(280);
+      await expectRejected(at(281), fact('Alice', 'prefers', 'tea', at(281)), 'invalid_proposal');
+      expect((await propose(at(280), fact('Alice', 'prefers', 'tea', at(280)))).result).to.deep.equal(applied('MEM1'));
+    });
+
+    it('admits a value of exactly 256 characters (counted as characters, not UTF-16 units) and refuses 257', async () => {
+      // U+20000 is one character and two UTF-16 units, and NFKC keeps it.
+      const value = (n: number) => '\u{20000}'.repeat(n);
+      const say = (n: number) => `Alice prefers ${value(n)}`;
+      await expectRejected(say(257), fact('Alice', 'prefers', value(257), say(257)), 'invalid_proposal');
+      expect((await propose(say(256), fact('Alice', 'prefers', value(256), say(256)))).result).to.deep.equal(
+        applied('MEM1'),
+      );
+    });
+
+    it('lists at most five conflicting memories, the oldest first', async () => {
+      for (const drink of ['tea', 'coffee', 'cocoa', 'juice', 'water', 'milk']) {
+        await store.createMemory({
+          kind: 'preference',
+          summary: `Alice prefers ${drink}`,
+          predicate: 'prefers',
+          value: drink,
+          sourceKind: 'console',
+          links: [{ entityId: 1, role: 'subject' }],
+        });
+      }
+      await expectRejected(
+        'Alice prefers lemonade',
+        fact('Alice', 'prefers', 'lemonade', 'Alice prefers lemonade'),
+        'conflict',
+        ['MEM1', 'MEM2', 'MEM3', 'MEM4', 'MEM5'],
+      );
+    });
+
+    it('refuses subject as the related role, whatever its case', async () => {
+      await expectRejected(
+        'Alice works with Bob',
+        relationship('Alice', 'works_with', 'Bob', 'Subject', 'Alice works with Bob'),
+        'invalid_proposal',
+      );
+    });
+
+    it('takes an empty or blank related field as missing', async () => {
+      for (const blank of ['', '   ']) {
+        await expectRejected(
+          'Alice works with Bob',
+          relationship('Alice', 'works_with', 'Bob', blank, 'Alice works with Bob'),
+          'related_fields_incomplete',
+        );
+        await expectRejected(
+          'Alice works with Bob',
+          { ...relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob'), related_entity: blank },
+          'related_fields_incomplete',
+        );
+      }
+    });
+
+    it('refuses a fact or preference with only one of the related fields set', async () => {
+      await expectRejected(
+        'Alice works with Bob',
+        { ...fact('Alice', 'works_with', 'Bob', 'Alice works with Bob'), related_entity: 'Bob' },
+        'related_entity_invalid_for_kind',
+      );
+      await expectRejected(
+        'Alice works with Bob',
+        { ...fact('Alice', 'works_with', 'Bob', 'Alice works with Bob', 'preference'), related_role: 'colleague' },
+        'related_entity_invalid_for_kind',
+      );
+    });
+
+    it('knows a relationship again when the related entity has the lower ID', async () => {
+      const said = 'Bob works with Alice';
+      const rel = relationship('Bob', 'works_with', 'Alice', 'colleague', said);
+      expect((await propose(said, rel)).result).to.deep.equal(applied('MEM1'));
+      expect((await propose(said, rel)).result).to.deep.equal(applied('MEM1', 'duplicate'));
+      // Another role is another relationship.
+      expect((await propose(said, { ...rel, related_role: 'mentor' })).result).to.deep.equal(applied('MEM2'));
+    });
+
+    it('compares values by matching form for duplicates, and needs the same links', async () => {
+      await store.createMemory({
+        kind: 'fact',
+        summary: 'Alice prefers TEA',
+        predicate: 'prefers',
+        value: 'TEA',
+        sourceKind: 'console',
+        links: [{ entityId: 1, role: 'subject' }],
+      });
+      expect(
+        (await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea'))).result,
+      ).to.deep.equal(applied('MEM1', 'duplicate'));
+      await store.createMemory({
+        kind: 'fact',
+        summary: 'Alice drinks tea with Bob',
+        predicate: 'drinks',
+        value: 'tea',
+        sourceKind: 'console',
+        links: [
+          { entityId: 1, role: 'subject' },
+          { entityId: 2, role: 'companion' },
+        ],
+      });
+      // The same value with other links is neither a duplicate nor a conflict.
+      expect(
+        (await propose('Alice drinks tea', fact('Alice', 'drinks', 'tea', 'Alice drinks tea'))).result,
+      ).to.deep.equal(applied('MEM3'));
+    });
+
+    it('does not take a fact for a duplicate of a relationship', async () => {
+      const said = 'Alice works with Bob';
+      expect((await propose(said, fact('Alice', 'works_with', 'Bob', said))).result).to.deep.equal(applied('MEM1'));
+      expect((await propose(said, relationship('Alice', 'works_with', 'Bob', 'colleague', said))).result).to.deep.equal(
+        applied('MEM2'),
+      );
+    });
+
+    it('lets a Korean related entity end inside a word, where the particle attaches', async () => {
+      const ali = await store.createEntity({ entityType: 'person', canonicalName: '앨리스' });
+      await store.createEntity({ entityType: 'person', canonicalName: '밥' });
+      const said = '앨리스는 밥과 일한다';
+      const { result } = await propose(said, relationship('앨리스', 'works_with', '밥', 'colleague', said));
+      expect(result).to.deep.equal(applied('MEM1'));
+      expect((await store.getMemory(1))!.links.map((l) => l.entityName)).to.deep.equal(['앨리스', '밥']);
+      expect(ali.ref).to.equal('ENT4');
+    });
+
+    it('keeps relationships out of the fact and preference slot', async () => {
+      const said = 'Alice works with Bob';
+      expect((await propose(said, relationship('Alice', 'works_with', 'Bob', 'colleague', said))).result).to.deep.equal(
+        applied('MEM1'),
+      );
+      // A fact under the same predicate neither duplicates nor conflicts with the relationship.
+      expect((await propose(said, fact('Alice', 'works_with', 'Bob', said))).result).to.deep.equal(applied('MEM2'));
+      expect(
+        (await propose('Alice works with Mira', fact('Alice', 'works_with', 'Mira', 'Alice works with Mira'))).result,
+      ).to.deep.include({ status: 'rejected', reason: 'conflict', conflicting_memory_ids: ['MEM2'] });
+    });
+
+    it('admits Latin next to Japanese, decomposed input and characters outside the BMP', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'Zoë' });
+      const cases: Array<[string, Proposal, string, string]> = [
+        [
+          'Aliceは紅茶が好き',
+          fact('Alice', 'likes', '紅茶', 'Aliceは紅茶が好き', 'preference'),
+          '紅茶',
+          'Aliceは紅茶が好き',
+        ],
+        [
+          'Zoe\u0308 prefers cafe\u0301',
+          fact('Zoë', 'prefers', 'café', 'Zoe\u0308 prefers cafe\u0301'),
+          'café',
+          'Zoë prefers café',
+        ],
+        [
+          'Alice collects 𝒜 stamps',
+          fact('Alice', 'collects', '𝒜', 'Alice collects 𝒜 stamps'),
+          'A',
+          'Alice collects A stamps',
+        ],
+      ];
+      let n = 0;
+      for (const [said, proposal, value, summary] of cases) {
+        n += 1;
+        expect((await propose(said, proposal)).result, said).to.deep.equal(applied(`MEM${n}`));
+        expect(await store.getMemory(n)).to.deep.include({ value, summary });
+      }
     });
   });
 
@@ -544,12 +732,12 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
 
     it('rejects a different value for the same predicate across fact and preference', async () => {
       await propose('Alice prefers tea', fact('Alice', 'prefers', 'tea', 'Alice prefers tea', 'fact'));
-      const result = await expectRejected(
+      await expectRejected(
         'Alice prefers coffee',
         fact('Alice', 'Prefers', 'coffee', 'Alice prefers coffee', 'preference'),
         'conflict',
+        ['MEM1'],
       );
-      expect(result.conflicting_memory_ids).to.deep.equal(['MEM1']);
     });
 
     it('collapses capitalisation variants of predicate and role for relationships', async () => {
@@ -642,6 +830,22 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       m.server.push({ text: 'Tea, noted.' });
       await m.say('Alice prefers tea, remember that!');
       expect(m.snapshot()).to.deep.equal(before);
+    });
+
+    it("describes the rules to the model in the tool's description", async () => {
+      m.server.push({ text: 'ok' });
+      await m.say('hi');
+      const remember = m.server.requests.at(-1)!.body.tools!.find((t) => t.function.name === 'remember')!;
+      for (const rule of [
+        'Propose one durable fact, preference, or simple relationship that the operator states in the current message about an entity that already exists.',
+        'its result is the only confirmation of a write.',
+        'not a hedge (maybe, perhaps, probably, might, I think, I wonder)',
+        'not a condition (if, unless, suppose, imagine), not what someone else says or claims',
+        'use a predicate with the not_ prefix (not_eats)',
+        'If the operator only hints, ask them to state the fact plainly instead of proposing it.',
+      ])
+        expect(remember.function.description).to.contain(rule);
+      expect(remember.function.strict).to.equal(true);
     });
 
     it('tells the model that only a result in the current turn confirms a write', async () => {

@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { MiraError } from '@mira/core';
-import { caseFold, findForbiddenCharacter, normalizeDisplay, normalizeKey, normalizeToken } from '@mira/core';
+import {
+  assertNoForbiddenCharacters,
+  assertNoFormatCharacters,
+  caseFold,
+  collapseWhitespace,
+  findForbiddenCharacter,
+  findFormatCharacter,
+  normalizeDisplay,
+  normalizeKey,
+  normalizeToken,
+} from '@mira/core';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -131,5 +141,97 @@ describe('normalizeToken()', () => {
         bad,
       ).to.equal('MIRA_ERR_TOKEN_INVALID');
     }
+  });
+});
+
+describe('the character rules, exactly', () => {
+  it('forbids C0 and C1 controls but not white space, reporting the code point and UTF-16 index', () => {
+    const cases: Array<[string, { codePoint: number; index: number } | undefined]> = [
+      ['a\u001fb', { codePoint: 0x1f, index: 1 }],
+      ['a b~', undefined],
+      ['a\u007f', { codePoint: 0x7f, index: 1 }],
+      ['a\u0080', { codePoint: 0x80, index: 1 }],
+      ['a\u009f', { codePoint: 0x9f, index: 1 }],
+      ['a\u00a0b', undefined],
+      ['\t\n\u000b\u000c\r', undefined],
+      ['\u0008', { codePoint: 0x08, index: 0 }],
+      ['\u000e', { codePoint: 0x0e, index: 0 }],
+      ['𝒜\u0000', { codePoint: 0, index: 2 }],
+      ['x\u200e', { codePoint: 0x200e, index: 1 }],
+      ['x\u061c', { codePoint: 0x61c, index: 1 }],
+      ['x\u2069', { codePoint: 0x2069, index: 1 }],
+    ];
+    for (const [text, found] of cases) expect(findForbiddenCharacter(text), JSON.stringify(text)).to.deep.equal(found);
+  });
+
+  it('finds invisible format characters, allowing the joiners only after a letter of a script that needs them', () => {
+    const cases: Array<[string, { codePoint: number; index: number } | undefined]> = [
+      ['Al\u200bice', { codePoint: 0x200b, index: 2 }],
+      ['𝒜\u00ad', { codePoint: 0xad, index: 2 }],
+      ['\u200dx', { codePoint: 0x200d, index: 0 }],
+      ['a\u200cb', { codePoint: 0x200c, index: 1 }],
+      ['1\u200cb', { codePoint: 0x200c, index: 1 }],
+      ['ب a\u200c', { codePoint: 0x200c, index: 3 }],
+      ['می\u200cخواهم', undefined],
+      ['a ب\u200c', undefined],
+      ['👩\u200d💻', undefined],
+      ['👩🏽\u200d💻', undefined],
+      ['❤\ufe0f\u200d🔥', undefined],
+      ['#\u200d', { codePoint: 0x200d, index: 1 }],
+      ['क्\u200dष', undefined],
+      ['\ufeffAda', { codePoint: 0xfeff, index: 0 }],
+      ['plain text', undefined],
+    ];
+    for (const [text, found] of cases) expect(findFormatCharacter(text), JSON.stringify(text)).to.deep.equal(found);
+  });
+
+  it('names the field, the character and its position in the refusal', () => {
+    expect(() => assertNoFormatCharacters('x\u00ady', 'alias')).to.throw(
+      'MIRA_ERR_TEXT_CONTROL_CHARACTER: alias contains the invisible format character U+00AD at position 1; remove it and try again',
+    );
+    expect(() => assertNoFormatCharacters('ok', 'alias')).not.to.throw();
+    expect(() => assertNoForbiddenCharacters('abc\u0007', 'summary')).to.throw(
+      'MIRA_ERR_TEXT_CONTROL_CHARACTER: summary contains the control character U+0007 at position 3; remove it and try again',
+    );
+    expect(() => assertNoForbiddenCharacters('ok\tfine', 'summary')).not.to.throw();
+    expect(() => assertNoForbiddenCharacters('a\u001f')).to.throw(
+      'MIRA_ERR_TEXT_CONTROL_CHARACTER: text contains the control character U+001F at position 1; remove it and try again',
+    );
+    expect(() => assertNoFormatCharacters('a\u200b')).to.throw(
+      /^MIRA_ERR_TEXT_CONTROL_CHARACTER: text contains the invisible format character U\+200B at position 1;/,
+    );
+    expect(() => normalizeDisplay('a\u0007')).to.throw(/^MIRA_ERR_TEXT_CONTROL_CHARACTER: text contains the control/);
+    expect(() => normalizeKey(' ')).to.throw('MIRA_ERR_TEXT_EMPTY: name is empty; give a non-empty name');
+    expect(() => normalizeKey('a\u0007')).to.throw(/^MIRA_ERR_TEXT_CONTROL_CHARACTER: name contains the control/);
+    expect(() => normalizeToken('9')).to.throw(/^MIRA_ERR_TOKEN_INVALID: token must be a token of letters/);
+    expect(() => normalizeDisplay('a\u0007', 'evidence')).to.throw(
+      /^MIRA_ERR_TEXT_CONTROL_CHARACTER: evidence contains/,
+    );
+    expect(() => normalizeKey('a\u200b', 'alias')).to.throw(
+      /^MIRA_ERR_TEXT_CONTROL_CHARACTER: alias contains the invisible/,
+    );
+    expect(() => normalizeKey('   ', 'alias')).to.throw('MIRA_ERR_TEXT_EMPTY: alias is empty; give a non-empty alias');
+  });
+
+  it('collapses every kind of white space run and trims', () => {
+    expect(collapseWhitespace('  a \t\n b\u00a0\u3000c  ')).to.equal('a b c');
+    expect(collapseWhitespace('')).to.equal('');
+    expect(normalizeDisplay('  Ｃafé\u00a0 Noir ')).to.equal('Café Noir');
+  });
+
+  it('accepts tokens of up to 64 characters of a-z, digits and underscores, starting with a letter', () => {
+    expect(normalizeToken('a'.repeat(64))).to.have.length(64);
+    expect(codeOf(() => normalizeToken('a'.repeat(65)))).to.equal('MIRA_ERR_TOKEN_INVALID');
+    expect(normalizeToken(' Works_With9 ')).to.equal('works_with9');
+    expect(normalizeToken('ｋｉｎｄ')).to.equal('kind');
+    expect(normalizeToken('\u212a')).to.equal('k');
+    for (const bad of ['9a', '_a', 'a-b', 'a b', '', 'a\u0000', 'é', 'a.b'])
+      expect(
+        codeOf(() => normalizeToken(bad)),
+        JSON.stringify(bad),
+      ).to.equal('MIRA_ERR_TOKEN_INVALID');
+    expect(() => normalizeToken('9a', 'role')).to.throw(
+      'MIRA_ERR_TOKEN_INVALID: role must be a token of letters a-z, digits and underscores, starting with a letter, at most 64 characters',
+    );
   });
 });

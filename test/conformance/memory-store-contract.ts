@@ -328,6 +328,167 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
       });
     });
 
+    describe('details every caller relies on', () => {
+      const fact = (entityId: number, summary: string, extra: Record<string, unknown> = {}) =>
+        store.createMemory({
+          kind: 'fact',
+          summary,
+          sourceKind: 'console',
+          links: [{ entityId, role: 'subject' }],
+          ...extra,
+        });
+
+      it('answers the alias it added (not the first), with the entity holding all its aliases', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+        const first = await store.addAlias(ada.id, 'Ada');
+        clock.advance(5000);
+        const second = await store.addAlias(ada.id, ' Countess ');
+        expect(second.alias).to.deep.equal({
+          id: second.alias.id,
+          entityId: ada.id,
+          alias: 'Countess',
+          aliasKey: 'countess',
+          createdAt: '2026-03-01T12:00:05.000Z',
+        });
+        expect(second.alias.id).to.be.greaterThan(first.alias.id);
+        expect(second.entity.aliases.map((a) => a.alias)).to.deep.equal(['Ada', 'Countess']);
+        expect(second.alsoNames).to.deep.equal([]);
+        expect(await store.getEntity(ada.id)).to.deep.equal(second.entity);
+      });
+
+      it('lists no memories for newest: 0 but still counts them; a larger newest lists all', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const ids = [(await fact(ada.id, 'one')).id, (await fact(ada.id, 'two')).id, (await fact(ada.id, 'three')).id];
+        expect(await store.listActiveMemories(ada.id, { newest: 0 })).to.deep.equal({ memories: [], total: 3 });
+        const one = await store.listActiveMemories(ada.id, { newest: 1 });
+        expect([one.memories.map((m) => m.id), one.total]).to.deep.equal([[ids[2]], 3]);
+        const many = await store.listActiveMemories(ada.id, { newest: 50 });
+        expect([many.memories.map((m) => m.id), many.total]).to.deep.equal([ids, 3]);
+        expect(await store.listActiveMemories(424242)).to.deep.equal({ memories: [], total: 0 });
+      });
+
+      it('counts every row in info, the active memories apart', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const bob = await store.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+        await store.addAlias(ada.id, 'Countess');
+        const tea = await fact(ada.id, 'Ada prefers tea', { kind: 'preference', predicate: 'prefers', value: 'tea' });
+        await store.createMemory({
+          kind: 'relationship',
+          summary: 'Ada knows Bob',
+          sourceKind: 'console',
+          links: [
+            { entityId: ada.id, role: 'subject' },
+            { entityId: bob.id, role: 'friend' },
+          ],
+        });
+        await store.acceptProposal(
+          (
+            await store.createProposal({
+              kind: 'supersede',
+              memoryId: tea.id,
+              value: 'cocoa',
+              evidence: 'Ada prefers cocoa',
+              utterance: 'Ada prefers cocoa',
+            })
+          ).id,
+        );
+        expect(await store.info()).to.deep.include({
+          entities: 2,
+          aliases: 1,
+          memories: 3,
+          activeMemories: 2,
+          links: 4,
+          payloads: 3,
+        });
+      });
+
+      it('moves the revision with every write and not with a read', async () => {
+        const r0 = await store.revision();
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const r1 = await store.revision();
+        await store.findEntities('Ada');
+        await store.listActiveMemories(ada.id);
+        expect(await store.revision()).to.equal(r1);
+        await fact(ada.id, 'Ada writes');
+        const r2 = await store.revision();
+        await store.addAlias(ada.id, 'Countess');
+        const r3 = await store.revision();
+        expect(new Set([r0, r1, r2, r3]).size).to.equal(4);
+      });
+
+      it('pages entities in ID order, of one type if asked, keeping the page size within 1 to 500', async () => {
+        const made = [];
+        for (let i = 0; i < 7; i += 1)
+          made.push(await store.createEntity({ entityType: i % 2 ? 'robot' : 'person', canonicalName: `E${i}` }));
+        const page = await store.listEntities({ offset: 2, limit: 3 });
+        expect([page.entities.map((e) => e.canonicalName), page.total]).to.deep.equal([['E2', 'E3', 'E4'], 7]);
+        const robots = await store.listEntities({ entityType: 'robot' });
+        expect([robots.entities.map((e) => e.canonicalName), robots.total]).to.deep.equal([['E1', 'E3', 'E5'], 3]);
+        expect((await store.listEntities({ limit: 0 })).entities.map((e) => e.canonicalName)).to.deep.equal(['E0']);
+        expect((await store.listEntities({ offset: -5, limit: 2 })).entities.map((e) => e.canonicalName)).to.deep.equal(
+          ['E0', 'E1'],
+        );
+        expect((await store.listEntities()).entities).to.have.length(7);
+        expect((await store.listEntities({ entityType: 'ghost' })).total).to.equal(0);
+        for (let i = 7; i < 505; i += 1) await store.createEntity({ entityType: 'thing', canonicalName: `T${i}` });
+        expect((await store.listEntities({ limit: 10_000 })).entities).to.have.length(500);
+        expect((await store.listEntities()).entities).to.have.length(50);
+      });
+
+      it('finds IDs by name and by alias, each once, in ID order', async () => {
+        const a = await store.createEntity({ entityType: 'person', canonicalName: 'Sam' });
+        const b = await store.createEntity({ entityType: 'dog', canonicalName: 'Rex' });
+        await store.addAlias(b.id, 'SAM');
+        const c = await store.createEntity({ entityType: 'person', canonicalName: 'Samuel' });
+        await store.addAlias(c.id, 'sam');
+        expect(await store.findEntityIds('sAm')).to.deep.equal([a.id, b.id, c.id]);
+        expect((await store.findEntities('sam')).map((e) => e.id)).to.deep.equal([a.id, b.id, c.id]);
+        expect(await store.findEntityIds('Sa m')).to.deep.equal([]);
+      });
+
+      it('reads payload bodies and misses cleanly', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const m = await fact(ada.id, 'Ada writes', { payloadText: 'Ada writes notes' });
+        expect((await store.getPayloads(m.id)).map((p) => [p.text, p.byteSize])).to.deep.equal([
+          ['Ada writes notes', 16],
+        ]);
+        expect(await store.getPayloads(424242)).to.deep.equal([]);
+        expect(await store.getMemory(424242)).to.equal(undefined);
+        expect(await store.getEntity(424242)).to.equal(undefined);
+        expect(await store.getProposal(424242)).to.equal(undefined);
+      });
+
+      it('refuses every call once closed, with MIRA_ERR_MEMORY_CLOSED', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        await store.close();
+        const calls: Array<() => Promise<unknown>> = [
+          () => store.info(),
+          () => store.createEntity({ entityType: 'person', canonicalName: 'Bob' }),
+          () => store.addAlias(ada.id, 'Countess'),
+          () => store.getEntity(ada.id),
+          () => store.findEntities('Ada'),
+          () => store.findEntityIds('Ada'),
+          () => store.listEntities(),
+          () => store.revision(),
+          () => store.createMemory({ kind: 'fact', summary: 'x', sourceKind: 'console' }),
+          () => store.getMemory(1),
+          () => store.getPayloads(1),
+          () => store.listActiveMemories(ada.id),
+          () => store.findActiveBySlot(ada.id, 'subject', 'prefers'),
+          () => store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'p' }, () => ({ answer: 1 })),
+          () => store.listMemoryHistory(ada.id),
+          () =>
+            store.createProposal({ kind: 'entity', entityType: 'person', name: 'C', evidence: 'C', utterance: 'C' }),
+          () => store.getProposal(1),
+          () => store.listProposals(),
+          () => store.acceptProposal(1),
+          () => store.rejectProposal(1),
+        ];
+        for (const call of calls) expect((await rejection(call())).code).to.equal('MIRA_ERR_MEMORY_CLOSED');
+        await store.close(); // twice is fine
+      });
+    });
+
     describe('proposals', () => {
       const DAY = 24 * 60 * 60 * 1000;
       const said = 'Alice prefers coffee now.';

@@ -26,6 +26,8 @@ export function findForbiddenCharacter(text: string): { codePoint: number; index
 const FORMAT = /\p{Cf}/u;
 const JOINERS = new Set([0x200c, 0x200d]);
 const LATIN = /[\p{Script=Latin}\p{Script=Common}]/u;
+// Emoji are Script=Common, yet a zero-width joiner after one builds a sequence (👩‍💻).
+const EMOJI = /[\p{Extended_Pictographic}\p{Emoji_Modifier}]/u;
 
 /**
  * Returns the first Unicode format character (category Cf: zero-width space, word joiner, soft hyphen,
@@ -38,8 +40,8 @@ export function findFormatCharacter(text: string): { codePoint: number; index: n
   let previous = '';
   for (const char of text) {
     const cp = char.codePointAt(0)!;
-    if (FORMAT.test(char) && !(JOINERS.has(cp) && previous !== '' && !LATIN.test(previous)))
-      return { codePoint: cp, index };
+    const joins = JOINERS.has(cp) && previous !== '' && (!LATIN.test(previous) || EMOJI.test(previous));
+    if (FORMAT.test(char) && !joins) return { codePoint: cp, index };
     previous = char;
     index += char.length;
   }

@@ -43,7 +43,7 @@ export {
   type ProposeResult,
   type SupersedeProposalArgs,
 } from './propose.js';
-export { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
+export { clearMatchFormCache, findWholeSpan, toMatchText, type MatchText } from './span-match.js';
 export {
   MAX_MEMORIES_PER_ENTITY,
   MAX_QUERY_LENGTH,

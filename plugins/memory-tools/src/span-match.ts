@@ -19,9 +19,10 @@ const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
 // segmenter, by far the slowest step, can be skipped.
 const MULTI_CODE_POINT_GRAPHEMES =
   /[\p{M}\u200C\u200D\p{Regional_Indicator}\p{Extended_Pictographic}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF\uFF9E\uFF9F]/u;
-// A character that NFKC may compose with what precedes it across a grapheme boundary (the halfwidth
-// and combining kana voicing marks; combining marks in general).
-const COMPOSES_BACKWARD = /^[\p{M}\u3099\u309A\uFF9E\uFF9F]/u;
+// A character that NFKC may compose with what precedes it across a grapheme boundary: combining marks,
+// the kana voicing marks (combining and halfwidth), and Hangul vowel and final jamo, conjoining,
+// compatibility (ㅏ) or halfwidth, which NFKC joins to a preceding initial (ㄱ + ㅏ → 가).
+const COMPOSES_BACKWARD = /^[\p{M}\u3099\u309A\u1160-\u11FF\u314F-\u3163\uFF9E\uFF9F\uFFC2-\uFFDC]/u;
 // Matching form per grapheme, memoised: operator text repeats the same few hundred characters.
 const unitCache = new Map<string, string>();
 
@@ -33,6 +34,11 @@ function unitForm(grapheme: string): string {
     unitCache.set(grapheme, unit);
   }
   return unit;
+}
+
+/** Forgets the memoised matching forms (tests and cold-start measurements). */
+export function clearMatchFormCache(): void {
+  unitCache.clear();
 }
 
 function* graphemes(text: string): Generator<{ segment: string; index: number }> {
@@ -150,9 +156,4 @@ export function findWholeSpan(
     return [start, stop];
   }
   return undefined;
-}
-
-/** True when the two texts have the same matching form. */
-export function sameMatchForm(a: MatchText, b: MatchText): boolean {
-  return a.form === b.form;
 }

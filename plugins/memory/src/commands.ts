@@ -311,6 +311,14 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const accepted = await ctx.store().acceptProposal(parseProposalRef(input.args[0]!));
         if ('entity' in accepted) {
           out.print(formatEntity(accepted.entity));
+          // As "memory entity add" says: another entity may have got the name since the proposal.
+          const others = (await ctx.store().findEntities(accepted.entity.canonicalName)).filter(
+            (e) => e.id !== accepted.entity.id,
+          );
+          if (others.length > 0)
+            out.print(
+              `note: the name also names ${others.map((e) => e.ref).join(', ')}; lookups by it are now ambiguous`,
+            );
         } else {
           out.print(formatMemoryLine(accepted.memory));
           out.print(

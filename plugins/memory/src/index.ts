@@ -19,6 +19,7 @@ export {
   PostgresMemoryStore,
   SPACE_PATTERN,
   describeUrl,
+  fleetError,
   type PostgresMemoryStoreOptions,
 } from './postgres/postgres-memory-store.js';
 export { FleetErrorCodes, FleetErrors } from './postgres/errors.js';

@@ -1,0 +1,182 @@
+import { expect } from 'chai';
+import { clearMatchFormCache, findWholeSpan, toMatchText, type MatchText } from '@mira/plugin-memory-tools';
+
+const text = (s: string): MatchText => toMatchText(s)!;
+
+describe('toMatchText(): the matching form, mapped back to whole original characters', () => {
+  beforeEach(() => clearMatchFormCache());
+
+  const cases: Array<[string, string, string, Array<[number, number]>]> = [
+    [
+      'trims, and collapses a run of white space to one space mapped to its first character',
+      '  Ada  Lovelace ',
+      'ada lovelace',
+      [
+        [2, 3],
+        [3, 4],
+        [4, 5],
+        [5, 6],
+        [7, 8],
+        [8, 9],
+        [9, 10],
+        [10, 11],
+        [11, 12],
+        [12, 13],
+        [13, 14],
+        [14, 15],
+      ],
+    ],
+    [
+      'keeps a decomposed letter and a CR LF whole (grapheme segmentation)',
+      'Cafe\u0301\r\nBar',
+      'café bar',
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [3, 5],
+        [5, 7],
+        [7, 8],
+        [8, 9],
+        [9, 10],
+      ],
+    ],
+    [
+      'composes halfwidth kana with its voicing mark',
+      'ｶﾞｽ',
+      'ガス',
+      [
+        [0, 2],
+        [2, 3],
+      ],
+    ],
+    ['composes compatibility jamo as NFKC does for the whole text (ㄱ + ㅏ → 가)', 'ㄱㅏ', '가', [[0, 2]]],
+    ['composes a compatibility initial with a conjoining vowel and final', 'ㄱ\u1161\u11a8', '각', [[0, 3]]],
+    ['composes halfwidth jamo', '\uffa1\uffc2', '가', [[0, 2]]],
+    [
+      'expands ß to ss, both from the one original character',
+      'ß',
+      'ss',
+      [
+        [0, 1],
+        [0, 1],
+      ],
+    ],
+    [
+      'expands ½ to 1⁄2, all from the one original character',
+      '½',
+      '1⁄2',
+      [
+        [0, 1],
+        [0, 1],
+        [0, 1],
+      ],
+    ],
+    [
+      'keeps a flag (two regional indicators) one character',
+      '🇫🇷',
+      '🇫🇷',
+      [
+        [0, 4],
+        [0, 4],
+        [0, 4],
+        [0, 4],
+      ],
+    ],
+    [
+      'maps a character outside the Basic Multilingual Plane to both its code units',
+      '𝒜da',
+      'ada',
+      [
+        [0, 2],
+        [2, 3],
+        [3, 4],
+      ],
+    ],
+    [
+      'keeps Latin next to Japanese as written',
+      'Aliceは紅茶',
+      'aliceは紅茶',
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [3, 4],
+        [4, 5],
+        [5, 6],
+        [6, 7],
+        [7, 8],
+      ],
+    ],
+    [
+      'folds full-width and case',
+      'ＡＤＡ',
+      'ada',
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ],
+    ],
+    ['gives nothing for white space only', ' \t\n ', '', []],
+  ];
+  for (const [what, input, form, origin] of cases) {
+    it(what, () => {
+      expect(toMatchText(input)).to.deep.equal({ form, origin, original: input });
+      // The same again, from the memoised forms.
+      expect(toMatchText(input)).to.deep.equal({ form, origin, original: input });
+    });
+  }
+
+  it('refuses text with a control, bidi or invisible format character', () => {
+    for (const bad of ['Ada\u0000', 'Ada\u202e', 'Al\u200bice', '\ufeffAda'])
+      expect(toMatchText(bad)).to.equal(undefined);
+  });
+});
+
+describe('findWholeSpan(): a whole span, never part of a word or of a character', () => {
+  beforeEach(() => clearMatchFormCache());
+
+  const cases: Array<[string, string, string, boolean, readonly [number, number] | undefined]> = [
+    ['a word inside another word is not a span', 'cartography', 'art', false, undefined],
+    ['the first whole occurrence wins', 'an apple a day', 'a', false, [9, 10]],
+    ['case and width do not matter', 'Alice and ＢＯＢ', 'bob', false, [10, 13]],
+    ['a match is mapped back to the original wording', '  Alice   prefers TEA ', 'alice prefers tea', false, [2, 21]],
+    ['an empty needle matches nothing', 'art', '', false, undefined],
+    ['2 is not a whole character of ½', 'Alice owns ½ acre', '2', false, undefined],
+    ['1 is not a whole character of ½', 'Alice owns ½ acre', '1', false, undefined],
+    ['½ itself is', 'Alice owns ½ acre', '½', false, [11, 12]],
+    ['ss is not a whole character of ß', 'Straße', 'ss', false, undefined],
+    ['one regional indicator is not a flag', 'I am from 🇫🇷', '🇫', false, undefined],
+    ['the flag is', 'I am from 🇫🇷.', '🇫🇷', false, [10, 14]],
+    ['no word boundary is needed next to Japanese', 'Aliceは紅茶が好き', '紅茶', false, [6, 8]],
+    ['Latin right before Japanese', 'Aliceは紅茶が好き', 'alice', false, [0, 5]],
+    ['no word boundary is needed next to Thai', 'ชาเขียวอร่อย', 'เขียว', false, [2, 7]],
+    ['a Hangul value may end inside a word with particles', '커피를 좋아해', '커피', true, [0, 2]],
+    ['but not without particles (evidence)', '커피를 좋아해', '커피', false, undefined],
+    ['and never begin inside one', '커피를 좋아해', '피를', true, undefined],
+    ['particles do not let Latin end inside a word', 'Alicea likes tea', 'alice', true, undefined],
+    ['a character outside the BMP at the end of a word', 'x𝒜 y', '𝒜', false, undefined],
+    ['a character outside the BMP as a word', 'I met 𝒜 today', '𝒜', false, [6, 8]],
+    ['a surrogate pair before the match is one character', '𝒜b c', 'b', false, undefined],
+    ['a letter outside the BMP right before the match is part of the word', '𐌰b', 'b', false, undefined],
+    ['so is one whose low surrogate is U+DC00', '𐀀b', 'b', false, undefined],
+    ['and one whose low surrogate is U+DFFF', '𓏿b', 'b', false, undefined],
+    ['an emoji outside the BMP right before the match is a boundary', '😀b', 'b', false, [2, 3]],
+    ['a private-use character before the match is a boundary, not half of a pair', 'a\ue000b', 'b', false, [2, 3]],
+    ['compatibility jamo match their composed syllable', 'ㄱㅏ 나', '가', false, [0, 2]],
+    ['NFD in the haystack, NFC in the needle', 'Cafe\u0301 noir', 'café', false, [0, 5]],
+    ['NFC in the haystack, NFD in the needle', 'Café noir', 'Cafe\u0301', false, [0, 4]],
+    ['digits are word characters', 'room 101', '10', false, undefined],
+    ['punctuation is a boundary', '(Alice)', 'alice', false, [1, 6]],
+  ];
+  for (const [what, haystack, needle, particles, expected] of cases) {
+    it(what, () => {
+      expect(findWholeSpan(text(haystack), text(needle), { particles })).to.deep.equal(expected);
+    });
+  }
+
+  it('does not allow particles unless asked', () => {
+    expect(findWholeSpan(text('커피를 좋아해'), text('커피'))).to.equal(undefined);
+  });
+});

@@ -1,0 +1,21 @@
+// The in-process suites that exercise the mutated files (a test that spawns a `mira` process runs the
+// built dist, which no mutant reaches, so those suites are left to `npm test`).
+module.exports = {
+  spec: [
+    'core/test/normalize.test.ts',
+    'plugins/memory-tools/test/*.test.ts',
+    'plugins/memory/test/*.test.ts',
+    'plugins/notes/test/*.test.ts',
+    'test/remember.test.ts',
+    'test/learning.test.ts',
+    'test/assertion.test.ts',
+    'test/memory-store.sqlite.test.ts',
+    'test/memory-store.postgres.test.ts',
+    'test/notes.test.ts',
+    'test/notes-vector-index.test.ts',
+    'test/fleet.test.ts',
+    'test/memory-upgrade.test.ts',
+  ],
+  extension: ['ts'],
+  timeout: 20000,
+};
