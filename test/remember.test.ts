@@ -432,6 +432,24 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       );
     });
 
+    it('does not take a fact with the same links for a duplicate of a relationship', async () => {
+      await store.createMemory({
+        kind: 'fact',
+        summary: 'Alice works with Bob',
+        predicate: 'works_with',
+        value: 'Bob',
+        sourceKind: 'console',
+        links: [
+          { entityId: 1, role: 'subject' },
+          { entityId: 2, role: 'colleague' },
+        ],
+      });
+      const said = 'Alice works with Bob';
+      expect((await propose(said, relationship('Alice', 'works_with', 'Bob', 'colleague', said))).result).to.deep.equal(
+        applied('MEM2'),
+      );
+    });
+
     it('lets a Korean related entity end inside a word, where the particle attaches', async () => {
       const ali = await store.createEntity({ entityType: 'person', canonicalName: '앨리스' });
       await store.createEntity({ entityType: 'person', canonicalName: '밥' });

@@ -53,6 +53,7 @@ function* graphemes(text: string): Generator<{ segment: string; index: number }>
   }
 }
 const WHITESPACE = /^\s+$/u;
+const STARTS_WITH_SPACE = /^\s/u;
 // Scripts written without spaces between words: next to them no word boundary is required.
 const SPACELESS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
@@ -92,6 +93,11 @@ export function toMatchText(text: string): MatchText | undefined {
       flush();
       if (form !== '') pendingSpace ??= [index, index + segment.length];
       continue;
+    }
+    // A space carrying a combining mark is a word boundary too, as in the whole text's NFKC form.
+    if (STARTS_WITH_SPACE.test(segment)) {
+      flush();
+      if (form !== '') pendingSpace ??= [index, index + segment.length];
     }
     if (
       chunk !== '' &&

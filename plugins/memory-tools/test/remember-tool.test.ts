@@ -65,7 +65,11 @@ describe('the remember tool guards its own door', () => {
       (m) => logged.push(m),
     );
     const result = await tool.run(proposal, { episode: episode('operator', 'Alice prefers tea') });
-    expect(JSON.parse(result.content)).to.deep.include({ status: 'rejected', reason: 'backend_failure' });
+    expect(JSON.parse(result.content)).to.deep.equal({
+      status: 'rejected',
+      reason: 'backend_failure',
+      error: 'persistent memory could not be written; nothing was written',
+    });
     expect(logged).to.have.length(1);
     expect(logged[0]).to.match(/^remember: persistent memory is not available: .*the store is not open/);
   });

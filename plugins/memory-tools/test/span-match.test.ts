@@ -54,6 +54,26 @@ describe('toMatchText(): the matching form, mapped back to whole original charac
     ['composes a compatibility initial with a conjoining vowel and final', 'ㄱ\u1161\u11a8', '각', [[0, 3]]],
     ['composes halfwidth jamo', '\uffa1\uffc2', '가', [[0, 2]]],
     [
+      'keeps a letter and a following compatibility vowel apart when NFKC does not join them',
+      'aㅏ',
+      'aᅡ',
+      [
+        [0, 1],
+        [1, 2],
+      ],
+    ],
+    [
+      'keeps the space under a stray combining mark as a word boundary',
+      'a \u0301b',
+      'a \u0301b',
+      [
+        [0, 1],
+        [1, 3],
+        [1, 3],
+        [3, 4],
+      ],
+    ],
+    [
       'expands ß to ss, both from the one original character',
       'ß',
       'ss',
