@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { MiraError } from '@mira/core';
 import { PostgresMemoryStore, describeUrl, fleetError } from '@mira/plugin-memory';
 import { describeMemoryStoreContract, rejection } from './conformance/memory-store-contract.js';
-import { createTestDatabase, postgresUnavailable } from './helpers/postgres.js';
+import { createTestDatabase, postgresUnavailable, superuser } from './helpers/postgres.js';
 
 const unavailable = postgresUnavailable();
 
@@ -120,6 +120,164 @@ describe('PostgreSQL failures as Mira errors', () => {
 });
 
 if (!unavailable) {
+  describe('PostgresMemoryStore while the server refuses connections', function () {
+    this.timeout(60_000);
+    it('answers every call with SERVER_UNREACHABLE saying what it was doing, and works again after', async () => {
+      const db = await createTestDatabase();
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3', connectTimeoutMs: 2000 });
+      try {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        superuser(`ALTER DATABASE ${db.name} WITH ALLOW_CONNECTIONS false`);
+        superuser(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${db.name}'`);
+        await new Promise((r) => setTimeout(r, 100));
+        const calls: Array<[string, () => Promise<unknown>]> = [
+          ['reading memory counts', () => store.info()],
+          ['creating an entity', () => store.createEntity({ entityType: 'person', canonicalName: 'Bob' })],
+          ['adding an alias', () => store.addAlias(ada.id, 'Countess')],
+          ['reading an entity', () => store.getEntity(ada.id)],
+          ['listing entities', () => store.listEntities()],
+          ['reading the memory revision', () => store.revision()],
+          ['finding entities', () => store.findEntities('Ada')],
+          ['finding entities', () => store.findEntityIds('Ada')],
+          ['writing a memory', () => store.createMemory({ kind: 'fact', summary: 'x', sourceKind: 'console' })],
+          [
+            'admitting a memory',
+            () => store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'p' }, () => ({ answer: 1 })),
+          ],
+          ['reading a memory', () => store.getMemory(1)],
+          ['reading payloads', () => store.getPayloads(1)],
+          ['listing memories', () => store.listActiveMemories(ada.id)],
+          ['reading a slot', () => store.findActiveBySlot(ada.id, 'subject', 'p')],
+          ['reading memory history', () => store.listMemoryHistory(ada.id)],
+          [
+            'writing a proposal',
+            () =>
+              store.createProposal({ kind: 'entity', entityType: 'person', name: 'C', evidence: 'C', utterance: 'C' }),
+          ],
+          ['reading a proposal', () => store.getProposal(1)],
+          ['listing proposals', () => store.listProposals()],
+          ['accepting a proposal', () => store.acceptProposal(1)],
+          ['rejecting a proposal', () => store.rejectProposal(1)],
+          [
+            'copying memory',
+            () => store.importSnapshot({ entities: [], aliases: [], memories: [], links: [], payloads: [] }),
+          ],
+        ];
+        for (const [what, call] of calls) {
+          const error = await rejection(call());
+          expect(error.code, what).to.equal('MIRA_ERR_MEMORY_SERVER_UNREACHABLE');
+          expect(error.message, what).to.match(new RegExp(`^MIRA_ERR_MEMORY_SERVER_UNREACHABLE: ${what}: `));
+        }
+        superuser(`ALTER DATABASE ${db.name} WITH ALLOW_CONNECTIONS true`);
+        expect((await store.findEntities('Ada')).map((e) => e.ref)).to.deep.equal(['ENT1']);
+      } finally {
+        superuser(`ALTER DATABASE ${db.name} WITH ALLOW_CONNECTIONS true`);
+        await store.close();
+        await db.drop();
+      }
+    });
+  });
+
+  describe('PostgresMemoryStore read-only and copying in', function () {
+    this.timeout(60_000);
+    it('serves read-only only a database a robot has used, and refuses writes there', async () => {
+      const db = await createTestDatabase();
+      try {
+        const empty = await rejection(PostgresMemoryStore.open({ url: db.url, space: 'ward-3', readOnly: true }));
+        expect(empty.code).to.equal('MIRA_ERR_MEMORY_FOREIGN_DATABASE');
+        expect(empty.message).to.match(/holds no Mira memory yet; start a robot on it once, then serve it read-only$/);
+        const writer = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+        await writer.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        await writer.close();
+        const reader = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3', readOnly: true });
+        try {
+          expect((await reader.findEntities('ada')).map((e) => e.ref)).to.deep.equal(['ENT1']);
+          const refused = await rejection(reader.createEntity({ entityType: 'person', canonicalName: 'Bob' }));
+          expect(refused.message).to.match(/read-only transaction/);
+        } finally {
+          await reader.close();
+        }
+      } finally {
+        await db.drop();
+      }
+    });
+
+    it('copies a snapshot in whole with its IDs, reporting progress, and only into an empty space', async () => {
+      const db = await createTestDatabase();
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      try {
+        const at = '2026-01-02T03:04:05.000Z';
+        const snapshot = {
+          entities: [
+            { id: 3, entityType: 'person', canonicalName: 'Ada', nameKey: 'ada', createdAt: at },
+            { id: 7, entityType: 'person', canonicalName: 'Bob', nameKey: 'bob', createdAt: at },
+          ],
+          aliases: [{ id: 2, entityId: 3, alias: 'Countess', aliasKey: 'countess', createdAt: at }],
+          memories: [
+            {
+              id: 5,
+              kind: 'fact',
+              summary: 'Ada knows Bob',
+              predicate: null,
+              value: null,
+              sourceKind: 'console',
+              sourceLabel: null,
+              confidence: 0.5,
+              status: 'active' as const,
+              createdAt: at,
+            },
+          ],
+          links: [
+            { memoryId: 5, entityId: 3, role: 'subject' },
+            { memoryId: 5, entityId: 7, role: 'friend' },
+          ],
+          payloads: [
+            {
+              id: 9,
+              memoryId: 5,
+              payloadKind: 'inline_text' as const,
+              mediaType: 'text/plain',
+              textBody: 'Ada knows Bob',
+              objectRef: null,
+              sha256: null,
+              byteSize: 13,
+              createdAt: at,
+            },
+          ],
+        };
+        const progress: Array<[number, number]> = [];
+        expect(await store.importSnapshot(snapshot, (done, total) => progress.push([done, total]))).to.deep.equal({
+          entities: 2,
+          aliases: 1,
+          memories: 1,
+        });
+        expect(progress).to.deep.equal([
+          [0, 7],
+          [2, 7],
+          [3, 7],
+          [4, 7],
+          [6, 7],
+          [7, 7],
+        ]);
+        const memory = (await store.getMemory(5))!;
+        expect(memory).to.deep.include({ summary: 'Ada knows Bob', confidence: 0.5, createdAt: at });
+        expect(memory.links.map((l) => `${l.entityRef} ${l.role}`)).to.deep.equal(['ENT3 subject', 'ENT7 friend']);
+        expect((await store.findEntities('Countess')).map((e) => e.ref)).to.deep.equal(['ENT3']);
+        // IDs go on after the highest copied one of each kind.
+        expect((await store.createEntity({ entityType: 'person', canonicalName: 'Cy' })).ref).to.equal('ENT8');
+        const next = await store.createMemory({ kind: 'fact', summary: 'new', sourceKind: 'console' });
+        expect([next.ref, next.payloads[0]!.id]).to.deep.equal(['MEM6', 10]);
+        const again = await rejection(store.importSnapshot(snapshot));
+        expect(again.message).to.match(
+          /^MIRA_ERR_MEMORY_SPACE_NOT_EMPTY: space ward-3 at 127\.0\.0\.1:5432\/\S+ already holds 5 entities and memories; nothing was copied$/,
+        );
+      } finally {
+        await store.close();
+        await db.drop();
+      }
+    });
+  });
+
   describe('PostgresMemoryStore spaces', function () {
     this.timeout(30_000);
     it('keeps spaces apart: IDs, names, memories and proposals of one are not seen from another', async () => {

@@ -8,7 +8,9 @@ import pg from 'pg';
  * is created once per run, and each suite gets a fresh database, dropped afterwards.
  */
 const ROLE = 'mira_test';
-const PASSWORD = `pw_${process.pid}_${randomBytes(6).toString('hex')}`;
+// One password for every test process: processes that run at once (a mutation run beside a test
+// run) must not reset it under each other's connections.
+const PASSWORD = process.env.MIRA_TEST_PG_PASSWORD ?? 'mira-test-only-7f3a';
 const HOST = process.env.MIRA_TEST_PG_HOST ?? '127.0.0.1';
 const PORT = process.env.MIRA_TEST_PG_PORT ?? '5432';
 let roleReady = false;
