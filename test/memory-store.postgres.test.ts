@@ -42,8 +42,8 @@ describe('PostgreSQL failures as Mira errors', () => {
     expect(codeOf({ driverError: { code: '28000', message: 'no pg_hba.conf entry' } })).to.equal(
       'MIRA_ERR_MEMORY_SERVER_AUTH',
     );
-    expect(codeOf({ code: '3D000', message: 'database "x" does not exist' })).to.equal(
-      'MIRA_ERR_MEMORY_SERVER_DATABASE',
+    expect(fleetError({ code: '3D000', message: 'database "x" does not exist' }, 'opening').message).to.equal(
+      'MIRA_ERR_MEMORY_SERVER_DATABASE: opening: database "x" does not exist',
     );
     for (const code of [
       'ECONNREFUSED',
@@ -202,6 +202,83 @@ if (!unavailable) {
       }
     });
 
+    it('copies superseded memories, proposals, and more rows than one batch', async () => {
+      const db = await createTestDatabase();
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      try {
+        const at = '2026-01-02T03:04:05.000Z';
+        const later = '2026-01-03T03:04:05.000Z';
+        const memory = (id: number, value: string, status: 'active' | 'superseded', by: number | null) => ({
+          id,
+          kind: 'preference',
+          summary: `Ada prefers ${value}`,
+          predicate: 'prefers',
+          value,
+          sourceKind: 'console',
+          sourceLabel: null,
+          confidence: null,
+          status,
+          createdAt: at,
+          supersededBy: by,
+          supersededAt: by === null ? null : later,
+        });
+        const entities = Array.from({ length: 501 }, (_, i) => ({
+          id: i + 1,
+          entityType: 'person',
+          canonicalName: `P${i + 1}`,
+          nameKey: `p${i + 1}`,
+          createdAt: at,
+        }));
+        const proposal = {
+          id: 4,
+          kind: 'supersede' as const,
+          entityType: null,
+          name: null,
+          memoryId: 1,
+          value: 'cocoa',
+          slotIds: [1],
+          evidence: 'Ada prefers cocoa',
+          utterance: 'Ada prefers cocoa',
+          decision: 'accepted' as const,
+          createdAt: at,
+          expiresAt: '2026-01-09T03:04:05.000Z',
+          decidedAt: later,
+          reason: null,
+          result: 'MEM2',
+        };
+        await store.importSnapshot({
+          entities,
+          aliases: [],
+          memories: [memory(1, 'tea', 'superseded', 2), memory(2, 'cocoa', 'active', null)],
+          links: [
+            { memoryId: 1, entityId: 1, role: 'subject' },
+            { memoryId: 2, entityId: 1, role: 'subject' },
+          ],
+          payloads: [],
+          proposals: [proposal],
+        });
+        expect((await store.info()).entities).to.equal(501);
+        expect(await store.getMemory(1)).to.deep.include({
+          status: 'superseded',
+          supersededBy: 2,
+          supersededAt: later,
+        });
+        expect(await store.getMemory(2)).to.deep.include({ status: 'active', supersedes: 1 });
+        expect(await store.listProposals()).to.deep.equal([{ ...proposal, ref: 'P4', status: 'accepted' }]);
+        const next = await store.createProposal({
+          kind: 'entity',
+          entityType: 'person',
+          name: 'Zed',
+          evidence: 'Zed',
+          utterance: 'Zed',
+        });
+        expect(next.ref).to.equal('P5');
+      } finally {
+        await store.close();
+        await db.drop();
+      }
+    });
+
     it('copies a snapshot in whole with its IDs, reporting progress, and only into an empty space', async () => {
       const db = await createTestDatabase();
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
@@ -274,6 +351,140 @@ if (!unavailable) {
       } finally {
         await store.close();
         await db.drop();
+      }
+    });
+  });
+
+  describe('PostgresMemoryStore says exactly what went wrong', function () {
+    this.timeout(60_000);
+    let db: Awaited<ReturnType<typeof createTestDatabase>>;
+    beforeEach(async () => (db = await createTestDatabase()));
+    afterEach(async () => db.drop());
+    const message = async (promise: Promise<unknown>) => (await rejection(promise)).message;
+    const where = () => `127.0.0.1:5432/${db.name}`;
+
+    it('names the field and the entity in every refusal', async () => {
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      try {
+        expect(store.backend).to.equal('postgres');
+        expect(await message(store.createEntity({ entityType: 'a person', canonicalName: 'Ada' }))).to.match(
+          /^MIRA_ERR_TOKEN_INVALID: entity type must be a token/,
+        );
+        expect(await message(store.createEntity({ entityType: 'person', canonicalName: ' ' }))).to.match(
+          /^MIRA_ERR_TEXT_EMPTY: canonical name is empty/,
+        );
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+        expect(await message(store.addAlias(ada.id, '\t'))).to.match(
+          /^MIRA_ERR_TEXT_CONTROL_CHARACTER: alias contains/,
+        );
+        expect(await message(store.addAlias(ada.id, 'ADA  LOVELACE'))).to.equal(
+          'MIRA_ERR_MEMORY_ALIAS_EXISTS: ENT1 "Ada Lovelace" is already named "ADA LOVELACE" (same exact key); nothing was added',
+        );
+        expect(await message(store.addAlias(999, 'Ada'))).to.equal(
+          'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND: there is no entity ENT999; find one with "memory entity find"',
+        );
+        expect(
+          await message(
+            store.createMemory({
+              kind: 'fact',
+              summary: 'x',
+              sourceKind: 'console',
+              links: [{ entityId: 77, role: 'subject' }],
+            }),
+          ),
+        ).to.equal('MIRA_ERR_MEMORY_ENTITY_NOT_FOUND: there is no entity ENT77; find one with "memory entity find"');
+        const twin = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        await store.addAlias(twin.id, 'Countess');
+        await store.addAlias(ada.id, 'Countess');
+        expect(
+          await message(
+            store.createProposal({
+              kind: 'entity',
+              entityType: 'person',
+              name: 'countess',
+              evidence: 'x',
+              utterance: 'x',
+            }),
+          ),
+        ).to.equal('MIRA_ERR_MEMORY_ENTITY_EXISTS: "countess" already names ENT1, ENT2; nothing was proposed');
+        expect(await store.revision()).to.match(/^\d+(:\d+){5}$/);
+      } finally {
+        await store.close();
+      }
+      await store.close();
+      expect(await message(store.info())).to.equal('MIRA_ERR_MEMORY_CLOSED: the memory store is closed');
+    });
+
+    it('says why it refuses a database, naming it', async () => {
+      const wrong = await rejection(PostgresMemoryStore.open({ url: db.wrongPasswordUrl, space: 's' }));
+      expect(wrong.message).to.match(
+        new RegExp(`^MIRA_ERR_MEMORY_SERVER_AUTH: cannot open memory at ${where()}: password authentication failed`),
+      );
+      const client = await db.client();
+      await client.query('CREATE TABLE orders (id int); CREATE TABLE invoices (id int)');
+      expect(await message(PostgresMemoryStore.open({ url: db.url, space: 's' }))).to.equal(
+        `MIRA_ERR_MEMORY_FOREIGN_DATABASE: ${where()} holds tables (invoices, orders) but no Mira schema version: not Mira's database; left unchanged`,
+      );
+      await client.query(
+        "CREATE TABLE mira_meta (key text PRIMARY KEY, value text); INSERT INTO mira_meta VALUES ('x', 'y')",
+      );
+      expect(await message(PostgresMemoryStore.open({ url: db.url, space: 's' }))).to.equal(
+        `MIRA_ERR_MEMORY_FOREIGN_DATABASE: ${where()} belongs to another application (unnamed); left unchanged`,
+      );
+      await client.query("INSERT INTO mira_meta VALUES ('application', 'mira-memory'), ('schema_version', '3')");
+      await client.end();
+      expect(await message(PostgresMemoryStore.open({ url: db.url, space: 's' }))).to.equal(
+        `MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA: ${where()} has Mira's memory schema version 3; this build reads version 2; left unchanged`,
+      );
+    });
+
+    it('refuses a version 1 database whose migration history is not version 1 alone', async () => {
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      await store.close();
+      const client = await db.client();
+      // Back to what version 1 had, plus a migration Mira never wrote.
+      await client.query(`DROP TABLE proposals; DROP SCHEMA IF EXISTS mira_backup_v1 CASCADE;
+        ALTER TABLE memories DROP CONSTRAINT memories_superseded_check, DROP CONSTRAINT memories_superseded_by_fkey,
+          DROP COLUMN superseded_at, DROP COLUMN superseded_by;
+        ALTER TABLE spaces DROP COLUMN next_proposal;
+        UPDATE mira_meta SET value = '1' WHERE key = 'schema_version';
+        DELETE FROM mira_migrations WHERE name = 'MemorySchemaV21700000000002';
+        INSERT INTO mira_migrations (timestamp, name) VALUES (1800000000000, 'SomeoneElses1800000000000')`);
+      await client.end();
+      const before = db.dump();
+      expect(await message(PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }))).to.equal(
+        `MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA: ${where()} says Mira's memory schema version 1, but its tables (aliases, entities, memories, memory_links, mira_meta, mira_migrations, payloads, spaces) or migrations (MemorySchemaV11700000000001, SomeoneElses1800000000000) are not what version 1 made; it is not upgraded and was left unchanged`,
+      );
+      expect(db.dump()).to.equal(before);
+    });
+
+    it('lets one of two simultaneous decisions on one proposal through', async () => {
+      const a = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      const b = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      try {
+        for (let round = 0; round < 4; round += 1) {
+          const p = await a.createProposal({
+            kind: 'entity',
+            entityType: 'person',
+            name: `Carol ${round}`,
+            evidence: 'x',
+            utterance: 'x',
+          });
+          const decisions = await Promise.allSettled([
+            a.acceptProposal(p.id),
+            round % 2 ? b.acceptProposal(p.id) : b.rejectProposal(p.id),
+          ]);
+          expect(
+            decisions.filter((d) => d.status === 'fulfilled'),
+            `round ${round}`,
+          ).to.have.length(1);
+          expect(await a.findEntities(`Carol ${round}`)).to.have.length(
+            (await a.getProposal(p.id))!.status === 'accepted' ? 1 : 0,
+          );
+        }
+      } finally {
+        await a.close();
+        await b.close();
       }
     });
   });

@@ -413,7 +413,17 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         const r2 = await store.revision();
         await store.addAlias(ada.id, 'Countess');
         const r3 = await store.revision();
-        expect(new Set([r0, r1, r2, r3]).size).to.equal(4);
+        const p = await store.createProposal({
+          kind: 'entity',
+          entityType: 'person',
+          name: 'Carol',
+          evidence: 'Carol',
+          utterance: 'Carol',
+        });
+        const r4 = await store.revision();
+        await store.rejectProposal(p.id);
+        const r5 = await store.revision();
+        expect(new Set([r0, r1, r2, r3, r4, r5]).size).to.equal(6);
       });
 
       it('pages entities in ID order, of one type if asked, keeping the page size within 1 to 500', async () => {

@@ -13,6 +13,7 @@ module.exports = {
     'test/memory-store.postgres.test.ts',
     'test/notes.test.ts',
     'test/notes-vector-index.test.ts',
+    'test/search-quality.test.ts',
     'test/fleet.test.ts',
     'test/memory-upgrade.test.ts',
   ],

@@ -523,10 +523,13 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   revision(): Promise<string> {
-    // Counts and the newest IDs move with every write, from any robot (memories are never updated in place).
+    // The next IDs move with every write, from any robot; an accept or reject changes no ID, so the
+    // count of decided proposals is part of it (a supersede also creates a memory).
     return this.#run('reading the memory revision', async () => {
       const [r] = (await this.#ds.query(
-        `SELECT next_entity, next_alias, next_memory, next_payload FROM spaces WHERE name = $1`,
+        `SELECT s.next_entity, s.next_alias, s.next_memory, s.next_payload, s.next_proposal,
+                (SELECT count(*) FROM proposals p WHERE p.space = s.name AND p.decision <> 'pending') AS decided
+         FROM spaces s WHERE s.name = $1`,
         [this.space],
       )) as Array<Record<string, string>>;
       return r ? Object.values(r).join(':') : '';
