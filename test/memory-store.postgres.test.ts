@@ -363,56 +363,14 @@ if (!unavailable) {
     const message = async (promise: Promise<unknown>) => (await rejection(promise)).message;
     const where = () => `127.0.0.1:5432/${db.name}`;
 
-    it('names the field and the entity in every refusal', async () => {
+    it('says which backend it is, and reads its revision from the space', async () => {
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
       try {
         expect(store.backend).to.equal('postgres');
-        expect(await message(store.createEntity({ entityType: 'a person', canonicalName: 'Ada' }))).to.match(
-          /^MIRA_ERR_TOKEN_INVALID: entity type must be a token/,
-        );
-        expect(await message(store.createEntity({ entityType: 'person', canonicalName: ' ' }))).to.match(
-          /^MIRA_ERR_TEXT_EMPTY: canonical name is empty/,
-        );
-        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
-        expect(await message(store.addAlias(ada.id, '\t'))).to.match(
-          /^MIRA_ERR_TEXT_CONTROL_CHARACTER: alias contains/,
-        );
-        expect(await message(store.addAlias(ada.id, 'ADA  LOVELACE'))).to.equal(
-          'MIRA_ERR_MEMORY_ALIAS_EXISTS: ENT1 "Ada Lovelace" is already named "ADA LOVELACE" (same exact key); nothing was added',
-        );
-        expect(await message(store.addAlias(999, 'Ada'))).to.equal(
-          'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND: there is no entity ENT999; find one with "memory entity find"',
-        );
-        expect(
-          await message(
-            store.createMemory({
-              kind: 'fact',
-              summary: 'x',
-              sourceKind: 'console',
-              links: [{ entityId: 77, role: 'subject' }],
-            }),
-          ),
-        ).to.equal('MIRA_ERR_MEMORY_ENTITY_NOT_FOUND: there is no entity ENT77; find one with "memory entity find"');
-        const twin = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-        await store.addAlias(twin.id, 'Countess');
-        await store.addAlias(ada.id, 'Countess');
-        expect(
-          await message(
-            store.createProposal({
-              kind: 'entity',
-              entityType: 'person',
-              name: 'countess',
-              evidence: 'x',
-              utterance: 'x',
-            }),
-          ),
-        ).to.equal('MIRA_ERR_MEMORY_ENTITY_EXISTS: "countess" already names ENT1, ENT2; nothing was proposed');
         expect(await store.revision()).to.match(/^\d+(:\d+){5}$/);
       } finally {
         await store.close();
       }
-      await store.close();
-      expect(await message(store.info())).to.equal('MIRA_ERR_MEMORY_CLOSED: the memory store is closed');
     });
 
     it('says why it refuses a database, naming it', async () => {

@@ -198,7 +198,7 @@ describe('SqliteMemoryStore beside other connections', function () {
   });
 });
 
-describe('SqliteMemoryStore says exactly what went wrong', () => {
+describe('SqliteMemoryStore failures', () => {
   let dir: string;
   let store: SqliteMemoryStore;
   beforeEach(() => {
@@ -210,48 +210,9 @@ describe('SqliteMemoryStore says exactly what went wrong', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const message = async (promise: Promise<unknown>) => (await rejection(promise)).message;
-
-  it('names the field and the entity in every refusal', async () => {
+  it('says which backend it is', async () => {
     expect(store.backend).to.equal('sqlite');
     expect((await store.info()).backend).to.equal('sqlite');
-    expect(await message(store.createEntity({ entityType: 'a person', canonicalName: 'Ada' }))).to.match(
-      /^MIRA_ERR_TOKEN_INVALID: entity type must be a token/,
-    );
-    expect(await message(store.createEntity({ entityType: 'person', canonicalName: ' ' }))).to.match(
-      /^MIRA_ERR_TEXT_EMPTY: canonical name is empty/,
-    );
-    const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
-    expect(await message(store.addAlias(ada.id, '\t'))).to.match(/^MIRA_ERR_TEXT_CONTROL_CHARACTER: alias contains/);
-    expect(await message(store.addAlias(ada.id, 'ADA  LOVELACE'))).to.equal(
-      'MIRA_ERR_MEMORY_ALIAS_EXISTS: ENT1 "Ada Lovelace" is already named "ADA LOVELACE" (same exact key); nothing was added',
-    );
-    expect(await message(store.addAlias(999, 'Ada'))).to.equal(
-      'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND: there is no entity ENT999; find one with "memory entity find"',
-    );
-    expect(
-      await message(
-        store.createMemory({
-          kind: 'fact',
-          summary: 'x',
-          sourceKind: 'console',
-          links: [{ entityId: 77, role: 'subject' }],
-        }),
-      ),
-    ).to.equal('MIRA_ERR_MEMORY_ENTITY_NOT_FOUND: there is no entity ENT77; find one with "memory entity find"');
-    const twin = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-    await store.addAlias(twin.id, 'Countess');
-    await store.addAlias(ada.id, 'Countess');
-    expect(
-      await message(
-        store.createProposal({ kind: 'entity', entityType: 'person', name: 'countess', evidence: 'x', utterance: 'x' }),
-      ),
-    ).to.equal('MIRA_ERR_MEMORY_ENTITY_EXISTS: "countess" already names ENT1, ENT2; nothing was proposed');
-  });
-
-  it('says a closed store is closed', async () => {
-    await store.close();
-    expect(await message(store.info())).to.equal('MIRA_ERR_MEMORY_CLOSED: the memory store is closed');
   });
 
   it('keeps the driver error as the cause of a backend failure', async () => {

@@ -468,6 +468,54 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         expect(await store.getProposal(424242)).to.equal(undefined);
       });
 
+      it('names the field and the entity in every refusal, in the same words on every backend', async () => {
+        const message = async (promise: Promise<unknown>) => (await rejection(promise)).message;
+        expect(await message(store.createEntity({ entityType: 'a person', canonicalName: 'Ada' }))).to.match(
+          /^MIRA_ERR_TOKEN_INVALID: entity type must be a token/,
+        );
+        expect(await message(store.createEntity({ entityType: 'person', canonicalName: ' ' }))).to.match(
+          /^MIRA_ERR_TEXT_EMPTY: canonical name is empty/,
+        );
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+        expect(await message(store.addAlias(ada.id, '\t'))).to.match(
+          /^MIRA_ERR_TEXT_CONTROL_CHARACTER: alias contains/,
+        );
+        expect(await message(store.addAlias(ada.id, 'ADA  LOVELACE'))).to.equal(
+          `MIRA_ERR_MEMORY_ALIAS_EXISTS: ${ada.ref} "Ada Lovelace" is already named "ADA LOVELACE" (same exact key); nothing was added`,
+        );
+        expect(await message(store.addAlias(999, 'Ada'))).to.equal(
+          'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND: there is no entity ENT999; find one with "memory entity find"',
+        );
+        expect(
+          await message(
+            store.createMemory({
+              kind: 'fact',
+              summary: 'x',
+              sourceKind: 'console',
+              links: [{ entityId: 77, role: 'subject' }],
+            }),
+          ),
+        ).to.equal('MIRA_ERR_MEMORY_ENTITY_NOT_FOUND: there is no entity ENT77; find one with "memory entity find"');
+        const twin = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        await store.addAlias(twin.id, 'Countess');
+        await store.addAlias(ada.id, 'Countess');
+        expect(
+          await message(
+            store.createProposal({
+              kind: 'entity',
+              entityType: 'person',
+              name: 'countess',
+              evidence: 'x',
+              utterance: 'x',
+            }),
+          ),
+        ).to.equal(
+          `MIRA_ERR_MEMORY_ENTITY_EXISTS: "countess" already names ${ada.ref}, ${twin.ref}; nothing was proposed`,
+        );
+        await store.close();
+        expect(await message(store.info())).to.equal('MIRA_ERR_MEMORY_CLOSED: the memory store is closed');
+      });
+
       it('refuses every call once closed, with MIRA_ERR_MEMORY_CLOSED', async () => {
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
         await store.close();
