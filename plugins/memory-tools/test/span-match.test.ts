@@ -74,6 +74,15 @@ describe('toMatchText(): the matching form, mapped back to whole original charac
       ],
     ],
     [
+      'drops a leading space that carries a stray mark, as trimming the whole text does',
+      ' \u0301a',
+      '\u0301a',
+      [
+        [0, 2],
+        [2, 3],
+      ],
+    ],
+    [
       'expands ß to ss, both from the one original character',
       'ß',
       'ss',
