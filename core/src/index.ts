@@ -114,6 +114,7 @@ export {
   DEFAULT_PROPOSAL_TTL_MS,
   MAX_UTTERANCE_LENGTH,
   assertDecidable,
+  assertNameFree,
   assertSlotUnchanged,
   formatIds,
   parseIds,

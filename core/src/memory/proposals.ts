@@ -1,6 +1,6 @@
 import { CoreErrorCodes, MemoryErrorCodes, MiraError } from '../errors.js';
 import { normalizeDisplay, normalizeToken } from '../text/normalize.js';
-import { memoryRef, proposalRef } from './ids.js';
+import { entityRef, memoryRef, proposalRef } from './ids.js';
 import type { Memory, MemorySlot, NewMemory, NewProposal, Proposal, ProposalRow } from './types.js';
 import { MAX_SUMMARY_LENGTH, MAX_VALUE_LENGTH, OPERATOR_STATEMENT_SOURCE, prepareNewName } from './validate.js';
 
@@ -73,6 +73,16 @@ export function prepareProposal(input: NewProposal, now: Date, defaultTtlMs: num
 export function toProposal(row: ProposalRow, now: Date): Proposal {
   const expired = row.decision === 'pending' && now.toISOString() >= row.expiresAt;
   return { ...row, ref: proposalRef(row.id), status: expired ? 'expired' : row.decision };
+}
+
+/** Refuses an entity proposal for a name that already names entities (`ids`), as both stores word it. */
+export function assertNameFree(name: string, ids: readonly number[]): void {
+  if (ids.length > 0) {
+    throw new MiraError(
+      MemoryErrorCodes.ENTITY_EXISTS,
+      `"${name}" already names ${ids.map((id) => entityRef(id)).join(', ')}; nothing was proposed`,
+    );
+  }
 }
 
 /** The proposal, or MIRA_ERR_MEMORY_PROPOSAL_NOT_FOUND. */

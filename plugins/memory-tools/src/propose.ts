@@ -4,6 +4,7 @@ import {
   normalizeDisplay,
   normalizeToken,
   parseMemoryRef,
+  supersedableSlot,
   type Entity,
   type MemoryStore,
   type ProfileInfo,
@@ -216,16 +217,14 @@ export function proposeSupersede(
       const valueSpan = findWholeSpan(clause, value, { particles: true });
       if (!valueSpan) reject('value_not_supported');
       if (!memory) reject('memory_not_found');
-      const subject = memory.links.find((l) => l.role === 'subject');
-      if (
-        memory.status !== 'active' ||
-        (memory.kind !== 'fact' && memory.kind !== 'preference') ||
-        !subject ||
-        memory.predicate === null
-      ) {
-        reject('memory_not_supersedable');
+      // The stores' own rule for what can be superseded (an active fact or preference with a slot).
+      let subjectId: number;
+      try {
+        subjectId = supersedableSlot(memory, memoryId).slot.entityId;
+      } catch {
+        return reject('memory_not_supersedable');
       }
-      const entity = await store.getEntity(subject.entityId);
+      const entity = await store.getEntity(subjectId);
       if (!entity || !namesSubject(clause, entity, profile)) reject('subject_not_supported');
       if (memory.value !== null && toMatchText(memory.value)?.form === value.form) reject('value_unchanged');
       try {

@@ -6,6 +6,7 @@ import {
   normalizeToken,
   DEFAULT_PROPOSAL_TTL_MS,
   assertDecidable,
+  assertNameFree,
   assertSlotUnchanged,
   formatIds,
   prepareProposal,
@@ -349,13 +350,15 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
+  /** Validates and writes an entity: what `createEntity` and an accepted entity proposal both do. */
+  #insertEntity(input: { entityType: string; canonicalName: string }, now: string): number {
+    const entityType = normalizeToken(input.entityType, 'entity type');
+    const name = prepareNewName(input.canonicalName, 'canonical name');
+    return Number(this.#s.insertEntity.run(entityType, name.display, name.key, now).lastInsertRowid);
+  }
+
   createEntity(input: { entityType: string; canonicalName: string }): Promise<Entity> {
-    return this.#run(() => {
-      const entityType = normalizeToken(input.entityType, 'entity type');
-      const name = prepareNewName(input.canonicalName, 'canonical name');
-      const id = Number(this.#s.insertEntity.run(entityType, name.display, name.key, this.#now()).lastInsertRowid);
-      return this.#entity(id)!;
-    });
+    return this.#run(() => this.#entity(this.#insertEntity(input, this.#now()))!);
   }
 
   addAlias(entityId: number, alias: string): Promise<AliasAdded> {
@@ -499,13 +502,7 @@ export class SqliteMemoryStore implements MemoryStore {
         .transaction((): Proposal => {
           let slotIds: number[] = [];
           if (p.kind === 'entity') {
-            const existing = this.#s.entityIdsByKey.all(p.nameKey, p.nameKey) as number[];
-            if (existing.length > 0) {
-              throw new MiraError(
-                MemoryErrorCodes.ENTITY_EXISTS,
-                `"${p.name}" already names ${existing.map((id) => entityRef(id)).join(', ')}; nothing was proposed`,
-              );
-            }
+            assertNameFree(p.name!, this.#s.entityIdsByKey.all(p.nameKey, p.nameKey) as number[]);
           } else {
             const { slot } = supersedableSlot(this.#memory(p.memoryId!), p.memoryId!);
             slotIds = slotFactIds(this.#slot(slot.entityId, slot.role, slot.predicate));
@@ -553,10 +550,9 @@ export class SqliteMemoryStore implements MemoryStore {
           assertDecidable(proposal, true);
           const now = this.#now();
           if (proposal.kind === 'entity') {
-            const name = prepareNewName(proposal.name!, 'canonical name');
-            const entityId = Number(
-              this.#s.insertEntity.run(normalizeToken(proposal.entityType!, 'entity type'), name.display, name.key, now)
-                .lastInsertRowid,
+            const entityId = this.#insertEntity(
+              { entityType: proposal.entityType!, canonicalName: proposal.name! },
+              now,
             );
             this.#s.decideProposal.run('accepted', now, null, entityRef(entityId), proposalId);
             return { proposal: this.#proposal(proposalId)!, entity: this.#entity(entityId)! };

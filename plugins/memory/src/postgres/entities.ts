@@ -1,3 +1,4 @@
+import type { ProposalColumns } from '@mira/core';
 import { EntitySchema } from 'typeorm';
 
 /**
@@ -143,24 +144,12 @@ export const PayloadSchema = new EntitySchema<PayloadRow>({
   },
 });
 
-export interface ProposalDbRow {
+/** A `proposals` row: the columns both stores share, keyed by space (bigint columns read as strings). */
+export interface ProposalDbRow extends ProposalColumns {
   space: string;
   id: string;
-  kind: 'entity' | 'supersede';
-  entity_type: string | null;
-  name: string | null;
   name_key: string | null;
   memory_id: string | null;
-  value: string | null;
-  slot_ids: string;
-  evidence: string;
-  utterance: string;
-  decision: 'pending' | 'accepted' | 'rejected';
-  created_at: string;
-  expires_at: string;
-  decided_at: string | null;
-  reason: string | null;
-  result: string | null;
 }
 export const ProposalSchema = new EntitySchema<ProposalDbRow>({
   name: 'FleetProposal',

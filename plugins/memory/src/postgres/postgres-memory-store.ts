@@ -7,6 +7,7 @@ import {
   normalizeToken,
   DEFAULT_PROPOSAL_TTL_MS,
   assertDecidable,
+  assertNameFree,
   assertSlotUnchanged,
   formatIds,
   prepareProposal,
@@ -448,19 +449,22 @@ export class PostgresMemoryStore implements MemoryStore {
     });
   }
 
+  /** Validates and writes an entity: what `createEntity` and an accepted entity proposal both do. */
+  async #insertEntity(m: Runner, input: { entityType: string; canonicalName: string }, now: string): Promise<number> {
+    const entityType = normalizeToken(input.entityType, 'entity type');
+    const name = prepareNewName(input.canonicalName, 'canonical name');
+    const id = await this.#nextId(m, 'entity');
+    await m.query(
+      `INSERT INTO entities (space, id, entity_type, canonical_name, name_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [this.space, id, entityType, name.display, name.key, now],
+    );
+    return id;
+  }
+
   createEntity(input: { entityType: string; canonicalName: string }): Promise<Entity> {
-    return this.#run('creating an entity', async () => {
-      const entityType = normalizeToken(input.entityType, 'entity type');
-      const name = prepareNewName(input.canonicalName, 'canonical name');
-      return this.#tx(async (m) => {
-        const id = await this.#nextId(m, 'entity');
-        await m.query(
-          `INSERT INTO entities (space, id, entity_type, canonical_name, name_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [this.space, id, entityType, name.display, name.key, this.#now()],
-        );
-        return (await this.#entity(m, id))!;
-      });
-    });
+    return this.#run('creating an entity', () =>
+      this.#tx(async (m) => (await this.#entity(m, await this.#insertEntity(m, input, this.#now())))!),
+    );
   }
 
   addAlias(entityId: number, alias: string): Promise<AliasAdded> {
@@ -694,13 +698,7 @@ export class PostgresMemoryStore implements MemoryStore {
       return this.#tx(async (m) => {
         let slotIds: number[] = [];
         if (p.kind === 'entity') {
-          const existing = await this.#entitiesByKey(m, p.nameKey!);
-          if (existing.length > 0) {
-            throw new MiraError(
-              MemoryErrorCodes.ENTITY_EXISTS,
-              `"${p.name}" already names ${existing.map((id) => entityRef(id)).join(', ')}; nothing was proposed`,
-            );
-          }
+          assertNameFree(p.name!, await this.#entitiesByKey(m, p.nameKey!));
         } else {
           const { slot } = supersedableSlot(await this.#memory(m, p.memoryId!), p.memoryId!);
           slotIds = slotFactIds(await this.#memories(m, await this.#slotIds(m, slot)));
@@ -759,11 +757,10 @@ export class PostgresMemoryStore implements MemoryStore {
             [this.space, proposalId, now, result],
           );
         if (proposal.kind === 'entity') {
-          const name = prepareNewName(proposal.name!, 'canonical name');
-          const entityId = await this.#nextId(m, 'entity');
-          await m.query(
-            `INSERT INTO entities (space, id, entity_type, canonical_name, name_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-            [this.space, entityId, normalizeToken(proposal.entityType!, 'entity type'), name.display, name.key, now],
+          const entityId = await this.#insertEntity(
+            m,
+            { entityType: proposal.entityType!, canonicalName: proposal.name! },
+            now,
           );
           await decide(entityRef(entityId));
           return { proposal: (await this.#proposal(m, proposalId))!, entity: (await this.#entity(m, entityId))! };
