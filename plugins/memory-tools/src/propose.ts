@@ -13,7 +13,7 @@ import {
 } from '@mira/core';
 import { notAsserted } from './assertion.js';
 import { describeFailure, type FailureLog } from './recall.js';
-import { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH, SELF_REFERENCES } from './remember.js';
+import { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH, SELF_REFERENCES, matchField } from './remember.js';
 import { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
 
 /** Every stable reason a rejected proposal carries. */
@@ -106,9 +106,7 @@ export function toProposeResult(result: ProposeResult): ToolResult {
 }
 
 function field(text: string, max: number): MatchText {
-  const match = toMatchText(text);
-  if (!match || match.form === '' || [...match.form].length > max) reject('invalid_proposal');
-  return match;
+  return matchField(text, max) ?? reject('invalid_proposal');
 }
 
 /** The evidence as a whole, asserted span of the utterance, in the operator's own wording. */

@@ -116,10 +116,14 @@ export function toToolResult(result: RememberResult): ToolResult {
   return { content: JSON.stringify(result), display };
 }
 
-function field(text: string, max: number): MatchText {
+/** A proposal field in matching form, or undefined when it is empty, too long or holds a forbidden character. */
+export function matchField(text: string, max: number): MatchText | undefined {
   const match = toMatchText(text);
-  if (!match || match.form === '' || [...match.form].length > max) reject('invalid_proposal');
-  return match;
+  return !match || match.form === '' || [...match.form].length > max ? undefined : match;
+}
+
+function field(text: string, max: number): MatchText {
+  return matchField(text, max) ?? reject('invalid_proposal');
 }
 
 function token(text: string): string {
