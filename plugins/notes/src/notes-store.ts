@@ -119,6 +119,8 @@ const SQL = {
   addScope: 'INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)',
   scopes: 'SELECT name FROM scopes ORDER BY name',
   setMeta: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)',
+  vectorsChanged:
+    "INSERT INTO meta (key, value) VALUES ('vector_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1",
   deleteVector: `DELETE FROM ${VECTORS} WHERE id = ?`,
   insertVector: `INSERT OR REPLACE INTO ${VECTORS} (id, code, embedding) VALUES (?, ?, ?)`,
   codesAfter: `SELECT v.id, v.code, n.scope, coalesce(n.key_digest, '') AS key_digest FROM ${VECTORS} v JOIN notes n ON n.id = v.id WHERE v.id > ?`,
@@ -139,6 +141,7 @@ const SQL = {
     "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
   allTexts: 'SELECT id, content, scope, key_digest FROM notes ORDER BY id',
   forgetEmbedder: "DELETE FROM meta WHERE key IN ('embedder', 'dimension')",
+  dropVectors: `DROP TABLE IF EXISTS ${VECTORS}`,
   countsByScope:
     'SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name',
   // Newest by creation time (imported old notes keep their place), then by ID.
@@ -178,10 +181,8 @@ export class NotesStore {
   readonly #statements = new Map<keyof typeof SQL, SqliteStatement>();
   readonly #log: (message: string) => void;
   readonly #maxDistance: number;
-  #closed = false;
-  /** Writes to vectors by this connection (which `PRAGMA data_version` does not count). */
-  #writes = 0;
-  #ann: { index: QuantizedIndex; dataVersion: number; generation: string; writes: number } | undefined;
+  /** The in-memory index of binary codes, as of a {@link revision} and a vector generation. */
+  #ann: { index: QuantizedIndex; revision: string; generation: string | undefined } | undefined;
 
   private constructor(
     path: string,
@@ -252,12 +253,13 @@ export class NotesStore {
 
   /** The named statement, prepared on first use and kept for the life of the store. */
   #q(name: keyof typeof SQL): SqliteStatement {
-    let statement = this.#statements.get(name);
-    if (!statement) {
-      statement = this.#db.prepare(SQL[name]);
-      if (PLUCKED.has(name)) statement.pluck();
-      this.#statements.set(name, statement);
-    }
+    return this.#statements.get(name) ?? this.#prepare(name);
+  }
+
+  #prepare(name: keyof typeof SQL): SqliteStatement {
+    const statement = this.#db.prepare(SQL[name]);
+    if (PLUCKED.has(name)) statement.pluck();
+    this.#statements.set(name, statement);
     return statement;
   }
 
@@ -309,7 +311,7 @@ export class NotesStore {
 
   /** The parameters of {@link VISIBLE}: the viewer's scopes, whether keys are ignored (operator), the key's digest. */
   #filterParams(viewer: Viewer): unknown[] {
-    return [JSON.stringify(viewer.scopes), viewer.operator ? 1 : 0, viewer.key === null ? '' : digest(viewer.key)];
+    return [JSON.stringify(viewer.scopes), viewer.operator ? 1 : 0, viewer.key === null ? null : digest(viewer.key)];
   }
 
   /** Creates a scope if it does not exist. */
@@ -338,15 +340,24 @@ export class NotesStore {
 
   /** Whether the file needs the upgrades `open` runs (an old vector table, an old full-text tokenizer). */
   #needsUpgrade(): boolean {
+    return this.#oldVectorTables().length > 0 || !this.#textIndexCurrent();
+  }
+
+  /** The sqlite-vec tables of before this file still has. */
+  #oldVectorTables(): string[] {
     const exists = this.#db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck();
-    const fts = this.#db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'notes_fts'").pluck().get() as string;
-    return OLD_VECTORS.some((name) => exists.get(name)) || !fts.includes(`'${FTS_TOKENIZER}'`);
+    return OLD_VECTORS.filter((name) => exists.get(name));
+  }
+
+  /** Whether the full-text index was made with today's tokenizer. */
+  #textIndexCurrent(): boolean {
+    const sql = this.#db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'notes_fts'").pluck().get() as string;
+    return sql.includes(`'${FTS_TOKENIZER}'`);
   }
 
   /** Rebuilds a full-text index made with another tokenizer (files from before stemming), once. */
   #upgradeTextIndex(): void {
-    const sql = this.#db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'notes_fts'").pluck().get() as string;
-    if (sql.includes(`'${FTS_TOKENIZER}'`)) return;
+    if (this.#textIndexCurrent()) return;
     this.#db.transaction(() => {
       this.#db.exec('DROP TABLE notes_fts');
       this.#db.exec(`CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = '${FTS_TOKENIZER}')`);
@@ -361,22 +372,21 @@ export class NotesStore {
 
   /** Moves the vectors of a file from before (sqlite-vec tables) into the table with binary codes (once, at open). */
   #upgradeVectors(): void {
-    const exists = this.#db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck();
-    const old = OLD_VECTORS.filter((name) => exists.get(name));
+    const old = this.#oldVectorTables();
     if (old.length === 0) return;
+    // Without a recorded embedder there were never vectors to move, and no table to make for them.
+    const moving = this.#meta('dimension') !== undefined;
     this.#db.transaction(() => {
-      if (this.#meta('dimension')) this.#createVectors();
-      for (const name of old) {
-        if (this.#meta('dimension')) {
-          for (const row of this.#db.prepare(`SELECT rowid AS id, embedding FROM ${name}`).all() as Array<{
-            id: number | bigint;
-            embedding: Buffer;
-          }>) {
+      if (moving) {
+        this.#createVectors();
+        for (const name of old) {
+          const rows = this.#db.prepare(`SELECT rowid AS id, embedding FROM ${name}`).all();
+          for (const row of rows as Array<{ id: number | bigint; embedding: Buffer }>) {
             this.#q('insertVector').run(BigInt(row.id), ...this.#vectorColumns(toFloats(row.embedding)));
           }
         }
-        this.#db.exec(`DROP TABLE ${name}`);
       }
+      for (const name of old) this.#db.exec(`DROP TABLE ${name}`);
       this.#vectorsChanged();
     })();
   }
@@ -395,12 +405,11 @@ export class NotesStore {
    * re-embedding): every process rebuilds its in-memory index before its next search.
    */
   #vectorsChanged(): void {
-    this.#q('setMeta').run('vector_generation', String(Number(this.#meta('vector_generation') ?? 0) + 1));
-    this.#writes += 1;
+    this.#q('vectorsChanged').run();
   }
 
-  /** Stores note `id`'s vector; `replacing` when the note had one (an update), which the other processes must hear. */
-  #storeVector(id: number, vector: Float32Array | undefined, replacing = false): void {
+  /** Stores note `id`'s vector; replacing one (an update) is also a {@link #vectorsChanged}. */
+  #storeVector(id: number, vector: Float32Array | undefined): void {
     if (!vector || !this.embedder) return;
     if (!this.#meta('embedder')) {
       this.#createVectors();
@@ -415,8 +424,6 @@ export class NotesStore {
       );
     }
     this.#q('insertVector').run(BigInt(id), ...this.#vectorColumns(vector));
-    if (replacing) this.#vectorsChanged();
-    else this.#writes += 1;
   }
 
   /** Deletes note `id`'s vector, if vectors are kept. */
@@ -429,15 +436,15 @@ export class NotesStore {
   /**
    * The in-memory index of binary codes, brought up to date first: notes this or another process
    * appended are added; after any other change to the vectors (see {@link #vectorsChanged}) it is
-   * rebuilt. `PRAGMA data_version` says cheaply whether another connection wrote anything.
+   * rebuilt. The {@link revision} says cheaply whether this or another connection wrote anything.
    */
   #vectorIndex(): QuantizedIndex {
-    const dataVersion = this.#q('dataVersion').get() as number;
+    const revision = this.revision();
     let ann = this.#ann;
-    if (ann && ann.dataVersion === dataVersion && ann.writes === this.#writes) return ann.index;
-    const generation = this.#meta('vector_generation') ?? '0';
+    if (ann?.revision === revision) return ann.index;
+    const generation = this.#meta('vector_generation');
     if (!ann || ann.generation !== generation) {
-      ann = { index: new QuantizedIndex(Number(this.#meta('dimension'))), dataVersion, generation, writes: 0 };
+      ann = { index: new QuantizedIndex(Number(this.#meta('dimension'))), revision, generation };
     }
     for (const row of this.#q('codesAfter').iterate(ann.index.maxId) as Iterable<{
       id: number;
@@ -447,8 +454,7 @@ export class NotesStore {
     }>) {
       ann.index.upsert(row.id, new Uint32Array(Uint8Array.from(row.code).buffer), row.scope, row.key_digest);
     }
-    ann.dataVersion = dataVersion;
-    ann.writes = this.#writes;
+    ann.revision = revision;
     this.#ann = ann;
     return ann.index;
   }
@@ -502,10 +508,15 @@ export class NotesStore {
       return noteId;
     })();
     return {
-      note: this.get(id, { scopes: [scope], key, operator: true })!,
+      note: this.#read(id),
       cut,
       ...(embeddingError ? { embeddingError } : {}),
     };
+  }
+
+  /** A note known to exist (just written). */
+  #read(id: number): Note {
+    return this.#hydrate(this.#q('noteById').get(id) as NoteRow);
   }
 
   /** A note the viewer may see, or undefined (a hidden note does not exist for the viewer). */
@@ -551,10 +562,12 @@ export class NotesStore {
     this.#db.transaction(() => {
       this.#q('updateNote').run(content, this.#now(), id);
       this.#writeIndexes(id, content, labels);
-      if (vector) this.#storeVector(id, vector, true);
-      else this.#deleteVector(id);
+      if (vector) {
+        this.#storeVector(id, vector);
+        this.#vectorsChanged();
+      } else this.#deleteVector(id);
     })();
-    return { note: this.get(id, { ...viewer, operator: true })!, cut };
+    return { note: this.#read(id), cut };
   }
 
   /** Deletes a note with its labels, FTS row and vector. */
@@ -572,9 +585,9 @@ export class NotesStore {
 
   /** The newest notes the viewer may see, optionally with a label. */
   recent(viewer: Viewer, count: number, label: string | null = null): Note[] {
-    const wanted = label === null ? null : (parseLabels(label)[0] ?? '');
+    const wanted = labelFilter(label);
     const rows = this.#q('recent').all(...this.#filterParams(viewer), wanted, wanted, count) as NoteRow[];
-    return rows.filter((r) => this.#visible(r, viewer)).map((r) => this.#hydrate(r));
+    return rows.map((r) => this.#hydrate(r));
   }
 
   /** How many notes the viewer may see. */
@@ -605,7 +618,7 @@ export class NotesStore {
       );
     }
     const words = query.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
-    const wantedLabel = label === null ? null : (parseLabels(label)[0] ?? null);
+    const wantedLabel = labelFilter(label);
     const filter = [...this.#filterParams(viewer), wantedLabel, wantedLabel];
     const state = this.embeddingState();
     let why: string | undefined;
@@ -721,9 +734,7 @@ export class NotesStore {
         NotesErrorCodes.TOO_MANY,
         `${total} notes are too many to compare at once (at most ${maxNotes}); narrow the scope`,
       );
-    const rows = (this.#q('visibleNotes').all(...this.#filterParams(viewer)) as NoteRow[]).filter((r) =>
-      this.#visible(r, viewer),
-    );
+    const rows = this.#q('visibleNotes').all(...this.#filterParams(viewer)) as NoteRow[];
     return nearDuplicatePairs(
       rows.map((r) => comparable(r.content)),
       onProgress,
@@ -751,7 +762,7 @@ export class NotesStore {
       this.#writeIndexes(keep, kept.content, labels);
       this.delete(drop, viewer, undefined);
     })();
-    return this.get(keep, viewer)!;
+    return this.#read(keep);
   }
 
   /** Every note of one scope, keys included (the operator's backup). */
@@ -872,8 +883,7 @@ export class NotesStore {
       onProgress,
     );
     this.#db.transaction(() => {
-      this.#db.exec(`DROP TABLE IF EXISTS ${VECTORS}`);
-      for (const name of OLD_VECTORS) this.#db.exec(`DROP TABLE IF EXISTS ${name}`);
+      this.#q('dropVectors').run();
       this.#q('forgetEmbedder').run();
       rows.forEach((r, i) => this.#storeVector(r.id, vectors[i]));
       this.#vectorsChanged();
@@ -894,11 +904,15 @@ export class NotesStore {
     return this.#q('countsByScope').all() as Array<{ scope: string; notes: number; keyed: number }>;
   }
 
+  /** Closes the file; closing again does nothing. */
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
     this.#db.close();
   }
+}
+
+/** The label a filter asks for: the first of `label`'s labels; none (any label) for null or a blank one. */
+function labelFilter(label: string | null): string | null {
+  return parseLabels(label)[0] ?? null;
 }
 
 /** A float32 vector from its stored bytes (copied: SQLite's buffers need not be aligned). */

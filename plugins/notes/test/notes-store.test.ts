@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { ManualClock, isMiraError, type MiraError } from '@mira/core';
 import { hashedBagOfWords } from '@mira/core/testing';
 import { NotesStore, type Embedder, type Viewer } from '@mira/plugin-notes';
@@ -13,7 +14,9 @@ class ScriptedEmbedder implements Embedder {
   readonly destination = 'this test';
   fail = false;
   dimension = 32;
+  calls = 0;
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    this.calls += 1;
     if (this.fail) throw new Error('embedding server is down');
     return texts.map((t) => Float32Array.from(hashedBagOfWords(t, this.dimension)));
   }
@@ -32,22 +35,63 @@ function thrown(fn: () => unknown): MiraError {
   throw new Error('expected a MiraError');
 }
 
+async function rejected(promise: Promise<unknown>): Promise<MiraError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isMiraError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a MiraError');
+}
+
+const AT = '2026-04-01T08:00:00.000Z';
+const exportOf = (scope: string, notes: Array<{ content: string; labels?: string[]; key?: string | null }>) => ({
+  format: 'mira-notes' as const,
+  version: 1 as const,
+  scope,
+  exported_at: AT,
+  notes: notes.map((n, i) => ({
+    content: n.content,
+    labels: n.labels ?? [],
+    private_key: n.key ?? null,
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    updated_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+  })),
+});
+
 describe('NotesStore, called directly', () => {
   let dir: string;
   let path: string;
   let embedder: ScriptedEmbedder;
   let logged: string[];
+  let clock: ManualClock;
   let store: NotesStore;
+  /** What the file holds for a note: its row, labels, full-text row and vector (another connection's view). */
+  const traces = (id: number) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      const count = (sql: string) => db.prepare(sql).pluck().get(id) as number;
+      const vectors = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'note_vectors_v3'").get()
+        ? count('SELECT count(*) FROM note_vectors_v3 WHERE id = ?')
+        : 0;
+      return {
+        notes: count('SELECT count(*) FROM notes WHERE id = ?'),
+        labels: count('SELECT count(*) FROM note_labels WHERE note_id = ?'),
+        text: count('SELECT count(*) FROM notes_fts WHERE rowid = ?'),
+        vectors,
+      };
+    } finally {
+      db.close();
+    }
+  };
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'mira-notes-store-'));
     path = join(dir, 'notes.sqlite3');
     embedder = new ScriptedEmbedder();
     logged = [];
-    store = NotesStore.open(path, {
-      embedder,
-      clock: new ManualClock('2026-04-01T08:00:00.000Z'),
-      log: (m) => logged.push(m),
-    });
+    clock = new ManualClock(AT);
+    store = NotesStore.open(path, { embedder, clock, log: (m) => logged.push(m) });
   });
   afterEach(() => {
     store.close();
@@ -276,5 +320,323 @@ describe('NotesStore, called directly', () => {
     const reader = NotesStore.open(path, { readOnly: true });
     expect(reader.count(operator())).to.equal(1);
     reader.close();
+  });
+
+  describe('writes, read back whole', () => {
+    const note = (id: number, content: string, labels: string[], extra: Record<string, unknown> = {}) => ({
+      id,
+      scope: 'default',
+      content,
+      labels,
+      privateKey: null,
+      createdAt: AT,
+      updatedAt: AT,
+      ...extra,
+    });
+
+    it('saves trimmed text and parsed labels, saying when the embedder failed and only then', async () => {
+      expect(await store.save('default', '  Alice likes green tea  ', 'Drink, tea,drink', null)).to.deep.equal({
+        note: note(1, 'Alice likes green tea', ['drink', 'tea']),
+        cut: '',
+      });
+      embedder.fail = true;
+      expect(await store.save('default', 'Bob likes coffee', null, 'k1')).to.deep.equal({
+        note: note(2, 'Bob likes coffee', [], { privateKey: 'k1' }),
+        cut: '',
+        embeddingError: 'embedding server is down',
+      });
+      expect([traces(1).vectors, traces(2).vectors]).to.deep.equal([1, 0]);
+    });
+
+    it('logs to standard error when no log is given', async () => {
+      const writes: string[] = [];
+      const original = process.stderr.write.bind(process.stderr);
+      process.stderr.write = ((chunk: string) => (writes.push(String(chunk)), true)) as typeof process.stderr.write;
+      const quiet = NotesStore.open(join(dir, 'stderr.sqlite3'), { embedder });
+      try {
+        embedder.fail = true;
+        await quiet.save('default', 'Alice likes green tea', null, null);
+      } finally {
+        process.stderr.write = original;
+        quiet.close();
+      }
+      expect(writes).to.have.length(1);
+      expect(writes[0]).to.match(
+        /^mira: notes: the embedder failed while saving a note; continuing without vectors: Error: embedding server is down\n/,
+      );
+      expect(writes[0]).to.match(/\n$/);
+    });
+
+    it('updates text, keeping labels unless new ones are given, and the creation time', async () => {
+      const { note: saved } = await store.save('default', 'Alice likes green tea', 'drink', null);
+      clock.advance(60_000);
+      const later = '2026-04-01T08:01:00.000Z';
+      expect(await store.update(saved.id, operator(), 'default', 'Alice likes jasmine tea', null)).to.deep.equal({
+        note: note(saved.id, 'Alice likes jasmine tea', ['drink'], { updatedAt: later }),
+        cut: '',
+      });
+      expect(await store.update(saved.id, model(), 'default', 'Alice likes oolong', 'Tea, Morning')).to.deep.equal({
+        note: note(saved.id, 'Alice likes oolong', ['tea', 'morning'], { updatedAt: later }),
+        cut: '',
+      });
+      expect((await store.search(operator(), 'oolong')).hits.map((h) => h.note.labels)).to.deep.equal([
+        ['tea', 'morning'],
+      ]);
+    });
+
+    it('drops the old vector when the embedder fails on update, so the note is not found by its old meaning', async () => {
+      const { note: saved } = await store.save('default', 'Alice likes green tea', null, null);
+      expect(traces(saved.id).vectors).to.equal(1);
+      embedder.fail = true;
+      await store.update(saved.id, operator(), 'default', 'The door code changed', null);
+      expect(traces(saved.id)).to.deep.equal({ notes: 1, labels: 0, text: 1, vectors: 0 });
+      embedder.fail = false;
+      await store.update(saved.id, operator(), 'default', 'The door code changed again', null);
+      expect(traces(saved.id).vectors).to.equal(1);
+    });
+
+    it('deletes a note with everything made from it: labels, full-text row and vector', async () => {
+      const { note: saved } = await store.save('default', 'Alice likes green tea', 'drink, tea', null);
+      expect(traces(saved.id)).to.deep.equal({ notes: 1, labels: 2, text: 1, vectors: 1 });
+      expect(store.delete(saved.id, model(), 'default')).to.deep.equal(
+        note(saved.id, 'Alice likes green tea', ['drink', 'tea']),
+      );
+      expect(traces(saved.id)).to.deep.equal({ notes: 0, labels: 0, text: 0, vectors: 0 });
+    });
+
+    it('refuses writes out of reach with stable codes and exact words', async () => {
+      const { note: shared } = await store.save('global', 'The robot charges at the dock', null, null);
+      const { note: keyed } = await store.save('global', 'The safe code is 1234', null, 'k1');
+      const session: Viewer = { scopes: ['default', 'global'], key: 'k1', operator: false };
+      expect((await rejected(store.update(99, operator(), 'default', 'x', null))).message).to.equal(
+        'MIRA_ERR_NOTES_NOT_FOUND: there is no note 99',
+      );
+      expect((await rejected(store.update(shared.id, session, 'default', 'x', null))).message).to.equal(
+        `MIRA_ERR_NOTES_READ_ONLY_SCOPE: note ${shared.id} is in the shared "global" scope, which only the operator can change`,
+      );
+      // A keyed note out of reach is a miss even with the right key: no oracle for keys.
+      expect(thrown(() => store.delete(keyed.id, session, 'default')).message).to.equal(
+        `MIRA_ERR_NOTES_NOT_FOUND: there is no note ${keyed.id}`,
+      );
+      // Within reach, the same session writes its own scope's notes, keyed ones with their key.
+      const { note: own } = await store.save('default', 'Alice likes green tea', null, 'k1');
+      expect((await store.update(own.id, session, 'default', 'Alice likes black tea', null)).note.content).to.equal(
+        'Alice likes black tea',
+      );
+      expect(store.delete(own.id, session, 'default').id).to.equal(own.id);
+      expect(store.get(shared.id, operator('global'))?.content).to.equal('The robot charges at the dock');
+    });
+
+    it('lists recent notes with a label, a blank label meaning any, and hides keyed ones without the key', async () => {
+      await store.save('default', 'Alice likes green tea', 'drink', null);
+      clock.advance(1000);
+      await store.save('default', 'The dock is in the hall', 'place', null);
+      clock.advance(1000);
+      await store.save('default', 'The safe code is 1234', 'place', 'k1');
+      const recent = (viewer: Viewer, label: string | null, count = 10) =>
+        store.recent(viewer, count, label).map((n) => n.content);
+      expect(recent(model(), 'Place')).to.deep.equal(['The dock is in the hall']);
+      expect(recent(model('default', 'k1'), 'place')).to.deep.equal([
+        'The safe code is 1234',
+        'The dock is in the hall',
+      ]);
+      const all = ['The dock is in the hall', 'Alice likes green tea'];
+      expect([recent(model(), null), recent(model(), ''), recent(model(), ' , ')]).to.deep.equal([all, all, all]);
+      expect(recent(operator(), null, 2)).to.deep.equal(['The safe code is 1234', 'The dock is in the hall']);
+      expect((await store.search(model(), 'tea', ' , ')).hits.map((h) => h.note.content)).to.deep.equal([
+        'Alice likes green tea',
+      ]);
+    });
+
+    it('finds a note by any of its labels', async () => {
+      const plain = NotesStore.open(join(dir, 'labels.sqlite3'));
+      try {
+        await plain.save('default', 'Spanner and pliers', 'garage, tools', null);
+        for (const query of ['garage', 'tools']) {
+          expect(
+            (await plain.search(operator(), query)).hits.map((h) => h.note.content),
+            query,
+          ).to.deep.equal(['Spanner and pliers']);
+        }
+      } finally {
+        plain.close();
+      }
+    });
+
+    it('combines labels up to eight, and refuses notes with different keys in exact words', async () => {
+      const a = (await store.save('default', 'Alice likes green tea', 'a1, a2, a3, a4, a5', null)).note;
+      const b = (await store.save('default', 'Alice likes green tea.', 'a5, b1, b2, b3, b4', null)).note;
+      expect(store.combine(a.id, b.id, operator())).to.deep.equal(
+        note(a.id, 'Alice likes green tea', ['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2', 'b3']),
+      );
+      expect(traces(b.id)).to.deep.equal({ notes: 0, labels: 0, text: 0, vectors: 0 });
+      const keyed = (await store.save('default', 'Alice likes green tea!', null, 'k1')).note;
+      expect(thrown(() => store.combine(a.id, keyed.id, operator())).message).to.equal(
+        `MIRA_ERR_NOTES_KEY_MISMATCH: notes ${a.id} and ${keyed.id} have different keys (or one has none), so they cannot be combined; delete one instead`,
+      );
+    });
+
+    it('compares exactly as many notes as allowed', async () => {
+      await store.save('default', 'Alice likes green tea', null, null);
+      await store.save('default', 'Alice likes green tea.', null, null);
+      expect(store.duplicates(operator(), 2).map((d) => [d.a.id, d.b.id])).to.deep.equal([[1, 2]]);
+    });
+
+    it('exports a scope whole: text, labels, keys and times', async () => {
+      await store.save('kitchen', 'The kettle is descaled', 'chores, kettle', 'k1');
+      await store.save('default', 'Not in the kitchen', null, null);
+      expect(store.exportScope('kitchen')).to.deep.equal({
+        format: 'mira-notes',
+        version: 1,
+        scope: 'kitchen',
+        exported_at: AT,
+        notes: [
+          {
+            content: 'The kettle is descaled',
+            labels: ['chores', 'kettle'],
+            private_key: 'k1',
+            created_at: AT,
+            updated_at: AT,
+          },
+        ],
+      });
+    });
+  });
+
+  describe('import', () => {
+    it('checks every note before anything is embedded or written', async () => {
+      const before = embedder.calls;
+      const badKey = exportOf('pantry', [{ content: 'Flour is on the top shelf' }, { content: 'Sugar', key: 'a\tb' }]);
+      expect((await rejected(store.importNotes(badKey))).code).to.equal('MIRA_ERR_NOTES_KEY_INVALID');
+      const empty = exportOf('pantry', [{ content: 'Flour is on the top shelf' }, { content: '   ' }]);
+      expect((await rejected(store.importNotes(empty))).code).to.equal('MIRA_ERR_NOTES_EMPTY');
+      const fine = exportOf('pantry', [{ content: 'Flour is on the top shelf' }]);
+      expect((await rejected(store.importNotes(fine, 'Bad Scope'))).code).to.equal('MIRA_ERR_NOTES_SCOPE_INVALID');
+      expect([embedder.calls - before, store.scopes(), store.count(operator('pantry'))]).to.deep.equal([
+        0,
+        ['default', 'global'],
+        0,
+      ]);
+    });
+
+    it('embeds in batches of 64 and reports each; skips notes already present without embedding', async () => {
+      const progress: Array<[number, number]> = [];
+      const seventy = exportOf(
+        'default',
+        Array.from({ length: 70 }, (_, i) => ({ content: `note number ${i}` })),
+      );
+      expect(await store.importNotes(seventy, 'default', (d, t) => progress.push([d, t]))).to.deep.equal({
+        added: 70,
+        skipped: 0,
+        trimmed: 0,
+      });
+      expect(progress).to.deep.equal([
+        [0, 70],
+        [64, 70],
+        [70, 70],
+      ]);
+      expect(traces(70).vectors).to.equal(1);
+      progress.length = 0;
+      const calls = embedder.calls;
+      expect(await store.importNotes(seventy, 'default', (d, t) => progress.push([d, t]))).to.deep.equal({
+        added: 0,
+        skipped: 70,
+        trimmed: 0,
+      });
+      expect([progress, embedder.calls - calls]).to.deep.equal([[], 0]);
+      const sixtyFour = exportOf(
+        'other',
+        Array.from({ length: 64 }, (_, i) => ({ content: `other note ${i}` })),
+      );
+      await store.importNotes(sixtyFour, 'other', (d, t) => progress.push([d, t]));
+      expect([progress, embedder.calls - calls]).to.deep.equal([
+        [
+          [0, 64],
+          [64, 64],
+        ],
+        1,
+      ]);
+    });
+
+    it('imports without vectors, asking no embedder, when the stored vectors come from another', async () => {
+      await store.save('default', 'Alice likes green tea', null, null);
+      store.close();
+      let asked = 0;
+      const other: Embedder = {
+        name: 'test:other',
+        destination: 'x',
+        embed: async (t) => {
+          asked += 1;
+          return embedder.embed(t);
+        },
+      };
+      store = NotesStore.open(path, { embedder: other, log: (m) => logged.push(m) });
+      expect(await store.importNotes(exportOf('default', [{ content: 'Bob likes coffee' }]))).to.deep.equal({
+        added: 1,
+        skipped: 0,
+        trimmed: 0,
+      });
+      expect([asked, traces(2).vectors, logged]).to.deep.equal([0, 0, []]);
+      const plain = NotesStore.open(join(dir, 'plain-import.sqlite3'), { log: (m) => logged.push(m) });
+      try {
+        await plain.importNotes(exportOf('default', [{ content: 'Bob likes coffee' }]));
+        expect([plain.count(operator()), logged]).to.deep.equal([1, []]);
+      } finally {
+        plain.close();
+      }
+    });
+  });
+
+  describe('files from before', () => {
+    const tables = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
+      } finally {
+        db.close();
+      }
+    };
+    /** Puts the file's vectors back into the sqlite-vec table of an earlier release. */
+    const toOldVectors = (file: string, table: 'note_vectors' | 'note_vectors_v2') => {
+      const db = new Database(file);
+      sqliteVec.load(db);
+      const dimension = db.prepare("SELECT value FROM meta WHERE key = 'dimension'").pluck().get() as string;
+      db.exec(`CREATE VIRTUAL TABLE ${table} USING vec0(embedding float[${dimension}] distance_metric=cosine)`);
+      db.exec(`INSERT INTO ${table} (rowid, embedding) SELECT id, embedding FROM note_vectors_v3`);
+      db.exec('DROP TABLE note_vectors_v3');
+      db.close();
+    };
+
+    it('refuses read-only a file with only old vectors, and moves them once when opened for writing', async () => {
+      const { note: saved } = await store.save('default', 'Alice likes green tea', null, null);
+      store.close();
+      toOldVectors(path, 'note_vectors_v2');
+      expect(thrown(() => NotesStore.open(path, { readOnly: true })).code).to.equal('MIRA_ERR_STORE_OPEN_FAILED');
+      store = NotesStore.open(path, { embedder, log: (m) => logged.push(m) });
+      expect(traces(saved.id).vectors).to.equal(1);
+      expect((await store.search(operator(), 'green tea')).mode).to.equal('hybrid');
+      const reader = NotesStore.open(path, { readOnly: true });
+      reader.close();
+    });
+
+    it('drops an empty old vector table of a file that never had an embedder, making none', () => {
+      const file = join(dir, 'never-embedded.sqlite3');
+      const fresh = join(dir, 'fresh.sqlite3');
+      NotesStore.open(file).close();
+      NotesStore.open(fresh).close();
+      const db = new Database(file);
+      sqliteVec.load(db);
+      db.exec('CREATE VIRTUAL TABLE note_vectors USING vec0(embedding float[8] distance_metric=cosine)');
+      db.close();
+      NotesStore.open(file, { embedder }).close();
+      expect(tables(file)).to.deep.equal(tables(fresh));
+    });
+
+    it('writes nothing when it opens a file that needs no upgrade', async () => {
+      await store.save('default', 'Alice likes green tea', 'drink', null);
+      const before = store.revision();
+      NotesStore.open(path, { embedder }).close();
+      expect(store.revision()).to.equal(before);
+    });
   });
 });
