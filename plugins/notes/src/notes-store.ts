@@ -617,7 +617,7 @@ export class NotesStore {
         `a search query is at most ${MAX_QUERY_LENGTH} characters; search for a few words`,
       );
     }
-    const words = query.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+    const words = Array.from(query.normalize('NFKC').matchAll(/[\p{L}\p{N}]+/gu), ([word]) => word);
     const wantedLabel = labelFilter(label);
     const filter = [...this.#filterParams(viewer), wantedLabel, wantedLabel];
     const state = this.embeddingState();
@@ -630,11 +630,10 @@ export class NotesStore {
     const addRanks = (ids: readonly number[]) =>
       ids.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
     const pool = Math.max(limit * 5, 50);
-    // Stop-words never match alone; the last word is also a prefix ("charg" finds "charger").
+    // Stop-words never match alone; the last word is also a prefix ("charg" finds "charger"). Words are
+    // letters and digits only, so quoting them needs no escapes.
     const content = words.filter((w) => !STOP_WORDS.has(w.toLowerCase()));
-    const terms = content.map(
-      (w, i) => `"${w.replace(/"/g, '""')}"${i === content.length - 1 && [...w].length >= 3 ? '*' : ''}`,
-    );
+    const terms = content.map((w, i) => `"${w}"${i === content.length - 1 && [...w].length >= 3 ? '*' : ''}`);
     // Notes with every word rank first; notes with any of them follow.
     const allThenAny = (run: (match: string) => number[]): number[] => {
       const every = run(terms.join(' AND '));
@@ -693,7 +692,8 @@ export class NotesStore {
     const index = this.#vectorIndex();
     const query = binaryCode(vector);
     const scopes = new Set(viewer.scopes);
-    const keys = viewer.operator ? null : new Set(['', ...(viewer.key === null ? [] : [digest(viewer.key)])]);
+    // Unkeyed notes are indexed under the key digest '' (see codesAfter).
+    const keys = viewer.operator ? null : new Set(viewer.key === null ? [''] : ['', digest(viewer.key)]);
     const minSimilarity = 1 - this.#maxDistance;
     for (let wanted = pool * RESCORE_FACTOR; ; wanted *= 4) {
       const candidates = index.nearest(query, { scopes, keys }, wanted);

@@ -176,6 +176,27 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
       ]).to.deep.equal([1 / 61, 1 / 62]);
     });
 
+    it('scans only the notes the viewer may see: unkeyed ones, and keyed ones with their key', async () => {
+      const store = open();
+      await store.importNotes({
+        ...exported(
+          'default',
+          many(450, (i) => `near keyed ${i}`),
+        ),
+        notes: exported(
+          'default',
+          many(450, (i) => `near keyed ${i}`),
+        ).notes.map((n) => ({ ...n, private_key: 'k1' })),
+      });
+      await store.save('default', 'mid24 unkeyed', null, null);
+      const session = (key: string | null): Viewer => ({ scopes: ['default'], key, operator: false });
+      const found = async (key: string | null) =>
+        (await store.search(session(key), 'zenith')).hits.map((h) => h.note.content);
+      expect(await found(null)).to.deep.equal(['mid24 unkeyed']);
+      expect((await found('k1')).slice(0, 2)).to.deep.equal(['near keyed 0', 'near keyed 1']);
+      expect(await found('k2')).to.deep.equal(['mid24 unkeyed']);
+    });
+
     it('admits a neighbour exactly at the similarity floor, not one just below', async () => {
       const store = open({ embedder, minSimilarity: 0.5 });
       await store.save('default', 'half the way', null, null);
@@ -262,6 +283,23 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
       expect(hits.map((h) => [h.note.content, h.score])).to.deep.equal([
         ['apple pie', 1 / 61],
         ['apple tart', 1 / 62],
+      ]);
+    });
+
+    it('ranks notes with every word first, wherever the words stand in them', async () => {
+      // Short notes with one of the words, many times, outrank it among notes with any word.
+      await plain.importNotes(
+        exported('default', [
+          ...many(20, (i) => `apple apple apple ${i}`),
+          ...many(20, (i) => `pie pie pie ${i}`),
+          ...many(300, (i) => `banana ${i}`),
+        ]),
+      );
+      await plain.save('default', 'the pie here is made of a fresh apple from the garden', null, null);
+      const hits = (await plain.search(operator(), 'apple pie')).hits;
+      expect([hits[0]!.note.content, hits[0]!.score]).to.deep.equal([
+        'the pie here is made of a fresh apple from the garden',
+        1 / 61,
       ]);
     });
 

@@ -192,7 +192,7 @@ describe('NotesStore, called directly', () => {
     const plain = NotesStore.open(join(dir, 'plain.sqlite3'));
     try {
       await plain.save('default', 'this is where your keys are', null, null);
-      for (const query of ['is', 'this', 'your', 'where', 'were what when']) {
+      for (const query of ['are', 'is', 'this', 'your', 'where', 'how and', 'were what when']) {
         expect((await plain.search(operator(), query)).hits, query).to.deep.equal([]);
       }
       expect((await plain.search(operator(), 'keys')).hits).to.have.length(1);
