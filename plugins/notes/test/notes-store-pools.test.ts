@@ -197,6 +197,21 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
       expect(await found('k2')).to.deep.equal(['mid24 unkeyed']);
     });
 
+    it('fuses full-text ranks down to 5 × the limit: the 61st by full text still counts at limit 20', async () => {
+      const store = open();
+      await store.importNotes(
+        exported(
+          'default',
+          many(60, (i) => `opposite pumpkin pumpkin ${i}`),
+        ),
+      );
+      const { note } = await store.save('default', 'exact note, long, that mentions the pumpkin only once', null, null);
+      const score = async (limit: number) =>
+        (await store.search(operator(), 'pumpkin', null, limit)).hits.find((h) => h.note.id === note.id)?.score;
+      // Nearest by meaning (rank 1); by full text 61st, inside the pool of 100 at limit 20, outside 50 at 10.
+      expect([await score(20), await score(10)]).to.deep.equal([1 / 61 + 1 / 121, 1 / 61]);
+    });
+
     it('admits a neighbour exactly at the similarity floor, not one just below', async () => {
       const store = open({ embedder, minSimilarity: 0.5 });
       await store.save('default', 'half the way', null, null);
