@@ -15,8 +15,8 @@ export interface MatchText {
 }
 
 const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
-// Text without these has one grapheme per code point (CR LF aside, which is white space), so the
-// segmenter, by far the slowest step, can be skipped.
+// Text without these has one grapheme per code point for matching (CR LF is white space either way, and a
+// prepended sign keeps no space: see graphemes()), so the segmenter, by far the slowest step, can be skipped.
 const MULTI_CODE_POINT_GRAPHEMES =
   /[\p{M}\u200C\u200D\p{Regional_Indicator}\p{Extended_Pictographic}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF\uFF9E\uFF9F]/u;
 // A character that NFKC may compose with what precedes it across a grapheme boundary: combining marks,
@@ -41,9 +41,20 @@ export function clearMatchFormCache(): void {
   unitCache.clear();
 }
 
+const WHITESPACE = /^\s+$/u;
+const STARTS_WITH_SPACE = /^\s/u;
+
 function* graphemes(text: string): Generator<{ segment: string; index: number }> {
   if (MULTI_CODE_POINT_GRAPHEMES.test(text)) {
-    yield* segmenter.segment(text);
+    for (const { segment, index } of segmenter.segment(text)) {
+      // A prepended sign (Malayalam dot reph U+0D4E, Sharada, Masaram Gondi …) takes the space after it
+      // into its grapheme; that space still ends the word, as it does in the whole text's NFKC form.
+      const space = STARTS_WITH_SPACE.test(segment) ? 0 : segment.slice(1).search(/\s/u) + 1;
+      if (space > 0) {
+        yield { segment: segment.slice(0, space), index };
+        yield { segment: segment.slice(space), index: index + space };
+      } else yield { segment, index };
+    }
     return;
   }
   let index = 0;
@@ -52,8 +63,6 @@ function* graphemes(text: string): Generator<{ segment: string; index: number }>
     index += segment.length;
   }
 }
-const WHITESPACE = /^\s+$/u;
-const STARTS_WITH_SPACE = /^\s/u;
 // Scripts written without spaces between words: next to them no word boundary is required.
 const SPACELESS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;

@@ -148,6 +148,28 @@ describe('toMatchText(): the matching form, mapped back to whole original charac
       ],
     ],
     ['gives nothing for white space only', ' \t\n ', '', []],
+    [
+      'keeps the space after a prepended sign (U+0D4E), which the segmenter joins to it, as NFKC of the whole text does',
+      'x\u0D4E y\u0301',
+      'x\u0D4E \u00FD',
+      [
+        [0, 1],
+        [1, 2],
+        [2, 3],
+        [3, 5],
+      ],
+    ],
+    [
+      'reads CR LF and the space after it as one space, in the segmenter too',
+      'a\r\n b\u0301',
+      'a b\u0301', // no precomposed b with acute
+      [
+        [0, 1],
+        [1, 3],
+        [4, 6],
+        [4, 6],
+      ],
+    ],
   ];
   for (const [what, input, form, origin] of cases) {
     it(what, () => {
@@ -198,6 +220,9 @@ describe('findWholeSpan(): a whole span, never part of a word or of a character'
     ['NFC in the haystack, NFD in the needle', 'Café noir', 'Cafe\u0301', false, [0, 4]],
     ['digits are word characters', 'room 101', '10', false, undefined],
     ['punctuation is a boundary', '(Alice)', 'alice', false, [1, 6]],
+    // U+0D4E is a prepended sign: the segmenter puts the space after it in its grapheme.
+    ['the space after a prepended sign is a boundary', 'Bob\u0D4E Alice\u0301 x', 'alicé', false, [5, 11]],
+    ['also when nothing sends the text through the segmenter', 'Bob\u0D4E Alice x', 'alice', false, [5, 10]],
   ];
   for (const [what, haystack, needle, particles, expected] of cases) {
     it(what, () => {
