@@ -353,6 +353,43 @@ if (!unavailable) {
         await db.drop();
       }
     });
+
+    it('copies each memory with its status: an inactive one stays inactive', async () => {
+      const db = await createTestDatabase();
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-4' });
+      try {
+        const at = '2026-01-02T03:04:05.000Z';
+        const memory = (id: number, status: 'active' | 'inactive') => ({
+          id,
+          kind: 'fact' as const,
+          summary: `Ada note ${id}`,
+          predicate: null,
+          value: null,
+          sourceKind: 'console',
+          sourceLabel: null,
+          confidence: 1,
+          status,
+          createdAt: at,
+        });
+        await store.importSnapshot({
+          entities: [{ id: 1, entityType: 'person', canonicalName: 'Ada', nameKey: 'ada', createdAt: at }],
+          aliases: [],
+          memories: [memory(1, 'inactive'), memory(2, 'active')],
+          links: [
+            { memoryId: 1, entityId: 1, role: 'subject' },
+            { memoryId: 2, entityId: 1, role: 'subject' },
+          ],
+          payloads: [],
+        });
+        expect([(await store.getMemory(1))?.status, (await store.getMemory(2))?.status]).to.deep.equal([
+          'inactive',
+          'active',
+        ]);
+      } finally {
+        await store.close();
+        await db.drop();
+      }
+    });
   });
 
   describe('PostgresMemoryStore says exactly what went wrong', function () {
@@ -414,6 +451,49 @@ if (!unavailable) {
         `MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA: ${where()} says Mira's memory schema version 1, but its tables (aliases, entities, memories, memory_links, mira_meta, mira_migrations, payloads, spaces) or migrations (MemorySchemaV11700000000001, SomeoneElses1800000000000) are not what version 1 made; it is not upgraded and was left unchanged`,
       );
       expect(db.dump()).to.equal(before);
+    });
+
+    it('waits for a decision another process is writing, and then refuses to reject what it accepted', async () => {
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      const other = await db.client();
+      try {
+        const p = await store.createProposal({
+          kind: 'entity',
+          entityType: 'person',
+          name: 'Carol',
+          evidence: 'x',
+          utterance: 'x',
+        });
+        // Another process is in the middle of accepting it: the row is locked, the decision not yet written.
+        await other.query('BEGIN');
+        await other.query(`SELECT id FROM proposals WHERE space = 'ward-3' AND id = $1 FOR UPDATE`, [p.id]);
+        const reject = store.rejectProposal(p.id).then(
+          () => 'rejected',
+          (error: MiraError) => error.code,
+        );
+        const waiting = async () =>
+          Number(
+            (
+              await other.query(
+                'SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY (pg_blocking_pids(pid))',
+              )
+            ).rows[0].n,
+          );
+        for (let tries = 0; (await waiting()) === 0; tries += 1) {
+          if (tries > 250) throw new Error('the reject never waited for the locked proposal');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await other.query(
+          `UPDATE proposals SET decision = 'accepted', decided_at = '2026-11-30T00:00:00.000Z' WHERE space = 'ward-3' AND id = $1`,
+          [p.id],
+        );
+        await other.query('COMMIT');
+        expect(await reject).to.equal('MIRA_ERR_MEMORY_PROPOSAL_DECIDED');
+        expect((await store.getProposal(p.id))?.status).to.equal('accepted');
+      } finally {
+        await other.end();
+        await store.close();
+      }
     });
 
     it('lets one of two simultaneous decisions on one proposal through', async () => {
