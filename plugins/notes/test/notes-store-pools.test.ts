@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NotesStore, type Embedder, type NotesExport, type Viewer } from '@mira/plugin-notes';
+import { NotesStore, type Embedder, type Viewer } from '@mira/plugin-notes';
+import { exportOf, many, operator } from './support.js';
 
 // Search with more notes than its pools hold: 50 full-text candidates (5 × the limit, at least 50), 200
 // nearest vectors from 400 binary-code candidates. Below those sizes every note is a candidate and the
@@ -40,21 +41,6 @@ class PlacedEmbedder implements Embedder {
   }
 }
 
-const operator = (scope = 'default'): Viewer => ({ scopes: [scope], key: null, operator: true });
-
-/** Notes for `importNotes`, in one transaction (hundreds of single saves would each wait for a sync). */
-const exported = (scope: string, contents: readonly string[], labels: string[] = []): NotesExport => ({
-  format: 'mira-notes',
-  version: 1,
-  scope,
-  exported_at: '2026-04-01T00:00:00.000Z',
-  notes: contents.map((content, i) => {
-    const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
-    return { content, labels, private_key: null, created_at: at, updated_at: at };
-  }),
-});
-const many = (count: number, make: (i: number) => string) => Array.from({ length: count }, (_, i) => make(i));
-
 describe('NotesStore search past its pools (hundreds of notes)', function () {
   this.timeout(60_000);
   let dir: string;
@@ -84,7 +70,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
     it('rebuilds when another connection replaces a vector, and when this one does', async () => {
       const mine = open();
       const other = open();
-      await mine.importNotes(exported('default', [...many(450, (i) => `near filler ${i}`), 'opposite target']));
+      await mine.importNotes(exportOf('default', [...many(450, (i) => `near filler ${i}`), 'opposite target']));
       // The index is built with the target far away: 400 candidates, all fillers.
       expect((await contents(mine, 'zenith')).slice(0, 2)).to.deep.equal(['near filler 0', 'near filler 1']);
       const target = idOf(mine, 'opposite target');
@@ -104,7 +90,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
     it('drops the codes of notes another connection deleted, which would crowd out the live ones', async () => {
       const mine = open();
       const other = open();
-      await mine.importNotes(exported('default', [...many(450, (i) => `near filler ${i}`), 'mid24 target']));
+      await mine.importNotes(exportOf('default', [...many(450, (i) => `near filler ${i}`), 'mid24 target']));
       expect(await contents(mine, 'zenith', null, 200)).not.to.include('mid24 target');
       const ids = mine.recent(operator(), 1000).map((n) => n.id);
       for (const id of ids.slice(-300)) other.delete(id, operator(), 'default'); // the 300 oldest fillers
@@ -117,7 +103,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
       const mine = open();
       const other = open();
       await mine.importNotes(
-        exported(
+        exportOf(
           'default',
           many(450, (i) => `near filler ${i}`),
         ),
@@ -137,7 +123,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
     it('widens the candidates until a label filter lets enough through', async () => {
       const store = open();
       await store.importNotes(
-        exported(
+        exportOf(
           'default',
           many(450, (i) => `near filler ${i}`),
         ),
@@ -148,7 +134,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
 
     it('stops widening once candidates fall below the similarity floor, after the first 400', async () => {
       const store = open();
-      await store.importNotes(exported('default', [...many(150, (i) => `decoy ${i}`), 'mid24 target']));
+      await store.importNotes(exportOf('default', [...many(150, (i) => `decoy ${i}`), 'mid24 target']));
       const { hits, mode } = await store.search(operator(), 'zenith');
       expect([mode, hits.map((h) => [h.note.content, h.score])]).to.deep.equal(['hybrid', [['mid24 target', 1 / 61]]]);
     });
@@ -156,7 +142,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
     it('fuses at most 200 nearest notes: a note further down gains nothing from its vector', async () => {
       const store = open();
       await store.importNotes(
-        exported('default', [
+        exportOf('default', [
           'opposite pumpkin pumpkin',
           ...many(300, (i) => `near filler ${i}`),
           'mid40 pumpkin soup is warm tonight, said the cook',
@@ -178,16 +164,12 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
 
     it('scans only the notes the viewer may see: unkeyed ones, and keyed ones with their key', async () => {
       const store = open();
-      await store.importNotes({
-        ...exported(
+      await store.importNotes(
+        exportOf(
           'default',
-          many(450, (i) => `near keyed ${i}`),
+          many(450, (i) => ({ content: `near keyed ${i}`, key: 'k1' })),
         ),
-        notes: exported(
-          'default',
-          many(450, (i) => `near keyed ${i}`),
-        ).notes.map((n) => ({ ...n, private_key: 'k1' })),
-      });
+      );
       await store.save('default', 'mid24 unkeyed', null, null);
       const session = (key: string | null): Viewer => ({ scopes: ['default'], key, operator: false });
       const found = async (key: string | null) =>
@@ -200,7 +182,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
     it('fuses full-text ranks down to 5 × the limit: the 61st by full text still counts at limit 20', async () => {
       const store = open();
       await store.importNotes(
-        exported(
+        exportOf(
           'default',
           many(60, (i) => `opposite pumpkin pumpkin ${i}`),
         ),
@@ -250,7 +232,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
 
     it('redoes the ranking with the label filter when unlabelled notes fill the pool', async () => {
       await plain.importNotes(
-        exported(
+        exportOf(
           'default',
           many(60, (i) => `apple apple ${i}`),
         ),
@@ -263,7 +245,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
 
     it('redoes the ranking with the visibility filter when hidden notes fill the pool', async () => {
       await plain.importNotes(
-        exported(
+        exportOf(
           'other',
           many(60, (i) => `apple apple ${i}`),
         ),
@@ -281,7 +263,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
       // (the 300 others make both words rare enough to count): 90 candidates, cut to the pool of 50.
       const padding = 'with a great many other words around it to make the note long and its rank low '.repeat(5);
       await plain.importNotes(
-        exported('other', [
+        exportOf('other', [
           ...many(40, (i) => `apple pie ${i} ${padding}`),
           ...many(100, (i) => `apple apple apple ${i}`),
           ...many(300, (i) => `banana ${i}`),
@@ -304,7 +286,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
     it('ranks notes with every word first, wherever the words stand in them', async () => {
       // Short notes with one of the words, many times, outrank it among notes with any word.
       await plain.importNotes(
-        exported('default', [
+        exportOf('default', [
           ...many(20, (i) => `apple apple apple ${i}`),
           ...many(20, (i) => `pie pie pie ${i}`),
           ...many(300, (i) => `banana ${i}`),

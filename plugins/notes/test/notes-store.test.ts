@@ -7,6 +7,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { ManualClock, isMiraError, type MiraError } from '@mira/core';
 import { hashedBagOfWords } from '@mira/core/testing';
 import { NotesStore, type Embedder, type Viewer } from '@mira/plugin-notes';
+import { exportOf, model, operator } from './support.js';
 
 /** The embedding server as the store sees it: deterministic vectors, or a failure, or another size. */
 class ScriptedEmbedder implements Embedder {
@@ -21,9 +22,6 @@ class ScriptedEmbedder implements Embedder {
     return texts.map((t) => Float32Array.from(hashedBagOfWords(t, this.dimension)));
   }
 }
-
-const operator = (scope = 'default'): Viewer => ({ scopes: [scope], key: null, operator: true });
-const model = (scope = 'default', key: string | null = null): Viewer => ({ scopes: [scope], key, operator: false });
 
 function thrown(fn: () => unknown): MiraError {
   try {
@@ -46,20 +44,6 @@ async function rejected(promise: Promise<unknown>): Promise<MiraError> {
 }
 
 const AT = '2026-04-01T08:00:00.000Z';
-const exportOf = (scope: string, notes: Array<{ content: string; labels?: string[]; key?: string | null }>) => ({
-  format: 'mira-notes' as const,
-  version: 1 as const,
-  scope,
-  exported_at: AT,
-  notes: notes.map((n, i) => ({
-    content: n.content,
-    labels: n.labels ?? [],
-    private_key: n.key ?? null,
-    created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-    updated_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-  })),
-});
-
 describe('NotesStore, called directly', () => {
   let dir: string;
   let path: string;
