@@ -4,7 +4,7 @@ import { MonitorState } from '@mira/plugin-attention';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin from '@mira/plugin-ros2';
 import simPlugin from '@mira/plugin-sim';
-import { driveCommand, toSensorValue, velocityOf } from '@mira/robot';
+import { arrayField, driveCommand, toSensorValue, velocityOf } from '@mira/robot';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
 const reading = (value: Record<string, number | boolean>) => ({
@@ -26,6 +26,16 @@ describe('standard messages as current robots send them', () => {
       charging: false,
     });
     expect(toSensorValue('sensor_msgs/msg/BatteryState', base)).to.deep.equal({ percent: 15, voltage: 11.1 });
+    // POWER_SUPPLY_STATUS_UNKNOWN (0), or a value the definition does not have, says nothing about charging.
+    for (const status of [0, 5, null, '1']) {
+      expect(toSensorValue('sensor_msgs/msg/BatteryState', { ...base, power_supply_status: status })).to.deep.equal({
+        percent: 15,
+        voltage: 11.1,
+      });
+    }
+    expect(toSensorValue('sensor_msgs/msg/BatteryState', { ...base, power_supply_status: 4 })).to.deep.include({
+      charging: false,
+    });
     const monitor = new MonitorState({ id: 'low', sensor: 'battery', field: 'percent', below: 20, message: 'low' });
     expect(monitor.observe(reading({ percent: 15, charging: true }))).to.equal(undefined);
     expect(monitor.observe(reading({ percent: 14, charging: false }))?.description).to.equal(
@@ -33,7 +43,7 @@ describe('standard messages as current robots send them', () => {
     );
   });
 
-  it('applies Range min_range and max_range as the message definition says, ±Inf arriving as null over rosbridge', () => {
+  it('applies Range min_range and max_range as the message definition says; null (NaN or ±Inf over JSON) is invalid', () => {
     const range = (r: number | null) =>
       toSensorValue('sensor_msgs/msg/Range', { range: r, min_range: 0.05, max_range: 4 });
     expect(range(1.25)).to.deep.equal({ range_m: 1.25 });
@@ -41,7 +51,9 @@ describe('standard messages as current robots send them', () => {
     expect(range(Number.NEGATIVE_INFINITY)).to.deep.equal({ range_m: 0.05, too_close: true });
     expect(range(9)).to.deep.equal({ nothing_within_m: 4 });
     expect(range(Number.POSITIVE_INFINITY)).to.deep.equal({ nothing_within_m: 4 });
-    expect(range(null)).to.deep.equal({ nothing_within_m: 4 });
+    // rosbridge writes -Inf ("too close", REP 117) as null too: null must never read as a clear path.
+    expect(range(null)).to.deep.equal({ invalid: true });
+    expect(toSensorValue('sensor_msgs/msg/Range', { min_range: 0.05, max_range: 4 })).to.deep.equal({ invalid: true });
     expect(range(Number.NaN)).to.deep.equal({ invalid: true });
     // A too-close reading still fires an obstacle monitor on range_m.
     const obstacle = new MonitorState({ id: 'near', sensor: 'range', field: 'range_m', below: 0.3, message: 'near' });
@@ -72,7 +84,14 @@ describe('standard messages as current robots send them', () => {
       // Sectors: front within ±45°, back from ±135°, left and right between.
       ranges: [3, null, 2.5, 0.05, 1.2, 4, 5, Number.POSITIVE_INFINITY],
     });
-    expect(scan).to.deep.equal({ nearest_m: 1.2, back_m: 3, right_m: 2.5, front_m: 1.2, left_m: 5 });
+    expect(scan).to.deep.equal({
+      nearest_m: 1.2,
+      back_m: 3,
+      right_m: 2.5,
+      front_m: 1.2,
+      left_m: 5,
+      unknown_returns: 1,
+    });
     expect(
       toSensorValue('sensor_msgs/msg/LaserScan', {
         angle_min: 0,
@@ -81,7 +100,23 @@ describe('standard messages as current robots send them', () => {
         range_max: 5,
         ranges: [null, 99],
       }),
-    ).to.deep.equal({});
+    ).to.deep.equal({ unknown_returns: 1 });
+  });
+
+  it('reads typed arrays wherever arrays are (rosbridge sends sequence<float> as Float32Array under CBOR)', () => {
+    const plain = { angle_min: -Math.PI, angle_increment: Math.PI / 2, range_min: 0.1, range_max: 10 };
+    const ranges = [3, 2.5, 1.25, 5];
+    const fromArray = toSensorValue('sensor_msgs/msg/LaserScan', { ...plain, ranges });
+    expect(fromArray).to.deep.equal({ nearest_m: 1.25, back_m: 3, right_m: 2.5, front_m: 1.25, left_m: 5 });
+    expect(toSensorValue('sensor_msgs/msg/LaserScan', { ...plain, ranges: Float32Array.from(ranges) })).to.deep.equal(
+      fromArray,
+    );
+    expect(toSensorValue('sensor_msgs/msg/LaserScan', { ...plain, ranges: Float64Array.from(ranges) })).to.deep.equal(
+      fromArray,
+    );
+    expect(arrayField(new DataView(new ArrayBuffer(4)))).to.equal(undefined);
+    expect(arrayField(BigInt64Array.from([5n]))).to.deep.equal([5]);
+    expect(arrayField('1,2')).to.equal(undefined);
   });
 
   it('reads an Imu as yaw and yaw rate', () => {
@@ -92,6 +127,20 @@ describe('standard messages as current robots send them', () => {
         angular_velocity: { z: 0.25 },
       }),
     ).to.deep.equal({ yaw: 1.571, yaw_rate_rad_s: 0.25 });
+  });
+
+  it('gives no yaw for an Imu without orientation (orientation_covariance[0] = -1), in arrays and typed arrays', () => {
+    const half = Math.PI / 4;
+    const imu = (covariance: unknown) =>
+      toSensorValue('sensor_msgs/msg/Imu', {
+        orientation: { x: 0, y: 0, z: Math.sin(half), w: Math.cos(half) },
+        orientation_covariance: covariance,
+        angular_velocity: { z: 0.25 },
+      });
+    const none = [-1, 0, 0, 0, 0, 0, 0, 0, 0];
+    expect(imu(none)).to.deep.equal({ yaw_rate_rad_s: 0.25 });
+    expect(imu(Float64Array.from(none))).to.deep.equal({ yaw_rate_rad_s: 0.25 });
+    expect(imu([0.01, 0, 0, 0, 0.01, 0, 0, 0, 0.01])).to.deep.equal({ yaw: 1.571, yaw_rate_rad_s: 0.25 });
   });
 
   it('simulates LaserScan and Imu too', async () => {

@@ -128,7 +128,7 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
         5000,
       );
       expect(rejected.status).to.equal('rejected');
-      expect(bridge.statuses).to.deep.equal([]);
+      expect(bridge.logged).to.deep.equal([]);
     } finally {
       expect(await mira.quit()).to.equal(0);
     }
@@ -156,7 +156,7 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
       // The operator's own log still has the address to open.
       await mira.until(() => (/#token=[A-Za-z0-9_-]{16,}/.test(mira.stderr) ? true : undefined), 'the token on stderr');
       expect(Math.abs(Number((line.stamp as { sec: number }).sec) - Date.now() / 1000)).to.be.below(60);
-      expect(bridge.statuses).to.deep.equal([]);
+      expect(bridge.logged).to.deep.equal([]);
     } finally {
       expect(await mira.quit()).to.equal(0);
     }

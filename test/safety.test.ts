@@ -133,14 +133,17 @@ describe('safety path: the robot stops while the main thread is blocked (real pr
   }
 });
 
-describe('safety path: an emergency stop from ROS', function () {
+describe('safety path: an emergency stop from ROS, failing closed', function () {
   this.timeout(20_000);
   let bridge: RosbridgeTestServer;
   let rt: TestRuntime;
+  let relay: ReturnType<typeof setInterval> | undefined;
   beforeEach(async () => {
     bridge = await startRosbridgeServer();
   });
   afterEach(async () => {
+    clearInterval(relay);
+    relay = undefined;
     await rt?.dispose();
     await bridge.close();
   });
@@ -149,27 +152,42 @@ describe('safety path: an emergency stop from ROS', function () {
     JSON.parse(
       (await rt.callTool('drive', { linear_m_s: 0.2, angular_rad_s: 0, duration_s: 5 }, { utterance: 'go' })).content,
     );
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  const cases: Array<{
-    name: string;
-    boot: () => Promise<{ eStop: (on: boolean) => Promise<void>; twists: () => number[] }>;
-  }> = [
+  interface Robot {
+    /** The robot's e-stop relay: repeats its state every 50 ms from now on. */
+    eStop(on: boolean): Promise<void>;
+    /** The relay stops publishing (crashed, unplugged). */
+    silence(): void;
+    twists(): number[];
+  }
+  const cases: Array<{ name: string; boot: (safety: Record<string, unknown>) => Promise<Robot> }> = [
     {
       name: 'sim',
-      boot: async () => {
+      boot: async (safety) => {
         rt = await createTestRuntime({
           plugins: [simPlugin],
-          tables: { sim: { tick_ms: 0, drive: DRIVE, safety: { e_stop_topic: '/e_stop' } } },
+          tables: { sim: { tick_ms: 0, drive: DRIVE, safety: { e_stop_topic: '/e_stop', ...safety } } },
         });
         const sim = rt.instance(simPlugin).transport;
         const twists: number[] = [];
         sim.subscribe('/cmd_vel', 'geometry_msgs/msg/Twist', (m) => twists.push((m.linear as { x: number }).x));
-        return { eStop: (on) => sim.publish('/e_stop', 'std_msgs/msg/Bool', { data: on }), twists: () => twists };
+        const send = (on: boolean) => sim.publish('/e_stop', 'std_msgs/msg/Bool', { data: on });
+        return {
+          eStop: async (on) => {
+            clearInterval(relay);
+            relay = setInterval(() => void send(on), 50);
+            await send(on);
+          },
+          silence: () => clearInterval(relay),
+          twists: () => twists,
+        };
       },
     },
     {
       name: 'rosbridge',
-      boot: async () => {
+      boot: async (safety) => {
+        bridge.declareTopic('/e_stop', 'std_msgs/msg/Bool');
         rt = await createTestRuntime({
           plugins: [ros2Plugin],
           tables: {
@@ -178,13 +196,18 @@ describe('safety path: an emergency stop from ROS', function () {
               url: bridge.url,
               sensors: [],
               drive: DRIVE,
-              safety: { e_stop_topic: '/e_stop' },
+              safety: { e_stop_topic: '/e_stop', ...safety },
             },
           },
         });
         await eventually(() => bridge.subscribers('/e_stop') > 0, 5000, 'the safety path to subscribe /e_stop');
         return {
-          eStop: async (on) => bridge.publish('/e_stop', { data: on }),
+          eStop: async (on) => {
+            clearInterval(relay);
+            relay = setInterval(() => bridge.publish('/e_stop', { data: on }), 50);
+            bridge.publish('/e_stop', { data: on });
+          },
+          silence: () => clearInterval(relay),
           twists: () => bridge.published('/cmd_vel').map((m) => (m.linear as { x: number }).x),
         };
       },
@@ -192,7 +215,9 @@ describe('safety path: an emergency stop from ROS', function () {
   ];
   for (const { name, boot } of cases) {
     it(`stops on true and refuses drives until false (${name})`, async () => {
-      const robot = await boot();
+      const robot = await boot({});
+      await robot.eStop(false);
+      await sleep(150);
       expect(await drive()).to.deep.include({ status: 'started' });
       await eventually(() => robot.twists().includes(0.2), 5000, 'the drive');
       await robot.eStop(true);
@@ -205,7 +230,7 @@ describe('safety path: an emergency stop from ROS', function () {
       const refused = await drive();
       expect(refused).to.deep.include({ status: 'rejected', reason: 'emergency_stopped' });
       const sent = robot.twists().length;
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       expect(
         robot
           .twists()
@@ -220,5 +245,65 @@ describe('safety path: an emergency stop from ROS', function () {
       );
       expect(await drive()).to.deep.include({ status: 'started' });
     });
+
+    it(`refuses every drive until the e-stop is heard, and says so at start-up (${name})`, async () => {
+      const robot = await boot({ e_stop_timeout_ms: 300 });
+      const refused = await drive();
+      expect(refused).to.deep.include({ status: 'rejected', reason: 'e_stop_silent' });
+      expect(refused.error).to.contain('nothing has been heard on the e-stop topic /e_stop');
+      await eventually(
+        () => rt.logs.some((l) => l.includes('nothing heard on the e-stop topic /e_stop within 300 ms')),
+        3000,
+        'the start-up line',
+      );
+      expect(robot.twists().filter((x) => x !== 0)).to.deep.equal([]);
+      await robot.eStop(false);
+      await eventually(() => rt.logs.some((l) => l.includes('e-stop topic /e_stop heard')), 3000, 'heard');
+      expect(await drive()).to.deep.include({ status: 'started' });
+    });
+
+    it(`stops a drive when the e-stop falls silent, and refuses the next (${name})`, async () => {
+      const robot = await boot({ e_stop_timeout_ms: 300 });
+      await robot.eStop(false);
+      await sleep(150);
+      expect(await drive()).to.deep.include({ status: 'started' });
+      await eventually(() => robot.twists().includes(0.2), 5000, 'the drive');
+      robot.silence();
+      const silentAt = Date.now();
+      await eventually(
+        () => rt.notifications.some((l) => l.includes('the e-stop topic /e_stop fell silent')),
+        3000,
+        'the stop on silence',
+      );
+      expect(Date.now() - silentAt).to.be.below(2000);
+      expect(robot.twists().at(-1)).to.equal(0);
+      expect(await drive()).to.deep.include({ status: 'rejected', reason: 'e_stop_silent' });
+    });
   }
+
+  it('refuses drives when the bridge refused the e-stop subscription (a type mismatch: it never says so)', async () => {
+    // The ROS side publishes /e_stop as another type: rosbridge logs a TypeConflict and delivers nothing.
+    bridge.declareTopic('/e_stop', 'std_msgs/msg/String');
+    relay = setInterval(() => bridge.publish('/e_stop', { data: 'false' }), 50);
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      tables: {
+        ros2: {
+          transport: 'rosbridge',
+          url: bridge.url,
+          sensors: [],
+          drive: DRIVE,
+          safety: { e_stop_topic: '/e_stop', e_stop_timeout_ms: 300 },
+        },
+      },
+    });
+    await eventually(() => bridge.logged.some((l) => l.includes('TypeConflictException')), 5000, 'the refusal');
+    expect(await drive()).to.deep.include({ status: 'rejected', reason: 'e_stop_silent' });
+    await eventually(
+      () => rt.logs.some((l) => l.includes('a bridge refuses a subscription of the wrong type silently')),
+      3000,
+      'the start-up line',
+    );
+    expect(bridge.published('/cmd_vel').filter((m) => (m.linear as { x: number }).x !== 0)).to.deep.equal([]);
+  });
 });

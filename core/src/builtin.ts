@@ -71,12 +71,17 @@ function registerCommands(kernel: PluginKernel): void {
     name: 'stop',
     summary: 'Emergency stop: zero velocity on every drive now (runs even while an episode is running)',
     run: async (_input, out) => {
-      const count = await kernel.hardware.emergencyStop();
-      out.print(
-        count === 0
-          ? 'emergency stop: no drives in this profile'
-          : `emergency stop: zero velocity sent to ${count} drive${count === 1 ? '' : 's'}`,
-      );
+      const reports = await kernel.hardware.emergencyStop();
+      if (reports.length === 0) return out.print('emergency stop: no drives in this profile');
+      const sent = reports.filter((r) => r.delivered).length;
+      if (sent > 0) {
+        const of = sent === reports.length ? '' : ` of ${reports.length}`;
+        out.print(`emergency stop: zero velocity sent to ${sent}${of} drive${reports.length === 1 ? '' : 's'}`);
+      }
+      for (const report of reports) {
+        if (report.delivered && report.detail) out.print(`  ${report.detail}`);
+        if (!report.delivered) out.print(`emergency stop: ${report.detail ?? `not delivered by ${report.owner}`}`);
+      }
     },
   });
   commands.register({

@@ -53,7 +53,15 @@ export type { Kernel } from './kernel.js';
 export type { LoadedPlugin } from './loader.js';
 export { MANIFEST_FILE, locateManifest, readManifest, type ProfileManifest } from './manifest.js';
 export { explainManifest, type MergedManifest } from './layers.js';
-export { definePlugin, type MiraPlugin, type PluginInstance, type PluginKernel, type PluginSummary } from './plugin.js';
+export {
+  definePlugin,
+  type MiraPlugin,
+  type PluginInstance,
+  type PluginKernel,
+  type PluginSummary,
+  type StopOutcome,
+  type StopReport,
+} from './plugin.js';
 export { DEFAULT_READ_TIMEOUT_MS, type SensorDefinition, type SensorReading } from './sensors.js';
 export type { ClosableStore, StoreDefinition } from './stores.js';
 export { caseFold } from './text/case-fold.js';

@@ -7,7 +7,7 @@ import type { ConsoleOutput } from './console/command.js';
 import { CommandConsole } from './console/console.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import { createHooks, type KernelHooks, type LogLevel } from './hooks.js';
-import type { PluginKernel, PluginSummary } from './plugin.js';
+import type { PluginKernel, PluginSummary, StopOutcome, StopReport } from './plugin.js';
 import { Registry } from './registry.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
 import type { ClosableStore, StoreDefinition } from './stores.js';
@@ -48,7 +48,10 @@ export class Kernel {
   readonly services: RuntimeServices;
   readonly cognition: EpisodeEngine;
   readonly #latest = new Map<string, SensorReading>();
-  readonly #emergencyStops: Array<{ owner: string; handler: () => Promise<void> | void }> = [];
+  readonly #emergencyStops: Array<{
+    owner: string;
+    handler: () => Promise<StopOutcome | void> | StopOutcome | void;
+  }> = [];
   readonly #consoleStopPorts: Array<{ owner: string; open: () => MessagePort }> = [];
   /** Where plugins' console lines go; set once, when the application is created. */
   readonly output: ConsoleOutput;
@@ -166,18 +169,24 @@ export class Kernel {
     this.hooks.registerTool.call(tool, owner);
   }
 
-  /** Runs every emergency-stop handler; returns how many ran. Failures are logged and the rest still run. */
-  async emergencyStop(): Promise<number> {
-    await Promise.all(
-      this.#emergencyStops.map(async ({ owner, handler }) => {
+  /**
+   * Runs every emergency-stop handler; one report each. A handler that throws did not deliver: it is
+   * logged and the rest still run; an undelivered stop is logged too.
+   */
+  async emergencyStop(): Promise<StopReport[]> {
+    return Promise.all(
+      this.#emergencyStops.map(async ({ owner, handler }): Promise<StopReport> => {
         try {
-          await handler();
+          const outcome = (await handler()) ?? { delivered: true };
+          if (!outcome.delivered) this.services.log.error(`emergency stop of plugin ${owner}: ${outcome.detail}`);
+          return { owner, ...outcome };
         } catch (error) {
-          this.services.log.error(`emergency stop of plugin ${owner} failed: ${(error as Error).message}`);
+          const detail = `emergency stop of plugin ${owner} failed, zero velocity not delivered: ${(error as Error).message}`;
+          this.services.log.error(detail);
+          return { owner, delivered: false, detail };
         }
       }),
     );
-    return this.#emergencyStops.length;
   }
 
   /** Opens one console-stop port per registered safety path (call after start, once per line reader). */
@@ -301,7 +310,7 @@ export class Kernel {
         publish: (reading: SensorReading) => this.publishReading(reading),
       }),
       hardware: Object.freeze({
-        registerEmergencyStop: (handler: () => Promise<void> | void) => {
+        registerEmergencyStop: (handler: () => Promise<StopOutcome | void> | StopOutcome | void) => {
           this.#emergencyStops.push({ owner: pluginName, handler });
         },
         emergencyStop: () => this.emergencyStop(),

@@ -10,6 +10,18 @@ import type { JsonSchema, RuntimeServices, StopPhase } from './types.js';
 import type { WorkingMemory } from './working-memory.js';
 
 /** A loaded plugin as `plugins` lists it. */
+/** What an emergency-stop handler did: whether its zero velocity reached a live link, in one line. */
+export interface StopOutcome {
+  readonly delivered: boolean;
+  /** For the console and the log; says `not delivered` and why when it was not. */
+  readonly detail?: string;
+}
+
+/** One emergency-stop handler's outcome, with the plugin that registered it. */
+export interface StopReport extends StopOutcome {
+  readonly owner: string;
+}
+
 export interface PluginSummary {
   readonly name: string;
   readonly version: string;
@@ -59,10 +71,13 @@ export interface PluginKernel extends RuntimeServices {
   };
   readonly workingMemory: WorkingMemory;
   readonly hardware: {
-    /** Adds a handler the console's `stop` command (emergency stop) and shutdown call. */
-    registerEmergencyStop(handler: () => Promise<void> | void): void;
-    /** Runs every emergency-stop handler now; resolves to how many ran. Failures are logged. */
-    emergencyStop(): Promise<number>;
+    /**
+     * Adds a handler the console's `stop` command (emergency stop) calls. It says truthfully what became
+     * of its zero velocity (nothing returned: delivered); a handler that throws did not deliver.
+     */
+    registerEmergencyStop(handler: () => Promise<StopOutcome | void> | StopOutcome | void): void;
+    /** Runs every emergency-stop handler now; resolves to one report per handler. Failures are logged. */
+    emergencyStop(): Promise<StopReport[]>;
     /**
      * Registers a way to open a port that the console's line reader (a thread of its own) uses to send
      * `{ type: 'stop' | 'quit', at }` the moment the operator types the line, without waiting for the

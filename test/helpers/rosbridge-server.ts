@@ -1,31 +1,70 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Tag, encode } from 'cbor2';
 import { WebSocketServer, type WebSocket } from 'ws';
 
-/** One JSON operation the server received. */
+/** One operation the server received. */
 export interface RosbridgeOp {
   readonly op: string;
   readonly [key: string]: unknown;
 }
 
 /**
- * A rosbridge v2 protocol server on 127.0.0.1 for tests, as strict as the real
- * `rosbridge_server` where Mira can tell: a broker for advertise, publish,
- * subscribe, unsubscribe, advertise_service and call_service / service_response
- * over a real WebSocket with real JSON. It answers a mistake with a `status`
- * operation (as the real bridge does) — a subscribe or advertise without a
- * type, a publish on a topic the client never advertised, a call to a service
- * nobody offers, a response whose `values` is not an object (ROS 2 needs one;
- * the caller then waits, as a ROS caller would) — and it can be stopped and
- * started again on the same port, like a bridge that restarts.
+ * A rosbridge v2 protocol server on 127.0.0.1 for tests, as faithful to rosbridge_suite's own server
+ * (`rosbridge_server`, ros2 branch and 2.x; the ros1 branch behaves the same where Mira can tell) as it is
+ * strict. Each behaviour below names the rosbridge_suite file it mirrors (paths under
+ * `rosbridge_library/src/rosbridge_library/` unless they say otherwise):
+ *
+ * - **No `status` operations, ever** (`protocol.py` `Protocol.log` writes to the server's own log only):
+ *   every mistake is a line in {@link RosbridgeTestServer.logged}, and the client hears nothing.
+ * - **Implicit publisher registration** (`capabilities/publish.py`: `manager.register(...)` on every
+ *   publish): a client may publish without `advertise` when the topic's type is known on the ROS side.
+ * - **A subscription the bridge refuses is refused silently** (`capabilities/subscribe.py`,
+ *   `internal/subscribers.py` `TypeConflictException`): a subscribe whose type differs from the topic's, or
+ *   that names no type for a topic nobody has, is logged and nothing is ever delivered.
+ * - **Advertise of a conflicting type is logged and ignored** (`internal/publishers.py`).
+ * - **A call to a missing service** waits for it `server_timeout_time` (1 s), then answers a
+ *   `service_response` with `result: false` and the reason as a string in `values`
+ *   (`capabilities/call_service.py` `_failure`, `internal/services.py` `InvalidServiceException`); a
+ *   `service_response` whose values cannot be built is logged and the caller waits.
+ * - **CBOR** (`capabilities/subscribe.py`, `internal/cbor_conversion.py`): a subscription with
+ *   `compression: "cbor"` gets binary frames; `sequence<float>`/`sequence<double>` fields (LaserScan
+ *   ranges, BatteryState cell voltages) as RFC 8746 typed-array tags, which roslib decodes to
+ *   `Float32Array`/`Float64Array`; a message with a fixed-size numeric array (Imu and Odometry
+ *   covariances: numpy arrays, which `extract_cbor_values` does not handle) throws in the conversion and
+ *   is never delivered, only logged.
+ * - **Action goals block the connection** (`capabilities/send_action_goal.py`,
+ *   `rosbridge_server/src/rosbridge_server/websocket_handler.py` `IncomingQueue`): with
+ *   `send_action_goals_in_new_thread = false` (the default) the connection's incoming queue runs the goal to
+ *   its end, so every later op of that connection (a cancel, a new goal, a publish, a service response)
+ *   waits until the goal ends; `cancel_action_goal` looks the goal up in `client_handler_list`, a class
+ *   attribute shared by every connection, so a cancel sent on another connection reaches it. A goal to an
+ *   action nobody serves waits for the server (`internal/actions.py` `wait_for_server`) and holds the queue.
+ * - **Pings are answered by the WebSocket layer** (Tornado's `websocket_handler`, not the incoming queue):
+ *   a blocked queue still answers pings; a frozen process (SIGSTOP) answers nothing.
+ * - **Freeze** (`freeze()`): the process stopped, TCP open: nothing is read (what a client writes waits in
+ *   the socket and is read, in order, on `thaw()`), no ping is answered, no new connection is accepted.
+ * - It can be stopped and started again on the same port, like a bridge that restarts.
  */
 export interface RosbridgeTestServer {
   readonly url: string;
-  /** Every operation received, in order. */
+  /** Every operation received and processed, in order. */
   readonly ops: RosbridgeOp[];
-  /** Every `status` operation sent to a client. */
-  readonly statuses: RosbridgeOp[];
+  /** What the server logged (errors and warnings): rosbridge tells the client none of it. */
+  readonly logged: string[];
+  /** The type of a topic as the ROS side knows it (a node on the robot publishes or subscribes it). */
+  declareTopic(topic: string, type: string): void;
   /** Publishes a message to the topic's subscribers, as the robot would. */
   publish(topic: string, msg: Record<string, unknown>): void;
+  /**
+   * A node on the robot publishing `msg` on `topic` every `everyMs` (an e-stop relay repeating its state,
+   * say) until `stop()`; `set` changes what it publishes, at once.
+   */
+  repeat(
+    topic: string,
+    msg: Record<string, unknown>,
+    everyMs: number,
+  ): { set(msg: Record<string, unknown>): void; stop(): void };
   /** Messages clients published on a topic. */
   published(topic: string): Array<Record<string, unknown>>;
   /** Messages clients published on a topic, each with the wall-clock time (ms) it arrived. */
@@ -35,12 +74,17 @@ export interface RosbridgeTestServer {
   /**
    * Hosts an action server on the robot's side of the bridge (Nav2, say): goals sent with
    * `send_action_goal` land in `goals`; the test sends feedback and ends them. A
-   * `cancel_action_goal` from the goal's client, or a call to `<action>/_action/cancel_goal`
-   * from anyone (an all-zero goal ID cancels every goal), ends them as canceled (status 5).
+   * `cancel_action_goal` naming the goal (from any connection), or a call to
+   * `<action>/_action/cancel_goal` from anyone (an all-zero goal ID cancels every goal), ends them as
+   * canceled (status 5).
    */
   actionServer(action: string, type: string): TestActionServer;
   /** Sends raw text to every client (e.g. a frame that is not JSON). */
   sendRaw(text: string): void;
+  /** Stops the process (SIGSTOP): TCP stays open, nothing is read or answered. */
+  freeze(): void;
+  /** Lets a frozen process run again (SIGCONT): it reads what waited, in order. */
+  thaw(): void;
   /** Drops every client and stops listening (a bridge that went down). */
   stop(): Promise<void>;
   /** Listens again on the same port (the bridge is back). */
@@ -63,237 +107,369 @@ export interface TestActionServer {
   readonly goals: TestGoal[];
 }
 
+/** Options of the bridge, as rosbridge_websocket's parameters. */
+export interface RosbridgeServerOptions {
+  /** `send_action_goals_in_new_thread` (default false, as rosbridge's default). */
+  readonly actionGoalsInNewThread?: boolean;
+  /** How long a call waits for a missing service (`server_timeout_time`, 1 s in rosbridge). */
+  readonly serviceWaitMs?: number;
+}
+
 const GOAL_STATUS = { succeeded: 4, canceled: 5, aborted: 6 } as const;
 
-export async function startRosbridgeServer(): Promise<RosbridgeTestServer> {
+/** `internal/cbor_conversion.py` TAGGED_ARRAY_FORMATS for the fields Mira's messages have. */
+const CBOR_TYPED_ARRAYS: Record<string, Record<string, 'float32' | 'float64'>> = {
+  'sensor_msgs/msg/LaserScan': { ranges: 'float32', intensities: 'float32' },
+  'sensor_msgs/msg/BatteryState': { cell_voltage: 'float32', cell_temperature: 'float32' },
+};
+/** Messages with fixed-size numeric arrays (numpy in rclpy), on which `extract_cbor_values` throws. */
+const CBOR_FIXED_ARRAYS: Record<string, string> = {
+  'sensor_msgs/msg/Imu': 'orientation_covariance',
+  'nav_msgs/msg/Odometry': 'pose.covariance',
+};
+
+/** A message as `extract_cbor_values` builds it: typed arrays as tag 85/86 over little-endian bytes. */
+function cborMessage(type: string, msg: Record<string, unknown>): Record<string, unknown> {
+  const fixed = CBOR_FIXED_ARRAYS[type];
+  if (fixed) throw new Error(`'numpy.ndarray' object has no attribute 'get_fields_and_field_types' (${fixed})`);
+  const out: Record<string, unknown> = { ...msg };
+  for (const [field, kind] of Object.entries(CBOR_TYPED_ARRAYS[type] ?? {})) {
+    const values = (msg[field] as number[] | undefined) ?? [];
+    const size = kind === 'float32' ? 4 : 8;
+    const bytes = Buffer.alloc(values.length * size);
+    values.forEach((v, i) => (kind === 'float32' ? bytes.writeFloatLE(v, i * 4) : bytes.writeDoubleLE(v, i * 8)));
+    out[field] = new Tag(kind === 'float32' ? 85 : 86, new Uint8Array(bytes));
+  }
+  return out;
+}
+
+interface Subscription {
+  readonly client: WebSocket;
+  readonly id: string;
+  readonly cbor: boolean;
+}
+
+interface Goal extends TestGoal {
+  readonly id: unknown;
+  end(to: 'canceled'): void;
+}
+
+export async function startRosbridgeServer(options: RosbridgeServerOptions = {}): Promise<RosbridgeTestServer> {
+  const serviceWaitMs = options.serviceWaitMs ?? 1000;
   const ops: RosbridgeOp[] = [];
-  const statuses: RosbridgeOp[] = [];
+  const logged: string[] = [];
   const arrivals: Array<{ topic: string; msg: Record<string, unknown>; at: number }> = [];
-  const subscriptions = new Map<string, Map<WebSocket, Set<string>>>();
-  const advertised = new Map<WebSocket, Set<string>>();
+  const topicTypes = new Map<string, string>();
+  const subscriptions = new Map<string, Subscription[]>();
   const services = new Map<string, WebSocket>();
-  const pendingCalls = new Map<string, { caller: WebSocket; id: unknown }>();
-  const actionServers = new Map<
-    string,
-    { type: string; goals: Array<TestGoal & { client: WebSocket; id: unknown; end(s: 'canceled'): void }> }
-  >();
+  const pendingCalls = new Map<string, { caller: WebSocket; id: unknown; service: string }>();
+  const actionServers = new Map<string, { type: string; goals: Goal[] }>();
+  /** `SendActionGoal.client_handler_list`: one dict for every connection. */
+  const clientHandlers = new Map<string, Goal>();
+  /** Per connection: the goal holding its incoming queue, and what waits behind it. */
+  const queues = new Map<WebSocket, { blockedBy?: Goal; waiting: RosbridgeOp[] }>();
+  const sockets = new Set<Socket>();
+  const repeaters = new Set<ReturnType<typeof setInterval>>();
+  let frozen = false;
   let nextCall = 0;
+  let http: Server | undefined;
   let wss: WebSocketServer | undefined;
   let port = 0;
+  const log = (line: string) => logged.push(line);
+  // A stopped process sends nothing.
   const send = (ws: WebSocket, message: unknown) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    if (!frozen && ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
-  const status = (ws: WebSocket, level: 'error' | 'warning', msg: string, id?: unknown) => {
-    const op = { op: 'status', level, msg, ...(id !== undefined ? { id } : {}) };
-    statuses.push(op);
-    send(ws, op);
+  const deliver = (topic: string, msg: Record<string, unknown>) => {
+    if (frozen) return;
+    const type = topicTypes.get(topic);
+    for (const sub of subscriptions.get(topic) ?? []) {
+      if (sub.client.readyState !== sub.client.OPEN) continue;
+      if (!sub.cbor) {
+        sub.client.send(JSON.stringify({ op: 'publish', topic, msg }));
+        continue;
+      }
+      try {
+        sub.client.send(encode({ op: 'publish', topic, msg: cborMessage(type ?? '', msg) }), { binary: true });
+      } catch (error) {
+        log(`subscribe ${topic}: ${(error as Error).message}`);
+      }
+    }
   };
-  const deliver = (topic: string, msg: unknown) => {
-    for (const client of subscriptions.get(topic)?.keys() ?? []) send(client, { op: 'publish', topic, msg });
+  /** `internal/publishers.py` / `subscribers.py`: a topic has one type; a conflict is an exception, logged. */
+  const claimType = (what: string, topic: string, type: string | undefined): boolean => {
+    const known = topicTypes.get(topic);
+    if (!type && !known) {
+      log(`${what} ${topic}: Cannot infer topic type for topic ${topic} as it is not yet advertised`);
+      return false;
+    }
+    if (type && known && type !== known) {
+      log(`${what} ${topic}: TypeConflictException: Tried to ${what} ${topic} with type ${type}, but it is ${known}`);
+      return false;
+    }
+    if (type && !known) topicTypes.set(topic, type);
+    return true;
+  };
+
+  const handle = (ws: WebSocket, op: RosbridgeOp & Record<string, any>) => {
+    const queue = queues.get(ws)!;
+    // The connection's IncomingQueue is running a goal: everything else waits behind it.
+    if (queue.blockedBy) {
+      queue.waiting.push(op);
+      return;
+    }
+    ops.push(op);
+    switch (op.op) {
+      case 'subscribe': {
+        if (!claimType('subscribe', op.topic, op.type)) return;
+        const list = subscriptions.get(op.topic) ?? [];
+        list.push({ client: ws, id: String(op.id), cbor: op.compression === 'cbor' });
+        subscriptions.set(op.topic, list);
+        return;
+      }
+      case 'unsubscribe': {
+        const list = subscriptions.get(op.topic) ?? [];
+        subscriptions.set(
+          op.topic,
+          list.filter((s) => s.client !== ws || (op.id !== undefined && s.id !== String(op.id))),
+        );
+        return;
+      }
+      case 'advertise':
+        claimType('advertise', op.topic, op.type);
+        return;
+      case 'unadvertise':
+        return;
+      case 'publish':
+        // Implicit registration: no advertise needed when the type is known.
+        if (!claimType('publish', op.topic, undefined)) return;
+        arrivals.push({ topic: op.topic, msg: op.msg as Record<string, unknown>, at: Date.now() });
+        deliver(op.topic, op.msg as Record<string, unknown>);
+        return;
+      case 'advertise_service':
+        services.set(op.service, ws);
+        return;
+      case 'unadvertise_service':
+        if (services.get(op.service) === ws) services.delete(op.service);
+        return;
+      case 'send_action_goal':
+        return sendActionGoal(ws, op, queue);
+      case 'cancel_action_goal':
+        // Always dispatched in a new thread, but dispatched by this connection's queue (blocked above).
+        clientHandlers.get(String(op.id))?.end('canceled');
+        return;
+      case 'call_service': {
+        const cancelled = /^(.*)\/_action\/cancel_goal$/.exec(op.service ?? '');
+        const server = cancelled && actionServers.get(cancelled[1]!);
+        if (server) {
+          const canceling = server.goals.filter((g) => g.state === 'active');
+          for (const goal of canceling) goal.end('canceled');
+          send(ws, {
+            op: 'service_response',
+            id: op.id,
+            service: op.service,
+            values: { return_code: 0, goals_canceling: canceling.map(() => ({})) },
+            result: true,
+          });
+          return;
+        }
+        const provider = services.get(op.service);
+        if (!provider) {
+          setTimeout(() => {
+            log(`call_service InvalidServiceException: Service ${op.service} does not exist`);
+            send(ws, {
+              op: 'service_response',
+              service: op.service,
+              values: `Service ${op.service} does not exist`,
+              result: false,
+              id: op.id,
+            });
+          }, serviceWaitMs).unref();
+          return;
+        }
+        const forwardId = `service_request:${op.service}:${++nextCall}`;
+        pendingCalls.set(forwardId, { caller: ws, id: op.id, service: op.service });
+        send(provider, { op: 'call_service', id: forwardId, service: op.service, args: op.args });
+        return;
+      }
+      case 'service_response': {
+        if (op.values === null || typeof op.values !== 'object' || Array.isArray(op.values)) {
+          // The response message cannot be built: logged on the server, the caller keeps waiting.
+          log(`service_response ${op.service}: values must be a message, got ${JSON.stringify(op.values)}`);
+          return;
+        }
+        const pending = pendingCalls.get(String(op.id));
+        if (!pending) return;
+        pendingCalls.delete(String(op.id));
+        send(pending.caller, {
+          op: 'service_response',
+          id: pending.id,
+          service: pending.service,
+          values: op.values,
+          result: op.result ?? true,
+        });
+        return;
+      }
+      default:
+        log(`Unknown operation: ${op.op}`);
+    }
+  };
+
+  const sendActionGoal = (
+    ws: WebSocket,
+    op: Record<string, any>,
+    queue: { blockedBy?: Goal; waiting: RosbridgeOp[] },
+  ) => {
+    const server = actionServers.get(op.action);
+    const block = (goal: Goal) => {
+      if (!options.actionGoalsInNewThread) queue.blockedBy = goal;
+    };
+    let state: TestGoal['state'] = 'active';
+    const goal: Goal = {
+      args: (op.args ?? {}) as Record<string, unknown>,
+      id: op.id,
+      get state() {
+        return state;
+      },
+      feedback: (values) => {
+        if (state === 'active') send(ws, { op: 'action_feedback', id: op.id, action: op.action, values });
+      },
+      succeed: (values) => end('succeeded', values),
+      abort: (values) => end('aborted', values),
+      end: (to) => end(to),
+    };
+    const end = (to: 'succeeded' | 'aborted' | 'canceled', values: Record<string, unknown> = {}) => {
+      if (state !== 'active') return;
+      state = to;
+      clientHandlers.delete(String(op.id));
+      send(ws, { op: 'action_result', id: op.id, action: op.action, values, status: GOAL_STATUS[to], result: true });
+      if (queue.blockedBy === goal) {
+        queue.blockedBy = undefined;
+        for (const waiting of queue.waiting.splice(0)) handle(ws, waiting);
+      }
+    };
+    if (!server) {
+      // wait_for_server: no answer until a server appears (this double never brings one).
+      clientHandlers.set(String(op.id), goal);
+      block(goal);
+      return;
+    }
+    if (op.action_type !== server.type) {
+      log(`send_action_goal Exception: ${op.id}`);
+      send(ws, {
+        op: 'action_result',
+        id: op.id,
+        action: op.action,
+        values: `action type ${op.action_type} does not match ${server.type}`,
+        status: 0,
+        result: false,
+      });
+      return;
+    }
+    clientHandlers.set(String(op.id), goal);
+    server.goals.push(goal);
+    block(goal);
   };
 
   const onConnection = (ws: WebSocket) => {
-    ws.on('message', (data) => {
-      let op: RosbridgeOp & {
-        topic?: string;
-        type?: string;
-        service?: string;
-        id?: string;
-        msg?: unknown;
-        args?: unknown;
-        values?: unknown;
-        result?: boolean;
-      };
+    queues.set(ws, { waiting: [] });
+    ws.on('message', (data, isBinary) => {
+      let op: RosbridgeOp;
       try {
+        if (isBinary) throw new Error('binary');
         op = JSON.parse(String(data));
       } catch {
-        status(ws, 'error', 'Unable to deserialize message');
+        log('Unable to deserialize message');
         return;
       }
-      ops.push(op);
-      switch (op.op) {
-        case 'subscribe': {
-          if (!op.type) return status(ws, 'error', `subscribe ${op.topic}: a type is required`, op.id);
-          const byClient = subscriptions.get(op.topic!) ?? new Map<WebSocket, Set<string>>();
-          subscriptions.set(op.topic!, byClient);
-          const ids = byClient.get(ws) ?? new Set<string>();
-          ids.add(String(op.id));
-          byClient.set(ws, ids);
-          break;
-        }
-        case 'unsubscribe': {
-          const byClient = subscriptions.get(op.topic!);
-          const ids = byClient?.get(ws);
-          if (ids) {
-            if (op.id === undefined) ids.clear();
-            else ids.delete(String(op.id));
-            if (ids.size === 0) byClient!.delete(ws);
-          }
-          break;
-        }
-        case 'advertise': {
-          if (!op.type) return status(ws, 'error', `advertise ${op.topic}: a type is required`, op.id);
-          const topics = advertised.get(ws) ?? new Set<string>();
-          topics.add(op.topic!);
-          advertised.set(ws, topics);
-          break;
-        }
-        case 'unadvertise':
-          advertised.get(ws)?.delete(op.topic!);
-          break;
-        case 'publish':
-          if (!advertised.get(ws)?.has(op.topic!)) {
-            return status(ws, 'error', `publish ${op.topic}: the topic was not advertised by this client`, op.id);
-          }
-          arrivals.push({ topic: op.topic!, msg: op.msg as Record<string, unknown>, at: Date.now() });
-          deliver(op.topic!, op.msg);
-          break;
-        case 'advertise_service':
-          if (!op.type) return status(ws, 'error', `advertise_service ${op.service}: a type is required`, op.id);
-          services.set(op.service!, ws);
-          break;
-        case 'unadvertise_service':
-          if (services.get(op.service!) === ws) services.delete(op.service!);
-          break;
-        case 'send_action_goal': {
-          const o = op as typeof op & { action?: string; action_type?: string };
-          const server = actionServers.get(o.action!);
-          // As the real bridge: no server means no answer at all (it waits for one).
-          if (!server) break;
-          if (o.action_type !== server.type) {
-            send(ws, {
-              op: 'action_result',
-              id: o.id,
-              action: o.action,
-              values: `action type ${o.action_type} does not match ${server.type}`,
-              status: 0,
-              result: false,
-            });
-            break;
-          }
-          let state: TestGoal['state'] = 'active';
-          const end = (to: 'succeeded' | 'aborted' | 'canceled', values: Record<string, unknown> = {}) => {
-            if (state !== 'active') return;
-            state = to;
-            send(ws, {
-              op: 'action_result',
-              id: o.id,
-              action: o.action,
-              values,
-              status: GOAL_STATUS[to],
-              result: true,
-            });
-          };
-          server.goals.push({
-            args: (o.args ?? {}) as Record<string, unknown>,
-            client: ws,
-            id: o.id,
-            get state() {
-              return state;
-            },
-            feedback: (values) => {
-              if (state === 'active') send(ws, { op: 'action_feedback', id: o.id, action: o.action, values });
-            },
-            succeed: (values) => end('succeeded', values),
-            abort: (values) => end('aborted', values),
-            end: (to) => end(to),
-          });
-          break;
-        }
-        case 'cancel_action_goal': {
-          const o = op as typeof op & { action?: string };
-          for (const goal of actionServers.get(o.action!)?.goals ?? []) {
-            if (goal.client === ws && goal.id === o.id) goal.end('canceled');
-          }
-          break;
-        }
-        case 'call_service': {
-          const cancelled = /^(.*)\/_action\/cancel_goal$/.exec(op.service ?? '');
-          const server = cancelled && actionServers.get(cancelled[1]!);
-          if (server) {
-            const canceling = server.goals.filter((g) => g.state === 'active');
-            for (const goal of canceling) goal.end('canceled');
-            send(ws, {
-              op: 'service_response',
-              id: op.id,
-              service: op.service,
-              values: { return_code: 0, goals_canceling: canceling.map(() => ({})) },
-              result: true,
-            });
-            break;
-          }
-          const provider = services.get(op.service!);
-          if (!provider) return status(ws, 'error', `call_service: service ${op.service} does not exist`, op.id);
-          const forwardId = `fwd_${++nextCall}`;
-          pendingCalls.set(forwardId, { caller: ws, id: op.id });
-          send(provider, { op: 'call_service', id: forwardId, service: op.service, args: op.args });
-          break;
-        }
-        case 'service_response': {
-          if (op.values === null || typeof op.values !== 'object' || Array.isArray(op.values)) {
-            // As a ROS 2 bridge: the response cannot be built, the provider hears why, the caller hears nothing.
-            return status(ws, 'error', `service_response ${op.service}: values must be an object`, op.id);
-          }
-          const pending = pendingCalls.get(String(op.id));
-          if (pending) {
-            pendingCalls.delete(String(op.id));
-            send(pending.caller, {
-              op: 'service_response',
-              id: pending.id,
-              service: op.service,
-              values: op.values,
-              result: op.result ?? true,
-            });
-          }
-          break;
-        }
-        default:
-          status(ws, 'error', `unknown operation ${op.op}`, op.id);
-      }
+      handle(ws, op);
     });
     ws.on('close', () => {
-      for (const byClient of subscriptions.values()) byClient.delete(ws);
-      advertised.delete(ws);
+      for (const [topic, list] of subscriptions)
+        subscriptions.set(
+          topic,
+          list.filter((s) => s.client !== ws),
+        );
       for (const [name, provider] of services) if (provider === ws) services.delete(name);
+      queues.delete(ws);
     });
   };
 
   const start = async () => {
-    wss = new WebSocketServer({ host: '127.0.0.1', port });
-    await new Promise<void>((resolve) => wss!.once('listening', () => resolve()));
-    port = (wss.address() as AddressInfo).port;
-    wss.on('connection', onConnection);
-  };
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (!wss) return resolve();
-      for (const client of wss.clients) client.terminate();
-      wss.close(() => resolve());
-      wss = undefined;
+    http = createServer();
+    http.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      if (frozen) socket.pause();
     });
+    wss = new WebSocketServer({ server: http });
+    wss.on('connection', onConnection);
+    await new Promise<void>((resolve) => http!.listen(port, '127.0.0.1', resolve));
+    port = (http.address() as AddressInfo).port;
+  };
+  const stop = async () => {
+    const server = http;
+    if (!server) return;
+    http = undefined;
+    frozen = false;
+    for (const client of wss?.clients ?? []) client.terminate();
+    for (const socket of sockets) socket.destroy();
+    wss?.close();
+    wss = undefined;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   await start();
 
   return {
     url: `ws://127.0.0.1:${port}`,
     ops,
-    statuses,
+    logged,
+    declareTopic: (topic, type) => {
+      topicTypes.set(topic, type);
+    },
     publish: (topic, msg) => deliver(topic, msg),
+    repeat: (topic, first, everyMs) => {
+      let msg = first;
+      deliver(topic, msg);
+      const timer = setInterval(() => deliver(topic, msg), everyMs);
+      repeaters.add(timer);
+      return {
+        set: (next) => {
+          msg = next;
+          deliver(topic, msg);
+        },
+        stop: () => {
+          clearInterval(timer);
+          repeaters.delete(timer);
+        },
+      };
+    },
     published: (topic) => arrivals.filter((a) => a.topic === topic).map((a) => a.msg),
     arrivals: (topic) => arrivals.filter((a) => a.topic === topic).map(({ msg, at }) => ({ msg, at })),
-    subscribers: (topic) => [...(subscriptions.get(topic)?.values() ?? [])].reduce((n, ids) => n + ids.size, 0),
+    subscribers: (topic) =>
+      (subscriptions.get(topic) ?? []).filter((s) => s.client.readyState === s.client.OPEN).length,
     actionServer: (action, type) => {
-      const server = {
-        type,
-        goals: [] as Array<TestGoal & { client: WebSocket; id: unknown; end(s: 'canceled'): void }>,
-      };
+      const server = { type, goals: [] as Goal[] };
       actionServers.set(action, server);
       return server;
     },
     sendRaw: (text) => {
       for (const client of wss?.clients ?? []) if (client.readyState === client.OPEN) client.send(text);
     },
+    freeze: () => {
+      frozen = true;
+      for (const socket of sockets) socket.pause();
+    },
+    thaw: () => {
+      frozen = false;
+      for (const socket of sockets) socket.resume();
+    },
     stop,
     start,
-    close: stop,
+    close: async () => {
+      for (const timer of repeaters) clearInterval(timer);
+      repeaters.clear();
+      await stop();
+    },
   };
 }

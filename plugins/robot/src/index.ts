@@ -9,6 +9,7 @@
  */
 export { HardwareErrorCodes, HardwareErrors, type HardwareErrorCode } from './errors.js';
 export {
+  arrayField,
   DRIVE_MESSAGE_TYPES,
   SENSOR_MESSAGE_TYPES,
   SENSOR_UNITS,
@@ -26,10 +27,13 @@ export type {
   SafetyDriveConfig,
   SafetyTransportContext,
   SafetyTransportSpec,
+  StopCause,
+  StopDelivery,
 } from './safety/protocol.js';
 export { NAVIGATE_TO_POSE, NAVIGATION_SENSOR, type NavigationMapping } from './navigation.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';
 export {
+  DEFAULT_E_STOP_TIMEOUT_MS,
   DEFAULT_STALL_MS,
   TOPIC_NAME_PATTERN,
   ROBOT_MAPPING_SCHEMA_PROPERTIES,
@@ -45,6 +49,7 @@ export {
   CANCEL_GOAL_SERVICE_TYPE,
   type ActionGoal,
   type ActionOutcome,
+  type LinkState,
   type QosProfile,
   type RobotTransport,
   type RosMessage,

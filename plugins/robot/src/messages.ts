@@ -32,16 +32,32 @@ function yawOf(q: { x?: unknown; y?: unknown; z?: unknown; w?: unknown } | undef
   return Math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z));
 }
 
-/** `sensor_msgs/msg/BatteryState` power_supply_status: charging. */
+/** `sensor_msgs/msg/BatteryState` power_supply_status: 0 unknown, 1 charging, 2 discharging, 3 not charging, 4 full. */
 const POWER_SUPPLY_STATUS_CHARGING = 1;
+const POWER_SUPPLY_STATUS_KNOWN = new Set([1, 2, 3, 4]);
+
+/**
+ * The elements of an array field: a plain array (JSON, native ROS 2 after conversion) or a typed array
+ * (`Float32Array` and friends, as rosbridge sends `sequence<float>` under CBOR and rclnodejs gives
+ * natively). Anything else is no array at all.
+ */
+export function arrayField(value: unknown): readonly unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+    return Array.from(value as unknown as ArrayLike<number | bigint>, (v) => (typeof v === 'bigint' ? Number(v) : v));
+  }
+  return undefined;
+}
 
 /**
  * Converts a standard message into a compact sensor value:
  * BatteryState → `{ percent, voltage }` (ROS 2 `percentage` is 0..1), with `charging` when the
  * message says (`power_supply_status`); Range → `{ range_m }` within `[min_range, max_range]`, as the
  * message definition says: closer than `min_range` (or -Inf) → `{ range_m: min_range, too_close: true }`,
- * beyond `max_range` (or +Inf; rosbridge sends ±Inf as null) → `{ nothing_within_m: max_range }`, NaN →
- * `{ invalid: true }`; Odometry → `{ x, y, yaw, linear_m_s, angular_rad_s }`.
+ * beyond `max_range` (or +Inf) → `{ nothing_within_m: max_range }`, NaN, a missing range or `null` (rosbridge
+ * writes NaN and ±Inf alike as null) → `{ invalid: true }`; Imu → `{ yaw, yaw_rate_rad_s }`, without `yaw`
+ * when orientation_covariance[0] is -1 (no orientation); LaserScan ranges may be typed arrays;
+ * Odometry → `{ x, y, yaw, linear_m_s, angular_rad_s }`.
  */
 export function toSensorValue(
   type: SensorMessageType,
@@ -54,7 +70,8 @@ export function toSensorValue(
         percent: round(num(message.percentage) * 100, 1),
         voltage: round(num(message.voltage), 2),
       });
-      if (typeof message.power_supply_status === 'number') {
+      // Unknown (0) or a value outside the message definition says nothing about charging.
+      if (POWER_SUPPLY_STATUS_KNOWN.has(message.power_supply_status as number)) {
         value.charging = message.power_supply_status === POWER_SUPPLY_STATUS_CHARGING;
       }
       return value;
@@ -65,8 +82,10 @@ export function toSensorValue(
       return scanValue(message);
     case 'sensor_msgs/msg/Imu': {
       const rate = (message.angular_velocity as Record<string, unknown> | undefined)?.z;
+      // REP 145 / the message definition: orientation_covariance[0] = -1 means the IMU has no orientation.
+      const noOrientation = arrayField(message.orientation_covariance)?.[0] === -1;
       return finiteFields({
-        yaw: round(yawOf(message.orientation as Record<string, unknown> | undefined)),
+        yaw: noOrientation ? Number.NaN : round(yawOf(message.orientation as Record<string, unknown> | undefined)),
         yaw_rate_rad_s: round(num(rate)),
       });
     }
@@ -99,11 +118,13 @@ function finiteFields(value: Record<string, number>): Record<string, number> {
 
 /**
  * A LaserScan as the nearest obstacle overall and per sector (front ±45°, left, back, right), using
- * only ranges within `[range_min, range_max]` (null, NaN and ±Inf are no return). Sectors with no
- * return are left out: `{ nearest_m, front_m, left_m, right_m, back_m }`.
+ * only ranges within `[range_min, range_max]` (NaN and ±Inf are no return). Sectors with no return are
+ * left out: `{ nearest_m, front_m, left_m, right_m, back_m }`; `unknown_returns` counts the ranges that
+ * arrived as `null` (JSON's NaN, +Inf or -Inf, the last "too close" by REP 117), so they never pass for a
+ * clear path.
  */
 function scanValue(message: RosMessage): Readonly<Record<string, number>> {
-  const ranges = Array.isArray(message.ranges) ? (message.ranges as unknown[]) : [];
+  const ranges = arrayField(message.ranges) ?? [];
   const angleMin = num(message.angle_min);
   const increment = num(message.angle_increment);
   const min = typeof message.range_min === 'number' ? message.range_min : 0;
@@ -112,7 +133,11 @@ function scanValue(message: RosMessage): Readonly<Record<string, number>> {
   const keep = (key: string, r: number) => {
     if (!(key in nearest) || r < nearest[key]!) nearest[key] = r;
   };
+  // JSON null may be -Inf (REP 117: a return too close to measure) as well as +Inf or NaN: counted, never
+  // read as "nothing there".
+  let unknown = 0;
   ranges.forEach((raw, i) => {
+    if (raw === null) unknown++;
     if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < min || raw > max) return;
     if (!Number.isFinite(angleMin) || !Number.isFinite(increment)) return;
     const angle = Math.atan2(Math.sin(angleMin + i * increment), Math.cos(angleMin + i * increment));
@@ -128,18 +153,18 @@ function scanValue(message: RosMessage): Readonly<Record<string, number>> {
     keep('nearest_m', raw);
     keep(sector, raw);
   });
-  return Object.fromEntries(Object.entries(nearest).map(([k, v]) => [k, round(v)]));
+  const value = Object.fromEntries(Object.entries(nearest).map(([k, v]) => [k, round(v)]));
+  return unknown > 0 ? { ...value, unknown_returns: unknown } : value;
 }
 
 function rangeValue(message: RosMessage): Readonly<Record<string, number | boolean>> {
   const min = typeof message.min_range === 'number' ? message.min_range : undefined;
   const max = typeof message.max_range === 'number' ? message.max_range : undefined;
   const raw = message.range;
-  if (typeof raw === 'number' && Number.isNaN(raw)) return { invalid: true };
-  // Over rosbridge ±Inf arrives as null: with no sign, it reads as "nothing detected".
-  const range =
-    raw === null || raw === undefined ? Number.POSITIVE_INFINITY : typeof raw === 'number' ? raw : Number.NaN;
-  if (Number.isNaN(range)) return { invalid: true };
+  // Over rosbridge's JSON NaN, +Inf ("nothing within") and -Inf ("too close", REP 117) all arrive as
+  // null: with no way to tell them apart, null is invalid, never "nothing within".
+  if (typeof raw !== 'number' || Number.isNaN(raw)) return { invalid: true };
+  const range = raw;
   if (min !== undefined && range < min) return { range_m: round(min), too_close: true };
   if (range === Number.NEGATIVE_INFINITY) return { range_m: 0, too_close: true };
   if ((max !== undefined && range > max) || range === Number.POSITIVE_INFINITY) {

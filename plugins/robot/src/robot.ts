@@ -15,7 +15,7 @@ import {
   type SensorMessageType,
 } from './messages.js';
 import { HardwareErrorCodes } from './errors.js';
-import type { SafetyTransportSpec } from './safety/protocol.js';
+import type { SafetyTransportSpec, StopCause, StopDelivery } from './safety/protocol.js';
 import { SafetyPath } from './safety/safety-path.js';
 import { attachNavigation, type NavigationMapping } from './navigation.js';
 import { json, rejected } from './tool-result.js';
@@ -29,6 +29,8 @@ export const TOPIC_NAME_PATTERN = '^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-
 
 /** The dead-man's default: zero velocity when the runtime stalls this long while driving. */
 export const DEFAULT_STALL_MS = 250;
+/** How fresh a configured e-stop topic must be before and while driving, by default. */
+export const DEFAULT_E_STOP_TIMEOUT_MS = 1000;
 
 /** One sensor mapped to a topic. */
 export interface SensorMapping {
@@ -79,6 +81,11 @@ export interface SafetyMapping {
   readonly stall_ms?: number;
   /** A `std_msgs/msg/Bool` topic: `true` stops the robot and refuses drives until `false`. */
   readonly e_stop_topic?: string;
+  /**
+   * Fail closed: drives are refused until the e-stop topic is heard, and a silence longer than this while
+   * driving stops the robot (default 1000; 0: heard once is enough, for a latched e-stop).
+   */
+  readonly e_stop_timeout_ms?: number;
 }
 
 /** JSON schema properties for {@link RobotMapping}, for hardware plugins' config schemas. */
@@ -121,6 +128,7 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
     properties: {
       stall_ms: { type: 'integer', minimum: 20, maximum: 10000 },
       e_stop_topic: { type: 'string', pattern: TOPIC_NAME_PATTERN },
+      e_stop_timeout_ms: { type: 'integer', minimum: 0, maximum: 60000 },
     },
     additionalProperties: false,
   },
@@ -142,8 +150,8 @@ const RELIABLE_QOS: QosProfile = { reliability: 'reliable', durability: 'volatil
 export interface RobotBridge {
   /** Connects and subscribes (call from the plugin's `start`). */
   start(): Promise<void>;
-  /** Publishes zero velocity now and cancels any drive. */
-  emergencyStop(): Promise<void>;
+  /** Publishes zero velocity now and cancels any drive; says whether it reached a live link. */
+  emergencyStop(): Promise<StopDelivery>;
   /** Zero velocity, subscriptions closed, transport closed (call from the plugin's `stop`). */
   stop(): Promise<void>;
 }
@@ -199,6 +207,8 @@ export function attachRobot(
   }
   let path: SafetyPath | undefined;
   let eStopActive = false;
+  /** The safety path hears the e-stop topic (fail closed: false until it does). */
+  let eStopFresh = false;
   const navigation = mapping.navigation;
   if (navigation && (!drive || !transport.sendActionGoal)) {
     throw new MiraError(
@@ -217,10 +227,19 @@ export function attachRobot(
               reason: 'emergency_stopped',
               error: `the emergency stop on ${mapping.safety?.e_stop_topic} is active; clear it first`,
             }
-          : path
-            ? undefined
-            : { reason: 'transport_error', error: 'the robot is not connected; no goal was sent' },
-      navigating: (active) => path?.navigating(active),
+          : !path
+            ? { reason: 'transport_error', error: 'the robot is not connected; no goal was sent' }
+            : mapping.safety?.e_stop_topic && !eStopFresh
+              ? {
+                  reason: 'e_stop_silent',
+                  error: `the e-stop topic ${mapping.safety.e_stop_topic} is not heard (never, or not within e_stop_timeout_ms); no goal was sent`,
+                }
+              : undefined,
+      navigating: (active) => {
+        // One source of motion: a goal ends the drive (the safety path stops republishing it).
+        if (active) cancelDeadline();
+        path?.navigating(active);
+      },
     });
   // The runtime's own clock also ends a drive (tests step it); the safety path ends it in real time regardless.
   let deadlineTimer: ReturnType<typeof setInterval> | undefined;
@@ -228,16 +247,26 @@ export function attachRobot(
     if (deadlineTimer) clearInterval(deadlineTimer);
     deadlineTimer = undefined;
   };
-  const halt = async (why: string) => {
+  const halt = async (why: string): Promise<StopDelivery> => {
     cancelDeadline();
-    if (!path) return;
+    if (!path) {
+      return {
+        delivered: false,
+        detail: `zero velocity not delivered on ${drive?.topic}: the safety path is not running; the base's own command timeout must stop the robot`,
+      };
+    }
     const reply = await path.stop(why);
-    if (!reply.ok)
-      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `zero velocity could not be sent: ${reply.error}`);
+    if (!reply.ok) return { delivered: false, detail: `zero velocity not delivered: ${reply.error}` };
+    return reply.delivery ?? { delivered: true, detail: `zero velocity sent on ${drive?.topic}` };
   };
 
   if (drive) {
-    kernel.hardware.registerEmergencyStop(() => halt('console stop'));
+    kernel.hardware.registerEmergencyStop(async () => {
+      const delivery = await halt('console stop');
+      // The console says more than "sent" only where there is more to say: a link that failed, or a zero
+      // heard back (or not) over a bridge.
+      return delivery.delivered && delivery.confirmed === undefined ? { delivered: true } : delivery;
+    });
     kernel.hardware.registerConsoleStopPort(() => {
       if (!path) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, 'the safety path is not running');
       return path.consolePort();
@@ -302,10 +331,10 @@ export function attachRobot(
       origins: EPISODE_ORIGINS,
       parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
       run: async () => {
-        try {
-          await halt('stop tool');
-        } catch (error) {
-          return rejected('transport_error', (error as Error).message);
+        const delivery = await halt('stop tool');
+        if (!delivery.delivered) {
+          kernel.log.error(`stop: ${delivery.detail}`);
+          return rejected('not_delivered', delivery.detail);
         }
         return { content: json({ status: 'stopped' }), display: 'stopped' };
       },
@@ -325,11 +354,25 @@ export function attachRobot(
         );
       }
       for (const sensor of mapping.sensors) {
+        // No silent success: a subscription that delivers nothing (a wrong topic or type, which a bridge
+        // refuses without a word) is reported once, by name.
+        let heard = false;
+        const staleAfter = sensor.stale_after_ms ?? 5000;
+        const silence = setTimeout(() => {
+          if (!heard)
+            kernel.log.warn(
+              `sensor ${sensor.id}: nothing received on ${sensor.topic} (${sensor.type}) within ${staleAfter} ms; ` +
+                `check the topic name and type, and that its publisher runs (a bridge refuses a subscription of the wrong type silently)`,
+            );
+        }, staleAfter);
+        silence.unref?.();
+        unsubscribers.push(() => clearTimeout(silence));
         unsubscribers.push(
           transport.subscribe(
             sensor.topic,
             sensor.type,
             (message) => {
+              heard = true;
               const reading: SensorReading = {
                 sensorId: sensor.id,
                 value: toSensorValue(sensor.type, message),
@@ -363,15 +406,20 @@ export function attachRobot(
             rateHz: drive.rate_hz ?? 10,
             stallMs: mapping.safety?.stall_ms ?? DEFAULT_STALL_MS,
             eStopTopic: mapping.safety?.e_stop_topic,
+            eStopTimeoutMs: mapping.safety?.e_stop_timeout_ms ?? DEFAULT_E_STOP_TIMEOUT_MS,
             navigationAction: navigation?.action,
           },
           {
-            stopped: (why, stalledMs) => {
+            stopped: (why, stalledMs, delivery) => {
               cancelDeadline();
-              if (why === 'stall' && stalledMs !== undefined) {
-                kernel.output.print(`[safety] stopped: runtime stalled ${(stalledMs / 1000).toFixed(1)} s`);
-              } else if (why === 'e_stop')
-                kernel.output.print(`[safety] stopped: emergency stop on ${mapping.safety?.e_stop_topic}`);
+              const line = stoppedLine(why, stalledMs, mapping.safety?.e_stop_topic);
+              if (!line) return;
+              const undelivered = delivery && !delivery.delivered ? ` — ${delivery.detail}` : '';
+              kernel.output.print(`[safety] ${line}${undelivered}`);
+              if (undelivered) kernel.log.error(`safety: ${line}${undelivered}`);
+            },
+            eStopFresh: (fresh) => {
+              eStopFresh = fresh;
             },
             eStop: (active) => {
               eStopActive = active;
@@ -395,4 +443,26 @@ export function attachRobot(
       }
     },
   };
+}
+
+/** The console line for a stop the safety path made on its own (a console `stop` prints its own line). */
+function stoppedLine(
+  why: StopCause,
+  stalledMs: number | undefined,
+  eStopTopic: string | undefined,
+): string | undefined {
+  switch (why) {
+    case 'stall':
+      return stalledMs === undefined ? undefined : `stopped: runtime stalled ${(stalledMs / 1000).toFixed(1)} s`;
+    case 'e_stop':
+      return `stopped: emergency stop on ${eStopTopic}`;
+    case 'e_stop_silent':
+      return `stopped: the e-stop topic ${eStopTopic} fell silent; drives are refused until it is heard again`;
+    case 'link':
+      return 'drive ended: the link to the robot failed; it will not resume';
+    case 'console':
+    case 'quit':
+    case 'duration':
+      return undefined;
+  }
 }

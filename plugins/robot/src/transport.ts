@@ -43,6 +43,16 @@ export const CANCEL_ALL_GOALS: RosMessage = {
 };
 
 /**
+ * Whether a supervised link (a bridge connection) can carry commands now. `since` is when it last
+ * changed (ms since the epoch); `why` says what took it down.
+ */
+export interface LinkState {
+  readonly up: boolean;
+  readonly since: number;
+  readonly why?: string;
+}
+
+/**
  * The transport port between Mira and a robot: ROS 2 topics and services.
  * Implementations: the in-process simulator, native ROS 2 (rclnodejs) and
  * rosbridge (roslib over WebSocket). A contract suite in `test/` runs against each.
@@ -75,6 +85,23 @@ export interface RobotTransport {
     goal: RosMessage,
     onFeedback: (feedback: RosMessage) => void,
   ): Promise<ActionGoal>;
+  /**
+   * Link supervision, for transports that reach the robot over a link that can fail or freeze (rosbridge):
+   * the link's state now. A transport without it (the simulator, a native node) is always up.
+   */
+  link?(): LinkState;
+  /**
+   * Calls `listener` whenever the link goes down (a lost connection, a missed liveness deadline) or comes
+   * back (before anything else is sent on the new connection). Returns the unsubscribe function.
+   */
+  onLink?(listener: (state: LinkState) => void): () => void;
+  /**
+   * Resolves when one round trip to the peer completed (a WebSocket ping answered by its pong): the peer
+   * was reading this connection a moment ago. Rejects when no answer comes within the liveness deadline.
+   * The safety path writes a non-zero velocity only right after one, so a frozen peer never gets a drive
+   * command it would act on later.
+   */
+  roundTrip?(): Promise<void>;
   /** Closes subscriptions and the connection (destroys the ROS node). Safe to call twice. */
   close(): Promise<void>;
 }

@@ -9,12 +9,17 @@ import { definePlugin, type MiraPlugin } from '@mira/core';
 import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotMapping, type RobotTransport } from '@mira/robot';
 import { NODE_CONFIG_SCHEMA, attachNode, parseRosArgs, resolveName, type NodeConfig } from './node.js';
 import { RclnodejsTransport } from './rclnodejs-transport.js';
-import { RosbridgeTransport } from './rosbridge-transport.js';
+import { DEFAULT_GOAL_ACCEPT_MS, DEFAULT_LIVENESS_MS, RosbridgeTransport } from './rosbridge-transport.js';
 
 export { RclnodejsTransport, loadRclnodejs, type RclnodejsTransportOptions } from './rclnodejs-transport.js';
 export type * from './rclnodejs-api.js';
 export { toPlainJson, toRclMessage } from './ros-json.js';
-export { RosbridgeTransport } from './rosbridge-transport.js';
+export {
+  DEFAULT_GOAL_ACCEPT_MS,
+  DEFAULT_LIVENESS_MS,
+  RosbridgeTransport,
+  type RosbridgeOptions,
+} from './rosbridge-transport.js';
 export { RECALL_SERVICE_TYPE, parseRosArgs, resolveName, type NodeConfig, type RosArgs } from './node.js';
 export { connectRclnodejs, connectRosbridge } from './safety-transport.js';
 
@@ -27,6 +32,10 @@ export interface Ros2Config extends RobotMapping {
   /** rosbridge only, e.g. `ws://robot.local:9090`. */
   url?: string;
   connect_timeout_ms: number;
+  /** rosbridge only: pings unanswered this long take the link down (default 500). */
+  liveness_ms: number;
+  /** rosbridge only: a navigation goal with no feedback or result this long is rejected (default 5000). */
+  goal_accept_timeout_ms: number;
   node_name: string;
   namespace: string;
   /** What other ROS nodes may do with Mira. */
@@ -45,6 +54,8 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       transport: { enum: ['rclnodejs', 'rosbridge'], default: 'rclnodejs' },
       url: { type: 'string', pattern: '^wss?://' },
       connect_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+      liveness_ms: { type: 'integer', minimum: 50, maximum: 10000, default: DEFAULT_LIVENESS_MS },
+      goal_accept_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: DEFAULT_GOAL_ACCEPT_MS },
       node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
       namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
       ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
@@ -77,11 +88,21 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
     };
     const transport: RobotTransport =
       config.transport === 'rosbridge'
-        ? new RosbridgeTransport(config.url!, config.connect_timeout_ms, (message) => kernel.log.warn(message))
+        ? new RosbridgeTransport(config.url!, config.connect_timeout_ms, (message) => kernel.log.warn(message), {
+            livenessMs: config.liveness_ms,
+            goalAcceptMs: config.goal_accept_timeout_ms,
+          })
         : new RclnodejsTransport(config.node_name, config.namespace, { log: (message) => kernel.log.warn(message) });
     const safety =
       config.transport === 'rosbridge'
-        ? { export: 'connectRosbridge', options: { url: config.url!, connect_timeout_ms: config.connect_timeout_ms } }
+        ? {
+            export: 'connectRosbridge',
+            options: {
+              url: config.url!,
+              connect_timeout_ms: config.connect_timeout_ms,
+              liveness_ms: config.liveness_ms,
+            },
+          }
         : {
             export: 'connectRclnodejs',
             options: { node_name: `${config.node_name}_safety`, namespace: config.namespace },

@@ -1,9 +1,11 @@
 import * as roslib from 'roslib';
+import { WebSocket } from 'ws';
 import { MiraError } from '@mira/core';
 import {
   HardwareErrorCodes,
   type ActionGoal,
   type ActionOutcome,
+  type LinkState,
   type QosProfile,
   type RobotTransport,
   type RosMessage,
@@ -28,6 +30,13 @@ interface RosTopic {
   unadvertise(): void;
   publish(message: RosMessage): void;
 }
+/** roslib's base class for a transport under `Ros`: it decodes raw frames (JSON, CBOR) and emits them. */
+interface AbstractTransportClass {
+  new (): {
+    emit(event: string, value?: unknown): boolean;
+    handleRawMessage(data: unknown): void;
+  };
+}
 const ROSLIB = roslib as unknown as {
   Ros: new (options: Record<string, unknown>) => RosConnection;
   Topic: new (options: {
@@ -39,117 +48,349 @@ const ROSLIB = roslib as unknown as {
     compression?: string;
     reconnect_on_close?: boolean;
   }) => RosTopic;
+  AbstractTransport: AbstractTransportClass;
 };
 
 /** Reconnection backoff: first wait, and the longest. */
 const BACKOFF_FIRST_MS = 200;
 const BACKOFF_MAX_MS = 5000;
+/** The default liveness deadline: a link whose pings go unanswered this long is down. */
+export const DEFAULT_LIVENESS_MS = 500;
+/** The default bound on a goal's first word (feedback or result) before it counts as rejected. */
+export const DEFAULT_GOAL_ACCEPT_MS = 5000;
+/** How often an outage is summed up in the log while it lasts. */
+const OUTAGE_SUMMARY_MS = 30_000;
 
-/** A rosbridge `status` operation. */
-interface StatusOp {
-  readonly op: 'status';
-  readonly level?: string;
-  readonly msg?: string;
-  readonly id?: string;
+/** Settings of a rosbridge transport beyond its URL. */
+export interface RosbridgeOptions {
+  /** Pings unanswered this long take the link down (default 500 ms); pings go out five times as often. */
+  readonly livenessMs?: number;
+  /** A goal with no feedback or result this long is rejected (default 5000 ms). */
+  readonly goalAcceptMs?: number;
 }
 
 let nextId = 0;
 
 /**
- * A {@link RobotTransport} over rosbridge (protocol v2) with the roslib
- * client: for a runtime on a machine without ROS 2 that reaches a robot
- * running `rosbridge_server`. It survives the bridge restarting: it
- * reconnects with backoff and re-subscribes and re-advertises; while it is
- * disconnected it refuses to publish (nothing is queued to burst out later)
- * and says so in the log.
+ * roslib's transport over a `ws` socket this module holds, so that it can ping the bridge, and drop the
+ * socket — with whatever the client still buffers — the moment the link misses its deadline.
+ */
+class SupervisedSocket extends ROSLIB.AbstractTransport {
+  readonly socket: WebSocket;
+
+  constructor(url: string) {
+    super();
+    this.socket = new WebSocket(url);
+    this.socket.binaryType = 'arraybuffer';
+    this.socket.onopen = (event) => this.emit('open', event);
+    this.socket.onclose = (event) => this.emit('close', event);
+    this.socket.onerror = (event) => this.emit('error', event);
+    this.socket.onmessage = (event) => this.handleRawMessage(event.data);
+  }
+
+  send(message: unknown): void {
+    this.socket.send(JSON.stringify(message));
+  }
+  close(): void {
+    this.socket.close();
+  }
+  /** Drops the connection now: nothing buffered on this side is sent. */
+  kill(): void {
+    this.socket.terminate();
+  }
+  isConnecting(): boolean {
+    return this.socket.readyState === WebSocket.CONNECTING;
+  }
+  isOpen(): boolean {
+    return this.socket.readyState === WebSocket.OPEN;
+  }
+  isClosing(): boolean {
+    return this.socket.readyState === WebSocket.CLOSING;
+  }
+  isClosed(): boolean {
+    return this.socket.readyState === WebSocket.CLOSED;
+  }
+}
+
+/**
+ * One supervised connection to the bridge: a roslib `Ros` over a {@link SupervisedSocket}, pinged every
+ * fifth of the deadline. A link whose pings go unanswered past the deadline is killed (its socket dropped,
+ * which closes the `Ros`): a frozen bridge is noticed within the deadline, not when TCP gives up.
+ */
+class BridgeLink {
+  readonly ros: RosConnection;
+  #socket: SupervisedSocket | undefined;
+  readonly #livenessMs: number;
+  #lastPong = 0;
+  #pinger: ReturnType<typeof setInterval> | undefined;
+  readonly #roundTrips = new Map<string, () => void>();
+  /** Called once per connection when the deadline passed (before the socket is dropped). */
+  onMissed: (silentMs: number) => void = () => undefined;
+
+  constructor(livenessMs: number) {
+    this.#livenessMs = livenessMs;
+    this.ros = new ROSLIB.Ros({
+      transportFactory: async (url: string) => {
+        const socket = new SupervisedSocket(url);
+        this.#socket = socket;
+        socket.socket.on('pong', (data: Buffer) => {
+          this.#lastPong = performance.now();
+          const key = data.toString();
+          this.#roundTrips.get(key)?.();
+          this.#roundTrips.delete(key);
+        });
+        socket.socket.on('open', () => this.#supervise(socket));
+        socket.socket.on('close', () => this.#unsupervise(socket));
+        return socket;
+      },
+    });
+  }
+
+  #supervise(socket: SupervisedSocket): void {
+    this.#lastPong = performance.now();
+    clearInterval(this.#pinger);
+    this.#pinger = setInterval(
+      () => {
+        const silent = performance.now() - this.#lastPong;
+        if (silent > this.#livenessMs) {
+          this.onMissed(silent);
+          this.#unsupervise(socket);
+          socket.kill();
+          return;
+        }
+        if (socket.isOpen()) socket.socket.ping();
+      },
+      Math.max(10, Math.floor(this.#livenessMs / 5)),
+    );
+    this.#pinger.unref?.();
+  }
+
+  #unsupervise(socket: SupervisedSocket): void {
+    if (this.#socket !== socket) return;
+    clearInterval(this.#pinger);
+    this.#pinger = undefined;
+  }
+
+  /** Open, and answering pings within the deadline. */
+  get live(): boolean {
+    return this.ros.isConnected && performance.now() - this.#lastPong <= this.#livenessMs;
+  }
+
+  /** One ping answered. */
+  roundTrip(): Promise<void> {
+    const socket = this.#socket;
+    if (!socket?.isOpen() || !this.live) return Promise.reject(new Error('the link is down'));
+    const key = `rt${++nextId}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#roundTrips.delete(key);
+        reject(new Error(`no answer to a ping within ${this.#livenessMs} ms`));
+      }, this.#livenessMs);
+      timer.unref?.();
+      this.#roundTrips.set(key, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.socket.ping(key);
+    });
+  }
+
+  /** Drops the connection at once (nothing buffered is sent) and stops supervising it. */
+  kill(): void {
+    const socket = this.#socket;
+    if (socket) this.#unsupervise(socket);
+    socket?.kill();
+  }
+
+  close(): void {
+    const socket = this.#socket;
+    if (socket) this.#unsupervise(socket);
+    this.ros.close();
+  }
+}
+
+/** Opens a link within `timeoutMs`, retrying while the bridge refuses (it may be restarting). */
+async function openLink(url: string, livenessMs: number, timeoutMs: number): Promise<BridgeLink> {
+  const deadline = performance.now() + timeoutMs;
+  let wait = BACKOFF_FIRST_MS / 2;
+  let last = 'no answer';
+  for (;;) {
+    const link = new BridgeLink(livenessMs);
+    const left = deadline - performance.now();
+    const outcome = await new Promise<true | string>((resolve) => {
+      const timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), Math.max(0, left));
+      const settle = (value: true | string) => {
+        clearTimeout(timer);
+        link.ros.off('connection', opened);
+        link.ros.off('close', closed);
+        resolve(value);
+      };
+      const opened = () => settle(true);
+      const closed = () => settle('connection refused or closed');
+      link.ros.once('connection', opened);
+      link.ros.once('close', closed);
+      // A failed attempt also emits an error; the close that follows it decides.
+      link.ros.on('error', () => undefined);
+      link.ros.connect(url).catch((error: Error) => settle(error.message));
+    });
+    if (outcome === true) return link;
+    link.kill();
+    last = outcome;
+    if (performance.now() + wait >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    wait = Math.min(wait * 2, BACKOFF_MAX_MS);
+  }
+  throw new MiraError(
+    HardwareErrorCodes.TRANSPORT_FAILED,
+    `cannot reach rosbridge at ${url} within ${timeoutMs} ms (${last}); start rosbridge_server on the robot or fix [ros2] url`,
+  );
+}
+
+/**
+ * A {@link RobotTransport} over rosbridge (protocol v2) with the roslib client: for a runtime on a
+ * machine without ROS 2 that reaches a robot running `rosbridge_server`.
+ *
+ * - **Supervised**: the bridge is pinged every fifth of the liveness deadline; a link whose pings go
+ *   unanswered past it (a frozen bridge, a dead network) counts as down at once: nothing more is written,
+ *   the socket is dropped with whatever it still buffers, {@link onLink} listeners hear it.
+ * - **Survives restarts**: it reconnects with backoff and re-subscribes and re-advertises; while it is down
+ *   it refuses to publish (nothing is queued to burst out later). An outage logs one line when it starts,
+ *   one when it ends, and a summary every 30 s while it lasts.
+ * - **Start-up** retries within `connectTimeoutMs`, so a bridge restarting at that moment delays it.
+ * - **Action goals on connections of their own**: rosbridge runs a goal on its connection's incoming queue
+ *   (with `send_action_goals_in_new_thread = false`, its default), which holds every later op of that
+ *   connection until the goal ends; a goal here gets its own connection, and is cancelled from this one.
+ *   A goal with no feedback or result within `goalAcceptMs` is rejected (Nav2 absent, a goal refused).
+ * - rosbridge never sends `status` operations (errors stay in the bridge's log), so a failed call is seen
+ *   as the `service_response` with `result: false` it sends, and a refused subscription not at all: the
+ *   runtime reports a sensor that stays silent.
  */
 export class RosbridgeTransport implements RobotTransport {
   readonly name: string;
   readonly #url: string;
   readonly #connectTimeoutMs: number;
+  readonly #livenessMs: number;
+  readonly #goalAcceptMs: number;
   readonly #log: (message: string) => void;
-  #ros: RosConnection | undefined;
+  #link: BridgeLink | undefined;
   readonly #publishers = new Map<string, RosTopic>();
   readonly #services = new Map<string, { type: string; listener: (request?: unknown) => void }>();
+  readonly #goals = new Set<BridgeLink>();
+  readonly #linkListeners = new Set<(state: LinkState) => void>();
+  #state: LinkState = { up: false, since: Date.now(), why: 'not connected yet' };
   #closed = false;
   #backoff = BACKOFF_FIRST_MS;
+  #attempts = 0;
   #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  #summaryTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     url: string,
     connectTimeoutMs = 5000,
     log: (message: string) => void = (m) => process.stderr.write(`mira: ${m}\n`),
+    options: RosbridgeOptions = {},
   ) {
     this.#url = url;
     this.#connectTimeoutMs = connectTimeoutMs;
+    this.#livenessMs = options.livenessMs ?? DEFAULT_LIVENESS_MS;
+    this.#goalAcceptMs = options.goalAcceptMs ?? DEFAULT_GOAL_ACCEPT_MS;
     this.#log = log;
     this.name = `rosbridge ${url}`;
   }
 
-  /** True while the bridge connection is up. */
+  /** True while the bridge connection is up and answering within the deadline. */
   get connected(): boolean {
-    return Boolean(this.#ros?.isConnected) && !this.#closed;
+    return !this.#closed && this.#state.up && Boolean(this.#link?.live);
+  }
+
+  link(): LinkState {
+    // A deadline passed a moment ago counts before the supervisor's next look.
+    if (this.#state.up && !this.connected) return { up: false, since: Date.now(), why: 'no answer to pings' };
+    return this.#state;
+  }
+
+  onLink(listener: (state: LinkState) => void): () => void {
+    this.#linkListeners.add(listener);
+    return () => this.#linkListeners.delete(listener);
+  }
+
+  roundTrip(): Promise<void> {
+    if (!this.connected || !this.#link) return Promise.reject(new Error(`${this.name}: the link is down`));
+    return this.#link.roundTrip();
+  }
+
+  #setState(state: LinkState): void {
+    this.#state = state;
+    for (const listener of [...this.#linkListeners]) {
+      try {
+        listener(state);
+      } catch (error) {
+        this.#log(`${this.name}: a link listener failed: ${(error as Error).message}`);
+      }
+    }
   }
 
   #requireConnected(what: string): RosConnection {
-    if (this.#closed || !this.#ros)
+    if (this.#closed || !this.#link)
       throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: closed; ${what} was not sent`);
-    if (!this.#ros.isConnected) {
+    if (!this.connected) {
       throw new MiraError(
         HardwareErrorCodes.TRANSPORT_FAILED,
-        `${this.name}: not connected (reconnecting); ${what} was not sent and is not queued`,
+        `${this.name}: not connected (${this.link().why ?? 'reconnecting'}); ${what} was not sent and is not queued`,
       );
     }
-    return this.#ros;
+    return this.#link.ros;
   }
 
   async connect(): Promise<void> {
-    if (this.#ros) return;
-    const ros = new ROSLIB.Ros({});
-    await new Promise<void>((resolve, reject) => {
-      const fail = (why: string) => {
-        clearTimeout(timer);
-        ros.off('connection', opened);
-        ros.off('error', errored);
-        ros.close();
-        reject(
-          new MiraError(
-            HardwareErrorCodes.TRANSPORT_FAILED,
-            `cannot reach rosbridge at ${this.#url} (${why}); start rosbridge_server on the robot or fix [ros2] url`,
-          ),
-        );
-      };
-      const timer = setTimeout(() => fail(`no answer within ${this.#connectTimeoutMs} ms`), this.#connectTimeoutMs);
-      const opened = () => {
-        clearTimeout(timer);
-        ros.off('error', errored);
-        resolve();
-      };
-      const errored = () => fail('connection error');
-      ros.once('connection', opened);
-      ros.once('error', errored);
-      ros.connect(this.#url).catch((error: Error) => fail(error.message));
+    if (this.#link) return;
+    const link = await openLink(this.#url, this.#livenessMs, this.#connectTimeoutMs);
+    if (this.#closed) {
+      link.close();
+      return;
+    }
+    this.#link = link;
+    const ros = link.ros;
+    this.#state = { up: true, since: Date.now() };
+    link.onMissed = (silentMs) =>
+      this.#down(`no answer to pings for ${Math.round(silentMs)} ms (a frozen bridge or a dead network)`);
+    // From here on an error (an undecodable frame, say) is logged and skipped while the link is up, and a
+    // lost connection is re-established; only close() ends it.
+    ros.on('error', (event) => {
+      if (this.#state.up) this.#log(`${this.name}: ${describe(event)}; the connection stays`);
     });
-    this.#ros = ros;
-    // From here on an error (an undecodable frame, say) is logged and skipped, and a lost
-    // connection is re-established; only close() ends it.
-    ros.on('error', (event) => this.#log(`${this.name}: ${describe(event)}; the connection stays`));
     ros.on('close', () => {
       if (this.#closed) return;
-      this.#log(`${this.name}: connection lost; sensors go stale and commands are refused until it is back`);
+      this.#down('connection lost');
       this.#scheduleReconnect();
     });
     ros.on('connection', () => {
       if (this.#closed) return;
+      const downMs = Date.now() - this.#state.since;
       this.#backoff = BACKOFF_FIRST_MS;
-      this.#log(`${this.name}: reconnected; subscriptions and advertisements restored`);
+      clearInterval(this.#summaryTimer);
+      this.#summaryTimer = undefined;
       for (const [service, { type }] of this.#services)
         ros.callOnConnection({ op: 'advertise_service', type, service });
+      this.#log(
+        `${this.name}: reconnected after ${(downMs / 1000).toFixed(1)} s (${this.#attempts} attempt${this.#attempts === 1 ? '' : 's'}); subscriptions and advertisements restored`,
+      );
+      this.#attempts = 0;
+      this.#setState({ up: true, since: Date.now() });
     });
-    ros.on('status', (event) => {
-      const status = event as StatusOp;
-      this.#log(`${this.name}: bridge ${status.level ?? 'status'}: ${status.msg ?? ''}`);
-    });
+  }
+
+  /** The link is down: said once, listeners told, the socket dropped with what it still holds. */
+  #down(why: string): void {
+    if (!this.#state.up) return;
+    this.#setState({ up: false, since: Date.now(), why });
+    this.#link?.kill();
+    this.#log(`${this.name}: ${why}; sensors go stale and commands are refused until it is back`);
+    this.#summaryTimer = setInterval(() => {
+      const s = Math.round((Date.now() - this.#state.since) / 1000);
+      this.#log(`${this.name}: still down after ${s} s (${this.#attempts} reconnect attempts); retrying`);
+    }, OUTAGE_SUMMARY_MS);
+    this.#summaryTimer.unref?.();
   }
 
   #scheduleReconnect(): void {
@@ -158,20 +399,20 @@ export class RosbridgeTransport implements RobotTransport {
     this.#backoff = Math.min(this.#backoff * 2, BACKOFF_MAX_MS);
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = undefined;
-      if (this.#closed || !this.#ros || this.#ros.isConnected) return;
-      this.#ros.connect(this.#url).catch((error: Error) => {
-        this.#log(`${this.name}: reconnect failed (${error.message}); retrying`);
-        this.#scheduleReconnect();
-      });
+      const ros = this.#link?.ros;
+      if (this.#closed || !ros || ros.isConnected) return;
+      this.#attempts++;
+      // A failed attempt closes again, and the close handler schedules the next one.
+      ros.connect(this.#url).catch(() => this.#scheduleReconnect());
     }, wait);
     this.#reconnectTimer.unref?.();
   }
 
   subscribe(topic: string, type: string, handler: (message: RosMessage) => void, qos?: QosProfile): () => void {
-    if (!this.#ros || this.#closed)
+    if (!this.#link || this.#closed)
       throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: not connected`);
     const t = new ROSLIB.Topic({
-      ros: this.#ros,
+      ros: this.#link.ros,
       name: topic,
       messageType: type,
       // rosbridge options, not ROS QoS: depth is the subscriber's history, not the bridge's throttle buffer.
@@ -181,8 +422,12 @@ export class RosbridgeTransport implements RobotTransport {
       // roslib re-subscribes on the next connection after a close.
       reconnect_on_close: true,
     });
-    t.subscribe(handler);
-    return () => t.unsubscribe(handler);
+    // Nothing from a link past its deadline counts as fresh.
+    const live = (message: RosMessage) => {
+      if (this.connected) handler(message);
+    };
+    t.subscribe(live);
+    return () => t.unsubscribe(live);
   }
 
   async publish(topic: string, type: string, message: RosMessage): Promise<void> {
@@ -201,21 +446,21 @@ export class RosbridgeTransport implements RobotTransport {
     type: string,
     handler: (request: RosMessage) => RosMessage | Promise<RosMessage>,
   ): () => void {
-    if (!this.#ros || this.#closed)
+    if (!this.#link || this.#closed)
       throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: not connected`);
-    const ros = this.#ros;
+    const ros = this.#link.ros;
     const listener = (event?: unknown) => {
       const request = event as { op?: string; id?: string; args?: RosMessage };
       if (request.op !== 'call_service') return;
       void (async () => {
         try {
           const values = await handler(request.args ?? {});
-          if (ros.isConnected)
+          if (this.connected)
             ros.callOnConnection({ op: 'service_response', service, id: request.id, values, result: true });
         } catch (error) {
           // ROS 2 needs an object in values: a failed call answers {} with result false; the cause goes to the log.
           this.#log(`${this.name}: service ${service} failed: ${(error as Error).stack ?? String(error)}`);
-          if (ros.isConnected)
+          if (this.connected)
             ros.callOnConnection({ op: 'service_response', service, id: request.id, values: {}, result: false });
         }
       })();
@@ -226,7 +471,7 @@ export class RosbridgeTransport implements RobotTransport {
     return () => {
       ros.off(service, listener);
       this.#services.delete(service);
-      if (ros.isConnected) ros.callOnConnection({ op: 'unadvertise_service', service });
+      if (this.connected) ros.callOnConnection({ op: 'unadvertise_service', service });
     };
   }
 
@@ -242,9 +487,10 @@ export class RosbridgeTransport implements RobotTransport {
       const done = () => {
         clearTimeout(timer);
         ros.off(id, onResponse);
-        ros.off(`status:${id}`, onStatus);
         ros.off('close', onClose);
       };
+      // rosbridge answers a call it cannot make (no such service, a bad request) with result: false and
+      // the reason as a string in values (capabilities/call_service.py), after waiting for the service.
       const onResponse = (event?: unknown) => {
         const response = event as { result?: boolean; values?: unknown };
         done();
@@ -256,18 +502,6 @@ export class RosbridgeTransport implements RobotTransport {
             ),
           );
         } else resolve((response.values ?? {}) as RosMessage);
-      };
-      // The bridge says at once when the call cannot be made (unknown service, wrong type).
-      const onStatus = (event?: unknown) => {
-        const status = event as StatusOp;
-        if (status.level !== 'error' && status.level !== 'warning') return;
-        done();
-        reject(
-          new MiraError(
-            HardwareErrorCodes.TRANSPORT_FAILED,
-            `${this.name}: service ${service}: ${status.msg ?? 'refused by the bridge'}`,
-          ),
-        );
       };
       const onClose = () => {
         done();
@@ -288,7 +522,6 @@ export class RosbridgeTransport implements RobotTransport {
         );
       }, timeoutMs);
       ros.once(id, onResponse);
-      ros.on(`status:${id}`, onStatus);
       ros.once('close', onClose);
       // The bridge gets the same bound (seconds), so it stops waiting when Mira does.
       ros.callOnConnection({ op: 'call_service', id, service, type, args: request, timeout: timeoutMs / 1000 });
@@ -301,63 +534,90 @@ export class RosbridgeTransport implements RobotTransport {
     goal: RosMessage,
     onFeedback: (feedback: RosMessage) => void,
   ): Promise<ActionGoal> {
-    const ros = this.#requireConnected(`the goal to ${action}`);
+    this.#requireConnected(`the goal to ${action}`);
+    // A connection of the goal's own: rosbridge holds a connection's other ops while its goal runs.
+    const link = await openLink(this.#url, this.#livenessMs, this.#connectTimeoutMs);
+    if (this.#closed) {
+      link.close();
+      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: closed; the goal was not sent`);
+    }
+    this.#goals.add(link);
+    const ros = link.ros;
+    ros.on('error', () => undefined);
     const id = `send_action_goal:${action}:mira${++nextId}`;
+    let settled = false;
     const outcome = new Promise<ActionOutcome>((resolve, reject) => {
-      const done = () => {
-        ros.off(id, onOp);
-        ros.off(`status:${id}`, onStatus);
-        ros.off('close', onClose);
+      const finish = () => {
+        settled = true;
+        clearTimeout(acceptTimer);
+        this.#goals.delete(link);
+        link.close();
       };
-      const onOp = (event?: unknown) => {
+      const acceptTimer = setTimeout(() => {
+        if (settled) return;
+        finish();
+        this.#cancelGoal(id, action);
+        resolve({
+          status: 'rejected',
+          result: {},
+          error: `no feedback or result within ${this.#goalAcceptMs} ms (no action server on ${action}, or the bridge refused the goal); cancelled`,
+        });
+      }, this.#goalAcceptMs);
+      acceptTimer.unref?.();
+      ros.on(id, (event?: unknown) => {
+        if (settled) return;
         const op = event as { op?: string; values?: unknown; status?: number; result?: boolean };
+        clearTimeout(acceptTimer);
         if (op.op === 'action_feedback') return onFeedback((op.values ?? {}) as RosMessage);
         if (op.op !== 'action_result') return;
-        done();
+        finish();
         // rosbridge answers result: false (with the reason in values) when the goal could not be run at all.
         if (op.result === false) return resolve({ status: 'rejected', result: {}, error: describe(op.values) });
         resolve({ status: goalStatus(op.status), result: (op.values ?? {}) as RosMessage });
-      };
-      const onStatus = (event?: unknown) => {
-        const status = event as StatusOp;
-        if (status.level !== 'error') return;
-        done();
-        resolve({ status: 'rejected', result: {}, error: status.msg ?? 'refused by the bridge' });
-      };
-      const onClose = () => {
-        done();
+      });
+      ros.once('close', () => {
+        if (settled) return;
+        finish();
         reject(
           new MiraError(
             HardwareErrorCodes.TRANSPORT_FAILED,
             `${this.name}: the connection closed while the goal to ${action} was running; the robot may still be pursuing it`,
           ),
         );
-      };
-      ros.on(id, onOp);
-      ros.on(`status:${id}`, onStatus);
-      ros.once('close', onClose);
+      });
     });
     ros.callOnConnection({ op: 'send_action_goal', id, action, action_type: type, args: goal, feedback: true });
     return {
       outcome,
       cancel: async () => {
-        this.#requireConnected(`the cancellation of ${action}`).callOnConnection({
-          op: 'cancel_action_goal',
-          id,
-          action,
-        });
+        if (settled) return;
+        this.#requireConnected(`the cancellation of ${action}`);
+        this.#cancelGoal(id, action);
       },
     };
+  }
+
+  /**
+   * `cancel_action_goal` on the runtime's connection: rosbridge finds the goal by its ID among every
+   * connection's goals (capabilities/send_action_goal.py `client_handler_list`), so the cancel is not
+   * held behind the goal on the goal's own connection.
+   */
+  #cancelGoal(id: string, action: string): void {
+    if (this.connected) this.#link!.ros.callOnConnection({ op: 'cancel_action_goal', id, action });
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
-    if (this.#ros?.isConnected) for (const t of this.#publishers.values()) t.unadvertise();
+    clearTimeout(this.#reconnectTimer);
+    clearInterval(this.#summaryTimer);
+    if (this.connected) for (const t of this.#publishers.values()) t.unadvertise();
     this.#publishers.clear();
     this.#services.clear();
-    this.#ros?.close();
+    for (const goal of this.#goals) goal.close();
+    this.#goals.clear();
+    this.#link?.close();
+    this.#linkListeners.clear();
   }
 }
 

@@ -33,9 +33,26 @@ export interface SafetyDriveConfig {
   readonly stallMs: number;
   /** Optional `std_msgs/msg/Bool` topic: `true` stops and refuses drives until `false`. */
   readonly eStopTopic?: string;
+  /**
+   * How fresh the e-stop topic must be: drives are refused until it is heard, and while driving a silence
+   * longer than this stops the robot (fail closed). 0: heard once is enough (a latched e-stop).
+   */
+  readonly eStopTimeoutMs: number;
   /** Nav2's NavigateToPose action: while Mira has a goal running, every stop also cancels it. */
   readonly navigationAction?: string;
 }
+
+/** What became of a zero velocity: written on a live link (and heard back), or not delivered at all. */
+export interface StopDelivery {
+  readonly delivered: boolean;
+  /** Heard back on the command topic (the bridge carried it to ROS). */
+  readonly confirmed?: boolean;
+  /** One line for the console and the log: what was sent where, or why nothing was. */
+  readonly detail: string;
+}
+
+/** Why the worker stopped the robot on its own. */
+export type StopCause = 'stall' | 'console' | 'e_stop' | 'e_stop_silent' | 'duration' | 'quit' | 'link';
 
 /** What the worker is started with (`workerData`). */
 export interface SafetyWorkerData {
@@ -62,15 +79,18 @@ export type ToSafety =
 export type FromSafety =
   | { readonly type: 'ready' }
   | { readonly type: 'failed'; readonly error: string }
-  | { readonly type: 'reply'; readonly id: number; readonly ok: true }
+  | { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly delivery?: StopDelivery }
   | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly reason: string; readonly error: string }
   /** The worker stopped the robot on its own: a stalled runtime, an operator `stop`, the e-stop, the duration. */
   | {
       readonly type: 'stopped';
-      readonly why: 'stall' | 'console' | 'e_stop' | 'duration' | 'quit';
+      readonly why: StopCause;
       readonly stalledMs?: number;
+      readonly delivery?: StopDelivery;
     }
   | { readonly type: 'e_stop'; readonly active: boolean }
+  /** The e-stop topic became fresh (heard within its timeout) or stale (never heard, or silent too long). */
+  | { readonly type: 'e_stop_fresh'; readonly fresh: boolean }
   | { readonly type: 'log'; readonly message: string };
 
 /** What the operator's console sends on an emergency-stop port, straight from the line reader thread. */

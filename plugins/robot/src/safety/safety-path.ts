@@ -1,7 +1,15 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { MiraError } from '@mira/core';
 import { HardwareErrorCodes } from '../errors.js';
-import type { FromSafety, SafetyDriveConfig, SafetyTransportSpec, SafetyWorkerData, ToSafety } from './protocol.js';
+import type {
+  FromSafety,
+  SafetyDriveConfig,
+  SafetyTransportSpec,
+  SafetyWorkerData,
+  StopCause,
+  StopDelivery,
+  ToSafety,
+} from './protocol.js';
 
 /** How often the runtime tells its safety path it is alive. */
 export const HEARTBEAT_MS = 50;
@@ -11,10 +19,15 @@ type Request = ToSafety extends infer T ? (T extends { id: number } ? Omit<T, 'i
 
 /** What the safety path tells the runtime on its own. */
 export interface SafetyEvents {
-  /** The worker stopped the robot itself (a stall is reported once the runtime is back). */
-  stopped(why: 'stall' | 'console' | 'e_stop' | 'duration' | 'quit', stalledMs?: number): void;
+  /**
+   * The worker stopped the robot itself (a stall is reported once the runtime is back), or a drive ended
+   * because its link failed; `delivery` says whether the zero velocity reached a live link.
+   */
+  stopped(why: StopCause, stalledMs?: number, delivery?: StopDelivery): void;
   /** The e-stop topic changed. */
   eStop(active: boolean): void;
+  /** The e-stop topic became fresh or stale (fail closed: stale refuses motion). */
+  eStopFresh(fresh: boolean): void;
   log(message: string): void;
 }
 
@@ -36,8 +49,9 @@ export class SafetyPath {
       if (message.type === 'reply') {
         this.#pending.get(message.id)?.(message);
         this.#pending.delete(message.id);
-      } else if (message.type === 'stopped') events.stopped(message.why, message.stalledMs);
+      } else if (message.type === 'stopped') events.stopped(message.why, message.stalledMs, message.delivery);
       else if (message.type === 'e_stop') events.eStop(message.active);
+      else if (message.type === 'e_stop_fresh') events.eStopFresh(message.fresh);
       else if (message.type === 'log') events.log(message.message);
     });
     worker.on('error', (error) => events.log(`safety: the safety path failed: ${error.stack ?? error.message}`));
@@ -105,7 +119,7 @@ export class SafetyPath {
     this.#post({ type: 'navigating', active });
   }
 
-  /** Zero velocity now. */
+  /** Zero velocity now; the reply's `delivery` says whether it reached a live link. */
   stop(why: string): Promise<Reply> {
     return this.#request({ type: 'stop', why });
   }
