@@ -143,6 +143,79 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation by the worker');
   });
 
+  it('cancels the running goal when the runtime stalls with no drive running (the dead-man covers navigation)', async () => {
+    await call('navigate_to', { x_m: 3, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+    await new Promise((r) => setTimeout(r, 100));
+    const until = Date.now() + 700;
+    while (Date.now() < until) {
+      // a plugin stuck in a loop, with no drive of Mira's running
+    }
+    await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation by the worker');
+  });
+
+  it('cancels the running goal when a drive starts: one source of motion', async () => {
+    await call('navigate_to', { x_m: 3, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+    expect(await call('drive', { linear_m_s: 0.1, angular_rad_s: 0, duration_s: 2 })).to.deep.include({
+      status: 'started',
+    });
+    await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation');
+    await eventually(() => rt.notifications.includes('[navigate_to] goal (3, 0) canceled'), 3000, 'the line');
+  });
+
+  it('ends a running drive when a goal is sent: nothing non-zero is republished after it', async () => {
+    expect(await call('drive', { linear_m_s: 0.2, angular_rad_s: 0, duration_s: 5 })).to.deep.include({
+      status: 'started',
+    });
+    await eventually(
+      () => bridge.published('/cmd_vel').some((m) => (m.linear as { x: number }).x === 0.2),
+      3000,
+      'the drive',
+    );
+    await call('navigate_to', { x_m: 3, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+    await new Promise((r) => setTimeout(r, 100));
+    const sent = bridge.published('/cmd_vel').length;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(bridge.published('/cmd_vel').slice(sent)).to.deep.equal([]);
+    expect(nav2.goals[0]!.state).to.equal('active');
+  });
+
+  it('rejects a goal nobody answers within goal_accept_timeout_ms instead of navigating forever', async () => {
+    await rt.dispose();
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      tables: {
+        ros2: {
+          transport: 'rosbridge',
+          url: bridge.url,
+          namespace: '/robot1',
+          goal_accept_timeout_ms: 500,
+          sensors: [],
+          drive: DRIVE,
+          safety: { e_stop_topic: '/e_stop', stall_ms: 250 },
+          // No action server on this name: rosbridge waits for one, saying nothing.
+          navigation: { action: 'nobody_navigates' },
+        },
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 })).to.deep.include({ status: 'started' });
+    await eventually(() => navigation()?.state === 'rejected', 3000, 'the rejection');
+    expect(
+      rt.notifications.some((l) =>
+        l.startsWith(
+          '[navigate_to] goal (1, 0) refused: no feedback or result within 500 ms (no action server on /robot1/nobody_navigates',
+        ),
+      ),
+    ).to.equal(true);
+    // And the next goal is not held behind the unanswered one.
+    nav2 = bridge.actionServer('/robot1/nobody_navigates', NAVIGATE_TO_POSE);
+    await call('navigate_to', { x_m: 2, y_m: 0, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the next goal at the server');
+  });
+
   it('replaces a running goal with a new one', async () => {
     await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 });
     await eventually(() => nav2.goals.length === 1, 3000, 'the first goal');

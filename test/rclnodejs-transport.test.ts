@@ -1,7 +1,15 @@
 import { expect } from 'chai';
 import type { MiraError } from '@mira/core';
 import { RclnodejsTransport } from '@mira/plugin-ros2';
-import { CANCEL_ALL_GOALS, CANCEL_GOAL_SERVICE_TYPE, NAVIGATE_TO_POSE, type RosMessage } from '@mira/robot';
+import {
+  CANCEL_ALL_GOALS,
+  CANCEL_GOAL_SERVICE_TYPE,
+  E_STOP_QOS,
+  E_STOP_TYPE,
+  NAVIGATE_TO_POSE,
+  subscribeEStop,
+  type RosMessage,
+} from '@mira/robot';
 import { eventually } from './conformance/transport-contract.js';
 import rclnodejs, {
   graph,
@@ -104,7 +112,7 @@ describe('the rclnodejs transport against the rclnodejs 2.2 stand-in', function 
   it('sets keep-last history with the configured depth and reliability', () => {
     transport.subscribe('/imu', 'std_msgs/msg/String', () => {}, { reliability: 'best_effort', depth: 3 });
     const sub = [...graph.subscriptions].find((s) => s.topic === '/imu');
-    expect(sub?.qos).to.deep.include({ history: 1, depth: 3, reliabilityPolicy: 2, durability: 2 });
+    expect(sub?.qos).to.deep.include({ history: 1, depth: 3, reliability: 2, durability: 2 });
   });
 
   for (const [how, handler] of [
@@ -126,6 +134,40 @@ describe('the rclnodejs transport against the rclnodejs 2.2 stand-in', function 
       expect(graph.logged.join('\n')).not.to.include('handler broke');
     });
   }
+
+  it('hears a latched (transient local) e-stop sent before Mira subscribed, and a best-effort e-stop publisher', async () => {
+    const { QoS } = rclnodejs;
+    const latchedQos = new QoS(
+      QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST,
+      1,
+      QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE,
+      QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL,
+    );
+    const latched = peer.node.createPublisher(E_STOP_TYPE, '/e_stop', { qos: latchedQos });
+    latched.publish({ data: true });
+    await new Promise((resolve) => setTimeout(resolve, 20)); // delivered to nobody: Mira subscribes later
+    const heard: boolean[] = [];
+    subscribeEStop(transport, '/e_stop', (m) => heard.push(m.data as boolean));
+    await eventually(() => heard.length === 1, 2000, 'the latched e-stop');
+    expect(heard).to.deep.equal([true]);
+    const bestEffortQos = new QoS(
+      QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST,
+      1,
+      QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT,
+      QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE,
+    );
+    peer.node.createPublisher(E_STOP_TYPE, '/e_stop', { qos: bestEffortQos }).publish({ data: false });
+    await eventually(() => heard.length === 2, 2000, 'the best-effort e-stop');
+    expect(heard).to.deep.equal([true, false]);
+    // The stand-in applies DDS's matching rule: one reliable + transient-local subscription alone would
+    // never have heard the best-effort publisher, nor a volatile one the latched value.
+    const alone: boolean[] = [];
+    transport.subscribe('/e_stop', E_STOP_TYPE, (m) => alone.push(m.data as boolean), E_STOP_QOS[0]);
+    await eventually(() => alone.length === 1, 2000, 'the latched value again');
+    peer.node.createPublisher(E_STOP_TYPE, '/e_stop', { qos: bestEffortQos }).publish({ data: true });
+    await eventually(() => heard.length === 3, 2000, 'the second best-effort message');
+    expect(alone).to.deep.equal([true]);
+  });
 
   it('reuses one client per service and destroys its clients on close', async () => {
     peer.node.createService('example_interfaces/srv/AddTwoInts', '/add', {}, (req) => ({

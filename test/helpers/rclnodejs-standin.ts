@@ -68,6 +68,7 @@ const HEADER = [f('header', 'std_msgs/msg/Header')];
 /** The message definitions this stand-in knows (those of ros2/common_interfaces, and Mira's own). */
 const DEFINITIONS: Record<string, FieldDef[]> = {
   'std_msgs/msg/String': [f('data', 'string')],
+  'std_msgs/msg/Bool': [f('data', 'bool')],
   'builtin_interfaces/msg/Time': [f('sec', 'int32'), f('nanosec', 'uint32')],
   'std_msgs/msg/Header': [f('stamp', 'builtin_interfaces/msg/Time'), f('frame_id', 'string')],
   'geometry_msgs/msg/Vector3': [f('x', 'float64'), f('y', 'float64'), f('z', 'float64')],
@@ -209,6 +210,35 @@ interface Subscription {
   readonly qos: RclQoS | undefined;
   readonly callback: (message: RosMessage) => void;
 }
+interface Publisher {
+  readonly node: StandinNode;
+  readonly type: string;
+  readonly topic: string;
+  readonly qos: RclQoS | undefined;
+  /** What a transient-local publisher keeps for late subscriptions. */
+  readonly history: RosMessage[];
+}
+
+const RELIABLE = 1;
+const TRANSIENT_LOCAL = 1;
+/** rmw's defaults for SYSTEM_DEFAULT (0): reliable, volatile. */
+function effective(qos: RclQoS | undefined): { reliability: number; durability: number } {
+  return { reliability: qos?.reliability || RELIABLE, durability: qos?.durability || 2 };
+}
+
+/**
+ * DDS's request-versus-offered rule, as every rmw applies it: a reliable subscription matches only
+ * reliable publishers, a transient-local one only transient-local publishers; best effort and volatile
+ * subscriptions match any.
+ */
+function matches(publisher: Publisher, subscription: Subscription): boolean {
+  const offered = effective(publisher.qos);
+  const requested = effective(subscription.qos);
+  if (requested.reliability === RELIABLE && offered.reliability !== RELIABLE) return false;
+  if (requested.durability === TRANSIENT_LOCAL && offered.durability !== TRANSIENT_LOCAL) return false;
+  return true;
+}
+
 interface Service {
   readonly node: StandinNode;
   readonly type: string;
@@ -219,6 +249,7 @@ interface Service {
 /** The ROS graph every node of this module shares (one DDS domain). */
 export const graph = {
   subscriptions: new Set<Subscription>(),
+  publishers: new Set<Publisher>(),
   services: new Set<Service>(),
   /** Clients alive now, and ever created. */
   clients: new Set<StandinClient>(),
@@ -249,7 +280,7 @@ class StandinQoS implements RclQoS {
   constructor(
     public history = 0,
     public depth = 0,
-    public reliabilityPolicy = 0,
+    public reliability = 0,
     public durability = 0,
   ) {}
 }
@@ -358,20 +389,27 @@ class StandinNode implements RclNode {
     if (this.#destroyed || this.context.isShutdown()) throw new Error(`node ${this.name} is destroyed`);
   }
 
-  createPublisher(type: string, topic: string): RclPublisher {
+  createPublisher(type: string, topic: string, options: RclOptions = {}): RclPublisher {
     this.#live();
     definition(type);
-    const resolved = this.resolve(topic);
+    const publisher: Publisher = { node: this, type, topic: this.resolve(topic), qos: options.qos, history: [] };
+    graph.publishers.add(publisher);
     return {
       publish: (message: RosMessage) => {
         this.#live();
         const built = build(type, message);
-        const list = graph.published.get(resolved) ?? [];
+        const list = graph.published.get(publisher.topic) ?? [];
         list.push(built);
-        graph.published.set(resolved, list);
+        graph.published.set(publisher.topic, list);
+        // A transient-local publisher keeps its last `depth` messages for subscriptions that join later.
+        if (effective(publisher.qos).durability === TRANSIENT_LOCAL) {
+          publisher.history.push(built);
+          publisher.history.splice(0, Math.max(0, publisher.history.length - (publisher.qos?.depth || 1)));
+        }
         setImmediate(() => {
           for (const s of graph.subscriptions) {
-            if (s.topic === resolved && s.type === type && s.node.spinning) s.callback(deliver(type, built, s.plain));
+            if (s.topic === publisher.topic && s.type === type && s.node.spinning && matches(publisher, s))
+              s.callback(deliver(type, built, s.plain));
           }
         });
       },
@@ -395,6 +433,18 @@ class StandinNode implements RclNode {
       callback,
     };
     graph.subscriptions.add(subscription);
+    // A transient-local subscription gets what matching transient-local publishers kept (a latched value).
+    if (effective(subscription.qos).durability === TRANSIENT_LOCAL) {
+      const late = [...graph.publishers].filter(
+        (p) => p.topic === subscription.topic && p.type === type && matches(p, subscription),
+      );
+      setImmediate(() => {
+        for (const publisher of late)
+          for (const built of publisher.history)
+            if (this.spinning && graph.subscriptions.has(subscription))
+              callback(deliver(type, built, subscription.plain));
+      });
+    }
     return subscription;
   }
 
@@ -443,6 +493,7 @@ class StandinNode implements RclNode {
     this.spinning = false;
     graph.nodes.delete(this);
     for (const s of graph.subscriptions) if (s.node === this) graph.subscriptions.delete(s);
+    for (const p of graph.publishers) if (p.node === this) graph.publishers.delete(p);
     for (const s of graph.services) if (s.node === this) graph.services.delete(s);
     for (const c of graph.clients) if (c.node === this) graph.clients.delete(c);
   }

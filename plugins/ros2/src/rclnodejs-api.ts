@@ -10,6 +10,8 @@ import type { RosMessage } from '@mira/robot';
 export interface RclQoS {
   history: number;
   depth: number;
+  reliability: number;
+  durability: number;
 }
 
 /** `rclnodejs.QoS`'s constructor and policy enums. */

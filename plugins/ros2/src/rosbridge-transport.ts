@@ -78,11 +78,15 @@ let nextId = 0;
 class SupervisedSocket extends ROSLIB.AbstractTransport {
   readonly socket: WebSocket;
 
-  constructor(url: string) {
+  /** `opened` runs before roslib hears of the connection, so supervision is on before anything is sent. */
+  constructor(url: string, opened: (socket: SupervisedSocket) => void) {
     super();
     this.socket = new WebSocket(url);
     this.socket.binaryType = 'arraybuffer';
-    this.socket.onopen = (event) => this.emit('open', event);
+    this.socket.onopen = (event) => {
+      opened(this);
+      this.emit('open', event);
+    };
     this.socket.onclose = (event) => this.emit('close', event);
     this.socket.onerror = (event) => this.emit('error', event);
     this.socket.onmessage = (event) => this.handleRawMessage(event.data);
@@ -131,7 +135,7 @@ class BridgeLink {
     this.#livenessMs = livenessMs;
     this.ros = new ROSLIB.Ros({
       transportFactory: async (url: string) => {
-        const socket = new SupervisedSocket(url);
+        const socket = new SupervisedSocket(url, (opened) => this.#supervise(opened));
         this.#socket = socket;
         socket.socket.on('pong', (data: Buffer) => {
           this.#lastPong = performance.now();
@@ -139,7 +143,6 @@ class BridgeLink {
           this.#roundTrips.get(key)?.();
           this.#roundTrips.delete(key);
         });
-        socket.socket.on('open', () => this.#supervise(socket));
         socket.socket.on('close', () => this.#unsupervise(socket));
         return socket;
       },

@@ -13,6 +13,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { driveCommand, velocityOf, type DriveMessageType } from '../messages.js';
+import { subscribeEStop } from './e-stop.js';
 import { CANCEL_ALL_GOALS, CANCEL_GOAL_SERVICE_TYPE, type LinkState, type RobotTransport } from '../transport.js';
 import type {
   ConsoleSignal,
@@ -35,8 +36,6 @@ const WATCH_MS = 10;
 /** How long a written zero may take to come back on the command topic to count as confirmed. */
 const CONFIRM_MS = 300;
 const RELIABLE = { reliability: 'reliable', durability: 'volatile', depth: 10 } as const;
-/** A latched e-stop (transient local) reaches a late subscriber; keep-last 1. */
-const E_STOP_QOS = { reliability: 'reliable', durability: 'transient_local', depth: 1 } as const;
 
 let transport: RobotTransport | undefined;
 let active: { linear: number; angular: number; until: number; serial: number } | undefined;
@@ -363,21 +362,16 @@ async function main(): Promise<void> {
     await transport.connect();
     transport.onLink?.(onLink);
     if (drive.eStopTopic) {
-      transport.subscribe(
-        drive.eStopTopic,
-        'std_msgs/msg/Bool',
-        (message) => {
-          if (eStopHeardAt === undefined && eStopSilentSaid)
-            log(`e-stop topic ${drive.eStopTopic} heard; drives are accepted`);
-          eStopHeardAt = now();
-          const value = message.data === true;
-          if (value === eStopped) return;
-          eStopped = value;
-          post({ type: 'e_stop', active: value });
-          if (value) haltOnOwn('e_stop');
-        },
-        E_STOP_QOS,
-      );
+      subscribeEStop(transport, drive.eStopTopic, (message) => {
+        if (eStopHeardAt === undefined && eStopSilentSaid)
+          log(`e-stop topic ${drive.eStopTopic} heard; drives are accepted`);
+        eStopHeardAt = now();
+        const value = message.data === true;
+        if (value === eStopped) return;
+        eStopped = value;
+        post({ type: 'e_stop', active: value });
+        if (value) haltOnOwn('e_stop');
+      });
       setTimeout(checkEStopHeard, drive.eStopTimeoutMs || 1000).unref();
     }
     if (transport.link) {

@@ -1,0 +1,228 @@
+import { expect } from 'chai';
+import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import ros2Plugin, { RosbridgeTransport } from '@mira/plugin-ros2';
+import type { LinkState, RosMessage } from '@mira/robot';
+import { eventually } from './conformance/transport-contract.js';
+import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+
+const TWIST = 'geometry_msgs/msg/Twist';
+const DRIVE = { topic: '/cmd_vel', type: TWIST, max_linear_m_s: 0.5, max_angular_rad_s: 1, max_duration_s: 10 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const linear = (m: Record<string, unknown>) => (m.linear as { x: number }).x;
+
+describe('rosbridge link supervision: a frozen or restarted bridge never drives the robot on (faithful in-test bridge)', function () {
+  this.timeout(40_000);
+  let bridge: RosbridgeTestServer;
+  let rt: TestRuntime | undefined;
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    // The base's controller subscribes /cmd_vel on the ROS side.
+    bridge.declareTopic('/cmd_vel', TWIST);
+  });
+  afterEach(async () => {
+    await rt?.dispose();
+    rt = undefined;
+    await bridge.close();
+  });
+
+  const boot = async (extra: Record<string, unknown> = {}) => {
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      tables: { ros2: { transport: 'rosbridge', url: bridge.url, sensors: [], drive: DRIVE, ...extra } },
+    });
+    return rt;
+  };
+  const drive = async (runtime: TestRuntime, duration_s = 8) =>
+    JSON.parse(
+      (await runtime.callTool('drive', { linear_m_s: 0.2, angular_rad_s: 0, duration_s }, { utterance: 'go' })).content,
+    );
+
+  it('ends the drive when the bridge restarts, sends zero first on reconnection and nothing non-zero after', async () => {
+    const runtime = await boot();
+    expect(await drive(runtime)).to.deep.include({ status: 'started' });
+    await eventually(() => bridge.published('/cmd_vel').some((m) => linear(m) === 0.2), 5000, 'the drive');
+    await bridge.stop();
+    await eventually(
+      () =>
+        runtime.notifications.includes(
+          "[safety] drive ended: the link to the robot failed; it will not resume — zero velocity not delivered on /cmd_vel: the link failed (connection lost); the base's own command timeout must stop the robot",
+        ),
+      5000,
+      'the console line',
+    );
+    const before = bridge.published('/cmd_vel').length;
+    await sleep(800);
+    await bridge.start();
+    await eventually(
+      () => runtime.logs.filter((l) => l.includes('reconnected after')).length >= 2,
+      10_000,
+      'both connections back',
+    );
+    await eventually(() => bridge.published('/cmd_vel').length > before, 5000, 'the first command after the restart');
+    await sleep(600);
+    const after = bridge.published('/cmd_vel').slice(before);
+    expect(linear(after[0]!)).to.equal(0);
+    expect(after.filter((m) => linear(m) !== 0)).to.deep.equal([]);
+  });
+
+  it('notices a frozen bridge within its deadline: a stop says "not delivered", and nothing non-zero comes out when it resumes', async () => {
+    const runtime = await boot({ liveness_ms: 300 });
+    expect(await drive(runtime)).to.deep.include({ status: 'started' });
+    await eventually(
+      () => bridge.published('/cmd_vel').filter((m) => linear(m) === 0.2).length >= 3,
+      5000,
+      'the drive',
+    );
+    bridge.freeze();
+    const frozenAt = bridge.published('/cmd_vel').length;
+    await eventually(
+      () => runtime.logs.some((l) => l.includes('no answer to pings for')),
+      5000,
+      'the deadline to pass',
+    );
+    const { output } = await runtime.run('stop');
+    expect(output).to.have.length(1);
+    expect(output[0]).to.match(
+      /^emergency stop: zero velocity not delivered on \/cmd_vel over rosbridge ws:\/\/127\.0\.0\.1:\d+: the link has been down for \d+\.\d s \(.*no answer to pings.*\); the base's own command timeout must stop the robot$/,
+    );
+    expect(runtime.logs.some((l) => l.includes('not delivered'))).to.equal(true);
+    // Refused while down, not queued.
+    expect(await drive(runtime)).to.deep.include({ status: 'rejected', reason: 'transport_error' });
+    await sleep(300);
+    bridge.thaw();
+    await eventually(
+      () => runtime.logs.filter((l) => l.includes('reconnected after')).length >= 2,
+      10_000,
+      'both connections back',
+    );
+    await sleep(500);
+    const after = bridge.published('/cmd_vel').slice(frozenAt);
+    expect(after.filter((m) => linear(m) !== 0)).to.deep.equal([]);
+    expect(after.length).to.be.greaterThan(0);
+    expect(linear(after[0]!)).to.equal(0);
+  });
+
+  it('reports a stop on a live link as sent and heard back on the command topic', async () => {
+    const runtime = await boot();
+    expect(await drive(runtime)).to.deep.include({ status: 'started' });
+    await eventually(() => bridge.published('/cmd_vel').some((m) => linear(m) === 0.2), 5000, 'the drive');
+    const { output } = await runtime.run('stop');
+    expect(output[0]).to.equal('emergency stop: zero velocity sent to 1 drive');
+    expect(output[1]).to.match(/^ {2}zero velocity sent on \/cmd_vel over rosbridge .* and heard back on \/cmd_vel$/);
+  });
+
+  it('delays start-up while the bridge restarts (bounded by connect_timeout_ms) instead of failing', async () => {
+    await bridge.stop();
+    const started = boot({ connect_timeout_ms: 8000 });
+    await sleep(700);
+    await bridge.start();
+    const runtime = await started;
+    await eventually(() => bridge.subscribers('/cmd_vel') === 1, 5000, 'the safety path');
+    expect(await drive(runtime, 1)).to.deep.include({ status: 'started' });
+  });
+
+  it('logs an outage once when it starts and once when it ends, not every attempt', async () => {
+    const runtime = await boot();
+    await bridge.stop();
+    await sleep(3000);
+    await bridge.start();
+    await eventually(
+      () => runtime.logs.filter((l) => l.includes('reconnected after')).length >= 2,
+      10_000,
+      'both connections back',
+    );
+    // The transports' own lines (the ROS node says once that /rosout could not be published, and then is quiet).
+    const lines = runtime.logs.filter((l) => /^(warning: |safety: )rosbridge ws:/.test(l));
+    // Two connections (the runtime's and the safety path's): one line each when it went down, one when back.
+    expect(lines.filter((l) => l.includes('connection lost'))).to.have.length(2);
+    expect(lines.filter((l) => l.includes('reconnected after'))).to.have.length(2);
+    expect(lines.filter((l) => /reconnected after [2-9]\.\d s \([1-9]\d* attempts?\)/.test(l))).to.have.length(2);
+    expect(lines).to.have.length(4);
+  });
+
+  it('reports once, by name, a sensor whose subscription delivers nothing (the bridge refused it silently)', async () => {
+    bridge.declareTopic('/battery_state', 'std_msgs/msg/Float32');
+    const runtime = await boot({
+      sensors: [{ id: 'battery', topic: '/battery_state', type: 'sensor_msgs/msg/BatteryState', stale_after_ms: 300 }],
+    });
+    await eventually(() => bridge.logged.some((l) => l.includes('TypeConflictException')), 5000, 'the refusal');
+    await eventually(
+      () => runtime.logs.some((l) => l.includes('sensor battery: nothing received on /battery_state')),
+      3000,
+      'the report',
+    );
+    await sleep(700);
+    expect(runtime.logs.filter((l) => l.includes('sensor battery: nothing received'))).to.have.length(1);
+  });
+});
+
+describe('rosbridge transport: link state, round trips and CBOR (faithful in-test bridge)', function () {
+  this.timeout(20_000);
+  let bridge: RosbridgeTestServer;
+  let transport: RosbridgeTransport;
+  let logs: string[];
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    logs = [];
+    transport = new RosbridgeTransport(bridge.url, 2000, (m) => logs.push(m), { livenessMs: 200 });
+    await transport.connect();
+  });
+  afterEach(async () => {
+    await transport.close();
+    await bridge.close();
+  });
+
+  it('goes down past the liveness deadline of a frozen bridge, refuses to publish, and comes back after it resumes', async () => {
+    const states: LinkState[] = [];
+    transport.onLink((s) => states.push(s));
+    await transport.roundTrip();
+    expect(transport.link().up).to.equal(true);
+    bridge.freeze();
+    const frozen = performance.now();
+    await eventually(() => !transport.connected, 3000, 'the link to go down');
+    // Past the deadline the link counts as down at once, before the supervisor's next look tells listeners.
+    expect(performance.now() - frozen).to.be.at.least(150);
+    expect(transport.link().up).to.equal(false);
+    await eventually(() => states.length === 1, 3000, 'the listeners to hear it');
+    expect(states.map((s) => s.up)).to.deep.equal([false]);
+    expect(states[0]!.why).to.match(/^no answer to pings for \d+ ms/);
+    let refused: Error | undefined;
+    try {
+      await transport.publish('/cmd_vel', TWIST, { linear: { x: 0.3, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
+    } catch (error) {
+      refused = error as Error;
+    }
+    expect(refused?.message).to.contain('not connected (no answer to pings');
+    let roundTrip: Error | undefined;
+    await transport.roundTrip().catch((error: Error) => (roundTrip = error));
+    expect(roundTrip?.message).to.contain('the link is down');
+    bridge.thaw();
+    await eventually(() => transport.connected, 8000, 'the reconnection');
+    expect(states.map((s) => s.up)).to.deep.equal([false, true]);
+    await transport.roundTrip();
+  });
+
+  it('delivers LaserScan ranges under CBOR as a Float32Array, and an Imu under CBOR not at all (the bridge cannot convert it)', async () => {
+    bridge.declareTopic('/scan', 'sensor_msgs/msg/LaserScan');
+    bridge.declareTopic('/imu', 'sensor_msgs/msg/Imu');
+    const scans: RosMessage[] = [];
+    const imus: RosMessage[] = [];
+    transport.subscribe('/scan', 'sensor_msgs/msg/LaserScan', (m) => scans.push(m), {
+      bridge: { compression: 'cbor' },
+    });
+    transport.subscribe('/imu', 'sensor_msgs/msg/Imu', (m) => imus.push(m), { bridge: { compression: 'cbor' } });
+    await eventually(
+      () => bridge.subscribers('/scan') === 1 && bridge.subscribers('/imu') === 1,
+      5000,
+      'subscriptions',
+    );
+    bridge.publish('/scan', { angle_min: 0, angle_increment: 0.5, range_min: 0.1, range_max: 5, ranges: [1.5, 2.25] });
+    bridge.publish('/imu', { orientation: { x: 0, y: 0, z: 0, w: 1 }, orientation_covariance: new Array(9).fill(0) });
+    await eventually(() => scans.length === 1, 5000, 'the scan');
+    expect(scans[0]!.ranges).to.be.instanceOf(Float32Array);
+    expect(Array.from(scans[0]!.ranges as Float32Array)).to.deep.equal([1.5, 2.25]);
+    await sleep(200);
+    expect(imus).to.deep.equal([]);
+    expect(bridge.logged.some((l) => l.startsWith('subscribe /imu:'))).to.equal(true);
+  });
+});
