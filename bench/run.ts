@@ -27,7 +27,13 @@ if (!only || only === 'admission') await admissionBench({ big, decisions: quick 
 if (!only || only === 'hardware') await hardwareBench({ messages: quick ? 2000 : 10_000, log });
 if (!only || only === 'notes') await notesBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 500 : 2000, log });
 if (!only || only === 'safety')
-  await safetyBench({ idleSamples: quick ? 10 : 30, loadedSamples: quick ? 2 : 5, notes: 5000, log });
+  await safetyBench({
+    idleSamples: quick ? 10 : 30,
+    loadedSamples: quick ? 2 : 5,
+    faultSamples: quick ? 10 : 30,
+    notes: 5000,
+    log,
+  });
 if (!only || only === 'assertion') await assertionBench({ log });
 if (!only || only === 'duplicates') await duplicatesBench({ notes: 5000, log });
 if (!only || only === 'search-quality') await searchQualityBench({ log });

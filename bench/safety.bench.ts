@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { startScriptedModelServer, type ScriptedModelServer } from '@mira/core/testing';
 import { NotesStore } from '@mira/plugin-notes';
+import { DEFAULT_LIVENESS_MS, RosbridgeTransport } from '@mira/plugin-ros2';
+import { startRosbridgeServer, type RosbridgeTestServer } from '../test/helpers/rosbridge-server.js';
 import { MiraProcess } from '../test/helpers/mira-process.js';
 import { REPO_ROOT } from '../test/helpers/run-mira.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
@@ -16,6 +18,8 @@ export interface SafetyBenchOptions {
   /** Stops measured when idle; the loaded cases take a fresh process each and use fewer. */
   readonly idleSamples: number;
   readonly loadedSamples: number;
+  /** Link faults (a frozen or killed bridge) measured, and stops over a live rosbridge link. */
+  readonly faultSamples: number;
   /** Notes in the store Find duplicates runs over. */
   readonly notes: number;
   readonly log: (m: string) => void;
@@ -101,6 +105,96 @@ async function scenario(
   return { name, samples: results };
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Link loss → "down": a {@link RosbridgeTransport} (default 500 ms deadline) on the in-test bridge, which
+ * is frozen (SIGSTOP: TCP open, nothing read) or killed (its sockets dropped); the time until the
+ * transport's link listeners hear it is down.
+ */
+async function linkLoss(kind: 'frozen' | 'killed', samples: number, log: (m: string) => void): Promise<number[]> {
+  const bridge = await startRosbridgeServer();
+  const transport = new RosbridgeTransport(bridge.url, 5000, () => undefined);
+  const times: number[] = [];
+  try {
+    await transport.connect();
+    let state = { up: true, at: performance.now() };
+    transport.onLink((link) => (state = { up: link.up, at: performance.now() }));
+    for (let i = 0; i < samples; i += 1) {
+      while (!transport.connected) await sleep(5);
+      await transport.roundTrip();
+      // A random phase against the pinger, as a real fault has.
+      await sleep(Math.random() * 100);
+      const lost = performance.now();
+      if (kind === 'frozen') bridge.freeze();
+      else await bridge.stop();
+      while (state.up) await sleep(1);
+      times.push(state.at - lost);
+      if (kind === 'frozen') bridge.thaw();
+      else await bridge.start();
+      log(`safety: link ${kind} ${i + 1}/${samples}: down after ${times.at(-1)!.toFixed(0)} ms`);
+    }
+  } finally {
+    await transport.close();
+    await bridge.close();
+  }
+  return times;
+}
+
+/**
+ * Stop latency over a live rosbridge link: a mira process on the ROS 2 plugin (rosbridge to the in-test
+ * bridge in this process) drives at 0.3 m/s; `stop` is typed while its main thread is blocked; the time
+ * from the line to the zero `Twist` arriving at the bridge.
+ */
+async function rosbridgeStops(dir: string, samples: number, log: (m: string) => void): Promise<number[]> {
+  const bridge: RosbridgeTestServer = await startRosbridgeServer();
+  bridge.declareTopic('/cmd_vel', 'geometry_msgs/msg/Twist');
+  const profile = {
+    profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', PROBE] },
+    ros2: {
+      transport: 'rosbridge',
+      url: bridge.url,
+      sensors: [],
+      drive: {
+        topic: '/cmd_vel',
+        type: 'geometry_msgs/msg/Twist',
+        max_linear_m_s: 0.5,
+        max_angular_rad_s: 1,
+        max_duration_s: 60,
+      },
+      safety: { stall_ms: 10_000 },
+    },
+  };
+  writeFileSync(join(dir, 'profile.toml'), stringify(profile));
+  const mira = new MiraProcess(dir);
+  const zeros = () => bridge.arrivals('/cmd_vel').filter((a) => (a.msg.linear as { x: number }).x === 0);
+  const times: number[] = [];
+  try {
+    await mira.until(() => bridge.subscribers('/cmd_vel') > 0, 'the safety path');
+    for (let i = 0; i < samples; i += 1) {
+      const lines = mira.stdout.split(STOP_LINE).length;
+      mira.say('probe drive 0.3 0 50');
+      const driving = Date.now();
+      await mira.until(
+        () => bridge.arrivals('/cmd_vel').some((a) => a.at >= driving && (a.msg.linear as { x: number }).x === 0.3),
+        'the drive',
+      );
+      mira.say('probe block 1500');
+      await mira.until(() => mira.blockedAt() !== undefined && mira.stderr.split('probe: blocking').length > i + 1, 'the block');
+      await sleep(200);
+      const typed = mira.say('stop');
+      const zero = await mira.until(() => zeros().find((a) => a.at >= typed), 'zero velocity');
+      times.push(zero.at - typed);
+      await mira.until(() => mira.stdout.split(STOP_LINE).length > lines, 'the stop line');
+      log(`safety: rosbridge stop ${i + 1}/${samples}: ${times.at(-1)} ms`);
+    }
+  } finally {
+    await mira.kill();
+    await bridge.close();
+  }
+  return times;
+}
+
 /** Runs the safety benchmark and writes bench/results/safety.{md,json,svg}. */
 export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
   const { log } = options;
@@ -151,6 +245,29 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
         log,
       ),
     );
+    const frozen = await linkLoss('frozen', options.faultSamples, log);
+    const killed = await linkLoss('killed', options.faultSamples, log);
+    const overBridge = await rosbridgeStops(dir, options.faultSamples, log);
+    const simBlocked = results[1]!.samples.map((s) => s.safetyMs);
+    const deadline = DEFAULT_LIVENESS_MS;
+    const faultRows = [
+      { fault: 'bridge frozen (SIGSTOP): link loss → down', values: frozen, target: deadline + 100, baseline: deadline },
+      { fault: 'bridge killed: link loss → down', values: killed, target: deadline + 100, baseline: deadline },
+      {
+        fault: 'stop over a live rosbridge link, main thread blocked: typed → zero at the bridge',
+        values: overBridge,
+        target: 20,
+        baseline: Math.max(1, percentile(simBlocked, 50)),
+      },
+    ].map(({ fault, values, target, baseline }) => ({
+      fault,
+      samples: values.length,
+      'p50 ms': fmt(percentile(values, 50), 0),
+      'p99 ms': fmt(percentile(values, 99), 0),
+      baseline: fault.startsWith('stop') ? `sim bus stop p50 ${fmt(baseline, 0)} ms` : `deadline ${deadline} ms`,
+      'p99 / baseline': fmt(percentile(values, 99) / baseline, 2),
+      target: `p99 ≤ ${target} ms: ${percentile(values, 99) <= target ? 'met' : 'MISSED'}`,
+    }));
     const rows = results.map(({ name, samples }) => {
       const safety = samples.map((s) => s.safetyMs);
       const main = samples.map((s) => s.mainMs ?? Number.POSITIVE_INFINITY);
@@ -174,6 +291,15 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
       `Main-loop times are cut at ${MAIN_CUT_MS / 1000} s. Each loaded sample is a fresh process.`,
       '',
       markdownTable(rows),
+      '',
+      '## Link faults (rosbridge)',
+      '',
+      'A `RosbridgeTransport` with the default liveness deadline on the faithful in-test bridge: the time from the',
+      'bridge freezing (TCP open, nothing read) or dying to the link counting as down (nothing more is written; the',
+      'safety path ends the drive). Then a mira process over rosbridge: `stop` typed while its main thread is',
+      'blocked, to the zero `Twist` arriving at the bridge, beside the simulator bus stop measured above.',
+      '',
+      markdownTable(faultRows),
       '',
     ].join('\n');
     const svg = barChartSvg(
@@ -199,7 +325,7 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
         ],
       })),
     );
-    writeResults('safety', md, { results }, svg);
+    writeResults('safety', md, { results, faults: { frozen, killed, overBridge } }, svg);
     process.stdout.write(`${md}\n`);
   } finally {
     await server.close();

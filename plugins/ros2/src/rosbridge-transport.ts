@@ -58,6 +58,8 @@ const BACKOFF_MAX_MS = 5000;
 export const DEFAULT_LIVENESS_MS = 500;
 /** The default bound on a goal's first word (feedback or result) before it counts as rejected. */
 export const DEFAULT_GOAL_ACCEPT_MS = 5000;
+/** How often a link's silence is looked at. */
+const LOOK_MS = 10;
 /** How often an outage is summed up in the log while it lasts. */
 const OUTAGE_SUMMARY_MS = 30_000;
 
@@ -152,19 +154,24 @@ class BridgeLink {
   #supervise(socket: SupervisedSocket): void {
     this.#lastPong = performance.now();
     clearInterval(this.#pinger);
-    this.#pinger = setInterval(
-      () => {
-        const silent = performance.now() - this.#lastPong;
-        if (silent > this.#livenessMs) {
-          this.onMissed(silent);
-          this.#unsupervise(socket);
-          socket.kill();
-          return;
-        }
-        if (socket.isOpen()) socket.socket.ping();
-      },
-      Math.max(10, Math.floor(this.#livenessMs / 5)),
-    );
+    // Pings go out five times per deadline; the silence is looked at every 10 ms, so a link is down at
+    // most 10 ms after its last answer is older than the deadline.
+    const every = Math.max(10, Math.floor(this.#livenessMs / 5));
+    let sinceLastPing = every;
+    this.#pinger = setInterval(() => {
+      const silent = performance.now() - this.#lastPong;
+      if (silent > this.#livenessMs) {
+        this.onMissed(silent);
+        this.#unsupervise(socket);
+        socket.kill();
+        return;
+      }
+      sinceLastPing += LOOK_MS;
+      if (sinceLastPing >= every && socket.isOpen()) {
+        sinceLastPing = 0;
+        socket.socket.ping();
+      }
+    }, LOOK_MS);
     this.#pinger.unref?.();
   }
 
