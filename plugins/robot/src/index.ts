@@ -24,15 +24,18 @@ export {
 } from './messages.js';
 export type {
   ConsoleSignal,
+  FromSafety,
   SafetyDriveConfig,
   SafetyTransportContext,
   SafetyTransportSpec,
   StopCause,
   StopDelivery,
+  ToSafety,
 } from './safety/protocol.js';
 export { NAVIGATE_TO_POSE, NAVIGATION_SENSOR, type NavigationMapping } from './navigation.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';
 export { E_STOP_QOS, E_STOP_TYPE, subscribeEStop } from './safety/e-stop.js';
+export { CONFIRM_MS, SafetyController, type SafetyEnvironment } from './safety/controller.js';
 export {
   DEFAULT_E_STOP_TIMEOUT_MS,
   DEFAULT_STALL_MS,

@@ -1,0 +1,418 @@
+/**
+ * The safety path's decisions, apart from the worker thread that hosts them (see `worker.ts`), so they run
+ * and are tested in-process on a transport and a clock of the caller's choosing.
+ *
+ * It owns the robot's velocity commands: it republishes the active drive, ends it at its duration, and
+ * publishes zero velocity at once on an operator `stop`, when the e-stop topic says `true` or falls silent,
+ * and when the runtime's heartbeats stop for longer than the stall time (the dead-man, for drives and
+ * navigation goals alike). Over a supervised link (rosbridge) it also ends the drive and the navigation goal
+ * when the link fails and never resumes them, writes zero velocity first on every (re)connection, writes a
+ * non-zero command only right after a round trip showed the peer reading, and reports a stop as delivered
+ * only when it was written on a live link (confirmed when its zero comes back on the command topic).
+ */
+import { driveCommand, velocityOf, type DriveMessageType } from '../messages.js';
+import { CANCEL_ALL_GOALS, CANCEL_GOAL_SERVICE_TYPE, type LinkState, type RobotTransport } from '../transport.js';
+import { subscribeEStop } from './e-stop.js';
+import type { ConsoleSignal, FromSafety, SafetyDriveConfig, StopCause, StopDelivery, ToSafety } from './protocol.js';
+
+/** How long a written zero may take to come back on the command topic to count as confirmed. */
+export const CONFIRM_MS = 300;
+/** How long an unheard e-stop topic waits to be reported when `eStopTimeoutMs` is 0. */
+const E_STOP_REPORT_MS = 1000;
+const RELIABLE = { reliability: 'reliable', durability: 'volatile', depth: 10 } as const;
+
+/** What the controller runs on. */
+export interface SafetyEnvironment {
+  /** The safety path's own connection, connected. */
+  readonly transport: RobotTransport;
+  readonly drive: SafetyDriveConfig;
+  /** To the runtime. */
+  post(message: FromSafety): void;
+  /** Monotonic milliseconds (`performance.now()`). */
+  now(): number;
+  /** Milliseconds since the epoch, as link states carry them (`Date.now()`). */
+  wallNow(): number;
+  /** How long a zero may take to come back to count as confirmed (default {@link CONFIRM_MS}). */
+  readonly confirmMs?: number;
+}
+
+interface Drive {
+  readonly linear: number;
+  readonly angular: number;
+  readonly serial: number;
+}
+
+export class SafetyController {
+  readonly #env: SafetyEnvironment;
+  readonly #transport: RobotTransport;
+  readonly #drive: SafetyDriveConfig;
+  #active: (Drive & { until: number }) | undefined;
+  #serial = 0;
+  #lastHeartbeat: number;
+  #stalledSince: number | undefined;
+  /** What became of the dead-man's zero, told when the runtime is back. */
+  #stalledDelivery: StopDelivery | undefined;
+  #eStopped = false;
+  /** When the e-stop topic was last heard (undefined: never). */
+  #eStopHeardAt: number | undefined;
+  #eStopSilentSaid = false;
+  #eStopFreshSaid = false;
+  #navigating = false;
+  /** A goal of Mira's was running when the link failed: cancel it first thing on the next connection. */
+  #cancelOnReconnect = false;
+  /** Zero-velocity echoes awaited on the command topic. */
+  readonly #echoWaiters = new Set<() => void>();
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(env: SafetyEnvironment) {
+    this.#env = env;
+    this.#transport = env.transport;
+    this.#drive = env.drive;
+    this.#lastHeartbeat = env.now();
+  }
+
+  /** Listens to the link, the e-stop topic and (over a supervised link) its own command topic. */
+  start(): void {
+    const drive = this.#drive;
+    this.#transport.onLink?.((state) => this.#onLink(state));
+    if (drive.eStopTopic) {
+      const topic = drive.eStopTopic;
+      subscribeEStop(this.#transport, topic, (message) => {
+        if (this.#eStopHeardAt === undefined && this.#eStopSilentSaid)
+          this.#log(`e-stop topic ${topic} heard; drives are accepted`);
+        this.#eStopHeardAt = this.#env.now();
+        const value = message.data === true;
+        if (value === this.#eStopped) return;
+        this.#eStopped = value;
+        this.#env.post({ type: 'e_stop', active: value });
+        if (value) this.#haltOnOwn('e_stop');
+      });
+      this.#later(() => this.#reportUnheardEStop(), drive.eStopTimeoutMs || E_STOP_REPORT_MS);
+    }
+    if (this.#transport.link) {
+      // Our own zeros coming back through the bridge confirm a stop reached ROS.
+      this.#transport.subscribe(drive.topic, drive.type, (message) => {
+        const { linear, angular } = velocityOf(message);
+        if (linear === 0 && angular === 0) for (const heard of [...this.#echoWaiters]) heard();
+      });
+    }
+  }
+
+  /** Ends the controller's own timers (the worker's intervals are the worker's). */
+  dispose(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
+
+  #later(run: () => void, ms: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref?.();
+    this.#timers.add(timer);
+    return timer;
+  }
+
+  #log(message: string): void {
+    this.#env.post({ type: 'log', message: `safety: ${message}` });
+  }
+
+  #link(): LinkState {
+    return this.#transport.link?.() ?? { up: true, since: 0 };
+  }
+
+  #downFor(state: LinkState): string {
+    return `${((this.#env.wallNow() - state.since) / 1000).toFixed(1)} s`;
+  }
+
+  #write(linear: number, angular: number): Promise<void> {
+    const drive = this.#drive;
+    return this.#transport.publish(
+      drive.topic,
+      drive.type,
+      driveCommand(drive.type as DriveMessageType, linear, angular, drive.frameId),
+      RELIABLE,
+    );
+  }
+
+  /**
+   * A non-zero command, written only right after a round trip showed the peer reading this connection (a
+   * frozen bridge would otherwise act on it whenever it resumes), and only if that drive is still the one.
+   */
+  async #writeDrive(target: Drive): Promise<void> {
+    const state = this.#link();
+    if (!state.up) throw new Error(`${this.#transport.name}: the link is down (${state.why ?? 'no answer'})`);
+    if (this.#transport.roundTrip) await this.#transport.roundTrip();
+    if (this.#active?.serial !== target.serial) return;
+    await this.#write(target.linear, target.angular);
+  }
+
+  #eStopFresh(): boolean {
+    if (this.#eStopHeardAt === undefined) return false;
+    return this.#drive.eStopTimeoutMs === 0 || this.#env.now() - this.#eStopHeardAt <= this.#drive.eStopTimeoutMs;
+  }
+
+  /** Why a drive may not start now, or undefined. */
+  #driveRefusal(): { reason: string; error: string } | undefined {
+    const drive = this.#drive;
+    if (this.#eStopped) {
+      return {
+        reason: 'emergency_stopped',
+        error: `the emergency stop on ${drive.eStopTopic} is active; nothing was sent until it is cleared`,
+      };
+    }
+    if (drive.eStopTopic && !this.#eStopFresh()) {
+      return {
+        reason: 'e_stop_silent',
+        error:
+          this.#eStopHeardAt === undefined
+            ? `nothing has been heard on the e-stop topic ${drive.eStopTopic} yet (std_msgs/msg/Bool); drives are refused until it is`
+            : `the e-stop topic ${drive.eStopTopic} has been silent for ${Math.round(this.#env.now() - this.#eStopHeardAt)} ms ` +
+              `(more than e_stop_timeout_ms = ${drive.eStopTimeoutMs}); nothing was sent`,
+      };
+    }
+    const state = this.#link();
+    if (!state.up) {
+      return {
+        reason: 'transport_error',
+        error: `${this.#transport.name}: the link is down (${state.why ?? 'no answer'}) for ${this.#downFor(state)}; nothing was sent`,
+      };
+    }
+    return undefined;
+  }
+
+  /**
+   * Cancels Mira's running navigation goal through the action's own cancel service (the goal was sent
+   * on the runtime's connection; this one cannot name it, so it cancels every goal of that server).
+   */
+  #cancelNavigation(): void {
+    const action = this.#drive.navigationAction;
+    if (!this.#navigating || !action) return;
+    this.#navigating = false;
+    if (!this.#link().up) {
+      this.#cancelOnReconnect = true;
+      return;
+    }
+    this.#transport
+      .callService(`${action}/_action/cancel_goal`, CANCEL_GOAL_SERVICE_TYPE, CANCEL_ALL_GOALS, 2000)
+      .catch((error: Error) => this.#log(`the navigation goal could not be cancelled: ${error.message}`));
+  }
+
+  /** Waits for a zero to come back on the command topic (the bridge carried it into ROS). */
+  #echo(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const heard = () => {
+        clearTimeout(timer);
+        this.#timers.delete(timer);
+        this.#echoWaiters.delete(heard);
+        resolve(true);
+      };
+      const timer = this.#later(() => {
+        this.#echoWaiters.delete(heard);
+        resolve(false);
+      }, this.#env.confirmMs ?? CONFIRM_MS);
+      this.#echoWaiters.add(heard);
+    });
+  }
+
+  /**
+   * Zero velocity now; the drive ends, and (unless a drive merely ran out) navigation is cancelled. Says
+   * truthfully what became of the zero: written on a live link (and heard back), or not delivered.
+   */
+  async halt(why?: 'duration'): Promise<StopDelivery> {
+    this.#active = undefined;
+    if (why !== 'duration') this.#cancelNavigation();
+    const state = this.#link();
+    const base = `${this.#drive.topic} over ${this.#transport.name}`;
+    if (!state.up) {
+      return {
+        delivered: false,
+        detail:
+          `zero velocity not delivered on ${base}: the link has been down for ${this.#downFor(state)} ` +
+          `(${state.why ?? 'no answer'}); the base's own command timeout must stop the robot`,
+      };
+    }
+    const confirming = this.#transport.link ? this.#echo() : undefined;
+    try {
+      await this.#write(0, 0);
+    } catch (error) {
+      return {
+        delivered: false,
+        detail: `zero velocity not delivered on ${base}: ${(error as Error).message}; the base's own command timeout must stop the robot`,
+      };
+    }
+    if (!confirming) return { delivered: true, detail: `zero velocity sent on ${base}` };
+    const confirmed = await confirming;
+    return {
+      delivered: true,
+      confirmed,
+      detail: confirmed
+        ? `zero velocity sent on ${base} and heard back on ${this.#drive.topic}`
+        : `zero velocity sent on ${base} (a live link), not heard back on ${this.#drive.topic} within ${this.#env.confirmMs ?? CONFIRM_MS} ms`,
+    };
+  }
+
+  /** Zero velocity on the controller's own initiative; the runtime hears why (a stall when it is back). */
+  #haltOnOwn(why: StopCause): void {
+    void this.halt(why === 'duration' ? why : undefined).then((delivery) => {
+      if (!delivery.delivered) this.#log(`${why}: ${delivery.detail}`);
+      if (why === 'stall') this.#stalledDelivery = delivery;
+      else if (why !== 'duration') this.#env.post({ type: 'stopped', why, delivery });
+    });
+  }
+
+  /** Tells the runtime when the e-stop topic turns fresh or stale, so it refuses goals as this refuses drives. */
+  #tellEStopFreshness(): void {
+    if (!this.#drive.eStopTopic) return;
+    const fresh = this.#eStopFresh();
+    if (fresh === this.#eStopFreshSaid) return;
+    this.#eStopFreshSaid = fresh;
+    this.#env.post({ type: 'e_stop_fresh', fresh });
+  }
+
+  /** The watchdog (every few ms): the drive's duration, the dead-man (drives and navigation), the e-stop's freshness. */
+  watch(): void {
+    this.#tellEStopFreshness();
+    if (!this.#active && !this.#navigating) return;
+    const t = this.#env.now();
+    if (this.#active && t >= this.#active.until) return this.#haltOnOwn('duration');
+    if (t - this.#lastHeartbeat > this.#drive.stallMs) {
+      this.#stalledSince = this.#lastHeartbeat;
+      return this.#haltOnOwn('stall');
+    }
+    if (this.#drive.eStopTopic && !this.#eStopFresh()) this.#haltOnOwn('e_stop_silent');
+  }
+
+  /** Republishes the active drive (at the configured rate: a base stops when commands stop coming). */
+  republish(): void {
+    const target = this.#active;
+    if (!target) return;
+    this.#writeDrive(target).catch((error: Error) => {
+      // A command that cannot be written ends the drive: it is never resumed.
+      if (this.#active?.serial !== target.serial) return;
+      this.#log(`drive command could not be sent (${error.message}); the drive is ended`);
+      this.#haltOnOwn('link');
+    });
+  }
+
+  /** The link failed or came back (supervised transports only). */
+  #onLink(state: LinkState): void {
+    if (!state.up) {
+      if (!this.#active && !this.#navigating) return;
+      const why = state.why ?? 'no answer';
+      this.#log(`${this.#transport.name}: the link failed (${why}); the drive is ended and will not resume`);
+      this.#active = undefined;
+      if (this.#navigating) {
+        this.#navigating = false;
+        this.#cancelOnReconnect = Boolean(this.#drive.navigationAction);
+      }
+      this.#env.post({
+        type: 'stopped',
+        why: 'link',
+        delivery: {
+          delivered: false,
+          detail: `zero velocity not delivered on ${this.#drive.topic}: the link failed (${why}); the base's own command timeout must stop the robot`,
+        },
+      });
+      return;
+    }
+    // First on every new connection: zero velocity, before any other command.
+    this.#write(0, 0).catch((error: Error) =>
+      this.#log(`zero velocity on reconnection could not be sent: ${error.message}`),
+    );
+    if (this.#cancelOnReconnect) {
+      this.#cancelOnReconnect = false;
+      this.#navigating = true;
+      this.#cancelNavigation();
+    }
+  }
+
+  /** A console line reader's signal: `stop` halts at once; `quit` halts unless the runtime already did. */
+  consoleSignal(signal: ConsoleSignal): void {
+    if (signal.type === 'stop') this.#haltOnOwn('console');
+    if (signal.type === 'quit') this.#haltOnOwn('quit');
+  }
+
+  /** A message from the runtime (`close` is the worker's: it ends the worker's timers first). */
+  async onMessage(message: Exclude<ToSafety, { type: 'close' }>): Promise<void> {
+    const drive = this.#drive;
+    switch (message.type) {
+      case 'navigating':
+        this.#navigating = message.active;
+        // One source of motion: a navigation goal ends a running drive (Nav2 commands the base now).
+        if (message.active) this.#active = undefined;
+        return;
+      case 'heartbeat': {
+        this.#lastHeartbeat = this.#env.now();
+        if (this.#stalledSince !== undefined) {
+          const stalledMs = this.#lastHeartbeat - this.#stalledSince;
+          this.#stalledSince = undefined;
+          this.#env.post({ type: 'stopped', why: 'stall', stalledMs, delivery: this.#stalledDelivery });
+          this.#stalledDelivery = undefined;
+        }
+        return;
+      }
+      case 'drive': {
+        const problems: string[] = [];
+        if (!(Math.abs(message.linear) <= drive.maxLinear))
+          problems.push(`|linear_m_s| must be at most ${drive.maxLinear}`);
+        if (!(Math.abs(message.angular) <= drive.maxAngular))
+          problems.push(`|angular_rad_s| must be at most ${drive.maxAngular}`);
+        if (!(message.durationS > 0 && message.durationS <= drive.maxDurationS)) {
+          problems.push(`duration_s must be above 0 and at most ${drive.maxDurationS}`);
+        }
+        if (problems.length > 0) {
+          this.#env.post({
+            type: 'reply',
+            id: message.id,
+            ok: false,
+            reason: 'out_of_range',
+            error: `${problems.join('; ')}; nothing was sent`,
+          });
+          return;
+        }
+        const refusal = this.#driveRefusal();
+        if (refusal) {
+          this.#env.post({ type: 'reply', id: message.id, ok: false, ...refusal });
+          return;
+        }
+        // One source of motion: a drive cancels a running navigation goal.
+        this.#cancelNavigation();
+        this.#lastHeartbeat = this.#env.now();
+        const target = { linear: message.linear, angular: message.angular, serial: ++this.#serial };
+        this.#active = { ...target, until: this.#env.now() + message.durationS * 1000 };
+        try {
+          await this.#writeDrive(target);
+        } catch (error) {
+          if (this.#active?.serial === target.serial) this.#active = undefined;
+          this.#env.post({
+            type: 'reply',
+            id: message.id,
+            ok: false,
+            reason: 'transport_error',
+            error: `${(error as Error).message}; the robot was not commanded`,
+          });
+          return;
+        }
+        this.#env.post({ type: 'reply', id: message.id, ok: true });
+        return;
+      }
+      case 'stop':
+        this.#env.post({ type: 'reply', id: message.id, ok: true, delivery: await this.halt() });
+        return;
+    }
+  }
+
+  /** Says once, at start-up or later, that the e-stop topic has not been heard. */
+  #reportUnheardEStop(): void {
+    const drive = this.#drive;
+    if (!drive.eStopTopic || this.#eStopSilentSaid || this.#eStopHeardAt !== undefined) return;
+    this.#eStopSilentSaid = true;
+    this.#log(
+      `nothing heard on the e-stop topic ${drive.eStopTopic} within ${drive.eStopTimeoutMs || E_STOP_REPORT_MS} ms: ` +
+        `every drive is refused until it is (is a node publishing std_msgs/msg/Bool there? a bridge refuses a ` +
+        `subscription of the wrong type silently)`,
+    );
+  }
+}

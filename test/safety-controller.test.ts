@@ -1,0 +1,632 @@
+import { expect } from 'chai';
+import {
+  CANCEL_ALL_GOALS,
+  SafetyController,
+  type FromSafety,
+  type LinkState,
+  type RobotTransport,
+  type RosMessage,
+  type SafetyDriveConfig,
+  type StopDelivery,
+} from '@mira/robot';
+
+/**
+ * A supervised link at the ROS transport seam, as strict as the rosbridge transport it stands for: publish
+ * and round trips reject while the link is down, a round trip waits for the peer's answer, and (as a
+ * rosbridge server does for a client subscribed to a topic it publishes on) what is published comes back,
+ * later, to the subscribers of its topic.
+ */
+class LinkDouble implements RobotTransport {
+  readonly name = 'double ws://robot:9090';
+  readonly published: Array<{ topic: string; msg: RosMessage }> = [];
+  readonly calls: Array<{ service: string; request: RosMessage }> = [];
+  readonly subscribers = new Map<string, Array<(m: RosMessage) => void>>();
+  readonly qos: unknown[] = [];
+  state: LinkState = { up: true, since: 0 };
+  readonly #listeners = new Set<(s: LinkState) => void>();
+  /** 'answer' at once, 'hold' until answer() is called, or 'silent' (rejects, as past the deadline). */
+  roundTrips: 'answer' | 'hold' | 'silent' = 'answer';
+  readonly #held: Array<() => void> = [];
+  echo = true;
+  publishError: string | undefined;
+
+  async connect(): Promise<void> {}
+  subscribe(topic: string, _type: string, handler: (m: RosMessage) => void, qos?: unknown): () => void {
+    this.subscribers.set(topic, [...(this.subscribers.get(topic) ?? []), handler]);
+    this.qos.push(qos);
+    return () => undefined;
+  }
+  async publish(topic: string, _type: string, msg: RosMessage): Promise<void> {
+    if (!this.state.up) throw new Error(`${this.name}: not connected`);
+    if (this.publishError) throw new Error(this.publishError);
+    this.published.push({ topic, msg });
+    if (this.echo) setImmediate(() => this.deliver(topic, msg));
+  }
+  deliver(topic: string, msg: RosMessage): void {
+    for (const handler of this.subscribers.get(topic) ?? []) handler(msg);
+  }
+  advertiseService(): () => void {
+    return () => undefined;
+  }
+  async callService(service: string, _type: string, request: RosMessage): Promise<RosMessage> {
+    if (!this.state.up) throw new Error('not connected');
+    this.calls.push({ service, request });
+    return {};
+  }
+  link(): LinkState {
+    return this.state;
+  }
+  onLink(listener: (s: LinkState) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+  setLink(state: LinkState): void {
+    this.state = state;
+    for (const listener of this.#listeners) listener(state);
+  }
+  roundTrip(): Promise<void> {
+    if (!this.state.up) return Promise.reject(new Error('the link is down'));
+    if (this.roundTrips === 'silent') return Promise.reject(new Error('no answer to a ping within 500 ms'));
+    if (this.roundTrips === 'hold') return new Promise((resolve) => this.#held.push(resolve));
+    return Promise.resolve();
+  }
+  answer(): void {
+    for (const resolve of this.#held.splice(0)) resolve();
+  }
+  async close(): Promise<void> {}
+  /** The linear speeds written on /cmd_vel, in order. */
+  speeds(): number[] {
+    return this.published.filter((p) => p.topic === '/cmd_vel').map((p) => (p.msg.linear as { x: number }).x);
+  }
+}
+
+/** The same seam for a transport with no link to supervise (the simulator's bus): no link, no round trips. */
+const busDouble = (): LinkDouble =>
+  Object.assign(new LinkDouble(), { link: undefined, onLink: undefined, roundTrip: undefined }) as unknown as LinkDouble;
+
+const settle = async () => {
+  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+const DRIVE: SafetyDriveConfig = {
+  topic: '/cmd_vel',
+  type: 'geometry_msgs/msg/Twist',
+  maxLinear: 0.5,
+  maxAngular: 1,
+  maxDurationS: 10,
+  rateHz: 10,
+  stallMs: 250,
+  eStopTimeoutMs: 1000,
+};
+
+function rig(options: { drive?: Partial<SafetyDriveConfig>; transport?: LinkDouble; confirmMs?: number } = {}) {
+  const transport = options.transport ?? new LinkDouble();
+  const posted: FromSafety[] = [];
+  const clock = { t: 1000, wall: 1_000_000 };
+  const controller = new SafetyController({
+    transport,
+    drive: { ...DRIVE, ...options.drive },
+    post: (m) => posted.push(m),
+    now: () => clock.t,
+    wallNow: () => clock.wall,
+    confirmMs: options.confirmMs ?? 30,
+  });
+  controller.start();
+  let id = 0;
+  const request = async (message: Record<string, unknown>) => {
+    const mine = ++id;
+    await controller.onMessage({ ...message, id: mine } as never);
+    await settle();
+    return posted.find((m) => m.type === 'reply' && m.id === mine) as Extract<FromSafety, { type: 'reply' }> & {
+      delivery?: StopDelivery;
+    };
+  };
+  const drive = (linear = 0.2, durationS = 5, angular = 0) => request({ type: 'drive', linear, angular, durationS });
+  const stop = () => request({ type: 'stop', why: 'test' });
+  const logs = () => posted.filter((m) => m.type === 'log').map((m) => (m as { message: string }).message);
+  const stopped = () => posted.filter((m) => m.type === 'stopped') as Array<Extract<FromSafety, { type: 'stopped' }>>;
+  return { transport, posted, clock, controller, drive, stop, logs, stopped, request };
+}
+
+describe('the safety controller (in-process, on a strict supervised-link double and a manual clock)', () => {
+  afterEach(async () => {
+    await settle();
+  });
+
+  describe('limits', () => {
+    for (const [what, args, problem] of [
+      ['too fast', [0.6, 1, 0], '|linear_m_s| must be at most 0.5'],
+      ['too fast backwards', [-0.6, 1, 0], '|linear_m_s| must be at most 0.5'],
+      ['turning too fast', [0, 1, -1.5], '|angular_rad_s| must be at most 1'],
+      ['too long', [0.1, 11, 0], 'duration_s must be above 0 and at most 10'],
+      ['a zero duration', [0.1, 0, 0], 'duration_s must be above 0 and at most 10'],
+      ['NaN', [Number.NaN, 1, 0], '|linear_m_s| must be at most 0.5'],
+    ] as const) {
+      it(`refuses a drive ${what}, writing nothing`, async () => {
+        const { drive, transport } = rig();
+        const reply = await drive(args[0], args[1], args[2]);
+        expect(reply).to.deep.include({ ok: false, reason: 'out_of_range', error: `${problem}; nothing was sent` });
+        expect(transport.published).to.deep.equal([]);
+      });
+    }
+
+    it('names every limit broken at once', async () => {
+      const reply = await rig().drive(0.9, 20, 2);
+      expect(reply).to.deep.include({
+        error:
+          '|linear_m_s| must be at most 0.5; |angular_rad_s| must be at most 1; duration_s must be above 0 and at most 10; nothing was sent',
+      });
+    });
+
+    it('accepts the limits themselves', async () => {
+      const { drive, transport } = rig();
+      expect(await drive(-0.5, 10, 1)).to.deep.include({ ok: true });
+      expect(transport.speeds()).to.deep.equal([-0.5]);
+    });
+  });
+
+  describe('the link', () => {
+    it('writes a drive only after a round trip, and nothing if the drive ended meanwhile', async () => {
+      const { drive, transport, stop } = rig();
+      transport.roundTrips = 'hold';
+      const pending = drive(0.2);
+      await settle();
+      expect(transport.speeds()).to.deep.equal([]);
+      transport.answer();
+      expect(await pending).to.deep.include({ ok: true });
+      expect(transport.speeds()).to.deep.equal([0.2]);
+      // A republish waits for its own round trip; a stop before the answer means it never goes out.
+      const { controller } = rig({ transport });
+      controller.republish();
+      await stop();
+      transport.answer();
+      await settle();
+      expect(transport.speeds().filter((s) => s !== 0)).to.deep.equal([0.2]);
+    });
+
+    it('refuses a drive while the link is down, saying which link and for how long', async () => {
+      const { drive, transport, clock } = rig();
+      transport.setLink({ up: false, since: clock.wall - 2500, why: 'no answer to pings for 512 ms' });
+      expect(await drive()).to.deep.include({
+        ok: false,
+        reason: 'transport_error',
+        error: 'double ws://robot:9090: the link is down (no answer to pings for 512 ms) for 2.5 s; nothing was sent',
+      });
+      expect(transport.published).to.deep.equal([]);
+    });
+
+    it('ends the drive for good when a republish cannot be written (no answer), and says so', async () => {
+      const { drive, transport, controller, stopped, logs } = rig();
+      await drive(0.3);
+      transport.roundTrips = 'silent';
+      controller.republish();
+      await settle();
+      expect(logs()).to.include(
+        'safety: drive command could not be sent (no answer to a ping within 500 ms); the drive is ended',
+      );
+      expect(stopped().map((s) => s.why)).to.deep.equal(['link']);
+      transport.roundTrips = 'answer';
+      controller.republish();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.3, 0]);
+    });
+
+    it('ends the drive when the link fails and never resumes it; zero is the first command on the new connection', async () => {
+      const { drive, transport, controller, stopped, clock } = rig();
+      await drive(0.3);
+      transport.setLink({ up: false, since: clock.wall, why: 'connection lost' });
+      expect(stopped()).to.deep.equal([
+        {
+          type: 'stopped',
+          why: 'link',
+          delivery: {
+            delivered: false,
+            detail:
+              "zero velocity not delivered on /cmd_vel: the link failed (connection lost); the base's own command timeout must stop the robot",
+          },
+        },
+      ]);
+      transport.setLink({ up: true, since: clock.wall + 5000 });
+      controller.republish();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.3, 0]);
+    });
+
+    it('says nothing when the link fails while idle, and still writes zero first when it is back', () => {
+      const { transport, stopped } = rig();
+      transport.setLink({ up: false, since: 0, why: 'connection lost' });
+      expect(stopped()).to.deep.equal([]);
+      transport.setLink({ up: true, since: 1 });
+      expect(transport.speeds()).to.deep.equal([0]);
+    });
+
+    it('logs a zero that cannot be written on reconnection', async () => {
+      const { transport, logs } = rig();
+      transport.publishError = 'socket hang up';
+      transport.setLink({ up: true, since: 1 });
+      await settle();
+      expect(logs()).to.include('safety: zero velocity on reconnection could not be sent: socket hang up');
+    });
+  });
+
+  describe('stop reports', () => {
+    it('reports a zero written on a live link and heard back as confirmed', async () => {
+      const { drive, stop, transport } = rig();
+      await drive();
+      const reply = await stop();
+      expect(reply).to.deep.include({
+        ok: true,
+        delivery: {
+          delivered: true,
+          confirmed: true,
+          detail: 'zero velocity sent on /cmd_vel over double ws://robot:9090 and heard back on /cmd_vel',
+        },
+      });
+      expect(transport.speeds()).to.deep.equal([0.2, 0]);
+    });
+
+    it('reports a zero not heard back within the bound as sent, not confirmed', async () => {
+      const { stop, transport } = rig({ confirmMs: 20 });
+      transport.echo = false;
+      const pending = stop();
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(await pending).to.deep.include({
+        delivery: {
+          delivered: true,
+          confirmed: false,
+          detail:
+            'zero velocity sent on /cmd_vel over double ws://robot:9090 (a live link), not heard back on /cmd_vel within 20 ms',
+        },
+      });
+    });
+
+    it('a non-zero echo does not confirm a stop', async () => {
+      const { stop, transport } = rig({ confirmMs: 20 });
+      transport.echo = false;
+      const pending = stop();
+      await settle();
+      transport.deliver('/cmd_vel', { linear: { x: 0.2, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
+      transport.deliver('/cmd_vel', { linear: { x: 0, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0.5 } });
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect((await pending).delivery).to.deep.include({ confirmed: false });
+    });
+
+    it('reports a stop on a link that is down as not delivered, naming the link and how long it has been down', async () => {
+      const { stop, transport, clock } = rig();
+      transport.setLink({ up: false, since: clock.wall - 2800, why: 'no answer to pings for 503 ms' });
+      expect((await stop()).delivery).to.deep.equal({
+        delivered: false,
+        detail:
+          "zero velocity not delivered on /cmd_vel over double ws://robot:9090: the link has been down for 2.8 s (no answer to pings for 503 ms); the base's own command timeout must stop the robot",
+      });
+      expect(transport.published).to.deep.equal([]);
+    });
+
+    it('reports a zero the transport refused as not delivered, with the reason', async () => {
+      const { stop, transport } = rig();
+      transport.publishError = 'write EPIPE';
+      expect((await stop()).delivery).to.deep.equal({
+        delivered: false,
+        detail:
+          "zero velocity not delivered on /cmd_vel over double ws://robot:9090: write EPIPE; the base's own command timeout must stop the robot",
+      });
+    });
+
+    it('on a transport with no link to supervise, sends at once and claims no confirmation', async () => {
+      const transport = busDouble();
+      const { drive, stop } = rig({ transport });
+      expect(await drive()).to.deep.include({ ok: true });
+      expect((await stop()).delivery).to.deep.equal({
+        delivered: true,
+        detail: 'zero velocity sent on /cmd_vel over double ws://robot:9090',
+      });
+      // It does not listen to its own command topic there.
+      expect(transport.subscribers.has('/cmd_vel')).to.equal(false);
+    });
+
+    it('stops on the console line reader at once and says why; quit too', async () => {
+      const { drive, controller, stopped, transport } = rig();
+      await drive();
+      controller.consoleSignal({ type: 'stop', at: 0 });
+      await settle();
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      controller.consoleSignal({ type: 'quit', at: 0 });
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(stopped().map((s) => [s.why, s.delivery?.delivered])).to.deep.equal([
+        ['console', true],
+        ['quit', true],
+      ]);
+      expect(transport.speeds()).to.deep.equal([0.2, 0, 0]);
+    });
+
+    it('logs a stop of its own that was not delivered', async () => {
+      const { controller, transport, logs } = rig();
+      transport.setLink({ up: false, since: 1_000_000, why: 'connection lost' });
+      controller.consoleSignal({ type: 'stop', at: 0 });
+      await settle();
+      expect(logs().some((l) => l.startsWith('safety: console: zero velocity not delivered on /cmd_vel'))).to.equal(
+        true,
+      );
+    });
+  });
+
+  describe('the watchdog', () => {
+    it('ends a drive at its duration with zero, without a report', async () => {
+      const { drive, controller, clock, transport, stopped, request } = rig({
+        drive: { navigationAction: '/navigate_to_pose' },
+      });
+      await drive(0.2, 2);
+      for (let i = 0; i < 9; i += 1) {
+        clock.t += 200;
+        await request({ type: 'heartbeat' });
+        controller.watch();
+      }
+      clock.t += 199;
+      await request({ type: 'heartbeat' });
+      controller.watch();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.2]);
+      clock.t += 1;
+      controller.watch();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.2, 0]);
+      expect(stopped()).to.deep.equal([]);
+      expect(transport.calls).to.deep.equal([]);
+    });
+
+    it('stops a drive when the heartbeats stop, and reports the stall when they come back', async () => {
+      const { drive, controller, clock, transport, stopped, request } = rig();
+      await drive(0.2, 5);
+      clock.t += 250;
+      controller.watch();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.2]);
+      clock.t += 1;
+      controller.watch();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.2, 0]);
+      expect(stopped()).to.deep.equal([]);
+      clock.t += 1000;
+      await request({ type: 'heartbeat' });
+      expect(stopped()).to.have.length(1);
+      expect(stopped()[0]).to.deep.include({ why: 'stall', stalledMs: 1251 });
+      expect(stopped()[0]!.delivery).to.deep.include({ delivered: true });
+      await request({ type: 'heartbeat' });
+      expect(stopped()).to.have.length(1);
+    });
+
+    it('covers a navigation goal with no drive: a stall cancels it through the action cancel service', async () => {
+      const { controller, clock, transport, request } = rig({ drive: { navigationAction: '/robot1/navigate_to_pose' } });
+      await request({ type: 'navigating', active: true });
+      clock.t += 251;
+      controller.watch();
+      await settle();
+      expect(transport.calls).to.deep.equal([
+        { service: '/robot1/navigate_to_pose/_action/cancel_goal', request: CANCEL_ALL_GOALS },
+      ]);
+      expect(transport.speeds()).to.deep.equal([0]);
+    });
+
+    it('does nothing while idle', async () => {
+      const { controller, clock, transport } = rig();
+      clock.t += 10_000;
+      controller.watch();
+      await settle();
+      expect(transport.published).to.deep.equal([]);
+    });
+
+    it('a heartbeat keeps a drive alive past the stall time', async () => {
+      const { drive, controller, clock, transport, request } = rig();
+      await drive(0.2, 5);
+      for (let i = 0; i < 10; i += 1) {
+        clock.t += 200;
+        await request({ type: 'heartbeat' });
+        controller.watch();
+      }
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.2]);
+    });
+  });
+
+  describe('one source of motion', () => {
+    it('a drive cancels a running navigation goal', async () => {
+      const { drive, transport, request } = rig({ drive: { navigationAction: '/navigate_to_pose' } });
+      await request({ type: 'navigating', active: true });
+      await drive();
+      expect(transport.calls.map((c) => c.service)).to.deep.equal(['/navigate_to_pose/_action/cancel_goal']);
+    });
+
+    it('a navigation goal ends a running drive: nothing more is republished', async () => {
+      const { drive, controller, transport, request } = rig({ drive: { navigationAction: '/navigate_to_pose' } });
+      await drive(0.2);
+      await request({ type: 'navigating', active: true });
+      controller.republish();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.2]);
+    });
+
+    it('a stop cancels the goal; a goal that already ended is not cancelled again', async () => {
+      const { stop, transport, request } = rig({ drive: { navigationAction: '/navigate_to_pose' } });
+      await request({ type: 'navigating', active: true });
+      await stop();
+      await stop();
+      expect(transport.calls).to.have.length(1);
+      await request({ type: 'navigating', active: true });
+      await request({ type: 'navigating', active: false });
+      await stop();
+      expect(transport.calls).to.have.length(1);
+    });
+
+    it('a goal running when the link fails is cancelled first thing on reconnection', async () => {
+      const { transport, request } = rig({ drive: { navigationAction: '/navigate_to_pose' } });
+      await request({ type: 'navigating', active: true });
+      transport.setLink({ up: false, since: 0, why: 'connection lost' });
+      expect(transport.calls).to.deep.equal([]);
+      transport.setLink({ up: true, since: 1 });
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0]);
+      expect(transport.calls.map((c) => c.service)).to.deep.equal(['/navigate_to_pose/_action/cancel_goal']);
+    });
+
+    it('a stop while the link is down defers the cancel to the reconnection', async () => {
+      const { transport, request, stop } = rig({ drive: { navigationAction: '/navigate_to_pose' } });
+      await request({ type: 'navigating', active: true });
+      transport.state = { up: false, since: 0, why: 'connection lost' };
+      await stop();
+      transport.setLink({ up: true, since: 1 });
+      await settle();
+      expect(transport.calls.map((c) => c.service)).to.deep.equal(['/navigate_to_pose/_action/cancel_goal']);
+    });
+
+    it('without a navigation action nothing is cancelled', async () => {
+      const { transport, request, stop } = rig();
+      await request({ type: 'navigating', active: true });
+      await stop();
+      expect(transport.calls).to.deep.equal([]);
+    });
+  });
+
+  describe('the e-stop, failing closed', () => {
+    const eStop = { drive: { eStopTopic: '/e_stop', eStopTimeoutMs: 500 } };
+
+    it('subscribes the e-stop with one profile on a bridge (which subscribes for it) and two elsewhere', () => {
+      const bridged = rig(eStop).transport;
+      expect(bridged.subscribers.get('/e_stop')).to.have.length(1);
+      expect(bridged.qos[0]).to.deep.equal({ reliability: 'reliable', durability: 'transient_local', depth: 1 });
+      const native = rig({ ...eStop, transport: busDouble() }).transport;
+      expect(native.subscribers.get('/e_stop')).to.have.length(2);
+    });
+
+    it('refuses every drive until the e-stop is heard, then accepts', async () => {
+      const { drive, transport, clock } = rig(eStop);
+      expect(await drive()).to.deep.include({
+        ok: false,
+        reason: 'e_stop_silent',
+        error: 'nothing has been heard on the e-stop topic /e_stop yet (std_msgs/msg/Bool); drives are refused until it is',
+      });
+      transport.deliver('/e_stop', { data: false });
+      clock.t += 500;
+      expect(await drive()).to.deep.include({ ok: true });
+    });
+
+    it('refuses a drive when the e-stop has been silent longer than its timeout', async () => {
+      const { drive, transport, clock } = rig(eStop);
+      transport.deliver('/e_stop', { data: false });
+      clock.t += 501;
+      expect(await drive()).to.deep.include({
+        reason: 'e_stop_silent',
+        error: 'the e-stop topic /e_stop has been silent for 501 ms (more than e_stop_timeout_ms = 500); nothing was sent',
+      });
+    });
+
+    it('stops a drive when the e-stop falls silent', async () => {
+      const { drive, transport, clock, controller, stopped, request } = rig(eStop);
+      transport.deliver('/e_stop', { data: false });
+      await drive(0.2);
+      clock.t += 200;
+      await request({ type: 'heartbeat' });
+      transport.deliver('/e_stop', { data: false });
+      clock.t += 500;
+      await request({ type: 'heartbeat' });
+      controller.watch();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.2]);
+      clock.t += 1;
+      await request({ type: 'heartbeat' });
+      controller.watch();
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(transport.speeds()).to.deep.equal([0.2, 0]);
+      expect(stopped().map((s) => s.why)).to.deep.equal(['e_stop_silent']);
+    });
+
+    it('with e_stop_timeout_ms = 0, heard once is enough (a latched e-stop)', async () => {
+      const { drive, transport, clock } = rig({ drive: { eStopTopic: '/e_stop', eStopTimeoutMs: 0 } });
+      expect(await drive()).to.deep.include({ reason: 'e_stop_silent' });
+      transport.deliver('/e_stop', { data: false });
+      clock.t += 3_600_000;
+      expect(await drive(0.1, 1)).to.deep.include({ ok: true });
+    });
+
+    it('true stops at once and refuses drives until false', async () => {
+      const { drive, transport, stopped, posted } = rig(eStop);
+      transport.deliver('/e_stop', { data: false });
+      await drive(0.2);
+      transport.deliver('/e_stop', { data: true });
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(transport.speeds()).to.deep.equal([0.2, 0]);
+      expect(stopped().map((s) => s.why)).to.deep.equal(['e_stop']);
+      expect(await drive()).to.deep.include({
+        reason: 'emergency_stopped',
+        error: 'the emergency stop on /e_stop is active; nothing was sent until it is cleared',
+      });
+      transport.deliver('/e_stop', { data: true });
+      transport.deliver('/e_stop', { data: false });
+      expect(posted.filter((m) => m.type === 'e_stop')).to.deep.equal([
+        { type: 'e_stop', active: true },
+        { type: 'e_stop', active: false },
+      ]);
+      expect(await drive()).to.deep.include({ ok: true });
+    });
+
+    it('anything but a true Bool counts as not stopped', async () => {
+      const { drive, transport } = rig(eStop);
+      transport.deliver('/e_stop', { data: 'true' });
+      expect(await drive()).to.deep.include({ ok: true });
+    });
+
+    it('tells the runtime when the e-stop turns fresh and stale, once each', async () => {
+      const { controller, transport, clock, posted } = rig(eStop);
+      const fresh = () => posted.filter((m) => m.type === 'e_stop_fresh').map((m) => (m as { fresh: boolean }).fresh);
+      controller.watch();
+      expect(fresh()).to.deep.equal([]);
+      transport.deliver('/e_stop', { data: false });
+      controller.watch();
+      controller.watch();
+      expect(fresh()).to.deep.equal([true]);
+      clock.t += 501;
+      controller.watch();
+      controller.watch();
+      expect(fresh()).to.deep.equal([true, false]);
+    });
+
+    it('says once when the e-stop is not heard at start-up, and once when it is', async () => {
+      const { transport, logs } = rig({ drive: { eStopTopic: '/e_stop', eStopTimeoutMs: 20 } });
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(logs()).to.deep.equal([
+        'safety: nothing heard on the e-stop topic /e_stop within 20 ms: every drive is refused until it is (is a node publishing std_msgs/msg/Bool there? a bridge refuses a subscription of the wrong type silently)',
+      ]);
+      transport.deliver('/e_stop', { data: false });
+      transport.deliver('/e_stop', { data: false });
+      expect(logs().slice(1)).to.deep.equal(['safety: e-stop topic /e_stop heard; drives are accepted']);
+    });
+
+    it('says nothing at start-up when the e-stop was heard in time', async () => {
+      const { transport, logs } = rig({ drive: { eStopTopic: '/e_stop', eStopTimeoutMs: 20 } });
+      transport.deliver('/e_stop', { data: false });
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(logs()).to.deep.equal([]);
+    });
+  });
+
+  it('stamps a TwistStamped command in the configured frame', async () => {
+    const { drive, transport } = rig({ drive: { type: 'geometry_msgs/msg/TwistStamped', frameId: 'base_footprint' } });
+    await drive(0.2);
+    const msg = transport.published[0]!.msg as { header: { frame_id: string }; twist: { linear: { x: number } } };
+    expect(msg.header.frame_id).to.equal('base_footprint');
+    expect(msg.twist.linear.x).to.equal(0.2);
+  });
+
+  it('a failed first write refuses the drive and keeps nothing active', async () => {
+    const { drive, transport, controller } = rig();
+    transport.publishError = 'write EPIPE';
+    expect(await drive()).to.deep.include({
+      ok: false,
+      reason: 'transport_error',
+      error: 'write EPIPE; the robot was not commanded',
+    });
+    transport.publishError = undefined;
+    controller.republish();
+    await settle();
+    expect(transport.published).to.deep.equal([]);
+  });
+});
