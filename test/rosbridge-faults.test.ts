@@ -155,7 +155,7 @@ describe('rosbridge transport: faults a real deployment meets (strict in-test br
   });
 });
 
-describe('rosbridge in a runtime: an outage is visible, and the robot is not said to drive', function () {
+describe('rosbridge in a runtime: an outage is visible, and the robot is not said to drive (safety worker)', function () {
   this.timeout(30_000);
   let bridge: RosbridgeTestServer;
   let rt: TestRuntime;

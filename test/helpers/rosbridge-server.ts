@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { Tag, encode } from 'cbor2';
 import { WebSocketServer, type WebSocket } from 'ws';
 
@@ -173,6 +173,9 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
   let frozen = false;
   let nextCall = 0;
   let http: Server | undefined;
+  let tcp: TcpServer | undefined;
+  /** Connections accepted by the kernel while frozen, served on thaw. */
+  const backlog: Socket[] = [];
   let wss: WebSocketServer | undefined;
   let port = 0;
   const log = (line: string) => logged.push(line);
@@ -395,27 +398,39 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
     });
   };
 
+  // The kernel accepts a connection even while the process is stopped (it waits in the backlog); the
+  // process serves it when it runs again. So TCP is taken here, paused, and handed to HTTP when not frozen.
+  const serve = (socket: Socket) => {
+    if (frozen) {
+      backlog.push(socket);
+      return;
+    }
+    http!.emit('connection', socket);
+    socket.resume();
+  };
   const start = async () => {
     http = createServer();
-    http.on('connection', (socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      if (frozen) socket.pause();
-    });
     wss = new WebSocketServer({ server: http });
     wss.on('connection', onConnection);
-    await new Promise<void>((resolve) => http!.listen(port, '127.0.0.1', resolve));
-    port = (http.address() as AddressInfo).port;
+    tcp = createTcpServer({ pauseOnConnect: true }, (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      serve(socket);
+    });
+    await new Promise<void>((resolve) => tcp!.listen(port, '127.0.0.1', resolve));
+    port = (tcp.address() as AddressInfo).port;
   };
   const stop = async () => {
-    const server = http;
+    const server = tcp;
     if (!server) return;
-    http = undefined;
+    tcp = undefined;
     frozen = false;
+    backlog.splice(0);
     for (const client of wss?.clients ?? []) client.terminate();
     for (const socket of sockets) socket.destroy();
     wss?.close();
     wss = undefined;
+    http = undefined;
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   await start();
@@ -462,7 +477,8 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
     },
     thaw: () => {
       frozen = false;
-      for (const socket of sockets) socket.resume();
+      for (const socket of sockets) if (!backlog.includes(socket)) socket.resume();
+      for (const socket of backlog.splice(0)) serve(socket);
     },
     stop,
     start,

@@ -1,5 +1,7 @@
 // The in-process suites that exercise the mutated files (a test that spawns a `mira` process runs the
-// built dist, which no mutant reaches, so those suites are left to `npm test`).
+// built dist, which no mutant reaches, so those suites are left to `npm test`). A safety worker thread
+// loads the sources through tsx but runs no mutant (Stryker switches mutants per thread): the safety
+// controller's mutants are killed by its in-process tests.
 module.exports = {
   spec: [
     'core/test/normalize.test.ts',
@@ -16,6 +18,11 @@ module.exports = {
     'test/search-quality.test.ts',
     'test/fleet.test.ts',
     'test/memory-upgrade.test.ts',
+    'test/safety-controller.test.ts',
+    'test/rosbridge-faults.test.ts',
+    'test/rosbridge-link.test.ts',
+    'test/transports.test.ts',
+    'test/navigation.test.ts',
   ],
   extension: ['ts'],
   timeout: 20000,

@@ -14,6 +14,8 @@ export const TARGETS = [
   'plugins/memory/src/sqlite-memory-store.ts',
   'plugins/notes/src/notes-store.ts',
   'plugins/memory/src/postgres/postgres-memory-store.ts',
+  'plugins/robot/src/safety/controller.ts',
+  'plugins/ros2/src/rosbridge-transport.ts',
 ];
 
 export default {

@@ -81,9 +81,11 @@ class SupervisedSocket extends ROSLIB.AbstractTransport {
   readonly socket: WebSocket;
 
   /** `opened` runs before roslib hears of the connection, so supervision is on before anything is sent. */
-  constructor(url: string, opened: (socket: SupervisedSocket) => void) {
+  constructor(url: string, handshakeTimeoutMs: number, opened: (socket: SupervisedSocket) => void) {
     super();
-    this.socket = new WebSocket(url);
+    // A bridge that takes the connection but never answers the upgrade (stopped, or a half-dead network)
+    // fails the attempt instead of holding it open for good.
+    this.socket = new WebSocket(url, { handshakeTimeout: handshakeTimeoutMs });
     this.socket.binaryType = 'arraybuffer';
     this.socket.onopen = (event) => {
       opened(this);
@@ -127,17 +129,19 @@ class BridgeLink {
   readonly ros: RosConnection;
   #socket: SupervisedSocket | undefined;
   readonly #livenessMs: number;
+  readonly #handshakeMs: number;
   #lastPong = 0;
   #pinger: ReturnType<typeof setInterval> | undefined;
   readonly #roundTrips = new Map<string, () => void>();
   /** Called once per connection when the deadline passed (before the socket is dropped). */
   onMissed: (silentMs: number) => void = () => undefined;
 
-  constructor(livenessMs: number) {
+  constructor(livenessMs: number, handshakeMs: number) {
     this.#livenessMs = livenessMs;
+    this.#handshakeMs = handshakeMs;
     this.ros = new ROSLIB.Ros({
       transportFactory: async (url: string) => {
-        const socket = new SupervisedSocket(url, (opened) => this.#supervise(opened));
+        const socket = new SupervisedSocket(url, this.#handshakeMs, (opened) => this.#supervise(opened));
         this.#socket = socket;
         socket.socket.on('pong', (data: Buffer) => {
           this.#lastPong = performance.now();
@@ -225,7 +229,7 @@ async function openLink(url: string, livenessMs: number, timeoutMs: number): Pro
   let wait = BACKOFF_FIRST_MS / 2;
   let last = 'no answer';
   for (;;) {
-    const link = new BridgeLink(livenessMs);
+    const link = new BridgeLink(livenessMs, timeoutMs);
     const left = deadline - performance.now();
     const outcome = await new Promise<true | string>((resolve) => {
       const timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), Math.max(0, left));

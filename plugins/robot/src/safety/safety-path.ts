@@ -17,6 +17,20 @@ export const HEARTBEAT_MS = 50;
 type Reply = Extract<FromSafety, { type: 'reply' }>;
 type Request = ToSafety extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never;
 
+/**
+ * The worker's module. Built, it is `worker.js` beside this file. Run from the TypeScript sources (the
+ * `mira-source` condition, as the tests and the mutation run do), the thread loads `worker.ts` through
+ * tsx, registered in the thread first: the loader of the main thread does not reach worker threads.
+ */
+function workerEntry(): URL {
+  const self = import.meta.url;
+  if (!self.endsWith('.ts')) return new URL('./worker.js', self);
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const worker = new URL('./worker.ts', self).href;
+  const bootstrap = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(worker)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
+}
+
 /** What the safety path tells the runtime on its own. */
 export interface SafetyEvents {
   /**
@@ -70,7 +84,7 @@ export class SafetyPath {
     events: SafetyEvents,
   ): Promise<SafetyPath> {
     const data: SafetyWorkerData = { transport, drive };
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: data });
+    const worker = new Worker(workerEntry(), { workerData: data });
     const first = await new Promise<FromSafety>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
