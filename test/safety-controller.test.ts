@@ -26,9 +26,10 @@ class LinkDouble implements RobotTransport {
   readonly #listeners = new Set<(s: LinkState) => void>();
   /** 'answer' at once, 'hold' until answer() is called, or 'silent' (rejects, as past the deadline). */
   roundTrips: 'answer' | 'hold' | 'silent' = 'answer';
-  readonly #held: Array<() => void> = [];
+  readonly #held: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
   echo = true;
   publishError: string | undefined;
+  callError: string | undefined;
 
   async connect(): Promise<void> {}
   subscribe(topic: string, _type: string, handler: (m: RosMessage) => void, qos?: unknown): () => void {
@@ -50,6 +51,7 @@ class LinkDouble implements RobotTransport {
   }
   async callService(service: string, _type: string, request: RosMessage): Promise<RosMessage> {
     if (!this.state.up) throw new Error('not connected');
+    if (this.callError) throw new Error(this.callError);
     this.calls.push({ service, request });
     return {};
   }
@@ -67,11 +69,18 @@ class LinkDouble implements RobotTransport {
   roundTrip(): Promise<void> {
     if (!this.state.up) return Promise.reject(new Error('the link is down'));
     if (this.roundTrips === 'silent') return Promise.reject(new Error('no answer to a ping within 500 ms'));
-    if (this.roundTrips === 'hold') return new Promise((resolve) => this.#held.push(resolve));
+    if (this.roundTrips === 'hold') return new Promise((resolve, reject) => this.#held.push({ resolve, reject }));
     return Promise.resolve();
   }
+  /** Answers every held round trip. */
   answer(): void {
-    for (const resolve of this.#held.splice(0)) resolve();
+    for (const { resolve } of this.#held.splice(0)) resolve();
+  }
+  /** Settles the held round trip at `index` (in the order they were asked): answered, or past the deadline. */
+  settle(index: number, answered: boolean): void {
+    const held = this.#held[index]!;
+    if (answered) held.resolve();
+    else held.reject(new Error('no answer to a ping within 500 ms'));
   }
   async close(): Promise<void> {}
   /** The linear speeds written on /cmd_vel, in order. */
@@ -82,7 +91,11 @@ class LinkDouble implements RobotTransport {
 
 /** The same seam for a transport with no link to supervise (the simulator's bus): no link, no round trips. */
 const busDouble = (): LinkDouble =>
-  Object.assign(new LinkDouble(), { link: undefined, onLink: undefined, roundTrip: undefined }) as unknown as LinkDouble;
+  Object.assign(new LinkDouble(), {
+    link: undefined,
+    onLink: undefined,
+    roundTrip: undefined,
+  }) as unknown as LinkDouble;
 
 const settle = async () => {
   for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
@@ -175,13 +188,92 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       transport.answer();
       expect(await pending).to.deep.include({ ok: true });
       expect(transport.speeds()).to.deep.equal([0.2]);
-      // A republish waits for its own round trip; a stop before the answer means it never goes out.
-      const { controller } = rig({ transport });
-      controller.republish();
-      await stop();
-      transport.answer();
+    });
+
+    it('a republish waits for its own round trip; a stop before the answer means it never goes out', async () => {
+      const unhandled: unknown[] = [];
+      const spy = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', spy);
+      try {
+        const { drive, transport, stop, controller, logs, stopped } = rig();
+        await drive(0.2);
+        transport.roundTrips = 'hold';
+        controller.republish();
+        controller.republish();
+        await stop();
+        transport.settle(0, true);
+        transport.settle(1, false);
+        await settle();
+        expect(transport.speeds()).to.deep.equal([0.2, 0]);
+        // The late failure of a drive that already ended says nothing and stops nothing again.
+        expect(logs()).to.deep.equal([]);
+        expect(stopped()).to.deep.equal([]);
+        expect(unhandled).to.deep.equal([]);
+      } finally {
+        process.off('unhandledRejection', spy);
+      }
+    });
+
+    it('answers a drive stopped during its round trip as superseded, and one whose round trip then fails too', async () => {
+      const { request, transport, stop } = rig();
+      transport.roundTrips = 'hold';
+      const answered = request({ type: 'drive', linear: 0.2, angular: 0, durationS: 5 });
+      const failed = request({ type: 'drive', linear: 0.2, angular: 0, durationS: 5 });
       await settle();
-      expect(transport.speeds().filter((s) => s !== 0)).to.deep.equal([0.2]);
+      await stop();
+      transport.settle(0, true);
+      transport.settle(1, false);
+      expect(await answered).to.deep.include({
+        ok: false,
+        reason: 'superseded',
+        error: 'a stop, another drive or a navigation goal came before this drive was sent; nothing was sent',
+      });
+      expect(await failed).to.deep.include({ ok: false, reason: 'transport_error' });
+      expect(transport.speeds()).to.deep.equal([0]);
+    });
+
+    it('a drive whose first round trip fails does not end the drive that replaced it', async () => {
+      const { request, transport, controller } = rig();
+      transport.roundTrips = 'hold';
+      const first = request({ type: 'drive', linear: 0.1, angular: 0, durationS: 5 });
+      const second = request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5 });
+      await settle();
+      transport.settle(0, false);
+      transport.settle(1, true);
+      expect(await first).to.deep.include({ ok: false, reason: 'transport_error' });
+      expect(await second).to.deep.include({ ok: true });
+      transport.roundTrips = 'answer';
+      controller.republish();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.3, 0.3]);
+    });
+
+    it('a republish on a link found down says so in its own words and ends the drive', async () => {
+      const { drive, transport, controller, logs } = rig();
+      await drive(0.2);
+      // Down, and the listeners not yet told (the supervisor looks every few ms).
+      transport.state = { up: false, since: 0 };
+      controller.republish();
+      await settle();
+      expect(logs()[0]).to.equal(
+        'safety: drive command could not be sent (double ws://robot:9090: the link is down (no answer)); the drive is ended',
+      );
+    });
+
+    it('does nothing on a republish while idle', async () => {
+      const unhandled: unknown[] = [];
+      const spy = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', spy);
+      try {
+        const { controller, transport, logs } = rig();
+        controller.republish();
+        await settle();
+        expect(transport.published).to.deep.equal([]);
+        expect(logs()).to.deep.equal([]);
+        expect(unhandled).to.deep.equal([]);
+      } finally {
+        process.off('unhandledRejection', spy);
+      }
     });
 
     it('refuses a drive while the link is down, saying which link and for how long', async () => {
@@ -212,9 +304,12 @@ describe('the safety controller (in-process, on a strict supervised-link double 
     });
 
     it('ends the drive when the link fails and never resumes it; zero is the first command on the new connection', async () => {
-      const { drive, transport, controller, stopped, clock } = rig();
+      const { drive, transport, controller, stopped, clock, logs } = rig({ drive: { navigationAction: '/nav' } });
       await drive(0.3);
       transport.setLink({ up: false, since: clock.wall, why: 'connection lost' });
+      expect(logs()).to.deep.equal([
+        'safety: double ws://robot:9090: the link failed (connection lost); the drive is ended and will not resume',
+      ]);
       expect(stopped()).to.deep.equal([
         {
           type: 'stopped',
@@ -230,14 +325,34 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       controller.republish();
       await settle();
       expect(transport.speeds()).to.deep.equal([0.3, 0]);
+      // No goal was running: nothing to cancel on reconnection.
+      expect(transport.calls).to.deep.equal([]);
+    });
+
+    it('names no cause it was not given', async () => {
+      const { drive, transport, stopped, stop } = rig();
+      await drive(0.3);
+      transport.setLink({ up: false, since: 0 });
+      expect(stopped()[0]!.delivery!.detail).to.equal(
+        "zero velocity not delivered on /cmd_vel: the link failed (no answer); the base's own command timeout must stop the robot",
+      );
+      expect((await drive()) as { error?: string })
+        .to.have.property('error')
+        .that.matches(/: the link is down \(no answer\) for /);
+      expect((await stop()).delivery!.detail).to.match(
+        / \(no answer\); the base's own command timeout must stop the robot$/,
+      );
     });
 
     it('says nothing when the link fails while idle, and still writes zero first when it is back', () => {
-      const { transport, stopped } = rig();
-      transport.setLink({ up: false, since: 0, why: 'connection lost' });
-      expect(stopped()).to.deep.equal([]);
+      const { transport, stopped, logs } = rig({ drive: { navigationAction: '/nav' } });
       transport.setLink({ up: true, since: 1 });
-      expect(transport.speeds()).to.deep.equal([0]);
+      transport.setLink({ up: false, since: 2, why: 'connection lost' });
+      expect(stopped()).to.deep.equal([]);
+      expect(logs()).to.deep.equal([]);
+      transport.setLink({ up: true, since: 3 });
+      expect(transport.speeds()).to.deep.equal([0, 0]);
+      expect(transport.calls).to.deep.equal([]);
     });
 
     it('logs a zero that cannot be written on reconnection', async () => {
@@ -269,7 +384,10 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       const { stop, transport } = rig({ confirmMs: 20 });
       transport.echo = false;
       const pending = stop();
-      await new Promise((resolve) => setTimeout(resolve, 40));
+      let answered = false;
+      void pending.then(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(answered).to.equal(true);
       expect(await pending).to.deep.include({
         delivery: {
           delivered: true,
@@ -325,11 +443,13 @@ describe('the safety controller (in-process, on a strict supervised-link double 
     });
 
     it('stops on the console line reader at once and says why; quit too', async () => {
-      const { drive, controller, stopped, transport } = rig();
+      const { drive, controller, stopped, transport, logs } = rig();
       await drive();
       controller.consoleSignal({ type: 'stop', at: 0 });
       await settle();
       await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(stopped().map((s) => s.why)).to.deep.equal(['console']);
+      expect(logs()).to.deep.equal([]);
       controller.consoleSignal({ type: 'quit', at: 0 });
       await new Promise((resolve) => setTimeout(resolve, 40));
       expect(stopped().map((s) => [s.why, s.delivery?.delivered])).to.deep.equal([
@@ -396,7 +516,9 @@ describe('the safety controller (in-process, on a strict supervised-link double 
     });
 
     it('covers a navigation goal with no drive: a stall cancels it through the action cancel service', async () => {
-      const { controller, clock, transport, request } = rig({ drive: { navigationAction: '/robot1/navigate_to_pose' } });
+      const { controller, clock, transport, request } = rig({
+        drive: { navigationAction: '/robot1/navigate_to_pose' },
+      });
       await request({ type: 'navigating', active: true });
       clock.t += 251;
       controller.watch();
@@ -443,6 +565,42 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       controller.republish();
       await settle();
       expect(transport.speeds()).to.deep.equal([0.2]);
+    });
+
+    it('logs a cancel the action server could not take', async () => {
+      const { stop, transport, request, logs } = rig({ drive: { navigationAction: '/navigate_to_pose' } });
+      transport.callError = 'service /navigate_to_pose/_action/cancel_goal did not answer within 2000 ms';
+      await request({ type: 'navigating', active: true });
+      await stop();
+      expect(logs()).to.include(
+        'safety: the navigation goal could not be cancelled: service /navigate_to_pose/_action/cancel_goal did not answer within 2000 ms',
+      );
+    });
+
+    it('navigation ending does not end a drive', async () => {
+      const { drive, controller, transport, request } = rig({ drive: { navigationAction: '/navigate_to_pose' } });
+      await drive(0.2);
+      await request({ type: 'navigating', active: false });
+      controller.republish();
+      await settle();
+      expect(transport.speeds()).to.deep.equal([0.2, 0.2]);
+    });
+
+    it('a goal running when the link fails is cancelled once, on the first reconnection; the dead-man rests meanwhile', async () => {
+      const { transport, request, controller, clock, stopped } = rig({
+        drive: { navigationAction: '/navigate_to_pose' },
+      });
+      await request({ type: 'navigating', active: true });
+      transport.setLink({ up: false, since: 0, why: 'connection lost' });
+      clock.t += 1000;
+      controller.watch();
+      await request({ type: 'heartbeat' });
+      expect(stopped().map((s) => s.why)).to.deep.equal(['link']);
+      transport.setLink({ up: true, since: 1 });
+      transport.setLink({ up: false, since: 2, why: 'connection lost' });
+      transport.setLink({ up: true, since: 3 });
+      await settle();
+      expect(transport.calls).to.have.length(1);
     });
 
     it('a stop cancels the goal; a goal that already ended is not cancelled again', async () => {
@@ -502,7 +660,8 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       expect(await drive()).to.deep.include({
         ok: false,
         reason: 'e_stop_silent',
-        error: 'nothing has been heard on the e-stop topic /e_stop yet (std_msgs/msg/Bool); drives are refused until it is',
+        error:
+          'nothing has been heard on the e-stop topic /e_stop yet (std_msgs/msg/Bool); drives are refused until it is',
       });
       transport.deliver('/e_stop', { data: false });
       clock.t += 500;
@@ -515,7 +674,8 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       clock.t += 501;
       expect(await drive()).to.deep.include({
         reason: 'e_stop_silent',
-        error: 'the e-stop topic /e_stop has been silent for 501 ms (more than e_stop_timeout_ms = 500); nothing was sent',
+        error:
+          'the e-stop topic /e_stop has been silent for 501 ms (more than e_stop_timeout_ms = 500); nothing was sent',
       });
     });
 
@@ -561,6 +721,8 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       });
       transport.deliver('/e_stop', { data: true });
       transport.deliver('/e_stop', { data: false });
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(stopped().map((s) => s.why)).to.deep.equal(['e_stop']);
       expect(posted.filter((m) => m.type === 'e_stop')).to.deep.equal([
         { type: 'e_stop', active: true },
         { type: 'e_stop', active: false },
@@ -597,7 +759,24 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       ]);
       transport.deliver('/e_stop', { data: false });
       transport.deliver('/e_stop', { data: false });
+      transport.deliver('/e_stop', { data: false });
       expect(logs().slice(1)).to.deep.equal(['safety: e-stop topic /e_stop heard; drives are accepted']);
+    });
+
+    it('waits e_stop_timeout_ms before saying the e-stop is unheard, and nothing after dispose()', async () => {
+      const { logs } = rig({ drive: { eStopTopic: '/e_stop', eStopTimeoutMs: 150 } });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(logs()).to.deep.equal([]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(logs()).to.have.length(1);
+      const disposed = rig({ drive: { eStopTopic: '/e_stop', eStopTimeoutMs: 20 } });
+      disposed.controller.dispose();
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(disposed.logs()).to.deep.equal([]);
+    });
+
+    it('without an e-stop topic subscribes nothing but its own command topic', () => {
+      expect([...rig().transport.subscribers.keys()]).to.deep.equal(['/cmd_vel']);
     });
 
     it('says nothing at start-up when the e-stop was heard in time', async () => {

@@ -140,12 +140,13 @@ export class SafetyController {
    * A non-zero command, written only right after a round trip showed the peer reading this connection (a
    * frozen bridge would otherwise act on it whenever it resumes), and only if that drive is still the one.
    */
-  async #writeDrive(target: Drive): Promise<void> {
+  async #writeDrive(target: Drive): Promise<boolean> {
     const state = this.#link();
     if (!state.up) throw new Error(`${this.#transport.name}: the link is down (${state.why ?? 'no answer'})`);
     if (this.#transport.roundTrip) await this.#transport.roundTrip();
-    if (this.#active?.serial !== target.serial) return;
+    if (this.#active?.serial !== target.serial) return false;
     await this.#write(target.linear, target.angular);
+    return true;
   }
 
   #eStopFresh(): boolean {
@@ -382,8 +383,9 @@ export class SafetyController {
         this.#lastHeartbeat = this.#env.now();
         const target = { linear: message.linear, angular: message.angular, serial: ++this.#serial };
         this.#active = { ...target, until: this.#env.now() + message.durationS * 1000 };
+        let written: boolean;
         try {
-          await this.#writeDrive(target);
+          written = await this.#writeDrive(target);
         } catch (error) {
           if (this.#active?.serial === target.serial) this.#active = undefined;
           this.#env.post({
@@ -392,6 +394,17 @@ export class SafetyController {
             ok: false,
             reason: 'transport_error',
             error: `${(error as Error).message}; the robot was not commanded`,
+          });
+          return;
+        }
+        if (!written) {
+          // A stop (or another drive, or a goal) came while the link was being checked.
+          this.#env.post({
+            type: 'reply',
+            id: message.id,
+            ok: false,
+            reason: 'superseded',
+            error: 'a stop, another drive or a navigation goal came before this drive was sent; nothing was sent',
           });
           return;
         }
