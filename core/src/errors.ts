@@ -165,6 +165,22 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a store could not be opened (not a file, a parent directory that cannot be created, an I/O error)',
     fix: 'fix the path or permissions the message names',
   },
+  FILE_EXISTS: {
+    code: 'MIRA_ERR_FILE_EXISTS',
+    message: 'the file to write exists already; nothing was written',
+    fix: 'choose another path, or give --force to replace it',
+  },
+  FILE_IS_STORE: {
+    code: 'MIRA_ERR_FILE_IS_STORE',
+    message:
+      'the path names a file a store of this runtime has open (a database or its side file); nothing was written',
+    fix: 'choose another path; --force never replaces a store',
+  },
+  FILE_WRITE_FAILED: {
+    code: 'MIRA_ERR_FILE_WRITE_FAILED',
+    message: 'a file could not be written (its directory is missing or not writable, the disk is full)',
+    fix: 'fix the path or permissions the message names',
+  },
   CONSOLE_UNTERMINATED_QUOTE: {
     code: 'MIRA_ERR_CONSOLE_UNTERMINATED_QUOTE',
     message: 'a console line has an opening quote without its closing one',

@@ -28,6 +28,7 @@ export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput, Pro
 export { NO_PROGRESS, progressOf, terminalProgress } from './console/progress.js';
 export type { LineResult } from './console/console.js';
 export { formatAge } from './format-age.js';
+export { SQLITE_SIDE_FILES, writeFileSafely, type SafeWriteOptions } from './files.js';
 export {
   CognitionErrorCodes,
   CognitionErrors,

@@ -6,6 +6,7 @@ import type { CognitionProvider } from './cognition/provider.js';
 import type { ConsoleOutput } from './console/command.js';
 import { CommandConsole } from './console/console.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
+import { SQLITE_SIDE_FILES } from './files.js';
 import { createHooks, type KernelHooks, type LogLevel } from './hooks.js';
 import type { PluginKernel, PluginSummary, StopOutcome, StopReport } from './plugin.js';
 import { Registry } from './registry.js';
@@ -293,6 +294,11 @@ export class Kernel {
         },
         get: <S extends ClosableStore>(name: string) => this.store<S>(name),
         has: (name: string) => this.storeDefinitions.has(name),
+        files: () =>
+          this.storeDefinitions
+            .names()
+            .flatMap((name) => this.storeDefinitions.get(name)!.files ?? [])
+            .flatMap((file) => [file, ...SQLITE_SIDE_FILES.map((side) => `${file}${side}`)]),
       }),
       sensors: Object.freeze({
         register: (sensor: SensorDefinition) => {

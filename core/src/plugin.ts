@@ -60,6 +60,8 @@ export interface PluginKernel extends RuntimeServices {
     get<S extends ClosableStore>(name: string): S;
     /** True when a store of that name is registered (it may not be open yet). */
     has(name: string): boolean;
+    /** Every file the registered stores keep, side files included: no command may write over these. */
+    files(): string[];
   };
   readonly sensors: {
     register(sensor: SensorDefinition): void;

@@ -12,4 +12,9 @@ export interface StoreDefinition<S extends ClosableStore = ClosableStore> {
   /** Unique name other plugins look the store up by, e.g. `memory`. */
   readonly name: string;
   open(): Promise<S>;
+  /**
+   * The files the store keeps (an SQLite database: its path; its `-wal`, `-shm` and `-journal` side
+   * files are implied). Commands that write a file the operator names never write over one of them.
+   */
+  readonly files?: readonly string[];
 }

@@ -108,6 +108,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
     if (databasePath !== undefined) {
       kernel.stores.register<SqliteMemoryStore>({
         name: MEMORY_STORE_NAME,
+        files: [databasePath],
         open: async () => {
           if (kernel.runtime.readOnly)
             return SqliteMemoryStore.open(databasePath, { clock: kernel.clock, readOnly: true, proposalTtlMs });

@@ -1,9 +1,10 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import {
   CoreErrorCodes,
   MiraError,
   progressOf,
+  writeFileSafely,
   type CommandDefinition,
   type ConsoleOutput,
   type Progress,
@@ -18,6 +19,8 @@ export interface NotesCommandContext {
   store(): NotesStore;
   scope(): string;
   setScope(scope: string): void;
+  /** Files the runtime's stores keep: an export never writes over one. */
+  protectedFiles(): readonly string[];
   now(): Date;
   resolvePath(path: string): string;
 }
@@ -262,15 +265,28 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
     },
     {
       name: 'notes export',
-      summary: "Write a scope's notes (keys included) to a JSON file",
+      summary: "Write a scope's notes (keys included) to a new JSON file (owner-only; --force replaces a file)",
       usage: '<file>',
       args: { min: 1, max: 1 },
-      options: { scope: { takesValue: true, valueName: '<scope>' } },
+      options: {
+        scope: { takesValue: true, valueName: '<scope>' },
+        force: { takesValue: false, description: 'replace an existing file (never a database)' },
+      },
       run: (input, out) => {
         const scope = single(input, 'scope') ?? ctx.scope();
+        if (!new RegExp(SCOPE_NAME_PATTERN).test(scope)) {
+          throw new MiraError(
+            NotesErrorCodes.SCOPE_INVALID,
+            `scope "${scope}" is not a scope name (lower-case letters, digits, _ and -, starting with a letter); nothing was written`,
+          );
+        }
         const data = ctx.store().exportScope(scope);
         const path = ctx.resolvePath(input.args[0]!);
-        writeFileSync(path, `${JSON.stringify(data, null, 2)}\n`);
+        // Never over an existing file without --force, never over a store's file at all; written whole or not at all.
+        writeFileSafely(path, `${JSON.stringify(data, null, 2)}\n`, {
+          force: input.options.has('force'),
+          protect: ctx.protectedFiles(),
+        });
         out.print(`exported ${data.notes.length} notes of scope "${scope}" to ${path}`);
       },
     },

@@ -103,6 +103,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
         embedding.provider === 'openai' ? new OpenAIEmbedder(embedding) : undefined;
       kernel.stores.register({
         name: 'notes',
+        files: [path],
         open: async () => {
           const readOnly = kernel.runtime.readOnly;
           if (!readOnly) ensureParentDirectory(path);
@@ -132,6 +133,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
       store,
       scope: () => scope,
       setScope: (s) => (scope = s),
+      protectedFiles: () => kernel.stores.files(),
       now,
       resolvePath: (p) => kernel.resolvePath(p),
     })) {
