@@ -379,6 +379,9 @@ export function openDatabase(
   const ours = MIRA_APPLICATION_IDS[schema.kind];
   let db: Database.Database;
   try {
+    // A new file is created owner-only (0600) before SQLite opens it; SQLite gives its -wal and -shm
+    // the database file's mode.
+    if (inspection.state === 'new') createOwnerOnly(path);
     db = new Database(path, { timeout: busyTimeoutMs });
   } catch (error) {
     throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be opened: ${(error as Error).message}`, {
@@ -434,6 +437,15 @@ export function openDatabase(
     throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be prepared: ${(error as Error).message}`, {
       cause: error,
     });
+  }
+}
+
+/** Creates an empty file readable and writable by its owner only, unless one exists (another process's). */
+function createOwnerOnly(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
 }
 

@@ -25,7 +25,7 @@ const openFailed = (path: string, why: string, cause?: unknown) =>
   new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `cannot create the directory ${dirname(path)}: ${why}`, { cause });
 
 /**
- * Creates the database file's missing parent directories before SQLite opens
+ * Creates the database file's missing parent directories (owner-only, 0700) before SQLite opens
  * the file, one level at a time from the nearest existing ancestor, so a
  * parent that cannot be created (a file in the way, `/proc`, a read-only
  * mount) fails at once with the reason.
@@ -50,7 +50,8 @@ export function ensureParentDirectory(path: string): void {
   }
   for (const level of missing) {
     try {
-      mkdirSync(level);
+      // Owner-only: the directories Mira creates hold what the operator said.
+      mkdirSync(level, { mode: 0o700 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(level).isDirectory()) continue;
       throw openFailed(path, (error as Error).message, error);
