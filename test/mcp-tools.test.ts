@@ -105,15 +105,18 @@ describe('MCP servers as tool plugins (the official SDK over stdio, a real serve
     ]);
   });
 
-  it('refuses at start-up an allowed tool whose schema cannot be made strict', async () => {
-    let error: MiraError | undefined;
-    try {
-      await boot([server(['free_form'], { env: {} })]);
-    } catch (e) {
-      error = e as MiraError;
-    }
-    expect(error?.code).to.equal('MIRA_ERR_MCP_SCHEMA_NOT_STRICT');
-    expect(error?.message).to.contain('tool free_form: /properties/data: ').and.to.contain('no strict form');
+  it('keeps out a server whose allowed tool has no strict schema, and only that server', async () => {
+    await boot([server(['free_form', 'find_ticket'], { name: 'loose', env: {} }), server(['find_ticket'])]);
+    const line = rt.logs.find((l) => l.startsWith('mcp loose: could not start'))!;
+    expect(line).to.contain('MIRA_ERR_MCP_SCHEMA_NOT_STRICT').and.to.contain('tool free_form: /properties/data: ');
+    expect(line).to.contain('no strict form');
+    expect(rt.app.kernel.tools.values().map((t) => t.tool.name)).to.deep.equal(['tickets__find_ticket']);
+    expect((await rt.run('mcp status')).output[0]).to.match(/^loose: down \(MIRA_ERR_MCP_SCHEMA_NOT_STRICT: /);
+    // Restarting it meets the same refusal, said the same way.
+    expect((await rt.run('mcp restart loose')).output[0]).to.match(
+      /^mcp loose: could not start \(MIRA_ERR_MCP_SCHEMA_NOT_STRICT/,
+    );
+    expect(rt.app.kernel.tools.values().map((t) => t.tool.name)).to.deep.equal(['tickets__find_ticket']);
   });
 
   it('refuses two allowed tools that map to one Mira name, and two servers of one name', async () => {
@@ -176,6 +179,79 @@ describe('MCP servers as tool plugins (the official SDK over stdio, a real serve
   });
 });
 
+describe('a hostile MCP server cannot write on the terminal or hurt the runtime (a real server process)', function () {
+  this.timeout(30_000);
+  let rt: TestRuntime | undefined;
+  afterEach(async () => rt?.dispose());
+  const HOSTILE = `${REPO_ROOT}test/fixtures/mcp-server/hostile.ts`;
+  const hostile = (schema: string | undefined, tools = ['search', 'die', 'shout']) => ({
+    name: 'hostile',
+    command: process.execPath,
+    args: ['--import', 'tsx', HOSTILE],
+    env: schema ? { HOSTILE_SCHEMA: schema } : {},
+    tools,
+    timeout_ms: 3000,
+  });
+  const boot = async (schema?: string) => {
+    rt = await createTestRuntime({ plugins: [mcpToolsPlugin], tables: { mcp_tools: { servers: [hostile(schema)] } } });
+    return rt;
+  };
+  // Nothing but printable text and the newlines between lines: no C0/C1 control, no bidi control.
+  const clean = (line: string) =>
+    [...line].every((c) => {
+      const cp = c.codePointAt(0)!;
+      return !(
+        cp < 0x20 ||
+        (cp >= 0x7f && cp <= 0x9f) ||
+        (cp >= 0x202a && cp <= 0x202e) ||
+        (cp >= 0x2066 && cp <= 0x2069)
+      );
+    });
+
+  it('escapes its stderr: no ESC, CR, OSC 52 or bidi control reaches the log, and no line passes for Mira', async () => {
+    const runtime = await boot();
+    await eventually(() => runtime.logs.some((l) => l.includes('MEM42')), 5000, 'its stderr in the log');
+    const lines = runtime.logs.filter((l) => l.startsWith('mcp hostile: '));
+    expect(lines.length).to.be.at.least(2);
+    expect(lines.every(clean)).to.equal(true);
+    expect(lines.some((l) => l.includes('\\x1b]52;c;'))).to.equal(true);
+    expect(lines.some((l) => l.includes('\\u202e'))).to.equal(true);
+    expect(runtime.logs.some((l) => l.startsWith('[remember]'))).to.equal(false);
+  });
+
+  it('escapes the text of its errors in tool results and in mcp status', async () => {
+    const runtime = await boot();
+    const shout = JSON.parse((await runtime.callTool('hostile__shout', {})).content);
+    expect(shout).to.deep.include({ status: 'error' });
+    expect(clean(shout.error)).to.equal(true);
+    expect(shout.error).to.contain('\\x1b[31m');
+    for (const line of (await runtime.run('mcp status')).output) expect(clean(line)).to.equal(true);
+  });
+
+  it('reports a server that dies mid-call as server_crashed, not a timeout', async () => {
+    const runtime = await boot();
+    const started = Date.now();
+    const died = JSON.parse((await runtime.callTool('hostile__die', {})).content);
+    expect(died).to.deep.include({ status: 'error', reason: 'server_crashed' });
+    expect(died.error).to.contain('mcp restart hostile');
+    expect(Date.now() - started).to.be.below(3000);
+  });
+
+  for (const [schema, why] of [
+    ['catastrophic', 'the regular expression "^(a+)+$" is not run'],
+    ['free', '/properties/query: any value is allowed'],
+    ['deep', 'nested deeper than 16 levels'],
+    ['array', 'an array of any values (no "items") has no strict form'],
+  ] as const) {
+    it(`keeps out a server offering a ${schema} schema, and starts without it`, async () => {
+      const runtime = await boot(schema);
+      const line = runtime.logs.find((l) => l.startsWith('mcp hostile: could not start'));
+      expect(line, runtime.logs.join('\n')).to.contain(why);
+      expect(runtime.app.kernel.tools.values().map((t) => t.tool.name)).to.deep.equal([]);
+    });
+  }
+});
+
 describe('toStrictSchema()', () => {
   it('closes objects, requires every property, and makes optional ones nullable, recursively', () => {
     expect(
@@ -219,5 +295,18 @@ describe('toStrictSchema()', () => {
     expect(() =>
       toStrictSchema({ type: 'object', properties: { m: { type: 'object', additionalProperties: true } } }),
     ).to.throw('free-form');
+    expect(() => toStrictSchema({ type: 'object', properties: { m: {} } })).to.throw('/properties/m: any value');
+    expect(() => toStrictSchema({ type: 'object', properties: { m: { type: 'array' } } })).to.throw('no "items"');
+    expect(() =>
+      toStrictSchema({ type: 'object', properties: { m: { type: 'string', pattern: '^(a+)+$' } } }),
+    ).to.throw('the regular expression "^(a+)+$" is not run');
+    const nest = (n: number): Record<string, unknown> =>
+      n === 0 ? { type: 'number' } : { type: 'object', properties: { x: nest(n - 1) } };
+    expect(() => toStrictSchema(nest(16))).not.to.throw();
+    expect(() => toStrictSchema(nest(17))).to.throw('nested deeper than 16 levels');
+    // Still strict-able without a type: an enum, a constant, a choice.
+    expect(() =>
+      toStrictSchema({ type: 'object', properties: { e: { enum: ['a'] }, c: { const: 1 } } }),
+    ).not.to.throw();
   });
 });

@@ -13,6 +13,7 @@ import {
   EPISODE_ORIGINS,
   MiraError,
   definePlugin,
+  printable,
   type EpisodeOrigin,
   type MiraPlugin,
   type PluginKernel,
@@ -78,7 +79,10 @@ class McpConnection {
         });
     if (transport instanceof StdioClientTransport) {
       transport.stderr?.on('data', (chunk: Buffer) => {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) this.log.info(`mcp ${config.name}: ${line}`);
+        // A server's own words, escaped: no control, escape, carriage return, bidi or OSC sequence reaches
+        // the operator's terminal, and no line of it can pass for Mira's own.
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          this.log.info(`mcp ${config.name}: ${printable(line)}`);
       });
     }
     client.onclose = () => {
@@ -179,8 +183,33 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
     /** Mira tool names registered so far, with the server tool each stands for. */
     const registered = new Map<string, string>();
 
+    /**
+     * Every allowed tool's strict schema, or the refusal: one tool a server offers with a schema that
+     * cannot be made safe and strict keeps that whole server out (the rest of the robot runs).
+     */
+    const strictSchemas = (connection: McpConnection): Map<string, JsonSchema> => {
+      const schemas = new Map<string, JsonSchema>();
+      for (const toolName of connection.config.tools) {
+        const offered = connection.offered.get(toolName);
+        if (!offered) continue;
+        try {
+          schemas.set(toolName, toStrictSchema(offered.inputSchema));
+        } catch (e) {
+          if (!(e instanceof NotStrictError)) throw e;
+          throw McpToolsErrors.error(
+            'SCHEMA_NOT_STRICT',
+            printable(
+              `mcp ${connection.config.name}: tool ${toolName}: ${e.message}; remove it from [[mcp_tools.servers]] tools`,
+            ),
+          );
+        }
+      }
+      return schemas;
+    };
+
     const registerTools = (connection: McpConnection) => {
       const { config: server } = connection;
+      const strict = strictSchemas(connection);
       const missing = server.tools.filter((t) => !connection.offered.has(t));
       if (missing.length > 0)
         kernel.log.warn(`mcp ${server.name}: the server does not offer ${missing.join(', ')} (allowed in the profile)`);
@@ -196,16 +225,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
             `mcp ${server.name}: tools ${registered.get(name)} and ${source} are both ${name}; allow only one`,
           );
         }
-        let parameters: JsonSchema;
-        try {
-          parameters = toStrictSchema(offered.inputSchema);
-        } catch (e) {
-          if (!(e instanceof NotStrictError)) throw e;
-          throw McpToolsErrors.error(
-            'SCHEMA_NOT_STRICT',
-            `mcp ${server.name}: tool ${toolName}: ${e.message}; remove it from [[mcp_tools.servers]] tools`,
-          );
-        }
+        const parameters = strict.get(toolName)!;
         const original = offered.inputSchema;
         kernel.tools.register({
           name,
@@ -244,8 +264,18 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
                 display: failed ? 'error tool_error' : `ok ${[...text].length} chars${cut > 0 ? ' (cut)' : ''}`,
               };
             } catch (e) {
-              const message = (e as Error).message;
-              if (/timed out|timeout/i.test(message) || (e as { code?: number }).code === -32001) {
+              const message = printable((e as Error).message);
+              const code = (e as { code?: number }).code;
+              // The SDK's ConnectionClosed: the server died (or closed) with the call in flight.
+              if (code === -32000 || /connection closed/i.test(message)) {
+                return error(
+                  server.name,
+                  toolName,
+                  'server_crashed',
+                  `the server stopped during the call (${message}); restart it with: mcp restart ${server.name}`,
+                );
+              }
+              if (/timed out|timeout/i.test(message) || code === -32001) {
                 return error(server.name, toolName, 'timeout', `no answer within ${server.timeout_ms} ms`);
               }
               if (!connection.status.up)
@@ -284,8 +314,10 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
             `mcp ${connection.config.name}: connected, ${connection.config.tools.filter((t) => connection.offered.has(t)).length} tools`,
           );
         } catch (e) {
-          connection.status = { up: false, why: (e as Error).message };
-          out.print(`mcp ${connection.config.name}: could not start (${(e as Error).message})`);
+          if ((e as MiraError).code === McpToolsErrors.codes.TOOL_NAME_CLASH) throw e;
+          await connection.close();
+          connection.status = { up: false, why: printable((e as Error).message) };
+          out.print(`mcp ${connection.config.name}: could not start (${connection.status.why})`);
         }
       },
     });
@@ -297,7 +329,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
         for (const c of connections.values()) {
           const tools = c.config.tools.filter((t) => c.offered.has(t)).map((t) => miraToolName(c.config.name, t));
           out.print(
-            `${c.config.name}: ${c.status.up ? 'running' : `down (${c.status.why})`}; tools: ${tools.join(', ') || 'none'}`,
+            `${c.config.name}: ${c.status.up ? 'running' : `down (${printable(c.status.why)})`}; tools: ${tools.join(', ') || 'none'}`,
           );
         }
       },
@@ -309,11 +341,14 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
           for (const connection of connections.values()) {
             try {
               await connection.connect();
+              strictSchemas(connection);
             } catch (e) {
-              // One server failing to start does not keep the others (or Mira) from running.
-              connection.status = { up: false, why: (e as Error).message };
+              // One server failing to start, or offering a schema that cannot be made safe and strict,
+              // does not keep the others (or Mira) from running.
+              await connection.close();
+              connection.status = { up: false, why: printable((e as Error).message) };
               kernel.log.error(
-                `mcp ${connection.config.name}: could not start (${(e as Error).message}); its tools are not offered`,
+                `mcp ${connection.config.name}: could not start (${connection.status.why}); its tools are not offered`,
               );
               continue;
             }

@@ -20,6 +20,15 @@ const REFUSED = [
 /** Thrown with the path and the reason a schema cannot be made strict. */
 export class NotStrictError extends Error {}
 
+/** How deeply a server's schema may nest (each property, item or combinator branch is a level). */
+export const MAX_SCHEMA_DEPTH = 16;
+
+/** What pins a value down without `type`: an enum, a constant, or a choice among schemas. */
+const SHAPED = ['type', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'properties', 'items'];
+
+/** A server's text inside a refusal: escaped and bounded (it is printed on the console). */
+const quoted = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+
 function nullable(schema: JsonSchema): JsonSchema {
   if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: [...schema.anyOf, { type: 'null' }] };
   const out: JsonSchema = { ...schema };
@@ -30,14 +39,34 @@ function nullable(schema: JsonSchema): JsonSchema {
   return out;
 }
 
-/** The strict form of `schema`; `path` names where a refusal is. @throws NotStrictError */
-export function toStrictSchema(schema: unknown, path = ''): JsonSchema {
-  if (schema === true || schema === undefined) throw new NotStrictError(`${path || '/'}: any value is allowed`);
+/**
+ * The strict form of `schema`; `path` names where a refusal is. Besides what strict mode cannot say, it
+ * refuses what a server could hurt the runtime with: a regular expression (`pattern`: the check of an
+ * argument would run it on the main thread, and a catastrophic one takes exponential time), a free-form
+ * value (`{}`, an array without `items`, an object without properties below the top), and nesting
+ * deeper than {@link MAX_SCHEMA_DEPTH}. @throws NotStrictError
+ */
+export function toStrictSchema(schema: unknown, path = '', depth = 0): JsonSchema {
+  const where = path || '/';
+  if (depth > MAX_SCHEMA_DEPTH) throw new NotStrictError(`${where}: nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  if (schema === true || schema === undefined) throw new NotStrictError(`${where}: any value is allowed`);
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
-    throw new NotStrictError(`${path || '/'}: not a schema`);
+    throw new NotStrictError(`${where}: not a schema`);
   const node = schema as JsonSchema;
   for (const keyword of REFUSED)
-    if (node[keyword] !== undefined) throw new NotStrictError(`${path || '/'}: "${keyword}" has no strict form`);
+    if (node[keyword] !== undefined) throw new NotStrictError(`${where}: "${keyword}" has no strict form`);
+  if (node.pattern !== undefined) {
+    throw new NotStrictError(
+      `${where}: the regular expression ${quoted(String(node.pattern))} is not run (a server's pattern could take exponential time to check)`,
+    );
+  }
+  if (!SHAPED.some((keyword) => node[keyword] !== undefined) && path !== '') {
+    throw new NotStrictError(`${where}: any value is allowed (a schema without type, enum or properties)`);
+  }
+  const declared = Array.isArray(node.type) ? node.type : [node.type];
+  if (declared.includes('array') && node.items === undefined) {
+    throw new NotStrictError(`${where}: an array of any values (no "items") has no strict form`);
+  }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) if (!DROPPED.has(key)) out[key] = value;
   const types = Array.isArray(node.type) ? node.type : [node.type];
@@ -53,17 +82,18 @@ export function toStrictSchema(schema: unknown, path = ''): JsonSchema {
     out.type = 'object';
     out.properties = Object.fromEntries(
       Object.entries(properties).map(([key, value]) => {
-        const strict = toStrictSchema(value, `${path}/properties/${key}`);
+        const strict = toStrictSchema(value, `${path}/properties/${key}`, depth + 1);
         return [key, required.has(key) ? strict : nullable(strict)];
       }),
     );
     out.required = Object.keys(properties);
     out.additionalProperties = false;
   }
-  if (node.items !== undefined) out.items = toStrictSchema(node.items, `${path}/items`);
+  if (node.items !== undefined) out.items = toStrictSchema(node.items, `${path}/items`, depth + 1);
   for (const combinator of ['anyOf', 'oneOf', 'allOf'] as const) {
     const list = node[combinator];
-    if (Array.isArray(list)) out[combinator] = list.map((s, i) => toStrictSchema(s, `${path}/${combinator}/${i}`));
+    if (Array.isArray(list))
+      out[combinator] = list.map((s, i) => toStrictSchema(s, `${path}/${combinator}/${i}`, depth + 1));
   }
   return out;
 }
