@@ -1,7 +1,5 @@
 // `npm run bench`: every benchmark, each reporting ratios against a baseline measured in the same run.
-//   npm run bench -- --quick         a 100,000-memory database instead of 1,000,000, for a fast look
-//   npm run bench -- --only=store    one of: store, cognition, admission, hardware, notes, safety,
-//                                    assertion, duplicates, search-quality, vector-scale, fleet
+// A benchmark that fails is reported and the rest still run; the run then exits 1.
 import { admissionBench } from './admission.bench.js';
 import { assertionBench } from './assertion.bench.js';
 import { cognitionBench } from './cognition.bench.js';
@@ -14,29 +12,81 @@ import { vectorScaleBench } from './vector-scale.bench.js';
 import { fleetBench } from './fleet.bench.js';
 import { storeBench } from './store.bench.js';
 
-const quick = process.argv.includes('--quick');
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+/** Every benchmark, in the order a full run takes them. */
+const BENCHES = [
+  'store',
+  'cognition',
+  'admission',
+  'hardware',
+  'notes',
+  'safety',
+  'assertion',
+  'duplicates',
+  'search-quality',
+  'fleet',
+  'vector-scale',
+] as const;
+
+const USAGE = `Usage: npm run bench -- [--quick] [--only=<name>]
+
+Runs Mira's benchmarks; each reports ratios against a baseline measured in the same run and writes
+bench/results/<name>.{md,json,svg}.
+
+  --quick         smaller sizes (a 100,000-memory database instead of 1,000,000), for a fast look
+  --only=<name>   one benchmark: ${BENCHES.join(', ')}
+  --help          this text
+`;
+
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const unknown = args.filter((a) => a !== '--quick' && !a.startsWith('--only='));
+const quick = args.includes('--quick');
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+if (unknown.length > 0 || (only !== undefined && !(BENCHES as readonly string[]).includes(only))) {
+  process.stderr.write(
+    `bench: ${unknown.length > 0 ? `unknown option ${unknown[0]}` : `no benchmark "${only}"`}\n${USAGE}`,
+  );
+  process.exit(2);
+}
 const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
 const big = quick ? { entities: 10_000, memories: 100_000 } : { entities: 100_000, memories: 1_000_000 };
 const small = { entities: 1_000, memories: 10_000 };
 
-if (!only || only === 'store') await storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log });
-if (!only || only === 'cognition')
-  await cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log });
-if (!only || only === 'admission') await admissionBench({ big, decisions: quick ? 400 : 2000, log });
-if (!only || only === 'hardware') await hardwareBench({ messages: quick ? 2000 : 10_000, log });
-if (!only || only === 'notes') await notesBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 500 : 2000, log });
-if (!only || only === 'safety')
-  await safetyBench({
-    idleSamples: quick ? 10 : 30,
-    loadedSamples: quick ? 2 : 5,
-    faultSamples: quick ? 10 : 30,
-    notes: 5000,
-    log,
-  });
-if (!only || only === 'assertion') await assertionBench({ log });
-if (!only || only === 'duplicates') await duplicatesBench({ notes: 5000, log });
-if (!only || only === 'search-quality') await searchQualityBench({ log });
-if (!only || only === 'fleet') await fleetBench({ quick, lookups: quick ? 300 : 1000, log });
-if (!only || only === 'vector-scale')
-  await vectorScaleBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 100 : 300, log });
+const runs: Record<(typeof BENCHES)[number], () => Promise<void>> = {
+  store: () => storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log }),
+  cognition: () => cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log }),
+  admission: () => admissionBench({ big, decisions: quick ? 400 : 2000, log }),
+  hardware: () => hardwareBench({ messages: quick ? 2000 : 10_000, log }),
+  notes: () => notesBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 500 : 2000, log }),
+  safety: () =>
+    safetyBench({
+      idleSamples: quick ? 10 : 30,
+      loadedSamples: quick ? 2 : 5,
+      faultSamples: quick ? 10 : 30,
+      notes: 5000,
+      log,
+    }),
+  assertion: () => assertionBench({ log }),
+  duplicates: () => duplicatesBench({ notes: 5000, log }),
+  'search-quality': () => searchQualityBench({ log }),
+  fleet: () => fleetBench({ quick, lookups: quick ? 300 : 1000, log }),
+  'vector-scale': () => vectorScaleBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 100 : 300, log }),
+};
+
+const failed: string[] = [];
+for (const name of BENCHES) {
+  if (only && only !== name) continue;
+  try {
+    await runs[name]();
+  } catch (error) {
+    failed.push(name);
+    log(`${name} failed: ${(error as Error).stack ?? String(error)}`);
+  }
+}
+if (failed.length > 0) {
+  log(`failed: ${failed.join(', ')}`);
+  process.exit(1);
+}

@@ -180,7 +180,10 @@ async function rosbridgeStops(dir: string, samples: number, log: (m: string) => 
         'the drive',
       );
       mira.say('probe block 1500');
-      await mira.until(() => mira.blockedAt() !== undefined && mira.stderr.split('probe: blocking').length > i + 1, 'the block');
+      await mira.until(
+        () => mira.blockedAt() !== undefined && mira.stderr.split('probe: blocking').length > i + 1,
+        'the block',
+      );
       await sleep(200);
       const typed = mira.say('stop');
       const zero = await mira.until(() => zeros().find((a) => a.at >= typed), 'zero velocity');
@@ -251,7 +254,12 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
     const simBlocked = results[1]!.samples.map((s) => s.safetyMs);
     const deadline = DEFAULT_LIVENESS_MS;
     const faultRows = [
-      { fault: 'bridge frozen (SIGSTOP): link loss → down', values: frozen, target: deadline + 100, baseline: deadline },
+      {
+        fault: 'bridge frozen (SIGSTOP): link loss → down',
+        values: frozen,
+        target: deadline + 100,
+        baseline: deadline,
+      },
       { fault: 'bridge killed: link loss → down', values: killed, target: deadline + 100, baseline: deadline },
       {
         fault: 'stop over a live rosbridge link, main thread blocked: typed → zero at the bridge',

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { terminalProgress } from '@mira/core';
 import { normalizeKey } from '@mira/core';
-import { SCHEMA_V1, SCHEMA_VERSION } from '@mira/plugin-memory';
+import { SCHEMA_V2, SCHEMA_VERSION } from '@mira/plugin-memory';
+import { MIRA_APPLICATION_IDS } from '@mira/sqlite';
 import { rng } from './stats.js';
 
 /** Where generated databases are cached (ignored by git). */
@@ -19,11 +20,21 @@ export interface Generated {
   readonly aliasEvery: number;
 }
 
+/** The memories table's DDL as a store file has it (the mark of the current schema). */
+const MEMORIES_SQL = (() => {
+  const db = new Database(':memory:');
+  db.exec(SCHEMA_V2);
+  const sql = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'memories'").pluck().get() as string;
+  db.close();
+  return sql;
+})();
+
 export const entityName = (i: number) => `Entity ${String(i).padStart(6, '0')}`;
 export const aliasName = (i: number) => `Nick ${String(i).padStart(6, '0')}`;
 
 /**
- * Builds (or reuses from the cache) a schema-v1 database with `entities`
+ * Builds (or reuses from the cache) a database in the store's current schema (the same DDL, user_version
+ * and application ID a new store file gets) with `entities`
  * entities and `memories` memories, each with a subject link, 30% with a
  * second link, and one inline payload, written with bare statements.
  */
@@ -33,8 +44,11 @@ export function generate(entities: number, memories: number, log: (m: string) =>
   const aliasEvery = 5;
   if (existsSync(path)) {
     const db = new Database(path, { readonly: true });
+    // A cached file from an older generator (another schema stamped with this version) is rebuilt.
     const ok =
       db.pragma('user_version', { simple: true }) === SCHEMA_VERSION &&
+      db.pragma('application_id', { simple: true }) === MIRA_APPLICATION_IDS.memory &&
+      db.prepare('SELECT count(*) FROM sqlite_schema WHERE sql = ?').pluck().get(MEMORIES_SQL) === 1 &&
       (db.prepare('SELECT count(*) FROM memories').pluck().get() as number) === memories;
     db.close();
     if (ok) return { path, entities, memories, aliasEvery };
@@ -46,7 +60,7 @@ export function generate(entities: number, memories: number, log: (m: string) =>
   const db = new Database(tmp);
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
-  db.exec(SCHEMA_V1);
+  db.exec(SCHEMA_V2);
   const created = '2026-01-01T00:00:00.000Z';
   const insertEntity = db.prepare(
     'INSERT INTO entities (id, entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?, ?)',
@@ -87,6 +101,7 @@ export function generate(entities: number, memories: number, log: (m: string) =>
   }
   bar.stop();
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  db.pragma(`application_id = ${MIRA_APPLICATION_IDS.memory}`);
   db.pragma('journal_mode = WAL');
   db.close();
   renameSync(tmp, path);
