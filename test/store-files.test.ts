@@ -161,6 +161,33 @@ const CASES: Case[] = [
     says: /is a Mira (memory|notes) database, not a Mira (memory|notes) database.*file of its own/,
   },
   {
+    what: 'a look-alike: Mira’s table names at the current schema version with no application ID',
+    make: (p, _d, kind) => sqlite(p, OUR_TABLES[kind], [`user_version = ${STORES[kind].version}`]),
+    code: 'MIRA_ERR_STORE_NOT_MIRA',
+  },
+  {
+    what: 'the look-alike in WAL mode',
+    make: (p, _d, kind) =>
+      sqlite(p, OUR_TABLES[kind], ['journal_mode = WAL', `user_version = ${STORES[kind].version}`]),
+    code: 'MIRA_ERR_STORE_NOT_MIRA',
+  },
+  {
+    what: 'another application’s database with an orphan -journal beside it',
+    make: (p) => {
+      sqlite(p, 'CREATE TABLE photos (id INTEGER PRIMARY KEY)', ['user_version = 1']);
+      writeFileSync(`${p}-journal`, Buffer.alloc(512, 0x5a));
+    },
+    code: 'MIRA_ERR_STORE_NOT_MIRA',
+  },
+  {
+    what: 'another application’s rollback-mode database with an orphan -wal beside it',
+    make: (p) => {
+      sqlite(p, 'CREATE TABLE photos (id INTEGER PRIMARY KEY)', ['user_version = 1']);
+      writeFileSync(`${p}-wal`, Buffer.alloc(4096, 0x33));
+    },
+    code: 'MIRA_ERR_STORE_NOT_MIRA',
+  },
+  {
     what: 'Mira’s tables at another schema version',
     make: (p, _d, kind) => sqlite(p, OUR_TABLES[kind], ['user_version = 9']),
     code: 'MIRA_ERR_STORE_UNSUPPORTED_VERSION',
@@ -259,7 +286,7 @@ for (const kind of ['memory', 'notes'] as const) {
         c.make(path, dir, kind);
         const before = listing(dir);
         const digest = c.special ? undefined : sha256(path);
-        const sidecars = ['-wal', '-shm'].map((suffix) =>
+        const sidecars = ['-wal', '-shm', '-journal'].map((suffix) =>
           existsSync(path + suffix) ? sha256(path + suffix) : undefined,
         );
         const error = openError(kind, path);
@@ -268,7 +295,7 @@ for (const kind of ['memory', 'notes'] as const) {
         if (c.says) expect(error.message).to.match(c.says);
         if (digest) expect(sha256(path)).to.equal(digest);
         expect(
-          ['-wal', '-shm'].map((suffix) => (existsSync(path + suffix) ? sha256(path + suffix) : undefined)),
+          ['-wal', '-shm', '-journal'].map((suffix) => (existsSync(path + suffix) ? sha256(path + suffix) : undefined)),
         ).to.deep.equal(sidecars);
         expect(listing(dir)).to.deep.equal(before);
       });

@@ -145,22 +145,26 @@ function notSqlite(path: string, schema: StoreSchema, detail?: string, cause?: u
 
 /**
  * Reads the application ID, user version and tables through SQLite without
- * touching anything beside the database: a WAL-mode file is read from a
- * private copy (with its `-wal`, if any), because opening it in place, even
- * read-only, creates `-wal` and `-shm` next to it or rewrites the `-shm`.
+ * touching anything beside the database: a WAL-mode file, or one with a side
+ * file beside it, is read from a private copy (with its `-wal` and `-journal`),
+ * because opening it in place, even read-only, creates `-wal` and `-shm` next
+ * to it, rewrites the `-shm`, or rolls back and deletes a journal.
  */
 function readSchema(path: string, wal: boolean, schema: StoreSchema): Found {
   let copyDir: string | undefined;
   let source = path;
-  if (wal) {
+  const sides = ['-wal', '-journal'].filter((side) => existsSync(`${path}${side}`));
+  if (wal || sides.length > 0) {
     copyDir = mkdtempSync(join(tmpdir(), 'mira-inspect-'));
     source = join(copyDir, basename(path));
     copyFileSync(path, source);
-    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${source}-wal`);
+    for (const side of sides) copyFileSync(`${path}${side}`, `${source}${side}`);
   }
   let db: Database.Database | undefined;
   try {
-    db = new Database(source, { readonly: true, fileMustExist: true });
+    // The private copy may be written (a hot journal rolled back, as SQLite does before reading); the
+    // file itself is only ever opened read-only.
+    db = new Database(source, { readonly: copyDir === undefined, fileMustExist: true });
     const tables = db
       .prepare(
         "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
@@ -238,7 +242,10 @@ function classify(path: string, schema: StoreSchema, found: Found): Inspection |
     );
   }
   const missing = schema.tables.filter((table) => !tables.includes(table));
-  if (userVersion === schema.version && missing.length === 0) return { state: 'current', adopt: true };
+  // Adopted only when it is exactly what Mira creates (every table and index with its SQL): a file that
+  // merely has Mira's table names and version is someone else's, and stays untouched.
+  if (userVersion === schema.version && missing.length === 0 && found.shape === shapeOfDdl(schema.ddl))
+    return { state: 'current', adopt: true };
   if (!unrecognisedUpgrade && userVersion !== schema.version && tables.some((table) => schema.tables.includes(table))) {
     throw new MiraError(
       SqliteErrorCodes.UNSUPPORTED_VERSION,
