@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { ManualClock } from '@mira/core';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock, type MiraError } from '@mira/core';
 import {
   createTestRuntime,
   startScriptedModelServer,
@@ -12,6 +15,7 @@ import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import openaiPlugin from '@mira/plugin-openai';
 import simPlugin, { type SimTransport } from '@mira/plugin-sim';
 import { eventually } from './conformance/transport-contract.js';
+import { runMira } from './helpers/run-mira.js';
 
 describe('attention: monitor and temporal episodes (sim, scripted model, manual clock)', function () {
   this.timeout(20_000);
@@ -121,5 +125,73 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
     expect((await rt.run('followup add soon "x"')).output[0]).to.match(/^error: MIRA_ERR_ATTENTION_DURATION: /);
     expect((await rt.run('followup add 5m " "')).output[0]).to.match(/^error: MIRA_ERR_ATTENTION_FOLLOWUP_EMPTY: /);
     expect((await rt.run('followup cancel F9')).output[0]).to.match(/^error: MIRA_ERR_ATTENTION_FOLLOWUP_NOT_FOUND: /);
+  });
+});
+
+describe('attention: a monitor nobody could trigger fails boot, naming it', function () {
+  this.timeout(30_000);
+  const monitor = (sensor: string, field?: string) => ({
+    id: 'battery_low',
+    sensor,
+    ...(field ? { field } : {}),
+    below: 20,
+    message: 'The battery is low.',
+  });
+  const boot = async (m: Record<string, unknown>) => {
+    try {
+      const rt = await createTestRuntime({
+        plugins: [simPlugin, attentionPlugin],
+        tables: { sim: { tick_ms: 0 }, attention: { tick_ms: 0, monitors: [m] } },
+      });
+      await rt.dispose();
+      return undefined;
+    } catch (error) {
+      return error as MiraError;
+    }
+  };
+
+  it('refuses a misspelt sensor', async () => {
+    const error = await boot(monitor('batery', 'percent'));
+    expect(error?.code).to.equal('MIRA_ERR_CONFIG_INVALID');
+    expect(error?.message).to.contain(
+      '[attention] monitor battery_low: no plugin provides a sensor "batery"; sensors: battery, odometry, range',
+    );
+  });
+
+  it('refuses a field the sensor does not have', async () => {
+    const error = await boot(monitor('battery', 'percentage'));
+    expect(error?.code).to.equal('MIRA_ERR_CONFIG_INVALID');
+    expect(error?.message).to.contain(
+      '[attention] monitor battery_low: sensor battery has no field "percentage"; its fields: percent, voltage, charging',
+    );
+  });
+
+  it('accepts a sensor and field that exist', async () => {
+    expect(await boot(monitor('battery', 'percent'))).to.equal(undefined);
+  });
+
+  it('fails mira check too, with the same words', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mira-monitor-'));
+    try {
+      writeFileSync(
+        join(dir, 'profile.toml'),
+        [
+          '[profile]',
+          'name = "Mira"',
+          'plugins = ["@mira/plugin-sim", "@mira/plugin-attention"]',
+          '[[attention.monitors]]',
+          'id = "battery_low"',
+          'sensor = "batery"',
+          'field = "percent"',
+          'below = 20',
+          'message = "low"',
+        ].join('\n'),
+      );
+      const run = await runMira(['check', '--profile', dir]);
+      expect(run.code).to.equal(1);
+      expect(run.stderr).to.contain('no plugin provides a sensor "batery"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

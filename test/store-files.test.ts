@@ -22,7 +22,7 @@ import { isMiraError, type MiraError } from '@mira/core';
 import { MEMORY_SCHEMA, SqliteMemoryStore } from '@mira/plugin-memory';
 import { NOTES_SCHEMA, NotesStore } from '@mira/plugin-notes';
 import { MIRA_APPLICATION_IDS, ensureParentDirectory } from '@mira/sqlite';
-import { MIRA_BIN, runMira } from './helpers/run-mira.js';
+import { MIRA_BIN, REPO_ROOT, runMira } from './helpers/run-mira.js';
 
 const NOBODY = { uid: 65534, gid: 65534 };
 /**
@@ -486,5 +486,20 @@ describe('database paths that cannot work fail at once', function () {
     expect(run.code, run.stderr).to.equal(1);
     expect(run.stderr).to.contain('MIRA_ERR_STORE_READ_ONLY');
     expect(sha256(join(dir, 'memory.sqlite3'))).to.equal(digest);
+  });
+});
+
+describe('the README names the application IDs as they are', () => {
+  it('gives each ID in hex, decimal and ASCII as the code has it', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const named = [...readme.matchAll(/`0x([0-9a-f]{8})` \((\d+), "(\w{4})"\)/g)];
+    expect(named.map((m) => Number.parseInt(m[1]!, 16))).to.deep.equal([
+      MIRA_APPLICATION_IDS.memory,
+      MIRA_APPLICATION_IDS.notes,
+    ]);
+    for (const [, hex, decimal, ascii] of named) {
+      expect(Number(decimal), hex).to.equal(Number.parseInt(hex!, 16));
+      expect(Buffer.from(hex!, 'hex').toString('latin1'), hex).to.equal(ascii);
+    }
   });
 });

@@ -103,6 +103,12 @@ export class Application {
     }
     // Core's own commands and read_sensor, through the same facade; last, so it sees every sensor.
     await app.#setup(corePlugin, {}, (detail) => `${manifest.path}: ${detail}`);
+    try {
+      kernel.hooks.ready.call();
+    } catch (error) {
+      const failure = toMiraError(error, CoreErrorCodes.PLUGIN_APPLY_FAILED);
+      throw new MiraError(failure.code, `${manifest.path}: ${failure.detail}`, { cause: error });
+    }
     if (kernel.cognition.configured) {
       kernel.console.setUtteranceHandler(async (utterance, out) => {
         await kernel.cognition.run({ origin: 'operator', utterance, out });

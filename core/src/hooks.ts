@@ -24,6 +24,12 @@ export interface KernelHooks {
   readonly registerSensor: SyncHook<[SensorDefinition, string]>;
 
   // Lifecycle.
+  /**
+   * SyncHook — () once every plugin is set up, before anything starts (`mira check` runs it too): for
+   * checks across plugins, such as a monitor naming a sensor another plugin registers. A tap that throws
+   * fails boot with its message.
+   */
+  readonly ready: SyncHook<[]>;
   /** AsyncSeriesHook — () once stores are open; plugins' `start()` run here in dependency order. */
   readonly start: AsyncSeriesHook<[]>;
   /** HookMap of AsyncSeriesHook — () per shutdown phase; an error in one tap is reported and the rest still run. */
@@ -63,6 +69,7 @@ export function createHooks(): KernelHooks {
     registerCommand: new SyncHook<[CommandDefinition, string]>(['command', 'owner']),
     registerStore: new SyncHook<[StoreDefinition, string]>(['store', 'owner']),
     registerSensor: new SyncHook<[SensorDefinition, string]>(['sensor', 'owner']),
+    ready: new SyncHook<[]>(),
     start: new AsyncSeriesHook<[]>(),
     stop: new HookMap<AsyncSeriesHook<[]>>(() => new AsyncSeriesHook<[]>()),
     grounding: new AsyncSeriesWaterfallHook<[Grounding, EpisodeInfo]>(['grounding', 'episode']),

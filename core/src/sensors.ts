@@ -6,6 +6,8 @@ export interface SensorDefinition {
   readonly kind: string;
   /** Unit of the value, e.g. `percent`, `m`. */
   readonly unit: string;
+  /** The fields an object value may have (`percent`, `voltage`, …), when known: monitors are checked against them. */
+  readonly fields?: readonly string[];
   readonly description?: string;
   /** Readings older than this are reported as stale (milliseconds). */
   readonly staleAfterMs?: number;

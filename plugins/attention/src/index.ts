@@ -7,6 +7,8 @@
  * @packageDocumentation
  */
 import {
+  CoreErrorCodes,
+  MiraError,
   definePlugin,
   formatAge,
   toMiraError,
@@ -99,6 +101,26 @@ export const attentionPlugin: MiraPlugin<AttentionConfig, AttentionInstance> = d
       }
     };
 
+    // Once every plugin has registered its sensors: a monitor on a sensor or field nobody provides would
+    // never fire, so it fails start-up (and mira check), naming it.
+    k.hooks.ready.tap(PLUGIN_NAME, () => {
+      const sensors = k.sensors.list();
+      for (const monitor of config.monitors) {
+        const sensor = sensors.find((s) => s.id === monitor.sensor);
+        if (!sensor) {
+          throw new MiraError(
+            CoreErrorCodes.CONFIG_INVALID,
+            `[attention] monitor ${monitor.id}: no plugin provides a sensor "${monitor.sensor}"; sensors: ${sensors.map((s) => s.id).join(', ') || 'none'}`,
+          );
+        }
+        if (monitor.field !== undefined && sensor.fields && !sensor.fields.includes(monitor.field)) {
+          throw new MiraError(
+            CoreErrorCodes.CONFIG_INVALID,
+            `[attention] monitor ${monitor.id}: sensor ${sensor.id} has no field "${monitor.field}"; its fields: ${sensor.fields.join(', ')}`,
+          );
+        }
+      }
+    });
     for (const monitor of config.monitors) {
       const state = new MonitorState(monitor);
       k.hooks.sensorReading.for(monitor.sensor).tap(PLUGIN_NAME, (reading) => {

@@ -11,6 +11,7 @@ export { HardwareErrorCodes, HardwareErrors, type HardwareErrorCode } from './er
 export {
   arrayField,
   DRIVE_MESSAGE_TYPES,
+  SENSOR_FIELDS,
   SENSOR_MESSAGE_TYPES,
   SENSOR_UNITS,
   driveCommand,

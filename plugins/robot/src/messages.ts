@@ -21,6 +21,15 @@ export const SENSOR_UNITS: Record<SensorMessageType, string> = {
   'sensor_msgs/msg/Imu': 'rad, rad/s',
 };
 
+/** The fields each message type's sensor value may have (what {@link toSensorValue} writes). */
+export const SENSOR_FIELDS: Record<SensorMessageType, readonly string[]> = {
+  'sensor_msgs/msg/BatteryState': ['percent', 'voltage', 'charging'],
+  'sensor_msgs/msg/Range': ['range_m', 'too_close', 'nothing_within_m', 'nothing_detected', 'invalid'],
+  'nav_msgs/msg/Odometry': ['x', 'y', 'yaw', 'linear_m_s', 'angular_rad_s'],
+  'sensor_msgs/msg/LaserScan': ['nearest_m', 'front_m', 'left_m', 'right_m', 'back_m', 'unknown_returns'],
+  'sensor_msgs/msg/Imu': ['yaw', 'yaw_rate_rad_s'],
+};
+
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : Number.NaN);
 const round = (v: number, digits = 3) => Math.round(v * 10 ** digits) / 10 ** digits;
 

@@ -68,6 +68,7 @@ export function attachNavigation(
     id: NAVIGATION_SENSOR,
     kind: 'navigation',
     unit: 'state',
+    fields: ['state', 'goal_x_m', 'goal_y_m', 'distance_remaining_m', 'navigation_time_s', 'recoveries'],
     description: `Nav2 NavigateToPose on ${mapping.action}: state, goal, distance remaining (m), time (s), recoveries`,
     // Feedback streams while navigating; a reading stays the latest word on the goal.
     staleAfterMs: 24 * 3600 * 1000,

@@ -8,6 +8,7 @@ import {
 } from '@mira/core';
 import {
   DRIVE_MESSAGE_TYPES,
+  SENSOR_FIELDS,
   SENSOR_MESSAGE_TYPES,
   SENSOR_UNITS,
   toSensorValue,
@@ -180,6 +181,7 @@ export function attachRobot(
       id: sensor.id,
       kind: SENSOR_MESSAGE_TYPES[sensor.type],
       unit: SENSOR_UNITS[sensor.type],
+      fields: SENSOR_FIELDS[sensor.type],
       description: `${sensor.type} on ${sensor.topic}`,
       staleAfterMs: sensor.stale_after_ms ?? 5000,
       readTimeoutMs: mapping.read_timeout_ms ?? DEFAULT_READ_TIMEOUT_MS,
