@@ -272,7 +272,7 @@ export class SafetyController {
     this.#env.post({ type: 'e_stop_fresh', fresh });
   }
 
-  /** The watchdog (every few ms): the drive's duration, the dead-man (drives and navigation), the e-stop's freshness. */
+  /** The watchdog (every few ms): the drive's duration, the dead-man (drives and goals), the e-stop's freshness. */
   watch(): void {
     this.#tellEStopFreshness();
     if (!this.#active && !this.#navigating) return;
