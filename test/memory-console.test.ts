@@ -100,6 +100,7 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
       ['memory add fact "x" --link ENT1:subject --confidence 1.2', 'MIRA_ERR_MEMORY_CONFIDENCE_RANGE'],
       ['memory add fact "x" --confidence abc', 'MIRA_ERR_MEMORY_CONFIDENCE_RANGE'],
       ['memory add fact "x" --link ENT1', 'MIRA_ERR_MEMORY_LINK_INVALID'],
+      ['memory add fact "x" --link ENT1:subject --link ENT1:object', 'MIRA_ERR_MEMORY_LINK_INVALID'],
       ['memory add fact "x" --link ENT7:subject', 'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND'],
       ['memory add "bad kind" "x"', 'MIRA_ERR_TOKEN_INVALID'],
       ['memory add fact "x" --predicate "has space"', 'MIRA_ERR_TOKEN_INVALID'],

@@ -223,18 +223,25 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         expect(all.memories.map((m) => m.id)).to.deep.equal(ids);
       });
 
-      it('lists a memory once even when the entity is linked under two roles', async () => {
+      it('links an entity at most once per memory: two roles for one entity are refused, nothing written', async () => {
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-        await store.createMemory({
-          kind: 'fact',
-          summary: 'Ada taught Ada',
-          sourceKind: 'console',
-          links: [
-            { entityId: ada.id, role: 'subject' },
-            { entityId: ada.id, role: 'object' },
-          ],
-        });
-        expect((await store.listActiveMemories(ada.id)).memories).to.have.length(1);
+        const error = await rejection(
+          store.createMemory({
+            kind: 'fact',
+            summary: 'Ada taught Ada',
+            sourceKind: 'console',
+            links: [
+              { entityId: ada.id, role: 'subject' },
+              { entityId: ada.id, role: 'object' },
+            ],
+          }),
+        );
+        expect(error.code).to.equal('MIRA_ERR_MEMORY_LINK_INVALID');
+        expect(error.message).to.contain(
+          `ENT${ada.id} is linked twice, as subject and as object; link an entity once per memory`,
+        );
+        const info = await store.info();
+        expect([info.memories, info.links, info.payloads]).to.deep.equal([0, 0, 0]);
       });
     });
 

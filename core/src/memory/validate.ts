@@ -119,19 +119,20 @@ export function prepareMemory(input: NewMemory): PreparedMemory {
     );
   }
   const links: Array<{ entityId: number; role: string }> = [];
-  const seen = new Set<string>();
   for (const link of input.links ?? []) {
     if (!Number.isSafeInteger(link.entityId) || link.entityId < 1) {
       throw new MiraError(MemoryErrorCodes.INVALID_ID, `entity id ${String(link.entityId)} is not a positive integer`);
     }
     const role = normalizeToken(link.role, 'role');
-    const key = `${link.entityId}:${role}`;
-    if (seen.has(key))
+    // One entity, one role per memory: "ENT1 owns and is owned by" is not a memory anyone said.
+    const earlier = links.find((l) => l.entityId === link.entityId);
+    if (earlier)
       throw new MiraError(
         MemoryErrorCodes.LINK_INVALID,
-        `ENT${link.entityId} is linked twice with role ${role}; give each link once`,
+        earlier.role === role
+          ? `ENT${link.entityId} is linked twice with role ${role}; give each link once`
+          : `ENT${link.entityId} is linked twice, as ${earlier.role} and as ${role}; link an entity once per memory`,
       );
-    seen.add(key);
     links.push({ entityId: link.entityId, role });
   }
   const payloadText =
