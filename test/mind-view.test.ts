@@ -289,6 +289,50 @@ describe('Mind view', function () {
       expect(own.notes[0].read_only).to.equal(false);
     });
 
+    it('refuses to edit, delete or combine a global note listed read-only in another scope, as the page does', async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const shared = await notes.save('global', 'The wifi password is on the fridge', 'home', null);
+      const id = shared.note.id;
+      const before = JSON.stringify(notes.exportScope('global'));
+      for (const [what, request] of [
+        [
+          'an edit',
+          call(`/api/notes/${id}?scope=kitchen`, { method: 'PATCH', body: JSON.stringify({ content: 'x' }) }),
+        ],
+        ['a delete', call(`/api/notes/${id}?scope=kitchen`, { method: 'DELETE' })],
+        [
+          'a combine',
+          call('/api/notes/combine?scope=default', { method: 'POST', body: JSON.stringify({ keep: 1, drop: id }) }),
+        ],
+      ] as const) {
+        const refused = await request;
+        expect(refused.status, what).to.equal(403);
+        expect((await refused.json()).error.code, what).to.equal('MIRA_ERR_NOTES_READ_ONLY_SCOPE');
+      }
+      expect(JSON.stringify(notes.exportScope('global'))).to.equal(before);
+      // On the global scope's own page it is the operator's to change.
+      const edited = await call(`/api/notes/${id}?scope=global`, {
+        method: 'PATCH',
+        body: JSON.stringify({ content: 'The wifi password is in the drawer' }),
+      });
+      expect(edited.status).to.equal(200);
+    });
+
+    it('refuses a deeply nested body before parsing it', async () => {
+      const deep = `{"content":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+      const refused = await call('/api/notes/1', { method: 'PATCH', body: deep });
+      expect(refused.status).to.equal(400);
+      const body = await refused.json();
+      expect(body.error.code).to.equal('MIRA_ERR_MIND_VIEW_BAD_JSON');
+      expect(body.error.message).to.contain('nested 100001 levels deep, more than the 32 allowed');
+      // Brackets inside strings are text, not nesting.
+      const text = await call('/api/notes/1', {
+        method: 'PATCH',
+        body: JSON.stringify({ content: '[[[['.repeat(20) }),
+      });
+      expect(text.status).to.equal(200);
+    });
+
     it("searches with the store's own search, bounded like the model's", async () => {
       const found = await (await call('/api/notes/search?q=teas')).json();
       expect(found.mode).to.equal('full-text');

@@ -95,6 +95,27 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
+/** How deeply a request body may nest objects and arrays (an export is 3 deep). */
+const MAX_DEPTH = 32;
+
+/** The deepest nesting of `[` and `{` in JSON text, outside strings: one pass, before anything parses it. */
+function nesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i += 1; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
+
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   let size = 0;
   const chunks: Buffer[] = [];
@@ -103,8 +124,16 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
     if (size > MAX_BODY) throw MindViewErrors.error('TOO_LARGE');
     chunks.push(chunk as Buffer);
   }
+  const text = Buffer.concat(chunks).toString('utf8');
+  const depth = nesting(text);
+  if (depth > MAX_DEPTH) {
+    throw MindViewErrors.error(
+      'BAD_JSON',
+      `the request body is nested ${depth} levels deep, more than the ${MAX_DEPTH} allowed`,
+    );
+  }
   try {
-    const value = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    const value = JSON.parse(text || '{}');
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
     return value as Record<string, unknown>;
   } catch {
@@ -296,9 +325,11 @@ export async function startMindViewServer(
     }
     if (method === 'POST' && pathname === '/api/notes/combine') {
       const { keep, drop } = checkBody<{ keep: number; drop: number }>('combine', await readJson(req));
+      // Global notes show read-only on another scope's page, and the API holds to it as the page does.
+      const scope = scopeOf(url);
       return {
         note: noteJson(
-          notes().combine(keep, drop, { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true }),
+          notes().combine(keep, drop, { scopes: [scope, GLOBAL_SCOPE], key: null, operator: true }, scope),
           now,
         ),
       };
@@ -316,11 +347,11 @@ export async function startMindViewServer(
       if (method === 'PATCH') {
         const body = checkBody<{ content: string; labels?: string[] | string | null }>('editNote', await readJson(req));
         const labels = body.labels === undefined || body.labels === null ? null : [body.labels].flat().join(',');
-        const updated = await notes().update(id, viewer, undefined, body.content, labels);
+        const updated = await notes().update(id, viewer, scopeOf(url), body.content, labels);
         // An over-long edit is trimmed at a word boundary, as on the console; the page shows what was cut.
         return { note: noteJson(updated.note, now), cut: updated.cut };
       }
-      if (method === 'DELETE') return { deleted: notes().delete(id, viewer, undefined).id };
+      if (method === 'DELETE') return { deleted: notes().delete(id, viewer, scopeOf(url)).id };
     }
     if (method === 'GET' && pathname === '/api/entities') {
       const name = url.searchParams.get('name');

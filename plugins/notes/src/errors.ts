@@ -24,6 +24,7 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     code: 'MIRA_ERR_NOTES_READ_ONLY_SCOPE',
     message: 'the global scope is read-only here',
     fix: 'write global notes from the console with --scope global',
+    status: 403,
   },
   SCOPE_INVALID: {
     code: 'MIRA_ERR_NOTES_SCOPE_INVALID',

@@ -746,9 +746,9 @@ export class NotesStore {
   }
 
   /** Combines two near-identical notes: `keep` gains `drop`'s labels, `drop` is deleted. */
-  combine(keep: number, drop: number, viewer: Viewer): Note {
-    const kept = this.#require(keep, viewer, undefined);
-    const dropped = this.#require(drop, viewer, undefined);
+  combine(keep: number, drop: number, viewer: Viewer, writableScope?: string): Note {
+    const kept = this.#require(keep, viewer, writableScope);
+    const dropped = this.#require(drop, viewer, writableScope);
     if (keep === drop) throw new MiraError(NotesErrorCodes.NOT_FOUND, 'give two different notes to combine');
     // Combining merges labels: across keys it would let one note's labels be found without its key.
     if (kept.key_digest !== dropped.key_digest) {
