@@ -1,6 +1,6 @@
 // How well admission's assertion rules separate what the operator asserts from what they only mention,
 // on the labelled corpus: wrongly admitted (target 0) and wrongly refused (target at most 5 %).
-import { ASSERTION_CORPUS, scoreCorpus } from '../test/fixtures/assertion-corpus.js';
+import { ASSERTION_CORPUS_WITH_FORMS as ASSERTION_CORPUS, scoreCorpus } from '../test/fixtures/assertion-corpus.js';
 import { markdownTable, writeResults } from './lib/report.js';
 
 export async function assertionBench(options: { readonly log: (m: string) => void }): Promise<void> {
@@ -29,7 +29,8 @@ export async function assertionBench(options: { readonly log: (m: string) => voi
   const md = [
     '# Admission: asserted or only mentioned',
     '',
-    `The labelled corpus (test/fixtures/assertion-corpus.ts), scored by the rules of remember's assertion check.`,
+    `The labelled corpus (test/fixtures/assertion-corpus.ts), each utterance also in its fullwidth and its`,
+    `compatibility-punctuation form (＇ ﹖ ！), scored by the rules of remember's assertion check.`,
     `Targets: 0 wrongly admitted (${wronglyAdmitted.length === 0 ? 'met' : 'MISSED'}), at most 5 % wrongly refused ` +
       `(${refusedShare.toFixed(1)} %: ${refusedShare <= 5 ? 'met' : 'MISSED'}).`,
     '',

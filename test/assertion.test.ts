@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import type { MemoryStore } from '@mira/core';
 import { notAsserted } from '@mira/plugin-memory-tools';
-import { ASSERTION_CORPUS, scoreCorpus } from './fixtures/assertion-corpus.js';
+import {
+  ASSERTION_CORPUS,
+  ASSERTION_CORPUS_WITH_FORMS,
+  compatPunctuation,
+  fullwidth,
+  scoreCorpus,
+} from './fixtures/assertion-corpus.js';
 import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
 
 describe('assertion rules on a labelled corpus', () => {
@@ -24,7 +30,7 @@ describe('assertion rules on a labelled corpus', () => {
   it('wrongly admits nothing and wrongly refuses at most 5 %', () => {
     const { wronglyAdmitted, wronglyRefused } = scoreCorpus();
     expect(wronglyAdmitted).to.deep.equal([]);
-    expect(wronglyRefused.length / ASSERTION_CORPUS.length, wronglyRefused.join('\n')).to.be.at.most(0.05);
+    expect(wronglyRefused.length / ASSERTION_CORPUS_WITH_FORMS.length, wronglyRefused.join('\n')).to.be.at.most(0.05);
   });
 
   it('says why, per category', () => {
@@ -39,6 +45,40 @@ describe('assertion rules on a labelled corpus', () => {
     expect(why('Ada does not eat fish', 'Ada does not eat fish', 'not_eats')).to.equal(undefined);
     expect(why('Ada eats fish', 'Ada eats fish', 'not_eats')).to.equal('not_negated');
     expect(why('Ada lives in Lyon, she said so twice', 'Ada lives in Lyon')).to.equal(undefined);
+  });
+});
+
+describe('assertion rules read the matching form: every compatibility form of a cue is the cue', () => {
+  const why = (utterance: string, evidence: string, predicate = 'p') => {
+    const at = utterance.indexOf(evidence);
+    expect(at, `${evidence} in ${utterance}`).to.be.at.least(0);
+    return notAsserted(utterance, [at, at + evidence.length], predicate);
+  };
+
+  it('decides the fullwidth and compatibility-punctuation forms of every corpus utterance as the plain one', () => {
+    const differ: string[] = [];
+    for (const entry of ASSERTION_CORPUS) {
+      const plain = why(entry.utterance, entry.evidence, entry.predicate);
+      for (const form of [fullwidth, compatPunctuation]) {
+        const decided = why(form(entry.utterance), form(entry.evidence), entry.predicate);
+        if (decided !== plain) differ.push(`${form(entry.utterance)}: ${decided} (plain: ${plain})`);
+      }
+    }
+    expect(differ).to.deep.equal([]);
+  });
+
+  it('catches the forms that slipped past', () => {
+    expect(why("ＤＯ ＮＯＴ ＳＴＯＲＥ ＴＨＩＳ: Bob's PIN is 9876", "Bob's PIN is 9876")).to.equal('do_not_keep');
+    expect(why('ｍａｙｂｅ Alice likes tea', 'Alice likes tea')).to.equal('hedge');
+    expect(why('Ada does ＮＯＴ eat fish', 'Ada does ＮＯＴ eat fish', 'eats')).to.equal('negated');
+    expect(why('Alice doesn＇t like tea', 'Alice doesn＇t like tea', 'likes')).to.equal('negated');
+    expect(why('Alice likes tea﹖', 'Alice likes tea')).to.equal('question');
+    expect(why('Alice likes tea？', 'Alice likes tea')).to.equal('question');
+    // And the correct negative fact is no longer refused.
+    expect(why('Alice doesn＇t like milk', 'Alice doesn＇t like milk', 'not_likes')).to.equal(undefined);
+    // A ligature changes lengths: the span still lands on its own text.
+    expect(why('ﬁnally, Ada collects stamps', 'Ada collects stamps')).to.equal(undefined);
+    expect(why('Perhaps ﬁve of Ada’s cats sleep', 'ﬁve of Ada’s cats sleep')).to.equal('hedge');
   });
 });
 
@@ -77,6 +117,10 @@ describe('assertion rules in real episodes (SDK, scripted server, SQLite)', func
     ['I wonder whether Ada knows Rust', 'Ada', 'knows', 'Rust', 'Ada knows Rust'],
     ['Bruno claims Ada sings in a choir', 'Ada', 'sings_in', 'a choir', 'Ada sings in a choir'],
     ['Ada does not eat fish', 'Ada', 'eats', 'fish', 'Ada does not eat fish'],
+    ['ｍａｙｂｅ Alice likes tea', 'Alice', 'likes', 'tea', 'Alice likes tea'],
+    ['Ada does ＮＯＴ eat fish', 'Ada', 'eats', 'fish', 'Ada does ＮＯＴ eat fish'],
+    ['Alice doesn＇t like tea', 'Alice', 'likes', 'tea', 'Alice doesn＇t like tea'],
+    ['Alice likes tea﹖', 'Alice', 'likes', 'tea', 'Alice likes tea'],
   ] as const) {
     it(`refuses ${JSON.stringify(utterance)} as evidence_not_asserted, writing nothing`, async () => {
       const before = m.snapshot();

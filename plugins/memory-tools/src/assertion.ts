@@ -16,6 +16,8 @@
  *   that is not negated.
  */
 
+import { caseFold } from '@mira/core';
+
 /** The rules of one language. Patterns are matched case-insensitively against one sentence. */
 export interface AssertionRules {
   /** Phrases that tell the robot not to keep what is said (matched over the whole utterance). */
@@ -68,7 +70,7 @@ export const ENGLISH: AssertionRules = {
 /** The rule sets by language; the first is used (English today). */
 export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = { en: ENGLISH };
 
-/** Sentence ends; a question ends with one of `?`, `？`, `؟`. */
+/** Sentence ends; a question ends with one of `?`, `？`, `؟` (the matching form has made `﹖` and `？` a `?`). */
 const SENTENCE_END = /[.!?。！？؟;\n]/u;
 const QUESTION_END = /[?？؟]/u;
 /** A sentence that opens with an inverted question mark is a question (Spanish). */
@@ -93,15 +95,55 @@ const any = (patterns: readonly RegExp[], text: string) => patterns.some((patter
 const scrub = (patterns: readonly RegExp[], text: string) =>
   patterns.reduce((out, pattern) => out.replace(new RegExp(pattern, 'giu'), ' '), text);
 
+const graphemeSegmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+/**
+ * `text` in the form the rules read — each grapheme NFKC-normalised and case-folded, as evidence
+ * matching reads it, so every compatibility form of a cue counts as the cue (`ＮＯＴ`, `doesn＇t`,
+ * `tea﹖`, `？`, `！`) — with where each grapheme boundary of the original lands in it. Line breaks stay
+ * (they end sentences).
+ */
+function ruleForm(text: string): { form: string; at: Map<number, number> } {
+  let form = '';
+  const at = new Map<number, number>();
+  for (const { segment, index } of graphemeSegmenter.segment(text)) {
+    at.set(index, form.length);
+    form += caseFold(segment.normalize('NFKC')).normalize('NFKC');
+  }
+  at.set(text.length, form.length);
+  return { form, at };
+}
+
+/** The form's offset of an original offset (the grapheme boundary at or after it). */
+function formOffset(at: Map<number, number>, offset: number, length: number): number {
+  for (let i = offset; i <= length; i += 1) {
+    const mapped = at.get(i);
+    if (mapped !== undefined) return mapped;
+  }
+  return at.get(length)!;
+}
+
 /**
  * Why the evidence at `span` of `utterance` is not an assertion, or undefined when it is one. With a
- * predicate, a negated clause is an assertion only when the predicate carries the `not_` prefix.
+ * predicate, a negated clause is an assertion only when the predicate carries the `not_` prefix. The
+ * rules read the utterance in its matching form (NFKC, case folded), the form evidence is matched in.
  */
 export function notAsserted(
   utterance: string,
   span: readonly [number, number],
   predicate?: string,
   rules: AssertionRules = ENGLISH,
+): NotAsserted | undefined {
+  const { form, at } = ruleForm(utterance);
+  const formSpan = [formOffset(at, span[0], utterance.length), formOffset(at, span[1], utterance.length)] as const;
+  return decide(form, formSpan, predicate, rules);
+}
+
+function decide(
+  utterance: string,
+  span: readonly [number, number],
+  predicate: string | undefined,
+  rules: AssertionRules,
 ): NotAsserted | undefined {
   if (any(rules.doNotKeep, utterance)) return 'do_not_keep';
   const [start, end] = sentenceAround(utterance, span);
