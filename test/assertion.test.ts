@@ -76,6 +76,12 @@ describe('assertion rules read the matching form: every compatibility form of a 
     expect(why('Alice likes tea？', 'Alice likes tea')).to.equal('question');
     // And the correct negative fact is no longer refused.
     expect(why('Alice doesn＇t like milk', 'Alice doesn＇t like milk', 'not_likes')).to.equal(undefined);
+    // The sentence decides a question, whatever follows it.
+    expect(why('Alice likes tea? Let me know.', 'Alice likes tea?')).to.equal('question');
+    expect(why('Does Bob own a boat? Asking for a friend.', 'Does Bob own a boat?')).to.equal('question');
+    expect(why('Is this Dave? He came in late.', 'Is this Dave?')).to.equal('question');
+    expect(why('Alice likes tea﹖ Let me know.', 'Alice likes tea﹖')).to.equal('question');
+    expect(why('Is Bob in? Alice likes tea.', 'Alice likes tea')).to.equal(undefined);
     // A ligature changes lengths: the span still lands on its own text.
     expect(why('ﬁnally, Ada collects stamps', 'Ada collects stamps')).to.equal(undefined);
     expect(why('Perhaps ﬁve of Ada’s cats sleep', 'ﬁve of Ada’s cats sleep')).to.equal('hedge');
@@ -121,6 +127,7 @@ describe('assertion rules in real episodes (SDK, scripted server, SQLite)', func
     ['Ada does ＮＯＴ eat fish', 'Ada', 'eats', 'fish', 'Ada does ＮＯＴ eat fish'],
     ['Alice doesn＇t like tea', 'Alice', 'likes', 'tea', 'Alice doesn＇t like tea'],
     ['Alice likes tea﹖', 'Alice', 'likes', 'tea', 'Alice likes tea'],
+    ['Alice likes tea? Let me know.', 'Alice', 'likes', 'tea', 'Alice likes tea?'],
   ] as const) {
     it(`refuses ${JSON.stringify(utterance)} as evidence_not_asserted, writing nothing`, async () => {
       const before = m.snapshot();

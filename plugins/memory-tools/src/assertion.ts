@@ -149,7 +149,9 @@ function decide(
   const [start, end] = sentenceAround(utterance, span);
   const sentence = utterance.slice(start, end).trimEnd();
   if (QUESTION_END.test(sentence.slice(-1)) || QUESTION_START.test(sentence)) return 'question';
-  if (/[?？؟]/u.test(utterance.slice(span[1], end))) return 'question';
+  // The sentence decides: a question mark inside the evidence or between it and its sentence's end makes
+  // it a question, whatever follows ("Alice likes tea? Let me know.").
+  if (/[?？؟]/u.test(utterance.slice(span[0], end))) return 'question';
   if (any(rules.hedges, sentence)) return 'hedge';
   if (any(rules.conditions, sentence)) return 'condition';
   // A report counts before the evidence and inside it ("Bruno claims Ada sings"), not after it
