@@ -124,6 +124,7 @@ export {
   MAX_UTTERANCE_LENGTH,
   assertDecidable,
   assertNameFree,
+  assertEntityNameFree,
   assertSlotUnchanged,
   formatIds,
   parseIds,

@@ -638,6 +638,36 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         expect(await store.listProposals()).to.deep.equal([]);
       });
 
+      it('refuses as stale an entity proposal whose name or alias was taken since, changing nothing', async () => {
+        const p = await store.createProposal({
+          kind: 'entity',
+          entityType: 'person',
+          name: 'Dave',
+          evidence: 'Dave',
+          utterance: 'Dave',
+        });
+        const q = await store.createProposal({
+          kind: 'entity',
+          entityType: 'person',
+          name: 'Davy',
+          evidence: 'Davy',
+          utterance: 'Davy',
+        });
+        const dave = await store.createEntity({ entityType: 'person', canonicalName: 'DAVE' });
+        await store.addAlias(dave.id, 'Davy');
+        const before = await store.info();
+        for (const proposal of [p, q]) {
+          const error = await rejection(store.acceptProposal(proposal.id));
+          expect(error.code).to.equal('MIRA_ERR_MEMORY_PROPOSAL_STALE');
+          expect(error.message).to.contain(
+            `${proposal.ref} proposes "${proposal.name}", but ${dave.ref} has that name or alias`,
+          );
+        }
+        expect(await store.info()).to.deep.equal(before);
+        expect((await store.findEntities('dave')).map((e) => e.id)).to.deep.equal([dave.id]);
+        expect((await store.getProposal(p.id))!.status).to.equal('pending');
+      });
+
       it('accepting a supersede marks the old memory superseded and creates the new one in its place', async () => {
         const { alice, tea } = await aliceWithTea();
         const p = await store.createProposal(supersede(tea.id));

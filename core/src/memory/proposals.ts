@@ -150,6 +150,18 @@ export function assertSlotUnchanged(proposal: Proposal, old: Memory | undefined,
   }
 }
 
+/**
+ * Refuses to accept an entity proposal whose name is taken since it was made (an entity named so, or
+ * with it as an alias): a second entity of that name would make every later mention ambiguous.
+ */
+export function assertEntityNameFree(proposal: Proposal, holders: readonly number[]): void {
+  if (holders.length === 0) return;
+  throw new MiraError(
+    MemoryErrorCodes.PROPOSAL_STALE,
+    `${proposal.ref} proposes "${proposal.name}", but ${holders.map(entityRef).join(', ')} ${holders.length === 1 ? 'has' : 'have'} that name or alias since the proposal; nothing was applied. Reject it with "memory reject ${proposal.ref}"`,
+  );
+}
+
 /** The memory an accepted supersede creates: the old one's kind, links and predicate, the new value. */
 export function supersedingMemory(old: Memory, proposal: Proposal): NewMemory {
   return {

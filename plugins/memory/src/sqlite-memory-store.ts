@@ -7,6 +7,7 @@ import {
   DEFAULT_PROPOSAL_TTL_MS,
   assertDecidable,
   assertNameFree,
+  assertEntityNameFree,
   assertSlotUnchanged,
   formatIds,
   prepareProposal,
@@ -550,6 +551,8 @@ export class SqliteMemoryStore implements MemoryStore {
           assertDecidable(proposal, true);
           const now = this.#now();
           if (proposal.kind === 'entity') {
+            const { key } = prepareName(proposal.name!);
+            assertEntityNameFree(proposal, this.#s.entityIdsByKey.all(key, key) as number[]);
             const entityId = this.#insertEntity(
               { entityType: proposal.entityType!, canonicalName: proposal.name! },
               now,

@@ -8,6 +8,7 @@ import {
   DEFAULT_PROPOSAL_TTL_MS,
   assertDecidable,
   assertNameFree,
+  assertEntityNameFree,
   assertSlotUnchanged,
   formatIds,
   prepareProposal,
@@ -757,6 +758,7 @@ export class PostgresMemoryStore implements MemoryStore {
             [this.space, proposalId, now, result],
           );
         if (proposal.kind === 'entity') {
+          assertEntityNameFree(proposal, await this.#entitiesByKey(m, prepareName(proposal.name!).key));
           const entityId = await this.#insertEntity(
             m,
             { entityType: proposal.entityType!, canonicalName: proposal.name! },
