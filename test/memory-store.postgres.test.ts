@@ -28,6 +28,20 @@ if (unavailable) {
         await current.close();
         await db.drop();
       },
+      // Another connection puts a view in the table's place whose body column raises when it is read;
+      // PostgreSQL evaluates a view's column only when a query reads it (a stable function lets it pull the view up).
+      makeBodiesUnreadable: async () => {
+        const client = await db.client();
+        try {
+          await client.query(`CREATE FUNCTION unreadable_body() RETURNS text LANGUAGE plpgsql STABLE AS
+            $$ BEGIN RAISE EXCEPTION 'a payload body was read'; END $$;
+            ALTER TABLE payloads RENAME TO payloads_kept;
+            CREATE VIEW payloads AS SELECT space, id, memory_id, payload_kind, media_type, unreadable_body() AS text_body,
+              object_ref, sha256, byte_size, created_at FROM payloads_kept;`);
+        } finally {
+          await client.end();
+        }
+      },
     };
   });
 }

@@ -22,6 +22,15 @@ describeMemoryStoreContract('SqliteMemoryStore on a real file', async (clock) =>
       await current.close();
       rmSync(dir, { recursive: true, force: true });
     },
+    // Another connection puts a view in the table's place whose body column fails when it is read
+    // (json() of malformed text); SQLite computes a view's column only when a query reads it.
+    makeBodiesUnreadable: async () => {
+      const other = new Database(path);
+      other.exec(`ALTER TABLE payloads RENAME TO payloads_kept;
+        CREATE VIEW payloads AS SELECT id, memory_id, payload_kind, media_type, json('unreadable body') AS text_body,
+          object_ref, sha256, byte_size, created_at FROM payloads_kept;`);
+      other.close();
+    },
   };
 });
 

@@ -8,6 +8,11 @@ export interface StoreUnderTest {
   reopen(): Promise<MemoryStore>;
   /** Releases everything (the data may be deleted). */
   dispose(): Promise<void>;
+  /**
+   * From now on, reading any payload's body fails (from outside the store, as another connection would
+   * arrange it); every other column reads as before.
+   */
+  makeBodiesUnreadable(): Promise<void>;
 }
 
 /** Makes a fresh, empty store whose timestamps come from `clock`. */
@@ -198,6 +203,31 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
           expect([info.memories, info.links, info.payloads]).to.deep.equal([0, 0, 0]);
         });
       }
+    });
+
+    describe('recall reads no payload bodies', () => {
+      it('finds, lists, gets and shows memories with their payload metadata while bodies cannot be read', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const tea = await store.createMemory({
+          kind: 'fact',
+          summary: 'Ada drinks green tea',
+          predicate: 'drinks',
+          value: 'green tea',
+          sourceKind: 'console',
+          links: [{ entityId: ada.id, role: 'subject' }],
+        });
+        await sut.makeBodiesUnreadable();
+        expect((await store.findEntities('ada')).map((e) => e.id)).to.deep.equal([ada.id]);
+        const { memories } = await store.listActiveMemories(ada.id, { newest: 8 });
+        expect(memories.map((m) => m.id)).to.deep.equal([tea.id]);
+        expect(memories[0]!.payloads).to.have.length(1);
+        expect(memories[0]!.payloads[0]).to.deep.include({ payloadKind: 'inline_text', mediaType: 'text/plain' });
+        expect((await store.getMemory(tea.id))!.payloads).to.have.length(1);
+        // Only asking for the bodies reads them, and that now fails.
+        let failed = false;
+        await store.getPayloads(tea.id).catch(() => (failed = true));
+        expect(failed).to.equal(true);
+      });
     });
 
     describe('#listActiveMemories()', () => {

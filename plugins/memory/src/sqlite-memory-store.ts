@@ -187,6 +187,10 @@ export class SqliteMemoryStore implements MemoryStore {
       payloadsOf: db.prepare(
         'SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at FROM payloads WHERE memory_id = ? ORDER BY id',
       ),
+      // What a memory shows of its payloads: no body (recall and listings never load one).
+      payloadInfoOf: db.prepare(
+        'SELECT id, payload_kind, media_type, object_ref, sha256, byte_size, created_at FROM payloads WHERE memory_id = ? ORDER BY id',
+      ),
       newestActive: db
         .prepare(
           `SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories m ON m.id = l.memory_id
@@ -309,7 +313,7 @@ export class SqliteMemoryStore implements MemoryStore {
       entityName: l.canonical_name,
       role: l.role,
     }));
-    const payloads = (this.#s.payloadsOf.all(id) as PayloadRow[]).map(toPayloadInfo);
+    const payloads = (this.#s.payloadInfoOf.all(id) as PayloadRow[]).map(toPayloadInfo);
     return {
       id: row.id,
       ref: memoryRef(row.id),

@@ -368,9 +368,10 @@ export class PostgresMemoryStore implements MemoryStore {
     return memories;
   }
 
-  async #payloadRows(m: Runner, memoryId: number): Promise<PayloadRow[]> {
+  /** A memory's payloads; the bodies only when asked (recall and listings never load them). */
+  async #payloadRows(m: Runner, memoryId: number, withBodies = false): Promise<PayloadRow[]> {
     return (await m.query(
-      `SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at
+      `SELECT id, payload_kind, media_type, ${withBodies ? 'text_body' : 'NULL AS text_body'}, object_ref, sha256, byte_size, created_at
        FROM payloads WHERE space = $1 AND memory_id = $2 ORDER BY id`,
       [this.space, memoryId],
     )) as PayloadRow[];
@@ -633,7 +634,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   getPayloads(memoryId: number): Promise<Payload[]> {
     return this.#run('reading payloads', async () => {
-      const rows = await this.#payloadRows(this.#ds, memoryId);
+      const rows = await this.#payloadRows(this.#ds, memoryId, true);
       return rows.map((row) => ({ ...toPayloadInfo(row), text: row.text_body }));
     });
   }
