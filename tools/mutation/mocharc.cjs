@@ -21,6 +21,7 @@ module.exports = {
     'test/safety-controller.test.ts',
     'test/rosbridge-faults.test.ts',
     'test/rosbridge-link.test.ts',
+    'test/rosbridge-transport.test.ts',
     'test/transports.test.ts',
     'test/navigation.test.ts',
   ],

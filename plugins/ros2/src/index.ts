@@ -18,6 +18,7 @@ export {
   DEFAULT_GOAL_ACCEPT_MS,
   DEFAULT_LIVENESS_MS,
   RosbridgeTransport,
+  goalStatus,
   type RosbridgeOptions,
 } from './rosbridge-transport.js';
 export { RECALL_SERVICE_TYPE, parseRosArgs, resolveName, type NodeConfig, type RosArgs } from './node.js';

@@ -622,10 +622,11 @@ export class RosbridgeTransport implements RobotTransport {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    const wasConnected = this.connected;
     this.#closed = true;
     clearTimeout(this.#reconnectTimer);
     clearInterval(this.#summaryTimer);
-    if (this.connected) for (const t of this.#publishers.values()) t.unadvertise();
+    if (wasConnected) for (const t of this.#publishers.values()) t.unadvertise();
     this.#publishers.clear();
     this.#services.clear();
     for (const goal of this.#goals) goal.close();
