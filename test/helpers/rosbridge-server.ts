@@ -71,6 +71,10 @@ export interface RosbridgeTestServer {
   arrivals(topic: string): Array<{ msg: Record<string, unknown>; at: number }>;
   /** Number of subscriptions currently open on a topic. */
   subscribers(topic: string): number;
+  /** Number of WebSocket connections open now. */
+  clients(): number;
+  /** WebSocket pings received (and answered by the WebSocket layer), over every connection. */
+  pings(): number;
   /**
    * Hosts an action server on the robot's side of the bridge (Nav2, say): goals sent with
    * `send_action_goal` land in `goals`; the test sends feedback and ends them. A
@@ -171,6 +175,7 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
   const sockets = new Set<Socket>();
   const repeaters = new Set<ReturnType<typeof setInterval>>();
   let frozen = false;
+  let pingCount = 0;
   let nextCall = 0;
   let http: Server | undefined;
   let tcp: TcpServer | undefined;
@@ -334,8 +339,10 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
       get state() {
         return state;
       },
+      // capabilities/send_action_goal.py: feedback goes out only when the goal asked for it.
       feedback: (values) => {
-        if (state === 'active') send(ws, { op: 'action_feedback', id: op.id, action: op.action, values });
+        if (state === 'active' && op.feedback === true)
+          send(ws, { op: 'action_feedback', id: op.id, action: op.action, values });
       },
       succeed: (values) => end('succeeded', values),
       abort: (values) => end('aborted', values),
@@ -376,6 +383,7 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
 
   const onConnection = (ws: WebSocket) => {
     queues.set(ws, { waiting: [] });
+    ws.on('ping', () => (pingCount += 1));
     ws.on('message', (data, isBinary) => {
       let op: RosbridgeOp;
       try {
@@ -461,6 +469,8 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
     },
     published: (topic) => arrivals.filter((a) => a.topic === topic).map((a) => a.msg),
     arrivals: (topic) => arrivals.filter((a) => a.topic === topic).map(({ msg, at }) => ({ msg, at })),
+    clients: () => [...(wss?.clients ?? [])].filter((c) => c.readyState === c.OPEN).length,
+    pings: () => pingCount,
     subscribers: (topic) =>
       (subscriptions.get(topic) ?? []).filter((s) => s.client.readyState === s.client.OPEN).length,
     actionServer: (action, type) => {

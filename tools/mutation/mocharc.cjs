@@ -22,6 +22,7 @@ module.exports = {
     'test/rosbridge-faults.test.ts',
     'test/rosbridge-link.test.ts',
     'test/rosbridge-transport.test.ts',
+    'test/rosbridge-supervision.test.ts',
     'test/transports.test.ts',
     'test/navigation.test.ts',
   ],

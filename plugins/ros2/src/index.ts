@@ -18,6 +18,7 @@ export {
   DEFAULT_GOAL_ACCEPT_MS,
   DEFAULT_LIVENESS_MS,
   RosbridgeTransport,
+  describeRosEvent,
   goalStatus,
   type RosbridgeOptions,
 } from './rosbridge-transport.js';

@@ -106,15 +106,10 @@ class SupervisedSocket extends ROSLIB.AbstractTransport {
   kill(): void {
     this.socket.terminate();
   }
-  isConnecting(): boolean {
-    return this.socket.readyState === WebSocket.CONNECTING;
-  }
   isOpen(): boolean {
     return this.socket.readyState === WebSocket.OPEN;
   }
-  isClosing(): boolean {
-    return this.socket.readyState === WebSocket.CLOSING;
-  }
+  /** What roslib asks before it opens a new socket (`Ros.connect`). */
   isClosed(): boolean {
     return this.socket.readyState === WebSocket.CLOSED;
   }
@@ -190,10 +185,9 @@ class BridgeLink {
     return this.ros.isConnected && performance.now() - this.#lastPong <= this.#livenessMs;
   }
 
-  /** One ping answered. */
+  /** One ping answered (the transport asks only while the link is live). */
   roundTrip(): Promise<void> {
-    const socket = this.#socket;
-    if (!socket?.isOpen() || !this.live) return Promise.reject(new Error('the link is down'));
+    const socket = this.#socket!;
     const key = `rt${++nextId}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -371,7 +365,7 @@ export class RosbridgeTransport implements RobotTransport {
     // From here on an error (an undecodable frame, say) is logged and skipped while the link is up, and a
     // lost connection is re-established; only close() ends it.
     ros.on('error', (event) => {
-      if (this.#state.up) this.#log(`${this.name}: ${describe(event)}; the connection stays`);
+      if (this.#state.up) this.#log(`${this.name}: ${describeRosEvent(event)}; the connection stays`);
     });
     ros.on('close', () => {
       if (this.#closed) return;
@@ -512,7 +506,7 @@ export class RosbridgeTransport implements RobotTransport {
           reject(
             new MiraError(
               HardwareErrorCodes.TRANSPORT_FAILED,
-              `${this.name}: service ${service} failed: ${describe(response.values)}`,
+              `${this.name}: service ${service} failed: ${describeRosEvent(response.values)}`,
             ),
           );
         } else resolve((response.values ?? {}) as RosMessage);
@@ -586,7 +580,7 @@ export class RosbridgeTransport implements RobotTransport {
         if (op.op !== 'action_result') return;
         finish();
         // rosbridge answers result: false (with the reason in values) when the goal could not be run at all.
-        if (op.result === false) return resolve({ status: 'rejected', result: {}, error: describe(op.values) });
+        if (op.result === false) return resolve({ status: 'rejected', result: {}, error: describeRosEvent(op.values) });
         resolve({ status: goalStatus(op.status), result: (op.values ?? {}) as RosMessage });
       });
       ros.once('close', () => {
@@ -641,7 +635,8 @@ export function goalStatus(code: unknown): ActionOutcome['status'] {
   return code === 4 ? 'succeeded' : code === 5 ? 'canceled' : 'aborted';
 }
 
-function describe(event: unknown): string {
+/** What a bridge or a socket sent, in words: an error's message, a string, or the value as JSON. */
+export function describeRosEvent(event: unknown): string {
   if (event instanceof Error) return event.message;
   if (typeof event === 'string') return event;
   if (event && typeof event === 'object' && 'message' in event) return String((event as { message: unknown }).message);
