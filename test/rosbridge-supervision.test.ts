@@ -130,7 +130,9 @@ describe('rosbridge transport: its link, looked after (faithful in-test bridge)'
     await bridge.stop();
     await bridge.start();
     await eventually(() => logs.some((l) => l.includes('reconnected after')), 8000, 'back');
-    expect(logs.at(-1)).to.match(/reconnected after \d\.\d s \(1 attempt\); subscriptions and advertisements restored$/);
+    expect(logs.at(-1)).to.match(
+      /reconnected after \d\.\d s \(1 attempt\); subscriptions and advertisements restored$/,
+    );
   });
 
   it('passes the bridge options of a subscription through, with the defaults otherwise', async () => {
