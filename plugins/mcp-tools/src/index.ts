@@ -207,9 +207,9 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
       return schemas;
     };
 
-    const registerTools = (connection: McpConnection) => {
+    /** Registers the allowed tools a connected server offers, with their strict schemas. */
+    const registerTools = (connection: McpConnection, strict: ReadonlyMap<string, JsonSchema>) => {
       const { config: server } = connection;
-      const strict = strictSchemas(connection);
       const missing = server.tools.filter((t) => !connection.offered.has(t));
       if (missing.length > 0)
         kernel.log.warn(`mcp ${server.name}: the server does not offer ${missing.join(', ')} (allowed in the profile)`);
@@ -309,7 +309,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
         await connection.close();
         try {
           await connection.connect();
-          registerTools(connection);
+          registerTools(connection, strictSchemas(connection));
           out.print(
             `mcp ${connection.config.name}: connected, ${connection.config.tools.filter((t) => connection.offered.has(t)).length} tools`,
           );
@@ -339,9 +339,10 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
       async start() {
         try {
           for (const connection of connections.values()) {
+            let strict: Map<string, JsonSchema>;
             try {
               await connection.connect();
-              strictSchemas(connection);
+              strict = strictSchemas(connection);
             } catch (e) {
               // One server failing to start, or offering a schema that cannot be made safe and strict,
               // does not keep the others (or Mira) from running.
@@ -352,10 +353,10 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
               );
               continue;
             }
-            registerTools(connection);
+            registerTools(connection, strict);
           }
         } catch (error) {
-          // A refused schema fails start-up; the servers already started are stopped, not left running.
+          // Two allowed tools under one Mira name fail start-up; the servers already started are stopped.
           for (const connection of connections.values()) await connection.close();
           throw error;
         }

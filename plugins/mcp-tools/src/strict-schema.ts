@@ -63,13 +63,12 @@ export function toStrictSchema(schema: unknown, path = '', depth = 0): JsonSchem
   if (!SHAPED.some((keyword) => node[keyword] !== undefined) && path !== '') {
     throw new NotStrictError(`${where}: any value is allowed (a schema without type, enum or properties)`);
   }
-  const declared = Array.isArray(node.type) ? node.type : [node.type];
-  if (declared.includes('array') && node.items === undefined) {
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  if (types.includes('array') && node.items === undefined) {
     throw new NotStrictError(`${where}: an array of any values (no "items") has no strict form`);
   }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) if (!DROPPED.has(key)) out[key] = value;
-  const types = Array.isArray(node.type) ? node.type : [node.type];
   if (types.includes('object') || node.properties !== undefined) {
     const properties = (node.properties ?? {}) as Record<string, unknown>;
     if (node.additionalProperties !== undefined && node.additionalProperties !== false) {

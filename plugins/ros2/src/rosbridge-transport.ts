@@ -388,11 +388,13 @@ export class RosbridgeTransport implements RobotTransport {
     });
   }
 
-  /** The link is down: said once, listeners told, the socket dropped with what it still holds. */
+  /**
+   * The link is down: said once, listeners told. Its socket is gone already: closed, or dropped with what
+   * it still held by the supervisor that found it silent.
+   */
   #down(why: string): void {
     if (!this.#state.up) return;
     this.#setState({ up: false, since: Date.now(), why });
-    this.#link?.kill();
     this.#log(`${this.name}: ${why}; sensors go stale and commands are refused until it is back`);
     this.#summaryTimer = setInterval(() => {
       const s = Math.round((Date.now() - this.#state.since) / 1000);
@@ -561,8 +563,8 @@ export class RosbridgeTransport implements RobotTransport {
         this.#goals.delete(link);
         link.close();
       };
+      // Cleared by finish(): it fires only while the goal has had no word.
       const acceptTimer = setTimeout(() => {
-        if (settled) return;
         finish();
         this.#cancelGoal(id, action);
         resolve({
