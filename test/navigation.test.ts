@@ -22,10 +22,9 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
   let rt: TestRuntime;
   let eStop: { set(msg: Record<string, unknown>): void; stop(): void };
 
-  beforeEach(async () => {
-    bridge = await startRosbridgeServer();
-    nav2 = bridge.actionServer('/robot1/navigate_to_pose', NAVIGATE_TO_POSE);
-    rt = await createTestRuntime({
+  /** A runtime on the bridge with the robot's namespace, drive, e-stop and navigation; `ros2` adds to `[ros2]`. */
+  const boot = (ros2: Record<string, unknown> = {}) =>
+    createTestRuntime({
       plugins: [ros2Plugin],
       tables: {
         ros2: {
@@ -36,9 +35,15 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
           drive: DRIVE,
           safety: { e_stop_topic: '/e_stop', stall_ms: 250 },
           navigation: {},
+          ...ros2,
         },
       },
     });
+
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    nav2 = bridge.actionServer('/robot1/navigate_to_pose', NAVIGATE_TO_POSE);
+    rt = await boot();
     // The robot's e-stop relay repeats its state: Mira refuses motion while it is not heard.
     eStop = bridge.repeat('/e_stop', { data: false }, 100);
     await eventually(() => bridge.subscribers('/e_stop') > 0, 8000, 'the safety path');
@@ -184,22 +189,8 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
 
   it('rejects a goal nobody answers within goal_accept_timeout_ms instead of navigating forever', async () => {
     await rt.dispose();
-    rt = await createTestRuntime({
-      plugins: [ros2Plugin],
-      tables: {
-        ros2: {
-          transport: 'rosbridge',
-          url: bridge.url,
-          namespace: '/robot1',
-          goal_accept_timeout_ms: 500,
-          sensors: [],
-          drive: DRIVE,
-          safety: { e_stop_topic: '/e_stop', stall_ms: 250 },
-          // No action server on this name: rosbridge waits for one, saying nothing.
-          navigation: { action: 'nobody_navigates' },
-        },
-      },
-    });
+    // No action server on this name: rosbridge waits for one, saying nothing.
+    rt = await boot({ goal_accept_timeout_ms: 500, navigation: { action: 'nobody_navigates' } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 })).to.deep.include({ status: 'started' });
     await eventually(() => navigation()?.state === 'rejected', 3000, 'the rejection');

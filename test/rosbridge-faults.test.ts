@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import type { MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin, { RosbridgeTransport } from '@mira/plugin-ros2';
 import type { RosMessage } from '@mira/robot';
+import { rejection } from './conformance/memory-store-contract.js';
 import { eventually } from './conformance/transport-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+import { unhandledRejectionsDuring } from './helpers/unhandled.js';
 
 const BATTERY = 'sensor_msgs/msg/BatteryState';
 const battery = (percent: number) => ({
@@ -13,15 +14,6 @@ const battery = (percent: number) => ({
   percentage: percent / 100,
   present: true,
 });
-
-async function rejection(promise: Promise<unknown>): Promise<MiraError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as MiraError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('rosbridge transport: faults a real deployment meets (strict in-test bridge)', function () {
   this.timeout(30_000);
@@ -140,18 +132,13 @@ describe('rosbridge transport: faults a real deployment meets (strict in-test br
   });
 
   it('reports an unreachable bridge at start-up without an unhandled rejection', async () => {
-    const unhandled: unknown[] = [];
-    const spy = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', spy);
-    try {
+    const unhandled = await unhandledRejectionsDuring(async () => {
       const lonely = new RosbridgeTransport('ws://127.0.0.1:9', 500, () => undefined);
       const error = await rejection(lonely.connect());
       expect(error.message).to.match(/cannot reach rosbridge at ws:\/\/127\.0\.0\.1:9/);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(unhandled).to.deep.equal([]);
-    } finally {
-      process.off('unhandledRejection', spy);
-    }
+    });
+    expect(unhandled).to.deep.equal([]);
   });
 });
 

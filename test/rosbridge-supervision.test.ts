@@ -1,21 +1,12 @@
 import { expect } from 'chai';
-import type { MiraError } from '@mira/core';
 import { RosbridgeTransport, describeRosEvent } from '@mira/plugin-ros2';
 import { NAVIGATE_TO_POSE } from '@mira/robot';
+import { rejection } from './conformance/memory-store-contract.js';
 import { eventually } from './conformance/transport-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
 const TWIST = 'geometry_msgs/msg/Twist';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function rejection(promise: Promise<unknown>): Promise<MiraError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as MiraError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('rosbridge transport: its link, looked after (faithful in-test bridge)', function () {
   this.timeout(20_000);

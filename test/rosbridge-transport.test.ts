@@ -2,21 +2,13 @@ import { expect } from 'chai';
 import type { MiraError } from '@mira/core';
 import { RosbridgeTransport, goalStatus } from '@mira/plugin-ros2';
 import { NAVIGATE_TO_POSE, type RosMessage } from '@mira/robot';
+import { rejection } from './conformance/memory-store-contract.js';
 import { eventually } from './conformance/transport-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
 const TWIST = 'geometry_msgs/msg/Twist';
 const twist = (x: number) => ({ linear: { x, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function rejection(promise: Promise<unknown>): Promise<MiraError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as MiraError;
-  }
-  throw new Error('expected a rejection');
-}
 
 function thrown(run: () => unknown): MiraError {
   try {

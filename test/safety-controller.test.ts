@@ -9,6 +9,7 @@ import {
   type SafetyDriveConfig,
   type StopDelivery,
 } from '@mira/robot';
+import { unhandledRejectionsDuring } from './helpers/unhandled.js';
 
 /**
  * A supervised link at the ROS transport seam, as strict as the rosbridge transport it stands for: publish
@@ -191,10 +192,7 @@ describe('the safety controller (in-process, on a strict supervised-link double 
     });
 
     it('a republish waits for its own round trip; a stop before the answer means it never goes out', async () => {
-      const unhandled: unknown[] = [];
-      const spy = (reason: unknown) => unhandled.push(reason);
-      process.on('unhandledRejection', spy);
-      try {
+      const unhandled = await unhandledRejectionsDuring(async () => {
         const { drive, transport, stop, controller, logs, stopped } = rig();
         await drive(0.2);
         transport.roundTrips = 'hold';
@@ -208,10 +206,8 @@ describe('the safety controller (in-process, on a strict supervised-link double 
         // The late failure of a drive that already ended says nothing and stops nothing again.
         expect(logs()).to.deep.equal([]);
         expect(stopped()).to.deep.equal([]);
-        expect(unhandled).to.deep.equal([]);
-      } finally {
-        process.off('unhandledRejection', spy);
-      }
+      });
+      expect(unhandled).to.deep.equal([]);
     });
 
     it('answers a drive stopped during its round trip as superseded, and one whose round trip then fails too', async () => {
@@ -261,19 +257,14 @@ describe('the safety controller (in-process, on a strict supervised-link double 
     });
 
     it('does nothing on a republish while idle', async () => {
-      const unhandled: unknown[] = [];
-      const spy = (reason: unknown) => unhandled.push(reason);
-      process.on('unhandledRejection', spy);
-      try {
+      const unhandled = await unhandledRejectionsDuring(async () => {
         const { controller, transport, logs } = rig();
         controller.republish();
         await settle();
         expect(transport.published).to.deep.equal([]);
         expect(logs()).to.deep.equal([]);
-        expect(unhandled).to.deep.equal([]);
-      } finally {
-        process.off('unhandledRejection', spy);
-      }
+      });
+      expect(unhandled).to.deep.equal([]);
     });
 
     it('refuses a drive while the link is down, saying which link and for how long', async () => {
