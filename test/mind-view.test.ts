@@ -984,8 +984,26 @@ describe('Mind view', function () {
       await page.waitForFunction(() => document.getElementById('pending-status')!.textContent!.includes('accepted'));
       expect(await page.textContent('#pending-status')).to.equal('P2 accepted (MEM2 created)');
       await page.fill('.proposal[data-id="P1"] input', 'only visiting');
+      // A proposal arriving while the reason is typed reloads the list; what was typed and the focus stay.
+      await store.createProposal({
+        kind: 'entity',
+        entityType: 'person',
+        name: 'Dora',
+        evidence: 'Dora is our cook',
+        utterance: 'Dora is our cook.',
+      });
+      await page.waitForSelector('.proposal[data-id="P3"]');
+      expect(await page.inputValue('.proposal[data-id="P1"] input')).to.equal('only visiting');
+      expect(await page.evaluate(() => document.activeElement?.closest('.proposal')?.getAttribute('data-id'))).to.equal(
+        'P1',
+      );
+      await page.keyboard.type('!');
+      expect(await page.inputValue('.proposal[data-id="P1"] input')).to.equal('only visiting!');
+      await page.fill('.proposal[data-id="P1"] input', 'only visiting');
       await page.click('text=Reject P1');
       await page.waitForFunction(() => document.getElementById('pending-status')!.textContent!.includes('rejected'));
+      await page.click('text=Reject P3');
+      await page.waitForFunction(() => document.getElementById('pending-status')!.textContent!.startsWith('P3'));
       expect(await page.textContent('#pending-list')).to.equal('No proposals await a decision.');
       expect((await store.getMemory(1))!.status).to.equal('superseded');
       expect((await store.getProposal(1))!.reason).to.equal('only visiting');

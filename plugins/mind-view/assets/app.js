@@ -548,9 +548,7 @@ async function onChange(changed) {
       await loadNotes();
     }
     if (changed.memory && !$('entities').hidden && !$('entity-list').hidden) await browseEntities();
-    // The reason being typed is kept: the list reloads only when no reason field holds text.
-    const typing = [...document.querySelectorAll('#pending-list input')].some((i) => i.value !== '');
-    if (changed.memory && !typing) await loadPending();
+    if (changed.memory) await loadPending();
   } catch (e) {
     status(e.message);
   }
@@ -587,8 +585,8 @@ function proposalItem(p) {
         body: JSON.stringify(body),
       });
       const made = done.entity ? ` (${done.entity.id} created)` : done.memory ? ` (${done.memory.id} created)` : '';
-      pendingStatus(`${done.proposal.id} ${done.proposal.status}${made}`);
       await loadPending();
+      pendingStatus(`${done.proposal.id} ${done.proposal.status}${made}`);
     } catch (e) {
       pendingStatus(e.message);
     }
@@ -618,7 +616,20 @@ async function loadPending() {
   const { proposals } = await api('/api/proposals');
   const waiting = proposals.filter((p) => p.status === 'pending').length;
   $('pending-count').textContent = waiting ? `(${waiting})` : '';
+  // A reason being typed survives the reload (a live update can arrive at any keystroke), and so does focus.
+  const typed = new Map();
+  let focused = null;
+  for (const item of document.querySelectorAll('#pending-list .proposal')) {
+    const input = item.querySelector('input');
+    if (input.value !== '') typed.set(item.dataset.id, input.value);
+    if (document.activeElement === input) focused = item.dataset.id;
+  }
   $('pending-list').replaceChildren(...proposals.map(proposalItem));
+  for (const item of document.querySelectorAll('#pending-list .proposal')) {
+    const input = item.querySelector('input');
+    if (typed.has(item.dataset.id)) input.value = typed.get(item.dataset.id);
+    if (focused === item.dataset.id) input.focus();
+  }
   if (proposals.length === 0) $('pending-list').append(el('li', { text: 'No proposals await a decision.' }));
 }
 
