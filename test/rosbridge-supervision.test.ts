@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { RosbridgeTransport, describeRosEvent } from '@mira/plugin-ros2';
 import { NAVIGATE_TO_POSE } from '@mira/robot';
@@ -7,14 +8,23 @@ import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbri
 
 const TWIST = 'geometry_msgs/msg/Twist';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Holds the main thread, as a long synchronous step of the runtime would: nothing is read meanwhile. */
+const stall = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
+const portOf = (url: string) => Number(new URL(url).port);
 
 describe('rosbridge transport: its link, looked after (faithful in-test bridge)', function () {
   this.timeout(20_000);
   let bridge: RosbridgeTestServer;
   let logs: string[];
   const open: RosbridgeTransport[] = [];
-  const transport = (options: { livenessMs?: number; timeoutMs?: number } = {}) => {
+  const transport = (
+    options: { livenessMs?: number; timeoutMs?: number; outageSummaryMs?: number; goalAcceptMs?: number } = {},
+  ) => {
     const t = new RosbridgeTransport(bridge.url, options.timeoutMs ?? 2000, (m) => logs.push(m), {
+      ...options,
       livenessMs: options.livenessMs ?? 200,
     });
     open.push(t);
@@ -172,6 +182,230 @@ describe('rosbridge transport: its link, looked after (faithful in-test bridge)'
     await t.close();
     const error = await rejection(sending);
     expect(error.detail).to.match(/closed; the goal (to \/nav )?was not sent/);
+  });
+
+  it('counts as down the moment the deadline passes, before the supervisor looks (a stalled main thread)', async () => {
+    const t = transport();
+    expect(t.connected).to.equal(false);
+    expect(t.link()).to.deep.include({ up: false, why: 'not connected yet' });
+    await t.connect();
+    expect(t.connected).to.equal(true);
+    // Nothing is read while the thread is held, so no pong can have arrived for longer than the deadline.
+    stall(300);
+    expect(t.connected).to.equal(false);
+    expect(t.link()).to.deep.include({ up: false, why: 'no answer to pings' });
+    const refused = await rejection(t.publish('/cmd_vel', TWIST, { linear: { x: 0.2 } }));
+    expect(refused.detail).to.equal(
+      `rosbridge ${bridge.url}: not connected (no answer to pings); the message on /cmd_vel was not sent and is not queued`,
+    );
+    // The supervisor then drops the silent link, and it comes back on its own.
+    await eventually(() => t.connected, 5000, 'back');
+    expect(bridge.published('/cmd_vel')).to.deep.equal([]);
+  });
+
+  it('refuses a command while the bridge is gone, saying why and that nothing is queued', async () => {
+    const t = transport();
+    await t.connect();
+    await bridge.stop();
+    await eventually(() => !t.link().up, 3000, 'down');
+    const error = await rejection(t.publish('/cmd_vel', TWIST, { linear: { x: 0.2 } }));
+    expect(error.code).to.equal('MIRA_ERR_HARDWARE_TRANSPORT_FAILED');
+    expect(error.detail).to.equal(
+      `rosbridge ${bridge.url}: not connected (connection lost); the message on /cmd_vel was not sent and is not queued`,
+    );
+    await bridge.start();
+    await eventually(() => t.connected, 5000, 'back');
+    await sleep(100);
+    expect(bridge.published('/cmd_vel')).to.deep.equal([]);
+  });
+
+  it('fails a round trip the frozen bridge does not answer within the deadline', async () => {
+    const t = transport({ livenessMs: 300 });
+    await t.connect();
+    bridge.freeze();
+    try {
+      const error = await rejection(t.roundTrip());
+      expect(error.message).to.equal('no answer to a ping within 300 ms');
+    } finally {
+      bridge.thaw();
+    }
+  });
+
+  it('refuses to cancel a goal over a link past its deadline, saying what was not sent', async () => {
+    const t = transport();
+    await t.connect();
+    const nav = bridge.actionServer('/nav', NAVIGATE_TO_POSE);
+    const goal = await t.sendActionGoal('/nav', NAVIGATE_TO_POSE, {}, () => undefined);
+    goal.outcome.catch(() => undefined);
+    await eventually(() => nav.goals.length === 1, 3000, 'the goal');
+    stall(300);
+    const error = await rejection(goal.cancel());
+    expect(error.detail).to.equal(
+      `rosbridge ${bridge.url}: not connected (no answer to pings); the cancellation of /nav was not sent and is not queued`,
+    );
+  });
+
+  it('sums a long outage up in the log while it lasts, and stops once the bridge is back', async () => {
+    const t = transport({ outageSummaryMs: 1100 });
+    await t.connect();
+    await bridge.stop();
+    await eventually(() => logs.some((l) => l.includes('still down')), 3000, 'the summary');
+    expect(logs.find((l) => l.includes('still down'))).to.match(
+      new RegExp(`^rosbridge ${bridge.url}: still down after 1 s \\(\\d reconnect attempts\\); retrying$`),
+    );
+    await bridge.start();
+    await eventually(() => t.connected, 8000, 'back');
+    const said = logs.filter((l) => l.includes('still down')).length;
+    await sleep(1300);
+    expect(logs.filter((l) => l.includes('still down')).length).to.equal(said);
+  });
+
+  it('counts every attempt of a longer outage, and is back within a second of the bridge', async () => {
+    const t = transport();
+    await t.connect();
+    await bridge.stop();
+    await sleep(900);
+    await bridge.start();
+    const back = Date.now();
+    await eventually(() => logs.some((l) => l.includes('reconnected after')), 8000, 'back');
+    // Attempts at 0.2, 0.6 and 1.4 s: the backoff doubles from 200 ms, so the third finds the bridge.
+    expect(Date.now() - back).to.be.below(2500);
+    const [, attempts] = /\((\d+) attempts\)/.exec(logs.at(-1)!) ?? [];
+    expect(Number(attempts)).to.be.within(2, 4);
+  });
+
+  it('retries a bridge that drops every connection with a doubling backoff, not in a storm', async () => {
+    let attempts = 0;
+    const dropper = createServer((socket) => {
+      attempts++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
+    const port = (dropper.address() as { port: number }).port;
+    try {
+      const t = new RosbridgeTransport(`ws://127.0.0.1:${port}`, 2000, () => undefined);
+      const error = await rejection(t.connect());
+      expect(error.detail).to.include('(connection refused or closed)');
+      // Attempts at about 0, 0.1, 0.3, 0.7 and 1.5 s; the next would start past the bound.
+      expect(attempts).to.be.within(4, 6);
+    } finally {
+      await new Promise((resolve) => dropper.close(resolve));
+    }
+  });
+
+  it('gives up a reconnection the bridge never answers, and reaches the bridge once it is back', async () => {
+    const t = transport({ timeoutMs: 1000 });
+    await t.connect();
+    await bridge.stop();
+    // A process on the bridge's port that takes connections and never answers the WebSocket upgrade.
+    const held: Socket[] = [];
+    const hung = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => hung.listen(portOf(bridge.url), '127.0.0.1', resolve));
+    try {
+      await eventually(() => held.length > 0, 5000, 'an attempt on the hung port');
+      // It stops listening; the connection it holds stays open, as a hung process's would.
+      hung.close();
+      await bridge.start();
+      // The attempt held by the hung process fails at the handshake bound, and the next one connects.
+      await eventually(() => t.connected, 6000, 'back');
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+  });
+
+  it('fails at once on a URL no socket can be opened to, instead of retrying it', async () => {
+    const t = new RosbridgeTransport('ws://not a host:9090', 3000, () => undefined);
+    const error = await rejection(t.connect());
+    expect(error.code).to.equal('MIRA_ERR_HARDWARE_TRANSPORT_FAILED');
+    expect(error.detail).to.equal(
+      'cannot open a connection to rosbridge at ws://not a host:9090: Invalid URL: ws://not a host:9090; fix [ros2] url',
+    );
+  });
+
+  it('takes a subscription QoS without bridge options, with the bridge defaults', async () => {
+    const t = transport();
+    await t.connect();
+    t.subscribe('/battery', 'sensor_msgs/msg/BatteryState', () => undefined, { reliability: 'reliable', depth: 1 });
+    await eventually(() => bridge.ops.some((op) => op.op === 'subscribe'), 3000, 'the subscription');
+    expect(bridge.ops.find((op) => op.op === 'subscribe')).to.deep.include({
+      topic: '/battery',
+      queue_length: 0,
+      throttle_rate: 0,
+      compression: 'none',
+    });
+  });
+
+  it('advertises its publishers again as soon as the bridge is back, before anything is published', async () => {
+    const t = transport();
+    await t.connect();
+    await t.publish('/cmd_vel', TWIST, { linear: { x: 0 } });
+    await eventually(() => bridge.ops.some((op) => op.op === 'advertise'), 3000, 'the advertisement');
+    await bridge.stop();
+    await bridge.start();
+    await eventually(() => t.connected, 8000, 'back');
+    await eventually(
+      () => bridge.ops.filter((op) => op.op === 'advertise' && op.topic === '/cmd_vel').length === 2,
+      3000,
+      'the advertisement again',
+    );
+    expect(bridge.ops.filter((op) => op.op === 'publish')).to.have.length(1);
+  });
+
+  it('sends no answer to a call that was made before an outage over the connection that follows it', async () => {
+    const t = transport();
+    await t.connect();
+    const answer = (values: Record<string, unknown> | Error) => () =>
+      sleep(300).then(() => {
+        if (values instanceof Error) throw values;
+        return values;
+      });
+    t.advertiseService('/slow', 'std_srvs/srv/Trigger', answer({ success: true, message: '' }));
+    t.advertiseService('/slow_fail', 'std_srvs/srv/Trigger', answer(new Error('late and broken')));
+    const caller = transport();
+    await caller.connect();
+    const calls = [
+      caller.callService('/slow', 'std_srvs/srv/Trigger', {}, 3000),
+      caller.callService('/slow_fail', 'std_srvs/srv/Trigger', {}, 3000),
+    ];
+    for (const call of calls) call.catch(() => undefined);
+    await eventually(() => bridge.ops.filter((op) => op.op === 'call_service').length === 2, 3000, 'the calls');
+    await bridge.stop();
+    // Both handlers end while the link is down; the bridge that comes back never asked.
+    await sleep(600);
+    await bridge.start();
+    await eventually(() => t.connected && caller.connected, 8000, 'back');
+    await sleep(300);
+    expect(bridge.ops.filter((op) => op.op === 'service_response')).to.deep.equal([]);
+  });
+
+  it('advertises a service made while the link is down once, and forgets one withdrawn while down', async () => {
+    const t = transport();
+    await t.connect();
+    const withdraw = t.advertiseService('/gone', 'std_srvs/srv/Trigger', () => ({ success: true, message: '' }));
+    await eventually(() => bridge.ops.some((op) => op.op === 'advertise_service'), 3000, 'the first advertisement');
+    await bridge.stop();
+    await eventually(() => !t.link().up, 3000, 'down');
+    const before = bridge.ops.length;
+    t.advertiseService('/late', 'std_srvs/srv/Trigger', () => ({ success: true, message: '' }));
+    withdraw();
+    await bridge.start();
+    await eventually(() => t.connected, 8000, 'back');
+    await sleep(300);
+    const after = bridge.ops.slice(before).filter((op) => op.op.includes('advertise_service'));
+    expect(after.map((op) => `${op.op} ${String(op.service)}`)).to.deep.equal(['advertise_service /late']);
+  });
+
+  it('says nothing more once closed over a frozen bridge', async () => {
+    const t = transport();
+    await t.connect();
+    bridge.freeze();
+    try {
+      await t.close();
+      await sleep(600);
+      expect(logs).to.deep.equal([]);
+    } finally {
+      bridge.thaw();
+    }
   });
 
   it('describes what a bridge or socket sends in words', () => {

@@ -60,8 +60,8 @@ export const DEFAULT_LIVENESS_MS = 500;
 export const DEFAULT_GOAL_ACCEPT_MS = 5000;
 /** How often a link's silence is looked at. */
 const LOOK_MS = 10;
-/** How often an outage is summed up in the log while it lasts. */
-const OUTAGE_SUMMARY_MS = 30_000;
+/** The default of how often an outage is summed up in the log while it lasts. */
+export const DEFAULT_OUTAGE_SUMMARY_MS = 30_000;
 
 /** Settings of a rosbridge transport beyond its URL. */
 export interface RosbridgeOptions {
@@ -69,6 +69,8 @@ export interface RosbridgeOptions {
   readonly livenessMs?: number;
   /** A goal with no feedback or result this long is rejected (default 5000 ms). */
   readonly goalAcceptMs?: number;
+  /** While the link is down, a line says so this often (default 30 s). */
+  readonly outageSummaryMs?: number;
 }
 
 let nextId = 0;
@@ -171,7 +173,7 @@ class BridgeLink {
         socket.socket.ping();
       }
     }, LOOK_MS);
-    this.#pinger.unref?.();
+    this.#pinger.unref();
   }
 
   #unsupervise(socket: SupervisedSocket): void {
@@ -194,7 +196,7 @@ class BridgeLink {
         this.#roundTrips.delete(key);
         reject(new Error(`no answer to a ping within ${this.#livenessMs} ms`));
       }, this.#livenessMs);
-      timer.unref?.();
+      timer.unref();
       this.#roundTrips.set(key, () => {
         clearTimeout(timer);
         resolve();
@@ -221,28 +223,32 @@ class BridgeLink {
 async function openLink(url: string, livenessMs: number, timeoutMs: number): Promise<BridgeLink> {
   const deadline = performance.now() + timeoutMs;
   let wait = BACKOFF_FIRST_MS / 2;
-  let last = 'no answer';
+  let last: string;
   for (;;) {
     const link = new BridgeLink(livenessMs, timeoutMs);
     const left = deadline - performance.now();
-    const outcome = await new Promise<true | string>((resolve) => {
+    // Settled by the first of: the connection, the close of a failed attempt (its error event adds nothing,
+    // and roslib's emitter, eventemitter3, needs no listener for it), the bound, or a URL no socket can be
+    // made for.
+    const outcome = await new Promise<true | string | Error>((resolve) => {
       const timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), Math.max(0, left));
-      const settle = (value: true | string) => {
+      const settle = (value: true | string | Error) => {
         clearTimeout(timer);
-        link.ros.off('connection', opened);
-        link.ros.off('close', closed);
         resolve(value);
       };
-      const opened = () => settle(true);
-      const closed = () => settle('connection refused or closed');
-      link.ros.once('connection', opened);
-      link.ros.once('close', closed);
-      // A failed attempt also emits an error; the close that follows it decides.
-      link.ros.on('error', () => undefined);
-      link.ros.connect(url).catch((error: Error) => settle(error.message));
+      link.ros.once('connection', () => settle(true));
+      link.ros.once('close', () => settle('connection refused or closed'));
+      link.ros.connect(url).catch((error: Error) => settle(error));
     });
     if (outcome === true) return link;
     link.kill();
+    if (outcome instanceof Error) {
+      // Retrying cannot help: the URL is not one a socket can be opened to.
+      throw new MiraError(
+        HardwareErrorCodes.TRANSPORT_FAILED,
+        `cannot open a connection to rosbridge at ${url}: ${outcome.message}; fix [ros2] url`,
+      );
+    }
     last = outcome;
     if (performance.now() + wait >= deadline) break;
     await new Promise((resolve) => setTimeout(resolve, wait));
@@ -279,6 +285,7 @@ export class RosbridgeTransport implements RobotTransport {
   readonly #connectTimeoutMs: number;
   readonly #livenessMs: number;
   readonly #goalAcceptMs: number;
+  readonly #outageSummaryMs: number;
   readonly #log: (message: string) => void;
   #link: BridgeLink | undefined;
   readonly #publishers = new Map<string, RosTopic>();
@@ -302,6 +309,7 @@ export class RosbridgeTransport implements RobotTransport {
     this.#connectTimeoutMs = connectTimeoutMs;
     this.#livenessMs = options.livenessMs ?? DEFAULT_LIVENESS_MS;
     this.#goalAcceptMs = options.goalAcceptMs ?? DEFAULT_GOAL_ACCEPT_MS;
+    this.#outageSummaryMs = options.outageSummaryMs ?? DEFAULT_OUTAGE_SUMMARY_MS;
     this.#log = log;
     this.name = `rosbridge ${url}`;
   }
@@ -399,23 +407,22 @@ export class RosbridgeTransport implements RobotTransport {
     this.#summaryTimer = setInterval(() => {
       const s = Math.round((Date.now() - this.#state.since) / 1000);
       this.#log(`${this.name}: still down after ${s} s (${this.#attempts} reconnect attempts); retrying`);
-    }, OUTAGE_SUMMARY_MS);
-    this.#summaryTimer.unref?.();
+    }, this.#outageSummaryMs);
+    this.#summaryTimer.unref();
   }
 
   #scheduleReconnect(): void {
     if (this.#closed || this.#reconnectTimer) return;
     const wait = this.#backoff;
     this.#backoff = Math.min(this.#backoff * 2, BACKOFF_MAX_MS);
+    // Scheduled only by the close of the link's connection, and cleared by close().
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = undefined;
-      const ros = this.#link?.ros;
-      if (this.#closed || !ros || ros.isConnected) return;
       this.#attempts++;
       // A failed attempt closes again, and the close handler schedules the next one.
-      ros.connect(this.#url).catch(() => this.#scheduleReconnect());
+      this.#link!.ros.connect(this.#url).catch(() => this.#scheduleReconnect());
     }, wait);
-    this.#reconnectTimer.unref?.();
+    this.#reconnectTimer.unref();
   }
 
   subscribe(topic: string, type: string, handler: (message: RosMessage) => void, qos?: QosProfile): () => void {
@@ -553,7 +560,6 @@ export class RosbridgeTransport implements RobotTransport {
     }
     this.#goals.add(link);
     const ros = link.ros;
-    ros.on('error', () => undefined);
     const id = `send_action_goal:${action}:mira${++nextId}`;
     let settled = false;
     const outcome = new Promise<ActionOutcome>((resolve, reject) => {
@@ -573,7 +579,7 @@ export class RosbridgeTransport implements RobotTransport {
           error: `no feedback or result within ${this.#goalAcceptMs} ms (no action server on ${action}, or the bridge refused the goal); cancelled`,
         });
       }, this.#goalAcceptMs);
-      acceptTimer.unref?.();
+      acceptTimer.unref();
       ros.on(id, (event?: unknown) => {
         if (settled) return;
         const op = event as { op?: string; values?: unknown; status?: number; result?: boolean };
@@ -639,7 +645,6 @@ export function goalStatus(code: unknown): ActionOutcome['status'] {
 
 /** What a bridge or a socket sent, in words: an error's message, a string, or the value as JSON. */
 export function describeRosEvent(event: unknown): string {
-  if (event instanceof Error) return event.message;
   if (typeof event === 'string') return event;
   if (event && typeof event === 'object' && 'message' in event) return String((event as { message: unknown }).message);
   try {
