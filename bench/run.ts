@@ -5,6 +5,7 @@ import { assertionBench } from './assertion.bench.js';
 import { cognitionBench } from './cognition.bench.js';
 import { duplicatesBench } from './duplicates.bench.js';
 import { hardwareBench } from './hardware.bench.js';
+import { keysBench } from './keys.bench.js';
 import { notesBench } from './notes.bench.js';
 import { safetyBench } from './safety.bench.js';
 import { searchQualityBench } from './search-quality.bench.js';
@@ -21,6 +22,7 @@ const BENCHES = [
   'notes',
   'safety',
   'assertion',
+  'keys',
   'duplicates',
   'search-quality',
   'fleet',
@@ -70,6 +72,7 @@ const runs: Record<(typeof BENCHES)[number], () => Promise<void>> = {
       log,
     }),
   assertion: () => assertionBench({ log }),
+  keys: () => keysBench({ rounds: quick ? 300 : 1000, log }),
   duplicates: () => duplicatesBench({ notes: 5000, log }),
   'search-quality': () => searchQualityBench({ log }),
   fleet: () => fleetBench({ quick, lookups: quick ? 300 : 1000, log }),

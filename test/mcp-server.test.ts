@@ -173,6 +173,31 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
     expect(sensors.sensors.map((s: { sensor_id: string }) => s.sensor_id)).to.include('battery');
     expect(sensors.sensors.every((s: { latest: unknown }) => s.latest === null)).to.equal(true);
   });
+  it("bounds key guessing over MCP: 200 guesses, locked after 5, and the console's wrong keys count too", async () => {
+    const search = async (key: string, scope = 'default') =>
+      JSON.parse(
+        text(
+          await client.callTool({
+            name: 'search_notes',
+            arguments: { query: 'dock code', scope, label: null, private_key: key },
+          }),
+        ),
+      ) as { status: string; reason?: string };
+    const answers: string[] = [];
+    for (let i = 0; i < 200; i++) answers.push((await search(String(i).padStart(4, '0'))).status);
+    expect(answers.slice(0, 5)).to.deep.equal(Array(5).fill('none'));
+    expect(new Set(answers.slice(5))).to.deep.equal(new Set(['rejected']));
+    expect(await search('k-9')).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
+    // mira mcp writes nothing: its misses are its own. Misses the console recorded in the file count here.
+    const notes = NotesStore.open(join(dir, 'notes.sqlite3'));
+    try {
+      expect(notes.keyLockout('default')).to.equal(undefined);
+      for (let i = 0; i < 5; i++) notes.recordKeyMiss('lab');
+    } finally {
+      notes.close();
+    }
+    expect(await search('whatever', 'lab')).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
+  });
 });
 
 describe('tools for other agents', () => {

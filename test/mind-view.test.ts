@@ -289,6 +289,22 @@ describe('Mind view', function () {
       expect(own.notes[0].read_only).to.equal(false);
     });
 
+    it('shows a scope locked by wrong keys and lets the operator end the lockout', async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      expect((await (await call('/api/scopes')).json()).lockouts).to.deep.equal([]);
+      for (let i = 0; i < 5; i++) notes.recordKeyMiss('default');
+      const { lockouts } = await (await call('/api/scopes')).json();
+      expect(lockouts).to.deep.equal([
+        { scope: 'default', misses: 5, until: new Date(rt.clock.now().getTime() + 15 * 60_000).toISOString() },
+      ]);
+      const unknown = await call('/api/scopes/nowhere/unlock', { method: 'POST' });
+      expect(unknown.status).to.equal(400);
+      expect((await unknown.json()).error.code).to.equal('MIRA_ERR_NOTES_SCOPE_INVALID');
+      const done = await call('/api/scopes/default/unlock', { method: 'POST' });
+      expect(await done.json()).to.deep.equal({ scope: 'default', forgotten: 5 });
+      expect(notes.keyLockout('default')).to.equal(undefined);
+    });
+
     it('refuses to edit, delete or combine a global note listed read-only in another scope, as the page does', async () => {
       const notes = rt.app.kernel.store<NotesStore>('notes');
       const shared = await notes.save('global', 'The wifi password is on the fridge', 'home', null);
@@ -961,6 +977,21 @@ describe('Mind view', function () {
       await page.focus('#tab-memories');
       await page.keyboard.press('Enter');
       expect(await page.isVisible('#memories')).to.equal(true);
+    });
+
+    it('shows a lockout of keyed calls on the selected scope, and ends it with one button', async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      expect(await page.isVisible('#lockout')).to.equal(false);
+      for (let i = 0; i < 5; i++) notes.recordKeyMiss('default');
+      await page.reload();
+      await page.waitForSelector('#lockout:not([hidden])');
+      expect(await page.textContent('#lockout span')).to.match(
+        /^Keyed calls in scope default are refused until \d{4}-\d\d-\d\dT[\d:.]+Z after 5 wrong keys\. $/,
+      );
+      await page.click('text=Unlock default');
+      await page.waitForSelector('#lockout', { state: 'hidden' });
+      expect(await page.textContent('#status')).to.equal('scope default unlocked (5 wrong keys forgotten)');
+      expect(notes.keyLockout('default')).to.equal(undefined);
     });
 
     it('decides proposals in the Pending tab, showing what was said', async () => {

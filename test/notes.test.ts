@@ -271,11 +271,111 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       const { output } = await rt.run('Delete the vault note');
       const lines = output.filter((l) => l.startsWith('[delete_memory]'));
       expect(lines).to.have.length(1000);
-      expect(lines.slice(0, 3)).to.deep.equal(Array(3).fill('[delete_memory] rejected not_found'));
-      expect(new Set(lines.slice(3))).to.deep.equal(new Set(['[delete_memory] rejected budget_exhausted']));
+      // Four writes per episode; each wrong key also counts toward the scope's limit across episodes.
+      expect(lines.slice(0, 4)).to.deep.equal(Array(4).fill('[delete_memory] rejected not_found'));
+      expect(new Set(lines.slice(4))).to.deep.equal(new Set(['[delete_memory] rejected budget_exhausted']));
       expect(notes.get(note.id, { scopes: ['default'], key: null, operator: true })?.content).to.equal(
         'The vault code is 4711',
       );
+    });
+
+    it('bounds key guessing across episodes and restarts: 5 wrong keys per 15 minutes lock the scope', async () => {
+      await boot(undefined);
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const { note } = await notes.save('default', 'The vault code is 4711', 'secret', '0147');
+      await notes.save('default', 'The vault is in the basement', null, null);
+      // Thirty episodes, one guess each (the attack): the first five miss, then the scope is locked.
+      const reasons: string[] = [];
+      for (let i = 100; i < 130; i++) {
+        const result = await callTool('update_memory', {
+          memory_id: note.id,
+          content: 'overwritten',
+          label: null,
+          private_key: `0${i}`,
+        });
+        reasons.push(result.reason);
+      }
+      expect(reasons).to.deep.equal([...Array(5).fill('not_found'), ...Array(25).fill('budget_exhausted')]);
+      // The right key too, and reads as well as writes.
+      const right = await callTool('search_memory', { query: 'vault', label: null, private_key: '0147' });
+      expect(right).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
+      expect(right.error).to.equal(
+        '5 wrong keys in scope "default" within the key window; keyed calls there are refused until 2026-06-10T12:15:00.000Z (or the operator\'s "notes unlock default"); nothing was done',
+      );
+      // Calls without a key go on as before.
+      const open = await callTool('search_memory', { query: 'vault', label: null, private_key: null });
+      expect(open.notes.map((n: { content: string }) => n.content)).to.deep.equal(['The vault is in the basement']);
+
+      // The lockout is in the file: a restarted runtime keeps it, and the console shows it.
+      const first = rt;
+      await first.stop();
+      rt = await createTestRuntime({
+        clock,
+        dir: first.dir,
+        plugins: [notesPlugin],
+        tables: { notes: { enabled: true, database_path: 'notes.sqlite3' } },
+      });
+      try {
+        const again = await callTool('get_recent_memories', { count: null, label: null, private_key: '0147' });
+        expect(again).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
+        expect((await rt.run('notes status')).output).to.include(
+          'locked: scope default — 5 wrong keys within the window; keyed calls refused until 2026-06-10T12:15:00.000Z ("notes unlock default" ends it)',
+        );
+        // Another scope is not locked by this one's misses.
+        await rt.run('notes scope lab');
+        const lab = await callTool('search_memory', { query: 'vault', label: null, private_key: 'x' });
+        expect(lab.status).to.equal('none');
+        await rt.run('notes scope default');
+        // The window passes: the right key works again, and the note was never changed.
+        clock.advance(15 * 60_000);
+        const after = await callTool('search_memory', { query: 'vault code', label: null, private_key: '0147' });
+        expect(after.notes.map((n: { content: string }) => n.content)).to.include('The vault code is 4711');
+        expect((await rt.run('notes status')).output.filter((l) => l.startsWith('locked:'))).to.deep.equal([]);
+        // The operator ends a lockout at once.
+        for (let i = 0; i < 5; i++) await callTool('delete_memory', { memory_id: note.id, private_key: `guess${i}` });
+        expect(await callTool('search_memory', { query: 'vault', label: null, private_key: '0147' })).to.deep.include({
+          reason: 'budget_exhausted',
+        });
+        expect((await rt.run('notes unlock')).output).to.deep.equal([
+          'scope default: unlocked; its 5 wrong keys are forgotten',
+        ]);
+        const unlocked = await callTool('search_memory', { query: 'vault code', label: null, private_key: '0147' });
+        expect(unlocked.status).to.equal('found');
+        expect((await rt.run('notes unlock nowhere')).output).to.deep.equal([
+          'error: MIRA_ERR_NOTES_SCOPE_INVALID: there is no scope "nowhere"; "notes status" lists them',
+        ]);
+      } finally {
+        await rt.dispose();
+        rt = first;
+      }
+    });
+
+    it('counts wrong-key searches, which find exactly what no key finds', async () => {
+      await boot(undefined);
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
+      await notes.save('default', 'The dock is by the window', null, null);
+      const none = await callTool('search_memory', { query: 'dock', label: null, private_key: null });
+      for (let i = 0; i < 5; i++) {
+        expect(await callTool('search_memory', { query: 'dock', label: null, private_key: `k-${i}` })).to.deep.equal(
+          none,
+        );
+      }
+      expect(await callTool('search_memory', { query: 'dock', label: null, private_key: 'k-9' })).to.deep.include({
+        reason: 'budget_exhausted',
+      });
+      // Five guesses in one message are counted too (the message has two information-gathering calls).
+      await rt.run('notes unlock');
+      const guesses = Array.from({ length: 2 }, (_, i) => ({
+        name: 'search_memory',
+        arguments: { query: 'dock', label: null, private_key: `m-${i}` },
+      }));
+      server.push({ toolCalls: guesses }, { text: 'Nothing.' });
+      await rt.run('What is the dock code?');
+      expect(notes.keyLockout('default')).to.equal(undefined);
+      expect((await rt.run('notes unlock')).output).to.deep.equal([
+        'scope default: was not locked; 2 wrong keys forgotten',
+      ]);
     });
 
     it('allows at most 4 note writes per episode', async () => {

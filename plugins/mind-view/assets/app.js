@@ -86,8 +86,10 @@ function status(text) {
 }
 
 async function loadScopes() {
-  const { counts, global } = await api('/api/scopes');
+  const { counts, global, lockouts } = await api('/api/scopes');
   state.global = global;
+  state.lockouts = lockouts;
+  renderLockout();
   const select = $('scope');
   select.replaceChildren(
     ...counts.map((c) =>
@@ -98,6 +100,33 @@ async function loadScopes() {
     ),
   );
   select.value = state.scope;
+}
+
+/** The selected scope's lockout of keyed calls (too many wrong keys), with the operator's way out. */
+function renderLockout() {
+  const box = $('lockout');
+  const lock = (state.lockouts ?? []).find((l) => l.scope === state.scope);
+  box.hidden = !lock;
+  if (!lock) return box.replaceChildren();
+  const unlock = el('button', {
+    type: 'button',
+    text: `Unlock ${lock.scope}`,
+    onclick: async () => {
+      try {
+        const { forgotten } = await api(`/api/scopes/${encodeURIComponent(lock.scope)}/unlock`, { method: 'POST' });
+        await loadScopes();
+        status(`scope ${lock.scope} unlocked (${forgotten} wrong keys forgotten)`);
+      } catch (e) {
+        status(e.message);
+      }
+    },
+  });
+  box.replaceChildren(
+    el('span', {
+      text: `Keyed calls in scope ${lock.scope} are refused until ${lock.until} after ${lock.misses} wrong keys. `,
+    }),
+    unlock,
+  );
 }
 
 async function createScope(event) {
@@ -668,6 +697,7 @@ document.addEventListener('DOMContentLoaded', async () => {
   });
   $('scope').addEventListener('change', async (e) => {
     state.scope = e.target.value;
+    renderLockout();
     state.label = null;
     state.page = 0;
     $('search-results').hidden = true;

@@ -20,6 +20,7 @@ import {
 import { checkBody } from './bodies.js';
 import { MindViewErrors } from './errors.js';
 import {
+  NotesErrorCodes,
   NotesErrors,
   GLOBAL_SCOPE,
   noteAge,
@@ -287,7 +288,16 @@ export async function startMindViewServer(
           keyed: counts.get(name)?.keyed ?? 0,
         })),
         global: GLOBAL_SCOPE,
+        // Scopes whose keyed calls are refused after too many wrong keys (the key guard).
+        lockouts: store.keyLockouts().map((l) => ({ scope: l.scope, misses: l.misses, until: l.until.toISOString() })),
       };
+    }
+    if (method === 'POST' && (m = /^\/api\/scopes\/([^/]+)\/unlock$/.exec(pathname))) {
+      const scope = decodeURIComponent(m[1]!);
+      const store = notes();
+      if (!store.scopes().includes(scope))
+        throw new MiraError(NotesErrorCodes.SCOPE_INVALID, `there is no scope "${scope}"`);
+      return { scope, forgotten: store.clearKeyMisses(scope) };
     }
     if (method === 'POST' && pathname === '/api/scopes') {
       const { name } = checkBody<{ name: string }>('addScope', await readJson(req));

@@ -9,7 +9,14 @@ import {
   type ConsoleOutput,
   type Progress,
 } from '@mira/core';
-import { GLOBAL_SCOPE, type Note, type NotesExport, type NotesStore, type Viewer } from './notes-store.js';
+import {
+  GLOBAL_SCOPE,
+  type KeyLockout,
+  type Note,
+  type NotesExport,
+  type NotesStore,
+  type Viewer,
+} from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
 import { NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
 
@@ -363,6 +370,25 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       },
     },
     {
+      name: 'notes unlock',
+      summary: "End a scope's lockout of keyed calls after too many wrong keys (default: the session scope)",
+      usage: '[<scope>]',
+      args: { min: 0, max: 1 },
+      run: (input, out) => {
+        const scope = input.args[0] ?? ctx.scope();
+        const store = ctx.store();
+        if (!store.scopes().includes(scope))
+          throw new MiraError(NotesErrorCodes.SCOPE_INVALID, `there is no scope "${scope}"; "notes status" lists them`);
+        const locked = store.keyLockout(scope);
+        const misses = store.clearKeyMisses(scope);
+        out.print(
+          locked
+            ? `scope ${scope}: unlocked; its ${misses} wrong keys are forgotten`
+            : `scope ${scope}: was not locked; ${misses === 0 ? 'no wrong keys' : `${misses} wrong key${misses === 1 ? '' : 's'}`} forgotten`,
+        );
+      },
+    },
+    {
       name: 'notes status',
       summary: 'Where notes live, how many, and where note text is sent to be embedded',
       run: (_input, out) => {
@@ -374,6 +400,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
         out.print(`notes: ${store.path}`);
         out.print(`session scope: ${ctx.scope()} (reads also see ${GLOBAL_SCOPE})`);
         for (const row of store.countsByScope()) out.print(`  ${row.scope}: ${row.notes} notes (${row.keyed} keyed)`);
+        for (const lock of store.keyLockouts()) out.print(lockoutLine(lock));
         const state = store.embeddingState();
         if (!store.embedder)
           out.print('embedding: none — search is full-text only, and note text never leaves this machine');
@@ -389,6 +416,11 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       },
     },
   ];
+}
+
+/** `locked: scope default — 5 wrong keys …` */
+export function lockoutLine(lock: KeyLockout): string {
+  return `locked: scope ${lock.scope} — ${lock.misses} wrong keys within the window; keyed calls refused until ${lock.until.toISOString()} ("notes unlock ${lock.scope}" ends it)`;
 }
 
 /** A progress bar on `out` (a terminal only) sized by the total the operation reports first. */

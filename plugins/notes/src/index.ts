@@ -16,13 +16,23 @@ import {
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
-import { DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-store.js';
+import { DEFAULT_KEY_GUARD, DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
 import { notesTools, searchNotesForAgents } from './tools.js';
 
 export { formatNote, notesCommands, validateNotesExport } from './commands.js';
 export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
-export { GLOBAL_SCOPE, NotesStore, type Note, type NotesExport, type SearchHit, type Viewer } from './notes-store.js';
+export {
+  DEFAULT_KEY_GUARD,
+  GLOBAL_SCOPE,
+  NotesStore,
+  type KeyGuardLimits,
+  type KeyLockout,
+  type Note,
+  type NotesExport,
+  type SearchHit,
+  type Viewer,
+} from './notes-store.js';
 export { NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 export { NotesErrorCodes, NotesErrors } from './errors.js';
 export { QuantizedIndex, binaryCode, cosine, type VectorFilter } from './vector-index.js';
@@ -58,6 +68,10 @@ export interface NotesConfig {
   scope: string;
   /** Offer the write tools to autonomous episodes too (default: operator episodes only). */
   autonomous_writes: boolean;
+  /** Wrong keys a scope takes within the window before its keyed calls are refused (default 5). */
+  key_miss_limit: number;
+  /** The key guard's sliding window, in minutes (default 15). */
+  key_miss_window_minutes: number;
   embedding: EmbeddingConfig;
 }
 
@@ -72,6 +86,13 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
       database_path: { type: 'string' },
       scope: { type: 'string', pattern: SCOPE_NAME_PATTERN, default: 'default' },
       autonomous_writes: { type: 'boolean', default: false },
+      key_miss_limit: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULT_KEY_GUARD.misses },
+      key_miss_window_minutes: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 10080,
+        default: DEFAULT_KEY_GUARD.windowMs / 60_000,
+      },
       embedding: {
         type: 'object',
         properties: {
@@ -113,6 +134,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
             minSimilarity: embedding.min_similarity,
             log: (message) => kernel.log.error(message),
             readOnly,
+            keyGuard: { misses: config.key_miss_limit, windowMs: config.key_miss_window_minutes * 60_000 },
           });
           if (!readOnly) store.ensureScope(scope);
           return store;

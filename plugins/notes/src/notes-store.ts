@@ -36,6 +36,35 @@ export interface Viewer {
   readonly operator: boolean;
 }
 
+/**
+ * How many keyed calls that found nothing (a wrong key) a scope takes within a sliding window before
+ * every keyed call in it is refused until the window has passed (`[notes] key_miss_limit`,
+ * `[notes] key_miss_window_minutes`).
+ */
+export interface KeyGuardLimits {
+  readonly misses: number;
+  readonly windowMs: number;
+}
+/** 5 wrong keys per 15 minutes per scope. */
+export const DEFAULT_KEY_GUARD: KeyGuardLimits = { misses: 5, windowMs: 15 * 60_000 };
+
+/** A scope's keyed calls refused: how many misses the window holds, and when it lets one go. */
+export interface KeyLockout {
+  readonly scope: string;
+  readonly misses: number;
+  readonly until: Date;
+}
+
+/**
+ * The key guard's misses (milliseconds since the epoch), and the index a key check uses. Made at every
+ * writable open: files from before have neither, and schema version 1 stays what it was.
+ */
+const KEY_GUARD_DDL = `
+CREATE TABLE IF NOT EXISTS key_misses (scope TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS key_misses_by_scope ON key_misses (scope, at);
+CREATE INDEX IF NOT EXISTS notes_by_key_digest ON notes (key_digest) WHERE key_digest IS NOT NULL;
+`;
+
 /** One search hit with its fused score. */
 export interface SearchHit {
   readonly note: Note;
@@ -68,6 +97,13 @@ interface NoteRow {
 }
 
 const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+/** A viewer's key digest, computed once per viewer rather than once per note looked at. */
+const viewerDigests = new WeakMap<Viewer, Buffer>();
+function keyDigestOf(viewer: Viewer, key: string): Buffer {
+  let found = viewerDigests.get(viewer);
+  if (!found) viewerDigests.set(viewer, (found = Buffer.from(digest(key), 'hex')));
+  return found;
+}
 
 /** Reciprocal-rank fusion constant. */
 const RRF_K = 60;
@@ -152,6 +188,14 @@ const SQL = {
   rankedVisible: `SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${VISIBLE} ${WITH_LABEL} ORDER BY bm25(notes_fts) LIMIT ?`,
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
   visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ORDER BY n.id`,
+  keyKnown: 'SELECT 1 FROM notes WHERE key_digest = ? AND scope IN (SELECT value FROM json_each(?)) LIMIT 1',
+  keyGuardTable: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'key_misses'",
+  newestKeyMisses: 'SELECT at FROM key_misses WHERE scope = ? AND at > ? ORDER BY at DESC LIMIT ?',
+  keyMissCount: 'SELECT count(*) FROM key_misses WHERE scope = ? AND at > ?',
+  keyMissScopes: 'SELECT DISTINCT scope FROM key_misses WHERE at > ? ORDER BY scope',
+  recordKeyMiss: 'INSERT INTO key_misses (scope, at) VALUES (?, ?)',
+  pruneKeyMisses: 'DELETE FROM key_misses WHERE at <= ?',
+  clearKeyMisses: 'DELETE FROM key_misses WHERE scope = ?',
 } as const;
 
 /** The statements that return only their first column. */
@@ -166,6 +210,11 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
   'allowed',
   'dataVersion',
   'totalChanges',
+  'keyKnown',
+  'keyGuardTable',
+  'newestKeyMisses',
+  'keyMissCount',
+  'keyMissScopes',
 ]);
 
 /**
@@ -183,6 +232,16 @@ export class NotesStore {
   readonly #maxDistance: number;
   /** The in-memory index of binary codes, as of a {@link revision} and a vector generation. */
   #ann: { index: QuantizedIndex; revision: string; generation: string | undefined } | undefined;
+  readonly #keyGuard: KeyGuardLimits;
+  readonly #readOnly: boolean;
+  /**
+   * Misses not in the file: a read-only store's (`mira mcp`), counted for as long as it runs and never
+   * written, and a writable store's until they are written, just after the call that made them answered.
+   */
+  readonly #unwrittenMisses = new Map<string, number[]>();
+  #flushing: NodeJS.Immediate | undefined;
+  #closed = false;
+  #guardTable = false;
 
   private constructor(
     path: string,
@@ -191,6 +250,8 @@ export class NotesStore {
     embedder: Embedder | undefined,
     log: (message: string) => void,
     minSimilarity: number,
+    keyGuard: KeyGuardLimits,
+    readOnly: boolean,
   ) {
     this.path = path;
     this.#db = db;
@@ -199,6 +260,8 @@ export class NotesStore {
     this.#log = log;
     // sqlite-vec's cosine distance is 1 − similarity.
     this.#maxDistance = 1 - minSimilarity;
+    this.#keyGuard = keyGuard;
+    this.#readOnly = readOnly;
   }
 
   /** Logs an embedder failure the caller answers without vectors: the cause is never dropped. */
@@ -220,6 +283,8 @@ export class NotesStore {
       minSimilarity?: number;
       /** Open an existing file read-only (`mira mcp`): nothing is upgraded or written. */
       readOnly?: boolean;
+      /** Wrong keys a scope takes per window (default {@link DEFAULT_KEY_GUARD}). */
+      keyGuard?: KeyGuardLimits;
     } = {},
   ): NotesStore {
     const db = options.readOnly
@@ -234,6 +299,8 @@ export class NotesStore {
       options.embedder,
       log,
       options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+      options.keyGuard ?? DEFAULT_KEY_GUARD,
+      options.readOnly ?? false,
     );
     if (options.readOnly) {
       // A file from before needs its one-time upgrade, which writes: the console does it at its next start.
@@ -248,7 +315,88 @@ export class NotesStore {
     }
     store.#upgradeVectors();
     store.#upgradeTextIndex();
+    db.exec(KEY_GUARD_DDL);
     return store;
+  }
+
+  /** Whether the file has the key guard's table (a read-only store may open one from before it). */
+  #hasGuardTable(): boolean {
+    this.#guardTable ||= this.#q('keyGuardTable').get() !== undefined;
+    return this.#guardTable;
+  }
+
+  /** The misses of `scope` in the window that ends at `now`: how many, and the newest `limit`, newest first. */
+  #misses(scope: string, now: number, count: boolean): { newest: number[]; count: number } {
+    const since = now - this.#keyGuard.windowMs;
+    const table = this.#hasGuardTable();
+    const stored = table ? (this.#q('newestKeyMisses').all(scope, since, this.#keyGuard.misses) as number[]) : [];
+    const unwritten = (this.#unwrittenMisses.get(scope) ?? []).filter((at) => at > since);
+    const newest = [...stored, ...unwritten].sort((a, b) => b - a).slice(0, this.#keyGuard.misses);
+    const total = count ? (table ? (this.#q('keyMissCount').get(scope, since) as number) : 0) + unwritten.length : 0;
+    return { newest, count: total };
+  }
+
+  /** The lockout of keyed calls in `scope`, while its window holds as many misses as the limit. */
+  keyLockout(scope: string): KeyLockout | undefined {
+    const now = this.#clock.now().getTime();
+    const { newest } = this.#misses(scope, now, false);
+    if (newest.length < this.#keyGuard.misses) return undefined;
+    // Open again when the oldest of the newest `limit` misses leaves the window.
+    const until = new Date(newest[this.#keyGuard.misses - 1]! + this.#keyGuard.windowMs);
+    return { scope, misses: this.#misses(scope, now, true).count, until };
+  }
+
+  /** Every scope locked now. */
+  keyLockouts(): KeyLockout[] {
+    const since = this.#clock.now().getTime() - this.#keyGuard.windowMs;
+    const stored = this.#hasGuardTable() ? (this.#q('keyMissScopes').all(since) as string[]) : [];
+    const scopes = [...new Set([...stored, ...this.#unwrittenMisses.keys()])].sort();
+    return scopes.flatMap((scope) => this.keyLockout(scope) ?? []);
+  }
+
+  /**
+   * Counts a keyed call in `scope` that found nothing, at once for this process; the file, which every
+   * process on it shares, gets it right after the call answered, so that a wrong key's answer takes no
+   * longer than no key's.
+   */
+  recordKeyMiss(scope: string): void {
+    const now = this.#clock.now().getTime();
+    const since = now - this.#keyGuard.windowMs;
+    this.#unwrittenMisses.set(scope, [...(this.#unwrittenMisses.get(scope) ?? []).filter((at) => at > since), now]);
+    if (!this.#readOnly) this.#flushing ??= setImmediate(() => this.#flushMisses());
+  }
+
+  #flushMisses(): void {
+    this.#flushing = undefined;
+    if (this.#unwrittenMisses.size === 0) return;
+    const misses = [...this.#unwrittenMisses];
+    try {
+      this.#db.transaction(() => {
+        this.#q('pruneKeyMisses').run(this.#clock.now().getTime() - this.#keyGuard.windowMs);
+        for (const [scope, times] of misses) for (const at of times) this.#q('recordKeyMiss').run(scope, at);
+      })();
+      this.#unwrittenMisses.clear();
+    } catch (error) {
+      // Still counted in this process; written with the next miss.
+      this.#log(`notes: could not record a wrong key: ${(error as Error).message}`);
+    }
+  }
+
+  /** The operator ends a lockout: the scope's misses are forgotten. Returns how many the window held. */
+  clearKeyMisses(scope: string): number {
+    const held = this.#misses(scope, this.#clock.now().getTime(), true).count;
+    this.#unwrittenMisses.delete(scope);
+    if (!this.#readOnly) this.#q('clearKeyMisses').run(scope);
+    return held;
+  }
+
+  /**
+   * Whether any note the viewer's scopes hold carries its key. A key that none carries is a miss, and the
+   * call goes on as if no key were given: a wrong key then costs exactly what no key costs.
+   */
+  keyKnown(viewer: Viewer): boolean {
+    if (viewer.key === null) return false;
+    return this.#q('keyKnown').get(digest(viewer.key), JSON.stringify(viewer.scopes)) !== undefined;
   }
 
   /** The named statement, prepared on first use and kept for the life of the store. */
@@ -306,7 +454,7 @@ export class NotesStore {
     if (!viewer.scopes.includes(row.scope)) return false;
     if (viewer.operator || row.key_digest === null) return true;
     if (viewer.key === null) return false;
-    return timingSafeEqual(Buffer.from(digest(viewer.key), 'hex'), Buffer.from(row.key_digest, 'hex'));
+    return timingSafeEqual(keyDigestOf(viewer, viewer.key), Buffer.from(row.key_digest, 'hex'));
   }
 
   /** The parameters of {@link VISIBLE}: the viewer's scopes, whether keys are ignored (operator), the key's digest. */
@@ -904,8 +1052,12 @@ export class NotesStore {
     return this.#q('countsByScope').all() as Array<{ scope: string; notes: number; keyed: number }>;
   }
 
-  /** Closes the file; closing again does nothing. */
+  /** Closes the file; closing again does nothing. Misses not yet written are written first. */
   close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearImmediate(this.#flushing);
+    if (!this.#readOnly) this.#flushMisses();
     this.#db.close();
   }
 }

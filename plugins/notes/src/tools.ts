@@ -8,13 +8,12 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '@mira/core';
-import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './notes-store.js';
+import { GLOBAL_SCOPE, type KeyLockout, type Note, type NotesStore, type Viewer } from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
 import { MAX_QUERY_LENGTH, NOTE_ADVERTISED_CAP, NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
 
-/** Per episode: note writes (save, update, delete), and calls with a key that found nothing. */
+/** Per episode: note writes (save, update, delete). Wrong keys are bounded per scope over time (the key guard). */
 export const MAX_NOTE_WRITES_PER_EPISODE = 4;
-export const MAX_WRONG_KEYS_PER_EPISODE = 3;
 
 /** What the tools need from the plugin at call time. */
 export interface NotesToolContext {
@@ -45,6 +44,32 @@ function render(note: Note, now: Date) {
   };
 }
 
+/** A scope whose wrong keys reached the limit: every keyed call there is refused until the window passes. */
+function locked(lock: KeyLockout): ToolResult {
+  return rejectedResult(
+    'budget_exhausted',
+    `${lock.misses} wrong keys in scope "${lock.scope}" within the key window; keyed calls there are refused until ${lock.until.toISOString()} (or the operator's "notes unlock ${lock.scope}"); nothing was done`,
+  );
+}
+
+/**
+ * The viewer a keyed read runs as: refused while the scope is locked out; a key no note in the viewer's
+ * scopes carries is counted as a miss, and the read goes on as if no key were given (it finds exactly
+ * what no key finds, in the same time).
+ */
+function readingViewer(ctx: NotesToolContext, key: string | null): Viewer | ToolResult {
+  const asked = viewer(ctx, key);
+  if (asked.key === null) return asked;
+  const store = ctx.store();
+  const lock = store.keyLockout(ctx.scope());
+  if (lock) return locked(lock);
+  if (store.keyKnown(asked)) return asked;
+  store.recordKeyMiss(ctx.scope());
+  return viewer(ctx, null);
+}
+
+const isResult = (value: Viewer | ToolResult): value is ToolResult => 'content' in value;
+
 /** A note search's result, as `search_memory` (the session's scope) and `search_notes` (any) give it. */
 function searchNotes(
   ctx: NotesToolContext,
@@ -52,7 +77,9 @@ function searchNotes(
   args: { query: string; label: string | null; private_key: string | null },
 ): Promise<ToolResult> {
   return guarded(ctx, name, async () => {
-    const { hits, mode, why } = await ctx.store().search(viewer(ctx, args.private_key), args.query, args.label, 10);
+    const who = readingViewer(ctx, args.private_key);
+    if (isResult(who)) return who;
+    const { hits, mode, why } = await ctx.store().search(who, args.query, args.label, 10);
     const now = ctx.now();
     return {
       content: json({
@@ -66,42 +93,20 @@ function searchNotes(
   });
 }
 
-/**
- * What each episode has spent: note writes, and keyed calls that found nothing. A model guessing keys
- * (a thousand deletes in one answer) is stopped after a few tries, for the rest of the episode.
- */
+/** The note writes each episode has made: a model writing in a loop is stopped for the rest of it. */
 class EpisodeBudgets {
-  readonly #spent = new Map<number, { writes: number; wrongKeys: number }>();
+  readonly #writes = new Map<number, number>();
 
-  #of(episode: EpisodeInfo) {
-    let spent = this.#spent.get(episode.id);
-    if (!spent) {
-      spent = { writes: 0, wrongKeys: 0 };
-      this.#spent.set(episode.id, spent);
+  /** Counts a write; false when the episode has made its last. */
+  write(episode: EpisodeInfo): boolean {
+    const made = this.#writes.get(episode.id) ?? 0;
+    if (made === 0) {
       // Only recent episodes matter; forget the rest.
-      for (const id of this.#spent.keys()) if (id < episode.id - 16) this.#spent.delete(id);
+      for (const id of this.#writes.keys()) if (id < episode.id - 16) this.#writes.delete(id);
     }
-    return spent;
-  }
-
-  /** Why the episode may not call a note tool any more, if it may not. */
-  exhausted(episode: EpisodeInfo, write: boolean): string | undefined {
-    const spent = this.#of(episode);
-    if (spent.wrongKeys >= MAX_WRONG_KEYS_PER_EPISODE) {
-      return `${MAX_WRONG_KEYS_PER_EPISODE} calls with a key found nothing in this episode; note tools are closed for the rest of it`;
-    }
-    if (write && spent.writes >= MAX_NOTE_WRITES_PER_EPISODE) {
-      return `this episode already made ${MAX_NOTE_WRITES_PER_EPISODE} note writes; no more in this episode`;
-    }
-    return undefined;
-  }
-
-  wrote(episode: EpisodeInfo): void {
-    this.#of(episode).writes += 1;
-  }
-
-  missedWithKey(episode: EpisodeInfo): void {
-    this.#of(episode).wrongKeys += 1;
+    if (made >= MAX_NOTE_WRITES_PER_EPISODE) return false;
+    this.#writes.set(episode.id, made + 1);
+    return true;
   }
 }
 
@@ -109,18 +114,25 @@ async function guarded(
   ctx: NotesToolContext,
   name: string,
   run: () => Promise<ToolResult>,
-  spend?: { budgets: EpisodeBudgets; episode: EpisodeInfo; write: boolean; key: string | null },
+  spend?: { budgets: EpisodeBudgets; episode: EpisodeInfo; key: string | null },
 ): Promise<ToolResult> {
+  const keyed = spend?.key ? spend.key : null;
   if (spend) {
-    const why = spend.budgets.exhausted(spend.episode, spend.write);
-    if (why) return rejectedResult('budget_exhausted', `${why}; nothing was done`);
-    if (spend.write) spend.budgets.wrote(spend.episode);
+    // A locked scope refuses every keyed call, the right key's too: guessing waits out the window.
+    const lock = keyed === null ? undefined : ctx.store().keyLockout(ctx.scope());
+    if (lock) return locked(lock);
+    if (!spend.budgets.write(spend.episode)) {
+      return rejectedResult(
+        'budget_exhausted',
+        `this episode already made ${MAX_NOTE_WRITES_PER_EPISODE} note writes; no more in this episode; nothing was done`,
+      );
+    }
   }
   try {
     return await run();
   } catch (error) {
     const failure = toMiraError(error);
-    if (spend && spend.key && failure.code === NotesErrorCodes.NOT_FOUND) spend.budgets.missedWithKey(spend.episode);
+    if (keyed !== null && failure.code === NotesErrorCodes.NOT_FOUND) ctx.store().recordKeyMiss(ctx.scope());
     const reason =
       {
         [NotesErrorCodes.NOT_FOUND]: 'not_found',
@@ -192,7 +204,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
             result.warning = 'saved without a vector (the embedder failed); full-text search still finds it';
           return { content: json(result), display: `saved N${note.id}${cut ? ' (trimmed)' : ''}` };
         },
-        { budgets, episode, write: true, key: args.private_key || null },
+        { budgets, episode, key: args.private_key || null },
       ),
   };
   const search: ToolDefinition<{ query: string; label: string | null; private_key: string | null }> = {
@@ -234,7 +246,9 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     },
     run: (args) =>
       guarded(ctx, 'get_recent_memories', async () => {
-        const notes = ctx.store().recent(viewer(ctx, args.private_key), args.count ?? 10, args.label);
+        const who = readingViewer(ctx, args.private_key);
+        if (isResult(who)) return who;
+        const notes = ctx.store().recent(who, args.count ?? 10, args.label);
         const now = ctx.now();
         return {
           content: json({ status: notes.length > 0 ? 'found' : 'none', notes: notes.map((n) => render(n, now)) }),
@@ -276,7 +290,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
             display: `updated N${note.id}`,
           };
         },
-        { budgets, episode, write: true, key: args.private_key || null },
+        { budgets, episode, key: args.private_key || null },
       ),
   };
   const remove: ToolDefinition<{ memory_id: number; private_key: string | null }> = {
@@ -301,7 +315,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
           const note = ctx.store().delete(args.memory_id, viewer(ctx, args.private_key), ctx.scope());
           return { content: json({ status: 'deleted', memory_id: note.id }), display: `deleted N${note.id}` };
         },
-        { budgets, episode, write: true, key: args.private_key || null },
+        { budgets, episode, key: args.private_key || null },
       ),
   };
   return [save, search, recent, update, remove];
