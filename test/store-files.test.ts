@@ -19,8 +19,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { isMiraError, type MiraError } from '@mira/core';
-import { MEMORY_SCHEMA, SqliteMemoryStore } from '@mira/plugin-memory';
-import { NOTES_SCHEMA, NotesStore } from '@mira/plugin-notes';
+import { createTestRuntime } from '@mira/core/testing';
+import memoryPlugin, { MEMORY_SCHEMA, SqliteMemoryStore } from '@mira/plugin-memory';
+import notesPlugin, { NOTES_SCHEMA, NotesStore } from '@mira/plugin-notes';
 import { MIRA_APPLICATION_IDS, ensureParentDirectory } from '@mira/sqlite';
 import { MIRA_BIN, REPO_ROOT, runMira } from './helpers/run-mira.js';
 
@@ -360,6 +361,37 @@ describe("files Mira creates are its owner's only", () => {
       }
     });
   }
+
+  it('warns in memory persistent and notes status when an existing store is readable by group or others', async () => {
+    const rt = await createTestRuntime({
+      plugins: [memoryPlugin, notesPlugin],
+      tables: {
+        memory: { enabled: true, database_path: 'data/memory.sqlite3' },
+        notes: { enabled: true, database_path: 'data/notes.sqlite3' },
+      },
+    });
+    try {
+      const memory = join(rt.dir, 'data', 'memory.sqlite3');
+      const notes = join(rt.dir, 'data', 'notes.sqlite3');
+      const warnings = async () =>
+        [...(await rt.run('memory persistent')).output, ...(await rt.run('notes status')).output].filter((l) =>
+          l.startsWith('warning:'),
+        );
+      expect(await warnings()).to.deep.equal([]);
+      // Files from before Mira made them owner-only keep their mode.
+      chmodSync(memory, 0o644);
+      chmodSync(notes, 0o640);
+      expect(await warnings()).to.deep.equal([
+        `warning: ${memory} is readable by its group and every local user (mode 0644); make it the owner's only: chmod 600 ${memory}`,
+        `warning: ${notes} is readable by its group (mode 0640); make it the owner's only: chmod 600 ${notes}`,
+      ]);
+      chmodSync(memory, 0o600);
+      chmodSync(notes, 0o600);
+      expect(await warnings()).to.deep.equal([]);
+    } finally {
+      await rt.dispose();
+    }
+  });
 });
 
 describe('memory files from before application IDs keep their data', () => {

@@ -14,6 +14,7 @@ import {
   type MemoryStore,
   type Proposal,
 } from '@mira/core';
+import { readableFileWarnings } from '@mira/sqlite';
 
 /** Where the commands find the store; `undefined` when persistent memory is disabled. */
 export interface MemoryCommandContext {
@@ -129,6 +130,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const info = await ctx.store().info();
         out.print(`persistent memory: enabled (${info.backend})`);
         out.print(`database: ${info.location}`);
+        if (info.backend === 'sqlite') for (const warning of readableFileWarnings(info.location)) out.print(warning);
         out.print(`schema version: ${info.schemaVersion}`);
         out.print(
           `entities: ${info.entities}, aliases: ${info.aliases}, memories: ${info.memories} (${info.activeMemories} active), links: ${info.links}, payloads: ${info.payloads}`,

@@ -17,6 +17,7 @@ import {
   type NotesStore,
   type Viewer,
 } from './notes-store.js';
+import { readableFileWarnings } from '@mira/sqlite';
 import { NotesErrorCodes } from './errors.js';
 import { NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
 
@@ -398,6 +399,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
         }
         const store = ctx.store();
         out.print(`notes: ${store.path}`);
+        for (const warning of readableFileWarnings(store.path)) out.print(warning);
         out.print(`session scope: ${ctx.scope()} (reads also see ${GLOBAL_SCOPE})`);
         for (const row of store.countsByScope()) out.print(`  ${row.scope}: ${row.notes} notes (${row.keyed} keyed)`);
         for (const lock of store.keyLockouts()) out.print(lockoutLine(lock));

@@ -19,4 +19,4 @@ export {
   type StoreSchema,
   type UpgradeDone,
 } from './open.js';
-export { ensureParentDirectory, requireDatabasePath } from './path.js';
+export { ensureParentDirectory, readableFileWarnings, requireDatabasePath } from './path.js';

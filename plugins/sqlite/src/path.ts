@@ -58,3 +58,31 @@ export function ensureParentDirectory(path: string): void {
     }
   }
 }
+
+/**
+ * Warnings for a store file, or its `-wal`/`-shm`/`-journal`, that group or others can read: files from
+ * before Mira made them owner-only keep their mode, and hold everything the operator said (and, for
+ * notes, every private key).
+ */
+export function readableFileWarnings(path: string): string[] {
+  const warnings: string[] = [];
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    let mode: number;
+    try {
+      mode = statSync(file).mode & 0o777;
+    } catch {
+      continue;
+    }
+    if ((mode & 0o044) === 0) continue;
+    const who = [mode & 0o040 ? 'its group' : '', mode & 0o004 ? 'every local user' : ''].filter(Boolean).join(' and ');
+    warnings.push(
+      `warning: ${file} is readable by ${who} (mode ${mode.toString(8).padStart(4, '0')}); make it the owner's only: chmod 600 ${shellQuoted(file)}`,
+    );
+  }
+  return warnings;
+}
+
+/** A path as a POSIX shell reads it back unchanged. */
+function shellQuoted(path: string): string {
+  return /^[\w./+-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
