@@ -228,6 +228,34 @@ describe('a hostile MCP server cannot write on the terminal or hurt the runtime 
     for (const line of (await runtime.run('mcp status')).output) expect(clean(line)).to.equal(true);
   });
 
+  it('reports an answer over 10 MB as result_too_large, neither a crash nor a timeout', async () => {
+    rt = await createTestRuntime({
+      plugins: [mcpToolsPlugin],
+      tables: { mcp_tools: { servers: [hostile(undefined, ['flood', 'search'])] } },
+    });
+    const flooded = JSON.parse((await rt.callTool('hostile__flood', {})).content);
+    expect(flooded).to.deep.equal({
+      status: 'error',
+      server: 'hostile',
+      tool: 'flood',
+      reason: 'result_too_large',
+      error:
+        'the answer was over 10 MB, so it was dropped and the server stopped; restart it with: mcp restart hostile',
+    });
+    expect(rt.logs).to.include(
+      'warning: mcp hostile: the server sent a message over 10 MB, which was dropped and the server stopped; its tools answer an error until "mcp restart hostile"',
+    );
+    // Its other tools say why until it is restarted; a restart brings them back.
+    expect(JSON.parse((await rt.callTool('hostile__search', { query: 'x' })).content)).to.deep.include({
+      reason: 'server_unavailable',
+    });
+    await rt.run('mcp restart hostile');
+    expect(JSON.parse((await rt.callTool('hostile__search', { query: 'x' })).content)).to.deep.include({
+      status: 'ok',
+      result: 'found',
+    });
+  });
+
   it('reports a server that dies mid-call as server_crashed, not a timeout', async () => {
     const runtime = await boot();
     const started = Date.now();

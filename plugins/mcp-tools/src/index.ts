@@ -30,6 +30,8 @@ export const PLUGIN_NAME = '@mira/plugin-mcp-tools';
 
 /** The most characters of a tool result the model gets; the rest is cut, and it is told so. */
 export const MAX_RESULT_CHARS = 8000;
+/** The largest message a stdio server may send (the SDK's read buffer, `STDIO_DEFAULT_MAX_BUFFER_SIZE`). */
+export const MAX_MESSAGE_MB = 10;
 
 /** One `[[mcp_tools.servers]]` entry. */
 export interface McpServerConfig {
@@ -61,6 +63,8 @@ class McpConnection {
   status: Status = { up: false, why: 'not started' };
   /** What the server offers, by its own tool name. */
   offered = new Map<string, { description?: string; inputSchema: unknown }>();
+  /** The server sent a message larger than the SDK's stdio read buffer. */
+  oversized = false;
   constructor(
     readonly config: McpServerConfig,
     readonly log: PluginKernel['log'],
@@ -85,12 +89,19 @@ class McpConnection {
           this.log.info(`mcp ${config.name}: ${printable(line)}`);
       });
     }
+    this.oversized = false;
+    // The SDK drops a stdio message over its read buffer (10 MB) and closes the connection: said as such,
+    // not as a crash.
+    client.onerror = (error) => {
+      if (this.client === client && /ReadBuffer exceeded maximum size/.test(error.message)) this.oversized = true;
+    };
     client.onclose = () => {
       if (this.client !== client) return;
-      this.status = { up: false, why: 'the server stopped' };
-      this.log.warn(
-        `mcp ${config.name}: the server stopped; its tools answer an error until "mcp restart ${config.name}"`,
-      );
+      const why = this.oversized
+        ? `the server sent a message over ${MAX_MESSAGE_MB} MB, which was dropped and the server stopped`
+        : 'the server stopped';
+      this.status = { up: false, why };
+      this.log.warn(`mcp ${config.name}: ${why}; its tools answer an error until "mcp restart ${config.name}"`);
     };
     // Starting a server (npx fetching it, say) may take longer than one call may.
     const startTimeout = Math.max(config.timeout_ms, START_TIMEOUT_MS);
@@ -266,6 +277,14 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
             } catch (e) {
               const message = printable((e as Error).message);
               const code = (e as { code?: number }).code;
+              if (connection.oversized) {
+                return error(
+                  server.name,
+                  toolName,
+                  'result_too_large',
+                  `the answer was over ${MAX_MESSAGE_MB} MB, so it was dropped and the server stopped; restart it with: mcp restart ${server.name}`,
+                );
+              }
               // The SDK's ConnectionClosed: the server died (or closed) with the call in flight.
               if (code === -32000 || /connection closed/i.test(message)) {
                 return error(
