@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,10 +19,13 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
   let dir: string;
   let client: Client;
   let stderr = '';
+  // The console: it has both stores open, and mira mcp reads beside it.
+  let memory: SqliteMemoryStore;
+  let notes: NotesStore;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mira-mcp-'));
-    const memory = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
+    memory = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
     const ada = await memory.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
     await memory.addAlias(ada.id, 'Ada');
     await memory.createMemory({
@@ -33,12 +36,10 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
       sourceKind: 'console',
       links: [{ entityId: ada.id, role: 'subject' }],
     });
-    await memory.close();
-    const notes = NotesStore.open(join(dir, 'notes.sqlite3'));
+    notes = NotesStore.open(join(dir, 'notes.sqlite3'));
     await notes.save('default', 'The charger is behind the lab door', 'place', null);
     await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
     await notes.save('lab', 'The spare battery is in drawer 3', 'place', null);
-    notes.close();
     writeFileSync(
       join(dir, 'profile.toml'),
       stringify({
@@ -62,6 +63,8 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
   });
   afterEach(async () => {
     await client?.close();
+    await memory.close();
+    notes.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -189,14 +192,45 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
     expect(new Set(answers.slice(5))).to.deep.equal(new Set(['rejected']));
     expect(await search('k-9')).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
     // mira mcp writes nothing: its misses are its own. Misses the console recorded in the file count here.
-    const notes = NotesStore.open(join(dir, 'notes.sqlite3'));
-    try {
-      expect(notes.keyLockout('default')).to.equal(undefined);
-      for (let i = 0; i < 5; i++) notes.recordKeyMiss('lab');
-    } finally {
-      notes.close();
-    }
+    expect(notes.keyLockout('default')).to.equal(undefined);
+    for (let i = 0; i < 5; i++) notes.recordKeyMiss('lab');
+    await new Promise((resolve) => setImmediate(resolve));
     expect(await search('whatever', 'lab')).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
+  });
+});
+
+describe('mira mcp with no console running', function () {
+  this.timeout(30_000);
+  it('refuses, saying to start the console, and leaves the directory as it was (listing and modes)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mira-mcp-alone-'));
+    try {
+      const memory = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
+      await memory.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+      await memory.close();
+      NotesStore.open(join(dir, 'notes.sqlite3')).close();
+      writeFileSync(
+        join(dir, 'profile.toml'),
+        stringify({
+          profile: { name: 'Mira', plugins: ['@mira/plugin-memory', '@mira/plugin-notes'] },
+          memory: { enabled: true, database_path: 'memory.sqlite3' },
+          notes: { enabled: true, database_path: 'notes.sqlite3' },
+        }),
+      );
+      const listing = () =>
+        readdirSync(dir)
+          .map((f) => `${f} ${(statSync(join(dir, f)).mode & 0o7777).toString(8)} ${statSync(join(dir, f)).size}`)
+          .sort();
+      const before = listing();
+      const run = await runMira(['mcp', '--profile', dir], '', { timeoutMs: 20_000 });
+      expect(run.code).to.not.equal(0);
+      expect(run.stdout).to.equal('');
+      expect(run.stderr).to.contain(
+        `${join(dir, 'memory.sqlite3')} is read only beside the profile's console, which keeps its -wal and -shm files; none is there (the console is not running), and reading it now would create them. Start the console, then run mira mcp again; nothing was created`,
+      );
+      expect(listing()).to.deep.equal(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { ManualClock } from '@mira/core';
+import { ManualClock, type MiraError } from '@mira/core';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { describeMemoryStoreContract, rejection } from './conformance/memory-store-contract.js';
 
@@ -78,19 +78,45 @@ describe('SqliteMemoryStore beside other connections', function () {
     }
   });
 
-  it('refuses every write when opened read-only, and reads what is there', async () => {
+  it('refuses every write when opened read-only, and reads what is there and what the console writes', async () => {
     const writer = SqliteMemoryStore.open(path);
     await writer.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-    await writer.close();
     const reader = SqliteMemoryStore.open(path, { readOnly: true });
     try {
       expect((await reader.findEntities('ada')).map((e) => e.ref)).to.deep.equal(['ENT1']);
       const error = await rejection(reader.createEntity({ entityType: 'person', canonicalName: 'Bob' }));
       expect(error.code).to.equal('MIRA_ERR_MEMORY_BACKEND');
       expect(error.message).to.match(/readonly|read-only|query_only/i);
+      await writer.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+      expect((await reader.findEntities('bob')).map((e) => e.ref)).to.deep.equal(['ENT2']);
     } finally {
       await reader.close();
+      await writer.close();
     }
+  });
+
+  it('opens read-only only beside a writer, creating nothing beside the file without one', async () => {
+    const writer = SqliteMemoryStore.open(path);
+    await writer.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+    await writer.close();
+    const listing = () =>
+      readdirSync(dirname(path))
+        .map((f) => `${f} ${(statSync(join(dirname(path), f)).mode & 0o777).toString(8)}`)
+        .sort();
+    const before = listing();
+    let error: MiraError | undefined;
+    try {
+      SqliteMemoryStore.open(path, { readOnly: true });
+    } catch (thrown) {
+      error = thrown as MiraError;
+    }
+    expect(error, 'refused').to.not.equal(undefined);
+    if (!error) return;
+    expect(error.code).to.equal('MIRA_ERR_STORE_OPEN_FAILED');
+    expect(error.detail).to.equal(
+      `${path} is read only beside the profile's console, which keeps its -wal and -shm files; none is there (the console is not running), and reading it now would create them. Start the console, then run mira mcp again; nothing was created`,
+    );
+    expect(listing()).to.deep.equal(before);
   });
 
   it('exports every row with its IDs', async () => {

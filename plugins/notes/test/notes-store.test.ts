@@ -296,10 +296,14 @@ describe('NotesStore, called directly', () => {
     const db = new Database(path);
     db.exec('DROP TABLE notes_fts');
     db.exec("CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = 'unicode61 remove_diacritics 2')");
-    db.close();
-    expect(thrown(() => NotesStore.open(path, { readOnly: true })).message).to.equal(
-      `MIRA_ERR_STORE_OPEN_FAILED: ${path} was written by an earlier Mira and needs a one-time upgrade; open the profile's console once, then serve it read-only`,
-    );
+    // Left open, as the earlier Mira's console would hold it: a read-only open needs a writer beside it.
+    try {
+      expect(thrown(() => NotesStore.open(path, { readOnly: true })).message).to.equal(
+        `MIRA_ERR_STORE_OPEN_FAILED: ${path} was written by an earlier Mira and needs a one-time upgrade; open the profile's console once, then serve it read-only`,
+      );
+    } finally {
+      db.close();
+    }
     store = NotesStore.open(path);
     const reader = NotesStore.open(path, { readOnly: true });
     expect(reader.count(operator())).to.equal(1);
@@ -595,7 +599,14 @@ describe('NotesStore, called directly', () => {
       const { note: saved } = await store.save('default', 'Alice likes green tea', null, null);
       store.close();
       toOldVectors(path, 'note_vectors_v2');
-      expect(thrown(() => NotesStore.open(path, { readOnly: true })).code).to.equal('MIRA_ERR_STORE_OPEN_FAILED');
+      const console = new Database(path);
+      console.prepare('SELECT count(*) FROM notes').get();
+      try {
+        const refused = thrown(() => NotesStore.open(path, { readOnly: true })).message;
+        expect(refused, refused).to.match(/needs a one-time upgrade/);
+      } finally {
+        console.close();
+      }
       store = NotesStore.open(path, { embedder, log: (m) => logged.push(m) });
       expect(traces(saved.id).vectors).to.equal(1);
       expect((await store.search(operator(), 'green tea')).mode).to.equal('hybrid');

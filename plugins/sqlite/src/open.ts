@@ -345,6 +345,17 @@ export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema
       `${path} holds no ${schema.what} yet; open the profile's console once to create it, then serve it read-only`,
     );
   }
+  // SQLite reads a WAL file only with its -wal and -shm beside it, and creates them when they are missing
+  // (even read-only), as files of whoever runs this: they are there only while a writer (the console)
+  // has the file open, so without one nothing is opened.
+  const wal = readHeader(path)[18] === 2;
+  const missing = wal ? ['-wal', '-shm'].filter((side) => !existsSync(`${path}${side}`)) : [];
+  if (missing.length > 0) {
+    throw new MiraError(
+      CoreErrorCodes.STORE_OPEN_FAILED,
+      `${path} is read only beside the profile's console, which keeps its ${missing.join(' and ')} file${missing.length > 1 ? 's' : ''}; none is there (the console is not running), and reading it now would create ${missing.length > 1 ? 'them' : 'it'}. Start the console, then run mira mcp again; nothing was created`,
+    );
+  }
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
