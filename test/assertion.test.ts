@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MemoryStore } from '@mira/core';
-import { notAsserted } from '@mira/plugin-memory-tools';
+import { NOT_ASSERTED_WHY, notAsserted } from '@mira/plugin-memory-tools';
 import {
   ASSERTION_CORPUS,
   ASSERTION_CORPUS_WITH_FORMS,
@@ -117,23 +117,26 @@ describe('assertion rules in real episodes (SDK, scripted server, SQLite)', func
     return JSON.parse(toolMessages(m.server, first + 1)[0]!) as { status: string; outcome?: string; reason?: string };
   };
 
-  for (const [utterance, subject, predicate, value, evidence] of [
-    ['Perhaps Ada collects stamps', 'Ada', 'collects', 'stamps', 'Ada collects stamps'],
-    ['If Ada owned a bike she would ride to work', 'Ada', 'owns', 'a bike', 'Ada owned a bike'],
-    ['I wonder whether Ada knows Rust', 'Ada', 'knows', 'Rust', 'Ada knows Rust'],
-    ['Bruno claims Ada sings in a choir', 'Ada', 'sings_in', 'a choir', 'Ada sings in a choir'],
-    ['Ada does not eat fish', 'Ada', 'eats', 'fish', 'Ada does not eat fish'],
-    ['ｍａｙｂｅ Alice likes tea', 'Alice', 'likes', 'tea', 'Alice likes tea'],
-    ['Ada does ＮＯＴ eat fish', 'Ada', 'eats', 'fish', 'Ada does ＮＯＴ eat fish'],
-    ['Alice doesn＇t like tea', 'Alice', 'likes', 'tea', 'Alice doesn＇t like tea'],
-    ['Alice likes tea﹖', 'Alice', 'likes', 'tea', 'Alice likes tea'],
-    ['Alice likes tea? Let me know.', 'Alice', 'likes', 'tea', 'Alice likes tea?'],
+  for (const [utterance, subject, predicate, value, evidence, cue] of [
+    ['Perhaps Ada collects stamps', 'Ada', 'collects', 'stamps', 'Ada collects stamps', 'hedge'],
+    ['If Ada owned a bike she would ride to work', 'Ada', 'owns', 'a bike', 'Ada owned a bike', 'condition'],
+    ['I wonder whether Ada knows Rust', 'Ada', 'knows', 'Rust', 'Ada knows Rust', 'hedge'],
+    ['Bruno claims Ada sings in a choir', 'Ada', 'sings_in', 'a choir', 'Ada sings in a choir', 'reported'],
+    ['Ada does not eat fish', 'Ada', 'eats', 'fish', 'Ada does not eat fish', 'negated'],
+    ['ｍａｙｂｅ Alice likes tea', 'Alice', 'likes', 'tea', 'Alice likes tea', 'hedge'],
+    ['Ada does ＮＯＴ eat fish', 'Ada', 'eats', 'fish', 'Ada does ＮＯＴ eat fish', 'negated'],
+    ['Alice doesn＇t like tea', 'Alice', 'likes', 'tea', 'Alice doesn＇t like tea', 'negated'],
+    ['Alice likes tea﹖', 'Alice', 'likes', 'tea', 'Alice likes tea', 'question'],
+    ['Alice likes tea? Let me know.', 'Alice', 'likes', 'tea', 'Alice likes tea?', 'question'],
+    ['ＤＯ ＮＯＴ ＳＴＯＲＥ ＴＨＩＳ: Ada collects stamps', 'Ada', 'collects', 'stamps', 'Ada collects stamps', 'do_not_keep'],
+    ['Ada eats fish', 'Ada', 'not_eats', 'fish', 'Ada eats fish', 'not_negated'],
   ] as const) {
-    it(`refuses ${JSON.stringify(utterance)} as evidence_not_asserted, writing nothing`, async () => {
+    it(`refuses ${JSON.stringify(utterance)} as evidence_not_asserted (${cue}), saying so, writing nothing`, async () => {
       const before = m.snapshot();
-      expect(await propose(utterance, subject, predicate, value, evidence)).to.deep.include({
+      expect(await propose(utterance, subject, predicate, value, evidence)).to.deep.equal({
         status: 'rejected',
         reason: 'evidence_not_asserted',
+        error: `${NOT_ASSERTED_WHY[cue]}; only what the operator states is remembered; nothing was written`,
       });
       expect(m.snapshot()).to.deep.equal(before);
     });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MemoryStore } from '@mira/core';
-import { PENDING_NOTE, PROPOSE_REASONS } from '@mira/plugin-memory-tools';
+import { NOT_ASSERTED_WHY, PENDING_NOTE, PROPOSE_REASONS } from '@mira/plugin-memory-tools';
 import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -165,6 +165,19 @@ describe('supervised learning: proposals from conversation, decided by the opera
       it(`refuses ${what} with ${reason}, changing nothing`, () =>
         expectRejected('propose_entity', utterance, args, reason));
     }
+
+    it('names the cue that decided an evidence_not_asserted', async () => {
+      for (const [utterance, cue] of [
+        ['Maybe Carol is our new nurse.', 'hedge'],
+        ['Carol is our new nurse?', 'question'],
+        ['Bruno says Carol is our new nurse.', 'reported'],
+      ] as const) {
+        const { result } = await call('propose_entity', utterance, entity('Carol', 'Carol is our new nurse'));
+        expect(result.error, utterance).to.equal(
+          `${NOT_ASSERTED_WHY[cue]}; only what the operator states can be proposed; nothing was proposed`,
+        );
+      }
+    });
   });
 
   describe('propose_supersede', () => {

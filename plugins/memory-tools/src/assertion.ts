@@ -79,6 +79,17 @@ const QUESTION_START = /^[\s"'“‘«(]*¿/u;
 /** Why the evidence is not an assertion the operator made. */
 export type NotAsserted = 'question' | 'do_not_keep' | 'hedge' | 'condition' | 'reported' | 'negated' | 'not_negated';
 
+/** Each cue in words, for the refusal the model reads. */
+export const NOT_ASSERTED_WHY: Readonly<Record<NotAsserted, string>> = {
+  question: 'the evidence is in a question',
+  do_not_keep: 'the operator asked not to keep it',
+  hedge: 'the evidence is hedged (maybe, probably, I think…): the operator is not sure of it',
+  condition: 'the evidence is a condition or a supposition (if, unless, imagine…)',
+  reported: "the evidence is someone else's claim (X says…, according to…), not the operator's",
+  negated: 'the evidence is negated; a negated fact takes a predicate with the not_ prefix (not_eats)',
+  not_negated: 'the predicate has the not_ prefix, but the evidence is not negated',
+};
+
 /** The [start, end) of the sentence holding `span` in `text`. */
 function sentenceAround(text: string, span: readonly [number, number]): readonly [number, number] {
   let start = span[0];

@@ -27,7 +27,14 @@ export {
   type RememberReason,
   type RememberResult,
 } from './remember.js';
-export { ASSERTION_RULES, ENGLISH, notAsserted, type AssertionRules, type NotAsserted } from './assertion.js';
+export {
+  ASSERTION_RULES,
+  ENGLISH,
+  NOT_ASSERTED_WHY,
+  notAsserted,
+  type AssertionRules,
+  type NotAsserted,
+} from './assertion.js';
 export {
   PENDING_NOTE,
   PROPOSE_ENTITY_PARAMETERS,

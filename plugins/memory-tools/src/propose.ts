@@ -11,7 +11,7 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '@mira/core';
-import { notAsserted } from './assertion.js';
+import { NOT_ASSERTED_WHY, notAsserted } from './assertion.js';
 import { describeFailure, type FailureLog } from './recall.js';
 import { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH, SELF_REFERENCES, matchField } from './remember.js';
 import { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
@@ -87,13 +87,15 @@ class Rejection extends Error {
   constructor(
     readonly reason: ProposeReason,
     readonly entityId?: string,
+    /** What decided, when the reason has more than one cause (which assertion cue). */
+    readonly detail?: string,
   ) {
     super(reason);
   }
 }
 
-function reject(reason: ProposeReason, entityId?: string): never {
-  throw new Rejection(reason, entityId);
+function reject(reason: ProposeReason, entityId?: string, detail?: string): never {
+  throw new Rejection(reason, entityId, detail);
 }
 
 /** Renders a result for the model (JSON) and the operator (one short line). */
@@ -117,7 +119,8 @@ function groundedClause(utterance: string | undefined, evidenceText: string, pre
   const evidence = field(evidenceText, MAX_EVIDENCE_LENGTH);
   const span = findWholeSpan(spoken, evidence);
   if (!span) reject('evidence_not_in_utterance');
-  if (notAsserted(utterance, span, predicate)) reject('evidence_not_asserted');
+  const cue = notAsserted(utterance, span, predicate);
+  if (cue) reject('evidence_not_asserted', undefined, `${NOT_ASSERTED_WHY[cue]}; only what the operator states can be proposed; nothing was proposed`);
   return toMatchText(utterance.slice(span[0], span[1]))!;
 }
 
@@ -129,7 +132,7 @@ async function settle(run: () => Promise<ProposeResult>, log: FailureLog, tool: 
       return {
         status: 'rejected',
         reason: error.reason,
-        error: EXPLANATIONS[error.reason],
+        error: error.detail ?? EXPLANATIONS[error.reason],
         ...(error.entityId ? { entity_id: error.entityId } : {}),
       };
     }

@@ -9,7 +9,7 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '@mira/core';
-import { notAsserted } from './assertion.js';
+import { NOT_ASSERTED_WHY, notAsserted, type NotAsserted } from './assertion.js';
 import { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
 import { describeFailure, type FailureLog } from './recall.js';
 
@@ -100,13 +100,20 @@ class Rejection extends Error {
   constructor(
     readonly reason: RememberReason,
     readonly conflicting: readonly string[] = [],
+    /** What decided, when the reason has more than one cause (which assertion cue). */
+    readonly detail?: string,
   ) {
     super(reason);
   }
 }
 
-function reject(reason: RememberReason, conflicting?: readonly string[]): never {
-  throw new Rejection(reason, conflicting);
+function reject(reason: RememberReason, conflicting?: readonly string[], detail?: string): never {
+  throw new Rejection(reason, conflicting, detail);
+}
+
+/** Refuses evidence the operator did not assert, naming the cue that decided. */
+function rejectNotAsserted(cue: NotAsserted): never {
+  return reject('evidence_not_asserted', [], `${NOT_ASSERTED_WHY[cue]}; only what the operator states is remembered; nothing was written`);
 }
 
 /** Renders a result for the model (JSON) and the operator (one short line). */
@@ -171,7 +178,7 @@ export async function admit(
       return {
         status: 'rejected',
         reason: error.reason,
-        error: EXPLANATIONS[error.reason],
+        error: error.detail ?? EXPLANATIONS[error.reason],
         ...(error.conflicting.length > 0 ? { conflicting_memory_ids: error.conflicting } : {}),
       };
     }
@@ -200,7 +207,8 @@ async function decide(
 
   const span = findWholeSpan(spoken, evidence);
   if (!span) reject('evidence_not_in_utterance');
-  if (notAsserted(utterance, span, predicate)) reject('evidence_not_asserted');
+  const cue = notAsserted(utterance, span, predicate);
+  if (cue) rejectNotAsserted(cue);
   // From here on the evidence is the operator's own wording of that span.
   const clause = toMatchText(utterance.slice(span[0], span[1]))!;
   const valueSpan = findWholeSpan(clause, value, { particles: true });
