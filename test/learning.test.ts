@@ -166,6 +166,20 @@ describe('supervised learning: proposals from conversation, decided by the opera
         expectRejected('propose_entity', utterance, args, reason));
     }
 
+    it('refuses a message too long to keep with its proposal, saying so, instead of failing', async () => {
+      const long = `Carol is our new nurse. ${'The ward is busy today. '.repeat(400)}`;
+      const before = m.snapshot();
+      const { result, line } = await call('propose_entity', long, entity('Carol', 'Carol is our new nurse'));
+      expect(result).to.deep.equal({
+        status: 'rejected',
+        reason: 'invalid_proposal',
+        error:
+          "the operator's message is over 8,000 characters, more than a proposal keeps; ask the operator to state it in a shorter message; nothing was proposed",
+      });
+      expect(line).to.equal('[propose_entity] rejected invalid_proposal');
+      expect(m.snapshot()).to.deep.equal(before);
+    });
+
     it('names the cue that decided an evidence_not_asserted', async () => {
       for (const [utterance, cue] of [
         ['Maybe Carol is our new nurse.', 'hedge'],
@@ -181,6 +195,42 @@ describe('supervised learning: proposals from conversation, decided by the opera
   });
 
   describe('propose_supersede', () => {
+    it('takes you for the robot when its entity has the profile name as an alias, as remember does', async () => {
+      const r = await modelRuntime({ name: 'Rover' });
+      try {
+        const rover = await r.store().createEntity({ entityType: 'robot', canonicalName: 'Rover Unit Seven' });
+        await r.store().addAlias(rover.id, 'Rover');
+        await r.store().createMemory({
+          kind: 'preference',
+          summary: 'Rover prefers quiet rooms',
+          predicate: 'prefers',
+          value: 'quiet rooms',
+          sourceKind: 'console',
+          links: [{ entityId: rover.id, role: 'subject' }],
+        });
+        const first = r.server.requests.length;
+        r.server.push(
+          {
+            toolCalls: [
+              {
+                name: 'propose_supersede',
+                arguments: { memory_id: 'MEM1', value: 'busy rooms', evidence: 'you prefer busy rooms now' },
+              },
+            ],
+          },
+          { text: 'Noted.' },
+        );
+        await r.say('From today you prefer busy rooms now.');
+        expect(JSON.parse(toolMessages(r.server, first + 1)[0]!)).to.deep.equal({
+          status: 'pending',
+          proposal_id: 'P1',
+          note: PENDING_NOTE,
+        });
+      } finally {
+        await r.dispose();
+      }
+    });
+
     it('proposes, and the accept supersedes the old memory and keeps its history', async () => {
       const { result, line } = await call(
         'propose_supersede',

@@ -1,4 +1,5 @@
 import {
+  MAX_UTTERANCE_LENGTH,
   MemoryErrorCodes,
   isMiraError,
   normalizeDisplay,
@@ -116,11 +117,24 @@ function groundedClause(utterance: string | undefined, evidenceText: string, pre
   if (utterance === undefined) reject('invalid_proposal');
   const spoken = toMatchText(utterance);
   if (!spoken) reject('invalid_proposal');
+  // Measured as the store measures it (white space collapsed).
+  if ([...normalizeDisplay(utterance, 'utterance')].length > MAX_UTTERANCE_LENGTH) {
+    reject(
+      'invalid_proposal',
+      undefined,
+      `the operator's message is over ${MAX_UTTERANCE_LENGTH.toLocaleString('en')} characters, more than a proposal keeps; ask the operator to state it in a shorter message; nothing was proposed`,
+    );
+  }
   const evidence = field(evidenceText, MAX_EVIDENCE_LENGTH);
   const span = findWholeSpan(spoken, evidence);
   if (!span) reject('evidence_not_in_utterance');
   const cue = notAsserted(utterance, span, predicate);
-  if (cue) reject('evidence_not_asserted', undefined, `${NOT_ASSERTED_WHY[cue]}; only what the operator states can be proposed; nothing was proposed`);
+  if (cue)
+    reject(
+      'evidence_not_asserted',
+      undefined,
+      `${NOT_ASSERTED_WHY[cue]}; only what the operator states can be proposed; nothing was proposed`,
+    );
   return toMatchText(utterance.slice(span[0], span[1]))!;
 }
 
@@ -188,12 +202,23 @@ export function proposeEntity(
   );
 }
 
-/** Whether the clause names `entity` by its name, an alias, or (for the robot itself) a self-reference. */
-function namesSubject(clause: MatchText, entity: Entity, profile: ProfileInfo): boolean {
+/**
+ * Whether the clause names `entity` by its name, an alias, or, when it is the robot itself, a
+ * self-reference: the robot is the one entity the profile's name resolves to (as a name or an alias),
+ * exactly as `remember` resolves `you`.
+ */
+async function namesSubject(
+  store: MemoryStore,
+  clause: MatchText,
+  entity: Entity,
+  profile: ProfileInfo,
+): Promise<boolean> {
   const names = [entity.canonicalName, ...entity.aliases.map((a) => a.alias)];
   if (names.some((n) => findWholeSpan(clause, toMatchText(n)!, { particles: true }))) return true;
-  const self = toMatchText(profile.name)?.form === toMatchText(entity.canonicalName)?.form;
-  return self && [...SELF_REFERENCES].some((word) => findWholeSpan(clause, toMatchText(word)!, { particles: true }));
+  if (![...SELF_REFERENCES].some((word) => findWholeSpan(clause, toMatchText(word)!, { particles: true })))
+    return false;
+  const self = await store.findEntityIds(profile.name);
+  return self.length === 1 && self[0] === entity.id;
 }
 
 /** Decides a `propose_supersede` call against the current operator utterance and the store. */
@@ -226,7 +251,7 @@ export function proposeSupersede(
         return reject('memory_not_supersedable');
       }
       const entity = await store.getEntity(subjectId);
-      if (!entity || !namesSubject(clause, entity, profile)) reject('subject_not_supported');
+      if (!entity || !(await namesSubject(store, clause, entity, profile))) reject('subject_not_supported');
       if (memory.value !== null && toMatchText(memory.value)?.form === value.form) reject('value_unchanged');
       try {
         const proposal = await store.createProposal({

@@ -113,7 +113,11 @@ function reject(reason: RememberReason, conflicting?: readonly string[], detail?
 
 /** Refuses evidence the operator did not assert, naming the cue that decided. */
 function rejectNotAsserted(cue: NotAsserted): never {
-  return reject('evidence_not_asserted', [], `${NOT_ASSERTED_WHY[cue]}; only what the operator states is remembered; nothing was written`);
+  return reject(
+    'evidence_not_asserted',
+    [],
+    `${NOT_ASSERTED_WHY[cue]}; only what the operator states is remembered; nothing was written`,
+  );
 }
 
 /** Renders a result for the model (JSON) and the operator (one short line). */
