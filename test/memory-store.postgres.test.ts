@@ -42,6 +42,18 @@ if (unavailable) {
           await client.end();
         }
       },
+      storedUtterances: async () => {
+        const client = await db.client();
+        try {
+          const { rows } = await client.query<{ id: string; utterance: string }>(
+            'SELECT id, utterance FROM proposals WHERE space = $1',
+            ['ward-3'],
+          );
+          return Object.fromEntries(rows.map((r) => [Number(r.id), r.utterance]));
+        } finally {
+          await client.end();
+        }
+      },
     };
   });
 }

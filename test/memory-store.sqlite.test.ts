@@ -31,6 +31,18 @@ describeMemoryStoreContract('SqliteMemoryStore on a real file', async (clock) =>
           object_ref, sha256, byte_size, created_at FROM payloads_kept;`);
       other.close();
     },
+    storedUtterances: async () => {
+      const other = new Database(path, { readonly: true });
+      try {
+        const rows = other.prepare('SELECT id, utterance FROM proposals').all() as Array<{
+          id: number;
+          utterance: string;
+        }>;
+        return Object.fromEntries(rows.map((r) => [r.id, r.utterance]));
+      } finally {
+        other.close();
+      }
+    },
   };
 });
 
@@ -217,7 +229,8 @@ describe('SqliteMemoryStore beside other connections', function () {
             value: 'cocoa',
             slotIds: [1],
             evidence: 'Ada prefers cocoa',
-            utterance: 'Ada prefers cocoa now',
+            // Decided: what was said beyond the evidence is gone.
+            utterance: 'Ada prefers cocoa',
             decision: 'accepted',
             createdAt: at,
             expiresAt: '2026-03-08T12:00:00.000Z',

@@ -13,6 +13,8 @@ export interface StoreUnderTest {
    * arrange it); every other column reads as before.
    */
   makeBodiesUnreadable(): Promise<void>;
+  /** Every proposal's utterance column as stored, by ID, read from outside the store. */
+  storedUtterances(): Promise<Record<number, string>>;
 }
 
 /** Makes a fresh, empty store whose timestamps come from `clock`. */
@@ -817,6 +819,51 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         );
         expect((await rejection(store.acceptProposal(424242))).code).to.equal('MIRA_ERR_MEMORY_PROPOSAL_NOT_FOUND');
         expect((await store.listProposals()).map((p) => p.status)).to.deep.equal(['accepted']);
+      });
+
+      it('keeps what was said only while a proposal waits: its evidence alone once decided or expired', async () => {
+        const { tea } = await aliceWithTea();
+        const withSecret = (extra: string) => ({
+          kind: 'entity' as const,
+          entityType: 'person',
+          evidence: 'she is our new nurse',
+          utterance: `Meet her: she is our new nurse. ${extra}`,
+        });
+        const rejected = await store.createProposal({ ...withSecret('The door code is 4821.'), name: 'Carol' });
+        const accepted = await store.createProposal({ ...withSecret('My PIN is 1234.'), name: 'Dora' });
+        const expiring = await store.createProposal({ ...withSecret('The safe opens with 77.'), name: 'Erin' });
+        expect((await store.getProposal(rejected.id))!.utterance).to.equal(
+          'Meet her: she is our new nurse. The door code is 4821.',
+        );
+        await store.rejectProposal(rejected.id, null);
+        await store.acceptProposal(accepted.id);
+        clock.advance(7 * DAY);
+        // Shown no more once expired, even before anything erased it.
+        expect((await store.getProposal(expiring.id))!.utterance).to.equal('she is our new nurse');
+        // The next proposal erases what the expired one kept.
+        const waiting = await store.createProposal(supersede(tea.id));
+        for (const p of [rejected, accepted, expiring])
+          expect((await store.getProposal(p.id))!.utterance, p.ref).to.equal('she is our new nurse');
+        const stored = await sut.storedUtterances();
+        expect([stored[rejected.id], stored[accepted.id], stored[expiring.id]]).to.deep.equal(
+          Array(3).fill('she is our new nurse'),
+        );
+        expect(stored[waiting.id]).to.equal(said);
+        expect(JSON.stringify(stored)).not.to.match(/4821|1234|77/);
+      });
+
+      it('erases at open what a decided proposal of before kept of what was said', async () => {
+        await aliceWithTea();
+        const p = await store.createProposal({
+          kind: 'entity',
+          entityType: 'person',
+          name: 'Carol',
+          evidence: 'Carol is here',
+          utterance: 'Carol is here. The door code is 4821.',
+        });
+        clock.advance(7 * DAY);
+        store = await sut.reopen();
+        expect((await sut.storedUtterances())[p.id]).to.equal('Carol is here');
       });
 
       it('keeps proposals and supersession across a restart', async () => {

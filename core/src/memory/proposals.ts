@@ -72,7 +72,11 @@ export function prepareProposal(input: NewProposal, now: Date, defaultTtlMs: num
 /** A stored row as the console and the model see it: `expired` once its time has passed undecided. */
 export function toProposal(row: ProposalRow, now: Date): Proposal {
   const expired = row.decision === 'pending' && now.toISOString() >= row.expiresAt;
-  return { ...row, ref: proposalRef(row.id), status: expired ? 'expired' : row.decision };
+  const status = expired ? 'expired' : row.decision;
+  // What was said beyond the evidence serves the decision only: once decided or expired it is not shown
+  // (and the stores erase it).
+  const utterance = status === 'pending' ? row.utterance : row.evidence;
+  return { ...row, utterance, ref: proposalRef(row.id), status };
 }
 
 /** Refuses an entity proposal for a name that already names entities (`ids`), as both stores word it. */

@@ -178,8 +178,12 @@ export class SqliteMemoryStore implements MemoryStore {
       ),
       proposalById: db.prepare(`SELECT ${PROPOSAL_COLUMNS} FROM proposals WHERE id = ?`),
       proposals: db.prepare(`SELECT ${PROPOSAL_COLUMNS} FROM proposals ORDER BY id`),
+      // A decided proposal keeps its evidence, not the rest of what was said.
       decideProposal: db.prepare(
-        "UPDATE proposals SET decision = ?, decided_at = ?, reason = ?, result = ? WHERE id = ? AND decision = 'pending'",
+        "UPDATE proposals SET decision = ?, decided_at = ?, reason = ?, result = ?, utterance = evidence WHERE id = ? AND decision = 'pending'",
+      ),
+      eraseSpentUtterances: db.prepare(
+        "UPDATE proposals SET utterance = evidence WHERE utterance <> evidence AND (decision <> 'pending' OR expires_at <= ?)",
       ),
       linksOf: db.prepare(
         'SELECT l.entity_id, l.role, e.canonical_name FROM memory_links l JOIN entities e ON e.id = l.entity_id WHERE l.memory_id = ? ORDER BY l.entity_id, l.role',
@@ -232,12 +236,16 @@ export class SqliteMemoryStore implements MemoryStore {
     const db = options.readOnly
       ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA)
       : openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA, options.onUpgrade);
-    return new SqliteMemoryStore(
+    const store = new SqliteMemoryStore(
       path,
       db,
       options.clock ?? systemClock,
       options.proposalTtlMs ?? DEFAULT_PROPOSAL_TTL_MS,
     );
+    // What was said beside the evidence of proposals decided or expired since: erased at open (rows of
+    // earlier versions included), as every new proposal erases it for those that expired meanwhile.
+    if (!options.readOnly) store.#s.eraseSpentUtterances.run(store.#now());
+    return store;
   }
 
   #run<T>(fn: () => T): Promise<T> {
@@ -505,6 +513,7 @@ export class SqliteMemoryStore implements MemoryStore {
       const p = prepareProposal(input, this.#clock.now(), this.#proposalTtlMs);
       return this.#db
         .transaction((): Proposal => {
+          this.#s.eraseSpentUtterances.run(p.createdAt);
           let slotIds: number[] = [];
           if (p.kind === 'entity') {
             assertNameFree(p.name!, this.#s.entityIdsByKey.all(p.nameKey, p.nameKey) as number[]);

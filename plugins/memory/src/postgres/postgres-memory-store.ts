@@ -202,6 +202,9 @@ export class PostgresMemoryStore implements MemoryStore {
         options.space,
         store.#now(),
       ]);
+      // What was said beside the evidence of proposals decided or expired since (rows of earlier versions
+      // included): erased at open, as every new proposal erases it for those that expired meanwhile.
+      await store.#eraseSpentUtterances(ds);
       return store;
     } catch (error) {
       await ds.destroy().catch(() => undefined);
@@ -694,10 +697,20 @@ export class PostgresMemoryStore implements MemoryStore {
     ]);
   }
 
+  /** Keeps only the evidence of this space's decided or expired proposals. */
+  async #eraseSpentUtterances(m: Runner, now = this.#now()): Promise<void> {
+    await m.query(
+      `UPDATE proposals SET utterance = evidence
+       WHERE space = $1 AND utterance <> evidence AND (decision <> 'pending' OR expires_at <= $2)`,
+      [this.space, now],
+    );
+  }
+
   createProposal(input: NewProposal): Promise<Proposal> {
     return this.#run('writing a proposal', async () => {
       const p = prepareProposal(input, this.#clock.now(), this.#proposalTtlMs);
       return this.#tx(async (m) => {
+        await this.#eraseSpentUtterances(m, p.createdAt);
         let slotIds: number[] = [];
         if (p.kind === 'entity') {
           assertNameFree(p.name!, await this.#entitiesByKey(m, p.nameKey!));
@@ -755,7 +768,7 @@ export class PostgresMemoryStore implements MemoryStore {
         const now = this.#now();
         const decide = (result: string) =>
           m.query(
-            `UPDATE proposals SET decision = 'accepted', decided_at = $3, result = $4 WHERE space = $1 AND id = $2`,
+            `UPDATE proposals SET decision = 'accepted', decided_at = $3, result = $4, utterance = evidence WHERE space = $1 AND id = $2`,
             [this.space, proposalId, now, result],
           );
         if (proposal.kind === 'entity') {
@@ -800,7 +813,7 @@ export class PostgresMemoryStore implements MemoryStore {
         const proposal = requireProposal(await this.#proposal(m, proposalId), proposalId);
         assertDecidable(proposal, false);
         await m.query(
-          `UPDATE proposals SET decision = 'rejected', decided_at = $3, reason = $4 WHERE space = $1 AND id = $2`,
+          `UPDATE proposals SET decision = 'rejected', decided_at = $3, reason = $4, utterance = evidence WHERE space = $1 AND id = $2`,
           [this.space, proposalId, this.#now(), rejectReason(reason)],
         );
         return (await this.#proposal(m, proposalId))!;
