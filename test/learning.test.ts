@@ -180,6 +180,31 @@ describe('supervised learning: proposals from conversation, decided by the opera
       expect(m.snapshot()).to.deep.equal(before);
     });
 
+    it('marks a proposal stale in memory pending once its name is taken, and the accept refuses it', async () => {
+      await call('propose_entity', 'Meet Dave. Dave is our porter.', entity('Dave', 'Dave is our porter'));
+      await call(
+        'propose_supersede',
+        'Alice prefers coffee now.',
+        supersede('MEM1', 'coffee', 'Alice prefers coffee now'),
+      );
+      await call(
+        'propose_supersede',
+        'Alice prefers cocoa now.',
+        supersede('MEM1', 'cocoa', 'Alice prefers cocoa now'),
+      );
+      await m.say('memory entity add person "Dave"');
+      await m.say('memory accept P3');
+      const listed = (await m.say('memory pending')).output;
+      expect(listed.filter((l) => l.startsWith('  stale:'))).to.deep.equal([
+        '  stale: ENT4 has this name now; it can no longer be accepted (memory reject P1 clears it)',
+        '  stale: MEM1 is superseded now; it can no longer be accepted (memory reject P2 clears it)',
+      ]);
+      const refused = await m.say('memory accept P1');
+      expect(refused.ok).to.equal(false);
+      expect(refused.output[0]).to.match(/^error: MIRA_ERR_MEMORY_PROPOSAL_STALE: /);
+      expect(await store.findEntities('Dave')).to.have.length(1);
+    });
+
     it('names the cue that decided an evidence_not_asserted', async () => {
       for (const [utterance, cue] of [
         ['Maybe Carol is our new nurse.', 'hedge'],

@@ -525,6 +525,18 @@ describe('Mind view', function () {
       expect(((await (await call('/api/proposals')).json()) as { proposals: unknown[] }).proposals).to.deep.equal([]);
     });
 
+    it('marks a proposal stale once its name is taken, saying why', async () => {
+      const store = await propose();
+      await store.createEntity({ entityType: 'person', canonicalName: 'Carol' });
+      const { proposals } = (await (await call('/api/proposals')).json()) as {
+        proposals: Array<Record<string, unknown>>;
+      };
+      expect(proposals.map((p) => [p.id, p.stale])).to.deep.equal([
+        ['P1', 'ENT2 has this name now'],
+        ['P2', null],
+      ]);
+    });
+
     it('refuses a bad body or ID and changes nothing', async () => {
       const store = await propose();
       for (const [path, body, status, code] of [

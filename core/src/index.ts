@@ -137,6 +137,7 @@ export {
   supersedableSlot,
   supersedingMemory,
   toProposal,
+  whyStale,
   type PreparedProposal,
   type ProposalColumns,
 } from './memory/proposals.js';

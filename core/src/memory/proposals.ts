@@ -1,7 +1,7 @@
 import { CoreErrorCodes, MemoryErrorCodes, MiraError } from '../errors.js';
 import { normalizeDisplay, normalizeToken } from '../text/normalize.js';
 import { entityRef, memoryRef, proposalRef } from './ids.js';
-import type { Memory, MemorySlot, NewMemory, NewProposal, Proposal, ProposalRow } from './types.js';
+import type { Memory, MemorySlot, MemoryStore, NewMemory, NewProposal, Proposal, ProposalRow } from './types.js';
 import { MAX_SUMMARY_LENGTH, MAX_VALUE_LENGTH, OPERATOR_STATEMENT_SOURCE, prepareNewName } from './validate.js';
 
 /** How long a proposal waits for the operator by default: 7 days. */
@@ -236,4 +236,22 @@ export function proposalFromColumns(row: ProposalColumns): ProposalRow {
     reason: row.reason,
     result: row.result,
   };
+}
+
+/**
+ * Why a pending proposal can no longer be accepted as it stands — its name is an entity's now, or the
+ * memory it would replace is no longer active — or undefined. An accept refuses it
+ * (`MIRA_ERR_MEMORY_PROPOSAL_STALE`), changing nothing; listings say so beforehand.
+ */
+export async function whyStale(store: MemoryStore, proposal: Proposal, replaced?: Memory): Promise<string | undefined> {
+  if (proposal.status !== 'pending') return undefined;
+  if (proposal.kind === 'entity') {
+    const ids = await store.findEntityIds(proposal.name!);
+    if (ids.length === 0) return undefined;
+    return `${ids.map((id) => entityRef(id)).join(', ')} ${ids.length > 1 ? 'have' : 'has'} this name now`;
+  }
+  const memory = replaced ?? (await store.getMemory(proposal.memoryId!));
+  if (!memory) return `${memoryRef(proposal.memoryId!)} no longer exists`;
+  if (memory.status !== 'active') return `${memory.ref} is ${memory.status} now`;
+  return undefined;
 }

@@ -13,6 +13,7 @@ import {
   type Memory,
   type MemoryStore,
   type Proposal,
+  whyStale,
 } from '@mira/core';
 import { readableFileWarnings } from '@mira/sqlite';
 
@@ -293,6 +294,9 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         for (const proposal of waiting) {
           const replaced = proposal.memoryId === null ? undefined : await store.getMemory(proposal.memoryId);
           out.print(formatProposalLine(proposal, replaced));
+          const stale = await whyStale(store, proposal, replaced);
+          if (stale)
+            out.print(`  stale: ${stale}; it can no longer be accepted (memory reject ${proposal.ref} clears it)`);
           out.print(`  evidence: ${quote(proposal.evidence)}`);
           out.print(`  said: ${quote(proposal.utterance)}`);
           out.print(`  proposed ${proposal.createdAt}; expires ${proposal.expiresAt}`);

@@ -621,20 +621,27 @@ function proposalItem(p) {
     }
   };
   const expired = p.status === 'expired';
+  const stale = !expired && p.stale;
   return el(
     'li',
-    { className: `proposal${expired ? ' expired' : ''}`, 'data-id': p.id },
+    { className: `proposal${expired || stale ? ' expired' : ''}`, 'data-id': p.id },
     el('h3', { text: proposalTitle(p) }),
     el('p', { className: 'said' }, el('span', { text: 'Said: ' }), el('q', { text: p.utterance })),
     el('p', { text: `Evidence: ${p.evidence}` }),
     el('p', {
       className: 'meta',
-      text: expired ? `Expired ${p.expires_at}; it can only be rejected` : `Expires ${p.expires_at}`,
+      text: expired
+        ? `Expired ${p.expires_at}; it can only be rejected`
+        : stale
+          ? `Stale: ${p.stale}; it can only be rejected`
+          : `Expires ${p.expires_at}`,
     }),
     el(
       'div',
       { className: 'actions' },
-      expired ? null : el('button', { type: 'button', text: `Accept ${p.id}`, onclick: () => decide('accept') }),
+      expired || stale
+        ? null
+        : el('button', { type: 'button', text: `Accept ${p.id}`, onclick: () => decide('accept') }),
       label,
       el('button', { type: 'button', text: `Reject ${p.id}`, onclick: () => decide('reject') }),
     ),

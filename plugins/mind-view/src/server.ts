@@ -11,6 +11,7 @@ import {
   parseEntityRef,
   parseMemoryRef,
   parseProposalRef,
+  whyStale,
   type Entity,
   type ErrorCatalogue,
   type Memory,
@@ -432,7 +433,7 @@ export async function startMindViewServer(
       const proposals = [];
       for (const p of open) {
         const replaces = p.memoryId === null ? undefined : await store.getMemory(p.memoryId);
-        proposals.push(proposalJson(p, replaces));
+        proposals.push({ ...proposalJson(p, replaces), stale: (await whyStale(store, p, replaces)) ?? null });
       }
       return { proposals };
     }
