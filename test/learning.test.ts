@@ -205,6 +205,32 @@ describe('supervised learning: proposals from conversation, decided by the opera
       expect(await store.findEntities('Dave')).to.have.length(1);
     });
 
+    it('refuses a pronoun as an entity name, in a proposal and on the console', async () => {
+      for (const [utterance, name] of [
+        ['You are our new nurse.', 'You'],
+        ['Yourself is a name here.', 'Yourself'],
+        ['Me is the new porter.', 'Me'],
+      ] as const) {
+        const before = m.snapshot();
+        const { result } = await call('propose_entity', utterance, entity(name, utterance.slice(0, -1)));
+        expect(result, utterance).to.deep.equal({
+          status: 'rejected',
+          reason: 'invalid_proposal',
+          error:
+            'the name is a pronoun (you, me, we…), which means whoever speaks or is spoken to, not one entity (you is the robot itself); nothing was proposed',
+        });
+        expect(m.snapshot()).to.deep.equal(before);
+      }
+      const added = await m.say('memory entity add person "you"');
+      expect(added.output).to.deep.equal([
+        'error: MIRA_ERR_MEMORY_NAME_IS_PRONOUN: "you" is a pronoun: it means whoever speaks or is spoken to, so it cannot be the canonical name of one entity; give the entity\'s own name',
+      ]);
+      const alias = await m.say('memory alias add ENT1 "ourselves"');
+      expect(alias.output[0]).to.match(
+        /^error: MIRA_ERR_MEMORY_NAME_IS_PRONOUN: "ourselves" is a pronoun: .* cannot be the alias of one entity/,
+      );
+    });
+
     it('names the cue that decided an evidence_not_asserted', async () => {
       for (const [utterance, cue] of [
         ['Maybe Carol is our new nurse.', 'hedge'],

@@ -337,6 +337,11 @@ export const MemoryErrors = defineErrors('@mira/core', {
     message: 'the memory database failed; the write was rolled back',
     fix: 'read the cause on stderr (I/O, lock timeout); try again',
   },
+  NAME_IS_PRONOUN: {
+    code: 'MIRA_ERR_MEMORY_NAME_IS_PRONOUN',
+    message: 'a pronoun (you, your, me, we…) is not a name: it means whoever speaks or is spoken to',
+    fix: "give the entity's own name (to the robot, \"you\" is the robot already)",
+  },
   SOURCE_KIND_RESERVED: {
     code: 'MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED',
     message: 'that source kind is written only by the runtime (operator_statement: by remember admission)',

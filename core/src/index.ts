@@ -174,6 +174,7 @@ export {
   writtenMemory,
   prepareName,
   prepareNewName,
+  PRONOUNS,
   OPERATOR_STATEMENT_SOURCE,
   RUNTIME_SOURCE_KINDS,
   assertHandWrittenSource,

@@ -26,8 +26,30 @@ export function prepareName(name: string, what = 'name'): { display: string; key
 }
 
 /**
+ * Words that refer to whoever speaks or is spoken to, never to one entity: to the robot "you" is the
+ * robot itself (admission resolves it so), and "me" or "we" is whoever is talking.
+ */
+export const PRONOUNS: ReadonlySet<string> = new Set([
+  'you',
+  'your',
+  'yours',
+  'yourself',
+  'yourselves',
+  'i',
+  'me',
+  'my',
+  'mine',
+  'myself',
+  'we',
+  'us',
+  'our',
+  'ours',
+  'ourselves',
+]);
+
+/**
  * {@link prepareName} for a name or alias about to be stored: also refuses a tab or line break, which
- * lookups collapse as white space but which has no place in a stored name.
+ * lookups collapse as white space but which has no place in a stored name, and a pronoun.
  */
 export function prepareNewName(name: string, what = 'name'): { display: string; key: string } {
   if (typeof name === 'string') {
@@ -41,7 +63,14 @@ export function prepareNewName(name: string, what = 'name'): { display: string; 
       );
     }
   }
-  return prepareName(name, what);
+  const prepared = prepareName(name, what);
+  if (PRONOUNS.has(prepared.key)) {
+    throw new MiraError(
+      MemoryErrorCodes.NAME_IS_PRONOUN,
+      `"${prepared.display}" is a pronoun: it means whoever speaks or is spoken to, so it cannot be the ${what} of one entity; give the entity's own name`,
+    );
+  }
+  return prepared;
 }
 
 /** The source kind of memories admitted from the operator's own words by `remember`. */

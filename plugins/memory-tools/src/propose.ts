@@ -1,8 +1,10 @@
 import {
   MAX_UTTERANCE_LENGTH,
   MemoryErrorCodes,
+  PRONOUNS,
   isMiraError,
   normalizeDisplay,
+  normalizeKey,
   normalizeToken,
   parseMemoryRef,
   supersedableSlot,
@@ -176,6 +178,13 @@ export function proposeEntity(
       }
       const nameSpan = findWholeSpan(clause, name, { particles: true });
       if (!nameSpan) reject('name_not_supported');
+      if (PRONOUNS.has(normalizeKey(args.name))) {
+        reject(
+          'invalid_proposal',
+          undefined,
+          'the name is a pronoun (you, me, we…), which means whoever speaks or is spoken to, not one entity (you is the robot itself); nothing was proposed',
+        );
+      }
       const existing = await store.findEntityIds(args.name);
       if (existing.length > 0) reject('entity_exists', `ENT${existing[0]}`);
       try {
