@@ -569,6 +569,24 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       );
     });
 
+    it('matches a Japanese name or value only as a whole word, never a fragment of one', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'アリ' });
+      // アリ (Ali) is a person of its own; the memory about アリス (Alice) is not hers.
+      await expectRejected(
+        'アリスは紅茶が好き',
+        fact('アリ', 'likes', '紅茶', 'アリスは紅茶が好き'),
+        'subject_not_supported',
+      );
+      // 紅 (red) is not 紅茶 (tea).
+      await expectRejected(
+        'アリスは紅茶が好き',
+        fact('アリス', 'likes', '紅', 'アリスは紅茶が好き'),
+        'value_not_supported',
+      );
+      const { result } = await propose('アリは紅茶が好き', fact('アリ', 'likes', '紅茶', 'アリは紅茶が好き'));
+      expect(result).to.deep.include({ status: 'applied', outcome: 'created' });
+    });
+
     it('matches the same halfwidth kana whatever else the utterance holds', async () => {
       // The segmenter path (an accent elsewhere) and the fast path (plain text) must agree.
       const { result: plain } = await propose('田中はﾊﾟﾝが好き', fact('田中', 'likes', 'パン', '田中はﾊﾟﾝが好き'));

@@ -63,7 +63,8 @@ function* graphemes(text: string): Generator<{ segment: string; index: number }>
     index += segment.length;
   }
 }
-// Scripts written without spaces between words: next to them no word boundary is required.
+// Scripts written without spaces between words: next to them a word boundary is where ICU's dictionaries
+// (Intl.Segmenter's word granularity) put one.
 const SPACELESS =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
@@ -126,12 +127,30 @@ export function toMatchText(text: string): MatchText | undefined {
 
 const HANGUL = /\p{Script=Hangul}/u;
 
+const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
+// Word boundaries per matching form, memoised: a form is segmented once however many spans are tried in it.
+const boundaryCache = new Map<string, ReadonlySet<number>>();
+
+/** Whether `at` is a word boundary of `form` as ICU finds them (dictionaries for Han, Kana, Thai, …). */
+function wordBoundary(form: string, at: number): boolean {
+  let boundaries = boundaryCache.get(form);
+  if (!boundaries) {
+    const found = new Set<number>([form.length]);
+    for (const { index } of wordSegmenter.segment(form)) found.add(index);
+    boundaries = found;
+    if (boundaryCache.size > 1000) boundaryCache.clear();
+    boundaryCache.set(form, boundaries);
+  }
+  return boundaries.has(at);
+}
+
 function boundaryOk(form: string, at: number, side: 'start' | 'end', particles: boolean): boolean {
   if (at <= 0 || at >= form.length) return true;
   const before = String.fromCodePoint(form.codePointAt(at - 1 - (isLowSurrogate(form, at - 1) ? 1 : 0))!);
   const after = String.fromCodePoint(form.codePointAt(at)!);
   if (!WORD_CHAR.test(before) || !WORD_CHAR.test(after)) return true;
-  if (SPACELESS.test(before) || SPACELESS.test(after)) return true;
+  // Without spaces, ICU's word boundaries decide: アリ is not in アリス, nor 紅 in 紅茶, but ガス is in 田中はガスが好き.
+  if (SPACELESS.test(before) || SPACELESS.test(after)) return wordBoundary(form, at);
   // Korean attaches particles to nouns: a name or value may end inside a Hangul word (커피 in 커피를),
   // but never begin inside one (피 in 커피를).
   return particles && side === 'end' && HANGUL.test(before) && HANGUL.test(after);
@@ -144,9 +163,9 @@ function isLowSurrogate(text: string, index: number): boolean {
 
 /**
  * Finds `needle` in `haystack` as a whole span: it may not begin or end
- * inside a word ("art" does not occur in "cartography"), except next to
- * characters of scripts written without spaces, and it must cover whole
- * original characters. With `particles` (names and values, never evidence)
+ * inside a word ("art" does not occur in "cartography"; in scripts written
+ * without spaces, a word as ICU's dictionaries segment it: "アリ" does not
+ * occur in "アリス"), and it must cover whole original characters. With `particles` (names and values, never evidence)
  * it may end inside a Hangul word, where Korean attaches its particles.
  *
  * @returns the [start, end) range in the original haystack text, or undefined.

@@ -141,10 +141,20 @@ describe('findWholeSpan()', () => {
     expect(find('Die Straße', 'STRASSE')).to.deep.equal([4, 10]);
   });
 
-  it('needs no boundary next to Han, Hiragana, Katakana, Thai, Lao, Khmer or Myanmar', () => {
-    expect(find('我喜欢喝茶', '茶')).to.deep.equal([4, 5]);
+  it('takes word boundaries in Han, Kana, Thai, Lao, Khmer and Myanmar from ICU (Intl.Segmenter)', () => {
+    expect(find('我喜欢喝红茶', '红茶')).to.deep.equal([4, 6]);
     expect(find('ฉันชอบชา', 'ชา')).to.not.equal(undefined);
+    expect(find('ລາວມັກກາເຟ', 'ກາເຟ')).to.not.equal(undefined);
     expect(find('アリスは紅茶', 'アリス')).to.deep.equal([0, 3]);
+    expect(find('アリスは紅茶', '紅茶')).to.deep.equal([4, 6]);
+    // A fragment of a word is not the word: Ali is not Alice, 紅 (red) is not 紅茶 (tea).
+    expect(find('アリスは紅茶', 'アリ')).to.equal(undefined);
+    expect(find('紅茶が好き', '紅')).to.equal(undefined);
+    expect(find('ฉันชอบชาเย็น', 'ชาเ')).to.equal(undefined);
+    // Halfwidth kana compose first: ｶﾞｽ is the word ガス.
+    expect(find('田中はｶﾞｽが好き', 'ガス')).to.deep.equal([3, 6]);
+    // ICU's dictionary decides, including where it joins a verb and its object (喝茶, "drink tea").
+    expect(find('我喜欢喝茶', '茶')).to.equal(undefined);
   });
 
   it('treats text with control characters as no evidence', () => {
