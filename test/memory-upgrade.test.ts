@@ -160,6 +160,44 @@ describe('memory schema version 1 → 2: a tested upgrade with a backup first', 
     });
   }
 
+  it('backs up a file in rollback-journal mode byte for byte, then moves it to WAL', async () => {
+    copyFileSync(FIXTURE, path);
+    const db = new Database(path);
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    const original = readFileSync(path);
+    expect(original[18]).to.equal(1);
+    const done: UpgradeDone[] = [];
+    const store = SqliteMemoryStore.open(path, { onUpgrade: (d) => done.push(d) });
+    try {
+      expect(done).to.deep.equal([{ from: 1, to: 2, backupPath: `${path}.v1.bak` }]);
+      expect(readFileSync(`${path}.v1.bak`).equals(original)).to.equal(true);
+      expect((await store.info()).memories).to.equal(3);
+    } finally {
+      await store.close();
+    }
+    expect(readFileSync(path)[18]).to.equal(2);
+  });
+
+  it('writes no backup for an upgrade it refuses, however often it is started', () => {
+    copyFileSync(FIXTURE, path);
+    const db = new Database(path);
+    db.pragma('foreign_keys = OFF');
+    // A link to a memory that does not exist: the upgrade's foreign key check fails.
+    db.prepare("INSERT INTO memory_links (memory_id, entity_id, role) VALUES (999, 1, 'subject')").run();
+    db.close();
+    const before = readFileSync(path);
+    for (let start = 0; start < 3; start += 1) {
+      const error = openError(path);
+      expect(error.code).to.equal('MIRA_ERR_STORE_OPEN_FAILED');
+      expect(error.detail).to.equal(
+        `${path}: the upgrade from version 1 would leave 1 broken references; nothing was changed and no backup was written. Repair the references with the Mira release that wrote the file, or point [memory] database_path at another file`,
+      );
+    }
+    expect(readdirSync(dir).filter((f) => f.includes('.bak'))).to.deep.equal([]);
+    expect(readFileSync(path).equals(before)).to.equal(true);
+  });
+
   it('refuses to serve a version 1 file read-only (mira mcp) until the console has upgraded it', () => {
     copyFileSync(FIXTURE, path);
     const error = openError(path, { readOnly: true });

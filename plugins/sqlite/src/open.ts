@@ -7,6 +7,7 @@ import {
   fsyncSync,
   mkdtempSync,
   openSync,
+  readFileSync,
   readSync,
   writeSync,
   rmSync,
@@ -407,14 +408,18 @@ export function openDatabase(
     });
   }
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
     if (inspection.state === 'upgrade') {
+      // Upgraded in the file's own journal mode, so that its backup is the file exactly as it was; WAL after.
+      db.pragma('synchronous = FULL');
       const done = upgradeDatabase(db, path, schema);
+      db.pragma('journal_mode = WAL');
+      db.pragma('foreign_keys = ON');
       if (done) onUpgrade?.(done);
       return db;
     }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
     db.transaction(() => {
       // Another process may have created or marked the file since we looked.
       const found = {
@@ -455,6 +460,16 @@ export function openDatabase(
     throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be prepared: ${(error as Error).message}`, {
       cause: error,
     });
+  }
+}
+
+/** Makes a new directory entry (the backup's) durable. */
+function fsyncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -499,22 +514,28 @@ function upgradeDatabase(db: Database.Database, path: string, schema: StoreSchem
         ) {
           throw new MiraError(SqliteErrorCodes.UNVERSIONED, `${path} changed while it was being opened; start again`);
         }
+        // The file as it is, under the write lock and before anything is written: in rollback-journal mode
+        // its bytes on disk; in WAL mode the database as its WAL makes it (the main file alone lacks it).
+        const wal = (db.pragma('journal_mode', { simple: true }) as string) === 'wal';
+        const image = wal ? db.serialize() : readFileSync(path);
+        upgrade.run(db);
+        const broken = db.pragma('foreign_key_check') as unknown[];
+        if (broken.length > 0) {
+          // Refused before anything is kept: no backup, and the next start refuses the same way.
+          throw new MiraError(
+            CoreErrorCodes.STORE_OPEN_FAILED,
+            `${path}: the upgrade from version ${upgrade.from} would leave ${broken.length} broken references; nothing was changed and no backup was written. Repair the references with the Mira release that wrote the file, or point ${schema.setting} at another file`,
+          );
+        }
         const backupPath = backupPathFor(path, upgrade.from);
         const fd = openSync(backupPath, 'wx', 0o600);
         try {
-          writeSync(fd, db.serialize());
+          writeSync(fd, image);
           fsyncSync(fd);
         } finally {
           closeSync(fd);
         }
-        upgrade.run(db);
-        const broken = db.pragma('foreign_key_check') as unknown[];
-        if (broken.length > 0) {
-          throw new MiraError(
-            CoreErrorCodes.STORE_OPEN_FAILED,
-            `${path}: the upgrade from version ${upgrade.from} would leave ${broken.length} broken references; nothing was changed (the backup is at ${backupPath})`,
-          );
-        }
+        fsyncDirectory(dirname(path));
         db.pragma(`user_version = ${schema.version}`);
         db.pragma(`application_id = ${ours}`);
         return { from: upgrade.from, to: schema.version, backupPath };
