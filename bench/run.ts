@@ -2,6 +2,7 @@
 // A benchmark that fails is reported and the rest still run; the run then exits 1.
 import { admissionBench } from './admission.bench.js';
 import { assertionBench } from './assertion.bench.js';
+import { attributionBench } from './attribution.bench.js';
 import { cognitionBench } from './cognition.bench.js';
 import { duplicatesBench } from './duplicates.bench.js';
 import { hardwareBench } from './hardware.bench.js';
@@ -22,6 +23,7 @@ const BENCHES = [
   'notes',
   'safety',
   'assertion',
+  'attribution',
   'keys',
   'duplicates',
   'search-quality',
@@ -72,6 +74,7 @@ const runs: Record<(typeof BENCHES)[number], () => Promise<void>> = {
       log,
     }),
   assertion: () => assertionBench({ log }),
+  attribution: () => attributionBench({ log }),
   keys: () => keysBench({ rounds: quick ? 300 : 1000, log }),
   duplicates: () => duplicatesBench({ notes: 5000, log }),
   'search-quality': () => searchQualityBench({ log }),

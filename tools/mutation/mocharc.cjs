@@ -11,6 +11,7 @@ module.exports = {
     'test/remember.test.ts',
     'test/learning.test.ts',
     'test/assertion.test.ts',
+    'test/attribution.test.ts',
     'test/memory-store.sqlite.test.ts',
     'test/memory-store.postgres.test.ts',
     'test/notes.test.ts',

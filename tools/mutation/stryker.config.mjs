@@ -10,6 +10,8 @@
 export const TARGETS = [
   'plugins/memory-tools/src/remember.ts',
   'plugins/memory-tools/src/span-match.ts',
+  'plugins/memory-tools/src/assertion.ts',
+  'plugins/memory-tools/src/attribution.ts',
   'core/src/text/normalize.ts',
   'plugins/memory/src/sqlite-memory-store.ts',
   'plugins/notes/src/notes-store.ts',

@@ -50,7 +50,17 @@ export {
   type ProposeResult,
   type SupersedeProposalArgs,
 } from './propose.js';
-export { clearMatchFormCache, findWholeSpan, toMatchText, type MatchText } from './span-match.js';
+export { clearMatchFormCache, findWholeSpan, toMatchText, wholeSpans, type MatchText } from './span-match.js';
+export {
+  CLAUSE_RULES,
+  ENGLISH_CLAUSES,
+  attribute,
+  clauseRulesFor,
+  crossesClause,
+  oneSentence,
+  type AttributionRefusal,
+  type ClauseRules,
+} from './attribution.js';
 export {
   MAX_MEMORIES_PER_ENTITY,
   MAX_QUERY_LENGTH,

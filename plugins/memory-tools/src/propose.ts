@@ -17,7 +17,8 @@ import {
 import { NOT_ASSERTED_WHY, notAsserted } from './assertion.js';
 import { describeFailure, type FailureLog } from './recall.js';
 import { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH, SELF_REFERENCES, matchField } from './remember.js';
-import { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
+import { attribute, oneSentence } from './attribution.js';
+import { findWholeSpan, toMatchText, wholeSpans, type MatchText } from './span-match.js';
 
 /** Every stable reason a rejected proposal carries. */
 export const PROPOSE_REASONS = [
@@ -137,7 +138,15 @@ function groundedClause(utterance: string | undefined, evidenceText: string, pre
       undefined,
       `${NOT_ASSERTED_WHY[cue]}; only what the operator states can be proposed; nothing was proposed`,
     );
-  return toMatchText(utterance.slice(span[0], span[1]))!;
+  const clause = toMatchText(utterance.slice(span[0], span[1]))!;
+  if (!oneSentence(clause)) {
+    reject(
+      'invalid_proposal',
+      undefined,
+      'the evidence holds more than one sentence; copy the one clause that states it, verbatim; nothing was proposed',
+    );
+  }
+  return clause;
 }
 
 async function settle(run: () => Promise<ProposeResult>, log: FailureLog, tool: string): Promise<ProposeResult> {
@@ -212,22 +221,23 @@ export function proposeEntity(
 }
 
 /**
- * Whether the clause names `entity` by its name, an alias, or, when it is the robot itself, a
+ * Where the clause names `entity`: by its name, an alias, or, when it is the robot itself, a
  * self-reference: the robot is the one entity the profile's name resolves to (as a name or an alias),
  * exactly as `remember` resolves `you`.
  */
-async function namesSubject(
+async function subjectSpans(
   store: MemoryStore,
   clause: MatchText,
   entity: Entity,
   profile: ProfileInfo,
-): Promise<boolean> {
-  const names = [entity.canonicalName, ...entity.aliases.map((a) => a.alias)];
-  if (names.some((n) => findWholeSpan(clause, toMatchText(n)!, { particles: true }))) return true;
-  if (![...SELF_REFERENCES].some((word) => findWholeSpan(clause, toMatchText(word)!, { particles: true })))
-    return false;
+): Promise<Array<readonly [number, number]>> {
+  const spansOf = (words: readonly string[]) =>
+    words.flatMap((word) => [...wholeSpans(clause, toMatchText(word)!, { particles: true })]);
+  const named = spansOf([entity.canonicalName, ...entity.aliases.map((a) => a.alias)]);
+  const selfWords = spansOf([...SELF_REFERENCES]);
+  if (selfWords.length === 0) return named;
   const self = await store.findEntityIds(profile.name);
-  return self.length === 1 && self[0] === entity.id;
+  return self.length === 1 && self[0] === entity.id ? [...named, ...selfWords] : named;
 }
 
 /** Decides a `propose_supersede` call against the current operator utterance and the store. */
@@ -249,7 +259,8 @@ export function proposeSupersede(
       const value = field(args.value, MAX_FIELD_LENGTH);
       const memory = await store.getMemory(memoryId);
       const clause = groundedClause(utterance, args.evidence, memory?.predicate ?? undefined);
-      const valueSpan = findWholeSpan(clause, value, { particles: true });
+      const valueSpans = [...wholeSpans(clause, value, { particles: true })];
+      const valueSpan = valueSpans[0];
       if (!valueSpan) reject('value_not_supported');
       if (!memory) reject('memory_not_found');
       // The stores' own rule for what can be superseded (an active fact or preference with a slot).
@@ -260,7 +271,15 @@ export function proposeSupersede(
         return reject('memory_not_supersedable');
       }
       const entity = await store.getEntity(subjectId);
-      if (!entity || !(await namesSubject(store, clause, entity, profile))) reject('subject_not_supported');
+      const named = entity ? await subjectSpans(store, clause, entity, profile) : [];
+      if (named.length === 0) reject('subject_not_supported');
+      if (attribute(clause, named, valueSpans)) {
+        reject(
+          'subject_not_supported',
+          undefined,
+          "the new value is in another clause than the memory's subject (a comma, 'and', 'who'… stands between them); nothing was proposed",
+        );
+      }
       if (memory.value !== null && toMatchText(memory.value)?.form === value.form) reject('value_unchanged');
       try {
         const proposal = await store.createProposal({

@@ -10,7 +10,8 @@ import {
   type ToolResult,
 } from '@mira/core';
 import { NOT_ASSERTED_WHY, notAsserted, type NotAsserted } from './assertion.js';
-import { findWholeSpan, toMatchText, type MatchText } from './span-match.js';
+import { attribute } from './attribution.js';
+import { findWholeSpan, toMatchText, wholeSpans, type MatchText } from './span-match.js';
 import { describeFailure, type FailureLog } from './recall.js';
 
 /** The `source_kind` the runtime gives every admitted memory. */
@@ -110,6 +111,13 @@ class Rejection extends Error {
 function reject(reason: RememberReason, conflicting?: readonly string[], detail?: string): never {
   throw new Rejection(reason, conflicting, detail);
 }
+
+/** Evidence of more than one sentence. */
+const ONE_SENTENCE =
+  'the evidence holds more than one sentence; copy the one clause that states it, verbatim; nothing was written';
+/** A value of another clause than the subject's. */
+const OTHER_CLAUSE =
+  "the value is in another clause than the subject (a comma, 'and', 'who'… stands between them), so it may be someone else's; nothing was written";
 
 /** Refuses evidence the operator did not assert, naming the cue that decided. */
 function rejectNotAsserted(cue: NotAsserted): never {
@@ -215,9 +223,14 @@ async function decide(
   if (cue) rejectNotAsserted(cue);
   // From here on the evidence is the operator's own wording of that span.
   const clause = toMatchText(utterance.slice(span[0], span[1]))!;
-  const valueSpan = findWholeSpan(clause, value, { particles: true });
+  const valueSpans = [...wholeSpans(clause, value, { particles: true })];
+  const valueSpan = valueSpans[0];
   if (!valueSpan) reject('value_not_supported');
-  if (!findWholeSpan(clause, subject, { particles: true })) reject('subject_not_supported');
+  const subjectSpans = [...wholeSpans(clause, subject, { particles: true })];
+  if (subjectSpans.length === 0) reject('subject_not_supported');
+  const attribution = attribute(clause, subjectSpans, valueSpans);
+  if (attribution === 'not_one_sentence') reject('invalid_proposal', [], ONE_SENTENCE);
+  if (attribution) reject('subject_not_supported', [], OTHER_CLAUSE);
   const subjectId = SELF_REFERENCES.has(subject.form)
     ? await resolveOne(store, profile.name, 'subject_not_found', 'subject_ambiguous')
     : await resolveOne(store, proposal.subject, 'subject_not_found', 'subject_ambiguous');

@@ -175,9 +175,19 @@ export function findWholeSpan(
   needle: MatchText,
   options: { readonly particles?: boolean } = {},
 ): readonly [number, number] | undefined {
+  for (const span of wholeSpans(haystack, needle, options)) return span;
+  return undefined;
+}
+
+/** Every whole span of `needle` in `haystack` (see {@link findWholeSpan}), in order. */
+export function* wholeSpans(
+  haystack: MatchText,
+  needle: MatchText,
+  options: { readonly particles?: boolean } = {},
+): Generator<readonly [number, number]> {
   const { form } = haystack;
   const target = needle.form;
-  if (target === '') return undefined;
+  if (target === '') return;
   const particles = options.particles ?? false;
   for (let at = form.indexOf(target); at !== -1; at = form.indexOf(target, at + 1)) {
     const end = at + target.length;
@@ -187,7 +197,6 @@ export function findWholeSpan(
     // The match must start and end on whole original graphemes (not inside "ß" → "ss").
     if (at > 0 && haystack.origin[at - 1]![0] === start) continue;
     if (end < form.length && haystack.origin[end]![1] === stop) continue;
-    return [start, stop];
+    yield [start, stop];
   }
-  return undefined;
 }

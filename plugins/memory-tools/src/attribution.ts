@@ -1,0 +1,253 @@
+/**
+ * Whether a value belongs to the subject's own clause. The specification asks for "the shortest complete
+ * evidence clause" and that the subject "must occur in the evidence clause": a subject that only occurs
+ * somewhere in the evidence would take a value another clause says of someone else ("Alice likes tea and
+ * Bob likes coffee" is no evidence that Alice likes coffee).
+ *
+ * One data-driven rule set, as the assertion rules are: a table per language of the words that open a
+ * clause of their own (coordinating conjunctions, subordinators, relative pronouns), chosen by the words
+ * of the evidence, beside punctuation every language shares. Nothing calls a model; the same input always
+ * gives the same answer. It refuses rather than guesses: where a clause boundary may stand between the
+ * subject and the value, the value is not taken for the subject.
+ *
+ * - The evidence is one sentence: a sentence end (`.`, `!`, `?`, `;` and their full-width forms) followed by
+ *   more text inside it is two sentences (`not_one_sentence`); an abbreviation's or an initial's period
+ *   (`Dr.`, `J.`) is not a sentence end.
+ * - Between the subject and the value there is no clause boundary (`subject_not_supported`): no comma,
+ *   semicolon, colon or dash — except a parenthesis closed before the other end (", my sister," in
+ *   "Alice, my sister, likes tea") — and none of the language's clause words ("and", "who", "because"…).
+ */
+import { caseFold } from '@mira/core';
+import type { MatchText } from './span-match.js';
+
+/** The words of one language that open a clause of their own, and the words that say the language is in use. */
+export interface ClauseRules {
+  /** Function words frequent in the language and rare elsewhere: how it is recognised. */
+  readonly markers: readonly string[];
+  /**
+   * The conjunctions that also join two subjects of one clause: right after the subject and before one
+   * more name or pronoun ("You and Alice both like jazz") they open no clause. Never "or": "Alice or Bob
+   * owns the van" says neither owns it.
+   */
+  readonly coordinators: readonly string[];
+  /** Coordinating conjunctions and subordinators that start a clause with its own subject. */
+  readonly conjunctions: readonly string[];
+  /** Relative pronouns and adverbs ("who likes chess"). */
+  readonly relatives: readonly string[];
+  /** Complementizers that open a clause only before a name or a pronoun ("knows that Bob…", not "that tea"). */
+  readonly complementizers: readonly string[];
+  /** Personal pronouns: what a complementizer before one introduces is a clause. */
+  readonly pronouns: readonly string[];
+}
+
+/** English. */
+export const ENGLISH_CLAUSES: ClauseRules = {
+  markers: ['the', 'is', 'and', 'of', 'to', 'likes', 'has', 'with', 'my', 'our', 'a', 'an', 'in', 'at', 'who'],
+  coordinators: ['and'],
+  conjunctions: [
+    'and',
+    'but',
+    'or',
+    'nor',
+    'so',
+    'because',
+    'although',
+    'though',
+    'while',
+    'whilst',
+    'whereas',
+    'since',
+    'until',
+    'unless',
+    'whenever',
+    'wherever',
+    'after',
+    'before',
+    'once',
+  ],
+  relatives: ['who', 'whom', 'whose', 'which', 'where'],
+  complementizers: ['that'],
+  pronouns: ['he', 'she', 'they', 'it', 'i', 'we', 'you', 'his', 'her', 'their'],
+};
+
+/** German: relative and subordinate clauses are always set off by commas, which catch them first. */
+export const GERMAN_CLAUSES: ClauseRules = {
+  markers: ['der', 'die', 'das', 'und', 'ist', 'nicht', 'mit', 'ein', 'eine', 'mag', 'hat', 'wohnt', 'trinkt'],
+  coordinators: ['und'],
+  conjunctions: [
+    'und',
+    'aber',
+    'oder',
+    'sondern',
+    'denn',
+    'weil',
+    'obwohl',
+    'während',
+    'wenn',
+    'als',
+    'bevor',
+    'nachdem',
+  ],
+  relatives: ['welcher', 'welche', 'welches', 'wo'],
+  complementizers: ['dass'],
+  pronouns: ['er', 'sie', 'es', 'ich', 'wir', 'ihr'],
+};
+
+/** French. */
+export const FRENCH_CLAUSES: ClauseRules = {
+  markers: ['le', 'la', 'les', 'est', 'et', 'une', 'des', 'aime', 'habite', 'avec', 'du', 'au', 'qui', 'boit'],
+  coordinators: ['et'],
+  conjunctions: ['et', 'mais', 'ou', 'donc', 'parce', 'puisque', 'quand', 'lorsque', 'tandis', 'pendant', 'bien'],
+  relatives: ['qui', 'que', "qu'", 'dont', 'où', 'lequel', 'laquelle', 'lesquels', 'lesquelles'],
+  complementizers: [],
+  pronouns: ['il', 'elle', 'ils', 'elles', 'je', 'nous', 'vous', 'on'],
+};
+
+/** Spanish. */
+export const SPANISH_CLAUSES: ClauseRules = {
+  markers: ['el', 'la', 'los', 'las', 'es', 'y', 'una', 'le', 'gusta', 'vive', 'con', 'del', 'al', 'que', 'bebe'],
+  coordinators: ['y', 'e'],
+  conjunctions: ['y', 'e', 'pero', 'o', 'u', 'sino', 'porque', 'aunque', 'mientras', 'cuando', 'pues'],
+  relatives: ['que', 'quien', 'quienes', 'cuyo', 'cuya', 'cuyos', 'cuyas', 'donde'],
+  complementizers: [],
+  pronouns: ['él', 'ella', 'ellos', 'ellas', 'yo', 'nosotros', 'vosotros', 'usted'],
+};
+
+/** The rule sets by language, English first (it decides a tie). */
+export const CLAUSE_RULES: Readonly<Record<string, ClauseRules>> = {
+  en: ENGLISH_CLAUSES,
+  de: GERMAN_CLAUSES,
+  fr: FRENCH_CLAUSES,
+  es: SPANISH_CLAUSES,
+};
+
+/** Why the value is not attributed to the subject. */
+export type AttributionRefusal = 'not_one_sentence' | 'subject_not_supported';
+
+/** The matching form (NFKC, case folded) of a piece of the operator's text. */
+const formOf = (text: string) => caseFold(text.normalize('NFKC')).normalize('NFKC');
+
+// A word keeps an apostrophe that ends it, so an elided French word stays itself: qu'il is qu' and il.
+const WORD = /[\p{L}\p{M}\p{N}]+['’]?/gu;
+const words = (text: string) => Array.from(formOf(text).matchAll(WORD), ([word]) => word.replace(/’/g, "'"));
+
+/**
+ * The language whose words the text uses most — its marker words and its clause words — English on a tie
+ * or when none is used.
+ */
+export function clauseRulesFor(text: string): ClauseRules {
+  const found = words(text);
+  let best = ENGLISH_CLAUSES;
+  let bestCount = 0;
+  for (const rules of Object.values(CLAUSE_RULES)) {
+    const markers = new Set([...rules.markers, ...rules.conjunctions, ...rules.relatives, ...rules.complementizers]);
+    const count = found.filter((word) => markers.has(word)).length;
+    if (count > bestCount) [best, bestCount] = [rules, count];
+  }
+  return best;
+}
+
+/** Titles and abbreviations whose period ends no sentence. */
+const ABBREVIATIONS = new Set([
+  'dr',
+  'mr',
+  'mrs',
+  'ms',
+  'prof',
+  'st',
+  'sr',
+  'jr',
+  'mt',
+  'no',
+  'vs',
+  'etc',
+  'e.g',
+  'i.e',
+  'approx',
+  'ca',
+  'hr',
+  'fr',
+  'sra',
+]);
+
+/** A sentence end followed by more of the evidence: `Alice likes tea. Bob likes coffee`. */
+function spansSentences(text: string): boolean {
+  const form = formOf(text);
+  const end = /[.!?;。！？；]+(?=\s*\S)/gu;
+  for (let found = end.exec(form); found; found = end.exec(form)) {
+    if (found[0] === '.') {
+      const before = /([\p{L}.]+)$/u.exec(form.slice(0, found.index))?.[1] ?? '';
+      // An initial (J.), an abbreviation (Dr.), or a decimal point (3.5) ends no sentence.
+      if (/^\p{L}$/u.test(before) || ABBREVIATIONS.has(before) || /\d$/u.test(form.slice(0, found.index))) continue;
+      if (/^\s*\d/u.test(form.slice(found.index + 1))) continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** Punctuation that ends a clause in every language: comma, semicolon, colon, dashes and their CJK forms. */
+const CLAUSE_PUNCTUATION = /[,;:—–、，；：]|\s-\s/u;
+/** A parenthesis closed before the other end: `, my sister,` or `(my sister)` or `— my sister —`. */
+const CLOSED_ASIDES = [/,[^,;:—–]*,/gu, /\([^()]*\)/gu, /—[^—]*—/gu, /–[^–]*–/gu, /、[^、]*、/gu, /，[^，]*，/gu];
+
+/** Whether the operator's text between the subject and the value holds a clause boundary. */
+export function crossesClause(between: string, rules: ClauseRules): boolean {
+  let text = between;
+  for (const aside of CLOSED_ASIDES) text = text.replace(aside, ' ');
+  if (CLAUSE_PUNCTUATION.test(text) || /[.!?。！？]/u.test(text)) return true;
+  const found = words(text);
+  const opens = new Set([...rules.conjunctions, ...rules.relatives]);
+  if (found.some((word) => opens.has(word))) return true;
+  // "knows that Bob likes chess", "says that he": a complementizer before a name or a pronoun.
+  const complementizers = new Set(rules.complementizers);
+  const pronouns = new Set(rules.pronouns);
+  const original = Array.from(text.normalize('NFKC').matchAll(WORD), ([word]) => word);
+  return found.some((word, i) => {
+    if (!complementizers.has(word) || i + 1 >= found.length) return false;
+    return pronouns.has(found[i + 1]!) || /^\p{Lu}/u.test(original[i + 1] ?? '');
+  });
+}
+
+/**
+ * Whether the value at `valueSpan` of the evidence belongs to the subject, found at any of `subjectSpans`
+ * (offsets in the evidence's original text): the evidence is one sentence, and one occurrence of the subject
+ * has no clause boundary between it and the value.
+ */
+export function attribute(
+  evidence: MatchText,
+  subjectSpans: ReadonlyArray<readonly [number, number]>,
+  valueSpans: ReadonlyArray<readonly [number, number]>,
+  rules: ClauseRules = clauseRulesFor(evidence.original),
+): AttributionRefusal | undefined {
+  if (!oneSentence(evidence)) return 'not_one_sentence';
+  const text = evidence.original;
+  const together = ([start, end]: readonly [number, number], [from, to]: readonly [number, number]) => {
+    // Overlapping spans (a value inside the subject's name, or the reverse) leave nothing between them.
+    if (start < to && from < end) return true;
+    if (end > from) return !crossesClause(text.slice(to, start), rules);
+    return !crossesClause(withoutCoordinatedSubject(text.slice(end, from), rules), rules);
+  };
+  return subjectSpans.some((subject) => valueSpans.some((value) => together(subject, value)))
+    ? undefined
+    : 'subject_not_supported';
+}
+
+/**
+ * The text after a subject without a second subject coordinated with it: " and Alice both like " is
+ * " both like " (one clause, two subjects), while " and Bob likes " after "Alice likes tea" is not touched,
+ * as it does not follow the subject.
+ */
+function withoutCoordinatedSubject(after: string, rules: ClauseRules): string {
+  const text = after.normalize('NFKC');
+  const found = /^\s+([\p{L}]+)\s+([\p{L}\p{M}'’-]+)(?=\s)/u.exec(text);
+  if (!found || !rules.coordinators.includes(caseFold(found[1]!))) return after;
+  // One more name (capitalised) or pronoun, then the clause goes on.
+  const second = found[2]!;
+  return /^\p{Lu}/u.test(second) || rules.pronouns.includes(caseFold(second)) ? text.slice(found[0].length) : after;
+}
+
+/** Whether the evidence is one sentence at most (a sentence end may close it). */
+export function oneSentence(evidence: MatchText): boolean {
+  return !spansSentences(evidence.original.trimEnd().replace(/[.!?。！？]+$/u, ''));
+}
