@@ -128,7 +128,14 @@ describe('assertion rules in real episodes (SDK, scripted server, SQLite)', func
     ['Alice doesn＇t like tea', 'Alice', 'likes', 'tea', 'Alice doesn＇t like tea', 'negated'],
     ['Alice likes tea﹖', 'Alice', 'likes', 'tea', 'Alice likes tea', 'question'],
     ['Alice likes tea? Let me know.', 'Alice', 'likes', 'tea', 'Alice likes tea?', 'question'],
-    ['ＤＯ ＮＯＴ ＳＴＯＲＥ ＴＨＩＳ: Ada collects stamps', 'Ada', 'collects', 'stamps', 'Ada collects stamps', 'do_not_keep'],
+    [
+      'ＤＯ ＮＯＴ ＳＴＯＲＥ ＴＨＩＳ: Ada collects stamps',
+      'Ada',
+      'collects',
+      'stamps',
+      'Ada collects stamps',
+      'do_not_keep',
+    ],
     ['Ada eats fish', 'Ada', 'not_eats', 'fish', 'Ada eats fish', 'not_negated'],
   ] as const) {
     it(`refuses ${JSON.stringify(utterance)} as evidence_not_asserted (${cue}), saying so, writing nothing`, async () => {

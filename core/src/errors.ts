@@ -340,7 +340,7 @@ export const MemoryErrors = defineErrors('@mira/core', {
   NAME_IS_PRONOUN: {
     code: 'MIRA_ERR_MEMORY_NAME_IS_PRONOUN',
     message: 'a pronoun (you, your, me, we…) is not a name: it means whoever speaks or is spoken to',
-    fix: "give the entity's own name (to the robot, \"you\" is the robot already)",
+    fix: 'give the entity\'s own name (to the robot, "you" is the robot already)',
   },
   SOURCE_KIND_RESERVED: {
     code: 'MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED',
