@@ -225,20 +225,30 @@ export async function fleetBench(options: {
   readonly quick: boolean;
   readonly lookups: number;
   readonly log: (m: string) => void;
+  /** Store sizes (a smoke run's tiny ones); by default 10⁴ and 10⁵ (quick) or 10⁶ memories. */
+  readonly sizes?: {
+    readonly small: { entities: number; memories: number };
+    readonly big: { entities: number; memories: number };
+  };
+  /** Admissions per robot in the throughput rows (default 100). */
+  readonly admissions?: number;
 }): Promise<void> {
   const unavailable = postgresUnavailable();
   if (unavailable) {
     options.log(`fleet: skipped (${unavailable})`);
     return;
   }
-  const small = { entities: 1_000, memories: 10_000 };
-  const big = options.quick ? { entities: 10_000, memories: 100_000 } : { entities: 100_000, memories: 1_000_000 };
+  const small = options.sizes?.small ?? { entities: 1_000, memories: 10_000 };
+  const big =
+    options.sizes?.big ??
+    (options.quick ? { entities: 10_000, memories: 100_000 } : { entities: 100_000, memories: 1_000_000 });
   options.log(`fleet: ${small.memories} memories…`);
   const atSmall = await measure(small.entities, small.memories, options.lookups, options.log);
   options.log(`fleet: ${big.memories} memories…`);
   const atBig = await measure(big.entities, big.memories, options.lookups, options.log);
   const throughput: Array<[number, number]> = [];
-  for (const robots of [1, 2, 4]) throughput.push([robots, await admissionThroughput(robots, 100)]);
+  for (const robots of [1, 2, 4])
+    throughput.push([robots, await admissionThroughput(robots, options.admissions ?? 100)]);
 
   const row = (name: string, s: Latency, b: Latency, smallP50?: number) => ({
     measurement: name,

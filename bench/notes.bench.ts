@@ -13,6 +13,7 @@ import {
   type Viewer,
 } from '@mira/plugin-notes';
 import { terminalProgress } from '@mira/core';
+import { MIRA_APPLICATION_IDS } from '@mira/sqlite';
 import { CACHE_DIR } from './lib/generate.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
 import { fmt, rng, timeEach } from './lib/stats.js';
@@ -75,7 +76,7 @@ function sentence(random: () => number, i: number): string {
 
 export function generate(count: number, log: (m: string) => void): string {
   mkdirSync(CACHE_DIR, { recursive: true });
-  const path = join(CACHE_DIR, `notes-zipf-v3-${count}.sqlite3`);
+  const path = join(CACHE_DIR, `notes-zipf-v4-${count}.sqlite3`);
   if (existsSync(path)) return path;
   log(`generating ${count} notes with vectors into ${path}…`);
   const tmp = `${path}.building`;
@@ -121,6 +122,8 @@ export function generate(count: number, log: (m: string) => void): string {
   }
   bar.stop();
   db.pragma(`user_version = ${NOTES_SCHEMA.version}`);
+  // Marked as Mira's notes file, as the store marks the files it makes (an unmarked one with extra tables is refused).
+  db.pragma(`application_id = ${MIRA_APPLICATION_IDS.notes}`);
   db.pragma('journal_mode = WAL');
   db.close();
   renameSync(tmp, path);

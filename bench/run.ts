@@ -1,5 +1,8 @@
 // `npm run bench`: every benchmark, each reporting ratios against a baseline measured in the same run.
 // A benchmark that fails is reported and the rest still run; the run then exits 1.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { admissionBench } from './admission.bench.js';
 import { assertionBench } from './assertion.bench.js';
 import { attributionBench } from './attribution.bench.js';
@@ -31,12 +34,14 @@ const BENCHES = [
   'vector-scale',
 ] as const;
 
-const USAGE = `Usage: npm run bench -- [--quick] [--only=<name>]
+const USAGE = `Usage: npm run bench -- [--quick | --smoke] [--only=<name>]
 
 Runs Mira's benchmarks; each reports ratios against a baseline measured in the same run and writes
 bench/results/<name>.{md,json,svg}.
 
   --quick         smaller sizes (a 100,000-memory database instead of 1,000,000), for a fast look
+  --smoke         tiny sizes, figures meaningless: proves every benchmark still runs (npm test does);
+                  results go to a temporary directory (or MIRA_BENCH_RESULTS), never bench/results
   --only=<name>   one benchmark: ${BENCHES.join(', ')}
   --help          this text
 `;
@@ -46,8 +51,9 @@ if (args.includes('--help') || args.includes('-h')) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-const unknown = args.filter((a) => a !== '--quick' && !a.startsWith('--only='));
-const quick = args.includes('--quick');
+const unknown = args.filter((a) => a !== '--quick' && a !== '--smoke' && !a.startsWith('--only='));
+const smoke = args.includes('--smoke');
+const quick = args.includes('--quick') || smoke;
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 if (unknown.length > 0 || (only !== undefined && !(BENCHES as readonly string[]).includes(only))) {
   process.stderr.write(
@@ -56,10 +62,19 @@ if (unknown.length > 0 || (only !== undefined && !(BENCHES as readonly string[])
   process.exit(2);
 }
 const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
-const big = quick ? { entities: 10_000, memories: 100_000 } : { entities: 100_000, memories: 1_000_000 };
-const small = { entities: 1_000, memories: 10_000 };
+if (smoke && !process.env.MIRA_BENCH_RESULTS) {
+  // A smoke run's figures mean nothing: they never replace the committed results.
+  process.env.MIRA_BENCH_RESULTS = mkdtempSync(join(tmpdir(), 'mira-bench-smoke-'));
+  log(`smoke run: results in ${process.env.MIRA_BENCH_RESULTS}`);
+}
+const big = smoke
+  ? { entities: 200, memories: 2_000 }
+  : quick
+    ? { entities: 10_000, memories: 100_000 }
+    : { entities: 100_000, memories: 1_000_000 };
+const small = smoke ? { entities: 100, memories: 1_000 } : { entities: 1_000, memories: 10_000 };
 
-const runs: Record<(typeof BENCHES)[number], () => Promise<void>> = {
+const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   store: () => storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log }),
   cognition: () => cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log }),
   admission: () => admissionBench({ big, decisions: quick ? 400 : 2000, log }),
@@ -81,6 +96,22 @@ const runs: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   fleet: () => fleetBench({ quick, lookups: quick ? 300 : 1000, log }),
   'vector-scale': () => vectorScaleBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 100 : 300, log }),
 };
+
+/** The same benchmarks at sizes that only prove they run. */
+const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
+  ...fullRuns,
+  store: () => storeBench({ big, small, lookups: 50, creates: 10, log }),
+  cognition: () => cognitionBench({ big, episodes: 5, recalls: 50, log }),
+  admission: () => admissionBench({ big, decisions: 20, log }),
+  hardware: () => hardwareBench({ messages: 200, log }),
+  notes: () => notesBench({ notes: 500, queries: 20, log }),
+  safety: () => safetyBench({ idleSamples: 1, loadedSamples: 1, faultSamples: 1, notes: 200, log }),
+  keys: () => keysBench({ rounds: 5, log }),
+  duplicates: () => duplicatesBench({ notes: 200, log }),
+  fleet: () => fleetBench({ quick, lookups: 10, log, sizes: { small, big }, admissions: 5 }),
+  'vector-scale': () => vectorScaleBench({ notes: 500, queries: 5, log }),
+};
+const runs = smoke ? smokeRuns : fullRuns;
 
 const failed: string[] = [];
 for (const name of BENCHES) {

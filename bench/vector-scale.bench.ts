@@ -17,6 +17,7 @@ import {
   type Viewer,
 } from '@mira/plugin-notes';
 import { terminalProgress } from '@mira/core';
+import { MIRA_APPLICATION_IDS } from '@mira/sqlite';
 import { CACHE_DIR } from './lib/generate.js';
 import { markdownTable, writeResults } from './lib/report.js';
 import { fmt, rng, timeEach } from './lib/stats.js';
@@ -46,7 +47,7 @@ function vectors(pointSeed: number) {
 
 function generate(count: number, log: (m: string) => void): string {
   mkdirSync(CACHE_DIR, { recursive: true });
-  const path = join(CACHE_DIR, `notes-dense-v1-${DIMENSION}-${count}.sqlite3`);
+  const path = join(CACHE_DIR, `notes-dense-v2-${DIMENSION}-${count}.sqlite3`);
   if (existsSync(path)) return path;
   log(`generating ${count} notes with ${DIMENSION}-dimension vectors into ${path}…`);
   const tmp = `${path}.building`;
@@ -87,6 +88,8 @@ function generate(count: number, log: (m: string) => void): string {
   }
   bar.stop();
   db.pragma(`user_version = ${NOTES_SCHEMA.version}`);
+  // Marked as Mira's notes file, as the store marks the files it makes (an unmarked one with extra tables is refused).
+  db.pragma(`application_id = ${MIRA_APPLICATION_IDS.notes}`);
   db.pragma('journal_mode = WAL');
   db.close();
   renameSync(tmp, path);

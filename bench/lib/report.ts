@@ -8,6 +8,7 @@ export interface Row {
 }
 
 /** Where results go. */
+/** The committed results: bench/results. */
 export const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
 
 /** A markdown table of rows. */
@@ -65,10 +66,11 @@ ${parts.join('\n')}
 `;
 }
 
-/** Writes `<name>.md`, `<name>.json` and optionally `<name>.svg` into bench/results. */
+/** Writes `<name>.md`, `<name>.json` and optionally `<name>.svg` into bench/results (or `MIRA_BENCH_RESULTS`). */
 export function writeResults(name: string, markdown: string, data: unknown, svg?: string): void {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  writeFileSync(join(RESULTS_DIR, `${name}.md`), markdown);
-  writeFileSync(join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(data, null, 2)}\n`);
-  if (svg) writeFileSync(join(RESULTS_DIR, `${name}.svg`), svg);
+  const dir = process.env.MIRA_BENCH_RESULTS ?? RESULTS_DIR;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.md`), markdown);
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify(data, null, 2)}\n`);
+  if (svg) writeFileSync(join(dir, `${name}.svg`), svg);
 }
