@@ -136,7 +136,7 @@ export class Application {
 
   #tapLifecycle(name: string, index: number, instance: PluginInstance, phase: string): void {
     this.kernel.hooks.start.tapPromise(name, async () => {
-      await instance.start?.();
+      if (instance.start) await this.#startWithin(name, instance.start.bind(instance));
       this.#started.add(name);
     });
     if (instance.stop) {
@@ -144,6 +144,29 @@ export class Application {
       this.kernel.hooks.stop.for(phase).tapPromise({ name, stage: -index }, async () => {
         if (this.#started.has(name)) await instance.stop!();
       });
+    }
+  }
+
+  /** Runs one plugin's `start()`, failing (naming the plugin) if it takes longer than the profile allows. */
+  async #startWithin(name: string, start: () => Promise<void> | void): Promise<void> {
+    const ms = this.manifest.startTimeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new MiraError(
+              CoreErrorCodes.PLUGIN_START_TIMEOUT,
+              `${this.manifest.path}: plugin ${name}: start() did not finish within ${ms} ms; the robot was not started. Check what it waits for (a device, a server, a bridge), or raise [profile] start_timeout_ms`,
+            ),
+          ),
+        ms,
+      );
+    });
+    try {
+      await Promise.race([Promise.resolve().then(start), late]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

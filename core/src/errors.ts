@@ -135,6 +135,11 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: "a plugin's start() failed; the plugins that started were stopped",
     fix: 'read the cause in the message; it names the plugin',
   },
+  PLUGIN_START_TIMEOUT: {
+    code: 'MIRA_ERR_PLUGIN_START_TIMEOUT',
+    message: "a plugin's start() did not finish within [profile] start_timeout_ms; the runtime did not start",
+    fix: 'check what the plugin waits for (a device, a server, a bridge); raise [profile] start_timeout_ms if it is only slow',
+  },
   PLUGIN_STOP_FAILED: {
     code: 'MIRA_ERR_PLUGIN_STOP_FAILED',
     message: "a plugin's stop() or a store's close() failed; shutdown went on",

@@ -81,3 +81,46 @@ export function createHooks(): KernelHooks {
     logLine: new SyncHook<[LogLevel, string, string]>(['level', 'message', 'source']),
   });
 }
+
+const TAP_METHODS = new Set<PropertyKey>(['tap', 'tapAsync', 'tapPromise']);
+
+/**
+ * The kernel's hooks as one plugin sees them: a tap given no name (a bare function, `''`, or options
+ * without `name`) is named after the plugin, so it shows in errors and ordering as the plugin's own,
+ * instead of failing with tapable's bare "Invalid tap options". Anything else passes through unchanged.
+ */
+export function hooksForPlugin(hooks: KernelHooks, pluginName: string): KernelHooks {
+  const named = (options: unknown): unknown => {
+    if (options === undefined || options === null || options === '') return pluginName;
+    if (typeof options === 'object' && !(options as { name?: unknown }).name)
+      return { ...(options as object), name: pluginName };
+    return options;
+  };
+  const wrapped = new WeakMap<object, object>();
+  const wrap = <T extends object>(hook: T): T => {
+    const known = wrapped.get(hook);
+    if (known) return known as T;
+    const proxy = proxyOf(hook);
+    wrapped.set(hook, proxy);
+    return proxy;
+  };
+  const proxyOf = <T extends object>(hook: T): T =>
+    new Proxy(hook, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (TAP_METHODS.has(property) && typeof value === 'function') {
+          return (options: unknown, fn?: unknown) =>
+            typeof options === 'function'
+              ? (value as (o: unknown, f: unknown) => unknown).call(target, pluginName, options)
+              : (value as (o: unknown, f: unknown) => unknown).call(target, named(options), fn);
+        }
+        // A hook map's hooks are wrapped as they are looked up.
+        if (property === 'for' && target instanceof HookMap)
+          return (key: unknown) => wrap((target as HookMap<any>).for(key));
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  return Object.freeze(
+    Object.fromEntries(Object.entries(hooks).map(([key, hook]) => [key, wrap(hook as object)])),
+  ) as unknown as KernelHooks;
+}

@@ -7,7 +7,7 @@ import type { ConsoleOutput } from './console/command.js';
 import { CommandConsole } from './console/console.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import { SQLITE_SIDE_FILES } from './files.js';
-import { createHooks, type KernelHooks, type LogLevel } from './hooks.js';
+import { createHooks, hooksForPlugin, type KernelHooks, type LogLevel } from './hooks.js';
 import type { PluginKernel, PluginSummary, StopOutcome, StopReport } from './plugin.js';
 import { Registry } from './registry.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
@@ -267,7 +267,7 @@ export class Kernel {
       clock: services.clock,
       profile: services.profile,
       log: this.#logger(pluginName),
-      hooks: this.hooks,
+      hooks: hooksForPlugin(this.hooks, pluginName),
       workingMemory: this.workingMemory,
       tools: Object.freeze({
         register: (tool: ToolDefinition<any>) => this.#registerTool(tool, pluginName),

@@ -9,6 +9,9 @@ export { MANIFEST_FILE } from './layers.js';
 /** The tables core itself owns in a manifest. */
 export const CORE_TABLES = Object.freeze(['profile', 'working_memory']);
 
+/** How long a plugin's `start()` may take by default (a device or a server that never answers). */
+export const DEFAULT_START_TIMEOUT_MS = 30_000;
+
 /** A parsed, checked profile manifest. */
 export interface ProfileManifest {
   /** Absolute path of the manifest file. */
@@ -20,6 +23,8 @@ export interface ProfileManifest {
   /** Plugin specifiers as written: package names or paths relative to `dir`. */
   readonly plugins: readonly string[];
   readonly workingMemoryEntries: number;
+  /** How long each plugin's `start()` may take (`[profile] start_timeout_ms`). */
+  readonly startTimeoutMs: number;
   /** Every top-level table, by name (layers merged, variables expanded). */
   readonly tables: Readonly<Record<string, Record<string, unknown>>>;
   /** The layers as written, with each key's file (for `mira check --explain`). */
@@ -73,16 +78,26 @@ export function readManifest(path: string, env: NodeJS.ProcessEnv = process.env)
   }
   const profile = tables.profile;
   if (!profile) fail('missing [profile] table; add [profile] with name, description and plugins');
-  const known = new Set(['name', 'description', 'plugins']);
+  const known = new Set(['name', 'description', 'plugins', 'start_timeout_ms']);
   for (const key of Object.keys(profile!)) {
     if (!known.has(key))
-      fail(`[profile] has unknown key "${key}"; allowed keys are name, description, plugins, extends`);
+      fail(
+        `[profile] has unknown key "${key}"; allowed keys are name, description, plugins, start_timeout_ms, extends`,
+      );
   }
   const {
     name,
     description = '',
     plugins = [],
-  } = profile as { name?: unknown; description?: unknown; plugins?: unknown };
+    start_timeout_ms: startTimeoutMs = DEFAULT_START_TIMEOUT_MS,
+  } = profile as { name?: unknown; description?: unknown; plugins?: unknown; start_timeout_ms?: unknown };
+  if (
+    typeof startTimeoutMs !== 'number' ||
+    !Number.isInteger(startTimeoutMs) ||
+    startTimeoutMs < 100 ||
+    startTimeoutMs > 600_000
+  )
+    fail('[profile] start_timeout_ms must be an integer from 100 to 600000 (ms each plugin may take to start)');
   if (typeof name !== 'string' || name.trim() === '')
     fail("[profile] name must be a non-empty string: the robot's name (the runtime self)");
   if (typeof description !== 'string') fail('[profile] description must be a string');
@@ -110,6 +125,7 @@ export function readManifest(path: string, env: NodeJS.ProcessEnv = process.env)
     description: description as string,
     plugins: Object.freeze([...(plugins as string[])]),
     workingMemoryEntries,
+    startTimeoutMs: startTimeoutMs as number,
     tables: Object.freeze(tables),
     layers: merged,
   });

@@ -237,6 +237,110 @@ describe('Application', () => {
     });
   });
 
+  describe('start', () => {
+    it('fails a start() that hangs past [profile] start_timeout_ms, naming the plugin, and stops what started', async () => {
+      const events: string[] = [];
+      const hung = recorder(events, 'hung-driver', { start: () => new Promise<void>(() => undefined) });
+      const error = await bootError([recorder(events, 'first'), hung], { profile: { start_timeout_ms: 200 } });
+      expect(error.code).to.equal('MIRA_ERR_PLUGIN_START_TIMEOUT');
+      expect(error.detail).to.match(
+        /: plugin hung-driver: start\(\) did not finish within 200 ms; the robot was not started\. Check what it waits for \(a device, a server, a bridge\), or raise \[profile\] start_timeout_ms$/,
+      );
+      expect(events).to.deep.equal(['apply first', 'apply hung-driver', 'start first', 'stop first']);
+    });
+
+    it('refuses a start_timeout_ms that is not a whole number of milliseconds from 100 to 600000', async () => {
+      for (const value of [0, 99, 600_001, 1.5, 'fast']) {
+        const error = await bootError([recorder([], 'p')], { profile: { start_timeout_ms: value } });
+        expect(error.message, String(value)).to.contain(
+          '[profile] start_timeout_ms must be an integer from 100 to 600000',
+        );
+      }
+    });
+  });
+
+  describe('taps without a name', () => {
+    it('are named after their plugin, a bare function, empty options or options without a name alike', async () => {
+      const seen: string[] = [];
+      const tapper: MiraPlugin<any> = {
+        name: 'tapper',
+        version: '1.0.0',
+        setup: (kernel) => {
+          const hooks = kernel.hooks as unknown as Record<string, { tap: (...a: unknown[]) => void }>;
+          hooks.registerTool!.tap((tool: { name: string }) => seen.push(`bare ${tool.name}`));
+          hooks.registerTool!.tap({ stage: 5 }, (tool: { name: string }) => seen.push(`staged ${tool.name}`));
+          hooks.registerTool!.tap('', (tool: { name: string }) => seen.push(`empty ${tool.name}`));
+          kernel.hooks.stop.for('service').tapPromise({ name: '' } as never, async () => void seen.push('stopped'));
+          kernel.tools.register({
+            name: 'noop',
+            description: 'Does nothing',
+            kind: 'acquisition',
+            origins: ['operator'],
+            parameters: { type: 'object', properties: {}, additionalProperties: false },
+            run: async () => ({ content: '{}', display: 'ok' }),
+          });
+        },
+      };
+      const rt = await createTestRuntime({ plugins: [tapper] });
+      expect(seen).to.deep.equal(['bare noop', 'empty noop', 'staged noop']);
+      expect(rt.app.kernel.hooks.registerTool.taps.map((t) => t.name)).to.include.members(['tapper']);
+      expect(
+        new Set(rt.app.kernel.hooks.registerTool.taps.filter((t) => t.name === 'tapper').map((t) => t.stage ?? 0)),
+      ).to.deep.equal(new Set([0, 5]));
+      await rt.dispose();
+      expect(seen.at(-1)).to.equal('stopped');
+    });
+  });
+
+  describe('the testing kit is as strict as an episode', () => {
+    it('refuses a call from an origin the tool is not offered, or with arguments off its schema, without running it', async () => {
+      let runs = 0;
+      const strict: MiraPlugin<any> = {
+        name: 'strict',
+        version: '1.0.0',
+        setup: (kernel) =>
+          kernel.tools.register({
+            name: 'count',
+            description: 'Counts',
+            kind: 'effect',
+            origins: ['operator'],
+            parameters: {
+              type: 'object',
+              properties: { n: { type: 'integer', minimum: 1 } },
+              required: ['n'],
+              additionalProperties: false,
+            },
+            run: async () => {
+              runs += 1;
+              return { content: '{"status":"ok"}', display: 'ok' };
+            },
+          }),
+      };
+      const rt = await createTestRuntime({ plugins: [strict] });
+      try {
+        const refused = (result: { content: string }) => JSON.parse(result.content) as Record<string, unknown>;
+        expect(refused(await rt.callTool('count', { n: 1 }, { origin: 'autonomous' }))).to.deep.equal({
+          status: 'rejected',
+          reason: 'tool_not_available',
+          error: 'no tool "count" is offered in autonomous episodes; nothing was done',
+        });
+        expect(refused(await rt.callTool('count', { n: 0 }))).to.deep.equal({
+          status: 'rejected',
+          reason: 'invalid_tool_arguments',
+          error: 'arguments do not match the schema at /n: must be >= 1',
+        });
+        expect(refused(await rt.callTool('count', { n: 2, extra: true }))).to.deep.include({
+          reason: 'invalid_tool_arguments',
+        });
+        expect(runs).to.equal(0);
+        expect(refused(await rt.callTool('count', { n: 2 }))).to.deep.equal({ status: 'ok' });
+        expect(runs).to.equal(1);
+      } finally {
+        await rt.dispose();
+      }
+    });
+  });
+
   describe('shutdown', () => {
     it('stops in phases cognition → attention → temporal → hardware → service, then closes stores once', async () => {
       const events: string[] = [];

@@ -48,6 +48,23 @@ export function rejectedResult(reason: string, error: string): ToolResult {
   return { content: JSON.stringify({ status: 'rejected', reason, error: bounded }), display: `rejected ${reason}` };
 }
 
+/** The refusal of a call to a tool this episode's origin is not offered (or no such tool). */
+export function notOffered(name: string, origin: EpisodeOrigin, registered?: RegisteredTool): ToolResult {
+  return rejectedResult(
+    registered?.tool.refusalReason ?? 'tool_not_available',
+    `no tool "${name.slice(0, 64)}" is offered in ${origin} episodes; nothing was done`,
+  );
+}
+
+/** The refusal of arguments that do not match the tool's schema (after `registered.validate` said so). */
+export function invalidArguments(registered: RegisteredTool): ToolResult {
+  const first = registered.validate.errors?.[0];
+  return rejectedResult(
+    'invalid_tool_arguments',
+    `arguments do not match the schema at ${first?.instancePath || '/'}: ${first?.message ?? 'invalid'}`,
+  );
+}
+
 /** What the episode engine works with: narrow views, not the kernel. */
 export interface EngineInputs {
   readonly tools: ToolCatalogue;
@@ -251,12 +268,7 @@ export class EpisodeEngine {
     call: ModelToolCall,
   ): ToolResult {
     const reason = (generic: string) => registered?.tool.refusalReason ?? generic;
-    if (!registered || !registered.tool.origins.includes(origin)) {
-      return rejectedResult(
-        reason('tool_not_available'),
-        `no tool "${call.name.slice(0, 64)}" is offered in ${origin} episodes; nothing was done`,
-      );
-    }
+    if (!registered || !registered.tool.origins.includes(origin)) return notOffered(call.name, origin, registered);
     if (registered.tool.kind === 'acquisition' && acquisitions >= ACQUISITION_BUDGET) {
       return rejectedResult(
         reason('acquisition_budget_exhausted'),
@@ -279,13 +291,7 @@ export class EpisodeEngine {
     } catch {
       return rejectedResult('invalid_tool_arguments', 'the arguments are not valid JSON');
     }
-    if (!registered.validate(args)) {
-      const first = registered.validate.errors?.[0];
-      return rejectedResult(
-        'invalid_tool_arguments',
-        `arguments do not match the schema at ${first?.instancePath || '/'}: ${first?.message ?? 'invalid'}`,
-      );
-    }
+    if (!registered.validate(args)) return invalidArguments(registered);
     const toolCall = { id: call.id, name: call.name, rawArguments: call.arguments };
     let result = await hooks.beforeToolCall.promise(toolCall, episode);
     if (!result) {

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { Application } from '../application.js';
 import { ManualClock, type Clock } from '../clock.js';
+import { invalidArguments, notOffered } from '../cognition/engine.js';
 import { pluginInstances } from '../instances.js';
 import type { MiraPlugin, PluginInstance } from '../plugin.js';
 import type { EpisodeInfo, ToolResult } from '../tools.js';
@@ -73,18 +74,27 @@ export interface TestRuntime {
   dispose(): Promise<void>;
 }
 
-/** Writes a `profile.toml` into `dir` and returns its path. */
+/**
+ * Writes a `profile.toml` into `dir` and returns its path. A `profile` entry of `tables` adds its keys to
+ * `[profile]` (e.g. `{ profile: { start_timeout_ms: 200 } }`).
+ */
 export function writeManifest(
   dir: string,
   profile: { name: string; description?: string; plugins: readonly string[] },
   tables: Readonly<Record<string, Record<string, unknown>>> = {},
 ): string {
   const path = join(dir, 'profile.toml');
+  const { profile: extra, ...rest } = tables;
   writeFileSync(
     path,
     stringify({
-      profile: { name: profile.name, description: profile.description ?? '', plugins: [...profile.plugins] },
-      ...tables,
+      profile: {
+        name: profile.name,
+        description: profile.description ?? '',
+        plugins: [...profile.plugins],
+        ...extra,
+      },
+      ...rest,
     }),
   );
   return path;
@@ -132,9 +142,12 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
   const callTool = async (name: string, args: Record<string, unknown>, episode: Partial<EpisodeInfo> = {}) => {
     const registered = app.kernel.tools.get(name);
     if (!registered) throw new Error(`no tool ${name} in this runtime`);
-    return registered.tool.run(args, {
-      episode: { id: ++episodes, origin: 'operator', startedAt: clock.now(), ...episode },
-    });
+    const info: EpisodeInfo = { id: ++episodes, origin: 'operator', startedAt: clock.now(), ...episode };
+    // As strict as an episode: a tool not offered to the origin, or arguments off its schema, are refused
+    // with the runtime's own result, and the tool does not run.
+    if (!registered.tool.origins.includes(info.origin)) return notOffered(name, info.origin, registered);
+    if (!registered.validate(args)) return invalidArguments(registered);
+    return registered.tool.run(args, { episode: info });
   };
   return {
     app,
