@@ -355,6 +355,9 @@ describe('Mind view', function () {
       expect(found.why).to.include('no embedder');
       expect(found.hits.map((h: { id: number }) => h.id)).to.have.members([1, 2]);
       expect(found.hits[0]).to.include.keys('content', 'labels', 'read_only');
+      // Exactly what the model's search finds: the keyed note is not, without its key.
+      const keyed = await (await call('/api/notes/search?q=dock%20code')).json();
+      expect(keyed.hits).to.deep.equal([]);
       const empty = await call('/api/notes/search?q=%20');
       expect(empty.status).to.equal(400);
       const long = await call(`/api/notes/search?q=${'a'.repeat(513)}`);
@@ -656,7 +659,7 @@ describe('Mind view', function () {
       expect(await page.textContent('#status')).to.match(/^N3 saved; trimmed to 512 characters, cut: ".*tail end"$/);
     });
 
-    it('colours labels from distinct hues with text contrast of at least 4.5:1, chips included', async () => {
+    it('colours labels from distinct hues with text contrast of at least 5:1, chips included', async () => {
       // A plain script: the test compiler's helpers do not exist in the page.
       const measured = (await page.evaluate(`(() => {
         const rgb = (css) => (css.match(/\\d+(\\.\\d+)?/g) || []).slice(0, 3).map(Number);
@@ -684,7 +687,7 @@ describe('Mind view', function () {
         chips: Array<{ label: string; color: string; ratio: number }>;
       };
       expect(measured.badges.length).to.be.greaterThan(3);
-      for (const b of [...measured.badges, ...measured.chips]) expect(b.ratio, JSON.stringify(b)).to.be.at.least(4.5);
+      for (const b of [...measured.badges, ...measured.chips]) expect(b.ratio, JSON.stringify(b)).to.be.at.least(5);
       const colourOf = new Map(measured.badges.map((b) => [b.label, b.background]));
       const labels = [...colourOf.keys()];
       // Every label its own hue, and chips in their label's colour.
@@ -866,6 +869,30 @@ describe('Mind view', function () {
       await page.evaluate(() => (document.getElementById('new-scope') as HTMLInputElement).removeAttribute('pattern'));
       await page.click('#new-scope-form button');
       await page.waitForFunction(() => document.getElementById('status')!.textContent!.includes('SCOPE_INVALID'));
+    });
+
+    it('gives a label the same colour in every scope, whatever the counts', async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      notes.ensureScope('lab');
+      // In lab, "tea" is the rarest of many labels; in default it is the most common.
+      for (const label of ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'])
+        for (let i = 0; i < 3; i++) await notes.save('lab', `${label} note ${i}`, label, null);
+      await notes.save('lab', 'Lab tea is in the cupboard', 'tea', null);
+      await page.reload();
+      await page.waitForSelector('.card');
+      const colourOf = (label: string) =>
+        page.$$eval(
+          '.card .label',
+          (badges, wanted) => badges.find((b) => b.textContent === wanted)?.getAttribute('style') ?? null,
+          label,
+        );
+      const inDefault = await colourOf('tea');
+      expect(inDefault).to.match(/background/);
+      await page.selectOption('#scope', 'lab');
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.card .content')].some((n) => n.textContent === 'Lab tea is in the cupboard'),
+      );
+      expect(await colourOf('tea')).to.equal(inDefault);
     });
 
     it('shows a note the console writes without a reload', async () => {

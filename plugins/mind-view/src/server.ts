@@ -316,11 +316,12 @@ export async function startMindViewServer(
       };
     }
     if (method === 'GET' && pathname === '/api/notes/search') {
-      // The store's own search, full text and vectors fused, as the model's search_memory sees it.
+      // The store's own search, full text and vectors fused, exactly as the model's search_memory sees the
+      // scope: without a key, so keyed notes are not found (they are in the list, with their keys).
       const scope = scopeOf(url);
       const q = url.searchParams.get('q') ?? '';
       if (q.trim() === '') throw MindViewErrors.error('BAD_REQUEST', 'give ?q= (the words to search for)');
-      const result = await notes().search(overlay(scope), q, null, 20);
+      const result = await notes().search({ ...overlay(scope), operator: false }, q, null, 20);
       return {
         mode: result.mode,
         ...(result.why ? { why: result.why } : {}),
