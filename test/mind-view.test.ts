@@ -755,7 +755,9 @@ describe('Mind view', function () {
     });
 
     it('takes the token out of the address bar and keeps working after a reload', async () => {
-      expect(page.url()).to.equal(`${base}/`);
+      // The address keeps the scope and sort, never the token.
+      expect(page.url()).to.equal(`${base}/?scope=default&sort=newest`);
+      expect(page.url()).not.to.contain(token);
       await page.reload();
       await page.waitForSelector('.card');
       expect(await cards()).to.have.length(4);
@@ -869,6 +871,38 @@ describe('Mind view', function () {
       await page.evaluate(() => (document.getElementById('new-scope') as HTMLInputElement).removeAttribute('pattern'));
       await page.click('#new-scope-form button');
       await page.waitForFunction(() => document.getElementById('status')!.textContent!.includes('SCOPE_INVALID'));
+    });
+
+    it("opens on the session's scope and keeps the chosen scope and sort in the address: reload and back", async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      notes.ensureScope('lab');
+      await notes.save('lab', 'The spare battery is in drawer 3', 'place', null);
+      expect((await rt.run('notes scope lab')).ok).to.equal(true);
+      await page.goto(`${base}/#token=${token}`);
+      await page.waitForFunction(() => (document.getElementById('scope') as HTMLSelectElement).value === 'lab');
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.card .content')].some(
+          (n) => n.textContent === 'The spare battery is in drawer 3',
+        ),
+      );
+      expect(new URL(page.url()).search).to.equal('?scope=lab&sort=newest');
+      await page.selectOption('#scope', 'default');
+      await page.waitForFunction(() => document.querySelectorAll('.card').length >= 4);
+      await page.selectOption('#sort', 'oldest');
+      expect(new URL(page.url()).search).to.equal('?scope=default&sort=oldest');
+      await page.reload();
+      await page.waitForSelector('.card');
+      expect(await page.$eval('#scope', (e) => (e as HTMLSelectElement).value)).to.equal('default');
+      expect(await page.$eval('#sort', (e) => (e as HTMLSelectElement).value)).to.equal('oldest');
+      // Back twice: the sort, then the scope, as they were chosen.
+      await page.goBack();
+      await page.goBack();
+      await page.waitForFunction(() => (document.getElementById('scope') as HTMLSelectElement).value === 'lab');
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.card .content')].some(
+          (n) => n.textContent === 'The spare battery is in drawer 3',
+        ),
+      );
     });
 
     it('gives a label the same colour in every scope, whatever the counts', async () => {

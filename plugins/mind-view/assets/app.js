@@ -8,7 +8,7 @@ function takeToken() {
   const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
   if (fromHash) {
     sessionStorage.setItem('mira_token', fromHash);
-    history.replaceState(null, '', location.pathname);
+    history.replaceState(null, '', location.pathname + location.search);
   }
   return sessionStorage.getItem('mira_token') || '';
 }
@@ -63,8 +63,32 @@ function status(text) {
   $('status').textContent = text;
 }
 
-async function loadScopes() {
-  const { counts, global, lockouts } = await api('/api/scopes');
+/** The scope and sort the address names (`?scope=lab&sort=oldest`), so reload and back keep them. */
+function fromAddress(session) {
+  const params = new URLSearchParams(location.search);
+  state.scope = params.get('scope') || session || state.scope;
+  const sort = params.get('sort');
+  if (sort && [...$('sort').options].some((o) => o.value === sort)) state.sort = sort;
+  $('sort').value = state.sort;
+}
+
+/** Puts the chosen scope and sort in the address, as a history entry. */
+function toAddress() {
+  const params = new URLSearchParams({ scope: state.scope, sort: state.sort });
+  if (location.search !== `?${params}`) history.pushState(null, '', `${location.pathname}?${params}`);
+}
+
+async function loadScopes(first = false) {
+  const { counts, global, lockouts, session } = await api('/api/scopes');
+  if (first) {
+    fromAddress(session);
+    // The first entry names them too, so going back to it restores them.
+    history.replaceState(
+      null,
+      '',
+      `${location.pathname}?${new URLSearchParams({ scope: state.scope, sort: state.sort })}`,
+    );
+  }
   state.global = global;
   state.lockouts = lockouts;
   renderLockout();
@@ -115,6 +139,7 @@ async function createScope(event) {
     state.scope = name;
     state.label = null;
     state.page = 0;
+    toAddress();
     $('new-scope').value = '';
     await loadScopes();
     await loadNotes();
@@ -677,10 +702,12 @@ document.addEventListener('DOMContentLoaded', async () => {
   $('sort').addEventListener('change', (e) => {
     state.sort = e.target.value;
     state.page = 0;
+    toAddress();
     render();
   });
   $('scope').addEventListener('change', async (e) => {
     state.scope = e.target.value;
+    toAddress();
     renderLockout();
     state.label = null;
     state.page = 0;
@@ -710,8 +737,20 @@ document.addEventListener('DOMContentLoaded', async () => {
     status('No access token: open the address the console printed (it ends with #token=…).');
     return;
   }
+  // Back and forward move between the scopes and sorts chosen, as the address records them.
+  window.addEventListener('popstate', async () => {
+    fromAddress(undefined);
+    state.page = 0;
+    $('scope').value = state.scope;
+    renderLockout();
+    try {
+      await loadNotes();
+    } catch (e) {
+      status(e.message);
+    }
+  });
   try {
-    await loadScopes();
+    await loadScopes(true);
     await loadNotes();
     await browseEntities();
     await loadPending();

@@ -289,6 +289,8 @@ export async function startMindViewServer(
           keyed: counts.get(name)?.keyed ?? 0,
         })),
         global: GLOBAL_SCOPE,
+        // The scope the console's session uses: where the page opens unless the address names another.
+        session: store.sessionScope(),
         // Scopes whose keyed calls are refused after too many wrong keys (the key guard).
         lockouts: store.keyLockouts().map((l) => ({ scope: l.scope, misses: l.misses, until: l.until.toISOString() })),
       };

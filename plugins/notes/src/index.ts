@@ -137,6 +137,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
             keyGuard: { misses: config.key_miss_limit, windowMs: config.key_miss_window_minutes * 60_000 },
           });
           if (!readOnly) store.ensureScope(scope);
+          store.sessionScope = () => scope;
           return store;
         },
       });

@@ -225,6 +225,8 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
 export class NotesStore {
   readonly path: string;
   readonly embedder: Embedder | undefined;
+  /** The scope the runtime's session reads and writes now (the plugin sets it; `default` otherwise). */
+  sessionScope: () => string = () => 'default';
   readonly #db: SqliteDatabase;
   readonly #clock: Clock;
   readonly #statements = new Map<keyof typeof SQL, SqliteStatement>();
