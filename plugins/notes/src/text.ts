@@ -52,17 +52,38 @@ export function capNote(text: string): { content: string; cut: string } {
   if (clean === '') throw new MiraError(NotesErrorCodes.EMPTY, 'the note is empty; write some text');
   const chars = [...clean];
   if (chars.length <= NOTE_CAP) return { content: clean, cut: '' };
-  const head = chars.slice(0, NOTE_CAP + 1);
-  let end = NOTE_CAP;
-  // The last white space at or before the cap ends the kept text.
-  for (let i = NOTE_CAP; i > 0; i -= 1) {
-    if (/\s/u.test(head[i]!)) {
-      end = i;
-      break;
-    }
+  // The cap counts code points; the text is cut at the last word boundary before it, as ICU finds word
+  // boundaries in every script (between dictionary words in Chinese, Japanese or Thai), and never inside a
+  // grapheme cluster (an emoji sequence, a letter with its combining marks).
+  const limit = chars.slice(0, NOTE_CAP).join('').length;
+  const end = lastBoundary(wordSegmenter, clean, limit) || lastBoundary(graphemeSegmenter, clean, limit);
+  const content = clean.slice(0, end).trimEnd();
+  return { content, cut: boundedCut(clean.slice(end).trim()) };
+}
+
+const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
+const graphemeSegmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+/** The last segment boundary at or before `limit` (UTF-16 offset), or 0. */
+function lastBoundary(segmenter: Intl.Segmenter, text: string, limit: number): number {
+  let last = 0;
+  for (const { index, segment } of segmenter.segment(text)) {
+    if (index > limit) break;
+    last = index;
+    if (index + segment.length <= limit) last = index + segment.length;
   }
-  const content = chars.slice(0, end).join('').trimEnd();
-  return { content, cut: chars.slice(end).join('').trim() };
+  return last;
+}
+
+/** The most of a cut the reply shows: the rest is counted, not echoed (a megabyte note is not sent back). */
+export const MAX_CUT_SHOWN = 512;
+
+/** The cut as the reply shows it: whole graphemes, at most {@link MAX_CUT_SHOWN} code points, then how many more. */
+function boundedCut(cut: string): string {
+  const chars = [...cut];
+  if (chars.length <= MAX_CUT_SHOWN) return cut;
+  const shown = cut.slice(0, lastBoundary(graphemeSegmenter, cut, chars.slice(0, MAX_CUT_SHOWN).join('').length));
+  return `${shown}… (${chars.length - [...shown].length} more characters)`;
 }
 
 /** Splits and normalises comma-separated labels (NFKC, case folded, white space collapsed), de-duplicated in order. */

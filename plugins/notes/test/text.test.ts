@@ -28,10 +28,37 @@ describe('capNote()', () => {
     const { content, cut } = capNote(emoji);
     expect([...content]).to.have.length(NOTE_CAP);
     expect([...cut]).to.have.length(88);
+    // Each of these Han characters is a word as ICU segments them: the cut falls at the cap.
     const cjk = '猫'.repeat(300) + ' ' + '犬'.repeat(300);
     const trimmed = capNote(cjk);
-    expect(trimmed.content).to.equal('猫'.repeat(300));
-    expect(trimmed.cut).to.equal('犬'.repeat(300));
+    expect(trimmed.content).to.equal('猫'.repeat(300) + ' ' + '犬'.repeat(211));
+    expect(trimmed.cut).to.equal('犬'.repeat(89));
+  });
+
+  it('cuts at a word boundary as Intl.Segmenter finds it, never inside a grapheme cluster', () => {
+    // A family emoji is one grapheme of seven code points: kept whole or cut whole.
+    const family = '👨‍👩‍👧‍👦';
+    const emoji = capNote(`${'a'.repeat(508)} ${family} after`);
+    expect(emoji.content).to.equal('a'.repeat(508));
+    expect(emoji.cut).to.equal(`${family} after`);
+    // A decomposed é (e + U+0301) never loses its accent to the cut.
+    const decomposed = capNote('e\u0301'.repeat(300));
+    expect(decomposed.content.endsWith('e\u0301')).to.equal(true);
+    expect(decomposed.cut.startsWith('\u0301')).to.equal(false);
+    expect([...decomposed.content].length).to.equal(512);
+    // Chinese is cut between dictionary words, not inside 红茶.
+    const tea = capNote(`${'我'.repeat(511)}红茶很好`);
+    expect(tea.content).to.equal('我'.repeat(511));
+    expect(tea.cut).to.equal('红茶很好');
+  });
+
+  it('shows at most 512 characters of what was cut, and counts the rest', () => {
+    const { content, cut } = capNote(`${'word '.repeat(102)}${'x'.repeat(100_000)}`);
+    expect([...content].length).to.be.at.most(512);
+    expect(cut).to.match(/… \(\d+ more characters\)$/);
+    expect([...cut.replace(/… \(\d+ more characters\)$/, '')].length).to.be.at.most(512);
+    const more = Number(/\((\d+) more/.exec(cut)![1]);
+    expect(more + 512).to.equal(100_000 + [...'word '.repeat(102)].length - [...content].length - 1);
   });
 });
 
