@@ -40,6 +40,8 @@ export interface ClauseRules {
   readonly pronouns: readonly string[];
 }
 
+// Stryker disable StringLiteral,ArrayDeclaration: the word tables are data; the labelled corpus
+// (test/fixtures/attribution-corpus.ts) holds them to account by the cases it decides, not word by word.
 /** English. */
 export const ENGLISH_CLAUSES: ClauseRules = {
   markers: ['the', 'is', 'and', 'of', 'to', 'likes', 'has', 'with', 'my', 'our', 'a', 'an', 'in', 'at', 'who'],
@@ -113,6 +115,7 @@ export const SPANISH_CLAUSES: ClauseRules = {
   pronouns: ['él', 'ella', 'ellos', 'ellas', 'yo', 'nosotros', 'vosotros', 'usted'],
 };
 
+// Stryker restore StringLiteral,ArrayDeclaration
 /** The rule sets by language, English first (it decides a tie). */
 export const CLAUSE_RULES: Readonly<Record<string, ClauseRules>> = {
   en: ENGLISH_CLAUSES,
@@ -148,6 +151,7 @@ export function clauseRulesFor(text: string): ClauseRules {
 }
 
 /** Titles and abbreviations whose period ends no sentence. */
+// Stryker disable next-line StringLiteral,ArrayDeclaration: data, like the word tables
 const ABBREVIATIONS = new Set([
   'dr',
   'mr',
