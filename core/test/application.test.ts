@@ -319,10 +319,10 @@ describe('Application', () => {
       const rt = await createTestRuntime({ plugins: [strict] });
       try {
         const refused = (result: { content: string }) => JSON.parse(result.content) as Record<string, unknown>;
-        expect(refused(await rt.callTool('count', { n: 1 }, { origin: 'autonomous' }))).to.deep.equal({
+        expect(refused(await rt.callTool('count', { n: 1 }, { origin: 'monitor' }))).to.deep.equal({
           status: 'rejected',
           reason: 'tool_not_available',
-          error: 'no tool "count" is offered in autonomous episodes; nothing was done',
+          error: 'no tool "count" is offered in monitor episodes; nothing was done',
         });
         expect(refused(await rt.callTool('count', { n: 0 }))).to.deep.equal({
           status: 'rejected',
