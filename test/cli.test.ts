@@ -33,6 +33,33 @@ describe('mira CLI', function () {
     return join(dir, 'profile.toml');
   };
 
+  it('says what to do with a .ts plugin (build it) and with one whose @mira/core is not installed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mira-outside-'));
+    try {
+      writeFileSync(join(dir, 'plugin.ts'), 'export default { name: "ts-plugin", version: "1", setup() {} };\n');
+      writeFileSync(
+        join(dir, 'needs-core.mjs'),
+        'import { definePlugin } from "@mira/core";\nexport default definePlugin({ name: "x", version: "1", setup() {} });\n',
+      );
+      const check = async (plugin: string) => {
+        writeFileSync(join(dir, 'profile.toml'), `[profile]\nname = "Mira"\nplugins = ["${plugin}"]\n`);
+        return runMira(['check', '--profile', dir], '', { cwd: dir });
+      };
+      const ts = await check('./plugin.ts');
+      expect(ts.code).to.equal(1);
+      expect(ts.stderr).to.contain(
+        '; Mira runs JavaScript: build the plugin (tsc) and name the built .js file, or its package',
+      );
+      const core = await check('./needs-core.mjs');
+      expect(core.code).to.equal(1);
+      expect(core.stderr).to.contain(
+        '; the plugin imports @mira/core, which is not installed where it lives: run npm install <path to Mira>/core there',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('runs help, memory and quit on profiles/mira-sim with exit status 0', async () => {
     const run = await runMira(['--profile', 'profiles/mira-sim'], 'help\nmemory\nquit\n');
     expect(run.code).to.equal(0);

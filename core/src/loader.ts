@@ -57,11 +57,23 @@ async function importPlugin(specifier: string, manifest: ProfileManifest): Promi
   } catch (error) {
     throw new MiraError(
       CoreErrorCodes.PLUGIN_INVALID,
-      `${manifest.path}: plugin "${specifier}" failed to load: ${(error as Error).message}`,
+      `${manifest.path}: plugin "${specifier}" failed to load: ${(error as Error).message}${loadHint(error, file)}`,
       { cause: error },
     );
   }
   return mod.default ?? mod.plugin;
+}
+
+/** What to do about the two load failures a plugin outside this repository meets first. */
+function loadHint(error: unknown, file: string): string {
+  const { code, message } = error as { code?: string; message?: string };
+  if (code === 'ERR_UNKNOWN_FILE_EXTENSION' && /\.[cm]?tsx?$/.test(file)) {
+    return '; Mira runs JavaScript: build the plugin (tsc) and name the built .js file, or its package';
+  }
+  if (code === 'ERR_MODULE_NOT_FOUND' && /['"]@mira\/core['"]/.test(message ?? '')) {
+    return "; the plugin imports @mira/core, which is not installed where it lives: run npm install <path to Mira>/core there (or install a packed tarball: npm pack in Mira's core, then npm install the .tgz)";
+  }
+  return '';
 }
 
 /**
