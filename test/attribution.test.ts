@@ -64,6 +64,57 @@ describe('clause attribution on a labelled corpus', () => {
     expect(one('アリスは紅茶が好き。ボブはコーヒーが好き')).to.equal(false);
   });
 
+  it('takes each kind of closed aside for one, and each clause mark for a boundary', () => {
+    const crosses = (between: string) => crossesClause(between, ENGLISH_CLAUSES);
+    for (const aside of [', my sister, ', ' (my sister) ', ' — my sister — ', ' – my sister – ', '、姉、', '，姉，'])
+      expect(crosses(`${aside}likes `), aside).to.equal(false);
+    for (const mark of [',', ';', ':', '—', '–', '、', '，', '；', '：', ' - ', '.', '!', '?', '。', '！', '？'])
+      expect(crosses(` likes tea${mark} Bob likes `), mark).to.equal(true);
+    // A complementizer ends the text: nothing follows it to open a clause.
+    expect(crosses(' knows that ')).to.equal(false);
+    expect(crosses(' likes that old ')).to.equal(false);
+    for (const word of ['and', 'but', 'or', 'because', 'although', 'while', 'who', 'whom', 'whose', 'which', 'where'])
+      expect(crosses(` met Bob ${word} likes `), word).to.equal(true);
+  });
+
+  it('ends a sentence at every terminator but an initial, an abbreviation or a decimal point', () => {
+    const one = (text: string) => oneSentence(toMatchText(text)!);
+    for (const end of ['.', '!', '?', ';', '。', '！', '？', '；'])
+      expect(one(`Alice likes tea${end} Bob likes coffee`), end).to.equal(false);
+    for (const end of ['.', '!', '?', '。', '！', '？']) expect(one(`Alice likes tea${end}`), end).to.equal(true);
+    expect(one('Mrs. Smith drinks tea')).to.equal(true);
+    expect(one('Alice drinks tea no. 5 daily')).to.equal(true);
+    expect(one('Henry drinks 2.5 litres')).to.equal(true);
+    expect(one('Version 2. 5 people came')).to.equal(false);
+    expect(one('Alice left at 5. Bob stayed')).to.equal(false);
+    expect(one('Alice is here. Bob is too')).to.equal(false);
+  });
+
+  it('joins a second subject only with "and", right after the first, before a name or a pronoun', () => {
+    const admits = (evidence: string, subject: string, value: string) =>
+      admitted({ language: 'en', category: 'unit', evidence, subject, value, admit: true });
+    expect(admits('Alice and Bob like tea', 'Alice', 'tea')).to.equal(true);
+    expect(admits('Alice and I like tea', 'Alice', 'tea')).to.equal(true);
+    expect(admits('Alice and friends like tea', 'Alice', 'tea')).to.equal(false);
+    expect(admits('Alice or Bob likes tea', 'Alice', 'tea')).to.equal(false);
+    expect(admits('Alice likes Bob and Carol likes tea', 'Alice', 'tea')).to.equal(false);
+    expect(admits('Anna und Ben trinken Tee', 'Anna', 'Tee')).to.equal(true);
+    expect(admits('Alice et Bruno aiment le thé', 'Alice', 'le thé')).to.equal(true);
+    expect(admits('Ana y Bruno beben té', 'Ana', 'té')).to.equal(true);
+    // The value before the subject: what stands between them decides the same way.
+    expect(admits('Tea is what Alice likes', 'Alice', 'Tea')).to.equal(true);
+    expect(admits('Tea is what Bob likes and Alice likes coffee', 'Alice', 'Tea')).to.equal(false);
+    // A value inside the subject's own span (or the reverse) has nothing between them.
+    expect(admits('Alice Springs is hot', 'Alice Springs', 'Springs')).to.equal(true);
+  });
+
+  it('chooses English on a tie and for text with no marker words', () => {
+    expect(clauseRulesFor('Tee')).to.equal(ENGLISH_CLAUSES);
+    expect(clauseRulesFor('')).to.equal(ENGLISH_CLAUSES);
+    expect(clauseRulesFor('Alice und the')).to.equal(ENGLISH_CLAUSES);
+    expect(clauseRulesFor('Anna und Ben trinken')).to.equal(CLAUSE_RULES.de);
+  });
+
   it('scores every case it lists (each subject and value is in its evidence)', () => {
     for (const entry of ATTRIBUTION_CORPUS) expect(() => admitted(entry), entry.evidence).to.not.throw();
   });

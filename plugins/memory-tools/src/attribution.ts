@@ -181,9 +181,9 @@ function spansSentences(text: string): boolean {
   for (let found = end.exec(form); found; found = end.exec(form)) {
     if (found[0] === '.') {
       const before = /([\p{L}.]+)$/u.exec(form.slice(0, found.index))?.[1] ?? '';
-      // An initial (J.), an abbreviation (Dr.), or a decimal point (3.5) ends no sentence.
-      if (/^\p{L}$/u.test(before) || ABBREVIATIONS.has(before) || /\d$/u.test(form.slice(0, found.index))) continue;
-      if (/^\s*\d/u.test(form.slice(found.index + 1))) continue;
+      // An initial (J.), an abbreviation (Dr.), or a decimal point (2.5) ends no sentence.
+      if (/^\p{L}$/u.test(before) || ABBREVIATIONS.has(before)) continue;
+      if (/\d$/u.test(form.slice(0, found.index)) && /^\d/u.test(form.slice(found.index + 1))) continue;
     }
     return true;
   }
