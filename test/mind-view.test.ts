@@ -659,6 +659,33 @@ describe('Mind view', function () {
       expect(await page.textContent('#status')).to.match(/^N3 saved; trimmed to 512 characters, cut: ".*tail end"$/);
     });
 
+    it("keeps focus where the person is: Esc from the editor's buttons, after a chip toggle, and Import by Tab", async () => {
+      const focused = () =>
+        page.evaluate(() => {
+          const e = document.activeElement as HTMLElement | null;
+          return e ? `${e.tagName.toLowerCase()}.${e.className}${e.dataset.label ? `[${e.dataset.label}]` : ''}` : '';
+        });
+      await page.click('.card[data-id="3"] .edit');
+      await page.focus('.card[data-id="3"] .save');
+      await page.keyboard.press('Escape');
+      expect(await page.$$('.card[data-id="3"] textarea')).to.have.length(0);
+      expect(await focused()).to.equal('button.edit');
+      await page.click('.card[data-id="3"] .edit');
+      await page.focus('.card[data-id="3"] .cancel');
+      await page.keyboard.press('Escape');
+      expect(await page.$$('.card[data-id="3"] .save')).to.have.length(0);
+      await page.focus('.chip[data-label="secret"]');
+      await page.keyboard.press('Enter');
+      expect(await page.textContent('#count')).to.equal('1 of 4 notes');
+      expect(await focused()).to.equal('button.chip on[secret]');
+      await page.keyboard.press('Enter');
+      expect(await page.textContent('#count')).to.equal('4 of 4 notes');
+      // The import control is a real input Tab reaches, not a hidden one.
+      await page.focus('#export');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal('import');
+    });
+
     it('colours labels from distinct hues with text contrast of at least 5:1, chips included', async () => {
       // A plain script: the test compiler's helpers do not exist in the page.
       const measured = (await page.evaluate(`(() => {

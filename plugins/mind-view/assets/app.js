@@ -194,6 +194,8 @@ function renderChips() {
           state.label = state.label === label ? null : label;
           state.page = 0;
           render();
+          // The chips are drawn anew: focus stays on the one the person toggled.
+          [...$('chips').querySelectorAll('.chip')].find((c) => c.dataset.label === label)?.focus();
         },
       });
       // Through the CSSOM: the page's content security policy allows no inline style attributes.
@@ -244,6 +246,8 @@ function card(note) {
       form.replaceWith(text);
       save.remove();
       cancel.remove();
+      // Back where the person started the edit.
+      edit.focus();
       if (notesChangedWhileEditing) {
         notesChangedWhileEditing = false;
         loadScopes()
@@ -252,7 +256,8 @@ function card(note) {
       }
     };
     cancel.addEventListener('click', close);
-    form.addEventListener('keydown', (e) => e.key === 'Escape' && close());
+    // Esc cancels from any field of the editor, its buttons included.
+    for (const part of [form, save, cancel]) part.addEventListener('keydown', (e) => e.key === 'Escape' && close());
     save.addEventListener('click', async () => {
       try {
         const result = await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, {
@@ -262,6 +267,7 @@ function card(note) {
         status(`N${note.id} saved${result.cut ? `; trimmed to 512 characters, cut: "${result.cut}"` : ''}`);
         notesChangedWhileEditing = false; // the reload below takes them in
         await loadNotes();
+        document.querySelector(`.card[data-id="${note.id}"] .edit`)?.focus();
       } catch (e) {
         status(e.message);
       }
@@ -419,6 +425,9 @@ async function importFile(file) {
     await loadNotes();
   } catch (e) {
     status(e.message);
+  } finally {
+    // The same file can be chosen again (after fixing it, say).
+    $('import').value = '';
   }
 }
 
