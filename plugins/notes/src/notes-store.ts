@@ -7,7 +7,15 @@ import { nearDuplicatePairs } from './near-duplicates.js';
 import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
-import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, comparable, parseLabels } from './text.js';
+import {
+  MAX_QUERY_LENGTH,
+  SCOPE_NAME_PATTERN,
+  capNote,
+  checkKey,
+  comparable,
+  parseLabels,
+  segmentSpaceless,
+} from './text.js';
 
 /** The shared scope every session reads and only the operator writes. */
 export const GLOBAL_SCOPE = 'global';
@@ -104,6 +112,9 @@ function keyDigestOf(viewer: Viewer, key: string): Buffer {
   if (!found) viewerDigests.set(viewer, (found = Buffer.from(digest(key), 'hex')));
   return found;
 }
+
+/** How the full-text index is built; a file whose index was built otherwise is re-indexed once, at open. */
+const TEXT_INDEX_VERSION = 'segmented-1';
 
 /** Reciprocal-rank fusion constant. */
 const RRF_K = 60;
@@ -499,10 +510,10 @@ export class NotesStore {
     return OLD_VECTORS.filter((name) => exists.get(name));
   }
 
-  /** Whether the full-text index was made with today's tokenizer. */
+  /** Whether the full-text index was made with today's tokenizer and today's segmentation of spaceless scripts. */
   #textIndexCurrent(): boolean {
     const sql = this.#db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'notes_fts'").pluck().get() as string;
-    return sql.includes(`'${FTS_TOKENIZER}'`);
+    return sql.includes(`'${FTS_TOKENIZER}'`) && this.#meta('text_index') === TEXT_INDEX_VERSION;
   }
 
   /** Rebuilds a full-text index made with another tokenizer (files from before stemming), once. */
@@ -517,6 +528,7 @@ export class NotesStore {
       }>) {
         this.#indexText(row.id, row.content, this.#q('labelsOf').all(row.id) as string[]);
       }
+      this.#q('setMeta').run('text_index', TEXT_INDEX_VERSION);
     })();
   }
 
@@ -621,7 +633,8 @@ export class NotesStore {
   #indexText(id: number, content: string, labels: readonly string[]): void {
     // The index holds the compatibility form (ﬁ → fi, ＡＢＣ → ABC, ² → 2), so search finds what
     // people type; the note itself keeps the text as written.
-    this.#q('insertText').run(id, collapseWhitespace(content.normalize('NFKC')), labels.join(' '));
+    // Words of scripts without spaces are set apart first, so a word inside a run of them is found.
+    this.#q('insertText').run(id, segmentSpaceless(collapseWhitespace(content.normalize('NFKC'))), labels.join(' '));
   }
 
   /**
@@ -767,7 +780,7 @@ export class NotesStore {
         `a search query is at most ${MAX_QUERY_LENGTH} characters; search for a few words`,
       );
     }
-    const words = Array.from(query.normalize('NFKC').matchAll(/[\p{L}\p{N}]+/gu), ([word]) => word);
+    const words = Array.from(segmentSpaceless(query.normalize('NFKC')).matchAll(/[\p{L}\p{N}]+/gu), ([word]) => word);
     const wantedLabel = labelFilter(label);
     const filter = [...this.#filterParams(viewer), wantedLabel, wantedLabel];
     const state = this.embeddingState();

@@ -124,3 +124,16 @@ export function noteAge(createdAt: string, now: Date): string {
 export function comparable(text: string): string {
   return collapseWhitespace(caseFold(text.normalize('NFKC')).replace(/[^\p{L}\p{N}\s]/gu, ' '));
 }
+
+/** Runs of scripts written without spaces between words. */
+const SPACELESS_RUN =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
+
+/**
+ * Text with a space between the words of every run of Chinese, Japanese, Thai, Lao, Khmer or Myanmar, as
+ * ICU's dictionaries segment them (`充电座在沙发后面` → `充电 座 在 沙发 后面`), so the full-text tokenizer,
+ * which splits on spaces and punctuation, indexes and finds each word. Other text is returned unchanged.
+ */
+export function segmentSpaceless(text: string): string {
+  return text.replace(SPACELESS_RUN, (run) => Array.from(wordSegmenter.segment(run), (s) => s.segment).join(' '));
+}

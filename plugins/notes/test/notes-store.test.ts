@@ -247,6 +247,32 @@ describe('NotesStore, called directly', () => {
       expect(await contents('ch')).to.deep.equal(['ch is a digraph']);
     });
 
+    it('finds a word inside Chinese, Japanese and Thai text, English stemming unchanged', async () => {
+      await plain.save('default', '充电座在沙发后面', null, null);
+      await plain.save('default', '充電器はソファの後ろにある', null, null);
+      await plain.save('default', 'ที่ชาร์จอยู่หลังโซฟา', null, null);
+      await plain.save('default', 'The chargers are behind the sofa', null, null);
+      expect(await contents('沙发')).to.deep.equal(['充电座在沙发后面']);
+      expect(await contents('充电座')).to.deep.equal(['充电座在沙发后面']);
+      expect(await contents('ソファ')).to.deep.equal(['充電器はソファの後ろにある']);
+      expect(await contents('ｿﾌｧ')).to.deep.equal(['充電器はソファの後ろにある']);
+      expect(await contents('โซฟา')).to.deep.equal(['ที่ชาร์จอยู่หลังโซฟา']);
+      expect(await contents('charger')).to.deep.equal(['The chargers are behind the sofa']);
+      // Not a word of its own there: 座 alone is, 沙 is not.
+      expect(await contents('沙')).to.deep.equal([]);
+    });
+
+    it('re-indexes once, at open, a file whose index did not set Chinese words apart', async () => {
+      await plain.save('default', '充电座在沙发后面', null, null);
+      plain.close();
+      const db = new Database(join(dir, 'search.sqlite3'));
+      db.exec("DELETE FROM meta WHERE key = 'text_index'; DELETE FROM notes_fts");
+      db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (1, ?, ?)').run('充电座在沙发后面', '');
+      db.close();
+      plain = NotesStore.open(join(dir, 'search.sqlite3'));
+      expect(await contents('沙发')).to.deep.equal(['充电座在沙发后面']);
+    });
+
     it('filters by label and honours the limit', async () => {
       for (let i = 0; i < 6; i += 1) await plain.save('default', `tea note ${i}`, i % 2 ? 'Drink' : 'misc', null);
       const drinks = await contents('tea', 'drink');
