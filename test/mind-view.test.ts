@@ -659,6 +659,39 @@ describe('Mind view', function () {
       expect(await page.textContent('#status')).to.match(/^N3 saved; trimmed to 512 characters, cut: ".*tail end"$/);
     });
 
+    it('filters by every word in any order, folding case, accents and full-width forms; asks for no favicon', async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      await notes.save('default', 'Le café est près de la fenêtre', 'place', null);
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+      await page.reload();
+      await page.waitForSelector('.card');
+      for (const filter of ['CAFE fenetre', 'fenêtre café', 'ｃａｆｅ', 'place cafe']) {
+        await page.fill('#filter', filter);
+        expect(await cards(), filter).to.deep.equal(['Le café est près de la fenêtre']);
+      }
+      await page.fill('#filter', 'cafe tea');
+      expect(await cards()).to.deep.equal([]);
+      expect(requests).not.to.include('/favicon.ico');
+      // The new-scope pattern compiles (Chromium reports an invalid one and drops it).
+      expect(await page.$eval('#new-scope', (e) => (e as HTMLInputElement).validity.patternMismatch)).to.equal(false);
+      await page.fill('#new-scope', 'Bad Name');
+      expect(await page.$eval('#new-scope', (e) => (e as HTMLInputElement).validity.patternMismatch)).to.equal(true);
+    });
+
+    it('bounds the status line', async () => {
+      await page.evaluate(() => {
+        const input = document.getElementById('new-scope') as HTMLInputElement;
+        input.removeAttribute('pattern');
+        input.value = `bad name ${'x'.repeat(2000)}`;
+      });
+      await page.click('#new-scope-form button');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.includes('SCOPE_INVALID'));
+      const shown = await page.textContent('#status');
+      expect([...shown!].length).to.be.at.most(300);
+      expect(shown!.endsWith('…')).to.equal(true);
+    });
+
     it("keeps focus where the person is: Esc from the editor's buttons, after a chip toggle, and Import by Tab", async () => {
       const focused = () =>
         page.evaluate(() => {

@@ -59,8 +59,12 @@ function labelBadge(label) {
   return badge;
 }
 
+/** The longest status line shown (an error quoting a long note stays readable). */
+const MAX_STATUS = 300;
+
 function status(text) {
-  $('status').textContent = text;
+  const chars = [...String(text)];
+  $('status').textContent = chars.length > MAX_STATUS ? `${chars.slice(0, MAX_STATUS - 1).join('')}…` : text;
 }
 
 /** The scope and sort the address names (`?scope=lab&sort=oldest`), so reload and back keep them. */
@@ -155,17 +159,28 @@ async function loadNotes() {
   render();
 }
 
+/** Text as the filter compares it: compatibility forms, no accents, lower case (`Café` ~ `cafe`, `ＴＥＡ` ~ `tea`). */
+const fold = (text) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+/** Each note's folded content, labels and key, computed once per loaded note. */
+const folded = new WeakMap();
+function haystackOf(note, labels) {
+  let hay = folded.get(note);
+  if (hay === undefined) {
+    hay = fold(`${note.content}\n${labels.join('\n')}\n${note.private_key || ''}`);
+    folded.set(note, hay);
+  }
+  return hay;
+}
+
 function visibleNotes() {
-  const q = state.filter.toLowerCase();
+  // Every word of the filter, in any order, in the note's text, labels or key.
+  const words = fold(state.filter).split(/\s+/u).filter(Boolean);
   let notes = state.notes.filter((n) => {
     const labels = n.labels.length ? n.labels : ['unlabeled'];
     if (state.label && !labels.includes(state.label)) return false;
-    if (!q) return true;
-    return (
-      n.content.toLowerCase().includes(q) ||
-      labels.some((l) => l.includes(q)) ||
-      (n.private_key || '').toLowerCase().includes(q)
-    );
+    if (words.length === 0) return true;
+    const hay = haystackOf(n, labels);
+    return words.every((word) => hay.includes(word));
   });
   const by = {
     newest: (a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id),
