@@ -794,6 +794,39 @@ describe('Mind view', function () {
       expect(notes.recent({ scopes: ['default'], key: null, operator: true }, 10)).to.have.length(4);
     });
 
+    it('passes over a pair whose note is gone, closes on a scope change, and offers Skip all and Close', async () => {
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      // Three near-identical notes: three pairs, two of them with the note a combine removes.
+      await notes.save('lab', 'The charger is behind the lab door', 'place', null);
+      await notes.save('lab', 'the charger is behind the lab door!', 'place', null);
+      await notes.save('lab', 'The charger is behind the lab door.', 'place', null);
+      await page.reload();
+      await page.waitForSelector('.card');
+      await page.selectOption('#scope', 'lab');
+      await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
+      await page.click('#find-duplicates');
+      await page.waitForSelector('.combine');
+      const pairs = Number(/of (\d+)/.exec((await page.textContent('#duplicates p'))!)![1]);
+      expect(pairs).to.equal(3);
+      await page.click('.combine');
+      await page.waitForFunction(() => document.querySelectorAll('.card').length === 2);
+      // The next pair shown has both its notes still there.
+      const shownIds = await page.$$eval('#duplicates .dup-note', (n) =>
+        n.map((e) => Number(e.getAttribute('data-id'))),
+      );
+      const left = notes.recent({ scopes: ['lab'], key: null, operator: true }, 10).map((n) => n.id);
+      expect(shownIds).to.have.length(2);
+      for (const id of shownIds) expect(left).to.include(id);
+      await page.click('.skip-all');
+      expect(await page.textContent('#duplicates p')).to.equal('No more pairs.');
+      await page.click('.close-dup');
+      expect(await page.isVisible('#duplicates')).to.equal(false);
+      await page.click('#find-duplicates');
+      await page.waitForSelector('#duplicates:not([hidden])');
+      await page.selectOption('#scope', 'default');
+      expect(await page.isVisible('#duplicates')).to.equal(false);
+    });
+
     it('exports a scope as JSON and imports it back (nothing duplicated)', async () => {
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
       const file = join(rt.dir, 'export.json');

@@ -296,6 +296,7 @@ function card(note) {
     try {
       await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'DELETE' });
       status(`N${note.id} deleted`);
+      forget(note.id);
       await loadNotes();
     } catch (e) {
       status(e.message);
@@ -361,13 +362,31 @@ async function storeSearch(event) {
   }
 }
 
+/** Notes deleted or combined away on this page: no panel shows them again (a walk's list is from before). */
+const gone = new Set();
+
+/** A note is gone: out of the search results, and out of the duplicates walk. */
+function forget(id) {
+  gone.add(id);
+  for (const shown of document.querySelectorAll(`#search-results .card[data-id="${id}"]`)) shown.remove();
+}
+
 async function findDuplicates() {
   const { pairs } = await api(`/api/notes/duplicates?scope=${encodeURIComponent(state.scope)}`);
   const panel = $('duplicates');
   panel.hidden = false;
-  const step = (i) => {
+  const close = el('button', {
+    type: 'button',
+    className: 'close-dup',
+    text: 'Close',
+    onclick: () => (panel.hidden = true),
+  });
+  const step = (from) => {
+    // Pairs that lost a note since the list was made are passed over.
+    let i = from;
+    while (i < pairs.length && (gone.has(pairs[i].a.id) || gone.has(pairs[i].b.id))) i += 1;
     if (i >= pairs.length) {
-      panel.replaceChildren(el('p', { text: pairs.length ? 'No more pairs.' : 'No near-identical notes.' }));
+      panel.replaceChildren(el('p', { text: pairs.length ? 'No more pairs.' : 'No near-identical notes.' }), close);
       return;
     }
     const { a, b, similarity } = pairs[i];
@@ -398,20 +417,26 @@ async function findDuplicates() {
         type: 'button',
         className: 'combine',
         text: 'Combine',
-        onclick: act(() =>
-          api(`/api/notes/combine?scope=${encodeURIComponent(state.scope)}`, {
+        onclick: act(async () => {
+          await api(`/api/notes/combine?scope=${encodeURIComponent(state.scope)}`, {
             method: 'POST',
             body: JSON.stringify({ keep: a.id, drop: b.id }),
-          }),
-        ),
+          });
+          forget(b.id);
+        }),
       }),
       el('button', {
         type: 'button',
         className: 'delete-dup',
         text: `Delete N${b.id}`,
-        onclick: act(() => api(`/api/notes/${b.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'DELETE' })),
+        onclick: act(async () => {
+          await api(`/api/notes/${b.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'DELETE' });
+          forget(b.id);
+        }),
       }),
       el('button', { type: 'button', className: 'skip', text: 'Skip', onclick: () => step(i + 1) }),
+      el('button', { type: 'button', className: 'skip-all', text: 'Skip all', onclick: () => step(pairs.length) }),
+      close,
     );
   };
   step(0);
@@ -731,6 +756,8 @@ document.addEventListener('DOMContentLoaded', async () => {
   });
   $('scope').addEventListener('change', async (e) => {
     state.scope = e.target.value;
+    // A walk of another scope's pairs ends with it.
+    $('duplicates').hidden = true;
     toAddress();
     renderLockout();
     state.label = null;
