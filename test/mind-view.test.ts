@@ -838,6 +838,45 @@ describe('Mind view', function () {
       expect(await page.textContent('#status')).to.equal('imported 0 notes, 4 already present');
     });
 
+    it("imports an export over the 2 MB request bound, up to the console's 50 MB, and says what to do past it", async () => {
+      const at = '2026-01-01T00:00:00.000Z';
+      const big = {
+        format: 'mira-notes',
+        version: 1,
+        scope: 'default',
+        exported_at: at,
+        notes: Array.from({ length: 6000 }, (_, i) => ({
+          content: `Imported note ${i}: ${'a long line of text about the robot and its dock '.repeat(10)}`.slice(
+            0,
+            500,
+          ),
+          labels: ['bulk'],
+          private_key: null,
+          created_at: at,
+          updated_at: at,
+        })),
+      };
+      const buffer = Buffer.from(JSON.stringify(big));
+      expect(buffer.length).to.be.above(2_000_000);
+      await page.setInputFiles('#import', { name: 'big.json', mimeType: 'application/json', buffer });
+      await page.waitForFunction(
+        () => document.getElementById('status')!.textContent!.startsWith('imported'),
+        undefined,
+        {
+          timeout: 20_000,
+        },
+      );
+      expect(await page.textContent('#status')).to.equal('imported 6000 notes, 0 already present');
+      const { writeFileSync } = await import('node:fs');
+      const huge = join(rt.dir, 'huge.json');
+      writeFileSync(huge, Buffer.alloc(50 * 1024 * 1024 + 1, 32));
+      await page.setInputFiles('#import', huge);
+      await page.waitForFunction(() => document.getElementById('status')!.textContent!.startsWith('huge.json'));
+      expect(await page.textContent('#status')).to.equal(
+        'huge.json is 50.0 MB, more than the 50 MB an import reads (notes import on the console too); split the export by scope or in parts. Nothing was imported',
+      );
+    });
+
     it('shows no data without the token, and says where to find it', async () => {
       const other = await browser.newPage();
       await other.goto(`${base}/`);

@@ -454,8 +454,18 @@ async function exportScope() {
   status(`exported ${data.notes.length} notes`);
 }
 
+/** The largest export the page imports: the console's `notes import` limit. */
+const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+
 async function importFile(file) {
   try {
+    if (file.size > MAX_IMPORT_BYTES) {
+      status(
+        `${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB, more than the 50 MB an import reads (notes import on the console too); split the export by scope or in parts. Nothing was imported`,
+      );
+      return;
+    }
+    status(`importing ${file.name} (${(file.size / 1024 / 1024).toFixed(1)} MB)…`);
     const data = JSON.parse(await file.text());
     const result = await api(`/api/notes/import?scope=${encodeURIComponent(state.scope)}`, {
       method: 'POST',

@@ -41,7 +41,7 @@ export const MindViewErrors = defineErrors('@mira/plugin-mind-view', {
   TOO_LARGE: {
     code: 'MIRA_ERR_MIND_VIEW_TOO_LARGE',
     message: 'the request body is too large',
-    fix: 'send at most 2 MB; import large exports in parts or with notes import on the console',
+    fix: 'send at most 2 MB (an import at most 50 MB, as notes import on the console); split a larger export',
     status: 413,
   },
 });

@@ -24,6 +24,7 @@ import {
   NotesErrorCodes,
   NotesErrors,
   GLOBAL_SCOPE,
+  MAX_IMPORT_BYTES,
   noteAge,
   validateNotesExport,
   type Note,
@@ -118,12 +119,19 @@ function nesting(text: string): number {
   return deepest;
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readJson(req: IncomingMessage, max = MAX_BODY): Promise<Record<string, unknown>> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw MindViewErrors.error('TOO_LARGE');
+    if (size > max) {
+      throw MindViewErrors.error(
+        'TOO_LARGE',
+        max === MAX_IMPORT_BYTES
+          ? `the export is over ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most an import reads (notes import on the console too); split it by scope or in parts`
+          : `the request body is over ${MAX_BODY / 1_000_000} MB`,
+      );
+    }
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -350,7 +358,8 @@ export async function startMindViewServer(
     }
     if (method === 'GET' && pathname === '/api/notes/export') return notes().exportScope(scopeOf(url));
     if (method === 'POST' && pathname === '/api/notes/import') {
-      const body = await readJson(req);
+      // An export may be as large as the console's notes import reads.
+      const body = await readJson(req, MAX_IMPORT_BYTES);
       const error = validateNotesExport(body);
       if (error) throw NotesErrors.error('IMPORT_INVALID', `not a notes export: ${error}; nothing was imported`);
       return notes().importNotes(body as unknown as NotesExport, url.searchParams.get('scope') ?? undefined);

@@ -20,7 +20,7 @@ import { DEFAULT_KEY_GUARD, DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-s
 import { NotesErrorCodes } from './errors.js';
 import { notesTools, searchNotesForAgents } from './tools.js';
 
-export { formatNote, notesCommands, validateNotesExport } from './commands.js';
+export { MAX_IMPORT_BYTES, formatNote, notesCommands, validateNotesExport } from './commands.js';
 export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 export {
   DEFAULT_KEY_GUARD,
