@@ -108,7 +108,8 @@ export function hooksForPlugin(hooks: KernelHooks, pluginName: string): KernelHo
     new Proxy(hook, {
       get(target, property) {
         const value = Reflect.get(target, property, target) as unknown;
-        if (TAP_METHODS.has(property) && typeof value === 'function') {
+        // A hook's taps (a hook map's own, deprecated tap(key, options, fn) is left as tapable has it).
+        if (TAP_METHODS.has(property) && typeof value === 'function' && !(target instanceof HookMap)) {
           return (options: unknown, fn?: unknown) =>
             typeof options === 'function'
               ? (value as (o: unknown, f: unknown) => unknown).call(target, pluginName, options)
