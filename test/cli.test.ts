@@ -226,6 +226,30 @@ describe('mira CLI', function () {
     expect(run.stdout).to.contain('@acme/mira-plugin-lab 1.2.0 (@acme/mira-plugin-lab)');
   });
 
+  it('runs headless with mira run: stdin at /dev/null, up until SIGTERM, then the orderly stop and exit 0', async () => {
+    const path = manifest(`[profile]\nname = "Lab"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = "events.log"\n`);
+    const events = join(dir, 'events.log');
+    const child = spawn(process.execPath, [MIRA_BIN, 'run', '--profile', path], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    let exitedEarly = false;
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('close', (code) => {
+        exitedEarly = true;
+        resolve(code);
+      }),
+    );
+    const deadline = Date.now() + 10_000;
+    while (!stderr.includes('running headless') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(stderr).to.contain(`mira: running headless on profile "Lab" (${path}); SIGINT or SIGTERM stops it`);
+    // A console would have read end of input and quit by now; a service stays up.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(exitedEarly).to.equal(false);
+    child.kill('SIGTERM');
+    expect(await exited).to.equal(0);
+    expect(readFileSync(events, 'utf8').trim().split('\n')).to.deep.equal(FULL_LIFECYCLE);
+  });
+
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} takes the same shutdown path as quit`, async () => {
       const path = manifest(

@@ -17,6 +17,8 @@ const USAGE = `Usage:
   mira check --profile <dir|profile.toml|package> [--explain]
                                              validate the manifest and print the plugin order;
                                              --explain prints the merged layers, key by key
+  mira run --profile <dir|profile.toml>      run headless, as a service: no console, stdin ignored,
+                                             logs on stderr; SIGINT or SIGTERM stops it in order
   mira mcp --profile <dir|profile.toml>      serve the profile's memory to other agents over MCP
                                              (stdio, read-only tools)
   mira memory copy --profile <from> --to <to>
@@ -41,6 +43,8 @@ export type CliCommand =
       readonly kind: 'run' | 'check' | 'mcp';
       readonly profile: string;
       readonly rosArgs: readonly string[];
+      /** run: no console (`mira run`); inputs come from ROS topics, MCP and the Mind view. */
+      readonly headless?: boolean;
       /** check: print the merged manifest with each key's file. */
       readonly explain?: boolean;
     }
@@ -51,6 +55,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (argv[0] === 'memory' && argv[1] === 'copy') return parseMemoryCopy(argv.slice(2));
   let mode: 'run' | 'check' | 'mcp' = 'run';
   let explain = false;
+  let headless = false;
   let profile: string | undefined;
   const rosArgs: string[] = [];
   for (let i = 0; i < argv.length; i += 1) {
@@ -66,6 +71,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     if (arg === '--version' || arg === '-V') return { kind: 'version' };
     if ((arg === 'check' || arg === 'mcp') && i === 0) {
       mode = arg;
+    } else if (arg === 'run' && i === 0) {
+      headless = true;
     } else if (arg === '--explain' && mode === 'check') {
       explain = true;
     } else if (arg === '--profile' || arg === '-p') {
@@ -84,7 +91,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       CoreErrorCodes.CLI_USAGE,
       'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim',
     );
-  return { kind: mode, profile, rosArgs, ...(explain ? { explain } : {}) };
+  return { kind: mode, profile, rosArgs, ...(explain ? { explain } : {}), ...(headless ? { headless } : {}) };
 }
 
 function parseMemoryCopy(argv: readonly string[]): CliCommand {
@@ -261,6 +268,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   let interrupted = false;
   let repl: Repl | undefined;
   let stopReader: (() => Promise<void>) | undefined;
+  let endHeadless: (() => void) | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) {
       stderrLogger.error(`${signal} received again; exiting without finishing shutdown`);
@@ -269,6 +277,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     interrupted = true;
     stderrLogger.info(`${signal} received; stopping`);
     repl?.close();
+    endHeadless?.();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -277,6 +286,23 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     process.stderr.write(`mira: ${toMiraError(error).message}\n`);
     return 1;
+  }
+  if (command.headless) {
+    // A service: no console and nothing read from stdin (systemd and launch give it /dev/null); it runs
+    // until a signal, then stops in order (drives zeroed, stores closed) and exits 0.
+    if (!interrupted) {
+      stderrLogger.info(
+        `running headless on profile "${app.manifest.name}" (${app.manifest.path}); SIGINT or SIGTERM stops it`,
+      );
+      // Nothing else may hold the event loop (a profile without timers): this keeps the process up.
+      const alive = setInterval(() => undefined, 2 ** 30);
+      await new Promise<void>((resolve) => (endHeadless = resolve));
+      clearInterval(alive);
+    }
+    await app.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    return 0;
   }
   const interactive = Boolean(process.stdin.isTTY);
   let allOk = true;
