@@ -2,8 +2,8 @@
 
     ros2 launch mira_bringup mira.launch.py profile:=/opt/mira/profiles/mira namespace:=/robot1
 
-Mira is a Node.js program, not a ROS package executable: the launch file runs the `mira` command
-(`mira_command`, default `npx mira` in `mira_dir`) and passes the node's namespace and name as
+Mira is a Node.js program, not a ROS package executable: the launch file runs `mira run` (headless:
+no console, stdin ignored; `mira_command`, default `npx mira` in `mira_dir`) and passes the node's namespace and name as
 --ros-args, as for any ROS node. The profile's [ros2] table maps the robot's topics; relative topic
 names resolve under the namespace.
 """
@@ -26,7 +26,7 @@ def generate_launch_description():
         DeclareLaunchArgument('mira_command', default_value='npx mira', description='How to run the mira command'),
         ExecuteProcess(
             cmd=[
-                mira_command, '--profile', profile,
+                mira_command, 'run', '--profile', profile,
                 '--ros-args', '-r', ['__ns:=', namespace], '-r', ['__node:=', node_name],
             ],
             cwd=mira_dir,
