@@ -153,8 +153,16 @@ async function createScope(event) {
   }
 }
 
-async function loadNotes() {
+/**
+ * Loads and draws the scope's notes. A live reload (`live`) that finds an edit form opened while it fetched
+ * leaves the cards alone: drawing them would throw the form away; the reload waits for the form to close.
+ */
+async function loadNotes(options = {}) {
   const { notes } = await api(`/api/notes?scope=${encodeURIComponent(state.scope)}`);
+  if (options.live && document.querySelector('.edit-form')) {
+    notesChangedWhileEditing = true;
+    return;
+  }
   state.notes = notes;
   render();
 }
@@ -635,7 +643,7 @@ async function onChange(changed) {
       notesChangedWhileEditing = true;
     } else if (changed.notes) {
       await loadScopes();
-      await loadNotes();
+      await loadNotes({ live: true });
     }
     if (changed.memory && !$('entities').hidden && !$('entity-list').hidden) await browseEntities();
     if (changed.memory) await loadPending();
