@@ -16,23 +16,7 @@ import { searchQualityBench } from './search-quality.bench.js';
 import { vectorScaleBench } from './vector-scale.bench.js';
 import { fleetBench } from './fleet.bench.js';
 import { storeBench } from './store.bench.js';
-
-/** Every benchmark, in the order a full run takes them. */
-const BENCHES = [
-  'store',
-  'cognition',
-  'admission',
-  'hardware',
-  'notes',
-  'safety',
-  'assertion',
-  'attribution',
-  'keys',
-  'duplicates',
-  'search-quality',
-  'fleet',
-  'vector-scale',
-] as const;
+import { BENCHES } from './lib/benches.js';
 
 const USAGE = `Usage: npm run bench -- [--quick | --smoke] [--only=<name>]
 

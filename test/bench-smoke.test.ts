@@ -3,25 +3,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BENCHES } from '../bench/lib/benches.js';
 import { postgresUnavailable } from './helpers/postgres.js';
 import { REPO_ROOT } from './helpers/run-mira.js';
-
-/** Every benchmark the runner knows, as `--help` lists them. */
-const BENCHES = [
-  'store',
-  'cognition',
-  'admission',
-  'hardware',
-  'notes',
-  'safety',
-  'assertion',
-  'attribution',
-  'keys',
-  'duplicates',
-  'search-quality',
-  'fleet',
-  'vector-scale',
-];
 
 describe('benchmarks: a smoke pass of every one (tiny sizes, no figure asserted)', function () {
   this.timeout(600_000);
