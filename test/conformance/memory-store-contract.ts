@@ -222,6 +222,10 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         expect((await store.findEntities('ada')).map((e) => e.id)).to.deep.equal([ada.id]);
         const { memories } = await store.listActiveMemories(ada.id, { newest: 8 });
         expect(memories.map((m) => m.id)).to.deep.equal([tea.id]);
+        const [of] = await store.listActiveMemoriesOf([ada.id], { newest: 8 });
+        expect(of!.memories).to.deep.equal(memories);
+        expect((await store.listMemoryHistory(ada.id)).map((m) => m.id)).to.deep.equal([tea.id]);
+        expect((await store.findActiveBySlot(ada.id, 'subject', 'drinks')).map((m) => m.id)).to.deep.equal([tea.id]);
         expect(memories[0]!.payloads).to.have.length(1);
         expect(memories[0]!.payloads[0]).to.deep.include({ payloadKind: 'inline_text', mediaType: 'text/plain' });
         expect((await store.getMemory(tea.id))!.payloads).to.have.length(1);
@@ -253,6 +257,44 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         expect(newest.memories.map((m) => m.id)).to.deep.equal(ids.slice(4));
         const all = await store.listActiveMemories(ada.id);
         expect(all.memories.map((m) => m.id)).to.deep.equal(ids);
+      });
+
+      it('lists several entities at once, in the order asked, as listing each would', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const bob = await store.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+        const eve = await store.createEntity({ entityType: 'person', canonicalName: 'Eve' });
+        for (let i = 0; i < 5; i += 1) {
+          await store.createMemory({
+            kind: 'fact',
+            summary: `Ada fact ${i}`,
+            sourceKind: 'console',
+            links: [{ entityId: ada.id, role: 'subject' }],
+          });
+        }
+        // One memory about two entities shows under each.
+        await store.createMemory({
+          kind: 'fact',
+          summary: 'Bob met Ada',
+          sourceKind: 'console',
+          links: [
+            { entityId: bob.id, role: 'subject' },
+            { entityId: ada.id, role: 'object' },
+          ],
+        });
+        const asked = [bob.id, 424242, ada.id, eve.id];
+        const together = await store.listActiveMemoriesOf(asked, { newest: 3 });
+        const oneByOne = [];
+        for (const id of asked) oneByOne.push(await store.listActiveMemories(id, { newest: 3 }));
+        expect(together).to.deep.equal(oneByOne);
+        expect(together.map((n) => [n.memories.length, n.total])).to.deep.equal([
+          [1, 1],
+          [0, 0],
+          [3, 6],
+          [0, 0],
+        ]);
+        expect(together[2]!.memories.map((m) => m.summary)).to.deep.equal(['Ada fact 3', 'Ada fact 4', 'Bob met Ada']);
+        expect(await store.listActiveMemoriesOf([ada.id])).to.deep.equal([await store.listActiveMemories(ada.id)]);
+        expect(await store.listActiveMemoriesOf([])).to.deep.equal([]);
       });
 
       it('links an entity at most once per memory: two roles for one entity are refused, nothing written', async () => {

@@ -288,6 +288,11 @@ export interface MemoryStore {
   /** Active memories linked to an entity, ascending ID; `newest` keeps only the newest that many. */
   listActiveMemories(entityId: number, options?: { readonly newest?: number }): Promise<NewestMemories>;
   /**
+   * {@link listActiveMemories} for several entities at once, in the order of `entityIds` (what recall
+   * shows): a networked store reads them all in one round trip.
+   */
+  listActiveMemoriesOf(entityIds: readonly number[], options?: { readonly newest?: number }): Promise<NewestMemories[]>;
+  /**
    * Active memories linked to `entityId` under `role` with the given
    * normalised predicate, ascending ID (for duplicate and conflict checks).
    */

@@ -89,8 +89,12 @@ export async function renderRecall(
       );
     }
   }
-  for (const entity of shown) {
-    const { memories, total } = await store.listActiveMemories(entity.id, { newest: MAX_MEMORIES_PER_ENTITY });
+  const newest = await store.listActiveMemoriesOf(
+    shown.map((e) => e.id),
+    { newest: MAX_MEMORIES_PER_ENTITY },
+  );
+  for (const [i, entity] of shown.entries()) {
+    const { memories, total } = newest[i]!;
     // The ID and the memories first: however many aliases an entity has, they come after, bounded.
     lines.push(`${entity.ref} ${entity.entityType} ${quote(entity.canonicalName)}`);
     if (total === 0) lines.push('  no active memories');

@@ -62,11 +62,19 @@ function single(options: ReadonlyMap<string, readonly string[]>, name: string): 
   return options.get(name)?.[0];
 }
 
-async function printEntityWithMemories(store: MemoryStore, entity: Entity, out: ConsoleOutput): Promise<void> {
-  out.print(formatEntity(entity));
-  const { memories } = await store.listActiveMemories(entity.id);
-  if (memories.length === 0) out.print('  (no active memories)');
-  for (const memory of memories) out.print(`  ${formatMemoryLine(memory)}`);
+/** Each entity with its active memories (read in one go: one round trip on a networked store). */
+async function printEntitiesWithMemories(
+  store: MemoryStore,
+  entities: readonly Entity[],
+  out: ConsoleOutput,
+): Promise<void> {
+  const active = await store.listActiveMemoriesOf(entities.map((e) => e.id));
+  for (const [i, entity] of entities.entries()) {
+    out.print(formatEntity(entity));
+    const { memories } = active[i]!;
+    if (memories.length === 0) out.print('  (no active memories)');
+    for (const memory of memories) out.print(`  ${formatMemoryLine(memory)}`);
+  }
 }
 
 /** A proposal on one line: `P2 supersede MEM1 prefers "tea" → "coffee"` or `P1 entity person "Carol"`. */
@@ -90,17 +98,22 @@ function historyStatus(memory: Memory): string {
   return `  ${status}; created ${memory.createdAt} from ${memory.source.kind}${supersedes}`;
 }
 
-/** The chain a memory belongs to, oldest first: back through what it superseded, on through what replaced it. */
-async function chainOf(store: MemoryStore, memory: Memory): Promise<Memory[]> {
+/**
+ * The chain a memory belongs to, oldest first: back through what it superseded, on through what replaced
+ * it. A supersession keeps the subject's slot, so the chain is among `known` (the subject's history)
+ * unless the store changed meanwhile; only what is not there is read.
+ */
+async function chainOf(store: MemoryStore, memory: Memory, known: ReadonlyMap<number, Memory>): Promise<Memory[]> {
+  const read = async (id: number) => known.get(id) ?? (await store.getMemory(id));
   const chain = [memory];
   for (let m = memory; m.supersedes !== null;) {
-    const previous = await store.getMemory(m.supersedes);
+    const previous = await read(m.supersedes);
     if (!previous) break;
     chain.unshift(previous);
     m = previous;
   }
   for (let m = memory; m.supersededBy !== null;) {
-    const next = await store.getMemory(m.supersededBy);
+    const next = await read(m.supersededBy);
     if (!next) break;
     chain.push(next);
     m = next;
@@ -190,7 +203,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const store = ctx.store();
         const found = await store.findEntities(input.args[0]!);
         if (found.length === 0) out.print(`no entity is named ${quote(input.args[0]!)} (exact name or alias)`);
-        for (const entity of found) await printEntityWithMemories(store, entity, out);
+        await printEntitiesWithMemories(store, found, out);
       },
     },
     {
@@ -279,7 +292,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
             MemoryErrorCodes.ENTITY_NOT_FOUND,
             `there is no entity ENT${id}; find one with "memory entity find"`,
           );
-        await printEntityWithMemories(store, entity, out);
+        await printEntitiesWithMemories(store, [entity], out);
       },
     },
     {
@@ -366,14 +379,19 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
           const byId = new Map(memories.map((m) => [m.id, m]));
           // One chain per memory that replaced nothing, in ID order; its successors follow it.
           for (const root of memories.filter((m) => m.supersedes === null || !byId.has(m.supersedes))) {
-            printChain(await chainOf(store, root), out, '  ');
+            printChain(await chainOf(store, root, byId), out, '  ');
           }
           return;
         }
         const id = parseMemoryRef(ref);
         const memory = await store.getMemory(id);
         if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory MEM${id}`);
-        printChain(await chainOf(store, memory), out);
+        const subject = memory.links.find((l) => l.role === 'subject') ?? memory.links[0];
+        const known =
+          subject && (memory.supersedes !== null || memory.supersededBy !== null)
+            ? new Map((await store.listMemoryHistory(subject.entityId)).map((m) => [m.id, m]))
+            : new Map<number, Memory>();
+        printChain(await chainOf(store, memory, known), out);
       },
     },
   ];

@@ -492,12 +492,21 @@ export class SqliteMemoryStore implements MemoryStore {
   }
 
   listActiveMemories(entityId: number, options: { newest?: number } = {}): Promise<NewestMemories> {
-    return this.#run(() => {
-      const limit = options.newest ?? -1;
-      const ids = (this.#s.newestActive.all(entityId, limit) as number[]).reverse();
-      const total = limit < 0 ? ids.length : (this.#s.countActive.get(entityId) as number);
-      return { memories: ids.map((id) => this.#memory(id)!), total };
-    });
+    return this.#run(() => this.#newestActive(entityId, options.newest));
+  }
+
+  listActiveMemoriesOf(
+    entityIds: readonly number[],
+    options: { readonly newest?: number } = {},
+  ): Promise<NewestMemories[]> {
+    return this.#run(() => entityIds.map((id) => this.#newestActive(id, options.newest)));
+  }
+
+  #newestActive(entityId: number, newest: number | undefined): NewestMemories {
+    const limit = newest ?? -1;
+    const ids = (this.#s.newestActive.all(entityId, limit) as number[]).reverse();
+    const total = limit < 0 ? ids.length : (this.#s.countActive.get(entityId) as number);
+    return { memories: ids.map((id) => this.#memory(id)!), total };
   }
 
   findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {

@@ -54,9 +54,7 @@ import {
   MemorySchema,
   PayloadSchema,
   ProposalSchema,
-  type AliasRow,
   type ProposalDbRow,
-  type EntityRow,
   type MemoryRow,
   type PayloadRow,
 } from './entities.js';
@@ -132,6 +130,132 @@ export function fleetError(error: unknown, where: string): MiraError {
 }
 
 const num = (v: string | number | null): number => Number(v);
+
+/** The IDs of the entities named `$2` exactly (canonical name or alias) in space `$1`. */
+const IDS_BY_KEY = `SELECT id FROM entities WHERE space = $1 AND name_key = $2
+  UNION SELECT entity_id FROM aliases WHERE space = $1 AND alias_key = $2`;
+
+/** An entity with its aliases (as JSON, in ID order): one row per entity. */
+const ENTITY_SELECT = `SELECT e.id, e.entity_type, e.canonical_name, e.name_key, e.created_at,
+  (SELECT coalesce(json_agg(json_build_object('id', a.id, 'alias', a.alias, 'alias_key', a.alias_key,
+     'created_at', a.created_at) ORDER BY a.id), '[]')
+   FROM aliases a WHERE a.space = e.space AND a.entity_id = e.id) AS aliases
+  FROM entities e`;
+
+/**
+ * A memory's columns, what superseded it, its links (with the entities' names) and its payloads (never
+ * a body: recall and listings do not load one), as one row per memory of `m`.
+ */
+const MEMORY_FIELDS = `m.id, m.kind, m.summary, m.predicate, m.value, m.source_kind, m.source_label, m.confidence,
+  m.status, m.created_at, m.superseded_by, m.superseded_at,
+  (SELECT s.id FROM memories s WHERE s.space = m.space AND s.superseded_by = m.id) AS supersedes,
+  (SELECT coalesce(json_agg(json_build_object('entity_id', l.entity_id, 'role', l.role,
+     'canonical_name', e.canonical_name) ORDER BY l.entity_id, l.role COLLATE "C"), '[]')
+   FROM memory_links l JOIN entities e ON e.space = l.space AND e.id = l.entity_id
+   WHERE l.space = m.space AND l.memory_id = m.id) AS links,
+  (SELECT coalesce(json_agg(json_build_object('id', p.id, 'payload_kind', p.payload_kind, 'media_type', p.media_type,
+     'object_ref', p.object_ref, 'sha256', p.sha256, 'byte_size', p.byte_size, 'created_at', p.created_at)
+     ORDER BY p.id), '[]')
+   FROM payloads p WHERE p.space = m.space AND p.memory_id = m.id) AS payloads`;
+const MEMORY_SELECT = `SELECT ${MEMORY_FIELDS} FROM memories m`;
+
+/**
+ * The newest `$3` (all when null) active memories of each entity of `$2` in space `$1`, ascending, with
+ * how many each has in all: one row per memory, or one row without a memory for an entity that has none.
+ */
+const NEWEST_ACTIVE = `WITH wanted AS (SELECT DISTINCT unnest($2::bigint[]) AS entity_id),
+  picked AS (
+    SELECT w.entity_id, p.memory_id FROM wanted w CROSS JOIN LATERAL (
+      SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories a ON a.space = l.space AND a.id = l.memory_id
+      WHERE l.space = $1 AND l.entity_id = w.entity_id AND a.status = 'active'
+      ORDER BY l.memory_id DESC LIMIT $3) p),
+  totals AS (
+    SELECT l.entity_id, count(DISTINCT l.memory_id) AS n
+    FROM memory_links l JOIN memories a ON a.space = l.space AND a.id = l.memory_id
+    WHERE l.space = $1 AND l.entity_id IN (SELECT entity_id FROM wanted) AND a.status = 'active'
+    GROUP BY l.entity_id)
+  SELECT w.entity_id AS of_entity, coalesce(t.n, 0) AS total, ${MEMORY_FIELDS}
+  FROM wanted w LEFT JOIN totals t ON t.entity_id = w.entity_id
+  LEFT JOIN picked k ON k.entity_id = w.entity_id
+  LEFT JOIN memories m ON m.space = $1 AND m.id = k.memory_id
+  ORDER BY w.entity_id, m.id`;
+
+interface EntityJoinedRow {
+  id: string;
+  entity_type: string;
+  canonical_name: string;
+  name_key: string;
+  created_at: string;
+  aliases: Array<{ id: number; alias: string; alias_key: string; created_at: string }>;
+}
+type MemoryJoinedRow = Omit<MemoryRow, 'space'> & {
+  supersedes: string | null;
+  links: Array<{ entity_id: number; role: string; canonical_name: string }>;
+  payloads: Array<
+    Omit<PayloadRow, 'space' | 'memory_id' | 'text_body' | 'id' | 'byte_size'> & {
+      id: number;
+      byte_size: number;
+    }
+  >;
+};
+
+function toEntity(row: EntityJoinedRow): Entity {
+  const id = num(row.id);
+  return {
+    id,
+    ref: entityRef(id),
+    entityType: row.entity_type,
+    canonicalName: row.canonical_name,
+    nameKey: row.name_key,
+    createdAt: row.created_at,
+    aliases: row.aliases.map((a) => ({
+      id: num(a.id),
+      entityId: id,
+      alias: a.alias,
+      aliasKey: a.alias_key,
+      createdAt: a.created_at,
+    })),
+  };
+}
+
+function toMemory(row: MemoryJoinedRow): Memory {
+  return {
+    id: num(row.id),
+    ref: memoryRef(num(row.id)),
+    kind: row.kind,
+    summary: row.summary,
+    predicate: row.predicate,
+    value: row.value,
+    source: { kind: row.source_kind, label: row.source_label },
+    confidence: row.confidence === null ? null : Number(row.confidence),
+    status: row.status,
+    createdAt: row.created_at,
+    supersededBy: row.superseded_by === null ? null : num(row.superseded_by),
+    supersededAt: row.superseded_at,
+    supersedes: row.supersedes === null ? null : num(row.supersedes),
+    links: row.links.map((l): MemoryLink => ({
+      entityId: num(l.entity_id),
+      entityRef: entityRef(num(l.entity_id)),
+      entityName: l.canonical_name,
+      role: l.role,
+    })),
+    payloads: row.payloads.map((p) => ({
+      id: num(p.id),
+      payloadKind: p.payload_kind,
+      mediaType: p.media_type,
+      byteSize: num(p.byte_size),
+      objectRef: p.object_ref,
+      sha256: p.sha256,
+      createdAt: p.created_at,
+    })),
+  };
+}
+
+/** The items of `ids` in that order (rows come back in whatever order the plan gives). */
+function inOrder<T extends { id: number }>(ids: readonly number[], items: readonly T[]): T[] {
+  const byId = new Map(items.map((item) => [item.id, item]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
 
 /**
  * Persistent memory on PostgreSQL through typeorm, for a fleet: robots naming the same space share
@@ -331,44 +455,30 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async #entity(m: Runner, id: number): Promise<Entity | undefined> {
-    const [row] = (await m.query(
-      `SELECT id, entity_type, canonical_name, name_key, created_at FROM entities WHERE space = $1 AND id = $2`,
-      [this.space, id],
-    )) as EntityRow[];
-    if (!row) return undefined;
-    const aliases = (await m.query(
-      `SELECT id, entity_id, alias, alias_key, created_at FROM aliases WHERE space = $1 AND entity_id = $2 ORDER BY id`,
-      [this.space, id],
-    )) as AliasRow[];
-    return {
-      id: num(row.id),
-      ref: entityRef(num(row.id)),
-      entityType: row.entity_type,
-      canonicalName: row.canonical_name,
-      nameKey: row.name_key,
-      createdAt: row.created_at,
-      aliases: aliases.map((a) => ({
-        id: num(a.id),
-        entityId: num(a.entity_id),
-        alias: a.alias,
-        aliasKey: a.alias_key,
-        createdAt: a.created_at,
-      })),
-    };
+    return (await this.#entities(m, [id]))[0];
   }
 
-  /** The entities of `ids`, in that order, each read whole (one by one: every lookup is an index scan). */
+  /**
+   * The entities of `ids` that exist, in that order, each with its aliases: one statement (the aliases
+   * aggregated as JSON), however many there are.
+   */
   async #entities(m: Runner, ids: readonly number[]): Promise<Entity[]> {
-    const entities: Entity[] = [];
-    for (const id of ids) entities.push((await this.#entity(m, id))!);
-    return entities;
+    if (ids.length === 0) return [];
+    const rows = (await m.query(`${ENTITY_SELECT} WHERE e.space = $1 AND e.id = ANY($2::bigint[])`, [
+      this.space,
+      ids,
+    ])) as EntityJoinedRow[];
+    return inOrder(ids, rows.map(toEntity));
   }
 
-  /** The memories of `ids`, in that order, each with its links and payloads. */
+  /** The memories of `ids` that exist, in that order, with their links and payloads: one statement. */
   async #memories(m: Runner, ids: readonly number[]): Promise<Memory[]> {
-    const memories: Memory[] = [];
-    for (const id of ids) memories.push((await this.#memory(m, id))!);
-    return memories;
+    if (ids.length === 0) return [];
+    const rows = (await m.query(`${MEMORY_SELECT} WHERE m.space = $1 AND m.id = ANY($2::bigint[])`, [
+      this.space,
+      ids,
+    ])) as MemoryJoinedRow[];
+    return inOrder(ids, rows.map(toMemory));
   }
 
   /** A memory's payloads; the bodies only when asked (recall and listings never load them). */
@@ -381,52 +491,12 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async #entitiesByKey(m: Runner, key: string): Promise<number[]> {
-    const rows = (await m.query(
-      `SELECT id FROM entities WHERE space = $1 AND name_key = $2
-       UNION SELECT entity_id FROM aliases WHERE space = $1 AND alias_key = $2 ORDER BY 1`,
-      [this.space, key],
-    )) as Array<{ id: string }>;
+    const rows = (await m.query(`${IDS_BY_KEY} ORDER BY 1`, [this.space, key])) as Array<{ id: string }>;
     return rows.map((r) => num(r.id));
   }
 
   async #memory(m: Runner, id: number): Promise<Memory | undefined> {
-    const [row] = (await m.query(
-      `SELECT id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at,
-              superseded_by, superseded_at,
-              (SELECT s.id FROM memories s WHERE s.space = m.space AND s.superseded_by = m.id) AS supersedes
-       FROM memories m WHERE space = $1 AND id = $2`,
-      [this.space, id],
-    )) as Array<MemoryRow & { supersedes: string | null }>;
-    if (!row) return undefined;
-    const links = (await m.query(
-      `SELECT l.entity_id, l.role, e.canonical_name FROM memory_links l
-       JOIN entities e ON e.space = l.space AND e.id = l.entity_id
-       WHERE l.space = $1 AND l.memory_id = $2 ORDER BY l.entity_id, l.role COLLATE "C"`,
-      [this.space, id],
-    )) as Array<{ entity_id: string; role: string; canonical_name: string }>;
-    const payloads = await this.#payloadRows(m, id);
-    return {
-      id: num(row.id),
-      ref: memoryRef(num(row.id)),
-      kind: row.kind,
-      summary: row.summary,
-      predicate: row.predicate,
-      value: row.value,
-      source: { kind: row.source_kind, label: row.source_label },
-      confidence: row.confidence === null ? null : Number(row.confidence),
-      status: row.status,
-      createdAt: row.created_at,
-      supersededBy: row.superseded_by === null ? null : num(row.superseded_by),
-      supersededAt: row.superseded_at,
-      supersedes: row.supersedes === null ? null : num(row.supersedes),
-      links: links.map((l): MemoryLink => ({
-        entityId: num(l.entity_id),
-        entityRef: entityRef(num(l.entity_id)),
-        entityName: l.canonical_name,
-        role: l.role,
-      })),
-      payloads: payloads.map(toPayloadInfo),
-    };
+    return (await this.#memories(m, [id]))[0];
   }
 
   info(): Promise<StoreInfo> {
@@ -515,19 +585,19 @@ export class PostgresMemoryStore implements MemoryStore {
       const type = options.entityType ?? null;
       const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
       const offset = Math.max(options.offset ?? 0, 0);
+      // The page and the total in one statement (the window counts the rows before LIMIT); a page past
+      // the end has no row to carry the total, so only then is it counted on its own.
       const rows = (await this.#ds.query(
-        `SELECT id FROM entities WHERE space = $1 AND ($2::text IS NULL OR entity_type = $2) ORDER BY id LIMIT $3 OFFSET $4`,
+        `${ENTITY_SELECT.replace('SELECT ', 'SELECT count(*) OVER () AS total, ')}
+         WHERE e.space = $1 AND ($2::text IS NULL OR e.entity_type = $2) ORDER BY e.id LIMIT $3 OFFSET $4`,
         [this.space, type, limit, offset],
-      )) as Array<{ id: string }>;
+      )) as Array<EntityJoinedRow & { total: string }>;
+      if (rows.length > 0) return { entities: rows.map(toEntity), total: num(rows[0]!.total) };
       const [count] = (await this.#ds.query(
         `SELECT count(*) AS n FROM entities WHERE space = $1 AND ($2::text IS NULL OR entity_type = $2)`,
         [this.space, type],
       )) as Array<{ n: string }>;
-      const entities = await this.#entities(
-        this.#ds,
-        rows.map((r) => num(r.id)),
-      );
-      return { entities, total: num(count!.n) };
+      return { entities: [], total: num(count!.n) };
     });
   }
 
@@ -548,7 +618,11 @@ export class PostgresMemoryStore implements MemoryStore {
   findEntities(name: string): Promise<Entity[]> {
     return this.#run('finding entities', async () => {
       const { key } = prepareName(name);
-      return this.#entities(this.#ds, await this.#entitiesByKey(this.#ds, key));
+      const rows = (await this.#ds.query(
+        `${ENTITY_SELECT} WHERE e.space = $1 AND e.id IN (${IDS_BY_KEY}) ORDER BY e.id`,
+        [this.space, key],
+      )) as EntityJoinedRow[];
+      return rows.map(toEntity);
     });
   }
 
@@ -608,14 +682,14 @@ export class PostgresMemoryStore implements MemoryStore {
     });
   }
 
-  async #slotIds(m: Runner, slot: MemorySlot): Promise<number[]> {
+  /** The active memories of a slot, ascending: one statement. */
+  async #slot(m: Runner, slot: MemorySlot): Promise<Memory[]> {
     const rows = (await m.query(
-      `SELECT m.id FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id
-       WHERE l.space = $1 AND l.entity_id = $2 AND l.role = $3 AND m.predicate = $4 AND m.status = 'active'
-       ORDER BY m.id`,
+      `${MEMORY_SELECT} WHERE m.space = $1 AND m.status = 'active' AND m.predicate = $4 AND m.id IN (
+         SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2 AND role = $3) ORDER BY m.id`,
       [this.space, slot.entityId, slot.role, slot.predicate],
-    )) as Array<{ id: string }>;
-    return rows.map((r) => num(r.id));
+    )) as MemoryJoinedRow[];
+    return rows.map(toMemory);
   }
 
   admitToSlot<R>(slot: MemorySlot, decide: (existing: readonly Memory[]) => SlotDecision<R>): Promise<SlotOutcome<R>> {
@@ -624,7 +698,7 @@ export class PostgresMemoryStore implements MemoryStore {
         // Robots admitting into one slot at once wait here for each other, so each decides on what
         // the one before it wrote (the lock lasts until this transaction ends).
         await this.#lockSlot(m, slot);
-        const decision = decide(await this.#memories(m, await this.#slotIds(m, slot)));
+        const decision = decide(await this.#slot(m, slot));
         if ('create' in decision) return { created: await this.#insertMemory(m, prepareMemory(decision.create)) };
         return { answer: decision.answer };
       }),
@@ -643,44 +717,45 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   listActiveMemories(entityId: number, options: { newest?: number } = {}): Promise<NewestMemories> {
-    return this.#run('listing memories', async () => {
-      const limit = options.newest;
-      // Walks memory_links_by_entity backwards (see the plans in the fleet benchmark).
-      const rows = (await this.#ds.query(
-        `SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id
-         WHERE l.space = $1 AND l.entity_id = $2 AND m.status = 'active' ORDER BY l.memory_id DESC LIMIT $3`,
-        [this.space, entityId, limit ?? null],
-      )) as Array<{ memory_id: string }>;
-      const ids = rows.map((r) => num(r.memory_id)).reverse();
-      let total = ids.length;
-      if (limit !== undefined) {
-        const [c] = (await this.#ds.query(
-          `SELECT count(DISTINCT l.memory_id) AS n FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id
-           WHERE l.space = $1 AND l.entity_id = $2 AND m.status = 'active'`,
-          [this.space, entityId],
-        )) as Array<{ n: string }>;
-        total = num(c!.n);
-      }
-      return { memories: await this.#memories(this.#ds, ids), total };
-    });
+    return this.#run('listing memories', async () => (await this.#newestActive([entityId], options.newest))[0]!);
+  }
+
+  listActiveMemoriesOf(
+    entityIds: readonly number[],
+    options: { readonly newest?: number } = {},
+  ): Promise<NewestMemories[]> {
+    return this.#run('listing memories', () => this.#newestActive(entityIds, options.newest));
+  }
+
+  /** The newest active memories of each entity, in the order of `entityIds`: one statement for them all. */
+  async #newestActive(entityIds: readonly number[], newest: number | undefined): Promise<NewestMemories[]> {
+    if (entityIds.length === 0) return [];
+    // Walks memory_links_by_entity backwards for each entity (see the plans in the fleet benchmark).
+    const rows = (await this.#ds.query(NEWEST_ACTIVE, [this.space, entityIds, newest ?? null])) as Array<
+      MemoryJoinedRow & { of_entity: string; total: string }
+    >;
+    const byEntity = new Map<number, NewestMemories>();
+    for (const row of rows) {
+      const entity = num(row.of_entity);
+      let list = byEntity.get(entity);
+      if (!list) byEntity.set(entity, (list = { memories: [], total: num(row.total) }));
+      if (row.id !== null) (list.memories as Memory[]).push(toMemory(row));
+    }
+    return entityIds.map((id) => byEntity.get(id)!);
   }
 
   findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {
-    return this.#run('reading a slot', async () => {
-      return this.#memories(this.#ds, await this.#slotIds(this.#ds, { entityId, role, predicate }));
-    });
+    return this.#run('reading a slot', () => this.#slot(this.#ds, { entityId, role, predicate }));
   }
 
   listMemoryHistory(entityId: number): Promise<Memory[]> {
     return this.#run('reading memory history', async () => {
       const rows = (await this.#ds.query(
-        `SELECT DISTINCT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2 ORDER BY memory_id`,
+        `${MEMORY_SELECT} WHERE m.space = $1
+         AND m.id IN (SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2) ORDER BY m.id`,
         [this.space, entityId],
-      )) as Array<{ memory_id: string }>;
-      return this.#memories(
-        this.#ds,
-        rows.map((r) => num(r.memory_id)),
-      );
+      )) as MemoryJoinedRow[];
+      return rows.map(toMemory);
     });
   }
 
@@ -716,7 +791,7 @@ export class PostgresMemoryStore implements MemoryStore {
           assertNameFree(p.name!, await this.#entitiesByKey(m, p.nameKey!));
         } else {
           const { slot } = supersedableSlot(await this.#memory(m, p.memoryId!), p.memoryId!);
-          slotIds = slotFactIds(await this.#memories(m, await this.#slotIds(m, slot)));
+          slotIds = slotFactIds(await this.#slot(m, slot));
         }
         const id = await this.#nextId(m, 'proposal');
         await m.query(
@@ -785,11 +860,7 @@ export class PostgresMemoryStore implements MemoryStore {
         const slot = before && slotOf(before);
         if (slot) await this.#lockSlot(m, slot);
         const old = await this.#memory(m, proposal.memoryId!);
-        assertSlotUnchanged(
-          proposal,
-          old,
-          slot ? slotFactIds(await this.#memories(m, await this.#slotIds(m, slot))) : [],
-        );
+        assertSlotUnchanged(proposal, old, slot ? slotFactIds(await this.#slot(m, slot)) : []);
         const created = await this.#insertMemory(m, prepareMemory(supersedingMemory(old!, proposal)));
         await m.query(
           `UPDATE memories SET status = 'superseded', superseded_by = $3, superseded_at = $4
