@@ -173,6 +173,7 @@ if (!unavailable) {
           ['reading a memory', () => store.getMemory(1)],
           ['reading payloads', () => store.getPayloads(1)],
           ['listing memories', () => store.listActiveMemories(ada.id)],
+          ['listing memories', () => store.listActiveMemoriesOf([ada.id])],
           ['reading a slot', () => store.findActiveBySlot(ada.id, 'subject', 'p')],
           ['reading memory history', () => store.listMemoryHistory(ada.id)],
           [
@@ -549,6 +550,58 @@ if (!unavailable) {
       } finally {
         await a.close();
         await b.close();
+      }
+    });
+  });
+
+  describe('PostgresMemoryStore admission beside other robots', function () {
+    this.timeout(60_000);
+    // The slot's advisory lock as the store takes it (pg_advisory_xact_lock on this key): a session lock on
+    // the same key from another connection holds every write into the slot.
+    const slotKey = (space: string, entityId: number) =>
+      `mira-slot\u0001${space}\u0001${entityId}\u0001subject\u0001prefers`;
+    const prefers = (entityId: number, value: string) => ({
+      create: {
+        kind: 'preference',
+        summary: `Ada prefers ${value}`,
+        predicate: 'prefers',
+        value,
+        sourceKind: 'operator_statement',
+        links: [{ entityId, role: 'subject' }],
+      },
+    });
+
+    it('answers without the slot lock, and decides again under it on a slot written into meanwhile', async () => {
+      const db = await createTestDatabase();
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      const other = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      const holder = await db.client();
+      try {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const slot = { entityId: ada.id, role: 'subject', predicate: 'prefers' };
+        await holder.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [slotKey('ward-3', ada.id)]);
+        // An answer is given from a read: the held lock does not hold it up.
+        expect(await store.admitToSlot(slot, (existing) => ({ answer: existing.length }))).to.deep.equal({ answer: 0 });
+        // A write waits for the lock; meanwhile another robot writes "coffee" into the slot.
+        const seen: Array<Array<string | null>> = [];
+        const admitting = store.admitToSlot(slot, (existing) => {
+          seen.push(existing.map((m) => m.value));
+          return existing.some((m) => m.value !== 'tea') ? { answer: 'conflict' } : prefers(ada.id, 'tea');
+        });
+        await new Promise((r) => setTimeout(r, 200));
+        expect(seen).to.deep.equal([[]]);
+        await other.createMemory(prefers(ada.id, 'coffee').create);
+        await holder.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [slotKey('ward-3', ada.id)]);
+        expect(await admitting).to.deep.equal({ answer: 'conflict' });
+        expect(seen).to.deep.equal([[], ['coffee']]);
+        expect((await store.findActiveBySlot(ada.id, 'subject', 'prefers')).map((m) => m.value)).to.deep.equal([
+          'coffee',
+        ]);
+      } finally {
+        await holder.end();
+        await other.close();
+        await store.close();
+        await db.drop();
       }
     });
   });

@@ -74,6 +74,75 @@ describe('SqliteMemoryStore beside other connections', function () {
     }
   });
 
+  it('answers an admission that writes nothing while another process holds the write lock', async () => {
+    const store = SqliteMemoryStore.open(path, { busyTimeoutMs: 50 });
+    const other = new Database(path);
+    try {
+      const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+      const slot = { entityId: ada.id, role: 'subject', predicate: 'prefers' };
+      other.prepare('BEGIN IMMEDIATE').run();
+      // A duplicate or a conflict is decided on a read: it neither waits for the lock nor fails on it.
+      expect(await store.admitToSlot(slot, (existing) => ({ answer: existing.length }))).to.deep.equal({ answer: 0 });
+      // A write needs the lock, and says so when it cannot have it.
+      const error = await rejection(
+        store.admitToSlot(slot, () => ({
+          create: {
+            kind: 'preference',
+            summary: 'Ada prefers tea',
+            predicate: 'prefers',
+            value: 'tea',
+            sourceKind: 'operator_statement',
+            links: [{ entityId: ada.id, role: 'subject' }],
+          },
+        })),
+      );
+      expect(error.code).to.equal('MIRA_ERR_MEMORY_BACKEND');
+      other.prepare('ROLLBACK').run();
+      expect((await store.info()).memories).to.equal(0);
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
+  it('decides again, under the write lock, on a slot another process wrote into after it was read', async () => {
+    const store = SqliteMemoryStore.open(path);
+    const other = new Database(path);
+    try {
+      const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+      const slot = { entityId: ada.id, role: 'subject', predicate: 'prefers' };
+      const seen: Array<Array<[number, string | null]>> = [];
+      const outcome = await store.admitToSlot(slot, (existing) => {
+        seen.push(existing.map((m) => [m.id, m.value]));
+        if (seen.length === 1) {
+          // Another process admits "coffee" between this read and the write lock.
+          other.exec(`INSERT INTO memories (kind, summary, predicate, value, source_kind, status, created_at)
+            VALUES ('preference', 'Ada prefers coffee', 'prefers', 'coffee', 'console', 'active', '2026-01-01T00:00:00.000Z');
+            INSERT INTO memory_links (memory_id, entity_id, role) VALUES (last_insert_rowid(), ${ada.id}, 'subject');`);
+        }
+        if (existing.some((m) => m.value !== 'tea')) return { answer: 'conflict' };
+        return {
+          create: {
+            kind: 'preference',
+            summary: 'Ada prefers tea',
+            predicate: 'prefers',
+            value: 'tea',
+            sourceKind: 'operator_statement',
+            links: [{ entityId: ada.id, role: 'subject' }],
+          },
+        };
+      });
+      expect(outcome).to.deep.equal({ answer: 'conflict' });
+      expect(seen).to.deep.equal([[], [[1, 'coffee']]]);
+      expect((await store.findActiveBySlot(ada.id, 'subject', 'prefers')).map((m) => m.value)).to.deep.equal([
+        'coffee',
+      ]);
+    } finally {
+      other.close();
+      await store.close();
+    }
+  });
+
   it('sees another connection’s writes in its revision', async () => {
     const a = SqliteMemoryStore.open(path);
     const b = SqliteMemoryStore.open(path);

@@ -163,6 +163,7 @@ export type {
   ProposalRow,
   ProposalStatus,
   SlotDecision,
+  SlotMemory,
   SlotOutcome,
   StoreInfo,
 } from './memory/types.js';

@@ -143,6 +143,20 @@ export interface MemorySlot {
   readonly predicate: string;
 }
 
+/**
+ * What an admission sees of each memory in its slot: what decides (kind, value, links), nothing it does
+ * not need (no payloads, no names), so a slot is read in one statement.
+ */
+export interface SlotMemory {
+  readonly id: number;
+  readonly ref: MemoryRef;
+  readonly kind: string;
+  readonly predicate: string | null;
+  readonly value: string | null;
+  /** Every entity the memory links, and under which role (in no particular order). */
+  readonly links: ReadonlyArray<{ readonly entityId: number; readonly role: string }>;
+}
+
 /** What an admission decides from the slot: write this memory, or answer without writing. */
 export type SlotDecision<R> = { readonly create: NewMemory } | { readonly answer: R };
 
@@ -298,12 +312,18 @@ export interface MemoryStore {
    */
   findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]>;
   /**
-   * Admission in one transaction: reads the slot's active memories, asks `decide`, and writes the memory
-   * it returns (or answers without writing) before anyone else may write. SQLite holds the write lock
-   * from the start (BEGIN IMMEDIATE), so two processes admitting into one slot at once are decided one
-   * after the other. `decide` is synchronous and must not call the store; an error it throws rolls back.
+   * Admission: reads the slot's active memories, asks `decide`, and writes the memory it returns (or
+   * answers without writing), so that nothing is written into a slot that changed after it was read. The
+   * slot is read without the write lock, and an answer (a duplicate, a conflict) is given from that read;
+   * only a write takes the lock (SQLite: BEGIN IMMEDIATE; PostgreSQL: the slot's advisory lock), reads
+   * the slot again under it, and asks `decide` once more if it changed. So two processes admitting into
+   * one slot at once are decided one after the other. `decide` is synchronous, pure, and must not call
+   * the store (it may be called twice); an error it throws writes nothing.
    */
-  admitToSlot<R>(slot: MemorySlot, decide: (existing: readonly Memory[]) => SlotDecision<R>): Promise<SlotOutcome<R>>;
+  admitToSlot<R>(
+    slot: MemorySlot,
+    decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
+  ): Promise<SlotOutcome<R>>;
   /**
    * Stores a pending proposal (it changes nothing else). An entity proposal for a name that already
    * names an entity is refused with MIRA_ERR_MEMORY_ENTITY_EXISTS; a supersede of a memory that is not

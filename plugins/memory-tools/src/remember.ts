@@ -2,9 +2,9 @@ import {
   OPERATOR_STATEMENT_SOURCE,
   normalizeDisplay,
   normalizeToken,
-  type Memory,
   type MemoryStore,
   type SlotDecision,
+  type SlotMemory,
   type ProfileInfo,
   type ToolDefinition,
   type ToolResult,
@@ -255,7 +255,7 @@ async function decide(
   }
 
   const wanted = linkSet(links);
-  const sameLinks = (m: Memory) => linkSet(m.links) === wanted;
+  const sameLinks = (m: SlotMemory) => linkSet(m.links) === wanted;
   const summary = normalizeDisplay(clause.original);
   const toCreate = {
     kind: proposal.kind,
@@ -278,7 +278,7 @@ async function decide(
       }
       // Facts and preferences share one slot per subject and predicate.
       const slot = existing.filter((m) => m.kind === 'fact' || m.kind === 'preference');
-      const sameValue = (m: Memory) => m.value !== null && toMatchText(m.value)?.form === value.form;
+      const sameValue = (m: SlotMemory) => m.value !== null && toMatchText(m.value)?.form === value.form;
       const duplicate = slot.find((m) => sameValue(m) && sameLinks(m));
       if (duplicate) return { answer: { duplicate: duplicate.ref } };
       const conflicting = slot.filter((m) => !sameValue(m));

@@ -45,11 +45,13 @@ import {
   type PayloadInfo,
   type PreparedMemory,
   type SlotDecision,
+  type SlotMemory,
   type SlotOutcome,
   type StoreInfo,
 } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type UpgradeDone } from '@mira/sqlite';
 import { MEMORY_SCHEMA, SCHEMA_VERSION } from './schema-v2.js';
+import { sameSlot } from './slot.js';
 
 /** How to open a {@link SqliteMemoryStore}. */
 export interface SqliteMemoryStoreOptions {
@@ -213,6 +215,13 @@ export class SqliteMemoryStore implements MemoryStore {
            WHERE l.entity_id = ? AND l.role = ? AND m.predicate = ? AND m.status = 'active' ORDER BY m.id`,
         )
         .pluck(),
+      // The slot an admission decides on: each memory with its links as JSON ([[entity_id, role], …]).
+      slotMemories: db.prepare(
+        `SELECT m.id, m.kind, m.predicate, m.value,
+                (SELECT json_group_array(json_array(k.entity_id, k.role)) FROM memory_links k WHERE k.memory_id = m.id) AS links
+         FROM memory_links l JOIN memories m ON m.id = l.memory_id
+         WHERE l.entity_id = ? AND l.role = ? AND m.predicate = ? AND m.status = 'active' ORDER BY m.id`,
+      ),
       entityIdsPage: db
         .prepare('SELECT id FROM entities WHERE (? IS NULL OR entity_type = ?) ORDER BY id LIMIT ? OFFSET ?')
         .pluck(),
@@ -468,17 +477,30 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
-  admitToSlot<R>(slot: MemorySlot, decide: (existing: readonly Memory[]) => SlotDecision<R>): Promise<SlotOutcome<R>> {
-    return this.#run(() =>
-      this.#db
+  admitToSlot<R>(
+    slot: MemorySlot,
+    decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
+  ): Promise<SlotOutcome<R>> {
+    return this.#run(() => {
+      // Read without the write lock (one statement sees one committed state): most decisions write nothing.
+      const seen = this.#slotMemories(slot);
+      const first = decide(seen);
+      if (!('create' in first)) return { answer: first.answer };
+      return this.#db
         .transaction((): SlotOutcome<R> => {
-          const existing = this.#slot(slot.entityId, slot.role, slot.predicate);
-          const decision = decide(existing);
+          // Under the write lock: what another process wrote since is decided on afresh.
+          const now = this.#slotMemories(slot);
+          const decision = sameSlot(now, seen) ? first : decide(now);
           if ('create' in decision) return { created: this.#insertMemory(prepareMemory(decision.create)) };
           return { answer: decision.answer };
         })
-        .immediate(),
-    );
+        .immediate();
+    });
+  }
+
+  /** What an admission sees of a slot, in one statement. */
+  #slotMemories(slot: MemorySlot): SlotMemory[] {
+    return (this.#s.slotMemories.all(slot.entityId, slot.role, slot.predicate) as SlotRow[]).map(toSlotMemory);
   }
 
   getMemory(memoryId: number): Promise<Memory | undefined> {
@@ -687,6 +709,25 @@ export class SqliteMemoryStore implements MemoryStore {
     }
     return Promise.resolve();
   }
+}
+
+interface SlotRow {
+  id: number;
+  kind: string;
+  predicate: string | null;
+  value: string | null;
+  links: string;
+}
+
+function toSlotMemory(row: SlotRow): SlotMemory {
+  return {
+    id: row.id,
+    ref: memoryRef(row.id),
+    kind: row.kind,
+    predicate: row.predicate,
+    value: row.value,
+    links: (JSON.parse(row.links) as Array<[number, string]>).map(([entityId, role]) => ({ entityId, role })),
+  };
 }
 
 function toPayloadInfo(row: PayloadRow): PayloadInfo {

@@ -43,6 +43,7 @@ import {
   type PayloadInfo,
   type PreparedMemory,
   type SlotDecision,
+  type SlotMemory,
   type SlotOutcome,
   type StoreInfo,
 } from '@mira/core';
@@ -61,6 +62,7 @@ import {
 
 type EntitySchemaLike = EntitySchema<any>;
 import { FleetErrors } from './errors.js';
+import { sameSlot } from '../slot.js';
 import { FLEET_APPLICATION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
 import { FLEET_SCHEMA_VERSION, MemorySchemaV2, TABLES_V1 } from './migrations/0002-proposals.js';
 
@@ -179,6 +181,13 @@ const NEWEST_ACTIVE = `WITH wanted AS (SELECT DISTINCT unnest($2::bigint[]) AS e
   LEFT JOIN picked k ON k.entity_id = w.entity_id
   LEFT JOIN memories m ON m.space = $1 AND m.id = k.memory_id
   ORDER BY w.entity_id, m.id`;
+
+/** The active memories of slot ($2, $3, $4) in space $1 with their links, as an admission sees them. */
+const SLOT_MEMORIES = `SELECT m.id, m.kind, m.predicate, m.value,
+  (SELECT json_agg(json_build_array(k.entity_id, k.role)) FROM memory_links k
+   WHERE k.space = m.space AND k.memory_id = m.id) AS links
+  FROM memories m WHERE m.space = $1 AND m.status = 'active' AND m.predicate = $4 AND m.id IN (
+    SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2 AND role = $3) ORDER BY m.id`;
 
 interface EntityJoinedRow {
   id: string;
@@ -692,17 +701,45 @@ export class PostgresMemoryStore implements MemoryStore {
     return rows.map(toMemory);
   }
 
-  admitToSlot<R>(slot: MemorySlot, decide: (existing: readonly Memory[]) => SlotDecision<R>): Promise<SlotOutcome<R>> {
-    return this.#run('admitting a memory', () =>
-      this.#tx(async (m): Promise<SlotOutcome<R>> => {
-        // Robots admitting into one slot at once wait here for each other, so each decides on what
-        // the one before it wrote (the lock lasts until this transaction ends).
+  admitToSlot<R>(
+    slot: MemorySlot,
+    decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
+  ): Promise<SlotOutcome<R>> {
+    return this.#run('admitting a memory', async () => {
+      // Read without a lock or a transaction (one statement sees one committed state): most decisions
+      // write nothing, and they hold no robot up.
+      const seen = await this.#slotMemories(this.#ds, slot);
+      const first = decide(seen);
+      if (!('create' in first)) return { answer: first.answer };
+      return this.#tx(async (m): Promise<SlotOutcome<R>> => {
+        // Robots writing into one slot at once wait here for each other, so each decides on what the one
+        // before it wrote (the lock lasts until this transaction ends).
         await this.#lockSlot(m, slot);
-        const decision = decide(await this.#slot(m, slot));
+        const now = await this.#slotMemories(m, slot);
+        const decision = sameSlot(now, seen) ? first : decide(now);
         if ('create' in decision) return { created: await this.#insertMemory(m, prepareMemory(decision.create)) };
         return { answer: decision.answer };
-      }),
-    );
+      });
+    });
+  }
+
+  /** What an admission sees of a slot: one statement. */
+  async #slotMemories(m: Runner, slot: MemorySlot): Promise<SlotMemory[]> {
+    const rows = (await m.query(SLOT_MEMORIES, [this.space, slot.entityId, slot.role, slot.predicate])) as Array<{
+      id: string;
+      kind: string;
+      predicate: string | null;
+      value: string | null;
+      links: Array<[number, string]>;
+    }>;
+    return rows.map((r) => ({
+      id: num(r.id),
+      ref: memoryRef(num(r.id)),
+      kind: r.kind,
+      predicate: r.predicate,
+      value: r.value,
+      links: r.links.map(([entityId, role]) => ({ entityId: num(entityId), role })),
+    }));
   }
 
   getMemory(memoryId: number): Promise<Memory | undefined> {

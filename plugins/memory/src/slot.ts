@@ -1,0 +1,10 @@
+import type { SlotMemory } from '@mira/core';
+
+/**
+ * Whether two reads of a slot found the same memories: the same IDs in the same order. A memory's kind,
+ * value and links never change once written, so the same IDs are the same slot, and a decision made on
+ * the first read holds for the second.
+ */
+export function sameSlot(a: readonly SlotMemory[], b: readonly SlotMemory[]): boolean {
+  return a.length === b.length && a.every((m, i) => m.id === b[i]!.id);
+}
