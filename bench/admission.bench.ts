@@ -7,7 +7,7 @@ import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { admit, type RememberProposal } from '@mira/plugin-memory-tools';
 import { entityName, generate } from './lib/generate.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
-import { fmt, rng } from './lib/stats.js';
+import { fmt, loadAverage, rng, timeInterleaved, type InterleavedLatency } from './lib/stats.js';
 
 export interface AdmissionBenchOptions {
   readonly big: { entities: number; memories: number };
@@ -104,7 +104,11 @@ function seed(path: string, all: readonly Case[]): void {
   db.close();
 }
 
-/** The same decisions as bare statements: key lookup, slot check, and the one write transaction. */
+/**
+ * The same decisions as bare statements, taking the same locks as the store: the exact key lookup and
+ * the slot read without a lock; a write then takes the write lock (BEGIN IMMEDIATE), reads the slot again
+ * under it, and inserts the memory, its link and its payload.
+ */
 function bareDecider(path: string) {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
@@ -125,21 +129,24 @@ function bareDecider(path: string) {
   const insertPayload = db.prepare(
     "INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)",
   );
-  const write = db.transaction((p: RememberProposal, entity: number) => {
+  const conflicts = (p: RememberProposal, entity: number) =>
+    (slot.all(entity, p.predicate) as Array<{ value: string }>).some((m) => m.value !== p.value);
+  const write = db.transaction((p: RememberProposal, entity: number): boolean => {
+    if (conflicts(p, entity)) return false;
     const now = new Date().toISOString();
     const id = insertMemory.run(p.kind, p.evidence, p.predicate, p.value, now).lastInsertRowid;
     insertLink.run(id, entity);
     insertPayload.run(id, p.evidence, Buffer.byteLength(p.evidence), now);
+    return true;
   });
   return {
+    /** Whether the case's memory was written. */
     decide(c: Case): boolean {
       if (!c.utterance.includes(c.proposal.evidence)) return false;
       const key = normalizeKey(c.proposal.subject);
       const [entity] = ids.all(key, key) as number[];
-      const existing = slot.all(entity, c.proposal.predicate) as Array<{ value: string }>;
-      if (existing.some((m) => m.value !== c.proposal.value)) return false;
-      write.immediate(c.proposal, entity!);
-      return true;
+      if (conflicts(c.proposal, entity!)) return false;
+      return write.immediate(c.proposal, entity!);
     },
     close: () => db.close(),
   };
@@ -161,54 +168,78 @@ export async function admissionBench(options: AdmissionBenchOptions): Promise<vo
     seed(barePath, all);
 
     const store = SqliteMemoryStore.open(storePath);
-    const outcomes: Record<string, number> = {};
-    log(`admission: ${all.length} decisions through admit()…`);
-    const storeStart = process.hrtime.bigint();
-    for (const c of all) {
-      const result = await admit(store, profile, c.utterance, c.proposal);
-      const key = result.status === 'applied' ? result.outcome : result.reason;
-      outcomes[key] = (outcomes[key] ?? 0) + 1;
-    }
-    const storeSeconds = Number(process.hrtime.bigint() - storeStart) / 1e9;
-    await store.close();
-
     const bare = bareDecider(barePath);
-    let bareWrites = 0;
-    log(`admission: the same decisions as bare statements…`);
-    const bareStart = process.hrtime.bigint();
-    for (const c of all) if (bare.decide(c)) bareWrites += 1;
-    const bareSeconds = Number(process.hrtime.bigint() - bareStart) / 1e9;
+    const outcomes: Record<string, number> = {};
+    const check = (c: Case, wrote: boolean, variant: string) => {
+      if (wrote !== (c.kind === 'accept')) throw new Error(`${variant} decided a ${c.kind} case the other way`);
+    };
+    const variants = {
+      'admit()': async (c: Case) => {
+        const result = await admit(store, profile, c.utterance, c.proposal);
+        const key = result.status === 'applied' ? result.outcome : result.reason;
+        outcomes[key] = (outcomes[key] ?? 0) + 1;
+        check(c, result.status === 'applied' && result.outcome === 'created', 'admit()');
+      },
+      bare: (c: Case) => check(c, bare.decide(c), 'bare'),
+    };
+    const half = Math.floor(all.length / 2);
+    const mixed = all.slice(0, half);
+    const refusals = all.filter((c) => c.kind === 'conflict');
+    const writes = all.slice(half).filter((c) => c.kind === 'accept');
+    const warmup = Math.min(50, Math.floor(refusals.length / 4));
+    log(`admission: ${refusals.length} conflict refusals, call by call through admit() and bare…`);
+    const refused = await timeInterleaved(refusals, variants, warmup);
+    log(`admission: ${writes.length} accepted writes (fsync'd), call by call…`);
+    const wrote = await timeInterleaved(writes, variants, Math.min(20, Math.floor(writes.length / 4)));
+    log(`admission: ${mixed.length} mixed decisions, call by call…`);
+    const mix = await timeInterleaved(mixed, variants, Math.min(20, Math.floor(mixed.length / 4)));
+    await store.close();
     bare.close();
-    if (bareWrites !== (outcomes.created ?? 0))
-      throw new Error(`bare wrote ${bareWrites}, admit created ${outcomes.created}`);
 
-    const perSecond = { store: all.length / storeSeconds, bare: all.length / bareSeconds };
-    const ratio = storeSeconds / bareSeconds;
+    const row = (what: string, m: Record<'admit()' | 'bare', InterleavedLatency>) => ({
+      decisions: what,
+      'admit() p50 µs': fmt(m['admit()'].p50),
+      'bare p50 µs': fmt(m.bare.p50),
+      'p50 ratio': fmt(m['admit()'].p50 / m.bare.p50, 2),
+      'admit() p99 µs': fmt(m['admit()'].p99),
+      'bare p99 µs': fmt(m.bare.p99),
+      'p99 ratio': fmt(m['admit()'].p99 / m.bare.p99, 2),
+      'time ratio': fmt(m['admit()'].totalMs / m.bare.totalMs, 2),
+    });
     const rows = [
-      { measurement: 'admit() decisions/s', value: fmt(perSecond.store, 0), 'time ratio vs bare': fmt(ratio, 2) },
-      { measurement: 'bare statements decisions/s', value: fmt(perSecond.bare, 0), 'time ratio vs bare': '1.00' },
+      row(`${refused.bare.n} conflict refusals (CPU: nothing written)`, refused),
+      row(`${wrote.bare.n} accepted writes (synchronous = FULL)`, wrote),
+      row(`${mix.bare.n} mixed: accepted / conflict / ungrounded`, mix),
     ];
+    const ratio = mix['admit()'].totalMs / mix.bare.totalMs;
     const md = `# Admission benchmark
 
-${all.length} remember decisions on a ${big.memories}-memory database (synchronous = FULL):
-${Object.entries(outcomes)
-  .map(([k, v]) => `${v} ${k}`)
-  .join(', ')}. Beside the bare cost of the same work
-(exact key lookup, slot check, and the one insert transaction for accepted writes).
-Target: time ratio ≤ 1.5.
+Remember decisions through \`admit()\` (the rules on the operator's words, exact resolution, the slot
+decision, the write) on a ${big.memories}-memory SQLite database, beside bare statements doing the same
+store work with the same locks: the exact key lookup and the slot read without a lock; a write takes the
+write lock, reads the slot again under it and inserts the memory, its link and its payload. The two run
+call by call on copies of one database, the order alternating. Decisions of the runs: ${Object.entries(outcomes)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')}.
+Load average (1 / 5 / 15 min): ${loadAverage()}. Target: ratios ≤ 1.5.
 
 ${markdownTable(rows)}
 `;
-    const svg = barChartSvg('Admission: time per decision', 'µs (lower is better)', [
-      {
-        label: 'mixed accepted / conflict / ungrounded',
-        bars: [
-          { series: 'admit()', value: 1e6 / perSecond.store },
-          { series: 'bare statements', value: 1e6 / perSecond.bare },
-        ],
-      },
-    ]);
-    writeResults('admission', md, { outcomes, perSecond, ratio }, svg);
+    const svg = barChartSvg(
+      'Admission: time per decision (p50)',
+      'µs (lower is better)',
+      [['conflict refusals', refused] as const, ['accepted writes', wrote] as const, ['mixed', mix] as const].map(
+        ([label, m]) => ({
+          label,
+          bars: [
+            { series: 'admit()', value: m['admit()'].p50 },
+            { series: 'bare statements', value: m.bare.p50 },
+          ],
+        }),
+      ),
+    );
+    const results = { outcomes, refusals: refused, writes: wrote, mixed: mix, ratio };
+    writeResults('admission', md, results, svg);
     process.stdout.write(`${md}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@
 // 4 robots admitting at once. Needs the PostgreSQL server .ci/run starts (as in the tests).
 import type pg from 'pg';
 import { normalizeKey } from '@mira/core';
-import { PostgresMemoryStore } from '@mira/plugin-memory';
+import { PostgresMemoryStore } from '@mira/plugin-memory/postgres';
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from '../test/helpers/postgres.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
 import { fmt, rng, timeEach, type Latency } from './lib/stats.js';

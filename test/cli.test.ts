@@ -112,6 +112,36 @@ describe('mira CLI', function () {
     }
   });
 
+  it('loads no part of the runtime for --version, --help or a usage error, and no fleet driver for a SQLite profile', async () => {
+    const register = fileURLToPath(new URL('./fixtures/record-modules/register.mjs', import.meta.url));
+    const loaded = async (args: string[]) => {
+      const file = join(dir, `modules-${args[0]}.txt`);
+      writeFileSync(file, '');
+      const run = await runMira(args, '', {
+        env: { NODE_OPTIONS: `--import ${register}`, MIRA_RECORD_MODULES: file },
+      });
+      const urls = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      // The recorder works: the bin itself is in every list.
+      expect(
+        urls.some((u) => u.endsWith('/core/bin/mira.js')),
+        'recorded',
+      ).to.equal(true);
+      return { run, mira: urls.filter((u) => !u.startsWith('node:')).map((u) => u.slice(u.indexOf('/core/') + 1)) };
+    };
+    for (const args of [['--version'], ['--help'], ['--bogus']]) {
+      const { run, mira } = await loaded(args);
+      expect(run.code, args[0]).to.equal(args[0] === '--bogus' ? 2 : 0);
+      // The command line and its error type; no kernel, manifest reader, plugin or dependency.
+      expect(mira, args[0]).to.deep.equal(['core/bin/mira.js', 'core/dist/cli.js', 'core/dist/errors.js']);
+    }
+    const { run, mira } = await loaded(['check', '--profile', join(REPO_ROOT, 'profiles/mira-sim')]);
+    expect(run.code).to.equal(0);
+    expect(mira.some((u) => u.includes('/plugins/memory/dist/index.js'))).to.equal(true);
+    expect(mira.filter((u) => /node_modules\/(typeorm|pg|@modelcontextprotocol)\//.test(u))).to.deep.equal([]);
+    // Its error codes and space names are light; the store and its migrations are not loaded.
+    expect(mira.filter((u) => /\/postgres\/(postgres-memory-store|migrations)/.test(u))).to.deep.equal([]);
+  });
+
   it('check validates the manifest and prints the plugin order', async () => {
     const path = manifest(`[profile]\nname = "Lab"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\n`);
     const run = await runMira(['check', '--profile', path]);

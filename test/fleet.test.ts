@@ -10,13 +10,13 @@ import type { MemoryStore, MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import mindViewPlugin from '@mira/plugin-mind-view';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
-import memoryPlugin, {
+import memoryPlugin, { SqliteMemoryStore } from '@mira/plugin-memory';
+import {
   BACKUP_SCHEMA_V1,
   FLEET_SCHEMA_VERSION,
   MemorySchemaV1,
   PostgresMemoryStore,
-  SqliteMemoryStore,
-} from '@mira/plugin-memory';
+} from '@mira/plugin-memory/postgres';
 import { rejection } from './conformance/memory-store-contract.js';
 import { killAfter, startWriter } from './helpers/memory-writer.js';
 import { modelRuntime, toolMessages } from './helpers/model-runtime.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { MiraError } from '@mira/core';
-import { PostgresMemoryStore, describeUrl, fleetError } from '@mira/plugin-memory';
+import { PostgresMemoryStore, describeUrl, fleetError } from '@mira/plugin-memory/postgres';
 import { describeMemoryStoreContract, rejection } from './conformance/memory-store-contract.js';
 import { createTestDatabase, postgresUnavailable, superuser } from './helpers/postgres.js';
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import type { CommandInput, MemoryStore } from '@mira/core';
-import { PostgresMemoryStore, memoryCommands } from '@mira/plugin-memory';
+import { memoryCommands } from '@mira/plugin-memory';
+import { PostgresMemoryStore } from '@mira/plugin-memory/postgres';
 import { recallMemoryTool } from '@mira/plugin-memory-tools';
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from './helpers/postgres.js';
 

@@ -1,3 +1,5 @@
+import { loadavg } from 'node:os';
+
 /** Latency summary in microseconds. */
 export interface Latency {
   readonly n: number;
@@ -38,3 +40,44 @@ export function rng(seed: number): () => number {
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** What {@link timeInterleaved} measured of one variant: its latency and its summed time in ms. */
+export interface InterleavedLatency extends Latency {
+  readonly totalMs: number;
+}
+
+/**
+ * Times every variant on every input, call by call: input i runs through each variant in turn, the
+ * order rotating with i, so a burst of machine noise (another process, a GC pause) falls on all variants
+ * alike instead of deciding one variant's p99. Inputs before `warmup` are run but not timed.
+ */
+export async function timeInterleaved<T, K extends string>(
+  inputs: readonly T[],
+  variants: Readonly<Record<K, (input: T) => unknown>>,
+  warmup = 0,
+): Promise<Record<K, InterleavedLatency>> {
+  const names = Object.keys(variants) as K[];
+  const samples = new Map<K, bigint[]>(names.map((n) => [n, []]));
+  for (const [i, input] of inputs.entries()) {
+    for (let j = 0; j < names.length; j += 1) {
+      const name = names[(i + j) % names.length]!;
+      const start = process.hrtime.bigint();
+      await variants[name](input);
+      const took = process.hrtime.bigint() - start;
+      if (i >= warmup) samples.get(name)!.push(took);
+    }
+  }
+  return Object.fromEntries(
+    names.map((n) => {
+      const s = samples.get(n)!;
+      return [n, { ...summarize(s), totalMs: Number(s.reduce((a, b) => a + b, 0n)) / 1e6 }];
+    }),
+  ) as Record<K, InterleavedLatency>;
+}
+
+/** The machine's 1-, 5- and 15-minute load averages, for a results table's header. */
+export function loadAverage(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+}

@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { Worker, type MessagePort } from 'node:worker_threads';
-import { Application, stderrLogger } from './application.js';
+import type { Application } from './application.js';
 import type { LineReaderData, LineReaderMessage } from './console/line-reader.js';
-import { startRepl, type Repl } from './console/repl.js';
+import type { Repl } from './console/repl.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
-import { explainManifest } from './layers.js';
-import { locateManifest } from './manifest.js';
-import { serveMcp } from './mcp-server.js';
 import type { Progress } from './console/command.js';
-import { terminalProgress } from './console/progress.js';
 import type { MemoryStore } from './memory/types.js';
+
+// The runtime (the kernel, the manifest reader, the MCP server, the console) is imported by the commands
+// that need it: `mira --version`, `mira --help` and a usage error load none of it.
+const runtime = () => import('./application.js');
+const manifests = () => import('./manifest.js');
 
 const USAGE = `Usage:
   mira --profile <dir|profile.toml>          open the console on a robot profile
@@ -126,6 +127,11 @@ function parseMemoryCopy(argv: readonly string[]): CliCommand {
 async function copyMemory(command: { profile: string; to: string }): Promise<number> {
   const quiet = { print: () => {} };
   const apps: Application[] = [];
+  const [{ Application }, { locateManifest }, { terminalProgress }] = await Promise.all([
+    runtime(),
+    manifests(),
+    import('./console/progress.js'),
+  ]);
   try {
     const open = async (profile: string) => {
       const app = await Application.boot({ manifestPath: locateManifest(profile), output: quiet });
@@ -178,6 +184,11 @@ async function copyMemory(command: { profile: string; to: string }): Promise<num
  * MCP on stdio. Everything but protocol messages goes to stderr.
  */
 async function mcp(profile: string): Promise<number> {
+  const [{ Application }, { locateManifest }, { serveMcp }] = await Promise.all([
+    runtime(),
+    manifests(),
+    import('./mcp-server.js'),
+  ]);
   let app: Application;
   try {
     app = await Application.boot({
@@ -207,7 +218,10 @@ function version(): string {
  * Starts the console's line reader thread: standard input is read there, every
  * line comes back as `lines`, and `stop`/`quit` also go straight to `ports`.
  */
-function startLineReader(ports: MessagePort[]): { lines: PassThrough; stop: () => Promise<void> } {
+function startLineReader(
+  ports: MessagePort[],
+  logger: { error(message: string): void },
+): { lines: PassThrough; stop: () => Promise<void> } {
   const lines = new PassThrough();
   const data: LineReaderData = { ports };
   const worker = new Worker(new URL('./console/line-reader.js', import.meta.url), {
@@ -219,7 +233,7 @@ function startLineReader(ports: MessagePort[]): { lines: PassThrough; stop: () =
     else lines.end();
   });
   worker.on('error', (error) => {
-    stderrLogger.error(`the console line reader failed: ${error.message}`);
+    logger.error(`the console line reader failed: ${error.message}`);
     lines.end();
   });
   return { lines, stop: async () => void (await worker.terminate()) };
@@ -244,6 +258,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (command.kind === 'mcp') return mcp(command.profile);
+  const [{ Application, stderrLogger }, { locateManifest }] = await Promise.all([runtime(), manifests()]);
   let app: Application;
   try {
     app = await Application.boot({
@@ -260,6 +275,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     app.pluginOrder.forEach((name, i) => process.stdout.write(`  ${i + 1}. ${name}\n`));
     if (command.explain) {
       process.stdout.write(`merged manifest (each key with the file it came from; \${VARIABLES} as written):\n`);
+      const { explainManifest } = await import('./layers.js');
       for (const line of explainManifest(app.manifest.layers)) process.stdout.write(`${line}\n`);
     }
     return 0;
@@ -311,7 +327,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       stderrLogger.info(
         `console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`,
       );
-    const reader = startLineReader(app.kernel.openConsoleStopPorts());
+    const { startRepl } = await import('./console/repl.js');
+    const reader = startLineReader(app.kernel.openConsoleStopPorts(), stderrLogger);
     stopReader = reader.stop;
     repl = startRepl(app.kernel.console, {
       input: reader.lines,

@@ -1,7 +1,7 @@
 // One robot of the concurrency test: `node --import tsx fleet-admit.ts <url> <space> <robot> <count> <slots>`.
 // It admits `count` facts into shared slots (entity i of `slots`, predicate "prefers") with values that
 // conflict across robots, and prints one line per admission: `<slot> created|duplicate|conflict`.
-import { PostgresMemoryStore } from '@mira/plugin-memory';
+import { PostgresMemoryStore } from '@mira/plugin-memory/postgres';
 
 const [url, space, robot, count, slots] = process.argv.slice(2);
 const store = await PostgresMemoryStore.open({ url: url!, space: space! });

@@ -9,22 +9,16 @@ import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath, type UpgradeDone } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 import { FleetErrors } from './postgres/errors.js';
-import { PostgresMemoryStore, SPACE_PATTERN } from './postgres/postgres-memory-store.js';
+import type { PostgresMemoryStore } from './postgres/postgres-memory-store.js';
+import { SPACE_PATTERN } from './postgres/space.js';
 
 export { CONSOLE_SOURCE_KIND, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
 export { MEMORY_SCHEMA_V1, SCHEMA_V1 } from './schema-v1.js';
 export { MEMORY_SCHEMA, SCHEMA_V2, SCHEMA_VERSION } from './schema-v2.js';
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
-export {
-  PostgresMemoryStore,
-  SPACE_PATTERN,
-  describeUrl,
-  fleetError,
-  type PostgresMemoryStoreOptions,
-} from './postgres/postgres-memory-store.js';
+// The fleet store itself is in '@mira/plugin-memory/postgres' (it loads typeorm and the PostgreSQL driver).
+export { SPACE_PATTERN } from './postgres/space.js';
 export { FleetErrorCodes, FleetErrors } from './postgres/errors.js';
-export { FLEET_APPLICATION, MemorySchemaV1 } from './postgres/migrations/0001-schema-v1.js';
-export { BACKUP_SCHEMA_V1, FLEET_SCHEMA_VERSION, MemorySchemaV2 } from './postgres/migrations/0002-proposals.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-memory';
@@ -91,6 +85,8 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
               `[memory] backend = "postgres" reads the connection string from $${config.url_env}, which is not set; export ${config.url_env}=postgres://user:password@host:5432/database`,
             );
           }
+          // Loaded only here: a profile on SQLite never loads typeorm or the PostgreSQL driver.
+          const { PostgresMemoryStore } = await import('./postgres/postgres-memory-store.js');
           return PostgresMemoryStore.open({
             url,
             space,

@@ -62,6 +62,7 @@ import {
 
 type EntitySchemaLike = EntitySchema<any>;
 import { FleetErrors } from './errors.js';
+import { SPACE_PATTERN } from './space.js';
 import { sameSlot } from '../slot.js';
 import { FLEET_APPLICATION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
 import { FLEET_SCHEMA_VERSION, MemorySchemaV2, TABLES_V1 } from './migrations/0002-proposals.js';
@@ -80,9 +81,6 @@ export interface PostgresMemoryStoreOptions {
   /** How long a proposal waits for the operator, in ms (default 7 days). */
   readonly proposalTtlMs?: number;
 }
-
-/** A memory space's name (a profile name, a ward, a site). */
-export const SPACE_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
 
 type Runner = Pick<EntityManager, 'query'>;
 
