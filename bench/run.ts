@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { admissionBench } from './admission.bench.js';
+import { startupBench } from './startup.bench.js';
 import { assertionBench } from './assertion.bench.js';
 import { attributionBench } from './attribution.bench.js';
 import { cognitionBench } from './cognition.bench.js';
@@ -79,6 +80,7 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   'search-quality': () => searchQualityBench({ log }),
   fleet: () => fleetBench({ quick, lookups: quick ? 300 : 1000, log }),
   'vector-scale': () => vectorScaleBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 100 : 300, log }),
+  startup: () => startupBench({ rounds: quick ? 5 : 20, log }),
 };
 
 /** The same benchmarks at sizes that only prove they run. */
@@ -94,6 +96,7 @@ const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   duplicates: () => duplicatesBench({ notes: 200, log }),
   fleet: () => fleetBench({ quick, lookups: 10, log, sizes: { small, big }, admissions: 5 }),
   'vector-scale': () => vectorScaleBench({ notes: 500, queries: 5, log }),
+  startup: () => startupBench({ rounds: 1, log }),
 };
 const runs = smoke ? smokeRuns : fullRuns;
 

@@ -13,4 +13,5 @@ export const BENCHES = [
   'search-quality',
   'fleet',
   'vector-scale',
+  'startup',
 ] as const;

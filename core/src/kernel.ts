@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { compileSchemaLazily, type Validator } from './schemas.js';
 import { EpisodeEngine, type EpisodeRequest } from './cognition/engine.js';
 import type { CognitionProvider } from './cognition/provider.js';
 import type { ConsoleOutput } from './console/command.js';
@@ -60,7 +60,6 @@ export class Kernel {
   readonly #rosArgs: readonly string[];
   readonly #readOnly: boolean;
   readonly #open = new Map<string, ClosableStore>();
-  readonly #ajv = new Ajv({ allErrors: false, strict: false });
   #storesClosed = false;
   readonly #sink: Logger;
   #inLogHook = false;
@@ -146,9 +145,9 @@ export class Kernel {
       );
     }
     assertStrictToolSchema(tool, owner);
-    let validate: ValidateFunction;
+    let validate: Validator;
     try {
-      validate = this.#ajv.compile(tool.parameters);
+      validate = compileSchemaLazily(tool.parameters, { useDefaults: false });
     } catch (error) {
       throw new MiraError(
         CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT,

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { compileSchema } from './schemas.js';
 import { CoreErrorCodes, MiraError } from './errors.js';
 import { CORE_TABLES, type ProfileManifest } from './manifest.js';
 import { explainInvalidPlugin, type MiraPlugin } from './plugin.js';
@@ -126,7 +127,6 @@ function describeAjvError(error: ErrorObject): string {
  * JSON path.
  */
 export function validateConfig(manifest: ProfileManifest, plugins: LoadedPlugin[]): void {
-  const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: false });
   const claimed = new Map<string, string>();
   for (const entry of plugins) {
     const { plugin } = entry;
@@ -150,7 +150,7 @@ export function validateConfig(manifest: ProfileManifest, plugins: LoadedPlugin[
     if (plugin.configSchema) {
       let validate;
       try {
-        validate = ajv.compile(plugin.configSchema);
+        validate = compileSchema(plugin.configSchema, { useDefaults: true });
       } catch (error) {
         throw new MiraError(
           CoreErrorCodes.PLUGIN_INVALID,

@@ -74,10 +74,19 @@ export const BODY_SCHEMAS = {
 /** A body schema's name. */
 export type BodyName = keyof typeof BODY_SCHEMAS;
 
-const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, strict: true });
-const validators = Object.fromEntries(
-  Object.entries(BODY_SCHEMAS).map(([name, schema]) => [name, ajv.compile(schema)]),
-) as Record<BodyName, ValidateFunction>;
+// Compiled on first use: compiling every schema when the module loads cost every start-up (`mira mcp`
+// included, which never serves the page) a quarter of a second.
+let ajv: Ajv | undefined;
+const validators = new Map<BodyName, ValidateFunction>();
+function validatorOf(name: BodyName): ValidateFunction {
+  let validate = validators.get(name);
+  if (!validate) {
+    ajv ??= new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, strict: true });
+    validate = ajv.compile(BODY_SCHEMAS[name]);
+    validators.set(name, validate);
+  }
+  return validate;
+}
 
 function describe(error: ErrorObject): string {
   const where = error.instancePath || '/';
@@ -91,7 +100,7 @@ function describe(error: ErrorObject): string {
 
 /** Checks a parsed body against its schema. @throws MiraError MIRA_ERR_MIND_VIEW_BAD_REQUEST, nothing stored. */
 export function checkBody<T>(name: BodyName, body: unknown): T {
-  const validate = validators[name];
+  const validate = validatorOf(name);
   if (!validate(body))
     throw MindViewErrors.error('BAD_REQUEST', `${describe(validate.errors![0]!)}; nothing was stored`);
   return body as T;

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import {
   CoreErrorCodes,
   MiraError,
@@ -59,10 +59,12 @@ const EXPORT_SCHEMA = {
   required: ['format', 'version', 'scope', 'notes'],
   additionalProperties: false,
 } as const;
-const validateExport = new Ajv({ allErrors: false }).compile(EXPORT_SCHEMA);
+// Compiled on the first import, not at every start-up.
+let validateExport: ValidateFunction | undefined;
 
 /** Checks a notes export against its JSON schema; returns why it is not one, or undefined. */
 export function validateNotesExport(data: unknown): string | undefined {
+  validateExport ??= new Ajv({ allErrors: false }).compile(EXPORT_SCHEMA);
   if (!validateExport(data)) {
     const e = validateExport.errors![0]!;
     return `${e.instancePath || '/'} ${e.message}`;

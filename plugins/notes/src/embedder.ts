@@ -27,7 +27,10 @@ export interface EmbeddingConfig {
 export class OpenAIEmbedder implements Embedder {
   readonly name: string;
   readonly destination: string;
-  readonly #client: OpenAI;
+  readonly #config: EmbeddingConfig;
+  readonly #env: NodeJS.ProcessEnv;
+  /** Made at the first request (the SDK is loaded then, not at start-up). */
+  #client: Promise<OpenAI> | undefined;
   readonly #model: string;
 
   constructor(config: EmbeddingConfig, env: NodeJS.ProcessEnv = process.env) {
@@ -35,12 +38,16 @@ export class OpenAIEmbedder implements Embedder {
     const baseURL = resolveBaseURL(config, env);
     this.name = `openai:${config.model}`;
     this.destination = `${baseURL}/embeddings (model ${config.model})`;
-    this.#client = createOpenAIClient(config, 1, env);
+    this.#config = config;
+    this.#env = env;
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     try {
-      const response = await this.#client.embeddings.create({
+      this.#client ??= createOpenAIClient(this.#config, 1, this.#env);
+      const response = await (
+        await this.#client
+      ).embeddings.create({
         model: this.#model,
         input: [...texts],
         encoding_format: 'float',

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 
 /** Where requests go when neither the profile nor `OPENAI_BASE_URL` names a server. */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -24,15 +24,24 @@ export function resolveBaseURL(
 }
 
 /**
+ * The official SDK, loaded when the first client is made: a runtime that never calls a model (`mira mcp`,
+ * `mira check`, a console that only runs commands) does not load its 150 modules at start-up.
+ */
+export async function loadOpenAI(): Promise<typeof OpenAI> {
+  return (await import('openai')).default;
+}
+
+/**
  * The official SDK's client for an endpoint, with the same defaults for chat
  * and for embeddings (base URL fallback, placeholder key). Creating it makes
  * no request.
  */
-export function createOpenAIClient(
+export async function createOpenAIClient(
   endpoint: OpenAIEndpoint,
   maxRetries: number,
   env: NodeJS.ProcessEnv = process.env,
-): OpenAI {
+): Promise<OpenAI> {
+  const OpenAI = await loadOpenAI();
   return new OpenAI({
     apiKey: env[endpoint.api_key_env] || NO_API_KEY,
     baseURL: resolveBaseURL(endpoint, env),

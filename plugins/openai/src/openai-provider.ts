@@ -1,5 +1,5 @@
-import OpenAI from 'openai';
-import { createOpenAIClient, resolveBaseURL } from './client.js';
+import type OpenAI from 'openai';
+import { createOpenAIClient, loadOpenAI, resolveBaseURL } from './client.js';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
@@ -63,7 +63,9 @@ export class OpenAIProvider implements CognitionProvider {
   readonly name: string;
   readonly #config: OpenAIConfig;
   readonly #env: NodeJS.ProcessEnv;
-  #client: OpenAI | undefined;
+  #client: Promise<OpenAI> | undefined;
+  /** The SDK, once a client was made (its error classes explain a failure). */
+  #sdk: typeof OpenAI | undefined;
 
   constructor(config: OpenAIConfig, env: NodeJS.ProcessEnv = process.env) {
     this.#config = config;
@@ -79,13 +81,16 @@ export class OpenAIProvider implements CognitionProvider {
     return resolveBaseURL(this.#config, this.#env);
   }
 
-  #getClient(): OpenAI {
-    this.#client ??= createOpenAIClient(this.#config, this.#config.max_retries, this.#env);
+  #getClient(): Promise<OpenAI> {
+    this.#client ??= (async () => {
+      this.#sdk = await loadOpenAI();
+      return createOpenAIClient(this.#config, this.#config.max_retries, this.#env);
+    })();
     return this.#client;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
-    const client = this.#getClient();
+    const client = await this.#getClient();
     const tools: ChatCompletionTool[] = request.tools.map((t) => ({
       type: 'function',
       function: { name: t.name, description: t.description, parameters: t.parameters, strict: true },
@@ -127,6 +132,7 @@ export class OpenAIProvider implements CognitionProvider {
   #explain(error: unknown): MiraError {
     if (error instanceof MiraError) return error;
     const where = this.#baseURL;
+    const OpenAI = this.#sdk!;
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
       return new MiraError(
         CognitionErrorCodes.TIMEOUT,
