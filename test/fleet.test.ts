@@ -53,6 +53,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       expect(migrations.rows.map((r) => r.name)).to.deep.equal([
         'MemorySchemaV11700000000001',
         'MemorySchemaV21700000000002',
+        'MemorySchemaV31700000000003',
       ]);
       expect(meta.rows).to.deep.equal([
         { key: 'application', value: 'mira-memory' },
@@ -73,7 +74,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       ],
       [
         'a newer Mira schema',
-        "UPDATE mira_meta SET value = '3' WHERE key = 'schema_version'",
+        "UPDATE mira_meta SET value = '4' WHERE key = 'schema_version'",
         'MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA',
       ],
     ] as const) {
@@ -136,7 +137,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       ]);
       await b.close();
       try {
-        expect((await a.info()).schemaVersion).to.equal(2);
+        expect((await a.info()).schemaVersion).to.equal(3);
         const tea = await a.getMemory(1);
         expect(tea).to.deep.include({ summary: 'Alice prefers tea', status: 'active', supersededBy: null });
         const p = await a.createProposal({
@@ -159,6 +160,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       expect(migrations.rows.map((r) => r.name)).to.deep.equal([
         'MemorySchemaV11700000000001',
         'MemorySchemaV21700000000002',
+        'MemorySchemaV31700000000003',
       ]);
     });
 

@@ -453,10 +453,10 @@ if (!unavailable) {
       expect(await message(PostgresMemoryStore.open({ url: db.url, space: 's' }))).to.equal(
         `MIRA_ERR_MEMORY_FOREIGN_DATABASE: ${where()} belongs to another application (unnamed); left unchanged`,
       );
-      await client.query("INSERT INTO mira_meta VALUES ('application', 'mira-memory'), ('schema_version', '3')");
+      await client.query("INSERT INTO mira_meta VALUES ('application', 'mira-memory'), ('schema_version', '4')");
       await client.end();
       expect(await message(PostgresMemoryStore.open({ url: db.url, space: 's' }))).to.equal(
-        `MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA: ${where()} has Mira's memory schema version 3; this build reads version 2; left unchanged`,
+        `MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA: ${where()} has Mira's memory schema version 4; this build reads version 3; left unchanged`,
       );
     });
 
@@ -465,7 +465,8 @@ if (!unavailable) {
       await store.close();
       const client = await db.client();
       // Back to what version 1 had, plus a migration Mira never wrote.
-      await client.query(`DROP TABLE proposals; DROP SCHEMA IF EXISTS mira_backup_v1 CASCADE;
+      await client.query(`DROP FUNCTION mira_admit; DELETE FROM mira_migrations WHERE name = 'MemorySchemaV31700000000003';
+        DROP TABLE proposals; DROP SCHEMA IF EXISTS mira_backup_v1 CASCADE;
         ALTER TABLE memories DROP CONSTRAINT memories_superseded_check, DROP CONSTRAINT memories_superseded_by_fkey,
           DROP COLUMN superseded_at, DROP COLUMN superseded_by;
         ALTER TABLE spaces DROP COLUMN next_proposal;
@@ -476,6 +477,67 @@ if (!unavailable) {
       const before = db.dump();
       expect(await message(PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }))).to.equal(
         `MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA: ${where()} says Mira's memory schema version 1, but its tables (aliases, entities, memories, memory_links, mira_meta, mira_migrations, payloads, spaces) or migrations (MemorySchemaV11700000000001, SomeoneElses1800000000000) are not what version 1 made; it is not upgraded and was left unchanged`,
+      );
+      expect(db.dump()).to.equal(before);
+    });
+
+    /** Takes a fresh database back to exactly what schema version 2 made. */
+    const versionTwo = async (extra = '') => {
+      const client = await db.client();
+      await client.query(`DROP FUNCTION mira_admit; DELETE FROM mira_migrations WHERE name = 'MemorySchemaV31700000000003';
+        UPDATE mira_meta SET value = '2' WHERE key = 'schema_version'; ${extra}`);
+      await client.end();
+    };
+
+    it('upgrades a version 2 database to 3 once, keeping every row, and admits through it after', async () => {
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+      await store.close();
+      await versionTwo();
+      const before = db.dump();
+      expect(before).not.to.contain('mira_admit');
+      const [a, b] = await Promise.all([
+        PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }),
+        PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }),
+      ]);
+      try {
+        const client = await db.client();
+        const meta = await client.query(`SELECT value FROM mira_meta WHERE key = 'schema_version'`);
+        const ran = await client.query('SELECT name FROM mira_migrations ORDER BY id');
+        await client.end();
+        expect(meta.rows).to.deep.equal([{ value: '3' }]);
+        expect(ran.rows.map((r) => r.name)).to.deep.equal([
+          'MemorySchemaV11700000000001',
+          'MemorySchemaV21700000000002',
+          'MemorySchemaV31700000000003',
+        ]);
+        expect((await a.getEntity(ada.id))!.canonicalName).to.equal('Ada');
+        const outcome = await b.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
+          create: {
+            kind: 'preference',
+            summary: 'Ada prefers tea',
+            predicate: 'prefers',
+            value: 'tea',
+            sourceKind: 'operator_statement',
+            links: [{ entityId: ada.id, role: 'subject' }],
+          },
+        }));
+        expect('created' in outcome && outcome.created).to.deep.equal(await a.getMemory(1));
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
+    it('refuses a version 2 database whose migration history is not version 2 alone, leaving it unchanged', async () => {
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      await store.close();
+      await versionTwo(
+        `INSERT INTO mira_migrations (timestamp, name) VALUES (1800000000000, 'SomeoneElses1800000000000')`,
+      );
+      const before = db.dump();
+      expect(await message(PostgresMemoryStore.open({ url: db.url, space: 'ward-3' }))).to.equal(
+        `MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA: ${where()} says Mira's memory schema version 2, but its tables (aliases, entities, memories, memory_links, mira_meta, mira_migrations, payloads, proposals, spaces) or migrations (MemorySchemaV11700000000001, MemorySchemaV21700000000002, SomeoneElses1800000000000) are not what version 2 made; it is not upgraded and was left unchanged`,
       );
       expect(db.dump()).to.equal(before);
     });

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { CommandInput, MemoryStore } from '@mira/core';
 import { memoryCommands } from '@mira/plugin-memory';
 import { PostgresMemoryStore } from '@mira/plugin-memory/postgres';
-import { recallMemoryTool } from '@mira/plugin-memory-tools';
+import { admit, recallMemoryTool } from '@mira/plugin-memory-tools';
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from './helpers/postgres.js';
 
 // Every statement the fleet store sends is one `pg.Client#query` (typeorm's driver calls nothing else), so
@@ -152,6 +152,30 @@ if (unavailable) {
         await store.listActiveMemories(ids[2]!),
       ]);
       expect(one.trips).to.be.at.most(3);
+    });
+
+    it('remember: at most 3 for a write and for a conflict (the name, the slot, the write in one statement)', async () => {
+      const profile = { name: 'Mira', description: '', manifestPath: '/p/profile.toml', dir: '/p' };
+      const proposal = (value: string) => ({
+        kind: 'preference' as const,
+        subject: 'Sam 4',
+        predicate: 'favourite_tea',
+        value,
+        evidence: `Sam 4 prefers ${value}`,
+        related_entity: null,
+        related_role: null,
+      });
+      const write = await roundTrips(() => admit(store, profile, 'Sam 4 prefers green tea.', proposal('green tea')));
+      expect(write.result).to.deep.include({ status: 'applied', outcome: 'created' });
+      expect(write.trips).to.be.at.most(3);
+      const conflict = await roundTrips(() => admit(store, profile, 'Sam 4 prefers black tea.', proposal('black tea')));
+      expect(conflict.result).to.deep.include({ status: 'rejected', reason: 'conflict' });
+      expect(conflict.trips).to.be.at.most(3);
+      const duplicate = await roundTrips(() =>
+        admit(store, profile, 'Sam 4 prefers green tea.', proposal('green tea')),
+      );
+      expect(duplicate.result).to.deep.include({ status: 'applied', outcome: 'duplicate' });
+      expect(duplicate.trips).to.be.at.most(3);
     });
 
     it('counts what it claims to: one statement is one round trip', async () => {

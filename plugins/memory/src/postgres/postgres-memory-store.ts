@@ -1,4 +1,4 @@
-import { DataSource, type EntityManager, type EntitySchema } from 'typeorm';
+import { DataSource, type EntityManager, type EntitySchema, type MigrationInterface } from 'typeorm';
 import {
   MemoryErrorCodes,
   MiraError,
@@ -65,7 +65,8 @@ import { FleetErrors } from './errors.js';
 import { SPACE_PATTERN } from './space.js';
 import { sameSlot } from '../slot.js';
 import { FLEET_APPLICATION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
-import { FLEET_SCHEMA_VERSION, MemorySchemaV2, TABLES_V1 } from './migrations/0002-proposals.js';
+import { MemorySchemaV2, TABLES_V1 } from './migrations/0002-proposals.js';
+import { FLEET_SCHEMA_VERSION, MemorySchemaV3, TABLES_V2 } from './migrations/0003-admission.js';
 
 /** How to open a {@link PostgresMemoryStore}. */
 export interface PostgresMemoryStoreOptions {
@@ -309,7 +310,7 @@ export class PostgresMemoryStore implements MemoryStore {
       type: 'postgres',
       url: options.url,
       entities: FLEET_ENTITIES,
-      migrations: [MemorySchemaV1, MemorySchemaV2],
+      migrations: [MemorySchemaV1, MemorySchemaV2, MemorySchemaV3],
       migrationsTableName: 'mira_migrations',
       synchronize: false,
       logging: false,
@@ -382,8 +383,8 @@ export class PostgresMemoryStore implements MemoryStore {
       );
     }
     const version = Number(meta.get('schema_version'));
-    if (version === 1 && !readOnly) {
-      await PostgresMemoryStore.#upgradeFromV1(ds, db, names);
+    if ((version === 1 || version === 2) && !readOnly) {
+      await PostgresMemoryStore.#upgrade(ds, db, names, version);
       return;
     }
     if (version !== FLEET_SCHEMA_VERSION) {
@@ -395,20 +396,21 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   /**
-   * Version 1 → 2, once, under an advisory lock (robots starting together upgrade one after the other;
-   * the later ones find version 2). Only Mira's exact version 1 tables and migration history are
-   * upgraded; anything else is refused and left unchanged.
+   * Version 1 or 2 → 3, once, in one transaction under an advisory lock (robots starting together upgrade
+   * one after the other; the later ones find version 3). Only Mira's exact tables and migration history of
+   * that version are upgraded; anything else is refused and left unchanged.
    */
-  static async #upgradeFromV1(ds: DataSource, db: string, names: ReadonlySet<string>): Promise<void> {
-    const expected = [...TABLES_V1, 'mira_migrations'].sort();
+  static async #upgrade(ds: DataSource, db: string, names: ReadonlySet<string>, from: 1 | 2): Promise<void> {
+    const expected = [...(from === 1 ? TABLES_V1 : TABLES_V2), 'mira_migrations'].sort();
+    const history = [new MemorySchemaV1().name, ...(from === 2 ? [new MemorySchemaV2().name] : [])];
     const found = [...names].sort();
     const ran = ((await ds.query(`SELECT name FROM mira_migrations ORDER BY id`)) as Array<{ name: string }>).map(
       (r) => r.name,
     );
-    if (found.join(',') !== expected.join(',') || ran.join(',') !== new MemorySchemaV1().name) {
+    if (found.join(',') !== expected.join(',') || ran.join(',') !== history.join(',')) {
       throw FleetErrors.error(
         'UNSUPPORTED_SCHEMA',
-        `${db} says Mira's memory schema version 1, but its tables (${found.join(', ')}) or migrations (${ran.join(', ')}) are not what version 1 made; it is not upgraded and was left unchanged`,
+        `${db} says Mira's memory schema version ${from}, but its tables (${found.join(', ')}) or migrations (${ran.join(', ')}) are not what version ${from} made; it is not upgraded and was left unchanged`,
       );
     }
     const q = ds.createQueryRunner();
@@ -418,10 +420,14 @@ export class PostgresMemoryStore implements MemoryStore {
       const [row] = (await q.query(`SELECT value FROM mira_meta WHERE key = 'schema_version'`)) as Array<{
         value: string;
       }>;
-      if (row?.value === '1') {
-        const migration = new MemorySchemaV2();
+      const steps: Array<[number, MigrationInterface & { name: string }, number]> = [
+        [1, new MemorySchemaV2(), 1700000000002],
+        [2, new MemorySchemaV3(), 1700000000003],
+      ];
+      for (const [version, migration, timestamp] of steps) {
+        if (Number(row?.value) > version) continue;
         await migration.up(q);
-        await q.query(`INSERT INTO mira_migrations (timestamp, name) VALUES ($1, $2)`, [1700000000002, migration.name]);
+        await q.query(`INSERT INTO mira_migrations (timestamp, name) VALUES ($1, $2)`, [timestamp, migration.name]);
       }
       await q.commitTransaction();
     } catch (error) {
@@ -709,6 +715,11 @@ export class PostgresMemoryStore implements MemoryStore {
       const seen = await this.#slotMemories(this.#ds, slot);
       const first = decide(seen);
       if (!('create' in first)) return { answer: first.answer };
+      // The write in one statement (mira_admit): the slot's lock, the check that the slot is still what
+      // was read, the IDs and the rows, with no transaction waiting on this client.
+      const written = await this.#admitWrite(slot, seen, prepareMemory(first.create));
+      if (written) return { created: written };
+      // The slot changed since it was read: decided again under the lock, in a transaction.
       return this.#tx(async (m): Promise<SlotOutcome<R>> => {
         // Robots writing into one slot at once wait here for each other, so each decides on what the one
         // before it wrote (the lock lasts until this transaction ends).
@@ -718,6 +729,61 @@ export class PostgresMemoryStore implements MemoryStore {
         if ('create' in decision) return { created: await this.#insertMemory(m, prepareMemory(decision.create)) };
         return { answer: decision.answer };
       });
+    });
+  }
+
+  /** Writes `p` if the slot still holds `seen`: one round trip; undefined when it changed (nothing written). */
+  async #admitWrite(slot: MemorySlot, seen: readonly SlotMemory[], p: PreparedMemory): Promise<Memory | undefined> {
+    const now = this.#now();
+    const byteSize = Buffer.byteLength(p.payloadText, 'utf8');
+    const [row] = (await this.#ds.query(
+      `SELECT memory_id, payload_id, missing_entity, link_names
+       FROM mira_admit($1, $2, $3, $4, $5::bigint[], $6, $7, $8, $9, $10, $11, $12, $13::bigint[], $14::text[], $15, $16, $17)`,
+      [
+        this.space,
+        slot.entityId,
+        slot.role,
+        slot.predicate,
+        seen.map((m) => m.id),
+        p.kind,
+        p.summary,
+        p.predicate,
+        p.value,
+        p.sourceKind,
+        p.sourceLabel,
+        p.confidence,
+        p.links.map((l) => l.entityId),
+        p.links.map((l) => l.role),
+        p.payloadText,
+        byteSize,
+        now,
+      ],
+    )) as Array<{
+      memory_id: string | null;
+      payload_id: string | null;
+      missing_entity: string | null;
+      link_names: string[] | null;
+    }>;
+    if (!row) return undefined;
+    if (row.missing_entity !== null) {
+      const id = num(row.missing_entity);
+      throw new MiraError(
+        MemoryErrorCodes.ENTITY_NOT_FOUND,
+        `there is no entity ${entityRef(id)}; find one with "memory entity find"`,
+      );
+    }
+    const links = p.links.map((link, i): MemoryLink => ({
+      entityId: link.entityId,
+      entityRef: entityRef(link.entityId),
+      entityName: row.link_names![i]!,
+      role: link.role,
+    }));
+    return writtenMemory(p, {
+      id: num(row.memory_id),
+      createdAt: now,
+      links,
+      payloadId: num(row.payload_id),
+      byteSize,
     });
   }
 

@@ -1,8 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The schema version this build reads and writes. */
-export const FLEET_SCHEMA_VERSION = 2;
-
 /** The tables of schema version 1, which version 2 copies into {@link BACKUP_SCHEMA_V1} first. */
 export const TABLES_V1 = ['aliases', 'entities', 'memories', 'memory_links', 'mira_meta', 'payloads', 'spaces'];
 /** Where the upgrade keeps a copy of every version 1 table, as it was. */
