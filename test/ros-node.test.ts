@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { startScriptedModelServer, type ScriptedModelServer } from '@mira/core/testing';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
-import { RosbridgeTransport, parseRosArgs, resolveName } from '@mira/plugin-ros2';
+import { RosArgsError, RosbridgeTransport, parseRosArgs, remapName, resolveName } from '@mira/plugin-ros2';
 import type { RosMessage } from '@mira/robot';
+import { runMira } from './helpers/run-mira.js';
 import { MiraProcess } from './helpers/mira-process.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
@@ -19,26 +20,126 @@ describe('ROS names and arguments', () => {
     expect(resolveName('~/events', '/', 'mira')).to.equal('/mira/events');
   });
 
-  it('reads the arguments launch files pass', () => {
+  it('reads the arguments launch files pass, as rcl reads them', () => {
     expect(
-      parseRosArgs([
-        '-r',
-        '__ns:=/robot1',
-        '--remap',
-        '__node:=mira2',
-        '-p',
-        'use_sim_time:=true',
-        '--params-file',
-        'p.yaml',
-        '-r',
-        'a:=b',
-      ]),
+      parseRosArgs(
+        [
+          '-r',
+          '__ns:=/robot1',
+          '--remap',
+          '__node:=mira2',
+          '-p',
+          'use_sim_time:=true',
+          '--params-file',
+          'p.yaml',
+          '-r',
+          'cmd_vel:=/base/cmd_vel',
+          '-r',
+          'mira:rosservice://~/recall:=/memory/recall',
+          '-r',
+          'other_node:odom:=/elsewhere',
+          '--log-level',
+          'WARN',
+          '--log-level',
+          'rcl:=debug',
+          '--disable-rosout-logs',
+          '--disable-stdout-logs',
+          '--enclave',
+          '/e',
+          '--bogus',
+        ],
+        'mira',
+      ),
     ).to.deep.equal({
       namespace: '/robot1',
       nodeName: 'mira2',
+      remaps: [
+        { applies: 'both', match: 'cmd_vel', replacement: '/base/cmd_vel' },
+        { node: 'mira', applies: 'service', match: '~/recall', replacement: '/memory/recall' },
+      ],
       params: { use_sim_time: 'true' },
-      ignored: ['--params-file p.yaml', '-r a:=b'],
+      paramsFiles: ['p.yaml'],
+      logLevel: 'warn',
+      loggerLevels: { rcl: 'debug' },
+      rosoutLogs: false,
+      unused: ['--disable-stdout-logs', '--enclave /e', '--bogus'],
     });
+    // The root namespace and a trailing slash are fully qualified; the last rule wins.
+    expect(parseRosArgs(['-r', '__ns:=/']).namespace).to.equal('/');
+    expect(parseRosArgs(['-r', '__ns:=/a', '-r', '__ns:=/robot1/']).namespace).to.equal('/robot1');
+    expect(parseRosArgs(['--disable-rosout-logs', '--enable-rosout-logs']).rosoutLogs).to.equal(true);
+  });
+
+  it("refuses what rcl refuses, in rcl's words", () => {
+    const refusal = (args: string[]) => {
+      try {
+        parseRosArgs(args, 'mira');
+      } catch (error) {
+        expect(error).to.be.instanceOf(RosArgsError);
+        return [(error as RosArgsError).message, (error as RosArgsError).warning];
+      }
+      throw new Error(`${args.join(' ')} was accepted`);
+    };
+    expect(refusal(['-r', '__ns:=robot1'])).to.deep.equal([
+      "Couldn't parse remap rule: '-r __ns:=robot1'. Error: Namespace not remapped to a fully qualified name (found: robot1)",
+      'Namespace not remapped to a fully qualified name (found: robot1)',
+    ]);
+    expect(refusal(['-r', '__ns:='])[1]).to.equal('Namespace not remapped to a fully qualified name (found: )');
+    expect(refusal(['-r', '__ns:=/robot-1'])[1]).to.equal(
+      'Namespace not remapped to a fully qualified name (found: /robot-1)',
+    );
+    expect(refusal(['-r', '__ns:=//a'])[1]).to.equal('Namespace not remapped to a fully qualified name (found: //a)');
+    expect(refusal(['-r', '__node:=my-node'])[0]).to.equal(
+      "Couldn't parse remap rule: '-r __node:=my-node'. Error: not a valid remap rule",
+    );
+    expect(refusal(['-r', '__node:=1mira'])).to.deep.equal([
+      "Couldn't parse remap rule: '-r __node:=1mira'. Error: Node name not remapped to invalid name: '1mira'",
+      "Node name not remapped to invalid name: '1mira'",
+    ]);
+    expect(refusal(['-r', '__node:=a__b'])[0]).to.match(/^Couldn't parse remap rule: '-r __node:=a__b'/);
+    for (const rule of ['cmd_vel', 'cmd_vel:=', ':=x', 'a:=b:=c', 'cmd vel:=x', 'a//b:=c']) {
+      expect(refusal(['-r', rule])[0], rule).to.equal(
+        `Couldn't parse remap rule: '-r ${rule}'. Error: not a valid remap rule`,
+      );
+    }
+    expect(refusal(['-r', 'a/*:=b'])[0]).to.equal(
+      "Couldn't parse remap rule: '-r a/*:=b'. Error: Wildcard '*' is not implemented",
+    );
+    expect(refusal(['-r', 'a:=\\1'])[0]).to.match(/Backreferences are not implemented$/);
+    expect(refusal(['-r'])[0]).to.equal("Couldn't parse trailing -r flag. No remap rule found.");
+    expect(refusal(['-p', 'use-sim-time:=true'])[0]).to.match(
+      /^Couldn't parse parameter override rule: '-p use-sim-time:=true'\. Error: /,
+    );
+    expect(refusal(['-p'])[0]).to.equal("Couldn't parse trailing -p flag. No parameter override rule found.");
+    expect(refusal(['--log-level', 'loud'])[0]).to.equal(
+      "Couldn't parse log level rule: '--log-level loud'. Error: Argument does not use a valid severity level: 'loud'",
+    );
+  });
+
+  it('remaps names as rcl does: expanded for the node, topic or service, the first matching rule', () => {
+    const { remaps } = parseRosArgs(
+      [
+        '-r',
+        'cmd_vel:=/base/cmd_vel',
+        '-r',
+        'rostopic://~/reply:=chat',
+        '-r',
+        'rosservice://~/recall:=/memory/recall',
+        '-r',
+        'cmd_vel:=/never',
+      ],
+      'mira',
+    );
+    const expand = (n: string) => resolveName(n, '/robot1', 'mira');
+    const at = (n: string, kind: 'topic' | 'service' = 'topic') => remapName(expand(n), remaps, kind, expand);
+    expect(at('cmd_vel')).to.equal('/base/cmd_vel');
+    expect(at('/robot1/cmd_vel')).to.equal('/base/cmd_vel');
+    expect(at('/cmd_vel')).to.equal('/cmd_vel');
+    expect(at('~/reply')).to.equal('/robot1/chat');
+    expect(at('~/reply', 'service')).to.equal('/robot1/mira/reply');
+    expect(at('~/recall', 'service')).to.equal('/memory/recall');
+    expect(at('~/recall')).to.equal('/robot1/mira/recall');
+    expect(at('odom')).to.equal('/robot1/odom');
   });
 });
 
@@ -134,6 +235,45 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
     }
   });
 
+  it('moves every name a remap rule names, and refuses at start-up a namespace rcl would refuse', async () => {
+    const mira = new MiraProcess(dir, {}, [
+      '--ros-args',
+      '-r',
+      '__ns:=/robot1',
+      '-r',
+      'battery_state:=/power/battery',
+      '-r',
+      'rostopic://~/reply:=/chat/reply',
+      '-r',
+      'mira:~/utterance:=/chat/said',
+      '-r',
+      'other:~/events:=/never',
+      '-p',
+      'use_sim_time:=true',
+    ]);
+    try {
+      const replies: RosMessage[] = [];
+      client.subscribe('/chat/reply', 'std_msgs/msg/String', (m) => replies.push(m));
+      await mira.until(() => bridge.subscribers('/chat/said') > 0 || undefined, 'the node to subscribe');
+      expect(bridge.subscribers('/power/battery')).to.equal(1);
+      expect(bridge.subscribers('/robot1/battery_state')).to.equal(0);
+      model.push({ text: 'Hello.' });
+      await client.publish('/chat/said', 'std_msgs/msg/String', { data: 'Hi' });
+      await mira.until(() => (replies.length > 0 ? replies : undefined), 'the reply on the remapped topic');
+      expect(replies).to.deep.equal([{ data: 'Hello.' }]);
+      // A parameter Mira does not read is said once, by name.
+      expect(mira.stderr).to.contain('ROS arguments not used by Mira: -p use_sim_time:=true');
+    } finally {
+      expect(await mira.quit()).to.equal(0);
+    }
+    const refused = await runMira(['--profile', dir, '--ros-args', '-r', '__ns:=robot1'], '', { timeoutMs: 20_000 });
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.contain('Namespace not remapped to a fully qualified name (found: robot1)');
+    expect(refused.stderr).to.contain(
+      `mira: MIRA_ERR_ROS2_ARGS_INVALID: ${join(dir, 'profile.toml')}: plugin @mira/plugin-ros2: Couldn't parse remap rule: '-r __ns:=robot1'. Error: Namespace not remapped to a fully qualified name (found: robot1)`,
+    );
+  });
+
   it('publishes its log lines on /rosout under its logger name, with the Mind view token masked', async () => {
     writeFileSync(
       join(dir, 'profile.toml'),
@@ -159,6 +299,37 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
       expect(bridge.logged).to.deep.equal([]);
     } finally {
       expect(await mira.quit()).to.equal(0);
+    }
+  });
+
+  it('keeps lines off /rosout below --log-level, and all of them with --disable-rosout-logs', async () => {
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', '@mira/plugin-mind-view'] },
+        ros2: { transport: 'rosbridge', url: bridge.url, sensors: [] },
+        mind_view: { enabled: true, port: 0 },
+      }),
+    );
+    // Without either, the same line is on /rosout: what the check below reads is what a publication looks like.
+    for (const args of [[], ['--log-level', 'warn'], ['--disable-rosout-logs']]) {
+      const before = bridge.ops.length;
+      const mira = new MiraProcess(dir, {}, ['--ros-args', '-r', '__ns:=/robot1', ...args]);
+      try {
+        // The info line is logged (stderr) and the node is up (its recall service offered)…
+        await mira.until(() => (mira.stderr.includes('Mind view: http://') ? true : undefined), 'the Mind view line');
+        await mira.until(
+          () => (bridge.ops.slice(before).some((op) => op.op === 'advertise_service') ? true : undefined),
+          'the recall service',
+        );
+        await new Promise((r) => setTimeout(r, 300));
+        // …but nothing of it reached /rosout.
+        const rosout = bridge.ops.slice(before).filter((op) => op.op === 'publish' && op.topic === '/rosout');
+        if (args.length === 0) expect(rosout).to.have.length.above(0);
+        else expect(rosout, args.join(' ')).to.deep.equal([]);
+      } finally {
+        expect(await mira.quit()).to.equal(0);
+      }
     }
   });
 

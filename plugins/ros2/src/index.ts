@@ -7,7 +7,9 @@
  */
 import { definePlugin, type MiraPlugin } from '@mira/core';
 import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotMapping, type RobotTransport } from '@mira/robot';
-import { NODE_CONFIG_SCHEMA, attachNode, parseRosArgs, resolveName, type NodeConfig } from './node.js';
+import { NODE_CONFIG_SCHEMA, attachNode, resolveName, type NodeConfig } from './node.js';
+import { Ros2Errors } from './errors.js';
+import { RosArgsError, parseRosArgs, remapName, type RosArgs } from './ros-args.js';
 import { RclnodejsTransport } from './rclnodejs-transport.js';
 import { DEFAULT_GOAL_ACCEPT_MS, DEFAULT_LIVENESS_MS, RosbridgeTransport } from './rosbridge-transport.js';
 
@@ -22,7 +24,19 @@ export {
   goalStatus,
   type RosbridgeOptions,
 } from './rosbridge-transport.js';
-export { RECALL_SERVICE_TYPE, parseRosArgs, resolveName, type NodeConfig, type RosArgs } from './node.js';
+export { RECALL_SERVICE_TYPE, resolveName, type NodeConfig } from './node.js';
+export {
+  ROS_LOG_LEVELS,
+  RosArgsError,
+  parseParamRule,
+  parseRemapRule,
+  parseRosArgs,
+  remapName,
+  type NameRemap,
+  type RosArgs,
+  type RosLogLevel,
+} from './ros-args.js';
+export { Ros2ErrorCodes, Ros2Errors } from './errors.js';
 export { connectRclnodejs, connectRosbridge } from './safety-transport.js';
 
 /** The plugin's name. */
@@ -69,12 +83,37 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
     then: { required: ['url'] },
   },
   setup(kernel, rawConfig) {
-    // Launch files pass the node's namespace and name as --ros-args; they win over the profile.
-    const rosArgs = parseRosArgs(kernel.runtime.rosArgs);
-    if (rosArgs.ignored.length > 0) kernel.log.info(`ROS arguments not used by Mira: ${rosArgs.ignored.join(' ')}`);
+    // Launch files pass the node's namespace, name and remaps as --ros-args, read as rcl reads them;
+    // they win over the profile. What rcl would refuse stops start-up in rcl's words.
+    let rosArgs: RosArgs;
+    try {
+      rosArgs = parseRosArgs(kernel.runtime.rosArgs, rawConfig.node_name);
+    } catch (error) {
+      if (!(error instanceof RosArgsError)) throw error;
+      if (error.warning) kernel.log.warn(error.warning);
+      throw Ros2Errors.error('ARGS_INVALID', error.message);
+    }
+    const unused = [
+      ...rosArgs.unused,
+      ...Object.entries(rosArgs.params).map(([param, value]) => `-p ${param}:=${value}`),
+      ...rosArgs.paramsFiles.map((file) => `--params-file ${file}`),
+      ...Object.entries(rosArgs.loggerLevels).map(([logger, level]) => `--log-level ${logger}:=${level}`),
+    ];
+    // Said once, each by name: Mira reads no ROS parameters (its settings are the profile's keys).
+    if (unused.length > 0) kernel.log.info(`ROS arguments not used by Mira: ${unused.join(' ')}`);
     const namespace = rosArgs.namespace ?? rawConfig.namespace;
     const nodeName = rosArgs.nodeName ?? rawConfig.node_name;
-    const name = (topic: string) => resolveName(topic, namespace, nodeName);
+    const expand = (topic: string) => resolveName(topic, namespace, nodeName);
+    // Every topic, service and action name Mira uses goes through the remap rules, as rcl's names do.
+    const name = (topic: string, kind: 'topic' | 'service' = 'topic') =>
+      remapName(expand(topic), rosArgs.remaps, kind, expand);
+    const level = rosArgs.logLevel;
+    const rosoutLevel =
+      rosArgs.rosoutLogs === false || level === 'fatal'
+        ? ('none' as const)
+        : level === 'warn' || level === 'error'
+          ? level
+          : ('info' as const);
     // Relative names resolve under the namespace, for rosbridge as for native ROS 2.
     const config: Ros2Config = {
       ...rawConfig,
@@ -118,7 +157,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
     return {
       async start() {
         await bridge.start();
-        detachNode = attachNode(kernel, transport, config.node, name);
+        detachNode = attachNode(kernel, transport, config.node, name, { rosoutLevel });
       },
       async stop() {
         detachNode?.();

@@ -1,49 +1,6 @@
 import { toMiraError, type EpisodeInfo, type LogLevel, type PluginKernel, type ToolResult } from '@mira/core';
 import type { RobotTransport } from '@mira/robot';
 
-/** What `--ros-args` says, as rcl reads it. */
-export interface RosArgs {
-  /** `-r __ns:=/robot1` */
-  readonly namespace?: string;
-  /** `-r __node:=mira` */
-  readonly nodeName?: string;
-  /** `-p name:=value`, by name. */
-  readonly params: Readonly<Record<string, string>>;
-  /** Arguments Mira does not act on (other remappings, `--params-file`, `--log-level`), for the log. */
-  readonly ignored: readonly string[];
-}
-
-/** Parses the arguments after `--ros-args`: `-r/--remap from:=to`, `-p/--param name:=value`, and the rest. */
-export function parseRosArgs(args: readonly string[]): RosArgs {
-  let namespace: string | undefined;
-  let nodeName: string | undefined;
-  const params: Record<string, string> = {};
-  const ignored: string[] = [];
-  for (let i = 0; i < args.length; i += 1) {
-    const flag = args[i]!;
-    const value = args[i + 1];
-    if ((flag === '-r' || flag === '--remap') && value !== undefined) {
-      i += 1;
-      const [from, to] = value.split(':=');
-      if (from === '__ns' && to !== undefined) namespace = to;
-      else if ((from === '__node' || from === '__name') && to) nodeName = to;
-      else ignored.push(`${flag} ${value}`);
-    } else if ((flag === '-p' || flag === '--param') && value !== undefined) {
-      i += 1;
-      const at = value.indexOf(':=');
-      if (at > 0) params[value.slice(0, at)] = value.slice(at + 2);
-      else ignored.push(`${flag} ${value}`);
-    } else if (
-      value !== undefined &&
-      (flag === '--params-file' || flag === '--log-level' || flag === '-e' || flag === '--enclave')
-    ) {
-      i += 1;
-      ignored.push(`${flag} ${value}`);
-    } else ignored.push(flag);
-  }
-  return { namespace, nodeName, params, ignored };
-}
-
 /**
  * A topic or service name as ROS 2 resolves it for a node: absolute names stay, `~/x` is under the
  * node (`/ns/node/x`), anything else is under the namespace (`/ns/x`).
@@ -111,7 +68,8 @@ export function attachNode(
   kernel: PluginKernel,
   transport: RobotTransport,
   config: NodeConfig,
-  name: (n: string) => string,
+  name: (n: string, kind?: 'topic' | 'service') => string,
+  options: { readonly rosoutLevel?: LogLevel | 'none' } = {},
 ): () => void {
   const undo: Array<() => void> = [];
   let open = true;
@@ -138,11 +96,13 @@ export function attachNode(
   });
   undo.push(() => (open = false));
 
-  if (config.rosout) {
+  if (config.rosout && options.rosoutLevel !== 'none') {
     const logger = loggerName(name('~'));
+    // --log-level: lines below it stay off /rosout (Mira's levels are info, warn and error).
+    const least = ROSOUT_LEVELS[options.rosoutLevel ?? 'info'];
     let failing = false;
     kernel.hooks.logLine.tap('@mira/plugin-ros2', (level, message, source) => {
-      if (!open) return;
+      if (!open || ROSOUT_LEVELS[level] < least) return;
       const now = kernel.clock.now().getTime();
       const line = {
         stamp: { sec: Math.floor(now / 1000), nanosec: (now % 1000) * 1_000_000 },
@@ -190,7 +150,7 @@ export function attachNode(
 
   if (config.recall) {
     undo.push(
-      transport.advertiseService(name('~/recall'), RECALL_SERVICE_TYPE, async (request) => {
+      transport.advertiseService(name('~/recall', 'service'), RECALL_SERVICE_TYPE, async (request) => {
         const recall = kernel.tools.list().find((tool) => tool.name === 'recall_memory');
         if (!recall) return { status: 'unavailable', text: 'persistent memory is not enabled in this profile' };
         const query = typeof request.query === 'string' ? request.query : '';
