@@ -94,6 +94,41 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     expect(bridge.logged).to.deep.equal([]);
   });
 
+  it("says why Nav2 gave up: the result's error_code and error_msg on the console and the sensor", async () => {
+    await call('navigate_to', { x_m: 3, y_m: 1, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal at the action server');
+    nav2.goals[0]!.abort({ error_code: 9002, error_msg: 'Transform from map to base_link unavailable' });
+    await eventually(
+      () =>
+        rt.notifications.includes(
+          '[navigate_to] goal (3, 1) aborted: Nav2 error 9002 (TF_ERROR): Transform from map to base_link unavailable',
+        ),
+      3000,
+      'the abort with its reason',
+    );
+    expect(navigation()).to.deep.equal({
+      state: 'aborted',
+      goal_x_m: 3,
+      goal_y_m: 1,
+      error_code: 9002,
+      error_msg: 'Transform from map to base_link unavailable',
+    });
+    // A planner's code raised through bt_navigator is shown by number; an abort without one says only that.
+    await call('navigate_to', { x_m: 4, y_m: 1, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 2, 3000, 'the second goal');
+    nav2.goals[1]!.abort({ error_code: 104, error_msg: '' });
+    await eventually(
+      () => rt.notifications.includes('[navigate_to] goal (4, 1) aborted: Nav2 error 104'),
+      3000,
+      'the planner code',
+    );
+    await call('navigate_to', { x_m: 5, y_m: 1, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 3, 3000, 'the third goal');
+    nav2.goals[2]!.abort({ error_code: 0 });
+    await eventually(() => rt.notifications.includes('[navigate_to] goal (5, 1) aborted'), 3000, 'a bare abort');
+    expect(navigation()).to.deep.equal({ state: 'aborted', goal_x_m: 5, goal_y_m: 1 });
+  });
+
   it('is offered to operator episodes only, and refuses goals out of range without sending one', async () => {
     expect(rt.app.kernel.tools.get('navigate_to')!.tool.origins).to.deep.equal(['operator']);
     expect(await call('navigate_to', { x_m: 500, y_m: 0, yaw_deg: 0 })).to.deep.include({

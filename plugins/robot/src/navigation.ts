@@ -29,6 +29,30 @@ export interface NavigationHooks {
   navigating(active: boolean): void;
 }
 
+/**
+ * NavigateToPose's own error codes (nav2_msgs, Jazzy; TIMEOUT from Kilted). Other codes are the planner's
+ * or controller's, raised through bt_navigator's `error_code_name_prefixes`, and are shown by number.
+ */
+const NAV2_ERRORS: Readonly<Record<number, string>> = {
+  9000: 'UNKNOWN',
+  9001: 'FAILED_TO_LOAD_BEHAVIOR_TREE',
+  9002: 'TF_ERROR',
+  9003: 'TIMEOUT',
+};
+
+/** The result's `error_code` and `error_msg`, when it carries an error (a code other than NONE = 0). */
+export function navigationError(result: RosMessage): { code: number; message: string } | undefined {
+  const code = Number(result.error_code);
+  if (!Number.isInteger(code) || code === 0) return undefined;
+  return { code, message: typeof result.error_msg === 'string' ? result.error_msg : '' };
+}
+
+/** `Nav2 error 9002 (TF_ERROR): map to base_link unavailable`. */
+function describeNavigationError({ code, message }: { code: number; message: string }): string {
+  const name = NAV2_ERRORS[code];
+  return `Nav2 error ${code}${name ? ` (${name})` : ''}${message ? `: ${message}` : ''}`;
+}
+
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 const seconds = (d: unknown) => {
   const { sec, nanosec } = (d ?? {}) as { sec?: number; nanosec?: number };
@@ -54,7 +78,7 @@ export function attachNavigation(
   let serial = 0;
   let closed = false;
 
-  const publish = (state: State, x: number, y: number, extra: Record<string, number> = {}) => {
+  const publish = (state: State, x: number, y: number, extra: Record<string, number | string> = {}) => {
     const reading: SensorReading = {
       sensorId: NAVIGATION_SENSOR,
       value: { state, goal_x_m: x, goal_y_m: y, ...extra },
@@ -131,14 +155,16 @@ export function attachNavigation(
       sent.outcome.then(
         (outcome) => {
           if (closed) return;
-          publish(outcome.status, x_m, y_m);
+          // Why Nav2 gave up, as its result says (Iron and later): on the sensor and the console line.
+          const failure = navigationError(outcome.result ?? {});
+          publish(outcome.status, x_m, y_m, failure ? { error_code: failure.code, error_msg: failure.message } : {});
           const where = `(${x_m}, ${y_m})`;
           const line =
             outcome.status === 'succeeded'
               ? `reached ${where}`
               : outcome.status === 'rejected'
                 ? `goal ${where} refused: ${outcome.error ?? 'rejected by the navigation server'}`
-                : `goal ${where} ${outcome.status}`;
+                : `goal ${where} ${outcome.status}${failure ? `: ${describeNavigationError(failure)}` : ''}`;
           kernel.output.print(`[navigate_to] ${line}`);
           if (current?.serial === mine) {
             current = undefined;
