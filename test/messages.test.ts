@@ -170,10 +170,13 @@ describe('standard messages as current robots send them', () => {
       linear: { x: 0.2, y: 0, z: 0 },
       angular: { x: 0, y: 0, z: -0.1 },
     });
+    // By default an all-zero stamp, which ros2_control's controllers replace with their clock's time.
     const stamped = driveCommand('geometry_msgs/msg/TwistStamped', 0.2, -0.1, 'base_footprint');
-    expect(stamped.header).to.deep.include({ frame_id: 'base_footprint' });
-    expect((stamped.header as { stamp: { sec: number } }).stamp.sec).to.be.closeTo(Date.now() / 1000, 5);
+    expect(stamped.header).to.deep.equal({ stamp: { sec: 0, nanosec: 0 }, frame_id: 'base_footprint' });
     expect(velocityOf(stamped)).to.deep.equal({ linear: 0.2, angular: -0.1 });
+    const now = driveCommand('geometry_msgs/msg/TwistStamped', 0.2, -0.1, 'base_link', 'now', () => 1_700_000_123_456);
+    expect(now.header).to.deep.equal({ stamp: { sec: 1_700_000_123, nanosec: 456_000_000 }, frame_id: 'base_link' });
+    expect(driveCommand('geometry_msgs/msg/Twist', 0.2, 0, 'x', 'now')).not.to.have.property('header');
   });
 });
 
@@ -238,10 +241,48 @@ describe('TwistStamped drives (ros2_control on Jazzy)', function () {
       await new Promise((r) => setTimeout(r, 10));
     const first = bridge.published('/cmd_vel')[0]!;
     expect(first.twist).to.deep.equal({ linear: { x: 0.3, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
-    expect(first.header).to.deep.include({ frame_id: 'base_link' });
+    // The default stamp policy: all zero on the wire, which the controller replaces on arrival.
+    expect(first.header).to.deep.equal({ stamp: { sec: 0, nanosec: 0 }, frame_id: 'base_link' });
     expect(bridge.ops.find((op) => op.op === 'advertise' && op.topic === '/cmd_vel')).to.deep.include({
       type: 'geometry_msgs/msg/TwistStamped',
     });
+  });
+
+  it('stamps commands with this host\'s clock on the wire with [ros2.drive] stamp = "now"', async () => {
+    bridge = await startRosbridgeServer();
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      tables: {
+        ros2: { transport: 'rosbridge', url: bridge.url, sensors: [], drive: { ...stampedDrive, stamp: 'now' } },
+      },
+    });
+    expect(await drive()).to.deep.include({ status: 'started' });
+    const deadline = Date.now() + 3000;
+    while (bridge.published('/cmd_vel').length < 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    const [first, second] = bridge.published('/cmd_vel') as Array<{
+      header: { stamp: { sec: number; nanosec: number } };
+    }>;
+    const at = (m: typeof first) => m!.header.stamp.sec + m!.header.stamp.nanosec / 1e9;
+    expect(at(first)).to.be.closeTo(Date.now() / 1000, 5);
+    // Each republished command carries its own time.
+    expect(at(second)).to.be.greaterThan(at(first));
+  });
+
+  it('refuses a stamp policy it does not know', async () => {
+    bridge = await startRosbridgeServer();
+    let message = '';
+    try {
+      rt = await createTestRuntime({
+        plugins: [ros2Plugin],
+        tables: {
+          ros2: { transport: 'rosbridge', url: bridge.url, sensors: [], drive: { ...stampedDrive, stamp: 'robot' } },
+        },
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).to.contain('MIRA_ERR_CONFIG_INVALID').and.to.contain('stamp');
   });
 
   it('drives the simulator with stamped commands', async () => {

@@ -11,6 +11,7 @@ export { HardwareErrorCodes, HardwareErrors, type HardwareErrorCode } from './er
 export {
   arrayField,
   DRIVE_MESSAGE_TYPES,
+  DRIVE_STAMP_POLICIES,
   SENSOR_FIELDS,
   SENSOR_MESSAGE_TYPES,
   SENSOR_UNITS,
@@ -21,6 +22,7 @@ export {
   velocityOf,
   yawQuaternion,
   type DriveMessageType,
+  type DriveStampPolicy,
   type SensorMessageType,
 } from './messages.js';
 export type {

@@ -193,16 +193,31 @@ export const DRIVE_MESSAGE_TYPES = ['geometry_msgs/msg/Twist', 'geometry_msgs/ms
 /** A drive's command type: ros2_control's diff_drive_controller on Jazzy takes only the stamped one. */
 export type DriveMessageType = (typeof DRIVE_MESSAGE_TYPES)[number];
 
-/** A velocity command of `type`: a Twist, or a TwistStamped stamped now in `frameId`. */
+/**
+ * How a TwistStamped command is stamped. `zero`: an all-zero stamp, which ros2_control's controllers
+ * (diff_drive_controller and the rest, Jazzy) replace with their own clock's time on arrival, so the
+ * command's age — what `cmd_vel_timeout` measures — never depends on this host's clock nor on sim time.
+ * `now`: this host's clock, for consumers that read the stamp (a clock behind the robot's makes a
+ * diff_drive_controller drop every command as stale; one ahead keeps the last command alive longer).
+ */
+export const DRIVE_STAMP_POLICIES = ['zero', 'now'] as const;
+export type DriveStampPolicy = (typeof DRIVE_STAMP_POLICIES)[number];
+
+/** A velocity command of `type`: a Twist, or a TwistStamped in `frameId` stamped as `policy` says. */
 export function driveCommand(
   type: DriveMessageType,
   linear: number,
   angular: number,
   frameId = 'base_link',
+  policy: DriveStampPolicy = 'zero',
+  now: () => number = Date.now,
 ): RosMessage {
   const body = twist(linear, angular);
   if (type === 'geometry_msgs/msg/Twist') return body;
-  return { header: { stamp: stamp(Date.now()), frame_id: frameId }, twist: body };
+  return {
+    header: { stamp: policy === 'now' ? stamp(now()) : { sec: 0, nanosec: 0 }, frame_id: frameId },
+    twist: body,
+  };
 }
 
 /** The planar velocity of a Twist or TwistStamped message. */

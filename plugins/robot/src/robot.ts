@@ -8,11 +8,13 @@ import {
 } from '@mira/core';
 import {
   DRIVE_MESSAGE_TYPES,
+  DRIVE_STAMP_POLICIES,
   SENSOR_FIELDS,
   SENSOR_MESSAGE_TYPES,
   SENSOR_UNITS,
   toSensorValue,
   type DriveMessageType,
+  type DriveStampPolicy,
   type SensorMessageType,
 } from './messages.js';
 import { HardwareErrorCodes } from './errors.js';
@@ -57,6 +59,8 @@ export interface DriveMapping {
   readonly type: DriveMessageType;
   /** The `header.frame_id` of a TwistStamped command (default `base_link`). */
   readonly frame_id?: string;
+  /** How a TwistStamped command is stamped: `zero` (default; the controller stamps it on arrival) or `now`. */
+  readonly stamp?: DriveStampPolicy;
   readonly max_linear_m_s: number;
   readonly max_angular_rad_s: number;
   readonly max_duration_s: number;
@@ -115,6 +119,7 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
       topic: { type: 'string', pattern: TOPIC_NAME_PATTERN },
       type: { enum: [...DRIVE_MESSAGE_TYPES] },
       frame_id: { type: 'string', minLength: 1 },
+      stamp: { enum: [...DRIVE_STAMP_POLICIES], default: 'zero' },
       max_linear_m_s: { type: 'number', exclusiveMinimum: 0 },
       max_angular_rad_s: { type: 'number', exclusiveMinimum: 0 },
       max_duration_s: { type: 'number', exclusiveMinimum: 0 },
@@ -402,6 +407,7 @@ export function attachRobot(
             topic: drive.topic,
             type: drive.type,
             frameId: drive.frame_id,
+            stamp: drive.stamp ?? 'zero',
             maxLinear: drive.max_linear_m_s,
             maxAngular: drive.max_angular_rad_s,
             maxDurationS: drive.max_duration_s,

@@ -131,7 +131,9 @@ export class SafetyController {
     return this.#transport.publish(
       drive.topic,
       drive.type,
-      driveCommand(drive.type as DriveMessageType, linear, angular, drive.frameId),
+      driveCommand(drive.type as DriveMessageType, linear, angular, drive.frameId, drive.stamp, () =>
+        this.#env.wallNow(),
+      ),
       RELIABLE,
     );
   }

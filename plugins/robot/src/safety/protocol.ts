@@ -25,6 +25,8 @@ export interface SafetyDriveConfig {
   readonly type: string;
   /** The frame of a TwistStamped command. */
   readonly frameId?: string;
+  /** How a TwistStamped command is stamped (`zero`: the controller stamps it on arrival). */
+  readonly stamp?: 'zero' | 'now';
   readonly maxLinear: number;
   readonly maxAngular: number;
   readonly maxDurationS: number;
