@@ -7,10 +7,19 @@ export const SENSOR_MESSAGE_TYPES = {
   'nav_msgs/msg/Odometry': 'odometry',
   'sensor_msgs/msg/LaserScan': 'scan',
   'sensor_msgs/msg/Imu': 'imu',
+  // iRobot Create 3 (the TurtleBot 4's base): its hazard detections and its dock.
+  'irobot_create_msgs/msg/HazardDetectionVector': 'hazards',
+  'irobot_create_msgs/msg/DockStatus': 'dock',
 } as const;
 
 /** A sensor message type Mira can read. */
 export type SensorMessageType = keyof typeof SENSOR_MESSAGE_TYPES;
+
+/**
+ * irobot_create_msgs/msg/HazardDetection `type`, by value: BACKUP_LIMIT=0, BUMP=1, CLIFF=2, STALL=3,
+ * WHEEL_DROP=4, OBJECT_PROXIMITY=5 (the field names of a hazards reading).
+ */
+export const HAZARD_TYPES = ['backup_limit', 'bump', 'cliff', 'stall', 'wheel_drop', 'object_proximity'] as const;
 
 /** The default unit per message type. */
 export const SENSOR_UNITS: Record<SensorMessageType, string> = {
@@ -19,6 +28,8 @@ export const SENSOR_UNITS: Record<SensorMessageType, string> = {
   'nav_msgs/msg/Odometry': 'm, rad, m/s, rad/s',
   'sensor_msgs/msg/LaserScan': 'm',
   'sensor_msgs/msg/Imu': 'rad, rad/s',
+  'irobot_create_msgs/msg/HazardDetectionVector': 'detected',
+  'irobot_create_msgs/msg/DockStatus': 'state',
 };
 
 /** The fields each message type's sensor value may have (what {@link toSensorValue} writes). */
@@ -28,6 +39,8 @@ export const SENSOR_FIELDS: Record<SensorMessageType, readonly string[]> = {
   'nav_msgs/msg/Odometry': ['x', 'y', 'yaw', 'linear_m_s', 'angular_rad_s'],
   'sensor_msgs/msg/LaserScan': ['nearest_m', 'front_m', 'left_m', 'right_m', 'back_m', 'unknown_returns'],
   'sensor_msgs/msg/Imu': ['yaw', 'yaw_rate_rad_s'],
+  'irobot_create_msgs/msg/HazardDetectionVector': [...HAZARD_TYPES, 'hazards'],
+  'irobot_create_msgs/msg/DockStatus': ['docked', 'dock_visible'],
 };
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : Number.NaN);
@@ -97,6 +110,23 @@ export function toSensorValue(
         yaw: noOrientation ? Number.NaN : round(yawOf(message.orientation as Record<string, unknown> | undefined)),
         yaw_rate_rad_s: round(num(rate)),
       });
+    }
+    case 'irobot_create_msgs/msg/HazardDetectionVector': {
+      // Each kind the Create 3 reports, true while at least one detection of it is in the vector (the
+      // vector lists what is detected now; an empty one means nothing is), and how many there are.
+      const detections = arrayField(message.detections) ?? [];
+      const types = new Set(detections.map((d) => (d as { type?: unknown } | null)?.type));
+      const value: Record<string, number | boolean> = Object.fromEntries(
+        HAZARD_TYPES.map((name, type) => [name, types.has(type)]),
+      );
+      value.hazards = detections.length;
+      return value;
+    }
+    case 'irobot_create_msgs/msg/DockStatus': {
+      const value: Record<string, boolean> = {};
+      if (typeof message.is_docked === 'boolean') value.docked = message.is_docked;
+      if (typeof message.dock_visible === 'boolean') value.dock_visible = message.dock_visible;
+      return value;
     }
     case 'nav_msgs/msg/Odometry': {
       const pose = (

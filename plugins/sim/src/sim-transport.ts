@@ -141,6 +141,17 @@ export class SimTransport implements RobotTransport {
           angular_velocity: { x: 0, y: 0, z: s.angular },
           linear_acceleration: { x: 0, y: 0, z: 9.81 },
         };
+      case 'irobot_create_msgs/msg/HazardDetectionVector':
+        // The simulated robot only ever bumps: an obstacle closer than the range finder's minimum.
+        return {
+          header,
+          detections:
+            this.robot.range() <= this.robot.params.rangeMinM
+              ? [{ header: { ...header, frame_id: 'bump_front_center' }, type: 1 }]
+              : [],
+        };
+      case 'irobot_create_msgs/msg/DockStatus':
+        return { header, dock_visible: false, is_docked: false };
       case 'sensor_msgs/msg/LaserScan':
         // One beam straight ahead (the simulated range finder); the other directions see nothing.
         return {
