@@ -333,6 +333,30 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
     }
   });
 
+  it('advertises its publishers at start, before anything is said, so the graph shows them', async () => {
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-ros2'] },
+        ros2: { transport: 'rosbridge', url: bridge.url, sensors: [] },
+      }),
+    );
+    const mira = new MiraProcess(dir, {}, ['--ros-args', '-r', '__ns:=/robot1']);
+    try {
+      const advertised = () =>
+        Object.fromEntries(bridge.ops.filter((op) => op.op === 'advertise').map((op) => [op.topic, op.type]));
+      await mira.until(() => (Object.keys(advertised()).length >= 3 ? true : undefined), 'the advertisements');
+      expect(advertised()).to.deep.include({
+        '/robot1/mira/reply': 'std_msgs/msg/String',
+        '/robot1/mira/events': 'std_msgs/msg/String',
+        '/rosout': 'rcl_interfaces/msg/Log',
+      });
+      expect(bridge.published('/robot1/mira/reply')).to.deep.equal([]);
+    } finally {
+      expect(await mira.quit()).to.equal(0);
+    }
+  });
+
   it('does not listen to utterances unless the profile says so', async () => {
     writeFileSync(
       join(dir, 'profile.toml'),

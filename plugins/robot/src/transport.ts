@@ -66,6 +66,12 @@ export interface RobotTransport {
   subscribe(topic: string, type: string, handler: (message: RosMessage) => void, qos?: QosProfile): () => void;
   /** Publishes one message (advertising the topic on first use). */
   publish(topic: string, type: string, message: RosMessage, qos?: QosProfile): Promise<void>;
+  /**
+   * Advertises a topic before its first message, so the graph shows the publisher from the start
+   * (`ros2 topic info`, `ros2 node info`); later publishes use the same publisher. Transports without a
+   * ROS graph (the simulator) leave it out.
+   */
+  advertise?(topic: string, type: string, qos?: QosProfile): Promise<void>;
   /** Offers a service; the returned function withdraws it. */
   advertiseService(
     service: string,

@@ -95,6 +95,14 @@ export function attachNode(
     if (config.reply && 'reply' in outcome) publish('~/reply', outcome.reply);
   });
   undo.push(() => (open = false));
+  // Advertised now, not at the first message, so `ros2 topic info` and `ros2 node info` show them.
+  const advertise = (topic: string, type: string, qos?: typeof ROSOUT_QOS) =>
+    transport
+      .advertise?.(topic, type, qos)
+      .catch((error: Error) => kernel.log.warn(`ROS node: ${topic} not advertised: ${error.message}`));
+  if (config.events) void advertise(name('~/events'), STRING);
+  if (config.reply) void advertise(name('~/reply'), STRING);
+  if (config.rosout && options.rosoutLevel !== 'none') void advertise('/rosout', 'rcl_interfaces/msg/Log', ROSOUT_QOS);
 
   if (config.rosout && options.rosoutLevel !== 'none') {
     const logger = loggerName(name('~'));

@@ -145,13 +145,22 @@ export class RclnodejsTransport implements RobotTransport {
   }
 
   async publish(topic: string, type: string, message: RosMessage, qos?: QosProfile): Promise<void> {
+    this.#publisher(topic, type, qos).publish(this.#toRcl(message, type));
+  }
+
+  async advertise(topic: string, type: string, qos?: QosProfile): Promise<void> {
+    this.#publisher(topic, type, qos);
+  }
+
+  /** The topic's publisher, created when first asked for. */
+  #publisher(topic: string, type: string, qos: QosProfile | undefined): RclPublisher {
     const node = this.#requireNode();
     let publisher = this.#publishers.get(topic);
     if (!publisher) {
       publisher = node.createPublisher(type, topic, { qos: this.#qos(qos) });
       this.#publishers.set(topic, publisher);
     }
-    publisher.publish(this.#toRcl(message, type));
+    return publisher;
   }
 
   advertiseService(

@@ -448,14 +448,23 @@ export class RosbridgeTransport implements RobotTransport {
   }
 
   async publish(topic: string, type: string, message: RosMessage): Promise<void> {
-    const ros = this.#requireConnected(`the message on ${topic}`);
+    this.#publisher(topic, type, `the message on ${topic}`).publish(message);
+  }
+
+  async advertise(topic: string, type: string): Promise<void> {
+    this.#publisher(topic, type, `the advertisement of ${topic}`);
+  }
+
+  /** The topic's publisher, advertised when first asked for (and again on every reconnection). */
+  #publisher(topic: string, type: string, what: string): RosTopic {
+    const ros = this.#requireConnected(what);
     let t = this.#publishers.get(topic);
     if (!t) {
       t = new ROSLIB.Topic({ ros, name: topic, messageType: type, reconnect_on_close: true });
       t.advertise();
       this.#publishers.set(topic, t);
     }
-    t.publish(message);
+    return t;
   }
 
   advertiseService(
