@@ -4,7 +4,7 @@ import { MonitorState } from '@mira/plugin-attention';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin from '@mira/plugin-ros2';
 import simPlugin from '@mira/plugin-sim';
-import { arrayField, driveCommand, toSensorValue, velocityOf } from '@mira/robot';
+import { CLOCK_SKEW_WARN_S, arrayField, clockSkewMonitor, driveCommand, toSensorValue, velocityOf } from '@mira/robot';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
 const reading = (value: Record<string, number | boolean>) => ({
@@ -296,5 +296,33 @@ describe('TwistStamped drives (ros2_control on Jazzy)', function () {
     const x = () => (rt.app.kernel.latestReading('odometry')?.value as { linear_m_s?: number } | undefined)?.linear_m_s;
     while (x() !== 0.3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(x()).to.equal(0.3);
+  });
+});
+
+describe('clock skew against sensor stamps', () => {
+  const at = (sec: number, nanosec = 0) => ({ header: { stamp: { sec, nanosec }, frame_id: 'base_link' } });
+
+  it('warns once per sensor when its stamps are more than the bound away from this clock, either way', () => {
+    const lines: string[] = [];
+    const now = 1_700_000_100_000;
+    const monitor = clockSkewMonitor(
+      () => now,
+      (line) => lines.push(line),
+    );
+    monitor.check('odometry', at(1_700_000_100, 0));
+    monitor.check('odometry', at(1_700_000_099, 600_000_000)); // 0.4 s: within the bound
+    monitor.check('odometry', at(0)); // no time: skipped
+    monitor.check('odometry', {}); // no header: skipped
+    expect(lines).to.deep.equal([]);
+    monitor.check('odometry', at(1_700_000_098)); // 2 s behind
+    monitor.check('odometry', at(1_700_000_090)); // said once
+    monitor.check('scan', at(1_700_000_103)); // 3 s ahead
+    expect(lines).to.have.length(2);
+    expect(lines[0]).to.match(
+      /^clock skew: sensor odometry's stamps are 2\.0 s behind this host's clock \(more than 0\.5 s/,
+    );
+    expect(lines[1]).to.match(/^clock skew: sensor scan's stamps are 3\.0 s ahead of this host's clock/);
+    expect(lines[1]).to.contain('keep [ros2.drive] stamp = "zero"');
+    expect(CLOCK_SKEW_WARN_S).to.equal(0.5);
   });
 });

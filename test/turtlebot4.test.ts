@@ -88,6 +88,8 @@ describe('the TurtleBot 4 profile (@mira/profile-turtlebot4)', function () {
         await new Promise((r) => setTimeout(r, 20));
       expect(reading('hazards')).to.deep.include({ bump: true, cliff: false, hazards: 1 });
       expect(reading('dock')).to.deep.equal({ docked: true, dock_visible: true });
+      // Stamped in 1970: another clock than this host's, said once per sensor in the log.
+      expect(rt.logs.filter((l) => l.includes("clock skew: sensor hazards's stamps are"))).to.have.length(1);
       // The navigation action is the robot's, under its namespace.
       expect(rt.app.kernel.tools.get('navigate_to')).to.not.equal(undefined);
 

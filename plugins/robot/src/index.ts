@@ -40,11 +40,13 @@ export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-pat
 export { E_STOP_QOS, E_STOP_TYPE, subscribeEStop } from './safety/e-stop.js';
 export { CONFIRM_MS, SafetyController, type SafetyEnvironment } from './safety/controller.js';
 export {
+  CLOCK_SKEW_WARN_S,
   DEFAULT_E_STOP_TIMEOUT_MS,
   DEFAULT_STALL_MS,
   TOPIC_NAME_PATTERN,
   ROBOT_MAPPING_SCHEMA_PROPERTIES,
   attachRobot,
+  clockSkewMonitor,
   type SafetyMapping,
   type DriveMapping,
   type RobotBridge,

@@ -22,7 +22,7 @@ import type { SafetyTransportSpec, StopCause, StopDelivery } from './safety/prot
 import { SafetyPath } from './safety/safety-path.js';
 import { attachNavigation, type NavigationMapping } from './navigation.js';
 import { json, rejected } from './tool-result.js';
-import type { QosProfile, RobotTransport } from './transport.js';
+import type { QosProfile, RobotTransport, RosMessage } from './transport.js';
 
 /**
  * A ROS 2 topic name: absolute (`/cmd_vel`), relative to the node's namespace (`cmd_vel`) or private to
@@ -66,6 +66,35 @@ export interface DriveMapping {
   readonly max_duration_s: number;
   /** How often the command is republished while driving (default 10 Hz). */
   readonly rate_hz?: number;
+}
+
+/** How far a sensor's stamps may be from this host's clock before Mira says so (seconds). */
+export const CLOCK_SKEW_WARN_S = 0.5;
+
+/**
+ * Watches the `header.stamp` of incoming sensor messages against this host's clock and warns, once per
+ * sensor, when one is more than {@link CLOCK_SKEW_WARN_S} away: the robot's clock (or a simulation
+ * clock) is not this host's, which matters to anything stamped here (a drive with `stamp = "now"`).
+ * Transport latency counts as skew too, so the bound is wide. An all-zero stamp is no time and is skipped.
+ */
+export function clockSkewMonitor(now: () => number, warn: (line: string) => void) {
+  const warned = new Set<string>();
+  return {
+    check(sensorId: string, message: RosMessage): void {
+      if (warned.has(sensorId)) return;
+      const stampOf = (message.header as { stamp?: { sec?: unknown; nanosec?: unknown } } | undefined)?.stamp;
+      const sec = Number(stampOf?.sec);
+      const nanosec = Number(stampOf?.nanosec ?? 0);
+      if (!Number.isFinite(sec) || !Number.isFinite(nanosec) || (sec === 0 && nanosec === 0)) return;
+      const skewS = now() / 1000 - (sec + nanosec / 1e9);
+      if (Math.abs(skewS) <= CLOCK_SKEW_WARN_S) return;
+      warned.add(sensorId);
+      warn(
+        `clock skew: sensor ${sensorId}'s stamps are ${Math.abs(skewS).toFixed(1)} s ${skewS > 0 ? 'behind' : 'ahead of'} this host's clock ` +
+          `(more than ${CLOCK_SKEW_WARN_S} s: another clock, or a simulation clock); drive commands stamped "now" would be wrong by as much — keep [ros2.drive] stamp = "zero", or synchronise the clocks (chrony)`,
+      );
+    },
+  };
 }
 
 /** The part of a hardware plugin's config that maps sensors and effects to topics. */
@@ -360,6 +389,8 @@ export function attachRobot(
           { cause: error },
         );
       }
+      // Against the wall clock: what a drive stamped "now" carries.
+      const skew = clockSkewMonitor(Date.now, (line) => kernel.log.warn(line));
       for (const sensor of mapping.sensors) {
         // No silent success: a subscription that delivers nothing (a wrong topic or type, which a bridge
         // refuses without a word) is reported once, by name.
@@ -380,6 +411,7 @@ export function attachRobot(
             sensor.type,
             (message) => {
               heard = true;
+              skew.check(sensor.id, message);
               const reading: SensorReading = {
                 sensorId: sensor.id,
                 value: toSensorValue(sensor.type, message),
