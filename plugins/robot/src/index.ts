@@ -50,6 +50,7 @@ export {
   type SafetyMapping,
   type DriveMapping,
   type RobotBridge,
+  type RobotStatus,
   type RobotMapping,
   type SensorMapping,
 } from './robot.js';

@@ -182,9 +182,28 @@ const SENSOR_QOS: QosProfile = { reliability: 'best_effort', durability: 'volati
 const RELIABLE_QOS: QosProfile = { reliability: 'reliable', durability: 'volatile', depth: 10 };
 
 /** The runtime side of a robot: sensors and effects over a transport. */
+/** What the robot bridge knows of its safety, for diagnostics. */
+export interface RobotStatus {
+  /** Whether the robot has a drive, and so a safety path. */
+  readonly drive: boolean;
+  /** Whether the safety path (its worker and connection) is running. */
+  readonly safetyPath: boolean;
+  /** The e-stop topic, when the profile names one: whether it is engaged, and whether it is heard. */
+  readonly eStop?: { readonly topic: string; readonly active: boolean; readonly fresh: boolean };
+  /** The last stop (a stop of any cause), and whether its zero velocity reached the robot. */
+  readonly lastStop?: {
+    readonly why: string;
+    readonly at: number;
+    readonly delivered: boolean;
+    readonly detail: string;
+  };
+}
+
 export interface RobotBridge {
   /** Connects and subscribes (call from the plugin's `start`). */
   start(): Promise<void>;
+  /** The safety state now: drive, safety path, e-stop, the last stop and its delivery. */
+  status(): RobotStatus;
   /** Publishes zero velocity now and cancels any drive; says whether it reached a live link. */
   emergencyStop(): Promise<StopDelivery>;
   /** Zero velocity, subscriptions closed, transport closed (call from the plugin's `stop`). */
@@ -283,17 +302,22 @@ export function attachRobot(
     if (deadlineTimer) clearInterval(deadlineTimer);
     deadlineTimer = undefined;
   };
+  let lastStop: RobotStatus['lastStop'];
+  const remember = (why: string, delivery: StopDelivery): StopDelivery => {
+    lastStop = { why, at: Date.now(), delivered: delivery.delivered, detail: delivery.detail };
+    return delivery;
+  };
   const halt = async (why: string): Promise<StopDelivery> => {
     cancelDeadline();
     if (!path) {
-      return {
+      return remember(why, {
         delivered: false,
         detail: `zero velocity not delivered on ${drive?.topic}: the safety path is not running; the base's own command timeout must stop the robot`,
-      };
+      });
     }
     const reply = await path.stop(why);
-    if (!reply.ok) return { delivered: false, detail: `zero velocity not delivered: ${reply.error}` };
-    return reply.delivery ?? { delivered: true, detail: `zero velocity sent on ${drive?.topic}` };
+    if (!reply.ok) return remember(why, { delivered: false, detail: `zero velocity not delivered: ${reply.error}` });
+    return remember(why, reply.delivery ?? { delivered: true, detail: `zero velocity sent on ${drive?.topic}` });
   };
 
   if (drive) {
@@ -452,6 +476,7 @@ export function attachRobot(
           {
             stopped: (why, stalledMs, delivery) => {
               cancelDeadline();
+              if (delivery) remember(why, delivery);
               const line = stoppedLine(why, stalledMs, mapping.safety?.e_stop_topic);
               if (!line) return;
               const undelivered = delivery && !delivery.delivered ? ` — ${delivery.detail}` : '';
@@ -471,6 +496,14 @@ export function attachRobot(
       }
     },
     emergencyStop: () => halt('emergency stop'),
+    status: () => ({
+      drive: drive !== undefined,
+      safetyPath: path !== undefined,
+      ...(mapping.safety?.e_stop_topic
+        ? { eStop: { topic: mapping.safety.e_stop_topic, active: eStopActive, fresh: eStopFresh } }
+        : {}),
+      ...(lastStop ? { lastStop } : {}),
+    }),
     async stop() {
       cancelDeadline();
       navigator?.close();

@@ -24,7 +24,15 @@ export {
   goalStatus,
   type RosbridgeOptions,
 } from './rosbridge-transport.js';
-export { RECALL_SERVICE_TYPE, resolveName, type NodeConfig } from './node.js';
+export {
+  DIAGNOSTICS_PERIOD_MS,
+  DIAGNOSTICS_TYPE,
+  DIAGNOSTIC_LEVEL,
+  RECALL_SERVICE_TYPE,
+  diagnosticStatuses,
+  resolveName,
+  type NodeConfig,
+} from './node.js';
 export {
   ROS_LOG_LEVELS,
   RosArgsError,
@@ -157,7 +165,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
     return {
       async start() {
         await bridge.start();
-        detachNode = attachNode(kernel, transport, config.node, name, { rosoutLevel });
+        detachNode = attachNode(kernel, transport, config.node, name, { rosoutLevel, status: () => bridge.status() });
       },
       async stop() {
         detachNode?.();

@@ -1,5 +1,12 @@
-import { toMiraError, type EpisodeInfo, type LogLevel, type PluginKernel, type ToolResult } from '@mira/core';
-import type { RobotTransport } from '@mira/robot';
+import {
+  toMiraError,
+  type EpisodeInfo,
+  type LogLevel,
+  type MemoryStore,
+  type PluginKernel,
+  type ToolResult,
+} from '@mira/core';
+import type { RobotStatus, RobotTransport } from '@mira/robot';
 
 /**
  * A topic or service name as ROS 2 resolves it for a node: absolute names stay, `~/x` is under the
@@ -25,6 +32,8 @@ export interface NodeConfig {
   readonly recall: boolean;
   /** Publish the runtime's log lines on `/rosout` (rcl_interfaces/msg/Log), as every ROS node does. */
   readonly rosout: boolean;
+  /** Publish `/diagnostics` (diagnostic_msgs/msg/DiagnosticArray) once a second: link, safety, battery, memory. */
+  readonly diagnostics: boolean;
 }
 
 /** The JSON schema of `[ros2.node]`. */
@@ -36,6 +45,7 @@ export const NODE_CONFIG_SCHEMA = {
     events: { type: 'boolean', default: true },
     recall: { type: 'boolean', default: true },
     rosout: { type: 'boolean', default: true },
+    diagnostics: { type: 'boolean', default: true },
   },
   additionalProperties: false,
   default: {},
@@ -69,7 +79,11 @@ export function attachNode(
   transport: RobotTransport,
   config: NodeConfig,
   name: (n: string, kind?: 'topic' | 'service') => string,
-  options: { readonly rosoutLevel?: LogLevel | 'none' } = {},
+  options: {
+    readonly rosoutLevel?: LogLevel | 'none';
+    /** The robot's safety state, for `/diagnostics`. */
+    readonly status?: () => RobotStatus;
+  } = {},
 ): () => void {
   const undo: Array<() => void> = [];
   let open = true;
@@ -135,6 +149,33 @@ export function attachNode(
     });
   }
 
+  if (config.diagnostics) {
+    const node = name('~');
+    let busy = false;
+    const tick = async () => {
+      if (busy || !open) return;
+      busy = true;
+      try {
+        const statuses = await diagnosticStatuses(kernel, transport, node, options.status?.());
+        if (!open) return;
+        const now = Date.now();
+        await transport.publish('/diagnostics', DIAGNOSTICS_TYPE, {
+          header: { stamp: { sec: Math.floor(now / 1000), nanosec: (now % 1000) * 1_000_000 }, frame_id: '' },
+          status: statuses,
+        });
+      } catch {
+        // A link that is down is itself what the next tick reports, once it is back.
+      } finally {
+        busy = false;
+      }
+    };
+    void advertise('/diagnostics', DIAGNOSTICS_TYPE);
+    const timer = setInterval(() => void tick(), DIAGNOSTICS_PERIOD_MS);
+    timer.unref();
+    void tick();
+    undo.push(() => clearInterval(timer));
+  }
+
   if (config.utterances) {
     // One at a time, in arrival order, like lines typed on the console.
     let queue = Promise.resolve();
@@ -172,4 +213,108 @@ export function attachNode(
   return () => {
     for (const step of undo.splice(0).reverse()) step();
   };
+}
+
+/** `/diagnostics`, as diagnostic_aggregator and rqt_robot_monitor read it. */
+export const DIAGNOSTICS_TYPE = 'diagnostic_msgs/msg/DiagnosticArray';
+/** How often `/diagnostics` is published (diagnostic_updater's default period). */
+export const DIAGNOSTICS_PERIOD_MS = 1000;
+/** diagnostic_msgs/msg/DiagnosticStatus levels. */
+export const DIAGNOSTIC_LEVEL = { OK: 0, WARN: 1, ERROR: 2, STALE: 3 } as const;
+
+type DiagnosticStatus = {
+  level: number;
+  name: string;
+  message: string;
+  hardware_id: string;
+  values: Array<{ key: string; value: string }>;
+};
+
+const kv = (values: Record<string, string | number | boolean | undefined>) =>
+  Object.entries(values)
+    .filter(([, v]) => v !== undefined)
+    .map(([key, value]) => ({ key, value: String(value) }));
+
+/**
+ * One DiagnosticStatus per concern, named `mira: …` under the node: the robot link, the safety path
+ * (e-stop, the last stop and whether its zero velocity was delivered), the battery, the memory store.
+ */
+export async function diagnosticStatuses(
+  kernel: PluginKernel,
+  transport: RobotTransport,
+  node: string,
+  robot: RobotStatus | undefined,
+): Promise<DiagnosticStatus[]> {
+  const status = (level: number, what: string, message: string, values: DiagnosticStatus['values'] = []) => ({
+    level,
+    name: `${node}: ${what}`,
+    message,
+    hardware_id: node,
+    values,
+  });
+  const statuses: DiagnosticStatus[] = [];
+  const link = transport.link?.() ?? { up: true, since: 0 };
+  statuses.push(
+    status(
+      link.up ? DIAGNOSTIC_LEVEL.OK : DIAGNOSTIC_LEVEL.ERROR,
+      'robot link',
+      link.up ? 'up' : `down: ${link.why ?? 'no connection'}`,
+      kv({ transport: transport.name, since: link.since ? new Date(link.since).toISOString() : undefined }),
+    ),
+  );
+  if (robot) {
+    const values = kv({
+      drive: robot.drive,
+      safety_path: robot.safetyPath,
+      e_stop_topic: robot.eStop?.topic,
+      e_stop_active: robot.eStop?.active,
+      e_stop_heard: robot.eStop?.fresh,
+      last_stop: robot.lastStop?.why,
+      last_stop_at: robot.lastStop ? new Date(robot.lastStop.at).toISOString() : undefined,
+      last_stop_delivered: robot.lastStop?.delivered,
+      last_stop_detail: robot.lastStop?.detail,
+    });
+    const [level, message] = !robot.drive
+      ? [DIAGNOSTIC_LEVEL.OK, 'no drive']
+      : !robot.safetyPath
+        ? [DIAGNOSTIC_LEVEL.ERROR, 'the safety path is not running: drives are refused']
+        : robot.eStop?.active
+          ? [DIAGNOSTIC_LEVEL.ERROR, `emergency stop engaged on ${robot.eStop.topic}`]
+          : robot.eStop && !robot.eStop.fresh
+            ? [DIAGNOSTIC_LEVEL.ERROR, `the e-stop topic ${robot.eStop.topic} is not heard: drives are refused`]
+            : robot.lastStop && !robot.lastStop.delivered
+              ? [DIAGNOSTIC_LEVEL.WARN, `the last stop was not delivered: ${robot.lastStop.detail}`]
+              : [DIAGNOSTIC_LEVEL.OK, 'ready'];
+    statuses.push(status(level, 'safety', message, values));
+  }
+  const battery = kernel.sensors.latest('battery');
+  if (kernel.sensors.list().some((s) => s.id === 'battery')) {
+    const value = battery?.value as { percent?: number; charging?: boolean } | undefined;
+    statuses.push(
+      battery && typeof value?.percent === 'number'
+        ? status(
+            value.percent < 20 ? DIAGNOSTIC_LEVEL.WARN : DIAGNOSTIC_LEVEL.OK,
+            'battery',
+            `${value.percent} %${value.charging ? ', charging' : ''}`,
+            kv({ percent: value.percent, charging: value.charging, at: battery.at.toISOString() }),
+          )
+        : status(DIAGNOSTIC_LEVEL.STALE, 'battery', 'no reading yet'),
+    );
+  }
+  if (kernel.stores.has('memory')) {
+    try {
+      const info = await kernel.stores.get<MemoryStore>('memory').info();
+      statuses.push(
+        status(
+          DIAGNOSTIC_LEVEL.OK,
+          'memory',
+          `${info.backend}: ${info.entities} entities, ${info.activeMemories} active memories`,
+          kv({ backend: info.backend, location: info.location, entities: info.entities, memories: info.memories }),
+        ),
+      );
+    } catch (error) {
+      statuses.push(status(DIAGNOSTIC_LEVEL.ERROR, 'memory', toMiraError(error).message));
+    }
+  }
+  return statuses;
 }
