@@ -129,6 +129,43 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     expect(navigation()).to.deep.equal({ state: 'aborted', goal_x_m: 5, goal_y_m: 1 });
   });
 
+  it('stamps goals and drive commands zero under -p use_sim_time:=true, whatever the profile says', async () => {
+    await rt.dispose();
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      rosArgs: ['-p', 'use_sim_time:=true'],
+      tables: {
+        ros2: {
+          transport: 'rosbridge',
+          url: bridge.url,
+          namespace: '/robot1',
+          sensors: [],
+          drive: { ...DRIVE, type: 'geometry_msgs/msg/TwistStamped', stamp: 'now' },
+          safety: { e_stop_topic: '/e_stop', stall_ms: 250 },
+          navigation: {},
+        },
+      },
+    });
+    expect(rt.logs.some((l) => l.includes('use_sim_time: on a simulation clock'))).to.equal(true);
+    expect(rt.logs.some((l) => l.includes('not used by Mira'))).to.equal(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await call('navigate_to', { x_m: 1, y_m: 1, yaw_deg: 0 });
+    await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+    expect((nav2.goals[0]!.args.pose as { header: { stamp: unknown } }).header.stamp).to.deep.equal({
+      sec: 0,
+      nanosec: 0,
+    });
+    await call('drive', { linear_m_s: 0.1, angular_rad_s: 0, duration_s: 1 });
+    // (The first runtime's zero Twist on closing is on /cmd_vel too: the stamped ones are this runtime's.)
+    const stamped = () =>
+      bridge.published('/cmd_vel').filter((m) => 'header' in m) as Array<{ header: { stamp: unknown } }>;
+    await eventually(() => stamped().length > 0, 3000, 'a drive command');
+    expect(stamped()[0]!.header.stamp).to.deep.equal({
+      sec: 0,
+      nanosec: 0,
+    });
+  });
+
   it('is offered to operator episodes only, and refuses goals out of range without sending one', async () => {
     expect(rt.app.kernel.tools.get('navigate_to')!.tool.origins).to.deep.equal(['operator']);
     expect(await call('navigate_to', { x_m: 500, y_m: 0, yaw_deg: 0 })).to.deep.include({

@@ -249,7 +249,7 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
       '-r',
       'other:~/events:=/never',
       '-p',
-      'use_sim_time:=true',
+      'max_speed:=0.5',
     ]);
     try {
       const replies: RosMessage[] = [];
@@ -262,7 +262,7 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
       await mira.until(() => (replies.length > 0 ? replies : undefined), 'the reply on the remapped topic');
       expect(replies).to.deep.equal([{ data: 'Hello.' }]);
       // A parameter Mira does not read is said once, by name.
-      expect(mira.stderr).to.contain('ROS arguments not used by Mira: -p use_sim_time:=true');
+      expect(mira.stderr).to.contain('ROS arguments not used by Mira: -p max_speed:=0.5');
     } finally {
       expect(await mira.quit()).to.equal(0);
     }

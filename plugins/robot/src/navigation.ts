@@ -14,6 +14,11 @@ export interface NavigationMapping {
   readonly frame_id?: string;
   /** How far from the frame's origin a goal may be, in metres (default 100). */
   readonly max_distance_m?: number;
+  /**
+   * The goal pose's stamp: `now` (this host's clock, the default) or `zero` (tf's "latest": what a robot
+   * on a simulation clock needs, where a wall-clock stamp would be far in its future).
+   */
+  readonly stamp?: 'now' | 'zero';
 }
 
 /** The id of the sensor that shows navigation feedback. */
@@ -130,7 +135,10 @@ export function attachNavigation(
       if (previous) await previous.goal.cancel().catch(() => undefined);
       const goal = {
         pose: {
-          header: { stamp: stamp(clock.now().getTime()), frame_id: frame },
+          header: {
+            stamp: mapping.stamp === 'zero' ? { sec: 0, nanosec: 0 } : stamp(clock.now().getTime()),
+            frame_id: frame,
+          },
           pose: { position: { x: x_m, y: y_m, z: 0 }, orientation: yawQuaternion((yaw_deg * Math.PI) / 180) },
         },
         behavior_tree: '',

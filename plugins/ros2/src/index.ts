@@ -101,9 +101,18 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       if (error.warning) kernel.log.warn(error.warning);
       throw Ros2Errors.error('ARGS_INVALID', error.message);
     }
+    // use_sim_time, the one ROS parameter Mira reads (rcl's YAML booleans): on a simulation clock, drive
+    // commands and navigation goals are stamped zero, which the receivers read as their own "now".
+    const { use_sim_time: simTimeParam, ...otherParams } = rosArgs.params;
+    const simTime = simTimeParam !== undefined && /^(true|True|TRUE|yes|Yes|YES|on|On|ON)$/.test(simTimeParam);
+    if (simTime) {
+      kernel.log.info(
+        'use_sim_time: on a simulation clock; drive commands and navigation goals are stamped zero (their receivers stamp them with the simulation time)',
+      );
+    }
     const unused = [
       ...rosArgs.unused,
-      ...Object.entries(rosArgs.params).map(([param, value]) => `-p ${param}:=${value}`),
+      ...Object.entries(otherParams).map(([param, value]) => `-p ${param}:=${value}`),
       ...rosArgs.paramsFiles.map((file) => `--params-file ${file}`),
       ...Object.entries(rosArgs.loggerLevels).map(([logger, level]) => `--log-level ${logger}:=${level}`),
     ];
@@ -128,8 +137,16 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       namespace,
       node_name: nodeName,
       sensors: rawConfig.sensors.map((s) => ({ ...s, topic: name(s.topic) })),
-      drive: rawConfig.drive && { ...rawConfig.drive, topic: name(rawConfig.drive.topic) },
-      navigation: rawConfig.navigation && { ...rawConfig.navigation, action: name(rawConfig.navigation.action) },
+      drive: rawConfig.drive && {
+        ...rawConfig.drive,
+        topic: name(rawConfig.drive.topic),
+        ...(simTime ? { stamp: 'zero' as const } : {}),
+      },
+      navigation: rawConfig.navigation && {
+        ...rawConfig.navigation,
+        action: name(rawConfig.navigation.action),
+        ...(simTime ? { stamp: 'zero' as const } : {}),
+      },
       safety: rawConfig.safety && {
         ...rawConfig.safety,
         ...(rawConfig.safety.e_stop_topic ? { e_stop_topic: name(rawConfig.safety.e_stop_topic) } : {}),
