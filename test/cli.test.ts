@@ -256,7 +256,9 @@ describe('mira CLI', function () {
     expect(run.stdout).to.contain('@acme/mira-plugin-lab 1.2.0 (@acme/mira-plugin-lab)');
   });
 
-  it('runs headless with mira run: stdin at /dev/null, up until SIGTERM, then the orderly stop and exit 0', async () => {
+  it('runs headless with mira run: stdin at /dev/null, up 30 s until SIGTERM, then the orderly stop and exit 0', async function () {
+    // As systemd starts the unit in the README: stdin is /dev/null ('ignore'), and it must stay up.
+    this.timeout(60_000);
     const path = manifest(`[profile]\nname = "Lab"\nplugins = ["${LAB_PLUGIN}"]\n[lab]\nevents_file = "events.log"\n`);
     const events = join(dir, 'events.log');
     const child = spawn(process.execPath, [MIRA_BIN, 'run', '--profile', path], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -272,8 +274,8 @@ describe('mira CLI', function () {
     const deadline = Date.now() + 10_000;
     while (!stderr.includes('running headless') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(stderr).to.contain(`mira: running headless on profile "Lab" (${path}); SIGINT or SIGTERM stops it`);
-    // A console would have read end of input and quit by now; a service stays up.
-    await new Promise((r) => setTimeout(r, 3000));
+    // A console would have read end of input and quit at once; a service stays up.
+    await new Promise((r) => setTimeout(r, 30_000));
     expect(exitedEarly).to.equal(false);
     child.kill('SIGTERM');
     expect(await exited).to.equal(0);
