@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin from '@mira/plugin-ros2';
@@ -147,6 +149,23 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
       },
     });
     expect(rt.logs.some((l) => l.includes('use_sim_time: on a simulation clock'))).to.equal(true);
+    // The same from a params file, and what else it says is named as not used.
+    const file = join(rt.dir, 'params.yaml');
+    writeFileSync(file, '/**:\n  ros__parameters:\n    use_sim_time: true\n    max_speed: 1.0\n');
+    const fromFile = await createTestRuntime({
+      plugins: [ros2Plugin],
+      rosArgs: ['--params-file', file],
+      start: false,
+      tables: { ros2: { transport: 'rosbridge', url: bridge.url, sensors: [] } },
+    });
+    try {
+      expect(fromFile.logs.some((l) => l.includes('use_sim_time: on a simulation clock'))).to.equal(true);
+      expect(
+        fromFile.logs.some((l) => l.includes('ROS arguments not used by Mira: max_speed (--params-file)')),
+      ).to.equal(true);
+    } finally {
+      await fromFile.dispose();
+    }
     expect(rt.logs.some((l) => l.includes('not used by Mira'))).to.equal(false);
     await new Promise((resolve) => setTimeout(resolve, 300));
     await call('navigate_to', { x_m: 1, y_m: 1, yaw_deg: 0 });

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { startScriptedModelServer, type ScriptedModelServer } from '@mira/core/testing';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
-import { RosArgsError, RosbridgeTransport, parseRosArgs, remapName, resolveName } from '@mira/plugin-ros2';
+import { parse as parseYaml } from 'yaml';
+import {
+  RosArgsError,
+  RosbridgeTransport,
+  parseRosArgs,
+  readParamsFile,
+  remapName,
+  resolveName,
+} from '@mira/plugin-ros2';
 import type { RosMessage } from '@mira/robot';
 import { runMira } from './helpers/run-mira.js';
 import { MiraProcess } from './helpers/mira-process.js';
@@ -114,6 +122,52 @@ describe('ROS names and arguments', () => {
     expect(refusal(['--log-level', 'loud'])[0]).to.equal(
       "Couldn't parse log level rule: '--log-level loud'. Error: Argument does not use a valid severity level: 'loud'",
     );
+  });
+
+  it('reads the parameters a --params-file gives this node, as rcl matches node names', () => {
+    const file = `
+/**:
+  ros__parameters:
+    use_sim_time: true
+    shared: 1
+other_node:
+  ros__parameters:
+    not_mine: 2
+/robot1/mira:
+  ros__parameters:
+    limits: { max_speed: 0.5 }
+    shared: 3
+/*/mira:
+  ros__parameters:
+    one_level: true
+/robot2/*:
+  ros__parameters:
+    elsewhere: true
+`;
+    expect(readParamsFile('p.yaml', file, '/robot1/mira', parseYaml)).to.deep.equal({
+      use_sim_time: true,
+      shared: 3,
+      'limits.max_speed': 0.5,
+      one_level: true,
+    });
+    expect(readParamsFile('p.yaml', 'mira:\n  ros__parameters:\n    a: 1\n', '/deep/ns/mira', parseYaml)).to.deep.equal(
+      { a: 1 },
+    );
+    expect(readParamsFile('p.yaml', '', '/mira', parseYaml)).to.deep.equal({});
+    const refused = (text: string | undefined) => {
+      try {
+        readParamsFile('p.yaml', text, '/mira', parseYaml);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refused(undefined)).to.equal(
+      "Couldn't parse params file: '--params-file p.yaml'. Error: Error opening YAML file",
+    );
+    expect(refused('- a\n- b\n')).to.match(/^Couldn't parse params file: '--params-file p\.yaml'\. Error: /);
+    expect(refused('/**:\n  ros__parameters: [1]\n')).to.contain('ros__parameters of /** is not a map');
+    expect(refused('a: [')).to.match(/^Couldn't parse params file/);
   });
 
   it('remaps names as rcl does: expanded for the node, topic or service, the first matching rule', () => {

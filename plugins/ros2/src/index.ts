@@ -5,11 +5,14 @@
  *
  * @packageDocumentation
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { definePlugin, type MiraPlugin } from '@mira/core';
 import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotMapping, type RobotTransport } from '@mira/robot';
 import { NODE_CONFIG_SCHEMA, attachNode, resolveName, type NodeConfig } from './node.js';
 import { Ros2Errors } from './errors.js';
-import { RosArgsError, parseRosArgs, remapName, type RosArgs } from './ros-args.js';
+import { RosArgsError, parseRosArgs, readParamsFile, remapName, type RosArgs } from './ros-args.js';
 import { RclnodejsTransport } from './rclnodejs-transport.js';
 import { DEFAULT_GOAL_ACCEPT_MS, DEFAULT_LIVENESS_MS, RosbridgeTransport } from './rosbridge-transport.js';
 
@@ -39,6 +42,7 @@ export {
   parseParamRule,
   parseRemapRule,
   parseRosArgs,
+  readParamsFile,
   remapName,
   type NameRemap,
   type RosArgs,
@@ -101,10 +105,30 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       if (error.warning) kernel.log.warn(error.warning);
       throw Ros2Errors.error('ARGS_INVALID', error.message);
     }
-    // use_sim_time, the one ROS parameter Mira reads (rcl's YAML booleans): on a simulation clock, drive
-    // commands and navigation goals are stamped zero, which the receivers read as their own "now".
+    const namespace = rosArgs.namespace ?? rawConfig.namespace;
+    const nodeName = rosArgs.nodeName ?? rawConfig.node_name;
+    // use_sim_time, the one ROS parameter Mira reads (from -p, or a --params-file entry for this node;
+    // -p wins, as in rcl): on a simulation clock, drive commands and navigation goals are stamped zero,
+    // which the receivers read as their own "now".
+    const fileParams: Record<string, unknown> = {};
+    for (const file of rosArgs.paramsFiles) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(resolve(file), 'utf8');
+      } catch {
+        text = undefined;
+      }
+      try {
+        Object.assign(fileParams, readParamsFile(file, text, resolveName('~', namespace, nodeName), parseYaml));
+      } catch (error) {
+        if (error instanceof RosArgsError) throw Ros2Errors.error('ARGS_INVALID', error.message);
+        throw error;
+      }
+    }
     const { use_sim_time: simTimeParam, ...otherParams } = rosArgs.params;
-    const simTime = simTimeParam !== undefined && /^(true|True|TRUE|yes|Yes|YES|on|On|ON)$/.test(simTimeParam);
+    const { use_sim_time: simTimeFile, ...otherFileParams } = fileParams;
+    const simTime =
+      simTimeParam !== undefined ? /^(true|True|TRUE|yes|Yes|YES|on|On|ON)$/.test(simTimeParam) : simTimeFile === true;
     if (simTime) {
       kernel.log.info(
         'use_sim_time: on a simulation clock; drive commands and navigation goals are stamped zero (their receivers stamp them with the simulation time)',
@@ -113,13 +137,11 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
     const unused = [
       ...rosArgs.unused,
       ...Object.entries(otherParams).map(([param, value]) => `-p ${param}:=${value}`),
-      ...rosArgs.paramsFiles.map((file) => `--params-file ${file}`),
+      ...Object.keys(otherFileParams).map((param) => `${param} (--params-file)`),
       ...Object.entries(rosArgs.loggerLevels).map(([logger, level]) => `--log-level ${logger}:=${level}`),
     ];
     // Said once, each by name: Mira reads no ROS parameters (its settings are the profile's keys).
     if (unused.length > 0) kernel.log.info(`ROS arguments not used by Mira: ${unused.join(' ')}`);
-    const namespace = rosArgs.namespace ?? rawConfig.namespace;
-    const nodeName = rosArgs.nodeName ?? rawConfig.node_name;
     const expand = (topic: string) => resolveName(topic, namespace, nodeName);
     // Every topic, service and action name Mira uses goes through the remap rules, as rcl's names do.
     const name = (topic: string, kind: 'topic' | 'service' = 'topic') =>

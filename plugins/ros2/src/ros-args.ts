@@ -329,3 +329,59 @@ export function remapName(
   }
   return resolved;
 }
+
+/**
+ * The parameters a `--params-file` gives the node, as rcl reads the file: a map of node names (`/**`,
+ * `mira`, `/robot1/mira`, `/**` and `*` wildcards) to `ros__parameters`; the entries that match the
+ * node, in file order, the later winning. Nested maps are flattened with dots (`a.b`).
+ *
+ * @throws RosArgsError (rcl's wording) when the file cannot be read or is not such a map
+ */
+export function readParamsFile(
+  file: string,
+  text: string | undefined,
+  node: string,
+  parse: (text: string) => unknown,
+): Record<string, unknown> {
+  const fail = (why: string): never => {
+    throw new RosArgsError(`Couldn't parse params file: '--params-file ${file}'. Error: ${why}`);
+  };
+  if (text === undefined) return fail('Error opening YAML file');
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch (error) {
+    return fail((error as Error).message.split('\n')[0]!);
+  }
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) return fail('the file is not a map of node names');
+  const params: Record<string, unknown> = {};
+  const flatten = (value: unknown, prefix: string) => {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [key, inner] of Object.entries(value)) flatten(inner, prefix ? `${prefix}.${key}` : key);
+    } else params[prefix] = value;
+  };
+  for (const [pattern, entry] of Object.entries(data as Record<string, unknown>)) {
+    if (!nodeMatches(pattern, node)) continue;
+    const parameters = (entry as { ros__parameters?: unknown } | null)?.ros__parameters;
+    if (parameters === undefined) continue;
+    if (!parameters || typeof parameters !== 'object' || Array.isArray(parameters))
+      return fail(`ros__parameters of ${pattern} is not a map`);
+    flatten(parameters, '');
+  }
+  return params;
+}
+
+/** Whether a params file's node name (`/**`, `*`, relative or fully qualified) names the node `/ns/name`. */
+function nodeMatches(pattern: string, node: string): boolean {
+  // A relative name is the node's name in any namespace, as rcl reads it.
+  const want = (pattern.startsWith('/') ? pattern : `/**/${pattern}`).split('/').filter(Boolean);
+  const have = node.split('/').filter(Boolean);
+  const match = (w: number, h: number): boolean => {
+    if (w === want.length) return h === have.length;
+    // `**`: any number of segments (none included); `*`: one segment.
+    if (want[w] === '**') return match(w + 1, h) || (h < have.length && match(w, h + 1));
+    return h < have.length && (want[w] === '*' || want[w] === have[h]) && match(w + 1, h + 1);
+  };
+  return match(0, 0);
+}
