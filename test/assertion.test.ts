@@ -186,3 +186,79 @@ describe('assertion rules in real episodes (SDK, scripted server, SQLite)', func
     expect(remember.description).to.contain('not_');
   });
 });
+
+describe('assertion rules, form by form (what the corpus does not pin down)', () => {
+  /** The cue that decides `evidence` inside `utterance` (its first occurrence). */
+  const cue = (utterance: string, evidence: string, predicate?: string) => {
+    const at = utterance.indexOf(evidence);
+    if (at < 0) throw new Error(`"${evidence}" is not in "${utterance}"`);
+    return notAsserted(utterance, [at, at + evidence.length], predicate);
+  };
+
+  it("catches every spelling of don't-keep, and nothing that only looks like it", () => {
+    for (const utterance of [
+      'Dont remember this: Bob likes golf',
+      "Don't remember this: Bob likes golf",
+      'Do  not store this: Bob likes golf',
+      'Never even really save it: Bob likes golf',
+      "Don't memorise this: Bob likes golf",
+      "Don't memorize that: Bob likes golf",
+      "Don't write down this: Bob likes golf",
+      "Don't write  down anything: Bob likes golf",
+      'Forget it, Bob likes golf',
+      'Forget  that: Bob likes golf',
+      'This is off  the  record: Bob likes golf',
+    ]) {
+      expect(cue(utterance, 'Bob likes golf'), utterance).to.equal('do_not_keep');
+    }
+    for (const utterance of [
+      "Don't forget that Bob likes golf",
+      'Do not  forget this: Bob likes golf',
+      'Donut shops: Bob likes golf',
+      'Doesnt matter, Bob likes golf',
+      'Remember this: Bob likes golf',
+      'The record shows Bob likes golf',
+    ]) {
+      expect(cue(utterance, 'Bob likes golf'), utterance).to.equal(undefined);
+    }
+  });
+
+  it('reads negation and the other cues as whole words only', () => {
+    expect(cue('Ada likes notable films', 'Ada likes notable films', 'likes')).to.equal(undefined);
+    expect(cue('Ada likes nothing but jazz', 'Ada likes nothing but jazz', 'likes')).to.equal('negated');
+    expect(cue('Ada likes cannoli', 'Ada likes cannoli', 'likes')).to.equal(undefined);
+    expect(cue('Ada does not like cannoli', 'Ada does not like cannoli', 'likes')).to.equal('negated');
+    expect(cue('Ada does not like cannoli', 'Ada does not like cannoli', 'not_likes')).to.equal(undefined);
+    expect(cue('Ada likes cannoli', 'Ada likes cannoli', 'not_likes')).to.equal('not_negated');
+    // The prefix is a prefix: a predicate that only contains not_ is positive.
+    expect(cue('Ada likes tea', 'Ada likes tea', 'is_not_here')).to.equal(undefined);
+    expect(cue('Maybelline sells lipstick', 'Maybelline sells lipstick', 'sells')).to.equal(undefined);
+  });
+
+  it('takes the sentence around the evidence, and its run of terminators', () => {
+    expect(cue('Is it late? Ada likes tea.', 'Ada likes tea')).to.equal(undefined);
+    expect(cue('Ada likes tea?!', 'Ada likes tea')).to.equal('question');
+    expect(cue('Ada likes tea ?', 'Ada likes tea')).to.equal('question');
+    expect(cue('Ada likes tea.\nReally?', 'Ada likes tea')).to.equal(undefined);
+    expect(cue('Maybe. Ada likes tea', 'Ada likes tea')).to.equal(undefined);
+    expect(cue('Maybe Ada likes tea', 'Ada likes tea')).to.equal('hedge');
+    expect(cue('Ada likes tea; maybe Bob does', 'Ada likes tea')).to.equal(undefined);
+    expect(cue('¿Ada likes tea', 'Ada likes tea')).to.equal('question');
+    expect(cue('  ¿Ada likes tea.', 'Ada likes tea')).to.equal('question');
+    // A span at the very end of the text, and one at its start.
+    expect(cue('Ada likes tea', 'Ada likes tea')).to.equal(undefined);
+    expect(cue('Ada likes tea? ', 'Ada likes tea')).to.equal('question');
+  });
+
+  it('tells the model, in words, which cue decided', () => {
+    expect(NOT_ASSERTED_WHY).to.deep.equal({
+      question: 'the evidence is in a question',
+      do_not_keep: 'the operator asked not to keep it',
+      hedge: 'the evidence is hedged (maybe, probably, I think…): the operator is not sure of it',
+      condition: 'the evidence is a condition or a supposition (if, unless, imagine…)',
+      reported: "the evidence is someone else's claim (X says…, according to…), not the operator's",
+      negated: 'the evidence is negated; a negated fact takes a predicate with the not_ prefix (not_eats)',
+      not_negated: 'the predicate has the not_ prefix, but the evidence is not negated',
+    });
+  });
+});

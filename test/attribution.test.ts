@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { MemoryStore } from '@mira/core';
 import {
   CLAUSE_RULES,
+  attribute,
   ENGLISH_CLAUSES,
   clauseRulesFor,
   crossesClause,
@@ -227,5 +228,78 @@ describe('the value belongs to the subject’s own clause (real episodes, SDK, S
       }),
     ).to.deep.include({ status: 'rejected', reason: 'invalid_proposal' });
     expect(m.snapshot()).to.deep.equal(before);
+  });
+});
+
+describe('clause attribution, rule by rule (what the corpus does not pin down)', () => {
+  const text = (s: string) => toMatchText(s)!;
+  /** Whether `value` is attributed to `subject` in `evidence` (their first occurrences). */
+  const attributed = (evidence: string, subject: string, value: string) => {
+    const s = evidence.indexOf(subject);
+    const v = evidence.indexOf(value);
+    return attribute(text(evidence), [[s, s + subject.length]], [[v, v + value.length]]);
+  };
+
+  it('is one sentence across decimals, initials, abbreviations and a closing mark', () => {
+    for (const evidence of [
+      'Ada weighs 2.5 kg',
+      'Dr. Ada likes tea',
+      'J. Ada likes tea',
+      'Ada likes tea.',
+      'Ada likes tea!?',
+      'Ada likes tea.  ',
+      'Ada likes e.g. tea',
+    ]) {
+      expect(oneSentence(text(evidence)), evidence).to.equal(true);
+    }
+    for (const evidence of [
+      'Ada likes tea. Bob likes coffee',
+      'Ada likes tea! Bob too',
+      'Ada likes tea; Bob coffee',
+      'Ada is 2. Bob is 3',
+    ]) {
+      expect(oneSentence(text(evidence)), evidence).to.equal(false);
+    }
+  });
+
+  it('passes over a parenthesis closed before the value, of every kind, and stops at an open one', () => {
+    expect(attributed('Ada, my sister, likes tea', 'Ada', 'tea')).to.equal(undefined);
+    expect(attributed('Ada (my sister) likes tea', 'Ada', 'tea')).to.equal(undefined);
+    expect(attributed('Ada — my sister — likes tea', 'Ada', 'tea')).to.equal(undefined);
+    expect(attributed('Ada – my sister – likes tea', 'Ada', 'tea')).to.equal(undefined);
+    expect(attributed('Ada、my sister、likes tea', 'Ada', 'tea')).to.equal(undefined);
+    expect(attributed('Ada，my sister，likes tea', 'Ada', 'tea')).to.equal(undefined);
+    expect(attributed('Ada, my sister likes tea', 'Ada', 'tea')).to.equal('subject_not_supported');
+    expect(attributed('Ada (my sister likes tea', 'Ada', 'tea')).to.equal(undefined);
+    expect(attributed('Ada — my sister likes tea', 'Ada', 'tea')).to.equal('subject_not_supported');
+  });
+
+  it('reads a complementizer as a clause only before a name or a pronoun', () => {
+    expect(attributed('Ada knows that Bob likes chess', 'Ada', 'chess')).to.equal('subject_not_supported');
+    expect(attributed('Ada knows that he likes chess', 'Ada', 'chess')).to.equal('subject_not_supported');
+    expect(attributed('Ada likes that tea', 'Ada', 'tea')).to.equal(undefined);
+    expect(attributed('Ada likes tea that', 'Ada', 'tea')).to.equal(undefined);
+    expect(crossesClause(' knows that', ENGLISH_CLAUSES)).to.equal(false);
+    expect(crossesClause(' knows that Bob ', ENGLISH_CLAUSES)).to.equal(true);
+  });
+
+  it('takes overlapping spans as one clause, and the value before the subject too', () => {
+    // The value inside the subject's name and the reverse.
+    expect(attributed('Tea Room is open', 'Tea Room', 'Tea')).to.equal(undefined);
+    expect(attributed('Tea Room is open', 'Room', 'Tea Room')).to.equal(undefined);
+    // Spans that only touch are not overlapping: what is between them (nothing) is read.
+    expect(attribute(text('AdaTea'), [[0, 3]], [[3, 6]])).to.equal(undefined);
+    // The value first: "tea, Ada likes" crosses a comma; "tea Ada likes" does not.
+    expect(attributed('Green tea Ada likes', 'Ada', 'Green tea')).to.equal(undefined);
+    expect(attributed('Green tea, and Ada likes', 'Ada', 'Green tea')).to.equal('subject_not_supported');
+  });
+
+  it('lets a second subject coordinated with the first share the clause, but not a clause of its own', () => {
+    expect(attributed('Ada and Bob both like jazz', 'Ada', 'jazz')).to.equal(undefined);
+    expect(attributed('Ada and she both like jazz', 'Ada', 'jazz')).to.equal(undefined);
+    expect(attributed('Ada and bob both like jazz', 'Ada', 'jazz')).to.equal('subject_not_supported');
+    expect(attributed('Ada likes tea and Bob likes jazz', 'Ada', 'jazz')).to.equal('subject_not_supported');
+    expect(attributed('Ada or Bob likes jazz', 'Ada', 'jazz')).to.equal('subject_not_supported');
+    expect(attributed("Ada and O'Brien like jazz", 'Ada', 'jazz')).to.equal(undefined);
   });
 });
