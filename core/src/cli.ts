@@ -258,7 +258,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (command.kind === 'mcp') return mcp(command.profile);
-  const [{ Application, stderrLogger }, { locateManifest }] = await Promise.all([runtime(), manifests()]);
+  // The console's modules too, now: nothing may be awaited between the check for a signal that came
+  // during start-up and the console starting, or a signal in that moment would be lost.
+  const [{ Application, stderrLogger }, { locateManifest }, { startRepl }] = await Promise.all([
+    runtime(),
+    manifests(),
+    import('./console/repl.js'),
+  ]);
   let app: Application;
   try {
     app = await Application.boot({
@@ -327,7 +333,6 @@ export async function main(argv: readonly string[]): Promise<number> {
       stderrLogger.info(
         `console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`,
       );
-    const { startRepl } = await import('./console/repl.js');
     const reader = startLineReader(app.kernel.openConsoleStopPorts(), stderrLogger);
     stopReader = reader.stop;
     repl = startRepl(app.kernel.console, {
