@@ -14,12 +14,22 @@ const compilers = new Map<boolean, Ajv>();
  * @throws Error `schema is invalid: …` (ajv's wording) when the schema is not a JSON schema
  */
 export function compileSchema(schema: object, options: { readonly useDefaults: boolean }): ValidateFunction {
+  checkSchema(schema);
+  return compileChecked(schema, options.useDefaults);
+}
+
+/** Checks `schema` against the meta-schema. @throws Error `schema is invalid: …` */
+function checkSchema(schema: object): void {
   checker ??= new Ajv({ strict: false });
   if (!checker.validateSchema(schema)) throw new Error(`schema is invalid: ${checker.errorsText(checker.errors)}`);
-  let ajv = compilers.get(options.useDefaults);
+}
+
+/** The validator of a schema {@link checkSchema} accepted. */
+function compileChecked(schema: object, useDefaults: boolean): ValidateFunction {
+  let ajv = compilers.get(useDefaults);
   if (!ajv) {
-    ajv = new Ajv({ allErrors: false, strict: false, useDefaults: options.useDefaults, validateSchema: false });
-    compilers.set(options.useDefaults, ajv);
+    ajv = new Ajv({ allErrors: false, strict: false, useDefaults, validateSchema: false });
+    compilers.set(useDefaults, ajv);
   }
   return ajv.compile(schema);
 }
@@ -37,11 +47,10 @@ export type Validator = ((value: unknown) => boolean) & {
  * @throws Error `schema is invalid: …` when the schema is not a JSON schema
  */
 export function compileSchemaLazily(schema: object, options: { readonly useDefaults: boolean }): Validator {
-  checker ??= new Ajv({ strict: false });
-  if (!checker.validateSchema(schema)) throw new Error(`schema is invalid: ${checker.errorsText(checker.errors)}`);
+  checkSchema(schema);
   let compiled: ValidateFunction | undefined;
   const validate: Validator = (value: unknown) => {
-    compiled ??= compileSchema(schema, options);
+    compiled ??= compileChecked(schema, options.useDefaults);
     const ok = compiled(value) as boolean;
     validate.errors = compiled.errors ?? null;
     return ok;

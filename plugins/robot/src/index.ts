@@ -17,6 +17,7 @@ export {
   SENSOR_UNITS,
   driveCommand,
   stamp,
+  ZERO_STAMP,
   toSensorValue,
   twist,
   velocityOf,

@@ -245,7 +245,7 @@ export function driveCommand(
   const body = twist(linear, angular);
   if (type === 'geometry_msgs/msg/Twist') return body;
   return {
-    header: { stamp: policy === 'now' ? stamp(now()) : { sec: 0, nanosec: 0 }, frame_id: frameId },
+    header: { stamp: policy === 'now' ? stamp(now()) : ZERO_STAMP, frame_id: frameId },
     twist: body,
   };
 }
@@ -257,6 +257,9 @@ export function velocityOf(message: RosMessage): { linear: number; angular: numb
   const angular = Number((body.angular as { z?: unknown } | undefined)?.z);
   return { linear: Number.isFinite(linear) ? linear : 0, angular: Number.isFinite(angular) ? angular : 0 };
 }
+
+/** The all-zero `builtin_interfaces/msg/Time`: no time, which receivers read as their own "now". */
+export const ZERO_STAMP: RosMessage = Object.freeze({ sec: 0, nanosec: 0 });
 
 /** A `builtin_interfaces/msg/Time` stamp for milliseconds since the epoch. */
 export function stamp(ms: number): RosMessage {

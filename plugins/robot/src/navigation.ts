@@ -1,5 +1,5 @@
 import type { PluginKernel, SensorReading, ToolResult } from '@mira/core';
-import { stamp, yawQuaternion } from './messages.js';
+import { ZERO_STAMP, stamp, yawQuaternion } from './messages.js';
 import { json, rejected } from './tool-result.js';
 import type { ActionGoal, RobotTransport, RosMessage } from './transport.js';
 
@@ -136,7 +136,7 @@ export function attachNavigation(
       const goal = {
         pose: {
           header: {
-            stamp: mapping.stamp === 'zero' ? { sec: 0, nanosec: 0 } : stamp(clock.now().getTime()),
+            stamp: mapping.stamp === 'zero' ? ZERO_STAMP : stamp(clock.now().getTime()),
             frame_id: frame,
           },
           pose: { position: { x: x_m, y: y_m, z: 0 }, orientation: yawQuaternion((yaw_deg * Math.PI) / 180) },

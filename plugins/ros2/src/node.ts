@@ -6,7 +6,7 @@ import {
   type PluginKernel,
   type ToolResult,
 } from '@mira/core';
-import type { RobotStatus, RobotTransport } from '@mira/robot';
+import { stamp, type RobotStatus, type RobotTransport } from '@mira/robot';
 
 /**
  * A topic or service name as ROS 2 resolves it for a node: absolute names stay, `~/x` is under the
@@ -127,7 +127,7 @@ export function attachNode(
       if (!open || ROSOUT_LEVELS[level] < least) return;
       const now = kernel.clock.now().getTime();
       const line = {
-        stamp: { sec: Math.floor(now / 1000), nanosec: (now % 1000) * 1_000_000 },
+        stamp: stamp(now),
         level: ROSOUT_LEVELS[level],
         name: logger,
         msg: maskSecrets(source === '@mira/core' ? message : `[${source}] ${message}`),
@@ -160,7 +160,7 @@ export function attachNode(
         if (!open) return;
         const now = Date.now();
         await transport.publish('/diagnostics', DIAGNOSTICS_TYPE, {
-          header: { stamp: { sec: Math.floor(now / 1000), nanosec: (now % 1000) * 1_000_000 }, frame_id: '' },
+          header: { stamp: stamp(now), frame_id: '' },
           status: statuses,
         });
       } catch {
