@@ -4,7 +4,17 @@ import { MonitorState } from '@mira/plugin-attention';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin from '@mira/plugin-ros2';
 import simPlugin from '@mira/plugin-sim';
-import { CLOCK_SKEW_WARN_S, arrayField, clockSkewMonitor, driveCommand, toSensorValue, velocityOf } from '@mira/robot';
+import {
+  CLOCK_QOS,
+  CLOCK_SKEW_WARN_S,
+  arrayField,
+  clockSkewMonitor,
+  driveCommand,
+  simulationClock,
+  toSensorValue,
+  velocityOf,
+  type RobotTransport,
+} from '@mira/robot';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
 const reading = (value: Record<string, number | boolean>) => ({
@@ -324,5 +334,38 @@ describe('clock skew against sensor stamps', () => {
     expect(lines[1]).to.match(/^clock skew: sensor scan's stamps are 3\.0 s ahead of this host's clock/);
     expect(lines[1]).to.contain('keep [ros2.drive] stamp = "zero"');
     expect(CLOCK_SKEW_WARN_S).to.equal(0.5);
+  });
+
+  it('under use_sim_time checks against the simulation clock, and only once it has been heard', () => {
+    const lines: string[] = [];
+    const handlers: Array<(m: Record<string, unknown>) => void> = [];
+    const subscribed: Array<{ topic: string; type: string; qos: unknown }> = [];
+    const transport = {
+      subscribe: (topic: string, type: string, handler: (m: Record<string, unknown>) => void, qos?: unknown) => {
+        subscribed.push({ topic, type, qos });
+        handlers.push(handler);
+        return () => undefined;
+      },
+    } as unknown as RobotTransport;
+    const clock = simulationClock(transport, '/sim/clock');
+    expect(subscribed).to.deep.equal([{ topic: '/sim/clock', type: 'rosgraph_msgs/msg/Clock', qos: CLOCK_QOS }]);
+    expect([clock.simulated, clock.ready(), clock.now()]).to.deep.equal([true, false, 0]);
+    const monitor = clockSkewMonitor(clock.now, (line) => lines.push(line), clock);
+    // Sim time starts near zero: nothing to compare with before the first /clock.
+    monitor.check('odometry', at(12));
+    expect(lines).to.deep.equal([]);
+    handlers[0]!({ clock: { sec: 12, nanosec: 250_000_000 } });
+    expect([clock.ready(), clock.now()]).to.deep.equal([true, 12_250]);
+    monitor.check('odometry', at(12, 100_000_000)); // 0.15 s: within the bound
+    expect(lines).to.deep.equal([]);
+    monitor.check('odometry', at(1_700_000_000)); // a wall-clock stamp on a simulated robot
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(/^clock skew: sensor odometry's stamps are \d+\.\d s ahead of the simulation clock/);
+    expect(lines[0]).to.contain('use_sim_time too');
+    // A reset simulation goes back, as ROS's clock does; a message without a time changes nothing.
+    handlers[0]!({ clock: { sec: 1, nanosec: 0 } });
+    handlers[0]!({ clock: { sec: 'x' } });
+    handlers[0]!({});
+    expect(clock.now()).to.equal(1000);
   });
 });

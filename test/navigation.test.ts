@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
-import ros2Plugin from '@mira/plugin-ros2';
+import ros2Plugin, { RosbridgeTransport } from '@mira/plugin-ros2';
 import simPlugin from '@mira/plugin-sim';
 import { NAVIGATE_TO_POSE } from '@mira/robot';
 import { eventually } from './conformance/transport-contract.js';
@@ -131,7 +131,7 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     expect(navigation()).to.deep.equal({ state: 'aborted', goal_x_m: 5, goal_y_m: 1 });
   });
 
-  it('stamps goals and drive commands zero under -p use_sim_time:=true, whatever the profile says', async () => {
+  it('under -p use_sim_time:=true, goals and drives stamped "now" follow /clock (zero until it is heard)', async () => {
     await rt.dispose();
     rt = await createTestRuntime({
       plugins: [ros2Plugin],
@@ -148,7 +148,7 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
         },
       },
     });
-    expect(rt.logs.some((l) => l.includes('use_sim_time: on a simulation clock'))).to.equal(true);
+    expect(rt.logs.some((l) => l.includes('use_sim_time: on the simulation clock /clock'))).to.equal(true);
     // The same from a params file, and what else it says is named as not used.
     const file = join(rt.dir, 'params.yaml');
     writeFileSync(file, '/**:\n  ros__parameters:\n    use_sim_time: true\n    max_speed: 1.0\n');
@@ -158,31 +158,61 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
       start: false,
       tables: { ros2: { transport: 'rosbridge', url: bridge.url, sensors: [] } },
     });
+    // The profile's own key, and -p winning over it (as over any ROS node's parameter file).
+    const fromProfile = await createTestRuntime({
+      plugins: [ros2Plugin],
+      start: false,
+      tables: { ros2: { transport: 'rosbridge', url: bridge.url, sensors: [], use_sim_time: true } },
+    });
+    const overridden = await createTestRuntime({
+      plugins: [ros2Plugin],
+      rosArgs: ['-p', 'use_sim_time:=false'],
+      start: false,
+      tables: { ros2: { transport: 'rosbridge', url: bridge.url, sensors: [], use_sim_time: true } },
+    });
     try {
-      expect(fromFile.logs.some((l) => l.includes('use_sim_time: on a simulation clock'))).to.equal(true);
+      expect(fromFile.logs.some((l) => l.includes('use_sim_time: on the simulation clock /clock'))).to.equal(true);
       expect(
         fromFile.logs.some((l) => l.includes('ROS arguments not used by Mira: max_speed (--params-file)')),
       ).to.equal(true);
+      expect(fromProfile.logs.some((l) => l.includes('use_sim_time: on the simulation clock'))).to.equal(true);
+      expect(overridden.logs.some((l) => l.includes('use_sim_time'))).to.equal(false);
     } finally {
       await fromFile.dispose();
+      await fromProfile.dispose();
+      await overridden.dispose();
     }
     expect(rt.logs.some((l) => l.includes('not used by Mira'))).to.equal(false);
     await new Promise((resolve) => setTimeout(resolve, 300));
+    const goalStamp = (i: number) => (nav2.goals[i]!.args.pose as { header: { stamp: unknown } }).header.stamp;
+    // No /clock yet: a ROS node's clock reads zero, and so do Mira's stamps.
     await call('navigate_to', { x_m: 1, y_m: 1, yaw_deg: 0 });
     await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
-    expect((nav2.goals[0]!.args.pose as { header: { stamp: unknown } }).header.stamp).to.deep.equal({
-      sec: 0,
-      nanosec: 0,
-    });
-    await call('drive', { linear_m_s: 0.1, angular_rad_s: 0, duration_s: 1 });
-    // (The first runtime's zero Twist on closing is on /cmd_vel too: the stamped ones are this runtime's.)
-    const stamped = () =>
-      bridge.published('/cmd_vel').filter((m) => 'header' in m) as Array<{ header: { stamp: unknown } }>;
-    await eventually(() => stamped().length > 0, 3000, 'a drive command');
-    expect(stamped()[0]!.header.stamp).to.deep.equal({
-      sec: 0,
-      nanosec: 0,
-    });
+    expect(goalStamp(0)).to.deep.equal({ sec: 0, nanosec: 0 });
+    // The simulator's clock, heard by the runtime and by the safety path (each on its own connection).
+    bridge.declareTopic('/clock', 'rosgraph_msgs/msg/Clock');
+    const simClock = bridge.repeat('/clock', { clock: { sec: 42, nanosec: 500_000_000 } }, 20);
+    try {
+      await eventually(() => bridge.subscribers('/clock') >= 2, 3000, 'both /clock subscriptions');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await call('navigate_to', { x_m: 2, y_m: 1, yaw_deg: 0 });
+      await eventually(() => nav2.goals.length === 2, 3000, 'the second goal');
+      expect(goalStamp(1)).to.deep.equal({ sec: 42, nanosec: 500_000_000 });
+      await call('drive', { linear_m_s: 0.1, angular_rad_s: 0, duration_s: 1 });
+      // (The first runtime's zero Twist on closing is on /cmd_vel too: the stamped ones are this runtime's.)
+      const stamped = () =>
+        bridge.published('/cmd_vel').filter((m) => 'header' in m) as Array<{ header: { stamp: unknown } }>;
+      await eventually(() => stamped().length > 0, 3000, 'a drive command');
+      expect(stamped()[0]!.header.stamp).to.deep.equal({ sec: 42, nanosec: 500_000_000 });
+      // /diagnostics too (its first message may predate the clock: the latest one after it).
+      await eventually(
+        () => bridge.published('/diagnostics').some((m) => (m.header as { stamp: { sec: number } }).stamp.sec === 42),
+        3000,
+        'a /diagnostics message on the simulation clock',
+      );
+    } finally {
+      simClock.stop();
+    }
   });
 
   it('is offered to operator episodes only, and refuses goals out of range without sending one', async () => {
@@ -205,6 +235,51 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation');
     await eventually(() => rt.notifications.includes('[navigate_to] goal (1, 1) canceled'), 3000, 'the line');
     expect(navigation()).to.deep.include({ state: 'canceled' });
+  });
+
+  /** A goal another node sent to the same Nav2 (a fleet manager, a teleop panel), on its own connection. */
+  const othersGoal = async () => {
+    const other = new RosbridgeTransport(bridge.url, 2000, () => undefined);
+    await other.connect();
+    const goal = await other.sendActionGoal('/robot1/navigate_to_pose', NAVIGATE_TO_POSE, {}, () => undefined);
+    await eventually(() => nav2.goals.length === 1, 3000, "the other node's goal");
+    nav2.goals[0]!.feedback({});
+    return { other, goal };
+  };
+
+  it("cancels Mira's goal by its ID on a stop, and no goal another node sent", async () => {
+    const { other } = await othersGoal();
+    try {
+      await call('navigate_to', { x_m: 1, y_m: 1, yaw_deg: 0 });
+      await eventually(() => nav2.goals.length === 2, 3000, "Mira's goal");
+      expect(await call('stop', {})).to.deep.equal({ status: 'stopped' });
+      await eventually(() => nav2.goals[1]!.state === 'canceled', 3000, 'the cancellation');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(nav2.goals.map((g) => g.state)).to.deep.equal(['active', 'canceled']);
+      // By its ID (rosbridge's cancel_action_goal), never the all-goals CancelGoal request.
+      expect(
+        bridge.ops.filter((op) => op.op === 'call_service' && String(op.service).endsWith('/cancel_goal')),
+      ).to.deep.equal([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("a stalled runtime's goal is cancelled by its ID too; another node's goal keeps running", async () => {
+    const { other } = await othersGoal();
+    try {
+      await call('navigate_to', { x_m: 3, y_m: 0, yaw_deg: 0 });
+      await eventually(() => nav2.goals.length === 2, 3000, "Mira's goal");
+      await new Promise((r) => setTimeout(r, 100));
+      const until = Date.now() + 700;
+      while (Date.now() < until) {
+        // a plugin stuck in a loop
+      }
+      await eventually(() => nav2.goals[1]!.state === 'canceled', 3000, 'the cancellation by the worker');
+      expect(nav2.goals[0]!.state).to.equal('active');
+    } finally {
+      await other.close();
+    }
   });
 
   it('cancels the running goal on a console stop', async () => {

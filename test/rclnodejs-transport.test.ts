@@ -239,6 +239,37 @@ describe('the rclnodejs transport against the rclnodejs 2.2 stand-in', function 
       expect(nav2.goals.map((g) => g.state)).to.deep.equal(['canceled', 'canceled']);
     });
 
+    it("names each goal by its UUID; another node (the safety path's) cancels that goal alone by it", async () => {
+      const nav2 = await serveAction('/robot1/navigate_to_pose', NAVIGATE_TO_POSE);
+      const others = new RclnodejsTransport('someone_else', '/robot1', { load: async () => rclnodejs });
+      const safety = new RclnodejsTransport('mira_safety', '/robot1', { load: async () => rclnodejs });
+      await others.connect();
+      await safety.connect();
+      try {
+        const theirs = await others.sendActionGoal('navigate_to_pose', NAVIGATE_TO_POSE, goal, () => {});
+        const mine = await transport.sendActionGoal('navigate_to_pose', NAVIGATE_TO_POSE, goal, () => {});
+        expect(mine.id).to.match(/^[0-9a-f]{32}$/);
+        expect(mine.id).to.equal(Buffer.from(nav2.goals[1]!.uuid).toString('hex'));
+        expect(theirs.id).not.to.equal(mine.id);
+        await safety.cancelGoal('navigate_to_pose', mine.id!);
+        expect((await mine.outcome).status).to.equal('canceled');
+        expect(nav2.goals.map((g) => g.state)).to.deep.equal(['active', 'canceled']);
+        // Once it has ended, cancelling it again is no error (ERROR_GOAL_TERMINATED: nothing left to stop).
+        await safety.cancelGoal('navigate_to_pose', mine.id!);
+        // A UUID the server does not know is refused with its return code, and nothing is cancelled.
+        let unknown: MiraError | undefined;
+        await safety.cancelGoal('navigate_to_pose', 'ab'.repeat(16)).catch((e: MiraError) => (unknown = e));
+        expect(unknown?.message).to.include('ERROR_UNKNOWN_GOAL_ID');
+        let malformed: MiraError | undefined;
+        await safety.cancelGoal('navigate_to_pose', 'send_action_goal:1').catch((e: MiraError) => (malformed = e));
+        expect(malformed?.message).to.include('is not a goal UUID');
+        expect(nav2.goals.map((g) => g.state)).to.deep.equal(['active', 'canceled']);
+      } finally {
+        await others.close();
+        await safety.close();
+      }
+    });
+
     it('reports a rejected goal, and refuses at once when no server answers', async () => {
       await serveAction('/robot1/picky', NAVIGATE_TO_POSE, false);
       const refused = await transport.sendActionGoal('picky', NAVIGATE_TO_POSE, goal, () => {});

@@ -219,7 +219,8 @@ describe('rosbridge transport: what it says and refuses, exactly (faithful in-te
       await eventually(() => nav.goals.length === 1, 3000, 'the goal');
       const sent = bridge.ops.find((op) => op.op === 'send_action_goal')!;
       expect(sent).to.deep.include({ action: '/nav', action_type: NAVIGATE_TO_POSE, args: { x: 1 }, feedback: true });
-      expect(String(sent.id)).to.match(/^send_action_goal:\/nav:mira\d+$/);
+      expect(String(sent.id)).to.match(/^send_action_goal:\/nav:mira-[0-9a-f]{8}-\d+$/);
+      expect(goal.id).to.equal(sent.id);
       nav.goals[0]!.feedback({ distance_remaining: 2 });
       await eventually(() => feedback.length === 1, 3000, 'feedback');
       expect(feedback).to.deep.equal([{ distance_remaining: 2 }]);
@@ -239,6 +240,33 @@ describe('rosbridge transport: what it says and refuses, exactly (faithful in-te
       await goal.cancel();
       expect(await goal.outcome).to.deep.include({ status: 'canceled' });
       expect(bridge.ops.find((op) => op.op === 'cancel_action_goal')).to.deep.include({ action: '/nav' });
+    });
+
+    it("is cancelled by its ID from another connection (the safety path's), and no other client's goal is", async () => {
+      const nav = bridge.actionServer('/nav', NAVIGATE_TO_POSE);
+      const others = new RosbridgeTransport(bridge.url, 2000, () => undefined, { livenessMs: 200 });
+      const safety = new RosbridgeTransport(bridge.url, 2000, () => undefined, { livenessMs: 200 });
+      await others.connect();
+      await safety.connect();
+      try {
+        const theirs = await others.sendActionGoal('/nav', NAVIGATE_TO_POSE, {}, () => undefined);
+        const mine = await transport.sendActionGoal('/nav', NAVIGATE_TO_POSE, {}, () => undefined);
+        await eventually(() => nav.goals.length === 2, 3000, 'both goals');
+        for (const g of nav.goals) g.feedback({});
+        expect(mine.id).not.to.equal(theirs.id);
+        await safety.cancelGoal('/nav', mine.id!);
+        expect(await mine.outcome).to.deep.include({ status: 'canceled' });
+        expect(nav.goals.map((g) => g.state)).to.deep.equal(['active', 'canceled']);
+        // An ID the bridge does not know (it restarted since) is answered with nothing: nothing is cancelled.
+        await safety.cancelGoal('/nav', 'send_action_goal:/nav:mira-00000000-1');
+        await sleep(100);
+        expect(nav.goals.map((g) => g.state)).to.deep.equal(['active', 'canceled']);
+        nav.goals[0]!.succeed();
+        expect(await theirs.outcome).to.deep.include({ status: 'succeeded' });
+      } finally {
+        await others.close();
+        await safety.close();
+      }
     });
 
     it('reports aborted and unknown statuses as aborted, and a refused goal with the bridge’s reason', async () => {

@@ -50,6 +50,14 @@ class LinkDouble implements RobotTransport {
   advertiseService(): () => void {
     return () => undefined;
   }
+  /** Goals cancelled by name (`cancelGoal`), in order. */
+  readonly cancels: Array<{ action: string; id: string }> = [];
+  cancelError: string | undefined;
+  async cancelGoal(action: string, id: string): Promise<void> {
+    if (!this.state.up) throw new Error('not connected');
+    if (this.cancelError) throw new Error(this.cancelError);
+    this.cancels.push({ action, id });
+  }
   async callService(service: string, _type: string, request: RosMessage): Promise<RosMessage> {
     if (!this.state.up) throw new Error('not connected');
     if (this.callError) throw new Error(this.callError);
@@ -627,6 +635,110 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       expect(transport.calls.map((c) => c.service)).to.deep.equal(['/navigate_to_pose/_action/cancel_goal']);
     });
 
+    it("a stop cancels Mira's goal by its name, never every goal of the server", async () => {
+      const { stop, transport, request } = rig({ drive: { navigationAction: '/navigate_to_pose' } });
+      await request({ type: 'navigating', active: true, goal: 'g1' });
+      await stop();
+      expect(transport.cancels).to.deep.equal([{ action: '/navigate_to_pose', id: 'g1' }]);
+      expect(transport.calls).to.deep.equal([]);
+      await stop();
+      expect(transport.cancels).to.have.length(1);
+    });
+
+    it('a drive and a stall cancel a named goal by its name as well', async () => {
+      const { drive, controller, clock, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'navigating', active: true, goal: 'g1' });
+      await drive();
+      await request({ type: 'navigating', active: true, goal: 'g2' });
+      clock.t += 251;
+      controller.watch();
+      await settle();
+      expect(transport.cancels.map((c) => c.id)).to.deep.equal(['g1', 'g2']);
+      expect(transport.calls).to.deep.equal([]);
+    });
+
+    it('a stop while the goal is being sent waits for it to run, then cancels it by name', async () => {
+      const { stop, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'navigating', active: true, sending: true });
+      await stop();
+      expect(transport.cancels).to.deep.equal([]);
+      expect(transport.calls).to.deep.equal([]);
+      await request({ type: 'navigating', active: true, goal: 'g7' });
+      expect(transport.cancels).to.deep.equal([{ action: '/nav', id: 'g7' }]);
+      expect(transport.calls).to.deep.equal([]);
+      // It was cancelled once: a later stop has nothing left to cancel.
+      await stop();
+      expect(transport.cancels).to.have.length(1);
+    });
+
+    it('a goal that could not be sent is not cancelled, and the next goal is not cancelled for it', async () => {
+      const { stop, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'navigating', active: true, sending: true });
+      await stop();
+      await request({ type: 'navigating', active: false });
+      await request({ type: 'navigating', active: true, sending: true });
+      await request({ type: 'navigating', active: true, goal: 'g2' });
+      expect(transport.cancels).to.deep.equal([]);
+      expect(transport.calls).to.deep.equal([]);
+    });
+
+    it('a stall while the goal is being sent cancels every goal: the stalled runtime may never name it', async () => {
+      const { controller, clock, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'navigating', active: true, sending: true });
+      clock.t += 251;
+      controller.watch();
+      await settle();
+      expect(transport.calls).to.deep.equal([{ service: '/nav/_action/cancel_goal', request: CANCEL_ALL_GOALS }]);
+      expect(transport.cancels).to.deep.equal([]);
+    });
+
+    it('cancels every goal where the goal has no name, or the transport cannot cancel by one', async () => {
+      const unnamed = rig({ drive: { navigationAction: '/nav' } });
+      await unnamed.request({ type: 'navigating', active: true });
+      await unnamed.stop();
+      expect(unnamed.transport.calls.map((c) => c.request)).to.deep.equal([CANCEL_ALL_GOALS]);
+      const cannot = rig({
+        drive: { navigationAction: '/nav' },
+        transport: Object.assign(new LinkDouble(), { cancelGoal: undefined }) as unknown as LinkDouble,
+      });
+      await cannot.request({ type: 'navigating', active: true, goal: 'g1' });
+      await cannot.stop();
+      expect(cannot.transport.calls.map((c) => c.request)).to.deep.equal([CANCEL_ALL_GOALS]);
+    });
+
+    it('after a link loss a named goal is cancelled as every goal: a restarted bridge no longer knows its ID', async () => {
+      const { transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'navigating', active: true, goal: 'g1' });
+      transport.setLink({ up: false, since: 0, why: 'connection lost' });
+      transport.setLink({ up: true, since: 1 });
+      await settle();
+      expect(transport.calls).to.deep.equal([{ service: '/nav/_action/cancel_goal', request: CANCEL_ALL_GOALS }]);
+      expect(transport.cancels).to.deep.equal([]);
+    });
+
+    it('a goal named while the link is down after a stop is cancelled on the reconnection', async () => {
+      const { transport, request, stop } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'navigating', active: true, sending: true });
+      await stop();
+      transport.state = { up: false, since: 0, why: 'connection lost' };
+      await request({ type: 'navigating', active: true, goal: 'g1' });
+      expect(transport.cancels).to.deep.equal([]);
+      transport.setLink({ up: true, since: 1 });
+      await settle();
+      expect(transport.calls.map((c) => c.request)).to.deep.equal([CANCEL_ALL_GOALS]);
+    });
+
+    it('logs a cancel by name the transport could not send', async () => {
+      const { stop, transport, request, logs } = rig({ drive: { navigationAction: '/nav' } });
+      transport.cancelError = 'rosbridge ws://robot:9090: not connected; the cancellation of /nav was not sent';
+      await request({ type: 'navigating', active: true, goal: 'g1' });
+      await stop();
+      await settle();
+      expect(logs()).to.include(
+        'safety: the navigation goal could not be cancelled: rosbridge ws://robot:9090: not connected; the cancellation of /nav was not sent',
+      );
+    });
+
     it('without a navigation action nothing is cancelled', async () => {
       const { transport, request, stop } = rig();
       await request({ type: 'navigating', active: true });
@@ -784,6 +896,20 @@ describe('the safety controller (in-process, on a strict supervised-link double 
     const msg = transport.published[0]!.msg as { header: { frame_id: string }; twist: { linear: { x: number } } };
     expect(msg.header.frame_id).to.equal('base_footprint');
     expect(msg.twist.linear.x).to.equal(0.2);
+  });
+
+  it('stamps "now" with the host clock, or under use_sim_time with /clock (zero until it is heard)', async () => {
+    const stampOf = (t: LinkDouble, i: number) => (t.published[i]!.msg as { header: { stamp: unknown } }).header.stamp;
+    const host = rig({ drive: { type: 'geometry_msgs/msg/TwistStamped', stamp: 'now' } });
+    await host.drive(0.2);
+    expect(stampOf(host.transport, 0)).to.deep.equal({ sec: 1000, nanosec: 0 });
+    const sim = rig({ drive: { type: 'geometry_msgs/msg/TwistStamped', stamp: 'now', clockTopic: '/sim/clock' } });
+    await sim.drive(0.2);
+    expect(stampOf(sim.transport, 0)).to.deep.equal({ sec: 0, nanosec: 0 });
+    sim.transport.deliver('/sim/clock', { clock: { sec: 42, nanosec: 500_000_000 } });
+    sim.controller.republish();
+    await settle();
+    expect(stampOf(sim.transport, 1)).to.deep.equal({ sec: 42, nanosec: 500_000_000 });
   });
 
   it('a failed first write refuses the drive and keeps nothing active', async () => {

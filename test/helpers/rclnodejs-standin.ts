@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type {
   RclClient,
   RclContext,
@@ -522,6 +523,10 @@ class StandinIntrospector {
 /** A goal at a stand-in action server. */
 export interface StandinGoal {
   readonly goal: RosMessage;
+  /** unique_identifier_msgs/msg/UUID's 16 bytes, as the client made them. */
+  readonly uuid: readonly number[];
+  /** When the server accepted it (ns since the epoch): what a cancel request's stamp is compared with. */
+  readonly acceptedNs: bigint;
   state: 'active' | 'succeeded' | 'canceled' | 'aborted';
   feedback(values: RosMessage): void;
   succeed(values?: RosMessage): void;
@@ -551,12 +556,40 @@ export async function serveAction(name: string, type: string, accept = true): Pr
   node.spin();
   const server: ActionServer = { node, type, goals: [], accept };
   actionServers.set(name, server);
-  node.createService('action_msgs/srv/CancelGoal', `${name}/_action/cancel_goal`, {}, () => {
-    const canceling = server.goals.filter((g) => g.state === 'active');
-    for (const goal of canceling) goal.end('canceled');
-    return { return_code: 0, goals_canceling: canceling.map(() => ({})) };
-  });
+  node.createService('action_msgs/srv/CancelGoal', `${name}/_action/cancel_goal`, {}, (request: RosMessage) =>
+    processCancelRequest(server, request),
+  );
   return server;
+}
+
+/**
+ * An action server's answer to action_msgs/srv/CancelGoal, as rcl_action_process_cancel_request decides
+ * it (rcl_action/src/rcl_action/action_server.c): a goal's UUID with a zero stamp cancels exactly that
+ * goal (ERROR_UNKNOWN_GOAL_ID when there is none, ERROR_GOAL_TERMINATED when it has ended); otherwise
+ * every active goal accepted at or before the stamp, and the one the UUID names — all of them when both
+ * are zero.
+ */
+function processCancelRequest(server: ActionServer, request: RosMessage): RosMessage {
+  const info = (request.goal_info ?? {}) as { goal_id?: { uuid?: ArrayLike<number> }; stamp?: RosMessage };
+  const uuid = Array.from(info.goal_id?.uuid ?? new Array<number>(16).fill(0));
+  const stampNs = BigInt(Number(info.stamp?.sec ?? 0)) * 1_000_000_000n + BigInt(Number(info.stamp?.nanosec ?? 0));
+  const zeroId = uuid.every((byte) => byte === 0);
+  const named = (goal: StandinGoal) => uuid.length === 16 && goal.uuid.every((byte, i) => byte === uuid[i]);
+  const infoOf = (goal: StandinGoal) => ({
+    goal_id: { uuid: [...goal.uuid] },
+    stamp: { sec: Number(goal.acceptedNs / 1_000_000_000n), nanosec: Number(goal.acceptedNs % 1_000_000_000n) },
+  });
+  if (!zeroId && stampNs === 0n) {
+    const goal = server.goals.find(named);
+    if (!goal) return { return_code: 2, goals_canceling: [] };
+    if (goal.state !== 'active') return { return_code: 3, goals_canceling: [] };
+    goal.end('canceled');
+    return { return_code: 0, goals_canceling: [infoOf(goal)] };
+  }
+  const upTo = zeroId && stampNs === 0n ? BigInt(Number.MAX_SAFE_INTEGER) * 1_000_000n : stampNs;
+  const canceling = server.goals.filter((g) => g.state === 'active' && (g.acceptedNs <= upTo || named(g)));
+  for (const goal of canceling) goal.end('canceled');
+  return { return_code: 0, goals_canceling: canceling.map(infoOf) };
 }
 
 class StandinGoalHandle {
@@ -566,6 +599,8 @@ class StandinGoalHandle {
     readonly accepted: boolean,
     result: Promise<{ status: number; result: RosMessage }>,
     readonly cancelGoal: () => Promise<RosMessage>,
+    /** unique_identifier_msgs/msg/UUID, as rclnodejs's ClientGoalHandle.goalId gives it. */
+    readonly goalId: { readonly uuid: Uint8Array },
   ) {
     this.#result = result.then(({ status, result: r }) => {
       this.status = status;
@@ -605,14 +640,18 @@ class StandinActionClient {
     const built = build(`${this.type}_Goal`, goal);
     const server = actionServers.get(this.#name);
     if (!server) return new Promise(() => {}); // nobody answers
+    // rclnodejs's ActionClient makes each goal's UUID (action_uuid.js: random bytes).
+    const uuid = new Uint8Array(randomBytes(16));
     await new Promise((r) => setImmediate(r));
     if (!server.accept) {
-      return new StandinGoalHandle(false, new Promise(() => {}), async () => ({}));
+      return new StandinGoalHandle(false, new Promise(() => {}), async () => ({}), { uuid });
     }
     let settle!: (outcome: { status: number; result: RosMessage }) => void;
     const result = new Promise<{ status: number; result: RosMessage }>((resolve) => (settle = resolve));
     const entry: ActionServer['goals'][number] = {
       goal: deliver(`${this.type}_Goal`, built, false),
+      uuid: Array.from(uuid),
+      acceptedNs: BigInt(Date.now()) * 1_000_000n,
       state: 'active',
       end: (to, values = {}) => {
         if (entry.state !== 'active') return;
@@ -630,10 +669,15 @@ class StandinActionClient {
       abort: (values) => entry.end('aborted', values),
     };
     server.goals.push(entry);
-    return new StandinGoalHandle(true, result, async () => {
-      entry.end('canceled');
-      return { return_code: 0 };
-    });
+    // ClientGoalHandle.cancelGoal() asks the server's cancel service for this goal alone.
+    return new StandinGoalHandle(
+      true,
+      result,
+      async () => processCancelRequest(server, { goal_info: { goal_id: { uuid } } }),
+      {
+        uuid,
+      },
+    );
   }
   destroy(): void {
     this.#destroyed = true;

@@ -1,6 +1,7 @@
 import type { PluginKernel, SensorReading, ToolResult } from '@mira/core';
 import { ZERO_STAMP, stamp, yawQuaternion } from './messages.js';
 import { json, rejected } from './tool-result.js';
+import type { NavigationState } from './safety/protocol.js';
 import type { ActionGoal, RobotTransport, RosMessage } from './transport.js';
 
 /** The Nav2 action Mira sends goals to. */
@@ -30,8 +31,13 @@ type State = 'idle' | 'navigating' | 'succeeded' | 'canceled' | 'aborted' | 'rej
 export interface NavigationHooks {
   /** Why a goal may not be sent now (the e-stop, no safety path), or undefined. */
   refusal(): { reason: string; error: string } | undefined;
-  /** Tells the safety path whether a goal of Mira's is running (it cancels it on every stop). */
-  navigating(active: boolean): void;
+  /**
+   * Tells the safety path about Mira's goal: being sent, running (under its transport's name for it,
+   * `ActionGoal.id`), or ended. It cancels that goal, by name, on every stop.
+   */
+  navigating(state: NavigationState, goal?: string): void;
+  /** Now, for a goal's stamp (ms): the runtime's clock, or the simulation clock under `use_sim_time`. */
+  stampTime?(): number;
 }
 
 /**
@@ -136,7 +142,7 @@ export function attachNavigation(
       const goal = {
         pose: {
           header: {
-            stamp: mapping.stamp === 'zero' ? ZERO_STAMP : stamp(clock.now().getTime()),
+            stamp: mapping.stamp === 'zero' ? ZERO_STAMP : stamp(hooks.stampTime?.() ?? clock.now().getTime()),
             frame_id: frame,
           },
           pose: { position: { x: x_m, y: y_m, z: 0 }, orientation: yawQuaternion((yaw_deg * Math.PI) / 180) },
@@ -145,6 +151,8 @@ export function attachNavigation(
       };
       const mine = ++serial;
       let sent: ActionGoal;
+      // Told before the goal goes out, so a stop while it is being sent still reaches it.
+      hooks.navigating('sending');
       try {
         sent = await transport.sendActionGoal(mapping.action, NAVIGATE_TO_POSE, goal, (feedback: RosMessage) => {
           if (current?.serial !== mine) return;
@@ -155,10 +163,11 @@ export function attachNavigation(
           });
         });
       } catch (error) {
+        if (serial === mine) hooks.navigating('ended');
         return rejected('transport_error', `${(error as Error).message}; no goal was sent`);
       }
       current = { goal: sent, x: x_m, y: y_m, serial: mine };
-      hooks.navigating(true);
+      hooks.navigating('running', sent.id);
       publish('navigating', x_m, y_m);
       sent.outcome.then(
         (outcome) => {
@@ -176,7 +185,7 @@ export function attachNavigation(
           kernel.output.print(`[navigate_to] ${line}`);
           if (current?.serial === mine) {
             current = undefined;
-            hooks.navigating(false);
+            hooks.navigating('ended');
           }
         },
         (error: Error) => {
@@ -185,7 +194,7 @@ export function attachNavigation(
           kernel.output.print(`[navigate_to] ${error.message}`);
           if (current?.serial === mine) {
             current = undefined;
-            hooks.navigating(false);
+            hooks.navigating('ended');
           }
         },
       );

@@ -22,6 +22,7 @@ import type { SafetyTransportSpec, StopCause, StopDelivery } from './safety/prot
 import { SafetyPath } from './safety/safety-path.js';
 import { attachNavigation, type NavigationMapping } from './navigation.js';
 import { json, rejected } from './tool-result.js';
+import { simulationClock, type RosClock } from './ros-time.js';
 import type { QosProfile, RobotTransport, RosMessage } from './transport.js';
 
 /**
@@ -77,11 +78,15 @@ export const CLOCK_SKEW_WARN_S = 0.5;
  * clock) is not this host's, which matters to anything stamped here (a drive with `stamp = "now"`).
  * Transport latency counts as skew too, so the bound is wide. An all-zero stamp is no time and is skipped.
  */
-export function clockSkewMonitor(now: () => number, warn: (line: string) => void) {
+export function clockSkewMonitor(now: () => number, warn: (line: string) => void, clock?: RosClock) {
   const warned = new Set<string>();
+  const against = clock?.simulated ? 'the simulation clock' : "this host's clock";
+  const fix = clock?.simulated
+    ? 'is the sensor on the same simulation (its driver needs use_sim_time too)?'
+    : 'keep [ros2.drive] stamp = "zero", or synchronise the clocks (chrony)';
   return {
     check(sensorId: string, message: RosMessage): void {
-      if (warned.has(sensorId)) return;
+      if (warned.has(sensorId) || (clock && !clock.ready())) return;
       const stampOf = (message.header as { stamp?: { sec?: unknown; nanosec?: unknown } } | undefined)?.stamp;
       const sec = Number(stampOf?.sec);
       const nanosec = Number(stampOf?.nanosec ?? 0);
@@ -90,8 +95,8 @@ export function clockSkewMonitor(now: () => number, warn: (line: string) => void
       if (Math.abs(skewS) <= CLOCK_SKEW_WARN_S) return;
       warned.add(sensorId);
       warn(
-        `clock skew: sensor ${sensorId}'s stamps are ${Math.abs(skewS).toFixed(1)} s ${skewS > 0 ? 'behind' : 'ahead of'} this host's clock ` +
-          `(more than ${CLOCK_SKEW_WARN_S} s: another clock, or a simulation clock); drive commands stamped "now" would be wrong by as much — keep [ros2.drive] stamp = "zero", or synchronise the clocks (chrony)`,
+        `clock skew: sensor ${sensorId}'s stamps are ${Math.abs(skewS).toFixed(1)} s ${skewS > 0 ? 'behind' : 'ahead of'} ${against} ` +
+          `(more than ${CLOCK_SKEW_WARN_S} s: another clock, or a simulation clock); drive commands stamped "now" would be wrong by as much — ${fix}`,
       );
     },
   };
@@ -107,6 +112,11 @@ export interface RobotMapping {
   readonly safety?: SafetyMapping;
   /** Nav2's NavigateToPose action, for the `navigate_to` tool (needs a drive: the safety path cancels goals). */
   readonly navigation?: NavigationMapping;
+  /**
+   * Under `use_sim_time`: the `rosgraph_msgs/msg/Clock` topic (`/clock`, after remapping) that every stamp
+   * Mira writes follows (drives stamped `now`, navigation goals) and that sensor stamps are checked against.
+   */
+  readonly sim_clock_topic?: string;
 }
 
 /** The `safety` table of a hardware plugin: the dead-man and an optional e-stop topic. */
@@ -206,6 +216,8 @@ export interface RobotBridge {
   status(): RobotStatus;
   /** Publishes zero velocity now and cancels any drive; says whether it reached a live link. */
   emergencyStop(): Promise<StopDelivery>;
+  /** Now for the stamps Mira writes (ms since the epoch): the runtime's clock, or the simulation clock. */
+  stampTime(): number;
   /** Zero velocity, subscriptions closed, transport closed (call from the plugin's `stop`). */
   stop(): Promise<void>;
 }
@@ -261,6 +273,11 @@ export function attachRobot(
     );
   }
   let path: SafetyPath | undefined;
+  /** Under `use_sim_time`, the simulation clock (from start on; zero until /clock is heard). */
+  let simClock: RosClock | undefined;
+  const simTopic = mapping.sim_clock_topic;
+  /** Now for the stamps Mira writes (ms): the runtime's clock, or the simulation clock. */
+  const stampTime = () => (simTopic ? (simClock?.now() ?? 0) : kernel.clock.now().getTime());
   let eStopActive = false;
   /** The safety path hears the e-stop topic (fail closed: false until it does). */
   let eStopFresh = false;
@@ -290,10 +307,11 @@ export function attachRobot(
                   error: `the e-stop topic ${mapping.safety.e_stop_topic} is not heard (never, or not within e_stop_timeout_ms); no goal was sent`,
                 }
               : undefined,
-      navigating: (active) => {
+      ...(simTopic ? { stampTime } : {}),
+      navigating: (state, goal) => {
         // One source of motion: a goal ends the drive (the safety path stops republishing it).
-        if (active) cancelDeadline();
-        path?.navigating(active);
+        if (state !== 'ended') cancelDeadline();
+        path?.navigating(state, goal);
       },
     });
   // The runtime's own clock also ends a drive (tests step it); the safety path ends it in real time regardless.
@@ -414,7 +432,13 @@ export function attachRobot(
         );
       }
       // Against the wall clock: what a drive stamped "now" carries.
-      const skew = clockSkewMonitor(Date.now, (line) => kernel.log.warn(line));
+      if (simTopic) {
+        simClock = simulationClock(transport, simTopic);
+        unsubscribers.push(() => simClock?.close());
+      }
+      const skew = simClock
+        ? clockSkewMonitor(simClock.now, (line) => kernel.log.warn(line), simClock)
+        : clockSkewMonitor(Date.now, (line) => kernel.log.warn(line));
       for (const sensor of mapping.sensors) {
         // No silent success: a subscription that delivers nothing (a wrong topic or type, which a bridge
         // refuses without a word) is reported once, by name.
@@ -472,6 +496,7 @@ export function attachRobot(
             eStopTopic: mapping.safety?.e_stop_topic,
             eStopTimeoutMs: mapping.safety?.e_stop_timeout_ms ?? DEFAULT_E_STOP_TIMEOUT_MS,
             navigationAction: navigation?.action,
+            ...(simTopic ? { clockTopic: simTopic } : {}),
           },
           {
             stopped: (why, stalledMs, delivery) => {
@@ -496,6 +521,7 @@ export function attachRobot(
       }
     },
     emergencyStop: () => halt('emergency stop'),
+    stampTime,
     status: () => ({
       drive: drive !== undefined,
       safetyPath: path !== undefined,

@@ -33,9 +33,17 @@ export interface ActionGoal {
   readonly outcome: Promise<ActionOutcome>;
   /** Asks the server to cancel this goal; `outcome` then settles as `canceled`. */
   cancel(): Promise<void>;
+  /**
+   * The goal's name on this kind of transport, for {@link RobotTransport.cancelGoal} from another
+   * connection (the safety path's): rosbridge's goal ID, or the goal's UUID in hex on native ROS 2.
+   */
+  readonly id?: string;
 }
 
-/** The cancel service every ROS 2 action has; an all-zero goal ID and stamp cancel every goal. */
+/**
+ * The cancel service every ROS 2 action has: a goal's UUID with a zero stamp cancels that goal; an
+ * all-zero goal ID and stamp cancel every goal.
+ */
 export const CANCEL_GOAL_SERVICE_TYPE = 'action_msgs/srv/CancelGoal';
 /** A CancelGoal request for every goal of the action. */
 export const CANCEL_ALL_GOALS: RosMessage = {
@@ -91,6 +99,11 @@ export interface RobotTransport {
     goal: RosMessage,
     onFeedback: (feedback: RosMessage) => void,
   ): Promise<ActionGoal>;
+  /**
+   * Cancels one goal of `action` by the name (`ActionGoal.id`) another connection of the same kind gave
+   * it, and no other goal. Transports that cannot leave it out; the safety path then cancels every goal.
+   */
+  cancelGoal?(action: string, id: string): Promise<void>;
   /**
    * Link supervision, for transports that reach the robot over a link that can fail or freeze (rosbridge):
    * the link's state now. A transport without it (the simulator, a native node) is always up.

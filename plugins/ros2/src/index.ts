@@ -68,6 +68,11 @@ export interface Ros2Config extends RobotMapping {
   namespace: string;
   /** What other ROS nodes may do with Mira. */
   node: NodeConfig;
+  /**
+   * On a simulation clock: every stamp Mira writes follows `/clock` (zero until it is heard). `-p
+   * use_sim_time:=…` and a `--params-file` entry win over it, as they would for any ROS node.
+   */
+  use_sim_time: boolean;
 }
 
 /** The ROS 2 plugin: each runtime gets its own transport and bridge. */
@@ -86,6 +91,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       goal_accept_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: DEFAULT_GOAL_ACCEPT_MS },
       node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
       namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
+      use_sim_time: { type: 'boolean', default: false },
       ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
       node: NODE_CONFIG_SCHEMA,
     },
@@ -108,8 +114,8 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
     const namespace = rosArgs.namespace ?? rawConfig.namespace;
     const nodeName = rosArgs.nodeName ?? rawConfig.node_name;
     // use_sim_time, the one ROS parameter Mira reads (from -p, or a --params-file entry for this node;
-    // -p wins, as in rcl): on a simulation clock, drive commands and navigation goals are stamped zero,
-    // which the receivers read as their own "now".
+    // -p wins, as in rcl; the profile's use_sim_time otherwise): every stamp Mira writes then follows the
+    // simulation clock on /clock, as a ROS node's clock does.
     const fileParams: Record<string, unknown> = {};
     for (const file of rosArgs.paramsFiles) {
       let text: string | undefined;
@@ -128,12 +134,11 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
     const { use_sim_time: simTimeParam, ...otherParams } = rosArgs.params;
     const { use_sim_time: simTimeFile, ...otherFileParams } = fileParams;
     const simTime =
-      simTimeParam !== undefined ? /^(true|True|TRUE|yes|Yes|YES|on|On|ON)$/.test(simTimeParam) : simTimeFile === true;
-    if (simTime) {
-      kernel.log.info(
-        'use_sim_time: on a simulation clock; drive commands and navigation goals are stamped zero (their receivers stamp them with the simulation time)',
-      );
-    }
+      simTimeParam !== undefined
+        ? /^(true|True|TRUE|yes|Yes|YES|on|On|ON)$/.test(simTimeParam)
+        : simTimeFile !== undefined
+          ? simTimeFile === true
+          : rawConfig.use_sim_time === true;
     const unused = [
       ...rosArgs.unused,
       ...Object.entries(otherParams).map(([param, value]) => `-p ${param}:=${value}`),
@@ -162,18 +167,23 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
       drive: rawConfig.drive && {
         ...rawConfig.drive,
         topic: name(rawConfig.drive.topic),
-        ...(simTime ? { stamp: 'zero' as const } : {}),
       },
       navigation: rawConfig.navigation && {
         ...rawConfig.navigation,
         action: name(rawConfig.navigation.action),
-        ...(simTime ? { stamp: 'zero' as const } : {}),
       },
+      use_sim_time: simTime,
+      ...(simTime ? { sim_clock_topic: name('/clock') } : {}),
       safety: rawConfig.safety && {
         ...rawConfig.safety,
         ...(rawConfig.safety.e_stop_topic ? { e_stop_topic: name(rawConfig.safety.e_stop_topic) } : {}),
       },
     };
+    if (config.sim_clock_topic) {
+      kernel.log.info(
+        `use_sim_time: on the simulation clock ${config.sim_clock_topic}; drive commands stamped "now", navigation goals and /diagnostics carry its time (zero until it is heard)`,
+      );
+    }
     const transport: RobotTransport =
       config.transport === 'rosbridge'
         ? new RosbridgeTransport(config.url!, config.connect_timeout_ms, (message) => kernel.log.warn(message), {
@@ -204,7 +214,11 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
     return {
       async start() {
         await bridge.start();
-        detachNode = attachNode(kernel, transport, config.node, name, { rosoutLevel, status: () => bridge.status() });
+        detachNode = attachNode(kernel, transport, config.node, name, {
+          rosoutLevel,
+          status: () => bridge.status(),
+          ...(config.sim_clock_topic ? { stampTime: () => bridge.stampTime() } : {}),
+        });
       },
       async stop() {
         detachNode?.();

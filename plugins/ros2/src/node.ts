@@ -83,6 +83,8 @@ export function attachNode(
     readonly rosoutLevel?: LogLevel | 'none';
     /** The robot's safety state, for `/diagnostics`. */
     readonly status?: () => RobotStatus;
+    /** Now for `/diagnostics` stamps (ms): the host's clock, or the simulation clock under `use_sim_time`. */
+    readonly stampTime?: () => number;
   } = {},
 ): () => void {
   const undo: Array<() => void> = [];
@@ -158,7 +160,7 @@ export function attachNode(
       try {
         const statuses = await diagnosticStatuses(kernel, transport, node, options.status?.());
         if (!open) return;
-        const now = Date.now();
+        const now = options.stampTime?.() ?? Date.now();
         await transport.publish('/diagnostics', DIAGNOSTICS_TYPE, {
           header: { stamp: stamp(now), frame_id: '' },
           status: statuses,

@@ -108,6 +108,8 @@ export interface RclGoalHandle {
   isAccepted(): boolean;
   /** action_msgs/msg/GoalStatus, set once the result is in. */
   readonly status: number;
+  /** unique_identifier_msgs/msg/UUID: the goal's 16 bytes. */
+  readonly goalId: { readonly uuid: ArrayLike<number> };
   getResult(): Promise<RosMessage>;
   cancelGoal(): Promise<RosMessage>;
 }

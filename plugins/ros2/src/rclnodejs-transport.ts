@@ -1,5 +1,6 @@
 import { MiraError } from '@mira/core';
 import {
+  CANCEL_GOAL_SERVICE_TYPE,
   HardwareErrorCodes,
   type ActionGoal,
   type ActionOutcome,
@@ -20,6 +21,15 @@ import type {
 import { toPlainJson, toRclMessage } from './ros-json.js';
 
 export type { Rclnodejs } from './rclnodejs-api.js';
+
+/** action_msgs/srv/CancelGoal's return codes. */
+const CANCEL_RETURN_CODES: Readonly<Record<number, string>> = {
+  1: 'ERROR_REJECTED',
+  2: 'ERROR_UNKNOWN_GOAL_ID',
+  3: 'ERROR_GOAL_TERMINATED',
+};
+/** The goal had ended already: nothing left to cancel, which is what a cancel wants. */
+const CANCEL_GOAL_TERMINATED = 3;
 
 /** Loads rclnodejs, or explains plainly why it cannot be used here. */
 export async function loadRclnodejs(): Promise<Rclnodejs> {
@@ -247,7 +257,37 @@ export class RclnodejsTransport implements RobotTransport {
         this.#requireNode();
         await handle.cancelGoal();
       },
+      id: Buffer.from(Array.from(handle.goalId.uuid)).toString('hex'),
     };
+  }
+
+  /**
+   * Cancels one goal by its UUID (in hex, as `ActionGoal.id` gives it) through the action's cancel
+   * service, with a zero stamp: the server cancels that goal and no other. A server that no longer knows
+   * it answers ERROR_UNKNOWN_GOAL_ID; one that had finished it, ERROR_GOAL_TERMINATED.
+   */
+  async cancelGoal(action: string, id: string): Promise<void> {
+    if (!/^[0-9a-f]{32}$/.test(id)) {
+      throw new MiraError(
+        HardwareErrorCodes.TRANSPORT_FAILED,
+        `${this.name}: ${JSON.stringify(id)} is not a goal UUID`,
+      );
+    }
+    const response = await this.callService(
+      `${action}/_action/cancel_goal`,
+      CANCEL_GOAL_SERVICE_TYPE,
+      {
+        goal_info: { goal_id: { uuid: Array.from(Buffer.from(id, 'hex')) }, stamp: { sec: 0, nanosec: 0 } },
+      },
+      2000,
+    );
+    const code = Number(response.return_code ?? 0);
+    if (code !== 0 && code !== CANCEL_GOAL_TERMINATED) {
+      throw new MiraError(
+        HardwareErrorCodes.TRANSPORT_FAILED,
+        `${this.name}: ${action} refused to cancel goal ${id} (${CANCEL_RETURN_CODES[code] ?? `return code ${code}`})`,
+      );
+    }
   }
 
   async close(): Promise<void> {

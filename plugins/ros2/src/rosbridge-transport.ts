@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as roslib from 'roslib';
 import { WebSocket } from 'ws';
 import { MiraError } from '@mira/core';
@@ -74,6 +75,12 @@ export interface RosbridgeOptions {
 }
 
 let nextId = 0;
+/**
+ * This process's part of every goal ID: rosbridge keeps every connection's goals in one table keyed by ID
+ * (send_action_goal.py `client_handler_list`), so two Mira processes on one bridge must never send the same
+ * ID — a cancel would reach the other's goal.
+ */
+const PROCESS_TAG = randomBytes(4).toString('hex');
 
 /**
  * roslib's transport over a `ws` socket this module holds, so that it can ping the bridge, and drop the
@@ -569,7 +576,7 @@ export class RosbridgeTransport implements RobotTransport {
     }
     this.#goals.add(link);
     const ros = link.ros;
-    const id = `send_action_goal:${action}:mira${++nextId}`;
+    const id = `send_action_goal:${action}:mira-${PROCESS_TAG}-${++nextId}`;
     let settled = false;
     const outcome = new Promise<ActionOutcome>((resolve, reject) => {
       const finish = () => {
@@ -619,7 +626,18 @@ export class RosbridgeTransport implements RobotTransport {
         this.#requireConnected(`the cancellation of ${action}`);
         this.#cancelGoal(id, action);
       },
+      id,
     };
+  }
+
+  /**
+   * Cancels a goal another connection sent, by its rosbridge ID (the bridge looks it up among every
+   * connection's goals). rosbridge answers nothing, and nothing for an ID it does not know (a bridge that
+   * restarted since): the goal's own outcome is the word on it.
+   */
+  async cancelGoal(action: string, id: string): Promise<void> {
+    this.#requireConnected(`the cancellation of ${action}`);
+    this.#cancelGoal(id, action);
   }
 
   /**

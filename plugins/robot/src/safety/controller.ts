@@ -12,6 +12,7 @@
  */
 import { driveCommand, velocityOf, type DriveMessageType } from '../messages.js';
 import { CANCEL_ALL_GOALS, CANCEL_GOAL_SERVICE_TYPE, type LinkState, type RobotTransport } from '../transport.js';
+import { simulationClock, type RosClock } from '../ros-time.js';
 import { subscribeEStop } from './e-stop.js';
 import type { ConsoleSignal, FromSafety, SafetyDriveConfig, StopCause, StopDelivery, ToSafety } from './protocol.js';
 
@@ -57,9 +58,17 @@ export class SafetyController {
   #eStopHeardAt: number | undefined;
   #eStopSilentSaid = false;
   #eStopFreshSaid = false;
-  #navigating = false;
-  /** A goal of Mira's was running when the link failed: cancel it first thing on the next connection. */
+  /**
+   * Mira's navigation goal: being sent (no name yet), or running under the name its transport gave it
+   * (`ActionGoal.id`), by which a stop cancels it and no other node's goal.
+   */
+  #goal: { readonly sending: boolean; readonly id?: string } | undefined;
+  /** A stop came while the goal was being sent: it is cancelled (by name) as soon as it is running. */
+  #cancelWhenNamed = false;
+  /** A goal of Mira's was running when the link failed: cancel every goal first thing on the next connection. */
   #cancelOnReconnect = false;
+  /** Under `use_sim_time`, the simulation clock that `now` stamps follow. */
+  #simClock: RosClock | undefined;
   /** Zero-velocity echoes awaited on the command topic. */
   readonly #echoWaiters = new Set<() => void>();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -75,6 +84,7 @@ export class SafetyController {
   start(): void {
     const drive = this.#drive;
     this.#transport.onLink?.((state) => this.#onLink(state));
+    if (drive.clockTopic) this.#simClock = simulationClock(this.#transport, drive.clockTopic);
     if (drive.eStopTopic) {
       const topic = drive.eStopTopic;
       subscribeEStop(this.#transport, topic, (message) => {
@@ -132,7 +142,7 @@ export class SafetyController {
       drive.topic,
       drive.type,
       driveCommand(drive.type as DriveMessageType, linear, angular, drive.frameId, drive.stamp, () =>
-        this.#env.wallNow(),
+        this.#simClock ? this.#simClock.now() : this.#env.wallNow(),
       ),
       RELIABLE,
     );
@@ -186,20 +196,44 @@ export class SafetyController {
   }
 
   /**
-   * Cancels Mira's running navigation goal through the action's own cancel service (the goal was sent
-   * on the runtime's connection; this one cannot name it, so it cancels every goal of that server).
+   * Cancels Mira's navigation goal, by its name, from this connection (rosbridge finds a goal by its ID
+   * among every connection's goals; a native action server by its UUID). Every goal of the server is
+   * cancelled (the all-zero CancelGoal request) only where the goal cannot be named:
+   * - on the first connection after a link loss: a bridge that restarted no longer knows the goal's ID
+   *   (rosbridge keeps its goals in the server process) while Nav2 still pursues it, and this side cannot
+   *   tell a restart from a lost connection;
+   * - on a stall while the goal was being sent: the stalled runtime may never tell its name;
+   * - on a transport that cannot name a goal (no `ActionGoal.id`) or cancel one by name (no `cancelGoal`).
+   * A stop while the goal is being sent by a runtime that is alive waits until it runs, then cancels it.
    */
-  #cancelNavigation(): void {
+  #cancelNavigation(stalled = false): void {
     const action = this.#drive.navigationAction;
-    if (!this.#navigating || !action) return;
-    this.#navigating = false;
+    const goal = this.#goal;
+    if (!goal || !action) return;
+    this.#goal = undefined;
     if (!this.#link().up) {
       this.#cancelOnReconnect = true;
       return;
     }
-    this.#transport
-      .callService(`${action}/_action/cancel_goal`, CANCEL_GOAL_SERVICE_TYPE, CANCEL_ALL_GOALS, 2000)
-      .catch((error: Error) => this.#log(`the navigation goal could not be cancelled: ${error.message}`));
+    if (goal.sending && !stalled) {
+      this.#cancelWhenNamed = true;
+      return;
+    }
+    this.#sendCancel(action, goal.id);
+  }
+
+  /** One goal by its name, or (no name, or a transport that cannot name one) every goal of the server. */
+  #sendCancel(action: string, id: string | undefined): void {
+    const cancelled =
+      id !== undefined && this.#transport.cancelGoal
+        ? this.#transport.cancelGoal(action, id)
+        : this.#transport.callService(
+            `${action}/_action/cancel_goal`,
+            CANCEL_GOAL_SERVICE_TYPE,
+            CANCEL_ALL_GOALS,
+            2000,
+          );
+    cancelled.catch((error: Error) => this.#log(`the navigation goal could not be cancelled: ${error.message}`));
   }
 
   /** Waits for a zero to come back on the command topic (the bridge carried it into ROS). */
@@ -223,9 +257,9 @@ export class SafetyController {
    * Zero velocity now; the drive ends, and (unless a drive merely ran out) navigation is cancelled. Says
    * truthfully what became of the zero: written on a live link (and heard back), or not delivered.
    */
-  async halt(why?: 'duration'): Promise<StopDelivery> {
+  async halt(why?: 'duration' | 'stall'): Promise<StopDelivery> {
     this.#active = undefined;
-    if (why !== 'duration') this.#cancelNavigation();
+    if (why !== 'duration') this.#cancelNavigation(why === 'stall');
     const state = this.#link();
     const base = `${this.#drive.topic} over ${this.#transport.name}`;
     if (!state.up) {
@@ -258,7 +292,7 @@ export class SafetyController {
 
   /** Zero velocity on the controller's own initiative; the runtime hears why (a stall when it is back). */
   #haltOnOwn(why: StopCause): void {
-    void this.halt(why === 'duration' ? why : undefined).then((delivery) => {
+    void this.halt(why === 'duration' || why === 'stall' ? why : undefined).then((delivery) => {
       if (!delivery.delivered) this.#log(`${why}: ${delivery.detail}`);
       if (why === 'stall') this.#stalledDelivery = delivery;
       else if (why !== 'duration') this.#env.post({ type: 'stopped', why, delivery });
@@ -277,7 +311,7 @@ export class SafetyController {
   /** The watchdog (every few ms): the drive's duration, the dead-man (drives and goals), the e-stop's freshness. */
   watch(): void {
     this.#tellEStopFreshness();
-    if (!this.#active && !this.#navigating) return;
+    if (!this.#active && !this.#goal) return;
     const t = this.#env.now();
     if (this.#active && t >= this.#active.until) return this.#haltOnOwn('duration');
     if (t - this.#lastHeartbeat > this.#drive.stallMs) {
@@ -302,12 +336,12 @@ export class SafetyController {
   /** The link failed or came back (supervised transports only). */
   #onLink(state: LinkState): void {
     if (!state.up) {
-      if (!this.#active && !this.#navigating) return;
+      if (!this.#active && !this.#goal) return;
       const why = state.why ?? 'no answer';
       this.#log(`${this.#transport.name}: the link failed (${why}); the drive is ended and will not resume`);
       this.#active = undefined;
-      if (this.#navigating) {
-        this.#navigating = false;
+      if (this.#goal) {
+        this.#goal = undefined;
         this.#cancelOnReconnect = Boolean(this.#drive.navigationAction);
       }
       this.#env.post({
@@ -324,10 +358,11 @@ export class SafetyController {
     this.#write(0, 0).catch((error: Error) =>
       this.#log(`zero velocity on reconnection could not be sent: ${error.message}`),
     );
-    if (this.#cancelOnReconnect) {
+    if (this.#cancelOnReconnect && this.#drive.navigationAction) {
       this.#cancelOnReconnect = false;
-      this.#navigating = true;
-      this.#cancelNavigation();
+      this.#cancelWhenNamed = false;
+      this.#goal = undefined;
+      this.#sendCancel(this.#drive.navigationAction, undefined);
     }
   }
 
@@ -342,9 +377,24 @@ export class SafetyController {
     const drive = this.#drive;
     switch (message.type) {
       case 'navigating':
-        this.#navigating = message.active;
+        if (!message.active) {
+          this.#goal = undefined;
+          this.#cancelWhenNamed = false;
+          return;
+        }
         // One source of motion: a navigation goal ends a running drive (Nav2 commands the base now).
-        if (message.active) this.#active = undefined;
+        this.#active = undefined;
+        if (message.sending) {
+          this.#cancelWhenNamed = false;
+          this.#goal = { sending: true };
+          return;
+        }
+        this.#goal = { sending: false, id: message.goal };
+        if (this.#cancelWhenNamed) {
+          // Stopped while it was being sent: cancelled now that it runs (or at the next connection).
+          this.#cancelWhenNamed = false;
+          this.#cancelNavigation();
+        }
         return;
       case 'heartbeat': {
         this.#lastHeartbeat = this.#env.now();

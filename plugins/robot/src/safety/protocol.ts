@@ -27,6 +27,8 @@ export interface SafetyDriveConfig {
   readonly frameId?: string;
   /** How a TwistStamped command is stamped (`zero`: the controller stamps it on arrival). */
   readonly stamp?: 'zero' | 'now';
+  /** Under `use_sim_time`: the `rosgraph_msgs/msg/Clock` topic whose time `now` stamps carry. */
+  readonly clockTopic?: string;
   readonly maxLinear: number;
   readonly maxAngular: number;
   readonly maxDurationS: number;
@@ -53,6 +55,9 @@ export interface StopDelivery {
   readonly detail: string;
 }
 
+/** Where Mira's navigation goal is: being sent, running on the action server, or ended. */
+export type NavigationState = 'sending' | 'running' | 'ended';
+
 /** Why the worker stopped the robot on its own. */
 export type StopCause = 'stall' | 'console' | 'e_stop' | 'e_stop_silent' | 'duration' | 'quit' | 'link';
 
@@ -73,8 +78,16 @@ export type ToSafety =
     }
   | { readonly type: 'stop'; readonly id: number; readonly why: string }
   | { readonly type: 'heartbeat' }
-  /** Whether a navigation goal of Mira's is running. */
-  | { readonly type: 'navigating'; readonly active: boolean }
+  /**
+   * Mira's navigation goal: being sent (`sending`), running (under the name its transport gave it,
+   * `goal` = `ActionGoal.id`, when it gave one), or ended (`active: false`).
+   */
+  | {
+      readonly type: 'navigating';
+      readonly active: boolean;
+      readonly sending?: boolean;
+      readonly goal?: string;
+    }
   | { readonly type: 'close'; readonly id: number };
 
 /** Worker → main. */

@@ -3,6 +3,7 @@ import { MiraError } from '@mira/core';
 import { HardwareErrorCodes } from '../errors.js';
 import type {
   FromSafety,
+  NavigationState,
   SafetyDriveConfig,
   SafetyTransportSpec,
   SafetyWorkerData,
@@ -128,9 +129,18 @@ export class SafetyPath {
     return this.#request({ type: 'drive', linear, angular, durationS });
   }
 
-  /** Tells the worker whether a navigation goal is running: its stops then cancel it too. */
-  navigating(active: boolean): void {
-    this.#post({ type: 'navigating', active });
+  /**
+   * Tells the worker about Mira's navigation goal: being sent, running (under its transport's name for
+   * it, when there is one), or ended. Its stops then cancel that goal, by name.
+   */
+  navigating(state: NavigationState, goal?: string): void {
+    this.#post(
+      state === 'ended'
+        ? { type: 'navigating', active: false }
+        : state === 'sending'
+          ? { type: 'navigating', active: true, sending: true }
+          : { type: 'navigating', active: true, ...(goal === undefined ? {} : { goal }) },
+    );
   }
 
   /** Zero velocity now; the reply's `delivery` says whether it reached a live link. */
