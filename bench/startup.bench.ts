@@ -35,8 +35,18 @@ function run(args: readonly string[]): Promise<void> {
   });
 }
 
-/** Starts an MCP server on stdio, sends `initialize`, resolves at its answer and stops the server. */
-function initialize(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<void> {
+const LIST_TOOLS = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 2,
+  method: 'tools/list',
+  params: {},
+})}\n`;
+
+/**
+ * Starts an MCP server on stdio, sends `initialize` (and, with `listTools`, then `tools/list`), resolves at
+ * the answer to the last and stops the server.
+ */
+function initialize(args: readonly string[], env: NodeJS.ProcessEnv = {}, listTools = false): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
@@ -44,7 +54,7 @@ function initialize(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promi
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      if (out.includes('"result"')) {
+      if (listTools ? out.includes('"id":2') : out.includes('"result"')) {
         clearTimeout(timer);
         child.stdin.end();
         child.kill();
@@ -58,7 +68,7 @@ function initialize(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promi
       if (!out.includes('"result"'))
         reject(new Error(`${args.join(' ')} answered no initialize: ${err.slice(0, 500)}`));
     });
-    child.stdin.write(INITIALIZE);
+    child.stdin.write(listTools ? INITIALIZE + LIST_TOOLS : INITIALIZE);
   });
 }
 
@@ -117,6 +127,9 @@ base_url = "http://127.0.0.1:9/v1"
         'mira mcp': () => initialize([MIRA, 'mcp', '--profile', profile]),
         'official MCP memory server': () =>
           initialize([OFFICIAL], { MEMORY_FILE_PATH: join(dir, 'official-memory.jsonl') }),
+        'mira mcp, tools/list': () => initialize([MIRA, 'mcp', '--profile', profile], {}, true),
+        'official, tools/list': () =>
+          initialize([OFFICIAL], { MEMORY_FILE_PATH: join(dir, 'official-memory.jsonl') }, true),
       },
       warmup,
     );
@@ -137,6 +150,12 @@ base_url = "http://127.0.0.1:9/v1"
         mcp['official MCP memory server'],
         'official MCP memory server',
       ),
+      row(
+        'mira mcp → tools/list answered',
+        mcp['mira mcp, tools/list'],
+        mcp['official, tools/list'],
+        'official MCP memory server',
+      ),
     ];
     const md = `# Start-up benchmark
 
@@ -144,7 +163,9 @@ Wall time from spawning the process to its end (\`--version\`, \`--help\`) or to
 \`initialize\` (\`mira mcp\` on the simulated robot's profile, with its console running headless beside it;
 the official \`@modelcontextprotocol/server-memory\` on a JSONL file), ${options.rounds} rounds, the variants
 run in turn, the order rotating. \`mira --version\` and \`--help\` load none of the runtime; \`mira mcp\` loads
-the profile's plugins (the OpenAI SDK only at a first model call, typeorm only for a PostgreSQL profile).
+the profile's plugins (the OpenAI SDK only at a first model call, typeorm only for a PostgreSQL profile)
+while it answers the handshake, so \`initialize\` is answered before the profile has booted; the
+\`tools/list\` row is the time to the first answer that needs the profile (\`initialize\`, then \`tools/list\`).
 Load average (1 / 5 / 15 min): ${loadAverage()}. Target: \`mira mcp\` within the official server's time (ratio ≤ 1).
 
 ${markdownTable(rows)}

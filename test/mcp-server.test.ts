@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -289,6 +290,47 @@ describe('mira mcp on a profile whose memory does not exist yet', () => {
       expect(run.code).to.equal(1);
       expect(run.stdout).to.equal('');
       expect(run.stderr).to.match(/holds no Mira memory database yet; open the profile's console once/);
+      expect(readdirSync(dir)).to.deep.equal(['profile.toml']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('answers the handshake while it boots; a request for tools gets the boot error, then it exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mira-mcp-early-'));
+    try {
+      writeFileSync(
+        join(dir, 'profile.toml'),
+        stringify({
+          profile: { name: 'Mira', plugins: ['@mira/plugin-memory', '@mira/plugin-memory-tools'] },
+          memory: { enabled: true, database_path: 'data/memory.sqlite3' },
+        }),
+      );
+      const child = spawn(process.execPath, [MIRA_BIN, 'mcp', '--profile', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const request = (id: number, method: string, params: object) =>
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      request(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'test', version: '1' },
+      });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      request(2, 'tools/list', {});
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      const replies = stdout
+        .trim()
+        .split('\n')
+        .map(
+          (line) => JSON.parse(line) as { id: number; result?: { serverInfo?: unknown }; error?: { message: string } },
+        );
+      expect(replies.map((r) => r.id)).to.deep.equal([1, 2]);
+      expect(replies[0]!.result?.serverInfo).to.deep.include({ name: 'mira' });
+      expect(replies[1]!.error?.message).to.match(/holds no Mira memory database yet; open the profile's console once/);
+      expect(code).to.equal(1);
+      expect(stderr).to.match(/^mira: .*holds no Mira memory database yet/m);
       expect(readdirSync(dir)).to.deep.equal(['profile.toml']);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -184,28 +184,34 @@ async function copyMemory(command: { profile: string; to: string }): Promise<num
  * MCP on stdio. Everything but protocol messages goes to stderr.
  */
 async function mcp(profile: string): Promise<number> {
-  const [{ Application }, { locateManifest }, { serveMcp }] = await Promise.all([
-    runtime(),
-    manifests(),
-    import('./mcp-server.js'),
-  ]);
-  let app: Application;
-  try {
-    app = await Application.boot({
+  // The MCP SDK first, then the profile boots while the client's handshake is answered (its answer needs
+  // nothing from the profile): requests for tools wait for the boot, and a boot that fails ends the server.
+  const { serveMcp } = await import('./mcp-server.js');
+  const booting = (async () => {
+    const [{ Application }, { locateManifest }] = await Promise.all([runtime(), manifests()]);
+    const app = await Application.boot({
       manifestPath: locateManifest(profile),
       output: { print: (line) => process.stderr.write(`${line}\n`) },
       readOnly: true,
     });
-    await app.kernel.openStores();
+    try {
+      await app.kernel.openStores();
+    } catch (error) {
+      await app.kernel.closeStores().catch(() => undefined);
+      throw error;
+    }
+    return app;
+  })();
+  booting.catch(() => undefined);
+  try {
+    await serveMcp(booting, version());
+    return 0;
   } catch (error) {
     process.stderr.write(`mira: ${toMiraError(error).message}\n`);
     return 1;
-  }
-  try {
-    await serveMcp(app, version());
-    return 0;
   } finally {
-    await app.kernel.closeStores();
+    const app = await booting.catch(() => undefined);
+    await app?.kernel.closeStores();
   }
 }
 

@@ -25,14 +25,19 @@ export function mcpTools(app: Application): RegisteredTool[] {
 
 /**
  * Serves a profile's memory to other agents over MCP on stdio: stdout carries protocol messages
- * only (log lines go to stderr). Resolves when the client disconnects.
+ * only (log lines go to stderr). `booting` may still be starting: the handshake (`initialize`, whose
+ * answer is the same for every profile) is answered at once, and requests for tools wait for it.
+ * Resolves when the client disconnects; rejects with the boot's error when it fails (each waiting
+ * request has been answered with it).
  */
-export async function serveMcp(app: Application, version: string): Promise<void> {
-  const tools = new Map(mcpTools(app).map((t) => [t.tool.name, t]));
+export async function serveMcp(booting: Application | Promise<Application>, version: string): Promise<void> {
+  const ready = Promise.resolve(booting);
+  let offered: Map<string, RegisteredTool> | undefined;
+  const toolsOf = async () => (offered ??= new Map(mcpTools(await ready).map((t) => [t.tool.name, t])));
   const server = new Server({ name: 'mira', version }, { capabilities: { tools: {} } });
   let episode = 0;
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...tools.values()].map(({ tool }) => ({
+    tools: [...(await toolsOf()).values()].map(({ tool }) => ({
       name: tool.name,
       description: tool.description,
       inputSchema: tool.parameters as { type: 'object' },
@@ -40,6 +45,8 @@ export async function serveMcp(app: Application, version: string): Promise<void>
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tools = await toolsOf();
+    const app = await ready;
     const registered = tools.get(request.params.name);
     if (!registered) {
       throw new McpError(
@@ -64,6 +71,22 @@ export async function serveMcp(app: Application, version: string): Promise<void>
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   await server.connect(transport);
-  await Promise.race([closed, new Promise<void>((resolve) => process.stdin.once('end', () => resolve()))]);
-  await server.close();
+  try {
+    await Promise.race([
+      closed,
+      new Promise<void>((resolve) => process.stdin.once('end', () => resolve())),
+      ready.then(
+        () => new Promise<never>(() => {}),
+        async (error: unknown) => {
+          // The requests waiting for the boot answer with its error before the server closes.
+          await new Promise((resolve) => setImmediate(resolve));
+          throw error;
+        },
+      ),
+    ]);
+  } finally {
+    await server.close();
+  }
+  // A client that left during the boot still learns nothing more, but the exit status says how it went.
+  await ready;
 }
