@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MemoryStore } from '@mira/core';
-import { NOT_ASSERTED_WHY, notAsserted } from '@mira/plugin-memory-tools';
+import { ASSERTION_RULES, ENGLISH, NOT_ASSERTED_WHY, notAsserted } from '@mira/plugin-memory-tools';
 import {
   ASSERTION_CORPUS,
   ASSERTION_CORPUS_WITH_FORMS,
@@ -205,6 +205,9 @@ describe('assertion rules, form by form (what the corpus does not pin down)', ()
       "Don't memorize that: Bob likes golf",
       "Don't write down this: Bob likes golf",
       "Don't write  down anything: Bob likes golf",
+      "Don't  remember this: Bob likes golf",
+      'Never even  really  save it: Bob likes golf',
+      "Don't remember  this: Bob likes golf",
       'Forget it, Bob likes golf',
       'Forget  that: Bob likes golf',
       'This is off  the  record: Bob likes golf',
@@ -213,7 +216,9 @@ describe('assertion rules, form by form (what the corpus does not pin down)', ()
     }
     for (const utterance of [
       "Don't forget that Bob likes golf",
+      'Dont forget that Bob likes golf',
       'Do not  forget this: Bob likes golf',
+      'Do  not forget that Bob likes golf',
       'Donut shops: Bob likes golf',
       'Doesnt matter, Bob likes golf',
       'Remember this: Bob likes golf',
@@ -248,6 +253,34 @@ describe('assertion rules, form by form (what the corpus does not pin down)', ()
     // A span at the very end of the text, and one at its start.
     expect(cue('Ada likes tea', 'Ada likes tea')).to.equal(undefined);
     expect(cue('Ada likes tea? ', 'Ada likes tea')).to.equal('question');
+    // The sentence reaches back from the evidence's first character, whatever follows it (an initial).
+    expect(cue('Maybe J. Smith likes tea', 'J. Smith likes tea')).to.equal('hedge');
+    // A line break ends the sentence and its run of terminators: a "?" on the next line asks nothing of it.
+    expect(cue('Ada likes tea\n?', 'Ada likes tea')).to.equal(undefined);
+    expect(cue('Ada likes tea.\n?!', 'Ada likes tea')).to.equal(undefined);
+    // An inverted question mark opens a question only at the sentence's start.
+    expect(cue('Ada likes the ¿ sign', 'Ada likes the ¿ sign')).to.equal(undefined);
+  });
+
+  it("scrubs every one of the operator's own words and set phrases, not only the first", () => {
+    expect(cue('As I said, and as I said before, Ada lives in Lyon', 'Ada lives in Lyon')).to.equal(undefined);
+    expect(cue("Don't forget, and don't forget again, Ada eats fish", 'Ada eats fish', 'eats')).to.equal(undefined);
+    // What is left after scrubbing still counts.
+    expect(cue('As I said, Bruno says Ada lives in Lyon', 'Ada lives in Lyon')).to.equal('reported');
+  });
+
+  it('maps a span that ends inside a character to the whole character', () => {
+    // "t" + a combining acute is one grapheme: an evidence end between the two takes the whole of it,
+    // so the negation it completes ("doesn't́") is inside the evidence.
+    const utterance = "Ada doesn't\u0301 eat fish";
+    const inside = utterance.indexOf('\u0301');
+    expect(notAsserted(utterance, [0, inside], 'eats')).to.equal('negated');
+    expect(notAsserted(utterance, [0, inside], 'not_eats')).to.equal(undefined);
+    expect(notAsserted('Maybe Jose\u0301 likes tea', [10, 21])).to.equal('hedge');
+  });
+
+  it('keeps its rule sets by language, English first', () => {
+    expect(ASSERTION_RULES.en).to.equal(ENGLISH);
   });
 
   it('tells the model, in words, which cue decided', () => {
