@@ -302,4 +302,75 @@ describe('clause attribution, rule by rule (what the corpus does not pin down)',
     expect(attributed('Ada or Bob likes jazz', 'Ada', 'jazz')).to.equal('subject_not_supported');
     expect(attributed("Ada and O'Brien like jazz", 'Ada', 'jazz')).to.equal(undefined);
   });
+  it('ends a sentence at a run of marks only with more text after it, and at every mark the same way', () => {
+    for (const evidence of ['Ada likes tea!!!', 'Ada likes tea?!.', 'Ada likes tea!?  ', 'Ada likes tea…']) {
+      expect(oneSentence(text(evidence)), evidence).to.equal(true);
+    }
+    // An initial's and an abbreviation's exemption is the period's alone.
+    expect(oneSentence(text('Plan B; Bob likes tea'))).to.equal(false);
+    expect(oneSentence(text('Ask Dr! Bob likes tea'))).to.equal(false);
+    // A decimal point has a digit right before it, not somewhere before.
+    expect(oneSentence(text('Ada has 2 cats.3 dogs live here'))).to.equal(false);
+  });
+
+  it("reads a French elision with either apostrophe (qu', qu’) as the relative it is", () => {
+    expect(crossesClause(" qu'", CLAUSE_RULES.fr!)).to.equal(true);
+    expect(crossesClause(' qu’', CLAUSE_RULES.fr!)).to.equal(true);
+  });
+
+  it('passes over a parenthesis with commas inside, and keeps the words around an aside apart', () => {
+    expect(attributed('Ada (my sister, who is 30) likes tea', 'Ada', 'tea')).to.equal(undefined);
+    expect(crossesClause(' so(see above)he likes ', ENGLISH_CLAUSES)).to.equal(true);
+  });
+
+  it('takes a capital only at the start of the word after a complementizer or a coordinator', () => {
+    expect(crossesClause(' likes that iPhone ', ENGLISH_CLAUSES)).to.equal(false);
+    expect(attributed('Ada and iRobot both like jazz', 'Ada', 'jazz')).to.equal('subject_not_supported');
+  });
+
+  it('reads only what stands between a value before the subject and the subject', () => {
+    expect(attributed('Green tea Ada likes best, by far', 'Ada', 'Green tea')).to.equal(undefined);
+  });
+
+  it('attributes when any occurrence of the subject has any occurrence of the value in its clause', () => {
+    const evidence = 'Ada likes tea and Bob likes tea';
+    // Ada's tea, and the second "tea" (Bob's): one pair in one clause is enough, in either list's order.
+    expect(
+      attribute(
+        text(evidence),
+        [[0, 3]],
+        [
+          [10, 13],
+          [28, 31],
+        ],
+      ),
+    ).to.equal(undefined);
+    expect(
+      attribute(
+        text(evidence),
+        [[0, 3]],
+        [
+          [28, 31],
+          [10, 13],
+        ],
+      ),
+    ).to.equal(undefined);
+    const twice = 'Ada likes tea, Ada says';
+    expect(
+      attribute(
+        text(twice),
+        [
+          [15, 18],
+          [0, 3],
+        ],
+        [[10, 13]],
+      ),
+    ).to.equal(undefined);
+  });
+
+  it('reads a coordinated second subject after any white space, and only right after the subject', () => {
+    expect(attributed('Ada  and Bob both like jazz', 'Ada', 'jazz')).to.equal(undefined);
+    expect(attributed('Ada and  Bob both like jazz', 'Ada', 'jazz')).to.equal(undefined);
+    expect(attributed('Ada, and Bob likes coffee', 'Ada', 'coffee')).to.equal('subject_not_supported');
+  });
 });

@@ -178,9 +178,11 @@ const ABBREVIATIONS = new Set([
 /** A sentence end followed by more of the evidence: `Alice likes tea. Bob likes coffee`. */
 function spansSentences(text: string): boolean {
   const form = formOf(text);
-  const end = /[.!?;。！？；]+(?=\s*\S)/gu;
+  // A run of marks, then more text (not only more marks: "tea!?" ends one sentence).
+  const end = /[.!?;。！？；]+(?=\s*[^\s.!?;。！？；])/gu;
   for (let found = end.exec(form); found; found = end.exec(form)) {
     if (found[0] === '.') {
+      // Stryker disable next-line StringLiteral: any text neither one letter nor an abbreviation decides alike
       const before = /([\p{L}.]+)$/u.exec(form.slice(0, found.index))?.[1] ?? '';
       // An initial (J.), an abbreviation (Dr.), or a decimal point (2.5) ends no sentence.
       if (/^\p{L}$/u.test(before) || ABBREVIATIONS.has(before)) continue;
@@ -208,10 +210,15 @@ export function crossesClause(between: string, rules: ClauseRules): boolean {
   const complementizers = new Set(rules.complementizers);
   const pronouns = new Set(rules.pronouns);
   const original = Array.from(text.normalize('NFKC').matchAll(WORD), ([word]) => word);
-  return found.some((word, i) => {
-    if (!complementizers.has(word) || i + 1 >= found.length) return false;
-    return pronouns.has(found[i + 1]!) || /^\p{Lu}/u.test(original[i + 1] ?? '');
-  });
+  // (A complementizer last has no next word: found[i + 1] and original[i + 1] are undefined, and neither
+  // is a pronoun or capitalised.)
+  return found.some(
+    (word, i) =>
+      complementizers.has(word) &&
+      (pronouns.has(found[i + 1]!) ||
+        // Stryker disable next-line StringLiteral: original has as many words as found (case folding splits none)
+        /^\p{Lu}/u.test(original[i + 1] ?? '')),
+  );
 }
 
 /**
@@ -228,8 +235,9 @@ export function attribute(
   if (!oneSentence(evidence)) return 'not_one_sentence';
   const text = evidence.original;
   const together = ([start, end]: readonly [number, number], [from, to]: readonly [number, number]) => {
-    // Overlapping spans (a value inside the subject's name, or the reverse) leave nothing between them.
-    if (start < to && from < end) return true;
+    // The value before the subject, or overlapping it (a value inside the subject's name, or the reverse:
+    // the slice is empty, nothing stands between them).
+    // Stryker disable next-line EqualityOperator: touching spans (end = from) leave an empty text either way
     if (end > from) return !crossesClause(text.slice(to, start), rules);
     return !crossesClause(withoutCoordinatedSubject(text.slice(end, from), rules), rules);
   };
@@ -252,7 +260,10 @@ function withoutCoordinatedSubject(after: string, rules: ClauseRules): string {
   return /^\p{Lu}/u.test(second) || rules.pronouns.includes(caseFold(second)) ? text.slice(found[0].length) : after;
 }
 
-/** Whether the evidence is one sentence at most (a sentence end may close it). */
+/**
+ * Whether the evidence is one sentence at most (a sentence end may close it: a sentence end counts only
+ * with more text after it).
+ */
 export function oneSentence(evidence: MatchText): boolean {
-  return !spansSentences(evidence.original.trimEnd().replace(/[.!?。！？]+$/u, ''));
+  return !spansSentences(evidence.original);
 }
