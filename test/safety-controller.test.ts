@@ -690,6 +690,11 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       await settle();
       expect(transport.calls).to.deep.equal([{ service: '/nav/_action/cancel_goal', request: CANCEL_ALL_GOALS }]);
       expect(transport.cancels).to.deep.equal([]);
+      // The runtime comes back and its goal runs after all: cancelled by name too, never resumed.
+      await request({ type: 'heartbeat' });
+      await request({ type: 'navigating', active: true, goal: 'g3' });
+      expect(transport.cancels).to.deep.equal([{ action: '/nav', id: 'g3' }]);
+      expect(transport.calls).to.have.length(1);
     });
 
     it('cancels every goal where the goal has no name, or the transport cannot cancel by one', async () => {

@@ -202,7 +202,8 @@ export class SafetyController {
    * - on the first connection after a link loss: a bridge that restarted no longer knows the goal's ID
    *   (rosbridge keeps its goals in the server process) while Nav2 still pursues it, and this side cannot
    *   tell a restart from a lost connection;
-   * - on a stall while the goal was being sent: the stalled runtime may never tell its name;
+   * - on a stall while the goal was being sent: the stalled runtime may never tell its name (if it does,
+   *   the goal is cancelled by name as well);
    * - on a transport that cannot name a goal (no `ActionGoal.id`) or cancel one by name (no `cancelGoal`).
    * A stop while the goal is being sent by a runtime that is alive waits until it runs, then cancels it.
    */
@@ -215,8 +216,11 @@ export class SafetyController {
       this.#cancelOnReconnect = true;
       return;
     }
-    if (goal.sending && !stalled) {
+    if (goal.sending) {
+      // Cancelled by name as soon as it runs; a stalled runtime may never say so (or say so late): every
+      // goal now, and this one by name too if it runs after all.
       this.#cancelWhenNamed = true;
+      if (stalled) this.#sendCancel(action, undefined);
       return;
     }
     this.#sendCancel(action, goal.id);
