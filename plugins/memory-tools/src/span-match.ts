@@ -135,7 +135,8 @@ const boundaryCache = new Map<string, ReadonlySet<number>>();
 function wordBoundary(form: string, at: number): boolean {
   let boundaries = boundaryCache.get(form);
   if (!boundaries) {
-    const found = new Set<number>([form.length]);
+    // (The form's ends are never asked: boundaryOk takes them as boundaries itself.)
+    const found = new Set<number>();
     for (const { index } of wordSegmenter.segment(form)) found.add(index);
     boundaries = found;
     if (boundaryCache.size > 1000) boundaryCache.clear();
