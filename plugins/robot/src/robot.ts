@@ -431,7 +431,7 @@ export function attachRobot(
           { cause: error },
         );
       }
-      // Against the wall clock: what a drive stamped "now" carries.
+      // Against the clock a drive stamped "now" carries: the wall clock, or the simulation clock.
       if (simTopic) {
         simClock = simulationClock(transport, simTopic);
         unsubscribers.push(() => simClock?.close());
