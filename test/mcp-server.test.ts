@@ -13,6 +13,7 @@ import memoryPlugin, { SqliteMemoryStore } from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import notesPlugin, { NotesStore } from '@mira/plugin-notes';
 import simPlugin from '@mira/plugin-sim';
+import { fromMcpArguments, mcpInputSchema } from '../core/src/mcp-server.js';
 import { MIRA_BIN, runMira } from './helpers/run-mira.js';
 
 describe('mira mcp: the memory of a profile for other agents (the SDK client spawns the real CLI)', function () {
@@ -87,6 +88,41 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
       .then(() => undefined)
       .catch((e: Error) => e);
     expect(write?.message).to.contain('no tool remember here; this server is read-only');
+  });
+
+  it("offers MCP's form: optional parameters optional and non-null, each tool callable with only what it requires", async () => {
+    const { tools } = await client.listTools();
+    const search = tools.find((t) => t.name === 'search_memory')!;
+    expect(search.inputSchema.required).to.deep.equal(['query']);
+    const props = search.inputSchema.properties as Record<string, { type: unknown }>;
+    expect(props.label!.type).to.equal('string');
+    expect(props.private_key!.type).to.equal('string');
+    for (const tool of tools) {
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
+      const args: Record<string, unknown> = {};
+      for (const name of tool.inputSchema.required ?? []) {
+        const p = properties[name]!;
+        expect(JSON.stringify(p.type ?? p.anyOf), `${tool.name}.${name}`).not.to.contain('null');
+        args[name] = Array.isArray(p.enum)
+          ? p.enum[0]
+          : p.type === 'string'
+            ? name === 'scope'
+              ? 'default'
+              : 'Ada'
+            : typeof p.minimum === 'number'
+              ? p.minimum
+              : 1;
+      }
+      const result = await client.callTool({ name: tool.name, arguments: args });
+      expect(result.isError ?? false, `${tool.name} ${JSON.stringify(args)}: ${text(result)}`).to.equal(false);
+    }
+    // Leaving an optional parameter out is the same call as passing null, which stays accepted.
+    const bare = text(await client.callTool({ name: 'search_memory', arguments: { query: 'charger' } }));
+    const nulls = text(
+      await client.callTool({ name: 'search_memory', arguments: { query: 'charger', label: null, private_key: null } }),
+    );
+    expect(bare).to.equal(nulls);
+    expect(bare).to.contain('The charger is behind the lab door');
   });
 
   it('answers recall_memory with exactly the text the tool gives inside Mira', async () => {
@@ -335,5 +371,43 @@ describe('mira mcp on a profile whose memory does not exist yet', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("MCP's form of a strict tool schema", () => {
+  it('makes every nullable property optional and non-null, whichever way it says null, and fills them back', () => {
+    const strict = {
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        label: { type: ['string', 'null'] },
+        limit: { type: ['integer', 'number', 'null'] },
+        scope: { anyOf: [{ type: 'string', minLength: 1 }, { type: 'null' }], description: 'a scope' },
+        either: { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+      },
+      required: ['query', 'label', 'limit', 'scope', 'either'],
+      additionalProperties: false,
+    };
+    expect(mcpInputSchema(strict)).to.deep.equal({
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        label: { type: 'string' },
+        limit: { type: ['integer', 'number'] },
+        scope: { type: 'string', minLength: 1, description: 'a scope' },
+        either: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    });
+    expect(fromMcpArguments(strict, { query: 'x', limit: 3 })).to.deep.equal({
+      query: 'x',
+      limit: 3,
+      label: null,
+      scope: null,
+      either: null,
+    });
+    // A required property stays required and is never filled in.
+    expect(fromMcpArguments(strict, {})).not.to.have.property('query');
   });
 });

@@ -23,6 +23,54 @@ export function mcpTools(app: Application): RegisteredTool[] {
   ];
 }
 
+type JsonSchema = Record<string, unknown>;
+
+/** Whether a property schema allows null: `type: [..., 'null']` or `anyOf: [..., { type: 'null' }]`. */
+function nullable(schema: JsonSchema): boolean {
+  if (Array.isArray(schema.type)) return schema.type.includes('null');
+  return Array.isArray(schema.anyOf) && schema.anyOf.some((s) => (s as JsonSchema).type === 'null');
+}
+
+/** The property schema without its null (an absent argument says it in MCP's form). */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((t) => t !== 'null');
+    return { ...schema, type: types.length === 1 ? types[0] : types };
+  }
+  const rest = (schema.anyOf as JsonSchema[]).filter((s) => s.type !== 'null');
+  const { anyOf: _anyOf, ...outer } = schema;
+  return rest.length === 1 ? { ...outer, ...rest[0] } : { ...outer, anyOf: rest };
+}
+
+/**
+ * A tool's parameters in MCP's conventions. Mira's tool schemas are in the strict form the OpenAI
+ * provider needs (every property required, an optional one nullable); to an MCP client an optional
+ * parameter is one it may leave out. Each nullable property becomes optional and non-null;
+ * {@link fromMcpArguments} gives a call back the strict form.
+ */
+export function mcpInputSchema(parameters: object): { type: 'object' } & JsonSchema {
+  const schema = parameters as JsonSchema;
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = (schema.required ?? []) as string[];
+  const optional = new Set(Object.keys(properties).filter((name) => nullable(properties[name]!)));
+  return {
+    ...schema,
+    type: 'object',
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, p]) => [name, optional.has(name) ? withoutNull(p) : p]),
+    ),
+    required: required.filter((name) => !optional.has(name)),
+  };
+}
+
+/** An MCP call's arguments in the tool's strict form: each optional parameter left out is null. */
+export function fromMcpArguments(parameters: object, args: Record<string, unknown>): Record<string, unknown> {
+  const properties = ((parameters as JsonSchema).properties ?? {}) as Record<string, JsonSchema>;
+  const strict: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(properties)) if (nullable(p) && !(name in args)) strict[name] = null;
+  return { ...strict, ...args };
+}
+
 /**
  * Serves a profile's memory to other agents over MCP on stdio: stdout carries protocol messages
  * only (log lines go to stderr). `booting` may still be starting: the handshake (`initialize`, whose
@@ -40,7 +88,7 @@ export async function serveMcp(booting: Application | Promise<Application>, vers
     tools: [...(await toolsOf()).values()].map(({ tool }) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.parameters as { type: 'object' },
+      inputSchema: mcpInputSchema(tool.parameters),
       annotations: { readOnlyHint: true },
     })),
   }));
@@ -54,7 +102,7 @@ export async function serveMcp(booting: Application | Promise<Application>, vers
         `no tool ${request.params.name} here; this server is read-only and offers ${[...tools.keys()].join(', ')}`,
       );
     }
-    const args = request.params.arguments ?? {};
+    const args = fromMcpArguments(registered.tool.parameters, request.params.arguments ?? {});
     if (!registered.validate(args)) {
       const first = registered.validate.errors?.[0];
       throw new McpError(
