@@ -212,6 +212,9 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
         fact('Bob', 'prefers', 'tea', 'Alice prefers tea'),
         'subject_not_supported',
       );
+      // A subject absent from the evidence is said as such, not as a value in another clause.
+      const { result } = await propose('Alice prefers tea', fact('Bob', 'prefers', 'tea', 'Alice prefers tea'));
+      expect(result.error).to.equal('the subject does not occur as a whole span in the evidence; nothing was written');
     });
     it('subject_not_found (admission never creates entities)', async () => {
       await expectRejected(
