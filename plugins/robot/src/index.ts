@@ -38,7 +38,7 @@ export type {
   ToSafety,
 } from './safety/protocol.js';
 export { NAVIGATE_TO_POSE, NAVIGATION_SENSOR, type NavigationMapping } from './navigation.js';
-export { CLOCK_QOS, CLOCK_TOPIC, CLOCK_TYPE, hostClock, simulationClock, timeMs, type RosClock } from './ros-time.js';
+export { CLOCK_QOS, CLOCK_TOPIC, CLOCK_TYPE, simulationClock, timeMs, type RosClock } from './ros-time.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';
 export { E_STOP_QOS, E_STOP_TYPE, subscribeEStop } from './safety/e-stop.js';
 export { CONFIRM_MS, SafetyController, type SafetyEnvironment } from './safety/controller.js';

@@ -37,7 +37,7 @@ export interface NavigationHooks {
    */
   navigating(state: NavigationState, goal?: string): void;
   /** Now, for a goal's stamp (ms): the runtime's clock, or the simulation clock under `use_sim_time`. */
-  stampTime?(): number;
+  stampTime(): number;
 }
 
 /**
@@ -142,7 +142,7 @@ export function attachNavigation(
       const goal = {
         pose: {
           header: {
-            stamp: mapping.stamp === 'zero' ? ZERO_STAMP : stamp(hooks.stampTime?.() ?? clock.now().getTime()),
+            stamp: mapping.stamp === 'zero' ? ZERO_STAMP : stamp(hooks.stampTime()),
             frame_id: frame,
           },
           pose: { position: { x: x_m, y: y_m, z: 0 }, orientation: yawQuaternion((yaw_deg * Math.PI) / 180) },

@@ -307,7 +307,7 @@ export function attachRobot(
                   error: `the e-stop topic ${mapping.safety.e_stop_topic} is not heard (never, or not within e_stop_timeout_ms); no goal was sent`,
                 }
               : undefined,
-      ...(simTopic ? { stampTime } : {}),
+      stampTime,
       navigating: (state, goal) => {
         // One source of motion: a goal ends the drive (the safety path stops republishing it).
         if (state !== 'ended') cancelDeadline();

@@ -30,11 +30,6 @@ export interface RosClock {
   close(): void;
 }
 
-/** The host's wall clock. */
-export function hostClock(now: () => number = Date.now): RosClock {
-  return { now, simulated: false, ready: () => true, close: () => undefined };
-}
-
 /** The milliseconds of a `builtin_interfaces/msg/Time`, or undefined when it is not one. */
 export function timeMs(time: unknown): number | undefined {
   const { sec, nanosec } = (time ?? {}) as { sec?: unknown; nanosec?: unknown };

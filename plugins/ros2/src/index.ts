@@ -9,7 +9,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { definePlugin, type MiraPlugin } from '@mira/core';
-import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotMapping, type RobotTransport } from '@mira/robot';
+import {
+  CLOCK_TOPIC,
+  ROBOT_MAPPING_SCHEMA_PROPERTIES,
+  attachRobot,
+  type RobotMapping,
+  type RobotTransport,
+} from '@mira/robot';
 import { NODE_CONFIG_SCHEMA, attachNode, resolveName, type NodeConfig } from './node.js';
 import { Ros2Errors } from './errors.js';
 import { RosArgsError, parseRosArgs, readParamsFile, remapName, type RosArgs } from './ros-args.js';
@@ -173,7 +179,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
         action: name(rawConfig.navigation.action),
       },
       use_sim_time: simTime,
-      ...(simTime ? { sim_clock_topic: name('/clock') } : {}),
+      ...(simTime ? { sim_clock_topic: name(CLOCK_TOPIC) } : {}),
       safety: rawConfig.safety && {
         ...rawConfig.safety,
         ...(rawConfig.safety.e_stop_topic ? { e_stop_topic: name(rawConfig.safety.e_stop_topic) } : {}),
