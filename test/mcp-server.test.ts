@@ -312,16 +312,20 @@ describe('tools for other agents', () => {
 });
 
 describe('mira mcp on a profile whose memory does not exist yet', () => {
+  /** A profile with memory whose database file is not there yet. */
+  const writeNewMemoryProfile = (dir: string) =>
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-memory', '@mira/plugin-memory-tools'] },
+        memory: { enabled: true, database_path: 'data/memory.sqlite3' },
+      }),
+    );
+
   it('fails with the reason on stderr, exit status 1, and creates nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mira-mcp-new-'));
     try {
-      writeFileSync(
-        join(dir, 'profile.toml'),
-        stringify({
-          profile: { name: 'Mira', plugins: ['@mira/plugin-memory', '@mira/plugin-memory-tools'] },
-          memory: { enabled: true, database_path: 'data/memory.sqlite3' },
-        }),
-      );
+      writeNewMemoryProfile(dir);
       const run = await runMira(['mcp', '--profile', dir], '', { timeoutMs: 20_000 });
       expect(run.code).to.equal(1);
       expect(run.stdout).to.equal('');
@@ -334,13 +338,7 @@ describe('mira mcp on a profile whose memory does not exist yet', () => {
   it('answers the handshake while it boots; a request for tools gets the boot error, then it exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mira-mcp-early-'));
     try {
-      writeFileSync(
-        join(dir, 'profile.toml'),
-        stringify({
-          profile: { name: 'Mira', plugins: ['@mira/plugin-memory', '@mira/plugin-memory-tools'] },
-          memory: { enabled: true, database_path: 'data/memory.sqlite3' },
-        }),
-      );
+      writeNewMemoryProfile(dir);
       const child = spawn(process.execPath, [MIRA_BIN, 'mcp', '--profile', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';

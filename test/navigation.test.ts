@@ -9,6 +9,14 @@ import { NAVIGATE_TO_POSE } from '@mira/robot';
 import { eventually } from './conformance/transport-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer, type TestActionServer } from './helpers/rosbridge-server.js';
 
+/** Blocks this thread for `ms`, as a plugin stuck in a loop would (the safety worker's thread runs on). */
+function blockMainThread(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // busy: no timer, socket or message is served meanwhile
+  }
+}
+
 const DRIVE = {
   topic: '/cmd_vel',
   type: 'geometry_msgs/msg/Twist',
@@ -271,10 +279,7 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
       await call('navigate_to', { x_m: 3, y_m: 0, yaw_deg: 0 });
       await eventually(() => nav2.goals.length === 2, 3000, "Mira's goal");
       await new Promise((r) => setTimeout(r, 100));
-      const until = Date.now() + 700;
-      while (Date.now() < until) {
-        // a plugin stuck in a loop
-      }
+      blockMainThread(700); // a plugin stuck in a loop
       await eventually(() => nav2.goals[1]!.state === 'canceled', 3000, 'the cancellation by the worker');
       expect(nav2.goals[0]!.state).to.equal('active');
     } finally {
@@ -307,10 +312,7 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
     // Another drive keeps the dead-man armed, then the main thread blocks past the stall time.
     await call('drive', { linear_m_s: 0.1, angular_rad_s: 0, duration_s: 5 });
-    const until = Date.now() + 700;
-    while (Date.now() < until) {
-      // a plugin stuck in a loop
-    }
+    blockMainThread(700); // a plugin stuck in a loop
     await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation by the worker');
   });
 
@@ -318,10 +320,7 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await call('navigate_to', { x_m: 3, y_m: 0, yaw_deg: 0 });
     await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
     await new Promise((r) => setTimeout(r, 100));
-    const until = Date.now() + 700;
-    while (Date.now() < until) {
-      // a plugin stuck in a loop, with no drive of Mira's running
-    }
+    blockMainThread(700); // a plugin stuck in a loop, with no drive of Mira's running
     await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation by the worker');
   });
 
