@@ -1,7 +1,6 @@
 import { CoreErrorCodes, MemoryErrorCodes, MiraError } from '../errors.js';
-import { memoryRef } from './ids.js';
 import { assertNoFormatCharacters, normalizeDisplay, normalizeKey, normalizeToken } from '../text/normalize.js';
-import type { Memory, MemoryLink, NewMemory } from './types.js';
+import type { NewMemory } from './types.js';
 
 /** Longest canonical name or alias, in characters after normalisation. */
 export const MAX_NAME_LENGTH = 256;
@@ -169,51 +168,4 @@ export function prepareMemory(input: NewMemory): PreparedMemory {
       ? summary
       : bounded(normalizeDisplay(input.payloadText, 'payload'), MAX_SUMMARY_LENGTH, 'payload');
   return { kind, summary, predicate, value, sourceKind, sourceLabel, confidence, links, payloadText };
-}
-
-/**
- * The memory a store has just written from `m`: what `getMemory` would return, built without reading
- * it back (links sorted as stores return them; one inline text/plain payload).
- */
-export function writtenMemory(
-  m: PreparedMemory,
-  written: {
-    id: number;
-    createdAt: string;
-    links: MemoryLink[];
-    payloadId: number;
-    byteSize: number;
-    supersedes?: number | null;
-  },
-): Memory {
-  const links = [...written.links].sort(
-    (a, b) => a.entityId - b.entityId || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0),
-  );
-  return {
-    id: written.id,
-    ref: memoryRef(written.id),
-    kind: m.kind,
-    summary: m.summary,
-    predicate: m.predicate,
-    value: m.value,
-    source: { kind: m.sourceKind, label: m.sourceLabel },
-    confidence: m.confidence,
-    status: 'active',
-    createdAt: written.createdAt,
-    supersededBy: null,
-    supersededAt: null,
-    supersedes: written.supersedes ?? null,
-    links,
-    payloads: [
-      {
-        id: written.payloadId,
-        payloadKind: 'inline_text',
-        mediaType: 'text/plain',
-        byteSize: written.byteSize,
-        objectRef: null,
-        sha256: null,
-        createdAt: written.createdAt,
-      },
-    ],
-  };
 }

@@ -1,57 +1,40 @@
 import {
   MemoryErrorCodes,
   MiraError,
-  entityRef,
-  memoryRef,
-  normalizeToken,
   DEFAULT_PROPOSAL_TTL_MS,
-  assertDecidable,
-  assertNameFree,
-  assertEntityNameFree,
-  assertSlotUnchanged,
-  formatIds,
-  prepareProposal,
-  proposalFromColumns,
-  requireProposal,
-  slotFactIds,
-  supersedableSlot,
-  supersedingMemory,
-  toProposal,
-  prepareMemory,
-  prepareName,
-  prepareNewName,
-  rejectReason,
-  slotOf,
   systemClock,
-  writtenMemory,
-  type Alias,
-  type AcceptedProposal,
-  type AliasAdded,
   type Clock,
   type Entity,
   type Memory,
-  type MemoryLink,
   type MemorySlot,
-  type MemoryStatus,
-  type MemoryStore,
   type MemorySnapshot,
-  type NewMemory,
-  type NewProposal,
+  type MemoryStatus,
   type NewestMemories,
   type Payload,
-  type Proposal,
-  type ProposalColumns,
-  type ProposalStatus,
-  type PayloadInfo,
   type PreparedMemory,
-  type SlotDecision,
+  type ProposalRow,
   type SlotMemory,
-  type SlotOutcome,
-  type StoreInfo,
 } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type UpgradeDone } from '@mira/sqlite';
+import { ScriptedMemoryStore } from './algorithm.js';
+import type { PreparedProposal } from './rules.js';
+import {
+  entityFromColumns,
+  formatIds,
+  memoryFromColumns,
+  payloadInfoFromColumns,
+  proposalFromColumns,
+  slotMemoryFromColumns,
+  type AliasColumns,
+  type EntityColumns,
+  type LinkColumns,
+  type MemoryColumns,
+  type PayloadColumns,
+  type ProposalColumns,
+} from './rows.js';
 import { MEMORY_SCHEMA, SCHEMA_VERSION } from './schema-v2.js';
-import { sameSlot } from './slot.js';
+import { runSync, type Script } from './script.js';
+import type { MemoryStatements, StoreCounts } from './statements.js';
 
 /** How to open a {@link SqliteMemoryStore}. */
 export interface SqliteMemoryStoreOptions {
@@ -67,90 +50,28 @@ export interface SqliteMemoryStoreOptions {
   readonly onUpgrade?: (done: UpgradeDone) => void;
 }
 
-interface EntityRow {
-  id: number;
-  entity_type: string;
-  canonical_name: string;
-  name_key: string;
-  created_at: string;
-}
-interface AliasRow {
-  id: number;
-  entity_id: number;
-  alias: string;
-  alias_key: string;
-  created_at: string;
-}
-interface MemoryRow {
-  id: number;
-  kind: string;
-  summary: string;
-  predicate: string | null;
-  value: string | null;
-  source_kind: string;
-  source_label: string | null;
-  confidence: number | null;
-  status: MemoryStatus;
-  created_at: string;
-  superseded_by: number | null;
-  superseded_at: string | null;
-  supersedes: number | null;
-}
-interface LinkRow {
-  entity_id: number;
-  role: string;
-  canonical_name: string;
-}
 const PROPOSAL_COLUMNS =
   'id, kind, entity_type, name, memory_id, value, slot_ids, evidence, utterance, decision, created_at, expires_at, decided_at, reason, result';
 const MEMORY_COLUMNS =
   'id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at, superseded_by, superseded_at';
 
-interface PayloadRow {
-  id: number;
-  payload_kind: 'inline_text' | 'object_ref';
-  media_type: string;
-  text_body: string | null;
-  object_ref: string | null;
-  sha256: string | null;
-  byte_size: number;
-  created_at: string;
-}
-
 /**
- * The canonical, embedded persistent memory store on one SQLite file
- * (better-sqlite3). Statements are prepared once; every multi-row write is
- * one immediate transaction.
- *
- * @example
- * const store = SqliteMemoryStore.open('/var/lib/mira/memory.sqlite3');
- * const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
- * await store.close();
+ * The SQLite dialect of the store's statements (better-sqlite3): each prepared once, each answered
+ * synchronously, so a whole script runs inside one better-sqlite3 transaction.
  */
-export class SqliteMemoryStore implements MemoryStore {
-  readonly backend = 'sqlite';
-  readonly path: string;
+class SqliteStatements implements MemoryStatements {
   readonly #db: SqliteDatabase;
-  readonly #clock: Clock;
-  readonly #proposalTtlMs: number;
   readonly #s;
-  #closed = false;
 
-  private constructor(path: string, db: SqliteDatabase, clock: Clock, proposalTtlMs: number) {
-    this.path = path;
+  constructor(db: SqliteDatabase) {
     this.#db = db;
-    this.#clock = clock;
-    this.#proposalTtlMs = proposalTtlMs;
     this.#s = {
       insertEntity: db.prepare(
         'INSERT INTO entities (entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?)',
       ),
       entityNameById: db.prepare('SELECT canonical_name FROM entities WHERE id = ?').pluck(),
       entityById: db.prepare('SELECT id, entity_type, canonical_name, name_key, created_at FROM entities WHERE id = ?'),
-      aliasesOf: db.prepare(
-        'SELECT id, entity_id, alias, alias_key, created_at FROM aliases WHERE entity_id = ? ORDER BY id',
-      ),
-      aliasOf: db.prepare('SELECT id FROM aliases WHERE entity_id = ? AND alias_key = ?'),
+      aliasesOf: db.prepare('SELECT id, alias, alias_key, created_at FROM aliases WHERE entity_id = ? ORDER BY id'),
       insertAlias: db.prepare('INSERT INTO aliases (entity_id, alias, alias_key, created_at) VALUES (?, ?, ?, ?)'),
       entityIdsByKey: db
         .prepare(
@@ -230,16 +151,202 @@ export class SqliteMemoryStore implements MemoryStore {
       counts: db.prepare(
         `SELECT (SELECT count(*) FROM entities) AS entities, (SELECT count(*) FROM aliases) AS aliases,
                 (SELECT count(*) FROM memories) AS memories,
-                (SELECT count(*) FROM memories WHERE status = 'active') AS active,
+                (SELECT count(*) FROM memories WHERE status = 'active') AS activeMemories,
                 (SELECT count(*) FROM memory_links) AS links, (SELECT count(*) FROM payloads) AS payloads`,
       ),
     };
   }
 
+  #entity(id: number): Entity | undefined {
+    const row = this.#s.entityById.get(id) as EntityColumns | undefined;
+    return row && entityFromColumns(row, this.#s.aliasesOf.all(id) as AliasColumns[]);
+  }
+
+  #memory(id: number): Memory | undefined {
+    const row = this.#s.memoryById.get(id) as MemoryColumns | undefined;
+    return (
+      row &&
+      memoryFromColumns(
+        row,
+        this.#s.linksOf.all(id) as LinkColumns[],
+        this.#s.payloadInfoOf.all(id) as PayloadColumns[],
+      )
+    );
+  }
+
+  entities(ids: readonly number[]): Entity[] {
+    return ids.flatMap((id) => this.#entity(id) ?? []);
+  }
+
+  entityIdsByKey(key: string): number[] {
+    return this.#s.entityIdsByKey.all(key, key) as number[];
+  }
+
+  entitiesByKey(key: string): Entity[] {
+    return this.entities(this.entityIdsByKey(key));
+  }
+
+  entityPage(entityType: string | null, limit: number, offset: number): { entities: Entity[]; total: number } {
+    const ids = this.#s.entityIdsPage.all(entityType, entityType, limit, offset) as number[];
+    return { entities: this.entities(ids), total: this.#s.entityCount.get(entityType, entityType) as number };
+  }
+
+  entityNames(ids: readonly number[]): Array<string | undefined> {
+    return ids.map((id) => this.#s.entityNameById.get(id) as string | undefined);
+  }
+
+  memories(ids: readonly number[]): Memory[] {
+    return ids.flatMap((id) => this.#memory(id) ?? []);
+  }
+
+  slot(slot: MemorySlot): Memory[] {
+    return this.memories(this.#s.bySlot.all(slot.entityId, slot.role, slot.predicate) as number[]);
+  }
+
+  slotMemories(slot: MemorySlot): SlotMemory[] {
+    return (this.#s.slotMemories.all(slot.entityId, slot.role, slot.predicate) as SlotRow[]).map((row) =>
+      slotMemoryFromColumns({ ...row, links: JSON.parse(row.links) as Array<[number, string]> }),
+    );
+  }
+
+  newestActive(entityIds: readonly number[], newest: number | undefined): NewestMemories[] {
+    const limit = newest ?? -1;
+    return entityIds.map((entityId) => {
+      const ids = (this.#s.newestActive.all(entityId, limit) as number[]).reverse();
+      const total = limit < 0 ? ids.length : (this.#s.countActive.get(entityId) as number);
+      return { memories: this.memories(ids), total };
+    });
+  }
+
+  history(entityId: number): Memory[] {
+    return this.memories(this.#s.historyOf.all(entityId) as number[]);
+  }
+
+  payloads(memoryId: number): Payload[] {
+    return (this.#s.payloadsOf.all(memoryId) as Array<PayloadColumns & { text_body: string | null }>).map((row) => ({
+      ...payloadInfoFromColumns(row),
+      text: row.text_body,
+    }));
+  }
+
+  proposal(id: number): ProposalRow | undefined {
+    const row = this.#s.proposalById.get(id) as ProposalColumns | undefined;
+    return row && proposalFromColumns(row);
+  }
+
+  proposals(): ProposalRow[] {
+    return (this.#s.proposals.all() as ProposalColumns[]).map(proposalFromColumns);
+  }
+
+  counts(): StoreCounts {
+    return this.#s.counts.get() as StoreCounts;
+  }
+
+  revision(): string {
+    // data_version moves when another connection commits; total_changes counts this connection's writes.
+    return `${this.#db.pragma('data_version', { simple: true }) as number}:${this.#s.revision.get() as number}`;
+  }
+
+  // A write transaction holds the database's only write lock (BEGIN IMMEDIATE): nothing else to lock.
+  lockSlot(): void {}
+  lockProposal(): void {}
+
+  insertEntity(entityType: string, name: { display: string; key: string }, now: string): number {
+    return Number(this.#s.insertEntity.run(entityType, name.display, name.key, now).lastInsertRowid);
+  }
+
+  insertAlias(entityId: number, name: { display: string; key: string }, now: string): number {
+    return Number(this.#s.insertAlias.run(entityId, name.display, name.key, now).lastInsertRowid);
+  }
+
+  insertMemory(m: PreparedMemory, byteSize: number, now: string): { memoryId: number; payloadId: number } {
+    const memoryId = Number(
+      this.#s.insertMemory.run(m.kind, m.summary, m.predicate, m.value, m.sourceKind, m.sourceLabel, m.confidence, now)
+        .lastInsertRowid,
+    );
+    for (const link of m.links) this.#s.insertLink.run(memoryId, link.entityId, link.role);
+    const payloadId = Number(this.#s.insertPayload.run(memoryId, m.payloadText, byteSize, now).lastInsertRowid);
+    return { memoryId, payloadId };
+  }
+
+  /** No one-statement admission here: the algorithm's write transaction is as short. */
+  admitWrite(): undefined {
+    return undefined;
+  }
+
+  supersede(oldId: number, newId: number, now: string): void {
+    this.#s.supersede.run(newId, now, oldId);
+  }
+
+  insertProposal(p: PreparedProposal, slotIds: readonly number[]): number {
+    return Number(
+      this.#s.insertProposal.run(
+        p.kind,
+        p.entityType,
+        p.name,
+        p.nameKey,
+        p.memoryId,
+        p.value,
+        formatIds(slotIds),
+        p.evidence,
+        p.utterance,
+        p.createdAt,
+        p.expiresAt,
+      ).lastInsertRowid,
+    );
+  }
+
+  decideProposal(
+    id: number,
+    decision: 'accepted' | 'rejected',
+    now: string,
+    reason: string | null,
+    result: string | null,
+  ): void {
+    this.#s.decideProposal.run(decision, now, reason, result, id);
+  }
+
+  eraseSpentUtterances(now: string): void {
+    this.#s.eraseSpentUtterances.run(now);
+  }
+}
+
+/**
+ * The canonical, embedded persistent memory store on one SQLite file (better-sqlite3): the store's one
+ * algorithm ({@link ScriptedMemoryStore}) over the SQLite dialect. Statements are prepared once; every
+ * write is one immediate transaction.
+ *
+ * @example
+ * const store = SqliteMemoryStore.open('/var/lib/mira/memory.sqlite3');
+ * const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+ * await store.close();
+ */
+export class SqliteMemoryStore extends ScriptedMemoryStore {
+  readonly backend = 'sqlite';
+  readonly path: string;
+  readonly #db: SqliteDatabase;
+  readonly #statements: SqliteStatements;
+  readonly #transact = <U>(mode: 'write' | 'read', body: () => U): U => {
+    const tx = this.#db.transaction(body);
+    return mode === 'write' ? tx.immediate() : tx.deferred();
+  };
+  #closed = false;
+
+  private constructor(path: string, db: SqliteDatabase, clock: Clock, proposalTtlMs: number) {
+    super(clock, proposalTtlMs, SCHEMA_VERSION);
+    this.path = path;
+    this.#db = db;
+    this.#statements = new SqliteStatements(db);
+  }
+
+  get location(): string {
+    return this.path;
+  }
+
   /**
    * Opens or creates the store at `path` (the parent directory must exist).
-   * Refuses, leaving the file unchanged, anything that is not a schema-v1
-   * Mira database or a new/empty file.
+   * Refuses, leaving the file unchanged, anything that is not a Mira memory
+   * database of a version it reads, or a new/empty file.
    */
   static open(path: string, options: SqliteMemoryStoreOptions = {}): SqliteMemoryStore {
     const db = options.readOnly
@@ -253,11 +360,16 @@ export class SqliteMemoryStore implements MemoryStore {
     );
     // What was said beside the evidence of proposals decided or expired since: erased at open (rows of
     // earlier versions included), as every new proposal erases it for those that expired meanwhile.
-    if (!options.readOnly) store.#s.eraseSpentUtterances.run(store.#now());
+    if (!options.readOnly) store.#statements.eraseSpentUtterances(store.now());
     return store;
   }
 
-  #run<T>(fn: () => T): Promise<T> {
+  protected execute<T>(_what: string, script: Script<T>): Promise<T> {
+    return this.#guard(() => runSync(script, this.#statements, this.#transact));
+  }
+
+  /** `fn()`'s result; refused when closed; a driver's failure as MIRA_ERR_MEMORY_BACKEND. */
+  #guard<T>(fn: () => T): Promise<T> {
     if (this.#closed) return Promise.reject(new MiraError(MemoryErrorCodes.CLOSED, 'the memory store is closed'));
     try {
       return Promise.resolve(fn());
@@ -286,363 +398,8 @@ export class SqliteMemoryStore implements MemoryStore {
     };
   }
 
-  #now(): string {
-    return this.#clock.now().toISOString();
-  }
-
-  #entity(id: number): Entity | undefined {
-    const row = this.#s.entityById.get(id) as EntityRow | undefined;
-    if (!row) return undefined;
-    const aliases = (this.#s.aliasesOf.all(id) as AliasRow[]).map((a): Alias => ({
-      id: a.id,
-      entityId: a.entity_id,
-      alias: a.alias,
-      aliasKey: a.alias_key,
-      createdAt: a.created_at,
-    }));
-    return {
-      id: row.id,
-      ref: entityRef(row.id),
-      entityType: row.entity_type,
-      canonicalName: row.canonical_name,
-      nameKey: row.name_key,
-      createdAt: row.created_at,
-      aliases,
-    };
-  }
-
-  #requireEntity(id: number): Entity {
-    const entity = this.#entity(id);
-    if (!entity)
-      throw new MiraError(
-        MemoryErrorCodes.ENTITY_NOT_FOUND,
-        `there is no entity ${entityRef(id)}; find one with "memory entity find"`,
-      );
-    return entity;
-  }
-
-  #memory(id: number): Memory | undefined {
-    const row = this.#s.memoryById.get(id) as MemoryRow | undefined;
-    if (!row) return undefined;
-    const links = (this.#s.linksOf.all(id) as LinkRow[]).map((l): MemoryLink => ({
-      entityId: l.entity_id,
-      entityRef: entityRef(l.entity_id),
-      entityName: l.canonical_name,
-      role: l.role,
-    }));
-    const payloads = (this.#s.payloadInfoOf.all(id) as PayloadRow[]).map(toPayloadInfo);
-    return {
-      id: row.id,
-      ref: memoryRef(row.id),
-      kind: row.kind,
-      summary: row.summary,
-      predicate: row.predicate,
-      value: row.value,
-      source: { kind: row.source_kind, label: row.source_label },
-      confidence: row.confidence,
-      status: row.status,
-      createdAt: row.created_at,
-      supersededBy: row.superseded_by,
-      supersededAt: row.superseded_at,
-      supersedes: row.supersedes,
-      links,
-      payloads,
-    };
-  }
-
-  #proposal(id: number): Proposal | undefined {
-    const row = this.#s.proposalById.get(id) as ProposalColumns | undefined;
-    return row && toProposal(proposalFromColumns(row), this.#clock.now());
-  }
-
-  info(): Promise<StoreInfo> {
-    return this.#run(() => {
-      const c = this.#s.counts.get() as Record<string, number>;
-      return {
-        backend: this.backend,
-        location: this.path,
-        schemaVersion: SCHEMA_VERSION,
-        entities: c.entities!,
-        aliases: c.aliases!,
-        memories: c.memories!,
-        activeMemories: c.active!,
-        links: c.links!,
-        payloads: c.payloads!,
-      };
-    });
-  }
-
-  /** Validates and writes an entity: what `createEntity` and an accepted entity proposal both do. */
-  #insertEntity(input: { entityType: string; canonicalName: string }, now: string): number {
-    const entityType = normalizeToken(input.entityType, 'entity type');
-    const name = prepareNewName(input.canonicalName, 'canonical name');
-    return Number(this.#s.insertEntity.run(entityType, name.display, name.key, now).lastInsertRowid);
-  }
-
-  createEntity(input: { entityType: string; canonicalName: string }): Promise<Entity> {
-    return this.#run(() => this.#entity(this.#insertEntity(input, this.#now()))!);
-  }
-
-  addAlias(entityId: number, alias: string): Promise<AliasAdded> {
-    return this.#run(() => {
-      const name = prepareNewName(alias, 'alias');
-      return this.#db
-        .transaction((): AliasAdded => {
-          const entity = this.#requireEntity(entityId);
-          if (entity.nameKey === name.key || this.#s.aliasOf.get(entityId, name.key)) {
-            throw new MiraError(
-              MemoryErrorCodes.ALIAS_EXISTS,
-              `${entity.ref} "${entity.canonicalName}" is already named "${name.display}" (same exact key); nothing was added`,
-            );
-          }
-          const id = Number(this.#s.insertAlias.run(entityId, name.display, name.key, this.#now()).lastInsertRowid);
-          const alsoNames = (this.#s.entityIdsByKey.all(name.key, name.key) as number[])
-            .filter((e) => e !== entityId)
-            .map((e) => this.#entity(e)!);
-          const added = this.#entity(entityId)!;
-          return { entity: added, alias: added.aliases.find((a) => a.id === id)!, alsoNames };
-        })
-        .immediate();
-    });
-  }
-
-  getEntity(entityId: number): Promise<Entity | undefined> {
-    return this.#run(() => this.#entity(entityId));
-  }
-
-  listEntities(
-    options: { readonly entityType?: string | null; readonly offset?: number; readonly limit?: number } = {},
-  ): Promise<{ entities: Entity[]; total: number }> {
-    return this.#run(() => {
-      const type = options.entityType ?? null;
-      const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
-      const offset = Math.max(options.offset ?? 0, 0);
-      const ids = this.#s.entityIdsPage.all(type, type, limit, offset) as number[];
-      return {
-        entities: ids.map((id) => this.#entity(id)!),
-        total: this.#s.entityCount.get(type, type) as number,
-      };
-    });
-  }
-
-  revision(): Promise<string> {
-    // data_version moves when another connection commits; total_changes counts this connection's writes.
-    return this.#run(
-      () => `${this.#db.pragma('data_version', { simple: true }) as number}:${this.#s.revision.get() as number}`,
-    );
-  }
-
-  findEntities(name: string): Promise<Entity[]> {
-    return this.#run(() => {
-      const { key } = prepareName(name);
-      return (this.#s.entityIdsByKey.all(key, key) as number[]).map((id) => this.#entity(id)!);
-    });
-  }
-
-  findEntityIds(name: string): Promise<number[]> {
-    return this.#run(() => {
-      const { key } = prepareName(name);
-      return this.#s.entityIdsByKey.all(key, key) as number[];
-    });
-  }
-
-  /** Writes a validated memory, its links and its payload; call inside a transaction. */
-  #insertMemory(m: PreparedMemory): Memory {
-    const links = m.links.map((link): MemoryLink => {
-      const name = this.#s.entityNameById.get(link.entityId) as string | undefined;
-      if (name === undefined) {
-        throw new MiraError(
-          MemoryErrorCodes.ENTITY_NOT_FOUND,
-          `there is no entity ${entityRef(link.entityId)}; find one with "memory entity find"`,
-        );
-      }
-      return { entityId: link.entityId, entityRef: entityRef(link.entityId), entityName: name, role: link.role };
-    });
-    const now = this.#now();
-    const memoryId = Number(
-      this.#s.insertMemory.run(m.kind, m.summary, m.predicate, m.value, m.sourceKind, m.sourceLabel, m.confidence, now)
-        .lastInsertRowid,
-    );
-    for (const link of links) this.#s.insertLink.run(memoryId, link.entityId, link.role);
-    const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
-    const payloadId = Number(this.#s.insertPayload.run(memoryId, m.payloadText, byteSize, now).lastInsertRowid);
-    // Built from what was just written, in the order getMemory() returns, instead of reading it back.
-    return writtenMemory(m, { id: memoryId, createdAt: now, links, payloadId, byteSize });
-  }
-
-  createMemory(input: NewMemory): Promise<Memory> {
-    return this.#run(() => {
-      const m = prepareMemory(input);
-      return this.#db.transaction((): Memory => this.#insertMemory(m)).immediate();
-    });
-  }
-
-  admitToSlot<R>(
-    slot: MemorySlot,
-    decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
-  ): Promise<SlotOutcome<R>> {
-    return this.#run(() => {
-      // Read without the write lock (one statement sees one committed state): most decisions write nothing.
-      const seen = this.#slotMemories(slot);
-      const first = decide(seen);
-      if (!('create' in first)) return { answer: first.answer };
-      return this.#db
-        .transaction((): SlotOutcome<R> => {
-          // Under the write lock: what another process wrote since is decided on afresh.
-          const now = this.#slotMemories(slot);
-          const decision = sameSlot(now, seen) ? first : decide(now);
-          if ('create' in decision) return { created: this.#insertMemory(prepareMemory(decision.create)) };
-          return { answer: decision.answer };
-        })
-        .immediate();
-    });
-  }
-
-  /** What an admission sees of a slot, in one statement. */
-  #slotMemories(slot: MemorySlot): SlotMemory[] {
-    return (this.#s.slotMemories.all(slot.entityId, slot.role, slot.predicate) as SlotRow[]).map(toSlotMemory);
-  }
-
-  getMemory(memoryId: number): Promise<Memory | undefined> {
-    return this.#run(() => this.#memory(memoryId));
-  }
-
-  getPayloads(memoryId: number): Promise<Payload[]> {
-    return this.#run(() =>
-      (this.#s.payloadsOf.all(memoryId) as PayloadRow[]).map((row) => ({ ...toPayloadInfo(row), text: row.text_body })),
-    );
-  }
-
-  listActiveMemories(entityId: number, options: { newest?: number } = {}): Promise<NewestMemories> {
-    return this.#run(() => this.#newestActive(entityId, options.newest));
-  }
-
-  listActiveMemoriesOf(
-    entityIds: readonly number[],
-    options: { readonly newest?: number } = {},
-  ): Promise<NewestMemories[]> {
-    return this.#run(() => entityIds.map((id) => this.#newestActive(id, options.newest)));
-  }
-
-  #newestActive(entityId: number, newest: number | undefined): NewestMemories {
-    const limit = newest ?? -1;
-    const ids = (this.#s.newestActive.all(entityId, limit) as number[]).reverse();
-    const total = limit < 0 ? ids.length : (this.#s.countActive.get(entityId) as number);
-    return { memories: ids.map((id) => this.#memory(id)!), total };
-  }
-
-  findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {
-    return this.#run(() => this.#slot(entityId, role, predicate));
-  }
-
-  listMemoryHistory(entityId: number): Promise<Memory[]> {
-    return this.#run(() => (this.#s.historyOf.all(entityId) as number[]).map((id) => this.#memory(id)!));
-  }
-
-  createProposal(input: NewProposal): Promise<Proposal> {
-    return this.#run(() => {
-      const p = prepareProposal(input, this.#clock.now(), this.#proposalTtlMs);
-      return this.#db
-        .transaction((): Proposal => {
-          this.#s.eraseSpentUtterances.run(p.createdAt);
-          let slotIds: number[] = [];
-          if (p.kind === 'entity') {
-            assertNameFree(p.name!, this.#s.entityIdsByKey.all(p.nameKey, p.nameKey) as number[]);
-          } else {
-            const { slot } = supersedableSlot(this.#memory(p.memoryId!), p.memoryId!);
-            slotIds = slotFactIds(this.#slot(slot.entityId, slot.role, slot.predicate));
-          }
-          const id = Number(
-            this.#s.insertProposal.run(
-              p.kind,
-              p.entityType,
-              p.name,
-              p.nameKey,
-              p.memoryId,
-              p.value,
-              formatIds(slotIds),
-              p.evidence,
-              p.utterance,
-              p.createdAt,
-              p.expiresAt,
-            ).lastInsertRowid,
-          );
-          return this.#proposal(id)!;
-        })
-        .immediate();
-    });
-  }
-
-  getProposal(proposalId: number): Promise<Proposal | undefined> {
-    return this.#run(() => this.#proposal(proposalId));
-  }
-
-  listProposals(options: { readonly status?: ProposalStatus } = {}): Promise<Proposal[]> {
-    return this.#run(() => {
-      const now = this.#clock.now();
-      const all = (this.#s.proposals.all() as ProposalColumns[]).map((row) =>
-        toProposal(proposalFromColumns(row), now),
-      );
-      return options.status === undefined ? all : all.filter((p) => p.status === options.status);
-    });
-  }
-
-  acceptProposal(proposalId: number): Promise<AcceptedProposal> {
-    return this.#run(() =>
-      this.#db
-        .transaction((): AcceptedProposal => {
-          const proposal = requireProposal(this.#proposal(proposalId), proposalId);
-          assertDecidable(proposal, true);
-          const now = this.#now();
-          if (proposal.kind === 'entity') {
-            const { key } = prepareName(proposal.name!);
-            assertEntityNameFree(proposal, this.#s.entityIdsByKey.all(key, key) as number[]);
-            const entityId = this.#insertEntity(
-              { entityType: proposal.entityType!, canonicalName: proposal.name! },
-              now,
-            );
-            this.#s.decideProposal.run('accepted', now, null, entityRef(entityId), proposalId);
-            return { proposal: this.#proposal(proposalId)!, entity: this.#entity(entityId)! };
-          }
-          const old = this.#memory(proposal.memoryId!);
-          const slot = old && slotOf(old);
-          assertSlotUnchanged(
-            proposal,
-            old,
-            slot ? slotFactIds(this.#slot(slot.entityId, slot.role, slot.predicate)) : [],
-          );
-          const created = this.#insertMemory(prepareMemory(supersedingMemory(old!, proposal)));
-          this.#s.supersede.run(created.id, now, old!.id);
-          this.#s.decideProposal.run('accepted', now, null, created.ref, proposalId);
-          return {
-            proposal: this.#proposal(proposalId)!,
-            memory: this.#memory(created.id)!,
-            superseded: this.#memory(old!.id)!,
-          };
-        })
-        .immediate(),
-    );
-  }
-
-  rejectProposal(proposalId: number, reason: string | null = null): Promise<Proposal> {
-    return this.#run(() =>
-      this.#db
-        .transaction((): Proposal => {
-          const proposal = requireProposal(this.#proposal(proposalId), proposalId);
-          assertDecidable(proposal, false);
-          this.#s.decideProposal.run('rejected', this.#now(), rejectReason(reason), null, proposalId);
-          return this.#proposal(proposalId)!;
-        })
-        .immediate(),
-    );
-  }
-
-  #slot(entityId: number, role: string, predicate: string): Memory[] {
-    return (this.#s.bySlot.all(entityId, role, predicate) as number[]).map((id) => this.#memory(id)!);
-  }
-
   exportSnapshot(): Promise<MemorySnapshot> {
-    return this.#run(() =>
+    return this.#guard(() =>
       this.#db
         .transaction((): MemorySnapshot => {
           const all = (sql: string) => this.#db.prepare(sql).all() as Array<Record<string, unknown>>;
@@ -717,27 +474,4 @@ interface SlotRow {
   predicate: string | null;
   value: string | null;
   links: string;
-}
-
-function toSlotMemory(row: SlotRow): SlotMemory {
-  return {
-    id: row.id,
-    ref: memoryRef(row.id),
-    kind: row.kind,
-    predicate: row.predicate,
-    value: row.value,
-    links: (JSON.parse(row.links) as Array<[number, string]>).map(([entityId, role]) => ({ entityId, role })),
-  };
-}
-
-function toPayloadInfo(row: PayloadRow): PayloadInfo {
-  return {
-    id: row.id,
-    payloadKind: row.payload_kind,
-    mediaType: row.media_type,
-    byteSize: row.byte_size,
-    objectRef: row.object_ref,
-    sha256: row.sha256,
-    createdAt: row.created_at,
-  };
 }

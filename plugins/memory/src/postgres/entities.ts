@@ -1,4 +1,4 @@
-import type { ProposalColumns } from '@mira/core';
+import type { ProposalColumns } from '../rows.js';
 import { EntitySchema } from 'typeorm';
 
 /**

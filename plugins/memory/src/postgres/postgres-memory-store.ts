@@ -2,51 +2,38 @@ import { DataSource, type EntityManager, type EntitySchema, type MigrationInterf
 import {
   MemoryErrorCodes,
   MiraError,
-  entityRef,
-  memoryRef,
-  normalizeToken,
   DEFAULT_PROPOSAL_TTL_MS,
-  assertDecidable,
-  assertNameFree,
-  assertEntityNameFree,
-  assertSlotUnchanged,
-  formatIds,
-  prepareProposal,
-  proposalFromColumns,
-  rejectReason,
-  requireProposal,
-  slotFactIds,
-  slotOf,
-  supersedableSlot,
-  supersedingMemory,
-  toProposal,
-  prepareMemory,
   prepareName,
-  prepareNewName,
   systemClock,
-  writtenMemory,
-  type AcceptedProposal,
-  type AliasAdded,
   type Clock,
   type Entity,
   type Memory,
-  type MemoryLink,
   type MemorySlot,
-  type MemoryStore,
   type MemorySnapshot,
-  type NewMemory,
-  type NewProposal,
   type NewestMemories,
   type Payload,
-  type Proposal,
-  type ProposalStatus,
-  type PayloadInfo,
   type PreparedMemory,
-  type SlotDecision,
+  type ProposalRow,
   type SlotMemory,
-  type SlotOutcome,
-  type StoreInfo,
 } from '@mira/core';
+import { ScriptedMemoryStore } from '../algorithm.js';
+import type { PreparedProposal } from '../rules.js';
+import {
+  entityFromColumns,
+  formatIds,
+  memoryFromColumns,
+  payloadInfoFromColumns,
+  proposalFromColumns,
+  slotMemoryFromColumns,
+  type AliasColumns,
+  type EntityColumns,
+  type LinkColumns,
+  type MemoryColumns,
+  type PayloadColumns,
+  type SlotColumns,
+} from '../rows.js';
+import { runAsync, type AsyncStatements, type Script, type TransactionMode } from '../script.js';
+import type { AdmitWritten, StoreCounts } from '../statements.js';
 import {
   AliasSchema,
   EntitySchemaV1,
@@ -56,17 +43,14 @@ import {
   PayloadSchema,
   ProposalSchema,
   type ProposalDbRow,
-  type MemoryRow,
-  type PayloadRow,
 } from './entities.js';
-
-type EntitySchemaLike = EntitySchema<any>;
 import { FleetErrors } from './errors.js';
 import { SPACE_PATTERN } from './space.js';
-import { sameSlot } from '../slot.js';
 import { FLEET_APPLICATION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
 import { MemorySchemaV2, TABLES_V1 } from './migrations/0002-proposals.js';
 import { FLEET_SCHEMA_VERSION, MemorySchemaV3, TABLES_V2 } from './migrations/0003-admission.js';
+
+type EntitySchemaLike = EntitySchema<any>;
 
 /** How to open a {@link PostgresMemoryStore}. */
 export interface PostgresMemoryStoreOptions {
@@ -82,8 +66,6 @@ export interface PostgresMemoryStoreOptions {
   /** How long a proposal waits for the operator, in ms (default 7 days). */
   readonly proposalTtlMs?: number;
 }
-
-type Runner = Pick<EntityManager, 'query'>;
 
 /** The server, database and user of a connection string, without the password. */
 export function describeUrl(url: string): { server: string; database: string; user: string } {
@@ -129,8 +111,6 @@ export function fleetError(error: unknown, where: string): MiraError {
     cause: error,
   });
 }
-
-const num = (v: string | number | null): number => Number(v);
 
 /** The IDs of the entities named `$2` exactly (canonical name or alias) in space `$1`. */
 const IDS_BY_KEY = `SELECT id FROM entities WHERE space = $1 AND name_key = $2
@@ -188,76 +168,13 @@ const SLOT_MEMORIES = `SELECT m.id, m.kind, m.predicate, m.value,
   FROM memories m WHERE m.space = $1 AND m.status = 'active' AND m.predicate = $4 AND m.id IN (
     SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2 AND role = $3) ORDER BY m.id`;
 
-interface EntityJoinedRow {
-  id: string;
-  entity_type: string;
-  canonical_name: string;
-  name_key: string;
-  created_at: string;
-  aliases: Array<{ id: number; alias: string; alias_key: string; created_at: string }>;
-}
-type MemoryJoinedRow = Omit<MemoryRow, 'space'> & {
-  supersedes: string | null;
-  links: Array<{ entity_id: number; role: string; canonical_name: string }>;
-  payloads: Array<
-    Omit<PayloadRow, 'space' | 'memory_id' | 'text_body' | 'id' | 'byte_size'> & {
-      id: number;
-      byte_size: number;
-    }
-  >;
-};
+type Runner = Pick<EntityManager, 'query'>;
 
-function toEntity(row: EntityJoinedRow): Entity {
-  const id = num(row.id);
-  return {
-    id,
-    ref: entityRef(id),
-    entityType: row.entity_type,
-    canonicalName: row.canonical_name,
-    nameKey: row.name_key,
-    createdAt: row.created_at,
-    aliases: row.aliases.map((a) => ({
-      id: num(a.id),
-      entityId: id,
-      alias: a.alias,
-      aliasKey: a.alias_key,
-      createdAt: a.created_at,
-    })),
-  };
-}
+type EntityJoinedRow = EntityColumns & { aliases: AliasColumns[] };
+type MemoryJoinedRow = MemoryColumns & { links: LinkColumns[]; payloads: PayloadColumns[] };
 
-function toMemory(row: MemoryJoinedRow): Memory {
-  return {
-    id: num(row.id),
-    ref: memoryRef(num(row.id)),
-    kind: row.kind,
-    summary: row.summary,
-    predicate: row.predicate,
-    value: row.value,
-    source: { kind: row.source_kind, label: row.source_label },
-    confidence: row.confidence === null ? null : Number(row.confidence),
-    status: row.status,
-    createdAt: row.created_at,
-    supersededBy: row.superseded_by === null ? null : num(row.superseded_by),
-    supersededAt: row.superseded_at,
-    supersedes: row.supersedes === null ? null : num(row.supersedes),
-    links: row.links.map((l): MemoryLink => ({
-      entityId: num(l.entity_id),
-      entityRef: entityRef(num(l.entity_id)),
-      entityName: l.canonical_name,
-      role: l.role,
-    })),
-    payloads: row.payloads.map((p) => ({
-      id: num(p.id),
-      payloadKind: p.payload_kind,
-      mediaType: p.media_type,
-      byteSize: num(p.byte_size),
-      objectRef: p.object_ref,
-      sha256: p.sha256,
-      createdAt: p.created_at,
-    })),
-  };
-}
+const toEntity = (row: EntityJoinedRow): Entity => entityFromColumns(row, row.aliases);
+const toMemory = (row: MemoryJoinedRow): Memory => memoryFromColumns(row, row.links, row.payloads);
 
 /** The items of `ids` in that order (rows come back in whatever order the plan gives). */
 function inOrder<T extends { id: number }>(ids: readonly number[], items: readonly T[]): T[] {
@@ -265,27 +182,368 @@ function inOrder<T extends { id: number }>(ids: readonly number[], items: readon
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** typeorm's postgres driver answers an UPDATE … RETURNING with [rows, count]. */
+function returned<T>(result: unknown): T[] {
+  const rows = result as [T[], number] | T[];
+  return (Array.isArray(rows[0]) ? rows[0] : rows) as T[];
+}
+
+/**
+ * The PostgreSQL dialect of the store's statements, in one memory space, on a pooled data source or on
+ * one transaction's connection. Every read is one statement, however many rows it involves (JSON
+ * aggregation, `= ANY($n)`, lateral joins); IDs are allocated per space from the space's row, which a
+ * write transaction holds only from its first allocation to its end.
+ */
+class PostgresStatements implements AsyncStatements {
+  readonly #m: Runner;
+  readonly #space: string;
+
+  constructor(m: Runner, space: string) {
+    this.#m = m;
+    this.#space = space;
+  }
+
+  async #query<T>(sql: string, params: readonly unknown[]): Promise<T[]> {
+    return (await this.#m.query(sql, [this.#space, ...params])) as T[];
+  }
+
+  /** The next ID of `kind` in this space; locks the space's row until the transaction ends. */
+  async #nextId(kind: 'entity' | 'alias' | 'memory' | 'payload' | 'proposal'): Promise<number> {
+    const rows = returned<{ id: string }>(
+      await this.#m.query(
+        `UPDATE spaces SET next_${kind} = next_${kind} + 1 WHERE name = $1 RETURNING next_${kind} - 1 AS id`,
+        [this.#space],
+      ),
+    );
+    return Number(rows[0]!.id);
+  }
+
+  async entities(ids: readonly number[]): Promise<Entity[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#query<EntityJoinedRow>(
+      `${ENTITY_SELECT} WHERE e.space = $1 AND e.id = ANY($2::bigint[])`,
+      [ids],
+    );
+    return inOrder(ids, rows.map(toEntity));
+  }
+
+  async entityIdsByKey(key: string): Promise<number[]> {
+    return (await this.#query<{ id: string }>(`${IDS_BY_KEY} ORDER BY 1`, [key])).map((r) => Number(r.id));
+  }
+
+  async entitiesByKey(key: string): Promise<Entity[]> {
+    const rows = await this.#query<EntityJoinedRow>(
+      `${ENTITY_SELECT} WHERE e.space = $1 AND e.id IN (${IDS_BY_KEY}) ORDER BY e.id`,
+      [key],
+    );
+    return rows.map(toEntity);
+  }
+
+  async entityPage(
+    entityType: string | null,
+    limit: number,
+    offset: number,
+  ): Promise<{ entities: Entity[]; total: number }> {
+    // The page and the total in one statement (the window counts the rows before LIMIT); a page past
+    // the end has no row to carry the total, so only then is it counted on its own.
+    const rows = await this.#query<EntityJoinedRow & { total: string }>(
+      `${ENTITY_SELECT.replace('SELECT ', 'SELECT count(*) OVER () AS total, ')}
+       WHERE e.space = $1 AND ($2::text IS NULL OR e.entity_type = $2) ORDER BY e.id LIMIT $3 OFFSET $4`,
+      [entityType, limit, offset],
+    );
+    if (rows.length > 0) return { entities: rows.map(toEntity), total: Number(rows[0]!.total) };
+    const [count] = await this.#query<{ n: string }>(
+      `SELECT count(*) AS n FROM entities WHERE space = $1 AND ($2::text IS NULL OR entity_type = $2)`,
+      [entityType],
+    );
+    return { entities: [], total: Number(count!.n) };
+  }
+
+  async entityNames(ids: readonly number[]): Promise<Array<string | undefined>> {
+    if (ids.length === 0) return [];
+    const rows = await this.#query<{ id: string; canonical_name: string }>(
+      `SELECT id, canonical_name FROM entities WHERE space = $1 AND id = ANY($2::bigint[])`,
+      [ids],
+    );
+    const names = new Map(rows.map((r) => [Number(r.id), r.canonical_name]));
+    return ids.map((id) => names.get(id));
+  }
+
+  async memories(ids: readonly number[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.#query<MemoryJoinedRow>(
+      `${MEMORY_SELECT} WHERE m.space = $1 AND m.id = ANY($2::bigint[])`,
+      [ids],
+    );
+    return inOrder(ids, rows.map(toMemory));
+  }
+
+  async slot(slot: MemorySlot): Promise<Memory[]> {
+    const rows = await this.#query<MemoryJoinedRow>(
+      `${MEMORY_SELECT} WHERE m.space = $1 AND m.status = 'active' AND m.predicate = $4 AND m.id IN (
+         SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2 AND role = $3) ORDER BY m.id`,
+      [slot.entityId, slot.role, slot.predicate],
+    );
+    return rows.map(toMemory);
+  }
+
+  async slotMemories(slot: MemorySlot): Promise<SlotMemory[]> {
+    const rows = await this.#query<SlotColumns>(SLOT_MEMORIES, [slot.entityId, slot.role, slot.predicate]);
+    return rows.map(slotMemoryFromColumns);
+  }
+
+  async newestActive(entityIds: readonly number[], newest: number | undefined): Promise<NewestMemories[]> {
+    if (entityIds.length === 0) return [];
+    // Walks memory_links_by_entity backwards for each entity (see the plans in the fleet benchmark).
+    const rows = await this.#query<MemoryJoinedRow & { of_entity: string; total: string }>(NEWEST_ACTIVE, [
+      entityIds,
+      newest ?? null,
+    ]);
+    const byEntity = new Map<number, { memories: Memory[]; total: number }>();
+    for (const row of rows) {
+      const entity = Number(row.of_entity);
+      let list = byEntity.get(entity);
+      if (!list) byEntity.set(entity, (list = { memories: [], total: Number(row.total) }));
+      if (row.id !== null) list.memories.push(toMemory(row));
+    }
+    return entityIds.map((id) => byEntity.get(id)!);
+  }
+
+  async history(entityId: number): Promise<Memory[]> {
+    const rows = await this.#query<MemoryJoinedRow>(
+      `${MEMORY_SELECT} WHERE m.space = $1
+       AND m.id IN (SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2) ORDER BY m.id`,
+      [entityId],
+    );
+    return rows.map(toMemory);
+  }
+
+  async payloads(memoryId: number): Promise<Payload[]> {
+    const rows = await this.#query<PayloadColumns & { text_body: string | null }>(
+      `SELECT id, payload_kind, media_type, text_body, object_ref, sha256, byte_size, created_at
+       FROM payloads WHERE space = $1 AND memory_id = $2 ORDER BY id`,
+      [memoryId],
+    );
+    return rows.map((row) => ({ ...payloadInfoFromColumns(row), text: row.text_body }));
+  }
+
+  async proposal(id: number): Promise<ProposalRow | undefined> {
+    const [row] = await this.#query<ProposalDbRow>(`SELECT * FROM proposals WHERE space = $1 AND id = $2`, [id]);
+    return row && proposalFromColumns(row);
+  }
+
+  async proposals(): Promise<ProposalRow[]> {
+    return (await this.#query<ProposalDbRow>(`SELECT * FROM proposals WHERE space = $1 ORDER BY id`, [])).map(
+      proposalFromColumns,
+    );
+  }
+
+  async counts(): Promise<StoreCounts> {
+    const [c] = await this.#query<Record<keyof StoreCounts, string>>(
+      `SELECT (SELECT count(*) FROM entities WHERE space = $1) AS entities,
+              (SELECT count(*) FROM aliases WHERE space = $1) AS aliases,
+              (SELECT count(*) FROM memories WHERE space = $1) AS memories,
+              (SELECT count(*) FROM memories WHERE space = $1 AND status = 'active') AS "activeMemories",
+              (SELECT count(*) FROM memory_links WHERE space = $1) AS links,
+              (SELECT count(*) FROM payloads WHERE space = $1) AS payloads`,
+      [],
+    );
+    return {
+      entities: Number(c!.entities),
+      aliases: Number(c!.aliases),
+      memories: Number(c!.memories),
+      activeMemories: Number(c!.activeMemories),
+      links: Number(c!.links),
+      payloads: Number(c!.payloads),
+    };
+  }
+
+  async revision(): Promise<string> {
+    // The next IDs move with every write, from any robot; an accept or reject changes no ID, so the
+    // count of decided proposals is part of it (a supersede also creates a memory).
+    const [r] = await this.#query<Record<string, string>>(
+      `SELECT s.next_entity, s.next_alias, s.next_memory, s.next_payload, s.next_proposal,
+              (SELECT count(*) FROM proposals p WHERE p.space = s.name AND p.decision <> 'pending') AS decided
+       FROM spaces s WHERE s.name = $1`,
+      [],
+    );
+    return r ? Object.values(r).join(':') : '';
+  }
+
+  async lockSlot(slot: MemorySlot): Promise<void> {
+    await this.#m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `mira-slot\u0001${this.#space}\u0001${slot.entityId}\u0001${slot.role}\u0001${slot.predicate}`,
+    ]);
+  }
+
+  async lockProposal(id: number): Promise<void> {
+    await this.#query(`SELECT id FROM proposals WHERE space = $1 AND id = $2 FOR UPDATE`, [id]);
+  }
+
+  async insertEntity(entityType: string, name: { display: string; key: string }, now: string): Promise<number> {
+    const id = await this.#nextId('entity');
+    await this.#query(
+      `INSERT INTO entities (space, id, entity_type, canonical_name, name_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, entityType, name.display, name.key, now],
+    );
+    return id;
+  }
+
+  async insertAlias(entityId: number, name: { display: string; key: string }, now: string): Promise<number> {
+    const id = await this.#nextId('alias');
+    await this.#query(
+      `INSERT INTO aliases (space, id, entity_id, alias, alias_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, entityId, name.display, name.key, now],
+    );
+    return id;
+  }
+
+  async insertMemory(
+    m: PreparedMemory,
+    byteSize: number,
+    now: string,
+  ): Promise<{ memoryId: number; payloadId: number }> {
+    const memoryId = await this.#nextId('memory');
+    await this.#query(
+      `INSERT INTO memories (space, id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active', $10)`,
+      [memoryId, m.kind, m.summary, m.predicate, m.value, m.sourceKind, m.sourceLabel, m.confidence, now],
+    );
+    if (m.links.length > 0) {
+      await this.#query(
+        `INSERT INTO memory_links (space, memory_id, entity_id, role)
+         SELECT $1, $2, e, r FROM unnest($3::bigint[], $4::text[]) AS k(e, r)`,
+        [memoryId, m.links.map((l) => l.entityId), m.links.map((l) => l.role)],
+      );
+    }
+    const payloadId = await this.#nextId('payload');
+    await this.#query(
+      `INSERT INTO payloads (space, id, memory_id, payload_kind, media_type, text_body, byte_size, created_at)
+       VALUES ($1, $2, $3, 'inline_text', 'text/plain', $4, $5, $6)`,
+      [payloadId, memoryId, m.payloadText, byteSize, now],
+    );
+    return { memoryId, payloadId };
+  }
+
+  /** One round trip (mira_admit): the slot's lock, the check that it still holds `seenIds`, the IDs and rows. */
+  async admitWrite(
+    slot: MemorySlot,
+    seenIds: readonly number[],
+    m: PreparedMemory,
+    byteSize: number,
+    now: string,
+  ): Promise<AdmitWritten | undefined> {
+    const [row] = await this.#query<{
+      memory_id: string | null;
+      payload_id: string | null;
+      missing_entity: string | null;
+      link_names: string[] | null;
+    }>(
+      `SELECT memory_id, payload_id, missing_entity, link_names
+       FROM mira_admit($1, $2, $3, $4, $5::bigint[], $6, $7, $8, $9, $10, $11, $12, $13::bigint[], $14::text[], $15, $16, $17)`,
+      [
+        slot.entityId,
+        slot.role,
+        slot.predicate,
+        seenIds,
+        m.kind,
+        m.summary,
+        m.predicate,
+        m.value,
+        m.sourceKind,
+        m.sourceLabel,
+        m.confidence,
+        m.links.map((l) => l.entityId),
+        m.links.map((l) => l.role),
+        m.payloadText,
+        byteSize,
+        now,
+      ],
+    );
+    if (!row) return undefined;
+    if (row.missing_entity !== null) return { missingEntity: Number(row.missing_entity) };
+    return { memoryId: Number(row.memory_id), payloadId: Number(row.payload_id), linkNames: row.link_names! };
+  }
+
+  async supersede(oldId: number, newId: number, now: string): Promise<void> {
+    await this.#query(
+      `UPDATE memories SET status = 'superseded', superseded_by = $3, superseded_at = $4
+       WHERE space = $1 AND id = $2 AND status = 'active'`,
+      [oldId, newId, now],
+    );
+  }
+
+  async insertProposal(p: PreparedProposal, slotIds: readonly number[]): Promise<number> {
+    const id = await this.#nextId('proposal');
+    await this.#query(
+      `INSERT INTO proposals (space, id, kind, entity_type, name, name_key, memory_id, value, slot_ids, evidence, utterance, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [
+        id,
+        p.kind,
+        p.entityType,
+        p.name,
+        p.nameKey,
+        p.memoryId,
+        p.value,
+        formatIds(slotIds),
+        p.evidence,
+        p.utterance,
+        p.createdAt,
+        p.expiresAt,
+      ],
+    );
+    return id;
+  }
+
+  async decideProposal(
+    id: number,
+    decision: 'accepted' | 'rejected',
+    now: string,
+    reason: string | null,
+    result: string | null,
+  ): Promise<void> {
+    // A decided proposal keeps its evidence, not the rest of what was said.
+    await this.#query(
+      `UPDATE proposals SET decision = $3, decided_at = $4, reason = $5, result = $6, utterance = evidence
+       WHERE space = $1 AND id = $2 AND decision = 'pending'`,
+      [id, decision, now, reason, result],
+    );
+  }
+
+  async eraseSpentUtterances(now: string): Promise<void> {
+    await this.#query(
+      `UPDATE proposals SET utterance = evidence
+       WHERE space = $1 AND utterance <> evidence AND (decision <> 'pending' OR expires_at <= $2)`,
+      [now],
+    );
+  }
+}
 /**
  * Persistent memory on PostgreSQL through typeorm, for a fleet: robots naming the same space share
  * entities and memories. The same contract as the SQLite store: exact keys computed by Mira, one
  * transaction per write, admission decided under a lock on the slot so robots admitting into one
  * slot at once are decided one after the other.
  */
-export class PostgresMemoryStore implements MemoryStore {
+export class PostgresMemoryStore extends ScriptedMemoryStore {
   readonly backend = 'postgres';
   readonly space: string;
   readonly #ds: DataSource;
-  readonly #clock: Clock;
-  readonly #proposalTtlMs: number;
   readonly #where: { server: string; database: string; user: string };
+  readonly #statements: PostgresStatements;
+  readonly #transact = <U>(mode: TransactionMode, body: (s: AsyncStatements) => Promise<U>): Promise<U> =>
+    // READ COMMITTED for writes: the slot, proposal and ID locks serialise what must be.
+    this.#ds.transaction(mode === 'write' ? 'READ COMMITTED' : 'REPEATABLE READ', (m) =>
+      body(new PostgresStatements(m, this.space)),
+    );
   #closed = false;
 
   private constructor(ds: DataSource, options: PostgresMemoryStoreOptions) {
+    super(options.clock ?? systemClock, options.proposalTtlMs ?? DEFAULT_PROPOSAL_TTL_MS, FLEET_SCHEMA_VERSION);
     this.#ds = ds;
     this.space = options.space;
-    this.#clock = options.clock ?? systemClock;
-    this.#proposalTtlMs = options.proposalTtlMs ?? DEFAULT_PROPOSAL_TTL_MS;
     this.#where = describeUrl(options.url);
+    this.#statements = new PostgresStatements(ds, options.space);
   }
 
   /** Where the memory lives, for `memory persistent` (never the password). */
@@ -332,11 +590,11 @@ export class PostgresMemoryStore implements MemoryStore {
       if (options.readOnly) return store;
       await ds.query(`INSERT INTO spaces (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
         options.space,
-        store.#now(),
+        store.now(),
       ]);
       // What was said beside the evidence of proposals decided or expired since (rows of earlier versions
       // included): erased at open, as every new proposal erases it for those that expired meanwhile.
-      await store.#eraseSpentUtterances(ds);
+      await store.#statements.eraseSpentUtterances(store.now());
       return store;
     } catch (error) {
       await ds.destroy().catch(() => undefined);
@@ -438,8 +696,13 @@ export class PostgresMemoryStore implements MemoryStore {
     }
   }
 
-  #now(): string {
-    return this.#clock.now().toISOString();
+  protected async execute<T>(what: string, script: Script<T>): Promise<T> {
+    if (this.#closed) throw new MiraError(MemoryErrorCodes.CLOSED, 'the memory store is closed');
+    try {
+      return await runAsync(script, this.#statements, this.#transact);
+    } catch (error) {
+      throw fleetError(error, what);
+    }
   }
 
   async #run<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -451,548 +714,6 @@ export class PostgresMemoryStore implements MemoryStore {
     }
   }
 
-  /** One transaction (READ COMMITTED; the slot and ID locks below serialise what must be). */
-  #tx<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
-    return this.#ds.transaction(fn);
-  }
-
-  /** The next ID of `kind` in this space; locks the space's row until the transaction ends. */
-  async #nextId(m: Runner, kind: 'entity' | 'alias' | 'memory' | 'payload' | 'proposal'): Promise<number> {
-    const rows = (await m.query(
-      `UPDATE spaces SET next_${kind} = next_${kind} + 1 WHERE name = $1 RETURNING next_${kind} - 1 AS id`,
-      [this.space],
-    )) as [Array<{ id: string }>, number] | Array<{ id: string }>;
-    // typeorm's postgres driver answers an UPDATE … RETURNING with [rows, count].
-    const list = (Array.isArray(rows[0]) ? rows[0] : rows) as Array<{ id: string }>;
-    return num(list[0]!.id);
-  }
-
-  async #entity(m: Runner, id: number): Promise<Entity | undefined> {
-    return (await this.#entities(m, [id]))[0];
-  }
-
-  /**
-   * The entities of `ids` that exist, in that order, each with its aliases: one statement (the aliases
-   * aggregated as JSON), however many there are.
-   */
-  async #entities(m: Runner, ids: readonly number[]): Promise<Entity[]> {
-    if (ids.length === 0) return [];
-    const rows = (await m.query(`${ENTITY_SELECT} WHERE e.space = $1 AND e.id = ANY($2::bigint[])`, [
-      this.space,
-      ids,
-    ])) as EntityJoinedRow[];
-    return inOrder(ids, rows.map(toEntity));
-  }
-
-  /** The memories of `ids` that exist, in that order, with their links and payloads: one statement. */
-  async #memories(m: Runner, ids: readonly number[]): Promise<Memory[]> {
-    if (ids.length === 0) return [];
-    const rows = (await m.query(`${MEMORY_SELECT} WHERE m.space = $1 AND m.id = ANY($2::bigint[])`, [
-      this.space,
-      ids,
-    ])) as MemoryJoinedRow[];
-    return inOrder(ids, rows.map(toMemory));
-  }
-
-  /** A memory's payloads; the bodies only when asked (recall and listings never load them). */
-  async #payloadRows(m: Runner, memoryId: number, withBodies = false): Promise<PayloadRow[]> {
-    return (await m.query(
-      `SELECT id, payload_kind, media_type, ${withBodies ? 'text_body' : 'NULL AS text_body'}, object_ref, sha256, byte_size, created_at
-       FROM payloads WHERE space = $1 AND memory_id = $2 ORDER BY id`,
-      [this.space, memoryId],
-    )) as PayloadRow[];
-  }
-
-  async #entitiesByKey(m: Runner, key: string): Promise<number[]> {
-    const rows = (await m.query(`${IDS_BY_KEY} ORDER BY 1`, [this.space, key])) as Array<{ id: string }>;
-    return rows.map((r) => num(r.id));
-  }
-
-  async #memory(m: Runner, id: number): Promise<Memory | undefined> {
-    return (await this.#memories(m, [id]))[0];
-  }
-
-  info(): Promise<StoreInfo> {
-    return this.#run('reading memory counts', async () => {
-      const [c] = (await this.#ds.query(
-        `SELECT (SELECT count(*) FROM entities WHERE space = $1) AS entities,
-                (SELECT count(*) FROM aliases WHERE space = $1) AS aliases,
-                (SELECT count(*) FROM memories WHERE space = $1) AS memories,
-                (SELECT count(*) FROM memories WHERE space = $1 AND status = 'active') AS active,
-                (SELECT count(*) FROM memory_links WHERE space = $1) AS links,
-                (SELECT count(*) FROM payloads WHERE space = $1) AS payloads`,
-        [this.space],
-      )) as Array<Record<string, string>>;
-      return {
-        backend: this.backend,
-        location: this.location,
-        schemaVersion: FLEET_SCHEMA_VERSION,
-        entities: num(c!.entities!),
-        aliases: num(c!.aliases!),
-        memories: num(c!.memories!),
-        activeMemories: num(c!.active!),
-        links: num(c!.links!),
-        payloads: num(c!.payloads!),
-      };
-    });
-  }
-
-  /** Validates and writes an entity: what `createEntity` and an accepted entity proposal both do. */
-  async #insertEntity(m: Runner, input: { entityType: string; canonicalName: string }, now: string): Promise<number> {
-    const entityType = normalizeToken(input.entityType, 'entity type');
-    const name = prepareNewName(input.canonicalName, 'canonical name');
-    const id = await this.#nextId(m, 'entity');
-    await m.query(
-      `INSERT INTO entities (space, id, entity_type, canonical_name, name_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [this.space, id, entityType, name.display, name.key, now],
-    );
-    return id;
-  }
-
-  createEntity(input: { entityType: string; canonicalName: string }): Promise<Entity> {
-    return this.#run('creating an entity', () =>
-      this.#tx(async (m) => (await this.#entity(m, await this.#insertEntity(m, input, this.#now())))!),
-    );
-  }
-
-  addAlias(entityId: number, alias: string): Promise<AliasAdded> {
-    return this.#run('adding an alias', async () => {
-      const name = prepareNewName(alias, 'alias');
-      return this.#tx(async (m) => {
-        const entity = await this.#entity(m, entityId);
-        if (!entity) {
-          throw new MiraError(
-            MemoryErrorCodes.ENTITY_NOT_FOUND,
-            `there is no entity ${entityRef(entityId)}; find one with "memory entity find"`,
-          );
-        }
-        if (entity.nameKey === name.key || entity.aliases.some((a) => a.aliasKey === name.key)) {
-          throw new MiraError(
-            MemoryErrorCodes.ALIAS_EXISTS,
-            `${entity.ref} "${entity.canonicalName}" is already named "${name.display}" (same exact key); nothing was added`,
-          );
-        }
-        const id = await this.#nextId(m, 'alias');
-        await m.query(
-          `INSERT INTO aliases (space, id, entity_id, alias, alias_key, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [this.space, id, entityId, name.display, name.key, this.#now()],
-        );
-        const alsoNames = await this.#entities(
-          m,
-          (await this.#entitiesByKey(m, name.key)).filter((e) => e !== entityId),
-        );
-        const added = (await this.#entity(m, entityId))!;
-        return { entity: added, alias: added.aliases.find((a) => a.id === id)!, alsoNames };
-      });
-    });
-  }
-
-  getEntity(entityId: number): Promise<Entity | undefined> {
-    return this.#run('reading an entity', () => this.#entity(this.#ds, entityId));
-  }
-
-  listEntities(
-    options: { readonly entityType?: string | null; readonly offset?: number; readonly limit?: number } = {},
-  ): Promise<{ entities: Entity[]; total: number }> {
-    return this.#run('listing entities', async () => {
-      const type = options.entityType ?? null;
-      const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
-      const offset = Math.max(options.offset ?? 0, 0);
-      // The page and the total in one statement (the window counts the rows before LIMIT); a page past
-      // the end has no row to carry the total, so only then is it counted on its own.
-      const rows = (await this.#ds.query(
-        `${ENTITY_SELECT.replace('SELECT ', 'SELECT count(*) OVER () AS total, ')}
-         WHERE e.space = $1 AND ($2::text IS NULL OR e.entity_type = $2) ORDER BY e.id LIMIT $3 OFFSET $4`,
-        [this.space, type, limit, offset],
-      )) as Array<EntityJoinedRow & { total: string }>;
-      if (rows.length > 0) return { entities: rows.map(toEntity), total: num(rows[0]!.total) };
-      const [count] = (await this.#ds.query(
-        `SELECT count(*) AS n FROM entities WHERE space = $1 AND ($2::text IS NULL OR entity_type = $2)`,
-        [this.space, type],
-      )) as Array<{ n: string }>;
-      return { entities: [], total: num(count!.n) };
-    });
-  }
-
-  revision(): Promise<string> {
-    // The next IDs move with every write, from any robot; an accept or reject changes no ID, so the
-    // count of decided proposals is part of it (a supersede also creates a memory).
-    return this.#run('reading the memory revision', async () => {
-      const [r] = (await this.#ds.query(
-        `SELECT s.next_entity, s.next_alias, s.next_memory, s.next_payload, s.next_proposal,
-                (SELECT count(*) FROM proposals p WHERE p.space = s.name AND p.decision <> 'pending') AS decided
-         FROM spaces s WHERE s.name = $1`,
-        [this.space],
-      )) as Array<Record<string, string>>;
-      return r ? Object.values(r).join(':') : '';
-    });
-  }
-
-  findEntities(name: string): Promise<Entity[]> {
-    return this.#run('finding entities', async () => {
-      const { key } = prepareName(name);
-      const rows = (await this.#ds.query(
-        `${ENTITY_SELECT} WHERE e.space = $1 AND e.id IN (${IDS_BY_KEY}) ORDER BY e.id`,
-        [this.space, key],
-      )) as EntityJoinedRow[];
-      return rows.map(toEntity);
-    });
-  }
-
-  findEntityIds(name: string): Promise<number[]> {
-    return this.#run('finding entities', async () => this.#entitiesByKey(this.#ds, prepareName(name).key));
-  }
-
-  async #insertMemory(m: Runner, p: PreparedMemory): Promise<Memory> {
-    const links: MemoryLink[] = [];
-    for (const link of p.links) {
-      const [row] = (await m.query(`SELECT canonical_name FROM entities WHERE space = $1 AND id = $2`, [
-        this.space,
-        link.entityId,
-      ])) as Array<{ canonical_name: string }>;
-      if (!row) {
-        throw new MiraError(
-          MemoryErrorCodes.ENTITY_NOT_FOUND,
-          `there is no entity ${entityRef(link.entityId)}; find one with "memory entity find"`,
-        );
-      }
-      links.push({
-        entityId: link.entityId,
-        entityRef: entityRef(link.entityId),
-        entityName: row.canonical_name,
-        role: link.role,
-      });
-    }
-    const now = this.#now();
-    const id = await this.#nextId(m, 'memory');
-    await m.query(
-      `INSERT INTO memories (space, id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active', $10)`,
-      [this.space, id, p.kind, p.summary, p.predicate, p.value, p.sourceKind, p.sourceLabel, p.confidence, now],
-    );
-    for (const link of links) {
-      await m.query(`INSERT INTO memory_links (space, memory_id, entity_id, role) VALUES ($1, $2, $3, $4)`, [
-        this.space,
-        id,
-        link.entityId,
-        link.role,
-      ]);
-    }
-    const byteSize = Buffer.byteLength(p.payloadText, 'utf8');
-    const payloadId = await this.#nextId(m, 'payload');
-    await m.query(
-      `INSERT INTO payloads (space, id, memory_id, payload_kind, media_type, text_body, byte_size, created_at)
-       VALUES ($1, $2, $3, 'inline_text', 'text/plain', $4, $5, $6)`,
-      [this.space, payloadId, id, p.payloadText, byteSize, now],
-    );
-    return writtenMemory(p, { id, createdAt: now, links, payloadId, byteSize });
-  }
-
-  createMemory(input: NewMemory): Promise<Memory> {
-    return this.#run('writing a memory', async () => {
-      const p = prepareMemory(input);
-      return this.#tx((m) => this.#insertMemory(m, p));
-    });
-  }
-
-  /** The active memories of a slot, ascending: one statement. */
-  async #slot(m: Runner, slot: MemorySlot): Promise<Memory[]> {
-    const rows = (await m.query(
-      `${MEMORY_SELECT} WHERE m.space = $1 AND m.status = 'active' AND m.predicate = $4 AND m.id IN (
-         SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2 AND role = $3) ORDER BY m.id`,
-      [this.space, slot.entityId, slot.role, slot.predicate],
-    )) as MemoryJoinedRow[];
-    return rows.map(toMemory);
-  }
-
-  admitToSlot<R>(
-    slot: MemorySlot,
-    decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
-  ): Promise<SlotOutcome<R>> {
-    return this.#run('admitting a memory', async () => {
-      // Read without a lock or a transaction (one statement sees one committed state): most decisions
-      // write nothing, and they hold no robot up.
-      const seen = await this.#slotMemories(this.#ds, slot);
-      const first = decide(seen);
-      if (!('create' in first)) return { answer: first.answer };
-      // The write in one statement (mira_admit): the slot's lock, the check that the slot is still what
-      // was read, the IDs and the rows, with no transaction waiting on this client.
-      const written = await this.#admitWrite(slot, seen, prepareMemory(first.create));
-      if (written) return { created: written };
-      // The slot changed since it was read: decided again under the lock, in a transaction.
-      return this.#tx(async (m): Promise<SlotOutcome<R>> => {
-        // Robots writing into one slot at once wait here for each other, so each decides on what the one
-        // before it wrote (the lock lasts until this transaction ends).
-        await this.#lockSlot(m, slot);
-        const now = await this.#slotMemories(m, slot);
-        const decision = sameSlot(now, seen) ? first : decide(now);
-        if ('create' in decision) return { created: await this.#insertMemory(m, prepareMemory(decision.create)) };
-        return { answer: decision.answer };
-      });
-    });
-  }
-
-  /** Writes `p` if the slot still holds `seen`: one round trip; undefined when it changed (nothing written). */
-  async #admitWrite(slot: MemorySlot, seen: readonly SlotMemory[], p: PreparedMemory): Promise<Memory | undefined> {
-    const now = this.#now();
-    const byteSize = Buffer.byteLength(p.payloadText, 'utf8');
-    const [row] = (await this.#ds.query(
-      `SELECT memory_id, payload_id, missing_entity, link_names
-       FROM mira_admit($1, $2, $3, $4, $5::bigint[], $6, $7, $8, $9, $10, $11, $12, $13::bigint[], $14::text[], $15, $16, $17)`,
-      [
-        this.space,
-        slot.entityId,
-        slot.role,
-        slot.predicate,
-        seen.map((m) => m.id),
-        p.kind,
-        p.summary,
-        p.predicate,
-        p.value,
-        p.sourceKind,
-        p.sourceLabel,
-        p.confidence,
-        p.links.map((l) => l.entityId),
-        p.links.map((l) => l.role),
-        p.payloadText,
-        byteSize,
-        now,
-      ],
-    )) as Array<{
-      memory_id: string | null;
-      payload_id: string | null;
-      missing_entity: string | null;
-      link_names: string[] | null;
-    }>;
-    if (!row) return undefined;
-    if (row.missing_entity !== null) {
-      const id = num(row.missing_entity);
-      throw new MiraError(
-        MemoryErrorCodes.ENTITY_NOT_FOUND,
-        `there is no entity ${entityRef(id)}; find one with "memory entity find"`,
-      );
-    }
-    const links = p.links.map((link, i): MemoryLink => ({
-      entityId: link.entityId,
-      entityRef: entityRef(link.entityId),
-      entityName: row.link_names![i]!,
-      role: link.role,
-    }));
-    return writtenMemory(p, {
-      id: num(row.memory_id),
-      createdAt: now,
-      links,
-      payloadId: num(row.payload_id),
-      byteSize,
-    });
-  }
-
-  /** What an admission sees of a slot: one statement. */
-  async #slotMemories(m: Runner, slot: MemorySlot): Promise<SlotMemory[]> {
-    const rows = (await m.query(SLOT_MEMORIES, [this.space, slot.entityId, slot.role, slot.predicate])) as Array<{
-      id: string;
-      kind: string;
-      predicate: string | null;
-      value: string | null;
-      links: Array<[number, string]>;
-    }>;
-    return rows.map((r) => ({
-      id: num(r.id),
-      ref: memoryRef(num(r.id)),
-      kind: r.kind,
-      predicate: r.predicate,
-      value: r.value,
-      links: r.links.map(([entityId, role]) => ({ entityId: num(entityId), role })),
-    }));
-  }
-
-  getMemory(memoryId: number): Promise<Memory | undefined> {
-    return this.#run('reading a memory', () => this.#memory(this.#ds, memoryId));
-  }
-
-  getPayloads(memoryId: number): Promise<Payload[]> {
-    return this.#run('reading payloads', async () => {
-      const rows = await this.#payloadRows(this.#ds, memoryId, true);
-      return rows.map((row) => ({ ...toPayloadInfo(row), text: row.text_body }));
-    });
-  }
-
-  listActiveMemories(entityId: number, options: { newest?: number } = {}): Promise<NewestMemories> {
-    return this.#run('listing memories', async () => (await this.#newestActive([entityId], options.newest))[0]!);
-  }
-
-  listActiveMemoriesOf(
-    entityIds: readonly number[],
-    options: { readonly newest?: number } = {},
-  ): Promise<NewestMemories[]> {
-    return this.#run('listing memories', () => this.#newestActive(entityIds, options.newest));
-  }
-
-  /** The newest active memories of each entity, in the order of `entityIds`: one statement for them all. */
-  async #newestActive(entityIds: readonly number[], newest: number | undefined): Promise<NewestMemories[]> {
-    if (entityIds.length === 0) return [];
-    // Walks memory_links_by_entity backwards for each entity (see the plans in the fleet benchmark).
-    const rows = (await this.#ds.query(NEWEST_ACTIVE, [this.space, entityIds, newest ?? null])) as Array<
-      MemoryJoinedRow & { of_entity: string; total: string }
-    >;
-    const byEntity = new Map<number, NewestMemories>();
-    for (const row of rows) {
-      const entity = num(row.of_entity);
-      let list = byEntity.get(entity);
-      if (!list) byEntity.set(entity, (list = { memories: [], total: num(row.total) }));
-      if (row.id !== null) (list.memories as Memory[]).push(toMemory(row));
-    }
-    return entityIds.map((id) => byEntity.get(id)!);
-  }
-
-  findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {
-    return this.#run('reading a slot', () => this.#slot(this.#ds, { entityId, role, predicate }));
-  }
-
-  listMemoryHistory(entityId: number): Promise<Memory[]> {
-    return this.#run('reading memory history', async () => {
-      const rows = (await this.#ds.query(
-        `${MEMORY_SELECT} WHERE m.space = $1
-         AND m.id IN (SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2) ORDER BY m.id`,
-        [this.space, entityId],
-      )) as MemoryJoinedRow[];
-      return rows.map(toMemory);
-    });
-  }
-
-  async #proposal(m: Runner, id: number): Promise<Proposal | undefined> {
-    const [row] = (await m.query(`SELECT * FROM proposals WHERE space = $1 AND id = $2`, [this.space, id])) as
-      ProposalDbRow[] | [];
-    return row && toProposal(proposalFromColumns(row), this.#clock.now());
-  }
-
-  /** Locks a slot until the transaction ends: admissions and accepts into one slot go one after the other. */
-  async #lockSlot(m: Runner, slot: MemorySlot): Promise<void> {
-    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-      `mira-slot\u0001${this.space}\u0001${slot.entityId}\u0001${slot.role}\u0001${slot.predicate}`,
-    ]);
-  }
-
-  /** Keeps only the evidence of this space's decided or expired proposals. */
-  async #eraseSpentUtterances(m: Runner, now = this.#now()): Promise<void> {
-    await m.query(
-      `UPDATE proposals SET utterance = evidence
-       WHERE space = $1 AND utterance <> evidence AND (decision <> 'pending' OR expires_at <= $2)`,
-      [this.space, now],
-    );
-  }
-
-  createProposal(input: NewProposal): Promise<Proposal> {
-    return this.#run('writing a proposal', async () => {
-      const p = prepareProposal(input, this.#clock.now(), this.#proposalTtlMs);
-      return this.#tx(async (m) => {
-        await this.#eraseSpentUtterances(m, p.createdAt);
-        let slotIds: number[] = [];
-        if (p.kind === 'entity') {
-          assertNameFree(p.name!, await this.#entitiesByKey(m, p.nameKey!));
-        } else {
-          const { slot } = supersedableSlot(await this.#memory(m, p.memoryId!), p.memoryId!);
-          slotIds = slotFactIds(await this.#slot(m, slot));
-        }
-        const id = await this.#nextId(m, 'proposal');
-        await m.query(
-          `INSERT INTO proposals (space, id, kind, entity_type, name, name_key, memory_id, value, slot_ids, evidence, utterance, created_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [
-            this.space,
-            id,
-            p.kind,
-            p.entityType,
-            p.name,
-            p.nameKey,
-            p.memoryId,
-            p.value,
-            formatIds(slotIds),
-            p.evidence,
-            p.utterance,
-            p.createdAt,
-            p.expiresAt,
-          ],
-        );
-        return (await this.#proposal(m, id))!;
-      });
-    });
-  }
-
-  getProposal(proposalId: number): Promise<Proposal | undefined> {
-    return this.#run('reading a proposal', () => this.#proposal(this.#ds, proposalId));
-  }
-
-  listProposals(options: { readonly status?: ProposalStatus } = {}): Promise<Proposal[]> {
-    return this.#run('listing proposals', async () => {
-      const now = this.#clock.now();
-      const rows = (await this.#ds.query(`SELECT * FROM proposals WHERE space = $1 ORDER BY id`, [
-        this.space,
-      ])) as ProposalDbRow[];
-      const all = rows.map((row) => toProposal(proposalFromColumns(row), now));
-      return options.status === undefined ? all : all.filter((p) => p.status === options.status);
-    });
-  }
-
-  acceptProposal(proposalId: number): Promise<AcceptedProposal> {
-    return this.#run('accepting a proposal', () =>
-      this.#tx(async (m): Promise<AcceptedProposal> => {
-        // The proposal's row is locked: a second accept of it waits, then finds it decided.
-        await m.query(`SELECT id FROM proposals WHERE space = $1 AND id = $2 FOR UPDATE`, [this.space, proposalId]);
-        const proposal = requireProposal(await this.#proposal(m, proposalId), proposalId);
-        assertDecidable(proposal, true);
-        const now = this.#now();
-        const decide = (result: string) =>
-          m.query(
-            `UPDATE proposals SET decision = 'accepted', decided_at = $3, result = $4, utterance = evidence WHERE space = $1 AND id = $2`,
-            [this.space, proposalId, now, result],
-          );
-        if (proposal.kind === 'entity') {
-          assertEntityNameFree(proposal, await this.#entitiesByKey(m, prepareName(proposal.name!).key));
-          const entityId = await this.#insertEntity(
-            m,
-            { entityType: proposal.entityType!, canonicalName: proposal.name! },
-            now,
-          );
-          await decide(entityRef(entityId));
-          return { proposal: (await this.#proposal(m, proposalId))!, entity: (await this.#entity(m, entityId))! };
-        }
-        const before = await this.#memory(m, proposal.memoryId!);
-        const slot = before && slotOf(before);
-        if (slot) await this.#lockSlot(m, slot);
-        const old = await this.#memory(m, proposal.memoryId!);
-        assertSlotUnchanged(proposal, old, slot ? slotFactIds(await this.#slot(m, slot)) : []);
-        const created = await this.#insertMemory(m, prepareMemory(supersedingMemory(old!, proposal)));
-        await m.query(
-          `UPDATE memories SET status = 'superseded', superseded_by = $3, superseded_at = $4
-           WHERE space = $1 AND id = $2 AND status = 'active'`,
-          [this.space, old!.id, created.id, now],
-        );
-        await decide(created.ref);
-        return {
-          proposal: (await this.#proposal(m, proposalId))!,
-          memory: (await this.#memory(m, created.id))!,
-          superseded: (await this.#memory(m, old!.id))!,
-        };
-      }),
-    );
-  }
-
-  rejectProposal(proposalId: number, reason: string | null = null): Promise<Proposal> {
-    return this.#run('rejecting a proposal', () =>
-      this.#tx(async (m) => {
-        await m.query(`SELECT id FROM proposals WHERE space = $1 AND id = $2 FOR UPDATE`, [this.space, proposalId]);
-        const proposal = requireProposal(await this.#proposal(m, proposalId), proposalId);
-        assertDecidable(proposal, false);
-        await m.query(
-          `UPDATE proposals SET decision = 'rejected', decided_at = $3, reason = $4, utterance = evidence WHERE space = $1 AND id = $2`,
-          [this.space, proposalId, this.#now(), rejectReason(reason)],
-        );
-        return (await this.#proposal(m, proposalId))!;
-      }),
-    );
-  }
-
   /**
    * Writes a robot's memory (an SQLite snapshot) into this space, keeping its IDs, in one transaction,
    * through the typeorm entities; refused unless the space is empty.
@@ -1002,14 +723,14 @@ export class PostgresMemoryStore implements MemoryStore {
     onProgress: (done: number, total: number) => void = () => {},
   ): Promise<{ entities: number; aliases: number; memories: number }> {
     return this.#run('copying memory', () =>
-      this.#tx(async (m) => {
+      this.#ds.transaction(async (m) => {
         // The space row is locked first: no robot writes into it while it is filled.
         await m.query(`SELECT name FROM spaces WHERE name = $1 FOR UPDATE`, [this.space]);
         const [used] = (await m.query(
           `SELECT (SELECT count(*) FROM entities WHERE space = $1) + (SELECT count(*) FROM memories WHERE space = $1) AS n`,
           [this.space],
         )) as Array<{ n: string }>;
-        if (num(used!.n) > 0) {
+        if (Number(used!.n) > 0) {
           throw FleetErrors.error(
             'SPACE_NOT_EMPTY',
             `space ${this.space} at ${this.#where.server}/${this.#where.database} already holds ${used!.n} entities and memories; nothing was copied`,
@@ -1151,16 +872,4 @@ export class PostgresMemoryStore implements MemoryStore {
     this.#closed = true;
     await this.#ds.destroy().catch(() => undefined);
   }
-}
-
-function toPayloadInfo(row: PayloadRow): PayloadInfo {
-  return {
-    id: num(row.id),
-    payloadKind: row.payload_kind,
-    mediaType: row.media_type,
-    byteSize: num(row.byte_size),
-    objectRef: row.object_ref,
-    sha256: row.sha256,
-    createdAt: row.created_at,
-  };
 }

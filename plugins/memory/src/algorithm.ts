@@ -1,0 +1,392 @@
+import {
+  MemoryErrorCodes,
+  MiraError,
+  entityRef,
+  normalizeToken,
+  prepareMemory,
+  prepareName,
+  prepareNewName,
+  slotOf,
+  supersedableSlot,
+  type AcceptedProposal,
+  type AliasAdded,
+  type Clock,
+  type Entity,
+  type Memory,
+  type MemoryLink,
+  type MemorySlot,
+  type MemoryStore,
+  type NewMemory,
+  type NewProposal,
+  type NewestMemories,
+  type Payload,
+  type PreparedMemory,
+  type Proposal,
+  type ProposalStatus,
+  type SlotDecision,
+  type SlotMemory,
+  type SlotOutcome,
+  type StoreInfo,
+} from '@mira/core';
+import {
+  assertDecidable,
+  assertEntityNameFree,
+  assertNameFree,
+  assertSlotUnchanged,
+  prepareProposal,
+  rejectReason,
+  requireProposal,
+  slotFactIds,
+  supersedingMemory,
+  toProposal,
+  writtenMemory,
+} from './rules.js';
+import { statement, transaction, type Script } from './script.js';
+import { sameSlot } from './slot.js';
+
+/**
+ * The one algorithm of every memory store: admission against a slot, proposals and their acceptance,
+ * supersession, history and reads, written once as {@link Script}s over the dialect port
+ * ({@link MemoryStatements}). A store (SQLite, PostgreSQL) holds only its connections, its dialect's SQL
+ * and its error mapping: it runs these scripts with {@link ScriptedMemoryStore.execute}.
+ */
+export abstract class ScriptedMemoryStore implements MemoryStore {
+  abstract readonly backend: string;
+  /** Where the memory lives, for `memory persistent` (never a password). */
+  abstract readonly location: string;
+  readonly #clock: Clock;
+  readonly #proposalTtlMs: number;
+  readonly #schemaVersion: number;
+
+  protected constructor(clock: Clock, proposalTtlMs: number, schemaVersion: number) {
+    this.#clock = clock;
+    this.#proposalTtlMs = proposalTtlMs;
+    this.#schemaVersion = schemaVersion;
+  }
+
+  /**
+   * Runs a script: its statements in this store's dialect, its transactions as this store's. A closed
+   * store refuses with MIRA_ERR_MEMORY_CLOSED; a driver's failure becomes a Mira error saying `what`
+   * was being done and that nothing was written.
+   */
+  protected abstract execute<T>(what: string, script: Script<T>): Promise<T>;
+
+  abstract close(): Promise<void>;
+
+  /** The store's clock, as stored timestamps are written. */
+  protected now(): string {
+    return this.#clock.now().toISOString();
+  }
+
+  info(): Promise<StoreInfo> {
+    return this.execute('reading memory counts', this.#info());
+  }
+
+  *#info(): Script<StoreInfo> {
+    const counts = yield* statement('counts');
+    return { backend: this.backend, location: this.location, schemaVersion: this.#schemaVersion, ...counts };
+  }
+
+  /** Validates and writes an entity: what `createEntity` and an accepted entity proposal both do. */
+  *#insertEntity(input: { entityType: string; canonicalName: string }, now: string): Script<number> {
+    const entityType = normalizeToken(input.entityType, 'entity type');
+    const name = prepareNewName(input.canonicalName, 'canonical name');
+    return yield* statement('insertEntity', entityType, name, now);
+  }
+
+  createEntity(input: { entityType: string; canonicalName: string }): Promise<Entity> {
+    return this.execute(
+      'creating an entity',
+      transaction('write', () => this.#createEntity(input)),
+    );
+  }
+
+  *#createEntity(input: { entityType: string; canonicalName: string }): Script<Entity> {
+    const id = yield* this.#insertEntity(input, this.now());
+    return (yield* statement('entities', [id]))[0]!;
+  }
+
+  addAlias(entityId: number, alias: string): Promise<AliasAdded> {
+    return this.execute('adding an alias', this.#addAlias(entityId, alias));
+  }
+
+  *#addAlias(entityId: number, alias: string): Script<AliasAdded> {
+    const name = prepareNewName(alias, 'alias');
+    const now = this.now();
+    return yield* transaction('write', function* (): Script<AliasAdded> {
+      const [entity] = yield* statement('entities', [entityId]);
+      if (!entity) throw entityNotFound(entityId);
+      if (entity.nameKey === name.key || entity.aliases.some((a) => a.aliasKey === name.key)) {
+        throw new MiraError(
+          MemoryErrorCodes.ALIAS_EXISTS,
+          `${entity.ref} "${entity.canonicalName}" is already named "${name.display}" (same exact key); nothing was added`,
+        );
+      }
+      const id = yield* statement('insertAlias', entityId, name, now);
+      const others = (yield* statement('entityIdsByKey', name.key)).filter((e) => e !== entityId);
+      const [added, ...alsoNames] = yield* statement('entities', [entityId, ...others]);
+      return { entity: added!, alias: added!.aliases.find((a) => a.id === id)!, alsoNames };
+    });
+  }
+
+  getEntity(entityId: number): Promise<Entity | undefined> {
+    return this.execute('reading an entity', first(statement('entities', [entityId])));
+  }
+
+  listEntities(
+    options: { readonly entityType?: string | null; readonly offset?: number; readonly limit?: number } = {},
+  ): Promise<{ entities: Entity[]; total: number }> {
+    const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
+    const offset = Math.max(options.offset ?? 0, 0);
+    return this.execute('listing entities', statement('entityPage', options.entityType ?? null, limit, offset));
+  }
+
+  revision(): Promise<string> {
+    return this.execute('reading the memory revision', statement('revision'));
+  }
+
+  findEntities(name: string): Promise<Entity[]> {
+    return this.execute(
+      'finding entities',
+      byName(name, (key) => statement('entitiesByKey', key)),
+    );
+  }
+
+  findEntityIds(name: string): Promise<number[]> {
+    return this.execute(
+      'finding entities',
+      byName(name, (key) => statement('entityIdsByKey', key)),
+    );
+  }
+
+  /** Writes a validated memory, its links and its payload; inside a write transaction. */
+  *#insertMemory(m: PreparedMemory): Script<Memory> {
+    const names = yield* statement(
+      'entityNames',
+      m.links.map((l) => l.entityId),
+    );
+    const links = m.links.map((link, i): MemoryLink => {
+      const name = names[i];
+      if (name === undefined) throw entityNotFound(link.entityId);
+      return { entityId: link.entityId, entityRef: entityRef(link.entityId), entityName: name, role: link.role };
+    });
+    const now = this.now();
+    const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
+    const { memoryId, payloadId } = yield* statement('insertMemory', m, byteSize, now);
+    // Built from what was just written, in the order getMemory() returns, instead of reading it back.
+    return writtenMemory(m, { id: memoryId, createdAt: now, links, payloadId, byteSize });
+  }
+
+  createMemory(input: NewMemory): Promise<Memory> {
+    return this.execute('writing a memory', this.#createMemory(input));
+  }
+
+  *#createMemory(input: NewMemory): Script<Memory> {
+    const m = prepareMemory(input);
+    return yield* transaction('write', () => this.#insertMemory(m));
+  }
+
+  admitToSlot<R>(
+    slot: MemorySlot,
+    decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
+  ): Promise<SlotOutcome<R>> {
+    return this.execute('admitting a memory', this.#admit(slot, decide));
+  }
+
+  *#admit<R>(slot: MemorySlot, decide: (existing: readonly SlotMemory[]) => SlotDecision<R>): Script<SlotOutcome<R>> {
+    // Read without a lock or a transaction (one statement sees one committed state): most decisions
+    // write nothing, and they hold no other writer up.
+    const seen = yield* statement('slotMemories', slot);
+    const first = decide(seen);
+    if (!('create' in first)) return { answer: first.answer };
+    const m = prepareMemory(first.create);
+    // A dialect that can write in one statement if the slot is still what was read does so.
+    const now = this.now();
+    const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
+    const written = yield* statement(
+      'admitWrite',
+      slot,
+      seen.map((s) => s.id),
+      m,
+      byteSize,
+      now,
+    );
+    if (written && 'missingEntity' in written) throw entityNotFound(written.missingEntity);
+    if (written) {
+      const links = m.links.map((link, i): MemoryLink => ({
+        entityId: link.entityId,
+        entityRef: entityRef(link.entityId),
+        entityName: written.linkNames[i]!,
+        role: link.role,
+      }));
+      return {
+        created: writtenMemory(m, {
+          id: written.memoryId,
+          createdAt: now,
+          links,
+          payloadId: written.payloadId,
+          byteSize,
+        }),
+      };
+    }
+    // Under the slot's lock: what another writer wrote since the read is decided on afresh, and writers
+    // into one slot at once each decide on what the one before wrote.
+    return yield* transaction('write', () => this.#admitLocked(slot, seen, first, decide));
+  }
+
+  *#admitLocked<R>(
+    slot: MemorySlot,
+    seen: readonly SlotMemory[],
+    first: SlotDecision<R>,
+    decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
+  ): Script<SlotOutcome<R>> {
+    yield* statement('lockSlot', slot);
+    const current = yield* statement('slotMemories', slot);
+    const decision = sameSlot(current, seen) ? first : decide(current);
+    if ('create' in decision) return { created: yield* this.#insertMemory(prepareMemory(decision.create)) };
+    return { answer: decision.answer };
+  }
+
+  getMemory(memoryId: number): Promise<Memory | undefined> {
+    return this.execute('reading a memory', first(statement('memories', [memoryId])));
+  }
+
+  getPayloads(memoryId: number): Promise<Payload[]> {
+    return this.execute('reading payloads', statement('payloads', memoryId));
+  }
+
+  listActiveMemories(entityId: number, options: { readonly newest?: number } = {}): Promise<NewestMemories> {
+    return this.execute('listing memories', only(statement('newestActive', [entityId], options.newest)));
+  }
+
+  listActiveMemoriesOf(
+    entityIds: readonly number[],
+    options: { readonly newest?: number } = {},
+  ): Promise<NewestMemories[]> {
+    return this.execute('listing memories', statement('newestActive', entityIds, options.newest));
+  }
+
+  findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {
+    return this.execute('reading a slot', statement('slot', { entityId, role, predicate }));
+  }
+
+  listMemoryHistory(entityId: number): Promise<Memory[]> {
+    return this.execute('reading memory history', statement('history', entityId));
+  }
+
+  *#proposal(id: number): Script<Proposal | undefined> {
+    const row = yield* statement('proposal', id);
+    return row && toProposal(row, this.#clock.now());
+  }
+
+  createProposal(input: NewProposal): Promise<Proposal> {
+    return this.execute('writing a proposal', this.#createProposal(input));
+  }
+
+  *#createProposal(input: NewProposal): Script<Proposal> {
+    const p = prepareProposal(input, this.#clock.now(), this.#proposalTtlMs);
+    return yield* transaction('write', () => this.#writeProposal(p));
+  }
+
+  *#writeProposal(p: ReturnType<typeof prepareProposal>): Script<Proposal> {
+    yield* statement('eraseSpentUtterances', p.createdAt);
+    let slotIds: number[] = [];
+    if (p.kind === 'entity') {
+      assertNameFree(p.name!, yield* statement('entityIdsByKey', p.nameKey!));
+    } else {
+      const [memory] = yield* statement('memories', [p.memoryId!]);
+      const { slot } = supersedableSlot(memory, p.memoryId!);
+      slotIds = slotFactIds(yield* statement('slot', slot));
+    }
+    const id = yield* statement('insertProposal', p, slotIds);
+    return (yield* this.#proposal(id))!;
+  }
+
+  getProposal(proposalId: number): Promise<Proposal | undefined> {
+    return this.execute('reading a proposal', this.#proposal(proposalId));
+  }
+
+  listProposals(options: { readonly status?: ProposalStatus } = {}): Promise<Proposal[]> {
+    return this.execute('listing proposals', this.#proposals(options.status));
+  }
+
+  *#proposals(status: ProposalStatus | undefined): Script<Proposal[]> {
+    const now = this.#clock.now();
+    const all = (yield* statement('proposals')).map((row) => toProposal(row, now));
+    return status === undefined ? all : all.filter((p) => p.status === status);
+  }
+
+  acceptProposal(proposalId: number): Promise<AcceptedProposal> {
+    return this.execute(
+      'accepting a proposal',
+      transaction('write', () => this.#accept(proposalId)),
+    );
+  }
+
+  *#accept(proposalId: number): Script<AcceptedProposal> {
+    // A second accept of the proposal waits here, then finds it decided.
+    yield* statement('lockProposal', proposalId);
+    const proposal = requireProposal(yield* this.#proposal(proposalId), proposalId);
+    assertDecidable(proposal, true);
+    const now = this.now();
+    if (proposal.kind === 'entity') {
+      assertEntityNameFree(proposal, yield* statement('entityIdsByKey', prepareName(proposal.name!).key));
+      const entityId = yield* this.#insertEntity(
+        { entityType: proposal.entityType!, canonicalName: proposal.name! },
+        now,
+      );
+      yield* statement('decideProposal', proposalId, 'accepted', now, null, entityRef(entityId));
+      const [entity] = yield* statement('entities', [entityId]);
+      return { proposal: (yield* this.#proposal(proposalId))!, entity: entity! };
+    }
+    const [before] = yield* statement('memories', [proposal.memoryId!]);
+    const slot = before && slotOf(before);
+    // The slot's lock, then the memory again: an admission into the slot meanwhile is seen.
+    if (slot) yield* statement('lockSlot', slot);
+    const [old] = slot ? yield* statement('memories', [proposal.memoryId!]) : [before];
+    assertSlotUnchanged(proposal, old, slot ? slotFactIds(yield* statement('slot', slot)) : []);
+    const created = yield* this.#insertMemory(prepareMemory(supersedingMemory(old!, proposal)));
+    yield* statement('supersede', old!.id, created.id, now);
+    yield* statement('decideProposal', proposalId, 'accepted', now, null, created.ref);
+    const [memory, superseded] = yield* statement('memories', [created.id, old!.id]);
+    return { proposal: (yield* this.#proposal(proposalId))!, memory: memory!, superseded: superseded! };
+  }
+
+  rejectProposal(proposalId: number, reason: string | null = null): Promise<Proposal> {
+    return this.execute(
+      'rejecting a proposal',
+      transaction('write', () => this.#reject(proposalId, reason)),
+    );
+  }
+
+  *#reject(proposalId: number, reason: string | null): Script<Proposal> {
+    yield* statement('lockProposal', proposalId);
+    const proposal = requireProposal(yield* this.#proposal(proposalId), proposalId);
+    assertDecidable(proposal, false);
+    yield* statement('decideProposal', proposalId, 'rejected', this.now(), rejectReason(reason), null);
+    return (yield* this.#proposal(proposalId))!;
+  }
+}
+
+/** MIRA_ERR_MEMORY_ENTITY_NOT_FOUND for an entity ID, worded once. */
+function entityNotFound(id: number): MiraError {
+  return new MiraError(
+    MemoryErrorCodes.ENTITY_NOT_FOUND,
+    `there is no entity ${entityRef(id)}; find one with "memory entity find"`,
+  );
+}
+
+/** The first item of what `script` returns. */
+function* first<T>(script: Script<readonly T[]>): Script<T | undefined> {
+  return (yield* script)[0];
+}
+
+/** The one item of what `script` returns. */
+function* only<T>(script: Script<readonly T[]>): Script<T> {
+  return (yield* script)[0]!;
+}
+
+/** `lookup` of the exact key of `name` (validated when the script runs). */
+function* byName<T>(name: string, lookup: (key: string) => Script<T>): Script<T> {
+  return yield* lookup(prepareName(name).key);
+}
