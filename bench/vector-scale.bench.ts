@@ -1,7 +1,9 @@
 // Note search at scale: 100,000 notes with 384-dimension vectors (the size of common small embedding
 // models). The store scans binary codes among the notes the viewer may see and re-scores the best
-// candidates exactly; the baseline is an exact scan (sqlite-vec brute-force KNN, what the store did
-// before). Targets: hybrid search p50 ≤ 10 ms, recall@10 ≥ 0.95 against exact search.
+// candidates from int8 vectors kept in memory; the baseline is the same algorithm run bare in memory
+// (typed arrays, no store), interleaved call by call. sqlite-vec's exact KNN (what the store did before)
+// is the ground truth for recall and is timed for the record. Targets: hybrid search p50 ≤ 10 ms and
+// ≤ 1.5× the bare algorithm, recall@10 ≥ 0.95 against exact search.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -20,7 +22,7 @@ import { terminalProgress } from '@mira/core';
 import { MIRA_APPLICATION_IDS } from '@mira/sqlite';
 import { CACHE_DIR } from './lib/generate.js';
 import { markdownTable, writeResults } from './lib/report.js';
-import { fmt, rng, timeEach } from './lib/stats.js';
+import { fmt, loadAverage, rng, timeEach, timeInterleaved } from './lib/stats.js';
 
 const DIMENSION = 384;
 const CLUSTERS = 500;
@@ -96,6 +98,78 @@ function generate(count: number, log: (m: string) => void): string {
   return path;
 }
 
+/** Bits set in a 32-bit word. */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** How many candidates the store re-scores for its 200 nearest notes (VECTOR_POOL × RESCORE_FACTOR). */
+const CANDIDATES = 400;
+const POOL = 200;
+
+/**
+ * The store's vector algorithm with nothing around it: sign-bit codes scanned by Hamming distance
+ * (a histogram finds the cut), the best CANDIDATES re-scored with int8 vectors, the nearest POOL kept.
+ * No visibility, no database, no full-text half: the bare cost of the same work.
+ */
+function bareIndex(all: ReadonlyArray<{ id: number; v: Float32Array }>) {
+  const n = all.length;
+  const words = DIMENSION / 32;
+  const ids = new Float64Array(n);
+  const codes = new Uint32Array(n * words);
+  const int8 = new Int8Array(n * DIMENSION);
+  const factor = new Float32Array(n);
+  all.forEach(({ id, v }, slot) => {
+    ids[slot] = id;
+    codes.set(binaryCode(v), slot * words);
+    let max = 0;
+    let norm = 0;
+    for (const x of v) {
+      max = Math.max(max, Math.abs(x));
+      norm += x * x;
+    }
+    const scale = max / 127;
+    for (let i = 0; i < DIMENSION; i += 1) int8[slot * DIMENSION + i] = Math.round(v[i]! / scale);
+    factor[slot] = scale / Math.sqrt(norm);
+  });
+  return (query: Float32Array): number[] => {
+    const q = binaryCode(query);
+    const distance = new Uint16Array(n);
+    const histogram = new Uint32Array(DIMENSION + 1);
+    for (let slot = 0; slot < n; slot += 1) {
+      let d = 0;
+      const at = slot * words;
+      for (let w = 0; w < words; w += 1) d += popcount(codes[at + w]! ^ q[w]!);
+      distance[slot] = d;
+      histogram[d]! += 1;
+    }
+    let cut = 0;
+    for (let seen = 0; cut <= DIMENSION; cut += 1) {
+      seen += histogram[cut]!;
+      if (seen >= CANDIDATES) break;
+    }
+    const picked: number[] = [];
+    for (let slot = 0; slot < n; slot += 1) if (distance[slot]! <= cut) picked.push(slot);
+    picked.sort((a, b) => distance[a]! - distance[b]! || ids[a]! - ids[b]!);
+    let norm = 0;
+    for (const x of query) norm += x * x;
+    const inverse = 1 / Math.sqrt(norm);
+    return picked
+      .slice(0, CANDIDATES)
+      .map((slot) => {
+        let dot = 0;
+        const at = slot * DIMENSION;
+        for (let i = 0; i < DIMENSION; i += 1) dot += query[i]! * int8[at + i]!;
+        return { id: ids[slot]!, similarity: dot * factor[slot]! * inverse };
+      })
+      .sort((a, b) => b.similarity - a.similarity || a.id - b.id)
+      .slice(0, POOL)
+      .map((c) => c.id);
+  };
+}
+
 export async function vectorScaleBench(options: {
   readonly notes: number;
   readonly queries: number;
@@ -123,18 +197,6 @@ export async function vectorScaleBench(options: {
   const firstSearch = process.hrtime.bigint();
   await store.search(viewer, queries[0]!, null, 10); // builds the in-memory index
   const indexLoadMs = Number(process.hrtime.bigint() - firstSearch) / 1e6;
-  const results = new Map<string, number[]>();
-  const hybrid = await timeEach(
-    queries,
-    async (q) =>
-      results.set(
-        q,
-        (await store.search(viewer, q, null, 10)).hits.map((h) => h.note.id),
-      ),
-    20,
-  );
-  store.close();
-
   const db = new Database(path, { readonly: true });
   sqliteVec.load(db);
   const knn = db.prepare(`SELECT rowid FROM ${EXACT_TABLE} WHERE embedding MATCH ? AND k = 10 ORDER BY distance`);
@@ -155,12 +217,35 @@ export async function vectorScaleBench(options: {
   }>;
   const floats = all.map((r) => ({ id: r.id, v: new Float32Array(Uint8Array.from(r.embedding).buffer) }));
   db.close();
+
+  // The store and the same algorithm bare, call by call in alternating order, after a warm-up.
+  const bare = bareIndex(floats);
+  const results = new Map<string, number[]>();
+  const bareResults = new Map<string, number[]>();
+  const warmup = Math.min(20, Math.floor(queries.length / 5));
+  const timed = await timeInterleaved(
+    [...queries.slice(0, warmup), ...queries],
+    {
+      store: async (q: string) =>
+        results.set(
+          q,
+          (await store.search(viewer, q, null, 10)).hits.map((h) => h.note.id),
+        ),
+      bare: (q: string) => bareResults.set(q, bare(queryVectors.get(q)!).slice(0, 10)),
+    },
+    warmup,
+  );
+  const hybrid = timed.store;
+  store.close();
   let recall = 0;
   let agree = 0;
+  let bareRecall = 0;
   for (const q of queries) {
     const truth = new Set(exactIds.get(q));
     recall += (results.get(q) ?? []).filter((id) => truth.has(id)).length / 10;
+    bareRecall += (bareResults.get(q) ?? []).filter((id) => truth.has(id)).length / 10;
   }
+  bareRecall /= queries.length;
   for (const q of queries.slice(0, 20)) {
     const v = queryVectors.get(q)!;
     const top = floats
@@ -173,34 +258,49 @@ export async function vectorScaleBench(options: {
   recall /= queries.length;
   const rows = [
     {
-      measurement: 'hybrid search (store: FTS5 + binary codes, 400 re-scored)',
+      measurement: `hybrid search (store: FTS5 + binary codes, ${CANDIDATES} re-scored from int8)`,
       'p50 µs': fmt(hybrid.p50),
       'p99 µs': fmt(hybrid.p99),
       'recall@10': recall.toFixed(3),
-      baseline: 'exact KNN (sqlite-vec brute force)',
-      'ratio p50': fmt(hybrid.p50 / exact.p50, 2),
+      baseline: 'the same scan and re-score, bare in memory',
+      'ratio p50': fmt(hybrid.p50 / timed.bare.p50, 2),
+      'ratio p99': fmt(hybrid.p99 / timed.bare.p99, 2),
     },
     {
-      measurement: 'exact KNN (sqlite-vec brute force, k = 10)',
+      measurement: `bare: Hamming scan, ${CANDIDATES} re-scored from int8, top ${POOL}`,
+      'p50 µs': fmt(timed.bare.p50),
+      'p99 µs': fmt(timed.bare.p99),
+      'recall@10': bareRecall.toFixed(3),
+      baseline: '',
+      'ratio p50': '1.00',
+      'ratio p99': '1.00',
+    },
+    {
+      measurement: 'for the record: exact KNN (sqlite-vec brute force, k = 10)',
       'p50 µs': fmt(exact.p50),
       'p99 µs': fmt(exact.p99),
       'recall@10': '1.000',
-      baseline: '',
-      'ratio p50': '1.00',
+      baseline: 'the same scan and re-score, bare in memory',
+      'ratio p50': fmt(exact.p50 / timed.bare.p50, 2),
+      'ratio p99': fmt(exact.p99 / timed.bare.p99, 2),
     },
   ];
   const md = `# Note search at scale
 
 ${options.notes} notes with ${DIMENSION}-dimension unit vectors in ${CLUSTERS} topic clusters (dense, as
 sentence embeddings are); ${options.queries} queries from the same topics whose text matches no note, so
-the ten hits are the vector neighbours. The store keeps each vector's sign bits in memory (48 bytes),
-scans them by Hamming distance among the notes the viewer may see, and re-scores the 400 best exactly
-with the stored floats. Targets: p50 ≤ 10 ms, recall@10 ≥ 0.95 against exact search.
+the ten hits are the vector neighbours. The store keeps each vector's sign bits (48 bytes) and its int8
+form (384 bytes) in memory, scans the sign bits by Hamming distance among the notes the viewer may see,
+and re-scores the ${CANDIDATES} best from int8, reading no vector from the file. The baseline runs the same
+scan and re-score on typed arrays with nothing around it (no visibility, no full-text half, no store),
+interleaved with the store call by call. Targets: p50 ≤ 10 ms, ≤ 1.5× the bare algorithm, recall@10 ≥ 0.95
+against exact search (sqlite-vec's brute force, timed for the record).
 Building the in-memory index on the first search: ${indexLoadMs.toFixed(0)} ms.
 (sqlite-vec's exact top 10 agrees with a plain cosine scan on ${(agree / 20).toFixed(3)} of 20 queries.)
+Load average (1 / 5 / 15 min): ${loadAverage()}.
 
 ${markdownTable(rows)}
 `;
-  writeResults('vector-scale', md, { hybrid, exact, recall, indexLoadMs });
+  writeResults('vector-scale', md, { hybrid, bare: timed.bare, exact, recall, bareRecall, indexLoadMs });
   process.stdout.write(`${md}\n`);
 }

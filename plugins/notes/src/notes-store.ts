@@ -4,7 +4,7 @@ import { CoreErrorCodes, MiraError, collapseWhitespace, systemClock, type Clock 
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
-import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
+import { QuantizedIndex, binaryCode } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
 import {
@@ -170,8 +170,7 @@ const SQL = {
     "INSERT INTO meta (key, value) VALUES ('vector_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1",
   deleteVector: `DELETE FROM ${VECTORS} WHERE id = ?`,
   insertVector: `INSERT OR REPLACE INTO ${VECTORS} (id, code, embedding) VALUES (?, ?, ?)`,
-  codesAfter: `SELECT v.id, v.code, n.scope, coalesce(n.key_digest, '') AS key_digest FROM ${VECTORS} v JOIN notes n ON n.id = v.id WHERE v.id > ?`,
-  embeddingsOf: `SELECT id, embedding FROM ${VECTORS} WHERE id IN (SELECT value FROM json_each(?))`,
+  vectorsAfter: `SELECT v.id, v.embedding, n.scope, coalesce(n.key_digest, '') AS key_digest FROM ${VECTORS} v JOIN notes n ON n.id = v.id WHERE v.id > ?`,
   dataVersion: 'PRAGMA data_version',
   totalChanges: 'SELECT total_changes()',
   deleteLabels: 'DELETE FROM note_labels WHERE note_id = ?',
@@ -608,13 +607,13 @@ export class NotesStore {
     if (!ann || ann.generation !== generation) {
       ann = { index: new QuantizedIndex(Number(this.#meta('dimension'))), revision, generation };
     }
-    for (const row of this.#q('codesAfter').iterate(ann.index.maxId) as Iterable<{
+    for (const row of this.#q('vectorsAfter').iterate(ann.index.maxId) as Iterable<{
       id: number;
-      code: Buffer;
+      embedding: Buffer;
       scope: string;
       key_digest: string;
     }>) {
-      ann.index.upsert(row.id, new Uint32Array(Uint8Array.from(row.code).buffer), row.scope, row.key_digest);
+      ann.index.upsert(row.id, toFloats(row.embedding), row.scope, row.key_digest);
     }
     ann.revision = revision;
     this.#ann = ann;
@@ -855,15 +854,13 @@ export class NotesStore {
     const index = this.#vectorIndex();
     const query = binaryCode(vector);
     const scopes = new Set(viewer.scopes);
-    // Unkeyed notes are indexed under the key digest '' (see codesAfter).
+    // Unkeyed notes are indexed under the key digest '' (see vectorsAfter).
     const keys = viewer.operator ? null : new Set(viewer.key === null ? [''] : ['', digest(viewer.key)]);
     const minSimilarity = 1 - this.#maxDistance;
     for (let wanted = pool * RESCORE_FACTOR; ; wanted *= 4) {
       const candidates = index.nearest(query, { scopes, keys }, wanted);
-      const scored = (
-        this.#q('embeddingsOf').all(JSON.stringify(candidates)) as Array<{ id: number; embedding: Buffer }>
-      )
-        .map((row) => ({ id: row.id, similarity: cosine(vector, toFloats(row.embedding)) }))
+      const scored = index
+        .similarities(vector, candidates)
         .filter((row) => row.similarity >= minSimilarity)
         .sort((x, y) => y.similarity - x.similarity || x.id - y.id);
       const visible = this.#allowedInOrder(
@@ -1084,5 +1081,5 @@ function labelFilter(label: string | null): string | null {
 
 /** A float32 vector from its stored bytes (copied: SQLite's buffers need not be aligned). */
 function toFloats(bytes: Buffer): Float32Array {
-  return new Float32Array(Uint8Array.from(bytes).buffer);
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
