@@ -4,7 +4,7 @@ import { CoreErrorCodes, MiraError, collapseWhitespace, systemClock, type Clock 
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
-import { QuantizedIndex, binaryCode } from './vector-index.js';
+import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
 import {
@@ -149,8 +149,10 @@ const STOP_WORDS = new Set(
 
 /** How many nearest visible notes a hybrid search fuses. */
 const VECTOR_POOL = 200;
-/** How many binary-code candidates are re-scored exactly per nearest note wanted. */
+/** How many binary-code candidates are re-scored (from int8) per nearest note wanted. */
 const RESCORE_FACTOR = 2;
+/** Int8 similarities closer than this to the floor are re-scored exactly (the int8 error is below 0.005). */
+const FLOOR_MARGIN = 0.01;
 
 /**
  * The cosine similarity below which a vector neighbour is not a match, unless configured
@@ -171,6 +173,7 @@ const SQL = {
   deleteVector: `DELETE FROM ${VECTORS} WHERE id = ?`,
   insertVector: `INSERT OR REPLACE INTO ${VECTORS} (id, code, embedding) VALUES (?, ?, ?)`,
   vectorsAfter: `SELECT v.id, v.embedding, n.scope, coalesce(n.key_digest, '') AS key_digest FROM ${VECTORS} v JOIN notes n ON n.id = v.id WHERE v.id > ?`,
+  embeddingsOf: `SELECT id, embedding FROM ${VECTORS} WHERE id IN (SELECT value FROM json_each(?))`,
   dataVersion: 'PRAGMA data_version',
   totalChanges: 'SELECT total_changes()',
   deleteLabels: 'DELETE FROM note_labels WHERE note_id = ?',
@@ -859,8 +862,7 @@ export class NotesStore {
     const minSimilarity = 1 - this.#maxDistance;
     for (let wanted = pool * RESCORE_FACTOR; ; wanted *= 4) {
       const candidates = index.nearest(query, { scopes, keys }, wanted);
-      const scored = index
-        .similarities(vector, candidates)
+      const scored = this.#exactAtFloor(vector, index.similarities(vector, candidates), minSimilarity)
         .filter((row) => row.similarity >= minSimilarity)
         .sort((x, y) => y.similarity - x.similarity || x.id - y.id);
       const visible = this.#allowedInOrder(
@@ -873,6 +875,27 @@ export class NotesStore {
         return visible.slice(0, pool);
       }
     }
+  }
+
+  /**
+   * `scored` with the candidates whose int8 similarity lies within {@link FLOOR_MARGIN} of the floor
+   * re-scored exactly from their stored floats: which side of `min_similarity` a note falls on is
+   * decided exactly, as configured (usually none or a few are that close).
+   */
+  #exactAtFloor(
+    vector: Float32Array,
+    scored: Array<{ id: number; similarity: number }>,
+    floor: number,
+  ): Array<{ id: number; similarity: number }> {
+    const near = scored.filter((row) => Math.abs(row.similarity - floor) < FLOOR_MARGIN).map((row) => row.id);
+    if (near.length === 0) return scored;
+    const exact = new Map(
+      (this.#q('embeddingsOf').all(JSON.stringify(near)) as Array<{ id: number; embedding: Buffer }>).map((row) => [
+        row.id,
+        cosine(vector, toFloats(row.embedding)),
+      ]),
+    );
+    return scored.map((row) => ({ id: row.id, similarity: exact.get(row.id) ?? row.similarity }));
   }
 
   /** The IDs of `ids` the filter lets through, in the order given. */
