@@ -765,11 +765,28 @@ describe('Mind view', function () {
       expect(await page.textContent('#count')).to.equal('2 of 4 notes');
     });
 
-    it('walks duplicates with combine', async () => {
+    it('walks duplicates with combine, asking which text to keep and confirming', async () => {
       await page.click('#find-duplicates');
       await page.waitForSelector('.combine');
       await page.click('.combine');
+      // Nothing is combined until confirmed; Cancel closes the question.
+      await page.waitForSelector('.dup-confirm:not([hidden])');
+      await page.click('.cancel-combine');
+      expect(await page.isVisible('.dup-confirm')).to.equal(false);
+      expect(await page.$$eval('.card', (cards) => cards.length)).to.equal(4);
+      await page.click('.combine');
+      await page.check('.dup-choice input[value="2"]');
+      await page.click('.confirm-combine');
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
+      // N2 stays with its own text and the labels of both; N1 is removed.
+      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const left = notes.recent({ scopes: ['default'], key: null, operator: true }, 10);
+      const kept = left.find((n) => n.id === 2)!;
+      expect(kept.content).to.equal('alice prefers green tea, in the morning!');
+      expect([...kept.labels].sort()).to.deep.equal(['preference', 'tea']);
+      expect(left.some((n) => n.id === 1)).to.equal(false);
+      // The list is fetched afresh: the pair is gone, and nothing else pairs.
+      await page.waitForFunction(() => document.querySelector('#duplicates p')?.textContent === 'No more pairs.');
     });
 
     it('walks duplicates in a scope other than default, combining and deleting there', async () => {
@@ -785,6 +802,7 @@ describe('Mind view', function () {
       await page.click('#find-duplicates');
       await page.waitForSelector('.combine');
       await page.click('.combine');
+      await page.click('.confirm-combine');
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
       await page.waitForSelector('.delete-dup');
       await page.click('.delete-dup');
@@ -804,12 +822,28 @@ describe('Mind view', function () {
       await page.waitForSelector('.card');
       await page.selectOption('#scope', 'lab');
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
+      // While the store scans, the panel says so (the answer is held back to see it).
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/notes/duplicates*', async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.click('#find-duplicates');
+      await page.waitForSelector('#duplicates progress');
+      expect(await page.textContent('.dup-scanning')).to.equal('Looking for near-duplicates in lab…');
+      release();
       await page.waitForSelector('.combine');
+      await page.unroute('**/api/notes/duplicates*');
       const pairs = Number(/of (\d+)/.exec((await page.textContent('#duplicates p'))!)![1]);
       expect(pairs).to.equal(3);
       await page.click('.combine');
+      await page.click('.confirm-combine');
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 2);
+      // A fresh list: of three pairs, the one left has both its notes.
+      await page.waitForFunction(() =>
+        /^Pair 1 of 1 left/.test(document.querySelector('#duplicates p')?.textContent ?? ''),
+      );
       // The next pair shown has both its notes still there.
       const shownIds = await page.$$eval('#duplicates .dup-note', (n) =>
         n.map((e) => Number(e.getAttribute('data-id'))),
@@ -1111,10 +1145,17 @@ describe('Mind view', function () {
 
     it('shows each pair of duplicates whole and says which note Combine keeps', async () => {
       await page.click('#find-duplicates');
-      await page.waitForSelector('.dup-keeps');
-      expect(await page.textContent('.dup-keeps')).to.equal(
-        'Combine keeps N1 (its text, with the labels of both) and removes N2.',
+      await page.waitForSelector('.combine');
+      await page.click('.combine');
+      await page.waitForSelector('.dup-confirm:not([hidden])');
+      expect(await page.textContent('.dup-confirm p')).to.equal(
+        'Which text stays? The other note is removed; the one kept gets the labels of both.',
       );
+      expect(await page.$$eval('.dup-choice', (choices) => choices.map((c) => c.textContent!.trim()))).to.deep.equal([
+        'Keep the text of N1',
+        'Keep the text of N2',
+      ]);
+      expect(await page.isChecked('.dup-choice input[value="1"]')).to.equal(true);
       expect(await page.textContent('.dup-a .meta'))
         .to.include('preference')
         .and.to.include('tea');
@@ -1169,7 +1210,9 @@ describe('Mind view', function () {
 
     it('has no serious or critical accessibility violations on either tab (axe-core)', async () => {
       await page.click('#find-duplicates');
-      await page.waitForSelector('.dup-keeps');
+      await page.waitForSelector('.combine');
+      await page.click('.combine');
+      await page.waitForSelector('.dup-confirm:not([hidden])');
       const serious = async () =>
         (await new AxeBuilder({ page }).analyze()).violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')

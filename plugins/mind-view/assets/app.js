@@ -379,9 +379,14 @@ function forget(id) {
   for (const shown of document.querySelectorAll(`#search-results .card[data-id="${id}"]`)) shown.remove();
 }
 
+/**
+ * The duplicates walk: one pair at a time, from a list fetched afresh after every combine or delete (so a
+ * kept note shows its new labels and a removed one never comes back); Skip and Skip all pass pairs over
+ * for this walk. Combine asks which note's text to keep, then confirms.
+ */
 async function findDuplicates() {
-  const { pairs } = await api(`/api/notes/duplicates?scope=${encodeURIComponent(state.scope)}`);
   const panel = $('duplicates');
+  const scope = state.scope;
   panel.hidden = false;
   const close = el('button', {
     type: 'button',
@@ -389,24 +394,37 @@ async function findDuplicates() {
     text: 'Close',
     onclick: () => (panel.hidden = true),
   });
-  const step = (from) => {
-    // Pairs that lost a note since the list was made are passed over.
-    let i = from;
-    while (i < pairs.length && (gone.has(pairs[i].a.id) || gone.has(pairs[i].b.id))) i += 1;
-    if (i >= pairs.length) {
-      panel.replaceChildren(el('p', { text: pairs.length ? 'No more pairs.' : 'No near-identical notes.' }), close);
+  const skipped = new Set();
+  const keyOf = (pair) => `${pair.a.id}:${pair.b.id}`;
+  let found = 0;
+  const scan = async () => {
+    panel.replaceChildren(
+      el('p', { className: 'dup-scanning', text: `Looking for near-duplicates in ${scope}…` }),
+      el('progress', { className: 'dup-progress', 'aria-label': 'looking for near-duplicates' }),
+      close,
+    );
+    const { pairs } = await api(`/api/notes/duplicates?scope=${encodeURIComponent(scope)}`);
+    // Closed, or the scope changed, while the scan ran: nothing to show.
+    if (panel.hidden || state.scope !== scope) return;
+    found = Math.max(found, pairs.length);
+    show(pairs.filter((pair) => !skipped.has(keyOf(pair)) && !gone.has(pair.a.id) && !gone.has(pair.b.id)));
+  };
+  const act = (fn) => async () => {
+    try {
+      await fn();
+      await loadNotes();
+    } catch (e) {
+      status(e.message);
+    }
+    await scan().catch((e) => status(e.message));
+  };
+  const show = (left) => {
+    if (left.length === 0) {
+      panel.replaceChildren(el('p', { text: found ? 'No more pairs.' : 'No near-identical notes.' }), close);
       return;
     }
-    const { a, b, similarity } = pairs[i];
-    const act = (fn) => async () => {
-      try {
-        await fn();
-        await loadNotes();
-      } catch (e) {
-        status(e.message);
-      }
-      step(i + 1);
-    };
+    const pair = left[0];
+    const { a, b, similarity } = pair;
     const whole = (note, className) => {
       const shown = card({ ...note, read_only: true });
       shown.classList.replace('card', 'dup-note');
@@ -414,40 +432,87 @@ async function findDuplicates() {
       shown.querySelector('.overlay')?.remove();
       return shown;
     };
-    panel.replaceChildren(
-      el('p', { text: `Pair ${i + 1} of ${pairs.length} (similarity ${similarity})` }),
-      el('div', { className: 'dup-pair' }, whole(a, 'dup-a'), whole(b, 'dup-b')),
-      el('p', {
-        className: 'dup-keeps',
-        text: `Combine keeps N${a.id} (its text, with the labels of both) and removes N${b.id}.`,
+    const choice = (note, checked) =>
+      el(
+        'label',
+        { className: 'dup-choice' },
+        el('input', { type: 'radio', name: 'dup-keep', value: String(note.id), ...(checked ? { checked: '' } : {}) }),
+        document.createTextNode(` Keep the text of N${note.id}`),
+      );
+    const confirmBox = el(
+      'div',
+      { className: 'dup-confirm', hidden: '' },
+      el('p', { text: 'Which text stays? The other note is removed; the one kept gets the labels of both.' }),
+      choice(a, true),
+      choice(b, false),
+      el('button', {
+        type: 'button',
+        className: 'confirm-combine',
+        text: 'Combine',
+        onclick: act(async () => {
+          const keep = Number(confirmBox.querySelector('input[name="dup-keep"]:checked').value);
+          const drop = keep === a.id ? b.id : a.id;
+          await api(`/api/notes/combine?scope=${encodeURIComponent(scope)}`, {
+            method: 'POST',
+            body: JSON.stringify({ keep, drop }),
+          });
+          forget(drop);
+        }),
       }),
       el('button', {
         type: 'button',
+        className: 'cancel-combine',
+        text: 'Cancel',
+        onclick: () => {
+          confirmBox.hidden = true;
+          panel.querySelector('.combine').focus();
+        },
+      }),
+    );
+    panel.replaceChildren(
+      el('p', { text: `Pair 1 of ${left.length} left (similarity ${similarity})` }),
+      el('div', { className: 'dup-pair' }, whole(a, 'dup-a'), whole(b, 'dup-b')),
+      el('button', {
+        type: 'button',
         className: 'combine',
-        text: 'Combine',
-        onclick: act(async () => {
-          await api(`/api/notes/combine?scope=${encodeURIComponent(state.scope)}`, {
-            method: 'POST',
-            body: JSON.stringify({ keep: a.id, drop: b.id }),
-          });
-          forget(b.id);
-        }),
+        text: 'Combine…',
+        onclick: () => {
+          confirmBox.hidden = false;
+          confirmBox.querySelector('input[name="dup-keep"]:checked').focus();
+        },
       }),
       el('button', {
         type: 'button',
         className: 'delete-dup',
         text: `Delete N${b.id}`,
         onclick: act(async () => {
-          await api(`/api/notes/${b.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'DELETE' });
+          await api(`/api/notes/${b.id}?scope=${encodeURIComponent(scope)}`, { method: 'DELETE' });
           forget(b.id);
         }),
       }),
-      el('button', { type: 'button', className: 'skip', text: 'Skip', onclick: () => step(i + 1) }),
-      el('button', { type: 'button', className: 'skip-all', text: 'Skip all', onclick: () => step(pairs.length) }),
+      el('button', {
+        type: 'button',
+        className: 'skip',
+        text: 'Skip',
+        onclick: () => {
+          skipped.add(keyOf(pair));
+          show(left.slice(1));
+        },
+      }),
+      el('button', {
+        type: 'button',
+        className: 'skip-all',
+        text: 'Skip all',
+        onclick: () => {
+          for (const p of left) skipped.add(keyOf(p));
+          show([]);
+        },
+      }),
       close,
+      confirmBox,
     );
   };
-  step(0);
+  await scan();
 }
 
 async function exportScope() {

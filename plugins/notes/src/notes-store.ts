@@ -7,15 +7,7 @@ import { nearDuplicatePairs } from './near-duplicates.js';
 import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrorCodes } from './errors.js';
-import {
-  MAX_QUERY_LENGTH,
-  SCOPE_NAME_PATTERN,
-  capNote,
-  checkKey,
-  comparable,
-  parseLabels,
-  segmentSpaceless,
-} from './text.js';
+import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, parseLabels, segmentSpaceless } from './text.js';
 
 /** The shared scope every session reads and only the operator writes. */
 export const GLOBAL_SCOPE = 'global';
@@ -919,7 +911,7 @@ export class NotesStore {
       );
     const rows = this.#q('visibleNotes').all(...this.#filterParams(viewer)) as NoteRow[];
     return nearDuplicatePairs(
-      rows.map((r) => comparable(r.content)),
+      rows.map((r) => r.content),
       onProgress,
     ).map(({ i, j, similarity }) => ({
       a: this.#hydrate(rows[i]!),
