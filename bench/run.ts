@@ -9,6 +9,7 @@ import { assertionBench } from './assertion.bench.js';
 import { attributionBench } from './attribution.bench.js';
 import { cognitionBench } from './cognition.bench.js';
 import { duplicatesBench } from './duplicates.bench.js';
+import { mindViewBench } from './mind-view.bench.js';
 import { hardwareBench } from './hardware.bench.js';
 import { keysBench } from './keys.bench.js';
 import { notesBench } from './notes.bench.js';
@@ -81,6 +82,7 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   fleet: () => fleetBench({ quick, lookups: quick ? 300 : 1000, log }),
   'vector-scale': () => vectorScaleBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 100 : 300, log }),
   startup: () => startupBench({ rounds: quick ? 5 : 20, log }),
+  'mind-view': () => mindViewBench({ sizes: quick ? [1000, 20_000] : [1000, 100_000], rounds: quick ? 3 : 5, log }),
 };
 
 /** The same benchmarks at sizes that only prove they run. */
@@ -97,6 +99,7 @@ const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   fleet: () => fleetBench({ quick, lookups: 10, log, sizes: { small, big }, admissions: 5 }),
   'vector-scale': () => vectorScaleBench({ notes: 500, queries: 5, log }),
   startup: () => startupBench({ rounds: 1, log }),
+  'mind-view': () => mindViewBench({ sizes: [500], rounds: 1, log }),
 };
 const runs = smoke ? smokeRuns : fullRuns;
 

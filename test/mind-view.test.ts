@@ -31,6 +31,11 @@ async function proposeTwo(store: MemoryStore): Promise<MemoryStore> {
   return store;
 }
 
+/** Waits until the page has what it last asked the server for (it marks the body while a page loads). */
+async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.body.dataset.loading);
+}
+
 describe('Mind view', function () {
   this.timeout(30_000);
   let rt: TestRuntime;
@@ -587,7 +592,11 @@ describe('Mind view', function () {
     });
     afterEach(async () => page?.context().close());
 
-    const cards = () => page.$$eval('.card .content', (nodes) => nodes.map((n) => n.textContent));
+    /** The cards' texts once the page has what it asked the server for (a filter, sort or label change). */
+    const cards = async () => {
+      await settle(page);
+      return page.$$eval('.card .content', (nodes) => nodes.map((n) => n.textContent));
+    };
 
     it('renders memory text as text (no script runs) and filters instantly', async () => {
       expect(await page.evaluate(() => (window as unknown as { pwned?: boolean }).pwned)).to.equal(undefined);
@@ -709,9 +718,13 @@ describe('Mind view', function () {
       expect(await page.$$('.card[data-id="3"] .save')).to.have.length(0);
       await page.focus('.chip[data-label="secret"]');
       await page.keyboard.press('Enter');
+      await settle(page);
       expect(await page.textContent('#count')).to.equal('1 of 4 notes');
+      // Focus returns to the chip once the page it asked for is drawn.
+      await page.waitForFunction(() => document.activeElement?.classList.contains('chip'));
       expect(await focused()).to.equal('button.chip on[secret]');
       await page.keyboard.press('Enter');
+      await settle(page);
       expect(await page.textContent('#count')).to.equal('4 of 4 notes');
       // The import control is a real input Tab reaches, not a hidden one.
       await page.focus('#export');
@@ -756,13 +769,17 @@ describe('Mind view', function () {
     });
 
     it('always shows the count of what is on screen', async () => {
-      expect(await page.textContent('#count')).to.equal('4 of 4 notes');
+      const count = async () => {
+        await settle(page);
+        return page.textContent('#count');
+      };
+      expect(await count()).to.equal('4 of 4 notes');
       await page.click('.chip[data-label="secret"]');
-      expect(await page.textContent('#count')).to.equal('1 of 4 notes');
+      expect(await count()).to.equal('1 of 4 notes');
       await page.fill('#filter', 'tea');
-      expect(await page.textContent('#count')).to.equal('0 of 4 notes');
+      expect(await count()).to.equal('0 of 4 notes');
       await page.click('.chip[data-label="secret"]');
-      expect(await page.textContent('#count')).to.equal('2 of 4 notes');
+      expect(await count()).to.equal('2 of 4 notes');
     });
 
     it('walks duplicates with combine, asking which text to keep and confirming', async () => {
@@ -1186,9 +1203,11 @@ describe('Mind view', function () {
       const renderMs = Number(await page.evaluate(() => document.body.dataset.renderMs));
       expect(await page.$$('.card')).to.have.length(100);
       expect(await page.textContent('#count')).to.equal('5000 of 5000 notes · showing 1–100');
+      // What a change costs: the server's answer (sort, filter, count and page in SQL) and the drawing.
       const timed = async (act: () => Promise<void>) => {
         await act();
-        return Number(await page.evaluate(() => document.body.dataset.renderMs));
+        await settle(page);
+        return page.evaluate(() => Number(document.body.dataset.loadMs) + Number(document.body.dataset.renderMs));
       };
       const filterMs = await timed(async () => {
         await page.fill('#filter', 'washers');
@@ -1197,9 +1216,30 @@ describe('Mind view', function () {
       const sortMs = await timed(async () => {
         await page.selectOption('#sort', 'longest');
       });
+      const firstOfLongest = await page.$$eval('.card', (c) => c.map((e) => e.getAttribute('data-id')));
       await page.click('#next-page');
+      await settle(page);
       expect(await page.textContent('#count')).to.equal('1250 of 5000 notes · showing 101–200');
       expect(await page.textContent('#page-of')).to.equal('page 2 of 13');
+      const second = await page.$$eval('.card', (c) => c.map((e) => e.getAttribute('data-id')));
+      expect(second.filter((id) => firstOfLongest.includes(id))).to.deep.equal([]);
+      // Every page to the last, one cursor after another, then back to the first: the page holds only
+      // one page of notes at a time, and the last says so.
+      for (let p = 3; p <= 13; p += 1) {
+        await page.click('#next-page');
+        await settle(page);
+        expect(await page.textContent('#page-of')).to.equal(`page ${p} of 13`);
+      }
+      expect(await page.textContent('#count')).to.equal('1250 of 5000 notes · showing 1201–1250');
+      expect(await page.isDisabled('#next-page')).to.equal(true);
+      expect(await page.$$('.card')).to.have.length(50);
+      for (let p = 12; p >= 1; p -= 1) {
+        await page.click('#prev-page');
+        await settle(page);
+      }
+      expect(await page.$$eval('.card', (c) => c.map((e) => e.getAttribute('data-id')))).to.deep.equal(firstOfLongest);
+      await page.click('#next-page');
+      await settle(page);
       await shot('5000-notes');
       process.stdout.write(
         `      5,000 notes: load and first render ${loadMs} ms; render ${renderMs} ms, filter ${filterMs} ms, sort ${sortMs} ms\n`,

@@ -14,4 +14,5 @@ export const BENCHES = [
   'fleet',
   'vector-scale',
   'startup',
+  'mind-view',
 ] as const;

@@ -14,8 +14,25 @@ function takeToken() {
 }
 const token = takeToken();
 const $ = (id) => document.getElementById(id);
-const state = { notes: [], filter: '', sort: 'newest', label: null, scope: 'default', page: 0, global: 'global' };
-/** Cards on one page: 5,000 notes filter and sort in memory, but only a page of them is in the document. */
+/**
+ * What is on screen: one page of the scope's notes, as the server sorted, filtered and counted them, and the
+ * cursor each page starts after (`cursors[page]`; the first page starts at the top).
+ */
+const state = {
+  notes: [],
+  total: 0,
+  matching: 0,
+  next: null,
+  labels: [],
+  cursors: [null],
+  filter: '',
+  sort: 'newest',
+  label: null,
+  scope: 'default',
+  page: 0,
+  global: 'global',
+};
+/** Cards on one page: the server sends one page at a time, however many notes the scope holds. */
 const PAGE_SIZE = 100;
 
 async function api(path, options = {}) {
@@ -142,7 +159,7 @@ async function createScope(event) {
     await api('/api/scopes', { method: 'POST', body: JSON.stringify({ name }) });
     state.scope = name;
     state.label = null;
-    state.page = 0;
+    firstPage();
     toAddress();
     $('new-scope').value = '';
     await loadScopes();
@@ -153,70 +170,70 @@ async function createScope(event) {
   }
 }
 
+/** Back to the first page (the sort, label, filter or scope changed). */
+function firstPage() {
+  state.page = 0;
+  state.cursors = [null];
+}
+
+/** Each load is numbered: an answer that arrives after a newer request was made is dropped. */
+let loads = 0;
+
 /**
- * Loads and draws the scope's notes. A live reload (`live`) that finds an edit form opened while it fetched
- * leaves the cards alone: drawing them would throw the form away; the reload waits for the form to close.
+ * Loads and draws the current page of the scope's notes. A live reload (`live`) that finds an edit form opened
+ * while it fetched leaves the cards alone: drawing them would throw the form away; the reload waits for the
+ * form to close.
  */
 async function loadNotes(options = {}) {
-  const { notes } = await api(`/api/notes?scope=${encodeURIComponent(state.scope)}`);
+  const load = ++loads;
+  // Set while a page is on its way (tests and screen readers can wait for it to settle).
+  document.body.dataset.loading = 'notes';
+  const params = new URLSearchParams({ scope: state.scope, sort: state.sort, limit: String(PAGE_SIZE) });
+  if (state.label) params.set('label', state.label);
+  if (state.filter.trim()) params.set('filter', state.filter);
+  const after = state.cursors[state.page];
+  if (after) params.set('after', after);
+  // A live reload of a later page asks for the counts too: notes may have come or gone.
+  if (after && options.live) params.set('counts', '1');
+  const started = performance.now();
+  let page;
+  try {
+    page = await api(`/api/notes?${params}`);
+  } finally {
+    if (load === loads) delete document.body.dataset.loading;
+  }
+  if (load !== loads) return;
   if (options.live && document.querySelector('.edit-form')) {
     notesChangedWhileEditing = true;
     return;
   }
-  state.notes = notes;
+  // A live reload can find the page emptied (its notes deleted elsewhere): back to the first page.
+  if (page.notes.length === 0 && state.page > 0) {
+    firstPage();
+    return loadNotes(options);
+  }
+  // A later page comes without counts: the first page's still describe the scope.
+  Object.assign(state, { notes: page.notes, next: page.next }, page.counts ?? {});
+  document.body.dataset.loadMs = String(Math.round(performance.now() - started));
   render();
 }
 
-/** Text as the filter compares it: compatibility forms, no accents, lower case (`Café` ~ `cafe`, `ＴＥＡ` ~ `tea`). */
-const fold = (text) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-/** Each note's folded content, labels and key, computed once per loaded note. */
-const folded = new WeakMap();
-function haystackOf(note, labels) {
-  let hay = folded.get(note);
-  if (hay === undefined) {
-    hay = fold(`${note.content}\n${labels.join('\n')}\n${note.private_key || ''}`);
-    folded.set(note, hay);
-  }
-  return hay;
-}
-
-function visibleNotes() {
-  // Every word of the filter, in any order, in the note's text, labels or key.
-  const words = fold(state.filter).split(/\s+/u).filter(Boolean);
-  let notes = state.notes.filter((n) => {
-    const labels = n.labels.length ? n.labels : ['unlabeled'];
-    if (state.label && !labels.includes(state.label)) return false;
-    if (words.length === 0) return true;
-    const hay = haystackOf(n, labels);
-    return words.every((word) => hay.includes(word));
-  });
-  const by = {
-    newest: (a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id),
-    oldest: (a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id),
-    longest: (a, b) => b.content.length - a.content.length || b.id - a.id,
-    shortest: (a, b) => a.content.length - b.content.length || b.id - a.id,
-    label: (a, b) => (a.labels[0] || 'unlabeled').localeCompare(b.labels[0] || 'unlabeled') || b.id - a.id,
-  }[state.sort];
-  notes = [...notes].sort(by);
-  return notes;
-}
-
 function renderChips() {
-  const counts = new Map();
-  for (const n of state.notes)
-    for (const l of n.labels.length ? n.labels : ['unlabeled']) counts.set(l, (counts.get(l) || 0) + 1);
-  const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10);
   $('chips').replaceChildren(
-    ...top.map(([label, count]) => {
+    ...state.labels.map(({ label, count }) => {
       const chip = el('button', {
         type: 'button',
         className: `chip${state.label === label ? ' on' : ''}`,
         'data-label': label,
         text: `${label} ${count}`,
-        onclick: () => {
+        onclick: async () => {
           state.label = state.label === label ? null : label;
-          state.page = 0;
-          render();
+          firstPage();
+          try {
+            await loadNotes();
+          } catch (e) {
+            status(e.message);
+          }
           // The chips are drawn anew: focus stays on the one the person toggled.
           [...$('chips').querySelectorAll('.chip')].find((c) => c.dataset.label === label)?.focus();
         },
@@ -317,26 +334,31 @@ function card(note) {
 function render() {
   const started = performance.now();
   renderChips();
-  const notes = visibleNotes();
-  const pages = Math.max(1, Math.ceil(notes.length / PAGE_SIZE));
-  state.page = Math.min(state.page, pages - 1);
+  const pages = Math.max(1, Math.ceil(state.matching / PAGE_SIZE));
   const from = state.page * PAGE_SIZE;
-  const shown = notes.slice(from, from + PAGE_SIZE);
-  $('cards').replaceChildren(...shown.map(card));
+  $('cards').replaceChildren(...state.notes.map(card));
   // The count always describes what is shown.
   $('count').textContent =
-    `${notes.length} of ${state.notes.length} notes` +
-    (pages > 1 ? ` · showing ${from + 1}–${from + shown.length}` : '');
+    `${state.matching} of ${state.total} notes` +
+    (pages > 1 ? ` · showing ${from + 1}–${from + state.notes.length}` : '');
   $('pager').hidden = pages <= 1;
   $('page-of').textContent = `page ${state.page + 1} of ${pages}`;
   $('prev-page').disabled = state.page === 0;
-  $('next-page').disabled = state.page >= pages - 1;
+  $('next-page').disabled = state.next === null;
   document.body.dataset.renderMs = String(Math.round(performance.now() - started));
 }
 
-function goToPage(delta) {
-  state.page += delta;
-  render();
+async function goToPage(delta) {
+  if (delta > 0) {
+    if (state.next === null) return;
+    state.cursors[state.page + 1] = state.next;
+  }
+  state.page = Math.max(0, state.page + delta);
+  try {
+    await loadNotes();
+  } catch (e) {
+    status(e.message);
+  }
   $('cards').scrollIntoView({ block: 'start' });
 }
 
@@ -825,17 +847,25 @@ document.addEventListener('DOMContentLoaded', async () => {
     browse.offset += browse.limit;
     browseEntities();
   });
+  // The filter asks the server once typing pauses (every word, in any order, folded as the store folds).
+  let filtering;
   $('filter').addEventListener('input', (e) => {
     state.filter = e.target.value;
-    state.page = 0;
+    firstPage();
     status('');
-    render();
+    clearTimeout(filtering);
+    document.body.dataset.loading = 'notes';
+    filtering = setTimeout(() => loadNotes().catch((error) => status(error.message)), 120);
   });
-  $('sort').addEventListener('change', (e) => {
+  $('sort').addEventListener('change', async (e) => {
     state.sort = e.target.value;
-    state.page = 0;
+    firstPage();
     toAddress();
-    render();
+    try {
+      await loadNotes();
+    } catch (error) {
+      status(error.message);
+    }
   });
   $('scope').addEventListener('change', async (e) => {
     state.scope = e.target.value;
@@ -844,7 +874,7 @@ document.addEventListener('DOMContentLoaded', async () => {
     toAddress();
     renderLockout();
     state.label = null;
-    state.page = 0;
+    firstPage();
     $('search-results').hidden = true;
     status('');
     await loadNotes();
@@ -874,7 +904,7 @@ document.addEventListener('DOMContentLoaded', async () => {
   // Back and forward move between the scopes and sorts chosen, as the address records them.
   window.addEventListener('popstate', async () => {
     fromAddress(undefined);
-    state.page = 0;
+    firstPage();
     $('scope').value = state.scope;
     renderLockout();
     try {

@@ -28,6 +28,7 @@ import {
   noteAge,
   validateNotesExport,
   type Note,
+  type BrowseSort,
   type NotesExport,
   type NotesStore,
   type Viewer,
@@ -316,13 +317,27 @@ export async function startMindViewServer(
       return { scope: name };
     }
     if (method === 'GET' && pathname === '/api/notes') {
-      // A scope's notes with the global ones over them, read-only there (they are edited in the global scope).
+      // One page of a scope's notes with the global ones over them, read-only there (they are edited in the
+      // global scope): sorted, filtered, counted and paged by the store (?sort=, ?label=, ?filter=, ?after=
+      // the previous page's `next`, ?limit= up to 500).
       const scope = scopeOf(url);
+      const params = url.searchParams;
+      const limit = params.get('limit');
+      const page = notes().browse(overlay(scope), {
+        sort: (params.get('sort') ?? 'newest') as BrowseSort,
+        label: params.get('label'),
+        filter: params.get('filter') ?? '',
+        after: params.get('after'),
+        ...(limit === null ? {} : { limit: Number(limit) || 1 }),
+        // A later page leaves the counts to the first (`counts=1` asks for them anyway).
+        counts: params.get('after') === null || params.get('counts') === '1',
+      });
       return {
         scope,
-        notes: notes()
-          .recent(overlay(scope), 100_000)
-          .map((n) => ({ ...noteJson(n, now), read_only: n.scope !== scope })),
+        notes: page.notes.map((n) => ({ ...noteJson(n, now), read_only: n.scope !== scope })),
+        next: page.next,
+        // null on a later page: the first page's counts still hold.
+        counts: page.counts,
       };
     }
     if (method === 'GET' && pathname === '/api/notes/search') {

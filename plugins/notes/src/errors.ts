@@ -57,6 +57,12 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     fix: 'delete one of the two instead',
     status: 409,
   },
+  BROWSE_INVALID: {
+    code: 'MIRA_ERR_NOTES_BROWSE_INVALID',
+    message: 'a page of notes was asked for with an unknown sort or a cursor this store did not give',
+    fix: 'sort by newest, oldest, longest, shortest or label; start again from the first page',
+    status: 400,
+  },
   QUERY_TOO_LONG: {
     code: 'MIRA_ERR_NOTES_QUERY_TOO_LONG',
     message: 'a search query is at most 512 characters',

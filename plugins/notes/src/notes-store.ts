@@ -72,6 +72,52 @@ export interface SearchHit {
 }
 
 /** The export file format. */
+/** How a page of notes is ordered: newest or oldest first, longest or shortest, or by first label. */
+export type BrowseSort = 'newest' | 'oldest' | 'longest' | 'shortest' | 'label';
+export const BROWSE_SORTS: readonly BrowseSort[] = ['newest', 'oldest', 'longest', 'shortest', 'label'];
+/** The most notes one page holds. */
+export const MAX_BROWSE_PAGE = 500;
+
+/** One page of the notes a viewer may see, as the Mind view shows them. */
+export interface BrowsePage {
+  readonly notes: Note[];
+  /** The cursor of the next page, or null on the last. */
+  readonly next: string | null;
+  /** The counts, unless a later page was asked for without them (they are the first page's). */
+  readonly counts: BrowseCounts | null;
+}
+
+/** What a scope holds, for the page's count line and label chips. */
+export interface BrowseCounts {
+  /** Every note the viewer may see. */
+  readonly total: number;
+  /** The notes that pass the label and the filter. */
+  readonly matching: number;
+  /** The ten most common labels among every note the viewer may see (`unlabeled` for notes without). */
+  readonly labels: Array<{ label: string; count: number }>;
+}
+
+/** Text as the browse filter compares it: compatibility forms, no accents, lower case (`Café` ~ `cafe`). */
+export const foldForFilter = (text: string): string => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The label a note without labels is listed under. */
+export const UNLABELED = 'unlabeled';
+
+/** Per sort: the ordering key's SQL, its direction, and how the next page starts after a row. */
+const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolean }>> = {
+  newest: { key: 'n.created_at', ascending: false },
+  oldest: { key: 'n.created_at', ascending: true },
+  longest: { key: 'length(n.content)', ascending: false },
+  shortest: { key: 'length(n.content)', ascending: true },
+  label: {
+    key: `coalesce((SELECT l.label FROM note_labels l WHERE l.note_id = n.id AND l.position = 0), '${UNLABELED}')`,
+    ascending: true,
+  },
+};
+/** A note's text, labels and key, folded: what the browse filter's words are looked for in. */
+const BROWSE_HAYSTACK = `mira_fold(n.content || char(10) || coalesce((SELECT group_concat(l.label, char(10)) FROM note_labels l
+  WHERE l.note_id = n.id), '${UNLABELED}') || char(10) || coalesce(n.private_key, ''))`;
+
 export interface NotesExport {
   format: 'mira-notes';
   version: 1;
@@ -235,6 +281,7 @@ export class NotesStore {
   readonly #db: SqliteDatabase;
   readonly #clock: Clock;
   readonly #statements = new Map<keyof typeof SQL, SqliteStatement>();
+  readonly #browseStatements = new Map<string, SqliteStatement>();
   readonly #log: (message: string) => void;
   readonly #maxDistance: number;
   /** The in-memory index of binary codes, as of a {@link revision} and a vector generation. */
@@ -269,6 +316,8 @@ export class NotesStore {
     this.#maxDistance = 1 - minSimilarity;
     this.#keyGuard = keyGuard;
     this.#readOnly = readOnly;
+    // What browse's filter looks words up in, folded as the page folds what is typed.
+    db.function('mira_fold', { deterministic: true }, (text: string | null) => foldForFilter(text ?? ''));
   }
 
   /** Logs an embedder failure the caller answers without vectors: the cause is never dropped. */
@@ -758,6 +807,102 @@ export class NotesStore {
   }
 
   /**
+   * One page of the notes the viewer may see, ordered by `sort` (ties: newer ID first, oldest: older
+   * first), with a label (`unlabeled`: notes without) and a filter (every word, in any order, in the
+   * folded text, labels or key), counted and paged in SQL: the page starts after `after` (the `next` of
+   * the page before), so a page costs the same however deep it is (keyset paging).
+   * @throws MiraError MIRA_ERR_NOTES_BROWSE_INVALID for an unknown sort or a malformed cursor
+   */
+  browse(
+    viewer: Viewer,
+    options: {
+      readonly sort?: BrowseSort;
+      readonly label?: string | null;
+      readonly filter?: string;
+      readonly after?: string | null;
+      readonly limit?: number;
+      /** Whether to count (default true); a later page can leave it to the first page's counts. */
+      readonly counts?: boolean;
+    } = {},
+  ): BrowsePage {
+    const sort = options.sort ?? 'newest';
+    const order = BROWSE_ORDER[sort];
+    if (!order) {
+      throw new MiraError(NotesErrorCodes.BROWSE_INVALID, `sort is one of ${BROWSE_SORTS.join(', ')}, not "${sort}"`);
+    }
+    const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), MAX_BROWSE_PAGE);
+    const label = labelFilter(options.label ?? null);
+    const words = foldForFilter(options.filter ?? '')
+      .split(/\s+/u)
+      .filter(Boolean)
+      .slice(0, 16);
+    const where = [VISIBLE];
+    const params: unknown[] = [...this.#filterParams(viewer)];
+    if (label === UNLABELED) where.push('NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)');
+    else if (label !== null) {
+      where.push('EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)');
+      params.push(label);
+    }
+    for (const word of words) {
+      where.push(`instr(${BROWSE_HAYSTACK}, ?) > 0`);
+      params.push(word);
+    }
+    // Ties on the key go newest ID first, except for "oldest", which reads in ID order.
+    const idAscending = sort === 'oldest';
+    const pageWhere = [...where];
+    const pageParams = [...params];
+    if (options.after) {
+      const [key, id] = parseCursor(options.after);
+      const beyond = order.ascending ? '>' : '<';
+      pageWhere.push(`(${order.key} ${beyond} ? OR (${order.key} = ? AND n.id ${idAscending ? '>' : '<'} ?))`);
+      pageParams.push(key, key, id);
+    }
+    const rows = this.#browseStatement(
+      `SELECT n.*, ${order.key} AS sort_key FROM notes n WHERE ${pageWhere.join(' AND ')}
+       ORDER BY ${order.key} ${order.ascending ? 'ASC' : 'DESC'}, n.id ${idAscending ? 'ASC' : 'DESC'} LIMIT ?`,
+      false,
+    ).all(...pageParams, limit + 1) as Array<NoteRow & { sort_key: string | number }>;
+    const more = rows.length > limit;
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return {
+      notes: shown.map((row) => this.#hydrate(row)),
+      next: more && last ? formatCursor(last.sort_key, last.id) : null,
+      counts: options.counts === false ? null : this.#browseCounts(viewer, where, params),
+    };
+  }
+
+  #browseCounts(viewer: Viewer, where: readonly string[], params: readonly unknown[]): BrowseCounts {
+    const total = this.count(viewer);
+    // Without a label or a filter every note in view matches: no second count.
+    const matching =
+      where.length === 1
+        ? total
+        : (this.#browseStatement(`SELECT count(*) FROM notes n WHERE ${where.join(' AND ')}`, true).get(
+            ...params,
+          ) as number);
+    const unlabeled = this.#browseStatement(
+      `SELECT count(*) FROM notes n WHERE ${VISIBLE} AND NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)`,
+      true,
+    ).get(...this.#filterParams(viewer)) as number;
+    const labels = [...this.labels(viewer), ...(unlabeled > 0 ? [{ label: UNLABELED, count: unlabeled }] : [])]
+      .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
+      .slice(0, 10);
+    return { total, matching, labels };
+  }
+
+  /** A browse statement, prepared once per shape (sort, label kind, number of filter words). */
+  #browseStatement(sql: string, pluck: boolean): SqliteStatement {
+    let statement = this.#browseStatements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      if (pluck) statement.pluck();
+      this.#browseStatements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /**
    * Full text first, then vector similarity, fused by reciprocal rank. With
    * no embedder (or vectors from another one) it is full-text only and says so.
    */
@@ -1097,4 +1242,29 @@ function labelFilter(label: string | null): string | null {
 /** A float32 vector from its stored bytes (copied: SQLite's buffers need not be aligned). */
 function toFloats(bytes: Buffer): Float32Array {
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+/** A page's end as the next page's start: the row's sort key and ID, as opaque text. */
+function formatCursor(key: string | number, id: number): string {
+  return Buffer.from(JSON.stringify([key, id])).toString('base64url');
+}
+
+function parseCursor(cursor: string): [string | number, number] {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      (typeof value[0] === 'string' || typeof value[0] === 'number') &&
+      Number.isSafeInteger(value[1])
+    ) {
+      return [value[0], value[1] as number];
+    }
+  } catch {
+    // reported below
+  }
+  throw new MiraError(
+    NotesErrorCodes.BROWSE_INVALID,
+    'the page cursor is not one this store gave; start from the first page',
+  );
 }

@@ -36,5 +36,7 @@ export interface SqliteDatabase {
   pragma(source: string, options?: { simple?: boolean }): unknown;
   transaction<F extends AnyFunction>(fn: F): SqliteTransaction<F>;
   loadExtension(path: string, entryPoint?: string): unknown;
+  /** A function SQL can call, in JavaScript (better-sqlite3's `function`). */
+  function(name: string, options: { readonly deterministic?: boolean }, fn: (...args: never[]) => unknown): unknown;
   close(): unknown;
 }
