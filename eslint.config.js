@@ -32,6 +32,7 @@ export default tseslint.config(
         window: 'readonly',
         history: 'readonly',
         TextDecoderStream: 'readonly',
+        XMLHttpRequest: 'readonly',
       },
     },
   },

@@ -909,6 +909,14 @@ describe('Mind view', function () {
       };
       const buffer = Buffer.from(JSON.stringify(big));
       expect(buffer.length).to.be.above(2_000_000);
+      // Progress while it goes: the bar and the status line move (each change recorded as it happens).
+      await page.evaluate(() => {
+        const seen: string[] = ((window as unknown as { importSeen: string[] }).importSeen = []);
+        new MutationObserver(() => seen.push(document.getElementById('status')!.textContent!)).observe(
+          document.getElementById('status')!,
+          { childList: true, characterData: true, subtree: true },
+        );
+      });
       await page.setInputFiles('#import', { name: 'big.json', mimeType: 'application/json', buffer });
       await page.waitForFunction(
         () => document.getElementById('status')!.textContent!.startsWith('imported'),
@@ -918,6 +926,14 @@ describe('Mind view', function () {
         },
       );
       expect(await page.textContent('#status')).to.equal('imported 6000 notes, 0 already present');
+      const seen = await page.evaluate(() => (window as unknown as { importSeen: string[] }).importSeen);
+      const mb = (buffer.length / 1024 / 1024).toFixed(1);
+      expect(seen[0]).to.equal(`importing big.json (${mb} MB): sending…`);
+      expect(seen).to.include(`importing big.json (${mb} MB): sent; writing the notes…`);
+      expect(await page.isVisible('#import-progress')).to.equal(false);
+      // The new notes are what the page shows and counts (the scope's count too).
+      await settle(page);
+      expect(await page.textContent('#count')).to.match(/^6004 of 6004 notes/);
       const { writeFileSync } = await import('node:fs');
       const huge = join(rt.dir, 'huge.json');
       writeFileSync(huge, Buffer.alloc(50 * 1024 * 1024 + 1, 32));

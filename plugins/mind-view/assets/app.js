@@ -552,7 +552,38 @@ async function exportScope() {
 /** The largest export the page imports: the console's `notes import` limit. */
 const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 
+/**
+ * Sends a file as the request body, read from disk as it goes (not parsed or copied on the page), reporting
+ * how much of it is sent; resolves to the JSON answer.
+ */
+function upload(path, file, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.setRequestHeader('content-type', 'application/json');
+    xhr.upload.addEventListener('progress', (e) => e.lengthComputable && onProgress(e.loaded, e.total));
+    xhr.upload.addEventListener('load', () => onProgress(file.size, file.size));
+    xhr.addEventListener('load', () => {
+      let body;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        reject(new Error(`the server answered ${xhr.status} without a body; nothing was imported`));
+        return;
+      }
+      if (xhr.status >= 400) reject(new Error(`${body.error.code}: ${body.error.message}`));
+      else resolve(body);
+    });
+    xhr.addEventListener('error', () =>
+      reject(new Error('the upload failed (the runtime stopped?); nothing was imported')),
+    );
+    xhr.send(file);
+  });
+}
+
 async function importFile(file) {
+  const bar = $('import-progress');
   try {
     if (file.size > MAX_IMPORT_BYTES) {
       status(
@@ -560,17 +591,25 @@ async function importFile(file) {
       );
       return;
     }
-    status(`importing ${file.name} (${(file.size / 1024 / 1024).toFixed(1)} MB)…`);
-    const data = JSON.parse(await file.text());
-    const result = await api(`/api/notes/import?scope=${encodeURIComponent(state.scope)}`, {
-      method: 'POST',
-      body: JSON.stringify(data),
+    const mb = (file.size / 1024 / 1024).toFixed(1);
+    bar.hidden = false;
+    bar.value = 0;
+    status(`importing ${file.name} (${mb} MB): sending…`);
+    const result = await upload(`/api/notes/import?scope=${encodeURIComponent(state.scope)}`, file, (sent, total) => {
+      bar.value = total ? Math.round((sent / total) * 100) : 100;
+      status(
+        sent < total
+          ? `importing ${file.name} (${mb} MB): ${bar.value} % sent`
+          : `importing ${file.name} (${mb} MB): sent; writing the notes…`,
+      );
     });
     status(`imported ${result.added} notes, ${result.skipped} already present`);
+    await loadScopes();
     await loadNotes();
   } catch (e) {
     status(e.message);
   } finally {
+    bar.hidden = true;
     // The same file can be chosen again (after fixing it, say).
     $('import').value = '';
   }
