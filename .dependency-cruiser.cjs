@@ -1,6 +1,6 @@
 // The layering of Mira, checked in `npm test` (npm run layering).
 // - No import cycles anywhere.
-// - Core imports no plugin and no shared library package.
+// - Core imports no plugin, no shared library package, and no database driver or ORM.
 // - A package imports other Mira packages only through their public entry points
 //   (the package name, resolved to dist/index), and only those its package.json declares.
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -19,6 +19,14 @@ module.exports = {
       comment: 'Core is the kernel: plugins build on it, never the other way round.',
       from: { path: '^core/src' },
       to: { path: ['^plugins/', '^node_modules/@mira/'] },
+    },
+    {
+      name: 'core-imports-no-store-driver',
+      severity: 'error',
+      comment:
+        'Core holds the memory contract, not a store: a database driver or ORM belongs to the plugin that implements it.',
+      from: { path: '^core/src' },
+      to: { path: '^node_modules/(better-sqlite3|pg|pg-[^/]+|typeorm|sqlite-vec|kysely)/' },
     },
     {
       name: 'only-public-entry-points',

@@ -1,3 +1,4 @@
+import { MEMORY_STORE } from '@mira/core';
 import { expect } from 'chai';
 import { execFile, execFileSync } from 'node:child_process';
 import { DataSource } from 'typeorm';
@@ -379,7 +380,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
         links: [{ entityId: dock.id, role: 'subject' }],
       });
       await other.close();
-      const store = rt.app.kernel.store<MemoryStore>('memory');
+      const store = rt.app.kernel.store(MEMORY_STORE);
       expect((await store.findEntities('dock')).map((e) => e.ref)).to.deep.equal(['ENT1']);
       const recall = await rt.callTool('recall_memory', { query: 'DOCK' });
       expect(recall.display).to.equal('hit ENT1');

@@ -1,3 +1,4 @@
+import { MEMORY_STORE } from '@mira/core';
 import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import type { MemoryStore } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import mindViewPlugin, { SECURITY_HEADERS, startMindViewServer, statusOf } from '@mira/plugin-mind-view';
-import notesPlugin, { type NotesStore } from '@mira/plugin-notes';
+import notesPlugin, { type NotesStore, NOTES_STORE } from '@mira/plugin-notes';
 import { REPO_ROOT } from './helpers/run-mira.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -54,7 +55,7 @@ describe('Mind view', function () {
     });
     ({ token, port } = rt.instance(mindViewPlugin).server!);
     base = `http://127.0.0.1:${port}`;
-    const notes = rt.app.kernel.store<NotesStore>('notes');
+    const notes = rt.app.kernel.store(NOTES_STORE);
     await notes.save('default', 'Alice prefers green tea in the morning', 'preference,tea', null);
     await notes.save('default', 'alice prefers green tea, in the morning!', 'tea', null);
     await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
@@ -64,7 +65,7 @@ describe('Mind view', function () {
       'xss',
       null,
     );
-    const store = rt.app.kernel.store<MemoryStore>('memory');
+    const store = rt.app.kernel.store(MEMORY_STORE);
     const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
     await store.addAlias(ada.id, 'Ada');
     await store.createMemory({
@@ -267,7 +268,7 @@ describe('Mind view', function () {
     });
 
     it('lists scopes with their counts, creates one with console validation, and overlays global read-only', async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.save('global', 'The wifi password is on the fridge', 'home', null);
       const scopes = await (await call('/api/scopes')).json();
       expect(scopes.global).to.equal('global');
@@ -295,7 +296,7 @@ describe('Mind view', function () {
     });
 
     it('shows a scope locked by wrong keys and lets the operator end the lockout', async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       expect((await (await call('/api/scopes')).json()).lockouts).to.deep.equal([]);
       for (let i = 0; i < 5; i++) notes.recordKeyMiss('default');
       const { lockouts } = await (await call('/api/scopes')).json();
@@ -311,7 +312,7 @@ describe('Mind view', function () {
     });
 
     it('refuses to edit, delete or combine a global note listed read-only in another scope, as the page does', async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       const shared = await notes.save('global', 'The wifi password is on the fridge', 'home', null);
       const id = shared.note.id;
       const before = JSON.stringify(notes.exportScope('global'));
@@ -371,7 +372,7 @@ describe('Mind view', function () {
     });
 
     it('browses entities by page and type, refusing bad paging', async () => {
-      const store = rt.app.kernel.store<MemoryStore>('memory');
+      const store = rt.app.kernel.store(MEMORY_STORE);
       for (const name of ['Dock A', 'Dock B', 'Dock C'])
         await store.createEntity({ entityType: 'place', canonicalName: name });
       const all = await (await call('/api/entities')).json();
@@ -406,10 +407,10 @@ describe('Mind view', function () {
       try {
         await until(': connected');
         await new Promise((r) => setTimeout(r, 400));
-        await rt.app.kernel.store<NotesStore>('notes').save('default', 'A note from the console', null, null);
+        await rt.app.kernel.store(NOTES_STORE).save('default', 'A note from the console', null, null);
         await until('event: change\ndata: {"notes":true,"memory":false}');
         received = '';
-        const store = rt.app.kernel.store<MemoryStore>('memory');
+        const store = rt.app.kernel.store(MEMORY_STORE);
         await store.createEntity({ entityType: 'person', canonicalName: 'Grace Hopper' });
         await until('event: change\ndata: {"notes":false,"memory":true}');
       } finally {
@@ -501,7 +502,7 @@ describe('Mind view', function () {
   });
 
   describe('Pending proposals', () => {
-    const propose = () => proposeTwo(rt.app.kernel.store<MemoryStore>('memory'));
+    const propose = () => proposeTwo(rt.app.kernel.store(MEMORY_STORE));
 
     it('lists them with the utterance, accepts and rejects them as the console does', async () => {
       const store = await propose();
@@ -655,7 +656,7 @@ describe('Mind view', function () {
       await page.waitForFunction(() =>
         document.querySelector('.card[data-id="3"] .meta')?.textContent?.includes('dock'),
       );
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       expect(notes.get(3, { scopes: ['default'], key: null, operator: true })!.labels).to.deep.equal([
         'secret',
         'dock',
@@ -669,7 +670,7 @@ describe('Mind view', function () {
     });
 
     it('filters by every word in any order, folding case, accents and full-width forms; asks for no favicon', async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.save('default', 'Le café est près de la fenêtre', 'place', null);
       const requests: string[] = [];
       page.on('request', (r) => requests.push(new URL(r.url()).pathname));
@@ -796,7 +797,7 @@ describe('Mind view', function () {
       await page.click('.confirm-combine');
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
       // N2 stays with its own text and the labels of both; N1 is removed.
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       const left = notes.recent({ scopes: ['default'], key: null, operator: true }, 10);
       const kept = left.find((n) => n.id === 2)!;
       expect(kept.content).to.equal('alice prefers green tea, in the morning!');
@@ -807,7 +808,7 @@ describe('Mind view', function () {
     });
 
     it('walks duplicates in a scope other than default, combining and deleting there', async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.save('lab', 'The charger is behind the lab door', 'place', null);
       await notes.save('lab', 'the charger is behind the lab door!', 'place', null);
       await notes.save('lab', 'The spare battery is in drawer 3', 'place', null);
@@ -830,7 +831,7 @@ describe('Mind view', function () {
     });
 
     it('passes over a pair whose note is gone, closes on a scope change, and offers Skip all and Close', async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       // Three near-identical notes: three pairs, two of them with the note a combine removes.
       await notes.save('lab', 'The charger is behind the lab door', 'place', null);
       await notes.save('lab', 'the charger is behind the lab door!', 'place', null);
@@ -1022,10 +1023,10 @@ describe('Mind view', function () {
       expect(results).to.include('read blocked');
       expect(results).to.include('read with header blocked');
       expect(results.join('\n')).not.to.contain('Alice');
-      const store = rt.app.kernel.store<MemoryStore>('memory');
+      const store = rt.app.kernel.store(MEMORY_STORE);
       expect(await store.findEntities('Mallory')).to.deep.equal([]);
       expect(await store.findEntities('Eve')).to.deep.equal([]);
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       expect(notes.recent({ scopes: ['default'], key: null, operator: true }, 100).map((n) => n.id)).to.deep.equal([
         4, 3, 2, 1,
       ]);
@@ -1052,7 +1053,7 @@ describe('Mind view', function () {
     });
 
     it('creates a scope from the page, shows counts per scope, and the global notes read-only', async () => {
-      await rt.app.kernel.store<NotesStore>('notes').save('global', 'The wifi password is on the fridge', 'home', null);
+      await rt.app.kernel.store(NOTES_STORE).save('global', 'The wifi password is on the fridge', 'home', null);
       await page.reload();
       await page.waitForSelector('.card.read-only');
       expect(await page.textContent('#scope option[value="default"]')).to.equal('default (4)');
@@ -1073,7 +1074,7 @@ describe('Mind view', function () {
     });
 
     it("opens on the session's scope and keeps the chosen scope and sort in the address: reload and back", async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       notes.ensureScope('lab');
       await notes.save('lab', 'The spare battery is in drawer 3', 'place', null);
       expect((await rt.run('notes scope lab')).ok).to.equal(true);
@@ -1105,7 +1106,7 @@ describe('Mind view', function () {
     });
 
     it('gives a label the same colour in every scope, whatever the counts', async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       notes.ensureScope('lab');
       // In lab, "tea" is the rarest of many labels; in default it is the most common.
       for (const label of ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'])
@@ -1130,7 +1131,7 @@ describe('Mind view', function () {
 
     it('shows a note the console writes without a reload', async () => {
       await page.waitForFunction(() => document.body.dataset.live === 'on');
-      await rt.app.kernel.store<NotesStore>('notes').save('default', 'Written on the console just now', 'live', null);
+      await rt.app.kernel.store(NOTES_STORE).save('default', 'Written on the console just now', 'live', null);
       await page.waitForFunction(
         () =>
           [...document.querySelectorAll('.card .content')].some(
@@ -1146,7 +1147,7 @@ describe('Mind view', function () {
       await page.waitForFunction(() => document.body.dataset.live === 'on');
       await page.click('.card[data-id="3"] .edit');
       await page.fill('.card[data-id="3"] textarea', 'half-typed words');
-      await rt.app.kernel.store<NotesStore>('notes').save('default', 'Written on the console meanwhile', null, null);
+      await rt.app.kernel.store(NOTES_STORE).save('default', 'Written on the console meanwhile', null, null);
       // Several change polls pass: the form and what was typed stay.
       await new Promise((resolve) => setTimeout(resolve, 1200));
       expect(await page.inputValue('.card[data-id="3"] textarea')).to.equal('half-typed words');
@@ -1159,7 +1160,7 @@ describe('Mind view', function () {
     });
 
     it('browses entities by page and type, and shows one with its memories', async () => {
-      const store = rt.app.kernel.store<MemoryStore>('memory');
+      const store = rt.app.kernel.store(MEMORY_STORE);
       for (let i = 1; i <= 30; i += 1) await store.createEntity({ entityType: 'place', canonicalName: `Shelf ${i}` });
       await page.click('#tab-entities');
       await page.click('#entity-browse button');
@@ -1196,7 +1197,7 @@ describe('Mind view', function () {
     });
 
     it('keeps 5,000 notes responsive: a page of cards at a time; render, filter and sort times reported', async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.importNotes({
         format: 'mira-notes',
         version: 1,
@@ -1284,7 +1285,7 @@ describe('Mind view', function () {
     });
 
     it('shows a lockout of keyed calls on the selected scope, and ends it with one button', async () => {
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       expect(await page.isVisible('#lockout')).to.equal(false);
       for (let i = 0; i < 5; i++) notes.recordKeyMiss('default');
       await page.reload();
@@ -1300,7 +1301,7 @@ describe('Mind view', function () {
 
     it('decides proposals in the Pending tab, showing what was said', async () => {
       await page.waitForFunction(() => document.body.dataset.live === 'on');
-      const store = await proposeTwo(rt.app.kernel.store<MemoryStore>('memory'));
+      const store = await proposeTwo(rt.app.kernel.store(MEMORY_STORE));
       // The count arrives with the live update, without a reload.
       await page.waitForFunction(() => document.getElementById('pending-count')!.textContent === '(2)');
       await page.click('#tab-pending');

@@ -12,7 +12,7 @@ import {
   type ScriptedModelServer,
   type TestRuntime,
 } from '@mira/core/testing';
-import notesPlugin, { NotesStore } from '@mira/plugin-notes';
+import notesPlugin, { NotesStore, NOTES_STORE } from '@mira/plugin-notes';
 import openaiPlugin from '@mira/plugin-openai';
 
 // A toy semantic embedder: drinks share a dimension, so "beverage" is near "tea" without sharing a word.
@@ -147,7 +147,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
         label: null,
         private_key: null,
       });
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       expect(notes.get(saved.memory_id, { scopes: ['default'], key: null, operator: true })!.content).to.equal(
         '20 m² ﬁle ＡＢＣ ①',
       );
@@ -158,7 +158,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
 
     it('orders newest by creation time, so imported old notes do not come first', async () => {
       await boot(undefined);
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.save('default', 'written today', null, null);
       await notes.importNotes({
         format: 'mira-notes',
@@ -182,7 +182,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
 
     it("never combines notes with different keys, which would spread a key's labels", async () => {
       await boot(undefined);
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       const open = await notes.save('default', 'The dock is on level 2', 'place', null);
       const keyed = await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
       const result = await rt.run(`notes combine N${open.note.id} N${keyed.note.id}`);
@@ -243,7 +243,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
         const result = await rt.run(`notes import ${file}`);
         expect(result.ok).to.equal(false);
         expect(result.output[0]).to.match(/^error: MIRA_ERR_NOTES_IMPORT_INVALID: /);
-        expect(rt.app.kernel.store<NotesStore>('notes').scopes()).not.to.include('fresh');
+        expect(rt.app.kernel.store(NOTES_STORE).scopes()).not.to.include('fresh');
       });
     }
 
@@ -262,7 +262,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
 
     it('stops a model that guesses keys: 1,000 deletes in one answer, and the note survives', async () => {
       await boot(undefined);
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       const { note } = await notes.save('default', 'The vault code is 4711', 'secret', 'guess778');
       const guesses = Array.from({ length: 1000 }, (_, i) =>
         call('delete_memory', { memory_id: note.id, private_key: `guess${i}` }),
@@ -281,7 +281,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
 
     it('bounds key guessing across episodes and restarts: 5 wrong keys per 15 minutes lock the scope', async () => {
       await boot(undefined);
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       const { note } = await notes.save('default', 'The vault code is 4711', 'secret', '0147');
       await notes.save('default', 'The vault is in the basement', null, null);
       // Thirty episodes, one guess each (the attack): the first five miss, then the scope is locked.
@@ -352,7 +352,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
 
     it('counts wrong-key searches, which find exactly what no key finds', async () => {
       await boot(undefined);
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
       await notes.save('default', 'The dock is by the window', null, null);
       const none = await callTool('search_memory', { query: 'dock', label: null, private_key: null });
@@ -407,14 +407,12 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       const line = await rt.run('notes save "secret stuff" --key ""');
       expect(line.ok).to.equal(false);
       expect(line.output[0]).to.match(/^error: MIRA_ERR_NOTES_KEY_INVALID: /);
-      expect(
-        rt.app.kernel.store<NotesStore>('notes').count({ scopes: ['default'], key: null, operator: true }),
-      ).to.equal(0);
+      expect(rt.app.kernel.store(NOTES_STORE).count({ scopes: ['default'], key: null, operator: true })).to.equal(0);
     });
 
     it('answers not_found for a keyed note out of reach, right key or not (no oracle)', async () => {
       await boot(undefined);
-      const notes = rt.app.kernel.store<NotesStore>('notes');
+      const notes = rt.app.kernel.store(NOTES_STORE);
       const { note } = await notes.save('global', 'Shared door code 1234', 'secret', 'k-1');
       for (const key of ['k-1', 'wrong']) {
         const result = await callTool('update_memory', {
@@ -662,7 +660,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       it(`finds a visible note by meaning past ${what}`, async () => {
         await boot({ provider: 'openai', model: 'toy-embed' });
         await callTool('save_memory', { content: 'Alice drinks green tea', label: null, private_key: null });
-        const notes = rt.app.kernel.store<NotesStore>('notes');
+        const notes = rt.app.kernel.store(NOTES_STORE);
         const near = Array.from({ length: 250 }, (_, i) => ({
           content: `coffee tea beverage ${'x'.repeat(1 + (i % 7))}`,
           labels: [],

@@ -1,8 +1,9 @@
+import { NOTES_STORE } from '@mira/plugin-notes';
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock, type MemoryStore } from '@mira/core';
+import { ManualClock, type MemoryStore, MEMORY_STORE } from '@mira/core';
 import {
   createTestRuntime,
   startScriptedModelServer,
@@ -97,9 +98,9 @@ describe('two runtimes from one profile in one process share nothing', function 
     expect(a.instance<MindViewInstance>('@mira/plugin-mind-view').server).to.equal(undefined);
     const created = await b.run('memory entity add person "Ada"');
     expect(created).to.deep.equal({ ok: true, output: ['ENT1 person "Ada"'] });
-    const memory = b.app.kernel.store<MemoryStore>('memory');
+    const memory = b.app.kernel.store(MEMORY_STORE);
     expect((await memory.findEntities('Ada')).map((e) => e.ref)).to.deep.equal(['ENT1']);
-    const notes = b.app.kernel.store<NotesStore>('notes');
+    const notes = b.app.kernel.store(NOTES_STORE);
     expect(notes.scopes()).to.include('default');
     const view = b.instance<MindViewInstance>('@mira/plugin-mind-view').server!;
     const response = await fetch(`http://127.0.0.1:${view.port}/api/entities?name=Ada`, {

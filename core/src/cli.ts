@@ -7,6 +7,7 @@ import type { Repl } from './console/repl.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import type { Progress } from './console/command.js';
 import type { MemoryStore } from './memory/types.js';
+import { MEMORY_STORE } from './memory/key.js';
 
 // The runtime (the kernel, the manifest reader, the MCP server, the console) is imported by the commands
 // that need it: `mira --version`, `mira --help` and a usage error load none of it.
@@ -139,7 +140,7 @@ async function copyMemory(command: { profile: string; to: string }): Promise<num
       await app.kernel.openStores();
       let store: MemoryStore;
       try {
-        store = app.kernel.store<MemoryStore>('memory');
+        store = app.kernel.store(MEMORY_STORE);
       } catch {
         throw new MiraError(
           CoreErrorCodes.CLI_USAGE,

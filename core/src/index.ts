@@ -34,8 +34,6 @@ export {
   CognitionErrors,
   CoreErrorCodes,
   CoreErrors,
-  MemoryErrorCodes,
-  MemoryErrors,
   MiraError,
   defineErrors,
   isErrorCatalogue,
@@ -46,7 +44,6 @@ export {
   type ErrorCatalogue,
   type ErrorDefinitions,
   type ErrorEntry,
-  type MemoryErrorCode,
 } from './errors.js';
 export { CORE_NAME } from './builtin.js';
 export type { EpisodeOutcome, KernelHooks, LogLevel } from './hooks.js';
@@ -64,7 +61,7 @@ export {
   type StopReport,
 } from './plugin.js';
 export { DEFAULT_READ_TIMEOUT_MS, type SensorDefinition, type SensorReading } from './sensors.js';
-export type { ClosableStore, StoreDefinition } from './stores.js';
+export { storeKey, type ClosableStore, type StoreDefinition, type StoreKey } from './stores.js';
 export { caseFold } from './text/case-fold.js';
 export { printable, speakerLines } from './text/printable.js';
 export {
@@ -108,6 +105,8 @@ export {
   type WorkingMemoryEntry,
 } from './working-memory.js';
 export { formatEntity } from './memory/format.js';
+export { MEMORY_STORE } from './memory/key.js';
+export { MemoryErrorCodes, MemoryErrors, type MemoryErrorCode } from './memory/errors.js';
 export {
   entityRef,
   memoryRef,

@@ -11,7 +11,7 @@ import { createHooks, hooksForPlugin, type KernelHooks, type LogLevel } from './
 import type { PluginKernel, PluginSummary, StopOutcome, StopReport } from './plugin.js';
 import { Registry } from './registry.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
-import type { ClosableStore, StoreDefinition } from './stores.js';
+import type { ClosableStore, StoreDefinition, StoreKey } from './stores.js';
 import { interceptHookMapErrors, interceptTapErrors, nameThePlugin } from './tap-errors.js';
 import { assertStrictToolSchema, type RegisteredTool, type ToolDefinition } from './tools.js';
 import { EPISODE_ORIGINS, type Logger, type RuntimeServices } from './types.js';
@@ -229,8 +229,9 @@ export class Kernel {
     }
   }
 
-  /** An opened store. */
-  store<S extends ClosableStore>(name: string): S {
+  /** An opened store, by its key: of the key's type (the one its plugin registered it under). */
+  store<S extends ClosableStore>(key: StoreKey<S>): S {
+    const { name } = key;
     const store = this.#open.get(name);
     if (!store) {
       const why = this.storeDefinitions.has(name)
@@ -238,6 +239,8 @@ export class Kernel {
         : 'no plugin in this profile registers it';
       throw new MiraError(CoreErrorCodes.STORE_NOT_AVAILABLE, `store "${name}" is not available: ${why}`);
     }
+    // The key's name finds the store: a key is a value, and one module loaded twice (ESM and CommonJS, as
+    // test runners do) holds two objects for the same key.
     return store as S;
   }
 
@@ -282,17 +285,17 @@ export class Kernel {
       }),
       stores: Object.freeze({
         register: <S extends ClosableStore>(store: StoreDefinition<S>) => {
-          if (!store || typeof store.name !== 'string' || typeof store.open !== 'function') {
+          if (!store || typeof store.key?.name !== 'string' || typeof store.open !== 'function') {
             throw new MiraError(
               CoreErrorCodes.REGISTRATION_INVALID,
-              `plugin ${pluginName} registered a store without a name or open()`,
+              `plugin ${pluginName} registered a store without a key (storeKey<T>(name)) or open()`,
             );
           }
-          this.storeDefinitions.add(store.name, store, pluginName);
+          this.storeDefinitions.add(store.key.name, store, pluginName);
           this.hooks.registerStore.call(store, pluginName);
         },
-        get: <S extends ClosableStore>(name: string) => this.store<S>(name),
-        has: (name: string) => this.storeDefinitions.has(name),
+        get: <S extends ClosableStore>(key: StoreKey<S>) => this.store(key),
+        has: (key: StoreKey<ClosableStore>) => this.storeDefinitions.has(key.name),
         files: () =>
           this.storeDefinitions
             .names()

@@ -4,7 +4,7 @@ import type { CognitionProvider } from './cognition/provider.js';
 import type { CommandDefinition, ConsoleOutput } from './console/command.js';
 import type { KernelHooks } from './hooks.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
-import type { ClosableStore, StoreDefinition } from './stores.js';
+import type { ClosableStore, StoreDefinition, StoreKey } from './stores.js';
 import type { ToolDefinition } from './tools.js';
 import type { JsonSchema, RuntimeServices, StopPhase } from './types.js';
 import type { WorkingMemory } from './working-memory.js';
@@ -56,10 +56,13 @@ export interface PluginKernel extends RuntimeServices {
   readonly stores: {
     /** Registers a store the application opens before `start` and closes once at the end. */
     register<S extends ClosableStore>(store: StoreDefinition<S>): void;
-    /** The opened store; available from `start()` on. @throws MiraError MIRA_ERR_STORE_NOT_AVAILABLE */
-    get<S extends ClosableStore>(name: string): S;
-    /** True when a store of that name is registered (it may not be open yet). */
-    has(name: string): boolean;
+    /**
+     * The opened store of `key`, typed by it; available from `start()` on.
+     * @throws MiraError MIRA_ERR_STORE_NOT_AVAILABLE (not registered, not open yet, or under another key)
+     */
+    get<S extends ClosableStore>(key: StoreKey<S>): S;
+    /** True when a store is registered under the key's name (it may not be open yet). */
+    has(key: StoreKey<ClosableStore>): boolean;
     /** Every file the registered stores keep, side files included: no command may write over these. */
     files(): string[];
   };

@@ -8,6 +8,7 @@ import {
   ManualClock,
   type MiraPlugin,
   type PluginInstance,
+  storeKey,
   type PluginKernel,
   type StopPhase,
 } from '@mira/core';
@@ -341,6 +342,58 @@ describe('Application', () => {
     });
   });
 
+  describe('stores by typed key', () => {
+    interface Notebook {
+      pages: number;
+      close(): void;
+    }
+    const NOTEBOOK = storeKey<Notebook>('notebook');
+    const owner = (key = NOTEBOOK) => ({
+      name: 'store-owner',
+      version: '1',
+      setup: (k: PluginKernel) => k.stores.register({ key, open: async () => ({ pages: 3, close: () => undefined }) }),
+    });
+
+    it('looks a store up by the key it was registered under, typed by it', async () => {
+      const rt = await createTestRuntime({ plugins: [owner()] });
+      try {
+        const notebook: Notebook = rt.app.kernel.store(NOTEBOOK);
+        expect(notebook.pages).to.equal(3);
+      } finally {
+        await rt.dispose();
+      }
+    });
+
+    it('says why a key finds no store: none registered, or not open yet', async () => {
+      const rt = await createTestRuntime({ plugins: [owner()] });
+      try {
+        expect(() => rt.app.kernel.store(storeKey('absent')))
+          .to.throw(/store "absent" is not available: no plugin in this profile registers it/)
+          .with.property('code', 'MIRA_ERR_STORE_NOT_AVAILABLE');
+      } finally {
+        await rt.dispose();
+      }
+    });
+
+    it('refuses a registration without a key, saying how to make one', async () => {
+      const bad = {
+        name: 'store-owner',
+        version: '1',
+        setup: (k: PluginKernel) =>
+          k.stores.register({ name: 'notebook', open: async () => ({ close() {} }) } as never),
+      };
+      let error: unknown;
+      try {
+        await createTestRuntime({ plugins: [bad] });
+      } catch (e) {
+        error = e;
+      }
+      expect(String((error as Error)?.message)).to.include(
+        'registered a store without a key (storeKey<T>(name)) or open()',
+      );
+    });
+  });
+
   describe('shutdown', () => {
     it('stops in phases cognition → attention → temporal → hardware → service, then closes stores once', async () => {
       const events: string[] = [];
@@ -352,7 +405,7 @@ describe('Application', () => {
         version: '1',
         setup: (k) =>
           k.stores.register({
-            name: 'notebook',
+            key: storeKey('notebook'),
             open: async () => {
               events.push('open notebook');
               return {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ManualClock, type MemoryStore, type MiraPlugin } from '@mira/core';
+import { ManualClock, type MemoryStore, type MiraPlugin, MEMORY_STORE } from '@mira/core';
 import {
   createTestRuntime,
   startScriptedModelServer,
@@ -67,7 +67,7 @@ export async function modelRuntime(options: ModelRuntimeOptions = {}): Promise<M
     server,
     clock,
     dbPath,
-    store: () => rt.app.kernel.store<MemoryStore>('memory'),
+    store: () => rt.app.kernel.store(MEMORY_STORE),
     say: (line) => rt.run(line),
     snapshot: () => {
       const db = new Database(dbPath, { readonly: true });

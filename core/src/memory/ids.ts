@@ -1,4 +1,5 @@
-import { MemoryErrorCodes, MiraError } from '../errors.js';
+import { MiraError } from '../errors.js';
+import { MemoryErrorCodes } from './errors.js';
 
 /** `ENT<n>`: how an entity's integer key is shown. */
 export type EntityRef = `ENT${number}`;

@@ -1,4 +1,5 @@
-import { MemoryErrorCodes, MiraError } from '../errors.js';
+import { MiraError } from '../errors.js';
+import { MemoryErrorCodes } from './errors.js';
 import { entityRef, memoryRef } from './ids.js';
 import type { Memory, MemorySlot, MemoryStore, Proposal } from './types.js';
 

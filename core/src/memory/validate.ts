@@ -1,4 +1,5 @@
-import { CoreErrorCodes, MemoryErrorCodes, MiraError } from '../errors.js';
+import { CoreErrorCodes, MiraError } from '../errors.js';
+import { MemoryErrorCodes } from './errors.js';
 import { assertNoFormatCharacters, normalizeDisplay, normalizeKey, normalizeToken } from '../text/normalize.js';
 import type { NewMemory } from './types.js';
 

@@ -6,8 +6,7 @@
  *
  * @packageDocumentation
  */
-import { definePlugin, type MemoryStore, type MiraPlugin } from '@mira/core';
-import { MEMORY_STORE_NAME } from '@mira/plugin-memory';
+import { MEMORY_STORE, definePlugin, type MiraPlugin } from '@mira/core';
 import { recallMemoryTool } from './recall.js';
 import { rememberTool } from './remember.js';
 import { proposeEntityTool, proposeSupersedeTool } from './propose.js';
@@ -78,13 +77,13 @@ const plugin: MiraPlugin = definePlugin({
   version: '0.1.0',
   dependencies: ['@mira/plugin-memory'],
   setup(kernel) {
-    if (!kernel.stores.has(MEMORY_STORE_NAME)) {
+    if (!kernel.stores.has(MEMORY_STORE)) {
       kernel.log.warn(
         'persistent memory is disabled in this profile, so recall_memory and remember are not offered to cognition',
       );
       return;
     }
-    const store = () => kernel.stores.get<MemoryStore>(MEMORY_STORE_NAME);
+    const store = () => kernel.stores.get(MEMORY_STORE);
     const log = (message: string) => kernel.log.error(message);
     kernel.tools.register(recallMemoryTool(store, log));
     kernel.tools.register(rememberTool(store, kernel.profile, log));

@@ -4,12 +4,11 @@
  *
  * @packageDocumentation
  */
-import { MemoryErrorCodes, MiraError, definePlugin, type MemoryStore, type MiraPlugin } from '@mira/core';
+import { MEMORY_STORE, MemoryErrorCodes, MiraError, definePlugin, type MiraPlugin } from '@mira/core';
 import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath, type UpgradeDone } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 import { FleetErrors } from './postgres/errors.js';
-import type { PostgresMemoryStore } from './postgres/postgres-memory-store.js';
 import { SPACE_PATTERN } from './postgres/space.js';
 
 export { CONSOLE_SOURCE_KIND, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
@@ -22,8 +21,8 @@ export { FleetErrorCodes, FleetErrors } from './postgres/errors.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-memory';
-/** The name other plugins find the store under: `kernel.stores.get('memory')`. */
-export const MEMORY_STORE_NAME = 'memory';
+/** The name the store is registered under: its key is `MEMORY_STORE` of `@mira/core`. */
+export const MEMORY_STORE_NAME = MEMORY_STORE.name;
 
 /** The `[memory]` table. */
 export interface MemoryConfig {
@@ -75,8 +74,8 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
       );
     if (config.enabled && config.backend === 'postgres') {
       const space = config.space ?? defaultSpace(kernel.profile.name);
-      kernel.stores.register<PostgresMemoryStore>({
-        name: MEMORY_STORE_NAME,
+      kernel.stores.register({
+        key: MEMORY_STORE,
         open: async () => {
           const url = process.env[config.url_env];
           if (!url?.trim()) {
@@ -102,8 +101,8 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
         ? requireDatabasePath(kernel, 'memory', config.database_path, '../data/mira-memory.sqlite3')
         : undefined;
     if (databasePath !== undefined) {
-      kernel.stores.register<SqliteMemoryStore>({
-        name: MEMORY_STORE_NAME,
+      kernel.stores.register({
+        key: MEMORY_STORE,
         files: [databasePath],
         open: async () => {
           if (kernel.runtime.readOnly)
@@ -123,7 +122,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
             'persistent memory is disabled in this profile; set [memory] enabled = true and database_path in profile.toml to use it',
           );
         }
-        return kernel.stores.get<MemoryStore>(MEMORY_STORE_NAME);
+        return kernel.stores.get(MEMORY_STORE);
       },
     })) {
       kernel.commands.register(command);

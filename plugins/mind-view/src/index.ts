@@ -4,8 +4,8 @@
  *
  * @packageDocumentation
  */
-import { definePlugin, type MemoryStore, type MiraPlugin, type PluginInstance } from '@mira/core';
-import type { NotesStore } from '@mira/plugin-notes';
+import { MEMORY_STORE, definePlugin, type MiraPlugin, type PluginInstance } from '@mira/core';
+import { NOTES_STORE } from '@mira/plugin-notes';
 import { startMindViewServer, type MindViewServer } from './server.js';
 
 export { MindViewErrorCodes, MindViewErrors } from './errors.js';
@@ -58,8 +58,8 @@ export const mindViewPlugin: MiraPlugin<MindViewConfig, MindViewInstance> = defi
         if (!config.enabled) return;
         server = await startMindViewServer(
           {
-            notes: () => (kernel.stores.has('notes') ? kernel.stores.get<NotesStore>('notes') : undefined),
-            memory: () => (kernel.stores.has('memory') ? kernel.stores.get<MemoryStore>('memory') : undefined),
+            notes: () => (kernel.stores.has(NOTES_STORE) ? kernel.stores.get(NOTES_STORE) : undefined),
+            memory: () => (kernel.stores.has(MEMORY_STORE) ? kernel.stores.get(MEMORY_STORE) : undefined),
             now: () => kernel.clock.now(),
             log: (message) => kernel.log.error(message),
           },

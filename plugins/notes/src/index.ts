@@ -10,6 +10,7 @@ import {
   EPISODE_ORIGINS,
   MiraError,
   definePlugin,
+  storeKey,
   type EpisodeOrigin,
   type MiraPlugin,
 } from '@mira/core';
@@ -18,6 +19,9 @@ import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 import { DEFAULT_KEY_GUARD, DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-store.js';
 import { NotesErrorCodes } from './errors.js';
+
+/** The key of the notes store: `kernel.stores.get(NOTES_STORE)` is the profile's {@link NotesStore}. */
+export const NOTES_STORE = storeKey<NotesStore>('notes');
 import { notesTools, searchNotesForAgents } from './tools.js';
 
 export { MAX_IMPORT_BYTES, formatNote, notesCommands, validateNotesExport } from './commands.js';
@@ -130,7 +134,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
       const embedder: Embedder | undefined =
         embedding.provider === 'openai' ? new OpenAIEmbedder(embedding) : undefined;
       kernel.stores.register({
-        name: 'notes',
+        key: NOTES_STORE,
         files: [path],
         open: async () => {
           const readOnly = kernel.runtime.readOnly;
@@ -155,7 +159,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
           NotesErrorCodes.DISABLED,
           'notes are disabled in this profile; set [notes] enabled = true and database_path in profile.toml',
         );
-      return kernel.stores.get<NotesStore>('notes');
+      return kernel.stores.get(NOTES_STORE);
     };
     const now = () => kernel.clock.now();
     for (const command of notesCommands({

@@ -2,7 +2,7 @@ import {
   toMiraError,
   type EpisodeInfo,
   type LogLevel,
-  type MemoryStore,
+  MEMORY_STORE,
   type PluginKernel,
   type ToolResult,
 } from '@mira/core';
@@ -303,9 +303,9 @@ export async function diagnosticStatuses(
         : status(DIAGNOSTIC_LEVEL.STALE, 'battery', 'no reading yet'),
     );
   }
-  if (kernel.stores.has('memory')) {
+  if (kernel.stores.has(MEMORY_STORE)) {
     try {
-      const info = await kernel.stores.get<MemoryStore>('memory').info();
+      const info = await kernel.stores.get(MEMORY_STORE).info();
       statuses.push(
         status(
           DIAGNOSTIC_LEVEL.OK,

@@ -1,0 +1,109 @@
+import { defineErrors } from '../errors.js';
+
+/** The errors of the persistent-memory contract: every `MemoryStore` raises these, whatever its backend. */
+export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
+  DISABLED: {
+    code: 'MIRA_ERR_MEMORY_DISABLED',
+    message: 'persistent memory is disabled in this profile',
+    fix: 'set [memory] enabled = true and database_path in profile.toml',
+    status: 404,
+  },
+  INVALID_ID: {
+    code: 'MIRA_ERR_MEMORY_INVALID_ID',
+    message: 'an ID is not of the form ENT<n>, MEM<n> or P<n>',
+    fix: 'write the ID as the console prints it, e.g. ENT3, MEM7 or P2',
+  },
+  ENTITY_NOT_FOUND: {
+    code: 'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND',
+    message: 'there is no entity with that ID',
+    fix: 'list entities with memory entity find "<name>"',
+    status: 404,
+  },
+  MEMORY_NOT_FOUND: {
+    code: 'MIRA_ERR_MEMORY_NOT_FOUND',
+    message: 'there is no memory with that ID',
+    fix: 'check the ID with memory list ENT<n>',
+    status: 404,
+  },
+  ALIAS_EXISTS: {
+    code: 'MIRA_ERR_MEMORY_ALIAS_EXISTS',
+    message: 'the entity already has that name or alias',
+    fix: 'nothing to do; names match exactly after normalisation',
+  },
+  CONFIDENCE_RANGE: {
+    code: 'MIRA_ERR_MEMORY_CONFIDENCE_RANGE',
+    message: 'a confidence is outside 0.0 to 1.0',
+    fix: 'give a number from 0.0 to 1.0',
+  },
+  LINK_INVALID: {
+    code: 'MIRA_ERR_MEMORY_LINK_INVALID',
+    message: 'a memory link is malformed or repeats an entity',
+    fix: 'write links as ENT<n>:<role>, each entity once',
+  },
+  VALUE_WITHOUT_PREDICATE: {
+    code: 'MIRA_ERR_MEMORY_VALUE_WITHOUT_PREDICATE',
+    message: 'a memory has a value but no predicate',
+    fix: 'give --predicate with --value',
+  },
+  BACKEND: {
+    code: 'MIRA_ERR_MEMORY_BACKEND',
+    message: 'the memory database failed; the write was rolled back',
+    fix: 'read the cause on stderr (I/O, lock timeout); try again',
+  },
+  NAME_IS_PRONOUN: {
+    code: 'MIRA_ERR_MEMORY_NAME_IS_PRONOUN',
+    message: 'a pronoun (you, your, me, we…) is not a name: it means whoever speaks or is spoken to',
+    fix: 'give the entity\'s own name (to the robot, "you" is the robot already)',
+  },
+  SOURCE_KIND_RESERVED: {
+    code: 'MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED',
+    message: 'that source kind is written only by the runtime (operator_statement: by remember admission)',
+    fix: "give another source kind (console by default); memories from the operator's words come only through remember",
+  },
+  PROPOSAL_NOT_FOUND: {
+    code: 'MIRA_ERR_MEMORY_PROPOSAL_NOT_FOUND',
+    message: 'there is no proposal with that ID',
+    fix: 'list the pending proposals with memory pending',
+    status: 404,
+  },
+  PROPOSAL_DECIDED: {
+    code: 'MIRA_ERR_MEMORY_PROPOSAL_DECIDED',
+    message: 'the proposal was already accepted or rejected',
+    fix: 'nothing to do; memory pending lists what still awaits a decision',
+    status: 409,
+  },
+  PROPOSAL_EXPIRED: {
+    code: 'MIRA_ERR_MEMORY_PROPOSAL_EXPIRED',
+    message: 'the proposal expired before it was accepted; nothing was applied',
+    fix: 'reject it, and ask the operator to state it again if it still holds ([memory] proposal_expiry_days sets how long proposals wait)',
+    status: 409,
+  },
+  PROPOSAL_STALE: {
+    code: 'MIRA_ERR_MEMORY_PROPOSAL_STALE',
+    message: 'the memory the proposal replaces, or its slot, changed since it was proposed; nothing was applied',
+    fix: 'look at memory history MEM<n>, then reject the proposal; a new statement from the operator makes a new one',
+    status: 409,
+  },
+  ENTITY_EXISTS: {
+    code: 'MIRA_ERR_MEMORY_ENTITY_EXISTS',
+    message: 'an entity already has that exact name or alias',
+    fix: 'use the existing entity (memory entity find "<name>"), or add it by hand if it is really another one',
+    status: 409,
+  },
+  NOT_SUPERSEDABLE: {
+    code: 'MIRA_ERR_MEMORY_NOT_SUPERSEDABLE',
+    message: 'only an active fact or preference with a predicate can be superseded',
+    fix: 'check the memory with memory show MEM<n>',
+    status: 409,
+  },
+  CLOSED: {
+    code: 'MIRA_ERR_MEMORY_CLOSED',
+    message: 'the memory store is closed',
+    fix: 'nothing to do during shutdown; otherwise report it',
+  },
+});
+
+/** The persistent-memory codes by key. */
+export const MemoryErrorCodes = MemoryErrors.codes;
+/** Every error code of the persistent-memory contract. */
+export type MemoryErrorCode = (typeof MemoryErrorCodes)[keyof typeof MemoryErrorCodes];
