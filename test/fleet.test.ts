@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { promisify } from 'node:util';
-import type { MemoryStore, MiraError } from '@mira/core';
+import type { MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import mindViewPlugin from '@mira/plugin-mind-view';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';

@@ -8,7 +8,7 @@ import type { MemoryStore } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import mindViewPlugin, { SECURITY_HEADERS, startMindViewServer, statusOf } from '@mira/plugin-mind-view';
-import notesPlugin, { type NotesStore, NOTES_STORE } from '@mira/plugin-notes';
+import notesPlugin, { NOTES_STORE } from '@mira/plugin-notes';
 import { REPO_ROOT } from './helpers/run-mira.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock, type MemoryStore, MEMORY_STORE } from '@mira/core';
+import { ManualClock, MEMORY_STORE } from '@mira/core';
 import {
   createTestRuntime,
   startScriptedModelServer,
@@ -11,7 +11,6 @@ import {
   type TestRuntime,
 } from '@mira/core/testing';
 import type { MindViewInstance } from '@mira/plugin-mind-view';
-import type { NotesStore } from '@mira/plugin-notes';
 import type { SimInstance } from '@mira/plugin-sim';
 
 // The plugins are named by package, as a profile names them: both runtimes load the same modules.
