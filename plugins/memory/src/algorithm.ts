@@ -97,7 +97,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
   createEntity(input: { entityType: string; canonicalName: string }): Promise<Entity> {
     return this.execute(
       'creating an entity',
-      transaction('write', () => this.#createEntity(input)),
+      transaction(() => this.#createEntity(input)),
     );
   }
 
@@ -113,7 +113,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
   *#addAlias(entityId: number, alias: string): Script<AliasAdded> {
     const name = prepareNewName(alias, 'alias');
     const now = this.now();
-    return yield* transaction('write', function* (): Script<AliasAdded> {
+    return yield* transaction(function* (): Script<AliasAdded> {
       const [entity] = yield* statement('entities', [entityId]);
       if (!entity) throw entityNotFound(entityId);
       if (entity.nameKey === name.key || entity.aliases.some((a) => a.aliasKey === name.key)) {
@@ -183,7 +183,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
 
   *#createMemory(input: NewMemory): Script<Memory> {
     const m = prepareMemory(input);
-    return yield* transaction('write', () => this.#insertMemory(m));
+    return yield* transaction(() => this.#insertMemory(m));
   }
 
   admitToSlot<R>(
@@ -231,7 +231,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     }
     // Under the slot's lock: what another writer wrote since the read is decided on afresh, and writers
     // into one slot at once each decide on what the one before wrote.
-    return yield* transaction('write', () => this.#admitLocked(slot, seen, first, decide));
+    return yield* transaction(() => this.#admitLocked(slot, seen, first, decide));
   }
 
   *#admitLocked<R>(
@@ -285,7 +285,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
 
   *#createProposal(input: NewProposal): Script<Proposal> {
     const p = prepareProposal(input, this.#clock.now(), this.#proposalTtlMs);
-    return yield* transaction('write', () => this.#writeProposal(p));
+    return yield* transaction(() => this.#writeProposal(p));
   }
 
   *#writeProposal(p: ReturnType<typeof prepareProposal>): Script<Proposal> {
@@ -319,7 +319,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
   acceptProposal(proposalId: number): Promise<AcceptedProposal> {
     return this.execute(
       'accepting a proposal',
-      transaction('write', () => this.#accept(proposalId)),
+      transaction(() => this.#accept(proposalId)),
     );
   }
 
@@ -343,7 +343,8 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     const slot = before && slotOf(before);
     // The slot's lock, then the memory again: an admission into the slot meanwhile is seen.
     if (slot) yield* statement('lockSlot', slot);
-    const [old] = slot ? yield* statement('memories', [proposal.memoryId!]) : [before];
+    // No slot (no such memory): stale, as below.
+    const old = slot ? (yield* statement('memories', [proposal.memoryId!]))[0] : undefined;
     assertSlotUnchanged(proposal, old, slot ? slotFactIds(yield* statement('slot', slot)) : []);
     const created = yield* this.#insertMemory(prepareMemory(supersedingMemory(old!, proposal)));
     yield* statement('supersede', old!.id, created.id, now);
@@ -355,7 +356,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
   rejectProposal(proposalId: number, reason: string | null = null): Promise<Proposal> {
     return this.execute(
       'rejecting a proposal',
-      transaction('write', () => this.#reject(proposalId, reason)),
+      transaction(() => this.#reject(proposalId, reason)),
     );
   }
 

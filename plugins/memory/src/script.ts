@@ -21,10 +21,7 @@ export type StatementName = keyof MemoryStatements;
 /** One thing a script asks of its store: a named statement, or a transaction around another script. */
 export type Step =
   | { readonly statement: StatementName; readonly args: readonly unknown[] }
-  | { readonly transaction: TransactionMode; readonly body: () => Script<unknown> };
-
-/** `write`: takes the store's write lock at once (SQLite `BEGIN IMMEDIATE`); `read`: one consistent view. */
-export type TransactionMode = 'write' | 'read';
+  | { readonly transaction: true; readonly body: () => Script<unknown> };
 
 /** Runs the statement `name` with `args` and gives its result to the script. */
 export function* statement<K extends StatementName>(
@@ -34,9 +31,13 @@ export function* statement<K extends StatementName>(
   return (yield { statement: name, args }) as ReturnType<MemoryStatements[K]>;
 }
 
-/** Runs `body` in one transaction: all of its writes or none. Transactions do not nest. */
-export function* transaction<T>(mode: TransactionMode, body: () => Script<T>): Script<T> {
-  return (yield { transaction: mode, body }) as T;
+/**
+ * Runs `body` in one write transaction: all of its writes or none, the store's write lock taken at once
+ * (SQLite `BEGIN IMMEDIATE`; PostgreSQL READ COMMITTED, with the slot and proposal locks the body takes).
+ * Transactions do not nest.
+ */
+export function* transaction<T>(body: () => Script<T>): Script<T> {
+  return (yield { transaction: true, body }) as T;
 }
 
 /** The port with every statement answered asynchronously, as a networked database answers. */
@@ -50,11 +51,7 @@ type AnyStatement = (...args: unknown[]) => unknown;
  * Runs `script` synchronously over `statements`; `transact` runs a transaction's body as one unit and
  * returns its result. A statement's error is thrown into the script (its `finally` blocks run).
  */
-export function runSync<T>(
-  script: Script<T>,
-  statements: MemoryStatements,
-  transact: <U>(mode: TransactionMode, body: () => U) => U,
-): T {
+export function runSync<T>(script: Script<T>, statements: MemoryStatements, transact: <U>(body: () => U) => U): T {
   let next = script.next();
   while (!next.done) {
     const step = next.value;
@@ -63,7 +60,7 @@ export function runSync<T>(
       result =
         'statement' in step
           ? (statements[step.statement] as AnyStatement).apply(statements, step.args as unknown[])
-          : transact(step.transaction, () => runSync(step.body(), statements, transact));
+          : transact(() => runSync(step.body(), statements, transact));
     } catch (error) {
       next = script.throw(error);
       continue;
@@ -80,7 +77,7 @@ export function runSync<T>(
 export async function runAsync<T>(
   script: Script<T>,
   statements: AsyncStatements,
-  transact: <U>(mode: TransactionMode, body: (statements: AsyncStatements) => Promise<U>) => Promise<U>,
+  transact: <U>(body: (statements: AsyncStatements) => Promise<U>) => Promise<U>,
 ): Promise<T> {
   let next = script.next();
   while (!next.done) {
@@ -90,7 +87,7 @@ export async function runAsync<T>(
       result =
         'statement' in step
           ? await (statements[step.statement] as AnyStatement).apply(statements, step.args as unknown[])
-          : await transact(step.transaction, (bound) => runAsync(step.body(), bound, transact));
+          : await transact((bound) => runAsync(step.body(), bound, transact));
     } catch (error) {
       next = script.throw(error);
       continue;

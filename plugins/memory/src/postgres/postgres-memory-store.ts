@@ -32,7 +32,7 @@ import {
   type PayloadColumns,
   type SlotColumns,
 } from '../rows.js';
-import { runAsync, type AsyncStatements, type Script, type TransactionMode } from '../script.js';
+import { runAsync, type AsyncStatements, type Script } from '../script.js';
 import type { AdmitWritten, StoreCounts } from '../statements.js';
 import {
   AliasSchema,
@@ -531,11 +531,9 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
   readonly #ds: DataSource;
   readonly #where: { server: string; database: string; user: string };
   readonly #statements: PostgresStatements;
-  readonly #transact = <U>(mode: TransactionMode, body: (s: AsyncStatements) => Promise<U>): Promise<U> =>
-    // READ COMMITTED for writes: the slot, proposal and ID locks serialise what must be.
-    this.#ds.transaction(mode === 'write' ? 'READ COMMITTED' : 'REPEATABLE READ', (m) =>
-      body(new PostgresStatements(m, this.space)),
-    );
+  // READ COMMITTED: the slot, proposal and ID locks serialise what must be.
+  readonly #transact = <U>(body: (s: AsyncStatements) => Promise<U>): Promise<U> =>
+    this.#ds.transaction('READ COMMITTED', (m) => body(new PostgresStatements(m, this.space)));
   #closed = false;
 
   private constructor(ds: DataSource, options: PostgresMemoryStoreOptions) {
