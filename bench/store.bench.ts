@@ -46,7 +46,7 @@ async function measureReads(g: Generated, lookups: number) {
   const { normalizeKey } = await import('@mira/core');
   // The variants run call by call, in rotating order, after a warm-up of 200 calls each: a burst of machine
   // noise falls on all of them alike instead of deciding one variant's p99.
-  const WARMUP = 200;
+  const WARMUP = Math.min(200, lookups);
   const warmed = <T>(inputs: readonly T[]) => [...inputs.slice(0, WARMUP), ...inputs];
   const result = {
     find: await timeInterleaved(

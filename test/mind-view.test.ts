@@ -935,6 +935,8 @@ describe('Mind view', function () {
       // The new notes are what the page shows and counts (the scope's count too).
       await settle(page);
       expect(await page.textContent('#count')).to.match(/^6004 of 6004 notes/);
+      mkdirSync(join(REPO_ROOT, 'test-output'), { recursive: true });
+      await page.screenshot({ path: join(REPO_ROOT, 'test-output', 'mind-view-import.png') });
       const { writeFileSync } = await import('node:fs');
       const huge = join(rt.dir, 'huge.json');
       writeFileSync(huge, Buffer.alloc(50 * 1024 * 1024 + 1, 32));

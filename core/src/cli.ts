@@ -7,7 +7,6 @@ import type { Repl } from './console/repl.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
 import type { Progress } from './console/command.js';
 import type { MemoryStore } from './memory/types.js';
-import { MEMORY_STORE } from './memory/key.js';
 
 // The runtime (the kernel, the manifest reader, the MCP server, the console) is imported by the commands
 // that need it: `mira --version`, `mira --help` and a usage error load none of it.
@@ -128,10 +127,11 @@ function parseMemoryCopy(argv: readonly string[]): CliCommand {
 async function copyMemory(command: { profile: string; to: string }): Promise<number> {
   const quiet = { print: () => {} };
   const apps: Application[] = [];
-  const [{ Application }, { locateManifest }, { terminalProgress }] = await Promise.all([
+  const [{ Application }, { locateManifest }, { terminalProgress }, { MEMORY_STORE }] = await Promise.all([
     runtime(),
     manifests(),
     import('./console/progress.js'),
+    import('./memory/key.js'),
   ]);
   try {
     const open = async (profile: string) => {
