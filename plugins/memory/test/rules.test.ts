@@ -128,6 +128,17 @@ describe('the store rules, one by one', () => {
       expect(thrown(() => prepareProposal({ ...entityProposal, name: '' }, NOW, 1)).code).to.equal(
         'MIRA_ERR_TEXT_EMPTY',
       );
+      // Missing (null) as empty: never a default.
+      expect(thrown(() => prepareProposal({ ...entityProposal, name: null }, NOW, 1))).to.deep.equal({
+        code: 'MIRA_ERR_TEXT_EMPTY',
+        message: 'name is empty; give a non-empty name',
+      });
+      expect(thrown(() => prepareProposal({ ...entityProposal, entityType: null }, NOW, 1)).message).to.include(
+        'entity type',
+      );
+      expect(thrown(() => prepareProposal({ ...entityProposal, evidence: null as never }, NOW, 1)).message).to.equal(
+        'evidence is empty',
+      );
       expect(thrown(() => prepareProposal({ ...entityProposal, entityType: '' }, NOW, 1)).message).to.include(
         'entity type',
       );
