@@ -7,18 +7,15 @@ import type {
   PreparedMemory,
   ProposalRow,
   SlotMemory,
+  StoreInfo,
 } from '@mira/core';
 import type { PreparedProposal } from './rules.js';
 
-/** How many rows of each kind a memory space holds. */
-export interface StoreCounts {
-  readonly entities: number;
-  readonly aliases: number;
-  readonly memories: number;
-  readonly activeMemories: number;
-  readonly links: number;
-  readonly payloads: number;
-}
+/** How many rows of each kind a memory space holds: the counts of {@link StoreInfo}. */
+export type StoreCounts = Pick<
+  StoreInfo,
+  'entities' | 'aliases' | 'memories' | 'activeMemories' | 'links' | 'payloads'
+>;
 
 /** What a one-statement admission wrote, or the entity it found missing (then it wrote nothing). */
 export type AdmitWritten =
