@@ -205,6 +205,33 @@ if (!unavailable) {
     });
   });
 
+  describe('PostgresMemoryStore closing', function () {
+    this.timeout(60_000);
+    it('reports a failure to close its connections, once, instead of swallowing it', async () => {
+      const db = await createTestDatabase();
+      try {
+        const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+        const ds = store.dataSource;
+        const destroy = ds.destroy.bind(ds);
+        let calls = 0;
+        ds.destroy = async () => {
+          calls += 1;
+          await destroy();
+          throw new Error('the pool did not drain');
+        };
+        const error = await rejection(store.close());
+        expect(error.code).to.equal('MIRA_ERR_MEMORY_BACKEND');
+        expect(error.message).to.equal(
+          "MIRA_ERR_MEMORY_BACKEND: closing the memory store's connections failed: the pool did not drain",
+        );
+        await store.close();
+        expect(calls).to.equal(1);
+      } finally {
+        await db.drop();
+      }
+    });
+  });
+
   describe('PostgresMemoryStore read-only and copying in', function () {
     this.timeout(60_000);
     it('serves read-only only a database a robot has used, and refuses writes there', async () => {

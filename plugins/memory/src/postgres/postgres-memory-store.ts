@@ -865,9 +865,18 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
     return this.#ds;
   }
 
+  /** Closes the connections, once; a failure is reported (the kernel logs it), never swallowed. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#ds.destroy().catch(() => undefined);
+    try {
+      await this.#ds.destroy();
+    } catch (error) {
+      throw new MiraError(
+        MemoryErrorCodes.BACKEND,
+        `closing the memory store's connections failed: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
   }
 }
