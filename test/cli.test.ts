@@ -47,11 +47,13 @@ describe('mira CLI', function () {
       };
       const ts = await check('./plugin.ts');
       expect(ts.code).to.equal(1);
+      expect(ts.stderr).to.contain('MIRA_ERR_PLUGIN_LOAD_FAILED');
       expect(ts.stderr).to.contain(
         '; Mira runs JavaScript: build the plugin (tsc) and name the built .js file, or its package',
       );
       const core = await check('./needs-core.mjs');
       expect(core.code).to.equal(1);
+      expect(core.stderr).to.contain('MIRA_ERR_PLUGIN_LOAD_FAILED');
       expect(core.stderr).to.contain(
         '; the plugin imports @mira/core, which is not installed where it lives: run npm install <path to Mira>/core there',
       );

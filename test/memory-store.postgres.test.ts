@@ -139,7 +139,7 @@ describe('PostgreSQL failures as Mira errors', () => {
     for (const space of ['Ward 3', '', '-ward', 'a'.repeat(65)]) {
       const error = await rejection(PostgresMemoryStore.open({ url: 'postgres://u:p@127.0.0.1:1/db', space }));
       expect(error.message, space).to.equal(
-        `MIRA_ERR_MEMORY_BACKEND: memory space "${space}" is not a valid name (a-z, 0-9, _ . -; at most 64)`,
+        `MIRA_ERR_MEMORY_SPACE_INVALID: memory space "${space}" is not a valid name (a-z, 0-9, _ . -; at most 64)`,
       );
     }
   });

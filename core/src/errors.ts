@@ -110,6 +110,11 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a module is not a Mira plugin, or its setup() returned something else',
     fix: 'export default { name, version, setup(kernel, config) } returning { start?, stop? }',
   },
+  PLUGIN_LOAD_FAILED: {
+    code: 'MIRA_ERR_PLUGIN_LOAD_FAILED',
+    message: 'a plugin module could not be loaded: it threw while loading, or something it imports is missing',
+    fix: 'read the cause after the colon: install what it imports, build it to JavaScript, or fix the module',
+  },
   PLUGIN_DUPLICATE: {
     code: 'MIRA_ERR_PLUGIN_DUPLICATE',
     message: 'a plugin or a config table is named twice',

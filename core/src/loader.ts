@@ -57,7 +57,7 @@ async function importPlugin(specifier: string, manifest: ProfileManifest): Promi
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
     throw new MiraError(
-      CoreErrorCodes.PLUGIN_INVALID,
+      CoreErrorCodes.PLUGIN_LOAD_FAILED,
       `${manifest.path}: plugin "${specifier}" failed to load: ${(error as Error).message}${loadHint(error, file)}`,
       { cause: error },
     );

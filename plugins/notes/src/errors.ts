@@ -57,6 +57,12 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     fix: 'delete one of the two instead',
     status: 409,
   },
+  COMBINE_INVALID: {
+    code: 'MIRA_ERR_NOTES_COMBINE_INVALID',
+    message: 'a combine needs two different notes',
+    fix: 'give the note to keep and another note to fold into it',
+    status: 400,
+  },
   BROWSE_INVALID: {
     code: 'MIRA_ERR_NOTES_BROWSE_INVALID',
     message: 'a page of notes was asked for with an unknown sort or a cursor this store did not give',

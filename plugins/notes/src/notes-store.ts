@@ -1069,7 +1069,11 @@ export class NotesStore {
   combine(keep: number, drop: number, viewer: Viewer, writableScope?: string): Note {
     const kept = this.#require(keep, viewer, writableScope);
     const dropped = this.#require(drop, viewer, writableScope);
-    if (keep === drop) throw new MiraError(NotesErrorCodes.NOT_FOUND, 'give two different notes to combine');
+    if (keep === drop)
+      throw new MiraError(
+        NotesErrorCodes.COMBINE_INVALID,
+        `N${keep} cannot be combined with itself; give two different notes`,
+      );
     // Combining merges labels: across keys it would let one note's labels be found without its key.
     if (kept.key_digest !== dropped.key_digest) {
       throw new MiraError(

@@ -188,7 +188,7 @@ describe('NotesStore, called directly', () => {
   it('says what it refuses in combine, duplicates and reembed', async () => {
     const { note } = await store.save('default', 'Alice likes green tea', null, null);
     expect(thrown(() => store.combine(note.id, note.id, operator())).message).to.equal(
-      'MIRA_ERR_NOTES_NOT_FOUND: give two different notes to combine',
+      'MIRA_ERR_NOTES_COMBINE_INVALID: N1 cannot be combined with itself; give two different notes',
     );
     await store.save('default', 'Bob likes coffee', null, null);
     expect(thrown(() => store.duplicates(operator(), 1)).message).to.equal(

@@ -33,6 +33,11 @@ export const FleetErrors = defineErrors('@mira/plugin-memory', {
     message: "the database holds Mira's memory schema at a version this build does not read; left unchanged",
     fix: 'run the Mira release that wrote it, or another database',
   },
+  SPACE_INVALID: {
+    code: 'MIRA_ERR_MEMORY_SPACE_INVALID',
+    message: 'a memory space name is malformed',
+    fix: 'name the space with a-z, 0-9, _ . - (at most 64 characters) in [memory] space',
+  },
   SPACE_NOT_EMPTY: {
     code: 'MIRA_ERR_MEMORY_SPACE_NOT_EMPTY',
     message: 'the memory space to copy into already holds entities or memories',

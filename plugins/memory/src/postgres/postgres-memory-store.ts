@@ -556,8 +556,8 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
    */
   static async open(options: PostgresMemoryStoreOptions): Promise<PostgresMemoryStore> {
     if (!SPACE_PATTERN.test(options.space)) {
-      throw new MiraError(
-        MemoryErrorCodes.BACKEND,
+      throw FleetErrors.error(
+        'SPACE_INVALID',
         `memory space "${options.space}" is not a valid name (a-z, 0-9, _ . -; at most 64)`,
       );
     }
