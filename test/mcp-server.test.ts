@@ -83,6 +83,13 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
       'list_sensors',
     ]);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).to.equal(true);
+    // Described for another agent: no episode budget, which only the robot's model has.
+    for (const tool of tools) {
+      expect(tool.description, tool.name).not.to.match(/acquisition attempt|this episode|your notes/i);
+    }
+    expect(tools.find((t) => t.name === 'recall_memory')!.description).to.match(
+      /^Look up what the robot's long-term memory holds about one entity/,
+    );
     const write = await client
       .callTool({ name: 'remember', arguments: {} })
       .then(() => undefined)

@@ -87,7 +87,7 @@ export async function serveMcp(booting: Application | Promise<Application>, vers
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [...(await toolsOf()).values()].map(({ tool }) => ({
       name: tool.name,
-      description: tool.description,
+      description: tool.agentDescription ?? tool.description,
       inputSchema: mcpInputSchema(tool.parameters),
       annotations: { readOnlyHint: true },
     })),

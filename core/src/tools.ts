@@ -63,7 +63,13 @@ export interface ToolContext {
 export interface ToolDefinition<Args = unknown> {
   /** `[a-z][a-z0-9_]*`, unique in the runtime. */
   readonly name: string;
+  /** What the robot's model reads (its budget and episode rules may be part of it). */
   readonly description: string;
+  /**
+   * What another agent reads (`mira mcp`): the tool as a service, without the model's episode rules;
+   * the model's `description` when absent.
+   */
+  readonly agentDescription?: string;
   readonly kind: ToolKind;
   /** The episode origins that may be offered this tool. */
   readonly origins: readonly EpisodeOrigin[];

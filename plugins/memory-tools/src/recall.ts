@@ -133,6 +133,12 @@ export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog): 
     description:
       'Recall persistent memory about one known entity by its exact canonical name or alias (no fuzzy or partial matching). ' +
       'Returns remembered, possibly stale knowledge. Uses one of the two acquisition attempts of this episode.',
+    agentDescription:
+      "Look up what the robot's long-term memory holds about one entity (a person, place, object …), named " +
+      'exactly as it is known: its canonical name or an alias, case and accents aside, never a partial or fuzzy ' +
+      'match. Answers each matching entity with its newest active memories (facts, preferences, events, with their ' +
+      'IDs, when each was recorded and who said it), or says that none matched or that the name is ambiguous. ' +
+      'Read-only; what it returns may be out of date.',
     kind: 'acquisition',
     origins: EPISODE_ORIGINS,
     parameters: {

@@ -211,6 +211,10 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     name: 'search_memory',
     description:
       "Search saved notes: full-text first, then semantic similarity, fused into one ranking. Optional label filter. Results show each note's age.",
+    agentDescription:
+      "Search the robot's notes in the session's scope (with the global notes): full text first (word forms and " +
+      'prefixes found), then meaning, fused into one ranking, at most ten. label narrows to one label; keyed notes ' +
+      'are found only with their private_key. Each result has its ID, labels and age. Read-only.',
     kind: 'acquisition',
     origins: EPISODE_ORIGINS,
     parameters: {
@@ -232,6 +236,9 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
   const recent: ToolDefinition<{ count: number | null; label: string | null; private_key: string | null }> = {
     name: 'get_recent_memories',
     description: 'The most recent notes, newest first, optionally with a label.',
+    agentDescription:
+      "The robot's most recent notes in the session's scope (with the global notes), newest first: count of them " +
+      '(default 10, at most 50), optionally only those with label; keyed notes only with their private_key. Read-only.',
     kind: 'acquisition',
     origins: EPISODE_ORIGINS,
     parameters: {
