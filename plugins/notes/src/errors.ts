@@ -65,8 +65,9 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
   },
   BROWSE_INVALID: {
     code: 'MIRA_ERR_NOTES_BROWSE_INVALID',
-    message: 'a page of notes was asked for with an unknown sort or a cursor this store did not give',
-    fix: 'sort by newest, oldest, longest, shortest or label; start again from the first page',
+    message:
+      'a page of notes was asked for with an unknown sort, a cursor this store did not give, or an over-long filter',
+    fix: 'sort by newest, oldest, longest, shortest or label; start again from the first page; filter by a few words',
     status: 400,
   },
   QUERY_TOO_LONG: {

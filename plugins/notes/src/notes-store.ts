@@ -832,10 +832,15 @@ export class NotesStore {
     }
     const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), MAX_BROWSE_PAGE);
     const label = labelFilter(options.label ?? null);
-    const words = foldForFilter(options.filter ?? '')
-      .split(/\s+/u)
-      .filter(Boolean)
-      .slice(0, 16);
+    const filter = options.filter ?? '';
+    // Bounded as a search query is: every word costs a pass over the text of every note in view.
+    if ([...filter].length > MAX_QUERY_LENGTH) {
+      throw new MiraError(
+        NotesErrorCodes.BROWSE_INVALID,
+        `a filter is at most ${MAX_QUERY_LENGTH} characters; filter by a few words`,
+      );
+    }
+    const words = foldForFilter(filter).split(/\s+/u).filter(Boolean);
     const where = [VISIBLE];
     const params: unknown[] = [...this.#filterParams(viewer)];
     if (label === UNLABELED) where.push('NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)');

@@ -148,6 +148,18 @@ describe('NotesStore.browse: a page at a time, filtered, sorted and counted in S
       Buffer.from('{"a":1}').toString('base64url'),
     ])
       expect(code(() => store.browse(operator(), { after }))).to.equal('MIRA_ERR_NOTES_BROWSE_INVALID');
+    expect(code(() => store.browse(operator(), { filter: 'w '.repeat(257) }))).to.equal(
+      'MIRA_ERR_NOTES_BROWSE_INVALID',
+    );
+    // Every word counts, however many (up to the bound): none is dropped.
+    store.importNotes(
+      exportOf('default', [
+        'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen',
+      ]),
+    );
+    const words = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
+    expect(store.browse(operator(), { filter: `${words} seventeen` }).notes).to.have.length(1);
+    expect(store.browse(operator(), { filter: `${words} eighteen` }).notes).to.have.length(0);
   });
 
   it('bounds a page to 1..500 notes, and a deep page costs no more than the first (keyset, not offset)', () => {
