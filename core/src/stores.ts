@@ -4,11 +4,6 @@ export interface ClosableStore {
 }
 
 /**
- * A store a plugin registers during `apply`. The application opens it at the
- * start of boot (before any plugin's `start`), owns it, and closes it once
- * after every shutdown phase has run.
- */
-/**
  * A store's name with the type of what it opens: a plugin registers its store under the key, and others look
  * it up by the same key and get that type, with no cast (`kernel.stores.get(MEMORY_STORE)` is a
  * `MemoryStore`). The key is declared once, beside the store's contract.
@@ -28,6 +23,11 @@ export function storeKey<S extends ClosableStore>(name: string): StoreKey<S> {
   return Object.freeze({ name });
 }
 
+/**
+ * A store a plugin registers during `setup`. The application opens it at the
+ * start of boot (before any plugin's `start`), owns it, and closes it once
+ * after every shutdown phase has run.
+ */
 export interface StoreDefinition<S extends ClosableStore = ClosableStore> {
   /** The key other plugins look the store up by. */
   readonly key: StoreKey<S>;
