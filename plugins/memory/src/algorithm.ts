@@ -165,11 +165,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
       'entityNames',
       m.links.map((l) => l.entityId),
     );
-    const links = m.links.map((link, i): MemoryLink => {
-      const name = names[i];
-      if (name === undefined) throw entityNotFound(link.entityId);
-      return { entityId: link.entityId, entityRef: entityRef(link.entityId), entityName: name, role: link.role };
-    });
+    const links = namedLinks(m, names);
     const now = this.now();
     const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
     const { memoryId, payloadId } = yield* statement('insertMemory', m, byteSize, now);
@@ -213,12 +209,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     );
     if (written && 'missingEntity' in written) throw entityNotFound(written.missingEntity);
     if (written) {
-      const links = m.links.map((link, i): MemoryLink => ({
-        entityId: link.entityId,
-        entityRef: entityRef(link.entityId),
-        entityName: written.linkNames[i]!,
-        role: link.role,
-      }));
+      const links = namedLinks(m, written.linkNames);
       return {
         created: writtenMemory(m, {
           id: written.memoryId,
@@ -231,18 +222,20 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     }
     // Under the slot's lock: what another writer wrote since the read is decided on afresh, and writers
     // into one slot at once each decide on what the one before wrote.
-    return yield* transaction(() => this.#admitLocked(slot, seen, first, decide));
+    return yield* transaction(() => this.#admitLocked(slot, seen, m, decide));
   }
 
+  /** The locked half of an admission: `prepared` is the first decision's memory, written if the slot held still. */
   *#admitLocked<R>(
     slot: MemorySlot,
     seen: readonly SlotMemory[],
-    first: SlotDecision<R>,
+    prepared: PreparedMemory,
     decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
   ): Script<SlotOutcome<R>> {
     yield* statement('lockSlot', slot);
     const current = yield* statement('slotMemories', slot);
-    const decision = sameSlot(current, seen) ? first : decide(current);
+    if (sameSlot(current, seen)) return { created: yield* this.#insertMemory(prepared) };
+    const decision = decide(current);
     if ('create' in decision) return { created: yield* this.#insertMemory(prepareMemory(decision.create)) };
     return { answer: decision.answer };
   }
@@ -367,6 +360,18 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     yield* statement('decideProposal', proposalId, 'rejected', this.now(), rejectReason(reason), null);
     return (yield* this.#proposal(proposalId))!;
   }
+}
+
+/**
+ * The links of `m` with their entities' canonical names (`names[i]` for link i, as a statement read them);
+ * a link whose entity has no name is to an entity that does not exist.
+ */
+function namedLinks(m: PreparedMemory, names: ReadonlyArray<string | undefined>): MemoryLink[] {
+  return m.links.map((link, i): MemoryLink => {
+    const name = names[i];
+    if (name === undefined) throw entityNotFound(link.entityId);
+    return { entityId: link.entityId, entityRef: entityRef(link.entityId), entityName: name, role: link.role };
+  });
 }
 
 /** MIRA_ERR_MEMORY_ENTITY_NOT_FOUND for an entity ID, worded once. */
