@@ -87,13 +87,11 @@ export async function duplicatesBench(options: {
   const texts = labelled.map((n) => n.text);
   const facts = labelled.map((n) => n.fact);
   options.log(`duplicates: ${labelled.length} labelled notes…`);
-  const store = score(
-    nearDuplicatePairs(texts).map(({ i, j }) => [i, j] as const),
-    facts,
-  );
+  const pairs = nearDuplicatePairs(texts).map(({ i, j }) => [i, j] as const);
+  const store = score(pairs, facts);
   const old = score(before(texts), facts);
   // The misses and false pairs, for whoever tunes the rules.
-  const found = new Set(nearDuplicatePairs(texts).map(({ i, j }) => `${i},${j}`));
+  const found = new Set(pairs.map(([i, j]) => `${i},${j}`));
   const wrong: string[] = [];
   for (let i = 0; i < texts.length; i += 1) {
     for (let j = i + 1; j < texts.length; j += 1) {
