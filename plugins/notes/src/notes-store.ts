@@ -114,9 +114,12 @@ const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolea
     ascending: true,
   },
 };
-/** A note's text, labels and key, folded: what the browse filter's words are looked for in. */
-const BROWSE_HAYSTACK = `mira_fold(n.content || char(10) || coalesce((SELECT group_concat(l.label, char(10)) FROM note_labels l
-  WHERE l.note_id = n.id), '${UNLABELED}') || char(10) || coalesce(n.private_key, ''))`;
+/**
+ * Whether a note's text, labels and key hold every word of the filter (`?`, a JSON array of folded words):
+ * the text folded once per note, however many words.
+ */
+const BROWSE_FILTER = `mira_has_words(n.content || char(10) || coalesce((SELECT group_concat(l.label, char(10))
+  FROM note_labels l WHERE l.note_id = n.id), '${UNLABELED}') || char(10) || coalesce(n.private_key, ''), ?)`;
 
 export interface NotesExport {
   format: 'mira-notes';
@@ -316,8 +319,11 @@ export class NotesStore {
     this.#maxDistance = 1 - minSimilarity;
     this.#keyGuard = keyGuard;
     this.#readOnly = readOnly;
-    // What browse's filter looks words up in, folded as the page folds what is typed.
-    db.function('mira_fold', { deterministic: true }, (text: string | null) => foldForFilter(text ?? ''));
+    // Browse's filter: every word (folded as the page folds what is typed) in the folded text.
+    db.function('mira_has_words', { deterministic: true }, (text: string | null, words: string) => {
+      const hay = foldForFilter(text ?? '');
+      return (JSON.parse(words) as string[]).every((word) => hay.includes(word)) ? 1 : 0;
+    });
   }
 
   /** Logs an embedder failure the caller answers without vectors: the cause is never dropped. */
@@ -848,9 +854,9 @@ export class NotesStore {
       where.push('EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)');
       params.push(label);
     }
-    for (const word of words) {
-      where.push(`instr(${BROWSE_HAYSTACK}, ?) > 0`);
-      params.push(word);
+    if (words.length > 0) {
+      where.push(BROWSE_FILTER);
+      params.push(JSON.stringify(words));
     }
     // Ties on the key go newest ID first, except for "oldest", which reads in ID order.
     const idAscending = sort === 'oldest';
