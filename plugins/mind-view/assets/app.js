@@ -603,6 +603,8 @@ async function importFile(file) {
           : `importing ${file.name} (${mb} MB): sent; writing the notes…`,
       );
     });
+    // Done: the bar goes before the result is said, not after the lists reload.
+    bar.hidden = true;
     status(`imported ${result.added} notes, ${result.skipped} already present`);
     await loadScopes();
     await loadNotes();
