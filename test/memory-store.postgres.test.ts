@@ -556,6 +556,48 @@ if (!unavailable) {
       }
     });
 
+    it('starts on a database another robot upgrades to 3 while it reads the version, refusing nothing', async () => {
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+      await store.close();
+      const client = await db.client();
+      const { rows } = await client.query(`SELECT pg_get_functiondef('mira_admit'::regproc) AS sql`);
+      await client.end();
+      await versionTwo();
+      // The other robot holds the upgrade lock (and the migration history) from before this one reads the
+      // schema version until its upgrade commits: this robot reads version 2, and must find version 3 under
+      // the lock, not refuse the history of version 3 it then sees.
+      const other = await db.client();
+      await other.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('mira-memory-schema', 0));
+        LOCK TABLE mira_migrations IN ACCESS EXCLUSIVE MODE`);
+      const opening = PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      for (let waiting = 0; waiting < 1;) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const blocked = await other.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`);
+        waiting = blocked.rows[0].n;
+      }
+      await other.query(`${rows[0].sql}; UPDATE mira_meta SET value = '3' WHERE key = 'schema_version';
+        INSERT INTO mira_migrations (timestamp, name) VALUES (1700000000003, 'MemorySchemaV31700000000003'); COMMIT`);
+      await other.end();
+      const started = await opening;
+      try {
+        expect((await started.getEntity(ada.id))!.canonicalName).to.equal('Ada');
+        const outcome = await started.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'likes' }, () => ({
+          create: {
+            kind: 'preference',
+            summary: 'Ada likes tea',
+            predicate: 'likes',
+            value: 'tea',
+            sourceKind: 'operator_statement',
+            links: [{ entityId: ada.id, role: 'subject' }],
+          },
+        }));
+        expect('created' in outcome).to.equal(true);
+      } finally {
+        await started.close();
+      }
+    });
+
     it('refuses a version 2 database whose migration history is not version 2 alone, leaving it unchanged', async () => {
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
       await store.close();

@@ -640,7 +640,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
     }
     const version = Number(meta.get('schema_version'));
     if ((version === 1 || version === 2) && !readOnly) {
-      await PostgresMemoryStore.#upgrade(ds, db, names, version);
+      await PostgresMemoryStore.#upgrade(ds, db, version);
       return;
     }
     if (version !== FLEET_SCHEMA_VERSION) {
@@ -656,32 +656,46 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
    * one after the other; the later ones find version 3). Only Mira's exact tables and migration history of
    * that version are upgraded; anything else is refused and left unchanged.
    */
-  static async #upgrade(ds: DataSource, db: string, names: ReadonlySet<string>, from: 1 | 2): Promise<void> {
-    const expected = [...(from === 1 ? TABLES_V1 : TABLES_V2), 'mira_migrations'].sort();
-    const history = [new MemorySchemaV1().name, ...(from === 2 ? [new MemorySchemaV2().name] : [])];
-    const found = [...names].sort();
-    const ran = ((await ds.query(`SELECT name FROM mira_migrations ORDER BY id`)) as Array<{ name: string }>).map(
-      (r) => r.name,
-    );
-    if (found.join(',') !== expected.join(',') || ran.join(',') !== history.join(',')) {
-      throw FleetErrors.error(
-        'UNSUPPORTED_SCHEMA',
-        `${db} says Mira's memory schema version ${from}, but its tables (${found.join(', ')}) or migrations (${ran.join(', ')}) are not what version ${from} made; it is not upgraded and was left unchanged`,
-      );
-    }
+  static async #upgrade(ds: DataSource, db: string, from: 1 | 2): Promise<void> {
     const q = ds.createQueryRunner();
     try {
       await q.startTransaction();
       await q.query(`SELECT pg_advisory_xact_lock(hashtextextended('mira-memory-schema', 0))`);
+      // Read again under the lock: a robot that started at the same time may have upgraded meanwhile (its
+      // version 3 tables and history are then what this robot finds, and nothing is left to do).
       const [row] = (await q.query(`SELECT value FROM mira_meta WHERE key = 'schema_version'`)) as Array<{
         value: string;
       }>;
+      if (Number(row?.value) === FLEET_SCHEMA_VERSION) {
+        await q.commitTransaction();
+        return;
+      }
+      const expected = [...(from === 1 ? TABLES_V1 : TABLES_V2), 'mira_migrations'].sort();
+      const history = [new MemorySchemaV1().name, ...(from === 2 ? [new MemorySchemaV2().name] : [])];
+      const found = (
+        (await q.query(
+          `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
+        )) as Array<{ table_name: string }>
+      ).map((t) => t.table_name);
+      const ran = ((await q.query(`SELECT name FROM mira_migrations ORDER BY id`)) as Array<{ name: string }>).map(
+        (r) => r.name,
+      );
+      if (
+        Number(row?.value) !== from ||
+        found.join(',') !== expected.join(',') ||
+        ran.join(',') !== history.join(',')
+      ) {
+        throw FleetErrors.error(
+          'UNSUPPORTED_SCHEMA',
+          `${db} says Mira's memory schema version ${row?.value ?? from}, but its tables (${found.join(', ')}) or migrations (${ran.join(', ')}) are not what version ${row?.value ?? from} made; it is not upgraded and was left unchanged`,
+        );
+      }
       const steps: Array<[number, MigrationInterface & { name: string }, number]> = [
         [1, new MemorySchemaV2(), 1700000000002],
         [2, new MemorySchemaV3(), 1700000000003],
       ];
       for (const [version, migration, timestamp] of steps) {
-        if (Number(row?.value) > version) continue;
+        if (from > version) continue;
         await migration.up(q);
         await q.query(`INSERT INTO mira_migrations (timestamp, name) VALUES ($1, $2)`, [timestamp, migration.name]);
       }
