@@ -63,7 +63,7 @@ const small = smoke ? { entities: 100, memories: 1_000 } : { entities: 1_000, me
 const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   store: () => storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log }),
   cognition: () => cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log }),
-  admission: () => admissionBench({ big, decisions: quick ? 400 : 2000, log }),
+  admission: () => admissionBench({ big, decisions: quick ? 400 : 4000, log }),
   hardware: () => hardwareBench({ messages: quick ? 2000 : 10_000, log }),
   notes: () => notesBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 500 : 2000, log }),
   safety: () =>

@@ -112,18 +112,35 @@ const any = (patterns: readonly RegExp[], text: string) => patterns.some((patter
 const BLANK = ' ';
 /** `text` with every match of `patterns` blanked out. */
 const scrub = (patterns: readonly RegExp[], text: string) =>
-  patterns.reduce((out, pattern) => out.replace(new RegExp(pattern, 'giu'), BLANK), text);
+  patterns.reduce((out, pattern) => out.replace(globalOf(pattern), BLANK), text);
+/** Each pattern's global form, compiled once. */
+const globalForms = new WeakMap<RegExp, RegExp>();
+function globalOf(pattern: RegExp): RegExp {
+  let global = globalForms.get(pattern);
+  if (!global) globalForms.set(pattern, (global = new RegExp(pattern, 'giu')));
+  return global;
+}
 
 // Stryker disable next-line ObjectLiteral: equivalent, grapheme is the Segmenter's default granularity
 const graphemeSegmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
 
+/** Text whose rule form is its ASCII lower case, offset for offset: no CR (CR LF is one grapheme). */
+const PLAIN_ASCII = /^[\t\n\v\f\x20-\x7e]*$/;
+
 /**
  * `text` in the form the rules read — each grapheme NFKC-normalised and case-folded, as evidence
  * matching reads it, so every compatibility form of a cue counts as the cue (`ＮＯＴ`, `doesn＇t`,
- * `tea﹖`, `？`, `！`) — with where each grapheme boundary of the original lands in it. Line breaks stay
- * (they end sentences).
+ * `tea﹖`, `？`, `！`) — with where each grapheme boundary of the original lands in it (undefined when
+ * every offset lands on itself: plain ASCII, one grapheme per character, which NFKC leaves alone and
+ * case folding lowers). Line breaks stay (they end sentences).
  */
-function ruleForm(text: string): { form: string; at: Map<number, number> } {
+export function ruleForm(text: string): { form: string; at: Map<number, number> | undefined } {
+  if (PLAIN_ASCII.test(text)) return { form: text.toLowerCase(), at: undefined };
+  return graphemeRuleForm(text);
+}
+
+/** {@link ruleForm} grapheme by grapheme, for any text. */
+export function graphemeRuleForm(text: string): { form: string; at: Map<number, number> } {
   // Stryker disable next-line StringLiteral: equivalent, a prefix shifts every offset in `at` alike and ends in no cue
   let form = '';
   const at = new Map<number, number>();
@@ -136,7 +153,8 @@ function ruleForm(text: string): { form: string; at: Map<number, number> } {
 }
 
 /** The form's offset of an original offset (the grapheme boundary at or after it). */
-function formOffset(at: Map<number, number>, offset: number, length: number): number {
+export function formOffset(at: Map<number, number> | undefined, offset: number, length: number): number {
+  if (at === undefined) return offset;
   // Stryker disable next-line EqualityOperator: equivalent, at.get(length) is the return below
   for (let i = offset; i <= length; i += 1) {
     const mapped = at.get(i);

@@ -130,9 +130,40 @@ export type AttributionRefusal = 'not_one_sentence' | 'subject_not_supported';
 /** The matching form (NFKC, case folded) of a piece of the operator's text. */
 const formOf = (text: string) => caseFold(text.normalize('NFKC')).normalize('NFKC');
 
+/** A rule set's word lists as sets, built once per rule set (they are read on every admission). */
+interface ClauseWordSets {
+  /** Every word that says the language is used: markers and clause words. */
+  readonly markers: ReadonlySet<string>;
+  /** Words that open a clause: conjunctions and relatives. */
+  readonly opens: ReadonlySet<string>;
+  readonly complementizers: ReadonlySet<string>;
+  readonly pronouns: ReadonlySet<string>;
+}
+const wordSetCache = new WeakMap<ClauseRules, ClauseWordSets>();
+function wordSets(rules: ClauseRules): ClauseWordSets {
+  let sets = wordSetCache.get(rules);
+  if (!sets) {
+    sets = {
+      markers: new Set([...rules.markers, ...rules.conjunctions, ...rules.relatives, ...rules.complementizers]),
+      opens: new Set([...rules.conjunctions, ...rules.relatives]),
+      complementizers: new Set(rules.complementizers),
+      pronouns: new Set(rules.pronouns),
+    };
+    wordSetCache.set(rules, sets);
+  }
+  return sets;
+}
+
 // A word keeps an apostrophe that ends it, so an elided French word stays itself: qu'il is qu' and il.
 const WORD = /[\p{L}\p{M}\p{N}]+['’]?/gu;
-const words = (text: string) => Array.from(formOf(text).matchAll(WORD), ([word]) => word.replace(/’/g, "'"));
+// The same words in ASCII text (its letters and digits; ASCII has no combining mark and no ’).
+const ASCII_WORD = /[a-z0-9]+'?/g;
+const ASCII = /^[\x20-\x7e]*$/;
+const words = (text: string): string[] => {
+  const form = formOf(text);
+  if (ASCII.test(form)) return form.match(ASCII_WORD) ?? [];
+  return Array.from(form.matchAll(WORD), ([word]) => word.replace(/’/g, "'"));
+};
 
 /**
  * The language whose words the text uses most — its marker words and its clause words — English on a tie
@@ -143,7 +174,7 @@ export function clauseRulesFor(text: string): ClauseRules {
   let best = ENGLISH_CLAUSES;
   let bestCount = 0;
   for (const rules of Object.values(CLAUSE_RULES)) {
-    const markers = new Set([...rules.markers, ...rules.conjunctions, ...rules.relatives, ...rules.complementizers]);
+    const { markers } = wordSets(rules);
     const count = found.filter((word) => markers.has(word)).length;
     if (count > bestCount) [best, bestCount] = [rules, count];
   }
@@ -204,11 +235,9 @@ export function crossesClause(between: string, rules: ClauseRules): boolean {
   for (const aside of CLOSED_ASIDES) text = text.replace(aside, ' ');
   if (CLAUSE_PUNCTUATION.test(text) || /[.!?。！？]/u.test(text)) return true;
   const found = words(text);
-  const opens = new Set([...rules.conjunctions, ...rules.relatives]);
+  const { opens, complementizers, pronouns } = wordSets(rules);
   if (found.some((word) => opens.has(word))) return true;
   // "knows that Bob likes chess", "says that he": a complementizer before a name or a pronoun.
-  const complementizers = new Set(rules.complementizers);
-  const pronouns = new Set(rules.pronouns);
   const original = Array.from(text.normalize('NFKC').matchAll(WORD), ([word]) => word);
   // (A complementizer last has no next word: found[i + 1] and original[i + 1] are undefined, and neither
   // is a pronoun or capitalised.)

@@ -97,15 +97,17 @@ const EXPLANATIONS: Record<RememberReason, string> = {
   backend_failure: 'persistent memory could not be written; nothing was written',
 };
 
-class Rejection extends Error {
+/**
+ * A refusal on its way out of {@link decide}: a plain value, not an `Error` (a refusal is an answer, not a
+ * failure; it needs no stack trace, whose capture was a measurable share of a refusal's cost).
+ */
+class Rejection {
   constructor(
     readonly reason: RememberReason,
     readonly conflicting: readonly string[] = [],
     /** What decided, when the reason has more than one cause (which assertion cue). */
     readonly detail?: string,
-  ) {
-    super(reason);
-  }
+  ) {}
 }
 
 function reject(reason: RememberReason, conflicting?: readonly string[], detail?: string): never {

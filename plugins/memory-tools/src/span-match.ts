@@ -77,6 +77,41 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
  *   text is never admission evidence).
  */
 export function toMatchText(text: string): MatchText | undefined {
+  if (PRINTABLE_ASCII.test(text)) return asciiMatchText(text);
+  return graphemeMatchText(text);
+}
+
+/** Printable ASCII and white space: nothing forbidden, one grapheme per character, NFKC leaves it alone. */
+const PRINTABLE_ASCII = /^[\t-\r\x20-\x7e]*$/;
+
+/**
+ * {@link toMatchText} for printable ASCII, character by character: the same form and origins as the
+ * grapheme path (which {@link graphemeMatchText} is), with no segmenter, normalisation or cache (a CR LF
+ * pair, one grapheme there, is white space either way).
+ */
+export function asciiMatchText(text: string): MatchText {
+  let form = '';
+  const origin: Array<readonly [number, number]> = [];
+  let pendingSpace: readonly [number, number] | undefined;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) {
+      if (form !== '') pendingSpace ??= [i, i + 1];
+      continue;
+    }
+    if (pendingSpace) {
+      form += ' ';
+      origin.push(pendingSpace);
+      pendingSpace = undefined;
+    }
+    form += code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : text[i];
+    origin.push([i, i + 1]);
+  }
+  return { form, origin, original: text };
+}
+
+/** {@link toMatchText} grapheme by grapheme, for any text. */
+export function graphemeMatchText(text: string): MatchText | undefined {
   if (findForbiddenCharacter(text) || findFormatCharacter(text)) return undefined;
   let form = '';
   const origin: Array<readonly [number, number]> = [];
