@@ -1,6 +1,6 @@
 // The layering of Mira, checked in `npm test` (npm run layering).
 // - No import cycles anywhere.
-// - Core imports no plugin, no shared library package, and no database driver or ORM.
+// - Core imports no plugin, no shared library package, no database driver or ORM, and no MCP SDK.
 // - A package imports other Mira packages only through their public entry points
 //   (the package name, resolved to dist/index), and only those its package.json declares.
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -27,6 +27,14 @@ module.exports = {
         'Core holds the memory contract, not a store: a database driver or ORM belongs to the plugin that implements it.',
       from: { path: '^core/src' },
       to: { path: '^node_modules/(better-sqlite3|pg|pg-[^/]+|typeorm|sqlite-vec|kysely)/' },
+    },
+    {
+      name: 'core-imports-no-mcp-sdk',
+      severity: 'error',
+      comment:
+        'Core is the kernel: the MCP server (mira mcp) and MCP clients are plugins (@mira/plugin-mcp-server, @mira/plugin-mcp-tools).',
+      from: { path: '^core/src' },
+      to: { path: '^node_modules/@modelcontextprotocol/' },
     },
     {
       name: 'only-public-entry-points',

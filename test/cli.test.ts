@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,7 +134,12 @@ describe('mira CLI', function () {
       const { run, mira } = await loaded(args);
       expect(run.code, args[0]).to.equal(args[0] === '--bogus' ? 2 : 0);
       // The command line and its error type; no kernel, manifest reader, plugin or dependency.
-      expect(mira, args[0]).to.deep.equal(['core/bin/mira.js', 'core/dist/cli.js', 'core/dist/errors.js']);
+      expect(mira, args[0]).to.deep.equal([
+        'core/bin/mira.js',
+        'core/dist/cli.js',
+        'core/dist/errors.js',
+        'core/dist/cli-commands.js',
+      ]);
     }
     const { run, mira } = await loaded(['check', '--profile', join(REPO_ROOT, 'profiles/mira-sim')]);
     expect(run.code).to.equal(0);
@@ -142,6 +147,90 @@ describe('mira CLI', function () {
     expect(mira.filter((u) => /node_modules\/(typeorm|pg|@modelcontextprotocol)\//.test(u))).to.deep.equal([]);
     // Its error codes and space names are light; the store and its migrations are not loaded.
     expect(mira.filter((u) => /\/postgres\/(postgres-memory-store|migrations)/.test(u))).to.deep.equal([]);
+  });
+
+  describe('commands that installed packages declare', () => {
+    /** Writes a package under `dir`/node_modules with `files`, its package.json declaring `commands`. */
+    const install = (name: string, commands: unknown, files: Record<string, string> = {}) => {
+      const at = join(dir, 'node_modules', ...name.split('/'));
+      mkdirSync(at, { recursive: true });
+      writeFileSync(join(at, 'package.json'), JSON.stringify({ name, version: '1.0.0', mira: { commands } }));
+      for (const [file, text] of Object.entries(files)) writeFileSync(join(at, file), text);
+    };
+    const HELLO = {
+      hello: { module: './hello.js', usage: 'mira hello [words…]', summary: 'says hello with the words given' },
+    };
+    const HELLO_JS = `export async function run(context) {
+      if (context.argv[0] === '--bad') throw context.usageError('hello takes words, not --bad');
+      context.stdout.write('hello ' + context.argv.join(' ') + ' from mira ' + context.version + '\\n');
+      return 3;
+    }\n`;
+
+    it('finds one from the working directory, runs it with its arguments, and lists it in --help', async () => {
+      install('mira-plugin-hello', HELLO, { 'hello.js': HELLO_JS });
+      const run = await runMira(['hello', 'big', 'world'], '', { cwd: dir });
+      expect(run.stderr).to.equal('');
+      expect(run.stdout).to.match(/^hello big world from mira \d+\.\d+\.\d+\n$/);
+      expect(run.code).to.equal(3);
+      const help = await runMira(['--help'], '', { cwd: dir });
+      expect(help.stdout)
+        .to.contain('  mira hello [words…]\n')
+        .and.to.contain('says hello with the words given (mira-plugin-hello)');
+      // The repository's own: mira mcp and mira memory copy come from their packages too.
+      expect(help.stdout).to.contain('(@mira/plugin-mcp-server)').and.to.contain('(@mira/plugin-memory)');
+      const usage = await runMira(['hello', '--bad'], '', { cwd: dir });
+      expect(usage.code).to.equal(2);
+      expect(usage.stderr).to.match(/^mira: MIRA_ERR_CLI_USAGE: hello takes words, not --bad\n\nUsage:/);
+    });
+
+    it('ignores packages outside the naming rule, and says an unknown command is unknown', async () => {
+      install('hello-tools', HELLO, { 'hello.js': HELLO_JS });
+      const run = await runMira(['hello'], '', { cwd: dir });
+      expect(run.code).to.equal(2);
+      expect(run.stderr).to.contain('mira: unknown command "hello"');
+      expect(run.stdout).to.equal('');
+    });
+
+    const refusals: Array<[string, () => void, RegExp]> = [
+      [
+        'two packages declaring one name',
+        () => {
+          install('mira-plugin-hello', HELLO, { 'hello.js': HELLO_JS });
+          install('@acme/mira-plugin-hi', HELLO, { 'hello.js': HELLO_JS });
+        },
+        /both (mira-plugin-hello and @acme\/mira-plugin-hi|@acme\/mira-plugin-hi and mira-plugin-hello) declare the command "mira hello"; uninstall one of them/,
+      ],
+      [
+        "a package taking one of mira's own commands",
+        () => install('mira-plugin-hello', { ...HELLO, check: HELLO.hello }, { 'hello.js': HELLO_JS }),
+        /mira-plugin-hello\/package\.json: "mira\.commands" names "check", which is one of mira's own commands/,
+      ],
+      [
+        'a module that is not there',
+        () => install('mira-plugin-hello', HELLO),
+        /the command "mira hello" of mira-plugin-hello could not be loaded from .*hello\.js: .*; reinstall mira-plugin-hello/,
+      ],
+      [
+        'a module without run()',
+        () => install('mira-plugin-hello', HELLO, { 'hello.js': 'export const go = 1;\n' }),
+        /hello\.js exports no run\(context\) function/,
+      ],
+      [
+        'a module outside its package',
+        () => install('mira-plugin-hello', { hello: { ...HELLO.hello, module: '../../evil.js' } }),
+        /"hello" names a module outside its package \(\.\.\/\.\.\/evil\.js\)/,
+      ],
+    ];
+    for (const [what, setup, message] of refusals) {
+      it(`refuses ${what} with MIRA_ERR_CLI_COMMAND_INVALID, exit 1`, async () => {
+        setup();
+        const run = await runMira(['hello'], '', { cwd: dir });
+        expect(run.code).to.equal(1);
+        expect(run.stderr).to.match(/^mira: MIRA_ERR_CLI_COMMAND_INVALID: /);
+        expect(run.stderr).to.match(message);
+        expect(run.stdout).to.equal('');
+      });
+    }
   });
 
   it('check validates the manifest and prints the plugin order', async () => {

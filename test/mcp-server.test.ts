@@ -13,7 +13,7 @@ import memoryPlugin, { SqliteMemoryStore } from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
 import notesPlugin, { NotesStore } from '@mira/plugin-notes';
 import simPlugin from '@mira/plugin-sim';
-import { fromMcpArguments, mcpInputSchema } from '../core/src/mcp-server.js';
+import { fromMcpArguments, mcpInputSchema } from '@mira/plugin-mcp-server';
 import { MIRA_BIN, runMira } from './helpers/run-mira.js';
 
 describe('mira mcp: the memory of a profile for other agents (the SDK client spawns the real CLI)', function () {

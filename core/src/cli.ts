@@ -5,43 +5,70 @@ import type { Application } from './application.js';
 import type { LineReaderData, LineReaderMessage } from './console/line-reader.js';
 import type { Repl } from './console/repl.js';
 import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
-import type { Progress } from './console/command.js';
-import type { MemoryStore } from './memory/types.js';
+import { BUILT_IN_COMMANDS, findCliCommands, loadCliCommand, type CliCommandContext } from './cli-commands.js';
 
-// The runtime (the kernel, the manifest reader, the MCP server, the console) is imported by the commands
-// that need it: `mira --version`, `mira --help` and a usage error load none of it.
+// The runtime (the kernel, the manifest reader, the console) is imported by the commands that need it:
+// `mira --version`, `mira --help` and a usage error load none of it.
 const runtime = () => import('./application.js');
 const manifests = () => import('./manifest.js');
 
-const USAGE = `Usage:
+const USAGE_HEAD = `Usage:
   mira --profile <dir|profile.toml>          open the console on a robot profile
   mira check --profile <dir|profile.toml|package> [--explain]
                                              validate the manifest and print the plugin order;
                                              --explain prints the merged layers, key by key
   mira run --profile <dir|profile.toml>      run headless, as a service: no console, stdin ignored,
                                              logs on stderr; SIGINT or SIGTERM stops it in order
-  mira mcp --profile <dir|profile.toml>      serve the profile's memory to other agents over MCP
-                                             (stdio, read-only tools)
-  mira memory copy --profile <from> --to <to>
-                                             copy a robot's persistent memory (SQLite) into an
-                                             empty fleet space (PostgreSQL), keeping its IDs
   … --ros-args [-r __ns:=/ns] [-r __node:=name] [-p name:=value] [--]
                                              ROS 2 arguments, as launch files pass them
   mira --help                                this text
-  mira --version                             the version of @mira/core
+  mira --version                             the version of @mira/core`;
 
-Console: type "help" for commands. A line that is not a command is said to the
+const USAGE_TAIL = `Console: type "help" for commands. A line that is not a command is said to the
 robot. Without a terminal, lines are read from stdin in order and the exit status
 is 0 when every line succeeded, 1 otherwise.
 
 Exit status: 0 success, 1 failed start-up or a failed line, 2 usage error.`;
+
+/**
+ * The usage text: mira's own commands, then those the installed packages declare (read from their
+ * package.json files; nothing is loaded). A package's malformed declaration is said, not fatal here.
+ */
+function usage(): string {
+  let added = '';
+  try {
+    const commands = [...findCliCommands().values()].sort((a, b) => a.name.localeCompare(b.name));
+    if (commands.length > 0) {
+      added = `\n\nCommands of installed packages:\n${commands
+        .map((c) => `  ${c.usage}\n${wrap(`${c.summary} (${c.packageName})`, 45)}`)
+        .join('\n')}`;
+    }
+  } catch (error) {
+    added = `\n\n(${(error as Error).message})`;
+  }
+  return `${USAGE_HEAD}${added}\n\n${USAGE_TAIL}`;
+}
+
+/** `text` wrapped to lines of at most 100 characters (as the lines above), each indented by `indent`. */
+function wrap(text: string, indent: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + 1 + word.length > 100) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n');
+}
 
 /** What `mira` was asked to do. */
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
   | {
-      readonly kind: 'run' | 'check' | 'mcp';
+      readonly kind: 'run' | 'check';
       readonly profile: string;
       readonly rosArgs: readonly string[];
       /** run: no console (`mira run`); inputs come from ROS topics, MCP and the Mind view. */
@@ -49,12 +76,16 @@ export type CliCommand =
       /** check: print the merged manifest with each key's file. */
       readonly explain?: boolean;
     }
-  | { readonly kind: 'memory-copy'; readonly profile: string; readonly to: string };
+  /** A command a package declares (see cli-commands.ts): its name and the arguments after it. */
+  | { readonly kind: 'package'; readonly name: string; readonly argv: readonly string[] };
 
 /** Parses `mira` arguments. @throws MiraError MIRA_ERR_CLI_USAGE */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  if (argv[0] === 'memory' && argv[1] === 'copy') return parseMemoryCopy(argv.slice(2));
-  let mode: 'run' | 'check' | 'mcp' = 'run';
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith('-') && !BUILT_IN_COMMANDS.has(first)) {
+    return { kind: 'package', name: first, argv: argv.slice(1) };
+  }
+  let mode: 'run' | 'check' = 'run';
   let explain = false;
   let headless = false;
   let profile: string | undefined;
@@ -68,9 +99,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       i = j;
       continue;
     }
-    if (arg === '--help' || arg === '-h') return { kind: 'help' };
+    if (arg === '--help' || arg === '-h' || (arg === 'help' && i === 0)) return { kind: 'help' };
     if (arg === '--version' || arg === '-V') return { kind: 'version' };
-    if ((arg === 'check' || arg === 'mcp') && i === 0) {
+    if (arg === 'check' && i === 0) {
       mode = arg;
     } else if (arg === 'run' && i === 0) {
       headless = true;
@@ -95,124 +126,51 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   return { kind: mode, profile, rosArgs, ...(explain ? { explain } : {}), ...(headless ? { headless } : {}) };
 }
 
-function parseMemoryCopy(argv: readonly string[]): CliCommand {
-  const values = new Map<string, string>();
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
-    if (flag !== '--profile' && flag !== '--to') {
-      throw new MiraError(CoreErrorCodes.CLI_USAGE, `unexpected argument "${arg}"; see mira --help`);
-    }
-    const value = inline ?? argv[++i];
-    if (value === undefined || value.startsWith('-'))
-      throw new MiraError(CoreErrorCodes.CLI_USAGE, `${flag} needs a profile directory or profile.toml`);
-    values.set(flag, value);
-  }
-  const profile = values.get('--profile');
-  const to = values.get('--to');
-  if (!profile || !to) {
-    throw new MiraError(
-      CoreErrorCodes.CLI_USAGE,
-      'mira memory copy needs --profile <the robot profile (SQLite)> and --to <the fleet profile (PostgreSQL)>',
-    );
-  }
-  return { kind: 'memory-copy', profile, to };
-}
-
 /**
- * Copies one profile's persistent memory into another's: both profiles are set up and their stores
- * opened (nothing else starts), then the source's snapshot is written into the target in one
- * transaction, keeping IDs. A progress bar shows on a terminal.
+ * Runs a command a package declares: found by its package.json, then its module imported alone (no
+ * profile is read before the command asks for one).
  */
-async function copyMemory(command: { profile: string; to: string }): Promise<number> {
-  const quiet = { print: () => {} };
-  const apps: Application[] = [];
-  const [{ Application }, { locateManifest }, { terminalProgress }, { MEMORY_STORE }] = await Promise.all([
-    runtime(),
-    manifests(),
-    import('./console/progress.js'),
-    import('./memory/key.js'),
-  ]);
+async function runPackageCommand(name: string, argv: readonly string[]): Promise<number> {
+  let command;
   try {
-    const open = async (profile: string) => {
-      const app = await Application.boot({ manifestPath: locateManifest(profile), output: quiet });
-      apps.push(app);
-      await app.kernel.openStores();
-      let store: MemoryStore;
-      try {
-        store = app.kernel.store(MEMORY_STORE);
-      } catch {
-        throw new MiraError(
-          CoreErrorCodes.CLI_USAGE,
-          `${app.manifest.path}: persistent memory is not enabled there ([memory] enabled = true)`,
-        );
-      }
-      return store;
-    };
-    const from = await open(command.profile);
-    const into = await open(command.to);
-    if (!from.exportSnapshot || !into.importSnapshot) {
-      throw new MiraError(
-        CoreErrorCodes.CLI_USAGE,
-        `memory copies from a ${from.backend} store into a fleet store; ${from.backend} → ${into.backend} is not supported`,
+    const declaration = findCliCommands().get(name);
+    if (!declaration) {
+      process.stderr.write(
+        `mira: unknown command "${name}"; installed packages add commands (see mira --help), and a profile is opened with mira --profile <dir>\n\n${usage()}\n`,
       );
+      return 2;
     }
-    const snapshot = await from.exportSnapshot();
-    let bar: Progress | undefined;
-    let copied;
-    try {
-      copied = await into.importSnapshot(snapshot, (done, total) => {
-        bar ??= terminalProgress(process.stderr, 'copying memory', total);
-        bar.update(done);
-      });
-    } finally {
-      bar?.stop();
-    }
-    const [source, target] = await Promise.all([from.info(), into.info()]);
-    process.stdout.write(
-      `copied ${copied.entities} entities, ${copied.aliases} aliases and ${copied.memories} memories from ${source.location} into ${target.location}\n`,
-    );
-    return 0;
+    command = await loadCliCommand(declaration);
   } catch (error) {
     process.stderr.write(`mira: ${toMiraError(error).message}\n`);
     return 1;
-  } finally {
-    for (const app of apps) await app.kernel.closeStores();
   }
-}
-/**
- * `mira mcp`: the profile's stores opened (its robot is not connected), its read-only tools served over
- * MCP on stdio. Everything but protocol messages goes to stderr.
- */
-async function mcp(profile: string): Promise<number> {
-  // The MCP SDK first, then the profile boots while the client's handshake is answered (its answer needs
-  // nothing from the profile): requests for tools wait for the boot, and a boot that fails ends the server.
-  const { serveMcp } = await import('./mcp-server.js');
-  const booting = (async () => {
-    const [{ Application }, { locateManifest }] = await Promise.all([runtime(), manifests()]);
-    const app = await Application.boot({
-      manifestPath: locateManifest(profile),
-      output: { print: (line) => process.stderr.write(`${line}\n`) },
-      readOnly: true,
-    });
-    try {
-      await app.kernel.openStores();
-    } catch (error) {
-      await app.kernel.closeStores().catch(() => undefined);
-      throw error;
-    }
-    return app;
-  })();
-  booting.catch(() => undefined);
+  const context: CliCommandContext = {
+    argv,
+    version: version(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    boot: async (profile, options = {}) => {
+      const [{ Application }, { locateManifest }] = await Promise.all([runtime(), manifests()]);
+      const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+      return Application.boot({
+        manifestPath: locateManifest(profile),
+        output: { print: log },
+        ...(options.readOnly ? { readOnly: true } : {}),
+      });
+    },
+    usageError: (message) => new MiraError(CoreErrorCodes.CLI_USAGE, message),
+  };
   try {
-    await serveMcp(booting, version());
-    return 0;
+    return await command.run(context);
   } catch (error) {
-    process.stderr.write(`mira: ${toMiraError(error).message}\n`);
+    const failure = toMiraError(error);
+    process.stderr.write(`mira: ${failure.message}\n`);
+    if (failure.code === CoreErrorCodes.CLI_USAGE) {
+      process.stderr.write(`\n${usage()}\n`);
+      return 2;
+    }
     return 1;
-  } finally {
-    const app = await booting.catch(() => undefined);
-    await app?.kernel.closeStores();
   }
 }
 
@@ -252,19 +210,18 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     command = parseCliArgs(argv);
   } catch (error) {
-    process.stderr.write(`mira: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`mira: ${(error as Error).message}\n\n${usage()}\n`);
     return 2;
   }
   if (command.kind === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${usage()}\n`);
     return 0;
   }
-  if (command.kind === 'memory-copy') return copyMemory(command);
   if (command.kind === 'version') {
     process.stdout.write(`mira ${version()}\n`);
     return 0;
   }
-  if (command.kind === 'mcp') return mcp(command.profile);
+  if (command.kind === 'package') return runPackageCommand(command.name, command.argv);
   // The console's modules too, now: nothing may be awaited between the check for a signal that came
   // during start-up and the console starting, or a signal in that moment would be lost.
   const [{ Application, stderrLogger }, { locateManifest }, { startRepl }] = await Promise.all([

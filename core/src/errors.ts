@@ -251,6 +251,11 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'the mira command got arguments it does not take',
     fix: 'see mira --help',
   },
+  CLI_COMMAND_INVALID: {
+    code: 'MIRA_ERR_CLI_COMMAND_INVALID',
+    message: 'a package declares a mira command that cannot be used (malformed, taken twice, or not loadable)',
+    fix: 'fix the package.json "mira.commands" entry the message names, or reinstall or build that package',
+  },
   INTERNAL: {
     code: 'MIRA_ERR_INTERNAL',
     message: 'something failed that Mira did not anticipate',

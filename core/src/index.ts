@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export { Application, stderrLogger, type ApplicationOptions } from './application.js';
+export type { CliCommandContext, CliCommandDeclaration, CliCommandModule } from './cli-commands.js';
 export {
   ACQUISITION_BUDGET,
   DEFAULT_MAX_MODEL_STEPS,

@@ -1,8 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Application } from './application.js';
-import type { RegisteredTool } from './tools.js';
+import type { Application, RegisteredTool } from '@mira/core';
 
 /**
  * Tools that need the robot running (a fresh sensor reading): `mira mcp` opens a profile's stores
