@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import type { ErrorCatalogue } from '@mira/core';
 import {
-  README,
+  ERRORS_DOC,
   REPO_ROOT,
   collectCatalogues,
   renderReference,
@@ -132,11 +132,11 @@ describe('error catalogues', () => {
     ).to.throw(/ACME_ERR_SAME is defined twice/);
   });
 
-  it('are listed in the README, which is current (npm run docs:errors)', () => {
-    const readme = readFileSync(README, 'utf8');
+  it('are listed in docs/reference/errors.md, which is current (npm run docs)', () => {
+    const readme = readFileSync(ERRORS_DOC, 'utf8');
     expect(
       withReference(readme, renderReference(catalogues)) === readme,
-      'README.md error reference is stale; run npm run docs:errors',
+      'docs/reference/errors.md is stale; run npm run docs',
     ).to.equal(true);
     for (const catalogue of catalogues)
       for (const entry of catalogue.entries)

@@ -523,9 +523,9 @@ describe('database paths that cannot work fail at once', function () {
   });
 });
 
-describe('the README names the application IDs as they are', () => {
+describe('the memory guide names the application IDs as they are', () => {
   it('gives each ID in hex, decimal and ASCII as the code has it', () => {
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(REPO_ROOT, 'docs/memory.md'), 'utf8');
     const named = [...readme.matchAll(/`0x([0-9a-f]{8})` \((\d+), "(\w{4})"\)/g)];
     expect(named.map((m) => Number.parseInt(m[1]!, 16))).to.deep.equal([
       MIRA_APPLICATION_IDS.memory,

@@ -3,7 +3,7 @@
  * own `errors.ts`, with what it means, what to do about it and, for errors an
  * HTTP API answers with, the status (the Fastify `createError` habit). Codes
  * are stable strings that scripts match on; messages are for people. The
- * README's error reference is generated from the catalogues.
+ * error reference (docs/reference/errors.md) is generated from the catalogues.
  */
 
 /** One code of a catalogue. */
@@ -88,7 +88,7 @@ export const CoreErrors = defineErrors('@mira/core', {
   MANIFEST_INVALID: {
     code: 'MIRA_ERR_MANIFEST_INVALID',
     message: 'the [profile] table is missing or malformed',
-    fix: 'give [profile] a name and a plugins list, as the README shows',
+    fix: 'give [profile] a name and a plugins list, as docs/integrator.md ("Profile manifest") shows',
   },
   CONFIG_INVALID: {
     code: 'MIRA_ERR_CONFIG_INVALID',

@@ -50,7 +50,7 @@ export { CORE_NAME } from './builtin.js';
 export type { EpisodeOutcome, KernelHooks, LogLevel } from './hooks.js';
 export type { Kernel } from './kernel.js';
 export type { LoadedPlugin } from './loader.js';
-export { MANIFEST_FILE, locateManifest, readManifest, type ProfileManifest } from './manifest.js';
+export { KERNEL_TABLES, MANIFEST_FILE, locateManifest, readManifest, type ProfileManifest } from './manifest.js';
 export { explainManifest, type MergedManifest } from './layers.js';
 export {
   definePlugin,

@@ -12,6 +12,52 @@ export const CORE_TABLES = Object.freeze(['profile', 'working_memory']);
 /** How long a plugin's `start()` may take by default (a device or a server that never answers). */
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
 
+/**
+ * The keys of the tables the kernel reads itself ({@link CORE_TABLES}), as JSON schemas: the manifest
+ * reader takes its allowed keys from here and the configuration reference (docs/reference/config.md) is
+ * generated from it. The checks themselves are in {@link readManifest}.
+ */
+export const KERNEL_TABLES = {
+  profile: {
+    type: 'object',
+    required: ['name'],
+    properties: {
+      name: { type: 'string', minLength: 1, description: "the robot's name: the runtime self the model speaks as" },
+      description: { type: 'string', default: '', description: 'what the robot is, for the model' },
+      plugins: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        default: [],
+        description: 'the plugins, as package names or paths relative to the file (dependencies order them)',
+      },
+      start_timeout_ms: {
+        type: 'integer',
+        minimum: 100,
+        maximum: 600_000,
+        default: DEFAULT_START_TIMEOUT_MS,
+        description: "how long each plugin's start() may take before start-up fails naming it",
+      },
+      extends: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        description: 'profile packages or paths this file layers over (later layers win, this file last)',
+      },
+    },
+  },
+  working_memory: {
+    type: 'object',
+    properties: {
+      max_entries: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 10_000,
+        default: DEFAULT_WORKING_MEMORY_ENTRIES,
+        description: "how many turns of the session's conversation the volatile working memory keeps",
+      },
+    },
+  },
+} as const;
+
 /** A parsed, checked profile manifest. */
 export interface ProfileManifest {
   /** Absolute path of the manifest file. */
@@ -53,7 +99,7 @@ export function locateManifest(profileArg: string, cwd = process.cwd()): string 
   }
   throw new MiraError(
     CoreErrorCodes.MANIFEST_NOT_FOUND,
-    `${file}: no ${MANIFEST_FILE} here; create one (see the README's "Profile manifest" section)`,
+    `${file}: no ${MANIFEST_FILE} here; create one (see docs/integrator.md, "Profile manifest")`,
   );
 }
 
@@ -78,11 +124,12 @@ export function readManifest(path: string, env: NodeJS.ProcessEnv = process.env)
   }
   const profile = tables.profile;
   if (!profile) fail('missing [profile] table; add [profile] with name, description and plugins');
-  const known = new Set(['name', 'description', 'plugins', 'start_timeout_ms']);
+  // (extends was read and removed by the layers.)
+  const known = new Set(Object.keys(KERNEL_TABLES.profile.properties).filter((key) => key !== 'extends'));
   for (const key of Object.keys(profile!)) {
     if (!known.has(key))
       fail(
-        `[profile] has unknown key "${key}"; allowed keys are name, description, plugins, start_timeout_ms, extends`,
+        `[profile] has unknown key "${key}"; allowed keys are ${Object.keys(KERNEL_TABLES.profile.properties).join(', ')}`,
       );
   }
   const {

@@ -23,7 +23,7 @@ export const MindViewErrors = defineErrors('@mira/plugin-mind-view', {
   NOT_FOUND: {
     code: 'MIRA_ERR_MIND_VIEW_NOT_FOUND',
     message: 'no such API route',
-    fix: 'see the README for the routes',
+    fix: 'see docs/operator.md ("Mind view") for the routes',
     status: 404,
   },
   BAD_JSON: {
