@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { MiraError } from '@mira/core';
 import { HardwareErrorCodes } from '../errors.js';
@@ -26,10 +30,23 @@ type Request = ToSafety extends infer T ? (T extends { id: number } ? Omit<T, 'i
 function workerEntry(): URL {
   const self = import.meta.url;
   if (!self.endsWith('.ts')) return new URL('./worker.js', self);
-  const tsx = import.meta.resolve('tsx/esm/api');
+  const tsx = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : tsxApiByRequire(self);
   const worker = new URL('./worker.ts', self).href;
   const bootstrap = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(worker)});`;
   return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
+}
+
+/**
+ * tsx's ESM API found without `import.meta.resolve`, which a module loaded as CommonJS (tsx loads the
+ * sources so when mocha requires a test file) does not have: the package found by `require`, the ESM
+ * entry read from its exports (its CommonJS build cannot run from the worker's bootstrap).
+ */
+function tsxApiByRequire(from: string): string {
+  const manifest = createRequire(from).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    exports: Record<string, { import: { default: string } }>;
+  };
+  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
 }
 
 /** What the safety path tells the runtime on its own. */
