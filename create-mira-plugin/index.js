@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// npm create mira-plugin <dir> [-- --core <path|tarball>] [--name <package name>]
+//
+// Scaffolds a Mira plugin outside the Mira repository: a tool with a strict schema, a sensor, a console
+// command, a config table, mocha tests with @mira/core/testing, a tsconfig and a build. Plain
+// JavaScript with no dependencies, so it runs before anything is installed.
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const TEMPLATE = join(HERE, 'template');
+const SELF = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8'));
+
+const USAGE = `Usage: npm create mira-plugin <dir> [-- --core <path|tarball>] [--name <package name>]
+       node <mira>/create-mira-plugin/index.js <dir> [--core <path|tarball>] [--name <package name>]
+
+Creates <dir> (it must not exist, or be empty) with a Mira plugin: src/index.ts (a tool, a sensor,
+a console command, a config table), test/plugin.test.ts, tsconfig.json, .mocharc.json, a
+profile.toml to try it, and a package.json whose @mira/core comes from --core:
+
+  --core <path>     a Mira checkout's core/ directory (default: the core/ beside this script,
+                    when it runs from a Mira checkout), installed as a link
+  --core <file.tgz> a tarball made by npm pack in core/
+  --name <name>     the package name (default: mira-plugin-<dir name>; use the mira-plugin-
+                    prefix, or @scope/mira-plugin-…, so mira finds commands it may declare)
+
+Then: cd <dir> && npm install && npm test`;
+
+/** Writes `message` and the usage to stderr and exits 2. */
+function usageError(message) {
+  process.stderr.write(`create-mira-plugin: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { core: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+} catch (error) {
+  usageError(error.message);
+}
+if (parsed.values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (parsed.positionals.length !== 1) usageError('give one directory to create, e.g. npm create mira-plugin greeter');
+
+const target = resolve(parsed.positionals[0]);
+if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0)) {
+  usageError(`${target} exists and is not an empty directory; choose a new one`);
+}
+
+const short = basename(target)
+  .toLowerCase()
+  .replace(/^mira-plugin-/, '')
+  .replace(/[^a-z0-9]+/g, '_')
+  .replace(/^_+|_+$/g, '');
+if (!/^[a-z][a-z0-9_]{0,30}$/.test(short)) {
+  usageError(`"${basename(target)}" makes no plugin name: start the directory's name with a letter (a-z)`);
+}
+const name = parsed.values.name ?? `mira-plugin-${short.replaceAll('_', '-')}`;
+if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name)) {
+  usageError(`"${name}" is not an npm package name (lower case, no spaces)`);
+}
+
+// Where @mira/core comes from: a directory (linked) or a tarball (copied in by npm).
+const defaultCore = join(HERE, '..', 'core');
+const core = parsed.values.core === undefined ? defaultCore : resolve(parsed.values.core);
+if (!existsSync(core)) {
+  usageError(
+    parsed.values.core === undefined
+      ? 'no Mira checkout beside this script: give --core <path to Mira>/core, or a tarball from npm pack in core/'
+      : `--core ${parsed.values.core}: no such file or directory`,
+  );
+}
+const coreIsTarball = statSync(core).isFile();
+if (coreIsTarball ? !core.endsWith('.tgz') : !existsSync(join(core, 'package.json'))) {
+  usageError(`--core ${core} is neither a directory with a package.json (Mira's core/) nor a .tgz from npm pack`);
+}
+const coreManifest = coreIsTarball ? undefined : JSON.parse(readFileSync(join(core, 'package.json'), 'utf8'));
+if (coreManifest && coreManifest.name !== '@mira/core') {
+  usageError(`--core ${core} is ${coreManifest.name}, not @mira/core; give Mira's core/ directory`);
+}
+if (coreManifest && !existsSync(join(core, 'dist', 'index.js'))) {
+  usageError(`${core} is not built (no dist/); run npm ci (or npm run build) in the Mira checkout first`);
+}
+// A relative file: spec keeps a project beside the checkout movable with it; far away, the path is absolute.
+const near = relative(target, core);
+const coreSpec = `file:${near.startsWith(join('..', '..', '..')) ? core : near}`;
+
+const placeholders = {
+  __NAME__: name,
+  __SECTION__: short,
+  __TOOL__: `${short}_greet`,
+  __SENSOR__: `${short}_ticks`,
+  __CODE_PREFIX__: short.toUpperCase(),
+};
+const fill = (text) => text.replace(/__[A-Z_]+?__/g, (key) => placeholders[key] ?? key);
+
+mkdirSync(target, { recursive: true });
+const copy = (from, to) => {
+  for (const entry of readdirSync(from)) {
+    const source = join(from, entry);
+    // npm leaves .gitignore out of a package: the template keeps it as "gitignore".
+    const destination = join(to, entry === 'gitignore' ? '.gitignore' : entry);
+    if (statSync(source).isDirectory()) {
+      mkdirSync(destination, { recursive: true });
+      copy(source, destination);
+    } else writeFileSync(destination, fill(readFileSync(source, 'utf8')));
+  }
+};
+copy(TEMPLATE, target);
+
+const pkg = {
+  name,
+  version: '0.1.0',
+  description: `A Mira plugin: the ${placeholders.__TOOL__} tool and the ${placeholders.__SENSOR__} sensor`,
+  type: 'module',
+  exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' },
+  files: ['dist'],
+  scripts: { build: 'tsc -p .', test: 'tsc -p . && mocha' },
+  dependencies: { '@mira/core': coreSpec },
+  devDependencies: SELF['mira-scaffold'].devDependencies,
+  engines: { node: '>=20.19' },
+  // tsx's esbuild installs its binary in a script (npm 11 asks before running install scripts).
+  allowScripts: { esbuild: true },
+};
+writeFileSync(join(target, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+
+const shown = isAbsolute(parsed.positionals[0]) ? target : parsed.positionals[0];
+process.stdout.write(`Created ${name} in ${target}
+  @mira/core from ${core}${coreIsTarball ? ' (tarball)' : ' (linked)'}
+  the tool ${placeholders.__TOOL__}, the sensor ${placeholders.__SENSOR__}, the command "${short} count", the table [${short}]
+
+Next:
+  cd ${shown}
+  npm install
+  npm test
+  npx mira check --profile .
+`);

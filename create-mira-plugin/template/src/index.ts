@@ -1,0 +1,98 @@
+import { MiraError, definePlugin, type SensorReading } from '@mira/core';
+
+/** The package name: what a profile lists in `[profile] plugins`. */
+export const PLUGIN_NAME = '__NAME__';
+
+/** This plugin's settings, the `[__SECTION__]` table of a profile (checked against the schema below). */
+export interface Config {
+  /** The word the greeting starts with. */
+  readonly greeting: string;
+  /** How often the counter sensor publishes a reading (ms). */
+  readonly sample_every_ms: number;
+}
+
+/** The schema of {@link Config}: the runtime validates the table with it and fills the defaults. */
+const CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    greeting: { type: 'string', minLength: 1, maxLength: 40, default: 'Hello' },
+    sample_every_ms: { type: 'integer', minimum: 10, maximum: 3_600_000, default: 1000 },
+  },
+  additionalProperties: false,
+} as const;
+
+export default definePlugin<Config>({
+  name: PLUGIN_NAME,
+  version: '0.1.0',
+  configSection: '__SECTION__',
+  configSchema: CONFIG_SCHEMA,
+  // Stopped with the hardware, after cognition and attention: it owns a timer.
+  stopPhase: 'hardware',
+  setup(kernel, config) {
+    // Everything that changes lives here, one per runtime: nothing at module level.
+    let count = 0;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const reading = (): SensorReading => ({
+      sensorId: '__SENSOR__',
+      value: count,
+      at: kernel.clock.now(),
+      monotonic: kernel.clock.monotonic(),
+    });
+
+    // A sensor: its readings reach the model's grounding, `sensors` on the console and read_sensor.
+    kernel.sensors.register({
+      id: '__SENSOR__',
+      kind: 'counter',
+      unit: 'ticks',
+      description: 'Counts the ticks of the __SECTION__ plugin since start.',
+      staleAfterMs: config.sample_every_ms * 3,
+      read: async () => reading(),
+    });
+
+    // A tool: a strict schema (every property required, an optional one nullable, nothing else).
+    kernel.tools.register({
+      name: '__TOOL__',
+      description: 'Greets a person by name. Use it when the operator asks you to greet someone.',
+      kind: 'acquisition',
+      origins: ['operator'],
+      parameters: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 80, description: 'Who to greet, as the operator wrote it.' },
+          excited: { type: ['boolean', 'null'], description: 'true for an exclamation mark; null for the default.' },
+        },
+        required: ['name', 'excited'],
+        additionalProperties: false,
+      },
+      run: async (args: { name: string; excited: boolean | null }) => {
+        const text = `${config.greeting}, ${args.name.trim()}${args.excited ? '!' : '.'}`;
+        return { content: JSON.stringify({ status: 'ok', greeting: text }), display: text };
+      },
+    });
+
+    // A console command, with a stable error code for bad input.
+    kernel.commands.register({
+      name: '__SECTION__ count',
+      summary: 'Print how many ticks the counter has seen',
+      run: (_input, out) => {
+        if (timer === undefined) throw new MiraError('__CODE_PREFIX___ERR_NOT_STARTED', 'the counter is not running');
+        out.print(`${count} ticks`);
+      },
+    });
+
+    return {
+      start() {
+        kernel.sensors.publish(reading());
+        timer = setInterval(() => {
+          count += 1;
+          kernel.sensors.publish(reading());
+        }, config.sample_every_ms);
+        timer.unref();
+      },
+      stop() {
+        clearInterval(timer);
+        timer = undefined;
+      },
+    };
+  },
+});

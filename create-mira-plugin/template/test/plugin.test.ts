@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import plugin from '../src/index.js';
+
+describe('__NAME__', () => {
+  let rt: TestRuntime;
+  beforeEach(async () => {
+    rt = await createTestRuntime({ plugins: [plugin], tables: { __SECTION__: { greeting: 'Hi' } } });
+  });
+  afterEach(() => rt.dispose());
+
+  it('greets with the configured word', async () => {
+    const result = await rt.callTool('__TOOL__', { name: 'Ada', excited: true });
+    expect(JSON.parse(result.content)).to.deep.equal({ status: 'ok', greeting: 'Hi, Ada!' });
+  });
+
+  it('refuses arguments off the schema, as the runtime does, without running the tool', async () => {
+    const result = await rt.callTool('__TOOL__', { name: 'Ada' });
+    expect(JSON.parse(result.content)).to.include({ status: 'rejected', reason: 'invalid_tool_arguments' });
+  });
+
+  it('is offered to the operator only', async () => {
+    const result = await rt.callTool('__TOOL__', { name: 'Ada', excited: null }, { origin: 'monitor' });
+    expect(JSON.parse(result.content)).to.include({ status: 'rejected', reason: 'tool_not_available' });
+  });
+
+  it('publishes its counter, which read_sensor reads', async () => {
+    const result = JSON.parse((await rt.callTool('read_sensor', { sensor_id: '__SENSOR__' })).content);
+    expect(result).to.include({ status: 'fresh', sensor_id: '__SENSOR__', unit: 'ticks', value: 0 });
+    const { ok, output } = await rt.run('__SECTION__ count');
+    expect(ok).to.equal(true);
+    expect(output.join('\n')).to.contain('0 ticks');
+  });
+
+  it('refuses a config value out of bounds when the profile starts', async () => {
+    let error: unknown;
+    try {
+      await createTestRuntime({ plugins: [plugin], tables: { __SECTION__: { sample_every_ms: 1 } } });
+    } catch (e) {
+      error = e;
+    }
+    expect(String(error)).to.contain('sample_every_ms');
+  });
+});
