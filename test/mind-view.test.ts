@@ -546,6 +546,29 @@ describe('Mind view', function () {
       ]);
     });
 
+    it('routes by method and path: IDs in any case, anything else a 404 naming the route', async () => {
+      const memories = await call('/api/entities/ent1/memories');
+      expect(memories.status).to.equal(200);
+      expect(((await memories.json()) as { entity: { id: string } }).entity.id).to.equal('ENT1');
+      expect((await call('/api/memories/mem1')).status).to.equal(200);
+      for (const [method, path] of [
+        ['GET', '/api/nope'],
+        ['DELETE', '/api/entities'],
+        ['PATCH', '/api/notes/abc'],
+        ['GET', '/api/notes/1'],
+        ['POST', '/api/entities/ENT1/memories'],
+        ['GET', '/api/entities/PERSON1/memories'],
+        ['POST', '/api/proposals/P1/maybe'],
+        ['GET', '/api/scopes/'],
+      ] as const) {
+        const response = await call(path, { method, ...(method === 'GET' ? {} : { body: '{}' }) });
+        expect(response.status, `${method} ${path}`).to.equal(404);
+        expect(await response.json(), `${method} ${path}`).to.deep.equal({
+          error: { code: 'MIRA_ERR_MIND_VIEW_NOT_FOUND', message: `no route ${method} ${path}` },
+        });
+      }
+    });
+
     it('refuses a bad body or ID and changes nothing', async () => {
       const store = await propose();
       for (const [path, body, status, code] of [

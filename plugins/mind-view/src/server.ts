@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
 import {
   assertHandWrittenSource,
   CoreErrors,
@@ -281,195 +282,193 @@ export async function startMindViewServer(
     return value;
   };
 
-  async function route(req: IncomingMessage, url: URL): Promise<unknown> {
-    const { pathname } = url;
-    const method = req.method ?? 'GET';
-    const now = sources.now();
-    let m: RegExpExecArray | null;
-    if (method === 'GET' && pathname === '/api/scopes') {
-      const store = notes();
-      const counts = new Map(store.countsByScope().map((c) => [c.scope, c]));
-      const scopes = store.scopes();
-      return {
-        scopes,
-        counts: scopes.map((name) => ({
-          scope: name,
-          notes: counts.get(name)?.notes ?? 0,
-          keyed: counts.get(name)?.keyed ?? 0,
-        })),
-        global: GLOBAL_SCOPE,
-        // The scope the console's session uses: where the page opens unless the address names another.
-        session: store.sessionScope(),
-        // Scopes whose keyed calls are refused after too many wrong keys (the key guard).
-        lockouts: store.keyLockouts().map((l) => ({ scope: l.scope, misses: l.misses, until: l.until.toISOString() })),
-      };
+  /** A route's handler: the request, its URL, and the path's parameters (decoded). */
+  type Handler = (req: IncomingMessage, url: URL, params: Record<string, string | undefined>) => Promise<unknown>;
+  // The API's routes. (The page's assets and the event stream are served before these.)
+  // Each route's own handler is kept as its store (find-my-way's handler signature is node's (req, res)).
+  const router = FindMyWay<HTTPVersion.V1>({ maxParamLength: 500 });
+  const api = {
+    on: (method: HTTPMethod, path: string, handler: Handler) => router.on(method, path, () => undefined, handler),
+  };
+  api.on('GET', '/api/scopes', async (_req, _url) => {
+    const store = notes();
+    const counts = new Map(store.countsByScope().map((c) => [c.scope, c]));
+    const scopes = store.scopes();
+    return {
+      scopes,
+      counts: scopes.map((name) => ({
+        scope: name,
+        notes: counts.get(name)?.notes ?? 0,
+        keyed: counts.get(name)?.keyed ?? 0,
+      })),
+      global: GLOBAL_SCOPE,
+      // The scope the console's session uses: where the page opens unless the address names another.
+      session: store.sessionScope(),
+      // Scopes whose keyed calls are refused after too many wrong keys (the key guard).
+      lockouts: store.keyLockouts().map((l) => ({ scope: l.scope, misses: l.misses, until: l.until.toISOString() })),
+    };
+  });
+  api.on('POST', '/api/scopes', async (req, _url) => {
+    const { name } = checkBody<{ name: string }>('addScope', await readJson(req));
+    notes().ensureScope(name);
+    return { scope: name };
+  });
+  api.on('GET', '/api/notes', async (req, url) => {
+    // One page of a scope's notes with the global ones over them, read-only there (they are edited in the
+    // global scope): sorted, filtered, counted and paged by the store (?sort=, ?label=, ?filter=, ?after=
+    // the previous page's `next`, ?limit= up to 500).
+    const scope = scopeOf(url);
+    const params = url.searchParams;
+    const limit = params.get('limit');
+    const page = notes().browse(overlay(scope), {
+      sort: (params.get('sort') ?? 'newest') as BrowseSort,
+      label: params.get('label'),
+      filter: params.get('filter') ?? '',
+      after: params.get('after'),
+      ...(limit === null ? {} : { limit: Number(limit) || 1 }),
+      // A later page leaves the counts to the first (`counts=1` asks for them anyway).
+      counts: params.get('after') === null || params.get('counts') === '1',
+    });
+    return {
+      scope,
+      notes: page.notes.map((n) => ({ ...noteJson(n, sources.now()), read_only: n.scope !== scope })),
+      next: page.next,
+      // null on a later page: the first page's counts still hold.
+      counts: page.counts,
+    };
+  });
+  api.on('GET', '/api/notes/search', async (req, url) => {
+    // The store's own search, full text and vectors fused, exactly as the model's search_memory sees the
+    // scope: without a key, so keyed notes are not found (they are in the list, with their keys).
+    const scope = scopeOf(url);
+    const q = url.searchParams.get('q') ?? '';
+    if (q.trim() === '') throw MindViewErrors.error('BAD_REQUEST', 'give ?q= (the words to search for)');
+    const result = await notes().search({ ...overlay(scope), operator: false }, q, null, 20);
+    return {
+      mode: result.mode,
+      ...(result.why ? { why: result.why } : {}),
+      hits: result.hits.map((h) => ({ ...noteJson(h.note, sources.now()), read_only: h.note.scope !== scope })),
+    };
+  });
+  api.on('GET', '/api/notes/duplicates', async (req, url) => {
+    return {
+      pairs: notes()
+        .duplicates(operator(scopeOf(url)))
+        .map((p) => ({ a: noteJson(p.a, sources.now()), b: noteJson(p.b, sources.now()), similarity: p.similarity })),
+    };
+  });
+  api.on('POST', '/api/notes/combine', async (req, url) => {
+    const { keep, drop } = checkBody<{ keep: number; drop: number }>('combine', await readJson(req));
+    // Global notes show read-only on another scope's page, and the API holds to it as the page does.
+    const scope = scopeOf(url);
+    return {
+      note: noteJson(
+        notes().combine(keep, drop, { scopes: [scope, GLOBAL_SCOPE], key: null, operator: true }, scope),
+        sources.now(),
+      ),
+    };
+  });
+  api.on('GET', '/api/notes/export', async (_req, url) => notes().exportScope(scopeOf(url)));
+  api.on('POST', '/api/notes/import', async (req, url) => {
+    // An export may be as large as the console's notes import reads.
+    const body = await readJson(req, MAX_IMPORT_BYTES);
+    const error = validateNotesExport(body);
+    if (error) throw NotesErrors.error('IMPORT_INVALID', `not a notes export: ${error}; nothing was imported`);
+    return notes().importNotes(body as unknown as NotesExport, url.searchParams.get('scope') ?? undefined);
+  });
+  api.on('GET', '/api/entities', async (req, url) => {
+    const name = url.searchParams.get('name');
+    if (name !== null) return { entities: (await memory().findEntities(name)).map(entityJson) };
+    // Browsing: a page of entities in ID order, optionally of one type.
+    const offset = intParam(url, 'offset', 0, 0, 1_000_000_000);
+    const limit = intParam(url, 'limit', 50, 1, 200);
+    const type = url.searchParams.get('type') || null;
+    const page = await memory().listEntities({ entityType: type, offset, limit });
+    return { entities: page.entities.map(entityJson), total: page.total, offset, limit };
+  });
+  api.on('POST', '/api/entities', async (req, _url) => {
+    const body = checkBody<{ entity_type: string; canonical_name: string }>('addEntity', await readJson(req));
+    return {
+      entity: entityJson(
+        await memory().createEntity({ entityType: body.entity_type, canonicalName: body.canonical_name }),
+      ),
+    };
+  });
+  api.on('POST', '/api/memories', async (req, _url) => {
+    const body = checkBody<{
+      kind: string;
+      summary: string;
+      links?: Array<{ entity: string; role: string }>;
+      predicate?: string | null;
+      value?: string | null;
+      source_kind?: string | null;
+      source_label?: string | null;
+      confidence?: number | null;
+    }>('addMemory', await readJson(req));
+    const created = await memory().createMemory({
+      kind: body.kind,
+      summary: body.summary,
+      links: (body.links ?? []).map((l) => ({ entityId: parseEntityRef(l.entity), role: l.role })),
+      predicate: body.predicate ?? null,
+      value: body.value ?? null,
+      sourceKind: handWritten(body.source_kind ?? 'console'),
+      sourceLabel: body.source_label ?? null,
+      confidence: body.confidence ?? null,
+    });
+    return { memory: memoryJson(created) };
+  });
+  api.on('GET', '/api/proposals', async (_req, _url) => {
+    // What awaits the operator (and what expired undecided), with the memory a supersede would replace.
+    const store = memory();
+    const open = (await store.listProposals()).filter((p) => p.status === 'pending' || p.status === 'expired');
+    const proposals = [];
+    for (const p of open) {
+      const replaces = p.memoryId === null ? undefined : await store.getMemory(p.memoryId);
+      proposals.push({ ...proposalJson(p, replaces), stale: (await whyStale(store, p, replaces)) ?? null });
     }
-    if (method === 'POST' && (m = /^\/api\/scopes\/([^/]+)\/unlock$/.exec(pathname))) {
-      const scope = decodeURIComponent(m[1]!);
-      const store = notes();
-      if (!store.scopes().includes(scope))
-        throw new MiraError(NotesErrorCodes.SCOPE_INVALID, `there is no scope "${scope}"`);
-      return { scope, forgotten: store.clearKeyMisses(scope) };
-    }
-    if (method === 'POST' && pathname === '/api/scopes') {
-      const { name } = checkBody<{ name: string }>('addScope', await readJson(req));
-      notes().ensureScope(name);
-      return { scope: name };
-    }
-    if (method === 'GET' && pathname === '/api/notes') {
-      // One page of a scope's notes with the global ones over them, read-only there (they are edited in the
-      // global scope): sorted, filtered, counted and paged by the store (?sort=, ?label=, ?filter=, ?after=
-      // the previous page's `next`, ?limit= up to 500).
-      const scope = scopeOf(url);
-      const params = url.searchParams;
-      const limit = params.get('limit');
-      const page = notes().browse(overlay(scope), {
-        sort: (params.get('sort') ?? 'newest') as BrowseSort,
-        label: params.get('label'),
-        filter: params.get('filter') ?? '',
-        after: params.get('after'),
-        ...(limit === null ? {} : { limit: Number(limit) || 1 }),
-        // A later page leaves the counts to the first (`counts=1` asks for them anyway).
-        counts: params.get('after') === null || params.get('counts') === '1',
-      });
-      return {
-        scope,
-        notes: page.notes.map((n) => ({ ...noteJson(n, now), read_only: n.scope !== scope })),
-        next: page.next,
-        // null on a later page: the first page's counts still hold.
-        counts: page.counts,
-      };
-    }
-    if (method === 'GET' && pathname === '/api/notes/search') {
-      // The store's own search, full text and vectors fused, exactly as the model's search_memory sees the
-      // scope: without a key, so keyed notes are not found (they are in the list, with their keys).
-      const scope = scopeOf(url);
-      const q = url.searchParams.get('q') ?? '';
-      if (q.trim() === '') throw MindViewErrors.error('BAD_REQUEST', 'give ?q= (the words to search for)');
-      const result = await notes().search({ ...overlay(scope), operator: false }, q, null, 20);
-      return {
-        mode: result.mode,
-        ...(result.why ? { why: result.why } : {}),
-        hits: result.hits.map((h) => ({ ...noteJson(h.note, now), read_only: h.note.scope !== scope })),
-      };
-    }
-    if (method === 'GET' && pathname === '/api/notes/duplicates') {
-      return {
-        pairs: notes()
-          .duplicates(operator(scopeOf(url)))
-          .map((p) => ({ a: noteJson(p.a, now), b: noteJson(p.b, now), similarity: p.similarity })),
-      };
-    }
-    if (method === 'POST' && pathname === '/api/notes/combine') {
-      const { keep, drop } = checkBody<{ keep: number; drop: number }>('combine', await readJson(req));
-      // Global notes show read-only on another scope's page, and the API holds to it as the page does.
-      const scope = scopeOf(url);
-      return {
-        note: noteJson(
-          notes().combine(keep, drop, { scopes: [scope, GLOBAL_SCOPE], key: null, operator: true }, scope),
-          now,
-        ),
-      };
-    }
-    if (method === 'GET' && pathname === '/api/notes/export') return notes().exportScope(scopeOf(url));
-    if (method === 'POST' && pathname === '/api/notes/import') {
-      // An export may be as large as the console's notes import reads.
-      const body = await readJson(req, MAX_IMPORT_BYTES);
-      const error = validateNotesExport(body);
-      if (error) throw NotesErrors.error('IMPORT_INVALID', `not a notes export: ${error}; nothing was imported`);
-      return notes().importNotes(body as unknown as NotesExport, url.searchParams.get('scope') ?? undefined);
-    }
-    if ((m = /^\/api\/notes\/(\d+)$/.exec(pathname))) {
-      const id = Number(m[1]);
-      const viewer: Viewer = { scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true };
-      if (method === 'PATCH') {
-        const body = checkBody<{ content: string; labels?: string[] | string | null }>('editNote', await readJson(req));
-        const labels = body.labels === undefined || body.labels === null ? null : [body.labels].flat().join(',');
-        const updated = await notes().update(id, viewer, scopeOf(url), body.content, labels);
-        // An over-long edit is trimmed at a word boundary, as on the console; the page shows what was cut.
-        return { note: noteJson(updated.note, now), cut: updated.cut };
-      }
-      if (method === 'DELETE') return { deleted: notes().delete(id, viewer, scopeOf(url)).id };
-    }
-    if (method === 'GET' && pathname === '/api/entities') {
-      const name = url.searchParams.get('name');
-      if (name !== null) return { entities: (await memory().findEntities(name)).map(entityJson) };
-      // Browsing: a page of entities in ID order, optionally of one type.
-      const offset = intParam(url, 'offset', 0, 0, 1_000_000_000);
-      const limit = intParam(url, 'limit', 50, 1, 200);
-      const type = url.searchParams.get('type') || null;
-      const page = await memory().listEntities({ entityType: type, offset, limit });
-      return { entities: page.entities.map(entityJson), total: page.total, offset, limit };
-    }
-    if (method === 'POST' && pathname === '/api/entities') {
-      const body = checkBody<{ entity_type: string; canonical_name: string }>('addEntity', await readJson(req));
-      return {
-        entity: entityJson(
-          await memory().createEntity({ entityType: body.entity_type, canonicalName: body.canonical_name }),
-        ),
-      };
-    }
-    if ((m = /^\/api\/entities\/(ENT\d+)\/(aliases|memories)$/i.exec(pathname))) {
-      const id = parseEntityRef(m[1]!);
-      if (m[2] === 'aliases' && method === 'POST') {
-        const { alias } = checkBody<{ alias: string }>('addAlias', await readJson(req));
-        const added = await memory().addAlias(id, alias);
-        return { entity: entityJson(added.entity), also_names: added.alsoNames.map((e) => e.ref) };
-      }
-      if (m[2] === 'memories' && method === 'GET') {
-        const entity = await memory().getEntity(id);
-        if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${m[1]}`);
-        return {
-          entity: entityJson(entity),
-          memories: (await memory().listActiveMemories(id)).memories.map(memoryJson).reverse(),
-        };
-      }
-    }
-    if (method === 'POST' && pathname === '/api/memories') {
-      const body = checkBody<{
-        kind: string;
-        summary: string;
-        links?: Array<{ entity: string; role: string }>;
-        predicate?: string | null;
-        value?: string | null;
-        source_kind?: string | null;
-        source_label?: string | null;
-        confidence?: number | null;
-      }>('addMemory', await readJson(req));
-      const created = await memory().createMemory({
-        kind: body.kind,
-        summary: body.summary,
-        links: (body.links ?? []).map((l) => ({ entityId: parseEntityRef(l.entity), role: l.role })),
-        predicate: body.predicate ?? null,
-        value: body.value ?? null,
-        sourceKind: handWritten(body.source_kind ?? 'console'),
-        sourceLabel: body.source_label ?? null,
-        confidence: body.confidence ?? null,
-      });
-      return { memory: memoryJson(created) };
-    }
-    if ((m = /^\/api\/memories\/(MEM\d+)$/i.exec(pathname)) && method === 'GET') {
-      const found = await memory().getMemory(parseMemoryRef(m[1]!));
-      if (!found) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${m[1]}`);
-      return { memory: memoryJson(found) };
-    }
-    if (method === 'GET' && pathname === '/api/proposals') {
-      // What awaits the operator (and what expired undecided), with the memory a supersede would replace.
-      const store = memory();
-      const open = (await store.listProposals()).filter((p) => p.status === 'pending' || p.status === 'expired');
-      const proposals = [];
-      for (const p of open) {
-        const replaces = p.memoryId === null ? undefined : await store.getMemory(p.memoryId);
-        proposals.push({ ...proposalJson(p, replaces), stale: (await whyStale(store, p, replaces)) ?? null });
-      }
-      return { proposals };
-    }
-    if ((m = /^\/api\/proposals\/(P\d+)\/(accept|reject)$/i.exec(pathname)) && method === 'POST') {
-      const id = parseProposalRef(m[1]!);
+    return { proposals };
+  });
+  api.on('POST', '/api/scopes/:scope/unlock', async (_req, _url, { scope }) => {
+    const store = notes();
+    if (!store.scopes().includes(scope!))
+      throw new MiraError(NotesErrorCodes.SCOPE_INVALID, `there is no scope "${scope}"`);
+    return { scope, forgotten: store.clearKeyMisses(scope!) };
+  });
+  const noteViewer = (url: URL): Viewer => ({ scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true });
+  api.on('PATCH', '/api/notes/:id(^\\d+$)', async (req, url, { id }) => {
+    const body = checkBody<{ content: string; labels?: string[] | string | null }>('editNote', await readJson(req));
+    const labels = body.labels === undefined || body.labels === null ? null : [body.labels].flat().join(',');
+    const updated = await notes().update(Number(id), noteViewer(url), scopeOf(url), body.content, labels);
+    // An over-long edit is trimmed at a word boundary, as on the console; the page shows what was cut.
+    return { note: noteJson(updated.note, sources.now()), cut: updated.cut };
+  });
+  api.on('DELETE', '/api/notes/:id(^\\d+$)', async (_req, url, { id }) => ({
+    deleted: notes().delete(Number(id), noteViewer(url), scopeOf(url)).id,
+  }));
+  api.on('POST', '/api/entities/:ref(^[Ee][Nn][Tt]\\d+$)/aliases', async (req, _url, { ref }) => {
+    const { alias } = checkBody<{ alias: string }>('addAlias', await readJson(req));
+    const added = await memory().addAlias(parseEntityRef(ref!), alias);
+    return { entity: entityJson(added.entity), also_names: added.alsoNames.map((e) => e.ref) };
+  });
+  api.on('GET', '/api/entities/:ref(^[Ee][Nn][Tt]\\d+$)/memories', async (_req, _url, { ref }) => {
+    const id = parseEntityRef(ref!);
+    const entity = await memory().getEntity(id);
+    if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${ref}`);
+    return {
+      entity: entityJson(entity),
+      memories: (await memory().listActiveMemories(id)).memories.map(memoryJson).reverse(),
+    };
+  });
+  api.on('GET', '/api/memories/:ref(^[Mm][Ee][Mm]\\d+$)', async (_req, _url, { ref }) => {
+    const found = await memory().getMemory(parseMemoryRef(ref!));
+    if (!found) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${ref}`);
+    return { memory: memoryJson(found) };
+  });
+  for (const decision of ['accept', 'reject'] as const) {
+    api.on('POST', `/api/proposals/:ref(^[Pp]\\d+$)/${decision}`, async (req, _url, { ref }) => {
+      const id = parseProposalRef(ref!);
       const { reason } = checkBody<{ reason?: string | null }>('decideProposal', await readJson(req));
-      if (m[2]!.toLowerCase() === 'reject') {
-        return { proposal: proposalJson(await memory().rejectProposal(id, reason ?? null)) };
-      }
+      if (decision === 'reject') return { proposal: proposalJson(await memory().rejectProposal(id, reason ?? null)) };
       const accepted = await memory().acceptProposal(id);
       return 'entity' in accepted
         ? { proposal: proposalJson(accepted.proposal), entity: entityJson(accepted.entity) }
@@ -478,8 +477,15 @@ export async function startMindViewServer(
             memory: memoryJson(accepted.memory),
             superseded: memoryJson(accepted.superseded),
           };
-    }
-    throw MindViewErrors.error('NOT_FOUND', `no route ${method} ${pathname}`);
+    });
+  }
+
+  /** Answers an API request by its route (find-my-way, Fastify's router); no route is a 404. */
+  async function route(req: IncomingMessage, url: URL): Promise<unknown> {
+    const method = (req.method ?? 'GET') as HTTPMethod;
+    const found = router.find(method, url.pathname);
+    if (!found) throw MindViewErrors.error('NOT_FOUND', `no route ${method} ${url.pathname}`);
+    return (found.store as Handler)(req, url, found.params);
   }
 
   /**
