@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
+import { parseArgs } from 'node:util';
 import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Application } from './application.js';
 import type { LineReaderData, LineReaderMessage } from './console/line-reader.js';
@@ -79,51 +80,83 @@ export type CliCommand =
   /** A command a package declares (see cli-commands.ts): its name and the arguments after it. */
   | { readonly kind: 'package'; readonly name: string; readonly argv: readonly string[] };
 
-/** Parses `mira` arguments. @throws MiraError MIRA_ERR_CLI_USAGE */
+/** The options `mira` itself takes, for `node:util` parseArgs. */
+const OPTIONS = {
+  profile: { type: 'string', short: 'p' },
+  explain: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const;
+
+/**
+ * Splits the ROS 2 arguments off: each `--ros-args` up to `--` (or the end) is for ROS, as rcl reads
+ * it; everything else is Mira's.
+ */
+function splitRosArgs(argv: readonly string[]): { own: string[]; rosArgs: string[] } {
+  const own: string[] = [];
+  const rosArgs: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i] !== '--ros-args') {
+      own.push(argv[i]!);
+      continue;
+    }
+    let j = i + 1;
+    while (j < argv.length && argv[j] !== '--') rosArgs.push(argv[j++]!);
+    i = j;
+  }
+  return { own, rosArgs };
+}
+
+/** Parses `mira` arguments (node:util parseArgs). @throws MiraError MIRA_ERR_CLI_USAGE */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   const first = argv[0];
   if (first !== undefined && !first.startsWith('-') && !BUILT_IN_COMMANDS.has(first)) {
     return { kind: 'package', name: first, argv: argv.slice(1) };
   }
-  let mode: 'run' | 'check' = 'run';
-  let explain = false;
-  let headless = false;
-  let profile: string | undefined;
-  const rosArgs: string[] = [];
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i]!;
-    if (arg === '--ros-args') {
-      // Everything up to "--" (or the end) is for ROS, as rcl reads it.
-      let j = i + 1;
-      while (j < argv.length && argv[j] !== '--') rosArgs.push(argv[j++]!);
-      i = j;
-      continue;
+  const { own, rosArgs } = splitRosArgs(argv);
+  const usage = (message: string) => new MiraError(CoreErrorCodes.CLI_USAGE, message);
+  const { values, positionals, tokens } = parseArgs({
+    args: own,
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  if (values.help === true) return { kind: 'help' };
+  if (values.version === true) return { kind: 'version' };
+  const [mode, ...extra] = positionals;
+  if (mode === 'help') return { kind: 'help' };
+  // Anything parseArgs does not know, or a value where none belongs, is refused by name.
+  for (const token of tokens) {
+    if (token.kind === 'option' && !(token.name in OPTIONS)) {
+      throw usage(`unexpected argument "${token.rawName}"; see mira --help`);
     }
-    if (arg === '--help' || arg === '-h' || (arg === 'help' && i === 0)) return { kind: 'help' };
-    if (arg === '--version' || arg === '-V') return { kind: 'version' };
-    if (arg === 'check' && i === 0) {
-      mode = arg;
-    } else if (arg === 'run' && i === 0) {
-      headless = true;
-    } else if (arg === '--explain' && mode === 'check') {
-      explain = true;
-    } else if (arg === '--profile' || arg === '-p') {
-      profile = argv[i + 1];
-      if (profile === undefined || profile.startsWith('-'))
-        throw new MiraError(CoreErrorCodes.CLI_USAGE, '--profile needs a profile directory or profile.toml');
-      i += 1;
-    } else if (arg.startsWith('--profile=')) {
-      profile = arg.slice('--profile='.length);
-    } else {
-      throw new MiraError(CoreErrorCodes.CLI_USAGE, `unexpected argument "${arg}"; see mira --help`);
+    if (token.kind === 'option' && token.name !== 'profile' && token.value !== undefined) {
+      throw usage(`${token.rawName} takes no value; see mira --help`);
     }
   }
-  if (!profile)
-    throw new MiraError(
-      CoreErrorCodes.CLI_USAGE,
-      'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim',
-    );
-  return { kind: mode, profile, rosArgs, ...(explain ? { explain } : {}), ...(headless ? { headless } : {}) };
+  if (mode !== undefined && mode !== 'check' && mode !== 'run')
+    throw usage(`unexpected argument "${mode}"; see mira --help`);
+  if (extra.length > 0) throw usage(`unexpected argument "${extra[0]}"; see mira --help`);
+  if (values.explain === true && mode !== 'check') throw usage('unexpected argument "--explain"; it is for mira check');
+  const profile = values.profile;
+  // `--profile --explain`: the next word is an option, not a profile (written `--profile=-x`, it is one).
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name !== 'profile') continue;
+    if (token.value === undefined || (token.value.startsWith('-') && !token.inlineValue)) {
+      throw usage('--profile needs a profile directory or profile.toml');
+    }
+  }
+  if (typeof profile !== 'string' || profile === '') {
+    throw usage('missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim');
+  }
+  return {
+    kind: mode === 'check' ? 'check' : 'run',
+    profile,
+    rosArgs,
+    ...(values.explain === true ? { explain: true } : {}),
+    ...(mode === 'run' ? { headless: true } : {}),
+  };
 }
 
 /**
