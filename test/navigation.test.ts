@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import memoryPlugin from '@mira/plugin-memory';
 import ros2Plugin, { RosbridgeTransport } from '@mira/plugin-ros2';
 import simPlugin from '@mira/plugin-sim';
 import { NAVIGATE_TO_POSE } from '@mira/robot';
@@ -35,8 +36,10 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
   /** A runtime on the bridge with the robot's namespace, drive, e-stop and navigation; `ros2` adds to `[ros2]`. */
   const boot = (ros2: Record<string, unknown> = {}) =>
     createTestRuntime({
-      plugins: [ros2Plugin],
+      plugins: [ros2Plugin, memoryPlugin],
       tables: {
+        // Persistent memory (a real SQLite file in the runtime's folder) holds the places.
+        memory: { enabled: true, database_path: 'memory.sqlite3' },
         ros2: {
           transport: 'rosbridge',
           url: bridge.url,
@@ -66,8 +69,10 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await bridge.close();
   });
 
+  /** A tool call's result; navigate_to by coordinates gets its `place: null`. */
   const call = async (name: string, args: Record<string, unknown>) =>
-    JSON.parse((await rt.callTool(name, args)).content);
+    JSON.parse((await rt.callTool(name, name === 'navigate_to' ? { place: null, ...args } : args)).content);
+  const byPlace = (place: string) => call('navigate_to', { place, x_m: null, y_m: null, yaw_deg: null });
   const navigation = () => rt.app.kernel.latestReading('navigation')?.value as Record<string, unknown> | undefined;
 
   it('sends the goal Nav2 expects, shows feedback on the navigation sensor, and reports arrival', async () => {
@@ -102,6 +107,115 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await eventually(() => rt.notifications.includes('[navigate_to] reached (1.5, -2)'), 3000, 'the arrival');
     expect(navigation()).to.deep.include({ state: 'succeeded' });
     expect(bridge.logged).to.deep.equal([]);
+  });
+
+  describe('to a place by name', () => {
+    const console = async (line: string) => {
+      const { ok, output } = await rt.run(line);
+      expect(ok, `${line}: ${output.join('\n')}`).to.equal(true);
+      return output;
+    };
+
+    it('resolves the name or an alias exactly, sends its pose, and says which place and pose', async () => {
+      expect(await console('memory place add "kitchen" --pose 3.2,-1.0,90')).to.deep.equal([
+        'ENT1 place "kitchen" at (3.2, -1, 90°) in map (MEM1)',
+      ]);
+      await console('memory alias add ENT1 "the kitchen"');
+      expect(await byPlace('The Kitchen')).to.deep.equal({
+        status: 'started',
+        goal: { x_m: 3.2, y_m: -1, yaw_deg: 90, frame_id: 'map' },
+        place: 'kitchen (ENT1)',
+      });
+      await eventually(() => nav2.goals.length === 1, 3000, 'the goal at the action server');
+      const pose = nav2.goals[0]!.args.pose as { pose: { position: Record<string, number> } };
+      expect(pose.pose.position).to.deep.equal({ x: 3.2, y: -1, z: 0 });
+      expect(rt.notifications).to.include('[navigate_to] kitchen (ENT1) → (3.2, -1, 90°)');
+      // A person of the same name is no place to drive to, and makes nothing ambiguous.
+      await console('memory entity add person "kitchen"');
+      expect(await byPlace('kitchen')).to.deep.include({ status: 'started', place: 'kitchen (ENT1)' });
+    });
+
+    it('refuses a miss, an ambiguity or a name that is no place, with the candidates, and sends nothing', async () => {
+      await console('memory place add "north lab" --pose 1,1,0');
+      await console('memory place add "south lab" --pose -1,-1,180');
+      await console('memory alias add ENT1 "lab"');
+      await console('memory alias add ENT2 "lab"');
+      await console('memory entity add person "Ada"');
+      expect(await byPlace('lab')).to.deep.equal({
+        status: 'rejected',
+        reason: 'place_ambiguous',
+        error: '"lab" names 2 places (ENT1, ENT2); ask which one; nothing was sent',
+        candidate_ids: ['ENT1', 'ENT2'],
+      });
+      expect(await byPlace('Ada')).to.deep.equal({
+        status: 'rejected',
+        reason: 'place_not_found',
+        error: '"Ada" names ENT3 (a person), not a place; nothing was sent',
+        candidate_ids: ['ENT3'],
+      });
+      expect(await byPlace('kitchen')).to.deep.equal({
+        status: 'rejected',
+        reason: 'place_not_found',
+        error:
+          'no place is named "kitchen" (exact name or alias); an operator adds one with memory place add; nothing was sent',
+      });
+      // "labs" is not "lab": names are never matched loosely.
+      expect(await byPlace('labs')).to.deep.include({ reason: 'place_not_found' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(nav2.goals).to.have.length(0);
+    });
+
+    it('drives only to a pose the operator gave, in the navigation frame, and takes a place or coordinates', async () => {
+      await console('memory place add "dock" --pose 0,0,0 --frame odom');
+      expect(await byPlace('dock')).to.deep.include({ status: 'rejected', reason: 'place_frame_mismatch' });
+      // A pose memory the operator did not write on the console (here: another source) is not driven to.
+      const store = (await import('@mira/core')).MEMORY_STORE;
+      const memory = rt.app.kernel.store(store);
+      const hall = await memory.createEntity({ entityType: 'place', canonicalName: 'hall' });
+      await memory.createMemory({
+        kind: 'fact',
+        summary: 'hall is at (5, 5, 0°) in map',
+        predicate: 'pose',
+        value: 'x=5 y=5 yaw=0 frame=map',
+        sourceKind: 'attention',
+        links: [{ entityId: hall.id, role: 'subject' }],
+      });
+      expect(await byPlace('hall')).to.deep.equal({
+        status: 'rejected',
+        reason: 'place_has_no_pose',
+        error: 'ENT2 "hall" has no pose the operator gave; nothing was sent',
+        candidate_ids: ['ENT2'],
+      });
+      expect(await call('navigate_to', { place: 'dock', x_m: 1, y_m: 1, yaw_deg: 0 })).to.deep.include({
+        reason: 'invalid_tool_arguments',
+      });
+      expect(await call('navigate_to', { x_m: 1, y_m: null, yaw_deg: 0 })).to.deep.include({
+        reason: 'invalid_tool_arguments',
+      });
+      expect(nav2.goals).to.have.length(0);
+      // The operator gives the place its pose on the console; then it is driven to.
+      await console('memory place pose ENT2 --pose 5,5,0');
+      expect(await byPlace('hall')).to.deep.include({ status: 'started', place: 'hall (ENT2)' });
+      await eventually(() => nav2.goals.length === 1, 3000, 'the goal at the action server');
+      const again = await rt.run('memory place pose ENT2 --pose 6,6,0');
+      expect(again.output.join('\n')).to.contain('ENT2 already has its pose (MEM3)');
+    });
+
+    it('refuses a bad pose on the console and creates no place', async () => {
+      for (const [line, message] of [
+        ['memory place add "attic" --pose 1,2', 'a pose is x,y,yaw'],
+        ['memory place add "attic" --pose 1,2,720', 'yaw is in degrees, from -360 to 360'],
+        ['memory place add "attic" --pose 1,2,3 --frame "bad frame"', 'a frame is a ROS frame name'],
+        ['memory place add "attic"', 'give the place its pose'],
+      ] as const) {
+        const { ok, output } = await rt.run(line);
+        expect(ok, line).to.equal(false);
+        expect(output.join('\n'), line).to.contain('MIRA_ERR_MEMORY_POSE_INVALID').and.to.contain(message);
+      }
+      expect(await console('memory place list')).to.deep.equal([
+        'no places yet; add one with memory place add "<name>" --pose x,y,yaw',
+      ]);
+    });
   });
 
   it("says why Nav2 gave up: the result's error_code and error_msg on the console and the sensor", async () => {

@@ -107,6 +107,21 @@ export {
 } from './working-memory.js';
 export { formatEntity } from './memory/format.js';
 export { MEMORY_STORE } from './memory/key.js';
+export {
+  DEFAULT_POSE_FRAME,
+  PLACE_ENTITY_TYPE,
+  POSE_PREDICATE,
+  POSE_SOURCE_KIND,
+  describePose,
+  isOperatorPose,
+  parsePose,
+  poseOfValue,
+  poseValue,
+  resolvePlace,
+  type PlaceRefusal,
+  type Pose,
+  type ResolvedPlace,
+} from './memory/places.js';
 export { MemoryErrorCodes, MemoryErrors, type MemoryErrorCode } from './memory/errors.js';
 export {
   entityRef,

@@ -96,6 +96,11 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     fix: 'check the memory with memory show MEM<n>',
     status: 409,
   },
+  POSE_INVALID: {
+    code: 'MIRA_ERR_MEMORY_POSE_INVALID',
+    message: "a place's pose is malformed or out of range",
+    fix: 'give --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90, and --frame a ROS frame name',
+  },
   CLOSED: {
     code: 'MIRA_ERR_MEMORY_CLOSED',
     message: 'the memory store is closed',

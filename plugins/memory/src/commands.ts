@@ -1,6 +1,15 @@
 import {
   assertHandWrittenSource,
+  DEFAULT_POSE_FRAME,
+  describePose,
   formatEntity,
+  isOperatorPose,
+  parsePose,
+  PLACE_ENTITY_TYPE,
+  POSE_PREDICATE,
+  POSE_SOURCE_KIND,
+  poseOfValue,
+  poseValue,
   MemoryErrorCodes,
   MiraError,
   parseEntityRef,
@@ -165,6 +174,114 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
           out.print(
             `note: the name also names ${others.map((e) => e.ref).join(', ')}; lookups by it are now ambiguous`,
           );
+      },
+    },
+    {
+      name: 'memory place add',
+      summary: 'Create a place the robot can be sent to by name (an entity of type place with its pose)',
+      usage: '"<name>"',
+      args: { min: 1, max: 1 },
+      options: {
+        pose: {
+          takesValue: true,
+          valueName: '<x>,<y>,<yaw>',
+          description: 'where it is: metres, metres, degrees (0: along x, 90: along y)',
+        },
+        frame: {
+          takesValue: true,
+          valueName: '<frame>',
+          description: `the frame of the pose (default ${DEFAULT_POSE_FRAME}, Nav2's global frame)`,
+        },
+      },
+      run: async (input, out) => {
+        const given = single(input.options, 'pose');
+        if (given === undefined) {
+          throw new MiraError(
+            MemoryErrorCodes.POSE_INVALID,
+            'give the place its pose: --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90',
+          );
+        }
+        // Checked before anything is written: a bad pose leaves no place without one.
+        const pose = parsePose(given, single(input.options, 'frame') ?? DEFAULT_POSE_FRAME);
+        const store = ctx.store();
+        const entity = await store.createEntity({ entityType: PLACE_ENTITY_TYPE, canonicalName: input.args[0]! });
+        const memory = await store.createMemory({
+          kind: 'fact',
+          summary: `${entity.canonicalName} is at ${describePose(pose)}`,
+          links: [{ entityId: entity.id, role: 'subject' }],
+          predicate: POSE_PREDICATE,
+          value: poseValue(pose),
+          sourceKind: POSE_SOURCE_KIND,
+        });
+        out.print(`${formatEntity(entity)} at ${describePose(pose)} (${memory.ref})`);
+        const others = (await store.findEntities(entity.canonicalName)).filter((e) => e.id !== entity.id);
+        if (others.length > 0)
+          out.print(
+            `note: the name also names ${others.map((e) => e.ref).join(', ')}; navigate_to refuses it as ambiguous until one is renamed or given an alias`,
+          );
+      },
+    },
+    {
+      name: 'memory place pose',
+      summary: 'Give a place that has no pose yet (an accepted proposal, memory entity add place …) its pose',
+      usage: 'ENT<n>',
+      args: { min: 1, max: 1 },
+      options: {
+        pose: { takesValue: true, valueName: '<x>,<y>,<yaw>', description: 'metres, metres, degrees' },
+        frame: { takesValue: true, valueName: '<frame>', description: `default ${DEFAULT_POSE_FRAME}` },
+      },
+      run: async (input, out) => {
+        const given = single(input.options, 'pose');
+        if (given === undefined) {
+          throw new MiraError(MemoryErrorCodes.POSE_INVALID, 'give the pose: --pose x,y,yaw, e.g. --pose 3.2,-1.0,90');
+        }
+        const pose = parsePose(given, single(input.options, 'frame') ?? DEFAULT_POSE_FRAME);
+        const store = ctx.store();
+        const entity = await store.getEntity(parseEntityRef(input.args[0]!));
+        if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${input.args[0]}`);
+        if (entity.entityType !== PLACE_ENTITY_TYPE) {
+          throw new MiraError(
+            MemoryErrorCodes.POSE_INVALID,
+            `${entity.ref} is a ${entity.entityType}, not a place; only a place has a pose`,
+          );
+        }
+        const { memories } = await store.listActiveMemories(entity.id);
+        const current = memories.find(isOperatorPose);
+        if (current) {
+          throw new MiraError(
+            MemoryErrorCodes.POSE_INVALID,
+            `${entity.ref} already has its pose (${current.ref}); moving a place is not supported yet: add the new place under another name`,
+          );
+        }
+        const memory = await store.createMemory({
+          kind: 'fact',
+          summary: `${entity.canonicalName} is at ${describePose(pose)}`,
+          links: [{ entityId: entity.id, role: 'subject' }],
+          predicate: POSE_PREDICATE,
+          value: poseValue(pose),
+          sourceKind: POSE_SOURCE_KIND,
+        });
+        out.print(`${formatEntity(entity)} at ${describePose(pose)} (${memory.ref})`);
+      },
+    },
+    {
+      name: 'memory place list',
+      summary: 'List the places and their poses',
+      args: { min: 0, max: 0 },
+      run: async (_input, out) => {
+        const store = ctx.store();
+        const { entities, total } = await store.listEntities({ entityType: PLACE_ENTITY_TYPE, limit: 200 });
+        if (total === 0) out.print('no places yet; add one with memory place add "<name>" --pose x,y,yaw');
+        const active = await store.listActiveMemoriesOf(entities.map((e) => e.id));
+        entities.forEach((entity, i) => {
+          const pose = active[i]!.memories.filter(isOperatorPose).sort((a, b) => b.id - a.id)[0];
+          const aliases =
+            entity.aliases.length > 0 ? ` (also ${entity.aliases.map((a) => quote(a.alias)).join(', ')})` : '';
+          out.print(
+            `${entity.ref} ${quote(entity.canonicalName)}${aliases}: ${pose ? `${describePose(poseOfValue(pose.value)!)} (${pose.ref})` : 'no pose'}`,
+          );
+        });
+        if (total > entities.length) out.print(`… and ${total - entities.length} more`);
       },
     },
     {

@@ -1,4 +1,11 @@
-import type { PluginKernel, SensorReading, ToolResult } from '@mira/core';
+import {
+  MEMORY_STORE,
+  describePose,
+  resolvePlace,
+  type PluginKernel,
+  type SensorReading,
+  type ToolResult,
+} from '@mira/core';
 import { ZERO_STAMP, stamp, yawQuaternion } from './messages.js';
 import { json, rejected } from './tool-result.js';
 import type { NavigationState } from './safety/protocol.js';
@@ -109,25 +116,79 @@ export function attachNavigation(
     staleAfterMs: 24 * 3600 * 1000,
   });
 
-  kernel.tools.register<{ x_m: number; y_m: number; yaw_deg: number }>({
+  kernel.tools.register<{ place: string | null; x_m: number | null; y_m: number | null; yaw_deg: number | null }>({
     name: 'navigate_to',
     description:
-      `Send the robot to a pose in the "${frame}" frame with its navigation stack (Nav2), avoiding obstacles on the way. ` +
-      `Returns when the goal is sent; progress shows on the "${NAVIGATION_SENSOR}" sensor. ` +
-      `A new goal replaces the running one; "stop" cancels it. |x_m|, |y_m| ≤ ${maxDistance}.`,
+      `Send the robot to a known place by its name, or to a pose in the "${frame}" frame, with its navigation stack ` +
+      `(Nav2), avoiding obstacles on the way. Give either place (the place's exact name or alias, as the operator ` +
+      `said it; x_m, y_m and yaw_deg null) or x_m, y_m and yaw_deg (place null). Returns when the goal is sent; ` +
+      `progress shows on the "${NAVIGATION_SENSOR}" sensor. A new goal replaces the running one; "stop" cancels it. ` +
+      `|x_m|, |y_m| ≤ ${maxDistance}.`,
     kind: 'effect',
     origins: ['operator'],
     parameters: {
       type: 'object',
       properties: {
-        x_m: { type: 'number', description: `x of the goal in the ${frame} frame, metres.` },
-        y_m: { type: 'number', description: `y of the goal in the ${frame} frame, metres.` },
-        yaw_deg: { type: 'number', description: 'Heading at the goal in degrees (0: along x, 90: along y).' },
+        place: {
+          type: ['string', 'null'],
+          maxLength: 200,
+          description: 'A known place, by its exact name or alias (e.g. "kitchen"); null when giving coordinates.',
+        },
+        x_m: { type: ['number', 'null'], description: `x of the goal in the ${frame} frame, metres; null with place.` },
+        y_m: { type: ['number', 'null'], description: `y of the goal in the ${frame} frame, metres; null with place.` },
+        yaw_deg: {
+          type: ['number', 'null'],
+          description: 'Heading at the goal in degrees (0: along x, 90: along y); null with place.',
+        },
       },
-      required: ['x_m', 'y_m', 'yaw_deg'],
+      required: ['place', 'x_m', 'y_m', 'yaw_deg'],
       additionalProperties: false,
     },
-    run: async ({ x_m, y_m, yaw_deg }): Promise<ToolResult> => {
+    run: async ({ place, ...coordinates }): Promise<ToolResult> => {
+      let x_m: number;
+      let y_m: number;
+      let yaw_deg: number;
+      let named: string | undefined;
+      if (place !== null) {
+        if (coordinates.x_m !== null || coordinates.y_m !== null || coordinates.yaw_deg !== null) {
+          return rejected(
+            'invalid_tool_arguments',
+            'give either place, or x_m, y_m and yaw_deg, not both; no goal was sent',
+          );
+        }
+        // The place is resolved as recall resolves names: exactly, among places; never guessed.
+        if (!kernel.stores.has(MEMORY_STORE)) {
+          return rejected(
+            'place_not_found',
+            'this robot keeps no persistent memory, so it knows no places; give x_m, y_m and yaw_deg',
+          );
+        }
+        const found = await resolvePlace(kernel.stores.get(MEMORY_STORE), place);
+        if ('reason' in found) {
+          return {
+            content: json({
+              status: 'rejected',
+              reason: found.reason,
+              error: found.error,
+              ...(found.candidates.length > 0 ? { candidate_ids: found.candidates } : {}),
+            }),
+            display: `rejected ${found.reason}`,
+          };
+        }
+        if (found.pose.frame !== frame) {
+          return rejected(
+            'place_frame_mismatch',
+            `${found.entity.ref} "${found.entity.canonicalName}" is at ${describePose(found.pose)}, but goals go in the ${frame} frame; no goal was sent`,
+          );
+        }
+        ({ x: x_m, y: y_m, yawDeg: yaw_deg } = found.pose);
+        named = `${found.entity.canonicalName} (${found.entity.ref})`;
+      } else {
+        if (coordinates.x_m === null || coordinates.y_m === null || coordinates.yaw_deg === null) {
+          return rejected('invalid_tool_arguments', 'give a place, or all of x_m, y_m and yaw_deg; no goal was sent');
+        }
+        ({ x_m, y_m, yaw_deg } = coordinates as { x_m: number; y_m: number; yaw_deg: number });
+      }
       const problems: string[] = [];
       if (!(Math.abs(x_m) <= maxDistance)) problems.push(`|x_m| must be at most ${maxDistance}`);
       if (!(Math.abs(y_m) <= maxDistance)) problems.push(`|y_m| must be at most ${maxDistance}`);
@@ -168,6 +229,8 @@ export function attachNavigation(
       }
       current = { goal: sent, x: x_m, y: y_m, serial: mine };
       hooks.navigating('running', sent.id);
+      // Which place and pose the goal came from, once it is on its way.
+      if (named !== undefined) kernel.output.print(`[navigate_to] ${named} → (${x_m}, ${y_m}, ${yaw_deg}°)`);
       publish('navigating', x_m, y_m);
       sent.outcome.then(
         (outcome) => {
@@ -199,8 +262,12 @@ export function attachNavigation(
         },
       );
       return {
-        content: json({ status: 'started', goal: { x_m, y_m, yaw_deg, frame_id: frame } }),
-        display: `navigating to (${x_m}, ${y_m}) in ${frame}`,
+        content: json({
+          status: 'started',
+          goal: { x_m, y_m, yaw_deg, frame_id: frame },
+          ...(named !== undefined ? { place: named } : {}),
+        }),
+        display: `navigating to ${named !== undefined ? `${named} ` : ''}(${x_m}, ${y_m}) in ${frame}`,
       };
     },
   });
