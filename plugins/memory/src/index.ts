@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { MEMORY_STORE, MemoryErrorCodes, MiraError, definePlugin, type MiraPlugin } from '@mira/core';
 import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath, type UpgradeDone } from '@mira/sqlite';
@@ -24,20 +25,44 @@ export const PLUGIN_NAME = '@mira/plugin-memory';
 /** The name the store is registered under: its key is `MEMORY_STORE` of `@mira/core`. */
 export const MEMORY_STORE_NAME = MEMORY_STORE.name;
 
-/** The `[memory]` table. */
-export interface MemoryConfig {
-  enabled: boolean;
-  /** `sqlite` (the embedded default) or `postgres` (fleet memory). */
-  backend: 'sqlite' | 'postgres';
-  /** sqlite: the database file. */
-  database_path?: string;
-  /** postgres: the environment variable holding the connection string (never the manifest). */
-  url_env: string;
-  /** postgres: the memory space; robots naming the same space share memory (default: the profile's name). */
-  space?: string;
-  /** How many days a proposal from conversation waits for the operator before it expires (default 7). */
-  proposal_expiry_days: number;
-}
+/**
+ * The `[memory]` table's schema: the runtime validates the table with it and fills the defaults, the
+ * configuration reference is generated from it, and {@link MemoryConfig} is derived from it.
+ */
+const CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    enabled: { type: 'boolean', default: false, description: 'keep persistent memory (entities and memories)' },
+    backend: {
+      enum: ['sqlite', 'postgres'],
+      default: 'sqlite',
+      description: 'sqlite: one embedded file per robot; postgres: a fleet server',
+    },
+    database_path: { type: 'string', description: 'sqlite: the database file, relative to the manifest' },
+    url_env: {
+      type: 'string',
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      default: 'MIRA_PG_URL',
+      description: 'postgres: the environment variable holding the connection string (never the manifest)',
+    },
+    space: {
+      type: 'string',
+      pattern: SPACE_PATTERN.source,
+      description: "postgres: the memory space robots share (default: the profile's name)",
+    },
+    proposal_expiry_days: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 3650,
+      default: 7,
+      description: 'how many days a proposal from conversation waits for the operator',
+    },
+  },
+  additionalProperties: false,
+} as const satisfies JSONSchema;
+
+/** The `[memory]` table as `setup` receives it (defaults filled in): derived from {@link CONFIG_SCHEMA}. */
+export type MemoryConfig = FromSchema<typeof CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
 /** The memory space a profile uses by default: its name, as a space name. */
 export function defaultSpace(profileName: string): string {
@@ -54,18 +79,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
   name: PLUGIN_NAME,
   version: '0.1.0',
   configSection: 'memory',
-  configSchema: {
-    type: 'object',
-    properties: {
-      enabled: { type: 'boolean', default: false },
-      backend: { enum: ['sqlite', 'postgres'], default: 'sqlite' },
-      database_path: { type: 'string' },
-      url_env: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', default: 'MIRA_PG_URL' },
-      space: { type: 'string', pattern: SPACE_PATTERN.source },
-      proposal_expiry_days: { type: 'number', exclusiveMinimum: 0, maximum: 3650, default: 7 },
-    },
-    additionalProperties: false,
-  },
+  configSchema: CONFIG_SCHEMA,
   setup(kernel, config) {
     const proposalTtlMs = config.proposal_expiry_days * 24 * 60 * 60 * 1000;
     const onUpgrade = (done: UpgradeDone) =>

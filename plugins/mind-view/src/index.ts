@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { MEMORY_STORE, definePlugin, type MiraPlugin, type PluginInstance } from '@mira/core';
 import { NOTES_STORE } from '@mira/plugin-notes';
 import { startMindViewServer, type MindViewServer } from './server.js';
@@ -20,13 +21,27 @@ export {
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-mind-view';
 
-/** The `[mind_view]` table. */
-export interface MindViewConfig {
-  enabled: boolean;
-  host: string;
-  /** 0 picks a free port. */
-  port: number;
-}
+/**
+ * The `[mind_view]` table's schema: the runtime validates the table with it and fills the defaults, the
+ * configuration reference is generated from it, and {@link MindViewConfig} is derived from it.
+ */
+const CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    enabled: { type: 'boolean', default: false, description: 'serve the Mind view page' },
+    host: {
+      type: 'string',
+      enum: ['127.0.0.1', 'localhost', '::1'],
+      default: '127.0.0.1',
+      description: 'the loopback address it listens on (never another interface)',
+    },
+    port: { type: 'integer', minimum: 0, maximum: 65535, default: 7777, description: '0 picks a free port' },
+  },
+  additionalProperties: false,
+} as const satisfies JSONSchema;
+
+/** The `[mind_view]` table as `setup` receives it (defaults filled in): derived from {@link CONFIG_SCHEMA}. */
+export type MindViewConfig = FromSchema<typeof CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
 /** One runtime's Mind view. */
 export interface MindViewInstance extends PluginInstance {
@@ -39,15 +54,7 @@ export const mindViewPlugin: MiraPlugin<MindViewConfig, MindViewInstance> = defi
   name: PLUGIN_NAME,
   version: '0.1.0',
   configSection: 'mind_view',
-  configSchema: {
-    type: 'object',
-    properties: {
-      enabled: { type: 'boolean', default: false },
-      host: { type: 'string', enum: ['127.0.0.1', 'localhost', '::1'], default: '127.0.0.1' },
-      port: { type: 'integer', minimum: 0, maximum: 65535, default: 7777 },
-    },
-    additionalProperties: false,
-  },
+  configSchema: CONFIG_SCHEMA,
   setup(kernel, config) {
     let server: MindViewServer | undefined;
     return {

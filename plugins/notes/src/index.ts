@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import {
   CoreErrorCodes,
   EPISODE_ORIGINS,
@@ -72,54 +73,79 @@ export function notesGuidance(scope: string): string {
   ].join('\n');
 }
 
-/** The `[notes]` table. */
-export interface NotesConfig {
-  enabled: boolean;
-  database_path?: string;
-  scope: string;
-  /** Offer the write tools to autonomous episodes too (default: operator episodes only). */
-  autonomous_writes: boolean;
-  /** Wrong keys a scope takes within the window before its keyed calls are refused (default 5). */
-  key_miss_limit: number;
-  /** The key guard's sliding window, in minutes (default 15). */
-  key_miss_window_minutes: number;
-  embedding: EmbeddingConfig;
-}
+/**
+ * The `[notes]` table's schema: the runtime validates the table with it and fills the defaults, the
+ * configuration reference is generated from it, and {@link NotesConfig} is derived from it.
+ */
+const CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    enabled: { type: 'boolean', default: false, description: 'keep note memory' },
+    database_path: { type: 'string', description: 'the notes database file, relative to the manifest' },
+    scope: {
+      type: 'string',
+      pattern: SCOPE_NAME_PATTERN,
+      default: 'default',
+      description: "the session's scope: where the model's notes go",
+    },
+    autonomous_writes: {
+      type: 'boolean',
+      default: false,
+      description: 'offer the write tools to autonomous episodes too (otherwise operator episodes only)',
+    },
+    key_miss_limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: DEFAULT_KEY_GUARD.misses,
+      description: 'wrong keys a scope takes within the window before its keyed calls are refused',
+    },
+    key_miss_window_minutes: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10080,
+      default: DEFAULT_KEY_GUARD.windowMs / 60_000,
+      description: "the key guard's sliding window, in minutes",
+    },
+    embedding: {
+      type: 'object',
+      properties: {
+        provider: {
+          enum: ['none', 'openai'],
+          default: 'none',
+          description: 'none: full-text search only; openai: also vectors from an OpenAI-compatible server',
+        },
+        model: { type: 'string', minLength: 1, description: 'the embedding model (required with openai)' },
+        base_url: { type: 'string', pattern: '^https?://', description: 'the embedding server (default: OpenAI)' },
+        api_key_env: {
+          type: 'string',
+          default: 'OPENAI_API_KEY',
+          description: 'the environment variable holding the API key',
+        },
+        timeout_ms: { type: 'integer', minimum: 100, default: 30000, description: 'per embedding request' },
+        min_similarity: {
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+          default: DEFAULT_MIN_SIMILARITY,
+          description: 'the cosine similarity below which a vector hit is dropped',
+        },
+      },
+      additionalProperties: false,
+      default: {},
+    },
+  },
+  additionalProperties: false,
+} as const satisfies JSONSchema;
+
+/** The `[notes]` table as `setup` receives it (defaults filled in): derived from {@link CONFIG_SCHEMA}. */
+export type NotesConfig = FromSchema<typeof CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
 const plugin: MiraPlugin<NotesConfig> = definePlugin({
   name: PLUGIN_NAME,
   version: '0.1.0',
   configSection: 'notes',
-  configSchema: {
-    type: 'object',
-    properties: {
-      enabled: { type: 'boolean', default: false },
-      database_path: { type: 'string' },
-      scope: { type: 'string', pattern: SCOPE_NAME_PATTERN, default: 'default' },
-      autonomous_writes: { type: 'boolean', default: false },
-      key_miss_limit: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULT_KEY_GUARD.misses },
-      key_miss_window_minutes: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 10080,
-        default: DEFAULT_KEY_GUARD.windowMs / 60_000,
-      },
-      embedding: {
-        type: 'object',
-        properties: {
-          provider: { enum: ['none', 'openai'], default: 'none' },
-          model: { type: 'string', minLength: 1 },
-          base_url: { type: 'string', pattern: '^https?://' },
-          api_key_env: { type: 'string', default: 'OPENAI_API_KEY' },
-          timeout_ms: { type: 'integer', minimum: 100, default: 30000 },
-          min_similarity: { type: 'number', minimum: 0, maximum: 1, default: DEFAULT_MIN_SIMILARITY },
-        },
-        additionalProperties: false,
-        default: {},
-      },
-    },
-    additionalProperties: false,
-  },
+  configSchema: CONFIG_SCHEMA,
   setup(kernel, config) {
     let scope = config.scope;
     const embedding: EmbeddingConfig = config.embedding;

@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { createOpenAIClient, loadOpenAI, resolveBaseURL } from './client.js';
 import type {
   ChatCompletionChunk,
@@ -15,20 +16,36 @@ import {
   type ModelToolCall,
 } from '@mira/core';
 
-/** The `[openai]` table. */
-export interface OpenAIConfig {
-  /** Model name, e.g. `gpt-4.1-mini`, or a local server's model. */
-  model: string;
-  /** Server address; otherwise `OPENAI_BASE_URL`, otherwise OpenAI's. */
-  base_url?: string;
-  /** Environment variable holding the API key. */
-  api_key_env: string;
-  timeout_ms: number;
-  max_retries: number;
-  /** Receive the answer as a stream of chunks. */
-  stream: boolean;
-  temperature?: number;
-}
+/**
+ * The `[openai]` table's schema: the runtime validates the table with it and fills the defaults, the
+ * configuration reference is generated from it, and {@link OpenAIConfig} is derived from it.
+ */
+export const OPENAI_CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    model: { type: 'string', minLength: 1, description: "the model's name, e.g. gpt-4.1-mini, or a local server's" },
+    base_url: {
+      type: 'string',
+      pattern: '^https?://',
+      description: "the server's address; otherwise $OPENAI_BASE_URL, otherwise OpenAI's",
+    },
+    api_key_env: {
+      type: 'string',
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      default: 'OPENAI_API_KEY',
+      description: 'the environment variable holding the API key',
+    },
+    timeout_ms: { type: 'integer', minimum: 100, maximum: 600000, default: 60000, description: 'per request' },
+    max_retries: { type: 'integer', minimum: 0, maximum: 10, default: 2, description: 'of a failed request' },
+    stream: { type: 'boolean', default: false, description: 'receive the answer as a stream of chunks' },
+    temperature: { type: 'number', minimum: 0, maximum: 2, description: "the model's default when left out" },
+  },
+  required: ['model'],
+  additionalProperties: false,
+} as const satisfies JSONSchema;
+
+/** The `[openai]` table as `setup` receives it (defaults filled in): derived from its schema. */
+export type OpenAIConfig = FromSchema<typeof OPENAI_CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {

@@ -1,0 +1,53 @@
+// The config types are derived from the plugins' schemas (json-schema-to-ts): these assignments are
+// checked by the type-check of `npm test` (tsc -p tsconfig.test.json), and each @ts-expect-error fails
+// that check the day the derived type stops refusing what the schema refuses.
+import { expect } from 'chai';
+import type { MemoryConfig } from '@mira/plugin-memory';
+import type { MindViewConfig } from '@mira/plugin-mind-view';
+import type { NotesConfig } from '@mira/plugin-notes';
+import type { OpenAIConfig } from '@mira/plugin-openai';
+
+const memory: MemoryConfig = { enabled: true, backend: 'postgres', url_env: 'PG', proposal_expiry_days: 7, space: 'w' };
+// @ts-expect-error: the backend is sqlite or postgres
+const badBackend: MemoryConfig = { ...memory, backend: 'mysql' };
+// @ts-expect-error: a key with a default is always there when setup runs
+const noExpiry: MemoryConfig = { enabled: true, backend: 'sqlite', url_env: 'PG' };
+// @ts-expect-error: no key beyond the schema's (additionalProperties: false)
+const extra: MemoryConfig = { ...memory, colour: 'blue' };
+
+const notes: NotesConfig = {
+  enabled: true,
+  scope: 'default',
+  autonomous_writes: false,
+  key_miss_limit: 5,
+  key_miss_window_minutes: 15,
+  embedding: { provider: 'none', api_key_env: 'OPENAI_API_KEY', timeout_ms: 30000, min_similarity: 0.3 },
+};
+// @ts-expect-error: the embedding provider is none or openai
+const badProvider: NotesConfig = { ...notes, embedding: { ...notes.embedding, provider: 'cohere' } };
+
+const openai: OpenAIConfig = { model: 'm', api_key_env: 'K', timeout_ms: 1000, max_retries: 2, stream: false };
+// @ts-expect-error: model is required (no default)
+const noModel: OpenAIConfig = { api_key_env: 'K', timeout_ms: 1000, max_retries: 2, stream: false };
+
+const mindView: MindViewConfig = { enabled: true, host: '::1', port: 0 };
+// @ts-expect-error: the host is one of the loopback names
+const anyHost: MindViewConfig = { ...mindView, host: '0.0.0.0' };
+
+describe('config types derived from the schemas', () => {
+  it('type-check as the schemas validate (the @ts-expect-error lines above)', () => {
+    // At run time only that the values above exist; the check is the type-check.
+    expect([
+      memory,
+      notes,
+      openai,
+      mindView,
+      badBackend,
+      noExpiry,
+      extra,
+      badProvider,
+      noModel,
+      anyHost,
+    ]).to.have.length(10);
+  });
+});
