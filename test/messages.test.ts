@@ -17,7 +17,7 @@ import {
 } from '@mira/robot';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
-const reading = (value: Record<string, number | boolean>) => ({
+const reading = (value: Readonly<Record<string, number | boolean | string>>) => ({
   sensorId: 'battery',
   value,
   at: new Date(),
@@ -68,6 +68,19 @@ describe('standard messages as current robots send them', () => {
     // A too-close reading still fires an obstacle monitor on range_m.
     const obstacle = new MonitorState({ id: 'near', sensor: 'range', field: 'range_m', below: 0.3, message: 'near' });
     expect(obstacle.observe({ ...reading(range(0.01)), sensorId: 'range' })).not.to.equal(undefined);
+  });
+
+  it("reads a localisation pose (Nav2's amcl_pose) as x, y, yaw and the header's frame", () => {
+    const pose = (frame: unknown, z: number, w: number) =>
+      toSensorValue('geometry_msgs/msg/PoseWithCovarianceStamped', {
+        header: { stamp: { sec: 1, nanosec: 0 }, frame_id: frame },
+        pose: { pose: { position: { x: 1.23456, y: -2, z: 0 }, orientation: { x: 0, y: 0, z, w } } },
+      });
+    expect(pose('map', Math.SQRT1_2, Math.SQRT1_2)).to.deep.equal({ x: 1.235, y: -2, yaw: 1.570796, frame: 'map' });
+    // tf2 frames carry no leading slash; a message without a frame says so by leaving it out.
+    expect(pose('/map', 0, 1)).to.deep.equal({ x: 1.235, y: -2, yaw: 0, frame: 'map' });
+    expect(pose('', 0, 1)).to.deep.equal({ x: 1.235, y: -2, yaw: 0 });
+    expect(pose(7, 0, 1)).to.deep.equal({ x: 1.235, y: -2, yaw: 0 });
   });
 
   it('converts NaN and ±Inf the same way for both transports: the field is left out', () => {

@@ -201,6 +201,54 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
       expect(again.output.join('\n')).to.contain('ENT2 already has its pose (MEM3)');
     });
 
+    it("keeps where the robot is (--here, from Nav2's amcl_pose, in its frame) and drives back there", async () => {
+      await rt.dispose();
+      rt = await boot({
+        sensors: [{ id: 'localisation', topic: '/amcl_pose', type: 'geometry_msgs/msg/PoseWithCovarianceStamped' }],
+      });
+      await eventually(() => bridge.subscribers('/e_stop') > 0, 8000, 'the safety path');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const early = await rt.run('memory place add "desk" --here');
+      expect(early.ok).to.equal(false);
+      expect(early.output.join('\n'))
+        .to.contain('--here needs a fresh pose')
+        .and.to.contain('localisation: nothing heard yet');
+      const amcl = bridge.repeat(
+        '/amcl_pose',
+        {
+          header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'map' },
+          pose: {
+            pose: {
+              position: { x: 1.25, y: -0.5, z: 0 },
+              orientation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 },
+            },
+            covariance: new Array(36).fill(0),
+          },
+        },
+        100,
+      );
+      try {
+        await eventually(() => rt.app.kernel.latestReading('localisation') !== undefined, 3000, 'the pose');
+        expect(await console('memory place add "desk" --here')).to.deep.equal([
+          'ENT1 place "desk" at (1.25, -0.5, 90°) in map (MEM1)',
+        ]);
+        const both = await rt.run('memory place add "chair" --here --pose 1,1,1');
+        expect(both.output.join('\n')).to.contain('give either --here or --pose [--frame], not both');
+        expect(await byPlace('desk')).to.deep.include({
+          status: 'started',
+          goal: { x_m: 1.25, y_m: -0.5, yaw_deg: 90, frame_id: 'map' },
+        });
+      } finally {
+        amcl.stop();
+      }
+    });
+
+    it('says --here needs a pose sensor where the profile has none', async () => {
+      const { ok, output } = await rt.run('memory place add "desk" --here');
+      expect(ok).to.equal(false);
+      expect(output.join('\n')).to.contain('MIRA_ERR_MEMORY_POSE_INVALID').and.to.contain('this profile has none');
+    });
+
     it('refuses a bad pose on the console and creates no place', async () => {
       for (const [line, message] of [
         ['memory place add "attic" --pose 1,2', 'a pose is x,y,yaw'],

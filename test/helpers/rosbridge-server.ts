@@ -130,6 +130,7 @@ const CBOR_TYPED_ARRAYS: Record<string, Record<string, 'float32' | 'float64'>> =
 const CBOR_FIXED_ARRAYS: Record<string, string> = {
   'sensor_msgs/msg/Imu': 'orientation_covariance',
   'nav_msgs/msg/Odometry': 'pose.covariance',
+  'geometry_msgs/msg/PoseWithCovarianceStamped': 'pose.covariance',
 };
 
 /** A message as `extract_cbor_values` builds it: typed arrays as tag 85/86 over little-endian bytes. */

@@ -21,7 +21,10 @@ import {
   type Entity,
   type Memory,
   type MemoryStore,
+  type Pose,
   type Proposal,
+  type SensorDefinition,
+  type SensorReading,
   whyStale,
 } from '@mira/core';
 import { readableFileWarnings } from '@mira/sqlite';
@@ -31,6 +34,53 @@ export interface MemoryCommandContext {
   readonly enabled: boolean;
   readonly databasePath: string | undefined;
   store(): MemoryStore;
+  /** The profile's sensors: `memory place add --here` reads the robot's pose from a `pose` sensor. */
+  readonly sensors?: { list(): readonly SensorDefinition[]; latest(id: string): SensorReading | undefined };
+  /** The runtime's monotonic clock (ms), for a reading's age. */
+  monotonic?(): number;
+}
+
+/** How old a pose reading may be for --here when its sensor names no staleness (ms). */
+const HERE_FRESH_MS = 5000;
+
+/**
+ * Where the robot is now, for `--here`: the newest fresh reading of a `pose` sensor (Nav2's localisation
+ * on amcl_pose, the simulator's map pose), in the frame the reading names.
+ * @throws MiraError MIRA_ERR_MEMORY_POSE_INVALID saying why there is none
+ */
+function currentPose(ctx: MemoryCommandContext): Pose {
+  const sensors = (ctx.sensors?.list() ?? []).filter((s) => s.kind === 'pose');
+  if (sensors.length === 0) {
+    throw new MiraError(
+      MemoryErrorCodes.POSE_INVALID,
+      "--here reads the robot's pose from a sensor of geometry_msgs/msg/PoseWithCovarianceStamped (Nav2's amcl_pose), and this profile has none; add one to its sensors, or give --pose x,y,yaw",
+    );
+  }
+  const now = ctx.monotonic?.() ?? 0;
+  const heard: string[] = [];
+  for (const sensor of sensors) {
+    const reading = ctx.sensors!.latest(sensor.id);
+    if (!reading) {
+      heard.push(`${sensor.id}: nothing heard yet`);
+      continue;
+    }
+    const age = now - reading.monotonic;
+    if (age > (sensor.staleAfterMs ?? HERE_FRESH_MS)) {
+      heard.push(`${sensor.id}: last heard ${(age / 1000).toFixed(1)} s ago`);
+      continue;
+    }
+    const value = reading.value as Record<string, unknown>;
+    const { x, y, yaw, frame } = value;
+    if (typeof x !== 'number' || typeof y !== 'number' || typeof yaw !== 'number' || typeof frame !== 'string') {
+      heard.push(`${sensor.id}: its reading has no whole pose with a frame`);
+      continue;
+    }
+    return parsePose(`${x},${y},${(yaw * 180) / Math.PI}`, frame);
+  }
+  throw new MiraError(
+    MemoryErrorCodes.POSE_INVALID,
+    `--here needs a fresh pose, and there is none (${heard.join('; ')}); wait for localisation, or give --pose x,y,yaw`,
+  );
 }
 
 /** The `source_kind` of memories written from the console. */
@@ -192,17 +242,28 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
           valueName: '<frame>',
           description: `the frame of the pose (default ${DEFAULT_POSE_FRAME}, Nav2's global frame)`,
         },
+        here: {
+          takesValue: false,
+          description: "where the robot is now, from the profile's pose sensor (Nav2's amcl_pose), in its frame",
+        },
       },
       run: async (input, out) => {
         const given = single(input.options, 'pose');
-        if (given === undefined) {
+        const here = input.options.has('here');
+        if (given === undefined && !here) {
           throw new MiraError(
             MemoryErrorCodes.POSE_INVALID,
-            'give the place its pose: --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90',
+            'give the place its pose: --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90, or --here',
+          );
+        }
+        if (here && (given !== undefined || input.options.has('frame'))) {
+          throw new MiraError(
+            MemoryErrorCodes.POSE_INVALID,
+            '--here takes the pose and its frame from the robot; give either --here or --pose [--frame], not both',
           );
         }
         // Checked before anything is written: a bad pose leaves no place without one.
-        const pose = parsePose(given, single(input.options, 'frame') ?? DEFAULT_POSE_FRAME);
+        const pose = here ? currentPose(ctx) : parsePose(given!, single(input.options, 'frame') ?? DEFAULT_POSE_FRAME);
         const store = ctx.store();
         const entity = await store.createEntity({ entityType: PLACE_ENTITY_TYPE, canonicalName: input.args[0]! });
         const memory = await store.createMemory({

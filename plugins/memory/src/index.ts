@@ -138,6 +138,8 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
         }
         return kernel.stores.get(MEMORY_STORE);
       },
+      sensors: kernel.sensors,
+      monotonic: () => kernel.clock.monotonic(),
     })) {
       kernel.commands.register(command);
     }

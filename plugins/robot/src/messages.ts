@@ -5,6 +5,8 @@ export const SENSOR_MESSAGE_TYPES = {
   'sensor_msgs/msg/BatteryState': 'battery',
   'sensor_msgs/msg/Range': 'range',
   'nav_msgs/msg/Odometry': 'odometry',
+  // Where the robot is in the map: Nav2's localisation (AMCL publishes it on amcl_pose).
+  'geometry_msgs/msg/PoseWithCovarianceStamped': 'pose',
   'sensor_msgs/msg/LaserScan': 'scan',
   'sensor_msgs/msg/Imu': 'imu',
   // iRobot Create 3 (the TurtleBot 4's base): its hazard detections and its dock.
@@ -26,6 +28,7 @@ export const SENSOR_UNITS: Record<SensorMessageType, string> = {
   'sensor_msgs/msg/BatteryState': 'percent',
   'sensor_msgs/msg/Range': 'm',
   'nav_msgs/msg/Odometry': 'm, rad, m/s, rad/s',
+  'geometry_msgs/msg/PoseWithCovarianceStamped': 'm, rad',
   'sensor_msgs/msg/LaserScan': 'm',
   'sensor_msgs/msg/Imu': 'rad, rad/s',
   'irobot_create_msgs/msg/HazardDetectionVector': 'detected',
@@ -37,6 +40,7 @@ export const SENSOR_FIELDS: Record<SensorMessageType, readonly string[]> = {
   'sensor_msgs/msg/BatteryState': ['percent', 'voltage', 'charging'],
   'sensor_msgs/msg/Range': ['range_m', 'too_close', 'nothing_within_m', 'nothing_detected', 'invalid'],
   'nav_msgs/msg/Odometry': ['x', 'y', 'yaw', 'linear_m_s', 'angular_rad_s'],
+  'geometry_msgs/msg/PoseWithCovarianceStamped': ['x', 'y', 'yaw', 'frame'],
   'sensor_msgs/msg/LaserScan': ['nearest_m', 'front_m', 'left_m', 'right_m', 'back_m', 'unknown_returns'],
   'sensor_msgs/msg/Imu': ['yaw', 'yaw_rate_rad_s'],
   'irobot_create_msgs/msg/HazardDetectionVector': [...HAZARD_TYPES, 'hazards'],
@@ -84,7 +88,7 @@ export function arrayField(value: unknown): readonly unknown[] | undefined {
 export function toSensorValue(
   type: SensorMessageType,
   message: RosMessage,
-): Readonly<Record<string, number | boolean>> {
+): Readonly<Record<string, number | boolean | string>> {
   switch (type) {
     case 'sensor_msgs/msg/BatteryState': {
       // NaN (or null, as rosbridge sends NaN and ±Inf) means unknown: the field is left out.
@@ -127,6 +131,23 @@ export function toSensorValue(
       if (typeof message.is_docked === 'boolean') value.docked = message.is_docked;
       if (typeof message.dock_visible === 'boolean') value.dock_visible = message.dock_visible;
       return value;
+    }
+    case 'geometry_msgs/msg/PoseWithCovarianceStamped': {
+      // The pose and the frame it is in (the header's): a place is kept with both.
+      const pose = (
+        message.pose as
+          { pose?: { position?: Record<string, unknown>; orientation?: Record<string, unknown> } } | undefined
+      )?.pose;
+      const frame = (message.header as { frame_id?: unknown } | undefined)?.frame_id;
+      return {
+        ...finiteFields({
+          x: round(num(pose?.position?.x)),
+          y: round(num(pose?.position?.y)),
+          // (Six decimals: a place kept from it is good to a thousandth of a degree.)
+          yaw: round(yawOf(pose?.orientation), 6),
+        }),
+        ...(typeof frame === 'string' && frame !== '' ? { frame: frame.replace(/^\//, '') } : {}),
+      };
     }
     case 'nav_msgs/msg/Odometry': {
       const pose = (

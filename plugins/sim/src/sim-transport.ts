@@ -134,6 +134,15 @@ export class SimTransport implements RobotTransport {
           pose: { pose: { position: { x: s.x, y: s.y, z: 0 }, orientation: yawQuaternion(s.yaw) } },
           twist: { twist: { linear: { x: s.linear, y: 0, z: 0 }, angular: { x: 0, y: 0, z: s.angular } } },
         };
+      case 'geometry_msgs/msg/PoseWithCovarianceStamped':
+        // The simulated robot knows where it is: its odometry is its map pose.
+        return {
+          header: { ...header, frame_id: 'map' },
+          pose: {
+            pose: { position: { x: s.x, y: s.y, z: 0 }, orientation: yawQuaternion(s.yaw) },
+            covariance: new Array<number>(36).fill(0),
+          },
+        };
       case 'sensor_msgs/msg/Imu':
         return {
           header,
