@@ -1,24 +1,20 @@
+import { parseArgs } from 'node:util';
 import type { Application, CliCommandContext } from '@mira/core';
 import { serveMcp } from './server.js';
 
 /** Reads `--profile <dir|profile.toml>` (or `--profile=…`, `-p`), the only argument `mira mcp` takes. */
 function profileOf(context: CliCommandContext): string {
   let profile: string | undefined;
-  for (let i = 0; i < context.argv.length; i += 1) {
-    const arg = context.argv[i]!;
-    if (arg === '--profile' || arg === '-p') {
-      profile = context.argv[++i];
-      if (profile === undefined || profile.startsWith('-')) {
-        throw context.usageError('--profile needs a profile directory or profile.toml');
-      }
-    } else if (arg.startsWith('--profile=')) {
-      profile = arg.slice('--profile='.length);
-    } else {
-      throw context.usageError(`unexpected argument "${arg}" for mira mcp; it takes --profile <dir|profile.toml>`);
-    }
+  try {
+    ({
+      values: { profile },
+    } = parseArgs({ args: [...context.argv], options: { profile: { type: 'string', short: 'p' } }, strict: true }));
+  } catch (error) {
+    throw context.usageError(`${(error as Error).message}; mira mcp takes --profile <dir|profile.toml>`);
   }
-  if (!profile)
+  if (!profile) {
     throw context.usageError('mira mcp needs --profile <dir|profile.toml>, e.g. mira mcp --profile profiles/mira-sim');
+  }
   return profile;
 }
 

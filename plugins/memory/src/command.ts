@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import {
   MEMORY_STORE,
   terminalProgress,
@@ -8,22 +9,19 @@ import {
   type Progress,
 } from '@mira/core';
 
-/** The flags of `mira memory copy`, by name. */
+/** The flags of `mira memory copy` (node:util parseArgs). */
 function copyArguments(context: CliCommandContext, argv: readonly string[]): { profile: string; to: string } {
-  const values = new Map<string, string>();
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
-    if (flag !== '--profile' && flag !== '--to') {
-      throw context.usageError(`unexpected argument "${arg}" for mira memory copy; see mira --help`);
-    }
-    const value = inline ?? argv[++i];
-    if (value === undefined || value.startsWith('-'))
-      throw context.usageError(`${flag} needs a profile directory or profile.toml`);
-    values.set(flag, value);
+  let values: { profile?: string; to?: string };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { profile: { type: 'string', short: 'p' }, to: { type: 'string' } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw context.usageError(`${(error as Error).message}; see mira --help`);
   }
-  const profile = values.get('--profile');
-  const to = values.get('--to');
+  const { profile, to } = values;
   if (!profile || !to) {
     throw context.usageError(
       'mira memory copy needs --profile <the robot profile (SQLite)> and --to <the fleet profile (PostgreSQL)>',
