@@ -2,6 +2,7 @@
 // checked by the type-check of `npm test` (tsc -p tsconfig.test.json), and each @ts-expect-error fails
 // that check the day the derived type stops refusing what the schema refuses.
 import { expect } from 'chai';
+import type { AttentionConfig } from '@mira/plugin-attention';
 import type { MemoryConfig } from '@mira/plugin-memory';
 import type { MindViewConfig } from '@mira/plugin-mind-view';
 import type { NotesConfig } from '@mira/plugin-notes';
@@ -34,6 +35,13 @@ const mindView: MindViewConfig = { enabled: true, host: '::1', port: 0 };
 // @ts-expect-error: the host is one of the loopback names
 const anyHost: MindViewConfig = { ...mindView, host: '0.0.0.0' };
 
+const attention: AttentionConfig = {
+  tick_ms: 250,
+  monitors: [{ id: 'low', sensor: 'battery', field: 'percent', below: 20, message: 'The battery is low.' }],
+};
+// @ts-expect-error: a monitor needs below or above (the schema's anyOf)
+const noThreshold: AttentionConfig = { tick_ms: 250, monitors: [{ id: 'x', sensor: 'battery', message: 'm' }] };
+
 describe('config types derived from the schemas', () => {
   it('type-check as the schemas validate (the @ts-expect-error lines above)', () => {
     // At run time only that the values above exist; the check is the type-check.
@@ -48,6 +56,8 @@ describe('config types derived from the schemas', () => {
       badProvider,
       noModel,
       anyHost,
-    ]).to.have.length(10);
+      attention,
+      noThreshold,
+    ]).to.have.length(12);
   });
 });

@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import {
   CoreErrorCodes,
   MiraError,
@@ -18,7 +19,7 @@ import {
 } from '@mira/core';
 import { parseDuration } from './duration.js';
 import { FollowupQueue } from './followups.js';
-import { MonitorState, type MonitorConfig } from './monitors.js';
+import { MonitorState } from './monitors.js';
 
 export { MAX_DELAY_MS, parseDuration } from './duration.js';
 export { AttentionErrorCodes, AttentionErrors } from './errors.js';
@@ -28,12 +29,47 @@ export { MonitorState, monitoredValue, type Crossing, type MonitorConfig } from 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-attention';
 
-/** The `[attention]` table. */
-export interface AttentionConfig {
-  monitors: MonitorConfig[];
-  /** How often due follow-ups are checked, in real milliseconds (0: only on tick()). */
-  tick_ms: number;
-}
+/**
+ * The `[attention]` table's schema: the runtime validates the table with it and fills the defaults, the
+ * configuration reference is generated from it, and {@link AttentionConfig} is derived from it (each
+ * monitor must fit {@link MonitorConfig}, the type the monitors work with: the type-check says when not).
+ */
+const CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    tick_ms: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 60000,
+      default: 250,
+      description: 'how often due follow-ups are checked, in real milliseconds (0: only on tick())',
+    },
+    monitors: {
+      type: 'array',
+      default: [],
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$', description: "the monitor's name" },
+          sensor: { type: 'string', description: 'the sensor it watches' },
+          field: { type: 'string', description: 'the field of an object value, e.g. percent' },
+          below: { type: 'number', description: 'trigger when the value falls below this' },
+          clear_above: { type: 'number', description: 're-arm once it rises above this (default: below)' },
+          above: { type: 'number', description: 'trigger when the value rises above this' },
+          clear_below: { type: 'number', description: 're-arm once it falls below this (default: above)' },
+          message: { type: 'string', minLength: 1, description: 'what the episode is told' },
+        },
+        required: ['id', 'sensor', 'message'],
+        anyOf: [{ required: ['below'] }, { required: ['above'] }],
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+} as const satisfies JSONSchema;
+
+/** The `[attention]` table as `setup` receives it (defaults filled in): derived from {@link CONFIG_SCHEMA}. */
+export type AttentionConfig = FromSchema<typeof CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
 /** One runtime's attention: its monitors' state, follow-up queue and timer. */
 export interface AttentionInstance extends PluginInstance {
@@ -47,33 +83,7 @@ export const attentionPlugin: MiraPlugin<AttentionConfig, AttentionInstance> = d
   version: '0.1.0',
   configSection: 'attention',
   stopPhase: 'attention',
-  configSchema: {
-    type: 'object',
-    properties: {
-      tick_ms: { type: 'integer', minimum: 0, maximum: 60000, default: 250 },
-      monitors: {
-        type: 'array',
-        default: [],
-        items: {
-          type: 'object',
-          properties: {
-            id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
-            sensor: { type: 'string' },
-            field: { type: 'string' },
-            below: { type: 'number' },
-            clear_above: { type: 'number' },
-            above: { type: 'number' },
-            clear_below: { type: 'number' },
-            message: { type: 'string', minLength: 1 },
-          },
-          required: ['id', 'sensor', 'message'],
-          anyOf: [{ required: ['below'] }, { required: ['above'] }],
-          additionalProperties: false,
-        },
-      },
-    },
-    additionalProperties: false,
-  },
+  configSchema: CONFIG_SCHEMA,
   setup(k, config) {
     const queue = new FollowupQueue(k.clock);
     const running = new Set<Promise<void>>();
