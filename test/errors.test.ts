@@ -122,6 +122,15 @@ describe('error catalogues', () => {
     expect(CoreErrors.error('CLI_USAGE', 'no --profile').message).to.equal('MIRA_ERR_CLI_USAGE: no --profile');
   });
 
+  it("give each loaded code's entry by its code, whichever package defines it", async () => {
+    const { errorEntry, CoreErrors, MemoryErrors } = await import('@mira/core');
+    expect(errorEntry('MIRA_ERR_CLI_USAGE')).to.equal(CoreErrors.entry('MIRA_ERR_CLI_USAGE'));
+    expect(errorEntry('MIRA_ERR_MEMORY_POSE_INVALID')?.fix).to.equal(
+      MemoryErrors.entry('MIRA_ERR_MEMORY_POSE_INVALID')!.fix,
+    );
+    expect(errorEntry('MIRA_ERR_NO_SUCH_CODE')).to.equal(undefined);
+  });
+
   it('refuse a code defined twice in one catalogue', async () => {
     const { defineErrors } = await import('@mira/core');
     expect(() =>

@@ -1,4 +1,4 @@
-import { MEMORY_STORE } from '@mira/core';
+import { MEMORY_STORE, MemoryErrors } from '@mira/core';
 import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +7,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { MemoryStore } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
-import mindViewPlugin, { SECURITY_HEADERS, startMindViewServer, statusOf } from '@mira/plugin-mind-view';
+import mindViewPlugin, {
+  MindViewErrors,
+  SECURITY_HEADERS,
+  startMindViewServer,
+  statusOf,
+} from '@mira/plugin-mind-view';
 import notesPlugin, { NOTES_STORE } from '@mira/plugin-notes';
 import { REPO_ROOT } from './helpers/run-mira.js';
 
@@ -564,7 +569,11 @@ describe('Mind view', function () {
         const response = await call(path, { method, ...(method === 'GET' ? {} : { body: '{}' }) });
         expect(response.status, `${method} ${path}`).to.equal(404);
         expect(await response.json(), `${method} ${path}`).to.deep.equal({
-          error: { code: 'MIRA_ERR_MIND_VIEW_NOT_FOUND', message: `no route ${method} ${path}` },
+          error: {
+            code: 'MIRA_ERR_MIND_VIEW_NOT_FOUND',
+            message: `no route ${method} ${path}`,
+            fix: 'see docs/operator.md ("Mind view") for the routes',
+          },
         });
       }
     });
@@ -578,7 +587,12 @@ describe('Mind view', function () {
       ] as const) {
         const response = await call(path, { method: 'POST', body });
         expect(response.status, path).to.equal(status);
-        expect(((await response.json()) as { error: { code: string } }).error.code).to.equal(code);
+        const { error } = (await response.json()) as { error: { code: string; fix?: string } };
+        expect(error.code).to.equal(code);
+        // What to do comes from the catalogue that defines the code, whichever package that is.
+        const entry = MindViewErrors.entry(code) ?? MemoryErrors.entry(code);
+        expect(entry, code).not.to.equal(undefined);
+        expect(error.fix, path).to.equal(entry!.fix);
       }
       expect((await store.listProposals()).map((p) => p.status)).to.deep.equal(['pending', 'pending']);
     });

@@ -34,6 +34,8 @@ export interface ErrorCatalogue<D extends ErrorDefinitions = ErrorDefinitions> {
 }
 
 const CATALOGUE = Symbol.for('mira.errorCatalogue');
+/** Every entry of every catalogue loaded in this process, by code (see {@link errorEntry}). */
+const LOADED = new Map<string, ErrorEntry>();
 
 /**
  * Defines a package's error catalogue. A code may appear once per catalogue
@@ -53,6 +55,8 @@ export function defineErrors<const D extends ErrorDefinitions>(pkg: string, defi
       throw new Error(`${pkg}: error code "${entry.code}" must be UPPER_SNAKE_CASE`);
     if (byCode.has(entry.code)) throw new Error(`${pkg}: error code ${entry.code} is defined twice in its catalogue`);
     byCode.set(entry.code, entry);
+    // The first catalogue to define a code keeps it (a test refuses a code defined in two packages).
+    if (!LOADED.has(entry.code)) LOADED.set(entry.code, entry);
   }
   const codes = Object.freeze(Object.fromEntries(Object.entries(definitions).map(([key, entry]) => [key, entry.code])));
   return Object.freeze({
@@ -66,6 +70,14 @@ export function defineErrors<const D extends ErrorDefinitions>(pkg: string, defi
       return new MiraError(entry.code as D[K]['code'], detail ?? entry.message, options);
     },
   });
+}
+
+/**
+ * The catalogue entry of `code` — its meaning and what to do — from whichever loaded package defines it
+ * (a code raised was defined by a loaded module), or undefined for a code no catalogue holds.
+ */
+export function errorEntry(code: string): ErrorEntry | undefined {
+  return LOADED.get(code);
 }
 
 /** True when `value` is an {@link ErrorCatalogue} (packages export theirs from their entry point). */

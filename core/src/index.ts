@@ -37,6 +37,7 @@ export {
   CoreErrors,
   MiraError,
   defineErrors,
+  errorEntry,
   isErrorCatalogue,
   isMiraError,
   toMiraError,

@@ -35,13 +35,18 @@ const state = {
 /** Cards on one page: the server sends one page at a time, however many notes the scope holds. */
 const PAGE_SIZE = 100;
 
+/** An API error as the page says it: the code, the message, and what to do (the catalogue's advice). */
+function failure(error) {
+  return `${error.code}: ${error.message}${error.fix ? ` — what to do: ${error.fix}` : ''}`;
+}
+
 async function api(path, options = {}) {
   const response = await fetch(path, {
     ...options,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(options.headers || {}) },
   });
   const body = await response.json();
-  if (!response.ok) throw new Error(`${body.error.code}: ${body.error.message}`);
+  if (!response.ok) throw new Error(failure(body.error));
   return body;
 }
 
@@ -572,7 +577,7 @@ function upload(path, file, onProgress) {
         reject(new Error(`the server answered ${xhr.status} without a body; nothing was imported`));
         return;
       }
-      if (xhr.status >= 400) reject(new Error(`${body.error.code}: ${body.error.message}`));
+      if (xhr.status >= 400) reject(new Error(failure(body.error)));
       else resolve(body);
     });
     xhr.addEventListener('error', () =>

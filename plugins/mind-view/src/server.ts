@@ -6,6 +6,7 @@ import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
 import {
   assertHandWrittenSource,
   CoreErrors,
+  errorEntry,
   MemoryErrorCodes,
   MemoryErrors,
   MiraError,
@@ -528,7 +529,9 @@ export async function startMindViewServer(
   /** Answers with the error's code and status; anything unexpected is a 500 whose details go to stderr only. */
   const fail = (res: ServerResponse, error: unknown) => {
     if (error instanceof MiraError) {
-      send(res, statusOf(error.code), { error: { code: error.code, message: error.detail } });
+      // With the catalogue's "what to do", which the page shows beside the message.
+      const fix = errorEntry(error.code)?.fix;
+      send(res, statusOf(error.code), { error: { code: error.code, message: error.detail, ...(fix ? { fix } : {}) } });
       return;
     }
     const id = randomBytes(6).toString('hex');
