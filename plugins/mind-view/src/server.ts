@@ -2,7 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
+import type FindMyWayRouter from 'find-my-way';
+import type { HTTPMethod, HTTPVersion } from 'find-my-way';
 import {
   assertHandWrittenSource,
   CoreErrors,
@@ -287,6 +288,9 @@ export async function startMindViewServer(
   type Handler = (req: IncomingMessage, url: URL, params: Record<string, string | undefined>) => Promise<unknown>;
   // The API's routes. (The page's assets and the event stream are served before these.)
   // Each route's own handler is kept as its store (find-my-way's handler signature is node's (req, res)).
+  // Loaded with the server, not with the plugin: a profile whose Mind view is off never loads the router.
+  // (A CommonJS module: its function is the default export of the namespace import gives.)
+  const { default: FindMyWay } = (await import('find-my-way')) as unknown as { default: typeof FindMyWayRouter };
   const router = FindMyWay<HTTPVersion.V1>({ maxParamLength: 500 });
   const api = {
     on: (method: HTTPMethod, path: string, handler: Handler) => router.on(method, path, () => undefined, handler),
