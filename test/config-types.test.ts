@@ -3,6 +3,7 @@
 // that check the day the derived type stops refusing what the schema refuses.
 import { expect } from 'chai';
 import type { AttentionConfig } from '@mira/plugin-attention';
+import type { McpToolsConfig } from '@mira/plugin-mcp-tools';
 import type { MemoryConfig } from '@mira/plugin-memory';
 import type { MindViewConfig } from '@mira/plugin-mind-view';
 import type { NotesConfig } from '@mira/plugin-notes';
@@ -42,6 +43,22 @@ const attention: AttentionConfig = {
 // @ts-expect-error: a monitor needs below or above (the schema's anyOf)
 const noThreshold: AttentionConfig = { tick_ms: 250, monitors: [{ id: 'x', sensor: 'battery', message: 'm' }] };
 
+const mcpTools: McpToolsConfig = {
+  servers: [
+    {
+      name: 'tickets',
+      url: 'http://127.0.0.1:1/mcp',
+      args: [],
+      env: {},
+      tools: ['find'],
+      origins: ['operator'],
+      timeout_ms: 100,
+    },
+  ],
+};
+// @ts-expect-error: an origin is one of the episode origins
+const badOrigin: McpToolsConfig = { servers: [{ ...mcpTools.servers[0]!, origins: ['anyone'] }] };
+
 describe('config types derived from the schemas', () => {
   it('type-check as the schemas validate (the @ts-expect-error lines above)', () => {
     // At run time only that the values above exist; the check is the type-check.
@@ -58,6 +75,8 @@ describe('config types derived from the schemas', () => {
       anyHost,
       attention,
       noThreshold,
-    ]).to.have.length(12);
+      mcpTools,
+      badOrigin,
+    ]).to.have.length(14);
   });
 });

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -45,15 +46,80 @@ export interface McpServerConfig {
   readonly timeout_ms: number;
 }
 
-/** The `[mcp_tools]` table. */
-export interface McpToolsConfig {
-  readonly servers: readonly McpServerConfig[];
-}
-
 /** How long a server may take to start and list its tools, at least. */
 const START_TIMEOUT_MS = 15_000;
 
 const LOOPBACK_URL = '^https?://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?(/.*)?$';
+
+/**
+ * The `[mcp_tools]` table's schema: the runtime validates the table with it and fills the defaults, the
+ * configuration reference is generated from it, and {@link McpToolsConfig} is derived from it (each server
+ * must fit {@link McpServerConfig}, the type the connections work with: the type-check says when not).
+ */
+const CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    servers: {
+      type: 'array',
+      default: [],
+      items: {
+        type: 'object',
+        properties: {
+          name: {
+            type: 'string',
+            pattern: '^[a-z][a-z0-9_]{0,30}$',
+            description: "the server's name; its tools are offered as <name>__<tool>",
+          },
+          command: { type: 'string', minLength: 1, description: 'stdio: the program to start (command or url)' },
+          args: {
+            type: 'array',
+            items: { type: 'string' },
+            default: [],
+            description: "stdio: the program's arguments",
+          },
+          env: {
+            type: 'object',
+            additionalProperties: { type: 'string' },
+            default: {},
+            description: 'stdio: environment variables added for the program',
+          },
+          url: {
+            type: 'string',
+            pattern: LOOPBACK_URL,
+            description: 'Streamable HTTP on this machine (command or url)',
+          },
+          tools: {
+            type: 'array',
+            items: { type: 'string', minLength: 1 },
+            minItems: 1,
+            description: 'the allow-list: only these of its tools are offered',
+          },
+          origins: {
+            type: 'array',
+            items: { enum: [...EPISODE_ORIGINS] },
+            minItems: 1,
+            default: ['operator'],
+            description: 'the episode origins its tools are offered in',
+          },
+          timeout_ms: {
+            type: 'integer',
+            minimum: 100,
+            maximum: 600_000,
+            default: 10_000,
+            description: 'per tool call',
+          },
+        },
+        required: ['name', 'tools'],
+        oneOf: [{ required: ['command'] }, { required: ['url'] }],
+        additionalProperties: false,
+      },
+    },
+  },
+  additionalProperties: false,
+} as const satisfies JSONSchema;
+
+/** The `[mcp_tools]` table as `setup` receives it (defaults filled in): derived from {@link CONFIG_SCHEMA}. */
+export type McpToolsConfig = FromSchema<typeof CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
 type Status = { up: true } | { up: false; why: string };
 
@@ -150,37 +216,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
   name: PLUGIN_NAME,
   version: '0.1.0',
   configSection: 'mcp_tools',
-  configSchema: {
-    type: 'object',
-    properties: {
-      servers: {
-        type: 'array',
-        default: [],
-        items: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,30}$' },
-            command: { type: 'string', minLength: 1 },
-            args: { type: 'array', items: { type: 'string' }, default: [] },
-            env: { type: 'object', additionalProperties: { type: 'string' }, default: {} },
-            url: { type: 'string', pattern: LOOPBACK_URL },
-            tools: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
-            origins: {
-              type: 'array',
-              items: { enum: [...EPISODE_ORIGINS] },
-              minItems: 1,
-              default: ['operator'],
-            },
-            timeout_ms: { type: 'integer', minimum: 100, maximum: 600_000, default: 10_000 },
-          },
-          required: ['name', 'tools'],
-          oneOf: [{ required: ['command'] }, { required: ['url'] }],
-          additionalProperties: false,
-        },
-      },
-    },
-    additionalProperties: false,
-  },
+  configSchema: CONFIG_SCHEMA,
   setup(kernel, config) {
     const names = config.servers.map((s) => s.name);
     const repeated = names.find((name, i) => names.indexOf(name) !== i);
