@@ -1,5 +1,5 @@
 import { MemoryErrors } from './errors.js';
-import type { Entity, Memory, MemoryStore } from './types.js';
+import type { Entity, Memory, MemoryStore, NewMemory } from './types.js';
 
 /**
  * Places: entities of type `place` whose pose (frame, x, y, yaw) is a memory of the place — kind `fact`,
@@ -89,6 +89,23 @@ export function isOperatorPose(memory: Memory): boolean {
   );
 }
 
+/** The memory that keeps `place`'s pose, as the operator writes it on the console ({@link isOperatorPose}). */
+export function poseMemory(place: Entity, pose: Pose): NewMemory {
+  return {
+    kind: 'fact',
+    summary: `${place.canonicalName} is at ${describePose(pose)}`,
+    links: [{ entityId: place.id, role: 'subject' }],
+    predicate: POSE_PREDICATE,
+    value: poseValue(pose),
+    sourceKind: POSE_SOURCE_KIND,
+  };
+}
+
+/** The newest of a place's active memories that is a pose the operator wrote, if any. */
+export function newestOperatorPose(memories: readonly Memory[]): Memory | undefined {
+  return memories.filter(isOperatorPose).sort((a, b) => b.id - a.id)[0];
+}
+
 /** Why a place cannot be driven to, with the candidates' IDs where there are some. */
 export interface PlaceRefusal {
   readonly reason: 'place_not_found' | 'place_ambiguous' | 'place_has_no_pose';
@@ -129,9 +146,7 @@ export async function resolvePlace(store: MemoryStore, name: string): Promise<Re
     };
   }
   const entity = places[0]!;
-  const { memories } = await store.listActiveMemories(entity.id);
-  const poses = memories.filter(isOperatorPose).sort((a, b) => b.id - a.id);
-  const memory = poses[0];
+  const memory = newestOperatorPose((await store.listActiveMemories(entity.id)).memories);
   if (!memory) {
     return {
       reason: 'place_has_no_pose',

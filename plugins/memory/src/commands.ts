@@ -3,13 +3,11 @@ import {
   DEFAULT_POSE_FRAME,
   describePose,
   formatEntity,
-  isOperatorPose,
+  newestOperatorPose,
   parsePose,
+  poseMemory,
   PLACE_ENTITY_TYPE,
-  POSE_PREDICATE,
-  POSE_SOURCE_KIND,
   poseOfValue,
-  poseValue,
   MemoryErrorCodes,
   MiraError,
   parseEntityRef,
@@ -266,14 +264,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const pose = here ? currentPose(ctx) : parsePose(given!, single(input.options, 'frame') ?? DEFAULT_POSE_FRAME);
         const store = ctx.store();
         const entity = await store.createEntity({ entityType: PLACE_ENTITY_TYPE, canonicalName: input.args[0]! });
-        const memory = await store.createMemory({
-          kind: 'fact',
-          summary: `${entity.canonicalName} is at ${describePose(pose)}`,
-          links: [{ entityId: entity.id, role: 'subject' }],
-          predicate: POSE_PREDICATE,
-          value: poseValue(pose),
-          sourceKind: POSE_SOURCE_KIND,
-        });
+        const memory = await store.createMemory(poseMemory(entity, pose));
         out.print(`${formatEntity(entity)} at ${describePose(pose)} (${memory.ref})`);
         const others = (await store.findEntities(entity.canonicalName)).filter((e) => e.id !== entity.id);
         if (others.length > 0)
@@ -306,22 +297,14 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
             `${entity.ref} is a ${entity.entityType}, not a place; only a place has a pose`,
           );
         }
-        const { memories } = await store.listActiveMemories(entity.id);
-        const current = memories.find(isOperatorPose);
+        const current = newestOperatorPose((await store.listActiveMemories(entity.id)).memories);
         if (current) {
           throw new MiraError(
             MemoryErrorCodes.POSE_INVALID,
             `${entity.ref} already has its pose (${current.ref}); moving a place is not supported yet: add the new place under another name`,
           );
         }
-        const memory = await store.createMemory({
-          kind: 'fact',
-          summary: `${entity.canonicalName} is at ${describePose(pose)}`,
-          links: [{ entityId: entity.id, role: 'subject' }],
-          predicate: POSE_PREDICATE,
-          value: poseValue(pose),
-          sourceKind: POSE_SOURCE_KIND,
-        });
+        const memory = await store.createMemory(poseMemory(entity, pose));
         out.print(`${formatEntity(entity)} at ${describePose(pose)} (${memory.ref})`);
       },
     },
@@ -335,7 +318,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         if (total === 0) out.print('no places yet; add one with memory place add "<name>" --pose x,y,yaw');
         const active = await store.listActiveMemoriesOf(entities.map((e) => e.id));
         entities.forEach((entity, i) => {
-          const pose = active[i]!.memories.filter(isOperatorPose).sort((a, b) => b.id - a.id)[0];
+          const pose = newestOperatorPose(active[i]!.memories);
           const aliases =
             entity.aliases.length > 0 ? ` (also ${entity.aliases.map((a) => quote(a.alias)).join(', ')})` : '';
           out.print(
