@@ -970,7 +970,7 @@ export class NotesStore {
     if (why === undefined) {
       try {
         const [vector] = await this.embedder!.embed([query]);
-        addRanks(this.#nearestVisible(vector!, viewer, filter, VECTOR_POOL));
+        addRanks(this.#nearestVisible(vector!, viewer, wantedLabel === null ? null : filter, VECTOR_POOL));
         mode = 'hybrid';
       } catch (error) {
         why = `the embedder failed (${(error as Error).message}); full-text only`;
@@ -999,9 +999,11 @@ export class NotesStore {
    * The `pool` nearest notes the viewer may see, nearest first, above the similarity floor. Scope and
    * key are checked while the binary codes are scanned, so 250 near notes in another scope, or under a
    * key, cannot hide a visible match; the candidates are re-scored exactly with their float vectors.
-   * A label filter is checked afterwards, widening the candidates until enough pass or none are left.
+   * A label filter (`filter`, null for none) is checked afterwards in the database, widening the
+   * candidates until enough pass or none are left. Without one the scan's visibility is the answer:
+   * the index is rebuilt after any change to a note's vector, and a hit is checked again when read.
    */
-  #nearestVisible(vector: Float32Array, viewer: Viewer, filter: readonly unknown[], pool: number): number[] {
+  #nearestVisible(vector: Float32Array, viewer: Viewer, filter: readonly unknown[] | null, pool: number): number[] {
     const index = this.#vectorIndex();
     const query = binaryCode(vector);
     const scopes = new Set(viewer.scopes);
@@ -1013,10 +1015,8 @@ export class NotesStore {
       const scored = this.#exactAtFloor(vector, index.similarities(vector, candidates), minSimilarity)
         .filter((row) => row.similarity >= minSimilarity)
         .sort((x, y) => y.similarity - x.similarity || x.id - y.id);
-      const visible = this.#allowedInOrder(
-        scored.map((row) => row.id),
-        filter,
-      );
+      const ids = scored.map((row) => row.id);
+      const visible = filter === null ? ids : this.#allowedInOrder(ids, filter);
       // Fewer candidates than asked for: every visible vector was seen. Some below the floor: the
       // candidates reach past the near notes, and wider ones would only be further away.
       if (visible.length >= pool || candidates.length < wanted || scored.length < candidates.length) {
