@@ -8,6 +8,8 @@ import type { MemoryConfig } from '@mira/plugin-memory';
 import type { MindViewConfig } from '@mira/plugin-mind-view';
 import type { NotesConfig } from '@mira/plugin-notes';
 import type { OpenAIConfig } from '@mira/plugin-openai';
+import type { Ros2Config } from '@mira/plugin-ros2';
+import type { SimConfig } from '@mira/plugin-sim';
 
 const memory: MemoryConfig = { enabled: true, backend: 'postgres', url_env: 'PG', proposal_expiry_days: 7, space: 'w' };
 // @ts-expect-error: the backend is sqlite or postgres
@@ -59,6 +61,49 @@ const mcpTools: McpToolsConfig = {
 // @ts-expect-error: an origin is one of the episode origins
 const badOrigin: McpToolsConfig = { servers: [{ ...mcpTools.servers[0]!, origins: ['anyone'] }] };
 
+const ros2: Ros2Config = {
+  transport: 'rosbridge',
+  url: 'ws://127.0.0.1:9090',
+  connect_timeout_ms: 5000,
+  liveness_ms: 500,
+  goal_accept_timeout_ms: 5000,
+  node_name: 'mira',
+  namespace: '',
+  use_sim_time: false,
+  node: { utterances: false, reply: true, events: true, recall: true, rosout: true, diagnostics: true },
+  sensors: [{ id: 'battery', topic: '/battery_state', type: 'sensor_msgs/msg/BatteryState' }],
+  drive: {
+    topic: '/cmd_vel',
+    type: 'geometry_msgs/msg/TwistStamped',
+    stamp: 'zero',
+    max_linear_m_s: 0.5,
+    max_angular_rad_s: 1,
+    max_duration_s: 10,
+  },
+};
+// @ts-expect-error: a sensor's type is one of the message types Mira reads
+const badSensorType: Ros2Config = { ...ros2, sensors: [{ id: 'cam', topic: '/cam', type: 'sensor_msgs/msg/Foo' }] };
+// @ts-expect-error: the drive's message type is Twist or TwistStamped
+const badDrive: Ros2Config = { ...ros2, drive: { ...ros2.drive!, type: 'geometry_msgs/msg/Wrench' } };
+// @ts-expect-error: the transport is rclnodejs or rosbridge
+const badTransport: Ros2Config = { ...ros2, transport: 'zenoh' };
+// @ts-expect-error: [ros2.node] has no key beyond its schema's
+const badNode: Ros2Config = { ...ros2, node: { ...ros2.node, services: true } };
+
+const sim: SimConfig = {
+  battery_percent: 100,
+  battery_drain_percent_per_min: 0.5,
+  battery_drain_percent_per_m: 0.2,
+  room_half_size_m: 5,
+  cmd_timeout_s: 0.5,
+  tick_ms: 50,
+  rates_hz: { battery: 1 },
+};
+// @ts-expect-error: a rate is a number
+const badRate: SimConfig = { ...sim, rates_hz: { battery: 'fast' } };
+// @ts-expect-error: the sim's safety table has no key beyond its schema's
+const badSafety: SimConfig = { ...sim, safety: { stall_ms: 250, brake: true } };
+
 describe('config types derived from the schemas', () => {
   it('type-check as the schemas validate (the @ts-expect-error lines above)', () => {
     // At run time only that the values above exist; the check is the type-check.
@@ -77,6 +122,14 @@ describe('config types derived from the schemas', () => {
       noThreshold,
       mcpTools,
       badOrigin,
-    ]).to.have.length(14);
+      ros2,
+      badSensorType,
+      badDrive,
+      badTransport,
+      badNode,
+      sim,
+      badRate,
+      badSafety,
+    ]).to.have.length(22);
   });
 });

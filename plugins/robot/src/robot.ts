@@ -132,7 +132,14 @@ export interface SafetyMapping {
   readonly e_stop_timeout_ms?: number;
 }
 
-/** JSON schema properties for {@link RobotMapping}, for hardware plugins' config schemas. */
+/** The sensor message types, as the config schema lists them. */
+const SENSOR_TYPE_NAMES = Object.keys(SENSOR_MESSAGE_TYPES) as SensorMessageType[];
+
+/**
+ * JSON schema properties for {@link RobotMapping}, for hardware plugins' config schemas. A plugin derives
+ * its config type from its schema (`FromSchema`), and passing that config to {@link attachRobot} checks,
+ * at compile time, that the schema still describes a {@link RobotMapping}.
+ */
 export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
   sensors: {
     type: 'array',
@@ -141,7 +148,7 @@ export const ROBOT_MAPPING_SCHEMA_PROPERTIES = {
       properties: {
         id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
         topic: { type: 'string', pattern: TOPIC_NAME_PATTERN },
-        type: { enum: Object.keys(SENSOR_MESSAGE_TYPES) },
+        type: { enum: SENSOR_TYPE_NAMES },
         stale_after_ms: { type: 'integer', minimum: 1 },
         qos: { enum: ['sensor_data', 'reliable'] },
         throttle_rate_ms: { type: 'integer', minimum: 0, maximum: 60000 },

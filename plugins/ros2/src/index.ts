@@ -7,16 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { parse as parseYaml } from 'yaml';
 import { definePlugin, type MiraPlugin } from '@mira/core';
-import {
-  CLOCK_TOPIC,
-  ROBOT_MAPPING_SCHEMA_PROPERTIES,
-  attachRobot,
-  type RobotMapping,
-  type RobotTransport,
-} from '@mira/robot';
-import { NODE_CONFIG_SCHEMA, attachNode, resolveName, type NodeConfig } from './node.js';
+import { CLOCK_TOPIC, ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotTransport } from '@mira/robot';
+import { NODE_CONFIG_SCHEMA, attachNode, resolveName } from './node.js';
 import { Ros2Errors } from './errors.js';
 import { RosArgsError, parseRosArgs, readParamsFile, remapName, type RosArgs } from './ros-args.js';
 import { RclnodejsTransport } from './rclnodejs-transport.js';
@@ -60,26 +55,56 @@ export { connectRclnodejs, connectRosbridge } from './safety-transport.js';
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-ros2';
 
-/** The `[ros2]` table. */
-export interface Ros2Config extends RobotMapping {
-  transport: 'rclnodejs' | 'rosbridge';
-  /** rosbridge only, e.g. `ws://robot.local:9090`. */
-  url?: string;
-  connect_timeout_ms: number;
-  /** rosbridge only: pings unanswered this long take the link down (default 500). */
-  liveness_ms: number;
-  /** rosbridge only: a navigation goal with no feedback or result this long is rejected (default 5000). */
-  goal_accept_timeout_ms: number;
-  node_name: string;
-  namespace: string;
-  /** What other ROS nodes may do with Mira. */
-  node: NodeConfig;
-  /**
-   * On a simulation clock: every stamp Mira writes follows `/clock` (zero until it is heard). `-p
-   * use_sim_time:=…` and a `--params-file` entry win over it, as they would for any ROS node.
-   */
-  use_sim_time: boolean;
-}
+/** The JSON schema of the `[ros2]` table: the transport, the node, and the robot's mapping to topics. */
+export const ROS2_CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    transport: {
+      enum: ['rclnodejs', 'rosbridge'],
+      default: 'rclnodejs',
+      description: 'rclnodejs (native ROS 2) or rosbridge (JSON over a WebSocket).',
+    },
+    url: { type: 'string', pattern: '^wss?://', description: 'rosbridge only, e.g. ws://robot.local:9090.' },
+    connect_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
+    liveness_ms: {
+      type: 'integer',
+      minimum: 50,
+      maximum: 10000,
+      default: DEFAULT_LIVENESS_MS,
+      description: 'rosbridge only: pings unanswered this long take the link down.',
+    },
+    goal_accept_timeout_ms: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 120000,
+      default: DEFAULT_GOAL_ACCEPT_MS,
+      description: 'rosbridge only: a navigation goal with no feedback or result this long is rejected.',
+    },
+    node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
+    namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
+    use_sim_time: {
+      type: 'boolean',
+      default: false,
+      description:
+        'On a simulation clock: every stamp Mira writes follows /clock (zero until it is heard). -p use_sim_time:=… and a --params-file entry win over it, as for any ROS node.',
+    },
+    ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
+    node: NODE_CONFIG_SCHEMA,
+  },
+  required: ['sensors'],
+  additionalProperties: false,
+  if: { properties: { transport: { const: 'rosbridge' } } },
+  then: { required: ['url'] },
+} as const satisfies JSONSchema;
+
+/**
+ * The `[ros2]` table, derived from {@link ROS2_CONFIG_SCHEMA} (defaults filled), and the clock topic set
+ * up from it under `use_sim_time`. Handing it to `attachRobot` checks that the schema still describes a
+ * `RobotMapping`.
+ */
+export type Ros2Config = FromSchema<typeof ROS2_CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }> & {
+  readonly sim_clock_topic?: string;
+};
 
 /** The ROS 2 plugin: each runtime gets its own transport and bridge. */
 export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
@@ -87,25 +112,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
   version: '0.1.0',
   configSection: 'ros2',
   stopPhase: 'hardware',
-  configSchema: {
-    type: 'object',
-    properties: {
-      transport: { enum: ['rclnodejs', 'rosbridge'], default: 'rclnodejs' },
-      url: { type: 'string', pattern: '^wss?://' },
-      connect_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: 5000 },
-      liveness_ms: { type: 'integer', minimum: 50, maximum: 10000, default: DEFAULT_LIVENESS_MS },
-      goal_accept_timeout_ms: { type: 'integer', minimum: 100, maximum: 120000, default: DEFAULT_GOAL_ACCEPT_MS },
-      node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
-      namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
-      use_sim_time: { type: 'boolean', default: false },
-      ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
-      node: NODE_CONFIG_SCHEMA,
-    },
-    required: ['sensors'],
-    additionalProperties: false,
-    if: { properties: { transport: { const: 'rosbridge' } } },
-    then: { required: ['url'] },
-  },
+  configSchema: ROS2_CONFIG_SCHEMA,
   setup(kernel, rawConfig) {
     // Launch files pass the node's namespace, name and remaps as --ros-args, read as rcl reads them;
     // they win over the profile. What rcl would refuse stops start-up in rcl's words.

@@ -6,6 +6,7 @@ import {
   type PluginKernel,
   type ToolResult,
 } from '@mira/core';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { stamp, type RobotStatus, type RobotTransport } from '@mira/robot';
 
 /**
@@ -20,36 +21,45 @@ export function resolveName(name: string, namespace: string, node: string): stri
   return `${ns}/${name}`;
 }
 
-/** The `[ros2.node]` table: what other ROS nodes may do with Mira. */
-export interface NodeConfig {
-  /** Subscribe `~/utterance` (std_msgs/msg/String): each message is said to the robot by the operator. */
-  readonly utterances: boolean;
-  /** Publish every reply on `~/reply` (std_msgs/msg/String). */
-  readonly reply: boolean;
-  /** Publish episode events as JSON on `~/events` (std_msgs/msg/String). */
-  readonly events: boolean;
-  /** Offer `~/recall` (mira_interfaces/srv/Recall) with recall_memory's semantics and bounds. */
-  readonly recall: boolean;
-  /** Publish the runtime's log lines on `/rosout` (rcl_interfaces/msg/Log), as every ROS node does. */
-  readonly rosout: boolean;
-  /** Publish `/diagnostics` (diagnostic_msgs/msg/DiagnosticArray) once a second: link, safety, battery, memory. */
-  readonly diagnostics: boolean;
-}
-
-/** The JSON schema of `[ros2.node]`. */
+/** The JSON schema of `[ros2.node]`: what other ROS nodes may do with Mira. */
 export const NODE_CONFIG_SCHEMA = {
   type: 'object',
   properties: {
-    utterances: { type: 'boolean', default: false },
-    reply: { type: 'boolean', default: true },
-    events: { type: 'boolean', default: true },
-    recall: { type: 'boolean', default: true },
-    rosout: { type: 'boolean', default: true },
-    diagnostics: { type: 'boolean', default: true },
+    utterances: {
+      type: 'boolean',
+      default: false,
+      description:
+        "Subscribe ~/utterance (std_msgs/msg/String): each message is said to the robot by the operator, with the operator's authority.",
+    },
+    reply: { type: 'boolean', default: true, description: 'Publish every reply on ~/reply (std_msgs/msg/String).' },
+    events: {
+      type: 'boolean',
+      default: true,
+      description: 'Publish episode events as JSON on ~/events (std_msgs/msg/String).',
+    },
+    recall: {
+      type: 'boolean',
+      default: true,
+      description: "Offer ~/recall (mira_interfaces/srv/Recall) with recall_memory's semantics and bounds.",
+    },
+    rosout: {
+      type: 'boolean',
+      default: true,
+      description: "Publish the runtime's log lines on /rosout (rcl_interfaces/msg/Log), as every ROS node does.",
+    },
+    diagnostics: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Publish /diagnostics (diagnostic_msgs/msg/DiagnosticArray) once a second: link, safety, battery, memory.',
+    },
   },
   additionalProperties: false,
   default: {},
-} as const;
+} as const satisfies JSONSchema;
+
+/** The `[ros2.node]` table, derived from {@link NODE_CONFIG_SCHEMA} (defaults filled). */
+export type NodeConfig = FromSchema<typeof NODE_CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
 const STRING = 'std_msgs/msg/String';
 /** rcl_interfaces/msg/Log levels. */

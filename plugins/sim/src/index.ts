@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { definePlugin, type MiraPlugin, type PluginInstance } from '@mira/core';
 import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotMapping } from '@mira/robot';
 import { SimRobot } from './sim-robot.js';
@@ -16,20 +17,41 @@ export { SimBusTransport, connectSimBus, type BusFrame } from './sim-bus.js';
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-sim';
 
-/** The `[sim]` table. */
-export interface SimConfig extends RobotMapping {
-  battery_percent: number;
-  battery_drain_percent_per_min: number;
-  battery_drain_percent_per_m: number;
-  room_half_size_m: number;
-  cmd_timeout_s: number;
-  /** Real-time step of the simulation, in ms. */
-  tick_ms: number;
-  /** Publish rates in Hz, by sensor id. */
-  rates_hz: Record<string, number>;
-  /** The in-process bus other threads join (the safety path, a test's subscriber); unique per runtime by default. */
-  bus?: string;
-}
+/** The JSON schema of the `[sim]` table: the simulated robot, and its mapping to topics. */
+export const SIM_CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    battery_percent: { type: 'number', minimum: 0, maximum: 100, default: 100 },
+    battery_drain_percent_per_min: { type: 'number', minimum: 0, default: 0.5 },
+    battery_drain_percent_per_m: { type: 'number', minimum: 0, default: 0.2 },
+    room_half_size_m: { type: 'number', exclusiveMinimum: 0, default: 5 },
+    cmd_timeout_s: { type: 'number', exclusiveMinimum: 0, default: 0.5 },
+    tick_ms: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 1000,
+      default: 50,
+      description: 'Real-time step of the simulation, in ms.',
+    },
+    rates_hz: {
+      type: 'object',
+      additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+      default: {},
+      description: 'Publish rates in Hz, by sensor id.',
+    },
+    bus: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_.:-]{1,128}$',
+      description:
+        "The in-process bus other threads join (the safety path, a test's subscriber); unique per runtime by default.",
+    },
+    ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
+  },
+  additionalProperties: false,
+} as const satisfies JSONSchema;
+
+/** The `[sim]` table, derived from {@link SIM_CONFIG_SCHEMA} (defaults filled). */
+export type SimConfig = FromSchema<typeof SIM_CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
 /** The conventional topics, used when `[sim]` does not list sensors or a drive. */
 export const DEFAULT_SIM_MAPPING: Required<Pick<RobotMapping, 'sensors' | 'drive'>> = {
@@ -67,25 +89,7 @@ export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
   version: '0.1.0',
   configSection: 'sim',
   stopPhase: 'hardware',
-  configSchema: {
-    type: 'object',
-    properties: {
-      battery_percent: { type: 'number', minimum: 0, maximum: 100, default: 100 },
-      battery_drain_percent_per_min: { type: 'number', minimum: 0, default: 0.5 },
-      battery_drain_percent_per_m: { type: 'number', minimum: 0, default: 0.2 },
-      room_half_size_m: { type: 'number', exclusiveMinimum: 0, default: 5 },
-      cmd_timeout_s: { type: 'number', exclusiveMinimum: 0, default: 0.5 },
-      tick_ms: { type: 'integer', minimum: 0, maximum: 1000, default: 50 },
-      rates_hz: {
-        type: 'object',
-        additionalProperties: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
-        default: {},
-      },
-      bus: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,128}$' },
-      ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
-    },
-    additionalProperties: false,
-  },
+  configSchema: SIM_CONFIG_SCHEMA,
   setup(kernel, config) {
     const mapping: RobotMapping = {
       sensors: config.sensors ?? DEFAULT_SIM_MAPPING.sensors,
