@@ -2,6 +2,9 @@
 // checked by the type-check of `npm test` (tsc -p tsconfig.test.json), and each @ts-expect-error fails
 // that check the day the derived type stops refusing what the schema refuses.
 import { expect } from 'chai';
+import { defineTool, type ToolArgs } from '@mira/core';
+import type { REMEMBER_PARAMETERS } from '@mira/plugin-memory-tools';
+import { recallMemoryTool, type RememberProposal } from '@mira/plugin-memory-tools';
 import type { AttentionConfig } from '@mira/plugin-attention';
 import type { McpToolsConfig } from '@mira/plugin-mcp-tools';
 import type { MemoryConfig } from '@mira/plugin-memory';
@@ -104,6 +107,51 @@ const badRate: SimConfig = { ...sim, rates_hz: { battery: 'fast' } };
 // @ts-expect-error: the sim's safety table has no key beyond its schema's
 const badSafety: SimConfig = { ...sim, safety: { stall_ms: 250, brake: true } };
 
+// Tool arguments: derived from the parameter schema, in defineTool's run as in a named schema's ToolArgs.
+const greet = defineTool({
+  name: 'greet',
+  description: 'Greets someone.',
+  kind: 'acquisition',
+  origins: ['operator'],
+  parameters: {
+    type: 'object',
+    properties: { name: { type: 'string' }, times: { type: ['integer', 'null'] } },
+    required: ['name', 'times'],
+    additionalProperties: false,
+  },
+  run: async ({ name, times }) => {
+    const text: string = name;
+    // @ts-expect-error: a nullable integer is number | null, not number
+    const count: number = times;
+    return { content: '{}', display: `${text} ${count}` };
+  },
+});
+// Calls checked by the type-check only (never run).
+const calls = () => {
+  const episode = { episode: { id: 1, origin: 'operator', startedAt: new Date() } } as const;
+  void greet.run({ name: 'Ada', times: null }, episode);
+  const recall = recallMemoryTool(
+    () => undefined as never,
+    () => {},
+  );
+  void recall.run({ query: 'Ada' }, episode);
+  // @ts-expect-error: the schema requires times (null when not given)
+  void greet.run({ name: 'Ada' }, episode);
+  // @ts-expect-error: recall_memory's query is a string
+  void recall.run({ query: 3 }, episode);
+};
+const proposal: RememberProposal = {
+  kind: 'fact',
+  subject: 'Ada',
+  predicate: 'likes',
+  value: 'tea',
+  evidence: 'Ada likes tea',
+  related_entity: null,
+  related_role: null,
+};
+// @ts-expect-error: a remember kind is fact, preference or relationship
+const badKind: ToolArgs<typeof REMEMBER_PARAMETERS> = { ...proposal, kind: 'event' };
+
 describe('config types derived from the schemas', () => {
   it('type-check as the schemas validate (the @ts-expect-error lines above)', () => {
     // At run time only that the values above exist; the check is the type-check.
@@ -130,6 +178,10 @@ describe('config types derived from the schemas', () => {
       sim,
       badRate,
       badSafety,
-    ]).to.have.length(22);
+      greet,
+      proposal,
+      badKind,
+      calls,
+    ]).to.have.length(26);
   });
 });

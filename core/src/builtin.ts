@@ -3,6 +3,7 @@ import { formatAge } from './format-age.js';
 import { definePlugin, type PluginKernel } from './plugin.js';
 import { DEFAULT_READ_TIMEOUT_MS } from './sensors.js';
 import { CORE_NAME, EPISODE_ORIGINS } from './types.js';
+import { defineTool } from './tools.js';
 
 export { CORE_NAME } from './types.js';
 
@@ -103,51 +104,53 @@ function registerCommands(kernel: PluginKernel): void {
 function registerReadSensor(kernel: PluginKernel): void {
   const sensors = kernel.sensors.list();
   if (sensors.length === 0) return;
-  kernel.tools.register({
-    name: 'read_sensor',
-    description:
-      'Take a fresh reading from one sensor now (current state of the world needs fresh perception, not memory).',
-    kind: 'acquisition',
-    origins: EPISODE_ORIGINS,
-    parameters: {
-      type: 'object',
-      properties: {
-        sensor_id: { type: 'string', enum: sensors.map((s) => s.id), description: 'Which sensor to read.' },
+  kernel.tools.register(
+    defineTool({
+      name: 'read_sensor',
+      description:
+        'Take a fresh reading from one sensor now (current state of the world needs fresh perception, not memory).',
+      kind: 'acquisition',
+      origins: EPISODE_ORIGINS,
+      parameters: {
+        type: 'object',
+        properties: {
+          sensor_id: { type: 'string', enum: sensors.map((s) => s.id), description: 'Which sensor to read.' },
+        },
+        required: ['sensor_id'],
+        additionalProperties: false,
       },
-      required: ['sensor_id'],
-      additionalProperties: false,
-    },
-    run: async ({ sensor_id }: { sensor_id: string }) => {
-      const sensor = sensors.find((s) => s.id === sensor_id)!;
-      if (!sensor.read)
-        return rejectedResult(
-          'not_readable',
-          `sensor ${sensor_id} only streams; use the latest reading in the grounding`,
-        );
-      const timeout = sensor.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
-      const reading = await sensor.read(timeout);
-      if (!reading) {
+      run: async ({ sensor_id }) => {
+        const sensor = sensors.find((s) => s.id === sensor_id)!;
+        if (!sensor.read)
+          return rejectedResult(
+            'not_readable',
+            `sensor ${sensor_id} only streams; use the latest reading in the grounding`,
+          );
+        const timeout = sensor.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+        const reading = await sensor.read(timeout);
+        if (!reading) {
+          return {
+            content: JSON.stringify({
+              status: 'no_reading',
+              sensor_id,
+              error: `no fresh reading from ${sensor_id} came within ${timeout} ms; the sensor or its link may be down`,
+            }),
+            display: `no reading ${sensor_id} within ${timeout} ms`,
+          };
+        }
         return {
           content: JSON.stringify({
-            status: 'no_reading',
+            status: 'fresh',
             sensor_id,
-            error: `no fresh reading from ${sensor_id} came within ${timeout} ms; the sensor or its link may be down`,
+            unit: sensor.unit,
+            value: reading.value,
+            at: reading.at.toISOString(),
           }),
-          display: `no reading ${sensor_id} within ${timeout} ms`,
+          display: `fresh ${sensor_id} ${JSON.stringify(reading.value)}`,
         };
-      }
-      return {
-        content: JSON.stringify({
-          status: 'fresh',
-          sensor_id,
-          unit: sensor.unit,
-          value: reading.value,
-          at: reading.at.toISOString(),
-        }),
-        display: `fresh ${sensor_id} ${JSON.stringify(reading.value)}`,
-      };
-    },
-  });
+      },
+    }),
+  );
 }
 
 /**

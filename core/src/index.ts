@@ -79,16 +79,19 @@ export {
 } from './text/normalize.js';
 export {
   assertStrictToolSchema,
+  defineTool,
   findStrictSchemaViolation,
   type EpisodeInfo,
   type Grounding,
   type GroundingSection,
   type RegisteredTool,
+  type ToolArgs,
   type ToolCall,
   type ToolContext,
   type ToolDefinition,
   type ToolKind,
   type ToolResult,
+  type ToolSchema,
 } from './tools.js';
 export {
   EPISODE_ORIGINS,

@@ -1,3 +1,4 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { CoreErrorCodes, MiraError } from './errors.js';
 import type { EpisodeOrigin, JsonSchema } from './types.js';
 
@@ -83,6 +84,37 @@ export interface ToolDefinition<Args = unknown> {
    */
   readonly refusalReason?: string;
   run(args: Args, context: ToolContext): Promise<ToolResult>;
+}
+
+/** The arguments a tool parameter schema admits: its TypeScript type, derived from the schema itself. */
+export type ToolArgs<S extends ToolSchema> = FromSchema<S>;
+
+/** A JSON schema as an object (a tool's parameters are one). */
+export type ToolSchema = Exclude<JSONSchema, boolean>;
+
+/**
+ * A tool whose argument type is derived from its parameter schema, so the two cannot drift: the schema
+ * is the one source (the runtime validates calls with it, the model and `mira mcp` read it), and `run`
+ * receives exactly what it admits. Write the schema inline (it is read as a literal) or `as const`.
+ *
+ * @example
+ * kernel.tools.register(
+ *   defineTool({
+ *     name: 'greet', description: 'Greets a person by name.', kind: 'acquisition', origins: ['operator'],
+ *     parameters: {
+ *       type: 'object',
+ *       properties: { name: { type: 'string' }, loud: { type: ['boolean', 'null'] } },
+ *       required: ['name', 'loud'],
+ *       additionalProperties: false,
+ *     },
+ *     run: async ({ name, loud }) => ({ content: '{}', display: loud ? `${name}!` : name }), // name: string
+ *   }),
+ * );
+ */
+export function defineTool<const S extends ToolSchema, A = FromSchema<S>>(
+  tool: Omit<ToolDefinition<A>, 'parameters'> & { readonly parameters: S },
+): ToolDefinition<A> {
+  return tool;
 }
 
 /**

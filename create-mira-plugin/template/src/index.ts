@@ -1,25 +1,33 @@
-import { MiraError, definePlugin, type SensorReading } from '@mira/core';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { MiraError, definePlugin, defineTool, type SensorReading } from '@mira/core';
 
 /** The package name: what a profile lists in `[profile] plugins`. */
 export const PLUGIN_NAME = '__NAME__';
 
-/** This plugin's settings, the `[__SECTION__]` table of a profile (checked against the schema below). */
-export interface Config {
-  /** The word the greeting starts with. */
-  readonly greeting: string;
-  /** How often the counter sensor publishes a reading (ms). */
-  readonly sample_every_ms: number;
-}
-
-/** The schema of {@link Config}: the runtime validates the table with it and fills the defaults. */
+/** The schema of this plugin's settings: the runtime checks the `[__SECTION__]` table with it and fills defaults. */
 const CONFIG_SCHEMA = {
   type: 'object',
   properties: {
-    greeting: { type: 'string', minLength: 1, maxLength: 40, default: 'Hello' },
-    sample_every_ms: { type: 'integer', minimum: 10, maximum: 3_600_000, default: 1000 },
+    greeting: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 40,
+      default: 'Hello',
+      description: 'The word the greeting starts with.',
+    },
+    sample_every_ms: {
+      type: 'integer',
+      minimum: 10,
+      maximum: 3_600_000,
+      default: 1000,
+      description: 'How often the counter sensor publishes a reading (ms).',
+    },
   },
   additionalProperties: false,
-} as const;
+} as const satisfies JSONSchema;
+
+/** This plugin's settings, derived from {@link CONFIG_SCHEMA} (one source: the two cannot drift). */
+export type Config = FromSchema<typeof CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
 export default definePlugin<Config>({
   name: PLUGIN_NAME,
@@ -49,26 +57,34 @@ export default definePlugin<Config>({
       read: async () => reading(),
     });
 
-    // A tool: a strict schema (every property required, an optional one nullable, nothing else).
-    kernel.tools.register({
-      name: '__TOOL__',
-      description: 'Greets a person by name. Use it when the operator asks you to greet someone.',
-      kind: 'acquisition',
-      origins: ['operator'],
-      parameters: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 80, description: 'Who to greet, as the operator wrote it.' },
-          excited: { type: ['boolean', 'null'], description: 'true for an exclamation mark; null for the default.' },
+    // A tool: a strict schema (every property required, an optional one nullable, nothing else); its
+    // arguments' type is derived from the schema by defineTool.
+    kernel.tools.register(
+      defineTool({
+        name: '__TOOL__',
+        description: 'Greets a person by name. Use it when the operator asks you to greet someone.',
+        kind: 'acquisition',
+        origins: ['operator'],
+        parameters: {
+          type: 'object',
+          properties: {
+            name: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 80,
+              description: 'Who to greet, as the operator wrote it.',
+            },
+            excited: { type: ['boolean', 'null'], description: 'true for an exclamation mark; null for the default.' },
+          },
+          required: ['name', 'excited'],
+          additionalProperties: false,
         },
-        required: ['name', 'excited'],
-        additionalProperties: false,
-      },
-      run: async (args: { name: string; excited: boolean | null }) => {
-        const text = `${config.greeting}, ${args.name.trim()}${args.excited ? '!' : '.'}`;
-        return { content: JSON.stringify({ status: 'ok', greeting: text }), display: text };
-      },
-    });
+        run: async (args) => {
+          const text = `${config.greeting}, ${args.name.trim()}${args.excited ? '!' : '.'}`;
+          return { content: JSON.stringify({ status: 'ok', greeting: text }), display: text };
+        },
+      }),
+    );
 
     // A console command, with a stable error code for bad input.
     kernel.commands.register({

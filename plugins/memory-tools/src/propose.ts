@@ -11,8 +11,10 @@ import {
   type Entity,
   type MemoryStore,
   type ProfileInfo,
+  type ToolArgs,
   type ToolDefinition,
   type ToolResult,
+  type ToolSchema,
 } from '@mira/core';
 import { NOT_ASSERTED_WHY, notAsserted } from './assertion.js';
 import { describeFailure, type FailureLog } from './recall.js';
@@ -39,19 +41,11 @@ export const PROPOSE_REASONS = [
 /** One of {@link PROPOSE_REASONS}. */
 export type ProposeReason = (typeof PROPOSE_REASONS)[number];
 
-/** What `propose_entity` receives. */
-export interface EntityProposalArgs {
-  readonly entity_type: string;
-  readonly name: string;
-  readonly evidence: string;
-}
+/** What `propose_entity` receives: what its schema admits. */
+export type EntityProposalArgs = ToolArgs<typeof PROPOSE_ENTITY_PARAMETERS>;
 
-/** What `propose_supersede` receives. */
-export interface SupersedeProposalArgs {
-  readonly memory_id: string;
-  readonly value: string;
-  readonly evidence: string;
-}
+/** What `propose_supersede` receives: what its schema admits. */
+export type SupersedeProposalArgs = ToolArgs<typeof PROPOSE_SUPERSEDE_PARAMETERS>;
 
 /** What the model receives. Nothing from the proposal or the utterance is echoed. */
 export type ProposeResult =
@@ -313,7 +307,7 @@ export const PROPOSE_ENTITY_PARAMETERS = {
   },
   required: ['entity_type', 'name', 'evidence'],
   additionalProperties: false,
-} as const;
+} as const satisfies ToolSchema;
 
 /** The strict parameter schema of `propose_supersede`. */
 export const PROPOSE_SUPERSEDE_PARAMETERS = {
@@ -327,12 +321,12 @@ export const PROPOSE_SUPERSEDE_PARAMETERS = {
   },
   required: ['memory_id', 'value', 'evidence'],
   additionalProperties: false,
-} as const;
+} as const satisfies ToolSchema;
 
 function effectTool<A>(
   name: string,
   description: string,
-  parameters: ToolDefinition['parameters'],
+  parameters: ToolSchema,
   getStore: () => MemoryStore,
   log: FailureLog,
   decide: (store: MemoryStore, utterance: string | undefined, args: A) => Promise<ProposeResult>,

@@ -7,7 +7,7 @@ import {
   type Entity,
   type Memory,
   type MemoryStore,
-  type ToolDefinition,
+  defineTool,
   type ToolResult,
 } from '@mira/core';
 
@@ -127,8 +127,8 @@ export const describeFailure = (error: unknown): string =>
   error instanceof Error ? (error.stack ?? error.message) : String(error);
 
 /** The `recall_memory` acquisition tool over `store`. */
-export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog): ToolDefinition<{ query: string }> {
-  return {
+export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog) {
+  return defineTool({
     name: 'recall_memory',
     description:
       'Recall persistent memory about one known entity by its exact canonical name or alias (no fuzzy or partial matching). ' +
@@ -182,5 +182,5 @@ export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog): 
       }
       return { content: rendered.text, display: rendered.display };
     },
-  };
+  });
 }

@@ -6,7 +6,9 @@ import {
   type SlotDecision,
   type SlotMemory,
   type ProfileInfo,
+  type ToolArgs,
   type ToolDefinition,
+  type ToolSchema,
   type ToolResult,
 } from '@mira/core';
 import { NOT_ASSERTED_WHY, notAsserted, type NotAsserted } from './assertion.js';
@@ -49,16 +51,8 @@ export const REMEMBER_REASONS = [
 /** One of {@link REMEMBER_REASONS}. */
 export type RememberReason = (typeof REMEMBER_REASONS)[number];
 
-/** The proposal the model makes (every property required by the strict schema). */
-export interface RememberProposal {
-  readonly kind: 'fact' | 'preference' | 'relationship';
-  readonly subject: string;
-  readonly predicate: string;
-  readonly value: string;
-  readonly evidence: string;
-  readonly related_entity: string | null;
-  readonly related_role: string | null;
-}
+/** The proposal the model makes: what {@link REMEMBER_PARAMETERS} admits (every property required). */
+export type RememberProposal = ToolArgs<typeof REMEMBER_PARAMETERS>;
 
 /** The JSON result the model receives. It never echoes evidence, values, the utterance or the arguments. */
 export type RememberResult =
@@ -332,7 +326,7 @@ export const REMEMBER_PARAMETERS = {
   },
   required: ['kind', 'subject', 'predicate', 'value', 'evidence', 'related_entity', 'related_role'],
   additionalProperties: false,
-} as const;
+} as const satisfies ToolSchema;
 
 /** The `remember` effect tool: offered only in operator dialogue episodes, at most once per episode. */
 export function rememberTool(

@@ -1,6 +1,7 @@
 import {
   EPISODE_ORIGINS,
   MiraError,
+  defineTool,
   rejectedResult,
   toMiraError,
   type EpisodeInfo,
@@ -27,7 +28,7 @@ export interface NotesToolContext {
   log(message: string): void;
 }
 
-const nullableString = (description: string) => ({ type: ['string', 'null'], description });
+const nullableString = (description: string) => ({ type: ['string', 'null'], description }) as const;
 const json = (value: unknown) => JSON.stringify(value);
 
 function viewer(ctx: NotesToolContext, key: string | null): Viewer {
@@ -162,7 +163,7 @@ function writableScope(ctx: NotesToolContext): string {
 /** The five note tools: save, search, recent, update, delete. */
 export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
   const budgets = new EpisodeBudgets();
-  const save: ToolDefinition<{ content: string; label: string | null; private_key: string | null }> = {
+  const save = defineTool({
     name: 'save_memory',
     description:
       `Save a short note worth keeping: a fact, preference or event, at most ${NOTE_ADVERTISED_CAP} characters. ` +
@@ -206,8 +207,8 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
         },
         { budgets, episode, key: args.private_key || null },
       ),
-  };
-  const search: ToolDefinition<{ query: string; label: string | null; private_key: string | null }> = {
+  });
+  const search = defineTool({
     name: 'search_memory',
     description:
       "Search saved notes: full-text first, then semantic similarity, fused into one ranking. Optional label filter. Results show each note's age.",
@@ -232,8 +233,8 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       additionalProperties: false,
     },
     run: (args) => searchNotes(ctx, 'search_memory', args),
-  };
-  const recent: ToolDefinition<{ count: number | null; label: string | null; private_key: string | null }> = {
+  });
+  const recent = defineTool({
     name: 'get_recent_memories',
     description: 'The most recent notes, newest first, optionally with a label.',
     agentDescription:
@@ -262,13 +263,8 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
           display: `${notes.length} notes`,
         };
       }),
-  };
-  const update: ToolDefinition<{
-    memory_id: number;
-    content: string;
-    label: string | null;
-    private_key: string | null;
-  }> = {
+  });
+  const update = defineTool({
     name: 'update_memory',
     description: `Replace the text of one of your notes (at most ${NOTE_ADVERTISED_CAP} characters); label null keeps its labels.`,
     kind: 'effect',
@@ -299,8 +295,8 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
         },
         { budgets, episode, key: args.private_key || null },
       ),
-  };
-  const remove: ToolDefinition<{ memory_id: number; private_key: string | null }> = {
+  });
+  const remove = defineTool({
     name: 'delete_memory',
     description: 'Delete one of your notes.',
     kind: 'effect',
@@ -324,7 +320,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
         },
         { budgets, episode, key: args.private_key || null },
       ),
-  };
+  });
   return [save, search, recent, update, remove];
 }
 
@@ -332,10 +328,8 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
  * `search_notes` for other agents (`mira mcp`, never the model): `search_memory` with the scope as a
  * parameter, so an agent can search any scope (with the global notes); keyed notes only with their key.
  */
-export function searchNotesForAgents(
-  ctx: NotesToolContext,
-): ToolDefinition<{ query: string; scope: string; label: string | null; private_key: string | null }> {
-  return {
+export function searchNotesForAgents(ctx: NotesToolContext) {
+  return defineTool({
     name: 'search_notes',
     description:
       'Search the notes of one scope (and the global ones): full text, then meaning. Keyed notes only with their key.',
@@ -353,5 +347,5 @@ export function searchNotesForAgents(
       additionalProperties: false,
     },
     run: ({ scope, ...args }) => searchNotes({ ...ctx, scope: () => scope }, 'search_notes', args),
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import {
   MEMORY_STORE,
+  defineTool,
   describePose,
   resolvePlace,
   type PluginKernel,
@@ -116,161 +117,169 @@ export function attachNavigation(
     staleAfterMs: 24 * 3600 * 1000,
   });
 
-  kernel.tools.register<{ place: string | null; x_m: number | null; y_m: number | null; yaw_deg: number | null }>({
-    name: 'navigate_to',
-    description:
-      `Send the robot to a known place by its name, or to a pose in the "${frame}" frame, with its navigation stack ` +
-      `(Nav2), avoiding obstacles on the way. Give either place (the place's exact name or alias, as the operator ` +
-      `said it; x_m, y_m and yaw_deg null) or x_m, y_m and yaw_deg (place null). Returns when the goal is sent; ` +
-      `progress shows on the "${NAVIGATION_SENSOR}" sensor. A new goal replaces the running one; "stop" cancels it. ` +
-      `|x_m|, |y_m| ≤ ${maxDistance}.`,
-    kind: 'effect',
-    origins: ['operator'],
-    parameters: {
-      type: 'object',
-      properties: {
-        place: {
-          type: ['string', 'null'],
-          maxLength: 200,
-          description: 'A known place, by its exact name or alias (e.g. "kitchen"); null when giving coordinates.',
-        },
-        x_m: { type: ['number', 'null'], description: `x of the goal in the ${frame} frame, metres; null with place.` },
-        y_m: { type: ['number', 'null'], description: `y of the goal in the ${frame} frame, metres; null with place.` },
-        yaw_deg: {
-          type: ['number', 'null'],
-          description: 'Heading at the goal in degrees (0: along x, 90: along y); null with place.',
-        },
-      },
-      required: ['place', 'x_m', 'y_m', 'yaw_deg'],
-      additionalProperties: false,
-    },
-    run: async ({ place, ...coordinates }): Promise<ToolResult> => {
-      let x_m: number;
-      let y_m: number;
-      let yaw_deg: number;
-      let named: string | undefined;
-      if (place !== null) {
-        if (coordinates.x_m !== null || coordinates.y_m !== null || coordinates.yaw_deg !== null) {
-          return rejected(
-            'invalid_tool_arguments',
-            'give either place, or x_m, y_m and yaw_deg, not both; no goal was sent',
-          );
-        }
-        // The place is resolved as recall resolves names: exactly, among places; never guessed.
-        if (!kernel.stores.has(MEMORY_STORE)) {
-          return rejected(
-            'place_not_found',
-            'this robot keeps no persistent memory, so it knows no places; give x_m, y_m and yaw_deg',
-          );
-        }
-        const found = await resolvePlace(kernel.stores.get(MEMORY_STORE), place);
-        if ('reason' in found) {
-          return {
-            content: json({
-              status: 'rejected',
-              reason: found.reason,
-              error: found.error,
-              ...(found.candidates.length > 0 ? { candidate_ids: found.candidates } : {}),
-            }),
-            display: `rejected ${found.reason}`,
-          };
-        }
-        if (found.pose.frame !== frame) {
-          return rejected(
-            'place_frame_mismatch',
-            `${found.entity.ref} "${found.entity.canonicalName}" is at ${describePose(found.pose)}, but goals go in the ${frame} frame; no goal was sent`,
-          );
-        }
-        ({ x: x_m, y: y_m, yawDeg: yaw_deg } = found.pose);
-        named = `${found.entity.canonicalName} (${found.entity.ref})`;
-      } else {
-        if (coordinates.x_m === null || coordinates.y_m === null || coordinates.yaw_deg === null) {
-          return rejected('invalid_tool_arguments', 'give a place, or all of x_m, y_m and yaw_deg; no goal was sent');
-        }
-        ({ x_m, y_m, yaw_deg } = coordinates as { x_m: number; y_m: number; yaw_deg: number });
-      }
-      const problems: string[] = [];
-      if (!(Math.abs(x_m) <= maxDistance)) problems.push(`|x_m| must be at most ${maxDistance}`);
-      if (!(Math.abs(y_m) <= maxDistance)) problems.push(`|y_m| must be at most ${maxDistance}`);
-      if (!(Math.abs(yaw_deg) <= 360)) problems.push('|yaw_deg| must be at most 360');
-      if (problems.length > 0) return rejected('out_of_range', `${problems.join('; ')}; no goal was sent`);
-      const refusal = hooks.refusal();
-      if (refusal) return rejected(refusal.reason, refusal.error);
-      if (!transport.sendActionGoal) return rejected('transport_error', `${transport.name} has no action client`);
-      const previous = current;
-      current = undefined;
-      if (previous) await previous.goal.cancel().catch(() => undefined);
-      const goal = {
-        pose: {
-          header: {
-            stamp: mapping.stamp === 'zero' ? ZERO_STAMP : stamp(hooks.stampTime()),
-            frame_id: frame,
+  kernel.tools.register(
+    defineTool({
+      name: 'navigate_to',
+      description:
+        `Send the robot to a known place by its name, or to a pose in the "${frame}" frame, with its navigation stack ` +
+        `(Nav2), avoiding obstacles on the way. Give either place (the place's exact name or alias, as the operator ` +
+        `said it; x_m, y_m and yaw_deg null) or x_m, y_m and yaw_deg (place null). Returns when the goal is sent; ` +
+        `progress shows on the "${NAVIGATION_SENSOR}" sensor. A new goal replaces the running one; "stop" cancels it. ` +
+        `|x_m|, |y_m| ≤ ${maxDistance}.`,
+      kind: 'effect',
+      origins: ['operator'],
+      parameters: {
+        type: 'object',
+        properties: {
+          place: {
+            type: ['string', 'null'],
+            maxLength: 200,
+            description: 'A known place, by its exact name or alias (e.g. "kitchen"); null when giving coordinates.',
           },
-          pose: { position: { x: x_m, y: y_m, z: 0 }, orientation: yawQuaternion((yaw_deg * Math.PI) / 180) },
+          x_m: {
+            type: ['number', 'null'],
+            description: `x of the goal in the ${frame} frame, metres; null with place.`,
+          },
+          y_m: {
+            type: ['number', 'null'],
+            description: `y of the goal in the ${frame} frame, metres; null with place.`,
+          },
+          yaw_deg: {
+            type: ['number', 'null'],
+            description: 'Heading at the goal in degrees (0: along x, 90: along y); null with place.',
+          },
         },
-        behavior_tree: '',
-      };
-      const mine = ++serial;
-      let sent: ActionGoal;
-      // Told before the goal goes out, so a stop while it is being sent still reaches it.
-      hooks.navigating('sending');
-      try {
-        sent = await transport.sendActionGoal(mapping.action, NAVIGATE_TO_POSE, goal, (feedback: RosMessage) => {
-          if (current?.serial !== mine) return;
-          publish('navigating', x_m, y_m, {
-            distance_remaining_m: round(Number(feedback.distance_remaining) || 0),
-            navigation_time_s: round(seconds(feedback.navigation_time), 1),
-            recoveries: Number(feedback.number_of_recoveries) || 0,
+        required: ['place', 'x_m', 'y_m', 'yaw_deg'],
+        additionalProperties: false,
+      },
+      run: async ({ place, ...coordinates }): Promise<ToolResult> => {
+        let x_m: number;
+        let y_m: number;
+        let yaw_deg: number;
+        let named: string | undefined;
+        if (place !== null) {
+          if (coordinates.x_m !== null || coordinates.y_m !== null || coordinates.yaw_deg !== null) {
+            return rejected(
+              'invalid_tool_arguments',
+              'give either place, or x_m, y_m and yaw_deg, not both; no goal was sent',
+            );
+          }
+          // The place is resolved as recall resolves names: exactly, among places; never guessed.
+          if (!kernel.stores.has(MEMORY_STORE)) {
+            return rejected(
+              'place_not_found',
+              'this robot keeps no persistent memory, so it knows no places; give x_m, y_m and yaw_deg',
+            );
+          }
+          const found = await resolvePlace(kernel.stores.get(MEMORY_STORE), place);
+          if ('reason' in found) {
+            return {
+              content: json({
+                status: 'rejected',
+                reason: found.reason,
+                error: found.error,
+                ...(found.candidates.length > 0 ? { candidate_ids: found.candidates } : {}),
+              }),
+              display: `rejected ${found.reason}`,
+            };
+          }
+          if (found.pose.frame !== frame) {
+            return rejected(
+              'place_frame_mismatch',
+              `${found.entity.ref} "${found.entity.canonicalName}" is at ${describePose(found.pose)}, but goals go in the ${frame} frame; no goal was sent`,
+            );
+          }
+          ({ x: x_m, y: y_m, yawDeg: yaw_deg } = found.pose);
+          named = `${found.entity.canonicalName} (${found.entity.ref})`;
+        } else {
+          if (coordinates.x_m === null || coordinates.y_m === null || coordinates.yaw_deg === null) {
+            return rejected('invalid_tool_arguments', 'give a place, or all of x_m, y_m and yaw_deg; no goal was sent');
+          }
+          ({ x_m, y_m, yaw_deg } = coordinates as { x_m: number; y_m: number; yaw_deg: number });
+        }
+        const problems: string[] = [];
+        if (!(Math.abs(x_m) <= maxDistance)) problems.push(`|x_m| must be at most ${maxDistance}`);
+        if (!(Math.abs(y_m) <= maxDistance)) problems.push(`|y_m| must be at most ${maxDistance}`);
+        if (!(Math.abs(yaw_deg) <= 360)) problems.push('|yaw_deg| must be at most 360');
+        if (problems.length > 0) return rejected('out_of_range', `${problems.join('; ')}; no goal was sent`);
+        const refusal = hooks.refusal();
+        if (refusal) return rejected(refusal.reason, refusal.error);
+        if (!transport.sendActionGoal) return rejected('transport_error', `${transport.name} has no action client`);
+        const previous = current;
+        current = undefined;
+        if (previous) await previous.goal.cancel().catch(() => undefined);
+        const goal = {
+          pose: {
+            header: {
+              stamp: mapping.stamp === 'zero' ? ZERO_STAMP : stamp(hooks.stampTime()),
+              frame_id: frame,
+            },
+            pose: { position: { x: x_m, y: y_m, z: 0 }, orientation: yawQuaternion((yaw_deg * Math.PI) / 180) },
+          },
+          behavior_tree: '',
+        };
+        const mine = ++serial;
+        let sent: ActionGoal;
+        // Told before the goal goes out, so a stop while it is being sent still reaches it.
+        hooks.navigating('sending');
+        try {
+          sent = await transport.sendActionGoal(mapping.action, NAVIGATE_TO_POSE, goal, (feedback: RosMessage) => {
+            if (current?.serial !== mine) return;
+            publish('navigating', x_m, y_m, {
+              distance_remaining_m: round(Number(feedback.distance_remaining) || 0),
+              navigation_time_s: round(seconds(feedback.navigation_time), 1),
+              recoveries: Number(feedback.number_of_recoveries) || 0,
+            });
           });
-        });
-      } catch (error) {
-        if (serial === mine) hooks.navigating('ended');
-        return rejected('transport_error', `${(error as Error).message}; no goal was sent`);
-      }
-      current = { goal: sent, x: x_m, y: y_m, serial: mine };
-      hooks.navigating('running', sent.id);
-      // Which place and pose the goal came from, once it is on its way.
-      if (named !== undefined) kernel.output.print(`[navigate_to] ${named} → (${x_m}, ${y_m}, ${yaw_deg}°)`);
-      publish('navigating', x_m, y_m);
-      sent.outcome.then(
-        (outcome) => {
-          if (closed) return;
-          // Why Nav2 gave up, as its result says (Iron and later): on the sensor and the console line.
-          const failure = navigationError(outcome.result ?? {});
-          publish(outcome.status, x_m, y_m, failure ? { error_code: failure.code, error_msg: failure.message } : {});
-          const where = `(${x_m}, ${y_m})`;
-          const line =
-            outcome.status === 'succeeded'
-              ? `reached ${where}`
-              : outcome.status === 'rejected'
-                ? `goal ${where} refused: ${outcome.error ?? 'rejected by the navigation server'}`
-                : `goal ${where} ${outcome.status}${failure ? `: ${describeNavigationError(failure)}` : ''}`;
-          kernel.output.print(`[navigate_to] ${line}`);
-          if (current?.serial === mine) {
-            current = undefined;
-            hooks.navigating('ended');
-          }
-        },
-        (error: Error) => {
-          if (closed) return;
-          publish('lost', x_m, y_m);
-          kernel.output.print(`[navigate_to] ${error.message}`);
-          if (current?.serial === mine) {
-            current = undefined;
-            hooks.navigating('ended');
-          }
-        },
-      );
-      return {
-        content: json({
-          status: 'started',
-          goal: { x_m, y_m, yaw_deg, frame_id: frame },
-          ...(named !== undefined ? { place: named } : {}),
-        }),
-        display: `navigating to ${named !== undefined ? `${named} ` : ''}(${x_m}, ${y_m}) in ${frame}`,
-      };
-    },
-  });
+        } catch (error) {
+          if (serial === mine) hooks.navigating('ended');
+          return rejected('transport_error', `${(error as Error).message}; no goal was sent`);
+        }
+        current = { goal: sent, x: x_m, y: y_m, serial: mine };
+        hooks.navigating('running', sent.id);
+        // Which place and pose the goal came from, once it is on its way.
+        if (named !== undefined) kernel.output.print(`[navigate_to] ${named} → (${x_m}, ${y_m}, ${yaw_deg}°)`);
+        publish('navigating', x_m, y_m);
+        sent.outcome.then(
+          (outcome) => {
+            if (closed) return;
+            // Why Nav2 gave up, as its result says (Iron and later): on the sensor and the console line.
+            const failure = navigationError(outcome.result ?? {});
+            publish(outcome.status, x_m, y_m, failure ? { error_code: failure.code, error_msg: failure.message } : {});
+            const where = `(${x_m}, ${y_m})`;
+            const line =
+              outcome.status === 'succeeded'
+                ? `reached ${where}`
+                : outcome.status === 'rejected'
+                  ? `goal ${where} refused: ${outcome.error ?? 'rejected by the navigation server'}`
+                  : `goal ${where} ${outcome.status}${failure ? `: ${describeNavigationError(failure)}` : ''}`;
+            kernel.output.print(`[navigate_to] ${line}`);
+            if (current?.serial === mine) {
+              current = undefined;
+              hooks.navigating('ended');
+            }
+          },
+          (error: Error) => {
+            if (closed) return;
+            publish('lost', x_m, y_m);
+            kernel.output.print(`[navigate_to] ${error.message}`);
+            if (current?.serial === mine) {
+              current = undefined;
+              hooks.navigating('ended');
+            }
+          },
+        );
+        return {
+          content: json({
+            status: 'started',
+            goal: { x_m, y_m, yaw_deg, frame_id: frame },
+            ...(named !== undefined ? { place: named } : {}),
+          }),
+          display: `navigating to ${named !== undefined ? `${named} ` : ''}(${x_m}, ${y_m}) in ${frame}`,
+        };
+      },
+    }),
+  );
 
   return {
     close() {

@@ -1,6 +1,7 @@
 import {
   DEFAULT_READ_TIMEOUT_MS,
   EPISODE_ORIGINS,
+  defineTool,
   MiraError,
   type PluginKernel,
   type SensorReading,
@@ -356,59 +357,61 @@ export function attachRobot(
       if (!path) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, 'the safety path is not running');
       return path.consolePort();
     });
-    kernel.tools.register<{ linear_m_s: number; angular_rad_s: number; duration_s: number }>({
-      name: 'drive',
-      description:
-        `Drive the base at a constant velocity for a duration, then stop. Limits: |linear_m_s| ≤ ${drive.max_linear_m_s}, ` +
-        `|angular_rad_s| ≤ ${drive.max_angular_rad_s}, 0 < duration_s ≤ ${drive.max_duration_s}. Out-of-range requests are refused, not clamped.`,
-      kind: 'effect',
-      origins: ['operator'],
-      parameters: {
-        type: 'object',
-        properties: {
-          linear_m_s: { type: 'number', description: 'Forward speed in m/s (negative: backwards).' },
-          angular_rad_s: { type: 'number', description: 'Turn rate in rad/s (positive: left).' },
-          duration_s: { type: 'number', description: 'How long to drive, in seconds.' },
-        },
-        required: ['linear_m_s', 'angular_rad_s', 'duration_s'],
-        additionalProperties: false,
-      },
-      run: async ({ linear_m_s, angular_rad_s, duration_s }): Promise<ToolResult> => {
-        const problems: string[] = [];
-        if (!(Math.abs(linear_m_s) <= drive.max_linear_m_s))
-          problems.push(`|linear_m_s| must be at most ${drive.max_linear_m_s}`);
-        if (!(Math.abs(angular_rad_s) <= drive.max_angular_rad_s))
-          problems.push(`|angular_rad_s| must be at most ${drive.max_angular_rad_s}`);
-        if (!(duration_s > 0 && duration_s <= drive.max_duration_s))
-          problems.push(`duration_s must be above 0 and at most ${drive.max_duration_s}`);
-        if (problems.length > 0) return rejected('out_of_range', `${problems.join('; ')}; nothing was sent`);
-        if (eStopActive) {
-          return rejected(
-            'emergency_stopped',
-            `the emergency stop on ${mapping.safety?.e_stop_topic} is active; clear it first`,
-          );
-        }
-        if (!path) return rejected('transport_error', 'the robot is not connected; nothing was sent');
-        // A new drive replaces the running one without a stop in between.
-        cancelDeadline();
-        const reply = await path.drive(linear_m_s, angular_rad_s, duration_s);
-        if (!reply.ok) return rejected(reply.reason, reply.error);
-        const deadline = clock.monotonic() + duration_s * 1000;
-        deadlineTimer = setInterval(
-          () => {
-            if (clock.monotonic() >= deadline) {
-              halt('duration').catch((e) => kernel.log.error(`drive watchdog: ${(e as Error).message}`));
-            }
+    kernel.tools.register(
+      defineTool({
+        name: 'drive',
+        description:
+          `Drive the base at a constant velocity for a duration, then stop. Limits: |linear_m_s| ≤ ${drive.max_linear_m_s}, ` +
+          `|angular_rad_s| ≤ ${drive.max_angular_rad_s}, 0 < duration_s ≤ ${drive.max_duration_s}. Out-of-range requests are refused, not clamped.`,
+        kind: 'effect',
+        origins: ['operator'],
+        parameters: {
+          type: 'object',
+          properties: {
+            linear_m_s: { type: 'number', description: 'Forward speed in m/s (negative: backwards).' },
+            angular_rad_s: { type: 'number', description: 'Turn rate in rad/s (positive: left).' },
+            duration_s: { type: 'number', description: 'How long to drive, in seconds.' },
           },
-          1000 / (drive.rate_hz ?? 10),
-        );
-        deadlineTimer.unref?.();
-        return {
-          content: json({ status: 'started', linear_m_s, angular_rad_s, duration_s }),
-          display: `driving ${linear_m_s.toFixed(2)} m/s, ${angular_rad_s.toFixed(2)} rad/s for ${duration_s.toFixed(1)} s`,
-        };
-      },
-    });
+          required: ['linear_m_s', 'angular_rad_s', 'duration_s'],
+          additionalProperties: false,
+        },
+        run: async ({ linear_m_s, angular_rad_s, duration_s }): Promise<ToolResult> => {
+          const problems: string[] = [];
+          if (!(Math.abs(linear_m_s) <= drive.max_linear_m_s))
+            problems.push(`|linear_m_s| must be at most ${drive.max_linear_m_s}`);
+          if (!(Math.abs(angular_rad_s) <= drive.max_angular_rad_s))
+            problems.push(`|angular_rad_s| must be at most ${drive.max_angular_rad_s}`);
+          if (!(duration_s > 0 && duration_s <= drive.max_duration_s))
+            problems.push(`duration_s must be above 0 and at most ${drive.max_duration_s}`);
+          if (problems.length > 0) return rejected('out_of_range', `${problems.join('; ')}; nothing was sent`);
+          if (eStopActive) {
+            return rejected(
+              'emergency_stopped',
+              `the emergency stop on ${mapping.safety?.e_stop_topic} is active; clear it first`,
+            );
+          }
+          if (!path) return rejected('transport_error', 'the robot is not connected; nothing was sent');
+          // A new drive replaces the running one without a stop in between.
+          cancelDeadline();
+          const reply = await path.drive(linear_m_s, angular_rad_s, duration_s);
+          if (!reply.ok) return rejected(reply.reason, reply.error);
+          const deadline = clock.monotonic() + duration_s * 1000;
+          deadlineTimer = setInterval(
+            () => {
+              if (clock.monotonic() >= deadline) {
+                halt('duration').catch((e) => kernel.log.error(`drive watchdog: ${(e as Error).message}`));
+              }
+            },
+            1000 / (drive.rate_hz ?? 10),
+          );
+          deadlineTimer.unref?.();
+          return {
+            content: json({ status: 'started', linear_m_s, angular_rad_s, duration_s }),
+            display: `driving ${linear_m_s.toFixed(2)} m/s, ${angular_rad_s.toFixed(2)} rad/s for ${duration_s.toFixed(1)} s`,
+          };
+        },
+      }),
+    );
     kernel.tools.register({
       name: 'stop',
       description: 'Stop the base now (zero velocity).',
