@@ -14,7 +14,14 @@ import type { OpenAIConfig } from '@mira/plugin-openai';
 import type { Ros2Config } from '@mira/plugin-ros2';
 import type { SimConfig } from '@mira/plugin-sim';
 
-const memory: MemoryConfig = { enabled: true, backend: 'postgres', url_env: 'PG', proposal_expiry_days: 7, space: 'w' };
+const memory: MemoryConfig = {
+  enabled: true,
+  backend: 'postgres',
+  url_env: 'PG',
+  proposal_expiry_days: 7,
+  space: 'w',
+  max_object_bytes: 4194304,
+};
 // @ts-expect-error: the backend is sqlite or postgres
 const badBackend: MemoryConfig = { ...memory, backend: 'mysql' };
 // @ts-expect-error: a key with a default is always there when setup runs

@@ -55,6 +55,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
         'MemorySchemaV11700000000001',
         'MemorySchemaV21700000000002',
         'MemorySchemaV31700000000003',
+        'MemorySchemaV41700000000004',
       ]);
       expect(meta.rows).to.deep.equal([
         { key: 'application', value: 'mira-memory' },
@@ -75,7 +76,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       ],
       [
         'a newer Mira schema',
-        "UPDATE mira_meta SET value = '4' WHERE key = 'schema_version'",
+        `UPDATE mira_meta SET value = '${FLEET_SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`,
         'MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA',
       ],
     ] as const) {
@@ -138,7 +139,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
       ]);
       await b.close();
       try {
-        expect((await a.info()).schemaVersion).to.equal(3);
+        expect((await a.info()).schemaVersion).to.equal(FLEET_SCHEMA_VERSION);
         const tea = await a.getMemory(1);
         expect(tea).to.deep.include({ summary: 'Alice prefers tea', status: 'active', supersededBy: null });
         const p = await a.createProposal({
@@ -162,6 +163,7 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
         'MemorySchemaV11700000000001',
         'MemorySchemaV21700000000002',
         'MemorySchemaV31700000000003',
+        'MemorySchemaV41700000000004',
       ]);
     });
 

@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { MiraError } from '@mira/core';
+import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { PostgresMemoryStore, describeUrl, fleetError } from '@mira/plugin-memory/postgres';
-import { describeMemoryStoreContract, rejection } from './conformance/memory-store-contract.js';
+import { describeMemoryStoreContract, pngBytes, rejection } from './conformance/memory-store-contract.js';
 import { createTestDatabase, postgresUnavailable, superuser } from './helpers/postgres.js';
 
 const unavailable = postgresUnavailable();
@@ -38,6 +42,25 @@ if (unavailable) {
             ALTER TABLE payloads RENAME TO payloads_kept;
             CREATE VIEW payloads AS SELECT space, id, memory_id, payload_kind, media_type, unreadable_body() AS text_body,
               object_ref, sha256, byte_size, created_at FROM payloads_kept;`);
+        } finally {
+          await client.end();
+        }
+      },
+      corruptObject: async (sha256) => {
+        const client = await db.client();
+        try {
+          await client.query(
+            `UPDATE objects SET body = overlay(body placing '\\xff'::bytea from length(body)) WHERE sha256 = $1`,
+            [sha256],
+          );
+        } finally {
+          await client.end();
+        }
+      },
+      removeObject: async (sha256) => {
+        const client = await db.client();
+        try {
+          await client.query('DELETE FROM objects WHERE sha256 = $1', [sha256]);
         } finally {
           await client.end();
         }
@@ -408,6 +431,53 @@ if (!unavailable) {
       }
     });
 
+    it("copies a robot's objects with their memories, verified, and copies nothing when one is damaged", async () => {
+      const db = await createTestDatabase();
+      const dir = mkdtempSync(join(tmpdir(), 'mira-copy-objects-'));
+      const robot = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-5' });
+      try {
+        const shelf = await robot.createEntity({ entityType: 'place', canonicalName: 'Shelf' });
+        const snapshot = (bytes: Buffer) =>
+          robot.createMemory({
+            kind: 'observation',
+            summary: 'the shelf',
+            links: [{ entityId: shelf.id, role: 'subject' }],
+            sourceKind: 'sensor_observation',
+            object: { bytes, mediaType: 'image/png' },
+          });
+        const one = await snapshot(pngBytes(50_000, 1));
+        await snapshot(pngBytes(50_000, 1));
+        const three = await snapshot(pngBytes(20_000, 2));
+        // A damaged object: the copy refuses and the space stays empty.
+        const damaged = join(
+          dir,
+          'objects',
+          'sha256',
+          three.payloads[1]!.sha256!.slice(0, 2),
+          three.payloads[1]!.sha256!.slice(2),
+        );
+        const good = readFileSync(damaged);
+        writeFileSync(damaged, Buffer.concat([good.subarray(0, 100), Buffer.from('x'), good.subarray(101)]));
+        expect((await rejection(store.importSnapshot(await robot.exportSnapshot()))).code).to.equal(
+          'MIRA_ERR_MEMORY_OBJECT_CORRUPT',
+        );
+        expect((await store.info()).memories).to.equal(0);
+        expect(await store.objectUsage()).to.deep.equal({ objects: 0, bytes: 0 });
+        writeFileSync(damaged, good);
+        await store.importSnapshot(await robot.exportSnapshot());
+        expect(await store.objectUsage()).to.deep.equal({ objects: 2, bytes: 70_000 });
+        expect((await store.readObject(one.id))!.bytes.equals(pngBytes(50_000, 1))).to.equal(true);
+        expect((await store.readObject(three.id))!.bytes.equals(pngBytes(20_000, 2))).to.equal(true);
+        expect((await store.getMemory(three.id))!.payloads).to.deep.equal(three.payloads);
+      } finally {
+        await robot.close();
+        await store.close();
+        await db.drop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('copies each memory with its status: an inactive one stays inactive', async () => {
       const db = await createTestDatabase();
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-4' });
@@ -480,10 +550,10 @@ if (!unavailable) {
       expect(await message(PostgresMemoryStore.open({ url: db.url, space: 's' }))).to.equal(
         `MIRA_ERR_MEMORY_FOREIGN_DATABASE: ${where()} belongs to another application (unnamed); left unchanged`,
       );
-      await client.query("INSERT INTO mira_meta VALUES ('application', 'mira-memory'), ('schema_version', '4')");
+      await client.query("INSERT INTO mira_meta VALUES ('application', 'mira-memory'), ('schema_version', '5')");
       await client.end();
       expect(await message(PostgresMemoryStore.open({ url: db.url, space: 's' }))).to.equal(
-        `MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA: ${where()} has Mira's memory schema version 4; this build reads version 3; left unchanged`,
+        `MIRA_ERR_MEMORY_UNSUPPORTED_SCHEMA: ${where()} has Mira's memory schema version 5; this build reads version 4; left unchanged`,
       );
     });
 
@@ -492,7 +562,8 @@ if (!unavailable) {
       await store.close();
       const client = await db.client();
       // Back to what version 1 had, plus a migration Mira never wrote.
-      await client.query(`DROP FUNCTION mira_admit; DELETE FROM mira_migrations WHERE name = 'MemorySchemaV31700000000003';
+      await client.query(`DROP TABLE objects; DELETE FROM mira_migrations WHERE name = 'MemorySchemaV41700000000004';
+        DROP FUNCTION mira_admit; DELETE FROM mira_migrations WHERE name = 'MemorySchemaV31700000000003';
         DROP TABLE proposals; DROP SCHEMA IF EXISTS mira_backup_v1 CASCADE;
         ALTER TABLE memories DROP CONSTRAINT memories_superseded_check, DROP CONSTRAINT memories_superseded_by_fkey,
           DROP COLUMN superseded_at, DROP COLUMN superseded_by;
@@ -511,12 +582,13 @@ if (!unavailable) {
     /** Takes a fresh database back to exactly what schema version 2 made. */
     const versionTwo = async (extra = '') => {
       const client = await db.client();
-      await client.query(`DROP FUNCTION mira_admit; DELETE FROM mira_migrations WHERE name = 'MemorySchemaV31700000000003';
+      await client.query(`DROP TABLE objects; DELETE FROM mira_migrations WHERE name = 'MemorySchemaV41700000000004';
+        DROP FUNCTION mira_admit; DELETE FROM mira_migrations WHERE name = 'MemorySchemaV31700000000003';
         UPDATE mira_meta SET value = '2' WHERE key = 'schema_version'; ${extra}`);
       await client.end();
     };
 
-    it('upgrades a version 2 database to 3 once, keeping every row, and admits through it after', async () => {
+    it('upgrades a version 2 database to 4 once, keeping every row, and admits through it after', async () => {
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
       const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
       await store.close();
@@ -532,11 +604,12 @@ if (!unavailable) {
         const meta = await client.query(`SELECT value FROM mira_meta WHERE key = 'schema_version'`);
         const ran = await client.query('SELECT name FROM mira_migrations ORDER BY id');
         await client.end();
-        expect(meta.rows).to.deep.equal([{ value: '3' }]);
+        expect(meta.rows).to.deep.equal([{ value: '4' }]);
         expect(ran.rows.map((r) => r.name)).to.deep.equal([
           'MemorySchemaV11700000000001',
           'MemorySchemaV21700000000002',
           'MemorySchemaV31700000000003',
+          'MemorySchemaV41700000000004',
         ]);
         expect((await a.getEntity(ada.id))!.canonicalName).to.equal('Ada');
         const outcome = await b.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
@@ -556,7 +629,7 @@ if (!unavailable) {
       }
     });
 
-    it('starts on a database another robot upgrades to 3 while it reads the version, refusing nothing', async () => {
+    it('starts on a database another robot upgrades to 3 while it reads the version, and takes it on to 4', async () => {
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
       const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
       await store.close();
@@ -581,6 +654,13 @@ if (!unavailable) {
       await other.end();
       const started = await opening;
       try {
+        const check = await db.client();
+        const ran = await check.query('SELECT name FROM mira_migrations ORDER BY id');
+        await check.end();
+        expect(ran.rows.map((r) => r.name).slice(-2)).to.deep.equal([
+          'MemorySchemaV31700000000003',
+          'MemorySchemaV41700000000004',
+        ]);
         expect((await started.getEntity(ada.id))!.canonicalName).to.equal('Ada');
         const outcome = await started.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'likes' }, () => ({
           create: {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
@@ -31,6 +31,13 @@ describeMemoryStoreContract('SqliteMemoryStore on a real file', async (clock) =>
           object_ref, sha256, byte_size, created_at FROM payloads_kept;`);
       other.close();
     },
+    corruptObject: async (sha256) => {
+      const file = join(dir, 'objects', 'sha256', sha256.slice(0, 2), sha256.slice(2));
+      const bytes = readFileSync(file);
+      bytes[bytes.length - 1] ^= 0xff;
+      writeFileSync(file, bytes);
+    },
+    removeObject: async (sha256) => rmSync(join(dir, 'objects', 'sha256', sha256.slice(0, 2), sha256.slice(2))),
     storedUtterances: async () => {
       const other = new Database(path, { readonly: true });
       try {

@@ -130,6 +130,18 @@ export {
 } from './memory/places.js';
 export { MemoryErrorCodes, MemoryErrors, type MemoryErrorCode } from './memory/errors.js';
 export {
+  DEFAULT_MAX_OBJECT_BYTES,
+  DEFAULT_OBJECT_GRACE_MS,
+  OBJECT_MEDIA_TYPES,
+  SHA256_HEX,
+  objectRef,
+  prepareObject,
+  sha256Hex,
+  sniffMediaType,
+  verifiedObject,
+  type PreparedObject,
+} from './memory/objects.js';
+export {
   entityRef,
   memoryRef,
   proposalRef,
@@ -160,8 +172,10 @@ export type {
   MemoryStore,
   MemorySnapshot,
   NewMemory,
+  NewObject,
   NewProposal,
   NewestMemories,
+  ObjectUsage,
   Payload,
   PayloadInfo,
   Proposal,
@@ -172,6 +186,7 @@ export type {
   SlotMemory,
   SlotOutcome,
   StoreInfo,
+  StoredObject,
 } from './memory/types.js';
 export {
   MAX_NAME_LENGTH,

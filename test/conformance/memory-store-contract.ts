@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { ManualClock, type MemoryStore, type MiraError } from '@mira/core';
 
@@ -15,6 +16,18 @@ export interface StoreUnderTest {
   makeBodiesUnreadable(): Promise<void>;
   /** Every proposal's utterance column as stored, by ID, read from outside the store. */
   storedUtterances(): Promise<Record<number, string>>;
+  /** Changes the stored bytes of an object (from outside the store: a failing disk, a hand edit). */
+  corruptObject(sha256: string): Promise<void>;
+  /** Deletes an object's bytes from outside the store. */
+  removeObject(sha256: string): Promise<void>;
+}
+
+/** Bytes that begin as a PNG image does (its 8-byte signature), `size` long, varied by `seed`. */
+export function pngBytes(size: number, seed = 1): Buffer {
+  const bytes = Buffer.alloc(size);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
+  for (let i = 8; i < size; i += 1) bytes[i] = (i * 31 + seed * 17) & 0xff;
+  return bytes;
 }
 
 /** Makes a fresh, empty store whose timestamps come from `clock`. */
@@ -925,6 +938,122 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         expect(await store.listProposals()).to.deep.equal(listed);
         expect(await store.getMemory(tea.id)).to.deep.equal(old);
         expect((await store.getProposal(waiting.id))!.status).to.equal('pending');
+      });
+    });
+
+    describe('object payloads', () => {
+      const snapshot = async (entityId: number, bytes: Buffer, mediaType = 'image/png') =>
+        store.createMemory({
+          kind: 'observation',
+          summary: 'the shelf, seen from the door',
+          links: [{ entityId, role: 'subject' }],
+          sourceKind: 'sensor_observation',
+          sourceLabel: 'camera front',
+          object: { bytes, mediaType },
+        });
+
+      it('keeps the bytes once per SHA-256 however many memories refer to them, and returns them verified', async () => {
+        const shelf = await store.createEntity({ entityType: 'place', canonicalName: 'Shelf' });
+        const bytes = pngBytes(200_000);
+        const one = await snapshot(shelf.id, bytes);
+        const two = await snapshot(shelf.id, bytes);
+        const digest = createHash('sha256').update(bytes).digest('hex');
+        for (const memory of [one, two]) {
+          const object = memory.payloads.find((p) => p.payloadKind === 'object_ref')!;
+          expect(object).to.include({ mediaType: 'image/png', byteSize: 200_000, sha256: digest });
+          expect(object.objectRef).to.equal(`sha256:${digest}`);
+          expect((await store.getMemory(memory.id))!.payloads).to.deep.equal(memory.payloads);
+          const read = (await store.readObject(memory.id))!;
+          expect(read.sha256).to.equal(digest);
+          expect(read.mediaType).to.equal('image/png');
+          expect(read.bytes.equals(bytes)).to.equal(true);
+        }
+        expect(await store.objectUsage()).to.deep.equal({ objects: 1, bytes: 200_000 });
+        await snapshot(shelf.id, pngBytes(1000, 2));
+        expect(await store.objectUsage()).to.deep.equal({ objects: 2, bytes: 201_000 });
+        // The text payload is there too: a snapshot's memory reads as any other.
+        expect((await store.getPayloads(one.id)).map((p) => [p.payloadKind, p.text])).to.deep.equal([
+          ['inline_text', 'the shelf, seen from the door'],
+          ['object_ref', null],
+        ]);
+      });
+
+      it('refuses bytes that changed since they were stored, and a later write of the same bytes repairs them', async () => {
+        const shelf = await store.createEntity({ entityType: 'place', canonicalName: 'Shelf' });
+        const bytes = pngBytes(5000);
+        const memory = await snapshot(shelf.id, bytes);
+        const digest = memory.payloads[1]!.sha256!;
+        await sut.corruptObject(digest);
+        const error = await rejection(store.readObject(memory.id));
+        expect(error.code).to.equal('MIRA_ERR_MEMORY_OBJECT_CORRUPT');
+        expect(error.message).to.contain(digest);
+        // The memory itself reads as before: nothing but readObject touches an object.
+        expect((await store.getMemory(memory.id))!.summary).to.equal('the shelf, seen from the door');
+        await snapshot(shelf.id, bytes);
+        expect((await store.readObject(memory.id))!.bytes.equals(bytes)).to.equal(true);
+      });
+
+      it('says an object is missing, and answers undefined for a memory without one', async () => {
+        const shelf = await store.createEntity({ entityType: 'place', canonicalName: 'Shelf' });
+        const memory = await snapshot(shelf.id, pngBytes(3000));
+        await sut.removeObject(memory.payloads[1]!.sha256!);
+        expect((await rejection(store.readObject(memory.id))).code).to.equal('MIRA_ERR_MEMORY_OBJECT_MISSING');
+        const plain = await store.createMemory({ kind: 'fact', summary: 'Shelf is oak', sourceKind: 'console' });
+        expect(await store.readObject(plain.id)).to.equal(undefined);
+        expect((await rejection(store.readObject(9999))).code).to.equal('MIRA_ERR_MEMORY_NOT_FOUND');
+      });
+
+      it('never loads an object to list or recall memories', async () => {
+        const shelf = await store.createEntity({ entityType: 'place', canonicalName: 'Shelf' });
+        const memory = await snapshot(shelf.id, pngBytes(3000));
+        await sut.removeObject(memory.payloads[1]!.sha256!);
+        const [listed] = await store.listActiveMemoriesOf([shelf.id], { newest: 8 });
+        expect(listed!.memories.map((m) => m.id)).to.deep.equal([memory.id]);
+        expect((await store.listMemoryHistory(shelf.id)).map((m) => m.id)).to.deep.equal([memory.id]);
+        expect((await store.getMemory(memory.id))!.payloads[1]!.byteSize).to.equal(3000);
+      });
+
+      it('refuses an empty, oversized, unknown or mislabelled object and writes nothing', async () => {
+        const shelf = await store.createEntity({ entityType: 'place', canonicalName: 'Shelf' });
+        const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+        for (const [bytes, mediaType, says] of [
+          [Buffer.alloc(0), 'image/png', 'empty'],
+          [pngBytes(4 * 1024 * 1024 + 1), 'image/png', 'over the cap'],
+          [Buffer.from('GIF89a...'), 'image/gif', 'not one Mira keeps'],
+          [jpeg, 'image/png', 'image/jpeg, not image/png'],
+          [Buffer.from('not an image'), 'image/jpeg', 'no image Mira reads'],
+        ] as const) {
+          const error = await rejection(snapshot(shelf.id, bytes, mediaType));
+          expect(error.code, says).to.equal('MIRA_ERR_MEMORY_OBJECT_INVALID');
+          expect(error.message, says).to.contain(says);
+        }
+        expect((await store.info()).memories).to.equal(0);
+        expect(await store.objectUsage()).to.deep.equal({ objects: 0, bytes: 0 });
+        expect((await snapshot(shelf.id, jpeg, 'image/jpeg')).payloads[1]!.mediaType).to.equal('image/jpeg');
+      });
+
+      it('stores the object before the rows: a failed write leaves only an object, which collection removes', async () => {
+        const shelf = await store.createEntity({ entityType: 'place', canonicalName: 'Shelf' });
+        const kept = await snapshot(shelf.id, pngBytes(2000, 1));
+        // A link to an entity that does not exist fails the transaction after the object is stored.
+        expect((await rejection(snapshot(shelf.id + 100, pngBytes(3000, 2)))).code).to.equal(
+          'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND',
+        );
+        expect((await store.info()).memories).to.equal(1);
+        expect(await store.objectUsage()).to.deep.equal({ objects: 2, bytes: 5000 });
+        // Within the grace period a write in progress may still refer to it: kept.
+        expect(await store.collectObjects()).to.deep.equal({ objects: 0, bytes: 0 });
+        expect(await store.collectObjects(0)).to.deep.equal({ objects: 1, bytes: 3000 });
+        expect(await store.objectUsage()).to.deep.equal({ objects: 1, bytes: 2000 });
+        expect((await store.readObject(kept.id))!.bytes.equals(pngBytes(2000, 1))).to.equal(true);
+      });
+
+      it('keeps objects across a restart', async () => {
+        const shelf = await store.createEntity({ entityType: 'place', canonicalName: 'Shelf' });
+        const memory = await snapshot(shelf.id, pngBytes(4000));
+        store = await sut.reopen();
+        expect((await store.readObject(memory.id))!.bytes.equals(pngBytes(4000))).to.equal(true);
+        expect(await store.objectUsage()).to.deep.equal({ objects: 1, bytes: 4000 });
       });
     });
 

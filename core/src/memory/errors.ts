@@ -101,6 +101,28 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     message: "a place's pose is malformed or out of range",
     fix: 'give --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90, and --frame a ROS frame name',
   },
+  OBJECT_INVALID: {
+    code: 'MIRA_ERR_MEMORY_OBJECT_INVALID',
+    message: 'an object payload is empty, over the size cap, or of a media type Mira does not keep',
+    fix: 'keep an image (image/jpeg, image/png) under [memory] max_object_bytes; nothing was written',
+  },
+  OBJECT_MISSING: {
+    code: 'MIRA_ERR_MEMORY_OBJECT_MISSING',
+    message: "a memory's object is not in the object store",
+    fix: 'restore the objects directory beside the database from a backup; the memory itself is intact',
+    status: 404,
+  },
+  OBJECT_CORRUPT: {
+    code: 'MIRA_ERR_MEMORY_OBJECT_CORRUPT',
+    message: "an object's bytes do not match its SHA-256 digest",
+    fix: 'restore the object from a backup; it was not returned, and nothing was changed',
+    status: 500,
+  },
+  OBJECTS_SHARED: {
+    code: 'MIRA_ERR_MEMORY_OBJECTS_SHARED',
+    message: 'the objects directory beside the database belongs to another memory database',
+    fix: 'give each memory database a directory of its own (database_path); nothing was changed',
+  },
   CLOSED: {
     code: 'MIRA_ERR_MEMORY_CLOSED',
     message: 'the memory store is closed',

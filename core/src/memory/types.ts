@@ -104,6 +104,28 @@ export interface NewMemory {
   readonly confidence?: number | null;
   /** Body of the one inline `text/plain` payload; the summary when absent. */
   readonly payloadText?: string;
+  /** An object payload besides it (an image): kept once by its SHA-256, whatever refers to it. */
+  readonly object?: NewObject;
+}
+
+/** Bytes to keep as an object payload, and what they are. */
+export interface NewObject {
+  readonly bytes: Uint8Array;
+  /** One of {@link OBJECT_MEDIA_TYPES}. */
+  readonly mediaType: string;
+}
+
+/** An object payload read back: its bytes, their digest verified on this read. */
+export interface StoredObject {
+  readonly sha256: string;
+  readonly mediaType: string;
+  readonly bytes: Buffer;
+}
+
+/** What an object store holds (or what a collection removed). */
+export interface ObjectUsage {
+  readonly objects: number;
+  readonly bytes: number;
 }
 
 /** The result of adding an alias. */
@@ -207,6 +229,11 @@ export interface MemorySnapshot {
   }>;
   /** Pending and decided proposals (stores from before proposals have none). */
   readonly proposals?: ReadonlyArray<ProposalRow>;
+  /**
+   * The bytes of an object the payloads refer to, their digest verified (read one at a time, when the
+   * copy writes them: a robot's snapshots need not fit in memory at once).
+   */
+  readonly readObject?: (sha256: string) => Promise<Buffer>;
 }
 
 /** What a proposal asks for: a new entity, or a new value in place of an active fact or preference. */
@@ -294,11 +321,28 @@ export interface MemoryStore {
    * process's: cheap enough to poll (the Mind view's live updates do).
    */
   revision(): Promise<string>;
-  /** Creates a memory, its links and its one inline `text/plain` payload in one transaction. */
+  /**
+   * Creates a memory, its links, its one inline `text/plain` payload and (with `object`) an object
+   * payload in one transaction; the object's bytes are stored first, once per digest.
+   * @throws MiraError MIRA_ERR_MEMORY_OBJECT_INVALID for an empty, oversized or unknown object
+   */
   createMemory(input: NewMemory): Promise<Memory>;
   getMemory(memoryId: number): Promise<Memory | undefined>;
-  /** The inline payload bodies of a memory. */
+  /** The inline payload bodies of a memory (object payloads with `text` null: see {@link readObject}). */
   getPayloads(memoryId: number): Promise<Payload[]>;
+  /**
+   * The bytes of a memory's object payload, their SHA-256 verified on this read; undefined when the
+   * memory has none. Nothing else (recall, listings) ever loads an object.
+   * @throws MiraError MIRA_ERR_MEMORY_NOT_FOUND, MIRA_ERR_MEMORY_OBJECT_MISSING, MIRA_ERR_MEMORY_OBJECT_CORRUPT
+   */
+  readObject(memoryId: number): Promise<StoredObject | undefined>;
+  /** How many objects the object store holds, and their bytes. */
+  objectUsage(): Promise<ObjectUsage>;
+  /**
+   * Removes the objects no payload refers to (left by a write that failed after its object was stored)
+   * that are older than `graceMs` (a write in progress stores its object first), and says what it removed.
+   */
+  collectObjects(graceMs?: number): Promise<ObjectUsage>;
   /** Active memories linked to an entity, ascending ID; `newest` keeps only the newest that many. */
   listActiveMemories(entityId: number, options?: { readonly newest?: number }): Promise<NewestMemories>;
   /**

@@ -1,7 +1,13 @@
 import {
+  DEFAULT_MAX_OBJECT_BYTES,
+  DEFAULT_OBJECT_GRACE_MS,
   MemoryErrorCodes,
   MiraError,
   entityRef,
+  memoryRef,
+  objectRef,
+  prepareObject,
+  verifiedObject,
   normalizeToken,
   prepareMemory,
   prepareName,
@@ -19,14 +25,17 @@ import {
   type NewMemory,
   type NewProposal,
   type NewestMemories,
+  type ObjectUsage,
   type Payload,
   type PreparedMemory,
+  type PreparedObject,
   type Proposal,
   type ProposalStatus,
   type SlotDecision,
   type SlotMemory,
   type SlotOutcome,
   type StoreInfo,
+  type StoredObject,
 } from '@mira/core';
 import {
   assertDecidable,
@@ -159,8 +168,11 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     );
   }
 
-  /** Writes a validated memory, its links and its payload; inside a write transaction. */
-  *#insertMemory(m: PreparedMemory): Script<Memory> {
+  /**
+   * Writes a validated memory, its links and its payload (and, with `object`, the payload row of an
+   * object already stored); inside a write transaction.
+   */
+  *#insertMemory(m: PreparedMemory, object: PreparedObject | null = null): Script<Memory> {
     const names = yield* statement(
       'entityNames',
       m.links.map((l) => l.entityId),
@@ -170,7 +182,24 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     const byteSize = Buffer.byteLength(m.payloadText, 'utf8');
     const { memoryId, payloadId } = yield* statement('insertMemory', m, byteSize, now);
     // Built from what was just written, in the order getMemory() returns, instead of reading it back.
-    return writtenMemory(m, { id: memoryId, createdAt: now, links, payloadId, byteSize });
+    const memory = writtenMemory(m, { id: memoryId, createdAt: now, links, payloadId, byteSize });
+    if (!object) return memory;
+    const objectPayloadId = yield* statement('insertObjectPayload', memoryId, object, now);
+    return {
+      ...memory,
+      payloads: [
+        ...memory.payloads,
+        {
+          id: objectPayloadId,
+          payloadKind: 'object_ref',
+          mediaType: object.mediaType,
+          byteSize: object.bytes.length,
+          objectRef: objectRef(object.sha256),
+          sha256: object.sha256,
+          createdAt: now,
+        },
+      ],
+    };
   }
 
   createMemory(input: NewMemory): Promise<Memory> {
@@ -179,7 +208,44 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
 
   *#createMemory(input: NewMemory): Script<Memory> {
     const m = prepareMemory(input);
-    return yield* transaction(() => this.#insertMemory(m));
+    const object = input.object === undefined ? null : prepareObject(input.object, this.maxObjectBytes);
+    // The object first, outside the transaction: rows never refer to bytes that are not there. A
+    // transaction that then fails leaves an object no payload refers to, which collectObjects removes.
+    if (object) yield* statement('putObject', object, this.now());
+    return yield* transaction(() => this.#insertMemory(m, object));
+  }
+
+  /** The largest object a memory may keep (`[memory] max_object_bytes`). */
+  protected maxObjectBytes = DEFAULT_MAX_OBJECT_BYTES;
+
+  readObject(memoryId: number): Promise<StoredObject | undefined> {
+    return this.execute('reading an object', this.#readObject(memoryId));
+  }
+
+  *#readObject(memoryId: number): Script<StoredObject | undefined> {
+    const [memory] = yield* statement('memories', [memoryId]);
+    if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${memoryRef(memoryId)}`);
+    const payload = memory.payloads.find((p) => p.payloadKind === 'object_ref');
+    if (!payload?.sha256) return undefined;
+    const found = yield* statement('objectBytes', payload.sha256);
+    if (!found)
+      throw new MiraError(
+        MemoryErrorCodes.OBJECT_MISSING,
+        `${memory.ref}'s object sha256:${payload.sha256} is not in the object store of ${this.location}`,
+      );
+    return {
+      sha256: payload.sha256,
+      mediaType: payload.mediaType,
+      bytes: verifiedObject(found.bytes, payload.sha256, found.where),
+    };
+  }
+
+  objectUsage(): Promise<ObjectUsage> {
+    return this.execute('measuring the object store', statement('objectUsage'));
+  }
+
+  collectObjects(graceMs = DEFAULT_OBJECT_GRACE_MS): Promise<ObjectUsage> {
+    return this.execute('collecting objects', statement('collectObjects', graceMs));
   }
 
   admitToSlot<R>(

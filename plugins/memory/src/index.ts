@@ -5,7 +5,14 @@
  * @packageDocumentation
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { MEMORY_STORE, MemoryErrorCodes, MiraError, definePlugin, type MiraPlugin } from '@mira/core';
+import {
+  DEFAULT_MAX_OBJECT_BYTES,
+  MEMORY_STORE,
+  MemoryErrorCodes,
+  MiraError,
+  definePlugin,
+  type MiraPlugin,
+} from '@mira/core';
 import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath, type UpgradeDone } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
@@ -57,6 +64,13 @@ const CONFIG_SCHEMA = {
       default: 7,
       description: 'how many days a proposal from conversation waits for the operator',
     },
+    max_object_bytes: {
+      type: 'integer',
+      minimum: 1024,
+      maximum: 64 * 1024 * 1024,
+      default: DEFAULT_MAX_OBJECT_BYTES,
+      description: 'the largest object (a snapshot image) a memory may keep, in bytes',
+    },
   },
   additionalProperties: false,
 } as const satisfies JSONSchema;
@@ -106,6 +120,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
             clock: kernel.clock,
             readOnly: kernel.runtime.readOnly,
             proposalTtlMs,
+            maxObjectBytes: config.max_object_bytes,
           });
         },
       });
@@ -122,7 +137,12 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
           if (kernel.runtime.readOnly)
             return SqliteMemoryStore.open(databasePath, { clock: kernel.clock, readOnly: true, proposalTtlMs });
           ensureParentDirectory(databasePath);
-          return SqliteMemoryStore.open(databasePath, { clock: kernel.clock, proposalTtlMs, onUpgrade });
+          return SqliteMemoryStore.open(databasePath, {
+            clock: kernel.clock,
+            proposalTtlMs,
+            onUpgrade,
+            maxObjectBytes: config.max_object_bytes,
+          });
         },
       });
     }

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_MAX_OBJECT_BYTES,
   MemoryErrorCodes,
   MiraError,
   DEFAULT_PROPOSAL_TTL_MS,
@@ -9,14 +10,19 @@ import {
   type MemorySlot,
   type MemorySnapshot,
   type MemoryStatus,
+  objectRef,
+  verifiedObject,
   type NewestMemories,
+  type ObjectUsage,
   type Payload,
   type PreparedMemory,
+  type PreparedObject,
   type ProposalRow,
   type SlotMemory,
 } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type UpgradeDone } from '@mira/sqlite';
 import { ScriptedMemoryStore } from './algorithm.js';
+import { ObjectFiles } from './object-files.js';
 import type { PreparedProposal } from './rules.js';
 import {
   entityFromColumns,
@@ -48,6 +54,8 @@ export interface SqliteMemoryStoreOptions {
   readonly proposalTtlMs?: number;
   /** Hears that a file of an earlier schema version was upgraded, and where its backup is. */
   readonly onUpgrade?: (done: UpgradeDone) => void;
+  /** The largest object payload a memory may keep, in bytes (default 4 MiB). */
+  readonly maxObjectBytes?: number;
 }
 
 const PROPOSAL_COLUMNS =
@@ -61,10 +69,16 @@ const MEMORY_COLUMNS =
  */
 class SqliteStatements implements MemoryStatements {
   readonly #db: SqliteDatabase;
+  readonly #objects: ObjectFiles;
+  readonly #now: () => number;
+  readonly #readOnly: boolean;
   readonly #s;
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, objects: ObjectFiles, now: () => number, readOnly: boolean) {
     this.#db = db;
+    this.#objects = objects;
+    this.#now = now;
+    this.#readOnly = readOnly;
     this.#s = {
       insertEntity: db.prepare(
         'INSERT INTO entities (entity_type, canonical_name, name_key, created_at) VALUES (?, ?, ?, ?)',
@@ -85,6 +99,10 @@ class SqliteStatements implements MemoryStatements {
       insertPayload: db.prepare(
         "INSERT INTO payloads (memory_id, payload_kind, media_type, text_body, byte_size, created_at) VALUES (?, 'inline_text', 'text/plain', ?, ?, ?)",
       ),
+      insertObjectPayload: db.prepare(
+        "INSERT INTO payloads (memory_id, payload_kind, media_type, object_ref, sha256, byte_size, created_at) VALUES (?, 'object_ref', ?, ?, ?, ?, ?)",
+      ),
+      objectDigests: db.prepare("SELECT DISTINCT sha256 FROM payloads WHERE payload_kind = 'object_ref'").pluck(),
       memoryById: db.prepare(
         `SELECT ${MEMORY_COLUMNS}, (SELECT s.id FROM memories s WHERE s.superseded_by = m.id) AS supersedes
          FROM memories m WHERE id = ?`,
@@ -269,6 +287,40 @@ class SqliteStatements implements MemoryStatements {
     return { memoryId, payloadId };
   }
 
+  insertObjectPayload(memoryId: number, object: PreparedObject, now: string): number {
+    return Number(
+      this.#s.insertObjectPayload.run(
+        memoryId,
+        object.mediaType,
+        objectRef(object.sha256),
+        object.sha256,
+        object.bytes.length,
+        now,
+      ).lastInsertRowid,
+    );
+  }
+
+  putObject(object: PreparedObject): void {
+    // A read-only store writes nothing, not even a file beside the database.
+    if (this.#readOnly) throw new TypeError('attempt to write a readonly database');
+    this.#objects.put(object);
+  }
+
+  objectBytes(sha256: string): { bytes: Buffer; where: string } | undefined {
+    return this.#objects.get(sha256);
+  }
+
+  objectUsage(): ObjectUsage {
+    return this.#objects.usage();
+  }
+
+  collectObjects(graceMs: number): ObjectUsage {
+    if (this.#readOnly) throw new TypeError('attempt to write a readonly database');
+    // Digests read after the files are listed would miss nothing: a write stores its file first.
+    const referenced = new Set(this.#s.objectDigests.all() as string[]);
+    return this.#objects.collect(referenced, graceMs, this.#now());
+  }
+
   /** No one-statement admission here: the algorithm's write transaction is as short. */
   // Stryker disable next-line BlockStatement: equivalent, an empty body returns undefined too
   admitWrite(): undefined {
@@ -328,13 +380,22 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
   readonly #db: SqliteDatabase;
   readonly #statements: SqliteStatements;
   readonly #transact = <U>(body: () => U): U => this.#db.transaction(body).immediate();
+  readonly #objects: ObjectFiles;
   #closed = false;
 
-  private constructor(path: string, db: SqliteDatabase, clock: Clock, proposalTtlMs: number) {
-    super(clock, proposalTtlMs, SCHEMA_VERSION);
+  private constructor(path: string, db: SqliteDatabase, clock: Clock, options: SqliteMemoryStoreOptions) {
+    super(clock, options.proposalTtlMs ?? DEFAULT_PROPOSAL_TTL_MS, SCHEMA_VERSION);
     this.path = path;
     this.#db = db;
-    this.#statements = new SqliteStatements(db);
+    this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
+    this.#objects = new ObjectFiles(path);
+    this.#statements = new SqliteStatements(
+      db,
+      this.#objects,
+      // Object files age by the file system's clock, whatever clock the memories are stamped with.
+      Date.now,
+      options.readOnly === true,
+    );
   }
 
   get location(): string {
@@ -350,12 +411,7 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
     const db = options.readOnly
       ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA)
       : openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA, options.onUpgrade);
-    const store = new SqliteMemoryStore(
-      path,
-      db,
-      options.clock ?? systemClock,
-      options.proposalTtlMs ?? DEFAULT_PROPOSAL_TTL_MS,
-    );
+    const store = new SqliteMemoryStore(path, db, options.clock ?? systemClock, options);
     // What was said beside the evidence of proposals decided or expired since: erased at open (rows of
     // earlier versions included), as every new proposal erases it for those that expired meanwhile.
     if (!options.readOnly) store.#statements.eraseSpentUtterances(store.now());
@@ -451,6 +507,15 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
               byteSize: Number(r.byte_size),
               createdAt: String(r.created_at),
             })),
+            readObject: async (sha256) => {
+              const found = this.#objects.get(sha256);
+              if (!found)
+                throw new MiraError(
+                  MemoryErrorCodes.OBJECT_MISSING,
+                  `object sha256:${sha256} is not in ${this.#objects.root}; nothing was copied`,
+                );
+              return verifiedObject(found.bytes, sha256, found.where);
+            },
           };
         })
         .deferred(),

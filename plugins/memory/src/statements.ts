@@ -3,8 +3,10 @@ import type {
   Memory,
   MemorySlot,
   NewestMemories,
+  ObjectUsage,
   Payload,
   PreparedMemory,
+  PreparedObject,
   ProposalRow,
   SlotMemory,
   StoreInfo,
@@ -62,6 +64,16 @@ export interface MemoryStatements {
   /** Moves with every committed write, from any connection. */
   revision(): string;
 
+  // Objects, outside any transaction: an object is stored before the rows that refer to it.
+  /** Stores an object's bytes under its digest unless they are there already (atomically: whole or not at all). */
+  putObject(object: PreparedObject, now: string): void;
+  /** An object's bytes as stored (not yet verified) and where they lie; undefined when absent. */
+  objectBytes(sha256: string): { bytes: Buffer; where: string } | undefined;
+  /** How many objects are stored, and their bytes. */
+  objectUsage(): ObjectUsage;
+  /** Removes the objects no payload refers to that are older than `graceMs`; what it removed. */
+  collectObjects(graceMs: number): ObjectUsage;
+
   // Locks (inside a write transaction; a no-op where the transaction already holds the only write lock).
   /** Admissions and accepts into one slot wait here for each other until the transaction ends. */
   lockSlot(slot: MemorySlot): void;
@@ -73,6 +85,8 @@ export interface MemoryStatements {
   insertAlias(entityId: number, name: { display: string; key: string }, now: string): number;
   /** The memory, its links (checked to exist by the caller) and its inline payload. */
   insertMemory(m: PreparedMemory, byteSize: number, now: string): { memoryId: number; payloadId: number };
+  /** The payload row of a stored object, for memory `memoryId`. */
+  insertObjectPayload(memoryId: number, object: PreparedObject, now: string): number;
   /**
    * Writes `m` in one statement if the slot's active memories are still `seenIds`, under the slot's lock,
    * outside any transaction of the caller; undefined when the slot changed or the dialect has no such

@@ -13,6 +13,7 @@ export {
 } from './postgres-memory-store.js';
 export { FLEET_APPLICATION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
 export { BACKUP_SCHEMA_V1, MemorySchemaV2 } from './migrations/0002-proposals.js';
-export { FLEET_SCHEMA_VERSION, MemorySchemaV3 } from './migrations/0003-admission.js';
+export { MemorySchemaV3 } from './migrations/0003-admission.js';
+export { FLEET_SCHEMA_VERSION, MemorySchemaV4 } from './migrations/0004-objects.js';
 export { SPACE_PATTERN } from './space.js';
 export { FleetErrorCodes, FleetErrors } from './errors.js';

@@ -1,5 +1,6 @@
 import { DataSource, type EntityManager, type EntitySchema, type MigrationInterface } from 'typeorm';
 import {
+  DEFAULT_MAX_OBJECT_BYTES,
   MemoryErrorCodes,
   MiraError,
   DEFAULT_PROPOSAL_TTL_MS,
@@ -11,8 +12,11 @@ import {
   type MemorySlot,
   type MemorySnapshot,
   type NewestMemories,
+  objectRef,
+  type ObjectUsage,
   type Payload,
   type PreparedMemory,
+  type PreparedObject,
   type ProposalRow,
   type SlotMemory,
 } from '@mira/core';
@@ -48,7 +52,8 @@ import { FleetErrors } from './errors.js';
 import { SPACE_PATTERN } from './space.js';
 import { FLEET_APPLICATION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
 import { MemorySchemaV2, TABLES_V1 } from './migrations/0002-proposals.js';
-import { FLEET_SCHEMA_VERSION, MemorySchemaV3, TABLES_V2 } from './migrations/0003-admission.js';
+import { MemorySchemaV3, TABLES_V2 } from './migrations/0003-admission.js';
+import { FLEET_SCHEMA_VERSION, MemorySchemaV4 } from './migrations/0004-objects.js';
 
 type EntitySchemaLike = EntitySchema<any>;
 
@@ -65,6 +70,8 @@ export interface PostgresMemoryStoreOptions {
   readonly readOnly?: boolean;
   /** How long a proposal waits for the operator, in ms (default 7 days). */
   readonly proposalTtlMs?: number;
+  /** The largest object payload a memory may keep, in bytes (default 4 MiB). */
+  readonly maxObjectBytes?: number;
 }
 
 /** The server, database and user of a connection string, without the password. */
@@ -398,6 +405,53 @@ class PostgresStatements implements AsyncStatements {
     return id;
   }
 
+  async putObject(object: PreparedObject): Promise<void> {
+    // Stored once per digest in the space; a row whose bytes no longer hash to its name is replaced.
+    await this.#query(
+      `INSERT INTO objects (space, sha256, media_type, byte_size, body) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (space, sha256) DO UPDATE SET body = EXCLUDED.body, media_type = EXCLUDED.media_type
+       WHERE sha256(objects.body) <> decode(objects.sha256, 'hex')`,
+      [object.sha256, object.mediaType, object.bytes.length, object.bytes],
+    );
+  }
+
+  async objectBytes(sha256: string): Promise<{ bytes: Buffer; where: string } | undefined> {
+    const [row] = await this.#query<{ body: Buffer }>(`SELECT body FROM objects WHERE space = $1 AND sha256 = $2`, [
+      sha256,
+    ]);
+    return row && { bytes: row.body, where: `table objects, space ${this.#space}` };
+  }
+
+  async objectUsage(): Promise<ObjectUsage> {
+    const [row] = await this.#query<{ objects: string; bytes: string }>(
+      `SELECT count(*) AS objects, coalesce(sum(byte_size), 0) AS bytes FROM objects WHERE space = $1`,
+      [],
+    );
+    return { objects: Number(row!.objects), bytes: Number(row!.bytes) };
+  }
+
+  async collectObjects(graceMs: number): Promise<ObjectUsage> {
+    const rows = returned<{ byte_size: string }>(
+      await this.#m.query(
+        `DELETE FROM objects o WHERE o.space = $1 AND o.created_at < now() - make_interval(secs => $2::double precision / 1000)
+         AND NOT EXISTS (SELECT 1 FROM payloads p WHERE p.space = o.space AND p.sha256 = o.sha256)
+       RETURNING o.byte_size`,
+        [this.#space, graceMs],
+      ),
+    );
+    return { objects: rows.length, bytes: rows.reduce((sum, r) => sum + Number(r.byte_size), 0) };
+  }
+
+  async insertObjectPayload(memoryId: number, object: PreparedObject, now: string): Promise<number> {
+    const payloadId = await this.#nextId('payload');
+    await this.#query(
+      `INSERT INTO payloads (space, id, memory_id, payload_kind, media_type, object_ref, sha256, byte_size, created_at)
+       VALUES ($1, $2, $3, 'object_ref', $4, $5, $6, $7, $8)`,
+      [payloadId, memoryId, object.mediaType, objectRef(object.sha256), object.sha256, object.bytes.length, now],
+    );
+    return payloadId;
+  }
+
   async insertMemory(
     m: PreparedMemory,
     byteSize: number,
@@ -541,6 +595,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
     this.#ds = ds;
     this.space = options.space;
     this.#where = describeUrl(options.url);
+    this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.#statements = new PostgresStatements(ds, options.space);
   }
 
@@ -566,7 +621,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
       type: 'postgres',
       url: options.url,
       entities: FLEET_ENTITIES,
-      migrations: [MemorySchemaV1, MemorySchemaV2, MemorySchemaV3],
+      migrations: [MemorySchemaV1, MemorySchemaV2, MemorySchemaV3, MemorySchemaV4],
       migrationsTableName: 'mira_migrations',
       synchronize: false,
       logging: false,
@@ -639,7 +694,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
       );
     }
     const version = Number(meta.get('schema_version'));
-    if ((version === 1 || version === 2) && !readOnly) {
+    if ((version === 1 || version === 2 || version === 3) && !readOnly) {
       await PostgresMemoryStore.#upgrade(ds, db, version);
       return;
     }
@@ -652,17 +707,17 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
   }
 
   /**
-   * Version 1 or 2 → 3, once, in one transaction under an advisory lock (robots starting together upgrade
-   * one after the other; the later ones find version 3). Only Mira's exact tables and migration history of
-   * that version are upgraded; anything else is refused and left unchanged.
+   * Version 1, 2 or 3 → 4, once, in one transaction under an advisory lock (robots starting together
+   * upgrade one after the other; the later ones find version 4). Only Mira's exact tables and migration
+   * history of the version found under the lock are upgraded; anything else is refused and left unchanged.
    */
-  static async #upgrade(ds: DataSource, db: string, from: 1 | 2): Promise<void> {
+  static async #upgrade(ds: DataSource, db: string, from: 1 | 2 | 3): Promise<void> {
     const q = ds.createQueryRunner();
     try {
       await q.startTransaction();
       await q.query(`SELECT pg_advisory_xact_lock(hashtextextended('mira-memory-schema', 0))`);
       // Read again under the lock: a robot that started at the same time may have upgraded meanwhile (its
-      // version 3 tables and history are then what this robot finds, and nothing is left to do).
+      // version 4 tables and history are then what this robot finds, and nothing is left to do).
       const [row] = (await q.query(`SELECT value FROM mira_meta WHERE key = 'schema_version'`)) as Array<{
         value: string;
       }>;
@@ -670,8 +725,14 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
         await q.commitTransaction();
         return;
       }
-      const expected = [...(from === 1 ? TABLES_V1 : TABLES_V2), 'mira_migrations'].sort();
-      const history = [new MemorySchemaV1().name, ...(from === 2 ? [new MemorySchemaV2().name] : [])];
+      // The version under the lock decides (another robot of an earlier build may have upgraded to it).
+      const at = Number(row?.value);
+      const expected = [...(at === 1 ? TABLES_V1 : TABLES_V2), 'mira_migrations'].sort();
+      const history = [
+        new MemorySchemaV1().name,
+        ...(at >= 2 ? [new MemorySchemaV2().name] : []),
+        ...(at >= 3 ? [new MemorySchemaV3().name] : []),
+      ];
       const found = (
         (await q.query(
           `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
@@ -681,7 +742,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
         (r) => r.name,
       );
       if (
-        Number(row?.value) !== from ||
+        !(at === 1 || at === 2 || at === 3) ||
         found.join(',') !== expected.join(',') ||
         ran.join(',') !== history.join(',')
       ) {
@@ -693,9 +754,10 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
       const steps: Array<[number, MigrationInterface & { name: string }, number]> = [
         [1, new MemorySchemaV2(), 1700000000002],
         [2, new MemorySchemaV3(), 1700000000003],
+        [3, new MemorySchemaV4(), 1700000000004],
       ];
       for (const [version, migration, timestamp] of steps) {
-        if (from > version) continue;
+        if (at > version) continue;
         await migration.up(q);
         await q.query(`INSERT INTO mira_migrations (timestamp, name) VALUES ($1, $2)`, [timestamp, migration.name]);
       }
@@ -844,6 +906,23 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
             done += chunk.length;
             onProgress(done, total);
           }
+        }
+        // The objects the payloads refer to, once each, read and verified one at a time.
+        const objects = new Map(
+          snapshot.payloads.flatMap((p) => (p.payloadKind === 'object_ref' && p.sha256 ? [[p.sha256, p]] : [])),
+        );
+        if (objects.size > 0 && !snapshot.readObject)
+          throw new MiraError(
+            MemoryErrorCodes.OBJECT_MISSING,
+            `the memory to copy refers to ${objects.size} objects it cannot read; nothing was copied`,
+          );
+        for (const [sha256, payload] of objects) {
+          const bytes = await snapshot.readObject!(sha256);
+          await m.query(
+            `INSERT INTO objects (space, sha256, media_type, byte_size, body) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (space, sha256) DO NOTHING`,
+            [space, sha256, payload.mediaType, bytes.length, bytes],
+          );
         }
         for (const r of snapshot.memories) {
           if (r.supersededBy == null) continue;

@@ -1,8 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The schema version this build reads and writes. */
-export const FLEET_SCHEMA_VERSION = 3;
-
 /** The tables of schema version 2 (and 3, which adds none). */
 export const TABLES_V2 = [
   'aliases',
