@@ -57,15 +57,20 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
     await server.close();
   });
 
-  it('lists battery, odometry and range with their ages, and marks stale readings', async () => {
+  it('lists battery, odometry, range, map pose and camera with their ages, and marks stale readings', async () => {
     clock.advance(250);
     const lines = (await rt.run('sensors')).output;
-    expect(lines).to.have.length(3);
+    expect(lines).to.have.length(5);
     expect(lines[0]).to.match(/^battery \(battery, percent\): \{"percent":100,"voltage":12\.6\} 250ms ago$/);
     expect(lines[1]).to.match(
       /^odometry \(odometry, .*\): \{"x":0,"y":0,"yaw":0,"linear_m_s":0,"angular_rad_s":0\} 250ms ago$/,
     );
     expect(lines[2]).to.match(/^range \(range, m\): \{"range_m":4\} 250ms ago$/);
+    expect(lines[3]).to.match(/^pose \(pose, m, rad\): \{"x":0,"y":0,"yaw":0,"frame":"map"\} 250ms ago$/);
+    // The camera is described, never dumped: its frame stays beside the reading.
+    expect(lines[4]).to.match(
+      /^camera_front \(image, bytes\): \{"format":"png","bytes":\d+,"frame":"camera_front_optical_frame"\} 250ms ago$/,
+    );
     clock.advance(1000);
     const later = (await rt.run('sensors')).output;
     expect(later[1]).to.match(/1\.3s ago STALE$/);

@@ -234,7 +234,9 @@ describe('SqliteMemoryStore beside other connections', function () {
       await store.acceptProposal(p.id);
       const at = '2026-03-01T12:00:00.000Z';
       const later = '2026-03-01T12:00:01.000Z';
-      expect(await store.exportSnapshot()).to.deep.equal({
+      const { readObject, ...rows } = await store.exportSnapshot();
+      expect(readObject).to.be.a('function');
+      expect(rows).to.deep.equal({
         entities: [{ id: 1, entityType: 'person', canonicalName: 'Ada', nameKey: 'ada', createdAt: at }],
         aliases: [{ id: 1, entityId: 1, alias: 'Countess', aliasKey: 'countess', createdAt: at }],
         memories: [

@@ -62,7 +62,7 @@ export {
   type StopOutcome,
   type StopReport,
 } from './plugin.js';
-export { DEFAULT_READ_TIMEOUT_MS, type SensorDefinition, type SensorReading } from './sensors.js';
+export { DEFAULT_READ_TIMEOUT_MS, type SensorDefinition, type SensorImage, type SensorReading } from './sensors.js';
 export { storeKey, type ClosableStore, type StoreDefinition, type StoreKey } from './stores.js';
 export { caseFold } from './text/case-fold.js';
 export { printable, speakerLines } from './text/printable.js';
@@ -197,6 +197,7 @@ export {
   prepareNewName,
   PRONOUNS,
   OPERATOR_STATEMENT_SOURCE,
+  SENSOR_OBSERVATION_SOURCE,
   RUNTIME_SOURCE_KINDS,
   assertHandWrittenSource,
   type PreparedMemory,

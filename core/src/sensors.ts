@@ -20,11 +20,20 @@ export interface SensorDefinition {
 /** One timestamped reading. */
 export interface SensorReading {
   readonly sensorId: string;
+  /** What the model, the console and the monitors read: small and plain (a camera's: format and size). */
   readonly value: number | string | boolean | Readonly<Record<string, number | string | boolean>>;
   /** Wall-clock time of the reading. */
   readonly at: Date;
   /** Monotonic milliseconds of the reading, for its age. */
   readonly monotonic: number;
+  /** A camera's frame: kept beside `value`, never shown to the model; `memory snapshot` keeps it. */
+  readonly image?: SensorImage;
+}
+
+/** An encoded camera frame. */
+export interface SensorImage {
+  readonly mediaType: 'image/jpeg' | 'image/png';
+  readonly bytes: Uint8Array;
 }
 
 /** How long `read_sensor` waits for a fresh reading when the sensor names no timeout. */

@@ -32,7 +32,8 @@ export interface RosbridgeOp {
  *   ranges, BatteryState cell voltages) as RFC 8746 typed-array tags, which roslib decodes to
  *   `Float32Array`/`Float64Array`; a message with a fixed-size numeric array (Imu and Odometry
  *   covariances: numpy arrays, which `extract_cbor_values` does not handle) throws in the conversion and
- *   is never delivered, only logged.
+ *   is never delivered, only logged. `sequence<uint8>` fields (a CompressedImage's `data`) are a CBOR byte
+ *   string (`BYTESTREAM_TYPES`), and base64 text in JSON (`message_conversion.py` `_from_binary_inst`).
  * - **Action goals block the connection** (`capabilities/send_action_goal.py`,
  *   `rosbridge_server/src/rosbridge_server/websocket_handler.py` `IncomingQueue`): with
  *   `send_action_goals_in_new_thread = false` (the default) the connection's incoming queue runs the goal to
@@ -133,11 +134,27 @@ const CBOR_FIXED_ARRAYS: Record<string, string> = {
   'geometry_msgs/msg/PoseWithCovarianceStamped': 'pose.covariance',
 };
 
+/** The `sequence<uint8>` fields of Mira's messages: bytes, which JSON carries as base64 and CBOR as a byte string. */
+const BYTESTREAM_FIELDS: Record<string, readonly string[]> = {
+  'sensor_msgs/msg/CompressedImage': ['data'],
+};
+
+/** A plain Uint8Array (not a Buffer, which cbor2 would encode as its JSON form, not as a byte string). */
+const bytesOf = (value: unknown): Uint8Array => Uint8Array.from((value as ArrayLike<number> | undefined) ?? []);
+
+/** A message as rosbridge's JSON encoding writes it: byte sequences as base64 text. */
+function jsonMessage(type: string, msg: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...msg };
+  for (const field of BYTESTREAM_FIELDS[type] ?? []) out[field] = Buffer.from(bytesOf(msg[field])).toString('base64');
+  return out;
+}
+
 /** A message as `extract_cbor_values` builds it: typed arrays as tag 85/86 over little-endian bytes. */
 function cborMessage(type: string, msg: Record<string, unknown>): Record<string, unknown> {
   const fixed = CBOR_FIXED_ARRAYS[type];
   if (fixed) throw new Error(`'numpy.ndarray' object has no attribute 'get_fields_and_field_types' (${fixed})`);
   const out: Record<string, unknown> = { ...msg };
+  for (const field of BYTESTREAM_FIELDS[type] ?? []) out[field] = bytesOf(msg[field]);
   for (const [field, kind] of Object.entries(CBOR_TYPED_ARRAYS[type] ?? {})) {
     const values = (msg[field] as number[] | undefined) ?? [];
     const size = kind === 'float32' ? 4 : 8;
@@ -195,7 +212,7 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
     for (const sub of subscriptions.get(topic) ?? []) {
       if (sub.client.readyState !== sub.client.OPEN) continue;
       if (!sub.cbor) {
-        sub.client.send(JSON.stringify({ op: 'publish', topic, msg }));
+        sub.client.send(JSON.stringify({ op: 'publish', topic, msg: jsonMessage(type ?? '', msg) }));
         continue;
       }
       try {

@@ -118,6 +118,11 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     fix: 'restore the object from a backup; it was not returned, and nothing was changed',
     status: 500,
   },
+  SNAPSHOT_UNAVAILABLE: {
+    code: 'MIRA_ERR_MEMORY_SNAPSHOT_UNAVAILABLE',
+    message: 'there is no camera frame to keep, or no image to show',
+    fix: "check the camera's topic with sensors, name the camera with --camera, or pick a memory that keeps an image",
+  },
   OBJECTS_SHARED: {
     code: 'MIRA_ERR_MEMORY_OBJECTS_SHARED',
     message: 'the objects directory beside the database belongs to another memory database',

@@ -76,11 +76,17 @@ export function prepareNewName(name: string, what = 'name'): { display: string; 
 /** The source kind of memories admitted from the operator's own words by `remember`. */
 export const OPERATOR_STATEMENT_SOURCE = 'operator_statement';
 
+/** The source kind of a memory the robot's own sensors made (a snapshot): seen, not said by anyone. */
+export const SENSOR_OBSERVATION_SOURCE = 'sensor_observation';
+
 /**
  * Source kinds only the runtime writes: a memory claiming one was admitted from what the operator said.
  * Consoles and APIs refuse them, so provenance cannot be forged by hand.
  */
-export const RUNTIME_SOURCE_KINDS: ReadonlySet<string> = new Set([OPERATOR_STATEMENT_SOURCE]);
+export const RUNTIME_SOURCE_KINDS: ReadonlySet<string> = new Set([
+  OPERATOR_STATEMENT_SOURCE,
+  SENSOR_OBSERVATION_SOURCE,
+]);
 
 /** @throws MiraError MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED for a runtime-owned source kind given by hand. */
 export function assertHandWrittenSource(sourceKind: string): void {
@@ -93,7 +99,7 @@ export function assertHandWrittenSource(sourceKind: string): void {
   if (RUNTIME_SOURCE_KINDS.has(token)) {
     throw new MiraError(
       MemoryErrorCodes.SOURCE_KIND_RESERVED,
-      `source kind "${token}" is written only by the runtime (remember admits what the operator says); give another source kind, e.g. console`,
+      `source kind "${token}" is written only by the runtime (remember admits what the operator says; a snapshot is what a sensor saw); give another source kind, e.g. console`,
     );
   }
 }

@@ -14,6 +14,8 @@ import {
   parseMemoryRef,
   parseProposalRef,
   memoryRef,
+  SENSOR_OBSERVATION_SOURCE,
+  writeFileSafely,
   type CommandDefinition,
   type ConsoleOutput,
   type Entity,
@@ -36,10 +38,56 @@ export interface MemoryCommandContext {
   readonly sensors?: { list(): readonly SensorDefinition[]; latest(id: string): SensorReading | undefined };
   /** The runtime's monotonic clock (ms), for a reading's age. */
   monotonic?(): number;
+  /** A path the operator typed, as the runtime resolves it (`memory snapshot save`). */
+  resolvePath?(path: string): string;
+  /** Files no command may write over: the stores' databases and their side files. */
+  protectedFiles?(): readonly string[];
+}
+
+/**
+ * The camera `memory snapshot` keeps a frame of: `--camera <name>` names the image sensor `<name>` or
+ * `camera_<name>`; without it, the profile's only camera.
+ * @throws MiraError MIRA_ERR_MEMORY_SNAPSHOT_UNAVAILABLE saying which cameras there are
+ */
+function cameraSensor(ctx: MemoryCommandContext, name: string | undefined): SensorDefinition {
+  const cameras = (ctx.sensors?.list() ?? []).filter((s) => s.kind === 'image');
+  const names = cameras.map((c) => c.id).join(', ');
+  if (cameras.length === 0)
+    throw new MiraError(
+      MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
+      'this profile has no camera (a sensor of sensor_msgs/msg/CompressedImage); add one to its sensors',
+    );
+  if (name === undefined) {
+    if (cameras.length > 1)
+      throw new MiraError(
+        MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
+        `this profile has ${cameras.length} cameras (${names}); say which with --camera <name>`,
+      );
+    return cameras[0]!;
+  }
+  const camera = cameras.find((c) => c.id === name || c.id === `camera_${name}`);
+  if (!camera)
+    throw new MiraError(
+      MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
+      `there is no camera "${name}"; the cameras are ${names}`,
+    );
+  return camera;
 }
 
 /** How old a pose reading may be for --here when its sensor names no staleness (ms). */
 const HERE_FRESH_MS = 5000;
+
+/** The pose a `pose` sensor's reading gives (x, y, yaw in radians, frame), or undefined when it is not whole. */
+function poseOfReading(reading: SensorReading): Pose | undefined {
+  const { x, y, yaw, frame } = reading.value as Record<string, unknown>;
+  if (typeof x !== 'number' || typeof y !== 'number' || typeof yaw !== 'number' || typeof frame !== 'string')
+    return undefined;
+  try {
+    return parsePose(`${x},${y},${(yaw * 180) / Math.PI}`, frame);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Where the robot is now, for `--here`: the newest fresh reading of a `pose` sensor (Nav2's localisation
@@ -67,13 +115,12 @@ function currentPose(ctx: MemoryCommandContext): Pose {
       heard.push(`${sensor.id}: last heard ${(age / 1000).toFixed(1)} s ago`);
       continue;
     }
-    const value = reading.value as Record<string, unknown>;
-    const { x, y, yaw, frame } = value;
-    if (typeof x !== 'number' || typeof y !== 'number' || typeof yaw !== 'number' || typeof frame !== 'string') {
+    const pose = poseOfReading(reading);
+    if (!pose) {
       heard.push(`${sensor.id}: its reading has no whole pose with a frame`);
       continue;
     }
-    return parsePose(`${x},${y},${(yaw * 180) / Math.PI}`, frame);
+    return pose;
   }
   throw new MiraError(
     MemoryErrorCodes.POSE_INVALID,
@@ -113,6 +160,13 @@ function parseConfidence(text: string): number {
     );
   }
   return value;
+}
+
+/** A size for people: bytes, KB or MB (powers of 1024). */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function single(options: ReadonlyMap<string, readonly string[]>, name: string): string | undefined {
@@ -206,6 +260,8 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         out.print(
           `entities: ${info.entities}, aliases: ${info.aliases}, memories: ${info.memories} (${info.activeMemories} active), links: ${info.links}, payloads: ${info.payloads}`,
         );
+        const objects = await ctx.store().objectUsage();
+        out.print(`objects: ${objects.objects}, ${formatBytes(objects.bytes)}`);
       },
     },
     {
@@ -326,6 +382,119 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
           );
         });
         if (total > entities.length) out.print(`… and ${total - entities.length} more`);
+      },
+    },
+    {
+      name: 'memory snapshot',
+      summary: "Keep the camera's latest frame as an observation of an entity, or of the entities of a memory",
+      usage: 'ENT<n> | MEM<n> ["caption"]',
+      args: { min: 1, max: 2 },
+      options: {
+        camera: {
+          takesValue: true,
+          valueName: '<name>',
+          description: "which camera (its sensor's id, or the part after camera_); default: the only one",
+        },
+      },
+      run: async (input, out) => {
+        const store = ctx.store();
+        const target = input.args[0]!;
+        let links: Array<{ entityId: number; role: string }>;
+        let about: string;
+        if (/^ent/i.test(target)) {
+          const entity = await store.getEntity(parseEntityRef(target));
+          if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${target}`);
+          links = [{ entityId: entity.id, role: 'subject' }];
+          about = `${entity.ref} ${quote(entity.canonicalName)}`;
+        } else {
+          const memory = await store.getMemory(parseMemoryRef(target));
+          if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${target}`);
+          if (memory.links.length === 0)
+            throw new MiraError(
+              MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
+              `${memory.ref} is about no entity, so a snapshot of it would be about nothing; give ENT<n>`,
+            );
+          links = memory.links.map((l) => ({ entityId: l.entityId, role: l.role }));
+          about = `${memory.links.map((l) => l.entityRef).join(', ')} (the entities of ${memory.ref})`;
+        }
+        const camera = cameraSensor(ctx, single(input.options, 'camera'));
+        const reading = ctx.sensors!.latest(camera.id);
+        const now = ctx.monotonic?.() ?? 0;
+        if (!reading?.image)
+          throw new MiraError(
+            MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
+            `camera ${camera.id} has sent no JPEG or PNG frame yet; check its topic, or wait a moment`,
+          );
+        const staleAfter = camera.staleAfterMs ?? HERE_FRESH_MS;
+        if (now - reading.monotonic > staleAfter)
+          throw new MiraError(
+            MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
+            `camera ${camera.id}'s latest frame is ${Math.round((now - reading.monotonic) / 1000)} s old (stale after ${staleAfter / 1000} s); nothing was kept`,
+          );
+        // Where the robot was: a fresh map pose, when the profile has one.
+        const where = ctx
+          .sensors!.list()
+          .filter((s) => s.kind === 'pose')
+          .map((s) => ({ sensor: s, heard: ctx.sensors!.latest(s.id) }))
+          .filter(({ sensor, heard }) => heard && now - heard.monotonic <= (sensor.staleAfterMs ?? HERE_FRESH_MS))
+          .map(({ heard }) => poseOfReading(heard!))
+          .find((p) => p !== undefined);
+        const caption = input.args[1];
+        const memory = await store.createMemory({
+          kind: 'observation',
+          summary: caption ?? `snapshot from ${camera.id}`,
+          links,
+          sourceKind: SENSOR_OBSERVATION_SOURCE,
+          sourceLabel: `${camera.id} at ${reading.at.toISOString()}${where ? `, ${describePose(where)}` : ''}`,
+          object: { bytes: reading.image.bytes, mediaType: reading.image.mediaType },
+        });
+        const object = memory.payloads.find((p) => p.payloadKind === 'object_ref')!;
+        out.print(
+          `${memory.ref} observation of ${about}: ${camera.id} ${object.mediaType}, ${object.byteSize} bytes, sha256 ${object.sha256!.slice(0, 12)}…, taken ${reading.at.toISOString()}${where ? ` at ${describePose(where)}` : ''}`,
+        );
+      },
+    },
+    {
+      name: 'memory snapshot save',
+      summary: "Write a memory's image to a file, its SHA-256 verified",
+      usage: 'MEM<n> <file>',
+      args: { min: 2, max: 2 },
+      options: { force: { takesValue: false, description: 'replace an existing file (never a database)' } },
+      run: async (input, out) => {
+        const id = parseMemoryRef(input.args[0]!);
+        const object = await ctx.store().readObject(id);
+        if (!object)
+          throw new MiraError(
+            MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
+            `${memoryRef(id)} keeps no image; memory show ${memoryRef(id)} lists its payloads`,
+          );
+        const path = ctx.resolvePath?.(input.args[1]!) ?? input.args[1]!;
+        writeFileSafely(path, object.bytes, { force: input.options.has('force'), protect: ctx.protectedFiles?.() });
+        out.print(
+          `saved ${memoryRef(id)}'s ${object.mediaType} (${object.bytes.length} bytes, sha256 verified) to ${path}`,
+        );
+      },
+    },
+    {
+      name: 'memory objects',
+      summary: 'Show how many objects (snapshot images) the memory keeps and their size',
+      args: { min: 0, max: 0 },
+      run: async (_input, out) => {
+        const usage = await ctx.store().objectUsage();
+        out.print(`objects: ${usage.objects}, ${formatBytes(usage.bytes)}`);
+      },
+    },
+    {
+      name: 'memory objects collect',
+      summary: 'Remove the objects no memory refers to (left by a write that failed), older than ten minutes',
+      args: { min: 0, max: 0 },
+      run: async (_input, out) => {
+        const removed = await ctx.store().collectObjects();
+        out.print(
+          removed.objects === 0
+            ? 'no orphaned objects; nothing removed'
+            : `removed ${removed.objects} orphaned objects, ${formatBytes(removed.bytes)}`,
+        );
       },
     },
     {

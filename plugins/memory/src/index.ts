@@ -160,6 +160,8 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
       },
       sensors: kernel.sensors,
       monotonic: () => kernel.clock.monotonic(),
+      resolvePath: (path) => kernel.resolvePath(path),
+      protectedFiles: () => kernel.stores.files(),
     })) {
       kernel.commands.register(command);
     }

@@ -1,3 +1,4 @@
+import { sniffMediaType, type SensorImage } from '@mira/core';
 import type { RosMessage } from './transport.js';
 
 /** The standard message types Mira understands, and what each becomes as a sensor value. */
@@ -12,6 +13,8 @@ export const SENSOR_MESSAGE_TYPES = {
   // iRobot Create 3 (the TurtleBot 4's base): its hazard detections and its dock.
   'irobot_create_msgs/msg/HazardDetectionVector': 'hazards',
   'irobot_create_msgs/msg/DockStatus': 'dock',
+  // A camera's compressed frames (image_transport's …/compressed topics): JPEG or PNG.
+  'sensor_msgs/msg/CompressedImage': 'image',
 } as const;
 
 /** A sensor message type Mira can read. */
@@ -33,6 +36,7 @@ export const SENSOR_UNITS: Record<SensorMessageType, string> = {
   'sensor_msgs/msg/Imu': 'rad, rad/s',
   'irobot_create_msgs/msg/HazardDetectionVector': 'detected',
   'irobot_create_msgs/msg/DockStatus': 'state',
+  'sensor_msgs/msg/CompressedImage': 'bytes',
 };
 
 /** The fields each message type's sensor value may have (what {@link toSensorValue} writes). */
@@ -45,6 +49,7 @@ export const SENSOR_FIELDS: Record<SensorMessageType, readonly string[]> = {
   'sensor_msgs/msg/Imu': ['yaw', 'yaw_rate_rad_s'],
   'irobot_create_msgs/msg/HazardDetectionVector': [...HAZARD_TYPES, 'hazards'],
   'irobot_create_msgs/msg/DockStatus': ['docked', 'dock_visible'],
+  'sensor_msgs/msg/CompressedImage': ['format', 'bytes', 'frame'],
 };
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : Number.NaN);
@@ -73,6 +78,30 @@ export function arrayField(value: unknown): readonly unknown[] | undefined {
     return Array.from(value as unknown as ArrayLike<number | bigint>, (v) => (typeof v === 'bigint' ? Number(v) : v));
   }
   return undefined;
+}
+
+/**
+ * A `uint8[]` field's bytes: rosbridge sends them base64-encoded in JSON (its `binary_array_types`) and
+ * as a byte string under CBOR; rclnodejs gives a `Uint8Array`; a plain array of numbers also reads.
+ */
+function imageData(data: unknown): Uint8Array | undefined {
+  if (typeof data === 'string') return Buffer.from(data, 'base64');
+  if (data instanceof Uint8Array) return data;
+  if (Array.isArray(data) && data.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) return Uint8Array.from(data);
+  return undefined;
+}
+
+/**
+ * A `sensor_msgs/msg/CompressedImage`'s frame, when it is a JPEG or PNG image (by its `format` — "jpeg",
+ * "png", or image_transport's "bgr8; jpeg compressed bgr8" — and by its first bytes, which must agree);
+ * undefined for anything else, which is then only described.
+ */
+export function toSensorImage(message: RosMessage): SensorImage | undefined {
+  const format = String(message.format ?? '').toLowerCase();
+  const said = /\bpng\b/.test(format) ? 'image/png' : /\b(jpeg|jpg)\b/.test(format) ? 'image/jpeg' : undefined;
+  const bytes = imageData(message.data);
+  if (!said || !bytes || bytes.length === 0) return undefined;
+  return sniffMediaType(bytes) === said ? { mediaType: said, bytes } : undefined;
 }
 
 /**
@@ -130,6 +159,17 @@ export function toSensorValue(
       const value: Record<string, boolean> = {};
       if (typeof message.is_docked === 'boolean') value.docked = message.is_docked;
       if (typeof message.dock_visible === 'boolean') value.dock_visible = message.dock_visible;
+      return value;
+    }
+    case 'sensor_msgs/msg/CompressedImage': {
+      // The frame itself travels beside the value (see toSensorImage): the model reads its format and size.
+      const image = toSensorImage(message);
+      const value: Record<string, number | string> = {
+        format: image ? image.mediaType.slice('image/'.length) : String(message.format ?? 'unknown').slice(0, 40),
+        bytes: image?.bytes.length ?? imageData(message.data)?.length ?? 0,
+      };
+      const frame = (message.header as { frame_id?: unknown } | undefined)?.frame_id;
+      if (typeof frame === 'string' && frame !== '') value.frame = frame.slice(0, 128);
       return value;
     }
     case 'geometry_msgs/msg/PoseWithCovarianceStamped': {

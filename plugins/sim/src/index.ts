@@ -13,6 +13,7 @@ import { SimTransport } from './sim-transport.js';
 export { DEFAULT_SIM_PARAMETERS, SimRobot, normalizeAngle, type SimParameters, type SimState } from './sim-robot.js';
 export { SimTransport, type SimWiring } from './sim-transport.js';
 export { SimBusTransport, connectSimBus, type BusFrame } from './sim-bus.js';
+export { CAMERA_HEIGHT, CAMERA_WIDTH, cameraFrame, encodePng } from './camera.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-sim';
@@ -59,6 +60,15 @@ export const DEFAULT_SIM_MAPPING: Required<Pick<RobotMapping, 'sensors' | 'drive
     { id: 'battery', topic: '/battery_state', type: 'sensor_msgs/msg/BatteryState', stale_after_ms: 5000 },
     { id: 'odometry', topic: '/odom', type: 'nav_msgs/msg/Odometry', stale_after_ms: 1000 },
     { id: 'range', topic: '/range/front', type: 'sensor_msgs/msg/Range', stale_after_ms: 1000 },
+    // Where the robot is in the map (as Nav2's AMCL says it): `memory place add … --here` keeps it.
+    { id: 'pose', topic: '/amcl_pose', type: 'geometry_msgs/msg/PoseWithCovarianceStamped', stale_after_ms: 2000 },
+    // A small rendered front camera: `memory snapshot` keeps its frame.
+    {
+      id: 'camera_front',
+      topic: '/camera/front/image_raw/compressed',
+      type: 'sensor_msgs/msg/CompressedImage',
+      stale_after_ms: 5000,
+    },
   ],
   drive: {
     topic: '/cmd_vel',
@@ -75,6 +85,10 @@ const DEFAULT_RATES: Record<string, number> = {
   'sensor_msgs/msg/Range': 10,
   'sensor_msgs/msg/LaserScan': 10,
   'sensor_msgs/msg/Imu': 50,
+  'geometry_msgs/msg/PoseWithCovarianceStamped': 5,
+  'sensor_msgs/msg/CompressedImage': 1,
+  'irobot_create_msgs/msg/HazardDetectionVector': 10,
+  'irobot_create_msgs/msg/DockStatus': 1,
 };
 
 /** One simulated robot of one runtime. */

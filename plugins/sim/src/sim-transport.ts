@@ -1,3 +1,4 @@
+import { cameraFrame } from './camera.js';
 import { MiraError, type Clock } from '@mira/core';
 import {
   HardwareErrorCodes,
@@ -161,6 +162,13 @@ export class SimTransport implements RobotTransport {
         };
       case 'irobot_create_msgs/msg/DockStatus':
         return { header, dock_visible: false, is_docked: false };
+      case 'sensor_msgs/msg/CompressedImage':
+        // The front camera's view, as image_transport's compressed topics carry it.
+        return {
+          header: { ...header, frame_id: 'camera_front_optical_frame' },
+          format: 'png',
+          data: cameraFrame(s.x, s.y, s.yaw, this.robot.params.roomHalfSizeM),
+        };
       case 'sensor_msgs/msg/LaserScan':
         // One beam straight ahead (the simulated range finder); the other directions see nothing.
         return {
