@@ -81,6 +81,7 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
       'get_recent_memories',
       'search_notes',
       'list_sensors',
+      'get_snapshot',
     ]);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).to.equal(true);
     // Described for another agent: no episode budget, which only the robot's model has.
@@ -112,13 +113,15 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
         expect(JSON.stringify(p.type ?? p.anyOf), `${tool.name}.${name}`).not.to.contain('null');
         args[name] = Array.isArray(p.enum)
           ? p.enum[0]
-          : p.type === 'string'
-            ? name === 'scope'
-              ? 'default'
-              : 'Ada'
-            : typeof p.minimum === 'number'
-              ? p.minimum
-              : 1;
+          : name === 'memory_id'
+            ? 'MEM1'
+            : p.type === 'string'
+              ? name === 'scope'
+                ? 'default'
+                : 'Ada'
+              : typeof p.minimum === 'number'
+                ? p.minimum
+                : 1;
       }
       const result = await client.callTool({ name: tool.name, arguments: args });
       expect(result.isError ?? false, `${tool.name} ${JSON.stringify(args)}: ${text(result)}`).to.equal(false);
@@ -130,6 +133,60 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
     );
     expect(bare).to.equal(nulls);
     expect(bare).to.contain('The charger is behind the lab door');
+  });
+
+  it('returns a snapshot as MCP image content, verified, and refuses what it cannot return', async () => {
+    // The console keeps a snapshot while mira mcp reads beside it.
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(3000, 5)]);
+    const snapshot = await memory.createMemory({
+      kind: 'observation',
+      summary: 'the lab door this morning',
+      links: [{ entityId: 1, role: 'subject' }],
+      sourceKind: 'sensor_observation',
+      sourceLabel: 'camera_front at 2026-03-01T08:00:00.000Z',
+      object: { bytes: png, mediaType: 'image/png' },
+    });
+    const result = await client.callTool({ name: 'get_snapshot', arguments: { memory_id: snapshot.ref } });
+    const [about, image] = result.content as Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+    expect(JSON.parse(about!.text!)).to.deep.include({
+      status: 'ok',
+      memory_id: snapshot.ref,
+      summary: 'the lab door this morning',
+      media_type: 'image/png',
+      byte_size: png.length,
+      sha256: createHash('sha256').update(png).digest('hex'),
+    });
+    expect(JSON.parse(about!.text!).of).to.deep.equal([{ entity_id: 'ENT1', name: 'Ada Lovelace', role: 'subject' }]);
+    expect(image).to.deep.equal({ type: 'image', mimeType: 'image/png', data: png.toString('base64') });
+    const refusal = async (args: Record<string, unknown>) =>
+      JSON.parse(text(await client.callTool({ name: 'get_snapshot', arguments: args })));
+    expect(await refusal({ memory_id: 'MEM1' })).to.deep.include({ status: 'rejected', reason: 'no_image' });
+    expect(await refusal({ memory_id: 'MEM99' })).to.deep.include({ status: 'rejected', reason: 'memory_not_found' });
+    // Over the bound: refused, not streamed.
+    const large = await memory.createMemory({
+      kind: 'observation',
+      summary: 'a large frame',
+      sourceKind: 'sensor_observation',
+      object: { bytes: Buffer.concat([png, Buffer.alloc(1024 * 1024, 1)]), mediaType: 'image/png' },
+    });
+    expect(await refusal({ memory_id: large.ref })).to.deep.include({ status: 'rejected', reason: 'image_too_large' });
+    // A damaged object is never returned.
+    const file = join(
+      dir,
+      'objects',
+      'sha256',
+      snapshot.payloads[1]!.sha256!.slice(0, 2),
+      snapshot.payloads[1]!.sha256!.slice(2),
+    );
+    writeFileSync(file, Buffer.concat([png.subarray(0, 10), Buffer.from('?'), png.subarray(11)]));
+    const damaged = await refusal({ memory_id: snapshot.ref });
+    expect(damaged).to.deep.include({ status: 'rejected', reason: 'image_unreadable' });
+    expect(damaged.error).to.contain('MIRA_ERR_MEMORY_OBJECT_CORRUPT');
+    const bad = await client
+      .callTool({ name: 'get_snapshot', arguments: { memory_id: 'the shelf' } })
+      .then(() => undefined)
+      .catch((e: Error) => e);
+    expect(bad?.message).to.contain('invalid arguments for get_snapshot');
   });
 
   it('answers recall_memory with exactly the text the tool gives inside Mira', async () => {
@@ -281,15 +338,22 @@ describe('mira mcp with no console running', function () {
 describe('tools for other agents', () => {
   it('are never offered to the model, and must be read-only', async () => {
     const rt = await createTestRuntime({
-      plugins: [simPlugin, notesPlugin],
-      tables: { sim: { tick_ms: 0 }, notes: { enabled: true, database_path: 'notes.sqlite3' } },
+      plugins: [simPlugin, notesPlugin, memoryPlugin, memoryToolsPlugin],
+      tables: {
+        sim: { tick_ms: 0 },
+        notes: { enabled: true, database_path: 'notes.sqlite3' },
+        memory: { enabled: true, database_path: 'memory.sqlite3' },
+      },
     });
     try {
       expect(rt.app.kernel.tools.get('search_notes')).to.equal(undefined);
       expect(rt.app.kernel.tools.get('list_sensors')).to.equal(undefined);
+      // The robot's model never receives an image.
+      expect(rt.app.kernel.tools.get('get_snapshot')).to.equal(undefined);
       expect(rt.app.kernel.agentTools.values().map((t) => t.tool.name)).to.have.members([
         'search_notes',
         'list_sensors',
+        'get_snapshot',
       ]);
     } finally {
       await rt.dispose();

@@ -41,6 +41,11 @@ export interface ToolResult {
   readonly content: string;
   /** One short line for the operator, e.g. `hit ENT3`; printed as `[tool] display`. */
   readonly display: string;
+  /**
+   * An image for another agent (`mira mcp` returns it as image content beside the text); the robot's
+   * model never receives it. Only agent tools (`registerForAgents`) return one.
+   */
+  readonly image?: { readonly mediaType: string; readonly bytes: Uint8Array };
 }
 
 /** Passed to a tool handler. */

@@ -113,7 +113,20 @@ export async function serveMcp(booting: Application | Promise<Application>, vers
     const result = await registered.tool.run(args, {
       episode: { id: ++episode, origin: 'operator', startedAt: app.kernel.services.clock.now() },
     });
-    return { content: [{ type: 'text' as const, text: result.content }] };
+    return {
+      content: [
+        { type: 'text' as const, text: result.content },
+        ...(result.image
+          ? [
+              {
+                type: 'image' as const,
+                data: Buffer.from(result.image.bytes).toString('base64'),
+                mimeType: result.image.mediaType,
+              },
+            ]
+          : []),
+      ],
+    };
   });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));

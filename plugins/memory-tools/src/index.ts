@@ -8,6 +8,7 @@
  */
 import { MEMORY_STORE, definePlugin, type MiraPlugin } from '@mira/core';
 import { recallMemoryTool } from './recall.js';
+import { getSnapshotTool } from './snapshot.js';
 import { rememberTool } from './remember.js';
 import { proposeEntityTool, proposeSupersedeTool } from './propose.js';
 
@@ -69,6 +70,8 @@ export {
   renderRecall,
 } from './recall.js';
 
+export { MAX_SNAPSHOT_RESULT_BYTES, getSnapshotTool } from './snapshot.js';
+
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-memory-tools';
 
@@ -89,6 +92,8 @@ const plugin: MiraPlugin = definePlugin({
     kernel.tools.register(rememberTool(store, kernel.profile, log));
     kernel.tools.register(proposeEntityTool(store, log));
     kernel.tools.register(proposeSupersedeTool(store, kernel.profile, log));
+    // For other agents only (mira mcp): the robot's model never receives an image.
+    kernel.tools.registerForAgents(getSnapshotTool(store, log));
   },
 });
 
