@@ -1,6 +1,6 @@
 import { MEMORY_STORE, MemoryErrors } from '@mira/core';
 import { expect } from 'chai';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -14,6 +14,7 @@ import mindViewPlugin, {
   statusOf,
 } from '@mira/plugin-mind-view';
 import notesPlugin, { NOTES_STORE } from '@mira/plugin-notes';
+import { cameraFrame } from '@mira/plugin-sim';
 import { REPO_ROOT } from './helpers/run-mira.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -503,6 +504,45 @@ describe('Mind view', function () {
       expect((await forged.json()).error.code).to.equal('MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED');
       expect((await call('/api/memories/MEM9')).status).to.equal(404);
       expect((await call('/api/nothing')).status).to.equal(404);
+    });
+  });
+
+  describe('snapshots', () => {
+    /** A snapshot memory of Ada (ENT1): the simulator's rendered camera frame, a real PNG. */
+    const keepSnapshot = () =>
+      rt.app.kernel.store(MEMORY_STORE).createMemory({
+        kind: 'observation',
+        summary: 'Ada at the lab door',
+        links: [{ entityId: 1, role: 'subject' }],
+        sourceKind: 'sensor_observation',
+        sourceLabel: 'camera_front at 2026-03-01T08:00:00.000Z, (1, 2, 90°) in map',
+        object: { bytes: cameraFrame(1, 2, Math.PI / 2, 5), mediaType: 'image/png' },
+      });
+
+    it('serves a snapshot image only with the token, verified, as an image that can only be shown', async () => {
+      const memory = await keepSnapshot();
+      expect((await fetch(`${base}/api/memories/${memory.ref}/image`)).status).to.equal(401);
+      const response = await call(`/api/memories/${memory.ref}/image`);
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('content-type')).to.equal('image/png');
+      expect(response.headers.get('x-content-type-options')).to.equal('nosniff');
+      expect(response.headers.get('cache-control')).to.equal('no-store');
+      expect(Buffer.from(await response.arrayBuffer()).equals(cameraFrame(1, 2, Math.PI / 2, 5))).to.equal(true);
+      const listed = await (await call('/api/entities/ENT1/memories')).json();
+      expect(listed.memories.map((m: { id: string; image: boolean }) => [m.id, m.image])).to.deep.equal([
+        ['MEM2', true],
+        ['MEM1', false],
+      ]);
+      const none = await call('/api/memories/MEM1/image');
+      expect(none.status).to.equal(404);
+      expect((await none.json()).error.code).to.equal('MIRA_ERR_MEMORY_SNAPSHOT_UNAVAILABLE');
+      // Bytes that changed on disk are refused, never served.
+      const sha = memory.payloads[1]!.sha256!;
+      const file = join(rt.dir, 'objects', 'sha256', sha.slice(0, 2), sha.slice(2));
+      writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from('tail')]));
+      const damaged = await call(`/api/memories/${memory.ref}/image`);
+      expect(damaged.status).to.equal(500);
+      expect((await damaged.json()).error.code).to.equal('MIRA_ERR_MEMORY_OBJECT_CORRUPT');
     });
   });
 
@@ -1392,6 +1432,51 @@ describe('Mind view', function () {
       await page.waitForSelector('.entity');
       expect(await page.textContent('.entity h3')).to.equal('ENT1 person Ada Lovelace');
       expect(await page.textContent('.entity .summary')).to.equal('Ada wrote the first program');
+    });
+
+    it("shows an entity's snapshots as thumbnails that open full size, with when and where", async () => {
+      await rt.app.kernel.store(MEMORY_STORE).createMemory({
+        kind: 'observation',
+        summary: 'Ada at the lab door',
+        links: [{ entityId: 1, role: 'subject' }],
+        sourceKind: 'sensor_observation',
+        sourceLabel: 'camera_front at 2026-03-01T08:00:00.000Z, (1, 2, 90°) in map',
+        object: { bytes: cameraFrame(1, 2, Math.PI / 2, 5), mediaType: 'image/png' },
+      });
+      await page.click('#tab-entities');
+      await page.fill('#entity-name', 'Ada');
+      await page.click('#entity-find');
+      await page.waitForSelector('.memory[data-id="MEM2"] .thumb-button img');
+      // Loaded with the token into an object URL: the image's address is of this page, not the API's.
+      await page.waitForFunction(() => {
+        const img = document.querySelector<HTMLImageElement>('.memory[data-id="MEM2"] img');
+        return img !== null && img.complete && img.naturalWidth > 0;
+      });
+      const thumb = await page.$eval('.memory[data-id="MEM2"] img', (img) => ({
+        src: (img as HTMLImageElement).src,
+        width: (img as HTMLImageElement).naturalWidth,
+        alt: (img as HTMLImageElement).alt,
+      }));
+      expect(thumb.src).to.match(/^blob:http:\/\/127\.0\.0\.1:\d+\//);
+      expect(thumb.width).to.equal(96);
+      expect(thumb.alt).to.equal('snapshot MEM2: Ada at the lab door');
+      expect(await page.textContent('.memory[data-id="MEM2"] .meta')).to.contain('(1, 2, 90°) in map');
+      expect(await page.$('.memory[data-id="MEM1"] .thumb-button')).to.equal(null);
+      await page.click('.memory[data-id="MEM2"] .thumb-button');
+      await page.waitForSelector('#snapshot-dialog[open]');
+      expect(await page.textContent('#snapshot-title')).to.equal('MEM2: Ada at the lab door');
+      expect(await page.textContent('#snapshot-about')).to.contain('camera_front at 2026-03-01T08:00:00.000Z');
+      const full = await page.$eval('#snapshot-full', (img) => (img as HTMLImageElement).getBoundingClientRect().width);
+      expect(full).to.be.greaterThan(thumb.width * 2);
+      mkdirSync(join(REPO_ROOT, 'test-output'), { recursive: true });
+      await page.screenshot({ path: join(REPO_ROOT, 'test-output', 'mind-view-snapshot.png') });
+      const serious = (await new AxeBuilder({ page }).analyze()).violations.filter(
+        (v) => v.impact === 'serious' || v.impact === 'critical',
+      );
+      expect(serious.map((v) => v.id)).to.deep.equal([]);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#snapshot-dialog', { state: 'hidden' });
+      expect(await page.$eval('#snapshot-dialog', (d) => (d as HTMLDialogElement).open)).to.equal(false);
     });
   });
 });

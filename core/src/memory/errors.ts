@@ -122,6 +122,7 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_SNAPSHOT_UNAVAILABLE',
     message: 'there is no camera frame to keep, or no image to show',
     fix: "check the camera's topic with sensors, name the camera with --camera, or pick a memory that keeps an image",
+    status: 404,
   },
   OBJECTS_SHARED: {
     code: 'MIRA_ERR_MEMORY_OBJECTS_SHARED',

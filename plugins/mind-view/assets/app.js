@@ -649,9 +649,10 @@ async function entityBlock(entity) {
     block.append(
       el(
         'div',
-        { className: 'memory' },
+        { className: 'memory', 'data-id': m.id },
         el('strong', { text: `${m.id} ` }),
         el('span', { className: 'summary', text: m.summary }),
+        m.image ? snapshotThumbnail(m) : null,
         el('div', { className: 'meta', text: details }),
         el('div', {
           className: 'links',
@@ -661,6 +662,40 @@ async function entityBlock(entity) {
     );
   }
   return block;
+}
+
+/**
+ * A snapshot's image as an object URL: fetched with the token (an <img> cannot send it), so the image never
+ * needs a URL another page could load, and nothing leaves this machine.
+ */
+async function snapshotUrl(id) {
+  const response = await fetch(`/api/memories/${id}/image`, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(failure((await response.json()).error));
+  return URL.createObjectURL(await response.blob());
+}
+
+/** A thumbnail of a snapshot memory; a click opens it full size with when and where it was taken. */
+function snapshotThumbnail(m) {
+  const image = el('img', { alt: `snapshot ${m.id}: ${m.summary}` });
+  const button = el(
+    'button',
+    { type: 'button', className: 'thumb-button', 'aria-label': `Open ${m.id} full size` },
+    image,
+  );
+  snapshotUrl(m.id).then(
+    (url) => (image.src = url),
+    (e) =>
+      button.replaceWith(el('div', { className: 'meta', text: `${m.id}: the image cannot be shown: ${e.message}` })),
+  );
+  button.addEventListener('click', () => {
+    $('snapshot-title').textContent = `${m.id}: ${m.summary}`;
+    $('snapshot-full').src = image.src;
+    $('snapshot-full').alt = `snapshot ${m.id}, full size`;
+    $('snapshot-about').textContent = `taken by ${m.source_label ?? m.source_kind}; recorded ${m.created_at}`;
+    $('snapshot-dialog').showModal();
+    $('snapshot-close').focus();
+  });
+  return button;
 }
 
 async function findEntities() {

@@ -63,7 +63,7 @@ export interface MindViewServer {
 /** Every response carries these; the page loads only its own assets. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -97,7 +97,21 @@ export function statusOf(code: string): number {
   return 400;
 }
 
+/** A route's answer that is not JSON: bytes of a media type (a snapshot's image). */
+class RawBody {
+  constructor(
+    readonly type: string,
+    readonly body: Buffer,
+  ) {}
+}
+
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8'): void {
+  if (body instanceof RawBody) {
+    // An image is only ever shown, never run or sniffed as anything else; it is not kept by the browser either.
+    res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': body.type, 'content-length': body.body.length });
+    res.end(body.body);
+    return;
+  }
   res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type });
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 }
@@ -214,6 +228,8 @@ function memoryJson(memory: Memory) {
     supersedes: memory.supersedes === null ? null : `MEM${memory.supersedes}`,
     links: memory.links.map((l) => ({ entity: l.entityRef, name: l.entityName, role: l.role })),
     payloads: memory.payloads.map((p) => ({ media_type: p.mediaType, byte_size: p.byteSize, kind: p.payloadKind })),
+    // A snapshot's image, served by GET /api/memories/MEM<n>/image (the page fetches it with the token).
+    image: memory.payloads.some((p) => p.payloadKind === 'object_ref'),
   };
 }
 
@@ -468,6 +484,11 @@ export async function startMindViewServer(
     const found = await memory().getMemory(parseMemoryRef(ref!));
     if (!found) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${ref}`);
     return { memory: memoryJson(found) };
+  });
+  api.on('GET', '/api/memories/:ref(^[Mm][Ee][Mm]\\d+$)/image', async (_req, _url, { ref }) => {
+    const object = await memory().readObject(parseMemoryRef(ref!));
+    if (!object) throw new MiraError(MemoryErrorCodes.SNAPSHOT_UNAVAILABLE, `${ref} keeps no image`);
+    return new RawBody(object.mediaType, object.bytes);
   });
   for (const decision of ['accept', 'reject'] as const) {
     api.on('POST', `/api/proposals/:ref(^[Pp]\\d+$)/${decision}`, async (req, _url, { ref }) => {
