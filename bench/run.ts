@@ -18,6 +18,7 @@ import { searchQualityBench } from './search-quality.bench.js';
 import { vectorScaleBench } from './vector-scale.bench.js';
 import { fleetBench } from './fleet.bench.js';
 import { storeBench } from './store.bench.js';
+import { objectsBench } from './objects.bench.js';
 import { BENCHES } from './lib/benches.js';
 
 const USAGE = `Usage: npm run bench -- [--quick | --smoke] [--only=<name>]
@@ -83,6 +84,8 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   'vector-scale': () => vectorScaleBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 100 : 300, log }),
   startup: () => startupBench({ rounds: quick ? 5 : 20, log }),
   'mind-view': () => mindViewBench({ sizes: quick ? [1000, 20_000] : [1000, 100_000], rounds: quick ? 3 : 5, log }),
+  objects: () =>
+    objectsBench({ writes: quick ? 100 : 300, stored: quick ? 2000 : 10_000, recalls: quick ? 300 : 1000, log }),
 };
 
 /** The same benchmarks at sizes that only prove they run. */
@@ -100,6 +103,7 @@ const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   'vector-scale': () => vectorScaleBench({ notes: 500, queries: 5, log }),
   startup: () => startupBench({ rounds: 1, log }),
   'mind-view': () => mindViewBench({ sizes: [500], rounds: 1, log }),
+  objects: () => objectsBench({ writes: 5, stored: 20, recalls: 5, log }),
 };
 const runs = smoke ? smokeRuns : fullRuns;
 

@@ -15,4 +15,5 @@ export const BENCHES = [
   'vector-scale',
   'startup',
   'mind-view',
+  'objects',
 ] as const;
