@@ -12,6 +12,7 @@ import ros2Plugin from '@mira/plugin-ros2';
 import simPlugin, { CAMERA_HEIGHT, CAMERA_WIDTH, cameraFrame } from '@mira/plugin-sim';
 import { eventually } from './conformance/transport-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
 
 const IMAGE = 'sensor_msgs/msg/CompressedImage';
 
@@ -228,5 +229,70 @@ describe('memory snapshot over rosbridge (the in-test bridge, JSON and CBOR)', f
     expect(output.join('\n'))
       .to.contain('MIRA_ERR_MEMORY_SNAPSHOT_UNAVAILABLE')
       .and.to.contain('has sent no JPEG or PNG frame');
+  });
+});
+
+describe('take_snapshot: the model keeps a snapshot when the operator asks (scripted model, the simulator)', function () {
+  this.timeout(20_000);
+  let m: ModelRuntime;
+
+  beforeEach(async () => {
+    // The simulator comes after the memory tools here: the tool is offered once every plugin is set up.
+    m = await modelRuntime({ plugins: [simPlugin] });
+    await eventually(() => m.rt.app.kernel.latestReading('camera_front')?.image !== undefined, 5000, 'a frame');
+    await m.say('memory entity add thing "Shelf"');
+    await m.say('memory entity add thing "Shelf Two"');
+    await m.say('memory alias add ENT2 "the shelf"');
+    await m.say('memory alias add ENT1 "the shelf"');
+  });
+  afterEach(() => m.dispose());
+
+  /** One operator turn in which the model calls take_snapshot with `args`; the JSON result it received. */
+  async function ask(utterance: string, args: Record<string, unknown>) {
+    const first = m.server.requests.length;
+    m.server.push({ toolCalls: [{ name: 'take_snapshot', arguments: args }] }, { text: 'Done.' });
+    const { output } = await m.say(utterance);
+    return { output, result: JSON.parse(toolMessages(m.server, first + 1)[0]!) as Record<string, unknown> };
+  }
+
+  it('keeps the frame as an observation of the entity the operator names, with the caption they said', async () => {
+    const { output, result } = await ask('Take a picture of Shelf Two: the top row is empty.', {
+      subject: 'Shelf Two',
+      caption: 'the top row is empty',
+      camera: null,
+    });
+    expect(result).to.deep.equal({ status: 'applied', memory_id: 'MEM1', entity_id: 'ENT2', camera: 'camera_front' });
+    expect(output[0]).to.equal('[take_snapshot] MEM1 of ENT2 "Shelf Two" (camera_front)');
+    const memory = (await m.store().getMemory(1))!;
+    expect(memory).to.deep.include({ kind: 'observation', summary: 'the top row is empty' });
+    expect(memory.source.kind).to.equal('sensor_observation');
+    expect((await m.store().readObject(1))!.mediaType).to.equal('image/png');
+    // One per episode, as remember.
+    expect(m.server.requests[0]!.toolNames).to.include('take_snapshot');
+  });
+
+  it('refuses what the operator did not say, a name it cannot resolve exactly, and keeps nothing', async () => {
+    const refusals: Array<[string, Record<string, unknown>, string]> = [
+      ['What is on the table?', { subject: 'Shelf Two', caption: null, camera: null }, 'subject_not_in_utterance'],
+      ['Take a picture of the shelf.', { subject: 'the shelf', caption: null, camera: null }, 'subject_ambiguous'],
+      [
+        'Take a picture of the cupboard.',
+        { subject: 'the cupboard', caption: null, camera: null },
+        'subject_not_found',
+      ],
+      [
+        'Take a picture of Shelf Two.',
+        { subject: 'Shelf Two', caption: 'it looks dusty', camera: null },
+        'caption_not_in_utterance',
+      ],
+      ['Take a picture of Shelf Two.', { subject: 'Shelf Two', caption: null, camera: 'back' }, 'no_frame'],
+    ];
+    for (const [utterance, args, reason] of refusals) {
+      const { result } = await ask(utterance, args);
+      expect(result.status, reason).to.equal('rejected');
+      expect(result.reason, JSON.stringify(result)).to.equal(reason);
+      if (reason === 'subject_ambiguous') expect(result.candidate_ids).to.deep.equal(['ENT1', 'ENT2']);
+    }
+    expect((await m.store().info()).memories).to.equal(0);
   });
 });

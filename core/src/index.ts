@@ -128,6 +128,7 @@ export {
   type Pose,
   type ResolvedPlace,
 } from './memory/places.js';
+export { cameraSensor, poseOfReading, takeSnapshot, type Snapshot, type SnapshotSensors } from './memory/snapshots.js';
 export { MemoryErrorCodes, MemoryErrors, type MemoryErrorCode } from './memory/errors.js';
 export {
   DEFAULT_MAX_OBJECT_BYTES,

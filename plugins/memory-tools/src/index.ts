@@ -9,6 +9,7 @@
 import { MEMORY_STORE, definePlugin, type MiraPlugin } from '@mira/core';
 import { recallMemoryTool } from './recall.js';
 import { getSnapshotTool } from './snapshot.js';
+import { takeSnapshotTool } from './take-snapshot.js';
 import { rememberTool } from './remember.js';
 import { proposeEntityTool, proposeSupersedeTool } from './propose.js';
 
@@ -71,6 +72,7 @@ export {
 } from './recall.js';
 
 export { MAX_SNAPSHOT_RESULT_BYTES, getSnapshotTool } from './snapshot.js';
+export { takeSnapshotTool } from './take-snapshot.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-memory-tools';
@@ -92,6 +94,12 @@ const plugin: MiraPlugin = definePlugin({
     kernel.tools.register(rememberTool(store, kernel.profile, log));
     kernel.tools.register(proposeEntityTool(store, log));
     kernel.tools.register(proposeSupersedeTool(store, kernel.profile, log));
+    // Only when the profile has a camera (known once every plugin is set up, whatever their order): a tool
+    // the robot could never use is not offered.
+    kernel.hooks.ready.tap(PLUGIN_NAME, () => {
+      if (kernel.sensors.list().some((s) => s.kind === 'image'))
+        kernel.tools.register(takeSnapshotTool(store, kernel.sensors, () => kernel.clock.monotonic(), log));
+    });
     // For other agents only (mira mcp): the robot's model never receives an image.
     kernel.tools.registerForAgents(getSnapshotTool(store, log));
   },

@@ -14,7 +14,8 @@ import {
   parseMemoryRef,
   parseProposalRef,
   memoryRef,
-  SENSOR_OBSERVATION_SOURCE,
+  poseOfReading,
+  takeSnapshot,
   writeFileSafely,
   type CommandDefinition,
   type ConsoleOutput,
@@ -44,50 +45,11 @@ export interface MemoryCommandContext {
   protectedFiles?(): readonly string[];
 }
 
-/**
- * The camera `memory snapshot` keeps a frame of: `--camera <name>` names the image sensor `<name>` or
- * `camera_<name>`; without it, the profile's only camera.
- * @throws MiraError MIRA_ERR_MEMORY_SNAPSHOT_UNAVAILABLE saying which cameras there are
- */
-function cameraSensor(ctx: MemoryCommandContext, name: string | undefined): SensorDefinition {
-  const cameras = (ctx.sensors?.list() ?? []).filter((s) => s.kind === 'image');
-  const names = cameras.map((c) => c.id).join(', ');
-  if (cameras.length === 0)
-    throw new MiraError(
-      MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-      'this profile has no camera (a sensor of sensor_msgs/msg/CompressedImage); add one to its sensors',
-    );
-  if (name === undefined) {
-    if (cameras.length > 1)
-      throw new MiraError(
-        MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-        `this profile has ${cameras.length} cameras (${names}); say which with --camera <name>`,
-      );
-    return cameras[0]!;
-  }
-  const camera = cameras.find((c) => c.id === name || c.id === `camera_${name}`);
-  if (!camera)
-    throw new MiraError(
-      MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-      `there is no camera "${name}"; the cameras are ${names}`,
-    );
-  return camera;
-}
+/** A profile without sensors: no camera, no pose. */
+const NO_SENSORS = { list: () => [], latest: () => undefined };
 
 /** How old a pose reading may be for --here when its sensor names no staleness (ms). */
 const HERE_FRESH_MS = 5000;
-
-/** The pose a `pose` sensor's reading gives (x, y, yaw in radians, frame), or undefined when it is not whole. */
-function poseOfReading(reading: SensorReading): Pose | undefined {
-  const { x, y, yaw, frame } = reading.value as Record<string, unknown>;
-  if (typeof x !== 'number' || typeof y !== 'number' || typeof yaw !== 'number' || typeof frame !== 'string')
-    return undefined;
-  try {
-    return parsePose(`${x},${y},${(yaw * 180) / Math.PI}`, frame);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Where the robot is now, for `--here`: the newest fresh reading of a `pose` sensor (Nav2's localisation
@@ -417,37 +379,16 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
           links = memory.links.map((l) => ({ entityId: l.entityId, role: l.role }));
           about = `${memory.links.map((l) => l.entityRef).join(', ')} (the entities of ${memory.ref})`;
         }
-        const camera = cameraSensor(ctx, single(input.options, 'camera'));
-        const reading = ctx.sensors!.latest(camera.id);
-        const now = ctx.monotonic?.() ?? 0;
-        if (!reading?.image)
-          throw new MiraError(
-            MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-            `camera ${camera.id} has sent no JPEG or PNG frame yet; check its topic, or wait a moment`,
-          );
-        const staleAfter = camera.staleAfterMs ?? HERE_FRESH_MS;
-        if (now - reading.monotonic > staleAfter)
-          throw new MiraError(
-            MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-            `camera ${camera.id}'s latest frame is ${Math.round((now - reading.monotonic) / 1000)} s old (stale after ${staleAfter / 1000} s); nothing was kept`,
-          );
-        // Where the robot was: a fresh map pose, when the profile has one.
-        const where = ctx
-          .sensors!.list()
-          .filter((s) => s.kind === 'pose')
-          .map((s) => ({ sensor: s, heard: ctx.sensors!.latest(s.id) }))
-          .filter(({ sensor, heard }) => heard && now - heard.monotonic <= (sensor.staleAfterMs ?? HERE_FRESH_MS))
-          .map(({ heard }) => poseOfReading(heard!))
-          .find((p) => p !== undefined);
-        const caption = input.args[1];
-        const memory = await store.createMemory({
-          kind: 'observation',
-          summary: caption ?? `snapshot from ${camera.id}`,
-          links,
-          sourceKind: SENSOR_OBSERVATION_SOURCE,
-          sourceLabel: `${camera.id} at ${reading.at.toISOString()}${where ? `, ${describePose(where)}` : ''}`,
-          object: { bytes: reading.image.bytes, mediaType: reading.image.mediaType },
-        });
+        const { memory, camera, reading, where } = await takeSnapshot(
+          store,
+          ctx.sensors ?? NO_SENSORS,
+          ctx.monotonic?.() ?? 0,
+          {
+            links,
+            caption: input.args[1],
+            camera: single(input.options, 'camera'),
+          },
+        );
         const object = memory.payloads.find((p) => p.payloadKind === 'object_ref')!;
         out.print(
           `${memory.ref} observation of ${about}: ${camera.id} ${object.mediaType}, ${object.byteSize} bytes, sha256 ${object.sha256!.slice(0, 12)}…, taken ${reading.at.toISOString()}${where ? ` at ${describePose(where)}` : ''}`,
