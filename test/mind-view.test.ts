@@ -507,18 +507,18 @@ describe('Mind view', function () {
     });
   });
 
-  describe('snapshots', () => {
-    /** A snapshot memory of Ada (ENT1): the simulator's rendered camera frame, a real PNG. */
-    const keepSnapshot = () =>
-      rt.app.kernel.store(MEMORY_STORE).createMemory({
-        kind: 'observation',
-        summary: 'Ada at the lab door',
-        links: [{ entityId: 1, role: 'subject' }],
-        sourceKind: 'sensor_observation',
-        sourceLabel: 'camera_front at 2026-03-01T08:00:00.000Z, (1, 2, 90°) in map',
-        object: { bytes: cameraFrame(1, 2, Math.PI / 2, 5), mediaType: 'image/png' },
-      });
+  /** A snapshot memory of Ada (ENT1): the simulator's rendered camera frame, a real PNG. */
+  const keepSnapshot = () =>
+    rt.app.kernel.store(MEMORY_STORE).createMemory({
+      kind: 'observation',
+      summary: 'Ada at the lab door',
+      links: [{ entityId: 1, role: 'subject' }],
+      sourceKind: 'sensor_observation',
+      sourceLabel: 'camera_front at 2026-03-01T08:00:00.000Z, (1, 2, 90°) in map',
+      object: { bytes: cameraFrame(1, 2, Math.PI / 2, 5), mediaType: 'image/png' },
+    });
 
+  describe('snapshots', () => {
     it('serves a snapshot image only with the token, verified, as an image that can only be shown', async () => {
       const memory = await keepSnapshot();
       expect((await fetch(`${base}/api/memories/${memory.ref}/image`)).status).to.equal(401);
@@ -1435,14 +1435,7 @@ describe('Mind view', function () {
     });
 
     it("shows an entity's snapshots as thumbnails that open full size, with when and where", async () => {
-      await rt.app.kernel.store(MEMORY_STORE).createMemory({
-        kind: 'observation',
-        summary: 'Ada at the lab door',
-        links: [{ entityId: 1, role: 'subject' }],
-        sourceKind: 'sensor_observation',
-        sourceLabel: 'camera_front at 2026-03-01T08:00:00.000Z, (1, 2, 90°) in map',
-        object: { bytes: cameraFrame(1, 2, Math.PI / 2, 5), mediaType: 'image/png' },
-      });
+      await keepSnapshot();
       await page.click('#tab-entities');
       await page.fill('#entity-name', 'Ada');
       await page.click('#entity-find');
