@@ -57,6 +57,17 @@ if (unavailable) {
           await client.end();
         }
       },
+      ageObjects: async (ms) => {
+        const client = await db.client();
+        try {
+          await client.query(
+            `UPDATE objects SET created_at = created_at - make_interval(secs => $1::double precision / 1000)`,
+            [ms],
+          );
+        } finally {
+          await client.end();
+        }
+      },
       removeObject: async (sha256) => {
         const client = await db.client();
         try {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
@@ -38,6 +38,15 @@ describeMemoryStoreContract('SqliteMemoryStore on a real file', async (clock) =>
       writeFileSync(file, bytes);
     },
     removeObject: async (sha256) => rmSync(join(dir, 'objects', 'sha256', sha256.slice(0, 2), sha256.slice(2))),
+    ageObjects: async (ms) => {
+      const top = join(dir, 'objects', 'sha256');
+      for (const prefix of readdirSync(top))
+        for (const name of readdirSync(join(top, prefix))) {
+          const file = join(top, prefix, name);
+          const then = (statSync(file).mtimeMs - ms) / 1000;
+          utimesSync(file, then, then);
+        }
+    },
     storedUtterances: async () => {
       const other = new Database(path, { readonly: true });
       try {

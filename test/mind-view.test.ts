@@ -1434,6 +1434,26 @@ describe('Mind view', function () {
       expect(await page.textContent('.entity .summary')).to.equal('Ada wrote the first program');
     });
 
+    it('adds a place with its pose from the Entities tab, and refuses a bad pose creating nothing', async () => {
+      await page.click('#tab-entities');
+      await page.click('text=Add an entity, alias or memory');
+      await page.fill('#add-place input[name="name"]', 'Kitchen');
+      await page.fill('#add-place input[name="pose"]', '3.2,-1.0,90');
+      await page.click('#add-place button');
+      await page.waitForFunction(() => document.getElementById('entity-status')!.textContent!.includes('place added'));
+      expect(await page.textContent('#entity-status')).to.equal('ENT2 place added at (3.2, -1, 90°) in map (MEM2)');
+      const store = rt.app.kernel.store(MEMORY_STORE);
+      const memory = (await store.getMemory(2))!;
+      expect(memory).to.deep.include({ predicate: 'pose', value: 'x=3.2 y=-1 yaw=90 frame=map' });
+      expect(memory.source.kind).to.equal('console');
+      await page.fill('#add-place input[name="name"]', 'Attic');
+      await page.fill('#add-place input[name="pose"]', '1,2,720');
+      await page.click('#add-place button');
+      await page.waitForFunction(() => document.getElementById('entity-status')!.textContent!.includes('MIRA_ERR'));
+      expect(await page.textContent('#entity-status')).to.contain('MIRA_ERR_MEMORY_POSE_INVALID');
+      expect(await store.findEntities('Attic')).to.deep.equal([]);
+    });
+
     it("shows an entity's snapshots as thumbnails that open full size, with when and where", async () => {
       await keepSnapshot();
       await page.click('#tab-entities');

@@ -19,6 +19,7 @@ import {
   renameSync,
   statSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -63,11 +64,16 @@ export class ObjectFiles {
 
   /**
    * Stores the object unless a file of its digest is there already with those bytes (a damaged one is
-   * replaced: the bytes in hand are the right ones).
+   * replaced: the bytes in hand are the right ones; a sound one is touched, so its age starts again).
    */
   put(object: PreparedObject): void {
     const target = this.pathOf(object.sha256);
-    if (existsSync(target) && sha256Hex(readFileSync(target)) === object.sha256) return;
+    if (existsSync(target) && sha256Hex(readFileSync(target)) === object.sha256) {
+      // Young again: a collection in another process must not take it before the new rows commit.
+      const now = new Date();
+      utimesSync(target, now, now);
+      return;
+    }
     this.#claim();
     const dir = dirname(target);
     mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -969,6 +969,11 @@ document.addEventListener('DOMContentLoaded', async () => {
     'add-entity',
     async (d) => `${(await api('/api/entities', { method: 'POST', body: JSON.stringify(d) })).entity.id} added`,
   );
+  formHandler('add-place', async (d) => {
+    const body = { name: d.name, pose: d.pose, frame: d.frame || null };
+    const added = await api('/api/places', { method: 'POST', body: JSON.stringify(body) });
+    return `${added.entity.id} place added at ${added.pose} (${added.memory.id})`;
+  });
   formHandler(
     'add-alias',
     async (d) =>

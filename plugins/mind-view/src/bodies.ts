@@ -34,6 +34,12 @@ export const BODY_SCHEMAS = {
     required: ['entity_type', 'canonical_name'],
     additionalProperties: false,
   },
+  addPlace: {
+    type: 'object',
+    properties: { name: text, pose: text, frame: { type: ['string', 'null'], maxLength: 128 } },
+    required: ['name', 'pose'],
+    additionalProperties: false,
+  },
   addAlias: {
     type: 'object',
     properties: { alias: text },

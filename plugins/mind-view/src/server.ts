@@ -13,6 +13,11 @@ import {
   MiraError,
   parseEntityRef,
   parseMemoryRef,
+  parsePose,
+  poseMemory,
+  describePose,
+  DEFAULT_POSE_FRAME,
+  PLACE_ENTITY_TYPE,
   parseProposalRef,
   whyStale,
   type Entity,
@@ -414,6 +419,14 @@ export async function startMindViewServer(
         await memory().createEntity({ entityType: body.entity_type, canonicalName: body.canonical_name }),
       ),
     };
+  });
+  // A place with its pose, as `memory place add` makes one: the pose checked before anything is written.
+  api.on('POST', '/api/places', async (req, _url) => {
+    const body = checkBody<{ name: string; pose: string; frame?: string | null }>('addPlace', await readJson(req));
+    const pose = parsePose(body.pose, body.frame || DEFAULT_POSE_FRAME);
+    const entity = await memory().createEntity({ entityType: PLACE_ENTITY_TYPE, canonicalName: body.name });
+    const kept = await memory().createMemory(poseMemory(entity, pose));
+    return { entity: entityJson(entity), memory: memoryJson(kept), pose: describePose(pose) };
   });
   api.on('POST', '/api/memories', async (req, _url) => {
     const body = checkBody<{

@@ -406,11 +406,13 @@ class PostgresStatements implements AsyncStatements {
   }
 
   async putObject(object: PreparedObject): Promise<void> {
-    // Stored once per digest in the space; a row whose bytes no longer hash to its name is replaced.
+    // Stored once per digest in the space; a row whose bytes no longer hash to its name is replaced. An
+    // object stored before is made young again: a collection running meanwhile must not take it away
+    // before the rows that now refer to it commit.
     await this.#query(
       `INSERT INTO objects (space, sha256, media_type, byte_size, body) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (space, sha256) DO UPDATE SET body = EXCLUDED.body, media_type = EXCLUDED.media_type
-       WHERE sha256(objects.body) <> decode(objects.sha256, 'hex')`,
+       ON CONFLICT (space, sha256) DO UPDATE SET created_at = now(),
+         body = CASE WHEN sha256(objects.body) <> decode(objects.sha256, 'hex') THEN EXCLUDED.body ELSE objects.body END`,
       [object.sha256, object.mediaType, object.bytes.length, object.bytes],
     );
   }
