@@ -5,6 +5,7 @@
 module.exports = {
   spec: [
     'core/test/normalize.test.ts',
+    'core/test/places.test.ts',
     'plugins/memory-tools/test/*.test.ts',
     'plugins/memory/test/*.test.ts',
     'plugins/notes/test/*.test.ts',
@@ -26,6 +27,8 @@ module.exports = {
     'test/rosbridge-supervision.test.ts',
     'test/transports.test.ts',
     'test/navigation.test.ts',
+    'test/snapshots.test.ts',
+    'test/objects.test.ts',
   ],
   extension: ['ts'],
   timeout: 20000,
