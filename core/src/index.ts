@@ -128,7 +128,14 @@ export {
   type Pose,
   type ResolvedPlace,
 } from './memory/places.js';
-export { cameraSensor, poseOfReading, takeSnapshot, type Snapshot, type SnapshotSensors } from './memory/snapshots.js';
+export {
+  cameraSensor,
+  freshPose,
+  poseOfReading,
+  takeSnapshot,
+  type Snapshot,
+  type SnapshotSensors,
+} from './memory/snapshots.js';
 export { MemoryErrorCodes, MemoryErrors, type MemoryErrorCode } from './memory/errors.js';
 export {
   DEFAULT_MAX_OBJECT_BYTES,

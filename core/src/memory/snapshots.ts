@@ -32,6 +32,31 @@ export function poseOfReading(reading: SensorReading): Pose | undefined {
 }
 
 /**
+ * Where the robot is now: the first `pose` sensor (Nav2's localisation on amcl_pose, the simulator's map
+ * pose) whose latest reading is fresh (within its `staleAfterMs`) and whole, in the frame it names; else,
+ * for each pose sensor, why it gave none. `now` is the runtime's monotonic clock (ms).
+ */
+export function freshPose(sensors: SnapshotSensors, now: number): { pose?: Pose; why: string[] } {
+  const why: string[] = [];
+  for (const sensor of sensors.list().filter((s) => s.kind === 'pose')) {
+    const reading = sensors.latest(sensor.id);
+    if (!reading) {
+      why.push(`${sensor.id}: nothing heard yet`);
+      continue;
+    }
+    const age = now - reading.monotonic;
+    if (age > (sensor.staleAfterMs ?? DEFAULT_FRESH_MS)) {
+      why.push(`${sensor.id}: last heard ${(age / 1000).toFixed(1)} s ago`);
+      continue;
+    }
+    const pose = poseOfReading(reading);
+    if (pose) return { pose, why };
+    why.push(`${sensor.id}: its reading has no whole pose with a frame`);
+  }
+  return { why };
+}
+
+/**
  * The camera a snapshot is taken with: `name` is the image sensor `<name>` or `camera_<name>`; without
  * one, the profile's only camera.
  * @throws MiraError MIRA_ERR_MEMORY_SNAPSHOT_UNAVAILABLE saying which cameras there are
@@ -99,13 +124,7 @@ export async function takeSnapshot(
       `camera ${camera.id}'s latest frame is ${Math.round((now - reading.monotonic) / 1000)} s old (stale after ${staleAfter / 1000} s); nothing was kept`,
     );
   // Where the robot was: a fresh map pose, when the profile has one.
-  const where = sensors
-    .list()
-    .filter((s) => s.kind === 'pose')
-    .map((s) => ({ sensor: s, heard: sensors.latest(s.id) }))
-    .filter(({ sensor, heard }) => heard && now - heard.monotonic <= (sensor.staleAfterMs ?? DEFAULT_FRESH_MS))
-    .map(({ heard }) => poseOfReading(heard!))
-    .find((p) => p !== undefined);
+  const { pose: where } = freshPose(sensors, now);
   const memory = await store.createMemory({
     kind: 'observation',
     summary: target.caption ?? `snapshot from ${camera.id}`,

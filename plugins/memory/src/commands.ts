@@ -14,7 +14,7 @@ import {
   parseMemoryRef,
   parseProposalRef,
   memoryRef,
-  poseOfReading,
+  freshPose,
   takeSnapshot,
   writeFileSafely,
   type CommandDefinition,
@@ -24,8 +24,7 @@ import {
   type MemoryStore,
   type Pose,
   type Proposal,
-  type SensorDefinition,
-  type SensorReading,
+  type SnapshotSensors,
   whyStale,
 } from '@mira/core';
 import { readableFileWarnings } from '@mira/sqlite';
@@ -36,7 +35,7 @@ export interface MemoryCommandContext {
   readonly databasePath: string | undefined;
   store(): MemoryStore;
   /** The profile's sensors: `memory place add --here` reads the robot's pose from a `pose` sensor. */
-  readonly sensors?: { list(): readonly SensorDefinition[]; latest(id: string): SensorReading | undefined };
+  readonly sensors?: SnapshotSensors;
   /** The runtime's monotonic clock (ms), for a reading's age. */
   monotonic?(): number;
   /** A path the operator typed, as the runtime resolves it (`memory snapshot save`). */
@@ -46,10 +45,7 @@ export interface MemoryCommandContext {
 }
 
 /** A profile without sensors: no camera, no pose. */
-const NO_SENSORS = { list: () => [], latest: () => undefined };
-
-/** How old a pose reading may be for --here when its sensor names no staleness (ms). */
-const HERE_FRESH_MS = 5000;
+const NO_SENSORS: SnapshotSensors = { list: () => [], latest: () => undefined };
 
 /**
  * Where the robot is now, for `--here`: the newest fresh reading of a `pose` sensor (Nav2's localisation
@@ -57,36 +53,18 @@ const HERE_FRESH_MS = 5000;
  * @throws MiraError MIRA_ERR_MEMORY_POSE_INVALID saying why there is none
  */
 function currentPose(ctx: MemoryCommandContext): Pose {
-  const sensors = (ctx.sensors?.list() ?? []).filter((s) => s.kind === 'pose');
-  if (sensors.length === 0) {
+  const sensors = ctx.sensors ?? NO_SENSORS;
+  if (!sensors.list().some((s) => s.kind === 'pose')) {
     throw new MiraError(
       MemoryErrorCodes.POSE_INVALID,
       "--here reads the robot's pose from a sensor of geometry_msgs/msg/PoseWithCovarianceStamped (Nav2's amcl_pose), and this profile has none; add one to its sensors, or give --pose x,y,yaw",
     );
   }
-  const now = ctx.monotonic?.() ?? 0;
-  const heard: string[] = [];
-  for (const sensor of sensors) {
-    const reading = ctx.sensors!.latest(sensor.id);
-    if (!reading) {
-      heard.push(`${sensor.id}: nothing heard yet`);
-      continue;
-    }
-    const age = now - reading.monotonic;
-    if (age > (sensor.staleAfterMs ?? HERE_FRESH_MS)) {
-      heard.push(`${sensor.id}: last heard ${(age / 1000).toFixed(1)} s ago`);
-      continue;
-    }
-    const pose = poseOfReading(reading);
-    if (!pose) {
-      heard.push(`${sensor.id}: its reading has no whole pose with a frame`);
-      continue;
-    }
-    return pose;
-  }
+  const { pose, why } = freshPose(sensors, ctx.monotonic?.() ?? 0);
+  if (pose) return pose;
   throw new MiraError(
     MemoryErrorCodes.POSE_INVALID,
-    `--here needs a fresh pose, and there is none (${heard.join('; ')}); wait for localisation, or give --pose x,y,yaw`,
+    `--here needs a fresh pose, and there is none (${why.join('; ')}); wait for localisation, or give --pose x,y,yaw`,
   );
 }
 
