@@ -15,6 +15,7 @@ import notesPlugin, { NotesStore } from '@mira/plugin-notes';
 import simPlugin from '@mira/plugin-sim';
 import { fromMcpArguments, mcpInputSchema } from '@mira/plugin-mcp-server';
 import { MIRA_BIN, runMira } from './helpers/run-mira.js';
+import { objectFile } from './conformance/memory-store-contract.js';
 
 describe('mira mcp: the memory of a profile for other agents (the SDK client spawns the real CLI)', function () {
   this.timeout(30_000);
@@ -171,13 +172,7 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
     });
     expect(await refusal({ memory_id: large.ref })).to.deep.include({ status: 'rejected', reason: 'image_too_large' });
     // A damaged object is never returned.
-    const file = join(
-      dir,
-      'objects',
-      'sha256',
-      snapshot.payloads[1]!.sha256!.slice(0, 2),
-      snapshot.payloads[1]!.sha256!.slice(2),
-    );
+    const file = objectFile(dir, snapshot.payloads[1]!.sha256!);
     writeFileSync(file, Buffer.concat([png.subarray(0, 10), Buffer.from('?'), png.subarray(11)]));
     const damaged = await refusal({ memory_id: snapshot.ref });
     expect(damaged).to.deep.include({ status: 'rejected', reason: 'image_unreadable' });

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { MiraError } from '@mira/core';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { PostgresMemoryStore, describeUrl, fleetError } from '@mira/plugin-memory/postgres';
-import { describeMemoryStoreContract, pngBytes, rejection } from './conformance/memory-store-contract.js';
+import { describeMemoryStoreContract, objectFile, pngBytes, rejection } from './conformance/memory-store-contract.js';
 import { createTestDatabase, postgresUnavailable, superuser } from './helpers/postgres.js';
 
 const unavailable = postgresUnavailable();
@@ -461,13 +461,7 @@ if (!unavailable) {
         await snapshot(pngBytes(50_000, 1));
         const three = await snapshot(pngBytes(20_000, 2));
         // A damaged object: the copy refuses and the space stays empty.
-        const damaged = join(
-          dir,
-          'objects',
-          'sha256',
-          three.payloads[1]!.sha256!.slice(0, 2),
-          three.payloads[1]!.sha256!.slice(2),
-        );
+        const damaged = objectFile(dir, three.payloads[1]!.sha256!);
         const good = readFileSync(damaged);
         writeFileSync(damaged, Buffer.concat([good.subarray(0, 100), Buffer.from('x'), good.subarray(101)]));
         expect((await rejection(store.importSnapshot(await robot.exportSnapshot()))).code).to.equal(

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { ManualClock, type MiraError } from '@mira/core';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
-import { describeMemoryStoreContract, rejection } from './conformance/memory-store-contract.js';
+import { describeMemoryStoreContract, objectFile, rejection } from './conformance/memory-store-contract.js';
 
 describeMemoryStoreContract('SqliteMemoryStore on a real file', async (clock) => {
   const dir = mkdtempSync(join(tmpdir(), 'mira-store-'));
@@ -32,12 +32,12 @@ describeMemoryStoreContract('SqliteMemoryStore on a real file', async (clock) =>
       other.close();
     },
     corruptObject: async (sha256) => {
-      const file = join(dir, 'objects', 'sha256', sha256.slice(0, 2), sha256.slice(2));
+      const file = objectFile(dir, sha256);
       const bytes = readFileSync(file);
       bytes[bytes.length - 1] ^= 0xff;
       writeFileSync(file, bytes);
     },
-    removeObject: async (sha256) => rmSync(join(dir, 'objects', 'sha256', sha256.slice(0, 2), sha256.slice(2))),
+    removeObject: async (sha256) => rmSync(objectFile(dir, sha256)),
     ageObjects: async (ms) => {
       const top = join(dir, 'objects', 'sha256');
       for (const prefix of readdirSync(top))

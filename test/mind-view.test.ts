@@ -16,6 +16,7 @@ import mindViewPlugin, {
 import notesPlugin, { NOTES_STORE } from '@mira/plugin-notes';
 import { cameraFrame } from '@mira/plugin-sim';
 import { REPO_ROOT } from './helpers/run-mira.js';
+import { objectFile } from './conformance/memory-store-contract.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -538,7 +539,7 @@ describe('Mind view', function () {
       expect((await none.json()).error.code).to.equal('MIRA_ERR_MEMORY_SNAPSHOT_UNAVAILABLE');
       // Bytes that changed on disk are refused, never served.
       const sha = memory.payloads[1]!.sha256!;
-      const file = join(rt.dir, 'objects', 'sha256', sha.slice(0, 2), sha.slice(2));
+      const file = objectFile(rt.dir, sha);
       writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from('tail')]));
       const damaged = await call(`/api/memories/${memory.ref}/image`);
       expect(damaged.status).to.equal(500);

@@ -30,7 +30,7 @@ import {
   type SensorReading,
 } from '@mira/core';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
-import { pngBytes, rejection } from './conformance/memory-store-contract.js';
+import { objectFile, pngBytes, rejection } from './conformance/memory-store-contract.js';
 
 const thrown = (fn: () => unknown): MiraError => {
   try {
@@ -89,7 +89,6 @@ describe("object payloads: the SQLite store's files", () => {
       sourceKind: 'sensor_observation',
       object: { bytes, mediaType: 'image/png' },
     });
-  const fileOf = (sha: string) => join(dir, 'objects', 'sha256', sha.slice(0, 2), sha.slice(2));
   const age = (path: string, ms: number) => {
     const then = (Date.now() - ms) / 1000;
     utimesSync(path, then, then);
@@ -110,12 +109,12 @@ describe("object payloads: the SQLite store's files", () => {
     const mode = (path: string) => statSync(path).mode & 0o777;
     expect(mode(join(dir, 'objects'))).to.equal(0o700);
     expect(mode(join(dir, 'objects', 'sha256', sha.slice(0, 2)))).to.equal(0o700);
-    expect(mode(fileOf(sha))).to.equal(0o600);
+    expect(mode(objectFile(dir, sha))).to.equal(0o600);
     expect(mode(join(dir, 'objects', 'DATABASE'))).to.equal(0o600);
     expect(readFileSync(join(dir, 'objects', 'DATABASE'), 'utf8')).to.equal('memory.sqlite3\n');
     // No temporary file is left behind.
     expect(readdirSync(join(dir, 'objects', 'tmp'))).to.deep.equal([]);
-    expect(readFileSync(fileOf(sha)).equals(pngBytes(500))).to.equal(true);
+    expect(readFileSync(objectFile(dir, sha)).equals(pngBytes(500))).to.equal(true);
   });
 
   it("never lets a second database in the directory write or collect the first one's objects", async () => {
@@ -162,7 +161,7 @@ describe("object payloads: the SQLite store's files", () => {
 
   it('says the object store failed, not that an object is missing, when its file cannot be read', async () => {
     const memory = await keep(store, pngBytes(500));
-    const path = fileOf(memory.payloads[1]!.sha256!);
+    const path = objectFile(dir, memory.payloads[1]!.sha256!);
     rmSync(path);
     mkdirSync(path);
     expect((await rejection(store.readObject(memory.id))).code).to.equal('MIRA_ERR_MEMORY_BACKEND');
@@ -181,7 +180,7 @@ describe("object payloads: the SQLite store's files", () => {
       }),
     );
     expect(orphan.code).to.equal('MIRA_ERR_MEMORY_ENTITY_NOT_FOUND');
-    const path = fileOf(sha256Hex(pngBytes(700)));
+    const path = objectFile(dir, sha256Hex(pngBytes(700)));
     age(path, 60_000 - 500);
     expect(await store.collectObjects(60_000)).to.deep.equal({ objects: 0, bytes: 0 });
     age(path, 60_000 + 500);

@@ -11,6 +11,7 @@ import memoryPlugin from '@mira/plugin-memory';
 import ros2Plugin from '@mira/plugin-ros2';
 import simPlugin, { CAMERA_HEIGHT, CAMERA_WIDTH, cameraFrame } from '@mira/plugin-sim';
 import { eventually } from './conformance/transport-contract.js';
+import { objectFile } from './conformance/memory-store-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
 
@@ -73,7 +74,7 @@ describe('memory snapshot on the simulator (its rendered camera, a real SQLite f
     const { width, height } = decodePng(object.bytes);
     expect([width, height]).to.deep.equal([CAMERA_WIDTH, CAMERA_HEIGHT]);
     // Kept as a file beside the database, named by its digest, owner-only.
-    const file = join(rt.dir, 'objects', 'sha256', object.sha256.slice(0, 2), object.sha256.slice(2));
+    const file = objectFile(rt.dir, object.sha256);
     expect(readFileSync(file).equals(object.bytes)).to.equal(true);
     expect(readFileSync(join(rt.dir, 'objects', 'DATABASE'), 'utf8')).to.equal('memory.sqlite3\n');
     expect((await rt.run('memory persistent')).output).to.include(`objects: 1, ${object.bytes.length} bytes`);
@@ -120,7 +121,7 @@ describe('memory snapshot on the simulator (its rendered camera, a real SQLite f
       'MIRA_ERR_FILE_IS_STORE',
     );
     // A damaged object is refused, not saved.
-    const file = join(rt.dir, 'objects', 'sha256', object.sha256.slice(0, 2), object.sha256.slice(2));
+    const file = objectFile(rt.dir, object.sha256);
     writeFileSync(file, Buffer.concat([object.bytes.subarray(0, 20), Buffer.from('!'), object.bytes.subarray(21)]));
     const damaged = await rt.run('memory snapshot save MEM1 damaged.png');
     expect(damaged.output.join('\n')).to.contain('MIRA_ERR_MEMORY_OBJECT_CORRUPT');

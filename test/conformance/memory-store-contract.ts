@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { ManualClock, type MemoryStore, type MiraError } from '@mira/core';
 
@@ -22,6 +23,14 @@ export interface StoreUnderTest {
   removeObject(sha256: string): Promise<void>;
   /** Makes every stored object look `ms` older, as time passing would (from outside the store). */
   ageObjects(ms: number): Promise<void>;
+}
+
+/**
+ * Where the SQLite store beside `dir` keeps the object `sha256`, as its documented layout says:
+ * `objects/sha256/<first two hex digits>/<the other 62>`.
+ */
+export function objectFile(dir: string, sha256: string): string {
+  return join(dir, 'objects', 'sha256', sha256.slice(0, 2), sha256.slice(2));
 }
 
 /** Bytes that begin as a PNG image does (its 8-byte signature), `size` long, varied by `seed`. */
