@@ -42,10 +42,20 @@ export interface EpisodeResult {
   readonly modelSteps: number;
 }
 
-/** A rejected tool result in the uniform shape `{status, reason, error}`. */
-export function rejectedResult(reason: string, error: string): ToolResult {
+/**
+ * A rejected tool result in the uniform shape `{status, reason, error}`, with `details` after them when the
+ * model needs more to answer (the IDs an ambiguous name has, `candidate_ids`).
+ */
+export function rejectedResult(
+  reason: string,
+  error: string,
+  details: Readonly<Record<string, unknown>> = {},
+): ToolResult {
   const bounded = error.length > MAX_RESULT_ERROR_LENGTH ? `${error.slice(0, MAX_RESULT_ERROR_LENGTH - 1)}…` : error;
-  return { content: JSON.stringify({ status: 'rejected', reason, error: bounded }), display: `rejected ${reason}` };
+  return {
+    content: JSON.stringify({ status: 'rejected', reason, error: bounded, ...details }),
+    display: `rejected ${reason}`,
+  };
 }
 
 /** The refusal of a call to a tool this episode's origin is not offered (or no such tool). */

@@ -12,14 +12,6 @@ import { describeFailure, type FailureLog } from './recall.js';
 import { MAX_FIELD_LENGTH, matchField } from './remember.js';
 import { findWholeSpan, toMatchText } from './span-match.js';
 
-/** A refusal with the exact matches, so the model can say which entities the operator may mean. */
-function withCandidates(reason: string, error: string, ids: readonly string[]): ToolResult {
-  return {
-    content: JSON.stringify({ status: 'rejected', reason, error, candidate_ids: ids }),
-    display: `rejected ${reason}`,
-  };
-}
-
 /**
  * `take_snapshot`: keeps the camera's latest frame as an observation of a known entity, when the operator
  * asks for it. An effect under remember's rules: offered only in operator episodes, at most one per
@@ -80,10 +72,10 @@ export function takeSnapshotTool(
             `no entity is named exactly "${subject}"; the operator can add it (memory entity add); nothing was kept`,
           );
         if (found.length > 1)
-          return withCandidates(
+          return rejectedResult(
             'subject_ambiguous',
             `"${subject}" names ${found.length} entities; ask the operator which; nothing was kept`,
-            found.map((e) => e.ref),
+            { candidate_ids: found.map((e) => e.ref) },
           );
         const entity = found[0]!;
         const { memory, camera: used } = await takeSnapshot(store, sensors, monotonic(), {
