@@ -18,6 +18,8 @@ export {
   driveCommand,
   stamp,
   ZERO_STAMP,
+  toSensorImage,
+  toSensorReading,
   toSensorValue,
   twist,
   velocityOf,

@@ -92,16 +92,43 @@ function imageData(data: unknown): Uint8Array | undefined {
 }
 
 /**
- * A `sensor_msgs/msg/CompressedImage`'s frame, when it is a JPEG or PNG image (by its `format` — "jpeg",
- * "png", or image_transport's "bgr8; jpeg compressed bgr8" — and by its first bytes, which must agree);
- * undefined for anything else, which is then only described.
+ * A `sensor_msgs/msg/CompressedImage` read once: its value for the model (`{format, bytes, frame}`) and its
+ * frame, when it is a JPEG or PNG image (by its `format` — "jpeg", "png", or image_transport's "bgr8; jpeg
+ * compressed bgr8" — and by its first bytes, which must agree); anything else is only described.
  */
-export function toSensorImage(message: RosMessage): SensorImage | undefined {
+function cameraReading(message: RosMessage): { value: Record<string, number | string>; image?: SensorImage } {
   const format = String(message.format ?? '').toLowerCase();
-  const said = /\bpng\b/.test(format) ? 'image/png' : /\b(jpeg|jpg)\b/.test(format) ? 'image/jpeg' : undefined;
+  const said: SensorImage['mediaType'] | undefined = /\bpng\b/.test(format)
+    ? 'image/png'
+    : /\b(jpeg|jpg)\b/.test(format)
+      ? 'image/jpeg'
+      : undefined;
   const bytes = imageData(message.data);
-  if (!said || !bytes || bytes.length === 0) return undefined;
-  return sniffMediaType(bytes) === said ? { mediaType: said, bytes } : undefined;
+  const image =
+    said && bytes && bytes.length > 0 && sniffMediaType(bytes) === said ? { mediaType: said, bytes } : undefined;
+  const value: Record<string, number | string> = {
+    format: image ? image.mediaType.slice('image/'.length) : String(message.format ?? 'unknown').slice(0, 40),
+    bytes: bytes?.length ?? 0,
+  };
+  const frame = (message.header as { frame_id?: unknown } | undefined)?.frame_id;
+  if (typeof frame === 'string' && frame !== '') value.frame = frame.slice(0, 128);
+  return image ? { value, image } : { value };
+}
+
+/** A `sensor_msgs/msg/CompressedImage`'s frame, when it is a JPEG or PNG image (see {@link toSensorReading}). */
+export function toSensorImage(message: RosMessage): SensorImage | undefined {
+  return cameraReading(message).image;
+}
+
+/**
+ * A message as a reading: its compact value ({@link toSensorValue}) and, for a camera, the frame that
+ * travels beside it — each message decoded once.
+ */
+export function toSensorReading(
+  type: SensorMessageType,
+  message: RosMessage,
+): { value: Readonly<Record<string, number | boolean | string>>; image?: SensorImage } {
+  return type === 'sensor_msgs/msg/CompressedImage' ? cameraReading(message) : { value: toSensorValue(type, message) };
 }
 
 /**
@@ -161,17 +188,9 @@ export function toSensorValue(
       if (typeof message.dock_visible === 'boolean') value.dock_visible = message.dock_visible;
       return value;
     }
-    case 'sensor_msgs/msg/CompressedImage': {
-      // The frame itself travels beside the value (see toSensorImage): the model reads its format and size.
-      const image = toSensorImage(message);
-      const value: Record<string, number | string> = {
-        format: image ? image.mediaType.slice('image/'.length) : String(message.format ?? 'unknown').slice(0, 40),
-        bytes: image?.bytes.length ?? imageData(message.data)?.length ?? 0,
-      };
-      const frame = (message.header as { frame_id?: unknown } | undefined)?.frame_id;
-      if (typeof frame === 'string' && frame !== '') value.frame = frame.slice(0, 128);
-      return value;
-    }
+    case 'sensor_msgs/msg/CompressedImage':
+      // The frame itself travels beside the value (see toSensorReading): the model reads its format and size.
+      return cameraReading(message).value;
     case 'geometry_msgs/msg/PoseWithCovarianceStamped': {
       // The pose and the frame it is in (the header's): a place is kept with both.
       const pose = (

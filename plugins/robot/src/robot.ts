@@ -13,8 +13,7 @@ import {
   SENSOR_FIELDS,
   SENSOR_MESSAGE_TYPES,
   SENSOR_UNITS,
-  toSensorImage,
-  toSensorValue,
+  toSensorReading,
   type DriveMessageType,
   type DriveStampPolicy,
   type SensorMessageType,
@@ -471,13 +470,11 @@ export function attachRobot(
             (message) => {
               heard = true;
               skew.check(sensor.id, message);
-              const image = sensor.type === 'sensor_msgs/msg/CompressedImage' ? toSensorImage(message) : undefined;
               const reading: SensorReading = {
                 sensorId: sensor.id,
-                value: toSensorValue(sensor.type, message),
+                ...toSensorReading(sensor.type, message),
                 at: clock.now(),
                 monotonic: clock.monotonic(),
-                ...(image ? { image } : {}),
               };
               kernel.sensors.publish(reading);
               for (const waiter of [...(waiters.get(sensor.id) ?? [])]) waiter(reading);
