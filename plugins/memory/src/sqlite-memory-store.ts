@@ -70,14 +70,12 @@ const MEMORY_COLUMNS =
 class SqliteStatements implements MemoryStatements {
   readonly #db: SqliteDatabase;
   readonly #objects: ObjectFiles;
-  readonly #now: () => number;
   readonly #readOnly: boolean;
   readonly #s;
 
-  constructor(db: SqliteDatabase, objects: ObjectFiles, now: () => number, readOnly: boolean) {
+  constructor(db: SqliteDatabase, objects: ObjectFiles, readOnly: boolean) {
     this.#db = db;
     this.#objects = objects;
-    this.#now = now;
     this.#readOnly = readOnly;
     this.#s = {
       insertEntity: db.prepare(
@@ -318,7 +316,8 @@ class SqliteStatements implements MemoryStatements {
     if (this.#readOnly) throw new TypeError('attempt to write a readonly database');
     // Digests read after the files are listed would miss nothing: a write stores its file first.
     const referenced = new Set(this.#s.objectDigests.all() as string[]);
-    return this.#objects.collect(referenced, graceMs, this.#now());
+    // Object files age by the file system's clock, whatever clock the memories are stamped with.
+    return this.#objects.collect(referenced, graceMs, Date.now());
   }
 
   /** No one-statement admission here: the algorithm's write transaction is as short. */
@@ -389,13 +388,7 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
     this.#db = db;
     this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
     this.#objects = new ObjectFiles(path);
-    this.#statements = new SqliteStatements(
-      db,
-      this.#objects,
-      // Object files age by the file system's clock, whatever clock the memories are stamped with.
-      Date.now,
-      options.readOnly === true,
-    );
+    this.#statements = new SqliteStatements(db, this.#objects, options.readOnly === true);
   }
 
   get location(): string {
