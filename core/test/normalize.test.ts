@@ -41,6 +41,37 @@ describe('normalizeKey()', () => {
     expect(caseFold('ABC xyz [\\]^_`@{|}~')).to.equal('abc xyz [\\]^_`@{|}~');
   });
 
+  it('answers plain ASCII (its fast paths) as it answers the same text through NFKC and the tables', () => {
+    // The fullwidth twin of an ASCII character (U+FF01–U+FF5E) is NFKC's way back to it, so text with one
+    // takes the general path and must come out as the plain text does, whatever else it holds.
+    const twin = (text: string, at: number) => {
+      const i = [...text].findIndex((c, j) => j >= at && c >= '!' && c <= '~');
+      return i < 0
+        ? undefined
+        : text.slice(0, i) + String.fromCharCode(text.charCodeAt(i) + 0xfee0) + text.slice(i + 1);
+    };
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 40 }), fc.nat(40), (ascii, at) => {
+        const wide = twin(ascii, at);
+        if (wide === undefined) return;
+        expect(codeOf(() => normalizeKey(ascii))).to.equal(codeOf(() => normalizeKey(wide)));
+        if (codeOf(() => normalizeKey(ascii)) === undefined) expect(normalizeKey(ascii)).to.equal(normalizeKey(wide));
+        expect(codeOf(() => normalizeDisplay(ascii))).to.equal(codeOf(() => normalizeDisplay(wide)));
+        if (codeOf(() => normalizeDisplay(ascii)) === undefined)
+          expect(normalizeDisplay(ascii)).to.equal(normalizeDisplay(wide));
+        // A letter past ASCII that is neither forbidden nor a format character changes neither finding.
+        expect(findForbiddenCharacter(ascii)).to.deep.equal(findForbiddenCharacter(`${ascii}é`));
+        expect(findFormatCharacter(ascii)).to.deep.equal(findFormatCharacter(`${ascii}é`));
+      }),
+      { numRuns: 2000 },
+    );
+    // The fast paths' edges: DEL and the controls beside the white-space ones are refused, not folded.
+    for (const control of ['\x7f', '\x08', '\x0e', '\x1f', '\x00'])
+      expect(codeOf(() => normalizeKey(`a${control}b`))).to.equal('MIRA_ERR_TEXT_CONTROL_CHARACTER');
+    expect(normalizeKey(' \tAda\v\f\r\nLOVELACE~ ')).to.equal('ada lovelace~');
+    expect(normalizeDisplay(' \tAda\v\f\r\nLOVELACE~ ')).to.equal('Ada LOVELACE~');
+  });
+
   it('applies NFKC, trims and collapses inner white space', () => {
     expect(normalizeKey('  Ａｄａ\u00a0\t Lovelace \n')).to.equal('ada lovelace');
     expect(normalizeKey('ﬁre')).to.equal('fire');

@@ -11,7 +11,8 @@ export const MAX_SUMMARY_LENGTH = 4000;
 export const MAX_VALUE_LENGTH = 1000;
 
 function bounded(text: string, max: number, what: string): string {
-  if ([...text].length > max)
+  // A string has at most as many code points as UTF-16 units: only a long one needs counting.
+  if (text.length > max && [...text].length > max)
     throw new MiraError(CoreErrorCodes.TEXT_TOO_LONG, `${what} is longer than ${max} characters; shorten it`);
   return text;
 }

@@ -71,7 +71,12 @@ export const ENGLISH: AssertionRules = {
 export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = { en: ENGLISH };
 
 /** Sentence ends; a question ends with one of `?`, `？`, `؟` (the matching form has made `﹖` and `？` a `?`). */
-const SENTENCE_END = /[.!?。！？؟;\n]/u;
+const SENTENCE_ENDS = '.!?。！？؟;\n';
+/**
+ * Whether the UTF-16 unit at `index` of `text` ends a sentence: each sentence end is one unit, so a unit is
+ * one when the list holds it (and past the end of the text, `undefined`, is none).
+ */
+const endsSentence = (text: string, index: number) => SENTENCE_ENDS.includes(text[index]!);
 const QUESTION_MARK = /[?？؟]/u;
 /** A sentence that opens with an inverted question mark is a question (Spanish). */
 const QUESTION_START = /^[\s"'“‘«(]*¿/u;
@@ -93,12 +98,12 @@ export const NOT_ASSERTED_WHY: Readonly<Record<NotAsserted, string>> = {
 /** The [start, end) of the sentence holding `span` in `text`. */
 function sentenceAround(text: string, span: readonly [number, number]): readonly [number, number] {
   let start = span[0];
-  while (start > 0 && !SENTENCE_END.test(text[start - 1]!)) start -= 1;
+  while (start > 0 && !endsSentence(text, start - 1)) start -= 1;
   let end = span[1];
   // Stryker disable next-line EqualityOperator: equivalent, a step past the end (no terminator there) slices alike
-  while (end < text.length && !SENTENCE_END.test(text[end]!)) end += 1;
+  while (end < text.length && !endsSentence(text, end)) end += 1;
   // Take the run of terminators ("?!", "...") with the sentence.
-  while (end < text.length && SENTENCE_END.test(text[end]!) && text[end] !== '\n') end += 1;
+  while (end < text.length && endsSentence(text, end) && text[end] !== '\n') end += 1;
   return [start, end];
 }
 

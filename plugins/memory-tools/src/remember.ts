@@ -108,6 +108,16 @@ function reject(reason: RememberReason, conflicting?: readonly string[], detail?
   throw new Rejection(reason, conflicting, detail);
 }
 
+/** The rejected result of `reason`: its fixed explanation (or `detail`), and the conflicting IDs if any. */
+function rejected(reason: RememberReason, conflicting: readonly string[] = [], detail?: string): RememberResult {
+  return {
+    status: 'rejected',
+    reason,
+    error: detail ?? EXPLANATIONS[reason],
+    ...(conflicting.length > 0 ? { conflicting_memory_ids: conflicting } : {}),
+  };
+}
+
 /** Evidence of more than one sentence. */
 const ONE_SENTENCE =
   'the evidence holds more than one sentence; copy the one clause that states it, verbatim; nothing was written';
@@ -134,7 +144,9 @@ export function toToolResult(result: RememberResult): ToolResult {
 /** A proposal field in matching form, or undefined when it is empty, too long or holds a forbidden character. */
 export function matchField(text: string, max: number): MatchText | undefined {
   const match = toMatchText(text);
-  return !match || match.form === '' || [...match.form].length > max ? undefined : match;
+  // A string has at most as many code points as UTF-16 units: only a long one needs counting.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the count decides alone
+  return !match || match.form === '' || (match.form.length > max && [...match.form].length > max) ? undefined : match;
 }
 
 function field(text: string, max: number): MatchText {
@@ -182,14 +194,7 @@ export async function admit(
   try {
     return await decide(store, profile, utterance, proposal);
   } catch (error) {
-    if (error instanceof Rejection) {
-      return {
-        status: 'rejected',
-        reason: error.reason,
-        error: error.detail ?? EXPLANATIONS[error.reason],
-        ...(error.conflicting.length > 0 ? { conflicting_memory_ids: error.conflicting } : {}),
-      };
-    }
+    if (error instanceof Rejection) return rejected(error.reason, error.conflicting, error.detail);
     log(`remember: persistent memory could not be written: ${describeFailure(error)}`);
     return { status: 'rejected', reason: 'backend_failure', error: EXPLANATIONS.backend_failure };
   }
@@ -252,17 +257,20 @@ async function decide(
 
   const wanted = linkSet(links);
   const sameLinks = (m: SlotMemory) => linkSet(m.links) === wanted;
-  const summary = normalizeDisplay(clause.original);
-  const toCreate = {
-    kind: proposal.kind,
-    summary,
-    predicate,
-    value: normalizeDisplay(clause.original.slice(valueSpan[0], valueSpan[1])),
-    sourceKind: OPERATOR_STATEMENT,
-    sourceLabel: null,
-    confidence: null,
-    links,
-    payloadText: summary,
+  // Built only for a write: most decisions are answered from the slot.
+  const toCreate = () => {
+    const summary = normalizeDisplay(clause.original);
+    return {
+      kind: proposal.kind,
+      summary,
+      predicate,
+      value: normalizeDisplay(clause.original.slice(valueSpan[0], valueSpan[1])),
+      sourceKind: OPERATOR_STATEMENT,
+      sourceLabel: null,
+      confidence: null,
+      links,
+      payloadText: summary,
+    };
   };
   // The slot check and the write are one transaction: another process cannot admit in between.
   const outcome = await store.admitToSlot<SlotAnswer>(
@@ -270,7 +278,7 @@ async function decide(
     (existing): SlotDecision<SlotAnswer> => {
       if (isRelationship) {
         const duplicate = existing.find((m) => m.kind === 'relationship' && sameLinks(m));
-        return duplicate ? { answer: { duplicate: duplicate.ref } } : { create: toCreate };
+        return duplicate ? { answer: { duplicate: duplicate.ref } } : { create: toCreate() };
       }
       // Facts and preferences share one slot per subject and predicate.
       const slot = existing.filter((m) => m.kind === 'fact' || m.kind === 'preference');
@@ -280,13 +288,15 @@ async function decide(
       const conflicting = slot.filter((m) => !sameValue(m));
       if (conflicting.length > 0)
         return { answer: { conflict: conflicting.slice(0, MAX_CONFLICT_IDS).map((m) => m.ref) } };
-      return { create: toCreate };
+      return { create: toCreate() };
     },
   );
   if ('created' in outcome) return { status: 'applied', outcome: 'created', memory_id: outcome.created.ref };
   if ('duplicate' in outcome.answer)
     return { status: 'applied', outcome: 'duplicate', memory_id: outcome.answer.duplicate };
-  return reject('conflict', outcome.answer.conflict);
+  // Returned, not thrown: a conflict is the common refusal after a store read, and a rejection thrown out
+  // of an async function travels as a rejected promise, a measurable share of the refusal's cost.
+  return rejected('conflict', outcome.answer.conflict);
 }
 
 /** What the slot says when nothing is written. */

@@ -92,22 +92,30 @@ const PRINTABLE_ASCII = /^[\t-\r\x20-\x7e]*$/;
 export function asciiMatchText(text: string): MatchText {
   let form = '';
   const origin: Array<readonly [number, number]> = [];
-  let pendingSpace: readonly [number, number] | undefined;
+  let pendingSpace = -1;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) {
-      if (form !== '') pendingSpace ??= [i, i + 1];
+      if (form !== '' && pendingSpace < 0) pendingSpace = i;
       continue;
     }
-    if (pendingSpace) {
+    if (pendingSpace >= 0) {
       form += ' ';
-      origin.push(pendingSpace);
-      pendingSpace = undefined;
+      origin.push(unitRange(pendingSpace));
+      pendingSpace = -1;
     }
     form += code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : text[i];
-    origin.push([i, i + 1]);
+    origin.push(unitRange(i));
   }
   return { form, origin, original: text };
+}
+
+/** `[i, i + 1]`, one frozen pair per index shared by every ASCII text (origins are read, never changed). */
+const UNIT_RANGES: Array<readonly [number, number]> = [];
+function unitRange(i: number): readonly [number, number] {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a new pair reads the same
+  if (i >= 4096) return [i, i + 1];
+  return (UNIT_RANGES[i] ??= Object.freeze([i, i + 1] as const));
 }
 
 /** {@link toMatchText} grapheme by grapheme, for any text. */
