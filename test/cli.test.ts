@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorEntry } from '@mira/core';
 import { MIRA_BIN, REPO_ROOT, runMira } from './helpers/run-mira.js';
 
 const LAB_PLUGIN = fileURLToPath(new URL('./fixtures/acme-plugin/index.js', import.meta.url));
@@ -242,7 +243,7 @@ describe('mira CLI', function () {
     expect(readdirSync(dir)).to.deep.equal(['profile.toml']);
   });
 
-  describe('bad input fails start-up with exit 1, names the file, and creates nothing', () => {
+  describe('bad input fails start-up with exit 1, names the file, says what to do, and creates nothing', () => {
     const cases: Array<[string, string, string, Record<string, string>?]> = [
       ['malformed TOML', '[profile\nname = "x"\n', 'MIRA_ERR_MANIFEST_SYNTAX'],
       ['an unknown plugin', '[profile]\nname = "x"\nplugins = ["@mira/plugin-nope"]\n', 'MIRA_ERR_PLUGIN_NOT_FOUND'],
@@ -311,8 +312,12 @@ describe('mira CLI', function () {
         expect(run.code).to.equal(1);
         expect(run.stdout).to.equal('');
         const lines = run.stderr.trim().split('\n');
-        expect(lines).to.have.length(1);
-        expect(lines[0]).to.contain(code).and.to.contain(path);
+        expect(lines).to.have.length(2);
+        expect(lines[0])
+          .to.match(new RegExp(`^mira: ${code}: `))
+          .and.to.contain(path);
+        // The catalogue's advice for the code, on a line of its own after the one scripts match.
+        expect(lines[1]).to.equal(`mira: what to do: ${errorEntry(code)!.fix}`);
         expect(readdirSync(dir).sort()).to.deep.equal(before);
       });
     }

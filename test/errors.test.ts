@@ -131,6 +131,35 @@ describe('error catalogues', () => {
     expect(errorEntry('MIRA_ERR_NO_SUCH_CODE')).to.equal(undefined);
   });
 
+  it('say what to do about a failure: the advice of the innermost error in the cause chain that has any', async () => {
+    const { CoreErrors, MemoryErrors, MiraError, failureText, whatToDo } = await import('@mira/core');
+    const backend = MemoryErrors.error('BACKEND', 'the memory database failed: disk I/O error');
+    const failed = CoreErrors.error('PLUGIN_START_FAILED', `plugin "memory": ${backend.message}`, {
+      cause: backend,
+    });
+    const backendFix = MemoryErrors.entry('MIRA_ERR_MEMORY_BACKEND')!.fix;
+    expect(whatToDo(failed)).to.equal(backendFix);
+    // A lower error that is not Mira's, or a code no catalogue holds, leaves the outer advice.
+    const startFix = CoreErrors.entry('MIRA_ERR_PLUGIN_START_FAILED')!.fix;
+    expect(whatToDo(CoreErrors.error('PLUGIN_START_FAILED', 'x', { cause: new Error('EIO') }))).to.equal(startFix);
+    const unlisted = new MiraError('ACME_ERR_UNLISTED', 'y');
+    expect(whatToDo(CoreErrors.error('PLUGIN_START_FAILED', 'x', { cause: unlisted }))).to.equal(startFix);
+    expect(whatToDo(unlisted)).to.equal(undefined);
+    expect(whatToDo(new Error('plain'))).to.equal(undefined);
+    expect(whatToDo('a string')).to.equal(undefined);
+    // A cause chain that loops ends.
+    const a = new MiraError('MIRA_ERR_FILE_EXISTS', 'a');
+    const b = new MiraError('ACME_ERR_UNLISTED', 'b', { cause: a });
+    Object.defineProperty(a, 'cause', { value: b });
+    expect(whatToDo(b)).to.equal(CoreErrors.entry('MIRA_ERR_FILE_EXISTS')!.fix);
+
+    expect(failureText(failed)).to.equal(`mira: ${failed.message}\nmira: what to do: ${backendFix}\n`);
+    expect(failureText(unlisted, 'lab')).to.equal('lab: ACME_ERR_UNLISTED: y\n');
+    expect(failureText(new Error('raw'))).to.equal(
+      `mira: MIRA_ERR_INTERNAL: raw\nmira: what to do: ${CoreErrors.entry('MIRA_ERR_INTERNAL')!.fix}\n`,
+    );
+  });
+
   it('refuse a code defined twice in one catalogue', async () => {
     const { defineErrors } = await import('@mira/core');
     expect(() =>

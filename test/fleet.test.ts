@@ -503,7 +503,9 @@ describe('fleet memory on PostgreSQL (a real server)', function () {
         timeoutMs: 30_000,
       });
       expect(again.code).to.equal(1);
-      expect(again.stderr).to.match(/^mira: MIRA_ERR_MEMORY_SPACE_NOT_EMPTY: space ward-3 .* nothing was copied\n$/);
+      expect(again.stderr).to.match(
+        /^mira: MIRA_ERR_MEMORY_SPACE_NOT_EMPTY: space ward-3 .* nothing was copied\nmira: what to do: copy into a new space \(\[memory\] space\) or an empty database\n$/,
+      );
       const usage = await runMira(['memory', 'copy', '--profile', robot], '', { timeoutMs: 30_000 });
       expect(usage.code).to.equal(2);
       expect(usage.stderr).to.contain('needs --profile');

@@ -5,7 +5,7 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Application } from './application.js';
 import type { LineReaderData, LineReaderMessage } from './console/line-reader.js';
 import type { Repl } from './console/repl.js';
-import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
+import { CoreErrorCodes, MiraError, failureText, toMiraError } from './errors.js';
 import { BUILT_IN_COMMANDS, findCliCommands, loadCliCommand, type CliCommandContext } from './cli-commands.js';
 
 // The runtime (the kernel, the manifest reader, the console) is imported by the commands that need it:
@@ -175,7 +175,7 @@ async function runPackageCommand(name: string, argv: readonly string[]): Promise
     }
     command = await loadCliCommand(declaration);
   } catch (error) {
-    process.stderr.write(`mira: ${toMiraError(error).message}\n`);
+    process.stderr.write(failureText(error));
     return 1;
   }
   const context: CliCommandContext = {
@@ -198,11 +198,11 @@ async function runPackageCommand(name: string, argv: readonly string[]): Promise
     return await command.run(context);
   } catch (error) {
     const failure = toMiraError(error);
-    process.stderr.write(`mira: ${failure.message}\n`);
     if (failure.code === CoreErrorCodes.CLI_USAGE) {
-      process.stderr.write(`\n${usage()}\n`);
+      process.stderr.write(`mira: ${failure.message}\n\n${usage()}\n`);
       return 2;
     }
+    process.stderr.write(failureText(failure));
     return 1;
   }
 }
@@ -270,7 +270,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       output: { print: (line) => process.stdout.write(`${line}\n`) },
     });
   } catch (error) {
-    process.stderr.write(`mira: ${toMiraError(error).message}\n`);
+    process.stderr.write(failureText(error));
     return 1;
   }
   if (command.kind === 'check') {
@@ -303,7 +303,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     await app.start();
   } catch (error) {
-    process.stderr.write(`mira: ${toMiraError(error).message}\n`);
+    process.stderr.write(failureText(error));
     return 1;
   }
   if (command.headless) {

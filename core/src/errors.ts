@@ -80,6 +80,27 @@ export function errorEntry(code: string): ErrorEntry | undefined {
   return LOADED.get(code);
 }
 
+/**
+ * What to do about `error`, from the catalogue, for a person reading it: the fix of the innermost
+ * {@link MiraError} in its `cause` chain whose code a loaded catalogue holds (a plugin that failed to start
+ * because its database is unversioned is helped by the database's advice, not by "read the cause"), or
+ * undefined when no error in the chain has one.
+ *
+ * @example
+ * process.stderr.write(`mira: ${error.message}\n`);
+ * const fix = whatToDo(error);
+ * if (fix) process.stderr.write(`mira: what to do: ${fix}\n`);
+ */
+export function whatToDo(error: unknown): string | undefined {
+  let fix: string | undefined;
+  const seen = new Set<unknown>();
+  for (let at: unknown = error; at instanceof Error && !seen.has(at); at = at.cause) {
+    seen.add(at);
+    if (at instanceof MiraError) fix = errorEntry(at.code)?.fix ?? fix;
+  }
+  return fix;
+}
+
 /** True when `value` is an {@link ErrorCatalogue} (packages export theirs from their entry point). */
 export function isErrorCatalogue(value: unknown): value is ErrorCatalogue {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CATALOGUE] === true;
@@ -357,4 +378,17 @@ export function toMiraError(error: unknown, code: string = CoreErrorCodes.INTERN
   if (error instanceof MiraError) return error;
   const text = error instanceof Error ? error.message : String(error);
   return new MiraError(code, context ? `${context}: ${text}` : text, { cause: error });
+}
+
+/**
+ * A failure as a person reads it on stderr: `mira: CODE: message` (the line scripts match), then a line
+ * with what to do about it ({@link whatToDo}) when the catalogue says.
+ *
+ * @example
+ * process.stderr.write(failureText(error)); // mira: MIRA_ERR_…: …\nmira: what to do: …\n
+ */
+export function failureText(error: unknown, prefix = 'mira'): string {
+  const failure = toMiraError(error);
+  const fix = whatToDo(failure);
+  return `${prefix}: ${failure.message}\n${fix === undefined ? '' : `${prefix}: what to do: ${fix}\n`}`;
 }

@@ -38,6 +38,8 @@ export {
   MiraError,
   defineErrors,
   errorEntry,
+  failureText,
+  whatToDo,
   isErrorCatalogue,
   isMiraError,
   toMiraError,

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { CommandConsole } from '../src/console/console.js';
 import { progressOf } from '../src/console/progress.js';
 import { startRepl } from '../src/console/repl.js';
+import { CoreErrors, MiraError } from '../src/errors.js';
 
 describe('startRepl()', () => {
   it('runs lines in order, and an immediate line (the emergency stop) while another line is still running', async () => {
@@ -68,6 +69,41 @@ describe('startRepl()', () => {
     expect(await repl.done).to.equal(false);
     expect(String(output.read())).to.match(/^error: MIRA_ERR_COGNITION_NOT_CONFIGURED/);
   });
+
+  for (const interactive of [true, false]) {
+    it(`${interactive ? 'says what to do after a failed line for a person at the terminal' : 'prints only the error line for a script'}`, async () => {
+      const commands = new CommandConsole();
+      commands.register(
+        {
+          name: 'fail',
+          summary: 'fails',
+          run: () => {
+            throw CoreErrors.error('FILE_EXISTS', 'out.json exists; nothing was written');
+          },
+        },
+        'test',
+      );
+      // A code no catalogue holds has no advice to give.
+      commands.register(
+        { name: 'odd', summary: 'odd', run: () => Promise.reject(new MiraError('ACME_ERR_UNLISTED', 'no advice')) },
+        'test',
+      );
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const repl = startRepl(commands, { input, output, interactive, prompt: '' });
+      input.end('fail\nodd\n');
+      expect(await repl.done).to.equal(false);
+      const lines = String(output.read())
+        .split('\n')
+        .filter((line) => line !== '');
+      const fix = CoreErrors.entry('MIRA_ERR_FILE_EXISTS')!.fix;
+      expect(lines).to.deep.equal([
+        'error: MIRA_ERR_FILE_EXISTS: out.json exists; nothing was written',
+        ...(interactive ? [`  what to do: ${fix}`] : []),
+        'error: ACME_ERR_UNLISTED: no advice',
+      ]);
+    });
+  }
 
   for (const tty of [true, false]) {
     it(`draws a progress bar for a long command ${tty ? 'on a terminal' : 'nowhere when the output is not a terminal'}`, async () => {

@@ -10,6 +10,8 @@ export interface LineResult {
   readonly ok: boolean;
   /** True when the line asked the console to end (`quit`). */
   readonly quit: boolean;
+  /** Why the line failed, when it did (already printed as `error: CODE: message`). */
+  readonly error?: MiraError;
 }
 
 interface Registered {
@@ -87,7 +89,7 @@ export class CommandConsole {
     } catch (error) {
       const failure = toMiraError(error);
       out.print(`error: ${failure.code}: ${failure.detail}`);
-      return { ok: false, quit: this.#quitRequested };
+      return { ok: false, quit: this.#quitRequested, error: failure };
     }
   }
 

@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { whatToDo } from '../errors.js';
 import type { ConsoleOutput } from './command.js';
-import type { CommandConsole } from './console.js';
+import type { CommandConsole, LineResult } from './console.js';
 import { terminalProgress } from './progress.js';
 
 /** Where a REPL reads and writes. */
@@ -47,6 +48,13 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
   };
   const queue: string[] = [];
   let allOk = true;
+  // A person at the terminal also reads what to do about a failed line; a script reads the one
+  // `error: CODE: message` line it matches, and nothing more.
+  const finish = (result: LineResult) => {
+    allOk &&= result.ok;
+    const fix = options.interactive && result.error ? whatToDo(result.error) : undefined;
+    if (fix !== undefined) out.print(`  what to do: ${fix}`);
+  };
   let closed = false;
   let inputEnded = false;
   let wake: (() => void) | undefined;
@@ -54,7 +62,7 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
 
   rl.on('line', (line) => {
     if (options.immediate?.has(line.trim())) {
-      urgent.push(commands.execute(line, out).then((result) => void (allOk &&= result.ok)));
+      urgent.push(commands.execute(line, out).then(finish));
       return;
     }
     queue.push(line);
@@ -76,7 +84,7 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
         continue;
       }
       const result = await commands.execute(line, out);
-      allOk &&= result.ok;
+      finish(result);
       if (result.quit) break;
       if (options.interactive) rl.prompt();
     }

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import {
   MEMORY_STORE,
+  failureText,
   terminalProgress,
-  toMiraError,
   type Application,
   type CliCommandContext,
   type MemoryStore,
@@ -84,7 +84,7 @@ export async function run(context: CliCommandContext): Promise<number> {
     return 0;
   } catch (error) {
     // Arguments were fine: what fails now (a profile, a store) is said without the usage text.
-    context.stderr.write(`mira: ${toMiraError(error).message}\n`);
+    context.stderr.write(failureText(error));
     return 1;
   } finally {
     for (const app of apps) await app.kernel.closeStores();
