@@ -75,6 +75,7 @@ export {
   findFormatCharacter,
   collapseWhitespace,
   findForbiddenCharacter,
+  longerThan,
   normalizeDisplay,
   normalizeKey,
   normalizeToken,

@@ -8,6 +8,7 @@ import {
   collapseWhitespace,
   findForbiddenCharacter,
   findFormatCharacter,
+  longerThan,
   normalizeDisplay,
   normalizeKey,
   normalizeToken,
@@ -275,5 +276,17 @@ describe('the character rules, exactly', () => {
     expect(() => normalizeToken('9a', 'role')).to.throw(
       'MIRA_ERR_TOKEN_INVALID: role must be a token of letters a-z, digits and underscores, starting with a letter, at most 64 characters',
     );
+  });
+});
+
+describe('longerThan()', () => {
+  it('counts code points, as a person counts characters, at the boundary', () => {
+    expect(longerThan('a'.repeat(256), 256)).to.equal(false);
+    expect(longerThan('a'.repeat(257), 256)).to.equal(true);
+    // 256 emoji are 512 UTF-16 units but 256 characters.
+    expect(longerThan('😀'.repeat(256), 256)).to.equal(false);
+    expect(longerThan('😀'.repeat(257), 256)).to.equal(true);
+    expect(longerThan('', 0)).to.equal(false);
+    expect(longerThan('é', 0)).to.equal(true);
   });
 });

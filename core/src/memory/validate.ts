@@ -1,6 +1,12 @@
 import { CoreErrorCodes, MiraError } from '../errors.js';
 import { MemoryErrorCodes } from './errors.js';
-import { assertNoFormatCharacters, normalizeDisplay, normalizeKey, normalizeToken } from '../text/normalize.js';
+import {
+  assertNoFormatCharacters,
+  longerThan,
+  normalizeDisplay,
+  normalizeKey,
+  normalizeToken,
+} from '../text/normalize.js';
 import type { NewMemory } from './types.js';
 
 /** Longest canonical name or alias, in characters after normalisation. */
@@ -11,8 +17,7 @@ export const MAX_SUMMARY_LENGTH = 4000;
 export const MAX_VALUE_LENGTH = 1000;
 
 function bounded(text: string, max: number, what: string): string {
-  // A string has at most as many code points as UTF-16 units: only a long one needs counting.
-  if (text.length > max && [...text].length > max)
+  if (longerThan(text, max))
     throw new MiraError(CoreErrorCodes.TEXT_TOO_LONG, `${what} is longer than ${max} characters; shorten it`);
   return text;
 }

@@ -82,6 +82,15 @@ export function assertNoForbiddenCharacters(text: string, what = 'text'): void {
   }
 }
 
+/**
+ * Whether `text` has more than `max` characters, counted as code points (an emoji is one, as a person counts
+ * it). A string has at most as many code points as UTF-16 units, so only a long one is counted.
+ */
+export function longerThan(text: string, max: number): boolean {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the count decides alone
+  return text.length > max && [...text].length > max;
+}
+
 /** Trims and collapses every run of white space to one space. */
 export function collapseWhitespace(text: string): string {
   return text.replace(WHITESPACE_RUN, ' ').trim();

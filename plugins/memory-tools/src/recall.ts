@@ -3,6 +3,7 @@ import {
   EPISODE_ORIGINS,
   findForbiddenCharacter,
   isMiraError,
+  longerThan,
   rejectedResult,
   type Entity,
   type Memory,
@@ -152,7 +153,7 @@ export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog) {
     async run({ query }): Promise<ToolResult> {
       if (query.trim() === '')
         return rejectedResult('invalid_query', 'the query is empty; give one exact name or alias');
-      if ([...query].length > MAX_QUERY_LENGTH)
+      if (longerThan(query, MAX_QUERY_LENGTH))
         return rejectedResult(
           'invalid_query',
           `the query is longer than ${MAX_QUERY_LENGTH} characters; give one exact name or alias`,

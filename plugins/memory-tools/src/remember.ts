@@ -1,5 +1,6 @@
 import {
   OPERATOR_STATEMENT_SOURCE,
+  longerThan,
   normalizeDisplay,
   normalizeToken,
   type MemoryStore,
@@ -144,9 +145,7 @@ export function toToolResult(result: RememberResult): ToolResult {
 /** A proposal field in matching form, or undefined when it is empty, too long or holds a forbidden character. */
 export function matchField(text: string, max: number): MatchText | undefined {
   const match = toMatchText(text);
-  // A string has at most as many code points as UTF-16 units: only a long one needs counting.
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the count decides alone
-  return !match || match.form === '' || (match.form.length > max && [...match.form].length > max) ? undefined : match;
+  return !match || match.form === '' || longerThan(match.form, max) ? undefined : match;
 }
 
 function field(text: string, max: number): MatchText {

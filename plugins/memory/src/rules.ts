@@ -7,6 +7,7 @@ import {
   MiraError,
   OPERATOR_STATEMENT_SOURCE,
   entityRef,
+  longerThan,
   memoryRef,
   normalizeDisplay,
   normalizeToken,
@@ -40,7 +41,7 @@ export interface PreparedProposal {
 function text(input: string | null | undefined, max: number, what: string): string {
   const display = normalizeDisplay(input ?? '', what);
   if (display === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, `${what} is empty`);
-  if ([...display].length > max)
+  if (longerThan(display, max))
     throw new MiraError(CoreErrorCodes.TEXT_TOO_LONG, `${what} is longer than ${max} characters; shorten it`);
   return display;
 }
@@ -179,7 +180,7 @@ export function supersedingMemory(old: Memory, proposal: Proposal): NewMemory {
 export function rejectReason(reason: string | null | undefined): string | null {
   if (reason == null) return null;
   const display = normalizeDisplay(reason, 'reason');
-  if ([...display].length > MAX_VALUE_LENGTH)
+  if (longerThan(display, MAX_VALUE_LENGTH))
     throw new MiraError(
       CoreErrorCodes.TEXT_TOO_LONG,
       `reason is longer than ${MAX_VALUE_LENGTH} characters; shorten it`,

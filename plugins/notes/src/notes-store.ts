@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as sqliteVec from 'sqlite-vec';
-import { CoreErrorCodes, MiraError, collapseWhitespace, systemClock, type Clock } from '@mira/core';
+import { CoreErrorCodes, MiraError, collapseWhitespace, longerThan, systemClock, type Clock } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
@@ -840,7 +840,7 @@ export class NotesStore {
     const label = labelFilter(options.label ?? null);
     const filter = options.filter ?? '';
     // Bounded as a search query is: every word costs a pass over the text of every note in view.
-    if ([...filter].length > MAX_QUERY_LENGTH) {
+    if (longerThan(filter, MAX_QUERY_LENGTH)) {
       throw new MiraError(
         NotesErrorCodes.BROWSE_INVALID,
         `a filter is at most ${MAX_QUERY_LENGTH} characters; filter by a few words`,

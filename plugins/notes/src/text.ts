@@ -1,4 +1,11 @@
-import { caseFold, collapseWhitespace, findForbiddenCharacter, findFormatCharacter, MiraError } from '@mira/core';
+import {
+  caseFold,
+  collapseWhitespace,
+  findForbiddenCharacter,
+  findFormatCharacter,
+  longerThan,
+  MiraError,
+} from '@mira/core';
 import { NotesErrorCodes } from './errors.js';
 
 /** A scope name: lower-case letters, digits, `_` and `-`, starting with a letter, at most 64 characters. */
@@ -93,7 +100,7 @@ export function parseLabels(text: string | null | undefined): string[] {
   for (const part of text.split(',')) {
     const label = collapseWhitespace(caseFold(part.normalize('NFKC')));
     if (label === '') continue;
-    if (findForbiddenCharacter(label) || [...label].length > MAX_LABEL_LENGTH) {
+    if (findForbiddenCharacter(label) || longerThan(label, MAX_LABEL_LENGTH)) {
       throw new MiraError(
         NotesErrorCodes.LABEL_INVALID,
         `labels are short words separated by commas (at most ${MAX_LABEL_LENGTH} characters each)`,
