@@ -110,7 +110,7 @@ function reject(reason: RememberReason, conflicting?: readonly string[], detail?
 }
 
 /** The rejected result of `reason`: its fixed explanation (or `detail`), and the conflicting IDs if any. */
-function rejected(reason: RememberReason, conflicting: readonly string[] = [], detail?: string): RememberResult {
+function rejected(reason: RememberReason, conflicting: readonly string[], detail?: string): RememberResult {
   return {
     status: 'rejected',
     reason,

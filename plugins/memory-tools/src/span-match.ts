@@ -39,6 +39,7 @@ function unitForm(grapheme: string): string {
 /** Forgets the memoised matching forms (tests and cold-start measurements). */
 export function clearMatchFormCache(): void {
   unitCache.clear();
+  UNIT_RANGES.length = 0;
 }
 
 const WHITESPACE = /^\s+$/u;

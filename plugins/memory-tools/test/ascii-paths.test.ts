@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { formOffset, graphemeRuleForm, ruleForm } from '../src/assertion.js';
-import { CLAUSE_RULES, clauseRulesFor, crossesClause } from '../src/attribution.js';
-import { asciiMatchText, graphemeMatchText, toMatchText } from '../src/span-match.js';
+import { CLAUSE_RULES, ENGLISH_CLAUSES, clauseRulesFor, crossesClause, oneSentence } from '../src/attribution.js';
+import { asciiMatchText, clearMatchFormCache, graphemeMatchText, toMatchText } from '../src/span-match.js';
 
 // Printable ASCII and white space, with the characters that decide: capitals, every white space, CR LF.
 const asciiText = fc
@@ -67,5 +67,26 @@ describe('the ASCII fast paths of admission decide as the grapheme paths do', ()
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('toMatchText(): the same origins past the shared pairs, in a message a thousand times longer than most', () => {
+    // Origins up to index 4,096 are shared pairs; beyond, each is its own: both must read the same.
+    clearMatchFormCache(); // from cold: the pairs are made as they are first needed
+    const long = `${'Ada likes tea.  '.repeat(400)}Bob  PREFERS dock 2.`;
+    expect(long.length).to.be.greaterThan(4096 + 100);
+    expect(asciiMatchText(long)).to.deep.equal(graphemeMatchText(long));
+    const spoken = toMatchText(long)!;
+    const at = spoken.form.lastIndexOf('bob');
+    expect(spoken.origin[at]).to.deep.equal([long.lastIndexOf('Bob'), long.lastIndexOf('Bob') + 1]);
+  });
+
+  it('sentences and asides in text with no ASCII at all take the general path', () => {
+    // A fullwidth full stop is a period once NFKC has read it: two sentences.
+    expect(oneSentence(toMatchText('アリス．ボブ')!)).to.equal(false);
+    expect(oneSentence(toMatchText('アリス。')!)).to.equal(true);
+    // An aside closed at once blanks to nothing: no clause boundary is left.
+    expect(crossesClause(',,', ENGLISH_CLAUSES)).to.equal(false);
+    expect(crossesClause('()', ENGLISH_CLAUSES)).to.equal(false);
+    expect(crossesClause(',', ENGLISH_CLAUSES)).to.equal(true);
   });
 });
