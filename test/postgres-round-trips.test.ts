@@ -11,16 +11,20 @@ import { createTestDatabase, postgresUnavailable, type TestDatabase } from './he
 const unavailable = postgresUnavailable();
 
 /** How many round trips `work` makes; its result beside. */
-async function roundTrips<T>(work: () => Promise<T>): Promise<{ trips: number; result: T }> {
+async function roundTrips<T>(work: () => Promise<T>): Promise<{ trips: number; result: T; names: string[] }> {
   const query = pg.Client.prototype.query;
   let trips = 0;
+  // The name of each statement sent as a prepared one (a query config with a name), in order.
+  const names: string[] = [];
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     trips += 1;
+    const name = (args[0] as { name?: unknown } | undefined)?.name;
+    if (typeof name === 'string') names.push(name);
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
   try {
     const result = await work();
-    return { trips, result };
+    return { trips, result, names };
   } finally {
     pg.Client.prototype.query = query;
   }
@@ -176,6 +180,10 @@ if (unavailable) {
       );
       expect(duplicate.result).to.deep.include({ status: 'applied', outcome: 'duplicate' });
       expect(duplicate.trips).to.be.at.most(3);
+      // Each of them a prepared statement: the server parses and plans it once per connection, not per call.
+      expect(write.names).to.deep.equal(['mira_ids_by_key', 'mira_slot_memories', 'mira_admit']);
+      expect(conflict.names).to.deep.equal(['mira_ids_by_key', 'mira_slot_memories']);
+      expect(duplicate.names).to.deep.equal(['mira_ids_by_key', 'mira_slot_memories']);
     });
 
     it('counts what it claims to: one statement is one round trip', async () => {
