@@ -160,6 +160,40 @@ describe('error catalogues', () => {
     );
   });
 
+  it('build a message from its template and the parameters a site gives, typed by the placeholders', async () => {
+    const { defineErrors, fillTemplate } = await import('@mira/core');
+    const Lab = defineErrors('@acme/templates', {
+      TOO_LONG: {
+        code: 'ACME_ERR_TEMPLATE_TOO_LONG',
+        message: 'a note is longer than its bound',
+        template: 'the note has {length} characters, more than {max}; shorten it',
+        fix: 'shorten it',
+      },
+      EMPTY: { code: 'ACME_ERR_TEMPLATE_EMPTY', message: 'empty', template: 'the note is empty; write it', fix: 'x' },
+      PLAIN: { code: 'ACME_ERR_TEMPLATE_PLAIN', message: 'plain', fix: 'x' },
+    });
+    const cause = new Error('lower');
+    const long = Lab.error('TOO_LONG', { length: 900, max: 512 }, { cause });
+    expect(long.message).to.equal('ACME_ERR_TEMPLATE_TOO_LONG: the note has 900 characters, more than 512; shorten it');
+    expect(long.detail).to.equal('the note has 900 characters, more than 512; shorten it');
+    expect(long.cause).to.equal(cause);
+    expect(Lab.error('EMPTY').detail).to.equal('the note is empty; write it');
+    expect(Lab.error('PLAIN').detail).to.equal('plain');
+    expect(Lab.error('PLAIN', 'said here').detail).to.equal('said here');
+    // A value is inserted as written, never read as a placeholder itself.
+    expect(fillTemplate('{a} and {b}', { a: '{b}', b: 2 })).to.equal('{b} and 2');
+    expect(fillTemplate('{a} and {missing}', { a: 1 })).to.equal('1 and {missing}');
+    // The compiler holds each site to its template (checked by the type-check in npm test):
+    // @ts-expect-error a template's parameters are required
+    Lab.error('TOO_LONG');
+    // @ts-expect-error and every placeholder needs one
+    Lab.error('TOO_LONG', { length: 1 });
+    // @ts-expect-error a site with a template gives parameters, not text of its own
+    Lab.error('TOO_LONG', 'free text');
+    // @ts-expect-error a parameter the template does not name
+    Lab.error('TOO_LONG', { length: 1, max: 2, other: 3 });
+  });
+
   it('refuse a code defined twice in one catalogue', async () => {
     const { defineErrors } = await import('@mira/core');
     expect(() =>

@@ -15,6 +15,37 @@ export interface ErrorEntry<C extends string = string> {
   readonly fix: string;
   /** The HTTP status an HTTP API answers with; 400 when absent. */
   readonly status?: number;
+  /**
+   * The message a raising site builds, with `{name}` for each of its parameters
+   * (`'{what} is longer than {max} characters; shorten it'`): with one, a site passes the parameters, never
+   * text of its own, so the wording lives here once.
+   */
+  readonly template?: string;
+}
+
+/** The `{name}` placeholders of a template, as a union of names. */
+export type TemplatePlaceholders<T extends string> = T extends `${string}{${infer P}}${infer R}`
+  ? P | TemplatePlaceholders<R>
+  : never;
+
+/** The parameters a template needs: one value per placeholder. */
+export type TemplateParams<T extends string> = { readonly [K in TemplatePlaceholders<T>]: string | number };
+
+/**
+ * What {@link ErrorCatalogue.error} takes after the key: an entry with a template takes its parameters;
+ * one without takes an optional detail (the entry's message when absent).
+ */
+export type ErrorArgs<E extends ErrorEntry> = E extends { readonly template: infer T extends string }
+  ? [TemplatePlaceholders<T>] extends [never]
+    ? [params?: TemplateParams<T>, options?: { cause?: unknown }]
+    : [params: TemplateParams<T>, options?: { cause?: unknown }]
+  : [detail?: string, options?: { cause?: unknown }];
+
+/** `template` with each `{name}` replaced by its parameter (a placeholder without one stays as written). */
+export function fillTemplate(template: string, params: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
 }
 
 /** The definitions a catalogue is built from, by key (`CONFIG_INVALID`). */
@@ -29,8 +60,11 @@ export interface ErrorCatalogue<D extends ErrorDefinitions = ErrorDefinitions> {
   readonly entries: readonly ErrorEntry<D[keyof D]['code']>[];
   /** The entry of a code, when this catalogue holds it. */
   entry(code: string): ErrorEntry | undefined;
-  /** A {@link MiraError} with this catalogue's code; `detail` defaults to the entry's message. */
-  error<K extends keyof D & string>(key: K, detail?: string, options?: { cause?: unknown }): MiraError<D[K]['code']>;
+  /**
+   * A {@link MiraError} with this catalogue's code: its message built from the entry's template and the
+   * parameters given, or (an entry without one) the detail given, or the entry's message.
+   */
+  error<K extends keyof D & string>(key: K, ...args: ErrorArgs<D[K]>): MiraError<D[K]['code']>;
 }
 
 const CATALOGUE = Symbol.for('mira.errorCatalogue');
@@ -44,8 +78,15 @@ const LOADED = new Map<string, ErrorEntry>();
  * @example
  * export const AcmeErrors = defineErrors('@acme/mira-plugin-lab', {
  *   EMPTY_NOTE: { code: 'ACME_ERR_EMPTY_NOTE', message: 'the note is empty', fix: 'write some text' },
+ *   NOTE_TOO_LONG: {
+ *     code: 'ACME_ERR_NOTE_TOO_LONG',
+ *     message: 'a note is longer than its bound',
+ *     template: 'the note has {length} characters, more than {max}',
+ *     fix: 'shorten the note',
+ *   },
  * });
  * throw AcmeErrors.error('EMPTY_NOTE');
+ * throw AcmeErrors.error('NOTE_TOO_LONG', { length: 900, max: 512 });
  */
 export function defineErrors<const D extends ErrorDefinitions>(pkg: string, definitions: D): ErrorCatalogue<D> {
   const entries = Object.values(definitions).map((entry) => Object.freeze({ ...entry }));
@@ -65,9 +106,19 @@ export function defineErrors<const D extends ErrorDefinitions>(pkg: string, defi
     codes: codes as ErrorCatalogue<D>['codes'],
     entries: Object.freeze(entries) as ErrorCatalogue<D>['entries'],
     entry: (code: string) => byCode.get(code),
-    error: <K extends keyof D & string>(key: K, detail?: string, options?: { cause?: unknown }) => {
+    error: <K extends keyof D & string>(key: K, ...args: ErrorArgs<D[K]>) => {
       const entry = definitions[key]!;
-      return new MiraError(entry.code as D[K]['code'], detail ?? entry.message, options);
+      const [given, options] = args as unknown as [
+        (string | Readonly<Record<string, string | number>>)?,
+        { cause?: unknown }?,
+      ];
+      const detail =
+        entry.template !== undefined
+          ? fillTemplate(entry.template, typeof given === 'object' ? given : {})
+          : typeof given === 'string'
+            ? given
+            : entry.message;
+      return new MiraError(entry.code as D[K]['code'], detail, options);
     },
   });
 }
@@ -301,21 +352,27 @@ export const CognitionErrors = defineErrors('@mira/core', {
   PROVIDER: {
     code: 'MIRA_ERR_COGNITION_PROVIDER',
     message: 'the model server answered with an error status',
+    template: 'the model server at {server} answered with an error ({status}): {answer}',
     fix: 'check the model name and the server; the message has its answer',
   },
   UNREACHABLE: {
     code: 'MIRA_ERR_COGNITION_UNREACHABLE',
     message: 'the model server could not be reached',
+    template:
+      'cannot reach the model server at {server}; check that it runs and that OPENAI_BASE_URL or [openai] base_url is right',
     fix: 'start the server or fix OPENAI_BASE_URL / [openai] base_url',
   },
   TIMEOUT: {
     code: 'MIRA_ERR_COGNITION_TIMEOUT',
     message: 'the model server did not answer in time',
+    template:
+      'the model server at {server} did not answer within {timeoutMs} ms; try again, or raise [openai] timeout_ms',
     fix: 'raise [openai] timeout_ms or use a faster model',
   },
   AUTH: {
     code: 'MIRA_ERR_COGNITION_AUTH',
     message: 'the model server refused the API key, or needs one that is not set',
+    template: 'the model server at {server} refused the request ({status}); {hint}',
     fix: 'set the variable [openai] api_key_env names (OPENAI_API_KEY by default)',
   },
   MALFORMED: {

@@ -39,15 +39,19 @@ export {
   defineErrors,
   errorEntry,
   failureText,
-  whatToDo,
+  fillTemplate,
   isErrorCatalogue,
   isMiraError,
   toMiraError,
+  whatToDo,
   type CognitionErrorCode,
   type CoreErrorCode,
   type ErrorCatalogue,
   type ErrorDefinitions,
+  type ErrorArgs,
   type ErrorEntry,
+  type TemplateParams,
+  type TemplatePlaceholders,
 } from './errors.js';
 export { CORE_NAME } from './builtin.js';
 export type { EpisodeOutcome, KernelHooks, LogLevel } from './hooks.js';

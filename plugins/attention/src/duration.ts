@@ -1,5 +1,4 @@
-import { MiraError } from '@mira/core';
-import { AttentionErrorCodes } from './errors.js';
+import { AttentionErrors } from './errors.js';
 
 /** The longest follow-up delay: seven days. */
 export const MAX_DELAY_MS = 7 * 24 * 3_600_000;
@@ -16,10 +15,7 @@ export function parseDuration(text: string): number {
       ? (Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0)) * 1000
       : NaN;
   if (!(ms > 0 && ms <= MAX_DELAY_MS)) {
-    throw new MiraError(
-      AttentionErrorCodes.DURATION,
-      `"${text}" is not a duration from 1s to 7 days; write e.g. 90s, 5m or 1h30m`,
-    );
+    throw AttentionErrors.error('DURATION', { text });
   }
   return ms;
 }

@@ -5,16 +5,19 @@ export const AttentionErrors = defineErrors('@mira/plugin-attention', {
   DURATION: {
     code: 'MIRA_ERR_ATTENTION_DURATION',
     message: 'a follow-up duration is malformed or longer than 7 days',
+    template: '"{text}" is not a duration from 1s to 7 days; write e.g. 90s, 5m or 1h30m',
     fix: 'write it like 90s, 5m or 1h30m',
   },
   FOLLOWUP_EMPTY: {
     code: 'MIRA_ERR_ATTENTION_FOLLOWUP_EMPTY',
     message: 'the follow-up text is empty',
+    template: 'the follow-up text is empty; say what to follow up on',
     fix: 'say what to follow up on',
   },
   FOLLOWUP_NOT_FOUND: {
     code: 'MIRA_ERR_ATTENTION_FOLLOWUP_NOT_FOUND',
     message: 'there is no pending follow-up with that reference',
+    template: 'there is no pending follow-up {ref}; see "followup list"',
     fix: 'list them with followup list',
   },
 });

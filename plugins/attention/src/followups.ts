@@ -1,5 +1,5 @@
-import { MiraError, type Clock } from '@mira/core';
-import { AttentionErrorCodes } from './errors.js';
+import type { Clock } from '@mira/core';
+import { AttentionErrors } from './errors.js';
 
 /** A temporal follow-up the operator scheduled. */
 export interface Followup {
@@ -23,8 +23,7 @@ export class FollowupQueue {
   }
 
   add(delayMs: number, text: string): Followup {
-    if (text.trim() === '')
-      throw new MiraError(AttentionErrorCodes.FOLLOWUP_EMPTY, 'the follow-up text is empty; say what to follow up on');
+    if (text.trim() === '') throw AttentionErrors.error('FOLLOWUP_EMPTY');
     const id = this.#next++;
     const item: Followup = {
       id,
@@ -44,11 +43,7 @@ export class FollowupQueue {
 
   cancel(ref: string): Followup {
     const item = this.#items.find((f) => f.ref === ref.trim().toUpperCase());
-    if (!item)
-      throw new MiraError(
-        AttentionErrorCodes.FOLLOWUP_NOT_FOUND,
-        `there is no pending follow-up ${ref}; see "followup list"`,
-      );
+    if (!item) throw AttentionErrors.error('FOLLOWUP_NOT_FOUND', { ref });
     this.#items = this.#items.filter((f) => f !== item);
     return item;
   }

@@ -5,11 +5,13 @@ export const McpToolsErrors = defineErrors('@mira/plugin-mcp-tools', {
   SCHEMA_NOT_STRICT: {
     code: 'MIRA_ERR_MCP_SCHEMA_NOT_STRICT',
     message: "an allowed MCP tool's input schema cannot be made a strict function schema",
+    template: 'mcp {server}: tool {tool}: {why}; remove it from [[mcp_tools.servers]] tools',
     fix: 'remove the tool from [[mcp_tools.servers]] tools, or ask its author for a closed schema',
   },
   TOOL_NAME_CLASH: {
     code: 'MIRA_ERR_MCP_TOOL_NAME_CLASH',
     message: 'two allowed MCP tools map to the same Mira tool name',
+    template: 'mcp {server}: tools {first} and {second} are both {name}; allow only one',
     fix: 'allow only one of them',
   },
 });

@@ -243,12 +243,12 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
           schemas.set(toolName, toStrictSchema(offered.inputSchema));
         } catch (e) {
           if (!(e instanceof NotStrictError)) throw e;
-          throw McpToolsErrors.error(
-            'SCHEMA_NOT_STRICT',
-            printable(
-              `mcp ${connection.config.name}: tool ${toolName}: ${e.message}; remove it from [[mcp_tools.servers]] tools`,
-            ),
-          );
+          // What the server named and said is shown escaped: it may hold anything.
+          throw McpToolsErrors.error('SCHEMA_NOT_STRICT', {
+            server: printable(connection.config.name),
+            tool: printable(toolName),
+            why: printable(e.message),
+          });
         }
       }
       return schemas;
@@ -267,10 +267,12 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
         const source = `${server.name}/${toolName}`;
         if (registered.has(name)) {
           if (registered.get(name) === source) continue; // registered before a restart: the same tool
-          throw McpToolsErrors.error(
-            'TOOL_NAME_CLASH',
-            `mcp ${server.name}: tools ${registered.get(name)} and ${source} are both ${name}; allow only one`,
-          );
+          throw McpToolsErrors.error('TOOL_NAME_CLASH', {
+            server: server.name,
+            first: registered.get(name)!,
+            second: source,
+            name,
+          });
         }
         const parameters = strict.get(toolName)!;
         const original = offered.inputSchema;

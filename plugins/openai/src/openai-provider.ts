@@ -8,6 +8,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import {
   CognitionErrorCodes,
+  CognitionErrors,
   MiraError,
   type ChatMessage,
   type CognitionProvider,
@@ -151,34 +152,22 @@ export class OpenAIProvider implements CognitionProvider {
     const where = this.#baseURL;
     const OpenAI = this.#sdk!;
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
-      return new MiraError(
-        CognitionErrorCodes.TIMEOUT,
-        `the model server at ${where} did not answer within ${this.#config.timeout_ms} ms; try again, or raise [openai] timeout_ms`,
-        { cause: error },
-      );
+      return CognitionErrors.error('TIMEOUT', { server: where, timeoutMs: this.#config.timeout_ms }, { cause: error });
     }
     if (error instanceof OpenAI.APIConnectionError) {
-      return new MiraError(
-        CognitionErrorCodes.UNREACHABLE,
-        `cannot reach the model server at ${where}; check that it runs and that OPENAI_BASE_URL or [openai] base_url is right`,
-        { cause: error },
-      );
+      return CognitionErrors.error('UNREACHABLE', { server: where }, { cause: error });
     }
     if (error instanceof OpenAI.AuthenticationError || (error instanceof OpenAI.APIError && error.status === 403)) {
       const hint = this.#keyMissing
         ? `it needs an API key: set ${this.#config.api_key_env} in the environment`
         : `check the key in ${this.#config.api_key_env}`;
-      return new MiraError(
-        CognitionErrorCodes.AUTH,
-        `the model server at ${where} refused the request (${error.status}); ${hint}`,
-        { cause: error },
-      );
+      return CognitionErrors.error('AUTH', { server: where, status: String(error.status), hint }, { cause: error });
     }
     if (error instanceof OpenAI.APIError) {
       const detail = (error.message ?? '').split('\n')[0]!.slice(0, 200);
-      return new MiraError(
-        CognitionErrorCodes.PROVIDER,
-        `the model server at ${where} answered with an error (${error.status ?? 'no status'}): ${detail}`,
+      return CognitionErrors.error(
+        'PROVIDER',
+        { server: where, status: error.status ?? 'no status', answer: detail },
         { cause: error },
       );
     }
