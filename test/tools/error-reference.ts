@@ -40,7 +40,7 @@ export function renderReference(catalogues: readonly ErrorCatalogue[]): string {
   const rows = catalogues.flatMap((catalogue) =>
     catalogue.entries.map(
       (entry) =>
-        `| \`${entry.code}\` | \`${catalogue.package}\` | ${cell(entry.message)}${entry.status ? ` (HTTP ${entry.status})` : ''} | ${cell(entry.fix)} |`,
+        `| \`${entry.code}\` | \`${catalogue.package}\` | ${cell(entry.message)}${entry.template ? `; says “${cell(entry.template)}”` : ''}${entry.status ? ` (HTTP ${entry.status})` : ''} | ${cell(entry.fix)} |`,
     ),
   );
   return [START, '', '| code | package | meaning | what to do |', '|---|---|---|---|', ...rows, '', END].join('\n');

@@ -16,12 +16,14 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
   ENTITY_NOT_FOUND: {
     code: 'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND',
     message: 'there is no entity with that ID',
+    template: 'there is no entity {ref}; find one with "memory entity find"',
     fix: 'list entities with memory entity find "<name>"',
     status: 404,
   },
   MEMORY_NOT_FOUND: {
     code: 'MIRA_ERR_MEMORY_NOT_FOUND',
     message: 'there is no memory with that ID',
+    template: 'there is no memory {ref}',
     fix: 'check the ID with memory list ENT<n>',
     status: 404,
   },

@@ -1,5 +1,5 @@
 import { MiraError } from '../errors.js';
-import { MemoryErrorCodes } from './errors.js';
+import { MemoryErrorCodes, MemoryErrors } from './errors.js';
 import { entityRef, memoryRef } from './ids.js';
 import type { Memory, MemorySlot, MemoryStore, Proposal } from './types.js';
 
@@ -17,7 +17,7 @@ export function slotOf(memory: Memory): MemorySlot | undefined {
 
 /** The memory a supersede may replace: an active fact or preference with a subject and predicate. */
 export function supersedableSlot(memory: Memory | undefined, id: number): { memory: Memory; slot: MemorySlot } {
-  if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${memoryRef(id)}`);
+  if (!memory) throw MemoryErrors.error('MEMORY_NOT_FOUND', { ref: memoryRef(id) });
   const slot = slotOf(memory);
   if (memory.status !== 'active' || (memory.kind !== 'fact' && memory.kind !== 'preference') || !slot) {
     throw new MiraError(

@@ -2,6 +2,7 @@ import {
   DEFAULT_MAX_OBJECT_BYTES,
   DEFAULT_OBJECT_GRACE_MS,
   MemoryErrorCodes,
+  MemoryErrors,
   MiraError,
   entityRef,
   memoryRef,
@@ -224,7 +225,7 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
 
   *#readObject(memoryId: number): Script<StoredObject | undefined> {
     const [memory] = yield* statement('memories', [memoryId]);
-    if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${memoryRef(memoryId)}`);
+    if (!memory) throw MemoryErrors.error('MEMORY_NOT_FOUND', { ref: memoryRef(memoryId) });
     const payload = memory.payloads.find((p) => p.payloadKind === 'object_ref');
     if (!payload?.sha256) return undefined;
     const found = yield* statement('objectBytes', payload.sha256);
@@ -442,10 +443,7 @@ function namedLinks(m: PreparedMemory, names: ReadonlyArray<string | undefined>)
 
 /** MIRA_ERR_MEMORY_ENTITY_NOT_FOUND for an entity ID, worded once. */
 function entityNotFound(id: number): MiraError {
-  return new MiraError(
-    MemoryErrorCodes.ENTITY_NOT_FOUND,
-    `there is no entity ${entityRef(id)}; find one with "memory entity find"`,
-  );
+  return MemoryErrors.error('ENTITY_NOT_FOUND', { ref: entityRef(id) });
 }
 
 /** The first item of what `script` returns. */

@@ -9,6 +9,8 @@ import {
   PLACE_ENTITY_TYPE,
   poseOfValue,
   MemoryErrorCodes,
+  MemoryErrors,
+  entityRef,
   MiraError,
   parseEntityRef,
   parseMemoryRef,
@@ -286,7 +288,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const pose = parsePose(given, single(input.options, 'frame') ?? DEFAULT_POSE_FRAME);
         const store = ctx.store();
         const entity = await store.getEntity(parseEntityRef(input.args[0]!));
-        if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${input.args[0]}`);
+        if (!entity) throw MemoryErrors.error('ENTITY_NOT_FOUND', { ref: input.args[0]! });
         if (entity.entityType !== PLACE_ENTITY_TYPE) {
           throw new MiraError(
             MemoryErrorCodes.POSE_INVALID,
@@ -343,12 +345,12 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         let about: string;
         if (/^ent/i.test(target)) {
           const entity = await store.getEntity(parseEntityRef(target));
-          if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${target}`);
+          if (!entity) throw MemoryErrors.error('ENTITY_NOT_FOUND', { ref: target });
           links = [{ entityId: entity.id, role: 'subject' }];
           about = `${entity.ref} ${quote(entity.canonicalName)}`;
         } else {
           const memory = await store.getMemory(parseMemoryRef(target));
-          if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${target}`);
+          if (!memory) throw MemoryErrors.error('MEMORY_NOT_FOUND', { ref: target });
           if (memory.links.length === 0)
             throw new MiraError(
               MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
@@ -503,7 +505,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
       run: async (input, out) => {
         const id = parseMemoryRef(input.args[0]!);
         const memory = await ctx.store().getMemory(id);
-        if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory MEM${id}`);
+        if (!memory) throw MemoryErrors.error('MEMORY_NOT_FOUND', { ref: memoryRef(id) });
         out.print(`${memory.ref} ${memory.kind}`);
         out.print(`  summary: ${memory.summary}`);
         out.print(`  predicate: ${memory.predicate ?? '(none)'}`);
@@ -536,11 +538,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const store = ctx.store();
         const id = parseEntityRef(input.args[0]!);
         const entity = await store.getEntity(id);
-        if (!entity)
-          throw new MiraError(
-            MemoryErrorCodes.ENTITY_NOT_FOUND,
-            `there is no entity ENT${id}; find one with "memory entity find"`,
-          );
+        if (!entity) throw MemoryErrors.error('ENTITY_NOT_FOUND', { ref: entityRef(id) });
         await printEntitiesWithMemories(store, [entity], out);
       },
     },
@@ -617,11 +615,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         if (/^\s*ent/i.test(ref)) {
           const id = parseEntityRef(ref);
           const entity = await store.getEntity(id);
-          if (!entity)
-            throw new MiraError(
-              MemoryErrorCodes.ENTITY_NOT_FOUND,
-              `there is no entity ENT${id}; find one with "memory entity find"`,
-            );
+          if (!entity) throw MemoryErrors.error('ENTITY_NOT_FOUND', { ref: entityRef(id) });
           out.print(formatEntity(entity));
           const memories = await store.listMemoryHistory(id);
           if (memories.length === 0) out.print('  (no memories)');
@@ -634,7 +628,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         }
         const id = parseMemoryRef(ref);
         const memory = await store.getMemory(id);
-        if (!memory) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory MEM${id}`);
+        if (!memory) throw MemoryErrors.error('MEMORY_NOT_FOUND', { ref: memoryRef(id) });
         const subject = memory.links.find((l) => l.role === 'subject') ?? memory.links[0];
         const known =
           subject && (memory.supersedes !== null || memory.supersededBy !== null)

@@ -487,7 +487,7 @@ export async function startMindViewServer(
   api.on('GET', '/api/entities/:ref(^[Ee][Nn][Tt]\\d+$)/memories', async (_req, _url, { ref }) => {
     const id = parseEntityRef(ref!);
     const entity = await memory().getEntity(id);
-    if (!entity) throw new MiraError(MemoryErrorCodes.ENTITY_NOT_FOUND, `there is no entity ${ref}`);
+    if (!entity) throw MemoryErrors.error('ENTITY_NOT_FOUND', { ref: ref! });
     return {
       entity: entityJson(entity),
       memories: (await memory().listActiveMemories(id)).memories.map(memoryJson).reverse(),
@@ -495,7 +495,7 @@ export async function startMindViewServer(
   });
   api.on('GET', '/api/memories/:ref(^[Mm][Ee][Mm]\\d+$)', async (_req, _url, { ref }) => {
     const found = await memory().getMemory(parseMemoryRef(ref!));
-    if (!found) throw new MiraError(MemoryErrorCodes.MEMORY_NOT_FOUND, `there is no memory ${ref}`);
+    if (!found) throw MemoryErrors.error('MEMORY_NOT_FOUND', { ref: ref! });
     return { memory: memoryJson(found) };
   });
   api.on('GET', '/api/memories/:ref(^[Mm][Ee][Mm]\\d+$)/image', async (_req, _url, { ref }) => {
