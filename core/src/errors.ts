@@ -134,13 +134,8 @@ export function errorEntry(code: string): ErrorEntry | undefined {
 /**
  * What to do about `error`, from the catalogue, for a person reading it: the fix of the innermost
  * {@link MiraError} in its `cause` chain whose code a loaded catalogue holds (a plugin that failed to start
- * because its database is unversioned is helped by the database's advice, not by "read the cause"), or
- * undefined when no error in the chain has one.
- *
- * @example
- * process.stderr.write(`mira: ${error.message}\n`);
- * const fix = whatToDo(error);
- * if (fix) process.stderr.write(`mira: what to do: ${fix}\n`);
+ * because its database failed is helped by the database's advice, not by "read the cause"), or
+ * undefined when no error in the chain has one. {@link failureText} is its stderr form.
  */
 export function whatToDo(error: unknown): string | undefined {
   let fix: string | undefined;
