@@ -1442,6 +1442,8 @@ describe('Mind view', function () {
       await page.fill('#add-place input[name="pose"]', '3.2,-1.0,90');
       await page.click('#add-place button');
       await page.waitForFunction(() => document.getElementById('entity-status')!.textContent!.includes('place added'));
+      // The write's live update redraws the list with the place, and leaves the action's result on show.
+      await page.waitForFunction(() => document.getElementById('entity-list')!.textContent!.includes('Kitchen'));
       expect(await page.textContent('#entity-status')).to.equal('ENT2 place added at (3.2, -1, 90°) in map (MEM2)');
       const store = rt.app.kernel.store(MEMORY_STORE);
       const memory = (await store.getMemory(2))!;

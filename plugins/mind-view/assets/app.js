@@ -622,7 +622,11 @@ async function importFile(file) {
   }
 }
 
+/** How many times the entity status line was written: a list that loaded meanwhile does not overwrite it. */
+let entityStatusWrites = 0;
+
 function entityStatus(text) {
+  entityStatusWrites += 1;
   $('entity-status').textContent = text;
 }
 
@@ -717,8 +721,14 @@ async function findEntities() {
 
 const browse = { offset: 0, limit: 25, type: '' };
 
-/** A page of entities (optionally of one type); a click on one shows it with its memories. */
-async function browseEntities() {
+/**
+ * A page of entities (optionally of one type); a click on one shows it with its memories. A live refresh
+ * (`live`: the memory changed) redraws the list but leaves the status line alone: it may be saying what
+ * the operator's own last action did ("ENT2 place added …"), which that very change set off; nor does a
+ * page that arrives after something else was said there.
+ */
+async function browseEntities({ live = false } = {}) {
+  const writes = entityStatusWrites;
   try {
     const query = `offset=${browse.offset}&limit=${browse.limit}${browse.type ? `&type=${encodeURIComponent(browse.type)}` : ''}`;
     const { entities, total } = await api(`/api/entities?${query}`);
@@ -743,11 +753,12 @@ async function browseEntities() {
     );
     $('entity-list').replaceChildren(...rows);
     const last = Math.min(browse.offset + entities.length, total);
-    entityStatus(
-      total
-        ? `entities ${browse.offset + 1}–${last} of ${total}${browse.type ? ` of type ${browse.type}` : ''}`
-        : `no entities${browse.type ? ` of type ${browse.type}` : ''}`,
-    );
+    if (!live && entityStatusWrites === writes)
+      entityStatus(
+        total
+          ? `entities ${browse.offset + 1}–${last} of ${total}${browse.type ? ` of type ${browse.type}` : ''}`
+          : `no entities${browse.type ? ` of type ${browse.type}` : ''}`,
+      );
     $('entity-prev').disabled = browse.offset === 0;
     $('entity-next').disabled = last >= total;
   } catch (e) {
@@ -813,7 +824,7 @@ async function onChange(changed) {
       await loadScopes();
       await loadNotes({ live: true });
     }
-    if (changed.memory && !$('entities').hidden && !$('entity-list').hidden) await browseEntities();
+    if (changed.memory && !$('entities').hidden && !$('entity-list').hidden) await browseEntities({ live: true });
     if (changed.memory) await loadPending();
   } catch (e) {
     status(e.message);
