@@ -195,7 +195,7 @@ export async function admit(
   } catch (error) {
     if (error instanceof Rejection) return rejected(error.reason, error.conflicting, error.detail);
     log(`remember: persistent memory could not be written: ${describeFailure(error)}`);
-    return { status: 'rejected', reason: 'backend_failure', error: EXPLANATIONS.backend_failure };
+    return rejected('backend_failure', []);
   }
 }
 
@@ -358,14 +358,13 @@ export function rememberTool(
     refusalReason: 'invalid_proposal',
     parameters: REMEMBER_PARAMETERS,
     async run(proposal, { episode }): Promise<ToolResult> {
-      if (episode.origin !== 'operator')
-        return toToolResult({ status: 'rejected', reason: 'invalid_proposal', error: EXPLANATIONS.invalid_proposal });
+      if (episode.origin !== 'operator') return toToolResult(rejected('invalid_proposal', []));
       let store: MemoryStore;
       try {
         store = getStore();
       } catch (error) {
         log(`remember: persistent memory is not available: ${describeFailure(error)}`);
-        return toToolResult({ status: 'rejected', reason: 'backend_failure', error: EXPLANATIONS.backend_failure });
+        return toToolResult(rejected('backend_failure', []));
       }
       return toToolResult(await admit(store, profile, episode.utterance, proposal, log));
     },
