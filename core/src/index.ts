@@ -79,6 +79,7 @@ export {
   findFormatCharacter,
   collapseWhitespace,
   findForbiddenCharacter,
+  isPlainAscii,
   longerThan,
   normalizeDisplay,
   normalizeKey,

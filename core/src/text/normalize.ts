@@ -13,6 +13,11 @@ const WHITESPACE_RUN = /\s+/gu;
  */
 const PLAIN_ASCII = /^[\t-\r\x20-\x7e]*$/;
 
+/** Whether `text` is plain ASCII: printable characters and white space, which no normalisation changes. */
+export function isPlainAscii(text: string): boolean {
+  return PLAIN_ASCII.test(text);
+}
+
 /**
  * Returns the first forbidden character of `text`: a C0/C1 control character
  * other than white space, or a bidirectional control (embedding, override,

@@ -1,4 +1,4 @@
-import { caseFold, collapseWhitespace, findForbiddenCharacter, findFormatCharacter } from '@mira/core';
+import { caseFold, collapseWhitespace, findForbiddenCharacter, findFormatCharacter, isPlainAscii } from '@mira/core';
 
 /**
  * Text in the matching form of admission (NFKC, case folded, white space
@@ -78,12 +78,10 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
  *   text is never admission evidence).
  */
 export function toMatchText(text: string): MatchText | undefined {
-  if (PRINTABLE_ASCII.test(text)) return asciiMatchText(text);
+  // Plain ASCII: nothing forbidden, one grapheme per character, and NFKC leaves it alone.
+  if (isPlainAscii(text)) return asciiMatchText(text);
   return graphemeMatchText(text);
 }
-
-/** Printable ASCII and white space: nothing forbidden, one grapheme per character, NFKC leaves it alone. */
-const PRINTABLE_ASCII = /^[\t-\r\x20-\x7e]*$/;
 
 /**
  * {@link toMatchText} for printable ASCII, character by character: the same form and origins as the
