@@ -194,6 +194,54 @@ describe('error catalogues', () => {
     Lab.error('TOO_LONG', { length: 1, max: 2, other: 3 });
   });
 
+  it('word each situation of one code once, named by KEY.situation, typed by its placeholders', async () => {
+    const { defineErrors, errorEntry } = await import('@mira/core');
+    const Lab = defineErrors('@acme/situations', {
+      MISSING: {
+        code: 'ACME_ERR_SITUATION_MISSING',
+        message: 'a lab file is missing',
+        fix: 'create it',
+        situations: {
+          file: '{path}: no such file; create it',
+          extends: '{where}: extends "{spec}", which does not exist',
+          plain: 'there is nothing here',
+          braces: 'export default { name, version } from {file}',
+        },
+      },
+    });
+    const cause = new Error('lower');
+    const missing = Lab.error('MISSING.extends', { where: 'a.toml', spec: 'b' }, { cause });
+    expect(missing.code).to.equal('ACME_ERR_SITUATION_MISSING');
+    expect(missing.detail).to.equal('a.toml: extends "b", which does not exist');
+    expect(missing.cause).to.equal(cause);
+    expect(Lab.error('MISSING.file', { path: '/x' }).message).to.equal(
+      'ACME_ERR_SITUATION_MISSING: /x: no such file; create it',
+    );
+    expect(Lab.error('MISSING.plain').detail).to.equal('there is nothing here');
+    expect(Lab.error('MISSING.braces', { file: 'f.js' }).detail).to.equal('export default { name, version } from f.js');
+    // Without a situation the entry's own message; one code, one fix for all of them.
+    expect(Lab.error('MISSING').detail).to.equal('a lab file is missing');
+    expect(errorEntry('ACME_ERR_SITUATION_MISSING')!.situations).to.deep.equal({
+      file: '{path}: no such file; create it',
+      extends: '{where}: extends "{spec}", which does not exist',
+      plain: 'there is nothing here',
+      braces: 'export default { name, version } from {file}',
+    });
+    // @ts-expect-error a situation's parameters are required
+    Lab.error('MISSING.file');
+    // @ts-expect-error a parameter the situation does not name
+    Lab.error('MISSING.file', { path: '/x', spec: 'b' });
+    // @ts-expect-error an entry with situations takes no text of its own
+    Lab.error('MISSING', 'free text');
+    // @ts-expect-error a situation the entry does not have
+    expect(() => Lab.error('MISSING.other', {})).to.throw('@acme/situations: the catalogue has no error MISSING.other');
+    expect(() =>
+      defineErrors('@acme/bad-situation', {
+        X: { code: 'ACME_ERR_BAD_SITUATION', message: 'x', fix: 'x', situations: { 'Not-a-name': 'x' } },
+      }),
+    ).to.throw('situation "Not-a-name" of ACME_ERR_BAD_SITUATION must be a camelCase name');
+  });
+
   it('refuse a code defined twice in one catalogue', async () => {
     const { defineErrors } = await import('@mira/core');
     expect(() =>

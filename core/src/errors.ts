@@ -21,11 +21,22 @@ export interface ErrorEntry<C extends string = string> {
    * text of its own, so the wording lives here once.
    */
   readonly template?: string;
+  /**
+   * The messages of the situations a code is raised in, by name, each a template like {@link template}:
+   * one code, one meaning and one fix, with the wording of each situation here once
+   * (`MANIFEST_NOT_FOUND: { situations: { extendsMissing: '{where}: extends "{spec}", which does not exist' } }`).
+   * A site names one as `KEY.situation` (`CoreErrors.error('MANIFEST_NOT_FOUND.extendsMissing', { where, spec })`).
+   */
+  readonly situations?: Readonly<Record<string, string>>;
 }
 
-/** The `{name}` placeholders of a template, as a union of names. */
+/**
+ * The `{name}` placeholders of a template, as a union of names. Braces around anything but a name
+ * (`{ name, version }`, `{}`) are text, as {@link fillTemplate} reads them.
+ */
 export type TemplatePlaceholders<T extends string> = T extends `${string}{${infer P}}${infer R}`
-  ? P | TemplatePlaceholders<R>
+  ? | (P extends '' | `${string}${' ' | '"' | "'" | ',' | ':' | '{' | '(' | '-' | '.'}${string}` ? never : P)
+    | TemplatePlaceholders<R>
   : never;
 
 /** The parameters a template needs: one value per placeholder. */
@@ -39,7 +50,25 @@ export type ErrorArgs<E extends ErrorEntry> = E extends { readonly template: inf
   ? [TemplatePlaceholders<T>] extends [never]
     ? [params?: TemplateParams<T>, options?: { cause?: unknown }]
     : [params: TemplateParams<T>, options?: { cause?: unknown }]
-  : [detail?: string, options?: { cause?: unknown }];
+  : E extends { readonly situations: object }
+    ? [params?: Readonly<Record<string, never>>, options?: { cause?: unknown }]
+    : [detail?: string, options?: { cause?: unknown }];
+
+/** The `KEY.situation` names of a catalogue's situations ({@link ErrorEntry.situations}). */
+export type SituationKey<D extends ErrorDefinitions> = {
+  [K in keyof D & string]: D[K] extends { readonly situations: infer S } ? `${K}.${keyof S & string}` : never;
+}[keyof D & string];
+
+/** What {@link ErrorCatalogue.error} takes after `key`: a situation's parameters, or the entry's {@link ErrorArgs}. */
+export type ErrorArgsOf<D extends ErrorDefinitions, K extends string> = K extends `${infer E}.${infer S}`
+  ? D[E] extends { readonly situations: infer SS }
+    ? SS extends Readonly<Record<S, infer T extends string>>
+      ? [TemplatePlaceholders<T>] extends [never]
+        ? [params?: TemplateParams<T>, options?: { cause?: unknown }]
+        : [params: TemplateParams<T>, options?: { cause?: unknown }]
+      : never
+    : never
+  : ErrorArgs<D[K]>;
 
 /** `template` with each `{name}` replaced by its parameter (a placeholder without one stays as written). */
 export function fillTemplate(template: string, params: Readonly<Record<string, string | number>>): string {
@@ -64,7 +93,10 @@ export interface ErrorCatalogue<D extends ErrorDefinitions = ErrorDefinitions> {
    * A {@link MiraError} with this catalogue's code: its message built from the entry's template and the
    * parameters given, or (an entry without one) the detail given, or the entry's message.
    */
-  error<K extends keyof D & string>(key: K, ...args: ErrorArgs<D[K]>): MiraError<D[K]['code']>;
+  error<K extends (keyof D & string) | SituationKey<D>>(
+    key: K,
+    ...args: ErrorArgsOf<D, K>
+  ): MiraError<D[K extends `${infer E}.${string}` ? E : K]['code']>;
 }
 
 const CATALOGUE = Symbol.for('mira.errorCatalogue');
@@ -89,12 +121,17 @@ const LOADED = new Map<string, ErrorEntry>();
  * throw AcmeErrors.error('NOTE_TOO_LONG', { length: 900, max: 512 });
  */
 export function defineErrors<const D extends ErrorDefinitions>(pkg: string, definitions: D): ErrorCatalogue<D> {
-  const entries = Object.values(definitions).map((entry) => Object.freeze({ ...entry }));
+  const entries = Object.values(definitions).map((entry) =>
+    Object.freeze({ ...entry, ...(entry.situations && { situations: Object.freeze({ ...entry.situations }) }) }),
+  );
   const byCode = new Map<string, ErrorEntry>();
   for (const entry of entries) {
     if (!/^[A-Z][A-Z0-9_]*$/.test(entry.code))
       throw new Error(`${pkg}: error code "${entry.code}" must be UPPER_SNAKE_CASE`);
     if (byCode.has(entry.code)) throw new Error(`${pkg}: error code ${entry.code} is defined twice in its catalogue`);
+    for (const situation of Object.keys(entry.situations ?? {}))
+      if (!/^[a-z][A-Za-z0-9]*$/.test(situation))
+        throw new Error(`${pkg}: situation "${situation}" of ${entry.code} must be a camelCase name`);
     byCode.set(entry.code, entry);
     // The first catalogue to define a code keeps it (a test refuses a code defined in two packages).
     if (!LOADED.has(entry.code)) LOADED.set(entry.code, entry);
@@ -106,19 +143,20 @@ export function defineErrors<const D extends ErrorDefinitions>(pkg: string, defi
     codes: codes as ErrorCatalogue<D>['codes'],
     entries: Object.freeze(entries) as ErrorCatalogue<D>['entries'],
     entry: (code: string) => byCode.get(code),
-    error: <K extends keyof D & string>(key: K, ...args: ErrorArgs<D[K]>) => {
-      const entry = definitions[key]!;
-      const [given, options] = args as unknown as [
-        (string | Readonly<Record<string, string | number>>)?,
-        { cause?: unknown }?,
-      ];
+    error: (key: string, ...args: unknown[]) => {
+      const dot = key.indexOf('.');
+      const entry = definitions[dot < 0 ? key : key.slice(0, dot)];
+      const template = dot < 0 ? entry?.template : entry?.situations?.[key.slice(dot + 1)];
+      if (entry === undefined || (dot >= 0 && template === undefined))
+        throw new Error(`${pkg}: the catalogue has no error ${key}`);
+      const [given, options] = args as [(string | Readonly<Record<string, string | number>>)?, { cause?: unknown }?];
       const detail =
-        entry.template !== undefined
-          ? fillTemplate(entry.template, typeof given === 'object' ? given : {})
+        template !== undefined
+          ? fillTemplate(template, typeof given === 'object' ? given : {})
           : typeof given === 'string'
             ? given
             : entry.message;
-      return new MiraError(entry.code as D[K]['code'], detail, options);
+      return new MiraError(entry.code, detail, options);
     },
   });
 }

@@ -49,7 +49,9 @@ export {
   type ErrorCatalogue,
   type ErrorDefinitions,
   type ErrorArgs,
+  type ErrorArgsOf,
   type ErrorEntry,
+  type SituationKey,
   type TemplateParams,
   type TemplatePlaceholders,
 } from './errors.js';
