@@ -1,7 +1,7 @@
 import { corePlugin } from './builtin.js';
 import { systemClock, type Clock } from './clock.js';
 import type { ConsoleOutput } from './console/command.js';
-import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
+import { CoreErrorCodes, CoreErrors, MiraError, toMiraError } from './errors.js';
 import { pluginInstances } from './instances.js';
 import { Kernel } from './kernel.js';
 import { loadPlugins, orderPlugins, validateConfig, type LoadedPlugin } from './loader.js';
@@ -153,13 +153,7 @@ export class Application {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () =>
-          reject(
-            new MiraError(
-              CoreErrorCodes.PLUGIN_START_TIMEOUT,
-              `${this.manifest.path}: plugin ${name}: start() did not finish within ${ms} ms; the robot was not started. Check what it waits for (a device, a server, a bridge), or raise [profile] start_timeout_ms`,
-            ),
-          ),
+        () => reject(CoreErrors.error('PLUGIN_START_TIMEOUT', { path: this.manifest.path, name, ms })),
         ms,
       );
     });
@@ -172,7 +166,7 @@ export class Application {
 
   /** Opens the stores, then runs every plugin's `start` in dependency order. On failure, stops what started. */
   async start(): Promise<void> {
-    if (this.#state !== 'applied') throw new MiraError(CoreErrorCodes.INTERNAL, 'the application was already started');
+    if (this.#state !== 'applied') throw CoreErrors.error('INTERNAL');
     this.#state = 'starting';
     try {
       await this.kernel.openStores();

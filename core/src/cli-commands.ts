@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Application } from './application.js';
-import { CoreErrorCodes, MiraError } from './errors.js';
+import type { MiraError } from './errors.js';
+import { CoreErrors } from './errors.js';
 
 /**
  * Commands that packages add to the `mira` command line (`mira mcp` from `@mira/plugin-mcp-server`,
@@ -116,8 +117,7 @@ function declarationsOf(packageDir: string): CliCommandDeclaration[] {
   }
   const commands = pkg.mira?.commands;
   if (commands === undefined) return [];
-  const invalid = (why: string) =>
-    new MiraError(CoreErrorCodes.CLI_COMMAND_INVALID, `${file}: "mira.commands" ${why}; fix or remove it`);
+  const invalid = (why: string) => CoreErrors.error('CLI_COMMAND_INVALID.declaration', { file, why });
   if (typeof commands !== 'object' || commands === null || Array.isArray(commands)) {
     throw invalid('must be an object of command names');
   }
@@ -168,10 +168,11 @@ export function findCliCommands(
       for (const declaration of declarationsOf(real)) {
         const other = commands.get(declaration.name);
         if (other && other.packageName !== declaration.packageName) {
-          throw new MiraError(
-            CoreErrorCodes.CLI_COMMAND_INVALID,
-            `both ${other.packageName} and ${declaration.packageName} declare the command "mira ${declaration.name}"; uninstall one of them`,
-          );
+          throw CoreErrors.error('CLI_COMMAND_INVALID.clash', {
+            packageName: other.packageName,
+            otherPackage: declaration.packageName,
+            name: declaration.name,
+          });
         }
         // The nearest copy of a package wins, as Node's resolution would pick it.
         if (!other) commands.set(declaration.name, declaration);
@@ -187,16 +188,19 @@ export async function loadCliCommand(declaration: CliCommandDeclaration): Promis
   try {
     loaded = (await import(declaration.module)) as Partial<CliCommandModule>;
   } catch (error) {
-    throw new MiraError(
-      CoreErrorCodes.CLI_COMMAND_INVALID,
-      `the command "mira ${declaration.name}" of ${declaration.packageName} could not be loaded from ${fileURLToPath(declaration.module)}: ${(error as Error).message}; reinstall ${declaration.packageName} (or build it: npm run build)`,
-    );
+    throw CoreErrors.error('CLI_COMMAND_INVALID.loadFailed', {
+      name: declaration.name,
+      packageName: declaration.packageName,
+      module: fileURLToPath(declaration.module),
+      reason: (error as Error).message,
+    });
   }
   if (typeof loaded.run !== 'function') {
-    throw new MiraError(
-      CoreErrorCodes.CLI_COMMAND_INVALID,
-      `the command "mira ${declaration.name}" of ${declaration.packageName}: ${fileURLToPath(declaration.module)} exports no run(context) function`,
-    );
+    throw CoreErrors.error('CLI_COMMAND_INVALID.noRun', {
+      name: declaration.name,
+      packageName: declaration.packageName,
+      module: fileURLToPath(declaration.module),
+    });
   }
   return loaded as CliCommandModule;
 }

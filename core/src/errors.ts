@@ -196,56 +196,96 @@ export const CoreErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_MANIFEST_NOT_FOUND',
     message: 'the profile manifest does not exist',
     fix: 'pass --profile a profile directory holding profile.toml, or the file itself',
+    situations: {
+      notProfilePackage:
+        '{pkgJson}: package {name} is not a Mira profile; its package.json needs "mira": { "profile": "profile.toml" }',
+      extendsMissing: '{where}: extends "{spec}", which does not exist',
+      extendsUnknown:
+        '{where}: extends "{spec}", which is neither a path nor an installed profile package (npm install {spec})',
+      unreadable: '{path}: cannot be read ({reason}){via}',
+      profileArgument:
+        '{profileArg}: no such file, directory or installed profile package; pass a profile directory, its {manifestFile}, or a profile package name',
+      noManifest: '{file}: no {manifestFile} here; create one (see docs/integrator.md, "Profile manifest")',
+    },
   },
   MANIFEST_SYNTAX: {
     code: 'MIRA_ERR_MANIFEST_SYNTAX',
     message: 'the profile manifest is not valid TOML',
     fix: 'fix the TOML at the line and column the message names',
+    template: '{path}:{line}:{column}: invalid TOML: {problem}; fix the line and start again',
   },
   MANIFEST_INVALID: {
     code: 'MIRA_ERR_MANIFEST_INVALID',
     message: 'the [profile] table is missing or malformed',
     fix: 'give [profile] a name and a plugins list, as docs/integrator.md ("Profile manifest") shows',
+    situations: {
+      extendsCycle: 'extends cycle: {chain}; remove one of the links',
+      extendsNotList:
+        '{path}: [profile] extends must be a list of profile packages or paths, e.g. ["@mira/profile-sim"]',
+      unsetVariable: '{origin}: {at} uses ${{name}}, which is not set; export {name}=… or write ${{name}:-default}',
+      problem: '{path}: {what}',
+    },
   },
   CONFIG_INVALID: {
     code: 'MIRA_ERR_CONFIG_INVALID',
     message: "a plugin's config section does not match its schema",
     fix: 'fix the key at the JSON path the message names',
+    situations: { schema: '{path}: plugin {name}: [{section}] {problem}' },
   },
   CONFIG_UNKNOWN_TABLE: {
     code: 'MIRA_ERR_CONFIG_UNKNOWN_TABLE',
     message: 'a manifest table belongs to no plugin of the profile',
     fix: 'add the plugin that uses the table to [profile] plugins, or remove the table',
+    template:
+      '{path}: table [{table}] is not claimed by any plugin in this profile; add the plugin that uses it to [profile] plugins, or remove the table',
   },
   PLUGIN_NOT_FOUND: {
     code: 'MIRA_ERR_PLUGIN_NOT_FOUND',
     message: 'a plugin the manifest names cannot be found',
     fix: 'install the package (npm install NAME) or fix the path, which is relative to the manifest',
+    situations: {
+      path: '{path}: plugin "{specifier}" not found at {file}; fix the path (it is relative to the manifest\'s directory)',
+      package:
+        '{path}: plugin package "{specifier}" not found from {dir} nor from the Mira installation; install it (npm install {specifier}) or fix the name',
+    },
   },
   PLUGIN_INVALID: {
     code: 'MIRA_ERR_PLUGIN_INVALID',
     message: 'a module is not a Mira plugin, or its setup() returned something else',
     fix: 'export default { name, version, setup(kernel, config) } returning { start?, stop? }',
+    situations: {
+      notPlugin:
+        '{path}: plugin "{specifier}" is not a Mira plugin: {why}; export default { name, version, setup(kernel, config) }',
+      coreTable: "{path}: plugin {name} claims the table [{section}], which belongs to Mira's core",
+      configSchema: 'plugin {name} has an invalid configSchema: {reason}',
+    },
   },
   PLUGIN_LOAD_FAILED: {
     code: 'MIRA_ERR_PLUGIN_LOAD_FAILED',
     message: 'a plugin module could not be loaded: it threw while loading, or something it imports is missing',
     fix: 'read the cause after the colon: install what it imports, build it to JavaScript, or fix the module',
+    template: '{path}: plugin "{specifier}" failed to load: {reason}{hint}',
   },
   PLUGIN_DUPLICATE: {
     code: 'MIRA_ERR_PLUGIN_DUPLICATE',
     message: 'a plugin or a config table is named twice',
     fix: 'remove one of the two from the profile',
+    situations: {
+      listedTwice: '{path}: plugin {name} is listed twice ("{previous}" and "{specifier}"); remove one',
+      tableClaimed: '{path}: plugins {other} and {name} both claim the table [{section}]',
+    },
   },
   PLUGIN_DEPENDENCY_MISSING: {
     code: 'MIRA_ERR_PLUGIN_DEPENDENCY_MISSING',
     message: 'a plugin depends on one the profile does not list',
     fix: 'add the dependency to [profile] plugins',
+    template: '{path}: plugin {name} depends on {dep}, which is not in [profile] plugins; add "{dep}" to the list',
   },
   PLUGIN_DEPENDENCY_CYCLE: {
     code: 'MIRA_ERR_PLUGIN_DEPENDENCY_CYCLE',
     message: 'plugins depend on each other in a cycle',
     fix: 'remove one of the dependencies',
+    template: '{path}: plugins {cycle} depend on each other in a cycle; remove one of the dependencies',
   },
   PLUGIN_APPLY_FAILED: {
     code: 'MIRA_ERR_PLUGIN_APPLY_FAILED',
@@ -261,6 +301,8 @@ export const CoreErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_PLUGIN_START_TIMEOUT',
     message: "a plugin's start() did not finish within [profile] start_timeout_ms; the runtime did not start",
     fix: 'check what the plugin waits for (a device, a server, a bridge); raise [profile] start_timeout_ms if it is only slow',
+    template:
+      '{path}: plugin {name}: start() did not finish within {ms} ms; the robot was not started. Check what it waits for (a device, a server, a bridge), or raise [profile] start_timeout_ms',
   },
   PLUGIN_STOP_FAILED: {
     code: 'MIRA_ERR_PLUGIN_STOP_FAILED',
@@ -271,21 +313,43 @@ export const CoreErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_DUPLICATE_REGISTRATION',
     message: 'two plugins registered a tool, command, store or sensor of one name',
     fix: 'rename one of them or remove one plugin from the profile',
+    situations: {
+      consoleCommand:
+        'console command "{key}" of plugin {owner} is already registered by plugin {owner2}; rename one of them or remove one plugin from the profile',
+      registry:
+        '{what} "{name}" of plugin {owner} is already registered by plugin {owner2}; rename one of them or remove one plugin from the profile',
+    },
   },
   REGISTRATION_INVALID: {
     code: 'MIRA_ERR_REGISTRATION_INVALID',
     message: 'a plugin registered something malformed (a bad name, no run())',
     fix: 'fix the plugin; the message names it',
+    situations: {
+      consoleCommand:
+        'plugin {owner} registered a console command with an invalid name {given} or no run(); use lower-case words',
+      tool: 'plugin {owner} registered a tool without a valid name ([a-z][a-z0-9_]*) or run()',
+      toolKind: 'tool "{name}" of plugin {owner}: kind must be "acquisition" or "effect"',
+      toolOrigins: 'tool "{name}" of plugin {owner}: origins must list some of {origins}',
+      toolForAgents: 'tool "{name}" of plugin {owner}: a tool for other agents must be an acquisition (read-only) tool',
+      store: 'plugin {pluginName} registered a store without a key (storeKey<T>(name)) or open()',
+      sensor: 'plugin {pluginName} registered a sensor without a valid id',
+    },
   },
   TOOL_SCHEMA_NOT_STRICT: {
     code: 'MIRA_ERR_TOOL_SCHEMA_NOT_STRICT',
     message: "a tool's parameter schema is not strict",
     fix: 'list every property in required, make optional ones nullable, set additionalProperties: false',
+    situations: {
+      invalid: 'tool "{name}" of plugin {owner}: invalid JSON schema: {reason}',
+      notObject: 'tool "{name}" of plugin {owner}: parameters must be a JSON schema of type "object"',
+      notStrict: 'tool "{name}" of plugin {owner}: parameter schema is not strict at {violation}',
+    },
   },
   STORE_NOT_AVAILABLE: {
     code: 'MIRA_ERR_STORE_NOT_AVAILABLE',
     message: 'a store is not registered in this profile, or not open yet',
     fix: 'enable the plugin that registers it; stores open before start()',
+    template: 'store "{name}" is not available: {why}',
   },
   STORE_OPEN_FAILED: {
     code: 'MIRA_ERR_STORE_OPEN_FAILED',
@@ -296,27 +360,40 @@ export const CoreErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_FILE_EXISTS',
     message: 'the file to write exists already; nothing was written',
     fix: 'choose another path, or give --force to replace it',
+    situations: {
+      exists: '{path} exists already; nothing was written (choose another file, or give --force to replace it)',
+      appeared: '{path} appeared while it was being written; nothing was replaced (give --force to replace it)',
+    },
   },
   FILE_IS_STORE: {
     code: 'MIRA_ERR_FILE_IS_STORE',
     message:
       'the path names a file a store of this runtime has open (a database or its side file); nothing was written',
     fix: 'choose another path; --force never replaces a store',
+    template:
+      '{path} is {protectedPath}, which a store of this runtime has open; nothing was written (--force never replaces a store)',
   },
   FILE_WRITE_FAILED: {
     code: 'MIRA_ERR_FILE_WRITE_FAILED',
     message: 'a file could not be written (its directory is missing or not writable, the disk is full)',
     fix: 'fix the path or permissions the message names',
+    situations: {
+      notRegular: '{path} is not a regular file; nothing was written',
+      failed: 'cannot write {path}: {reason}',
+    },
   },
   CONSOLE_UNTERMINATED_QUOTE: {
     code: 'MIRA_ERR_CONSOLE_UNTERMINATED_QUOTE',
     message: 'a console line has an opening quote without its closing one',
     fix: 'close the quote; write \\" for a quote inside quotes',
+    template:
+      'the quote opened at column {column} is not closed; end the text with " (write \\" for a quote inside it)',
   },
   CONSOLE_UNKNOWN_FLAG: {
     code: 'MIRA_ERR_CONSOLE_UNKNOWN_FLAG',
     message: 'a console command got an option it does not have',
     fix: 'see help <command>',
+    template: '"{name}" has no flag {text} (accepted: {accepted}); see "help {name}"',
   },
   CONSOLE_FLAG_VALUE_MISSING: {
     code: 'MIRA_ERR_CONSOLE_FLAG_VALUE_MISSING',
@@ -327,41 +404,72 @@ export const CoreErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_CONSOLE_FLAG_REPEATED',
     message: 'a console option that may appear once appeared twice',
     fix: 'give it once',
+    template: '--{flag} may be given only once; see "help {name}"',
   },
   CONSOLE_USAGE: {
     code: 'MIRA_ERR_CONSOLE_USAGE',
     message: 'a console command got the wrong number or kind of arguments',
     fix: 'see help <command>',
+    situations: {
+      noUtterance: 'an operator episode needs an utterance',
+      say: 'usage: say <text>; give the words to say',
+      synopsis: 'usage: {synopsis}{more}',
+    },
   },
   CONSOLE_UNKNOWN_COMMAND: {
     code: 'MIRA_ERR_CONSOLE_UNKNOWN_COMMAND',
     message: 'no console command has that name',
     fix: 'type help to list the commands; say <text> talks to the robot',
+    situations: {
+      nearMiss: '"{text}" is not a command; did you mean "{suggestion}"? (say … talks to the robot)',
+      prefix: 'no command "{prefix}"; type "help" to list the commands',
+    },
   },
   COGNITION_NOT_CONFIGURED: {
     code: 'MIRA_ERR_COGNITION_NOT_CONFIGURED',
     message: 'an utterance or episode needs a cognition plugin the profile does not have',
     fix: 'add @mira/plugin-openai (or another cognition plugin) to the profile',
+    situations: {
+      episode: 'cognition is not configured in this profile; add a cognition plugin (e.g. @mira/plugin-openai)',
+      line: 'cognition is not configured in this profile, so this line was not sent to a model; add a cognition plugin (e.g. @mira/plugin-openai) to the profile, or type "help" for commands',
+    },
   },
   TEXT_EMPTY: {
     code: 'MIRA_ERR_TEXT_EMPTY',
     message: 'a name or text is empty after trimming',
     fix: 'give some text',
+    situations: {
+      notText: '{what} must be text',
+      summary: 'summary is empty; give the memory a summary',
+      value: 'value is empty; leave it out or give text',
+      field: '{what} is empty; give a non-empty {what}',
+    },
   },
   TEXT_CONTROL_CHARACTER: {
     code: 'MIRA_ERR_TEXT_CONTROL_CHARACTER',
     message: 'text holds a control or bidirectional-override character',
     fix: 'remove the character the message names',
+    situations: {
+      lineBreak: '{what} contains the control character U+{hex} at position {index}; a {what} is one line without tabs',
+      formatCharacter:
+        '{what} contains the invisible format character U+{hex} at position {index}; remove it and try again',
+      controlCharacter: '{what} contains the control character U+{hex} at position {index}; remove it and try again',
+    },
   },
   TEXT_TOO_LONG: {
     code: 'MIRA_ERR_TEXT_TOO_LONG',
     message: 'text is longer than its limit',
     fix: 'shorten it to the limit the message names',
+    situations: { field: '{what} is longer than {max} characters; shorten it' },
   },
   TOKEN_INVALID: {
     code: 'MIRA_ERR_TOKEN_INVALID',
     message: 'a type, kind, role, predicate or source kind is not a token',
     fix: 'use lower-case letters, digits and _ (e.g. person, prefers_drink), at most 64 characters',
+    situations: {
+      token:
+        '{what} must be a token of letters a-z, digits and underscores, starting with a letter, at most {max} characters',
+    },
   },
   CLI_USAGE: {
     code: 'MIRA_ERR_CLI_USAGE',
@@ -372,11 +480,19 @@ export const CoreErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_CLI_COMMAND_INVALID',
     message: 'a package declares a mira command that cannot be used (malformed, taken twice, or not loadable)',
     fix: 'fix the package.json "mira.commands" entry the message names, or reinstall or build that package',
+    situations: {
+      declaration: '{file}: "mira.commands" {why}; fix or remove it',
+      clash: 'both {packageName} and {otherPackage} declare the command "mira {name}"; uninstall one of them',
+      loadFailed:
+        'the command "mira {name}" of {packageName} could not be loaded from {module}: {reason}; reinstall {packageName} (or build it: npm run build)',
+      noRun: 'the command "mira {name}" of {packageName}: {module} exports no run(context) function',
+    },
   },
   INTERNAL: {
     code: 'MIRA_ERR_INTERNAL',
     message: 'something failed that Mira did not anticipate',
     fix: 'report it with the log on stderr, which keeps the cause',
+    template: 'the application was already started',
   },
 });
 
@@ -412,16 +528,21 @@ export const CognitionErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_COGNITION_MALFORMED',
     message: 'the model answered with something that is neither text nor a valid tool call',
     fix: 'try again, or use a model that supports strict function tools',
+    situations: { noReply: 'the model answered with neither text nor a tool call; the episode ended without a reply' },
   },
   STEP_LIMIT: {
     code: 'MIRA_ERR_COGNITION_STEP_LIMIT',
     message: 'an episode reached its bound on model calls without a reply',
     fix: 'ask again more simply',
+    template:
+      'the episode reached its bound of {maxSteps} model calls without a reply and was stopped; ask again more simply',
   },
   DUPLICATE_PROVIDER: {
     code: 'MIRA_ERR_COGNITION_DUPLICATE_PROVIDER',
     message: 'two plugins registered a cognition provider',
     fix: 'keep one cognition plugin in the profile',
+    template:
+      'plugin {owner} registered a cognition provider, but plugin {owner2} already did; keep one cognition plugin in the profile',
   },
 });
 

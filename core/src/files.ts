@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { CoreErrorCodes, MiraError } from './errors.js';
+import { CoreErrors } from './errors.js';
 
 /** The side files SQLite keeps beside a database. */
 export const SQLITE_SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
@@ -40,20 +40,14 @@ export function writeFileSafely(path: string, data: string | Uint8Array, options
     for (const protectedPath of options.protect ?? []) {
       const other = identity(protectedPath);
       if (other && other.dev === target.dev && other.ino === target.ino) {
-        throw new MiraError(
-          CoreErrorCodes.FILE_IS_STORE,
-          `${path} is ${protectedPath}, which a store of this runtime has open; nothing was written (--force never replaces a store)`,
-        );
+        throw CoreErrors.error('FILE_IS_STORE', { path, protectedPath });
       }
     }
     if (!options.force) {
-      throw new MiraError(
-        CoreErrorCodes.FILE_EXISTS,
-        `${path} exists already; nothing was written (choose another file, or give --force to replace it)`,
-      );
+      throw CoreErrors.error('FILE_EXISTS.exists', { path });
     }
     if (!statSync(path).isFile()) {
-      throw new MiraError(CoreErrorCodes.FILE_WRITE_FAILED, `${path} is not a regular file; nothing was written`);
+      throw CoreErrors.error('FILE_WRITE_FAILED.notRegular', { path });
     }
   }
   const dir = dirname(path);
@@ -81,13 +75,9 @@ export function writeFileSafely(path: string, data: string | Uint8Array, options
     }
     const e = error as NodeJS.ErrnoException;
     if (e.code === 'EEXIST' && !options.force) {
-      throw new MiraError(
-        CoreErrorCodes.FILE_EXISTS,
-        `${path} appeared while it was being written; nothing was replaced (give --force to replace it)`,
-        { cause: error },
-      );
+      throw CoreErrors.error('FILE_EXISTS.appeared', { path }, { cause: error });
     }
-    throw new MiraError(CoreErrorCodes.FILE_WRITE_FAILED, `cannot write ${path}: ${e.message}`, { cause: error });
+    throw CoreErrors.error('FILE_WRITE_FAILED.failed', { path, reason: e.message }, { cause: error });
   }
 }
 

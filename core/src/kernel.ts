@@ -5,7 +5,7 @@ import { EpisodeEngine, type EpisodeRequest } from './cognition/engine.js';
 import type { CognitionProvider } from './cognition/provider.js';
 import type { ConsoleOutput } from './console/command.js';
 import { CommandConsole } from './console/console.js';
-import { CoreErrorCodes, MiraError, toMiraError } from './errors.js';
+import { CoreErrorCodes, CoreErrors, MiraError, toMiraError } from './errors.js';
 import { SQLITE_SIDE_FILES } from './files.js';
 import { createHooks, hooksForPlugin, type KernelHooks, type LogLevel } from './hooks.js';
 import type { PluginKernel, PluginSummary, StopOutcome, StopReport } from './plugin.js';
@@ -123,44 +123,36 @@ export class Kernel {
   /** Registers a tool for `owner`, refusing a non-strict schema or a duplicate name. */
   #registerTool(tool: ToolDefinition<any>, owner: string, forAgents = false): void {
     if (!tool || typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name) || typeof tool.run !== 'function') {
-      throw new MiraError(
-        CoreErrorCodes.REGISTRATION_INVALID,
-        `plugin ${owner} registered a tool without a valid name ([a-z][a-z0-9_]*) or run()`,
-      );
+      throw CoreErrors.error('REGISTRATION_INVALID.tool', { owner });
     }
     if (tool.kind !== 'acquisition' && tool.kind !== 'effect') {
-      throw new MiraError(
-        CoreErrorCodes.REGISTRATION_INVALID,
-        `tool "${tool.name}" of plugin ${owner}: kind must be "acquisition" or "effect"`,
-      );
+      throw CoreErrors.error('REGISTRATION_INVALID.toolKind', { name: tool.name, owner });
     }
     if (
       !Array.isArray(tool.origins) ||
       tool.origins.length === 0 ||
       !tool.origins.every((o) => EPISODE_ORIGINS.includes(o))
     ) {
-      throw new MiraError(
-        CoreErrorCodes.REGISTRATION_INVALID,
-        `tool "${tool.name}" of plugin ${owner}: origins must list some of ${EPISODE_ORIGINS.join(', ')}`,
-      );
+      throw CoreErrors.error('REGISTRATION_INVALID.toolOrigins', {
+        name: tool.name,
+        owner,
+        origins: EPISODE_ORIGINS.join(', '),
+      });
     }
     assertStrictToolSchema(tool, owner);
     let validate: Validator;
     try {
       validate = compileSchemaLazily(tool.parameters, { useDefaults: false });
     } catch (error) {
-      throw new MiraError(
-        CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT,
-        `tool "${tool.name}" of plugin ${owner}: invalid JSON schema: ${(error as Error).message}`,
+      throw CoreErrors.error(
+        'TOOL_SCHEMA_NOT_STRICT.invalid',
+        { name: tool.name, owner, reason: (error as Error).message },
         { cause: error },
       );
     }
     if (forAgents) {
       if (tool.kind !== 'acquisition') {
-        throw new MiraError(
-          CoreErrorCodes.REGISTRATION_INVALID,
-          `tool "${tool.name}" of plugin ${owner}: a tool for other agents must be an acquisition (read-only) tool`,
-        );
+        throw CoreErrors.error('REGISTRATION_INVALID.toolForAgents', { name: tool.name, owner });
       }
       this.agentTools.add(tool.name, { tool, owner, validate }, owner);
       return;
@@ -237,7 +229,7 @@ export class Kernel {
       const why = this.storeDefinitions.has(name)
         ? 'it is not open yet (stores open before start())'
         : 'no plugin in this profile registers it';
-      throw new MiraError(CoreErrorCodes.STORE_NOT_AVAILABLE, `store "${name}" is not available: ${why}`);
+      throw CoreErrors.error('STORE_NOT_AVAILABLE', { name, why });
     }
     // The key's name finds the store: a key is a value, and one module loaded twice (ESM and CommonJS, as
     // test runners do) holds two objects for the same key.
@@ -286,10 +278,7 @@ export class Kernel {
       stores: Object.freeze({
         register: <S extends ClosableStore>(store: StoreDefinition<S>) => {
           if (!store || typeof store.key?.name !== 'string' || typeof store.open !== 'function') {
-            throw new MiraError(
-              CoreErrorCodes.REGISTRATION_INVALID,
-              `plugin ${pluginName} registered a store without a key (storeKey<T>(name)) or open()`,
-            );
+            throw CoreErrors.error('REGISTRATION_INVALID.store', { pluginName });
           }
           this.storeDefinitions.add(store.key.name, store, pluginName);
           this.hooks.registerStore.call(store, pluginName);
@@ -305,10 +294,7 @@ export class Kernel {
       sensors: Object.freeze({
         register: (sensor: SensorDefinition) => {
           if (!sensor || typeof sensor.id !== 'string' || !SENSOR_ID.test(sensor.id)) {
-            throw new MiraError(
-              CoreErrorCodes.REGISTRATION_INVALID,
-              `plugin ${pluginName} registered a sensor without a valid id`,
-            );
+            throw CoreErrors.error('REGISTRATION_INVALID.sensor', { pluginName });
           }
           this.sensors.add(sensor.id, sensor, pluginName);
           this.hooks.registerSensor.call(sensor, pluginName);

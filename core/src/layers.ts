@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
-import { CoreErrorCodes, MiraError } from './errors.js';
+import { CoreErrors } from './errors.js';
 
 /** The file name looked for when a profile is a directory. */
 export const MANIFEST_FILE = 'profile.toml';
@@ -39,10 +39,7 @@ export function resolveProfilePackage(name: string, from: string): string | unde
     }
     const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { mira?: { profile?: unknown } };
     if (typeof pkg.mira?.profile !== 'string') {
-      throw new MiraError(
-        CoreErrorCodes.MANIFEST_NOT_FOUND,
-        `${pkgJson}: package ${name} is not a Mira profile; its package.json needs "mira": { "profile": "profile.toml" }`,
-      );
+      throw CoreErrors.error('MANIFEST_NOT_FOUND.notProfilePackage', { pkgJson, name });
     }
     return resolve(dirname(pkgJson), pkg.mira.profile);
   }
@@ -58,15 +55,12 @@ function locateLayer(spec: string, fromFile: string, chain: readonly string[]): 
     try {
       return statSync(target).isDirectory() ? join(target, MANIFEST_FILE) : target;
     } catch {
-      throw new MiraError(CoreErrorCodes.MANIFEST_NOT_FOUND, `${where()}: extends "${spec}", which does not exist`);
+      throw CoreErrors.error('MANIFEST_NOT_FOUND.extendsMissing', { where: where(), spec });
     }
   }
   const found = resolveProfilePackage(spec, dir);
   if (!found) {
-    throw new MiraError(
-      CoreErrorCodes.MANIFEST_NOT_FOUND,
-      `${where()}: extends "${spec}", which is neither a path nor an installed profile package (npm install ${spec})`,
-    );
+    throw CoreErrors.error('MANIFEST_NOT_FOUND.extendsUnknown', { where: where(), spec });
   }
   return found;
 }
@@ -77,9 +71,9 @@ function readToml(path: string, chain: readonly string[]): Table {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const via = chain.length > 0 ? ` (extended by ${chain.join(' → ')})` : '';
-    throw new MiraError(
-      CoreErrorCodes.MANIFEST_NOT_FOUND,
-      `${path}: cannot be read (${(error as Error).message})${via}`,
+    throw CoreErrors.error(
+      'MANIFEST_NOT_FOUND.unreadable',
+      { path, reason: (error as Error).message, via },
       { cause: error },
     );
   }
@@ -87,9 +81,9 @@ function readToml(path: string, chain: readonly string[]): Table {
     return parse(text) as Table;
   } catch (error) {
     if (error instanceof TomlError) {
-      throw new MiraError(
-        CoreErrorCodes.MANIFEST_SYNTAX,
-        `${path}:${error.line}:${error.column}: invalid TOML: ${error.message.split('\n')[0]}; fix the line and start again`,
+      throw CoreErrors.error(
+        'MANIFEST_SYNTAX',
+        { path, line: error.line, column: error.column, problem: error.message.split('\n')[0] },
         { cause: error },
       );
     }
@@ -159,19 +153,13 @@ function recordLeaves(table: Table, path: string, origins: Map<string, string>, 
 /** Reads a manifest and the layers it `extends`, merged (later layers over earlier, the file itself last). */
 export function loadLayers(path: string, chain: readonly string[] = []): MergedManifest {
   if (chain.includes(path)) {
-    throw new MiraError(
-      CoreErrorCodes.MANIFEST_INVALID,
-      `extends cycle: ${[...chain, path].join(' → ')}; remove one of the links`,
-    );
+    throw CoreErrors.error('MANIFEST_INVALID.extendsCycle', { chain: [...chain, path].join(' → ') });
   }
   const own = readToml(path, chain);
   const profile = isTable(own.profile) ? own.profile : undefined;
   const layers = profile?.extends;
   if (layers !== undefined && (!Array.isArray(layers) || !layers.every((l) => typeof l === 'string' && l !== ''))) {
-    throw new MiraError(
-      CoreErrorCodes.MANIFEST_INVALID,
-      `${path}: [profile] extends must be a list of profile packages or paths, e.g. ["@mira/profile-sim"]`,
-    );
+    throw CoreErrors.error('MANIFEST_INVALID.extendsNotList', { path });
   }
   const raw: Table = {};
   const origins = new Map<string, string>();
@@ -216,10 +204,11 @@ export function expandVariables(
         const set = env[name!];
         if (set !== undefined && set !== '') return set;
         if (fallback !== undefined) return fallback;
-        throw new MiraError(
-          CoreErrorCodes.MANIFEST_INVALID,
-          `${origins.get(at) ?? 'the manifest'}: ${at} uses \${${name}}, which is not set; export ${name}=… or write \${${name}:-default}`,
-        );
+        throw CoreErrors.error('MANIFEST_INVALID.unsetVariable', {
+          origin: origins.get(at) ?? 'the manifest',
+          at,
+          name: name!,
+        });
       });
     }
     if (Array.isArray(value)) return value.map((v, i) => expand(v, `${at}[${i}]`));

@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { compileSchema } from './schemas.js';
-import { CoreErrorCodes, MiraError } from './errors.js';
+import { CoreErrors } from './errors.js';
 import { CORE_TABLES, type ProfileManifest } from './manifest.js';
 import { explainInvalidPlugin, type MiraPlugin } from './plugin.js';
 
@@ -30,10 +30,7 @@ export function resolvePluginModule(specifier: string, manifest: ProfileManifest
   if (isPathSpecifier(specifier)) {
     const file = resolve(manifest.dir, specifier);
     if (!existsSync(file)) {
-      throw new MiraError(
-        CoreErrorCodes.PLUGIN_NOT_FOUND,
-        `${manifest.path}: plugin "${specifier}" not found at ${file}; fix the path (it is relative to the manifest's directory)`,
-      );
+      throw CoreErrors.error('PLUGIN_NOT_FOUND.path', { path: manifest.path, specifier, file });
     }
     return file;
   }
@@ -44,10 +41,7 @@ export function resolvePluginModule(specifier: string, manifest: ProfileManifest
       // try the next base
     }
   }
-  throw new MiraError(
-    CoreErrorCodes.PLUGIN_NOT_FOUND,
-    `${manifest.path}: plugin package "${specifier}" not found from ${manifest.dir} nor from the Mira installation; install it (npm install ${specifier}) or fix the name`,
-  );
+  throw CoreErrors.error('PLUGIN_NOT_FOUND.package', { path: manifest.path, specifier, dir: manifest.dir });
 }
 
 async function importPlugin(specifier: string, manifest: ProfileManifest): Promise<unknown> {
@@ -56,9 +50,9 @@ async function importPlugin(specifier: string, manifest: ProfileManifest): Promi
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new MiraError(
-      CoreErrorCodes.PLUGIN_LOAD_FAILED,
-      `${manifest.path}: plugin "${specifier}" failed to load: ${(error as Error).message}${loadHint(error, file)}`,
+    throw CoreErrors.error(
+      'PLUGIN_LOAD_FAILED',
+      { path: manifest.path, specifier, reason: (error as Error).message, hint: loadHint(error, file) },
       { cause: error },
     );
   }
@@ -91,18 +85,17 @@ export async function loadPlugins(
     const candidate = preloaded?.has(specifier) ? preloaded.get(specifier) : await importPlugin(specifier, manifest);
     const why = explainInvalidPlugin(candidate);
     if (why) {
-      throw new MiraError(
-        CoreErrorCodes.PLUGIN_INVALID,
-        `${manifest.path}: plugin "${specifier}" is not a Mira plugin: ${why}; export default { name, version, setup(kernel, config) }`,
-      );
+      throw CoreErrors.error('PLUGIN_INVALID.notPlugin', { path: manifest.path, specifier, why });
     }
     const plugin = candidate as MiraPlugin<any>;
     const previous = byName.get(plugin.name);
     if (previous !== undefined) {
-      throw new MiraError(
-        CoreErrorCodes.PLUGIN_DUPLICATE,
-        `${manifest.path}: plugin ${plugin.name} is listed twice ("${previous}" and "${specifier}"); remove one`,
-      );
+      throw CoreErrors.error('PLUGIN_DUPLICATE.listedTwice', {
+        path: manifest.path,
+        name: plugin.name,
+        previous,
+        specifier,
+      });
     }
     byName.set(plugin.name, specifier);
     loaded.push({ plugin, specifier, config: {}, sectionPresent: false });
@@ -133,17 +126,16 @@ export function validateConfig(manifest: ProfileManifest, plugins: LoadedPlugin[
     if (!plugin.configSection) continue;
     const section = plugin.configSection;
     if (CORE_TABLES.includes(section)) {
-      throw new MiraError(
-        CoreErrorCodes.PLUGIN_INVALID,
-        `${manifest.path}: plugin ${plugin.name} claims the table [${section}], which belongs to Mira's core`,
-      );
+      throw CoreErrors.error('PLUGIN_INVALID.coreTable', { path: manifest.path, name: plugin.name, section });
     }
     const other = claimed.get(section);
     if (other)
-      throw new MiraError(
-        CoreErrorCodes.PLUGIN_DUPLICATE,
-        `${manifest.path}: plugins ${other} and ${plugin.name} both claim the table [${section}]`,
-      );
+      throw CoreErrors.error('PLUGIN_DUPLICATE.tableClaimed', {
+        path: manifest.path,
+        other,
+        name: plugin.name,
+        section,
+      });
     claimed.set(section, plugin.name);
     entry.sectionPresent = Object.hasOwn(manifest.tables, section);
     const config = structuredClone(manifest.tables[section] ?? {});
@@ -152,28 +144,27 @@ export function validateConfig(manifest: ProfileManifest, plugins: LoadedPlugin[
       try {
         validate = compileSchema(plugin.configSchema, { useDefaults: true });
       } catch (error) {
-        throw new MiraError(
-          CoreErrorCodes.PLUGIN_INVALID,
-          `plugin ${plugin.name} has an invalid configSchema: ${(error as Error).message}`,
+        throw CoreErrors.error(
+          'PLUGIN_INVALID.configSchema',
+          { name: plugin.name, reason: (error as Error).message },
           { cause: error },
         );
       }
       if (!validate(config)) {
         const first = validate.errors![0]!;
-        throw new MiraError(
-          CoreErrorCodes.CONFIG_INVALID,
-          `${manifest.path}: plugin ${plugin.name}: [${section}] ${describeAjvError({ ...first, instancePath: `/${section}${first.instancePath}` })}`,
-        );
+        throw CoreErrors.error('CONFIG_INVALID.schema', {
+          path: manifest.path,
+          name: plugin.name,
+          section,
+          problem: describeAjvError({ ...first, instancePath: `/${section}${first.instancePath}` }),
+        });
       }
     }
     entry.config = config;
   }
   for (const table of Object.keys(manifest.tables)) {
     if (!CORE_TABLES.includes(table) && !claimed.has(table)) {
-      throw new MiraError(
-        CoreErrorCodes.CONFIG_UNKNOWN_TABLE,
-        `${manifest.path}: table [${table}] is not claimed by any plugin in this profile; add the plugin that uses it to [profile] plugins, or remove the table`,
-      );
+      throw CoreErrors.error('CONFIG_UNKNOWN_TABLE', { path: manifest.path, table });
     }
   }
 }
@@ -187,10 +178,7 @@ export function orderPlugins(manifest: ProfileManifest, plugins: readonly Loaded
   for (const { plugin } of plugins) {
     for (const dep of plugin.dependencies ?? []) {
       if (!names.has(dep)) {
-        throw new MiraError(
-          CoreErrorCodes.PLUGIN_DEPENDENCY_MISSING,
-          `${manifest.path}: plugin ${plugin.name} depends on ${dep}, which is not in [profile] plugins; add "${dep}" to the list`,
-        );
+        throw CoreErrors.error('PLUGIN_DEPENDENCY_MISSING', { path: manifest.path, name: plugin.name, dep });
       }
     }
   }
@@ -201,10 +189,7 @@ export function orderPlugins(manifest: ProfileManifest, plugins: readonly Loaded
     const next = remaining.find((p) => (p.plugin.dependencies ?? []).every((d) => placed.has(d)));
     if (!next) {
       const cycle = remaining.map((p) => p.plugin.name).join(', ');
-      throw new MiraError(
-        CoreErrorCodes.PLUGIN_DEPENDENCY_CYCLE,
-        `${manifest.path}: plugins ${cycle} depend on each other in a cycle; remove one of the dependencies`,
-      );
+      throw CoreErrors.error('PLUGIN_DEPENDENCY_CYCLE', { path: manifest.path, cycle });
     }
     ordered.push(next);
     placed.add(next.plugin.name);

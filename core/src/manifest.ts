@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CoreErrorCodes, MiraError } from './errors.js';
+import { CoreErrors } from './errors.js';
 import { MANIFEST_FILE, expandVariables, loadLayers, resolveProfilePackage, type MergedManifest } from './layers.js';
 import { DEFAULT_WORKING_MEMORY_ENTRIES } from './working-memory.js';
 
@@ -86,10 +86,7 @@ export function locateManifest(profileArg: string, cwd = process.cwd()): string 
   } catch {
     const fromPackage = resolveProfilePackage(profileArg, cwd);
     if (fromPackage) return fromPackage;
-    throw new MiraError(
-      CoreErrorCodes.MANIFEST_NOT_FOUND,
-      `${profileArg}: no such file, directory or installed profile package; pass a profile directory, its ${MANIFEST_FILE}, or a profile package name`,
-    );
+    throw CoreErrors.error('MANIFEST_NOT_FOUND.profileArgument', { profileArg, manifestFile: MANIFEST_FILE });
   }
   const file = stats.isDirectory() ? join(target, MANIFEST_FILE) : target;
   try {
@@ -97,10 +94,7 @@ export function locateManifest(profileArg: string, cwd = process.cwd()): string 
   } catch {
     // reported below
   }
-  throw new MiraError(
-    CoreErrorCodes.MANIFEST_NOT_FOUND,
-    `${file}: no ${MANIFEST_FILE} here; create one (see docs/integrator.md, "Profile manifest")`,
-  );
+  throw CoreErrors.error('MANIFEST_NOT_FOUND.noManifest', { file, manifestFile: MANIFEST_FILE });
 }
 
 /**
@@ -111,7 +105,7 @@ export function readManifest(path: string, env: NodeJS.ProcessEnv = process.env)
   const merged = loadLayers(path);
   const data = expandVariables(merged.raw, env, merged.origins);
   const fail = (what: string): never => {
-    throw new MiraError(CoreErrorCodes.MANIFEST_INVALID, `${path}: ${what}`);
+    throw CoreErrors.error('MANIFEST_INVALID.problem', { path, what });
   };
   const tables: Record<string, Record<string, unknown>> = {};
   for (const [key, value] of Object.entries(data)) {

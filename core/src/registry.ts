@@ -1,4 +1,4 @@
-import { CoreErrorCodes, MiraError } from './errors.js';
+import { CoreErrors } from './errors.js';
 
 /**
  * Named things with the plugin that registered each. A second registration
@@ -12,10 +12,12 @@ export class Registry<T> {
   add(name: string, item: T, owner: string): void {
     const existing = this.#items.get(name);
     if (existing) {
-      throw new MiraError(
-        CoreErrorCodes.DUPLICATE_REGISTRATION,
-        `${this.what} "${name}" of plugin ${owner} is already registered by plugin ${existing.owner}; rename one of them or remove one plugin from the profile`,
-      );
+      throw CoreErrors.error('DUPLICATE_REGISTRATION.registry', {
+        what: this.what,
+        name,
+        owner,
+        owner2: existing.owner,
+      });
     }
     this.#items.set(name, { item, owner });
   }

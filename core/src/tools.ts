@@ -1,5 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { CoreErrorCodes, MiraError } from './errors.js';
+import { CoreErrors } from './errors.js';
 import type { EpisodeOrigin, JsonSchema } from './types.js';
 
 /** Whether a tool gathers information (read-only) or changes the world or durable state. */
@@ -160,17 +160,11 @@ export function findStrictSchemaViolation(schema: unknown, path = ''): string | 
 /** Throws MIRA_ERR_TOOL_SCHEMA_NOT_STRICT when the parameter schema is not strict. */
 export function assertStrictToolSchema(tool: Pick<ToolDefinition, 'name' | 'parameters'>, owner: string): void {
   if (tool.parameters?.type !== 'object') {
-    throw new MiraError(
-      CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT,
-      `tool "${tool.name}" of plugin ${owner}: parameters must be a JSON schema of type "object"`,
-    );
+    throw CoreErrors.error('TOOL_SCHEMA_NOT_STRICT.notObject', { name: tool.name, owner });
   }
   const violation = findStrictSchemaViolation(tool.parameters);
   if (violation) {
-    throw new MiraError(
-      CoreErrorCodes.TOOL_SCHEMA_NOT_STRICT,
-      `tool "${tool.name}" of plugin ${owner}: parameter schema is not strict at ${violation}`,
-    );
+    throw CoreErrors.error('TOOL_SCHEMA_NOT_STRICT.notStrict', { name: tool.name, owner, violation });
   }
 }
 

@@ -78,7 +78,7 @@ describe('startRepl()', () => {
           name: 'fail',
           summary: 'fails',
           run: () => {
-            throw CoreErrors.error('FILE_EXISTS', 'out.json exists; nothing was written');
+            throw CoreErrors.error('FILE_EXISTS.exists', { path: 'out.json' });
           },
         },
         'test',
@@ -98,7 +98,7 @@ describe('startRepl()', () => {
         .filter((line) => line !== '');
       const fix = CoreErrors.entry('MIRA_ERR_FILE_EXISTS')!.fix;
       expect(lines).to.deep.equal([
-        'error: MIRA_ERR_FILE_EXISTS: out.json exists; nothing was written',
+        'error: MIRA_ERR_FILE_EXISTS: out.json exists already; nothing was written (choose another file, or give --force to replace it)',
         ...(interactive ? [`  what to do: ${fix}`] : []),
         'error: ACME_ERR_UNLISTED: no advice',
       ]);

@@ -1,6 +1,6 @@
 import type { ConsoleOutput } from '../console/command.js';
 import { formatAge } from '../format-age.js';
-import { CognitionErrorCodes, CoreErrorCodes, MiraError, toMiraError } from '../errors.js';
+import { CognitionErrors, CoreErrors, toMiraError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, Grounding, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
@@ -110,10 +110,7 @@ export class EpisodeEngine {
   /** Sets the model backend. @throws MiraError when one is already set. */
   setProvider(provider: CognitionProvider, owner: string): void {
     if (this.#provider) {
-      throw new MiraError(
-        CognitionErrorCodes.DUPLICATE_PROVIDER,
-        `plugin ${owner} registered a cognition provider, but plugin ${this.#provider.owner} already did; keep one cognition plugin in the profile`,
-      );
+      throw CognitionErrors.error('DUPLICATE_PROVIDER', { owner, owner2: this.#provider.owner });
     }
     this.#provider = { provider, owner };
   }
@@ -158,13 +155,10 @@ export class EpisodeEngine {
    */
   async run(request: EpisodeRequest): Promise<EpisodeResult> {
     if (!this.#provider) {
-      throw new MiraError(
-        CoreErrorCodes.COGNITION_NOT_CONFIGURED,
-        'cognition is not configured in this profile; add a cognition plugin (e.g. @mira/plugin-openai)',
-      );
+      throw CoreErrors.error('COGNITION_NOT_CONFIGURED.episode');
     }
     if (request.origin === 'operator' && (request.utterance === undefined || request.utterance.trim() === '')) {
-      throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, 'an operator episode needs an utterance');
+      throw CoreErrors.error('CONSOLE_USAGE.noUtterance');
     }
     const episode: EpisodeInfo = Object.freeze({
       id: this.#nextEpisode++,
@@ -225,11 +219,7 @@ export class EpisodeEngine {
       });
       if (response.toolCalls.length === 0) {
         const reply = (response.text ?? '').trim();
-        if (reply === '')
-          throw new MiraError(
-            CognitionErrorCodes.MALFORMED,
-            'the model answered with neither text nor a tool call; the episode ended without a reply',
-          );
+        if (reply === '') throw CognitionErrors.error('MALFORMED.noReply');
         for (const line of speakerLines(profile.name, reply).split('\n')) request.out.print(line);
         if (request.origin === 'operator') {
           workingMemory.add('operator', request.utterance!, episode.startedAt);
@@ -256,10 +246,7 @@ export class EpisodeEngine {
         exchange.push({ role: 'tool', toolCallId: call.id, content: result.content });
       }
     }
-    throw new MiraError(
-      CognitionErrorCodes.STEP_LIMIT,
-      `the episode reached its bound of ${this.#maxSteps} model calls without a reply and was stopped; ask again more simply`,
-    );
+    throw CognitionErrors.error('STEP_LIMIT', { maxSteps: this.#maxSteps });
   }
 
   #offered(origin: EpisodeOrigin, acquisitions: number, uses: ReadonlyMap<string, number>): RegisteredTool[] {

@@ -1,4 +1,4 @@
-import { CoreErrorCodes, MiraError, toMiraError } from '../errors.js';
+import { CoreErrorCodes, CoreErrors, MiraError, toMiraError } from '../errors.js';
 import type { CommandDefinition, CommandInput, ConsoleOutput } from './command.js';
 import { tokenize, type Token } from './tokenize.js';
 
@@ -40,18 +40,12 @@ export class CommandConsole {
   register(command: CommandDefinition, owner: string): void {
     const words = typeof command?.name === 'string' ? command.name.trim().split(/\s+/) : [];
     if (words.length === 0 || !words.every((w) => COMMAND_WORD.test(w)) || typeof command.run !== 'function') {
-      throw new MiraError(
-        CoreErrorCodes.REGISTRATION_INVALID,
-        `plugin ${owner} registered a console command with an invalid name ${JSON.stringify(command?.name)} or no run(); use lower-case words`,
-      );
+      throw CoreErrors.error('REGISTRATION_INVALID.consoleCommand', { owner, given: JSON.stringify(command?.name) });
     }
     const key = words.join(' ');
     const existing = this.#commands.get(key);
     if (existing) {
-      throw new MiraError(
-        CoreErrorCodes.DUPLICATE_REGISTRATION,
-        `console command "${key}" of plugin ${owner} is already registered by plugin ${existing.owner}; rename one of them or remove one plugin from the profile`,
-      );
+      throw CoreErrors.error('DUPLICATE_REGISTRATION.consoleCommand', { key, owner, owner2: existing.owner });
     }
     this.#commands.set(key, { command, words, owner });
   }
@@ -99,7 +93,7 @@ export class CommandConsole {
     const forced = /^say(\s+|$)/.exec(trimmed);
     if (forced) {
       const text = trimmed.slice(forced[0].length);
-      if (text === '') throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, 'usage: say <text>; give the words to say');
+      if (text === '') throw CoreErrors.error('CONSOLE_USAGE.say');
       return this.#utter(text, out);
     }
     const tokens = tokenize(trimmed);
@@ -126,10 +120,7 @@ export class CommandConsole {
     const words = new Set([...this.#commands.values()].map((r) => r.words[0]!));
     const near = [...words].filter((word) => oneEditApart(first.text, word)).sort();
     if (near.length === 0) return;
-    throw new MiraError(
-      CoreErrorCodes.CONSOLE_UNKNOWN_COMMAND,
-      `"${first.text}" is not a command; did you mean "${near[0]}"? (say … talks to the robot)`,
-    );
+    throw CoreErrors.error('CONSOLE_UNKNOWN_COMMAND.nearMiss', { text: first.text, suggestion: near[0] });
   }
 
   #match(tokens: readonly Token[]): Registered | undefined {
@@ -145,10 +136,7 @@ export class CommandConsole {
 
   async #utter(text: string, out: ConsoleOutput): Promise<void> {
     if (!this.#utteranceHandler) {
-      throw new MiraError(
-        CoreErrorCodes.COGNITION_NOT_CONFIGURED,
-        'cognition is not configured in this profile, so this line was not sent to a model; add a cognition plugin (e.g. @mira/plugin-openai) to the profile, or type "help" for commands',
-      );
+      throw CoreErrors.error('COGNITION_NOT_CONFIGURED.line');
     }
     await this.#utteranceHandler(text, out);
   }
@@ -164,10 +152,7 @@ export class CommandConsole {
     }
     const chosen = all.filter((r) => prefix.every((w, i) => r.words[i] === w));
     if (chosen.length === 0) {
-      throw new MiraError(
-        CoreErrorCodes.CONSOLE_UNKNOWN_COMMAND,
-        `no command "${prefix.join(' ')}"; type "help" to list the commands`,
-      );
+      throw CoreErrors.error('CONSOLE_UNKNOWN_COMMAND.prefix', { prefix: prefix.join(' ') });
     }
     const lines: string[] = [];
     for (const { command } of chosen) {
@@ -230,17 +215,11 @@ function parseInput(
         Object.keys(known)
           .map((f) => `--${f}`)
           .join(', ') || 'none';
-      throw new MiraError(
-        CoreErrorCodes.CONSOLE_UNKNOWN_FLAG,
-        `"${command.name}" has no flag ${token.text} (accepted: ${accepted}); see "help ${command.name}"`,
-      );
+      throw CoreErrors.error('CONSOLE_UNKNOWN_FLAG', { name: command.name, text: token.text, accepted });
     }
     const values = options.get(flag) ?? [];
     if (values.length > 0 && !option.repeatable) {
-      throw new MiraError(
-        CoreErrorCodes.CONSOLE_FLAG_REPEATED,
-        `--${flag} may be given only once; see "help ${command.name}"`,
-      );
+      throw CoreErrors.error('CONSOLE_FLAG_REPEATED', { flag, name: command.name });
     }
     if (option.takesValue) {
       const value = tokens[i + 1];
@@ -260,7 +239,7 @@ function parseInput(
   const { min, max } = command.args ?? { min: 0, max: 0 };
   if (args.length < min || args.length > max) {
     const more = hasSubcommands ? `; "help ${command.name}" lists its sub-commands` : '';
-    throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, `usage: ${synopsis(command)}${more}`);
+    throw CoreErrors.error('CONSOLE_USAGE.synopsis', { synopsis: synopsis(command), more });
   }
   return { args, options, line };
 }

@@ -1,4 +1,4 @@
-import { CoreErrorCodes, MiraError } from '../errors.js';
+import { CoreErrors } from '../errors.js';
 
 /** One word of a console line. */
 export interface Token {
@@ -41,10 +41,7 @@ export function tokenize(line: string): Token[] {
         }
       }
       if (!closed) {
-        throw new MiraError(
-          CoreErrorCodes.CONSOLE_UNTERMINATED_QUOTE,
-          `the quote opened at column ${start + 1} is not closed; end the text with " (write \\" for a quote inside it)`,
-        );
+        throw CoreErrors.error('CONSOLE_UNTERMINATED_QUOTE', { column: start + 1 });
       }
       quoted = true;
       inWord = true;

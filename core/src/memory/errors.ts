@@ -12,6 +12,10 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_INVALID_ID',
     message: 'an ID is not of the form ENT<n>, MEM<n> or P<n>',
     fix: 'write the ID as the console prints it, e.g. ENT3, MEM7 or P2',
+    situations: {
+      ref: '"{text}" is not {article} id; write {prefix}<n>, e.g. {prefix}1',
+      entityId: 'entity id {entityId} is not a positive integer',
+    },
   },
   ENTITY_NOT_FOUND: {
     code: 'MIRA_ERR_MEMORY_ENTITY_NOT_FOUND',
@@ -36,6 +40,7 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_CONFIDENCE_RANGE',
     message: 'a confidence is outside 0.0 to 1.0',
     fix: 'give a number from 0.0 to 1.0',
+    situations: { value: 'confidence must be a number from 0.0 to 1.0, not {confidence}' },
   },
   LINK_INVALID: {
     code: 'MIRA_ERR_MEMORY_LINK_INVALID',
@@ -46,6 +51,7 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_VALUE_WITHOUT_PREDICATE',
     message: 'a memory has a value but no predicate',
     fix: 'give --predicate with --value',
+    template: 'a value needs a predicate; add --predicate <token>',
   },
   BACKEND: {
     code: 'MIRA_ERR_MEMORY_BACKEND',
@@ -56,11 +62,15 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_NAME_IS_PRONOUN',
     message: 'a pronoun (you, your, me, we…) is not a name: it means whoever speaks or is spoken to',
     fix: 'give the entity\'s own name (to the robot, "you" is the robot already)',
+    template:
+      '"{display}" is a pronoun: it means whoever speaks or is spoken to, so it cannot be the {what} of one entity; give the entity\'s own name',
   },
   SOURCE_KIND_RESERVED: {
     code: 'MIRA_ERR_MEMORY_SOURCE_KIND_RESERVED',
     message: 'that source kind is written only by the runtime (operator_statement: by remember admission)',
     fix: "give another source kind (console by default); memories from the operator's words come only through remember",
+    template:
+      'source kind "{token}" is written only by the runtime (remember admits what the operator says; a snapshot is what a sensor saw); give another source kind, e.g. console',
   },
   PROPOSAL_NOT_FOUND: {
     code: 'MIRA_ERR_MEMORY_PROPOSAL_NOT_FOUND',
@@ -97,6 +107,8 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     message: 'only an active fact or preference with a predicate can be superseded',
     fix: 'check the memory with memory show MEM<n>',
     status: 409,
+    template:
+      '{ref} is {state} and cannot be superseded; only an active fact or preference with a subject and predicate can',
   },
   POSE_INVALID: {
     code: 'MIRA_ERR_MEMORY_POSE_INVALID',
@@ -107,6 +119,7 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_OBJECT_INVALID',
     message: 'an object payload is empty, over the size cap, or of a media type Mira does not keep',
     fix: 'keep an image (image/jpeg, image/png) under [memory] max_object_bytes; nothing was written',
+    template: '{why}; nothing was written',
   },
   OBJECT_MISSING: {
     code: 'MIRA_ERR_MEMORY_OBJECT_MISSING',
@@ -119,12 +132,20 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     message: "an object's bytes do not match its SHA-256 digest",
     fix: 'restore the object from a backup; it was not returned, and nothing was changed',
     status: 500,
+    template: 'object sha256:{sha256} ({where}) has changed: its bytes hash to {actual}…; it was not returned',
   },
   SNAPSHOT_UNAVAILABLE: {
     code: 'MIRA_ERR_MEMORY_SNAPSHOT_UNAVAILABLE',
     message: 'there is no camera frame to keep, or no image to show',
     fix: "check the camera's topic with sensors, name the camera with --camera, or pick a memory that keeps an image",
     status: 404,
+    situations: {
+      noCamera: 'this profile has no camera (a sensor of sensor_msgs/msg/CompressedImage); add one to its sensors',
+      whichCamera: 'this profile has {count} cameras ({names}); say which with --camera <name>',
+      unknownCamera: 'there is no camera "{name}"; the cameras are {names}',
+      noFrame: 'camera {id} has sent no JPEG or PNG frame yet; check its topic, or wait a moment',
+      staleFrame: "camera {id}'s latest frame is {age} s old (stale after {staleAfter} s); nothing was kept",
+    },
   },
   OBJECTS_SHARED: {
     code: 'MIRA_ERR_MEMORY_OBJECTS_SHARED',

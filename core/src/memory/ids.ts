@@ -1,5 +1,4 @@
-import { MiraError } from '../errors.js';
-import { MemoryErrorCodes } from './errors.js';
+import { MemoryErrors } from './errors.js';
 
 /** `ENT<n>`: how an entity's integer key is shown. */
 export type EntityRef = `ENT${number}`;
@@ -22,10 +21,7 @@ function parseRef(prefix: 'ENT' | 'MEM' | 'P', text: string): number {
   const match = /^(ENT|MEM|P)([1-9][0-9]{0,15})$/i.exec(text.trim());
   const id = match && match[1]!.toUpperCase() === prefix ? Number(match[2]) : NaN;
   if (!Number.isSafeInteger(id)) {
-    throw new MiraError(
-      MemoryErrorCodes.INVALID_ID,
-      `"${text}" is not ${WHAT[prefix]} id; write ${prefix}<n>, e.g. ${prefix}1`,
-    );
+    throw MemoryErrors.error('INVALID_ID.ref', { text, article: WHAT[prefix], prefix });
   }
   return id;
 }

@@ -5,8 +5,7 @@
  * opaque (`sha256:<hex>`), not a path.
  */
 import { createHash } from 'node:crypto';
-import { MiraError } from '../errors.js';
-import { MemoryErrorCodes } from './errors.js';
+import { MemoryErrors } from './errors.js';
 import type { NewObject } from './types.js';
 
 /** The media types an object payload may have: images, recognised by their first bytes. */
@@ -60,7 +59,7 @@ export const SHA256_HEX = /^[0-9a-f]{64}$/;
 export function prepareObject(object: NewObject, maxBytes: number): PreparedObject {
   const bytes = Buffer.from(object.bytes.buffer, object.bytes.byteOffset, object.bytes.byteLength);
   const refuse = (why: string): never => {
-    throw new MiraError(MemoryErrorCodes.OBJECT_INVALID, `${why}; nothing was written`);
+    throw MemoryErrors.error('OBJECT_INVALID', { why });
   };
   if (bytes.length === 0) refuse('the object is empty');
   if (bytes.length > maxBytes)
@@ -79,10 +78,6 @@ export function prepareObject(object: NewObject, maxBytes: number): PreparedObje
  */
 export function verifiedObject(bytes: Buffer, sha256: string, where: string): Buffer {
   const actual = sha256Hex(bytes);
-  if (actual !== sha256)
-    throw new MiraError(
-      MemoryErrorCodes.OBJECT_CORRUPT,
-      `object sha256:${sha256} (${where}) has changed: its bytes hash to ${actual.slice(0, 12)}…; it was not returned`,
-    );
+  if (actual !== sha256) throw MemoryErrors.error('OBJECT_CORRUPT', { sha256, where, actual: actual.slice(0, 12) });
   return bytes;
 }

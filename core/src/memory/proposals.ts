@@ -1,5 +1,4 @@
-import { MiraError } from '../errors.js';
-import { MemoryErrorCodes, MemoryErrors } from './errors.js';
+import { MemoryErrors } from './errors.js';
 import { entityRef, memoryRef } from './ids.js';
 import type { Memory, MemorySlot, MemoryStore, Proposal } from './types.js';
 
@@ -20,10 +19,10 @@ export function supersedableSlot(memory: Memory | undefined, id: number): { memo
   if (!memory) throw MemoryErrors.error('MEMORY_NOT_FOUND', { ref: memoryRef(id) });
   const slot = slotOf(memory);
   if (memory.status !== 'active' || (memory.kind !== 'fact' && memory.kind !== 'preference') || !slot) {
-    throw new MiraError(
-      MemoryErrorCodes.NOT_SUPERSEDABLE,
-      `${memory.ref} is ${memory.status === 'active' ? `a ${memory.kind}` : memory.status} and cannot be superseded; only an active fact or preference with a subject and predicate can`,
-    );
+    throw MemoryErrors.error('NOT_SUPERSEDABLE', {
+      ref: memory.ref,
+      state: memory.status === 'active' ? `a ${memory.kind}` : memory.status,
+    });
   }
   return { memory, slot };
 }

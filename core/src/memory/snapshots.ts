@@ -3,9 +3,8 @@
  * provenance a sensor observation (with when and where it was taken), never an operator statement. The
  * console's `memory snapshot` and the model's `take_snapshot` both keep one through {@link takeSnapshot}.
  */
-import { MiraError } from '../errors.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
-import { MemoryErrorCodes } from './errors.js';
+import { MemoryErrors } from './errors.js';
 import { describePose, parsePose, type Pose } from './places.js';
 import type { Memory, MemoryStore } from './types.js';
 import { SENSOR_OBSERVATION_SOURCE } from './validate.js';
@@ -64,25 +63,14 @@ export function freshPose(sensors: SnapshotSensors, now: number): { pose?: Pose;
 export function cameraSensor(sensors: SnapshotSensors, name: string | null | undefined): SensorDefinition {
   const cameras = sensors.list().filter((s) => s.kind === 'image');
   const names = cameras.map((c) => c.id).join(', ');
-  if (cameras.length === 0)
-    throw new MiraError(
-      MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-      'this profile has no camera (a sensor of sensor_msgs/msg/CompressedImage); add one to its sensors',
-    );
+  if (cameras.length === 0) throw MemoryErrors.error('SNAPSHOT_UNAVAILABLE.noCamera');
   if (name === undefined || name === null) {
     if (cameras.length > 1)
-      throw new MiraError(
-        MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-        `this profile has ${cameras.length} cameras (${names}); say which with --camera <name>`,
-      );
+      throw MemoryErrors.error('SNAPSHOT_UNAVAILABLE.whichCamera', { count: cameras.length, names });
     return cameras[0]!;
   }
   const camera = cameras.find((c) => c.id === name || c.id === `camera_${name}`);
-  if (!camera)
-    throw new MiraError(
-      MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-      `there is no camera "${name}"; the cameras are ${names}`,
-    );
+  if (!camera) throw MemoryErrors.error('SNAPSHOT_UNAVAILABLE.unknownCamera', { name, names });
   return camera;
 }
 
@@ -112,17 +100,14 @@ export async function takeSnapshot(
 ): Promise<Snapshot> {
   const camera = cameraSensor(sensors, target.camera);
   const reading = sensors.latest(camera.id);
-  if (!reading?.image)
-    throw new MiraError(
-      MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-      `camera ${camera.id} has sent no JPEG or PNG frame yet; check its topic, or wait a moment`,
-    );
+  if (!reading?.image) throw MemoryErrors.error('SNAPSHOT_UNAVAILABLE.noFrame', { id: camera.id });
   const staleAfter = camera.staleAfterMs ?? DEFAULT_FRESH_MS;
   if (now - reading.monotonic > staleAfter)
-    throw new MiraError(
-      MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-      `camera ${camera.id}'s latest frame is ${Math.round((now - reading.monotonic) / 1000)} s old (stale after ${staleAfter / 1000} s); nothing was kept`,
-    );
+    throw MemoryErrors.error('SNAPSHOT_UNAVAILABLE.staleFrame', {
+      id: camera.id,
+      age: Math.round((now - reading.monotonic) / 1000),
+      staleAfter: staleAfter / 1000,
+    });
   // Where the robot was: a fresh map pose, when the profile has one.
   const { pose: where } = freshPose(sensors, now);
   const memory = await store.createMemory({

