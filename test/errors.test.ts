@@ -133,7 +133,7 @@ describe('error catalogues', () => {
 
   it('say what to do about a failure: the advice of the innermost error in the cause chain that has any', async () => {
     const { CoreErrors, MemoryErrors, MiraError, failureText, whatToDo } = await import('@mira/core');
-    const backend = MemoryErrors.error('BACKEND', 'the memory database failed: disk I/O error');
+    const backend = MemoryErrors.error('BACKEND.failed', { reason: 'disk I/O error' });
     const failed = CoreErrors.error('PLUGIN_START_FAILED', `plugin "memory": ${backend.message}`, {
       cause: backend,
     });

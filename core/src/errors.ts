@@ -528,7 +528,13 @@ export const CognitionErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_COGNITION_MALFORMED',
     message: 'the model answered with something that is neither text nor a valid tool call',
     fix: 'try again, or use a model that supports strict function tools',
-    situations: { noReply: 'the model answered with neither text nor a tool call; the episode ended without a reply' },
+    situations: {
+      noReply: 'the model answered with neither text nor a tool call; the episode ended without a reply',
+      noChoices: 'the model server answered without a message (no choices); the episode ended',
+      notFunctionCall: 'the model server sent a tool call that is not a function call; the episode ended',
+      unreadable: "the model server's answer could not be understood ({answer}); the episode ended",
+      streamedToolCall: 'the model server streamed a tool call without an id or name; the episode ended',
+    },
   },
   STEP_LIMIT: {
     code: 'MIRA_ERR_COGNITION_STEP_LIMIT',

@@ -7,6 +7,8 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     message: 'persistent memory is disabled in this profile',
     fix: 'set [memory] enabled = true and database_path in profile.toml',
     status: 404,
+    template:
+      'persistent memory is disabled in this profile; set [memory] enabled = true and database_path in profile.toml to use it',
   },
   INVALID_ID: {
     code: 'MIRA_ERR_MEMORY_INVALID_ID',
@@ -15,6 +17,7 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     situations: {
       ref: '"{text}" is not {article} id; write {prefix}<n>, e.g. {prefix}1',
       entityId: 'entity id {entityId} is not a positive integer',
+      memoryId: 'memory id {memoryId} is not a positive integer',
     },
   },
   ENTITY_NOT_FOUND: {
@@ -35,17 +38,22 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_ALIAS_EXISTS',
     message: 'the entity already has that name or alias',
     fix: 'nothing to do; names match exactly after normalisation',
+    template: '{ref} "{canonicalName}" is already named "{display}" (same exact key); nothing was added',
   },
   CONFIDENCE_RANGE: {
     code: 'MIRA_ERR_MEMORY_CONFIDENCE_RANGE',
     message: 'a confidence is outside 0.0 to 1.0',
     fix: 'give a number from 0.0 to 1.0',
-    situations: { value: 'confidence must be a number from 0.0 to 1.0, not {confidence}' },
+    situations: {
+      value: 'confidence must be a number from 0.0 to 1.0, not {confidence}',
+      flag: '--confidence {text} must be a number from 0.0 to 1.0',
+    },
   },
   LINK_INVALID: {
     code: 'MIRA_ERR_MEMORY_LINK_INVALID',
     message: 'a memory link is malformed or repeats an entity',
     fix: 'write links as ENT<n>:<role>, each entity once',
+    template: '--link {text} must be ENT<n>:<role>, e.g. --link ENT1:subject',
   },
   VALUE_WITHOUT_PREDICATE: {
     code: 'MIRA_ERR_MEMORY_VALUE_WITHOUT_PREDICATE',
@@ -57,6 +65,10 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_BACKEND',
     message: 'the memory database failed; the write was rolled back',
     fix: 'read the cause on stderr (I/O, lock timeout); try again',
+    situations: {
+      failed: 'the memory database failed and nothing was written: {reason}',
+      close: "closing the memory store's connections failed: {reason}",
+    },
   },
   NAME_IS_PRONOUN: {
     code: 'MIRA_ERR_MEMORY_NAME_IS_PRONOUN',
@@ -77,30 +89,41 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     message: 'there is no proposal with that ID',
     fix: 'list the pending proposals with memory pending',
     status: 404,
+    template: 'there is no proposal {ref}; list them with "memory pending"',
   },
   PROPOSAL_DECIDED: {
     code: 'MIRA_ERR_MEMORY_PROPOSAL_DECIDED',
     message: 'the proposal was already accepted or rejected',
     fix: 'nothing to do; memory pending lists what still awaits a decision',
     status: 409,
+    template: '{ref} was already {decision}{result}; nothing changed',
   },
   PROPOSAL_EXPIRED: {
     code: 'MIRA_ERR_MEMORY_PROPOSAL_EXPIRED',
     message: 'the proposal expired before it was accepted; nothing was applied',
     fix: 'reject it, and ask the operator to state it again if it still holds ([memory] proposal_expiry_days sets how long proposals wait)',
     status: 409,
+    template:
+      '{ref} expired at {expiresAt} and can no longer be accepted; nothing was applied. Reject it with "memory reject {ref}"',
   },
   PROPOSAL_STALE: {
     code: 'MIRA_ERR_MEMORY_PROPOSAL_STALE',
     message: 'the memory the proposal replaces, or its slot, changed since it was proposed; nothing was applied',
     fix: 'look at memory history MEM<n>, then reject the proposal; a new statement from the operator makes a new one',
     status: 409,
+    situations: {
+      superseded:
+        '{ref} replaces {replaced}, which {change} since the proposal; nothing was applied. Reject it with "memory reject {ref}"',
+      nameTaken:
+        '{ref} proposes "{name}", but {holders} {change} that name or alias since the proposal; nothing was applied. Reject it with "memory reject {ref}"',
+    },
   },
   ENTITY_EXISTS: {
     code: 'MIRA_ERR_MEMORY_ENTITY_EXISTS',
     message: 'an entity already has that exact name or alias',
     fix: 'use the existing entity (memory entity find "<name>"), or add it by hand if it is really another one',
     status: 409,
+    template: '"{name}" already names {holders}; nothing was proposed',
   },
   NOT_SUPERSEDABLE: {
     code: 'MIRA_ERR_MEMORY_NOT_SUPERSEDABLE',
@@ -114,6 +137,24 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_POSE_INVALID',
     message: "a place's pose is malformed or out of range",
     fix: 'give --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90, and --frame a ROS frame name',
+    situations: {
+      notPose: 'a pose is x,y,yaw: metres, metres and degrees as plain numbers, e.g. 3.2,-1.0,90 (got "{text}")',
+      frame: 'a frame is a ROS frame name (letters, digits, _ and /, e.g. map), not "{frame}"',
+      tooFar: "a place is at most {max} m from its frame's origin",
+      yaw: 'yaw is in degrees, from -360 to 360',
+      noPoseSensor:
+        "--here reads the robot's pose from a sensor of geometry_msgs/msg/PoseWithCovarianceStamped (Nav2's amcl_pose), and this profile has none; add one to its sensors, or give --pose x,y,yaw",
+      noFreshPose:
+        '--here needs a fresh pose, and there is none ({why}); wait for localisation, or give --pose x,y,yaw',
+      placeWithoutPose:
+        'give the place its pose: --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90, or --here',
+      hereAndPose:
+        '--here takes the pose and its frame from the robot; give either --here or --pose [--frame], not both',
+      noPose: 'give the pose: --pose x,y,yaw, e.g. --pose 3.2,-1.0,90',
+      notPlace: '{ref} is a {entityType}, not a place; only a place has a pose',
+      poseExists:
+        '{ref} already has its pose ({current}); moving a place is not supported yet: add the new place under another name',
+    },
   },
   OBJECT_INVALID: {
     code: 'MIRA_ERR_MEMORY_OBJECT_INVALID',
@@ -126,6 +167,11 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     message: "a memory's object is not in the object store",
     fix: 'restore the objects directory beside the database from a backup; the memory itself is intact',
     status: 404,
+    situations: {
+      objectStore: "{ref}'s object sha256:{sha256} is not in the object store of {location}",
+      copyUnreadable: 'the memory to copy refers to {count} objects it cannot read; nothing was copied',
+      copyObjectMissing: 'object sha256:{sha256} is not in {root}; nothing was copied',
+    },
   },
   OBJECT_CORRUPT: {
     code: 'MIRA_ERR_MEMORY_OBJECT_CORRUPT',
@@ -145,17 +191,23 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
       unknownCamera: 'there is no camera "{name}"; the cameras are {names}',
       noFrame: 'camera {id} has sent no JPEG or PNG frame yet; check its topic, or wait a moment',
       staleFrame: "camera {id}'s latest frame is {age} s old (stale after {staleAfter} s); nothing was kept",
+      noEntity: '{ref} is about no entity, so a snapshot of it would be about nothing; give ENT<n>',
+      noImageHint: '{ref} keeps no image; memory show {ref} lists its payloads',
+      noImage: '{ref} keeps no image',
     },
   },
   OBJECTS_SHARED: {
     code: 'MIRA_ERR_MEMORY_OBJECTS_SHARED',
     message: 'the objects directory beside the database belongs to another memory database',
     fix: 'give each memory database a directory of its own (database_path); nothing was changed',
+    template:
+      '{root} holds the objects of {owner}, not of {database}; give each memory database a directory of its own',
   },
   CLOSED: {
     code: 'MIRA_ERR_MEMORY_CLOSED',
     message: 'the memory store is closed',
     fix: 'nothing to do during shutdown; otherwise report it',
+    situations: { closed: 'the memory store is closed' },
   },
 });
 

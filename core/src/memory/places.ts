@@ -40,22 +40,16 @@ const keep = (n: number) => Number(n.toFixed(3)) + 0;
 export function parsePose(text: string, frame: string = DEFAULT_POSE_FRAME): Pose {
   const parts = text.split(',').map((p) => p.trim());
   if (parts.length !== 3 || !parts.every((p) => NUMBER.test(p))) {
-    throw MemoryErrors.error(
-      'POSE_INVALID',
-      `a pose is x,y,yaw: metres, metres and degrees as plain numbers, e.g. 3.2,-1.0,90 (got "${text.slice(0, 80)}")`,
-    );
+    throw MemoryErrors.error('POSE_INVALID.notPose', { text: text.slice(0, 80) });
   }
   if (!FRAME.test(frame)) {
-    throw MemoryErrors.error(
-      'POSE_INVALID',
-      `a frame is a ROS frame name (letters, digits, _ and /, e.g. map), not "${frame.slice(0, 80)}"`,
-    );
+    throw MemoryErrors.error('POSE_INVALID.frame', { frame: frame.slice(0, 80) });
   }
   const [x, y, yaw] = parts.map(Number) as [number, number, number];
   if (Math.abs(x) > MAX_POSE_DISTANCE_M || Math.abs(y) > MAX_POSE_DISTANCE_M) {
-    throw MemoryErrors.error('POSE_INVALID', `a place is at most ${MAX_POSE_DISTANCE_M} m from its frame's origin`);
+    throw MemoryErrors.error('POSE_INVALID.tooFar', { max: MAX_POSE_DISTANCE_M });
   }
-  if (Math.abs(yaw) > 360) throw MemoryErrors.error('POSE_INVALID', 'yaw is in degrees, from -360 to 360');
+  if (Math.abs(yaw) > 360) throw MemoryErrors.error('POSE_INVALID.yaw');
   return { frame, x: keep(x), y: keep(y), yawDeg: keep(yaw) };
 }
 

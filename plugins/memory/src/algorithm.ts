@@ -1,9 +1,8 @@
+import type { MiraError } from '@mira/core';
 import {
   DEFAULT_MAX_OBJECT_BYTES,
   DEFAULT_OBJECT_GRACE_MS,
-  MemoryErrorCodes,
   MemoryErrors,
-  MiraError,
   entityRef,
   memoryRef,
   objectRef,
@@ -127,10 +126,11 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
       const [entity] = yield* statement('entities', [entityId]);
       if (!entity) throw entityNotFound(entityId);
       if (entity.nameKey === name.key || entity.aliases.some((a) => a.aliasKey === name.key)) {
-        throw new MiraError(
-          MemoryErrorCodes.ALIAS_EXISTS,
-          `${entity.ref} "${entity.canonicalName}" is already named "${name.display}" (same exact key); nothing was added`,
-        );
+        throw MemoryErrors.error('ALIAS_EXISTS', {
+          ref: entity.ref,
+          canonicalName: entity.canonicalName,
+          display: name.display,
+        });
       }
       const id = yield* statement('insertAlias', entityId, name, now);
       const others = (yield* statement('entityIdsByKey', name.key)).filter((e) => e !== entityId);
@@ -230,10 +230,11 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     if (!payload?.sha256) return undefined;
     const found = yield* statement('objectBytes', payload.sha256);
     if (!found)
-      throw new MiraError(
-        MemoryErrorCodes.OBJECT_MISSING,
-        `${memory.ref}'s object sha256:${payload.sha256} is not in the object store of ${this.location}`,
-      );
+      throw MemoryErrors.error('OBJECT_MISSING.objectStore', {
+        ref: memory.ref,
+        sha256: payload.sha256,
+        location: this.location,
+      });
     return {
       sha256: payload.sha256,
       mediaType: payload.mediaType,

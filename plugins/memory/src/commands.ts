@@ -8,10 +8,8 @@ import {
   poseMemory,
   PLACE_ENTITY_TYPE,
   poseOfValue,
-  MemoryErrorCodes,
   MemoryErrors,
   entityRef,
-  MiraError,
   parseEntityRef,
   parseMemoryRef,
   parseProposalRef,
@@ -57,17 +55,11 @@ const NO_SENSORS: SnapshotSensors = { list: () => [], latest: () => undefined };
 function currentPose(ctx: MemoryCommandContext): Pose {
   const sensors = ctx.sensors ?? NO_SENSORS;
   if (!sensors.list().some((s) => s.kind === 'pose')) {
-    throw new MiraError(
-      MemoryErrorCodes.POSE_INVALID,
-      "--here reads the robot's pose from a sensor of geometry_msgs/msg/PoseWithCovarianceStamped (Nav2's amcl_pose), and this profile has none; add one to its sensors, or give --pose x,y,yaw",
-    );
+    throw MemoryErrors.error('POSE_INVALID.noPoseSensor');
   }
   const { pose, why } = freshPose(sensors, ctx.monotonic?.() ?? 0);
   if (pose) return pose;
-  throw new MiraError(
-    MemoryErrorCodes.POSE_INVALID,
-    `--here needs a fresh pose, and there is none (${why.join('; ')}); wait for localisation, or give --pose x,y,yaw`,
-  );
+  throw MemoryErrors.error('POSE_INVALID.noFreshPose', { why: why.join('; ') });
 }
 
 /** The `source_kind` of memories written from the console. */
@@ -85,10 +77,7 @@ export function formatMemoryLine(memory: Memory): string {
 function parseLink(text: string): { entityId: number; role: string } {
   const at = text.lastIndexOf(':');
   if (at <= 0 || at === text.length - 1) {
-    throw new MiraError(
-      MemoryErrorCodes.LINK_INVALID,
-      `--link ${quote(text)} must be ENT<n>:<role>, e.g. --link ENT1:subject`,
-    );
+    throw MemoryErrors.error('LINK_INVALID', { text: quote(text) });
   }
   return { entityId: parseEntityRef(text.slice(0, at)), role: text.slice(at + 1) };
 }
@@ -96,10 +85,7 @@ function parseLink(text: string): { entityId: number; role: string } {
 function parseConfidence(text: string): number {
   const value = /^\s*(?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+)\s*$/.test(text) ? Number(text) : NaN;
   if (!(value >= 0 && value <= 1)) {
-    throw new MiraError(
-      MemoryErrorCodes.CONFIDENCE_RANGE,
-      `--confidence ${quote(text)} must be a number from 0.0 to 1.0`,
-    );
+    throw MemoryErrors.error('CONFIDENCE_RANGE.flag', { text: quote(text) });
   }
   return value;
 }
@@ -247,16 +233,10 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const given = single(input.options, 'pose');
         const here = input.options.has('here');
         if (given === undefined && !here) {
-          throw new MiraError(
-            MemoryErrorCodes.POSE_INVALID,
-            'give the place its pose: --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90, or --here',
-          );
+          throw MemoryErrors.error('POSE_INVALID.placeWithoutPose');
         }
         if (here && (given !== undefined || input.options.has('frame'))) {
-          throw new MiraError(
-            MemoryErrorCodes.POSE_INVALID,
-            '--here takes the pose and its frame from the robot; give either --here or --pose [--frame], not both',
-          );
+          throw MemoryErrors.error('POSE_INVALID.hereAndPose');
         }
         // Checked before anything is written: a bad pose leaves no place without one.
         const pose = here ? currentPose(ctx) : parsePose(given!, single(input.options, 'frame') ?? DEFAULT_POSE_FRAME);
@@ -283,24 +263,18 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
       run: async (input, out) => {
         const given = single(input.options, 'pose');
         if (given === undefined) {
-          throw new MiraError(MemoryErrorCodes.POSE_INVALID, 'give the pose: --pose x,y,yaw, e.g. --pose 3.2,-1.0,90');
+          throw MemoryErrors.error('POSE_INVALID.noPose');
         }
         const pose = parsePose(given, single(input.options, 'frame') ?? DEFAULT_POSE_FRAME);
         const store = ctx.store();
         const entity = await store.getEntity(parseEntityRef(input.args[0]!));
         if (!entity) throw MemoryErrors.error('ENTITY_NOT_FOUND', { ref: input.args[0]! });
         if (entity.entityType !== PLACE_ENTITY_TYPE) {
-          throw new MiraError(
-            MemoryErrorCodes.POSE_INVALID,
-            `${entity.ref} is a ${entity.entityType}, not a place; only a place has a pose`,
-          );
+          throw MemoryErrors.error('POSE_INVALID.notPlace', { ref: entity.ref, entityType: entity.entityType });
         }
         const current = newestOperatorPose((await store.listActiveMemories(entity.id)).memories);
         if (current) {
-          throw new MiraError(
-            MemoryErrorCodes.POSE_INVALID,
-            `${entity.ref} already has its pose (${current.ref}); moving a place is not supported yet: add the new place under another name`,
-          );
+          throw MemoryErrors.error('POSE_INVALID.poseExists', { ref: entity.ref, current: current.ref });
         }
         const memory = await store.createMemory(poseMemory(entity, pose));
         out.print(`${formatEntity(entity)} at ${describePose(pose)} (${memory.ref})`);
@@ -351,11 +325,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         } else {
           const memory = await store.getMemory(parseMemoryRef(target));
           if (!memory) throw MemoryErrors.error('MEMORY_NOT_FOUND', { ref: target });
-          if (memory.links.length === 0)
-            throw new MiraError(
-              MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-              `${memory.ref} is about no entity, so a snapshot of it would be about nothing; give ENT<n>`,
-            );
+          if (memory.links.length === 0) throw MemoryErrors.error('SNAPSHOT_UNAVAILABLE.noEntity', { ref: memory.ref });
           links = memory.links.map((l) => ({ entityId: l.entityId, role: l.role }));
           about = `${memory.links.map((l) => l.entityRef).join(', ')} (the entities of ${memory.ref})`;
         }
@@ -384,11 +354,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
       run: async (input, out) => {
         const id = parseMemoryRef(input.args[0]!);
         const object = await ctx.store().readObject(id);
-        if (!object)
-          throw new MiraError(
-            MemoryErrorCodes.SNAPSHOT_UNAVAILABLE,
-            `${memoryRef(id)} keeps no image; memory show ${memoryRef(id)} lists its payloads`,
-          );
+        if (!object) throw MemoryErrors.error('SNAPSHOT_UNAVAILABLE.noImageHint', { ref: memoryRef(id) });
         const path = ctx.resolvePath?.(input.args[1]!) ?? input.args[1]!;
         writeFileSafely(path, object.bytes, { force: input.options.has('force'), protect: ctx.protectedFiles?.() });
         out.print(

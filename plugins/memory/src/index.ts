@@ -5,14 +5,7 @@
  * @packageDocumentation
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import {
-  DEFAULT_MAX_OBJECT_BYTES,
-  MEMORY_STORE,
-  MemoryErrorCodes,
-  MiraError,
-  definePlugin,
-  type MiraPlugin,
-} from '@mira/core';
+import { DEFAULT_MAX_OBJECT_BYTES, MEMORY_STORE, MemoryErrors, definePlugin, type MiraPlugin } from '@mira/core';
 import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath, type UpgradeDone } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
@@ -151,10 +144,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
       databasePath,
       store: () => {
         if (!config.enabled) {
-          throw new MiraError(
-            MemoryErrorCodes.DISABLED,
-            'persistent memory is disabled in this profile; set [memory] enabled = true and database_path in profile.toml to use it',
-          );
+          throw MemoryErrors.error('DISABLED');
         }
         return kernel.stores.get(MEMORY_STORE);
       },

@@ -24,7 +24,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { MemoryErrorCodes, MiraError, SHA256_HEX, sha256Hex, type ObjectUsage, type PreparedObject } from '@mira/core';
+import { MemoryErrors, SHA256_HEX, sha256Hex, type ObjectUsage, type PreparedObject } from '@mira/core';
 
 /** The objects of one SQLite memory database. */
 export class ObjectFiles {
@@ -56,10 +56,7 @@ export class ObjectFiles {
   #assertOwn(marker = join(this.root, 'DATABASE')): void {
     const owner = readFileSync(marker, 'utf8').trim();
     if (owner !== this.#database)
-      throw new MiraError(
-        MemoryErrorCodes.OBJECTS_SHARED,
-        `${this.root} holds the objects of ${owner}, not of ${this.#database}; give each memory database a directory of its own`,
-      );
+      throw MemoryErrors.error('OBJECTS_SHARED', { root: this.root, owner, database: this.#database });
   }
 
   /**

@@ -3,7 +3,7 @@ import {
   MAX_SUMMARY_LENGTH,
   MAX_UTTERANCE_LENGTH,
   MAX_VALUE_LENGTH,
-  MemoryErrorCodes,
+  MemoryErrors,
   MiraError,
   OPERATOR_STATEMENT_SOURCE,
   entityRef,
@@ -72,7 +72,7 @@ export function prepareProposal(input: NewProposal, now: Date, defaultTtlMs: num
   if (input.kind !== 'supersede')
     throw new MiraError(CoreErrorCodes.TOKEN_INVALID, `a proposal is "entity" or "supersede", not "${input.kind}"`);
   if (!Number.isSafeInteger(input.memoryId) || input.memoryId! < 1)
-    throw new MiraError(MemoryErrorCodes.INVALID_ID, `memory id ${String(input.memoryId)} is not a positive integer`);
+    throw MemoryErrors.error('INVALID_ID.memoryId', { memoryId: String(input.memoryId) });
   return {
     kind: 'supersede',
     entityType: null,
@@ -97,36 +97,27 @@ export function toProposal(row: ProposalRow, now: Date): Proposal {
 /** Refuses an entity proposal for a name that already names entities (`ids`), as both stores word it. */
 export function assertNameFree(name: string, ids: readonly number[]): void {
   if (ids.length > 0) {
-    throw new MiraError(
-      MemoryErrorCodes.ENTITY_EXISTS,
-      `"${name}" already names ${ids.map((id) => entityRef(id)).join(', ')}; nothing was proposed`,
-    );
+    throw MemoryErrors.error('ENTITY_EXISTS', { name, holders: ids.map((id) => entityRef(id)).join(', ') });
   }
 }
 
 /** The proposal, or MIRA_ERR_MEMORY_PROPOSAL_NOT_FOUND. */
 export function requireProposal(proposal: Proposal | undefined, id: number): Proposal {
-  if (!proposal)
-    throw new MiraError(
-      MemoryErrorCodes.PROPOSAL_NOT_FOUND,
-      `there is no proposal ${proposalRef(id)}; list them with "memory pending"`,
-    );
+  if (!proposal) throw MemoryErrors.error('PROPOSAL_NOT_FOUND', { ref: proposalRef(id) });
   return proposal;
 }
 
 /** Refuses to decide a proposal that is decided already, or to accept one that expired. */
 export function assertDecidable(proposal: Proposal, accepting: boolean): void {
   if (proposal.decision !== 'pending') {
-    throw new MiraError(
-      MemoryErrorCodes.PROPOSAL_DECIDED,
-      `${proposal.ref} was already ${proposal.decision}${proposal.result ? ` (${proposal.result})` : ''}; nothing changed`,
-    );
+    throw MemoryErrors.error('PROPOSAL_DECIDED', {
+      ref: proposal.ref,
+      decision: proposal.decision,
+      result: proposal.result ? ` (${proposal.result})` : '',
+    });
   }
   if (accepting && proposal.status === 'expired') {
-    throw new MiraError(
-      MemoryErrorCodes.PROPOSAL_EXPIRED,
-      `${proposal.ref} expired at ${proposal.expiresAt} and can no longer be accepted; nothing was applied. Reject it with "memory reject ${proposal.ref}"`,
-    );
+    throw MemoryErrors.error('PROPOSAL_EXPIRED', { ref: proposal.ref, expiresAt: proposal.expiresAt });
   }
 }
 
@@ -142,10 +133,11 @@ export function slotFactIds(memories: readonly Memory[]): number[] {
 export function assertSlotUnchanged(proposal: Proposal, old: Memory | undefined, nowIds: readonly number[]): void {
   const same = nowIds.length === proposal.slotIds.length && nowIds.every((id, i) => id === proposal.slotIds[i]);
   if (!old || old.status !== 'active' || !same) {
-    throw new MiraError(
-      MemoryErrorCodes.PROPOSAL_STALE,
-      `${proposal.ref} replaces ${memoryRef(proposal.memoryId!)}, which ${old && old.status !== 'active' ? `is ${old.status} now` : 'has changed its slot'} since the proposal; nothing was applied. Reject it with "memory reject ${proposal.ref}"`,
-    );
+    throw MemoryErrors.error('PROPOSAL_STALE.superseded', {
+      ref: proposal.ref,
+      replaced: memoryRef(proposal.memoryId!),
+      change: old && old.status !== 'active' ? `is ${old.status} now` : 'has changed its slot',
+    });
   }
 }
 
@@ -155,10 +147,12 @@ export function assertSlotUnchanged(proposal: Proposal, old: Memory | undefined,
  */
 export function assertEntityNameFree(proposal: Proposal, holders: readonly number[]): void {
   if (holders.length === 0) return;
-  throw new MiraError(
-    MemoryErrorCodes.PROPOSAL_STALE,
-    `${proposal.ref} proposes "${proposal.name}", but ${holders.map(entityRef).join(', ')} ${holders.length === 1 ? 'has' : 'have'} that name or alias since the proposal; nothing was applied. Reject it with "memory reject ${proposal.ref}"`,
-  );
+  throw MemoryErrors.error('PROPOSAL_STALE.nameTaken', {
+    ref: proposal.ref,
+    name: String(proposal.name),
+    holders: holders.map(entityRef).join(', '),
+    change: holders.length === 1 ? 'has' : 'have',
+  });
 }
 
 /** The memory an accepted supersede creates: the old one's kind, links and predicate, the new value. */

@@ -1,6 +1,6 @@
 import {
   DEFAULT_MAX_OBJECT_BYTES,
-  MemoryErrorCodes,
+  MemoryErrors,
   MiraError,
   DEFAULT_PROPOSAL_TTL_MS,
   systemClock,
@@ -417,17 +417,13 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
 
   /** `fn()`'s result; refused when closed; a driver's failure as MIRA_ERR_MEMORY_BACKEND. */
   #guard<T>(fn: () => T): Promise<T> {
-    if (this.#closed) return Promise.reject(new MiraError(MemoryErrorCodes.CLOSED, 'the memory store is closed'));
+    if (this.#closed) return Promise.reject(MemoryErrors.error('CLOSED.closed'));
     try {
       return Promise.resolve(fn());
     } catch (error) {
       if (error instanceof MiraError) return Promise.reject(error);
       return Promise.reject(
-        new MiraError(
-          MemoryErrorCodes.BACKEND,
-          `the memory database failed and nothing was written: ${(error as Error).message}`,
-          { cause: error },
-        ),
+        MemoryErrors.error('BACKEND.failed', { reason: (error as Error).message }, { cause: error }),
       );
     }
   }
@@ -503,10 +499,7 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
             readObject: async (sha256) => {
               const found = this.#objects.get(sha256);
               if (!found)
-                throw new MiraError(
-                  MemoryErrorCodes.OBJECT_MISSING,
-                  `object sha256:${sha256} is not in ${this.#objects.root}; nothing was copied`,
-                );
+                throw MemoryErrors.error('OBJECT_MISSING.copyObjectMissing', { sha256, root: this.#objects.root });
               return verifiedObject(found.bytes, sha256, found.where);
             },
           };

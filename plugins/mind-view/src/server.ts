@@ -8,7 +8,6 @@ import {
   assertHandWrittenSource,
   CoreErrors,
   errorEntry,
-  MemoryErrorCodes,
   MemoryErrors,
   MiraError,
   parseEntityRef,
@@ -29,7 +28,6 @@ import {
 import { checkBody } from './bodies.js';
 import { MindViewErrors } from './errors.js';
 import {
-  NotesErrorCodes,
   NotesErrors,
   GLOBAL_SCOPE,
   MAX_IMPORT_BYTES,
@@ -399,7 +397,7 @@ export async function startMindViewServer(
     // An export may be as large as the console's notes import reads.
     const body = await readJson(req, MAX_IMPORT_BYTES);
     const error = validateNotesExport(body);
-    if (error) throw NotesErrors.error('IMPORT_INVALID', `not a notes export: ${error}; nothing was imported`);
+    if (error) throw NotesErrors.error('IMPORT_INVALID.uploadNotExport', { invalid: error });
     return notes().importNotes(body as unknown as NotesExport, url.searchParams.get('scope') ?? undefined);
   });
   api.on('GET', '/api/entities', async (req, url) => {
@@ -464,8 +462,7 @@ export async function startMindViewServer(
   });
   api.on('POST', '/api/scopes/:scope/unlock', async (_req, _url, { scope }) => {
     const store = notes();
-    if (!store.scopes().includes(scope!))
-      throw new MiraError(NotesErrorCodes.SCOPE_INVALID, `there is no scope "${scope}"`);
+    if (!store.scopes().includes(scope!)) throw NotesErrors.error('SCOPE_INVALID.unknown', { scope: scope! });
     return { scope, forgotten: store.clearKeyMisses(scope!) };
   });
   const noteViewer = (url: URL): Viewer => ({ scopes: [scopeOf(url), GLOBAL_SCOPE], key: null, operator: true });
@@ -500,7 +497,7 @@ export async function startMindViewServer(
   });
   api.on('GET', '/api/memories/:ref(^[Mm][Ee][Mm]\\d+$)/image', async (_req, _url, { ref }) => {
     const object = await memory().readObject(parseMemoryRef(ref!));
-    if (!object) throw new MiraError(MemoryErrorCodes.SNAPSHOT_UNAVAILABLE, `${ref} keeps no image`);
+    if (!object) throw MemoryErrors.error('SNAPSHOT_UNAVAILABLE.noImage', { ref: ref! });
     return new RawBody(object.mediaType, object.bytes);
   });
   for (const decision of ['accept', 'reject'] as const) {

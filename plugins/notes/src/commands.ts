@@ -18,7 +18,7 @@ import {
   type Viewer,
 } from './notes-store.js';
 import { readableFileWarnings } from '@mira/sqlite';
-import { NotesErrorCodes } from './errors.js';
+import { NotesErrors } from './errors.js';
 import { NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
 
 /** What the console commands need from the plugin. */
@@ -90,7 +90,7 @@ export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 
 function parseId(text: string): number {
   const id = /^N?([1-9]\d{0,15})$/i.exec(text.trim());
-  if (!id) throw new MiraError(NotesErrorCodes.NOT_FOUND, `"${text}" is not a note id; write N<n> or <n>, e.g. N3`);
+  if (!id) throw NotesErrors.error('NOT_FOUND.notId', { text });
   return Number(id[1]);
 }
 
@@ -112,9 +112,13 @@ export function notesCommands(ctx: NotesCommandContext): CommandDefinition[] {
         await command.run(input, out);
       } catch (error) {
         if (error instanceof MiraError) throw error;
-        throw new MiraError(NotesErrorCodes.BACKEND, `the notes database failed: ${(error as Error).message}`, {
-          cause: error,
-        });
+        throw NotesErrors.error(
+          'BACKEND',
+          { reason: (error as Error).message },
+          {
+            cause: error,
+          },
+        );
       }
     },
   }));
@@ -188,11 +192,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       args: { min: 1, max: 1 },
       run: (input, out) => {
         const note = ctx.store().get(parseId(input.args[0]!), operator());
-        if (!note)
-          throw new MiraError(
-            NotesErrorCodes.NOT_FOUND,
-            `there is no note ${input.args[0]} in scope "${ctx.scope()}" or global`,
-          );
+        if (!note) throw NotesErrors.error('NOT_FOUND.inScope', { id: input.args[0], scope: ctx.scope() });
         out.print(formatNote(note, ctx.now()));
         out.print(`  scope: ${note.scope}, created ${note.createdAt}, updated ${note.updatedAt}`);
       },
@@ -285,10 +285,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       run: (input, out) => {
         const scope = single(input, 'scope') ?? ctx.scope();
         if (!new RegExp(SCOPE_NAME_PATTERN).test(scope)) {
-          throw new MiraError(
-            NotesErrorCodes.SCOPE_INVALID,
-            `scope "${scope}" is not a scope name (lower-case letters, digits, _ and -, starting with a letter); nothing was written`,
-          );
+          throw NotesErrors.error('SCOPE_INVALID.notName', { scope });
         }
         const data = ctx.store().exportScope(scope);
         const path = ctx.resolvePath(input.args[0]!);
@@ -317,32 +314,19 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
           if (!stats.isFile()) throw new Error('it is not a regular file');
           size = stats.size;
         } catch (error) {
-          throw new MiraError(
-            NotesErrorCodes.IMPORT_INVALID,
-            `${path} cannot be imported: ${(error as Error).message}; nothing was imported`,
-          );
+          throw NotesErrors.error('IMPORT_INVALID.unreadable', { path, reason: (error as Error).message });
         }
         if (size > MAX_IMPORT_BYTES) {
-          throw new MiraError(
-            NotesErrorCodes.IMPORT_INVALID,
-            `${path} is ${size} bytes, more than the ${MAX_IMPORT_BYTES} an export may be; nothing was imported`,
-          );
+          throw NotesErrors.error('IMPORT_INVALID.tooLarge', { path, size, max: MAX_IMPORT_BYTES });
         }
         let data: unknown;
         try {
           data = JSON.parse(readFileSync(path, 'utf8'));
         } catch (error) {
-          throw new MiraError(
-            NotesErrorCodes.IMPORT_INVALID,
-            `${path} cannot be read as JSON (${(error as Error).message}); nothing was imported`,
-          );
+          throw NotesErrors.error('IMPORT_INVALID.notJson', { path, reason: (error as Error).message });
         }
         const invalid = validateNotesExport(data);
-        if (invalid)
-          throw new MiraError(
-            NotesErrorCodes.IMPORT_INVALID,
-            `${path} is not a notes export: ${invalid}; nothing was imported`,
-          );
+        if (invalid) throw NotesErrors.error('IMPORT_INVALID.notExport', { path, invalid });
         const bar = progressBar(out, 'embedding imported notes');
         let result;
         try {
@@ -380,8 +364,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       run: (input, out) => {
         const scope = input.args[0] ?? ctx.scope();
         const store = ctx.store();
-        if (!store.scopes().includes(scope))
-          throw new MiraError(NotesErrorCodes.SCOPE_INVALID, `there is no scope "${scope}"; "notes status" lists them`);
+        if (!store.scopes().includes(scope)) throw NotesErrors.error('SCOPE_INVALID.unknownHint', { scope });
         const locked = store.keyLockout(scope);
         const misses = store.clearKeyMisses(scope);
         out.print(

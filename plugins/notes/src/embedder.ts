@@ -1,7 +1,6 @@
 import type OpenAI from 'openai';
-import { MiraError } from '@mira/core';
 import { createOpenAIClient, resolveBaseURL } from '@mira/plugin-openai';
-import { NotesErrorCodes } from './errors.js';
+import { NotesErrors } from './errors.js';
 
 /** Turns texts into vectors. */
 export interface Embedder {
@@ -57,9 +56,9 @@ export class OpenAIEmbedder implements Embedder {
         throw new Error(`expected ${texts.length} embeddings, got ${ordered.length}`);
       return ordered.map((d) => Float32Array.from(d.embedding as number[]));
     } catch (error) {
-      throw new MiraError(
-        NotesErrorCodes.EMBEDDER_FAILED,
-        `the embedder ${this.destination} failed: ${(error as Error).message.split('\n')[0]}`,
+      throw NotesErrors.error(
+        'EMBEDDER_FAILED.failed',
+        { destination: this.destination, reason: (error as Error).message.split('\n')[0] },
         { cause: error },
       );
     }

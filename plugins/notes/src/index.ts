@@ -19,7 +19,7 @@ import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 import { DEFAULT_KEY_GUARD, DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-store.js';
-import { NotesErrorCodes } from './errors.js';
+import { NotesErrors } from './errors.js';
 
 /** The key of the notes store: `kernel.stores.get(NOTES_STORE)` is the profile's {@link NotesStore}. */
 export const NOTES_STORE = storeKey<NotesStore>('notes');
@@ -180,11 +180,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
       });
     }
     const store = () => {
-      if (!config.enabled)
-        throw new MiraError(
-          NotesErrorCodes.DISABLED,
-          'notes are disabled in this profile; set [notes] enabled = true and database_path in profile.toml',
-        );
+      if (!config.enabled) throw NotesErrors.error('DISABLED');
       return kernel.stores.get(NOTES_STORE);
     };
     const now = () => kernel.clock.now();

@@ -6,7 +6,7 @@ import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
 import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
-import { NotesErrorCodes } from './errors.js';
+import { NotesErrors } from './errors.js';
 import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, parseLabels, segmentSpaceless } from './text.js';
 
 /** The shared scope every session reads and only the operator writes. */
@@ -526,11 +526,7 @@ export class NotesStore {
 
   /** Creates a scope if it does not exist. */
   ensureScope(name: string): void {
-    if (!SCOPE_NAME.test(name))
-      throw new MiraError(
-        NotesErrorCodes.SCOPE_INVALID,
-        `scope names are lower-case words (a-z, 0-9, - and _), not "${name}"`,
-      );
+    if (!SCOPE_NAME.test(name)) throw NotesErrors.error('SCOPE_INVALID.badName', { name });
     this.#q('addScope').run(name, this.#now());
   }
 
@@ -629,10 +625,10 @@ export class NotesStore {
       set.run('dimension', String(vector.length));
     }
     if (Number(this.#meta('dimension')) !== vector.length) {
-      throw new MiraError(
-        NotesErrorCodes.EMBEDDER_FAILED,
-        `the embedder returned ${vector.length} dimensions but the stored vectors have ${this.#meta('dimension')}; run "notes reembed"`,
-      );
+      throw NotesErrors.error('EMBEDDER_FAILED.dimensions', {
+        got: vector.length,
+        stored: String(this.#meta('dimension')),
+      });
     }
     this.#q('insertVector').run(BigInt(id), ...this.#vectorColumns(vector));
   }
@@ -739,16 +735,13 @@ export class NotesStore {
 
   #require(id: number, viewer: Viewer, writableScope: string | undefined): NoteRow {
     const row = this.#q('noteById').get(id) as NoteRow | undefined;
-    if (!row || !this.#visible(row, viewer)) throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${id}`);
+    if (!row || !this.#visible(row, viewer)) throw NotesErrors.error('NOT_FOUND.noNote', { id });
     // A keyed note out of reach answers as a miss, whatever the key: no oracle for the right one.
     if (writableScope !== undefined && row.scope !== writableScope && row.key_digest !== null && !viewer.operator) {
-      throw new MiraError(NotesErrorCodes.NOT_FOUND, `there is no note ${id}`);
+      throw NotesErrors.error('NOT_FOUND.noNote', { id });
     }
     if (writableScope !== undefined && row.scope !== writableScope) {
-      throw new MiraError(
-        NotesErrorCodes.READ_ONLY_SCOPE,
-        `note ${id} is in the shared "${row.scope}" scope, which only the operator can change`,
-      );
+      throw NotesErrors.error('READ_ONLY_SCOPE.shared', { id, scope: row.scope });
     }
     return row;
   }
@@ -834,17 +827,14 @@ export class NotesStore {
     const sort = options.sort ?? 'newest';
     const order = BROWSE_ORDER[sort];
     if (!order) {
-      throw new MiraError(NotesErrorCodes.BROWSE_INVALID, `sort is one of ${BROWSE_SORTS.join(', ')}, not "${sort}"`);
+      throw NotesErrors.error('BROWSE_INVALID.sort', { sorts: BROWSE_SORTS.join(', '), sort });
     }
     const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), MAX_BROWSE_PAGE);
     const label = labelFilter(options.label ?? null);
     const filter = options.filter ?? '';
     // Bounded as a search query is: every word costs a pass over the text of every note in view.
     if (longerThan(filter, MAX_QUERY_LENGTH)) {
-      throw new MiraError(
-        NotesErrorCodes.BROWSE_INVALID,
-        `a filter is at most ${MAX_QUERY_LENGTH} characters; filter by a few words`,
-      );
+      throw NotesErrors.error('BROWSE_INVALID.filterTooLong', { max: MAX_QUERY_LENGTH });
     }
     const words = foldForFilter(filter).split(/\s+/u).filter(Boolean);
     const where = [VISIBLE];
@@ -925,10 +915,7 @@ export class NotesStore {
   ): Promise<{ hits: SearchHit[]; mode: 'hybrid' | 'full-text'; why?: string }> {
     // Bounded before any work: a 1 MB query would hold the index for a minute.
     if ([...query].length > MAX_QUERY_LENGTH) {
-      throw new MiraError(
-        NotesErrorCodes.QUERY_TOO_LONG,
-        `a search query is at most ${MAX_QUERY_LENGTH} characters; search for a few words`,
-      );
+      throw NotesErrors.error('QUERY_TOO_LONG', { MAX_QUERY_LENGTH });
     }
     const words = Array.from(segmentSpaceless(query.normalize('NFKC')).matchAll(/[\p{L}\p{N}]+/gu), ([word]) => word);
     const wantedLabel = labelFilter(label);
@@ -1060,11 +1047,7 @@ export class NotesStore {
     onProgress: (done: number, total: number) => void = () => {},
   ): Array<{ a: Note; b: Note; similarity: number }> {
     const total = this.count(viewer);
-    if (total > maxNotes)
-      throw new MiraError(
-        NotesErrorCodes.TOO_MANY,
-        `${total} notes are too many to compare at once (at most ${maxNotes}); narrow the scope`,
-      );
+    if (total > maxNotes) throw NotesErrors.error('TOO_MANY', { total, maxNotes });
     const rows = this.#q('visibleNotes').all(...this.#filterParams(viewer)) as NoteRow[];
     return nearDuplicatePairs(
       rows.map((r) => r.content),
@@ -1080,17 +1063,10 @@ export class NotesStore {
   combine(keep: number, drop: number, viewer: Viewer, writableScope?: string): Note {
     const kept = this.#require(keep, viewer, writableScope);
     const dropped = this.#require(drop, viewer, writableScope);
-    if (keep === drop)
-      throw new MiraError(
-        NotesErrorCodes.COMBINE_INVALID,
-        `N${keep} cannot be combined with itself; give two different notes`,
-      );
+    if (keep === drop) throw NotesErrors.error('COMBINE_INVALID', { keep });
     // Combining merges labels: across keys it would let one note's labels be found without its key.
     if (kept.key_digest !== dropped.key_digest) {
-      throw new MiraError(
-        NotesErrorCodes.KEY_MISMATCH,
-        `notes ${keep} and ${drop} have different keys (or one has none), so they cannot be combined; delete one instead`,
-      );
+      throw NotesErrors.error('KEY_MISMATCH', { keep, drop });
     }
     const labels = [...new Set([...this.#hydrate(kept).labels, ...this.#hydrate(dropped).labels])].slice(0, 8);
     this.#db.transaction(() => {
@@ -1133,10 +1109,7 @@ export class NotesStore {
       capNote(note.content);
     }
     if (!SCOPE_NAME.test(scope)) {
-      throw new MiraError(
-        NotesErrorCodes.SCOPE_INVALID,
-        `scope names are lower-case words (a-z, 0-9, - and _), not "${scope}"`,
-      );
+      throw NotesErrors.error('SCOPE_INVALID.badName', { name: scope });
     }
     const exists = this.#q('importedAlready');
     let added = 0;
@@ -1201,11 +1174,7 @@ export class NotesStore {
 
   /** Re-embeds every note with the configured embedder, replacing the vector table. */
   async reembed(batch = 64, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
-    if (!this.embedder)
-      throw new MiraError(
-        NotesErrorCodes.EMBEDDER_FAILED,
-        'no embedder is configured; set [notes.embedding] provider first',
-      );
+    if (!this.embedder) throw NotesErrors.error('EMBEDDER_FAILED.notConfigured');
     const rows = this.#q('allTexts').all() as Array<{
       id: number;
       content: string;
@@ -1278,8 +1247,5 @@ function parseCursor(cursor: string): [string | number, number] {
   } catch {
     // reported below
   }
-  throw new MiraError(
-    NotesErrorCodes.BROWSE_INVALID,
-    'the page cursor is not one this store gave; start from the first page',
-  );
+  throw NotesErrors.error('BROWSE_INVALID.cursor');
 }

@@ -1,12 +1,5 @@
-import {
-  caseFold,
-  collapseWhitespace,
-  findForbiddenCharacter,
-  findFormatCharacter,
-  longerThan,
-  MiraError,
-} from '@mira/core';
-import { NotesErrorCodes } from './errors.js';
+import { caseFold, collapseWhitespace, findForbiddenCharacter, findFormatCharacter, longerThan } from '@mira/core';
+import { NotesErrors } from './errors.js';
 
 /** A scope name: lower-case letters, digits, `_` and `-`, starting with a letter, at most 64 characters. */
 export const SCOPE_NAME_PATTERN = '^[a-z][a-z0-9_-]{0,63}$';
@@ -29,10 +22,7 @@ export function checkKey(key: string): string {
     findFormatCharacter(key) ||
     /[\t\n\r]/.test(key)
   ) {
-    throw new MiraError(
-      NotesErrorCodes.KEY_INVALID,
-      `a private key must be 1 to ${MAX_KEY_LENGTH} characters with no control, format or bidi characters; nothing was saved`,
-    );
+    throw NotesErrors.error('KEY_INVALID', { MAX_KEY_LENGTH });
   }
   return key;
 }
@@ -52,11 +42,10 @@ export const MAX_LABEL_LENGTH = 40;
  * is returned.
  */
 export function capNote(text: string): { content: string; cut: string } {
-  if (findForbiddenCharacter(text))
-    throw new MiraError(NotesErrorCodes.EMPTY, 'the note contains a control character; remove it');
+  if (findForbiddenCharacter(text)) throw NotesErrors.error('EMPTY.controlCharacter');
   // Kept as written (trimmed): normalisation belongs to the search index and to comparisons.
   const clean = text.trim();
-  if (clean === '') throw new MiraError(NotesErrorCodes.EMPTY, 'the note is empty; write some text');
+  if (clean === '') throw NotesErrors.error('EMPTY.empty');
   const chars = [...clean];
   if (chars.length <= NOTE_CAP) return { content: clean, cut: '' };
   // The cap counts code points; the text is cut at the last word boundary before it, as ICU finds word
@@ -101,15 +90,11 @@ export function parseLabels(text: string | null | undefined): string[] {
     const label = collapseWhitespace(caseFold(part.normalize('NFKC')));
     if (label === '') continue;
     if (findForbiddenCharacter(label) || longerThan(label, MAX_LABEL_LENGTH)) {
-      throw new MiraError(
-        NotesErrorCodes.LABEL_INVALID,
-        `labels are short words separated by commas (at most ${MAX_LABEL_LENGTH} characters each)`,
-      );
+      throw NotesErrors.error('LABEL_INVALID.labelTooLong', { max: MAX_LABEL_LENGTH });
     }
     if (!labels.includes(label)) labels.push(label);
   }
-  if (labels.length > MAX_LABELS)
-    throw new MiraError(NotesErrorCodes.LABEL_INVALID, `a note takes at most ${MAX_LABELS} labels`);
+  if (labels.length > MAX_LABELS) throw NotesErrors.error('LABEL_INVALID.tooMany', { max: MAX_LABELS });
   return labels;
 }
 

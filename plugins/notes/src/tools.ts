@@ -1,6 +1,5 @@
 import {
   EPISODE_ORIGINS,
-  MiraError,
   defineTool,
   rejectedResult,
   toMiraError,
@@ -10,7 +9,7 @@ import {
   type ToolResult,
 } from '@mira/core';
 import { GLOBAL_SCOPE, type KeyLockout, type Note, type NotesStore, type Viewer } from './notes-store.js';
-import { NotesErrorCodes } from './errors.js';
+import { NotesErrorCodes, NotesErrors } from './errors.js';
 import { MAX_QUERY_LENGTH, NOTE_ADVERTISED_CAP, NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
 
 /** Per episode: note writes (save, update, delete). Wrong keys are bounded per scope over time (the key guard). */
@@ -152,11 +151,7 @@ async function guarded(
 
 function writableScope(ctx: NotesToolContext): string {
   const scope = ctx.scope();
-  if (scope === GLOBAL_SCOPE)
-    throw new MiraError(
-      NotesErrorCodes.READ_ONLY_SCOPE,
-      'this session is on the shared "global" scope, which only the operator writes',
-    );
+  if (scope === GLOBAL_SCOPE) throw NotesErrors.error('READ_ONLY_SCOPE.globalSession');
   return scope;
 }
 

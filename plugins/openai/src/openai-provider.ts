@@ -7,7 +7,6 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import {
-  CognitionErrorCodes,
   CognitionErrors,
   MiraError,
   type ChatMessage,
@@ -126,18 +125,11 @@ export class OpenAIProvider implements CognitionProvider {
       }
       const completion = await client.chat.completions.create({ ...body, stream: false });
       const message = completion?.choices?.[0]?.message;
-      if (!message)
-        throw new MiraError(
-          CognitionErrorCodes.MALFORMED,
-          'the model server answered without a message (no choices); the episode ended',
-        );
+      if (!message) throw CognitionErrors.error('MALFORMED.noChoices');
       const toolCalls: ModelToolCall[] = [];
       for (const call of message.tool_calls ?? []) {
         if (call.type !== 'function' || !call.function?.name) {
-          throw new MiraError(
-            CognitionErrorCodes.MALFORMED,
-            'the model server sent a tool call that is not a function call; the episode ended',
-          );
+          throw CognitionErrors.error('MALFORMED.notFunctionCall');
         }
         toolCalls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' });
       }
@@ -172,11 +164,7 @@ export class OpenAIProvider implements CognitionProvider {
       );
     }
     const text = error instanceof Error ? error.message : String(error);
-    return new MiraError(
-      CognitionErrorCodes.MALFORMED,
-      `the model server's answer could not be understood (${text.slice(0, 200)}); the episode ended`,
-      { cause: error },
-    );
+    return CognitionErrors.error('MALFORMED.unreadable', { answer: text.slice(0, 200) }, { cause: error });
   }
 }
 
@@ -201,10 +189,7 @@ async function assembleStream(stream: AsyncIterable<ChatCompletionChunk>): Promi
   }
   const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
   if (toolCalls.some((c) => c.id === '' || c.name === '')) {
-    throw new MiraError(
-      CognitionErrorCodes.MALFORMED,
-      'the model server streamed a tool call without an id or name; the episode ended',
-    );
+    throw CognitionErrors.error('MALFORMED.streamedToolCall');
   }
   return { text: sawText ? text : null, toolCalls };
 }

@@ -18,7 +18,7 @@ import {
   type DriveStampPolicy,
   type SensorMessageType,
 } from './messages.js';
-import { HardwareErrorCodes } from './errors.js';
+import { HardwareErrorCodes, HardwareErrors } from './errors.js';
 import type { SafetyTransportSpec, StopCause, StopDelivery } from './safety/protocol.js';
 import { SafetyPath } from './safety/safety-path.js';
 import { attachNavigation, type NavigationMapping } from './navigation.js';
@@ -275,10 +275,7 @@ export function attachRobot(
 
   const drive = mapping.drive;
   if (drive && !safety) {
-    throw new MiraError(
-      HardwareErrorCodes.TRANSPORT_UNAVAILABLE,
-      `${transport.name}: a drive needs a safety path; the hardware plugin must say how its safety worker connects`,
-    );
+    throw HardwareErrors.error('TRANSPORT_UNAVAILABLE.noSafetyPath', { name: transport.name });
   }
   let path: SafetyPath | undefined;
   /** Under `use_sim_time`, the simulation clock (from start on; zero until /clock is heard). */
@@ -354,7 +351,7 @@ export function attachRobot(
       return delivery.delivered && delivery.confirmed === undefined ? { delivered: true } : delivery;
     });
     kernel.hardware.registerConsoleStopPort(() => {
-      if (!path) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, 'the safety path is not running');
+      if (!path) throw HardwareErrors.error('TRANSPORT_FAILED.safetyPathStopped');
       return path.consolePort();
     });
     kernel.tools.register(
@@ -435,9 +432,9 @@ export function attachRobot(
         await transport.connect();
       } catch (error) {
         if (error instanceof MiraError) throw error;
-        throw new MiraError(
-          HardwareErrorCodes.TRANSPORT_FAILED,
-          `${transport.name}: cannot connect: ${(error as Error).message}`,
+        throw HardwareErrors.error(
+          'TRANSPORT_FAILED.connect',
+          { name: transport.name, reason: (error as Error).message },
           { cause: error },
         );
       }

@@ -2,6 +2,7 @@ import { MiraError } from '@mira/core';
 import {
   CANCEL_GOAL_SERVICE_TYPE,
   HardwareErrorCodes,
+  HardwareErrors,
   type ActionGoal,
   type ActionOutcome,
   type QosProfile,
@@ -37,15 +38,15 @@ export async function loadRclnodejs(): Promise<Rclnodejs> {
     'native ROS 2 needs a sourced ROS 2 installation (source /opt/ros/<distro>/setup.bash, then npm install) so that rclnodejs installs; ' +
     'on a machine without ROS 2, use [ros2] transport = "rosbridge" with the robot running rosbridge_server';
   if (!process.env.AMENT_PREFIX_PATH && !process.env.ROS_DISTRO) {
-    throw new MiraError(HardwareErrorCodes.TRANSPORT_UNAVAILABLE, `ROS 2 is not sourced in this shell; ${hint}`);
+    throw HardwareErrors.error('TRANSPORT_UNAVAILABLE.rosNotSourced', { hint });
   }
   try {
     const mod = (await import('rclnodejs' as string)) as { default?: Rclnodejs } & Rclnodejs;
     return mod.default ?? mod;
   } catch (error) {
-    throw new MiraError(
-      HardwareErrorCodes.TRANSPORT_UNAVAILABLE,
-      `rclnodejs cannot be loaded (${(error as Error).message.split('\n')[0]}); ${hint}`,
+    throw HardwareErrors.error(
+      'TRANSPORT_UNAVAILABLE.rclnodejs',
+      { reason: (error as Error).message.split('\n')[0], hint },
       { cause: error },
     );
   }
@@ -116,15 +117,18 @@ export class RclnodejsTransport implements RobotTransport {
       return toRclMessage(message, type, this.#schema);
     } catch (error) {
       if (error instanceof MiraError) throw error;
-      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw HardwareErrors.error(
+        'TRANSPORT_FAILED.failed',
+        { name: this.name, reason: (error as Error).message },
+        {
+          cause: error,
+        },
+      );
     }
   }
 
   #requireNode(): RclNode {
-    if (!this.#node || this.#closed)
-      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: not connected`);
+    if (!this.#node || this.#closed) throw HardwareErrors.error('TRANSPORT_FAILED.notConnected', { name: this.name });
     return this.#node;
   }
 
@@ -205,10 +209,7 @@ export class RclnodejsTransport implements RobotTransport {
     }
     const payload = this.#toRcl(request, `${type}_Request`);
     if (!(await client.waitForService(timeoutMs))) {
-      throw new MiraError(
-        HardwareErrorCodes.SERVICE_TIMEOUT,
-        `${this.name}: service ${service} is not available within ${timeoutMs} ms`,
-      );
+      throw HardwareErrors.error('SERVICE_TIMEOUT.serviceUnavailable', { name: this.name, service, timeoutMs });
     }
     try {
       return toPlainJson(await client.sendRequestAsync(payload, { timeout: timeoutMs })) as RosMessage;
@@ -238,7 +239,7 @@ export class RclnodejsTransport implements RobotTransport {
     }
     const payload = this.#toRcl(goal, `${type}_Goal`);
     if (!(await client.waitForServer(2000))) {
-      throw new MiraError(HardwareErrorCodes.SERVICE_TIMEOUT, `${this.name}: no action server on ${action}`);
+      throw HardwareErrors.error('SERVICE_TIMEOUT.noActionServer', { name: this.name, action });
     }
     const handle = await client.sendGoal(payload, (feedback) => onFeedback(toPlainJson(feedback) as RosMessage));
     if (!handle.isAccepted()) {
@@ -268,10 +269,7 @@ export class RclnodejsTransport implements RobotTransport {
    */
   async cancelGoal(action: string, id: string): Promise<void> {
     if (!/^[0-9a-f]{32}$/.test(id)) {
-      throw new MiraError(
-        HardwareErrorCodes.TRANSPORT_FAILED,
-        `${this.name}: ${JSON.stringify(id)} is not a goal UUID`,
-      );
+      throw HardwareErrors.error('TRANSPORT_FAILED.goalId', { name: this.name, id: JSON.stringify(id) });
     }
     const response = await this.callService(
       `${action}/_action/cancel_goal`,
@@ -283,10 +281,12 @@ export class RclnodejsTransport implements RobotTransport {
     );
     const code = Number(response.return_code ?? 0);
     if (code !== 0 && code !== CANCEL_GOAL_TERMINATED) {
-      throw new MiraError(
-        HardwareErrorCodes.TRANSPORT_FAILED,
-        `${this.name}: ${action} refused to cancel goal ${id} (${CANCEL_RETURN_CODES[code] ?? `return code ${code}`})`,
-      );
+      throw HardwareErrors.error('TRANSPORT_FAILED.cancelRefused', {
+        name: this.name,
+        action,
+        id,
+        reason: CANCEL_RETURN_CODES[code] ?? `return code ${code}`,
+      });
     }
   }
 

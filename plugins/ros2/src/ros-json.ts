@@ -1,5 +1,4 @@
-import { MiraError } from '@mira/core';
-import { HardwareErrorCodes, type RosMessage } from '@mira/robot';
+import { HardwareErrors, type RosMessage } from '@mira/robot';
 import type { RclMessageDef } from './rclnodejs-api.js';
 
 const INT64_TYPES = new Set(['int64', 'uint64']);
@@ -26,7 +25,7 @@ function toBigInt(value: unknown, where: string): unknown {
   if (typeof value === 'bigint') return value;
   if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
-  throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${where} must be a whole number, got ${String(value)}`);
+  throw HardwareErrors.error('TRANSPORT_FAILED.wholeNumber', { where, value: String(value) });
 }
 
 /**

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as roslib from 'roslib';
 import { WebSocket } from 'ws';
-import { MiraError } from '@mira/core';
 import {
-  HardwareErrorCodes,
+  HardwareErrors,
   type ActionGoal,
   type ActionOutcome,
   type LinkState,
@@ -251,20 +250,14 @@ async function openLink(url: string, livenessMs: number, timeoutMs: number): Pro
     link.kill();
     if (outcome instanceof Error) {
       // Retrying cannot help: the URL is not one a socket can be opened to.
-      throw new MiraError(
-        HardwareErrorCodes.TRANSPORT_FAILED,
-        `cannot open a connection to rosbridge at ${url}: ${outcome.message}; fix [ros2] url`,
-      );
+      throw HardwareErrors.error('TRANSPORT_FAILED.rosbridgeOpen', { url, reason: outcome.message });
     }
     last = outcome;
     if (performance.now() + wait >= deadline) break;
     await new Promise((resolve) => setTimeout(resolve, wait));
     wait = Math.min(wait * 2, BACKOFF_MAX_MS);
   }
-  throw new MiraError(
-    HardwareErrorCodes.TRANSPORT_FAILED,
-    `cannot reach rosbridge at ${url} within ${timeoutMs} ms (${last}); start rosbridge_server on the robot or fix [ros2] url`,
-  );
+  throw HardwareErrors.error('TRANSPORT_FAILED.rosbridgeUnreachable', { url, timeoutMs, last });
 }
 
 /**
@@ -355,12 +348,13 @@ export class RosbridgeTransport implements RobotTransport {
 
   #requireConnected(what: string): RosConnection {
     if (this.#closed || !this.#link)
-      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: closed; ${what} was not sent`);
+      throw HardwareErrors.error('TRANSPORT_FAILED.closedNotSent', { name: this.name, what });
     if (!this.connected) {
-      throw new MiraError(
-        HardwareErrorCodes.TRANSPORT_FAILED,
-        `${this.name}: not connected (${this.link().why ?? 'reconnecting'}); ${what} was not sent and is not queued`,
-      );
+      throw HardwareErrors.error('TRANSPORT_FAILED.notConnectedNotSent', {
+        name: this.name,
+        why: this.link().why ?? 'reconnecting',
+        what,
+      });
     }
     return this.#link.ros;
   }
@@ -433,8 +427,7 @@ export class RosbridgeTransport implements RobotTransport {
   }
 
   subscribe(topic: string, type: string, handler: (message: RosMessage) => void, qos?: QosProfile): () => void {
-    if (!this.#link || this.#closed)
-      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: not connected`);
+    if (!this.#link || this.#closed) throw HardwareErrors.error('TRANSPORT_FAILED.notConnected', { name: this.name });
     const t = new ROSLIB.Topic({
       ros: this.#link.ros,
       name: topic,
@@ -479,8 +472,7 @@ export class RosbridgeTransport implements RobotTransport {
     type: string,
     handler: (request: RosMessage) => RosMessage | Promise<RosMessage>,
   ): () => void {
-    if (!this.#link || this.#closed)
-      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: not connected`);
+    if (!this.#link || this.#closed) throw HardwareErrors.error('TRANSPORT_FAILED.notConnected', { name: this.name });
     const ros = this.#link.ros;
     const listener = (event?: unknown) => {
       const request = event as { op?: string; id?: string; args?: RosMessage };
@@ -529,30 +521,21 @@ export class RosbridgeTransport implements RobotTransport {
         done();
         if (response.result === false) {
           reject(
-            new MiraError(
-              HardwareErrorCodes.TRANSPORT_FAILED,
-              `${this.name}: service ${service} failed: ${describeRosEvent(response.values)}`,
-            ),
+            HardwareErrors.error('TRANSPORT_FAILED.serviceFailed', {
+              name: this.name,
+              service,
+              reason: describeRosEvent(response.values),
+            }),
           );
         } else resolve((response.values ?? {}) as RosMessage);
       };
       const onClose = () => {
         done();
-        reject(
-          new MiraError(
-            HardwareErrorCodes.TRANSPORT_FAILED,
-            `${this.name}: the connection closed during the call to ${service}`,
-          ),
-        );
+        reject(HardwareErrors.error('TRANSPORT_FAILED.closedDuringCall', { name: this.name, service }));
       };
       const timer = setTimeout(() => {
         done();
-        reject(
-          new MiraError(
-            HardwareErrorCodes.SERVICE_TIMEOUT,
-            `${this.name}: service ${service} did not answer within ${timeoutMs} ms`,
-          ),
-        );
+        reject(HardwareErrors.error('SERVICE_TIMEOUT.serviceNoAnswer', { name: this.name, service, timeoutMs }));
       }, timeoutMs);
       ros.once(id, onResponse);
       ros.once('close', onClose);
@@ -572,7 +555,7 @@ export class RosbridgeTransport implements RobotTransport {
     const link = await openLink(this.#url, this.#livenessMs, this.#connectTimeoutMs);
     if (this.#closed) {
       link.close();
-      throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: closed; the goal was not sent`);
+      throw HardwareErrors.error('TRANSPORT_FAILED.closedGoalNotSent', { name: this.name });
     }
     this.#goals.add(link);
     const ros = link.ros;
@@ -610,12 +593,7 @@ export class RosbridgeTransport implements RobotTransport {
       ros.once('close', () => {
         if (settled) return;
         finish();
-        reject(
-          new MiraError(
-            HardwareErrorCodes.TRANSPORT_FAILED,
-            `${this.name}: the connection closed while the goal to ${action} was running; the robot may still be pursuing it`,
-          ),
-        );
+        reject(HardwareErrors.error('TRANSPORT_FAILED.closedDuringGoal', { name: this.name, action }));
       });
     });
     ros.callOnConnection({ op: 'send_action_goal', id, action, action_type: type, args: goal, feedback: true });

@@ -1,6 +1,5 @@
 import { BroadcastChannel } from 'node:worker_threads';
-import { MiraError } from '@mira/core';
-import { HardwareErrorCodes, type RobotTransport, type RosMessage } from '@mira/robot';
+import { HardwareErrors, type RobotTransport, type RosMessage } from '@mira/robot';
 
 /**
  * What travels on a simulator's bus between threads: a message on a topic,
@@ -30,7 +29,7 @@ export class SimBusTransport implements RobotTransport {
   }
 
   async connect(): Promise<void> {
-    if (this.#closed) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, `${this.name}: the transport is closed`);
+    if (this.#closed) throw HardwareErrors.error('TRANSPORT_FAILED.closed', { name: this.name });
     if (this.#channel) return;
     const channel = new BroadcastChannel(this.#bus);
     channel.unref();
@@ -55,26 +54,17 @@ export class SimBusTransport implements RobotTransport {
 
   async publish(topic: string, _type: string, message: RosMessage): Promise<void> {
     if (!this.#channel || this.#closed) {
-      throw new MiraError(
-        HardwareErrorCodes.TRANSPORT_FAILED,
-        `${this.name}: cannot publish on ${topic}: not connected`,
-      );
+      throw HardwareErrors.error('TRANSPORT_FAILED.publishNotConnected', { name: this.name, topic });
     }
     this.#channel.postMessage({ kind: 'msg', topic, message } satisfies BusFrame);
   }
 
   advertiseService(): () => void {
-    throw new MiraError(
-      HardwareErrorCodes.UNSUPPORTED_MESSAGE,
-      `${this.name}: services are not carried between threads`,
-    );
+    throw HardwareErrors.error('UNSUPPORTED_MESSAGE.servicesBetweenThreads', { name: this.name });
   }
 
   async callService(service: string): Promise<RosMessage> {
-    throw new MiraError(
-      HardwareErrorCodes.UNSUPPORTED_MESSAGE,
-      `${this.name}: cannot call ${service}: services are not carried between threads`,
-    );
+    throw HardwareErrors.error('UNSUPPORTED_MESSAGE.callBetweenThreads', { name: this.name, service });
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { cameraFrame } from './camera.js';
-import { MiraError, type Clock } from '@mira/core';
+import { type Clock } from '@mira/core';
 import {
-  HardwareErrorCodes,
+  HardwareErrors,
   stamp,
   velocityOf,
   yawQuaternion,
@@ -75,7 +75,7 @@ export class SimTransport implements RobotTransport {
   }
 
   async connect(): Promise<void> {
-    if (this.#closed) throw new MiraError(HardwareErrorCodes.TRANSPORT_FAILED, 'sim: the transport is closed');
+    if (this.#closed) throw HardwareErrors.error('TRANSPORT_FAILED.simClosed');
     if (this.#connected) return;
     this.#connected = true;
     this.#last = this.#clock.monotonic();
@@ -203,11 +203,7 @@ export class SimTransport implements RobotTransport {
   }
 
   async publish(topic: string, _type: string, message: RosMessage): Promise<void> {
-    if (this.#closed)
-      throw new MiraError(
-        HardwareErrorCodes.TRANSPORT_FAILED,
-        `sim: cannot publish on ${topic}: the transport is closed`,
-      );
+    if (this.#closed) throw HardwareErrors.error('TRANSPORT_FAILED.simPublishClosed', { topic });
     this.#deliver(topic, structuredClone(message));
   }
 
@@ -224,11 +220,7 @@ export class SimTransport implements RobotTransport {
 
   async callService(service: string, _type: string, request: RosMessage, timeoutMs: number): Promise<RosMessage> {
     const handler = this.#services.get(service);
-    if (!handler)
-      throw new MiraError(
-        HardwareErrorCodes.SERVICE_TIMEOUT,
-        `sim: no service ${service} answered within ${timeoutMs} ms`,
-      );
+    if (!handler) throw HardwareErrors.error('SERVICE_TIMEOUT.simServiceNoAnswer', { service, timeoutMs });
     return structuredClone(await handler(structuredClone(request)));
   }
 

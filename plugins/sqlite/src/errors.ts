@@ -6,26 +6,52 @@ export const SqliteErrors = defineErrors('@mira/sqlite', {
     code: 'MIRA_ERR_STORE_NOT_SQLITE',
     message: 'the file is not an SQLite database; it was left unchanged',
     fix: 'point the database_path setting at another file',
+    template: '{path} is not an SQLite database{detail}; it was left unchanged. Point {setting} at another file',
   },
   UNVERSIONED: {
     code: 'MIRA_ERR_STORE_UNVERSIONED',
     message: 'an SQLite database with tables but no schema version: not a Mira file; left unchanged',
     fix: 'point the database_path setting at a new file',
+    situations: {
+      tablesWithoutVersion:
+        '{path} is an SQLite database without a schema version (PRAGMA user_version = 0) that already holds tables ({tables}); it is not a {what} and was left unchanged. Point {setting} at a new file',
+      changedWhileOpening: '{path} changed while it was being opened; start again',
+    },
   },
   UNSUPPORTED_VERSION: {
     code: 'MIRA_ERR_STORE_UNSUPPORTED_VERSION',
     message: 'a Mira database of a schema version this build does not support; left unchanged',
     fix: 'use the Mira release that wrote it, or another file',
+    situations: {
+      newer:
+        '{path} has {what} schema version {userVersion}, but this Mira supports version {version}; it was left unchanged. Use the Mira release that wrote it, or another file',
+    },
   },
   NOT_MIRA: {
     code: 'MIRA_ERR_STORE_NOT_MIRA',
     message: "another application's database, or the other Mira store's file; left unchanged",
     fix: 'point the database_path setting at a new file; memory and notes need a file each',
+    situations: {
+      markedButDifferent:
+        "{path} is marked as a {what} of schema version {userVersion}, but its tables and indexes ({found}) are not what Mira's version {userVersion} created, so it is not upgraded; it was left unchanged. Point {setting} at another file",
+      otherStore:
+        '{path} is a Mira {otherKind} database, not a {what}; it was left unchanged. Each store needs a file of its own: point {setting} at another file',
+      otherApplication:
+        '{path} is not a {what}: it belongs to another application (application_id {applicationId}); it was left unchanged. Point {setting} at a new file',
+      foreignTables:
+        '{path} is not a {what}: it has tables {tables}; user_version {userVersion}; application_id 0; it was left unchanged. Point {setting} at a new file',
+      unreadableBuild: '{path} is not a {what} this build reads; left unchanged',
+    },
   },
   READ_ONLY: {
     code: 'MIRA_ERR_STORE_READ_ONLY',
     message: 'the database file or its directory is read-only',
     fix: 'fix the permissions, or point the database_path setting at a writable place',
+    situations: {
+      permissions:
+        '{path} cannot be written: {what} is read-only ({code}); a {store} must be writable. Fix the permissions or point {setting} at a writable place',
+      notWritable: '{path} cannot be written ({reason}); a {what} must be writable',
+    },
   },
 });
 

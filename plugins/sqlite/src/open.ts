@@ -18,7 +18,7 @@ import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CoreErrorCodes, MiraError } from '@mira/core';
 import type { SqliteDatabase } from './driver.js';
-import { SqliteErrorCodes } from './errors.js';
+import { SqliteErrors } from './errors.js';
 
 /**
  * The `PRAGMA application_id` Mira writes into each kind of file it creates
@@ -137,9 +137,9 @@ function isSqliteHeader(header: Buffer): boolean {
 const hex = (id: number) => `0x${(id >>> 0).toString(16).padStart(8, '0')}`;
 
 function notSqlite(path: string, schema: StoreSchema, detail?: string, cause?: unknown): MiraError {
-  return new MiraError(
-    SqliteErrorCodes.NOT_SQLITE,
-    `${path} is not an SQLite database${detail ? ` (${detail})` : ''}; it was left unchanged. Point ${schema.setting} at another file`,
+  return SqliteErrors.error(
+    'NOT_SQLITE',
+    { path, detail: detail ? ` (${detail})` : '', setting: schema.setting },
     { cause },
   );
 }
@@ -203,44 +203,50 @@ function classify(path: string, schema: StoreSchema, found: Found): Inspection |
     if (found.shape === undefined) return undefined;
     if (found.shape === shapeOfDdl(upgrade.fromDdl)) return { state: 'upgrade', from: upgrade.from };
     if (applicationId === ours) {
-      throw new MiraError(
-        SqliteErrorCodes.NOT_MIRA,
-        `${path} is marked as a ${schema.what} of schema version ${userVersion}, but its tables and indexes (${(found.tables ?? []).join(', ')}) are not what Mira's version ${userVersion} created, so it is not upgraded; it was left unchanged. Point ${schema.setting} at another file`,
-      );
+      throw SqliteErrors.error('NOT_MIRA.markedButDifferent', {
+        path,
+        what: schema.what,
+        userVersion,
+        found: (found.tables ?? []).join(', '),
+        setting: schema.setting,
+      });
     }
     // Not marked as Mira's and not what that version made: described below like any other foreign file.
   }
   const unrecognisedUpgrade = upgrade !== undefined && found.shape !== undefined;
   if (applicationId === ours) {
     if (userVersion === schema.version) return { state: 'current', adopt: false };
-    throw new MiraError(
-      SqliteErrorCodes.UNSUPPORTED_VERSION,
-      `${path} has ${schema.what} schema version ${userVersion}, but this Mira supports version ${schema.version}; it was left unchanged. Use the Mira release that wrote it, or another file`,
-    );
+    throw SqliteErrors.error('UNSUPPORTED_VERSION.newer', {
+      path,
+      what: schema.what,
+      userVersion,
+      version: schema.version,
+    });
   }
   const otherKind = (Object.keys(MIRA_APPLICATION_IDS) as MiraStoreKind[]).find(
     (kind) => MIRA_APPLICATION_IDS[kind] === applicationId,
   );
   if (otherKind) {
-    throw new MiraError(
-      SqliteErrorCodes.NOT_MIRA,
-      `${path} is a Mira ${otherKind} database, not a ${schema.what}; it was left unchanged. Each store needs a file of its own: point ${schema.setting} at another file`,
-    );
+    throw SqliteErrors.error('NOT_MIRA.otherStore', { path, otherKind, what: schema.what, setting: schema.setting });
   }
   if (applicationId !== 0) {
-    throw new MiraError(
-      SqliteErrorCodes.NOT_MIRA,
-      `${path} is not a ${schema.what}: it belongs to another application (application_id ${hex(applicationId)}); it was left unchanged. Point ${schema.setting} at a new file`,
-    );
+    throw SqliteErrors.error('NOT_MIRA.otherApplication', {
+      path,
+      what: schema.what,
+      applicationId: hex(applicationId),
+      setting: schema.setting,
+    });
   }
   if (found.tables === undefined) return undefined;
   const tables = found.tables;
   if (userVersion === 0 && found.objects === 0) return { state: 'new' };
   if (userVersion === 0) {
-    throw new MiraError(
-      SqliteErrorCodes.UNVERSIONED,
-      `${path} is an SQLite database without a schema version (PRAGMA user_version = 0) that already holds tables (${tables.join(', ') || 'none'}); it is not a ${schema.what} and was left unchanged. Point ${schema.setting} at a new file`,
-    );
+    throw SqliteErrors.error('UNVERSIONED.tablesWithoutVersion', {
+      path,
+      tables: tables.join(', ') || 'none',
+      what: schema.what,
+      setting: schema.setting,
+    });
   }
   const missing = schema.tables.filter((table) => !tables.includes(table));
   // Adopted only when it is exactly what Mira creates (every table and index with its SQL): a file that
@@ -248,15 +254,20 @@ function classify(path: string, schema: StoreSchema, found: Found): Inspection |
   if (userVersion === schema.version && missing.length === 0 && found.shape === shapeOfDdl(schema.ddl))
     return { state: 'current', adopt: true };
   if (!unrecognisedUpgrade && userVersion !== schema.version && tables.some((table) => schema.tables.includes(table))) {
-    throw new MiraError(
-      SqliteErrorCodes.UNSUPPORTED_VERSION,
-      `${path} has ${schema.what} schema version ${userVersion}, but this Mira supports version ${schema.version}; it was left unchanged. Use the Mira release that wrote it, or another file`,
-    );
+    throw SqliteErrors.error('UNSUPPORTED_VERSION.newer', {
+      path,
+      what: schema.what,
+      userVersion,
+      version: schema.version,
+    });
   }
-  throw new MiraError(
-    SqliteErrorCodes.NOT_MIRA,
-    `${path} is not a ${schema.what}: it has tables ${tables.join(', ') || '(none)'}; user_version ${userVersion}; application_id 0; it was left unchanged. Point ${schema.setting} at a new file`,
-  );
+  throw SqliteErrors.error('NOT_MIRA.foreignTables', {
+    path,
+    what: schema.what,
+    tables: tables.join(', ') || '(none)',
+    userVersion,
+    setting: schema.setting,
+  });
 }
 
 /**
@@ -312,9 +323,9 @@ function assertWritable(path: string, schema: StoreSchema): void {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') continue;
-      throw new MiraError(
-        SqliteErrorCodes.READ_ONLY,
-        `${path} cannot be written: ${what} is read-only (${code}); a ${schema.what} must be writable. Fix the permissions or point ${schema.setting} at a writable place`,
+      throw SqliteErrors.error(
+        'READ_ONLY.permissions',
+        { path, what, code, store: schema.what, setting: schema.setting },
         { cause: error },
       );
     }
@@ -375,10 +386,7 @@ export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema
     const userVersion = db.pragma('user_version', { simple: true }) as number;
     const ours = MIRA_APPLICATION_IDS[schema.kind];
     if (userVersion !== schema.version || (applicationId !== ours && applicationId !== 0)) {
-      throw new MiraError(
-        SqliteErrorCodes.NOT_MIRA,
-        `${path} is not a ${schema.what} this build reads; left unchanged`,
-      );
+      throw SqliteErrors.error('NOT_MIRA.unreadableBuild', { path, what: schema.what });
     }
     return db;
   } catch (error) {
@@ -443,7 +451,7 @@ export function openDatabase(
         db.pragma(`application_id = ${ours}`);
         return;
       }
-      throw new MiraError(SqliteErrorCodes.UNVERSIONED, `${path} changed while it was being opened; start again`);
+      throw SqliteErrors.error('UNVERSIONED.changedWhileOpening', { path });
     }).immediate();
     return db;
   } catch (error) {
@@ -451,9 +459,9 @@ export function openDatabase(
     if (error instanceof MiraError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
-      throw new MiraError(
-        SqliteErrorCodes.READ_ONLY,
-        `${path} cannot be written (${(error as Error).message}); a ${schema.what} must be writable`,
+      throw SqliteErrors.error(
+        'READ_ONLY.notWritable',
+        { path, reason: (error as Error).message, what: schema.what },
         { cause: error },
       );
     }
@@ -512,7 +520,7 @@ function upgradeDatabase(db: Database.Database, path: string, schema: StoreSchem
           (applicationId !== ours && applicationId !== 0) ||
           shapeOf(db) !== shapeOfDdl(upgrade.fromDdl)
         ) {
-          throw new MiraError(SqliteErrorCodes.UNVERSIONED, `${path} changed while it was being opened; start again`);
+          throw SqliteErrors.error('UNVERSIONED.changedWhileOpening', { path });
         }
         // The file as it is, under the write lock and before anything is written: in rollback-journal mode
         // its bytes on disk; in WAL mode the database as its WAL makes it (the main file alone lacks it).

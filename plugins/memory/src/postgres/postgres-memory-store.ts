@@ -1,7 +1,7 @@
 import { DataSource, type EntityManager, type EntitySchema, type MigrationInterface } from 'typeorm';
 import {
   DEFAULT_MAX_OBJECT_BYTES,
-  MemoryErrorCodes,
+  MemoryErrors,
   MiraError,
   DEFAULT_PROPOSAL_TTL_MS,
   prepareName,
@@ -114,9 +114,13 @@ export function fleetError(error: unknown, where: string): MiraError {
       `${where}: ${message}; nothing was written; the next command tries again`,
     );
   }
-  return new MiraError(MemoryErrorCodes.BACKEND, `the memory database failed and nothing was written: ${message}`, {
-    cause: error,
-  });
+  return MemoryErrors.error(
+    'BACKEND.failed',
+    { reason: message },
+    {
+      cause: error,
+    },
+  );
 }
 
 /** The IDs of the entities named `$2` exactly (canonical name or alias) in space `$1`. */
@@ -808,7 +812,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
   }
 
   protected async execute<T>(what: string, script: Script<T>): Promise<T> {
-    if (this.#closed) throw new MiraError(MemoryErrorCodes.CLOSED, 'the memory store is closed');
+    if (this.#closed) throw MemoryErrors.error('CLOSED.closed');
     try {
       return await runAsync(script, this.#statements, this.#transact);
     } catch (error) {
@@ -817,7 +821,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
   }
 
   async #run<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    if (this.#closed) throw new MiraError(MemoryErrorCodes.CLOSED, 'the memory store is closed');
+    if (this.#closed) throw MemoryErrors.error('CLOSED.closed');
     try {
       return await fn();
     } catch (error) {
@@ -949,10 +953,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
           snapshot.payloads.flatMap((p) => (p.payloadKind === 'object_ref' && p.sha256 ? [[p.sha256, p]] : [])),
         );
         if (objects.size > 0 && !snapshot.readObject)
-          throw new MiraError(
-            MemoryErrorCodes.OBJECT_MISSING,
-            `the memory to copy refers to ${objects.size} objects it cannot read; nothing was copied`,
-          );
+          throw MemoryErrors.error('OBJECT_MISSING.copyUnreadable', { count: objects.size });
         for (const [sha256, payload] of objects) {
           const bytes = await snapshot.readObject!(sha256);
           await m.query(
@@ -1002,11 +1003,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
     try {
       await this.#ds.destroy();
     } catch (error) {
-      throw new MiraError(
-        MemoryErrorCodes.BACKEND,
-        `closing the memory store's connections failed: ${(error as Error).message}`,
-        { cause: error },
-      );
+      throw MemoryErrors.error('BACKEND.close', { reason: (error as Error).message }, { cause: error });
     }
   }
 }

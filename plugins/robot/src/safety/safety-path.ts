@@ -3,8 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { MiraError } from '@mira/core';
-import { HardwareErrorCodes } from '../errors.js';
+import { HardwareErrors } from '../errors.js';
 import type {
   FromSafety,
   NavigationState,
@@ -110,10 +109,9 @@ export class SafetyPath {
     }).catch((error: Error) => ({ type: 'failed' as const, error: error.message }));
     if (first.type !== 'ready') {
       await worker.terminate();
-      throw new MiraError(
-        HardwareErrorCodes.TRANSPORT_FAILED,
-        `the safety path could not connect its own transport: ${first.type === 'failed' ? first.error : 'no answer'}`,
-      );
+      throw HardwareErrors.error('TRANSPORT_FAILED.safetyPathConnect', {
+        reason: first.type === 'failed' ? first.error : 'no answer',
+      });
     }
     worker.removeAllListeners('error');
     worker.removeAllListeners('exit');
@@ -197,10 +195,6 @@ export class SafetyPath {
     }
     this.#pending.clear();
     await this.#worker.terminate();
-    if (!reply)
-      throw new MiraError(
-        HardwareErrorCodes.TRANSPORT_FAILED,
-        'the safety path did not confirm zero velocity at shutdown',
-      );
+    if (!reply) throw HardwareErrors.error('TRANSPORT_FAILED.safetyPathShutdown');
   }
 }
