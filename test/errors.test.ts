@@ -242,6 +242,49 @@ describe('error catalogues', () => {
     ).to.throw('situation "Not-a-name" of ACME_ERR_BAD_SITUATION must be a camelCase name');
   });
 
+  it("borrow another package's code: the owner's meaning and fix, the borrower's wording", async () => {
+    const { defineErrors, errorEntry, whatToDo, CoreErrorCodes, CoreErrors } = await import('@mira/core');
+    const Lab = defineErrors('@acme/borrower', {
+      OWN: { code: 'ACME_ERR_BORROWER_OWN', message: 'own', fix: 'own fix' },
+      STORE_OPEN_FAILED: {
+        code: CoreErrorCodes.STORE_OPEN_FAILED,
+        borrowed: true,
+        situations: { locked: '{path} is locked by another process; stop it' },
+      },
+      TEXT_EMPTY: { code: CoreErrorCodes.TEXT_EMPTY, borrowed: true, template: '{what} is empty' },
+    });
+    const locked = Lab.error('STORE_OPEN_FAILED.locked', { path: '/var/lab.db' });
+    expect(locked.code).to.equal('MIRA_ERR_STORE_OPEN_FAILED');
+    expect(locked.detail).to.equal('/var/lab.db is locked by another process; stop it');
+    expect(Lab.error('TEXT_EMPTY', { what: 'the label' }).detail).to.equal('the label is empty');
+    // Without a situation, the owner's message; the fix is the owner's, once.
+    expect(Lab.error('STORE_OPEN_FAILED').detail).to.equal(CoreErrors.entry(CoreErrorCodes.STORE_OPEN_FAILED)!.message);
+    expect(whatToDo(locked)).to.equal(CoreErrors.entry(CoreErrorCodes.STORE_OPEN_FAILED)!.fix);
+    expect(errorEntry(CoreErrorCodes.STORE_OPEN_FAILED)).to.equal(CoreErrors.entry(CoreErrorCodes.STORE_OPEN_FAILED));
+    // Defined by the owner alone: not among the borrower's entries, nor found through it.
+    expect(Lab.entries.map((e) => e.code)).to.deep.equal(['ACME_ERR_BORROWER_OWN']);
+    expect(Lab.borrowed.map((e) => e.code)).to.deep.equal(['MIRA_ERR_STORE_OPEN_FAILED', 'MIRA_ERR_TEXT_EMPTY']);
+    expect(Lab.entry(CoreErrorCodes.STORE_OPEN_FAILED)).to.equal(undefined);
+    // The reference words the borrowed situations in the owner's row.
+    const row = renderReference([CoreErrors, Lab])
+      .split('\n')
+      .find((line) => line.startsWith('| `MIRA_ERR_STORE_OPEN_FAILED` | `@mira/core` |'))!;
+    expect(row).to.contain('; `@acme/borrower` says “{path} is locked by another process; stop it”');
+    expect(() =>
+      defineErrors('@acme/bad-borrower', { X: { code: 'ACME_ERR_NOBODY_DEFINES', borrowed: true, template: 'x' } }),
+    ).to.throw('borrowed error code ACME_ERR_NOBODY_DEFINES is defined by no loaded catalogue');
+    expect(() =>
+      defineErrors('@acme/bad-borrower', { X: { code: CoreErrorCodes.TEXT_EMPTY, borrowed: true } }),
+    ).to.throw('borrowed error code MIRA_ERR_TEXT_EMPTY needs a template or situations of its own');
+  });
+
+  it('borrow only codes another catalogue defines', () => {
+    const defined = new Set(catalogues.flatMap((c) => c.entries.map((e) => e.code)));
+    for (const catalogue of catalogues)
+      for (const entry of catalogue.borrowed)
+        expect(defined, `${catalogue.package} borrows ${entry.code}`).to.include(entry.code);
+  });
+
   it('refuse a code defined twice in one catalogue', async () => {
     const { defineErrors } = await import('@mira/core');
     expect(() =>

@@ -31,6 +31,21 @@ export interface ErrorEntry<C extends string = string> {
 }
 
 /**
+ * A code of another package's catalogue that this package raises too (a store plugin raises core's
+ * `STORE_OPEN_FAILED`): the meaning and the fix stay the owner's, once; the borrowing catalogue words
+ * its own situations (`{ code: CoreErrorCodes.STORE_OPEN_FAILED, borrowed: true, situations: {…} }`).
+ * The owner's catalogue must be loaded first, which importing its code constant does.
+ */
+export interface BorrowedEntry<C extends string = string> {
+  readonly code: C;
+  readonly borrowed: true;
+  /** As {@link ErrorEntry.template}. */
+  readonly template?: string;
+  /** As {@link ErrorEntry.situations}. */
+  readonly situations?: Readonly<Record<string, string>>;
+}
+
+/**
  * The `{name}` placeholders of a template, as a union of names. Braces around anything but a name
  * (`{ name, version }`, `{}`) are text, as {@link fillTemplate} reads them.
  */
@@ -46,7 +61,7 @@ export type TemplateParams<T extends string> = { readonly [K in TemplatePlacehol
  * What {@link ErrorCatalogue.error} takes after the key: an entry with a template takes its parameters;
  * one without takes an optional detail (the entry's message when absent).
  */
-export type ErrorArgs<E extends ErrorEntry> = E extends { readonly template: infer T extends string }
+export type ErrorArgs<E extends ErrorEntry | BorrowedEntry> = E extends { readonly template: infer T extends string }
   ? [TemplatePlaceholders<T>] extends [never]
     ? [params?: TemplateParams<T>, options?: { cause?: unknown }]
     : [params: TemplateParams<T>, options?: { cause?: unknown }]
@@ -78,7 +93,7 @@ export function fillTemplate(template: string, params: Readonly<Record<string, s
 }
 
 /** The definitions a catalogue is built from, by key (`CONFIG_INVALID`). */
-export type ErrorDefinitions = Readonly<Record<string, ErrorEntry>>;
+export type ErrorDefinitions = Readonly<Record<string, ErrorEntry | BorrowedEntry>>;
 
 /** A package's catalogue: its codes by key, and every entry for the reference and for HTTP statuses. */
 export interface ErrorCatalogue<D extends ErrorDefinitions = ErrorDefinitions> {
@@ -86,8 +101,11 @@ export interface ErrorCatalogue<D extends ErrorDefinitions = ErrorDefinitions> {
   readonly package: string;
   /** The codes by key: `CoreErrors.codes.CONFIG_INVALID === 'MIRA_ERR_CONFIG_INVALID'`. */
   readonly codes: { readonly [K in keyof D]: D[K]['code'] };
+  /** The codes this package defines. */
   readonly entries: readonly ErrorEntry<D[keyof D]['code']>[];
-  /** The entry of a code, when this catalogue holds it. */
+  /** The codes of other packages it raises in situations of its own ({@link BorrowedEntry}). */
+  readonly borrowed: readonly BorrowedEntry<D[keyof D]['code']>[];
+  /** The entry of a code this catalogue defines (not one it borrows). */
   entry(code: string): ErrorEntry | undefined;
   /**
    * A {@link MiraError} with this catalogue's code: its message built from the entry's template and the
@@ -121,17 +139,32 @@ const LOADED = new Map<string, ErrorEntry>();
  * throw AcmeErrors.error('NOTE_TOO_LONG', { length: 900, max: 512 });
  */
 export function defineErrors<const D extends ErrorDefinitions>(pkg: string, definitions: D): ErrorCatalogue<D> {
-  const entries = Object.values(definitions).map((entry) =>
+  const all = Object.values(definitions).map((entry) =>
     Object.freeze({ ...entry, ...(entry.situations && { situations: Object.freeze({ ...entry.situations }) }) }),
   );
   const byCode = new Map<string, ErrorEntry>();
-  for (const entry of entries) {
+  const entries: ErrorEntry[] = [];
+  const borrowed: BorrowedEntry[] = [];
+  const seen = new Set<string>();
+  for (const entry of all) {
     if (!/^[A-Z][A-Z0-9_]*$/.test(entry.code))
       throw new Error(`${pkg}: error code "${entry.code}" must be UPPER_SNAKE_CASE`);
-    if (byCode.has(entry.code)) throw new Error(`${pkg}: error code ${entry.code} is defined twice in its catalogue`);
+    if (seen.has(entry.code)) throw new Error(`${pkg}: error code ${entry.code} is defined twice in its catalogue`);
+    seen.add(entry.code);
     for (const situation of Object.keys(entry.situations ?? {}))
       if (!/^[a-z][A-Za-z0-9]*$/.test(situation))
         throw new Error(`${pkg}: situation "${situation}" of ${entry.code} must be a camelCase name`);
+    if ('borrowed' in entry) {
+      if (!LOADED.has(entry.code))
+        throw new Error(
+          `${pkg}: borrowed error code ${entry.code} is defined by no loaded catalogue; import its code from the package that defines it`,
+        );
+      if (entry.template === undefined && entry.situations === undefined)
+        throw new Error(`${pkg}: borrowed error code ${entry.code} needs a template or situations of its own`);
+      borrowed.push(entry);
+      continue;
+    }
+    entries.push(entry);
     byCode.set(entry.code, entry);
     // The first catalogue to define a code keeps it (a test refuses a code defined in two packages).
     if (!LOADED.has(entry.code)) LOADED.set(entry.code, entry);
@@ -142,6 +175,7 @@ export function defineErrors<const D extends ErrorDefinitions>(pkg: string, defi
     package: pkg,
     codes: codes as ErrorCatalogue<D>['codes'],
     entries: Object.freeze(entries) as ErrorCatalogue<D>['entries'],
+    borrowed: Object.freeze(borrowed) as ErrorCatalogue<D>['borrowed'],
     entry: (code: string) => byCode.get(code),
     error: (key: string, ...args: unknown[]) => {
       const dot = key.indexOf('.');
@@ -155,7 +189,9 @@ export function defineErrors<const D extends ErrorDefinitions>(pkg: string, defi
           ? fillTemplate(template, typeof given === 'object' ? given : {})
           : typeof given === 'string'
             ? given
-            : entry.message;
+            : 'borrowed' in entry
+              ? LOADED.get(entry.code)!.message
+              : entry.message;
       return new MiraError(entry.code, detail, options);
     },
   });

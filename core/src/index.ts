@@ -50,6 +50,7 @@ export {
   type ErrorDefinitions,
   type ErrorArgs,
   type ErrorArgsOf,
+  type BorrowedEntry,
   type ErrorEntry,
   type SituationKey,
   type TemplateParams,

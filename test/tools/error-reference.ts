@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isErrorCatalogue, type ErrorCatalogue, type ErrorEntry } from '@mira/core';
+import { isErrorCatalogue, type BorrowedEntry, type ErrorCatalogue, type ErrorEntry } from '@mira/core';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ERRORS_DOC = join(REPO_ROOT, 'docs/reference/errors.md');
@@ -36,20 +36,24 @@ export async function collectCatalogues(): Promise<ErrorCatalogue[]> {
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** What an entry's sites say: its template, then each situation's wording. */
-function says(entry: ErrorEntry): string {
+function says(entry: ErrorEntry | BorrowedEntry, who = ''): string {
   const wordings = [
     ...(entry.template === undefined ? [] : [entry.template]),
     ...Object.values(entry.situations ?? {}),
   ].map((wording) => `“${cell(wording)}”`);
-  return wordings.length === 0 ? '' : `; says ${wordings.join(', or ')}`;
+  return wordings.length === 0 ? '' : `; ${who}says ${wordings.join(', or ')}`;
 }
 
-/** The reference as Markdown, between its markers. */
+/** The reference as Markdown, between its markers. A borrowed code's wordings join its owner's row. */
 export function renderReference(catalogues: readonly ErrorCatalogue[]): string {
+  const borrowers = (code: string) =>
+    catalogues.flatMap((catalogue) =>
+      catalogue.borrowed.filter((b) => b.code === code).map((b) => says(b, `\`${catalogue.package}\` `)),
+    );
   const rows = catalogues.flatMap((catalogue) =>
     catalogue.entries.map(
       (entry) =>
-        `| \`${entry.code}\` | \`${catalogue.package}\` | ${cell(entry.message)}${says(entry)}${entry.status ? ` (HTTP ${entry.status})` : ''} | ${cell(entry.fix)} |`,
+        `| \`${entry.code}\` | \`${catalogue.package}\` | ${cell(entry.message)}${says(entry)}${borrowers(entry.code).join('')}${entry.status ? ` (HTTP ${entry.status})` : ''} | ${cell(entry.fix)} |`,
     ),
   );
   return [START, '', '| code | package | meaning | what to do |', '|---|---|---|---|', ...rows, '', END].join('\n');
