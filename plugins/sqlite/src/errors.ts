@@ -1,6 +1,6 @@
-import { defineErrors } from '@mira/core';
+import { CoreErrorCodes, defineErrors } from '@mira/core';
 
-/** The open rules every Mira SQLite store shares (it also raises core's `MIRA_ERR_STORE_OPEN_FAILED`). */
+/** The open rules every Mira SQLite store shares, and its wordings of core's STORE_OPEN_FAILED and CONFIG_INVALID. */
 export const SqliteErrors = defineErrors('@mira/sqlite', {
   NOT_SQLITE: {
     code: 'MIRA_ERR_STORE_NOT_SQLITE',
@@ -51,6 +51,35 @@ export const SqliteErrors = defineErrors('@mira/sqlite', {
       permissions:
         '{path} cannot be written: {what} is read-only ({code}); a {store} must be writable. Fix the permissions or point {setting} at a writable place',
       notWritable: '{path} cannot be written ({reason}); a {what} must be writable',
+    },
+  },
+  STORE_OPEN_FAILED: {
+    code: CoreErrorCodes.STORE_OPEN_FAILED,
+    borrowed: true,
+    situations: {
+      directory: 'cannot create the directory {dir}: {reason}',
+      unreadableSqlite: '{path} cannot be read as an SQLite database ({reason}); it was left unchanged',
+      notFile: '{path} is not a regular file; point {setting} at a file',
+      stat: '{path}: {reason}',
+      unreadable: '{path} cannot be read: {reason}',
+      needsUpgrade:
+        "{path} holds a {what} of schema version {from}, which needs its one-time upgrade to version {version}; open the profile's console once, then serve it read-only",
+      noStoreYet: "{path} holds no {what} yet; open the profile's console once to create it, then serve it read-only",
+      consoleNotRunning:
+        "{path} is read only beside the profile's console, which keeps its {sideFiles}; none is there (the console is not running), and reading it now would create {them}. Start the console, then run mira mcp again; nothing was created",
+      cannotOpenReadOnly: '{path} cannot be opened read-only: {reason}',
+      cannotOpen: '{path} cannot be opened: {reason}',
+      cannotPrepare: '{path} cannot be prepared: {reason}',
+      brokenReferences:
+        '{path}: the upgrade from version {from} would leave {count} broken references; nothing was changed and no backup was written. Repair the references with the Mira release that wrote the file, or point {setting} at another file',
+    },
+  },
+  CONFIG_INVALID: {
+    code: CoreErrorCodes.CONFIG_INVALID,
+    borrowed: true,
+    situations: {
+      databasePathMissing:
+        '[{section}] /{section}/database_path: a non-empty path is required when enabled = true, e.g. database_path = "{example}"',
     },
   },
 });

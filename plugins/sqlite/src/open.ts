@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CoreErrorCodes, MiraError } from '@mira/core';
+import { MiraError } from '@mira/core';
 import type { SqliteDatabase } from './driver.js';
 import { SqliteErrors } from './errors.js';
 
@@ -183,9 +183,9 @@ function readSchema(path: string, wal: boolean, schema: StoreSchema): Found {
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
       throw notSqlite(path, schema, (error as Error).message, error);
-    throw new MiraError(
-      CoreErrorCodes.STORE_OPEN_FAILED,
-      `${path} cannot be read as an SQLite database (${(error as Error).message}); it was left unchanged`,
+    throw SqliteErrors.error(
+      'STORE_OPEN_FAILED.unreadableSqlite',
+      { path, reason: (error as Error).message },
       { cause: error },
     );
   } finally {
@@ -282,26 +282,24 @@ export function inspectDatabase(path: string, schema: StoreSchema): Inspection {
   let size: number;
   try {
     const stats = statSync(path);
-    if (!stats.isFile())
-      throw new MiraError(
-        CoreErrorCodes.STORE_OPEN_FAILED,
-        `${path} is not a regular file; point ${schema.setting} at a file`,
-      );
+    if (!stats.isFile()) throw SqliteErrors.error('STORE_OPEN_FAILED.notFile', { path, setting: schema.setting });
     size = stats.size;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'new' };
     throw error instanceof MiraError
       ? error
-      : new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path}: ${(error as Error).message}`, { cause: error });
+      : SqliteErrors.error('STORE_OPEN_FAILED.stat', { path, reason: (error as Error).message }, { cause: error });
   }
   if (size === 0) return { state: 'new' };
   let header: Buffer;
   try {
     header = readHeader(path);
   } catch (error) {
-    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be read: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw SqliteErrors.error(
+      'STORE_OPEN_FAILED.unreadable',
+      { path, reason: (error as Error).message },
+      { cause: error },
+    );
   }
   if (!isSqliteHeader(header)) throw notSqlite(path, schema);
   const fromHeader: Found = { applicationId: header.readInt32BE(68), userVersion: header.readInt32BE(60) };
@@ -346,16 +344,15 @@ function assertWritable(path: string, schema: StoreSchema): void {
 export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema: StoreSchema): SqliteDatabase {
   const inspection = inspectDatabase(path, schema);
   if (inspection.state === 'upgrade') {
-    throw new MiraError(
-      CoreErrorCodes.STORE_OPEN_FAILED,
-      `${path} holds a ${schema.what} of schema version ${inspection.from}, which needs its one-time upgrade to version ${schema.version}; open the profile's console once, then serve it read-only`,
-    );
+    throw SqliteErrors.error('STORE_OPEN_FAILED.needsUpgrade', {
+      path,
+      what: schema.what,
+      from: inspection.from,
+      version: schema.version,
+    });
   }
   if (inspection.state !== 'current') {
-    throw new MiraError(
-      CoreErrorCodes.STORE_OPEN_FAILED,
-      `${path} holds no ${schema.what} yet; open the profile's console once to create it, then serve it read-only`,
-    );
+    throw SqliteErrors.error('STORE_OPEN_FAILED.noStoreYet', { path, what: schema.what });
   }
   // SQLite reads a WAL file only with its -wal and -shm beside it, and creates them when they are missing
   // (even read-only), as files of whoever runs this: they are there only while a writer (the console)
@@ -363,21 +360,20 @@ export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema
   const wal = readHeader(path)[18] === 2;
   const missing = wal ? ['-wal', '-shm'].filter((side) => !existsSync(`${path}${side}`)) : [];
   if (missing.length > 0) {
-    throw new MiraError(
-      CoreErrorCodes.STORE_OPEN_FAILED,
-      `${path} is read only beside the profile's console, which keeps its ${missing.join(' and ')} file${missing.length > 1 ? 's' : ''}; none is there (the console is not running), and reading it now would create ${missing.length > 1 ? 'them' : 'it'}. Start the console, then run mira mcp again; nothing was created`,
-    );
+    throw SqliteErrors.error('STORE_OPEN_FAILED.consoleNotRunning', {
+      path,
+      sideFiles: `${missing.join(' and ')} file${missing.length > 1 ? 's' : ''}`,
+      them: missing.length > 1 ? 'them' : 'it',
+    });
   }
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
   } catch (error) {
-    throw new MiraError(
-      CoreErrorCodes.STORE_OPEN_FAILED,
-      `${path} cannot be opened read-only: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
+    throw SqliteErrors.error(
+      'STORE_OPEN_FAILED.cannotOpenReadOnly',
+      { path, reason: (error as Error).message },
+      { cause: error },
     );
   }
   try {
@@ -411,9 +407,11 @@ export function openDatabase(
     if (inspection.state === 'new') createOwnerOnly(path);
     db = new Database(path, { timeout: busyTimeoutMs });
   } catch (error) {
-    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be opened: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw SqliteErrors.error(
+      'STORE_OPEN_FAILED.cannotOpen',
+      { path, reason: (error as Error).message },
+      { cause: error },
+    );
   }
   try {
     if (inspection.state === 'upgrade') {
@@ -465,9 +463,11 @@ export function openDatabase(
         { cause: error },
       );
     }
-    throw new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `${path} cannot be prepared: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw SqliteErrors.error(
+      'STORE_OPEN_FAILED.cannotPrepare',
+      { path, reason: (error as Error).message },
+      { cause: error },
+    );
   }
 }
 
@@ -530,10 +530,12 @@ function upgradeDatabase(db: Database.Database, path: string, schema: StoreSchem
         const broken = db.pragma('foreign_key_check') as unknown[];
         if (broken.length > 0) {
           // Refused before anything is kept: no backup, and the next start refuses the same way.
-          throw new MiraError(
-            CoreErrorCodes.STORE_OPEN_FAILED,
-            `${path}: the upgrade from version ${upgrade.from} would leave ${broken.length} broken references; nothing was changed and no backup was written. Repair the references with the Mira release that wrote the file, or point ${schema.setting} at another file`,
-          );
+          throw SqliteErrors.error('STORE_OPEN_FAILED.brokenReferences', {
+            path,
+            from: upgrade.from,
+            count: broken.length,
+            setting: schema.setting,
+          });
         }
         const backupPath = backupPathFor(path, upgrade.from);
         const fd = openSync(backupPath, 'wx', 0o600);

@@ -1,6 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CoreErrorCodes, MiraError, type PluginKernel } from '@mira/core';
+import { MiraError, type PluginKernel } from '@mira/core';
+import { SqliteErrors } from './errors.js';
 
 /**
  * The absolute database path of an enabled `[<section>]` table: required and
@@ -13,16 +14,13 @@ export function requireDatabasePath(
   example: string,
 ): string {
   if (!path?.trim()) {
-    throw new MiraError(
-      CoreErrorCodes.CONFIG_INVALID,
-      `[${section}] /${section}/database_path: a non-empty path is required when enabled = true, e.g. database_path = "${example}"`,
-    );
+    throw SqliteErrors.error('CONFIG_INVALID.databasePathMissing', { section, example });
   }
   return kernel.resolvePath(path);
 }
 
 const openFailed = (path: string, why: string, cause?: unknown) =>
-  new MiraError(CoreErrorCodes.STORE_OPEN_FAILED, `cannot create the directory ${dirname(path)}: ${why}`, { cause });
+  SqliteErrors.error('STORE_OPEN_FAILED.directory', { dir: dirname(path), reason: why }, { cause });
 
 /**
  * Creates the database file's missing parent directories (owner-only, 0700) before SQLite opens
