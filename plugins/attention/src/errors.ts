@@ -1,4 +1,4 @@
-import { defineErrors } from '@mira/core';
+import { CoreErrorCodes, defineErrors } from '@mira/core';
 
 /** The errors of `@mira/plugin-attention`: follow-ups and their durations. */
 export const AttentionErrors = defineErrors('@mira/plugin-attention', {
@@ -19,6 +19,14 @@ export const AttentionErrors = defineErrors('@mira/plugin-attention', {
     message: 'there is no pending follow-up with that reference',
     template: 'there is no pending follow-up {ref}; see "followup list"',
     fix: 'list them with followup list',
+  },
+  CONFIG_INVALID: {
+    code: CoreErrorCodes.CONFIG_INVALID,
+    borrowed: true,
+    situations: {
+      noSensor: '[attention] monitor {monitor}: no plugin provides a sensor "{sensor}"; sensors: {sensors}',
+      noField: '[attention] monitor {monitor}: sensor {sensor} has no field "{field}"; its fields: {fields}',
+    },
   },
 });
 

@@ -8,8 +8,6 @@
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import {
-  CoreErrorCodes,
-  MiraError,
   definePlugin,
   formatAge,
   toMiraError,
@@ -18,6 +16,7 @@ import {
   type PluginInstance,
 } from '@mira/core';
 import { parseDuration } from './duration.js';
+import { AttentionErrors } from './errors.js';
 import { FollowupQueue } from './followups.js';
 import { MonitorState } from './monitors.js';
 
@@ -118,16 +117,19 @@ export const attentionPlugin: MiraPlugin<AttentionConfig, AttentionInstance> = d
       for (const monitor of config.monitors) {
         const sensor = sensors.find((s) => s.id === monitor.sensor);
         if (!sensor) {
-          throw new MiraError(
-            CoreErrorCodes.CONFIG_INVALID,
-            `[attention] monitor ${monitor.id}: no plugin provides a sensor "${monitor.sensor}"; sensors: ${sensors.map((s) => s.id).join(', ') || 'none'}`,
-          );
+          throw AttentionErrors.error('CONFIG_INVALID.noSensor', {
+            monitor: monitor.id,
+            sensor: monitor.sensor,
+            sensors: sensors.map((s) => s.id).join(', ') || 'none',
+          });
         }
         if (monitor.field !== undefined && sensor.fields && !sensor.fields.includes(monitor.field)) {
-          throw new MiraError(
-            CoreErrorCodes.CONFIG_INVALID,
-            `[attention] monitor ${monitor.id}: sensor ${sensor.id} has no field "${monitor.field}"; its fields: ${sensor.fields.join(', ')}`,
-          );
+          throw AttentionErrors.error('CONFIG_INVALID.noField', {
+            monitor: monitor.id,
+            sensor: sensor.id,
+            field: monitor.field,
+            fields: sensor.fields.join(', '),
+          });
         }
       }
     });

@@ -1,4 +1,4 @@
-import { defineErrors } from '@mira/core';
+import { CoreErrorCodes, defineErrors } from '@mira/core';
 
 /** The MCP tools plugin's start-up refusals. */
 export const McpToolsErrors = defineErrors('@mira/plugin-mcp-tools', {
@@ -13,5 +13,17 @@ export const McpToolsErrors = defineErrors('@mira/plugin-mcp-tools', {
     message: 'two allowed MCP tools map to the same Mira tool name',
     template: 'mcp {server}: tools {first} and {second} are both {name}; allow only one',
     fix: 'allow only one of them',
+  },
+  CONFIG_INVALID: {
+    code: CoreErrorCodes.CONFIG_INVALID,
+    borrowed: true,
+    situations: {
+      serverNamedTwice: '[mcp_tools] two MCP servers are named {name}; give each [[mcp_tools.servers]] its own name',
+    },
+  },
+  CONSOLE_USAGE: {
+    code: CoreErrorCodes.CONSOLE_USAGE,
+    borrowed: true,
+    situations: { noServer: 'no MCP server named {name}; servers: {servers}' },
   },
 });

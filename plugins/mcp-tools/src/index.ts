@@ -10,12 +10,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-  CoreErrorCodes,
   EPISODE_ORIGINS,
-  MiraError,
   definePlugin,
   printable,
   type EpisodeOrigin,
+  type MiraError,
   type MiraPlugin,
   type PluginKernel,
   type ToolResult,
@@ -221,10 +220,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
     const names = config.servers.map((s) => s.name);
     const repeated = names.find((name, i) => names.indexOf(name) !== i);
     if (repeated) {
-      throw new MiraError(
-        CoreErrorCodes.CONFIG_INVALID,
-        `[mcp_tools] two MCP servers are named ${repeated}; give each [[mcp_tools.servers]] its own name`,
-      );
+      throw McpToolsErrors.error('CONFIG_INVALID.serverNamedTwice', { name: repeated });
     }
     const connections = new Map(config.servers.map((s) => [s.name, new McpConnection(s, kernel.log)]));
     /** Mira tool names registered so far, with the server tool each stands for. */
@@ -358,10 +354,10 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
       run: async (input, out) => {
         const connection = connections.get(input.args[0]!);
         if (!connection) {
-          throw new MiraError(
-            CoreErrorCodes.CONSOLE_USAGE,
-            `no MCP server named ${input.args[0]}; servers: ${[...connections.keys()].join(', ') || 'none'}`,
-          );
+          throw McpToolsErrors.error('CONSOLE_USAGE.noServer', {
+            name: input.args[0]!,
+            servers: [...connections.keys()].join(', ') || 'none',
+          });
         }
         await connection.close();
         try {

@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import {
-  CoreErrorCodes,
   MiraError,
   progressOf,
   writeFileSafely,
@@ -181,7 +180,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       run: (input, out) => {
         const count = input.args[0] === undefined ? 10 : Number(input.args[0]);
         if (!Number.isInteger(count) || count < 1 || count > 1000)
-          throw new MiraError(CoreErrorCodes.CONSOLE_USAGE, 'usage: notes recent [N] with N from 1 to 1000');
+          throw NotesErrors.error('CONSOLE_USAGE.recentCount');
         print(out, ctx.store().recent(operator(), count), 'no notes in this scope');
       },
     },

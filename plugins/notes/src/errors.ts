@@ -1,4 +1,4 @@
-import { defineErrors } from '@mira/core';
+import { CoreErrorCodes, defineErrors } from '@mira/core';
 
 /** The errors of note memory. */
 export const NotesErrors = defineErrors('@mira/plugin-notes', {
@@ -133,6 +133,27 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     message: 'the notes database failed; the write was rolled back',
     fix: 'read the cause on stderr; try again',
     template: 'the notes database failed: {reason}',
+  },
+  CONFIG_INVALID: {
+    code: CoreErrorCodes.CONFIG_INVALID,
+    borrowed: true,
+    situations: {
+      embeddingModel:
+        '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"',
+    },
+  },
+  STORE_OPEN_FAILED: {
+    code: CoreErrorCodes.STORE_OPEN_FAILED,
+    borrowed: true,
+    situations: {
+      needsUpgrade:
+        "{path} was written by an earlier Mira and needs a one-time upgrade; open the profile's console once, then serve it read-only",
+    },
+  },
+  CONSOLE_USAGE: {
+    code: CoreErrorCodes.CONSOLE_USAGE,
+    borrowed: true,
+    situations: { recentCount: 'usage: notes recent [N] with N from 1 to 1000' },
   },
 });
 

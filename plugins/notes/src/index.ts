@@ -7,9 +7,7 @@
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import {
-  CoreErrorCodes,
   EPISODE_ORIGINS,
-  MiraError,
   definePlugin,
   storeKey,
   type EpisodeOrigin,
@@ -152,10 +150,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
     if (config.enabled) {
       const path = requireDatabasePath(kernel, 'notes', config.database_path, '../data/mira-notes.sqlite3');
       if (embedding.provider === 'openai' && !embedding.model) {
-        throw new MiraError(
-          CoreErrorCodes.CONFIG_INVALID,
-          '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"',
-        );
+        throw NotesErrors.error('CONFIG_INVALID.embeddingModel');
       }
       const embedder: Embedder | undefined =
         embedding.provider === 'openai' ? new OpenAIEmbedder(embedding) : undefined;

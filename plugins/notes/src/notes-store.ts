@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as sqliteVec from 'sqlite-vec';
-import { CoreErrorCodes, MiraError, collapseWhitespace, longerThan, systemClock, type Clock } from '@mira/core';
+import { collapseWhitespace, longerThan, systemClock, type Clock } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
@@ -368,10 +368,7 @@ export class NotesStore {
       // A file from before needs its one-time upgrade, which writes: the console does it at its next start.
       if (store.#needsUpgrade()) {
         db.close();
-        throw new MiraError(
-          CoreErrorCodes.STORE_OPEN_FAILED,
-          `${path} was written by an earlier Mira and needs a one-time upgrade; open the profile's console once, then serve it read-only`,
-        );
+        throw NotesErrors.error('STORE_OPEN_FAILED.needsUpgrade', { path });
       }
       return store;
     }
