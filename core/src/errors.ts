@@ -435,6 +435,10 @@ export const CoreErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_CONSOLE_FLAG_VALUE_MISSING',
     message: 'a console option that takes a value got none',
     fix: 'give the value after the option',
+    situations: {
+      named: '--{flag} needs a value {valueName}; see "help {name}"',
+      unnamed: '--{flag} needs a value; see "help {name}"',
+    },
   },
   CONSOLE_FLAG_REPEATED: {
     code: 'MIRA_ERR_CONSOLE_FLAG_REPEATED',

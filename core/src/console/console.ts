@@ -1,4 +1,4 @@
-import { CoreErrorCodes, CoreErrors, MiraError, toMiraError } from '../errors.js';
+import { CoreErrors, toMiraError, type MiraError } from '../errors.js';
 import type { CommandDefinition, CommandInput, ConsoleOutput } from './command.js';
 import { tokenize, type Token } from './tokenize.js';
 
@@ -224,10 +224,9 @@ function parseInput(
     if (option.takesValue) {
       const value = tokens[i + 1];
       if (value === undefined || (!value.quoted && value.text.startsWith('--'))) {
-        throw new MiraError(
-          CoreErrorCodes.CONSOLE_FLAG_VALUE_MISSING,
-          `--${flag} needs a value ${option.valueName ?? ''}`.trimEnd() + `; see "help ${command.name}"`,
-        );
+        throw option.valueName
+          ? CoreErrors.error('CONSOLE_FLAG_VALUE_MISSING.named', { flag, valueName: option.valueName, name: command.name })
+          : CoreErrors.error('CONSOLE_FLAG_VALUE_MISSING.unnamed', { flag, name: command.name });
       }
       values.push(value.text);
       i += 1;

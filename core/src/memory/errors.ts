@@ -54,6 +54,10 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     message: 'a memory link is malformed or repeats an entity',
     fix: 'write links as ENT<n>:<role>, each entity once',
     template: '--link {text} must be ENT<n>:<role>, e.g. --link ENT1:subject',
+    situations: {
+      sameRoleTwice: 'ENT{entityId} is linked twice with role {role}; give each link once',
+      twoRoles: 'ENT{entityId} is linked twice, as {earlier} and as {role}; link an entity once per memory',
+    },
   },
   VALUE_WITHOUT_PREDICATE: {
     code: 'MIRA_ERR_MEMORY_VALUE_WITHOUT_PREDICATE',

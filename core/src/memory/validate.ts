@@ -1,5 +1,5 @@
-import { CoreErrors, MiraError } from '../errors.js';
-import { MemoryErrorCodes, MemoryErrors } from './errors.js';
+import { CoreErrors } from '../errors.js';
+import { MemoryErrors } from './errors.js';
 import {
   assertNoFormatCharacters,
   longerThan,
@@ -151,12 +151,9 @@ export function prepareMemory(input: NewMemory): PreparedMemory {
     // One entity, one role per memory: "ENT1 owns and is owned by" is not a memory anyone said.
     const earlier = links.find((l) => l.entityId === link.entityId);
     if (earlier)
-      throw new MiraError(
-        MemoryErrorCodes.LINK_INVALID,
-        earlier.role === role
-          ? `ENT${link.entityId} is linked twice with role ${role}; give each link once`
-          : `ENT${link.entityId} is linked twice, as ${earlier.role} and as ${role}; link an entity once per memory`,
-      );
+      throw earlier.role === role
+        ? MemoryErrors.error('LINK_INVALID.sameRoleTwice', { entityId: link.entityId, role })
+        : MemoryErrors.error('LINK_INVALID.twoRoles', { entityId: link.entityId, earlier: earlier.role, role });
     links.push({ entityId: link.entityId, role });
   }
   const payloadText =

@@ -1,5 +1,8 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { MiraError, definePlugin, defineTool, type SensorReading } from '@mira/core';
+import { definePlugin, defineTool, type SensorReading } from '@mira/core';
+import { PluginErrors } from './errors.js';
+
+export { PluginErrors } from './errors.js';
 
 /** The package name: what a profile lists in `[profile] plugins`. */
 export const PLUGIN_NAME = '__NAME__';
@@ -91,7 +94,7 @@ export default definePlugin<Config>({
       name: '__SECTION__ count',
       summary: 'Print how many ticks the counter has seen',
       run: (_input, out) => {
-        if (timer === undefined) throw new MiraError('__CODE_PREFIX___ERR_NOT_STARTED', 'the counter is not running');
+        if (timer === undefined) throw PluginErrors.error('NOT_STARTED');
         out.print(`${count} ticks`);
       },
     });

@@ -19,6 +19,7 @@ export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memor
 // The fleet store itself is in '@mira/plugin-memory/postgres' (it loads typeorm and the PostgreSQL driver).
 export { SPACE_PATTERN } from './postgres/space.js';
 export { FleetErrorCodes, FleetErrors } from './postgres/errors.js';
+export { MemoryRuleErrors } from './errors.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-memory';

@@ -1,10 +1,9 @@
 import {
-  CoreErrorCodes,
+  CoreErrors,
   MAX_SUMMARY_LENGTH,
   MAX_UTTERANCE_LENGTH,
   MAX_VALUE_LENGTH,
   MemoryErrors,
-  MiraError,
   OPERATOR_STATEMENT_SOURCE,
   entityRef,
   longerThan,
@@ -21,6 +20,7 @@ import {
   type Proposal,
   type ProposalRow,
 } from '@mira/core';
+import { MemoryRuleErrors } from './errors.js';
 
 // The rules both stores' one algorithm (algorithm.ts) decides by, each worded once.
 
@@ -40,9 +40,9 @@ export interface PreparedProposal {
 
 function text(input: string | null | undefined, max: number, what: string): string {
   const display = normalizeDisplay(input ?? '', what);
-  if (display === '') throw new MiraError(CoreErrorCodes.TEXT_EMPTY, `${what} is empty`);
+  if (display === '') throw MemoryRuleErrors.error('TEXT_EMPTY.proposalField', { what });
   if (longerThan(display, max))
-    throw new MiraError(CoreErrorCodes.TEXT_TOO_LONG, `${what} is longer than ${max} characters; shorten it`);
+    throw CoreErrors.error('TEXT_TOO_LONG.field', { what, max });
   return display;
 }
 
@@ -50,7 +50,7 @@ function text(input: string | null | undefined, max: number, what: string): stri
 export function prepareProposal(input: NewProposal, now: Date, defaultTtlMs: number): PreparedProposal {
   const ttlMs = input.ttlMs ?? defaultTtlMs;
   if (!(Number.isFinite(ttlMs) && ttlMs > 0))
-    throw new MiraError(CoreErrorCodes.CONFIG_INVALID, `a proposal's expiry must be positive, not ${ttlMs}`);
+    throw MemoryRuleErrors.error('CONFIG_INVALID.proposalExpiry', { ttlMs });
   const common = {
     evidence: text(input.evidence, MAX_SUMMARY_LENGTH, 'evidence'),
     utterance: text(input.utterance, MAX_UTTERANCE_LENGTH, 'utterance'),
@@ -70,7 +70,7 @@ export function prepareProposal(input: NewProposal, now: Date, defaultTtlMs: num
     };
   }
   if (input.kind !== 'supersede')
-    throw new MiraError(CoreErrorCodes.TOKEN_INVALID, `a proposal is "entity" or "supersede", not "${input.kind}"`);
+    throw MemoryRuleErrors.error('TOKEN_INVALID.proposalKind', { kind: String(input.kind) });
   if (!Number.isSafeInteger(input.memoryId) || input.memoryId! < 1)
     throw MemoryErrors.error('INVALID_ID.memoryId', { memoryId: String(input.memoryId) });
   return {
@@ -175,10 +175,7 @@ export function rejectReason(reason: string | null | undefined): string | null {
   if (reason == null) return null;
   const display = normalizeDisplay(reason, 'reason');
   if (longerThan(display, MAX_VALUE_LENGTH))
-    throw new MiraError(
-      CoreErrorCodes.TEXT_TOO_LONG,
-      `reason is longer than ${MAX_VALUE_LENGTH} characters; shorten it`,
-    );
+    throw CoreErrors.error('TEXT_TOO_LONG.field', { what: 'reason', max: MAX_VALUE_LENGTH });
   return display === '' ? null : display;
 }
 

@@ -10,6 +10,9 @@ export const HardwareErrors = defineErrors('@mira/robot', {
       noSafetyPath: '{name}: a drive needs a safety path; the hardware plugin must say how its safety worker connects',
       rosNotSourced: 'ROS 2 is not sourced in this shell; {hint}',
       rclnodejs: 'rclnodejs cannot be loaded ({reason}); {hint}',
+      noActionGoals: '{name} cannot send action goals, so navigation cannot be offered; remove the navigation table',
+      navigationWithoutDrive:
+        'navigation needs a drive table too: the safety path, which owns the drive, cancels goals on every stop',
     },
   },
   TRANSPORT_FAILED: {

@@ -18,7 +18,7 @@ import {
   type DriveStampPolicy,
   type SensorMessageType,
 } from './messages.js';
-import { HardwareErrorCodes, HardwareErrors } from './errors.js';
+import { HardwareErrors } from './errors.js';
 import type { SafetyTransportSpec, StopCause, StopDelivery } from './safety/protocol.js';
 import { SafetyPath } from './safety/safety-path.js';
 import { attachNavigation, type NavigationMapping } from './navigation.js';
@@ -288,12 +288,9 @@ export function attachRobot(
   let eStopFresh = false;
   const navigation = mapping.navigation;
   if (navigation && (!drive || !transport.sendActionGoal)) {
-    throw new MiraError(
-      HardwareErrorCodes.TRANSPORT_UNAVAILABLE,
-      drive
-        ? `${transport.name} cannot send action goals, so navigation cannot be offered; remove the navigation table`
-        : 'navigation needs a drive table too: the safety path, which owns the drive, cancels goals on every stop',
-    );
+    throw drive
+      ? HardwareErrors.error('TRANSPORT_UNAVAILABLE.noActionGoals', { name: transport.name })
+      : HardwareErrors.error('TRANSPORT_UNAVAILABLE.navigationWithoutDrive');
   }
   const navigator =
     navigation &&

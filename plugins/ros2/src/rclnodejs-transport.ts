@@ -1,7 +1,6 @@
 import { MiraError } from '@mira/core';
 import {
   CANCEL_GOAL_SERVICE_TYPE,
-  HardwareErrorCodes,
   HardwareErrors,
   type ActionGoal,
   type ActionOutcome,
@@ -215,13 +214,13 @@ export class RclnodejsTransport implements RobotTransport {
       return toPlainJson(await client.sendRequestAsync(payload, { timeout: timeoutMs })) as RosMessage;
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
-      throw new MiraError(
-        timedOut ? HardwareErrorCodes.SERVICE_TIMEOUT : HardwareErrorCodes.TRANSPORT_FAILED,
-        timedOut
-          ? `${this.name}: service ${service} did not answer within ${timeoutMs} ms`
-          : `${this.name}: service ${service} failed: ${(error as Error).message}`,
-        { cause: error },
-      );
+      throw timedOut
+        ? HardwareErrors.error('SERVICE_TIMEOUT.serviceNoAnswer', { name: this.name, service, timeoutMs }, { cause: error })
+        : HardwareErrors.error(
+            'TRANSPORT_FAILED.serviceFailed',
+            { name: this.name, service, reason: (error as Error).message },
+            { cause: error },
+          );
     }
   }
 

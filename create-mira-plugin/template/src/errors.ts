@@ -1,0 +1,14 @@
+import { defineErrors } from '@mira/core';
+
+/**
+ * This plugin's failures, each with a stable code, what it means, what to do, and its wording.
+ * The console shows `fix` to the person at the terminal; docs can be generated from the entries.
+ */
+export const PluginErrors = defineErrors('__NAME__', {
+  NOT_STARTED: {
+    code: '__CODE_PREFIX___ERR_NOT_STARTED',
+    message: 'the counter has not started yet',
+    fix: 'wait until the robot has started, then try again',
+    template: 'the counter is not running',
+  },
+});
