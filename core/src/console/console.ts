@@ -225,7 +225,11 @@ function parseInput(
       const value = tokens[i + 1];
       if (value === undefined || (!value.quoted && value.text.startsWith('--'))) {
         throw option.valueName
-          ? CoreErrors.error('CONSOLE_FLAG_VALUE_MISSING.named', { flag, valueName: option.valueName, name: command.name })
+          ? CoreErrors.error('CONSOLE_FLAG_VALUE_MISSING.named', {
+              flag,
+              valueName: option.valueName,
+              name: command.name,
+            })
           : CoreErrors.error('CONSOLE_FLAG_VALUE_MISSING.unnamed', { flag, name: command.name });
       }
       values.push(value.text);

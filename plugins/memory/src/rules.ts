@@ -41,16 +41,14 @@ export interface PreparedProposal {
 function text(input: string | null | undefined, max: number, what: string): string {
   const display = normalizeDisplay(input ?? '', what);
   if (display === '') throw MemoryRuleErrors.error('TEXT_EMPTY.proposalField', { what });
-  if (longerThan(display, max))
-    throw CoreErrors.error('TEXT_TOO_LONG.field', { what, max });
+  if (longerThan(display, max)) throw CoreErrors.error('TEXT_TOO_LONG.field', { what, max });
   return display;
 }
 
 /** Validates a {@link NewProposal} the way every store does. @throws MiraError */
 export function prepareProposal(input: NewProposal, now: Date, defaultTtlMs: number): PreparedProposal {
   const ttlMs = input.ttlMs ?? defaultTtlMs;
-  if (!(Number.isFinite(ttlMs) && ttlMs > 0))
-    throw MemoryRuleErrors.error('CONFIG_INVALID.proposalExpiry', { ttlMs });
+  if (!(Number.isFinite(ttlMs) && ttlMs > 0)) throw MemoryRuleErrors.error('CONFIG_INVALID.proposalExpiry', { ttlMs });
   const common = {
     evidence: text(input.evidence, MAX_SUMMARY_LENGTH, 'evidence'),
     utterance: text(input.utterance, MAX_UTTERANCE_LENGTH, 'utterance'),

@@ -215,7 +215,11 @@ export class RclnodejsTransport implements RobotTransport {
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
       throw timedOut
-        ? HardwareErrors.error('SERVICE_TIMEOUT.serviceNoAnswer', { name: this.name, service, timeoutMs }, { cause: error })
+        ? HardwareErrors.error(
+            'SERVICE_TIMEOUT.serviceNoAnswer',
+            { name: this.name, service, timeoutMs },
+            { cause: error },
+          )
         : HardwareErrors.error(
             'TRANSPORT_FAILED.serviceFailed',
             { name: this.name, service, reason: (error as Error).message },
