@@ -230,6 +230,9 @@ describe('Mind view', function () {
         expect(error.code).to.equal('MIRA_ERR_INTERNAL');
         expect(error.message).not.to.contain('secret');
         expect(error.id).to.match(/^[0-9a-f]{12}$/);
+        expect(error.message).to.equal(
+          `the Mind view failed (error ${error.id}); the details are in the runtime's log`,
+        );
         expect(logged.join('\n')).to.contain(error.id).and.to.contain('secret internals at /srv/db');
         expect(statusOf('MIRA_ERR_MEMORY_NOT_FOUND')).to.equal(404);
         expect(statusOf('MIRA_ERR_MIND_VIEW_TOO_LARGE')).to.equal(413);

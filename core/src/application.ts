@@ -166,7 +166,7 @@ export class Application {
 
   /** Opens the stores, then runs every plugin's `start` in dependency order. On failure, stops what started. */
   async start(): Promise<void> {
-    if (this.#state !== 'applied') throw CoreErrors.error('INTERNAL');
+    if (this.#state !== 'applied') throw CoreErrors.error('INTERNAL.alreadyStarted');
     this.#state = 'starting';
     try {
       await this.kernel.openStores();

@@ -5,7 +5,7 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Application } from './application.js';
 import type { LineReaderData, LineReaderMessage } from './console/line-reader.js';
 import type { Repl } from './console/repl.js';
-import { CoreErrorCodes, MiraError, failureText, toMiraError } from './errors.js';
+import { CoreErrorCodes, CoreErrors, MiraError, failureText, toMiraError } from './errors.js';
 import { BUILT_IN_COMMANDS, findCliCommands, loadCliCommand, type CliCommandContext } from './cli-commands.js';
 
 // The runtime (the kernel, the manifest reader, the console) is imported by the commands that need it:
@@ -114,7 +114,6 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     return { kind: 'package', name: first, argv: argv.slice(1) };
   }
   const { own, rosArgs } = splitRosArgs(argv);
-  const usage = (message: string) => new MiraError(CoreErrorCodes.CLI_USAGE, message);
   const { values, positionals, tokens } = parseArgs({
     args: own,
     options: OPTIONS,
@@ -129,26 +128,26 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   // Anything parseArgs does not know, or a value where none belongs, is refused by name.
   for (const token of tokens) {
     if (token.kind === 'option' && !(token.name in OPTIONS)) {
-      throw usage(`unexpected argument "${token.rawName}"; see mira --help`);
+      throw CoreErrors.error('CLI_USAGE.unexpected', { arg: token.rawName });
     }
     if (token.kind === 'option' && token.name !== 'profile' && token.value !== undefined) {
-      throw usage(`${token.rawName} takes no value; see mira --help`);
+      throw CoreErrors.error('CLI_USAGE.takesNoValue', { arg: token.rawName });
     }
   }
   if (mode !== undefined && mode !== 'check' && mode !== 'run')
-    throw usage(`unexpected argument "${mode}"; see mira --help`);
-  if (extra.length > 0) throw usage(`unexpected argument "${extra[0]}"; see mira --help`);
-  if (values.explain === true && mode !== 'check') throw usage('unexpected argument "--explain"; it is for mira check');
+    throw CoreErrors.error('CLI_USAGE.unexpected', { arg: mode });
+  if (extra.length > 0) throw CoreErrors.error('CLI_USAGE.unexpected', { arg: extra[0]! });
+  if (values.explain === true && mode !== 'check') throw CoreErrors.error('CLI_USAGE.explainOnlyCheck');
   const profile = values.profile;
   // `--profile --explain`: the next word is an option, not a profile (written `--profile=-x`, it is one).
   for (const token of tokens) {
     if (token.kind !== 'option' || token.name !== 'profile') continue;
     if (token.value === undefined || (token.value.startsWith('-') && !token.inlineValue)) {
-      throw usage('--profile needs a profile directory or profile.toml');
+      throw CoreErrors.error('CLI_USAGE.profileNeedsValue');
     }
   }
   if (typeof profile !== 'string' || profile === '') {
-    throw usage('missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim');
+    throw CoreErrors.error('CLI_USAGE.profileMissing');
   }
   return {
     kind: mode === 'check' ? 'check' : 'run',
@@ -192,6 +191,7 @@ async function runPackageCommand(name: string, argv: readonly string[]): Promise
         ...(options.readOnly ? { readOnly: true } : {}),
       });
     },
+    // A package command's own usage text: its code is core's, its wording the command's.
     usageError: (message) => new MiraError(CoreErrorCodes.CLI_USAGE, message),
   };
   try {

@@ -55,7 +55,9 @@ export type TemplatePlaceholders<T extends string> = T extends `${string}{${infe
   : never;
 
 /** The parameters a template needs: one value per placeholder. */
-export type TemplateParams<T extends string> = { readonly [K in TemplatePlaceholders<T>]: string | number };
+export type TemplateParams<T extends string> = [TemplatePlaceholders<T>] extends [never]
+  ? Readonly<Record<string, never>> // not {}: a string would pass as one, and its text be dropped
+  : { readonly [K in TemplatePlaceholders<T>]: string | number };
 
 /**
  * What {@link ErrorCatalogue.error} takes after the key: an entry with a template takes its parameters;
@@ -515,6 +517,13 @@ export const CoreErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_CLI_USAGE',
     message: 'the mira command got arguments it does not take',
     fix: 'see mira --help',
+    situations: {
+      unexpected: 'unexpected argument "{arg}"; see mira --help',
+      takesNoValue: '{arg} takes no value; see mira --help',
+      explainOnlyCheck: 'unexpected argument "--explain"; it is for mira check',
+      profileNeedsValue: '--profile needs a profile directory or profile.toml',
+      profileMissing: 'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim',
+    },
   },
   CLI_COMMAND_INVALID: {
     code: 'MIRA_ERR_CLI_COMMAND_INVALID',
@@ -532,7 +541,10 @@ export const CoreErrors = defineErrors('@mira/core', {
     code: 'MIRA_ERR_INTERNAL',
     message: 'something failed that Mira did not anticipate',
     fix: 'report it with the log on stderr, which keeps the cause',
-    template: 'the application was already started',
+    situations: {
+      alreadyStarted: 'the application was already started',
+      mindView: "the Mind view failed (error {id}); the details are in the runtime's log",
+    },
   },
 });
 

@@ -101,10 +101,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
         open: async () => {
           const url = process.env[config.url_env];
           if (!url?.trim()) {
-            throw FleetErrors.error(
-              'URL_MISSING',
-              `[memory] backend = "postgres" reads the connection string from $${config.url_env}, which is not set; export ${config.url_env}=postgres://user:password@host:5432/database`,
-            );
+            throw FleetErrors.error('URL_MISSING', { env: config.url_env });
           }
           // Loaded only here: a profile on SQLite never loads typeorm or the PostgreSQL driver.
           const { PostgresMemoryStore } = await import('./postgres/postgres-memory-store.js');

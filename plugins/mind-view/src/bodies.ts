@@ -107,7 +107,6 @@ function describe(error: ErrorObject): string {
 /** Checks a parsed body against its schema. @throws MiraError MIRA_ERR_MIND_VIEW_BAD_REQUEST, nothing stored. */
 export function checkBody<T>(name: BodyName, body: unknown): T {
   const validate = validatorOf(name);
-  if (!validate(body))
-    throw MindViewErrors.error('BAD_REQUEST', `${describe(validate.errors![0]!)}; nothing was stored`);
+  if (!validate(body)) throw MindViewErrors.error('BAD_REQUEST.field', { problem: describe(validate.errors![0]!) });
   return body as T;
 }

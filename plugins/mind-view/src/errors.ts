@@ -18,30 +18,43 @@ export const MindViewErrors = defineErrors('@mira/plugin-mind-view', {
     code: 'MIRA_ERR_MIND_VIEW_CROSS_ORIGIN',
     message: 'a page of another origin may not use the Mind view',
     fix: 'use the Mind view page itself; other pages, even on another local port, are refused',
+    template: 'a page of another origin may not use the Mind view ({origin})',
     status: 403,
   },
   NOT_FOUND: {
     code: 'MIRA_ERR_MIND_VIEW_NOT_FOUND',
     message: 'no such API route',
     fix: 'see docs/operator.md ("Mind view") for the routes',
+    template: 'no route {method} {path}',
     status: 404,
   },
   BAD_JSON: {
     code: 'MIRA_ERR_MIND_VIEW_BAD_JSON',
     message: 'the request body must be a JSON object',
     fix: 'send a JSON object with content-type application/json',
+    situations: { tooDeep: 'the request body is nested {depth} levels deep, more than the {max} allowed' },
     status: 400,
   },
   BAD_REQUEST: {
     code: 'MIRA_ERR_MIND_VIEW_BAD_REQUEST',
     message: 'a field of the request is missing or of the wrong type',
     fix: 'send the fields the message names, with their types',
+    situations: {
+      field: '{problem}; nothing was stored',
+      wholeNumber: '?{name}= must be a whole number from {min} to {max}',
+      noQuery: 'give ?q= (the words to search for)',
+    },
     status: 400,
   },
   TOO_LARGE: {
     code: 'MIRA_ERR_MIND_VIEW_TOO_LARGE',
     message: 'the request body is too large',
     fix: 'send at most 2 MB (an import at most 50 MB, as notes import on the console); split a larger export',
+    situations: {
+      body: 'the request body is over {maxMb} MB',
+      export:
+        'the export is over {maxMb} MB, the most an import reads (notes import on the console too); split it by scope or in parts',
+    },
     status: 413,
   },
 });

@@ -146,22 +146,16 @@ async function readJson(req: IncomingMessage, max = MAX_BODY): Promise<Record<st
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > max) {
-      throw MindViewErrors.error(
-        'TOO_LARGE',
-        max === MAX_IMPORT_BYTES
-          ? `the export is over ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most an import reads (notes import on the console too); split it by scope or in parts`
-          : `the request body is over ${MAX_BODY / 1_000_000} MB`,
-      );
+      throw max === MAX_IMPORT_BYTES
+        ? MindViewErrors.error('TOO_LARGE.export', { maxMb: MAX_IMPORT_BYTES / 1024 / 1024 })
+        : MindViewErrors.error('TOO_LARGE.body', { maxMb: MAX_BODY / 1_000_000 });
     }
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   const depth = nesting(text);
   if (depth > MAX_DEPTH) {
-    throw MindViewErrors.error(
-      'BAD_JSON',
-      `the request body is nested ${depth} levels deep, more than the ${MAX_DEPTH} allowed`,
-    );
+    throw MindViewErrors.error('BAD_JSON.tooDeep', { depth, max: MAX_DEPTH });
   }
   try {
     const value = JSON.parse(text || '{}');
@@ -278,12 +272,12 @@ export async function startMindViewServer(
   };
   const notes = () => {
     const store = sources.notes();
-    if (!store) throw NotesErrors.error('DISABLED', 'notes are disabled in this profile');
+    if (!store) throw NotesErrors.error('DISABLED');
     return store;
   };
   const memory = () => {
     const store = sources.memory();
-    if (!store) throw MemoryErrors.error('DISABLED', 'persistent memory is disabled in this profile');
+    if (!store) throw MemoryErrors.error('DISABLED');
     return store;
   };
   const operator = (scope: string): Viewer => ({ scopes: [scope], key: null, operator: true });
@@ -299,7 +293,7 @@ export async function startMindViewServer(
     if (raw === null || raw === '') return fallback;
     const value = Number(raw);
     if (!/^\d+$/.test(raw) || value < min || value > max)
-      throw MindViewErrors.error('BAD_REQUEST', `?${name}= must be a whole number from ${min} to ${max}`);
+      throw MindViewErrors.error('BAD_REQUEST.wholeNumber', { name, min, max });
     return value;
   };
 
@@ -366,7 +360,7 @@ export async function startMindViewServer(
     // scope: without a key, so keyed notes are not found (they are in the list, with their keys).
     const scope = scopeOf(url);
     const q = url.searchParams.get('q') ?? '';
-    if (q.trim() === '') throw MindViewErrors.error('BAD_REQUEST', 'give ?q= (the words to search for)');
+    if (q.trim() === '') throw MindViewErrors.error('BAD_REQUEST.noQuery');
     const result = await notes().search({ ...overlay(scope), operator: false }, q, null, 20);
     return {
       mode: result.mode,
@@ -520,7 +514,7 @@ export async function startMindViewServer(
   async function route(req: IncomingMessage, url: URL): Promise<unknown> {
     const method = (req.method ?? 'GET') as HTTPMethod;
     const found = router.find(method, url.pathname);
-    if (!found) throw MindViewErrors.error('NOT_FOUND', `no route ${method} ${url.pathname}`);
+    if (!found) throw MindViewErrors.error('NOT_FOUND', { method, path: url.pathname });
     return (found.store as Handler)(req, url, found.params);
   }
 
@@ -571,10 +565,7 @@ export async function startMindViewServer(
     }
     const id = randomBytes(6).toString('hex');
     (sources.log ?? stderrLog)(`Mind view: internal error ${id}: ${(error as Error)?.stack ?? String(error)}`);
-    const internal = CoreErrors.error(
-      'INTERNAL',
-      `the Mind view failed (error ${id}); the details are in the runtime's log`,
-    );
+    const internal = CoreErrors.error('INTERNAL.mindView', { id });
     send(res, 500, { error: { code: internal.code, message: internal.detail, id } });
   };
 
@@ -593,10 +584,7 @@ export async function startMindViewServer(
       }
       const foreign = crossOrigin(req);
       if (foreign) {
-        fail(
-          res,
-          MindViewErrors.error('CROSS_ORIGIN', `a page of another origin may not use the Mind view (${foreign})`),
-        );
+        fail(res, MindViewErrors.error('CROSS_ORIGIN', { origin: foreign }));
         return;
       }
       if (!authorized(req)) {

@@ -94,8 +94,8 @@ export function fleetError(error: unknown, where: string): MiraError {
   const e = error as { code?: string; driverError?: { code?: string; message?: string }; message?: string };
   const code = e.driverError?.code ?? e.code;
   const message = e.driverError?.message ?? e.message ?? String(error);
-  if (code === '28P01' || code === '28000') return FleetErrors.error('SERVER_AUTH', `${where}: ${message}`);
-  if (code === '3D000') return FleetErrors.error('SERVER_DATABASE', `${where}: ${message}`);
+  if (code === '28P01' || code === '28000') return FleetErrors.error('SERVER_AUTH', { where, reason: message });
+  if (code === '3D000') return FleetErrors.error('SERVER_DATABASE', { where, reason: message });
   if (
     code === 'ECONNREFUSED' ||
     code === 'ENOTFOUND' ||
@@ -109,10 +109,7 @@ export function fleetError(error: unknown, where: string): MiraError {
       message,
     )
   ) {
-    return FleetErrors.error(
-      'SERVER_UNREACHABLE',
-      `${where}: ${message}; nothing was written; the next command tries again`,
-    );
+    return FleetErrors.error('SERVER_UNREACHABLE', { where, reason: message });
   }
   return MemoryErrors.error(
     'BACKEND.failed',
@@ -652,10 +649,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
    */
   static async open(options: PostgresMemoryStoreOptions): Promise<PostgresMemoryStore> {
     if (!SPACE_PATTERN.test(options.space)) {
-      throw FleetErrors.error(
-        'SPACE_INVALID',
-        `memory space "${options.space}" is not a valid name (a-z, 0-9, _ . -; at most 64)`,
-      );
+      throw FleetErrors.error('SPACE_INVALID', { space: options.space });
     }
     const where = describeUrl(options.url);
     const ds = new DataSource({
@@ -707,20 +701,17 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
     const db = `${where.server}/${where.database}`;
     if (tables.length === 0) {
       if (readOnly) {
-        throw FleetErrors.error(
-          'FOREIGN_DATABASE',
-          `${db} holds no Mira memory yet; start a robot on it once, then serve it read-only`,
-        );
+        throw FleetErrors.error('FOREIGN_DATABASE.noMemoryYet', { db });
       }
       await ds.runMigrations({ transaction: 'all' });
       return;
     }
     const names = new Set(tables.map((t) => t.table_name));
     if (!names.has('mira_meta')) {
-      throw FleetErrors.error(
-        'FOREIGN_DATABASE',
-        `${db} holds tables (${[...names].slice(0, 5).join(', ')}) but no Mira schema version: not Mira's database; left unchanged`,
-      );
+      throw FleetErrors.error('FOREIGN_DATABASE.unversionedTables', {
+        db,
+        tables: [...names].slice(0, 5).join(', '),
+      });
     }
     const meta = new Map(
       ((await ds.query(`SELECT key, value FROM mira_meta`)) as Array<{ key: string; value: string }>).map((r) => [
@@ -729,10 +720,10 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
       ]),
     );
     if (meta.get('application') !== FLEET_APPLICATION) {
-      throw FleetErrors.error(
-        'FOREIGN_DATABASE',
-        `${db} belongs to another application (${meta.get('application') ?? 'unnamed'}); left unchanged`,
-      );
+      throw FleetErrors.error('FOREIGN_DATABASE.otherApplication', {
+        db,
+        application: meta.get('application') ?? 'unnamed',
+      });
     }
     const version = Number(meta.get('schema_version'));
     if ((version === 1 || version === 2 || version === 3) && !readOnly) {
@@ -740,10 +731,11 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
       return;
     }
     if (version !== FLEET_SCHEMA_VERSION) {
-      throw FleetErrors.error(
-        'UNSUPPORTED_SCHEMA',
-        `${db} has Mira's memory schema version ${meta.get('schema_version')}; this build reads version ${FLEET_SCHEMA_VERSION}; left unchanged`,
-      );
+      throw FleetErrors.error('UNSUPPORTED_SCHEMA.version', {
+        db,
+        found: String(meta.get('schema_version')),
+        version: FLEET_SCHEMA_VERSION,
+      });
     }
   }
 
@@ -787,10 +779,12 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
         found.join(',') !== expected.join(',') ||
         ran.join(',') !== history.join(',')
       ) {
-        throw FleetErrors.error(
-          'UNSUPPORTED_SCHEMA',
-          `${db} says Mira's memory schema version ${row?.value ?? from}, but its tables (${found.join(', ')}) or migrations (${ran.join(', ')}) are not what version ${row?.value ?? from} made; it is not upgraded and was left unchanged`,
-        );
+        throw FleetErrors.error('UNSUPPORTED_SCHEMA.notWhatItMade', {
+          db,
+          found: String(row?.value ?? from),
+          tables: found.join(', '),
+          migrations: ran.join(', '),
+        });
       }
       const steps: Array<[number, MigrationInterface & { name: string }, number]> = [
         [1, new MemorySchemaV2(), 1700000000002],
@@ -846,10 +840,12 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
           [this.space],
         )) as Array<{ n: string }>;
         if (Number(used!.n) > 0) {
-          throw FleetErrors.error(
-            'SPACE_NOT_EMPTY',
-            `space ${this.space} at ${this.#where.server}/${this.#where.database} already holds ${used!.n} entities and memories; nothing was copied`,
-          );
+          throw FleetErrors.error('SPACE_NOT_EMPTY', {
+            space: this.space,
+            server: this.#where.server,
+            database: this.#where.database,
+            count: used!.n,
+          });
         }
         const space = this.space;
         const batches: Array<[EntitySchemaLike, Array<Record<string, unknown>>]> = [
