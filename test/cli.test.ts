@@ -244,7 +244,7 @@ describe('mira CLI', function () {
   });
 
   describe('bad input fails start-up with exit 1, names the file, says what to do, and creates nothing', () => {
-    const cases: Array<[string, string, string, Record<string, string>?]> = [
+    const cases: Array<[string, string, string, Record<string, string>?, string?]> = [
       ['malformed TOML', '[profile\nname = "x"\n', 'MIRA_ERR_MANIFEST_SYNTAX'],
       ['an unknown plugin', '[profile]\nname = "x"\nplugins = ["@mira/plugin-nope"]\n', 'MIRA_ERR_PLUGIN_NOT_FOUND'],
       [
@@ -264,6 +264,14 @@ describe('mira CLI', function () {
         '[profile]\nname = "x"\nplugins = ["./odd.js"]\n',
         'MIRA_ERR_PLUGIN_INVALID',
         { 'odd.js': "export default { name: 'odd', version: '1', setup() { return { start: 'soon' }; } };\n" },
+        `: plugin odd: the instance's "start" must be a function`,
+      ],
+      [
+        'a setup() that returns a value that is not an object',
+        '[profile]\nname = "x"\nplugins = ["./odd.js"]\n',
+        'MIRA_ERR_PLUGIN_INVALID',
+        { 'odd.js': "export default { name: 'odd', version: '1', setup() { return 42; } };\n" },
+        ': plugin odd: setup() must return an object ({ start?, stop? }) or nothing',
       ],
       [
         'a config value of the wrong type',
@@ -303,7 +311,7 @@ describe('mira CLI', function () {
         },
       ],
     ];
-    for (const [what, text, code, files] of cases) {
+    for (const [what, text, code, files, says] of cases) {
       it(what, async () => {
         for (const [name, body] of Object.entries(files ?? {})) writeFileSync(join(dir, name), body);
         const path = manifest(text);
@@ -316,6 +324,7 @@ describe('mira CLI', function () {
         expect(lines[0])
           .to.match(new RegExp(`^mira: ${code}: `))
           .and.to.contain(path);
+        if (says !== undefined) expect(lines[0]).to.equal(`mira: ${code}: ${path}${says}`);
         // The catalogue's advice for the code, on a line of its own after the one scripts match.
         expect(lines[1]).to.equal(`mira: what to do: ${errorEntry(code)!.fix}`);
         expect(readdirSync(dir).sort()).to.deep.equal(before);

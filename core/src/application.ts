@@ -6,7 +6,7 @@ import { pluginInstances } from './instances.js';
 import { Kernel } from './kernel.js';
 import { loadPlugins, orderPlugins, validateConfig, type LoadedPlugin } from './loader.js';
 import { readManifest, type ProfileManifest } from './manifest.js';
-import { explainInvalidInstance, type MiraPlugin, type PluginInstance, type PluginSummary } from './plugin.js';
+import { invalidInstance, type MiraPlugin, type PluginInstance, type PluginSummary } from './plugin.js';
 import { STOP_PHASES, type Logger, type ProfileInfo } from './types.js';
 
 /** How to build an application. */
@@ -129,8 +129,13 @@ export class Application {
       const failure = toMiraError(error, CoreErrorCodes.PLUGIN_APPLY_FAILED);
       throw new MiraError(failure.code, where(failure.detail), { cause: error });
     }
-    const why = explainInvalidInstance(plugin.name, instance);
-    if (why) throw new MiraError(CoreErrorCodes.PLUGIN_INVALID, where(why));
+    const invalid = invalidInstance(instance);
+    if (invalid) {
+      const path = this.manifest.path;
+      throw invalid.member
+        ? CoreErrors.error('PLUGIN_INVALID.instanceMember', { path, name: plugin.name, member: invalid.member })
+        : CoreErrors.error('PLUGIN_INVALID.instanceNotObject', { path, name: plugin.name });
+    }
     return instance ?? {};
   }
 

@@ -296,6 +296,8 @@ export const CoreErrors = defineErrors('@mira/core', {
         '{path}: plugin "{specifier}" is not a Mira plugin: {why}; export default { name, version, setup(kernel, config) }',
       coreTable: "{path}: plugin {name} claims the table [{section}], which belongs to Mira's core",
       configSchema: 'plugin {name} has an invalid configSchema: {reason}',
+      instanceNotObject: '{path}: plugin {name}: setup() must return an object ({ start?, stop? }) or nothing',
+      instanceMember: '{path}: plugin {name}: the instance\'s "{member}" must be a function',
     },
   },
   PLUGIN_LOAD_FAILED: {

@@ -206,15 +206,16 @@ export function explainInvalidPlugin(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Returns why what `setup` returned is not a {@link PluginInstance}, or undefined when it is one. */
-export function explainInvalidInstance(name: string, value: unknown): string | undefined {
+/**
+ * What is wrong with what `setup` returned: not an object, or a member that is not a function;
+ * undefined when it is a {@link PluginInstance}.
+ */
+export function invalidInstance(value: unknown): { readonly member?: 'start' | 'stop' } | undefined {
   if (value === undefined) return undefined;
-  if (value === null || typeof value !== 'object')
-    return `plugin ${name}: setup() must return an object ({ start?, stop? }) or nothing`;
-  for (const fn of ['start', 'stop'] as const) {
-    const member = (value as Record<string, unknown>)[fn];
-    if (member !== undefined && typeof member !== 'function')
-      return `plugin ${name}: the instance's "${fn}" must be a function`;
+  if (value === null || typeof value !== 'object') return {};
+  for (const member of ['start', 'stop'] as const) {
+    const fn = (value as Record<string, unknown>)[member];
+    if (fn !== undefined && typeof fn !== 'function') return { member };
   }
   return undefined;
 }
