@@ -117,23 +117,23 @@ function declarationsOf(packageDir: string): CliCommandDeclaration[] {
   }
   const commands = pkg.mira?.commands;
   if (commands === undefined) return [];
-  const invalid = (why: string) => CoreErrors.error('CLI_COMMAND_INVALID.declaration', { file, why });
   if (typeof commands !== 'object' || commands === null || Array.isArray(commands)) {
-    throw invalid('must be an object of command names');
+    throw CoreErrors.error('CLI_COMMAND_INVALID.notObject', { file });
   }
   return Object.entries(commands).map(([name, value]) => {
     if (!COMMAND_NAME.test(name) || BUILT_IN_COMMANDS.has(name)) {
-      throw invalid(
-        `names "${name}", which is ${BUILT_IN_COMMANDS.has(name) ? "one of mira's own commands" : 'not a command name (a-z, 0-9, -)'}`,
-      );
+      throw BUILT_IN_COMMANDS.has(name)
+        ? CoreErrors.error('CLI_COMMAND_INVALID.builtIn', { file, name })
+        : CoreErrors.error('CLI_COMMAND_INVALID.badName', { file, name });
     }
     const { module, usage, summary } = (value ?? {}) as Record<string, unknown>;
     for (const [key, v] of Object.entries({ module, usage, summary })) {
-      if (typeof v !== 'string' || v.trim() === '') throw invalid(`"${name}" needs a "${key}" string`);
+      if (typeof v !== 'string' || v.trim() === '')
+        throw CoreErrors.error('CLI_COMMAND_INVALID.missingField', { file, name, key });
     }
     const modulePath = resolve(packageDir, module as string);
     if (!modulePath.startsWith(`${resolve(packageDir)}/`)) {
-      throw invalid(`"${name}" names a module outside its package (${String(module)})`);
+      throw CoreErrors.error('CLI_COMMAND_INVALID.outsidePackage', { file, name, module: String(module) });
     }
     return {
       name,

@@ -261,7 +261,18 @@ export const CoreErrors = defineErrors('@mira/core', {
       extendsNotList:
         '{path}: [profile] extends must be a list of profile packages or paths, e.g. ["@mira/profile-sim"]',
       unsetVariable: '{origin}: {at} uses ${{name}}, which is not set; export {name}=… or write ${{name}:-default}',
-      problem: '{path}: {what}',
+      topLevelKey:
+        '{path}: top-level key "{key}" must be inside a table; put it under [profile] or the table of the plugin it configures',
+      noProfile: '{path}: missing [profile] table; add [profile] with name, description and plugins',
+      profileKey: '{path}: [profile] has unknown key "{key}"; allowed keys are {allowed}',
+      startTimeout:
+        '{path}: [profile] start_timeout_ms must be an integer from 100 to 600000 (ms each plugin may take to start)',
+      name: "{path}: [profile] name must be a non-empty string: the robot's name (the runtime self)",
+      description: '{path}: [profile] description must be a string',
+      plugins:
+        '{path}: [profile] plugins must be a list of package names or relative paths, e.g. ["@mira/plugin-memory"]',
+      workingMemoryKey: '{path}: [working_memory] has unknown key "{key}"; the only key is max_entries',
+      maxEntries: '{path}: [working_memory] max_entries must be an integer from 1 to 10000',
     },
   },
   CONFIG_INVALID: {
@@ -532,7 +543,12 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a package declares a mira command that cannot be used (malformed, taken twice, or not loadable)',
     fix: 'fix the package.json "mira.commands" entry the message names, or reinstall or build that package',
     situations: {
-      declaration: '{file}: "mira.commands" {why}; fix or remove it',
+      notObject: '{file}: "mira.commands" must be an object of command names; fix or remove it',
+      builtIn: '{file}: "mira.commands" names "{name}", which is one of mira\'s own commands; fix or remove it',
+      badName: '{file}: "mira.commands" names "{name}", which is not a command name (a-z, 0-9, -); fix or remove it',
+      missingField: '{file}: "mira.commands" "{name}" needs a "{key}" string; fix or remove it',
+      outsidePackage:
+        '{file}: "mira.commands" "{name}" names a module outside its package ({module}); fix or remove it',
       clash: 'both {packageName} and {otherPackage} declare the command "mira {name}"; uninstall one of them',
       loadFailed:
         'the command "mira {name}" of {packageName} could not be loaded from {module}: {reason}; reinstall {packageName} (or build it: npm run build)',

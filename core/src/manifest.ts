@@ -104,27 +104,24 @@ export function locateManifest(profileArg: string, cwd = process.cwd()): string 
 export function readManifest(path: string, env: NodeJS.ProcessEnv = process.env): ProfileManifest {
   const merged = loadLayers(path);
   const data = expandVariables(merged.raw, env, merged.origins);
-  const fail = (what: string): never => {
-    throw CoreErrors.error('MANIFEST_INVALID.problem', { path, what });
-  };
   const tables: Record<string, Record<string, unknown>> = {};
   for (const [key, value] of Object.entries(data)) {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date) {
-      fail(
-        `top-level key "${key}" must be inside a table; put it under [profile] or the table of the plugin it configures`,
-      );
+      throw CoreErrors.error('MANIFEST_INVALID.topLevelKey', { path, key });
     }
     tables[key] = value as Record<string, unknown>;
   }
   const profile = tables.profile;
-  if (!profile) fail('missing [profile] table; add [profile] with name, description and plugins');
+  if (!profile) throw CoreErrors.error('MANIFEST_INVALID.noProfile', { path });
   // (extends was read and removed by the layers.)
   const known = new Set(Object.keys(KERNEL_TABLES.profile.properties).filter((key) => key !== 'extends'));
   for (const key of Object.keys(profile!)) {
     if (!known.has(key))
-      fail(
-        `[profile] has unknown key "${key}"; allowed keys are ${Object.keys(KERNEL_TABLES.profile.properties).join(', ')}`,
-      );
+      throw CoreErrors.error('MANIFEST_INVALID.profileKey', {
+        path,
+        key,
+        allowed: Object.keys(KERNEL_TABLES.profile.properties).join(', '),
+      });
   }
   const {
     name,
@@ -138,23 +135,22 @@ export function readManifest(path: string, env: NodeJS.ProcessEnv = process.env)
     startTimeoutMs < 100 ||
     startTimeoutMs > 600_000
   )
-    fail('[profile] start_timeout_ms must be an integer from 100 to 600000 (ms each plugin may take to start)');
-  if (typeof name !== 'string' || name.trim() === '')
-    fail("[profile] name must be a non-empty string: the robot's name (the runtime self)");
-  if (typeof description !== 'string') fail('[profile] description must be a string');
+    throw CoreErrors.error('MANIFEST_INVALID.startTimeout', { path });
+  if (typeof name !== 'string' || name.trim() === '') throw CoreErrors.error('MANIFEST_INVALID.name', { path });
+  if (typeof description !== 'string') throw CoreErrors.error('MANIFEST_INVALID.description', { path });
   if (!Array.isArray(plugins) || !plugins.every((p) => typeof p === 'string' && p.trim() !== '')) {
-    fail('[profile] plugins must be a list of package names or relative paths, e.g. ["@mira/plugin-memory"]');
+    throw CoreErrors.error('MANIFEST_INVALID.plugins', { path });
   }
   let workingMemoryEntries = DEFAULT_WORKING_MEMORY_ENTRIES;
   const wm = tables.working_memory;
   if (wm) {
     for (const key of Object.keys(wm)) {
-      if (key !== 'max_entries') fail(`[working_memory] has unknown key "${key}"; the only key is max_entries`);
+      if (key !== 'max_entries') throw CoreErrors.error('MANIFEST_INVALID.workingMemoryKey', { path, key });
     }
     const max = wm.max_entries;
     if (max !== undefined) {
       if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 10_000) {
-        fail('[working_memory] max_entries must be an integer from 1 to 10000');
+        throw CoreErrors.error('MANIFEST_INVALID.maxEntries', { path });
       }
       workingMemoryEntries = max as number;
     }

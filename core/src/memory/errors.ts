@@ -164,7 +164,13 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     code: 'MIRA_ERR_MEMORY_OBJECT_INVALID',
     message: 'an object payload is empty, over the size cap, or of a media type Mira does not keep',
     fix: 'keep an image (image/jpeg, image/png) under [memory] max_object_bytes; nothing was written',
-    template: '{why}; nothing was written',
+    situations: {
+      empty: 'the object is empty; nothing was written',
+      tooLarge:
+        'the object is {bytes} bytes, over the cap of {maxBytes} ([memory] max_object_bytes); nothing was written',
+      mediaType: 'the media type "{declared}" is not one Mira keeps ({kept}); nothing was written',
+      notWhatItSays: 'the bytes are {sniffed}, not {declared}; nothing was written',
+    },
   },
   OBJECT_MISSING: {
     code: 'MIRA_ERR_MEMORY_OBJECT_MISSING',

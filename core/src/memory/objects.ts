@@ -58,17 +58,14 @@ export const SHA256_HEX = /^[0-9a-f]{64}$/;
  */
 export function prepareObject(object: NewObject, maxBytes: number): PreparedObject {
   const bytes = Buffer.from(object.bytes.buffer, object.bytes.byteOffset, object.bytes.byteLength);
-  const refuse = (why: string): never => {
-    throw MemoryErrors.error('OBJECT_INVALID', { why });
-  };
-  if (bytes.length === 0) refuse('the object is empty');
-  if (bytes.length > maxBytes)
-    refuse(`the object is ${bytes.length} bytes, over the cap of ${maxBytes} ([memory] max_object_bytes)`);
+  if (bytes.length === 0) throw MemoryErrors.error('OBJECT_INVALID.empty');
+  if (bytes.length > maxBytes) throw MemoryErrors.error('OBJECT_INVALID.tooLarge', { bytes: bytes.length, maxBytes });
   const declared = object.mediaType;
   if (!(OBJECT_MEDIA_TYPES as readonly string[]).includes(declared))
-    refuse(`the media type "${declared}" is not one Mira keeps (${OBJECT_MEDIA_TYPES.join(', ')})`);
+    throw MemoryErrors.error('OBJECT_INVALID.mediaType', { declared, kept: OBJECT_MEDIA_TYPES.join(', ') });
   const sniffed = sniffMediaType(bytes);
-  if (sniffed !== declared) refuse(`the bytes are ${sniffed ?? 'no image Mira reads'}, not ${declared}`);
+  if (sniffed !== declared)
+    throw MemoryErrors.error('OBJECT_INVALID.notWhatItSays', { sniffed: sniffed ?? 'no image Mira reads', declared });
   return { bytes, mediaType: sniffed!, sha256: sha256Hex(bytes) };
 }
 
