@@ -179,8 +179,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       args: { min: 0, max: 1 },
       run: (input, out) => {
         const count = input.args[0] === undefined ? 10 : Number(input.args[0]);
-        if (!Number.isInteger(count) || count < 1 || count > 1000)
-          throw NotesErrors.error('CONSOLE_USAGE.recentCount');
+        if (!Number.isInteger(count) || count < 1 || count > 1000) throw NotesErrors.error('CONSOLE_USAGE.recentCount');
         print(out, ctx.store().recent(operator(), count), 'no notes in this scope');
       },
     },

@@ -6,13 +6,7 @@
  * @packageDocumentation
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import {
-  EPISODE_ORIGINS,
-  definePlugin,
-  storeKey,
-  type EpisodeOrigin,
-  type MiraPlugin,
-} from '@mira/core';
+import { EPISODE_ORIGINS, definePlugin, storeKey, type EpisodeOrigin, type MiraPlugin } from '@mira/core';
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
