@@ -17,8 +17,9 @@ const USAGE = `Usage: npm create mira-plugin <dir> [-- --core <path|tarball>] [-
        node <mira>/create-mira-plugin/index.js <dir> [--core <path|tarball>] [--name <package name>]
 
 Creates <dir> (it must not exist, or be empty) with a Mira plugin: src/index.ts (a tool, a sensor,
-a console command, a config table), src/errors.ts (its error catalogue), test/plugin.test.ts, tsconfig.json, .mocharc.json, a
-profile.toml to try it, and a package.json whose @mira/core comes from --core:
+a console command, a config table), src/errors.ts (its error catalogue), test/plugin.test.ts,
+tsconfig.json, .mocharc.json, a profile.toml to try it, and a package.json whose @mira/core
+comes from --core:
 
   --core <path>     a Mira checkout's core/ directory (default: the core/ beside this script,
                     when it runs from a Mira checkout), installed as a link

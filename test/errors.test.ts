@@ -34,9 +34,14 @@ function sourceFiles(): string[] {
   return files;
 }
 
+/** A source file (relative to the repository), parsed. */
+function parse(file: string): ts.SourceFile {
+  return ts.createSourceFile(file, readFileSync(join(REPO_ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+}
+
 /** The string and template literals of a file (not its comments), with their line numbers. */
 function stringLiterals(file: string): Array<{ text: string; line: number }> {
-  const source = ts.createSourceFile(file, readFileSync(join(REPO_ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const source = parse(file);
   const found: Array<{ text: string; line: number }> = [];
   const visit = (node: ts.Node) => {
     if (
@@ -131,12 +136,7 @@ describe('error catalogues', () => {
       (ts.isParenthesizedExpression(node) && isText(node.expression));
     const found: Record<string, string[]> = {};
     for (const file of sourceFiles().filter((f) => f.endsWith('.ts'))) {
-      const source = ts.createSourceFile(
-        file,
-        readFileSync(join(REPO_ROOT, file), 'utf8'),
-        ts.ScriptTarget.Latest,
-        true,
-      );
+      const source = parse(file);
       const visit = (node: ts.Node) => {
         const raised =
           ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'MiraError'
