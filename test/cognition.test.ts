@@ -253,6 +253,40 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
     expect(m.server.requests[2]!.toolNames).not.to.include('recall_memory');
   });
 
+  for (const [what, text] of [
+    ['text that is not JSON', '{not json'],
+    ['a number no server can read', '{"query": -67e3941}'],
+    ['no text at all', ''],
+  ] as const) {
+    it(`sends back ${what} as the arguments {} and says in the result that they were invalid`, async () => {
+      m = await modelRuntime({
+        script: [{ toolCalls: [{ name: 'recall_memory', arguments: text, id: 'call_bad' }] }, { text: 'Sorry.' }],
+      });
+      const { output } = await m.say('Ada?');
+      expect(output).to.deep.equal(['[recall_memory] rejected invalid_tool_arguments', 'Mira: Sorry.']);
+      const assistant = m.server.requests[1]!.body.messages.find((x) => x.role === 'assistant')!;
+      expect(assistant.tool_calls).to.deep.equal([
+        { id: 'call_bad', type: 'function', function: { name: 'recall_memory', arguments: '{}' } },
+      ]);
+      expect(JSON.parse(toolMessages(m.server, 1)[0]!)).to.deep.equal({
+        status: 'rejected',
+        reason: 'invalid_tool_arguments',
+        error:
+          'the arguments are not valid JSON, so they are shown to you as {}; nothing was done: call again with arguments that match the schema',
+      });
+    });
+  }
+
+  it("sends back the model's own arguments when they are JSON, even when they do not match the schema", async () => {
+    const own = '{ "name" : "Ada" }';
+    m = await modelRuntime({
+      script: [{ toolCalls: [{ name: 'recall_memory', arguments: own }] }, { text: 'Sorry.' }],
+    });
+    await m.say('Ada?');
+    const assistant = m.server.requests[1]!.body.messages.find((x) => x.role === 'assistant')!;
+    expect((assistant.tool_calls as Array<{ function: { arguments: string } }>)[0]!.function.arguments).to.equal(own);
+  });
+
   it('rebuilds grounding before every model call of an episode', async () => {
     m = await modelRuntime();
     m.server.push(

@@ -16,6 +16,7 @@ export {
   type ToolCallRecord,
 } from './cognition/engine.js';
 export { baseInstructions } from './cognition/prompt.js';
+export { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './cognition/arguments.js';
 export {
   type ChatMessage,
   type CognitionProvider,

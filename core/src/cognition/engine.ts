@@ -9,6 +9,7 @@ import type { WorkingMemory } from '../working-memory.js';
 import type { ChatMessage, CognitionProvider, ModelToolCall } from './provider.js';
 import { baseInstructions } from './prompt.js';
 import { printable, speakerLines } from '../text/printable.js';
+import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
 
 /** Acquisition attempts per episode (the specification's fixed budget). */
 export const ACQUISITION_BUDGET = 2;
@@ -227,7 +228,10 @@ export class EpisodeEngine {
         }
         return { episode, reply, toolCalls: records, modelSteps: step };
       }
-      exchange.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
+      // The history carries only arguments a server can read: a server that parses them (llama.cpp's does)
+      // would refuse every later request of the episode; the tool result says the model's were invalid.
+      const sent = response.toolCalls.map((call) => ({ ...call, arguments: sendableArguments(call.arguments) }));
+      exchange.push({ role: 'assistant', content: response.text, toolCalls: sent });
       for (const call of response.toolCalls) {
         const registered = tools.get(call.name);
         let result: ToolResult;
@@ -282,11 +286,12 @@ export class EpisodeEngine {
 
   async #invoke(registered: RegisteredTool, call: ModelToolCall, episode: EpisodeInfo): Promise<ToolResult> {
     const { hooks } = this.#in;
-    let args: unknown;
-    try {
-      args = JSON.parse(call.arguments);
-    } catch {
-      return rejectedResult('invalid_tool_arguments', 'the arguments are not valid JSON');
+    const args = parseToolArguments(call.arguments);
+    if (args === undefined) {
+      return rejectedResult(
+        'invalid_tool_arguments',
+        `the arguments are not valid JSON, so they are shown to you as ${ARGUMENTS_STAND_IN}; nothing was done: call again with arguments that match the schema`,
+      );
     }
     if (!registered.validate(args)) return invalidArguments(registered);
     const toolCall = { id: call.id, name: call.name, rawArguments: call.arguments };
