@@ -180,6 +180,7 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
 export {
   hashedBagOfWords,
   startScriptedModelServer,
+  type ModelServerFlavor,
   type RecordedRequest,
   type ScriptedServerOptions,
   type ScriptedModelServer,

@@ -1,5 +1,22 @@
+import { randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  argumentsParse,
+  commonPrefixTokens,
+  countTokens,
+  renderPrompt,
+  BYTES_PER_TOKEN,
+  type WireMessage,
+  type WireTool,
+} from './model-prompt.js';
+
+/**
+ * Which server the double answers as. Where the two differ, each behaviour below names its source:
+ * llama.cpp's `tools/server/server-common.cpp`, `server-task.cpp`, `server-context.cpp` and
+ * `common/chat.cpp` (the bundle node-llama-cpp 3.21.1 ships), and OpenAI's Chat Completions reference.
+ */
+export type ModelServerFlavor = 'llama-server' | 'openai';
 
 /** A tool call the scripted model makes. `arguments` may be an object (sent as JSON) or raw text. */
 export interface ScriptedToolCall {
@@ -10,35 +27,49 @@ export interface ScriptedToolCall {
 
 /** One scripted answer. */
 export type ScriptedReply =
-  | { readonly text: string; readonly delayMs?: number }
+  | {
+      readonly text: string;
+      /** Sent as `reasoning_content` (llama-server's field for a reasoning model's thinking). */
+      readonly reasoning?: string;
+      /** Overrides the finish reason, e.g. `content_filter` (OpenAI). */
+      readonly finishReason?: string;
+      /** OpenAI's `message.refusal`: the model declined; `content` is then null. */
+      readonly refusal?: string;
+      readonly delayMs?: number;
+    }
   | { readonly toolCalls: readonly ScriptedToolCall[]; readonly text?: string; readonly delayMs?: number }
-  | { readonly status: number; readonly error?: string; readonly delayMs?: number }
+  | { readonly status: number; readonly error?: string; readonly type?: string; readonly delayMs?: number }
   | { readonly malformed: true; readonly delayMs?: number }
   | ((request: RecordedRequest) => ScriptedReply);
 
-/** What the server received for one call. */
+/** What the server received for one call, and how it saw it. */
 export interface RecordedRequest {
   readonly path: string;
   readonly headers: IncomingMessage['headers'];
   readonly body: {
     model: string;
     stream?: boolean;
-    messages: Array<{ role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }>;
-    tools?: Array<{
-      type: string;
-      function: { name: string; description: string; parameters: unknown; strict?: boolean };
-    }>;
+    messages: WireMessage[];
+    tools?: WireTool[];
     [key: string]: unknown;
   };
   /** Names of the tools offered in this call. */
   readonly toolNames: string[];
+  /** The prompt the chat template rendered (see `model-prompt.ts`). */
+  readonly prompt: string;
+  /** Its length in the double's tokens. */
+  readonly promptTokens: number;
+  /** Tokens reused from the previous prompt of the (single) slot: `usage.prompt_tokens_details.cached_tokens`. */
+  readonly cachedTokens: number;
+  /** The HTTP status answered. */
+  status: number;
 }
 
 /** A local OpenAI-compatible server that plays scripted answers in order. */
 export interface ScriptedModelServer {
   /** Base URL to give the SDK (ends in `/v1`). */
   readonly url: string;
-  /** Every chat request, in order. */
+  /** Every chat request, in order (those refused too). */
   readonly requests: RecordedRequest[];
   /** Every embeddings request (model and input texts), in order. */
   readonly embeddingRequests: Array<{ model: string; input: string[] }>;
@@ -49,100 +80,6 @@ export interface ScriptedModelServer {
   close(): Promise<void>;
 }
 
-let counter = 0;
-
-function completion(model: string, reply: { text?: string; toolCalls?: readonly ScriptedToolCall[] }) {
-  const toolCalls = (reply.toolCalls ?? []).map((c) => ({
-    id: c.id ?? `call_${++counter}`,
-    type: 'function',
-    function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
-  }));
-  return {
-    id: `chatcmpl-${++counter}`,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: reply.text ?? null,
-          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-          refusal: null,
-        },
-        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-        logprobs: null,
-      },
-    ],
-    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-  };
-}
-
-function streamChunks(model: string, full: ReturnType<typeof completion>): unknown[] {
-  const base = { id: full.id, object: 'chat.completion.chunk', created: full.created, model };
-  const message = full.choices[0]!.message as {
-    content: string | null;
-    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
-  };
-  const chunks: unknown[] = [
-    { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] },
-  ];
-  if (message.content) {
-    const half = Math.ceil(message.content.length / 2);
-    for (const piece of [message.content.slice(0, half), message.content.slice(half)]) {
-      if (piece) chunks.push({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
-    }
-  }
-  (message.tool_calls ?? []).forEach((call, index) => {
-    const half = Math.ceil(call.function.arguments.length / 2);
-    chunks.push({
-      ...base,
-      choices: [
-        {
-          index: 0,
-          delta: {
-            tool_calls: [
-              {
-                index,
-                id: call.id,
-                type: 'function',
-                function: { name: call.function.name, arguments: call.function.arguments.slice(0, half) },
-              },
-            ],
-          },
-          finish_reason: null,
-        },
-      ],
-    });
-    chunks.push({
-      ...base,
-      choices: [
-        {
-          index: 0,
-          delta: { tool_calls: [{ index, function: { arguments: call.function.arguments.slice(half) } }] },
-          finish_reason: null,
-        },
-      ],
-    });
-  });
-  chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: full.choices[0]!.finish_reason }] });
-  return chunks;
-}
-
-/**
- * Starts a scripted OpenAI-compatible Chat Completions server on 127.0.0.1.
- * It answers `POST /v1/chat/completions` (streaming or not) with the next
- * scripted reply and records every request. When the script runs out it
- * answers 500, so a test that calls the model more than planned fails.
- *
- * @example
- * const server = await startScriptedModelServer([
- *   { toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }] },
- *   { text: 'I remember Ada likes tea.' },
- * ]);
- * // [openai] base_url = server.url
- */
 /** Options of the scripted server. */
 export interface ScriptedServerOptions {
   /**
@@ -150,6 +87,47 @@ export interface ScriptedServerOptions {
    * deterministic 32-dimension bag of hashed words, so equal words embed close.
    */
   readonly embed?: (text: string) => number[];
+  /** Which server to answer as; `llama-server` by default. */
+  readonly flavor?: ModelServerFlavor;
+  /** The context size in the double's tokens (llama-server's `n_ctx`; the model's limit on OpenAI). Default 32768. */
+  readonly contextTokens?: number;
+  /**
+   * Whether the chat template renders tools (llama-server `--jinja` with a tool-capable template). When
+   * false the tools are dropped silently, as llama-server does, and `/props` says so. Default true.
+   */
+  readonly rendersTools?: boolean;
+}
+
+const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const randomString = (length: number) => Array.from({ length }, () => ALNUM[randomInt(ALNUM.length)]).join('');
+/**
+ * Ids: server-common.cpp `random_string()`, `gen_chatcmplid()`, `gen_tool_call_id()` (32 alphanumerics);
+ * OpenAI's reference examples (`chatcmpl-` + 29, `call_` + 24).
+ */
+const ids = {
+  'llama-server': { completion: () => `chatcmpl-${randomString(32)}`, toolCall: () => randomString(32) },
+  openai: { completion: () => `chatcmpl-${randomString(29)}`, toolCall: () => `call_${randomString(24)}` },
+} as const;
+/** What llama-server's `llama_build_info()` reports for the bundled build. */
+const LLAMA_BUILD_INFO = 'b1-5b4ebc5';
+
+/**
+ * llama-server's error body (server-common.cpp `format_error_response`): `{error: {code, message, type}}`;
+ * OpenAI's: `{error: {message, type, param, code}}`.
+ */
+function errorBody(flavor: ModelServerFlavor, status: number, message: string, type?: string, extra = {}) {
+  if (flavor === 'openai') {
+    return { error: { message, type: type ?? 'invalid_request_error', param: null, code: null, ...extra } };
+  }
+  const byStatus: Record<number, string> = {
+    400: 'invalid_request_error',
+    401: 'authentication_error',
+    403: 'permission_error',
+    404: 'not_found_error',
+    501: 'not_supported_error',
+    503: 'unavailable_error',
+  };
+  return { error: { code: status, message, type: type ?? byStatus[status] ?? 'server_error', ...extra } };
 }
 
 /** The default deterministic embedding: hashed, case-folded words, L2-normalised. */
@@ -164,91 +142,364 @@ export function hashedBagOfWords(text: string, dimension = 32): number[] {
   return vector.map((v) => v / norm);
 }
 
+interface Answer {
+  id: string;
+  created: number;
+  model: string;
+  content: string;
+  reasoning?: string;
+  refusal?: string;
+  toolCalls: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  finishReason: string;
+  usage: Record<string, unknown>;
+  timings?: Record<string, number>;
+}
+
+/**
+ * Why the history cannot be read, as the server would say it, or undefined. llama-server parses every
+ * assistant tool call's arguments before rendering with a template that takes them as an object, as
+ * Qwen2.5's does (`common/chat.cpp` `func_args_not_string`, when `supports_object_arguments`: HTTP 500
+ * "Failed to parse tool call arguments as JSON"); OpenAI answers 400 when a tool message answers no call
+ * or a call has no tool message.
+ */
+function historyError(
+  flavor: ModelServerFlavor,
+  messages: readonly WireMessage[],
+  objectArguments: boolean,
+): [number, string] | undefined {
+  if (flavor === 'llama-server') {
+    if (!objectArguments) return undefined;
+    for (const message of messages) {
+      for (const call of (message.tool_calls ?? []) as Array<{ function?: { arguments?: unknown } }>) {
+        const args = call.function?.arguments;
+        if (typeof args === 'string' && !argumentsParse(args)) {
+          return [
+            500,
+            `Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] ${args.slice(0, 40)}`,
+          ];
+        }
+      }
+    }
+    return undefined;
+  }
+  for (let i = 0; i < messages.length; i += 1) {
+    const calls = (messages[i]!.tool_calls ?? []) as Array<{ id: string }>;
+    if (messages[i]!.role === 'tool' && !messages.slice(0, i).some((m) => m.tool_calls)) {
+      return [
+        400,
+        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+      ];
+    }
+    const answered = new Set<string>();
+    for (let j = i + 1; j < messages.length && messages[j]!.role === 'tool'; j += 1) {
+      answered.add(messages[j]!.tool_call_id ?? '');
+    }
+    const missing = calls.filter((c) => !answered.has(c.id)).map((c) => c.id);
+    if (missing.length > 0) {
+      return [
+        400,
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(', ')}`,
+      ];
+    }
+  }
+  return undefined;
+}
+
+function streamChunks(flavor: ModelServerFlavor, answer: Answer, includeUsage: boolean): unknown[] {
+  const base = {
+    id: answer.id,
+    object: 'chat.completion.chunk',
+    created: answer.created,
+    model: answer.model,
+    system_fingerprint: flavor === 'openai' ? 'fp_scripted' : LLAMA_BUILD_INFO,
+  };
+  const chunk = (delta: unknown, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  // server-task.cpp: the first partial result sends {role, content: null} "to conform to openai behavior";
+  // OpenAI's first chunk is {role, content: "", refusal: null}.
+  const chunks: unknown[] = [
+    chunk(
+      flavor === 'openai' ? { role: 'assistant', content: '', refusal: null } : { role: 'assistant', content: null },
+    ),
+  ];
+  if (answer.reasoning) chunks.push(chunk({ reasoning_content: answer.reasoning }));
+  if (answer.refusal) chunks.push(chunk({ refusal: answer.refusal }));
+  const half = Math.ceil(answer.content.length / 2);
+  for (const piece of [answer.content.slice(0, half), answer.content.slice(half)]) {
+    if (piece) chunks.push(chunk({ content: piece }));
+  }
+  answer.toolCalls.forEach((call, index) => {
+    const cut = Math.ceil(call.function.arguments.length / 2);
+    chunks.push(
+      chunk({
+        tool_calls: [
+          {
+            index,
+            id: call.id,
+            type: 'function',
+            function: { name: call.function.name, arguments: call.function.arguments.slice(0, cut) },
+          },
+        ],
+      }),
+    );
+    chunks.push(chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments.slice(cut) } }] }));
+  });
+  const last = chunk({}, answer.finishReason) as Record<string, unknown>;
+  chunks.push(last);
+  if (includeUsage) {
+    // Both servers: with stream_options.include_usage, a last chunk with no choices carries the usage.
+    const usage = { ...base, choices: [], usage: answer.usage } as Record<string, unknown>;
+    chunks.push(usage);
+    if (answer.timings) usage.timings = answer.timings;
+  } else if (answer.timings) {
+    last.timings = answer.timings;
+  }
+  return chunks;
+}
+
+function completionBody(flavor: ModelServerFlavor, answer: Answer) {
+  const message: Record<string, unknown> = { role: 'assistant' };
+  if (flavor === 'openai') {
+    message.content = answer.refusal || (answer.toolCalls.length > 0 && answer.content === '') ? null : answer.content;
+    message.refusal = answer.refusal ?? null;
+    message.annotations = [];
+  } else {
+    // common/chat.cpp `to_json_oaicompat`: content is "" when empty (tool calls or not); no refusal field.
+    message.content = answer.content;
+    if (answer.reasoning) message.reasoning_content = answer.reasoning;
+  }
+  if (answer.toolCalls.length > 0) message.tool_calls = answer.toolCalls;
+  return {
+    choices: [
+      { finish_reason: answer.finishReason, index: 0, message, ...(flavor === 'openai' ? { logprobs: null } : {}) },
+    ],
+    created: answer.created,
+    model: answer.model,
+    system_fingerprint: flavor === 'openai' ? 'fp_scripted' : LLAMA_BUILD_INFO,
+    object: 'chat.completion',
+    usage: answer.usage,
+    id: answer.id,
+    ...(answer.timings ? { timings: answer.timings } : {}),
+  };
+}
+
+/**
+ * Starts a scripted OpenAI-compatible Chat Completions server on 127.0.0.1, as faithful to llama.cpp's
+ * `llama-server` (or OpenAI) as it is strict. It answers `POST /v1/chat/completions` (streaming or not)
+ * with the next scripted reply and records every request. Before playing a reply it reads the request
+ * as the server would: a history it cannot parse is refused (no reply is used), the prompt is rendered
+ * and counted against the context (400 `exceed_context_size_error` / `context_length_exceeded`), and the
+ * prefix it shares with the previous prompt is reported as cached. The text is cut at `max_tokens`
+ * (`finish_reason: "length"`). `GET /props` answers as llama-server's does. When the script runs out it
+ * answers 500, so a test that calls the model more than planned fails.
+ *
+ * @example
+ * const server = await startScriptedModelServer([
+ *   { toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }] },
+ *   { text: 'I remember Ada likes tea.' },
+ * ]);
+ * // [openai] base_url = server.url
+ */
 export async function startScriptedModelServer(
   script: readonly ScriptedReply[] = [],
   options: ScriptedServerOptions = {},
 ): Promise<ScriptedModelServer> {
   const embed = options.embed ?? ((text: string) => hashedBagOfWords(text));
+  const flavor = options.flavor ?? 'llama-server';
+  const nCtx = options.contextTokens ?? 32768;
+  const rendersTools = options.rendersTools ?? true;
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   const embeddingRequests: Array<{ model: string; input: string[] }> = [];
+  /** The single slot's cached prompt (llama-server `-np 1`; OpenAI's cache keyed by prefix). */
+  let slot = '';
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (d) => (raw += d));
     req.on('end', () => void answer(req, res, raw));
   });
 
+  const send = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
   async function answer(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
     if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
       const body = JSON.parse(raw) as { model: string; input: string | string[] };
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
       embeddingRequests.push({ model: body.model, input: inputs });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          object: 'list',
-          model: body.model,
-          data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })),
-          usage: { prompt_tokens: 1, total_tokens: 1 },
-        }),
-      );
+      send(res, 200, {
+        object: 'list',
+        model: body.model,
+        data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })),
+        usage: { prompt_tokens: 1, total_tokens: 1 },
+      });
+      return;
+    }
+    if (req.method === 'GET' && req.url === '/props' && flavor === 'llama-server') {
+      // server-context.cpp `get_res_props`; caps from common/jinja/caps.cpp `caps::to_map()`.
+      send(res, 200, {
+        default_generation_settings: { params: {}, n_ctx: nCtx },
+        total_slots: 1,
+        model_alias: 'scripted-model',
+        model_path: 'scripted-model.gguf',
+        modalities: { vision: false, video: false, audio: false },
+        chat_template: rendersTools ? '{# ChatML with a tool section #}' : '{# ChatML #}',
+        chat_template_caps: {
+          supports_object_arguments: rendersTools,
+          supports_parallel_tool_calls: rendersTools,
+          supports_preserve_reasoning: false,
+          supports_reasoning_effort: false,
+          supports_string_content: true,
+          supports_system_role: true,
+          supports_tool_calls: rendersTools,
+          supports_tools: rendersTools,
+          supports_typed_content: false,
+        },
+        build_info: LLAMA_BUILD_INFO,
+        is_sleeping: false,
+      });
       return;
     }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-      res
-        .writeHead(404, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+      send(
+        res,
+        404,
+        errorBody(flavor, 404, flavor === 'openai' ? `Invalid URL (${req.method} ${req.url})` : 'File Not Found'),
+      );
       return;
     }
     let body: RecordedRequest['body'];
     try {
       body = JSON.parse(raw);
     } catch {
-      res
-        .writeHead(400, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: 'invalid JSON body' } }));
+      send(res, 400, errorBody(flavor, 400, 'invalid JSON body'));
       return;
     }
+    const tools = body.tools ?? [];
+    const prompt = renderPrompt(body.messages, tools, rendersTools);
+    const promptTokens = countTokens(prompt);
+    const shared = Math.min(commonPrefixTokens(slot, prompt), promptTokens - 1);
+    // OpenAI caches prefixes of 1024 tokens and more, in steps of 128.
+    const cachedTokens = flavor === 'openai' ? (shared >= 1024 ? shared - (shared % 128) : 0) : Math.max(0, shared);
     const recorded: RecordedRequest = {
       path: req.url,
       headers: req.headers,
       body,
-      toolNames: (body.tools ?? []).map((t) => t.function.name),
+      toolNames: tools.map((t) => t.function.name),
+      prompt,
+      promptTokens,
+      cachedTokens,
+      status: 200,
     };
     requests.push(recorded);
+    const refuse = (status: number, payload: unknown) => {
+      recorded.status = status;
+      send(res, status, payload);
+    };
+    const unreadable = historyError(flavor, body.messages, rendersTools);
+    if (unreadable) {
+      const [status, message] = unreadable;
+      refuse(status, errorBody(flavor, status, message));
+      return;
+    }
+    if (promptTokens >= nCtx) {
+      refuse(
+        400,
+        flavor === 'openai'
+          ? errorBody(
+              flavor,
+              400,
+              `This model's maximum context length is ${nCtx} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`,
+              'invalid_request_error',
+              { param: 'messages', code: 'context_length_exceeded' },
+            )
+          : // server-context.cpp: ERROR_TYPE_EXCEED_CONTEXT_SIZE, with n_prompt_tokens and n_ctx.
+            errorBody(
+              flavor,
+              400,
+              `request (${promptTokens} tokens) exceeds the available context size (${nCtx} tokens), try increasing it`,
+              'exceed_context_size_error',
+              { n_prompt_tokens: promptTokens, n_ctx: nCtx },
+            ),
+      );
+      return;
+    }
     let reply = queue.shift();
     while (typeof reply === 'function') reply = reply(recorded);
     if (reply === undefined) {
-      res
-        .writeHead(500, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: 'scripted model server: script exhausted' } }));
+      refuse(500, errorBody(flavor, 500, 'scripted model server: script exhausted'));
       return;
     }
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
     if ('status' in reply) {
-      res
-        .writeHead(reply.status, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({ error: { message: reply.error ?? `scripted status ${reply.status}`, type: 'scripted' } }),
-        );
+      refuse(
+        reply.status,
+        errorBody(flavor, reply.status, reply.error ?? `scripted status ${reply.status}`, reply.type),
+      );
       return;
     }
     if ('malformed' in reply) {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices": [ this is not json');
       return;
     }
-    const full = completion(body.model, reply);
+    slot = prompt;
+    const limit = [body.max_completion_tokens, body.max_tokens, body.n_predict].find((v) => typeof v === 'number') as
+      number | undefined;
+    let content = reply.text ?? '';
+    let finishReason: string | undefined;
+    if (limit !== undefined && limit >= 0 && countTokens(content) > limit) {
+      // Generation stops at the limit: server-task.cpp reports "length" unless it stopped on EOS or a stop word.
+      content = content.slice(0, limit * BYTES_PER_TOKEN);
+      finishReason = 'length';
+    }
+    const toolCalls = ('toolCalls' in reply ? reply.toolCalls : []).map((c) => ({
+      id: c.id ?? ids[flavor].toolCall(),
+      type: 'function' as const,
+      function: {
+        name: c.name,
+        arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+      },
+    }));
+    finishReason ??= ('finishReason' in reply && reply.finishReason) || (toolCalls.length > 0 ? 'tool_calls' : 'stop');
+    const completionTokens =
+      countTokens(content) + toolCalls.reduce((n, c) => n + countTokens(c.function.arguments), 0);
+    const details = { cached_tokens: cachedTokens, ...(flavor === 'openai' ? { audio_tokens: 0 } : {}) };
+    const result: Answer = {
+      id: ids[flavor].completion(),
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      content,
+      reasoning: 'reasoning' in reply ? reply.reasoning : undefined,
+      refusal: 'refusal' in reply ? reply.refusal : undefined,
+      toolCalls,
+      finishReason,
+      // server-task.cpp `usage_json_oaicompat()`; OpenAI's usage has the same fields and more details.
+      usage: {
+        completion_tokens: completionTokens,
+        prompt_tokens: promptTokens,
+        total_tokens: completionTokens + promptTokens,
+        prompt_tokens_details: details,
+      },
+      timings:
+        flavor === 'llama-server'
+          ? { cache_n: cachedTokens, prompt_n: promptTokens - cachedTokens, predicted_n: completionTokens }
+          : undefined,
+    };
     if (body.stream) {
       res.writeHead(200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
         connection: 'keep-alive',
       });
-      for (const chunk of streamChunks(body.model, full)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+      for (const chunk of streamChunks(flavor, result, includeUsage)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       res.end('data: [DONE]\n\n');
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(full));
+    send(res, 200, completionBody(flavor, result));
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,84 @@
+/**
+ * How the scripted model server sees a request as a model would: the prompt a ChatML chat template with
+ * a tool section renders (the layout of Qwen2.5's template, which llama.cpp's `--jinja` runs: the first
+ * system message, then the tools, then every turn), and its length in tokens. The tokenizer is a stand-in:
+ * one token per 4 bytes of UTF-8, enough to measure prefix reuse and context limits.
+ */
+
+/** Bytes per token of the double's stand-in tokenizer. */
+export const BYTES_PER_TOKEN = 4;
+
+/** A chat message as the server receives it. */
+export interface WireMessage {
+  role: string;
+  content: string | null;
+  tool_calls?: unknown[];
+  tool_call_id?: string;
+}
+
+/** A tool as the server receives it. */
+export interface WireTool {
+  type: string;
+  function: { name: string; description: string; parameters: unknown; strict?: boolean };
+}
+
+/** Tokens in a text, by the stand-in tokenizer. */
+export function countTokens(text: string): number {
+  return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
+}
+
+/**
+ * The prompt text a Qwen2.5-style template renders (tools dropped when `renderTools` is false, as
+ * llama-server does with a template that has no tool section).
+ */
+export function renderPrompt(messages: readonly WireMessage[], tools: readonly WireTool[], renderTools = true): string {
+  let out = '';
+  let rest = messages;
+  if (renderTools && tools.length > 0) {
+    const system = messages[0]?.role === 'system' ? (messages[0].content ?? '') : 'You are a helpful assistant.';
+    if (messages[0]?.role === 'system') rest = messages.slice(1);
+    out += `<|im_start|>system\n${system}\n\n# Tools\n\n<tools>`;
+    // Each tool as JSON, in the order received: a reordered list is a different prompt.
+    for (const tool of tools) out += `\n${JSON.stringify(tool)}`;
+    out += '\n</tools><|im_end|>\n';
+  }
+  for (const message of rest) {
+    if (message.role === 'tool') {
+      out += `<|im_start|>user\n<tool_response>\n${message.content ?? ''}\n</tool_response><|im_end|>\n`;
+      continue;
+    }
+    out += `<|im_start|>${message.role}\n${message.content ?? ''}`;
+    for (const call of (message.tool_calls ?? []) as Array<{ function: { name: string; arguments: string } }>) {
+      out += `\n<tool_call>\n{"name": "${call.function.name}", "arguments": ${call.function.arguments}}\n</tool_call>`;
+    }
+    out += '<|im_end|>\n';
+  }
+  return `${out}<|im_start|>assistant\n`;
+}
+
+/** Tokens two prompts share from their start (what a server's prompt cache can reuse). */
+export function commonPrefixTokens(a: string, b: string): number {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  const n = Math.min(x.length, y.length);
+  let i = 0;
+  while (i < n && x[i] === y[i]) i += 1;
+  return Math.floor(i / BYTES_PER_TOKEN);
+}
+
+/**
+ * Whether a tool call's arguments parse as llama.cpp's JSON reader (nlohmann::json) parses them: valid
+ * JSON, and no number that overflows a double (`JSON.parse` reads `1e999` as Infinity; nlohmann refuses it).
+ */
+export function argumentsParse(text: string): boolean {
+  let finite = true;
+  try {
+    JSON.parse(text, (_key, value: unknown) => {
+      if (typeof value === 'number' && !Number.isFinite(value)) finite = false;
+      return value;
+    });
+  } catch {
+    return false;
+  }
+  return finite;
+}

@@ -1,0 +1,167 @@
+import { expect } from 'chai';
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from '@mira/core/testing';
+
+// The scripted model server stands for llama.cpp's llama-server (and OpenAI): these pin what it does as
+// they do, each behaviour from the server's source (see core/src/testing/model-server.ts).
+
+const system = { role: 'system', content: 'You are a robot.' };
+const user = (content: string) => ({ role: 'user', content });
+const tool = {
+  type: 'function',
+  function: {
+    name: 'recall_memory',
+    description: 'Recall.',
+    parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+  },
+};
+
+async function post(server: ScriptedModelServer, body: Record<string, unknown>) {
+  const response = await fetch(`${server.url}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'm', messages: [system, user('Hello')], tools: [tool], ...body }),
+  });
+  const text = await response.text();
+  if (body.stream) {
+    const chunks = text
+      .split('\n\n')
+      .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+      .map((line) => JSON.parse(line.slice(6)));
+    return { status: response.status, chunks, json: undefined as any };
+  }
+  return { status: response.status, json: JSON.parse(text), chunks: [] as any[] };
+}
+
+const withCall = (args: string) => [
+  system,
+  user('Drive'),
+  {
+    role: 'assistant',
+    content: '',
+    tool_calls: [{ id: 'a', type: 'function', function: { name: 'drive', arguments: args } }],
+  },
+  { role: 'tool', tool_call_id: 'a', content: '{}' },
+];
+
+describe('the scripted model server (llama-server double)', () => {
+  let server: ScriptedModelServer;
+  afterEach(() => server?.close());
+  const start = (script: ScriptedReply[], options = {}) =>
+    startScriptedModelServer(script, options).then((s) => (server = s));
+
+  for (const args of ['{not json', '{"linear_m_s": -67e3941}', '']) {
+    it(`refuses a history whose tool-call arguments do not parse (${JSON.stringify(args)}) with 500, as llama-server does`, async () => {
+      await start([{ text: 'never played' }]);
+      const { status, json } = await post(server, { messages: withCall(args) });
+      expect(status).to.equal(500);
+      expect(json.error.code).to.equal(500);
+      expect(json.error.type).to.equal('server_error');
+      expect(json.error.message).to.match(/^Failed to parse tool call arguments as JSON: /);
+      expect(server.remaining).to.equal(1);
+      expect(server.requests[0]!.status).to.equal(500);
+    });
+  }
+
+  it('accepts a history whose arguments parse', async () => {
+    await start([{ text: 'ok' }]);
+    expect((await post(server, { messages: withCall('{"linear_m_s": 0.2}') })).status).to.equal(200);
+  });
+
+  it('answers an empty reply with content "" and no refusal field', async () => {
+    await start([{ text: '' }]);
+    const { json } = await post(server, {});
+    expect(json.choices[0].message).to.deep.equal({ role: 'assistant', content: '' });
+    expect(json.choices[0].finish_reason).to.equal('stop');
+  });
+
+  it('streams an empty reply as the role chunk (content null) and the finish chunk only', async () => {
+    await start([{ text: '' }]);
+    const { chunks } = await post(server, { stream: true });
+    expect(chunks.map((c) => c.choices[0])).to.deep.equal([
+      { index: 0, delta: { role: 'assistant', content: null }, finish_reason: null },
+      { index: 0, delta: {}, finish_reason: 'stop', ...{} },
+    ]);
+    expect(chunks.at(-1).timings).to.have.keys('cache_n', 'prompt_n', 'predicted_n');
+  });
+
+  it('uses llama-server ids: chatcmpl- and 32 alphanumerics, tool-call ids of 32 alphanumerics', async () => {
+    await start([{ toolCalls: [{ name: 'recall_memory', arguments: {} }] }]);
+    const { json } = await post(server, {});
+    expect(json.id).to.match(/^chatcmpl-[0-9A-Za-z]{32}$/);
+    expect(json.choices[0].message.tool_calls[0].id).to.match(/^[0-9A-Za-z]{32}$/);
+    expect(json.choices[0].message.content).to.equal('');
+    expect(json.choices[0].finish_reason).to.equal('tool_calls');
+    expect(json.system_fingerprint).to.equal('b1-5b4ebc5');
+  });
+
+  it('answers as OpenAI when told: call_ ids, refusal null, content null beside tool calls', async () => {
+    await start([{ toolCalls: [{ name: 'recall_memory', arguments: {} }] }], { flavor: 'openai' });
+    const { json } = await post(server, {});
+    expect(json.id).to.match(/^chatcmpl-[0-9A-Za-z]{29}$/);
+    expect(json.choices[0].message.tool_calls[0].id).to.match(/^call_[0-9A-Za-z]{24}$/);
+    expect(json.choices[0].message).to.include({ content: null, refusal: null });
+    expect(json).not.to.have.property('timings');
+  });
+
+  it('cuts the text at max_tokens with finish_reason "length"', async () => {
+    await start([{ text: 'x'.repeat(100) }, { text: 'x'.repeat(100) }]);
+    const cut = await post(server, { max_tokens: 10 });
+    expect(cut.json.choices[0]).to.include({ finish_reason: 'length' });
+    expect(cut.json.choices[0].message.content).to.equal('x'.repeat(40));
+    const whole = await post(server, { max_completion_tokens: 25 });
+    expect(whole.json.choices[0]).to.include({ finish_reason: 'stop' });
+  });
+
+  it('reports usage with prompt_tokens_details.cached_tokens: the prefix shared with the previous prompt', async () => {
+    await start([{ text: 'a' }, { text: 'b' }]);
+    const first = await post(server, { messages: [system, user('Hello')] });
+    const second = await post(server, {
+      messages: [system, user('Hello'), { role: 'assistant', content: 'a' }, user('More')],
+    });
+    expect(first.json.usage.prompt_tokens_details).to.deep.equal({ cached_tokens: 0 });
+    const { prompt_tokens, prompt_tokens_details } = second.json.usage;
+    expect(prompt_tokens_details.cached_tokens).to.be.greaterThan(0).and.lessThan(prompt_tokens);
+    expect(second.json.timings.cache_n).to.equal(prompt_tokens_details.cached_tokens);
+    expect(second.json.timings.prompt_n).to.equal(prompt_tokens - prompt_tokens_details.cached_tokens);
+    expect(server.requests[1]!.cachedTokens).to.equal(prompt_tokens_details.cached_tokens);
+  });
+
+  it("answers llama-server's context overflow: 400 exceed_context_size_error with n_prompt_tokens and n_ctx", async () => {
+    await start([{ text: 'never' }], { contextTokens: 50 });
+    const { status, json } = await post(server, { messages: [system, user('x'.repeat(400))] });
+    expect(status).to.equal(400);
+    expect(json.error).to.include({ code: 400, type: 'exceed_context_size_error', n_ctx: 50 });
+    expect(json.error.message).to.match(/^request \(\d+ tokens\) exceeds the available context size \(50 tokens\)/);
+    expect(server.remaining).to.equal(1);
+  });
+
+  it("answers OpenAI's context overflow: 400 context_length_exceeded", async () => {
+    await start([{ text: 'never' }], { contextTokens: 50, flavor: 'openai' });
+    const { status, json } = await post(server, { messages: [system, user('x'.repeat(400))] });
+    expect(status).to.equal(400);
+    expect(json.error).to.include({
+      type: 'invalid_request_error',
+      code: 'context_length_exceeded',
+      param: 'messages',
+    });
+  });
+
+  it('refuses, as OpenAI, a tool call the history does not answer', async () => {
+    await start([{ text: 'never' }], { flavor: 'openai' });
+    const { status } = await post(server, { messages: withCall('{}').slice(0, 3) });
+    expect(status).to.equal(400);
+  });
+
+  it("serves llama-server's /props with n_ctx and the template's tool capability", async () => {
+    await start([], { contextTokens: 8192, rendersTools: false });
+    const props = await (await fetch(server.url.replace(/\/v1$/, '/props'))).json();
+    expect(props.default_generation_settings.n_ctx).to.equal(8192);
+    expect(props.chat_template_caps).to.include({ supports_tools: false, supports_tool_calls: false });
+  });
+
+  it('drops the tools silently when the template renders none', async () => {
+    await start([{ text: 'a' }], { rendersTools: false });
+    await post(server, {});
+    expect(server.requests[0]!.prompt).not.to.contain('recall_memory');
+  });
+});
