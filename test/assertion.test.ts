@@ -292,6 +292,8 @@ describe('assertion rules, form by form (what the corpus does not pin down)', ()
       reported: "the evidence is someone else's claim (X says…, according to…), not the operator's",
       negated: 'the evidence is negated; a negated fact takes a predicate with the not_ prefix (not_eats)',
       not_negated: 'the predicate has the not_ prefix, but the evidence is not negated',
+      language:
+        'the utterance is in a language whose assertion rules Mira does not have (it reads English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean), so it cannot tell a statement from a question or a hedge',
     });
   });
 });

@@ -36,7 +36,10 @@ describe('clause attribution on a labelled corpus', () => {
     expect(clauseRulesFor('Alice aime le thé et Bruno aime le café')).to.equal(CLAUSE_RULES.fr);
     expect(clauseRulesFor('Ana bebe té y Bruno bebe café')).to.equal(CLAUSE_RULES.es);
     expect(clauseRulesFor('Alice likes tea and Bob likes coffee')).to.equal(CLAUSE_RULES.en);
-    expect(clauseRulesFor('アリスは紅茶が好き')).to.equal(ENGLISH_CLAUSES);
+    // Script first: kana is Japanese, Han without kana Chinese, Hangul Korean.
+    expect(clauseRulesFor('アリスは紅茶が好き')).to.equal(CLAUSE_RULES.ja);
+    expect(clauseRulesFor('爱丽丝喜欢红茶')).to.equal(CLAUSE_RULES.zh);
+    expect(clauseRulesFor('민수는 커피를 좋아한다')).to.equal(CLAUSE_RULES.ko);
   });
 
   it('finds a clause boundary by punctuation, clause words, or a complementizer before a name', () => {

@@ -17,6 +17,8 @@
  */
 
 import { caseFold } from '@mira/core';
+import { CHINESE, DUTCH, FRENCH, GERMAN, ITALIAN, JAPANESE, KOREAN, PORTUGUESE, SPANISH } from './assertion-rules.js';
+import { languageOf } from './attribution.js';
 
 /** The rules of one language. Patterns are matched case-insensitively against one sentence. */
 export interface AssertionRules {
@@ -36,6 +38,16 @@ export interface AssertionRules {
   readonly negation: readonly RegExp[];
   /** A negation that belongs to a phrase, not to the clause ("don't forget that…"). */
   readonly notNegating: readonly RegExp[];
+  /**
+   * Questions without a question mark (inversion, a question word, a sentence-final particle such as か, 吗
+   * or -까, a tag such as ", oder"): matched against the sentence without its closing marks.
+   */
+  readonly questions?: readonly RegExp[];
+  /**
+   * Whether a negation after the evidence, up to the end of its clause, negates it too: where the negation
+   * comes last (Anna mag Tee nicht, 好きじゃない, 먹지 않아요) a model may cut the evidence before it.
+   */
+  readonly negationAfter?: boolean;
 }
 
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'iu');
@@ -67,8 +79,31 @@ export const ENGLISH: AssertionRules = {
   notNegating: [w("(?:don['’]?t|do\\s+not|never)\\s+forget|not\\s+only|can['’]t\\s+wait")],
 };
 
-/** The rule sets by language; the first is used (English today). */
-export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = { en: ENGLISH };
+/**
+ * The rule sets by language, English first. The utterance's language chooses one ({@link assertionRulesFor});
+ * text in a script none of them reads is refused, saying so (`language`).
+ */
+export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = {
+  en: ENGLISH,
+  de: GERMAN,
+  fr: FRENCH,
+  es: SPANISH,
+  it: ITALIAN,
+  pt: PORTUGUESE,
+  nl: DUTCH,
+  ja: JAPANESE,
+  zh: CHINESE,
+  ko: KOREAN,
+};
+
+/**
+ * The assertion rules of the utterance's language, chosen as the clause rules are (by its script, then by its
+ * words; English when no language's words are used), or undefined for text in a script none of them reads.
+ */
+export function assertionRulesFor(utterance: string): AssertionRules | undefined {
+  const language = languageOf(utterance);
+  return language === undefined ? undefined : ASSERTION_RULES[language];
+}
 
 /** Sentence ends; a question ends with one of `?`, `？`, `؟` (the matching form has made `﹖` and `？` a `?`). */
 const SENTENCE_ENDS = '.!?。！？؟;\n';
@@ -82,7 +117,8 @@ const QUESTION_MARK = /[?？؟]/u;
 const QUESTION_START = /^[\s"'“‘«(]*¿/u;
 
 /** Why the evidence is not an assertion the operator made. */
-export type NotAsserted = 'question' | 'do_not_keep' | 'hedge' | 'condition' | 'reported' | 'negated' | 'not_negated';
+export type NotAsserted =
+  'question' | 'do_not_keep' | 'hedge' | 'condition' | 'reported' | 'negated' | 'not_negated' | 'language';
 
 /** Each cue in words, for the refusal the model reads. */
 export const NOT_ASSERTED_WHY: Readonly<Record<NotAsserted, string>> = {
@@ -93,7 +129,17 @@ export const NOT_ASSERTED_WHY: Readonly<Record<NotAsserted, string>> = {
   reported: "the evidence is someone else's claim (X says…, according to…), not the operator's",
   negated: 'the evidence is negated; a negated fact takes a predicate with the not_ prefix (not_eats)',
   not_negated: 'the predicate has the not_ prefix, but the evidence is not negated',
+  language:
+    'the utterance is in a language whose assertion rules Mira does not have (it reads English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean), so it cannot tell a statement from a question or a hedge',
 };
+
+/** A sentence's closing marks and the white space around them. */
+const CLOSING = /[\s.!?。！？؟;…]+$/u;
+/** The end of the clause that goes on at `from`: the next comma, colon or dash, or the sentence's end. */
+function clauseEnd(text: string, from: number, sentenceEnd: number): number {
+  const found = text.slice(from, sentenceEnd).search(/[,;:、，；：—–]/u);
+  return found < 0 ? sentenceEnd : from + found;
+}
 
 /** The [start, end) of the sentence holding `span` in `text`. */
 function sentenceAround(text: string, span: readonly [number, number]): readonly [number, number] {
@@ -177,11 +223,19 @@ export function notAsserted(
   utterance: string,
   span: readonly [number, number],
   predicate?: string,
-  rules: AssertionRules = ENGLISH,
+  rules?: AssertionRules,
 ): NotAsserted | undefined {
   const { form, at } = ruleForm(utterance);
   const formSpan = [formOffset(at, span[0], utterance.length), formOffset(at, span[1], utterance.length)] as const;
-  return decide(form, formSpan, predicate, rules);
+  const chosen = rules ?? assertionRulesFor(form);
+  if (chosen === undefined) return markedQuestion(form, formSpan) ? 'question' : 'language';
+  return decide(form, formSpan, predicate, chosen);
+}
+
+/** Whether the evidence's sentence is marked a question (a question mark after the evidence, or ¿ before it). */
+function markedQuestion(utterance: string, span: readonly [number, number]): boolean {
+  const [start, end] = sentenceAround(utterance, span);
+  return QUESTION_MARK.test(utterance.slice(span[0], end)) || QUESTION_START.test(utterance.slice(start, end));
 }
 
 function decide(
@@ -197,6 +251,7 @@ function decide(
   // last mark) makes it a question, whatever follows ("Alice likes tea? Let me know."); so does an
   // inverted one at its start.
   if (QUESTION_MARK.test(utterance.slice(span[0], end)) || QUESTION_START.test(sentence)) return 'question';
+  if (rules.questions && any(rules.questions, sentence.replace(CLOSING, '').trim())) return 'question';
   if (any(rules.hedges, sentence)) return 'hedge';
   if (any(rules.conditions, sentence)) return 'condition';
   // A report counts before the evidence and inside it ("Bruno claims Ada sings"), not after it
@@ -205,7 +260,9 @@ function decide(
   const othersWords = scrub(rules.ownWords, upToEvidence);
   if (any(rules.reportedBefore, othersWords) || any(rules.reportedAnywhere, sentence)) return 'reported';
   // Negation counts inside the evidence and before it in its sentence ("Ada eats fish, not meat" asserts).
-  const scrubbed = scrub(rules.notNegating, upToEvidence);
+  // Where the negation may come last, it counts up to the end of the evidence's clause too.
+  const negationEnd = rules.negationAfter ? clauseEnd(utterance, span[1], end) : span[1];
+  const scrubbed = scrub(rules.notNegating, utterance.slice(start, negationEnd));
   const negated = any(rules.negation, scrubbed);
   const negativePredicate = predicate !== undefined && /^not_/.test(predicate);
   if (negated && !negativePredicate) return 'negated';

@@ -19,110 +19,22 @@
  */
 import { caseFold } from '@mira/core';
 import type { MatchText } from './span-match.js';
+import { CLAUSE_RULES, ENGLISH_CLAUSES, type ClauseRules } from './clause-rules.js';
 
-/** The words of one language that open a clause of their own, and the words that say the language is in use. */
-export interface ClauseRules {
-  /** Function words frequent in the language and rare elsewhere: how it is recognised. */
-  readonly markers: readonly string[];
-  /**
-   * The conjunctions that also join two subjects of one clause: right after the subject and before one
-   * more name or pronoun ("You and Alice both like jazz") they open no clause. Never "or": "Alice or Bob
-   * owns the van" says neither owns it.
-   */
-  readonly coordinators: readonly string[];
-  /** Coordinating conjunctions and subordinators that start a clause with its own subject. */
-  readonly conjunctions: readonly string[];
-  /** Relative pronouns and adverbs ("who likes chess"). */
-  readonly relatives: readonly string[];
-  /** Complementizers that open a clause only before a name or a pronoun ("knows that Bob…", not "that tea"). */
-  readonly complementizers: readonly string[];
-  /** Personal pronouns: what a complementizer before one introduces is a clause. */
-  readonly pronouns: readonly string[];
-}
-
-// Stryker disable StringLiteral,ArrayDeclaration: the word tables are data; the labelled corpus
-// (test/fixtures/attribution-corpus.ts) holds them to account by the cases it decides, not word by word.
-/** English. */
-export const ENGLISH_CLAUSES: ClauseRules = {
-  markers: ['the', 'is', 'and', 'of', 'to', 'likes', 'has', 'with', 'my', 'our', 'a', 'an', 'in', 'at', 'who'],
-  coordinators: ['and'],
-  conjunctions: [
-    'and',
-    'but',
-    'or',
-    'nor',
-    'so',
-    'because',
-    'although',
-    'though',
-    'while',
-    'whilst',
-    'whereas',
-    'since',
-    'until',
-    'unless',
-    'whenever',
-    'wherever',
-    'after',
-    'before',
-    'once',
-  ],
-  relatives: ['who', 'whom', 'whose', 'which', 'where'],
-  complementizers: ['that'],
-  pronouns: ['he', 'she', 'they', 'it', 'i', 'we', 'you', 'his', 'her', 'their'],
-};
-
-/** German: relative and subordinate clauses are always set off by commas, which catch them first. */
-export const GERMAN_CLAUSES: ClauseRules = {
-  markers: ['der', 'die', 'das', 'und', 'ist', 'nicht', 'mit', 'ein', 'eine', 'mag', 'hat', 'wohnt', 'trinkt'],
-  coordinators: ['und'],
-  conjunctions: [
-    'und',
-    'aber',
-    'oder',
-    'sondern',
-    'denn',
-    'weil',
-    'obwohl',
-    'während',
-    'wenn',
-    'als',
-    'bevor',
-    'nachdem',
-  ],
-  relatives: ['welcher', 'welche', 'welches', 'wo'],
-  complementizers: ['dass'],
-  pronouns: ['er', 'sie', 'es', 'ich', 'wir', 'ihr'],
-};
-
-/** French. */
-export const FRENCH_CLAUSES: ClauseRules = {
-  markers: ['le', 'la', 'les', 'est', 'et', 'une', 'des', 'aime', 'habite', 'avec', 'du', 'au', 'qui', 'boit'],
-  coordinators: ['et'],
-  conjunctions: ['et', 'mais', 'ou', 'donc', 'parce', 'puisque', 'quand', 'lorsque', 'tandis', 'pendant', 'bien'],
-  relatives: ['qui', 'que', "qu'", 'dont', 'où', 'lequel', 'laquelle', 'lesquels', 'lesquelles'],
-  complementizers: [],
-  pronouns: ['il', 'elle', 'ils', 'elles', 'je', 'nous', 'vous', 'on'],
-};
-
-/** Spanish. */
-export const SPANISH_CLAUSES: ClauseRules = {
-  markers: ['el', 'la', 'los', 'las', 'es', 'y', 'una', 'le', 'gusta', 'vive', 'con', 'del', 'al', 'que', 'bebe'],
-  coordinators: ['y', 'e'],
-  conjunctions: ['y', 'e', 'pero', 'o', 'u', 'sino', 'porque', 'aunque', 'mientras', 'cuando', 'pues'],
-  relatives: ['que', 'quien', 'quienes', 'cuyo', 'cuya', 'cuyos', 'cuyas', 'donde'],
-  complementizers: [],
-  pronouns: ['él', 'ella', 'ellos', 'ellas', 'yo', 'nosotros', 'vosotros', 'usted'],
-};
-
-// Stryker restore StringLiteral,ArrayDeclaration
-/** The rule sets by language, English first (it decides a tie). */
-export const CLAUSE_RULES: Readonly<Record<string, ClauseRules>> = {
-  en: ENGLISH_CLAUSES,
-  de: GERMAN_CLAUSES,
-  fr: FRENCH_CLAUSES,
-  es: SPANISH_CLAUSES,
-};
+export {
+  CLAUSE_RULES,
+  DUTCH_CLAUSES,
+  ENGLISH_CLAUSES,
+  FRENCH_CLAUSES,
+  GERMAN_CLAUSES,
+  ITALIAN_CLAUSES,
+  JAPANESE_CLAUSES,
+  CHINESE_CLAUSES,
+  KOREAN_CLAUSES,
+  PORTUGUESE_CLAUSES,
+  SPANISH_CLAUSES,
+  type ClauseRules,
+} from './clause-rules.js';
 
 /** Why the value is not attributed to the subject. */
 export type AttributionRefusal = 'not_one_sentence' | 'subject_not_supported';
@@ -169,10 +81,44 @@ const words = (text: string): string[] => {
 };
 
 /**
+ * The language a text's script says, before its words: Hangul is Korean, kana Japanese, Han without kana
+ * Chinese; undefined for any other text.
+ */
+export function scriptLanguage(text: string): 'ko' | 'ja' | 'zh' | undefined {
+  if (HANGUL.test(text)) return 'ko';
+  if (KANA.test(text)) return 'ja';
+  if (HAN.test(text)) return 'zh';
+  return undefined;
+}
+const HANGUL = /\p{Script=Hangul}/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * The language of a text as admission reads it: its script (Korean, Japanese, Chinese), then for text in
+ * Latin letters the language whose words it uses most ({@link clauseRulesFor}); undefined for text mostly
+ * in a script whose rules Mira does not have (Cyrillic, Greek, Arabic, Hebrew, Thai, Devanagari…).
+ */
+export function languageOf(text: string): string | undefined {
+  const script = scriptLanguage(text);
+  if (script !== undefined) return script;
+  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  // (Mathematical and other compatibility letters are Latin after NFKC, as evidence matching reads them.)
+  const other =
+    (text.normalize('NFKC').match(/\p{L}/gu)?.length ?? 0) -
+    (text.normalize('NFKC').match(/\p{Script=Latin}/gu)?.length ?? 0);
+  if (letters > 0 && other > latin) return undefined;
+  return clauseRulesFor(text).language;
+}
+
+/**
  * The language whose words the text uses most — its marker words and its clause words — English on a tie
  * or when none is used.
  */
 export function clauseRulesFor(text: string): ClauseRules {
+  const script = scriptLanguage(text);
+  if (script !== undefined) return CLAUSE_RULES[script]!;
   const found = words(text);
   let best = ENGLISH_CLAUSES;
   let bestCount = 0;
@@ -240,6 +186,7 @@ export function crossesClause(between: string, rules: ClauseRules): boolean {
   // Stryker disable next-line ConditionalExpression: equivalent, text with no opening mark holds no aside to blank
   if (ASIDE_OPENS.test(text)) for (const aside of CLOSED_ASIDES) text = text.replace(aside, ' ');
   if (CLAUSE_PUNCTUATION.test(text) || /[.!?。！？]/u.test(text)) return true;
+  if (rules.clauseMarks?.test(formOf(text))) return true;
   const found = words(text);
   const { opens, complementizers, pronouns } = wordSets(rules);
   if (found.some((word) => opens.has(word))) return true;
@@ -274,11 +221,28 @@ export function attribute(
     // the slice is empty, nothing stands between them).
     // Stryker disable next-line EqualityOperator: touching spans (end = from) leave an empty text either way
     if (end > from) return !crossesClause(text.slice(to, start), rules);
+    if (possessor(text, [start, end], from, rules)) return false;
     return !crossesClause(withoutCoordinatedSubject(text.slice(end, from), rules), rules);
   };
   return subjectSpans.some((subject) => valueSpans.some((value) => together(subject, value)))
     ? undefined
     : 'subject_not_supported';
+}
+
+/**
+ * Whether the subject at `[start, end)` of `text` is the possessor of the one the value after it (at `from`)
+ * is said of: "Alice's friend Bob likes tea", "the brother of Alice, Tom, plays golf", "张伟的姐姐会弹钢琴".
+ */
+const POSSESSORS_BEFORE = Object.values(CLAUSE_RULES).flatMap((rules) =>
+  rules.possessorBefore ? [rules.possessorBefore] : [],
+);
+function possessor(text: string, [start, end]: readonly [number, number], from: number, rules: ClauseRules): boolean {
+  return (
+    (rules.possessorAfter?.test(formOf(text.slice(end, from))) ?? false) ||
+    // "la filha do João", "the brother of Alice": any language's form, as a relation word before "of" is
+    // never a word of another language's plain clause.
+    POSSESSORS_BEFORE.some((pattern) => pattern.test(formOf(text.slice(0, start))))
+  );
 }
 
 /**

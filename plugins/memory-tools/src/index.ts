@@ -32,10 +32,12 @@ export {
   ASSERTION_RULES,
   ENGLISH,
   NOT_ASSERTED_WHY,
+  assertionRulesFor,
   notAsserted,
   type AssertionRules,
   type NotAsserted,
 } from './assertion.js';
+export { CHINESE, DUTCH, FRENCH, GERMAN, ITALIAN, JAPANESE, KOREAN, PORTUGUESE, SPANISH } from './assertion-rules.js';
 export {
   PENDING_NOTE,
   PROPOSE_ENTITY_PARAMETERS,
@@ -51,14 +53,32 @@ export {
   type ProposeResult,
   type SupersedeProposalArgs,
 } from './propose.js';
-export { clearMatchFormCache, findWholeSpan, toMatchText, wholeSpans, type MatchText } from './span-match.js';
 export {
+  clearMatchFormCache,
+  findWholeSpan,
+  toMatchText,
+  wholeSpans,
+  type MatchText,
+  type SpanOptions,
+} from './span-match.js';
+export {
+  CHINESE_CLAUSES,
   CLAUSE_RULES,
+  DUTCH_CLAUSES,
   ENGLISH_CLAUSES,
+  FRENCH_CLAUSES,
+  GERMAN_CLAUSES,
+  ITALIAN_CLAUSES,
+  JAPANESE_CLAUSES,
+  KOREAN_CLAUSES,
+  PORTUGUESE_CLAUSES,
+  SPANISH_CLAUSES,
   attribute,
   clauseRulesFor,
   crossesClause,
+  languageOf,
   oneSentence,
+  scriptLanguage,
   type AttributionRefusal,
   type ClauseRules,
 } from './attribution.js';

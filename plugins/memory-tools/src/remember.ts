@@ -135,6 +135,60 @@ function rejectNotAsserted(cue: NotAsserted): never {
   );
 }
 
+/** A name that another entity's longer name holds at the same place. */
+const LONGER_NAME =
+  "another known entity's name starts with this one at the same place in the evidence, so the evidence may be about that one; nothing was written";
+/** How far past a name's end a longer name is looked for: words after it, and characters in scripts without spaces. */
+const LONGER_NAME_WORDS = 3;
+const LONGER_NAME_CHARACTERS = 8;
+
+/**
+ * The longer names that begin where the name at `[start, end)` of the clause begins: the name with each of the
+ * next few words (Anna → Anna Maria), and with each of the next few letters of the word it ends inside or
+ * before (박지 → 박지훈, 张 → 张伟, 田中 → 田中太郎).
+ */
+export function longerNames(clause: MatchText, [start, end]: readonly [number, number]): string[] {
+  const text = clause.original;
+  const names = new Set<string>();
+  // Letters joined to the name (no space between): each prefix of that run.
+  const joined = /^[\p{L}\p{M}\p{N}]+/u.exec(text.slice(end))?.[0] ?? '';
+  let at = end;
+  for (const character of Array.from(joined).slice(0, LONGER_NAME_CHARACTERS)) {
+    at += character.length;
+    names.add(text.slice(start, at));
+  }
+  // Whole words after it.
+  const words = /^(?:[\s·・-]+[\p{L}\p{M}\p{N}'’.-]+){1,3}/u.exec(text.slice(end + joined.length))?.[0] ?? '';
+  let next = end + joined.length;
+  for (const word of words.match(/[\s·・-]+[\p{L}\p{M}\p{N}'’.-]+/gu) ?? []) {
+    next += word.length;
+    names.add(text.slice(start, next));
+    if (names.size >= LONGER_NAME_CHARACTERS + LONGER_NAME_WORDS) break;
+  }
+  return [...names];
+}
+
+/**
+ * Refuses a name that is the beginning of another known entity's name at the same place in the evidence
+ * (entities 박지 and 박지훈, "박지훈은 녹차를 좋아해요" proposed for 박지): the shorter name never silently
+ * takes what is said of the longer one. A longer name of the same entity (an alias) is no ambiguity.
+ */
+async function refuseLongerName(
+  store: MemoryStore,
+  clause: MatchText,
+  spans: ReadonlyArray<readonly [number, number]>,
+  id: number,
+  reason: RememberReason,
+): Promise<void> {
+  for (const span of spans)
+    for (const name of longerNames(clause, span)) {
+      // A longer text than any name can be is no name (and the store refuses to look it up).
+      if (!matchField(name, MAX_FIELD_LENGTH)) break;
+      const found = await store.findEntityIds(name);
+      if (found.some((other) => other !== id)) reject(reason, [], LONGER_NAME);
+    }
+}
+
 /** Renders a result for the model (JSON) and the operator (one short line). */
 export function toToolResult(result: RememberResult): ToolResult {
   const display =
@@ -226,7 +280,7 @@ async function decide(
   const valueSpans = [...wholeSpans(clause, value, { particles: true })];
   const valueSpan = valueSpans[0];
   if (!valueSpan) reject('value_not_supported');
-  const subjectSpans = [...wholeSpans(clause, subject, { particles: true })];
+  const subjectSpans = [...wholeSpans(clause, subject, { particles: true, name: true })];
   if (subjectSpans.length === 0) reject('subject_not_supported');
   const attribution = attribute(clause, subjectSpans, valueSpans);
   if (attribution === 'not_one_sentence') reject('invalid_proposal', [], ONE_SENTENCE);
@@ -234,6 +288,8 @@ async function decide(
   const subjectId = SELF_REFERENCES.has(subject.form)
     ? await resolveOne(store, profile.name, 'subject_not_found', 'subject_ambiguous')
     : await resolveOne(store, proposal.subject, 'subject_not_found', 'subject_ambiguous');
+  if (!SELF_REFERENCES.has(subject.form))
+    await refuseLongerName(store, clause, subjectSpans, subjectId, 'subject_ambiguous');
 
   const links = [{ entityId: subjectId, role: 'subject' }];
   if (isRelationship) {
@@ -241,7 +297,8 @@ async function decide(
     const related = field(proposal.related_entity!, MAX_FIELD_LENGTH);
     const role = token(proposal.related_role!);
     if (role === 'subject') reject('invalid_proposal');
-    if (!findWholeSpan(clause, related, { particles: true })) reject('related_entity_not_supported');
+    const relatedSpans = [...wholeSpans(clause, related, { particles: true, name: true })];
+    if (relatedSpans.length === 0) reject('related_entity_not_supported');
     if (related.form !== value.form) reject('relationship_value_mismatch');
     const relatedId = await resolveOne(
       store,
@@ -249,6 +306,7 @@ async function decide(
       'related_entity_not_found',
       'related_entity_ambiguous',
     );
+    await refuseLongerName(store, clause, relatedSpans, relatedId, 'related_entity_ambiguous');
     links.push({ entityId: relatedId, role });
   } else if (proposal.related_entity !== null || proposal.related_role !== null) {
     reject('related_entity_invalid_for_kind');

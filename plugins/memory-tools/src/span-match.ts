@@ -187,21 +187,163 @@ function wordBoundary(form: string, at: number): boolean {
   return boundaries.has(at);
 }
 
-function boundaryOk(form: string, at: number, side: 'start' | 'end', particles: boolean): boolean {
+/** How a span may end and begin: `particles` for names and values, `name` for entity names. */
+interface SpanRules {
+  readonly particles: boolean;
+  readonly name: boolean;
+}
+
+function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: SpanRules): boolean {
   if (at <= 0 || at >= form.length) return true;
   const before = String.fromCodePoint(form.codePointAt(at - 1 - (isLowSurrogate(form, at - 1) ? 1 : 0))!);
   const after = String.fromCodePoint(form.codePointAt(at)!);
   if (!WORD_CHAR.test(before) || !WORD_CHAR.test(after)) return true;
+  // A name inside a run of Han characters: ICU's dictionaries cut a Chinese personal name into characters
+  // (张|伟), so its boundary there is no evidence that a name ends (张 is not in 张伟喜欢绿茶).
+  if (rules.name && HAN.test(before) && HAN.test(after)) return hanNameBoundary(form, at, side);
   // Without spaces, ICU's word boundaries decide: アリ is not in アリス, nor 紅 in 紅茶, but ガス is in 田中はガスが好き.
   if (SPACELESS.test(before) || SPACELESS.test(after)) return wordBoundary(form, at);
-  // Korean attaches particles to nouns: a name or value may end inside a Hangul word (커피 in 커피를),
-  // but never begin inside one (피 in 커피를).
-  return particles && side === 'end' && HANGUL.test(before) && HANGUL.test(after);
+  // Korean attaches particles to nouns: a name or value may end inside a Hangul word (커피 in 커피를) only
+  // where the rest of the word is particles (박지 is not in 박지훈은), and never begin inside one (피 in 커피를).
+  return (
+    rules.particles &&
+    side === 'end' &&
+    HANGUL.test(before) &&
+    HANGUL.test(after) &&
+    onlyParticles(restOfWord(form, at))
+  );
+}
+
+const HAN = /\p{Script=Han}/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/** The Hangul letters from `at` to the end of their word. */
+function restOfWord(form: string, at: number): string {
+  return /^\p{Script=Hangul}+/u.exec(form.slice(at))![0];
+}
+
+// Stryker disable StringLiteral,ArrayDeclaration: the particle and name-word tables are data; the language
+// corpus (test/fixtures/language-corpus.ts) and the span tests hold them to account by the cases they decide.
+/**
+ * Korean particles and copula endings that follow a noun in the same word: case and topic particles, and
+ * the copula (민수예요). A second particle may follow the first (에게는, 에서도).
+ */
+const KOREAN_PARTICLES = [
+  '에게서',
+  '한테서',
+  '께서',
+  '에게',
+  '한테',
+  '에서',
+  '으로',
+  '이랑',
+  '하고',
+  '처럼',
+  '보다',
+  '까지',
+  '부터',
+  '마저',
+  '조차',
+  '이나',
+  '이라고',
+  '라고',
+  '이에요',
+  '예요',
+  '입니다',
+  '이야',
+  '이다',
+  '이었',
+  '였',
+  '이랑',
+  '씨',
+  '님',
+  '은',
+  '는',
+  '이',
+  '가',
+  '을',
+  '를',
+  '의',
+  '와',
+  '과',
+  '도',
+  '만',
+  '에',
+  '로',
+  '랑',
+  '께',
+  '들',
+];
+/** What may follow a first particle in the same word. */
+const KOREAN_SECOND = ['은', '는', '도', '만', '요', '의', '을', '를', '이', '가', '에', '에게', '에서', '한테'];
+/** Korean vocative endings: a word of their own after a name, never combined with another particle. */
+const KOREAN_VOCATIVE = ['아', '야'];
+
+/** Whether `rest` (the end of a Hangul word after a name or value) is particles only. */
+function onlyParticles(rest: string): boolean {
+  if (KOREAN_VOCATIVE.includes(rest)) return true;
+  return KOREAN_PARTICLES.some(
+    (first) =>
+      rest.startsWith(first) &&
+      (rest.length === first.length ||
+        KOREAN_SECOND.some((second) => second !== first && rest.slice(first.length) === second)),
+  );
+}
+
+/** Japanese titles and suffixes written in Han that may follow a name (田中部長, 山田様). */
+const JAPANESE_NAME_SUFFIXES =
+  /^(?:様|氏|君|殿|先生|先輩|部長|課長|社長|会長|店長|係長|院長|教授|博士|選手|監督|夫妻|一家|家|達|医師|主任)/u;
+/**
+ * Chinese words that may follow a name directly: verbs and adverbs frequent right after a subject, the
+ * particles and prepositions, titles, and times. A one-character name (a surname) may end only before one
+ * of these: 张 is not in 张伟.
+ */
+const CHINESE_NAME_FOLLOWERS =
+  /^(?:[是说在有和跟与也都就很不没的爱喝吃住去来会要想把被给对从叫姓用买做让请已才又还只先总常养学打看听玩开骑穿戴带欠最又每今昨明前后早晚]|[一二三四五六七八九十]+月|先生|女士|老师|小姐|医生|同学|经常|平时|一直|特别|非常|比较|总是|常常|现在|以前|曾经|正在|认识|知道|觉得|认为|工作|上班|喜欢|讨厌|好像|可能|应该|从来|已经|今天|昨天|明天|每天|晚上|早上|上午|下午)/u;
+/** Chinese words that may stand right before a name when they are one character (和张伟, 据陈静说). */
+const CHINESE_NAME_PRECEDERS = /(?:[和跟与同是叫的给对把被让请问找见像比说据我你他她们，、：]|告诉)$/u;
+// Stryker restore StringLiteral,ArrayDeclaration
+
+/**
+ * Whether a name may end (or begin) at `at`, between two Han characters. Japanese: ICU's boundary, and only
+ * before a title (田中部長). Chinese: a name of two characters or more ends where ICU ends a word of two or
+ * more after it, or before a word of {@link CHINESE_NAME_FOLLOWERS}; a one-character name only before one of
+ * those. A name begins where ICU begins a word after a word of two or more characters, or after one of
+ * {@link CHINESE_NAME_PRECEDERS}.
+ */
+function hanNameBoundary(form: string, at: number, side: 'start' | 'end'): boolean {
+  if (!wordBoundary(form, at)) return false;
+  const after = form.slice(at);
+  if (KANA.test(form)) return side === 'start' || JAPANESE_NAME_SUFFIXES.test(after);
+  if (side === 'start') return CHINESE_NAME_PRECEDERS.test(form.slice(0, at)) || wordBefore(form, at).length >= 2;
+  return CHINESE_NAME_FOLLOWERS.test(after) || (wordBefore(form, at).length >= 2 && wordAfter(form, at).length >= 2);
+}
+
+/** The ICU word of `form` that ends at `at`, and the one that begins there. */
+function wordBefore(form: string, at: number): string {
+  let start = at - 1;
+  while (start > 0 && !wordBoundary(form, start)) start -= 1;
+  return form.slice(start, at);
+}
+function wordAfter(form: string, at: number): string {
+  let end = at + 1;
+  while (end < form.length && !wordBoundary(form, end)) end += 1;
+  return form.slice(at, end);
 }
 
 function isLowSurrogate(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
   return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * How {@link findWholeSpan} reads a span's ends. `particles` (names and values, never evidence): it may end
+ * inside a Hangul word where the rest of the word is particles. `name` (an entity's name): inside a run of
+ * Han characters it ends and begins only where a name can (see the Chinese and Japanese name words).
+ */
+export interface SpanOptions {
+  readonly particles?: boolean;
+  readonly name?: boolean;
 }
 
 /**
@@ -216,7 +358,7 @@ function isLowSurrogate(text: string, index: number): boolean {
 export function findWholeSpan(
   haystack: MatchText,
   needle: MatchText,
-  options: { readonly particles?: boolean } = {},
+  options: SpanOptions = {},
 ): readonly [number, number] | undefined {
   for (const span of wholeSpans(haystack, needle, options)) return span;
   return undefined;
@@ -226,15 +368,15 @@ export function findWholeSpan(
 export function* wholeSpans(
   haystack: MatchText,
   needle: MatchText,
-  options: { readonly particles?: boolean } = {},
+  options: SpanOptions = {},
 ): Generator<readonly [number, number]> {
   const { form } = haystack;
   const target = needle.form;
   if (target === '') return;
-  const particles = options.particles ?? false;
+  const rules: SpanRules = { particles: options.particles ?? false, name: options.name ?? false };
   for (let at = form.indexOf(target); at !== -1; at = form.indexOf(target, at + 1)) {
     const end = at + target.length;
-    if (!boundaryOk(form, at, 'start', particles) || !boundaryOk(form, end, 'end', particles)) continue;
+    if (!boundaryOk(form, at, 'start', rules) || !boundaryOk(form, end, 'end', rules)) continue;
     const [start] = haystack.origin[at]!;
     const [, stop] = haystack.origin[end - 1]!;
     // The match must start and end on whole original graphemes (not inside "ß" → "ss").
