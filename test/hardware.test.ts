@@ -83,7 +83,7 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
     server.push({ text: 'ok' });
     clock.advance(400);
     await rt.run('How are you?');
-    const system = server.requests[0]!.body.messages[0]!.content!;
+    const system = server.requests[0]!.body.messages.at(-1)!.content!; // the grounding: last
     expect(system).to.contain('- battery (battery, percent): {"percent":100,"voltage":12.6}, 400ms old');
     expect(system).to.contain('- odometry (odometry, m, rad, m/s, rad/s):');
   });

@@ -493,7 +493,8 @@ describe('supervised learning: proposals from conversation, decided by the opera
         '[propose_entity] rejected invalid_proposal',
       ]);
       expect(m.server.requests[0]!.toolNames).to.include.members(['propose_entity', 'propose_supersede']);
-      expect(m.server.requests[1]!.toolNames).not.to.include('propose_entity');
+      // A spent budget is said by the result; the tools offered stay the same (the prompt prefix too).
+      expect(m.server.requests[1]!.body.tools).to.deep.equal(m.server.requests[0]!.body.tools);
 
       const before = m.snapshot();
       m.server.push(

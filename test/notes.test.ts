@@ -106,7 +106,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       );
       const { output } = await rt.run('Bob walks the dog at seven, keep that in mind');
       expect(output[0]).to.equal('[save_memory] saved N1');
-      const result = JSON.parse(server.requests[1]!.body.messages.at(-1)!.content!);
+      const result = JSON.parse(server.requests[1]!.body.messages.at(-2)!.content!);
       expect(result).to.deep.equal({ status: 'saved', memory_id: 1, day: '2026-06-10', labels: ['unlabeled'] });
       const description = server.requests[0]!.body.tools!.find((t) => t.function.name === 'save_memory')!.function
         .description;
@@ -199,7 +199,8 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     await boot(undefined, 'kitchen');
     server.push({ text: 'Hello.' });
     await rt.run('Hello');
-    const system = server.requests[0]!.body.messages[0]!.content!;
+    // The grounding is the last message of a request (after the conversation).
+    const system = server.requests[0]!.body.messages.at(-1)!.content!;
     expect(system).to.contain('[notes]\nNote memory (scope "kitchen"');
     expect(system).to.contain('save_memory when the operator tells you something worth keeping');
   });

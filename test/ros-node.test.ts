@@ -263,7 +263,7 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
       expect(events.map((e) => e.event)).to.deep.equal(['started', 'tool', 'finished']);
       expect(events[1]).to.deep.include({ tool: 'recall_memory', display: 'hit ENT1', origin: 'operator' });
       expect(events[2]).to.deep.include({ reply: 'Ada prefers tea.' });
-      expect(model.requests[0]!.body.messages.at(-1)).to.deep.include({
+      expect(model.requests[0]!.body.messages.at(-2)).to.deep.include({
         role: 'user',
         content: 'What does Ada drink?',
       });

@@ -7,6 +7,7 @@ import {
   startScriptedModelServer,
   type ScriptedModelServer,
   type ScriptedReply,
+  type ScriptedServerOptions,
   type TestRuntime,
 } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
@@ -36,10 +37,12 @@ export interface ModelRuntimeOptions {
   readonly openai?: Record<string, unknown>;
   /** The [memory] table instead of SQLite at data/memory.sqlite3 (e.g. the PostgreSQL backend). */
   readonly memoryTable?: Record<string, unknown>;
+  /** How the scripted server answers (flavor, context size, whether its template renders tools). */
+  readonly server?: ScriptedServerOptions;
 }
 
 export async function modelRuntime(options: ModelRuntimeOptions = {}): Promise<ModelRuntime> {
-  const server = await startScriptedModelServer(options.script ?? []);
+  const server = await startScriptedModelServer(options.script ?? [], options.server);
   const clock = new ManualClock('2026-05-01T09:00:00.000Z');
   const rt = await createTestRuntime({
     name: options.name ?? 'Mira',

@@ -6,10 +6,11 @@ import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, Grounding, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
-import type { ChatMessage, CognitionProvider, ModelToolCall } from './provider.js';
+import type { ChatMessage, CognitionProvider, ModelResponse, ModelToolCall } from './provider.js';
+import { withoutThinking } from './thinking.js';
 import { baseInstructions } from './prompt.js';
-import { printable, speakerLines } from '../text/printable.js';
 import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
+import { printable, speakerLines } from '../text/printable.js';
 
 /** Acquisition attempts per episode (the specification's fixed budget). */
 export const ACQUISITION_BUDGET = 2;
@@ -201,42 +202,57 @@ export class EpisodeEngine {
     const records: ToolCallRecord[] = [];
     const uses = new Map<string, number>();
     let acquisitions = 0;
+    // Fixed for the session, first, and byte-identical across calls, so a server's prefix cache reuses it:
+    // the instructions and every tool this origin may use, in registration order. A spent budget is said
+    // by the tool's result, never by a changed list (a changed list is a changed prefix).
+    const system: ChatMessage = { role: 'system', content: baseInstructions(profile) };
+    const offered = this.#offered(request.origin).map(({ tool }) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+    }));
+    const print = (text: string) => {
+      for (const line of speakerLines(profile.name, text).split('\n')) request.out.print(line);
+    };
+    const remember = (reply: string) => {
+      if (request.origin !== 'operator') return;
+      workingMemory.add('operator', request.utterance!, episode.startedAt);
+      workingMemory.add('assistant', reply, clock.now());
+    };
 
     for (let step = 1; step <= this.#maxSteps; step += 1) {
+      // What changes from call to call (time, sensors, grounding) comes last, after the conversation.
       const grounding = await hooks.grounding.promise({ sections: [] }, episode);
-      const offered = this.#offered(request.origin, acquisitions, uses);
-      const system: ChatMessage = {
-        role: 'system',
-        content: `${baseInstructions(profile)}\n\n${renderGrounding(grounding)}`,
-      };
-      const response = await provider.provider.complete({
-        messages: [system, ...history, opening, ...exchange],
-        tools: offered.map(({ tool }) => ({
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-        })),
+      const modelRequest = {
+        messages: [
+          system,
+          ...history,
+          opening,
+          ...exchange,
+          { role: 'system', content: renderGrounding(grounding) } as const,
+        ],
+        tools: offered,
         episode,
-      });
+      };
+      let response = await provider.provider.complete(modelRequest);
+      let text = withoutThinking(response.text)?.trim() ?? '';
+      if (response.toolCalls.length === 0 && text === '' && !response.refusal && isPlainStop(response)) {
+        // An empty answer is asked again once, unchanged: a sampling model may well answer the second time.
+        response = await provider.provider.complete(modelRequest);
+        text = withoutThinking(response.text)?.trim() ?? '';
+      }
       if (response.toolCalls.length === 0) {
-        const reply = (response.text ?? '').trim();
-        if (reply === '') throw CognitionErrors.error('MALFORMED.noReply');
-        for (const line of speakerLines(profile.name, reply).split('\n')) request.out.print(line);
-        if (request.origin === 'operator') {
-          workingMemory.add('operator', request.utterance!, episode.startedAt);
-          workingMemory.add('assistant', reply, clock.now());
-        }
-        return { episode, reply, toolCalls: records, modelSteps: step };
+        return this.#finish(request, episode, records, step, response, text, print, remember);
       }
       // The history carries only arguments a server can read: a server that parses them (llama.cpp's does)
       // would refuse every later request of the episode; the tool result says the model's were invalid.
       const sent = response.toolCalls.map((call) => ({ ...call, arguments: sendableArguments(call.arguments) }));
-      exchange.push({ role: 'assistant', content: response.text, toolCalls: sent });
+      exchange.push({ role: 'assistant', content: withoutThinking(response.text), toolCalls: sent });
       for (const call of response.toolCalls) {
         const registered = tools.get(call.name);
         let result: ToolResult;
         // Budgets are checked per call: one answer may hold several calls.
-        if (!registered || !this.#offered(request.origin, acquisitions, uses).includes(registered)) {
+        if (!registered || !this.#allowed(registered, request.origin, acquisitions, uses)) {
           result = this.#refusal(registered, request.origin, acquisitions, uses, call);
         } else {
           if (registered.tool.kind === 'acquisition') acquisitions += 1;
@@ -253,12 +269,58 @@ export class EpisodeEngine {
     throw CognitionErrors.error('STEP_LIMIT', { maxSteps: this.#maxSteps });
   }
 
-  #offered(origin: EpisodeOrigin, acquisitions: number, uses: ReadonlyMap<string, number>): RegisteredTool[] {
-    return this.#in.tools.values().filter(({ tool }) => {
-      if (!tool.origins.includes(origin)) return false;
-      if (tool.kind === 'acquisition' && acquisitions >= ACQUISITION_BUDGET) return false;
-      return tool.maxCallsPerEpisode === undefined || (uses.get(tool.name) ?? 0) < tool.maxCallsPerEpisode;
-    });
+  /** Ends an episode on an answer without tool calls: the reply, and a plain note when it is not whole. */
+  #finish(
+    request: EpisodeRequest,
+    episode: EpisodeInfo,
+    records: ToolCallRecord[],
+    step: number,
+    response: ModelResponse,
+    text: string,
+    print: (text: string) => void,
+    remember: (reply: string) => void,
+  ): EpisodeResult {
+    const note = (line: string) => request.out.print(`note: ${line}`);
+    if (response.refusal) {
+      print(response.refusal.trim());
+      note('the model declined to answer');
+      return { episode, reply: '', toolCalls: records, modelSteps: step };
+    }
+    if (text !== '') {
+      print(text);
+      remember(text);
+    }
+    const limit = response.tokenLimit === undefined ? '' : ` of ${response.tokenLimit} tokens`;
+    if (response.finishReason === 'length') {
+      note(
+        text === ''
+          ? `the model reached its limit${limit} per answer without a reply; ask again more simply`
+          : `the reply was cut off at the model's limit${limit} per answer`,
+      );
+    } else if (response.finishReason === 'content_filter') {
+      note("the model's provider withheld the rest of the reply (its content filter)");
+    } else if (text === '') {
+      note('the model gave no reply (it answered with nothing, twice); please ask again');
+    }
+    return { episode, reply: text, toolCalls: records, modelSteps: step };
+  }
+
+  /** The tools an origin may use: the same list for every call of every episode of that origin. */
+  #offered(origin: EpisodeOrigin): RegisteredTool[] {
+    return this.#in.tools.values().filter(({ tool }) => tool.origins.includes(origin));
+  }
+
+  /** Whether a call may run now: offered to the origin, and within the episode's budgets. */
+  #allowed(
+    registered: RegisteredTool,
+    origin: EpisodeOrigin,
+    acquisitions: number,
+    uses: ReadonlyMap<string, number>,
+  ): boolean {
+    const { tool } = registered;
+    if (!tool.origins.includes(origin)) return false;
+    if (tool.kind === 'acquisition' && acquisitions >= ACQUISITION_BUDGET) return false;
+    return tool.maxCallsPerEpisode === undefined || (uses.get(tool.name) ?? 0) < tool.maxCallsPerEpisode;
   }
 
   #refusal(
@@ -308,6 +370,11 @@ export class EpisodeEngine {
     await hooks.afterToolCall.promise(toolCall, result, episode);
     return result;
   }
+}
+
+/** An answer that ended as a finished one does (not cut, not filtered): an empty one is worth asking again. */
+function isPlainStop(response: ModelResponse): boolean {
+  return response.finishReason === undefined || response.finishReason === 'stop';
 }
 
 function renderGrounding(grounding: Grounding): string {

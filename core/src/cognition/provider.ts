@@ -33,6 +33,17 @@ export interface ModelRequest {
 export interface ModelResponse {
   readonly text: string | null;
   readonly toolCalls: readonly ModelToolCall[];
+  /**
+   * Why generation ended, as the server said: `stop`, `tool_calls`, `length` (cut at the token limit),
+   * `content_filter`; absent when the server did not say.
+   */
+  readonly finishReason?: string;
+  /** The model declined to answer (OpenAI's `refusal`), in its own words. */
+  readonly refusal?: string;
+  /** The limit on generated tokens the request carried, so a cut reply can say which. */
+  readonly tokenLimit?: number;
+  /** What the server reported of the prompt: its tokens and those reused from its prefix cache. */
+  readonly usage?: { readonly promptTokens: number; readonly cachedTokens?: number };
 }
 
 /**
@@ -43,4 +54,9 @@ export interface CognitionProvider {
   /** Shown in logs, e.g. `openai:gpt-4.1-mini`. */
   readonly name: string;
   complete(request: ModelRequest): Promise<ModelResponse>;
+  /**
+   * Checks the server once before the first episode, e.g. that it renders the tools; returns warnings to
+   * show the operator (none when all is well or the server cannot say). Optional.
+   */
+  check?(): Promise<readonly string[]>;
 }

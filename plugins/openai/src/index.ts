@@ -27,7 +27,7 @@ const plugin: MiraPlugin<OpenAIConfig> = definePlugin({
   configSchema: OPENAI_CONFIG_SCHEMA,
   stopPhase: 'cognition',
   setup(kernel, config) {
-    kernel.cognition.register(new OpenAIProvider(config));
+    kernel.cognition.register(new OpenAIProvider(config, process.env, (m) => kernel.log.warn(m)));
   },
 });
 

@@ -36,7 +36,28 @@ export const OPENAI_CONFIG_SCHEMA = {
       description: 'the environment variable holding the API key',
     },
     timeout_ms: { type: 'integer', minimum: 100, maximum: 600000, default: 60000, description: 'per request' },
-    max_retries: { type: 'integer', minimum: 0, maximum: 10, default: 2, description: 'of a failed request' },
+    max_retries: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 10,
+      default: 2,
+      description:
+        'of a request that failed in a way a retry can fix (no connection, 408, 409, 429, 502, 503, 504); never of a timeout, another 4xx or a 500',
+    },
+    max_tokens: {
+      type: 'integer',
+      minimum: 16,
+      maximum: 131072,
+      default: 1024,
+      description: 'the limit on tokens the model generates per answer; a reply cut at it is said to be cut',
+    },
+    max_tokens_field: {
+      type: 'string',
+      enum: ['max_tokens', 'max_completion_tokens'],
+      default: 'max_tokens',
+      description:
+        "the request field carrying max_tokens: max_completion_tokens for OpenAI's reasoning models (o-series, gpt-5); llama.cpp and vLLM read both",
+    },
     stream: { type: 'boolean', default: false, description: 'receive the answer as a stream of chunks' },
     temperature: { type: 'number', minimum: 0, maximum: 2, description: "the model's default when left out" },
   },
@@ -84,9 +105,13 @@ export class OpenAIProvider implements CognitionProvider {
   /** The SDK, once a client was made (its error classes explain a failure). */
   #sdk: typeof OpenAI | undefined;
 
-  constructor(config: OpenAIConfig, env: NodeJS.ProcessEnv = process.env) {
+  readonly #log: ((message: string) => void) | undefined;
+
+  /** @param log where a retried failure is reported (the runtime's log, stderr). */
+  constructor(config: OpenAIConfig, env: NodeJS.ProcessEnv = process.env, log?: (message: string) => void) {
     this.#config = config;
     this.#env = env;
+    this.#log = log;
     this.name = `openai:${config.model}`;
   }
 
@@ -101,42 +126,89 @@ export class OpenAIProvider implements CognitionProvider {
   #getClient(): Promise<OpenAI> {
     this.#client ??= (async () => {
       this.#sdk = await loadOpenAI();
-      return createOpenAIClient(this.#config, this.#config.max_retries, this.#env);
+      return createOpenAIClient(this.#config, 0, this.#env);
     })();
     return this.#client;
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
     const client = await this.#getClient();
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.#completeOnce(client, request);
+      } catch (error) {
+        const wait = attempt < this.#config.max_retries ? this.#retryDelay(error, attempt) : undefined;
+        if (wait === undefined) throw this.#explain(error);
+        this.#log?.(`model server: ${this.#explain(error).message}; retrying in ${wait} ms`);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  /**
+   * How long to wait before retrying a failed request, or undefined when a retry cannot fix it: a
+   * connection that failed, and the statuses that mean "busy" (408, 409, 429, 502, 503, 504). Not a
+   * timeout (the same request would be as slow), not another 4xx, and not a 500, which llama-server
+   * answers when it cannot read Mira's own request: the SDK's own retries (which retry all of these)
+   * are off, so a doomed request is not sent three times.
+   */
+  #retryDelay(error: unknown, attempt: number): number | undefined {
+    const OpenAI = this.#sdk!;
+    const backoff = Math.min(500 * 2 ** attempt, 8000);
+    if (error instanceof OpenAI.APIConnectionTimeoutError) return undefined;
+    if (error instanceof OpenAI.APIConnectionError) return backoff;
+    if (!(error instanceof OpenAI.APIError) || ![408, 409, 429, 502, 503, 504].includes(error.status ?? 0)) {
+      return undefined;
+    }
+    const after = Number(error.headers?.get?.('retry-after'));
+    return Number.isFinite(after) && after > 0 ? Math.min(after * 1000, 10_000) : backoff;
+  }
+
+  async #completeOnce(client: OpenAI, request: ModelRequest): Promise<ModelResponse> {
     const tools: ChatCompletionTool[] = request.tools.map((t) => ({
       type: 'function',
       function: { name: t.name, description: t.description, parameters: t.parameters, strict: true },
     }));
+    const limit = this.#config.max_tokens;
     const body = {
       model: this.#config.model,
       messages: request.messages.map(toOpenAIMessage),
       ...(tools.length > 0 ? { tools } : {}),
       ...(this.#config.temperature === undefined ? {} : { temperature: this.#config.temperature }),
+      [this.#config.max_tokens_field]: limit,
     };
-    try {
-      if (this.#config.stream) {
-        const stream = await client.chat.completions.create({ ...body, stream: true });
-        return await assembleStream(stream);
-      }
-      const completion = await client.chat.completions.create({ ...body, stream: false });
-      const message = completion?.choices?.[0]?.message;
-      if (!message) throw CognitionErrors.error('MALFORMED.noChoices');
-      const toolCalls: ModelToolCall[] = [];
-      for (const call of message.tool_calls ?? []) {
-        if (call.type !== 'function' || !call.function?.name) {
-          throw CognitionErrors.error('MALFORMED.notFunctionCall');
-        }
-        toolCalls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' });
-      }
-      return { text: message.content ?? null, toolCalls };
-    } catch (error) {
-      throw this.#explain(error);
+    if (this.#config.stream) {
+      const stream = await client.chat.completions.create({ ...body, stream: true });
+      return { ...(await assembleStream(stream)), tokenLimit: limit };
     }
+    const completion = await client.chat.completions.create({ ...body, stream: false });
+    const choice = completion?.choices?.[0];
+    const message = choice?.message;
+    if (!message) throw CognitionErrors.error('MALFORMED.noChoices');
+    const toolCalls: ModelToolCall[] = [];
+    for (const call of message.tool_calls ?? []) {
+      if (call.type !== 'function' || !call.function?.name) {
+        throw CognitionErrors.error('MALFORMED.notFunctionCall');
+      }
+      toolCalls.push({ id: call.id, name: call.function.name, arguments: call.function.arguments ?? '' });
+    }
+    const usage = completion.usage;
+    return {
+      // Only `content` is the reply: a reasoning model's `reasoning_content` is never read.
+      text: message.content ?? null,
+      toolCalls,
+      tokenLimit: limit,
+      ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
+      ...(message.refusal ? { refusal: message.refusal } : {}),
+      ...(usage
+        ? {
+            usage: {
+              promptTokens: usage.prompt_tokens,
+              cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? undefined,
+            },
+          }
+        : {}),
+    };
   }
 
   #explain(error: unknown): MiraError {
@@ -171,10 +243,15 @@ export class OpenAIProvider implements CognitionProvider {
 async function assembleStream(stream: AsyncIterable<ChatCompletionChunk>): Promise<ModelResponse> {
   let text = '';
   let sawText = false;
+  let refusal = '';
+  let finishReason: string | undefined;
   const calls = new Map<number, { id: string; name: string; arguments: string }>();
   for await (const chunk of stream) {
-    const delta = chunk.choices?.[0]?.delta;
+    const choice = chunk.choices?.[0];
+    if (choice?.finish_reason) finishReason = choice.finish_reason;
+    const delta = choice?.delta;
     if (!delta) continue;
+    if (typeof delta.refusal === 'string') refusal += delta.refusal;
     if (typeof delta.content === 'string') {
       text += delta.content;
       sawText = true;
@@ -191,5 +268,10 @@ async function assembleStream(stream: AsyncIterable<ChatCompletionChunk>): Promi
   if (toolCalls.some((c) => c.id === '' || c.name === '')) {
     throw CognitionErrors.error('MALFORMED.streamedToolCall');
   }
-  return { text: sawText ? text : null, toolCalls };
+  return {
+    text: sawText ? text : null,
+    toolCalls,
+    ...(finishReason ? { finishReason } : {}),
+    ...(refusal ? { refusal } : {}),
+  };
 }
