@@ -199,9 +199,10 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     await boot(undefined, 'kitchen');
     server.push({ text: 'Hello.' });
     await rt.run('Hello');
-    // The grounding is the last message of a request (after the conversation).
-    const system = server.requests[0]!.body.messages.at(-1)!.content!;
+    // Guidance, the same all session: with the instructions in the first message, not in the changing tail.
+    const system = server.requests[0]!.body.messages[0]!.content!;
     expect(system).to.contain('[notes]\nNote memory (scope "kitchen"');
+    expect(server.requests[0]!.body.messages.at(-1)!.content).not.to.contain('[notes]');
     expect(system).to.contain('save_memory when the operator tells you something worth keeping');
   });
 

@@ -20,6 +20,11 @@ export interface EpisodeInfo {
 export interface GroundingSection {
   readonly source: string;
   readonly text: string;
+  /**
+   * The same text for the whole session (guidance, not state): placed with the instructions at the start
+   * of the prompt, which a server's prefix cache reuses, instead of last with what changes every call.
+   */
+  readonly fixed?: boolean;
 }
 
 /** Runtime and temporal grounding, rebuilt before every model call. */

@@ -37,6 +37,8 @@ export interface ModelRuntimeOptions {
   readonly openai?: Record<string, unknown>;
   /** The [memory] table instead of SQLite at data/memory.sqlite3 (e.g. the PostgreSQL backend). */
   readonly memoryTable?: Record<string, unknown>;
+  /** More manifest tables, for the extra plugins (e.g. `sim`, `notes`). */
+  readonly tables?: Record<string, Record<string, unknown>>;
   /** How the scripted server answers (flavor, context size, whether its template renders tools). */
   readonly server?: ScriptedServerOptions;
 }
@@ -62,6 +64,7 @@ export async function modelRuntime(options: ModelRuntimeOptions = {}): Promise<M
         stream: options.stream ?? false,
         ...options.openai,
       },
+      ...options.tables,
     },
   });
   const dbPath = join(rt.dir, 'data', 'memory.sqlite3');

@@ -3,7 +3,7 @@ import { formatAge } from '../format-age.js';
 import { CognitionErrors, CoreErrors, toMiraError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
-import type { EpisodeInfo, Grounding, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
+import type { EpisodeInfo, GroundingSection, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
 import type { ChatMessage, CognitionProvider, ModelResponse, ModelToolCall } from './provider.js';
@@ -205,7 +205,6 @@ export class EpisodeEngine {
     // Fixed for the session, first, and byte-identical across calls, so a server's prefix cache reuses it:
     // the instructions and every tool this origin may use, in registration order. A spent budget is said
     // by the tool's result, never by a changed list (a changed list is a changed prefix).
-    const system: ChatMessage = { role: 'system', content: baseInstructions(profile) };
     const offered = this.#offered(request.origin).map(({ tool }) => ({
       name: tool.name,
       description: tool.description,
@@ -223,13 +222,19 @@ export class EpisodeEngine {
     for (let step = 1; step <= this.#maxSteps; step += 1) {
       // What changes from call to call (time, sensors, grounding) comes last, after the conversation.
       const grounding = await hooks.grounding.promise({ sections: [] }, episode);
+      const fixed = grounding.sections.filter((section) => section.fixed);
+      const changing = grounding.sections.filter((section) => !section.fixed);
+      const system: ChatMessage = {
+        role: 'system',
+        content: [baseInstructions(profile), ...fixed.map(renderSection)].join('\n\n'),
+      };
       const modelRequest = {
         messages: [
           system,
           ...history,
           opening,
           ...exchange,
-          { role: 'system', content: renderGrounding(grounding) } as const,
+          { role: 'system', content: changing.map(renderSection).join('\n\n') } as const,
         ],
         tools: offered,
         episode,
@@ -377,6 +382,6 @@ function isPlainStop(response: ModelResponse): boolean {
   return response.finishReason === undefined || response.finishReason === 'stop';
 }
 
-function renderGrounding(grounding: Grounding): string {
-  return grounding.sections.map((s) => `[${s.source}]\n${s.text}`).join('\n\n');
+function renderSection(section: GroundingSection): string {
+  return `[${section.source}]\n${section.text}`;
 }

@@ -1,9 +1,9 @@
 import type { ProfileInfo } from '../types.js';
 
 /**
- * The fixed instructions every episode starts with. Grounding (rebuilt
- * before every model call) follows them; nothing from persistent memory is
- * ever added here.
+ * The fixed instructions every episode starts with: the same text, byte for byte, for every call of a
+ * session (a server's prefix cache reuses it). Grounding (rebuilt before every model call) comes last,
+ * after the conversation; nothing from persistent memory is ever added here.
  */
 export function baseInstructions(profile: ProfileInfo): string {
   return [
@@ -11,12 +11,12 @@ export function baseInstructions(profile: ProfileInfo): string {
     'Answer briefly and plainly.',
     '',
     'Memory:',
-    '- You do not know what your persistent memory holds unless you call recall_memory in this episode. Nothing is recalled for you in advance.',
-    '- recall_memory takes one exact name or alias of a known entity; there is no fuzzy search. Call it only when remembered knowledge would help.',
-    '- Recalled memory is historical evidence and may be stale relative to present physical reality: describe it as something you remember. Claims about the current state of the world or of yourself need fresh perception (a sensor read), not memory.',
-    '- Use remember only when the operator, in the current message, states a durable fact, preference or simple relationship about a known entity worth keeping. Copy subject, value and the shortest complete evidence clause verbatim from the current operator message; predicate is a concise stable identifier such as likes or works_at. For facts and preferences pass null for related_entity and related_role.',
-    '- Only a remember result in this turn confirms a write: "applied" with outcome "created" means it was stored, "duplicate" means it was already known, "rejected" means nothing was written. Never claim you stored something without such a result in this turn, and never infer a write from intent, earlier turns or working memory.',
+    '- You know what persistent memory holds only from recall_memory calls in this episode; nothing is recalled for you in advance. It takes one exact name or alias (no fuzzy search).',
+    '- Recalled memory is history and may be stale: say you remember it. The current state of the world or of yourself needs a fresh sensor read, not memory.',
+    '- Use remember only for a durable fact, preference or simple relationship the operator states in the current message, copying their words as its description says.',
+    '- Only a remember result in this turn confirms a write: "applied" stored it (outcome "created") or found it known ("duplicate"); "rejected" wrote nothing. Never claim a write without such a result in this turn.',
     '',
-    'Tools have budgets: at most two information-gathering calls (recall, sensor reads) and one remember proposal per operator message.',
+    'Budgets per operator message: two information-gathering calls (recall, sensor reads) and one remember proposal; a call over budget is refused.',
+    'The last system message, after the conversation, is the current context (time, sensors), rebuilt before every call.',
   ].join('\n');
 }

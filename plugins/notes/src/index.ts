@@ -197,9 +197,10 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
       kernel.tools.registerForAgents(
         searchNotesForAgents({ store, scope: () => scope, now, writeOrigins, log: (m) => kernel.log.error(m) }),
       );
-      // The model learns what note memory is for before every call, as it learns about recall and remember.
+      // The model learns what note memory is for before every call, as it learns about recall and remember:
+      // guidance, the same all session, so it sits with the instructions that a prefix cache reuses.
       kernel.hooks.grounding.tap(PLUGIN_NAME, (grounding) => ({
-        sections: [...grounding.sections, { source: 'notes', text: notesGuidance(scope) }],
+        sections: [...grounding.sections, { source: 'notes', text: notesGuidance(scope), fixed: true }],
       }));
     }
   },
