@@ -293,7 +293,7 @@ describe('assertion rules, form by form (what the corpus does not pin down)', ()
       negated: 'the evidence is negated; a negated fact takes a predicate with the not_ prefix (not_eats)',
       not_negated: 'the predicate has the not_ prefix, but the evidence is not negated',
       language:
-        'the utterance is in a language whose assertion rules Mira does not have (it reads English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean), so it cannot tell a statement from a question or a hedge',
+        'the utterance is in a language the assertion rules do not read (they read English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean)',
     });
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MemoryStore } from '@mira/core';
-import { REMEMBER_REASONS } from '@mira/plugin-memory-tools';
+import { NOT_ASSERTED_WHY, REMEMBER_REASONS, type NotAsserted } from '@mira/plugin-memory-tools';
 import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
 
 type Proposal = {
@@ -606,6 +606,183 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
         'Alice likes\u200b tea',
         fact('Alice', 'likes', 'tea', 'Alice likes\u200b tea'),
         'invalid_proposal',
+      );
+    });
+  });
+
+  describe('a name that begins another known name, and languages beyond English', () => {
+    const LONGER = "another known entity's name starts with this one at the same place in the evidence";
+
+    it('never gives a Korean name what is said of a longer name it begins (박지 in 박지훈은)', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: '박지' });
+      await store.createEntity({ entityType: 'person', canonicalName: '박지훈' });
+      // 훈은 is not particles: 박지 does not end there.
+      await expectRejected(
+        '박지훈은 녹차를 좋아해요',
+        fact('박지', 'likes', '녹차', '박지훈은 녹차를 좋아해요'),
+        'subject_not_supported',
+      );
+      const { result } = await propose(
+        '박지훈은 녹차를 좋아해요',
+        fact('박지훈', 'likes', '녹차', '박지훈은 녹차를 좋아해요'),
+      );
+      expect(result).to.deep.include({ status: 'applied', outcome: 'created' });
+      expect((await store.getMemory(1))!.links.map((l) => l.entityName)).to.deep.equal(['박지훈']);
+      // Before a particle the shorter name is a name of its own.
+      const { result: own } = await propose(
+        '박지는 홍차를 좋아해요',
+        fact('박지', 'likes', '홍차', '박지는 홍차를 좋아해요'),
+      );
+      expect(own).to.deep.include({ status: 'applied', outcome: 'created' });
+    });
+
+    it('refuses a Korean name that a longer known name holds before a particle, as ambiguous', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: '민' });
+      await store.createEntity({ entityType: 'person', canonicalName: '민이' });
+      // 민이는 reads as 민 + 이 + 는 and as 민이 + 는: the longer known name makes it ambiguous.
+      const result = await expectRejected(
+        '민이는 녹차를 좋아해요',
+        fact('민', 'likes', '녹차', '민이는 녹차를 좋아해요'),
+        'subject_ambiguous',
+      );
+      expect(result.error).to.equal(`${LONGER}, so the evidence may be about that one; nothing was written`);
+    });
+
+    it('never cuts a Chinese personal name into characters (张 is not in 张伟喜欢绿茶)', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: '张' });
+      await expectRejected('张伟喜欢绿茶', fact('张', 'likes', '绿茶', '张伟喜欢绿茶'), 'subject_not_supported');
+      await store.createEntity({ entityType: 'person', canonicalName: '张伟' });
+      const { result } = await propose('张伟喜欢绿茶', fact('张伟', 'likes', '绿茶', '张伟喜欢绿茶'));
+      expect(result).to.deep.include({ status: 'applied', outcome: 'created' });
+      // 张 before a word that follows a name (说, "says") is a name; a longer known name there is not.
+      const { result: own } = await propose('张是老师', fact('张', 'is', '老师', '张是老师'));
+      expect(own).to.deep.include({ status: 'applied', outcome: 'created' });
+    });
+
+    it('refuses a name with spaces that begins a longer known name at the same place, unless it is an alias', async () => {
+      const anna = await store.createEntity({ entityType: 'person', canonicalName: 'Anna' });
+      await store.createEntity({ entityType: 'person', canonicalName: 'Anna Maria' });
+      await expectRejected(
+        'Anna Maria likes tea',
+        fact('Anna', 'likes', 'tea', 'Anna Maria likes tea'),
+        'subject_ambiguous',
+      );
+      const { result } = await propose(
+        'Anna Maria likes tea',
+        fact('Anna Maria', 'likes', 'tea', 'Anna Maria likes tea'),
+      );
+      expect(result).to.deep.include({ status: 'applied', outcome: 'created' });
+      // A longer name of the same entity is no ambiguity.
+      await store.addAlias(anna.id, 'Anna Karenina');
+      const { result: alias } = await propose(
+        'Anna Karenina likes coffee',
+        fact('Anna', 'drinks', 'coffee', 'Anna Karenina likes coffee'),
+      );
+      expect(alias).to.deep.include({ status: 'applied', outcome: 'created' });
+    });
+
+    it('refuses a related entity that begins a longer known name, as related_entity_ambiguous', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'Bobby' });
+      await store.createEntity({ entityType: 'person', canonicalName: 'Bob Marley' });
+      await expectRejected(
+        'Alice works with Bob Marley',
+        relationship('Alice', 'works_with', 'Bob', 'colleague', 'Alice works with Bob Marley'),
+        'related_entity_ambiguous',
+      );
+    });
+
+    it('refuses evidence in a script whose assertion rules Mira does not have, saying so', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'Анна' });
+      const result = await expectRejected(
+        'Анна любит чай',
+        fact('Анна', 'likes', 'чай', 'Анна любит чай'),
+        'evidence_not_asserted',
+      );
+      expect(result.error).to.match(/^the utterance is in a language the assertion rules do not read/);
+    });
+
+    const asserted: Array<[string, Proposal, string]> = [
+      ['Anna', fact('Anna', 'not_drinks', 'Kaffee', 'Anna trinkt keinen Kaffee'), 'Anna trinkt keinen Kaffee'],
+      ['Paul', fact('Paul', 'likes', 'le thé', 'Paul aime le thé'), 'Paul aime le thé'],
+      ['Lucía', fact('Lucía', 'not_eats', 'carne', 'Lucía no come carne'), 'Lucía no come carne'],
+      ['Marco', fact('Marco', 'plays', 'il pianoforte', 'Marco suona il pianoforte'), 'Marco suona il pianoforte'],
+      ['João', fact('João', 'drinks', 'café', 'O João toma café'), 'O João toma café'],
+      ['Sanne', fact('Sanne', 'not_eats', 'vlees', 'Sanne eet geen vlees'), 'Sanne eet geen vlees'],
+      ['佐藤', fact('佐藤', 'likes', '紅茶', '佐藤さんは紅茶が好きです'), '佐藤さんは紅茶が好きです'],
+      ['王芳', fact('王芳', 'lives_in', '上海', '王芳住在上海'), '王芳住在上海'],
+      ['지민', fact('지민', 'likes', '녹차', '지민 씨는 녹차를 좋아해요'), '지민 씨는 녹차를 좋아해요'],
+    ];
+    for (const [name, proposal, said] of asserted) {
+      it(`admits ${JSON.stringify(said)}`, async () => {
+        await store.createEntity({ entityType: 'person', canonicalName: name });
+        const { result } = await propose(said, proposal);
+        expect(result).to.deep.include({ status: 'applied', outcome: 'created' });
+      });
+    }
+
+    const notAsserted: Array<[string, string, Proposal, NotAsserted]> = [
+      [
+        'Anna',
+        'Ich glaube, Anna trinkt keinen Kaffee',
+        fact('Anna', 'not_drinks', 'Kaffee', 'Anna trinkt keinen Kaffee'),
+        'hedge',
+      ],
+      [
+        'Paolo',
+        'Si Paolo vient, il aime le thé',
+        fact('Paolo', 'likes', 'le thé', 'Si Paolo vient, il aime le thé'),
+        'condition',
+      ],
+      [
+        'Carlos',
+        'Carlos dice que Lucía odia el cilantro',
+        fact('Carlos', 'hates', 'el cilantro', 'Carlos dice que Lucía odia el cilantro'),
+        'reported',
+      ],
+      [
+        'Marco',
+        'Non salvarlo: Marco ha dei debiti',
+        fact('Marco', 'has', 'dei debiti', 'Marco ha dei debiti'),
+        'do_not_keep',
+      ],
+      ['Ana', 'A Ana não gosta de pimenta', fact('Ana', 'likes', 'pimenta', 'A Ana não gosta de pimenta'), 'negated'],
+      [
+        'Pieter',
+        'Heeft Pieter eigenlijk een hond',
+        fact('Pieter', 'has', 'een hond', 'Heeft Pieter eigenlijk een hond'),
+        'question',
+      ],
+      ['佐藤', '佐藤さんはたぶん紅茶が好き', fact('佐藤', 'likes', '紅茶', '佐藤さんはたぶん紅茶が好き'), 'hedge'],
+      ['李娜', '李娜养狗吗', fact('李娜', 'has', '养狗', '李娜养狗吗'), 'question'],
+      [
+        '박 선생님',
+        '박 선생님이 커피를 좋아한다고 들었어요',
+        fact('박 선생님', 'likes', '커피', '박 선생님이 커피를 좋아한다고 들었어요'),
+        'reported',
+      ],
+    ];
+    for (const [name, said, proposal, cue] of notAsserted) {
+      it(`refuses ${JSON.stringify(said)} (${cue})`, async () => {
+        await store.createEntity({ entityType: 'person', canonicalName: name });
+        const result = await expectRejected(said, proposal, 'evidence_not_asserted');
+        expect(result.error).to.equal(
+          `${NOT_ASSERTED_WHY[cue]}; only what the operator states is remembered; nothing was written`,
+        );
+      });
+    }
+
+    it("gives a possessor's relative the value, never the possessor", async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: '李娜' });
+      await store.createEntity({ entityType: 'person', canonicalName: '王芳' });
+      const said = '李娜的朋友王芳喜欢咖啡';
+      await expectRejected(said, fact('李娜', 'likes', '咖啡', said), 'subject_not_supported');
+      const { result } = await propose(said, fact('王芳', 'likes', '咖啡', said));
+      expect(result).to.deep.include({ status: 'applied', outcome: 'created' });
+      expect((await store.getMemory(1))!.links.map((l) => l.entityName)).to.deep.equal(['王芳']);
+      await expectRejected(
+        "Alice's friend Bob likes tea",
+        fact('Alice', 'likes', 'tea', "Alice's friend Bob likes tea"),
+        'subject_not_supported',
       );
     });
   });

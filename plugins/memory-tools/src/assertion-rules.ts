@@ -220,7 +220,7 @@ export const PORTUGUESE: AssertionRules = {
   notNegating: [w('não\\s+(?:se\\s+)?esque(?:ça|ce|ças)|não\\s+só|não\\s+apenas|não\\s+é\\s*$|ou\\s+não')],
   questions: [
     opening(
-      'quem|o\\s+que|onde|quando|como(?!\\s+(?:eu\\s+)?(?:te\\s+|lhe\\s+)?(?:disse|falei|já|você\\s+sabe))|qual|quais|quanto|quanta|quantos|quantas|por\\s+que|porque|cadê',
+      'quem|o\\s+que|onde|quando|como(?!\\s+(?:eu\\s+)?(?:te\\s+|lhe\\s+|le\\s+|ya\\s+)?(?:disse|dije|he\\s+dicho|falei|já|você\\s+sabe|sabes))|qual|quais|quanto|quanta|quantos|quantas|por\\s+que|porque|cadê',
     ),
     w('será\\s+que|sabe\\s+se|sabes\\s+se|né'),
     tag('né|não\\s+é|certo|não|verdade'),

@@ -18,7 +18,7 @@
 
 import { caseFold } from '@mira/core';
 import { CHINESE, DUTCH, FRENCH, GERMAN, ITALIAN, JAPANESE, KOREAN, PORTUGUESE, SPANISH } from './assertion-rules.js';
-import { languageOf } from './attribution.js';
+import { likelyLanguages } from './attribution.js';
 
 /** The rules of one language. Patterns are matched case-insensitively against one sentence. */
 export interface AssertionRules {
@@ -99,10 +99,46 @@ export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = {
 /**
  * The assertion rules of the utterance's language, chosen as the clause rules are (by its script, then by its
  * words; English when no language's words are used), or undefined for text in a script none of them reads.
+ * When the words of several languages tie ("Se o João vier, toma café" reads as Portuguese and Spanish), the
+ * rules of all of them together: each cue of any of them counts.
  */
 export function assertionRulesFor(utterance: string): AssertionRules | undefined {
-  const language = languageOf(utterance);
-  return language === undefined ? undefined : ASSERTION_RULES[language];
+  const languages = likelyLanguages(utterance);
+  if (languages === undefined) return undefined;
+  if (languages.length === 1) return ASSERTION_RULES[languages[0]!];
+  const key = languages.join(',');
+  let merged = mergedRules.get(key);
+  if (!merged) mergedRules.set(key, (merged = mergeRules(languages.map((language) => ASSERTION_RULES[language]!))));
+  return merged;
+}
+const mergedRules = new Map<string, AssertionRules>();
+
+/** Several rule sets as one: every list holds the patterns of all of them. */
+function mergeRules(all: readonly AssertionRules[]): AssertionRules {
+  const lists = (
+    key:
+      | 'doNotKeep'
+      | 'hedges'
+      | 'conditions'
+      | 'reportedBefore'
+      | 'reportedAnywhere'
+      | 'ownWords'
+      | 'negation'
+      | 'notNegating'
+      | 'questions',
+  ) => all.flatMap((rules) => rules[key] ?? []);
+  return {
+    doNotKeep: lists('doNotKeep'),
+    hedges: lists('hedges'),
+    conditions: lists('conditions'),
+    reportedBefore: lists('reportedBefore'),
+    reportedAnywhere: lists('reportedAnywhere'),
+    ownWords: lists('ownWords'),
+    negation: lists('negation'),
+    notNegating: lists('notNegating'),
+    questions: lists('questions'),
+    negationAfter: all.some((rules) => rules.negationAfter === true),
+  };
 }
 
 /** Sentence ends; a question ends with one of `?`, `？`, `؟` (the matching form has made `﹖` and `？` a `?`). */
@@ -130,7 +166,7 @@ export const NOT_ASSERTED_WHY: Readonly<Record<NotAsserted, string>> = {
   negated: 'the evidence is negated; a negated fact takes a predicate with the not_ prefix (not_eats)',
   not_negated: 'the predicate has the not_ prefix, but the evidence is not negated',
   language:
-    'the utterance is in a language whose assertion rules Mira does not have (it reads English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean), so it cannot tell a statement from a question or a hedge',
+    'the utterance is in a language the assertion rules do not read (they read English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean)',
 };
 
 /** A sentence's closing marks and the white space around them. */

@@ -95,21 +95,34 @@ const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HAN = /\p{Script=Han}/u;
 
 /**
- * The language of a text as admission reads it: its script (Korean, Japanese, Chinese), then for text in
- * Latin letters the language whose words it uses most ({@link clauseRulesFor}); undefined for text mostly
- * in a script whose rules Mira does not have (Cyrillic, Greek, Arabic, Hebrew, Thai, Devanagari…).
+ * The languages a text is most likely in, as admission reads it: its script (Korean, Japanese, Chinese), then
+ * for text in Latin letters the languages whose words it uses most — English alone when English is one of
+ * them or no language's words are used, several when they tie ("Se o João vier": Portuguese and Spanish);
+ * undefined for text mostly in a script whose rules Mira does not have (Cyrillic, Greek, Arabic, Hebrew,
+ * Thai, Devanagari…).
  */
-export function languageOf(text: string): string | undefined {
+export function likelyLanguages(text: string): string[] | undefined {
   const script = scriptLanguage(text);
-  if (script !== undefined) return script;
-  const latin = text.match(/\p{Script=Latin}/gu)?.length ?? 0;
-  const letters = text.match(/\p{L}/gu)?.length ?? 0;
-  // (Mathematical and other compatibility letters are Latin after NFKC, as evidence matching reads them.)
-  const other =
-    (text.normalize('NFKC').match(/\p{L}/gu)?.length ?? 0) -
-    (text.normalize('NFKC').match(/\p{Script=Latin}/gu)?.length ?? 0);
-  if (letters > 0 && other > latin) return undefined;
-  return clauseRulesFor(text).language;
+  if (script !== undefined) return [script];
+  const form = text.normalize('NFKC');
+  const letters = form.match(/\p{L}/gu)?.length ?? 0;
+  const latin = form.match(/\p{Script=Latin}/gu)?.length ?? 0;
+  if (letters - latin > latin) return undefined;
+  const found = words(text);
+  let best = [ENGLISH_CLAUSES.language];
+  let bestCount = 0;
+  for (const rules of Object.values(CLAUSE_RULES)) {
+    const { markers } = wordSets(rules);
+    const count = found.filter((word) => markers.has(word)).length;
+    if (count > bestCount) [best, bestCount] = [[rules.language], count];
+    else if (count === bestCount && count > 0 && best[0] !== ENGLISH_CLAUSES.language) best.push(rules.language);
+  }
+  return best;
+}
+
+/** The language a text is most likely in ({@link likelyLanguages}: the first), or undefined. */
+export function languageOf(text: string): string | undefined {
+  return likelyLanguages(text)?.[0];
 }
 
 /**

@@ -509,6 +509,12 @@ export const PORTUGUESE_CLAUSES: ClauseRules = {
     'segundo',
     'ouvi',
     'esquece',
+    'vier',
+    'tiver',
+    'puder',
+    'quiser',
+    'estiver',
+    'fizer',
     'meu',
     'minha',
     'que',
@@ -616,7 +622,7 @@ export const JAPANESE_CLAUSES: ClauseRules = {
   complementizers: [],
   pronouns: [],
   clauseMarks:
-    /けど|けれど|のに|ので|一方|でも|しかし|そして|それに|ながら|ですが|ますが|だが|^(?!(?:さん|くん|君|ちゃん|様|さま|先生|部長|課長|社長)?(?:は|が|も|って)?[^は]*$)/u,
+    /けど|けれど|のに|ので|一方|でも|しかし|そして|それに|ながら|ですが|ますが|だが|^(?!(?:さん|くん|君|ちゃん|様|さま|先生|部長|課長|社長)?(?:の[^のはが]{1,8})?(?:は|が|も|って)?[^は]*$)/u,
   possessorAfter: new RegExp(
     `^(?:さん|くん|君|ちゃん|様|さま|先生|部長|課長|社長)?の(?:[^のはが]{0,6}の)?(?:${JAPANESE_RELATIONS})`,
     'u',

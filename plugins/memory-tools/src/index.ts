@@ -77,6 +77,7 @@ export {
   clauseRulesFor,
   crossesClause,
   languageOf,
+  likelyLanguages,
   oneSentence,
   scriptLanguage,
   type AttributionRefusal,

@@ -193,14 +193,14 @@ interface SpanRules {
   readonly name: boolean;
 }
 
-function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: SpanRules): boolean {
+function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: SpanRules, length: number): boolean {
   if (at <= 0 || at >= form.length) return true;
   const before = String.fromCodePoint(form.codePointAt(at - 1 - (isLowSurrogate(form, at - 1) ? 1 : 0))!);
   const after = String.fromCodePoint(form.codePointAt(at)!);
   if (!WORD_CHAR.test(before) || !WORD_CHAR.test(after)) return true;
   // A name inside a run of Han characters: ICU's dictionaries cut a Chinese personal name into characters
   // (张|伟), so its boundary there is no evidence that a name ends (张 is not in 张伟喜欢绿茶).
-  if (rules.name && HAN.test(before) && HAN.test(after)) return hanNameBoundary(form, at, side);
+  if (rules.name && HAN.test(before) && HAN.test(after)) return hanNameBoundary(form, at, side, length);
   // Without spaces, ICU's word boundaries decide: アリ is not in アリス, nor 紅 in 紅茶, but ガス is in 田中はガスが好き.
   if (SPACELESS.test(before) || SPACELESS.test(after)) return wordBoundary(form, at);
   // Korean attaches particles to nouns: a name or value may end inside a Hangul word (커피 in 커피를) only
@@ -305,18 +305,18 @@ const CHINESE_NAME_PRECEDERS = /(?:[和跟与同是叫的给对把被让请问�
 // Stryker restore StringLiteral,ArrayDeclaration
 
 /**
- * Whether a name may end (or begin) at `at`, between two Han characters. Japanese: ICU's boundary, and only
- * before a title (田中部長). Chinese: a name of two characters or more ends where ICU ends a word of two or
- * more after it, or before a word of {@link CHINESE_NAME_FOLLOWERS}; a one-character name only before one of
- * those. A name begins where ICU begins a word after a word of two or more characters, or after one of
- * {@link CHINESE_NAME_PRECEDERS}.
+ * Whether a name of `length` (UTF-16 units) may end (or begin) at `at`, between two Han characters. Japanese:
+ * ICU's boundary, and only before a title (田中部長). Chinese: a name of two characters or more ends where ICU
+ * ends a word of two or more after it, or before a word of {@link CHINESE_NAME_FOLLOWERS}; a one-character
+ * name only before one of those. A name begins where ICU begins a word after a word of two or more
+ * characters, or after one of {@link CHINESE_NAME_PRECEDERS}.
  */
-function hanNameBoundary(form: string, at: number, side: 'start' | 'end'): boolean {
+function hanNameBoundary(form: string, at: number, side: 'start' | 'end', length: number): boolean {
   if (!wordBoundary(form, at)) return false;
   const after = form.slice(at);
   if (KANA.test(form)) return side === 'start' || JAPANESE_NAME_SUFFIXES.test(after);
   if (side === 'start') return CHINESE_NAME_PRECEDERS.test(form.slice(0, at)) || wordBefore(form, at).length >= 2;
-  return CHINESE_NAME_FOLLOWERS.test(after) || (wordBefore(form, at).length >= 2 && wordAfter(form, at).length >= 2);
+  return CHINESE_NAME_FOLLOWERS.test(after) || (length >= 2 && wordAfter(form, at).length >= 2);
 }
 
 /** The ICU word of `form` that ends at `at`, and the one that begins there. */
@@ -376,7 +376,8 @@ export function* wholeSpans(
   const rules: SpanRules = { particles: options.particles ?? false, name: options.name ?? false };
   for (let at = form.indexOf(target); at !== -1; at = form.indexOf(target, at + 1)) {
     const end = at + target.length;
-    if (!boundaryOk(form, at, 'start', rules) || !boundaryOk(form, end, 'end', rules)) continue;
+    if (!boundaryOk(form, at, 'start', rules, target.length) || !boundaryOk(form, end, 'end', rules, target.length))
+      continue;
     const [start] = haystack.origin[at]!;
     const [, stop] = haystack.origin[end - 1]!;
     // The match must start and end on whole original graphemes (not inside "ß" → "ss").

@@ -234,3 +234,51 @@ describe('findWholeSpan(): a whole span, never part of a word or of a character'
     expect(findWholeSpan(text('커피를 좋아해'), text('커피'))).to.equal(undefined);
   });
 });
+
+describe('findWholeSpan(): where a name or value may end in Korean, Japanese and Chinese', () => {
+  beforeEach(() => clearMatchFormCache());
+  const find = (haystack: string, needle: string, options: { particles?: boolean; name?: boolean }) =>
+    findWholeSpan(text(haystack), text(needle), options);
+  const name = { particles: true, name: true };
+
+  const cases: Array<[string, string, string, readonly [number, number] | undefined]> = [
+    // Korean: a name ends inside a word only where the rest of the word is particles.
+    ['before a topic particle', '민수는 커피를 좋아해', '민수', [0, 2]],
+    ['before a particle and another', '민수에게는 커피를 줘', '민수', [0, 2]],
+    ['before the copula', '제 친구는 민수예요', '민수', [6, 8]],
+    ['before a vocative', '민수야 커피 마실래', '민수', [0, 2]],
+    ['never inside a longer name', '박지훈은 녹차를 좋아해요', '박지', undefined],
+    ['never before the same particle twice (지 is not in 지은은)', '지은은 녹차를 좋아해요', '지', undefined],
+    ['never before a vocative and more', '민아가 왔어', '민', undefined],
+    ['nor before a verb', '민수는 축구하는 걸 좋아해', '축구', undefined],
+    // Chinese: a name is not cut into the characters ICU's dictionary splits it into.
+    ['a one-character name never ends inside a longer name', '张伟喜欢绿茶', '张', undefined],
+    ['the whole name is one', '张伟喜欢绿茶', '张伟', [0, 2]],
+    ['a one-character name ends before a word that follows a name', '张是老师', '张', [0, 1]],
+    ['nor begins inside one (王 + 小明)', '王小明住在上海', '小明', undefined],
+    ['a given name ICU knows is no name of its own', '王小明住在上海', '王', undefined],
+    ['a name of two characters ends before a word of two', '王芳怀孕了', '王芳', [0, 2]],
+    ['a name begins after a word of two characters', '我的朋友王芳喜欢咖啡', '王芳', [4, 6]],
+    ['and after 和', '李娜和王芳喜欢咖啡', '王芳', [3, 5]],
+    // Japanese: between Han characters a name ends only before a title.
+    ['before a title', '田中部長は紅茶が好き', '田中', [0, 2]],
+    ['never inside a full name', '田中太郎は紅茶が好き', '田中', undefined],
+    ['before an honorific in kana', '田中さんは紅茶が好き', '田中', [0, 2]],
+  ];
+  for (const [what, haystack, needle, expected] of cases) {
+    it(what, () => {
+      expect(find(haystack, needle, name)).to.deep.equal(expected);
+    });
+  }
+
+  it('reads the Han name rule for names only: a value keeps ICU’s boundaries', () => {
+    expect(find('张伟喜欢绿茶', '张', { particles: true })).to.deep.equal([0, 1]);
+    expect(find('田中太郎は紅茶が好き', '田中', { particles: true })).to.deep.equal([0, 2]);
+  });
+
+  it('reads particles for values too, and never for evidence', () => {
+    expect(find('박지훈은 녹차를 좋아해요', '녹차', { particles: true })).to.deep.equal([5, 7]);
+    expect(find('박지훈은 녹차를 좋아해요', '박지', { particles: true })).to.equal(undefined);
+    expect(find('민수는 커피를 좋아해', '민수', {})).to.equal(undefined);
+  });
+});

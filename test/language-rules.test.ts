@@ -1,0 +1,357 @@
+import { expect } from 'chai';
+import {
+  ASSERTION_RULES,
+  CLAUSE_RULES,
+  ENGLISH,
+  assertionRulesFor,
+  attribute,
+  languageOf,
+  notAsserted,
+  toMatchText,
+  wholeSpans,
+  type NotAsserted,
+} from '@mira/plugin-memory-tools';
+import {
+  ATTRIBUTION_CONSTRUCTIONS,
+  LANGUAGES,
+  LANGUAGE_CORPUS,
+  scoreLanguages,
+  type Language,
+} from './fixtures/language-corpus.js';
+
+/** The cue that decides `evidence` (its first occurrence) inside `utterance`. */
+const cue = (utterance: string, evidence: string, predicate = 'p') => {
+  const at = utterance.indexOf(evidence);
+  if (at < 0) throw new Error(`"${evidence}" is not in "${utterance}"`);
+  return notAsserted(utterance, [at, at + evidence.length], predicate);
+};
+
+/** Whether the attribution rules give `value` to `subject` in `evidence`. */
+const belongs = (evidence: string, subject: string, value: string) => {
+  const clause = toMatchText(evidence)!;
+  const spans = (text: string, name: boolean) => [...wholeSpans(clause, toMatchText(text)!, { particles: true, name })];
+  const subjects = spans(subject, true);
+  const values = spans(value, false);
+  if (subjects.length === 0 || values.length === 0) throw new Error(`not in ${evidence}: ${subject}, ${value}`);
+  return attribute(clause, subjects, values) === undefined;
+};
+
+describe('the language corpus: remember’s text rules in nine languages besides English', () => {
+  it('has 25 or more utterances per language, with every construction, admitted and refused', () => {
+    for (const language of LANGUAGES) {
+      const entries = LANGUAGE_CORPUS.filter((e) => e.language === language);
+      expect(entries.length, language).to.be.at.least(25);
+      expect(entries.filter((e) => e.admit).length, language).to.be.at.least(8);
+      const constructions = new Set(entries.map((e) => e.construction));
+      for (const construction of [
+        'plain assertion',
+        'question with a mark',
+        'question without a mark',
+        'hedge',
+        'negation with a not_ predicate',
+        'negation with a positive predicate',
+        'reported speech',
+        'conditional',
+        'do-not-keep request',
+        'possessive or apposition',
+        'contrast clause',
+      ])
+        expect(constructions, `${language}: ${construction}`).to.include(construction);
+    }
+  });
+
+  it('wrongly admits nothing in any language', () => {
+    expect(scoreLanguages().wronglyAdmitted).to.deep.equal([]);
+  });
+
+  it('wrongly refuses only the values ICU joins to a verb in Chinese (吃肉, 喝酒), listed here as known limits', () => {
+    // ICU's dictionary makes 吃肉 ("eat meat") and 喝酒 ("drink alcohol") one word each, and a value may
+    // not begin inside a word: the model has to propose 吃肉, not 肉. A fix updates this list.
+    expect(scoreLanguages().wronglyRefused).to.deep.equal([
+      '[zh] negation with a not_ predicate: 张伟不吃肉 (张伟 → 肉, not_eats) — value_not_supported',
+      '[zh] negation with a not_ predicate: 王芳从来不喝酒 (王芳 → 酒, not_drinks) — value_not_supported',
+    ]);
+  });
+
+  it('scores attribution constructions by the attribution rules, not by an assertion cue', () => {
+    for (const entry of LANGUAGE_CORPUS.filter((e) => ATTRIBUTION_CONSTRUCTIONS.has(e.construction))) {
+      const at = entry.utterance.indexOf(entry.evidence);
+      expect(notAsserted(entry.utterance, [at, at + entry.evidence.length], entry.predicate), entry.utterance).to.equal(
+        undefined,
+      );
+    }
+  });
+});
+
+describe('choosing the language of the rules', () => {
+  it('reads the script first, then the words, English when no language’s words are used', () => {
+    const cases: Array<[string, string | undefined]> = [
+      ['佐藤さんは紅茶が好き', 'ja'],
+      ['张伟喜欢绿茶', 'zh'],
+      ['민수는 커피를 좋아한다', 'ko'],
+      ['Aliceは紅茶が好き', 'ja'],
+      ['Ich glaube, Anna trinkt keinen Kaffee', 'de'],
+      ['Paul ne mange pas de viande', 'fr'],
+      ['Carlos no come carne', 'es'],
+      ['Marco non mangia carne', 'it'],
+      ['O João não come carne', 'pt'],
+      ['Pieter eet geen vlees', 'nl'],
+      ['Misschien is Pieter glutenintolerant', 'nl'],
+      ['Ada collects stamps', 'en'],
+      ['DO NOT STORE THIS: Ada collects stamps', 'en'],
+      ['Анна любит чай', undefined],
+      ['Η Άννα πίνει τσάι', undefined],
+      ['ชาเขียวอร่อย', undefined],
+      ['آنا چای دوست دارد', undefined],
+    ];
+    for (const [text, language] of cases) expect(languageOf(text), text).to.equal(language);
+    expect(assertionRulesFor('Anna trinkt Tee')).to.equal(ASSERTION_RULES.de);
+    expect(assertionRulesFor('Ada collects stamps')).to.equal(ENGLISH);
+    expect(assertionRulesFor('Анна любит чай')).to.equal(undefined);
+    expect(CLAUSE_RULES.it!.language).to.equal('it');
+  });
+
+  it('refuses text in a script the rules do not read, unless its question mark already says why', () => {
+    expect(cue('Анна любит чай', 'Анна любит чай')).to.equal('language');
+    expect(cue('Анна любит чай?', 'Анна любит чай')).to.equal('question');
+    expect(cue('هل يحب Bob الشاي؟', 'يحب Bob الشاي')).to.equal('question');
+    // A few letters of another script in Latin text do not make it another language.
+    expect(cue('Alice likes чай and tea', 'Alice likes чай and tea')).to.equal(undefined);
+  });
+
+  it('takes given rules over the chosen ones', () => {
+    expect(notAsserted('Anna mag Tee nicht', [0, 12], 'likes', ENGLISH)).to.equal(undefined);
+    expect(notAsserted('Anna mag Tee nicht', [0, 12], 'likes')).to.equal('negated');
+  });
+});
+
+/** Per language: [utterance, evidence, predicate, the cue expected (undefined: asserted)]. */
+const CUES: Record<Language, Array<[string, string, string, NotAsserted | undefined]>> = {
+  de: [
+    ['Anna trinkt Tee', 'Anna trinkt Tee', 'drinks', undefined],
+    ['Trinkt Anna Tee?', 'Trinkt Anna Tee', 'drinks', 'question'],
+    ['Trinkt Anna Tee', 'Trinkt Anna Tee', 'drinks', 'question'],
+    ['Wo wohnt Anna jetzt', 'wohnt Anna jetzt', 'lives', 'question'],
+    ['Anna trinkt Tee, oder', 'Anna trinkt Tee', 'drinks', 'question'],
+    ['Wie gesagt, Anna trinkt Tee', 'Anna trinkt Tee', 'drinks', undefined],
+    ['Vielleicht trinkt Anna Tee', 'trinkt Anna Tee', 'drinks', 'hedge'],
+    ['Anna trinkt Tee, glaube ich', 'Anna trinkt Tee', 'drinks', 'hedge'],
+    ['Wenn Anna kommt, trinkt sie Tee', 'trinkt sie Tee', 'drinks', 'condition'],
+    ['Ben sagt, Anna trinkt Tee', 'Anna trinkt Tee', 'drinks', 'reported'],
+    ['Anna trinkt Tee, sagt Ben', 'Anna trinkt Tee', 'drinks', 'reported'],
+    ['Laut Ben trinkt Anna Tee', 'trinkt Anna Tee', 'drinks', 'reported'],
+    ['Anna trinkt keinen Tee', 'Anna trinkt keinen Tee', 'drinks', 'negated'],
+    ['Anna trinkt keinen Tee', 'Anna trinkt keinen Tee', 'not_drinks', undefined],
+    ['Anna mag Tee nicht', 'Anna mag Tee', 'likes', 'negated'],
+    ['Anna mag Tee, nicht Kaffee', 'Anna mag Tee', 'likes', undefined],
+    ['Anna trinkt Tee', 'Anna trinkt Tee', 'not_drinks', 'not_negated'],
+    ['Vergiss nicht: Anna trinkt Tee', 'Anna trinkt Tee', 'drinks', undefined],
+    ['Merk dir das nicht: Anna trinkt Tee', 'Anna trinkt Tee', 'drinks', 'do_not_keep'],
+    ['Anna trinkt Tee. Vergiss es.', 'Anna trinkt Tee', 'drinks', 'do_not_keep'],
+    ['Merk dir: Anna trinkt nicht gern Tee', 'Anna trinkt nicht gern Tee', 'not_likes', undefined],
+  ],
+  fr: [
+    ['Paul aime le thé', 'Paul aime le thé', 'likes', undefined],
+    ['Est-ce que Paul aime le thé', 'Paul aime le thé', 'likes', 'question'],
+    ['Paul aime-t-il le thé', 'Paul aime-t-il le thé', 'likes', 'question'],
+    ['Pourquoi Paul aime le thé', 'Paul aime le thé', 'likes', 'question'],
+    ['Paul aime le thé, non', 'Paul aime le thé', 'likes', 'question'],
+    ['Paul aime peut-être le thé', 'Paul aime peut-être le thé', 'likes', 'hedge'],
+    ['Je crois que Paul aime le thé', 'Paul aime le thé', 'likes', 'hedge'],
+    ["S'il pleut, Paul aime le thé", 'Paul aime le thé', 'likes', 'condition'],
+    ['Marie dit que Paul aime le thé', 'Paul aime le thé', 'likes', 'reported'],
+    ["D'après Marie, Paul aime le thé", 'Paul aime le thé', 'likes', 'reported'],
+    ["Paul n'aime pas le thé", "Paul n'aime pas le thé", 'likes', 'negated'],
+    ["Paul n'aime pas le thé", "Paul n'aime pas le thé", 'not_likes', undefined],
+    ['Paul aime pas le thé', 'Paul aime pas le thé', 'likes', 'negated'],
+    ['Paul ne boit que du thé', 'Paul ne boit que du thé', 'drinks', undefined],
+    ["N'oublie pas que Paul aime le thé", 'Paul aime le thé', 'likes', undefined],
+    ["Comme je l'ai dit, Paul aime le thé", 'Paul aime le thé', 'likes', undefined],
+    ['Ne note pas ça : Paul aime le thé', 'Paul aime le thé', 'likes', 'do_not_keep'],
+    ['Paul aime le thé. Oublie ça.', 'Paul aime le thé', 'likes', 'do_not_keep'],
+  ],
+  es: [
+    ['Lucía toma té', 'Lucía toma té', 'drinks', undefined],
+    ['¿Lucía toma té?', 'Lucía toma té', 'drinks', 'question'],
+    ['Qué toma Lucía por la mañana', 'toma Lucía por la mañana', 'drinks', 'question'],
+    ['Lucía toma té, verdad', 'Lucía toma té', 'drinks', 'question'],
+    ['Quizás Lucía toma té', 'Lucía toma té', 'drinks', 'hedge'],
+    ['Si Lucía viene, toma té', 'toma té', 'drinks', 'condition'],
+    ['Carlos dice que Lucía toma té', 'Lucía toma té', 'drinks', 'reported'],
+    ['Según Carlos, Lucía toma té', 'Lucía toma té', 'drinks', 'reported'],
+    ['Lucía no toma té', 'Lucía no toma té', 'drinks', 'negated'],
+    ['Lucía no toma té', 'Lucía no toma té', 'not_drinks', undefined],
+    ['No olvides que Lucía toma té', 'Lucía toma té', 'drinks', undefined],
+    ['Como te dije, Lucía toma té', 'Lucía toma té', 'drinks', undefined],
+    ['No lo apuntes: Lucía toma té', 'Lucía toma té', 'drinks', 'do_not_keep'],
+    ['Lucía toma té. Olvídalo.', 'Lucía toma té', 'drinks', 'do_not_keep'],
+    ['Sergio se casa en junio', 'Sergio se casa en junio', 'marries_in', undefined],
+  ],
+  it: [
+    ['Marco beve il tè', 'Marco beve il tè', 'drinks', undefined],
+    ['Marco beve il tè?', 'Marco beve il tè', 'drinks', 'question'],
+    ['Dove lavora Marco adesso', 'lavora Marco adesso', 'works', 'question'],
+    ['Marco beve il tè, vero', 'Marco beve il tè', 'drinks', 'question'],
+    ['Forse Marco beve il tè', 'Marco beve il tè', 'drinks', 'hedge'],
+    ['Se Marco viene, beve il tè', 'beve il tè', 'drinks', 'condition'],
+    ['Giulia dice che Marco beve il tè', 'Marco beve il tè', 'drinks', 'reported'],
+    ['Secondo Giulia, Marco beve il tè', 'Marco beve il tè', 'drinks', 'reported'],
+    ['Marco non beve il tè', 'Marco non beve il tè', 'drinks', 'negated'],
+    ['Marco non beve il tè', 'Marco non beve il tè', 'not_drinks', undefined],
+    ['Non dimenticare che Marco beve il tè', 'Marco beve il tè', 'drinks', undefined],
+    ['Come ti ho detto, Marco beve il tè', 'Marco beve il tè', 'drinks', undefined],
+    ['Non segnartelo: Marco beve il tè', 'Marco beve il tè', 'drinks', 'do_not_keep'],
+    ['Marco beve il tè. Dimenticalo.', 'Marco beve il tè', 'drinks', 'do_not_keep'],
+  ],
+  pt: [
+    ['O João toma café', 'O João toma café', 'drinks', undefined],
+    ['O João toma café?', 'O João toma café', 'drinks', 'question'],
+    ['Onde trabalha o João agora', 'trabalha o João agora', 'works', 'question'],
+    ['O João toma café, né', 'O João toma café', 'drinks', 'question'],
+    ['Talvez o João tome café', 'o João tome café', 'drinks', 'hedge'],
+    ['Se o João vier, toma café', 'toma café', 'drinks', 'condition'],
+    ['A Ana disse que o João toma café', 'o João toma café', 'drinks', 'reported'],
+    ['Segundo a Ana, o João toma café', 'o João toma café', 'drinks', 'reported'],
+    ['O João não toma café', 'O João não toma café', 'drinks', 'negated'],
+    ['O João não toma café', 'O João não toma café', 'not_drinks', undefined],
+    ['Não esqueça que o João toma café', 'o João toma café', 'drinks', undefined],
+    ['Como eu disse, o João toma café', 'o João toma café', 'drinks', undefined],
+    ['Não anote isso: o João toma café', 'o João toma café', 'drinks', 'do_not_keep'],
+    ['A Ana se chama Ana Paula', 'A Ana se chama Ana Paula', 'is_called', undefined],
+  ],
+  nl: [
+    ['Sanne drinkt thee', 'Sanne drinkt thee', 'drinks', undefined],
+    ['Drinkt Sanne thee?', 'Drinkt Sanne thee', 'drinks', 'question'],
+    ['Drinkt Sanne thee', 'Drinkt Sanne thee', 'drinks', 'question'],
+    ['Sanne drinkt thee, toch', 'Sanne drinkt thee', 'drinks', 'question'],
+    ['Misschien drinkt Sanne thee', 'drinkt Sanne thee', 'drinks', 'hedge'],
+    ['Als Sanne komt, drinkt ze thee', 'drinkt ze thee', 'drinks', 'condition'],
+    ['Daan werkt als verpleger', 'Daan werkt als verpleger', 'works_as', undefined],
+    ['Pieter zegt dat Sanne thee drinkt', 'Sanne thee drinkt', 'drinks', 'reported'],
+    ['Volgens Pieter drinkt Sanne thee', 'drinkt Sanne thee', 'drinks', 'reported'],
+    ['Sanne drinkt geen thee', 'Sanne drinkt geen thee', 'drinks', 'negated'],
+    ['Sanne drinkt geen thee', 'Sanne drinkt geen thee', 'not_drinks', undefined],
+    ['Sanne drinkt thee niet', 'Sanne drinkt thee', 'drinks', 'negated'],
+    ['Vergeet niet dat Sanne thee drinkt', 'Sanne thee drinkt', 'drinks', undefined],
+    ['Onthoud dit niet: Sanne drinkt thee', 'Sanne drinkt thee', 'drinks', 'do_not_keep'],
+  ],
+  ja: [
+    ['佐藤さんは紅茶が好きです', '佐藤さんは紅茶が好き', 'likes', undefined],
+    ['佐藤さんは紅茶が好きですか？', '佐藤さんは紅茶が好き', 'likes', 'question'],
+    ['佐藤さんは紅茶が好きですか', '佐藤さんは紅茶が好きですか', 'likes', 'question'],
+    ['佐藤さんは紅茶が好きだっけ', '佐藤さんは紅茶が好き', 'likes', 'question'],
+    ['佐藤さんは静か', '佐藤さんは静か', 'is', undefined],
+    ['佐藤さんはたぶん紅茶が好き', '佐藤さんはたぶん紅茶が好き', 'likes', 'hedge'],
+    ['佐藤さんは紅茶が好きだと思う', '佐藤さんは紅茶が好き', 'likes', 'hedge'],
+    ['もし佐藤さんが来たら、紅茶を出して', '佐藤さんが来たら、紅茶を出して', 'drinks', 'condition'],
+    ['佐藤さんは紅茶が好きらしい', '佐藤さんは紅茶が好き', 'likes', 'reported'],
+    ['佐藤さんは紅茶が好きじゃない', '佐藤さんは紅茶が好き', 'likes', 'negated'],
+    ['佐藤さんは紅茶が好きじゃない', '佐藤さんは紅茶が好きじゃない', 'not_likes', undefined],
+    ['忘れないでね、佐藤さんは紅茶が好き', '佐藤さんは紅茶が好き', 'likes', undefined],
+    ['記録しないで。佐藤さんは紅茶が好き', '佐藤さんは紅茶が好き', 'likes', 'do_not_keep'],
+  ],
+  zh: [
+    ['张伟喜欢绿茶', '张伟喜欢绿茶', 'likes', undefined],
+    ['张伟喜欢绿茶吗？', '张伟喜欢绿茶', 'likes', 'question'],
+    ['张伟喜欢绿茶吗', '张伟喜欢绿茶吗', 'likes', 'question'],
+    ['张伟喜不喜欢绿茶', '张伟喜不喜欢绿茶', 'likes', 'question'],
+    ['张伟喜欢什么茶', '张伟喜欢什么茶', 'likes', 'question'],
+    ['张伟什么都吃', '张伟什么都吃', 'eats', undefined],
+    ['张伟可能喜欢绿茶', '张伟可能喜欢绿茶', 'likes', 'hedge'],
+    ['如果张伟来了，给他绿茶', '给他绿茶', 'drinks', 'condition'],
+    ['李娜说张伟喜欢绿茶', '张伟喜欢绿茶', 'likes', 'reported'],
+    ['张伟说英语', '张伟说英语', 'speaks', undefined],
+    ['听说张伟喜欢绿茶', '张伟喜欢绿茶', 'likes', 'reported'],
+    ['张伟不喜欢绿茶', '张伟不喜欢绿茶', 'likes', 'negated'],
+    ['张伟不喜欢绿茶', '张伟不喜欢绿茶', 'not_likes', undefined],
+    ['张伟的字写得不错', '张伟的字写得不错', 'writes', undefined],
+    ['别忘了，张伟喜欢绿茶', '张伟喜欢绿茶', 'likes', undefined],
+    ['别记这个：张伟喜欢绿茶', '张伟喜欢绿茶', 'likes', 'do_not_keep'],
+  ],
+  ko: [
+    ['민수는 커피를 좋아해요', '민수는 커피를 좋아해요', 'likes', undefined],
+    ['민수는 커피를 좋아해요?', '민수는 커피를 좋아해요', 'likes', 'question'],
+    ['민수는 커피를 좋아하나요', '민수는 커피를 좋아하나요', 'likes', 'question'],
+    ['민수는 커피를 좋아합니까', '민수는 커피를 좋아합니까', 'likes', 'question'],
+    ['민수는 학교에 가요', '민수는 학교에 가요', 'goes_to', undefined],
+    ['민수는 아마 커피를 좋아할 거예요', '민수는 아마 커피를 좋아할 거예요', 'likes', 'hedge'],
+    ['민수는 커피를 좋아하는 것 같아요', '민수는 커피를 좋아하는 것 같아요', 'likes', 'hedge'],
+    ['민수가 오면 커피를 줘', '민수가 오면 커피를 줘', 'drinks', 'condition'],
+    ['민수는 라면을 좋아해요', '민수는 라면을 좋아해요', 'likes', undefined],
+    ['민수는 커피를 좋아한다고 들었어요', '민수는 커피를 좋아한다', 'likes', 'reported'],
+    ['민수는 커피를 안 마셔요', '민수는 커피를 안 마셔요', 'drinks', 'negated'],
+    ['민수는 커피를 마시지 않아요', '민수는 커피를 마시', 'drinks', 'negated'],
+    ['민수는 커피를 안 마셔요', '민수는 커피를 안 마셔요', 'not_drinks', undefined],
+    ['안나는 커피를 좋아해요', '안나는 커피를 좋아해요', 'likes', undefined],
+    ['잊지 마, 민수는 커피를 좋아해', '민수는 커피를 좋아해', 'likes', undefined],
+    ['이건 기억하지 마: 민수는 커피를 좋아해', '민수는 커피를 좋아해', 'likes', 'do_not_keep'],
+  ],
+};
+
+describe('assertion rules per language and construction', () => {
+  for (const language of LANGUAGES) {
+    it(`${language}: questions, hedges, conditions, reports, negation (not_), do-not-keep, and their look-alikes`, () => {
+      const wrong = CUES[language]
+        .map(([utterance, evidence, predicate, expected]) => [utterance, cue(utterance, evidence, predicate), expected])
+        .filter(([, got, expected]) => got !== expected)
+        .map(([utterance, got, expected]) => `${utterance}: ${got} (expected ${expected})`);
+      expect(wrong).to.deep.equal([]);
+    });
+  }
+});
+
+describe('attribution per language: clause words, relative pronouns, possessives and appositions', () => {
+  const cases: Array<[string, string, string, boolean]> = [
+    // English possessives: the relative's verb, not the possessor's.
+    ["Alice's friend Bob likes tea", 'Alice', 'tea', false],
+    ["Alice's friend Bob likes tea", 'Bob', 'tea', true],
+    ["Alice's older brother plays golf", 'Alice', 'golf', false],
+    ["Alice's mother is Carol", 'Alice', 'Carol', true],
+    ["Alice's favourite drink is tea", 'Alice', 'tea', true],
+    ['The brother of Alice, Tom, plays golf', 'Alice', 'golf', false],
+    // German, French, Spanish, Italian, Portuguese, Dutch: "the friend of X, Y, …".
+    ['Der Freund von Anna, Ben, trinkt Tee', 'Anna', 'Tee', false],
+    ["L'ami de Marie, Paul, aime le rugby", 'Marie', 'le rugby', false],
+    ['La hermana de Lucía, Ana, toca el piano', 'Lucía', 'el piano', false],
+    ["L'amico di Marco, Paolo, ama il calcio", 'Marco', 'il calcio', false],
+    ['O irmão da Ana, Rui, joga futebol', 'Ana', 'futebol', false],
+    ['De broer van Sanne, Bram, speelt voetbal', 'Sanne', 'voetbal', false],
+    // Relatives and clause words of the new tables.
+    ['Marco conosce Paolo che gioca a scacchi', 'Marco', 'scacchi', false],
+    ['Giulia beve vino ma Marco preferisce la birra', 'Giulia', 'la birra', false],
+    ['O João conhece o Rui que joga xadrez', 'João', 'xadrez', false],
+    ['A Ana bebe vinho mas o João prefere cerveja', 'Ana', 'cerveja', false],
+    ['Sanne heeft een collega die kippen houdt', 'Sanne', 'kippen', false],
+    ['Sanne drinkt wijn maar Pieter drinkt bier', 'Sanne', 'bier', false],
+    ['Marco e Paolo giocano a scacchi', 'Marco', 'scacchi', true],
+    ['Sanne en Pieter drinken thee', 'Sanne', 'thee', true],
+    // Japanese: の with a relation noun; a second topic は; connectives.
+    ['山田さんの友達の鈴木さんはコーヒーが好きです', '山田', 'コーヒー', false],
+    ['山田さんの友達の鈴木さんはコーヒーが好きです', '鈴木', 'コーヒー', true],
+    ['健太のお姉さんはピアノを弾きます', '健太', 'ピアノ', false],
+    ['健太の趣味は将棋です', '健太', '将棋', true],
+    ['美咲さんは犬が好きで健太は猫が好き', '美咲', '猫', false],
+    ['佐藤さんは紅茶が好きだけどコーヒーも飲む', '佐藤', 'コーヒー', false],
+    ['田中部長は紅茶が好きです', '田中', '紅茶', true],
+    // Chinese: 的 with a relation noun; conjunctions.
+    ['李娜的朋友王芳喜欢咖啡', '李娜', '咖啡', false],
+    ['李娜的朋友王芳喜欢咖啡', '王芳', '咖啡', true],
+    ['张伟的姐姐会弹钢琴', '张伟', '钢琴', false],
+    ['张伟的爱好是钓鱼', '张伟', '钓鱼', true],
+    ['王芳喜欢狗而陈静喜欢猫', '王芳', '猫', false],
+    ['张伟喜欢茶但是李娜喜欢咖啡', '张伟', '咖啡', false],
+    // Korean: 의 or nothing before a relation noun; connective endings; a second topic.
+    ['민호의 친구 지훈이는 축구를 좋아해', '민호', '축구', false],
+    ['민호의 친구 지훈이는 축구를 좋아해', '지훈', '축구', true],
+    ['수진이 동생은 피아노를 쳐요', '수진', '피아노', false],
+    ['지민 씨는 차를 좋아하지만 민호는 커피를 좋아해요', '지민', '커피', false],
+    ['수진이는 개를 좋아하고 민호는 고양이를 좋아해', '수진', '고양이', false],
+    ['지민 씨는 매일 아침 커피를 마셔요', '지민', '커피', true],
+    ['민수는 서울에서 커피를 마셔요', '민수', '커피', true],
+  ];
+  for (const [evidence, subject, value, admit] of cases) {
+    it(`${admit ? 'gives' : 'does not give'} ${value} to ${subject} in ${JSON.stringify(evidence)}`, () => {
+      expect(belongs(evidence, subject, value)).to.equal(admit);
+    });
+  }
+});
