@@ -141,6 +141,7 @@ describe('mira CLI', function () {
         'core/dist/cli-commands.js',
         'core/dist/cli.js',
         'core/dist/errors.js',
+        'core/dist/lifecycle.js',
       ]);
     }
     const { run, mira } = await loaded(['check', '--profile', join(REPO_ROOT, 'profiles/mira-sim')]);

@@ -124,20 +124,29 @@ const DRIVE: SafetyDriveConfig = {
 function rig(options: { drive?: Partial<SafetyDriveConfig>; transport?: LinkDouble; confirmMs?: number } = {}) {
   const transport = options.transport ?? new LinkDouble();
   const posted: FromSafety[] = [];
-  const clock = { t: 1000, wall: 1_000_000 };
+  // `asked`: the clock motion requests and stops are stamped with; each request is asked a moment later.
+  const clock = { t: 1000, wall: 1_000_000, asked: 5000 };
   const controller = new SafetyController({
     transport,
     drive: { ...DRIVE, ...options.drive },
     post: (m) => posted.push(m),
     now: () => clock.t,
     wallNow: () => clock.wall,
+    askedNow: () => clock.asked,
     confirmMs: options.confirmMs ?? 30,
   });
   controller.start();
   let id = 0;
   const request = async (message: Record<string, unknown>) => {
     const mine = ++id;
-    await controller.onMessage({ ...message, id: mine } as never);
+    clock.asked += 1;
+    const stamp =
+      message.type === 'stop'
+        ? { at: clock.asked }
+        : ['drive', 'goal'].includes(message.type as string)
+          ? { askedAt: clock.asked }
+          : {};
+    await controller.onMessage({ ...stamp, ...message, id: mine } as never);
     await settle();
     return posted.find((m) => m.type === 'reply' && m.id === mine) as Extract<FromSafety, { type: 'reply' }> & {
       delivery?: StopDelivery;
@@ -442,14 +451,14 @@ describe('the safety controller (in-process, on a strict supervised-link double 
     });
 
     it('stops on the console line reader at once and says why; quit too', async () => {
-      const { drive, controller, stopped, transport, logs } = rig();
+      const { drive, controller, stopped, transport, logs, clock } = rig();
       await drive();
-      controller.consoleSignal({ type: 'stop', at: 0 });
+      controller.consoleSignal({ type: 'stop', at: ++clock.asked });
       await settle();
       await new Promise((resolve) => setTimeout(resolve, 40));
       expect(stopped().map((s) => s.why)).to.deep.equal(['console']);
       expect(logs()).to.deep.equal([]);
-      controller.consoleSignal({ type: 'quit', at: 0 });
+      controller.consoleSignal({ type: 'quit', at: ++clock.asked });
       await new Promise((resolve) => setTimeout(resolve, 40));
       expect(stopped().map((s) => [s.why, s.delivery?.delivered])).to.deep.equal([
         ['console', true],
@@ -459,9 +468,9 @@ describe('the safety controller (in-process, on a strict supervised-link double 
     });
 
     it('logs a stop of its own that was not delivered', async () => {
-      const { controller, transport, logs } = rig();
+      const { controller, transport, logs, clock } = rig();
       transport.setLink({ up: false, since: 1_000_000, why: 'connection lost' });
-      controller.consoleSignal({ type: 'stop', at: 0 });
+      controller.consoleSignal({ type: 'stop', at: ++clock.asked });
       await settle();
       expect(logs().some((l) => l.startsWith('safety: console: zero velocity not delivered on /cmd_vel'))).to.equal(
         true,
@@ -659,7 +668,7 @@ describe('the safety controller (in-process, on a strict supervised-link double 
 
     it('a stop while the goal is being sent waits for it to run, then cancels it by name', async () => {
       const { stop, transport, request } = rig({ drive: { navigationAction: '/nav' } });
-      await request({ type: 'navigating', active: true, sending: true });
+      await request({ type: 'goal' });
       await stop();
       expect(transport.cancels).to.deep.equal([]);
       expect(transport.calls).to.deep.equal([]);
@@ -673,10 +682,10 @@ describe('the safety controller (in-process, on a strict supervised-link double 
 
     it('a goal that could not be sent is not cancelled, and the next goal is not cancelled for it', async () => {
       const { stop, transport, request } = rig({ drive: { navigationAction: '/nav' } });
-      await request({ type: 'navigating', active: true, sending: true });
+      await request({ type: 'goal' });
       await stop();
       await request({ type: 'navigating', active: false });
-      await request({ type: 'navigating', active: true, sending: true });
+      await request({ type: 'goal' });
       await request({ type: 'navigating', active: true, goal: 'g2' });
       expect(transport.cancels).to.deep.equal([]);
       expect(transport.calls).to.deep.equal([]);
@@ -684,7 +693,7 @@ describe('the safety controller (in-process, on a strict supervised-link double 
 
     it('a stall while the goal is being sent cancels every goal: the stalled runtime may never name it', async () => {
       const { controller, clock, transport, request } = rig({ drive: { navigationAction: '/nav' } });
-      await request({ type: 'navigating', active: true, sending: true });
+      await request({ type: 'goal' });
       clock.t += 251;
       controller.watch();
       await settle();
@@ -723,7 +732,7 @@ describe('the safety controller (in-process, on a strict supervised-link double 
 
     it('a goal named while the link is down after a stop is cancelled on the reconnection', async () => {
       const { transport, request, stop } = rig({ drive: { navigationAction: '/nav' } });
-      await request({ type: 'navigating', active: true, sending: true });
+      await request({ type: 'goal' });
       await stop();
       transport.state = { up: false, since: 0, why: 'connection lost' };
       await request({ type: 'navigating', active: true, goal: 'g1' });
@@ -749,6 +758,123 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       await request({ type: 'navigating', active: true });
       await stop();
       expect(transport.calls).to.deep.equal([]);
+    });
+  });
+
+  describe('the stop fence: motion asked before a stop never runs after it', () => {
+    const FENCED = /^a stop came \d+ ms after this (drive|goal) was asked; nothing was sent$/;
+
+    it('refuses a drive asked before a stop that reached the controller first, and runs one asked after', async () => {
+      const { request, stop, transport, clock } = rig();
+      const askedAt = ++clock.asked; // asked, then held up (another thread's port, a busy main thread)
+      await stop();
+      const late = await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt });
+      expect(late).to.deep.include({ ok: false, reason: 'superseded' });
+      expect((late as { error: string }).error).to.match(FENCED);
+      expect(transport.speeds()).to.deep.equal([0]);
+      expect(await request({ type: 'drive', linear: 0.2, angular: 0, durationS: 5 })).to.deep.include({ ok: true });
+      expect(transport.speeds()).to.deep.equal([0, 0.2]);
+    });
+
+    it('counts a tie as before: a drive asked at the very time of the stop is refused', async () => {
+      const { request, controller, clock } = rig();
+      const at = ++clock.asked;
+      controller.consoleSignal({ type: 'stop', at });
+      await settle();
+      expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt: at })).to.deep.include({
+        ok: false,
+        reason: 'superseded',
+      });
+      expect(
+        await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt: at + 0.001 }),
+      ).to.deep.include({ ok: true });
+    });
+
+    it("fences at the stop's own time, not its arrival: a console stop typed after the drive was asked", async () => {
+      const { request, controller, clock, transport } = rig();
+      const drive = ++clock.asked;
+      const typed = ++clock.asked;
+      clock.asked += 1000; // the stop reaches the controller a second after it was typed
+      controller.consoleSignal({ type: 'stop', at: typed });
+      await settle();
+      expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt: drive })).to.deep.include({
+        ok: false,
+        reason: 'superseded',
+      });
+      // A drive asked between the typing and the arrival came after the stop: it runs.
+      expect(
+        await request({ type: 'drive', linear: 0.2, angular: 0, durationS: 5, askedAt: typed + 1 }),
+      ).to.deep.include({ ok: true });
+      expect(transport.speeds()).to.deep.equal([0, 0.2]);
+    });
+
+    it('an older stop arriving late does not move the fence back', async () => {
+      const { request, controller, clock } = rig();
+      const early = ++clock.asked;
+      const drive = ++clock.asked;
+      const later = ++clock.asked;
+      controller.consoleSignal({ type: 'stop', at: later });
+      controller.consoleSignal({ type: 'stop', at: early });
+      await settle();
+      expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt: drive })).to.deep.include({
+        ok: false,
+        reason: 'superseded',
+      });
+    });
+
+    it('refuses a goal asked before a stop, and holds one asked after as being sent', async () => {
+      const { request, stop, transport, clock } = rig({ drive: { navigationAction: '/nav' } });
+      const askedAt = ++clock.asked;
+      await stop();
+      const refused = await request({ type: 'goal', askedAt });
+      expect(refused).to.deep.include({ ok: false, reason: 'superseded' });
+      expect((refused as { error: string }).error).to.match(FENCED);
+      expect(await request({ type: 'goal' })).to.deep.include({ ok: true });
+      await stop();
+      await request({ type: 'navigating', active: true, goal: 'g1' });
+      expect(transport.cancels).to.deep.equal([{ action: '/nav', id: 'g1' }]);
+    });
+
+    it('an e-stop pressed and released since the drive was asked fences it off', async () => {
+      const { request, transport, clock } = rig({ drive: { eStopTopic: '/e_stop', eStopTimeoutMs: 500 } });
+      transport.deliver('/e_stop', { data: false });
+      const askedAt = ++clock.asked;
+      clock.asked += 10;
+      transport.deliver('/e_stop', { data: true });
+      transport.deliver('/e_stop', { data: false });
+      await settle();
+      expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt })).to.deep.include({
+        ok: false,
+        reason: 'superseded',
+      });
+      expect(await request({ type: 'drive', linear: 0.2, angular: 0, durationS: 5 })).to.deep.include({ ok: true });
+    });
+
+    it('a link failure since the drive was asked fences it off after the link is back', async () => {
+      const { request, transport, clock, drive } = rig();
+      await drive();
+      const askedAt = ++clock.asked;
+      clock.asked += 10;
+      transport.setLink({ up: false, since: clock.wall, why: 'connection lost' });
+      transport.setLink({ up: true, since: clock.wall });
+      await settle();
+      expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt })).to.deep.include({
+        ok: false,
+        reason: 'superseded',
+      });
+    });
+
+    it('a drive that ran out fences nothing: the next drive asked before its end still runs', async () => {
+      const { request, controller, clock, drive } = rig();
+      await drive(0.2, 1);
+      const askedAt = ++clock.asked;
+      clock.t += 1001;
+      clock.asked += 1001;
+      controller.watch();
+      await settle();
+      expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt })).to.deep.include({
+        ok: true,
+      });
     });
   });
 

@@ -110,8 +110,8 @@ export class Application {
       throw new MiraError(failure.code, `${manifest.path}: ${failure.detail}`, { cause: error });
     }
     if (kernel.cognition.configured) {
-      kernel.console.setUtteranceHandler(async (utterance, out) => {
-        await kernel.cognition.run({ origin: 'operator', utterance, out });
+      kernel.console.setUtteranceHandler(async (utterance, out, line) => {
+        await kernel.cognition.run({ origin: 'operator', utterance, out, askedAt: line?.askedAt });
       });
     }
     return app;

@@ -5,6 +5,7 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 import type { Application } from './application.js';
 import type { LineReaderData, LineReaderMessage } from './console/line-reader.js';
 import type { Repl } from './console/repl.js';
+import { ExitStatus, ProcessGuard, STOP_DEADLINE_MS } from './lifecycle.js';
 import { CoreErrorCodes, CoreErrors, MiraError, failureText, toMiraError } from './errors.js';
 import { BUILT_IN_COMMANDS, findCliCommands, loadCliCommand, type CliCommandContext } from './cli-commands.js';
 
@@ -29,7 +30,15 @@ const USAGE_TAIL = `Console: type "help" for commands. A line that is not a comm
 robot. Without a terminal, lines are read from stdin in order and the exit status
 is 0 when every line succeeded, 1 otherwise.
 
-Exit status: 0 success, 1 failed start-up or a failed line, 2 usage error.`;
+Every way of ending (quit, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2, the parent process dying,
+standard output or error closing, an internal error) stops the robot first: zero velocity on
+every drive and every navigation goal cancelled, then the orderly shutdown, within ${STOP_DEADLINE_MS / 1000} s.
+A second signal does not skip the stop. SIGUSR1 is ignored (no inspector unless node --inspect).
+
+Exit status: ${ExitStatus.OK} success (also after SIGINT or SIGTERM), ${ExitStatus.FAILED} failed start-up or a failed line,
+${ExitStatus.USAGE} usage error, ${ExitStatus.PARENT_DIED} the parent process died, ${ExitStatus.OUTPUT_CLOSED} standard output or error closed,
+${ExitStatus.STOP_OVERDUE} the orderly stop overran its deadline, ${ExitStatus.INTERNAL} an internal error, 128+N ended by
+signal N (SIGHUP 129, SIGQUIT 131, SIGUSR2 140).`;
 
 /**
  * The usage text: mira's own commands, then those the installed packages declare (read from their
@@ -219,6 +228,7 @@ function version(): string {
 function startLineReader(
   ports: MessagePort[],
   logger: { error(message: string): void },
+  stamps: number[],
 ): { lines: PassThrough; stop: () => Promise<void> } {
   const lines = new PassThrough();
   const data: LineReaderData = { ports };
@@ -227,8 +237,10 @@ function startLineReader(
     transferList: ports,
   });
   worker.on('message', (message: LineReaderMessage) => {
-    if (message.type === 'line') lines.write(`${message.line}\n`);
-    else lines.end();
+    if (message.type === 'line') {
+      stamps.push(message.at);
+      lines.write(`${message.line}\n`);
+    } else lines.end();
   });
   worker.on('error', (error) => {
     logger.error(`the console line reader failed: ${error.message}`);
@@ -283,33 +295,38 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     return 0;
   }
-  // Signals are handled from before start-up so one arriving early still takes the orderly path.
-  let interrupted = false;
+  // Every way of ending is watched from before start-up, so one arriving early still takes the orderly path:
+  // the robot is stopped first (zero velocity, goals cancelled), then everything shuts down in order.
   let repl: Repl | undefined;
   let stopReader: (() => Promise<void>) | undefined;
   let endHeadless: (() => void) | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) {
-      stderrLogger.error(`${signal} received again; exiting without finishing shutdown`);
-      process.exit(130);
-    }
-    interrupted = true;
-    stderrLogger.info(`${signal} received; stopping`);
-    repl?.close();
-    endHeadless?.();
+  const guard = new ProcessGuard({
+    haltRobot: () => app.kernel.emergencyStop(),
+    end: () => {
+      repl?.close();
+      endHeadless?.();
+    },
+    log: (line) => stderrLogger.error(line),
+    exit: (status) => process.exit(status),
+  });
+  guard.install();
+  const finish = async (status: number): Promise<number> => {
+    await app.stop();
+    await stopReader?.();
+    guard.dispose();
+    return guard.ending?.status ?? status;
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   try {
     await app.start();
   } catch (error) {
+    guard.dispose();
     process.stderr.write(failureText(error));
     return 1;
   }
   if (command.headless) {
     // A service: no console and nothing read from stdin (systemd and launch give it /dev/null); it runs
-    // until a signal, then stops in order (drives zeroed, stores closed) and exits 0.
-    if (!interrupted) {
+    // until a signal (or its parent dies), then stops in order (drives zeroed, stores closed).
+    if (!guard.ending) {
       stderrLogger.info(
         `running headless on profile "${app.manifest.name}" (${app.manifest.path}); SIGINT or SIGTERM stops it`,
       );
@@ -318,33 +335,28 @@ export async function main(argv: readonly string[]): Promise<number> {
       await new Promise<void>((resolve) => (endHeadless = resolve));
       clearInterval(alive);
     }
-    await app.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    return 0;
+    return finish(0);
   }
   const interactive = Boolean(process.stdin.isTTY);
   let allOk = true;
-  if (!interrupted) {
+  if (!guard.ending) {
     if (interactive)
       stderrLogger.info(
         `console on profile "${app.manifest.name}" (${app.manifest.path}); type "help" for commands, "quit" to leave`,
       );
-    const reader = startLineReader(app.kernel.openConsoleStopPorts(), stderrLogger);
+    const stamps: number[] = [];
+    const reader = startLineReader(app.kernel.openConsoleStopPorts(), stderrLogger, stamps);
     stopReader = reader.stop;
     repl = startRepl(app.kernel.console, {
       input: reader.lines,
       output: process.stdout,
       interactive,
       prompt: `${app.manifest.name}> `,
-      onInterrupt: () => onSignal('SIGINT'),
+      onInterrupt: () => guard.trigger({ why: 'SIGINT received', status: 0 }),
       immediate: new Set(['stop']),
+      readAt: () => stamps.shift(),
     });
     allOk = await repl.done;
   }
-  await app.stop();
-  await stopReader?.();
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  return interactive || allOk ? 0 : 1;
+  return finish(interactive || allOk ? 0 : 1);
 }

@@ -9,6 +9,15 @@ export interface Clock {
   monotonic(): number;
 }
 
+/**
+ * Milliseconds on the monotonic clock that every thread of this process shares (`process.hrtime`, not
+ * `performance.now()`, whose origin is each thread's own start): for ordering events across threads — a
+ * stop typed on the line reader's thread and a drive asked on the main thread — never a wall time.
+ */
+export function crossThreadNow(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
 /** The real clock. */
 export const systemClock: Clock = Object.freeze({
   now: () => new Date(),

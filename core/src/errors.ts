@@ -606,6 +606,13 @@ export const CognitionErrors = defineErrors('@mira/core', {
       streamedToolCall: 'the model server streamed a tool call without an id or name; the episode ended',
     },
   },
+  CONTEXT_OVERFLOW: {
+    code: 'MIRA_ERR_COGNITION_CONTEXT_OVERFLOW',
+    message: "the request did not fit in the model's context",
+    fix: "raise the server's context size (llama-server -c) or set [openai] context_tokens; Mira drops the oldest turns first",
+    template:
+      'the model server at {server} refused the request as longer than its context ({status}): {answer}; it did not fit even without the older turns of working memory',
+  },
   STEP_LIMIT: {
     code: 'MIRA_ERR_COGNITION_STEP_LIMIT',
     message: 'an episode reached its bound on model calls without a reply',

@@ -23,12 +23,13 @@ export {
   type ModelRequest,
   type ModelResponse,
   type ModelToolCall,
+  type ProviderCheck,
   type ToolSpec,
 } from './cognition/provider.js';
-export { ManualClock, isoUtc, systemClock, type Clock } from './clock.js';
+export { ManualClock, crossThreadNow, isoUtc, systemClock, type Clock } from './clock.js';
 export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput, Progress } from './console/command.js';
 export { NO_PROGRESS, progressOf, terminalProgress } from './console/progress.js';
-export type { LineResult } from './console/console.js';
+export type { LineContext, LineResult } from './console/console.js';
 export { formatAge } from './format-age.js';
 export { SQLITE_SIDE_FILES, writeFileSafely, type SafeWriteOptions } from './files.js';
 export {

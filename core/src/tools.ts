@@ -14,6 +14,12 @@ export interface EpisodeInfo {
   readonly utterance?: string;
   /** When the episode started (wall clock). */
   readonly startedAt: Date;
+  /**
+   * When what began the episode was asked (`crossThreadNow()`, comparable across the process's threads):
+   * for a typed utterance, when its line was read, however long the runtime took to get to it. A robot
+   * refuses motion asked before its latest stop (the stop fence); absent, the tool call's own time counts.
+   */
+  readonly askedAt?: number;
 }
 
 /** One part of the grounding text the model sees, contributed by a named source. */

@@ -13,15 +13,33 @@ export class MiraProcess {
   stdout = '';
   stderr = '';
   readonly exited: Promise<number | null>;
+  /** When the process was seen to end (ms), with its output read to the end. */
+  closedAt: number | undefined;
 
-  constructor(profileDir: string, env: NodeJS.ProcessEnv = {}, extraArgs: readonly string[] = []) {
-    this.child = spawn(process.execPath, [MIRA_BIN, '--profile', profileDir, ...extraArgs], {
+  /**
+   * `options.headless` runs `mira run` (a service) instead of the console; `options.detached` puts the
+   * process in a process group of its own (a terminal's Ctrl-C reaches the whole group).
+   */
+  constructor(
+    profileDir: string,
+    env: NodeJS.ProcessEnv = {},
+    extraArgs: readonly string[] = [],
+    options: { readonly headless?: boolean; readonly detached?: boolean } = {},
+  ) {
+    const command = options.headless ? ['run', '--profile', profileDir] : ['--profile', profileDir];
+    this.child = spawn(process.execPath, [MIRA_BIN, ...command, ...extraArgs], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
+      detached: options.detached ?? false,
     });
     this.child.stdout.on('data', (d) => (this.stdout += d));
     this.child.stderr.on('data', (d) => (this.stderr += d));
-    this.exited = new Promise((resolve) => this.child.on('close', (code) => resolve(code)));
+    this.exited = new Promise((resolve) =>
+      this.child.on('close', (code) => {
+        this.closedAt = Date.now();
+        resolve(code);
+      }),
+    );
   }
 
   /** Writes one console line and returns when it was written (ms). */
@@ -30,13 +48,22 @@ export class MiraProcess {
     return Date.now();
   }
 
-  async until<T>(find: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+  /**
+   * Waits until `find` finds something: the process's readiness, not a fixed time. It fails at once when
+   * the process has exited (what it waited for can no longer come); `timeoutMs` is only a ceiling for a
+   * process that hangs, far above any start-up on a loaded machine.
+   */
+  async until<T>(find: () => T | undefined, what: string, timeoutMs = 180_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = find();
       if (found !== undefined && found !== null && found !== false) return found;
-      if (Date.now() > deadline)
-        throw new Error(`timed out waiting for ${what}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      const gone = this.closedAt !== undefined;
+      if (gone || Date.now() > deadline)
+        throw new Error(
+          `${gone ? `the process ended (${this.child.exitCode ?? this.child.signalCode})` : 'timed out'} ` +
+            `waiting for ${what}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }

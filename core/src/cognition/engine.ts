@@ -1,4 +1,5 @@
 import type { ConsoleOutput } from '../console/command.js';
+import { crossThreadNow } from '../clock.js';
 import { formatAge } from '../format-age.js';
 import { CognitionErrors, CoreErrors, toMiraError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
@@ -6,7 +7,14 @@ import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, GroundingSection, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
-import type { ChatMessage, CognitionProvider, ModelResponse, ModelToolCall } from './provider.js';
+import type {
+  ChatMessage,
+  CognitionProvider,
+  ModelRequest,
+  ModelResponse,
+  ModelToolCall,
+  ProviderCheck,
+} from './provider.js';
 import { withoutThinking } from './thinking.js';
 import { baseInstructions } from './prompt.js';
 import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
@@ -28,6 +36,8 @@ export interface EpisodeRequest {
   readonly trigger?: string;
   /** Where the reply and tool lines are printed. */
   readonly out: ConsoleOutput;
+  /** When the request was asked (`crossThreadNow()`; a typed line: when it was read); default: now. */
+  readonly askedAt?: number;
 }
 
 /** One tool call of an episode and the runtime's answer. */
@@ -100,6 +110,7 @@ export class EpisodeEngine {
   readonly #maxSteps: number;
   readonly #sessionStart: number;
   #provider: { provider: CognitionProvider; owner: string } | undefined;
+  #check: Promise<ProviderCheck> | undefined;
   #nextEpisode = 1;
 
   constructor(inputs: EngineInputs) {
@@ -167,6 +178,7 @@ export class EpisodeEngine {
       origin: request.origin,
       utterance: request.origin === 'operator' ? request.utterance : undefined,
       startedAt: this.#in.services.clock.now(),
+      askedAt: request.askedAt ?? crossThreadNow(),
     });
     const { hooks } = this.#in;
     hooks.episodeStarted.call(episode);
@@ -183,7 +195,6 @@ export class EpisodeEngine {
   async #loop(request: EpisodeRequest, episode: EpisodeInfo): Promise<EpisodeResult> {
     const { tools, hooks, workingMemory } = this.#in;
     const { clock, profile } = this.#in.services;
-    const provider = this.#provider!;
     const history: ChatMessage[] = workingMemory
       .entries()
       .map((entry) =>
@@ -228,22 +239,26 @@ export class EpisodeEngine {
         role: 'system',
         content: [baseInstructions(profile), ...fixed.map(renderSection)].join('\n\n'),
       };
-      const modelRequest = {
-        messages: [
-          system,
-          ...history,
-          opening,
-          ...exchange,
-          { role: 'system', content: changing.map(renderSection).join('\n\n') } as const,
-        ],
-        tools: offered,
-        episode,
-      };
-      let response = await provider.provider.complete(modelRequest);
+      const tail: ChatMessage[] = [
+        opening,
+        ...exchange,
+        { role: 'system', content: changing.map(renderSection).join('\n\n') },
+      ];
+      const budget = (await this.#checked()).promptTokens;
+      // Inside the context: the oldest turns of working memory go first, never the utterance nor the tools.
+      while (
+        budget !== undefined &&
+        history.length > 0 &&
+        estimateTokens([system, ...history, ...tail], offered) > budget
+      ) {
+        history.splice(0, Math.min(2, history.length));
+      }
+      const modelRequest = { messages: [system, ...history, ...tail], tools: offered, episode };
+      let response = await this.#complete(modelRequest, history);
       let text = withoutThinking(response.text)?.trim() ?? '';
       if (response.toolCalls.length === 0 && text === '' && !response.refusal && isPlainStop(response)) {
         // An empty answer is asked again once, unchanged: a sampling model may well answer the second time.
-        response = await provider.provider.complete(modelRequest);
+        response = await this.#complete(modelRequest, history);
         text = withoutThinking(response.text)?.trim() ?? '';
       }
       if (response.toolCalls.length === 0) {
@@ -272,6 +287,41 @@ export class EpisodeEngine {
       }
     }
     throw CognitionErrors.error('STEP_LIMIT', { maxSteps: this.#maxSteps });
+  }
+
+  /** The provider's check, asked once; its warnings are logged (a server that cannot say is no error). */
+  #checked(): Promise<ProviderCheck> {
+    const { provider, owner } = this.#provider!;
+    this.#check ??= (async () => {
+      const found = (await provider.check?.().catch((error: unknown) => {
+        this.#in.services.log.warn(
+          `cognition: ${owner} could not check the model server: ${toMiraError(error).message}`,
+        );
+        return undefined;
+      })) ?? { warnings: [] };
+      for (const warning of found.warnings) this.#in.services.log.warn(warning);
+      return found;
+    })();
+    return this.#check;
+  }
+
+  /**
+   * One model call. A request the server refuses as longer than its context is sent once more without the
+   * older half of working memory's turns (`history` is trimmed in place, for the episode's later calls too).
+   */
+  async #complete(request: ModelRequest, history: ChatMessage[]): Promise<ModelResponse> {
+    const { provider } = this.#provider!;
+    try {
+      return await provider.complete(request);
+    } catch (error) {
+      if (toMiraError(error).code !== CognitionErrors.codes.CONTEXT_OVERFLOW || history.length === 0) throw error;
+      const dropped = history.splice(0, Math.max(2, Math.ceil(history.length / 2 / 2) * 2));
+      this.#in.services.log.warn(
+        `cognition: the model server refused the request as too long; sent again without the ${dropped.length} oldest turns of working memory`,
+      );
+      const messages = request.messages.filter((m) => !dropped.includes(m));
+      return provider.complete({ ...request, messages });
+    }
   }
 
   /** Ends an episode on an answer without tool calls: the reply, and a plain note when it is not whole. */
@@ -375,6 +425,14 @@ export class EpisodeEngine {
     await hooks.afterToolCall.promise(toolCall, result, episode);
     return result;
   }
+}
+
+/**
+ * A request's length in tokens, over-estimated (3 bytes a token; tokenizers of current models average
+ * about 4 on English and JSON), so a request estimated to fit does.
+ */
+function estimateTokens(messages: readonly ChatMessage[], tools: readonly unknown[]): number {
+  return Math.ceil(Buffer.byteLength(JSON.stringify({ messages, tools }), 'utf8') / 3);
 }
 
 /** An answer that ended as a finished one does (not cut, not filtered): an empty one is worth asking again. */

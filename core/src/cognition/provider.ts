@@ -55,8 +55,16 @@ export interface CognitionProvider {
   readonly name: string;
   complete(request: ModelRequest): Promise<ModelResponse>;
   /**
-   * Checks the server once before the first episode, e.g. that it renders the tools; returns warnings to
-   * show the operator (none when all is well or the server cannot say). Optional.
+   * Asks the server once, before the first episode, what it can say of itself: warnings for the operator
+   * (e.g. its chat template renders no tools) and how many prompt tokens a request may carry (its
+   * context less the answer's token limit). Optional; a server that cannot say is not an error.
    */
-  check?(): Promise<readonly string[]>;
+  check?(): Promise<ProviderCheck>;
+}
+
+/** What {@link CognitionProvider.check} found. */
+export interface ProviderCheck {
+  readonly warnings: readonly string[];
+  /** The most prompt tokens a request may carry, when known. */
+  readonly promptTokens?: number;
 }

@@ -17,6 +17,11 @@ export interface CommandInput {
   readonly options: ReadonlyMap<string, readonly string[]>;
   /** The line as typed. */
   readonly line: string;
+  /**
+   * When the line was read (`crossThreadNow()`), where known: a command that moves the robot passes it
+   * on as its episode's `askedAt`, so a stop typed after the line fences the motion off.
+   */
+  readonly askedAt?: number;
 }
 
 /** A long operation's progress, as it goes. */

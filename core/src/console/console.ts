@@ -3,7 +3,13 @@ import type { CommandDefinition, CommandInput, ConsoleOutput } from './command.j
 import { tokenize, type Token } from './tokenize.js';
 
 /** Handles a line that is not a command: an operator utterance. */
-export type UtteranceHandler = (utterance: string, out: ConsoleOutput) => Promise<void>;
+export type UtteranceHandler = (utterance: string, out: ConsoleOutput, line?: LineContext) => Promise<void>;
+
+/** What is known of a line besides its text. */
+export interface LineContext {
+  /** When the line was read (`crossThreadNow()`, comparable across threads). */
+  readonly askedAt?: number;
+}
 
 /** The outcome of one console line. */
 export interface LineResult {
@@ -76,9 +82,9 @@ export class CommandConsole {
    * Runs one line. Errors are printed as `error: CODE: message` and never
    * thrown: the console always continues.
    */
-  async execute(line: string, out: ConsoleOutput): Promise<LineResult> {
+  async execute(line: string, out: ConsoleOutput, context: LineContext = {}): Promise<LineResult> {
     try {
-      await this.#dispatch(line, out);
+      await this.#dispatch(line, out, context);
       return { ok: true, quit: this.#quitRequested };
     } catch (error) {
       const failure = toMiraError(error);
@@ -87,25 +93,25 @@ export class CommandConsole {
     }
   }
 
-  async #dispatch(line: string, out: ConsoleOutput): Promise<void> {
+  async #dispatch(line: string, out: ConsoleOutput, context: LineContext): Promise<void> {
     const trimmed = line.trim();
     if (trimmed === '') return;
     const forced = /^say(\s+|$)/.exec(trimmed);
     if (forced) {
       const text = trimmed.slice(forced[0].length);
       if (text === '') throw CoreErrors.error('CONSOLE_USAGE.say');
-      return this.#utter(text, out);
+      return this.#utter(text, out, context);
     }
     const tokens = tokenize(trimmed);
     const match = this.#match(tokens);
     if (!match) {
       this.#refuseTypo(tokens);
-      return this.#utter(trimmed, out);
+      return this.#utter(trimmed, out, context);
     }
     const hasSubcommands = [...this.#commands.values()].some(
       (r) => r.words.length > match.words.length && match.words.every((w, i) => r.words[i] === w),
     );
-    const input = parseInput(match.command, tokens.slice(match.words.length), line, hasSubcommands);
+    const input = parseInput(match.command, tokens.slice(match.words.length), line, hasSubcommands, context.askedAt);
     await match.command.run(input, out);
   }
 
@@ -134,11 +140,11 @@ export class CommandConsole {
     return best;
   }
 
-  async #utter(text: string, out: ConsoleOutput): Promise<void> {
+  async #utter(text: string, out: ConsoleOutput, context: LineContext): Promise<void> {
     if (!this.#utteranceHandler) {
       throw CoreErrors.error('COGNITION_NOT_CONFIGURED.line');
     }
-    await this.#utteranceHandler(text, out);
+    await this.#utteranceHandler(text, out, context);
   }
 
   /** The `help` text: every command, or the commands under `prefix`. */
@@ -198,6 +204,7 @@ function parseInput(
   tokens: readonly Token[],
   line: string,
   hasSubcommands: boolean,
+  askedAt: number | undefined,
 ): CommandInput {
   const args: string[] = [];
   const options = new Map<string, string[]>();
@@ -244,5 +251,5 @@ function parseInput(
     const more = hasSubcommands ? `; "help ${command.name}" lists its sub-commands` : '';
     throw CoreErrors.error('CONSOLE_USAGE.synopsis', { synopsis: synopsis(command), more });
   }
-  return { args, options, line };
+  return { args, options, line, ...(askedAt === undefined ? {} : { askedAt }) };
 }

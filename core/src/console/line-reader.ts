@@ -7,9 +7,12 @@
 import { read } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { crossThreadNow } from '../clock.js';
 
 /** Worker → main. */
-export type LineReaderMessage = { readonly type: 'line'; readonly line: string } | { readonly type: 'end' };
+export type LineReaderMessage =
+  /** A line and when it was read (`crossThreadNow()`). */
+  { readonly type: 'line'; readonly line: string; readonly at: number } | { readonly type: 'end' };
 
 /** What the line reader is started with. */
 export interface LineReaderData {
@@ -31,8 +34,9 @@ if (parentPort) {
   const emit = (line: string) => {
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
     const word = text.trim();
-    if (word === 'stop' || word === 'quit') for (const p of ports) p.postMessage({ type: word, at: Date.now() });
-    port.postMessage({ type: 'line', line: text } satisfies LineReaderMessage);
+    const at = crossThreadNow();
+    if (word === 'stop' || word === 'quit') for (const p of ports) p.postMessage({ type: word, at });
+    port.postMessage({ type: 'line', line: text, at } satisfies LineReaderMessage);
   };
   const end = () => {
     if (ended) return;

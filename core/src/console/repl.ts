@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { crossThreadNow } from '../clock.js';
 import { whatToDo } from '../errors.js';
 import type { ConsoleOutput } from './command.js';
 import type { CommandConsole, LineResult } from './console.js';
@@ -16,6 +17,11 @@ export interface ReplOptions {
   readonly onInterrupt?: () => void;
   /** Lines run at once even while another line runs (the emergency `stop`). */
   readonly immediate?: ReadonlySet<string>;
+  /**
+   * When the next line was read (`crossThreadNow()`), called once per line in order: a line waits while
+   * another runs, and motion it asks for must still count as asked before a stop typed after it.
+   */
+  readonly readAt?: () => number | undefined;
 }
 
 /** A running REPL. */
@@ -46,7 +52,7 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
     print: (line) => options.output.write(`${line}\n`),
     progress: (label, total) => terminalProgress(options.output, label, total),
   };
-  const queue: string[] = [];
+  const queue: Array<{ readonly text: string; readonly askedAt: number }> = [];
   let allOk = true;
   // A person at the terminal also reads what to do about a failed line; a script reads the one
   // `error: CODE: message` line it matches, and nothing more.
@@ -60,9 +66,10 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
   let wake: (() => void) | undefined;
   const urgent: Array<Promise<void>> = [];
 
-  rl.on('line', (line) => {
-    if (options.immediate?.has(line.trim())) {
-      urgent.push(commands.execute(line, out).then(finish));
+  rl.on('line', (text) => {
+    const line = { text, askedAt: options.readAt?.() ?? crossThreadNow() };
+    if (options.immediate?.has(text.trim())) {
+      urgent.push(commands.execute(text, out, line).then(finish));
       return;
     }
     queue.push(line);
@@ -83,7 +90,7 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
         wake = undefined;
         continue;
       }
-      const result = await commands.execute(line, out);
+      const result = await commands.execute(line.text, out, line);
       finish(result);
       if (result.quit) break;
       if (options.interactive) rl.prompt();

@@ -14,6 +14,7 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelToolCall,
+  type ProviderCheck,
 } from '@mira/core';
 
 /**
@@ -57,6 +58,12 @@ export const OPENAI_CONFIG_SCHEMA = {
       default: 'max_tokens',
       description:
         "the request field carrying max_tokens: max_completion_tokens for OpenAI's reasoning models (o-series, gpt-5); llama.cpp and vLLM read both",
+    },
+    context_tokens: {
+      type: 'integer',
+      minimum: 512,
+      description:
+        "the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it by dropping the oldest turns of working memory",
     },
     stream: { type: 'boolean', default: false, description: 'receive the answer as a stream of chunks' },
     temperature: { type: 'number', minimum: 0, maximum: 2, description: "the model's default when left out" },
@@ -211,10 +218,58 @@ export class OpenAIProvider implements CognitionProvider {
     };
   }
 
+  /**
+   * Asks llama-server's `GET /props` (beside `/v1`) whether its chat template renders tools and how long
+   * its context is. Another server (404, or no such fields) says nothing: no warning, the profile's
+   * `context_tokens` alone. Never throws for what the server answers; a server that is down is found
+   * by the first request.
+   */
+  async check(): Promise<ProviderCheck> {
+    const warnings: string[] = [];
+    let nCtx: number | undefined;
+    const url = `${this.#baseURL.replace(/\/+$/, '').replace(/\/v1$/, '')}/props`;
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(Math.min(this.#config.timeout_ms, 5000)) });
+      if (response.ok) {
+        const props = (await response.json()) as {
+          default_generation_settings?: { n_ctx?: unknown };
+          chat_template_caps?: { supports_tools?: unknown; supports_tool_calls?: unknown };
+        };
+        const caps = props.chat_template_caps;
+        if (caps && (caps.supports_tools === false || caps.supports_tool_calls === false)) {
+          warnings.push(
+            `the model server at ${this.#baseURL} has a chat template that renders no tools, so the model never sees them and will never call one: start llama-server with --jinja and a tool-capable template (a model whose template has a tool section, or --chat-template-file)`,
+          );
+        }
+        const n = props.default_generation_settings?.n_ctx;
+        if (typeof n === 'number' && n > 0) nCtx = n;
+      }
+    } catch {
+      // No /props, or no server yet: nothing to warn about here.
+    }
+    const context = this.#config.context_tokens ?? nCtx;
+    return {
+      warnings,
+      ...(context === undefined ? {} : { promptTokens: Math.max(0, context - this.#config.max_tokens) }),
+    };
+  }
+
   #explain(error: unknown): MiraError {
     if (error instanceof MiraError) return error;
     const where = this.#baseURL;
     const OpenAI = this.#sdk!;
+    // llama-server: 400 exceed_context_size_error; OpenAI: 400 context_length_exceeded.
+    if (
+      error instanceof OpenAI.APIError &&
+      (error.type === 'exceed_context_size_error' || error.code === 'context_length_exceeded')
+    ) {
+      const detail = (error.message ?? '').split('\n')[0]!.slice(0, 200);
+      return CognitionErrors.error(
+        'CONTEXT_OVERFLOW',
+        { server: where, status: error.status ?? 'no status', answer: detail },
+        { cause: error },
+      );
+    }
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
       return CognitionErrors.error('TIMEOUT', { server: where, timeoutMs: this.#config.timeout_ms }, { cause: error });
     }

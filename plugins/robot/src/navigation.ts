@@ -1,5 +1,6 @@
 import {
   MEMORY_STORE,
+  crossThreadNow,
   defineTool,
   describePose,
   resolvePlace,
@@ -40,7 +41,12 @@ export interface NavigationHooks {
   /** Why a goal may not be sent now (the e-stop, no safety path), or undefined. */
   refusal(): { reason: string; error: string } | undefined;
   /**
-   * Tells the safety path about Mira's goal: being sent, running (under its transport's name for it,
+   * Asks the safety path to send a goal asked at `askedAt` (`crossThreadNow()`): a refusal when a stop came
+   * after it was asked (the stop fence), or undefined, after which every stop cancels the goal.
+   */
+  sending(askedAt: number): Promise<{ reason: string; error: string } | undefined>;
+  /**
+   * Tells the safety path about Mira's goal once sent: running (under its transport's name for it,
    * `ActionGoal.id`), or ended. It cancels that goal, by name, on every stop.
    */
   navigating(state: NavigationState, goal?: string): void;
@@ -152,7 +158,7 @@ export function attachNavigation(
         required: ['place', 'x_m', 'y_m', 'yaw_deg'],
         additionalProperties: false,
       },
-      run: async ({ place, ...coordinates }): Promise<ToolResult> => {
+      run: async ({ place, ...coordinates }, context): Promise<ToolResult> => {
         let x_m: number;
         let y_m: number;
         let yaw_deg: number;
@@ -220,8 +226,10 @@ export function attachNavigation(
         };
         const mine = ++serial;
         let sent: ActionGoal;
-        // Told before the goal goes out, so a stop while it is being sent still reaches it.
-        hooks.navigating('sending');
+        // Asked before the goal goes out: a stop since it was asked refuses it, and a stop while it is being
+        // sent still reaches it.
+        const fenced = await hooks.sending(context.episode.askedAt ?? crossThreadNow());
+        if (fenced) return rejected(fenced.reason, fenced.error);
         try {
           sent = await transport.sendActionGoal(mapping.action, NAVIGATE_TO_POSE, goal, (feedback: RosMessage) => {
             if (current?.serial !== mine) return;

@@ -310,8 +310,15 @@ export function attachRobot(
                 }
               : undefined,
       stampTime,
+      sending: async (askedAt) => {
+        if (!path) return { reason: 'transport_error', error: 'the robot is not connected; no goal was sent' };
+        const reply = await path.sendingGoal(askedAt);
+        if (!reply.ok) return { reason: reply.reason, error: reply.error };
+        // One source of motion: a goal ends the drive (the safety path stopped republishing it).
+        cancelDeadline();
+        return undefined;
+      },
       navigating: (state, goal) => {
-        // One source of motion: a goal ends the drive (the safety path stops republishing it).
         if (state !== 'ended') cancelDeadline();
         path?.navigating(state, goal);
       },
@@ -369,7 +376,7 @@ export function attachRobot(
           required: ['linear_m_s', 'angular_rad_s', 'duration_s'],
           additionalProperties: false,
         },
-        run: async ({ linear_m_s, angular_rad_s, duration_s }): Promise<ToolResult> => {
+        run: async ({ linear_m_s, angular_rad_s, duration_s }, context): Promise<ToolResult> => {
           const problems: string[] = [];
           if (!(Math.abs(linear_m_s) <= drive.max_linear_m_s))
             problems.push(`|linear_m_s| must be at most ${drive.max_linear_m_s}`);
@@ -387,7 +394,9 @@ export function attachRobot(
           if (!path) return rejected('transport_error', 'the robot is not connected; nothing was sent');
           // A new drive replaces the running one without a stop in between.
           cancelDeadline();
-          const reply = await path.drive(linear_m_s, angular_rad_s, duration_s);
+          // Asked when the episode's request was (a typed line: when it was read), so a stop typed after it
+          // fences it off however late this call comes.
+          const reply = await path.drive(linear_m_s, angular_rad_s, duration_s, context.episode.askedAt);
           if (!reply.ok) return rejected(reply.reason, reply.error);
           const deadline = clock.monotonic() + duration_s * 1000;
           deadlineTimer = setInterval(

@@ -33,6 +33,8 @@ export interface SafetyEnvironment {
   now(): number;
   /** Milliseconds since the epoch, as link states carry them (`Date.now()`). */
   wallNow(): number;
+  /** The clock motion requests and stops are stamped with (`crossThreadNow()`: every thread's the same). */
+  askedNow(): number;
   /** How long a zero may take to come back to count as confirmed (default {@link CONFIRM_MS}). */
   readonly confirmMs?: number;
 }
@@ -63,6 +65,12 @@ export class SafetyController {
    * (`ActionGoal.id`), by which a stop cancels it and no other node's goal.
    */
   #goal: { readonly sending: boolean; readonly id?: string } | undefined;
+  /**
+   * The fence: when the latest stop (console, tool, e-stop, link failure, quit) was asked, on the
+   * `askedNow()` clock. A drive or goal asked at or before it is refused however late it arrives here — its message may
+   * come after the stop's (another thread's port, a busy main thread), and it must never run after the zero.
+   */
+  #fence = -Infinity;
   /** A stop came while the goal was being sent: it is cancelled (by name) as soon as it is running. */
   #cancelWhenNamed = false;
   /** A goal of Mira's was running when the link failed: cancel every goal first thing on the next connection. */
@@ -166,6 +174,17 @@ export class SafetyController {
     return this.#drive.eStopTimeoutMs === 0 || this.#env.now() - this.#eStopHeardAt <= this.#drive.eStopTimeoutMs;
   }
 
+  /** Why motion asked at `askedAt` may not start: a stop came after it was asked. */
+  #fenced(askedAt: number, what: 'drive' | 'goal'): { reason: string; error: string } | undefined {
+    if (!(askedAt > this.#fence)) {
+      return {
+        reason: 'superseded',
+        error: `a stop came ${Math.max(0, Math.round(this.#fence - askedAt))} ms after this ${what} was asked; nothing was sent`,
+      };
+    }
+    return undefined;
+  }
+
   /** Why a drive may not start now, or undefined. */
   #driveRefusal(): { reason: string; error: string } | undefined {
     const drive = this.#drive;
@@ -261,8 +280,10 @@ export class SafetyController {
    * Zero velocity now; the drive ends, and (unless a drive merely ran out) navigation is cancelled. Says
    * truthfully what became of the zero: written on a live link (and heard back), or not delivered.
    */
-  async halt(why?: 'duration' | 'stall'): Promise<StopDelivery> {
+  async halt(why?: 'duration' | 'stall', at = this.#env.askedNow()): Promise<StopDelivery> {
     this.#active = undefined;
+    // A drive that merely ran out fences nothing; every other stop fences off what was asked before it.
+    if (why !== 'duration') this.#fence = Math.max(this.#fence, at);
     if (why !== 'duration') this.#cancelNavigation(why === 'stall');
     const state = this.#link();
     const base = `${this.#drive.topic} over ${this.#transport.name}`;
@@ -295,8 +316,8 @@ export class SafetyController {
   }
 
   /** Zero velocity on the controller's own initiative; the runtime hears why (a stall when it is back). */
-  #haltOnOwn(why: StopCause): void {
-    void this.halt(why === 'duration' || why === 'stall' ? why : undefined).then((delivery) => {
+  #haltOnOwn(why: StopCause, at?: number): void {
+    void this.halt(why === 'duration' || why === 'stall' ? why : undefined, at).then((delivery) => {
       if (!delivery.delivered) this.#log(`${why}: ${delivery.detail}`);
       if (why === 'stall') this.#stalledDelivery = delivery;
       else if (why !== 'duration') this.#env.post({ type: 'stopped', why, delivery });
@@ -344,6 +365,7 @@ export class SafetyController {
       const why = state.why ?? 'no answer';
       this.#log(`${this.#transport.name}: the link failed (${why}); the drive is ended and will not resume`);
       this.#active = undefined;
+      this.#fence = Math.max(this.#fence, this.#env.askedNow());
       if (this.#goal) {
         this.#goal = undefined;
         this.#cancelOnReconnect = Boolean(this.#drive.navigationAction);
@@ -372,27 +394,34 @@ export class SafetyController {
 
   /** A console line reader's signal: `stop` halts at once; `quit` halts unless the runtime already did. */
   consoleSignal(signal: ConsoleSignal): void {
-    if (signal.type === 'stop') this.#haltOnOwn('console');
-    if (signal.type === 'quit') this.#haltOnOwn('quit');
+    if (signal.type === 'stop') this.#haltOnOwn('console', signal.at);
+    if (signal.type === 'quit') this.#haltOnOwn('quit', signal.at);
   }
 
   /** A message from the runtime (`close` is the worker's: it ends the worker's timers first). */
   async onMessage(message: Exclude<ToSafety, { type: 'close' }>): Promise<void> {
     const drive = this.#drive;
     switch (message.type) {
+      case 'goal': {
+        const fenced = this.#fenced(message.askedAt, 'goal');
+        if (fenced) {
+          this.#env.post({ type: 'reply', id: message.id, ok: false, ...fenced });
+          return;
+        }
+        // One source of motion: a navigation goal ends a running drive (Nav2 commands the base now).
+        this.#active = undefined;
+        this.#cancelWhenNamed = false;
+        this.#goal = { sending: true };
+        this.#env.post({ type: 'reply', id: message.id, ok: true });
+        return;
+      }
       case 'navigating':
         if (!message.active) {
           this.#goal = undefined;
           this.#cancelWhenNamed = false;
           return;
         }
-        // One source of motion: a navigation goal ends a running drive (Nav2 commands the base now).
         this.#active = undefined;
-        if (message.sending) {
-          this.#cancelWhenNamed = false;
-          this.#goal = { sending: true };
-          return;
-        }
         this.#goal = { sending: false, id: message.goal };
         if (this.#cancelWhenNamed) {
           // Stopped while it was being sent: cancelled now that it runs (or at the next connection).
@@ -429,7 +458,7 @@ export class SafetyController {
           });
           return;
         }
-        const refusal = this.#driveRefusal();
+        const refusal = this.#fenced(message.askedAt, 'drive') ?? this.#driveRefusal();
         if (refusal) {
           this.#env.post({ type: 'reply', id: message.id, ok: false, ...refusal });
           return;
@@ -468,7 +497,7 @@ export class SafetyController {
         return;
       }
       case 'stop':
-        this.#env.post({ type: 'reply', id: message.id, ok: true, delivery: await this.halt() });
+        this.#env.post({ type: 'reply', id: message.id, ok: true, delivery: await this.halt(undefined, message.at) });
         return;
     }
   }

@@ -55,8 +55,8 @@ export interface StopDelivery {
   readonly detail: string;
 }
 
-/** Where Mira's navigation goal is: being sent, running on the action server, or ended. */
-export type NavigationState = 'sending' | 'running' | 'ended';
+/** Where Mira's navigation goal is once sent: running on the action server, or ended. */
+export type NavigationState = 'running' | 'ended';
 
 /** Why the worker stopped the robot on its own. */
 export type StopCause = 'stall' | 'console' | 'e_stop' | 'e_stop_silent' | 'duration' | 'quit' | 'link';
@@ -75,19 +75,25 @@ export type ToSafety =
       readonly linear: number;
       readonly angular: number;
       readonly durationS: number;
+      /**
+       * When the motion was asked (`crossThreadNow()` of @mira/core, a clock all threads share): a drive
+       * asked before a stop is refused, however late it reaches the safety path.
+       */
+      readonly askedAt: number;
     }
-  | { readonly type: 'stop'; readonly id: number; readonly why: string }
+  /** Zero velocity now; every motion asked at or before `at` (`crossThreadNow()`) is fenced off. */
+  | { readonly type: 'stop'; readonly id: number; readonly why: string; readonly at: number }
+  /**
+   * Mira's navigation goal is about to be sent: refused (`superseded`) when a stop came after it was asked,
+   * otherwise recorded as being sent, so a stop from now on cancels it.
+   */
+  | { readonly type: 'goal'; readonly id: number; readonly askedAt: number }
   | { readonly type: 'heartbeat' }
   /**
-   * Mira's navigation goal: being sent (`sending`), running (under the name its transport gave it,
-   * `goal` = `ActionGoal.id`, when it gave one), or ended (`active: false`).
+   * Mira's navigation goal (announced by `goal` before it is sent): running, under the name its transport
+   * gave it (`goal` = `ActionGoal.id`, when it gave one), or ended (`active: false`).
    */
-  | {
-      readonly type: 'navigating';
-      readonly active: boolean;
-      readonly sending?: boolean;
-      readonly goal?: string;
-    }
+  | { readonly type: 'navigating'; readonly active: boolean; readonly goal?: string }
   | { readonly type: 'close'; readonly id: number };
 
 /** Worker → main. */
@@ -109,5 +115,6 @@ export type FromSafety =
   | { readonly type: 'log'; readonly message: string };
 
 /** What the operator's console sends on an emergency-stop port, straight from the line reader thread. */
+/** `at`: when the line was read (`crossThreadNow()`), the stop fence's time. */
 export type ConsoleSignal =
   { readonly type: 'stop'; readonly at: number } | { readonly type: 'quit'; readonly at: number };

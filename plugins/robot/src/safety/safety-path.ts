@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { crossThreadNow } from '@mira/core';
 import { HardwareErrors } from '../errors.js';
 import type {
   FromSafety,
@@ -139,28 +140,37 @@ export class SafetyPath {
     });
   }
 
-  /** Starts (or replaces) a drive; the worker checks the limits and the e-stop and answers whether it published. */
-  drive(linear: number, angular: number, durationS: number): Promise<Reply> {
-    return this.#request({ type: 'drive', linear, angular, durationS });
+  /**
+   * Starts (or replaces) a drive; the worker checks the limits, the e-stop and the stop fence (a stop after
+   * `askedAt`, on `crossThreadNow()`'s clock, refuses it) and answers whether it published.
+   */
+  drive(linear: number, angular: number, durationS: number, askedAt = crossThreadNow()): Promise<Reply> {
+    return this.#request({ type: 'drive', linear, angular, durationS, askedAt });
   }
 
   /**
-   * Tells the worker about Mira's navigation goal: being sent, running (under its transport's name for
-   * it, when there is one), or ended. Its stops then cancel that goal, by name.
+   * Asks to send a navigation goal asked at `askedAt`: refused when a stop came after it was asked;
+   * otherwise the worker holds it as being sent, and a stop from then on cancels it once it runs.
+   */
+  sendingGoal(askedAt = crossThreadNow()): Promise<Reply> {
+    return this.#request({ type: 'goal', askedAt });
+  }
+
+  /**
+   * Tells the worker about Mira's navigation goal once sent: running (under its transport's name for it,
+   * when there is one), or ended. Its stops then cancel that goal, by name.
    */
   navigating(state: NavigationState, goal?: string): void {
     this.#post(
       state === 'ended'
         ? { type: 'navigating', active: false }
-        : state === 'sending'
-          ? { type: 'navigating', active: true, sending: true }
-          : { type: 'navigating', active: true, ...(goal === undefined ? {} : { goal }) },
+        : { type: 'navigating', active: true, ...(goal === undefined ? {} : { goal }) },
     );
   }
 
-  /** Zero velocity now; the reply's `delivery` says whether it reached a live link. */
+  /** Zero velocity now, fencing off every motion asked before now; `delivery` says whether it reached a live link. */
   stop(why: string): Promise<Reply> {
-    return this.#request({ type: 'stop', why });
+    return this.#request({ type: 'stop', why, at: crossThreadNow() });
   }
 
   /**

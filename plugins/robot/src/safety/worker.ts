@@ -4,6 +4,7 @@
  * its rate, on this thread's event loop — so nothing here waits for the runtime's main thread.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { crossThreadNow } from '@mira/core';
 import type { RobotTransport } from '../transport.js';
 import { SafetyController } from './controller.js';
 import type { ConsoleSignal, FromSafety, SafetyTransportContext, SafetyWorkerData, ToSafety } from './protocol.js';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
       post,
       now: () => performance.now(),
       wallNow: () => Date.now(),
+      askedNow: crossThreadNow,
     });
     controller.start();
   } catch (error) {

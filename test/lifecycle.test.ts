@@ -1,0 +1,299 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'smol-toml';
+import { MiraProcess } from './helpers/mira-process.js';
+import { MIRA_BIN, REPO_ROOT } from './helpers/run-mira.js';
+import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+
+/**
+ * Every way a `mira` process ends stops the robot first: a real `mira` (console or `mira run`) drives a base
+ * behind the in-test rosbridge server, is ended one way or another, and the zero velocity must reach the
+ * drive topic after the ending and before the process is gone, with the exit status the help text gives.
+ */
+
+const PROBE = join(REPO_ROOT, 'test', 'fixtures', 'safety-probe', 'index.js');
+const DRIVE = {
+  topic: '/cmd_vel',
+  type: 'geometry_msgs/msg/Twist',
+  max_linear_m_s: 0.5,
+  max_angular_rad_s: 1,
+  max_duration_s: 10,
+};
+
+interface Twist {
+  readonly linear: number;
+  readonly at: number;
+}
+
+describe('process lifecycle: every ending stops the robot first (real mira, in-test rosbridge)', function () {
+  this.timeout(180_000);
+  let bridge: RosbridgeTestServer;
+  let dir: string;
+  const running: MiraProcess[] = [];
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    dir = mkdtempSync(join(tmpdir(), 'mira-lifecycle-'));
+  });
+  afterEach(async () => {
+    for (const mira of running.splice(0)) if (mira.closedAt === undefined) await mira.kill();
+    await bridge.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const profile = (probe: Record<string, unknown> = {}) =>
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', PROBE] },
+        ros2: { transport: 'rosbridge', url: bridge.url, sensors: [], drive: DRIVE },
+        probe,
+      }),
+    );
+  const twists = (): Twist[] =>
+    bridge.arrivals('/cmd_vel').map(({ msg, at }) => ({ linear: (msg.linear as { x: number }).x, at }));
+  const start = (options: { headless?: boolean; detached?: boolean } = {}) => {
+    const mira = new MiraProcess(dir, {}, [], options);
+    running.push(mira);
+    return mira;
+  };
+  /** A console driving at 0.3 m/s, seen on the bridge. */
+  const driving = async (options: { detached?: boolean } = {}) => {
+    profile();
+    const mira = start(options);
+    mira.say('probe drive 0.3 0 9');
+    await mira.until(() => twists().some((t) => t.linear === 0.3), 'the drive on /cmd_vel');
+    return mira;
+  };
+  /** The zero that came after `since` and before the process was gone; nothing moved after it. */
+  const stoppedBeforeExit = (mira: MiraProcess, since: number) => {
+    const zero = twists().find((t) => t.at >= since && t.linear === 0);
+    expect(zero, `zero velocity after the ending\nstderr:\n${mira.stderr}`).not.to.equal(undefined);
+    expect(zero!.at).to.be.at.most(mira.closedAt!);
+    expect(twists().filter((t) => t.at > zero!.at && t.linear !== 0)).to.deep.equal([]);
+  };
+
+  for (const [signal, status] of [
+    ['SIGINT', 0],
+    ['SIGTERM', 0],
+    ['SIGHUP', 129],
+    ['SIGQUIT', 131],
+    ['SIGUSR2', 140],
+  ] as const) {
+    it(`${signal}: zero velocity before exit, then exit ${status}`, async () => {
+      const mira = await driving();
+      const sent = Date.now();
+      mira.child.kill(signal);
+      expect(await mira.exited).to.equal(status);
+      stoppedBeforeExit(mira, sent);
+      expect(mira.stderr).to.contain(`${signal} received; stopping the robot, then shutting down`);
+    });
+  }
+
+  it('SIGINT twice (the terminal and ros2 launch): the second does not skip the stop', async () => {
+    const mira = await driving({ detached: true });
+    const sent = Date.now();
+    // The terminal's Ctrl-C reaches the whole process group; launch forwards its own SIGINT at once.
+    process.kill(-mira.child.pid!, 'SIGINT');
+    mira.child.kill('SIGINT');
+    expect(await mira.exited).to.equal(0);
+    stoppedBeforeExit(mira, sent);
+    expect(mira.stderr).to.contain('SIGINT received while stopping (SIGINT received); the stop goes on');
+  });
+
+  it('SIGTERM to a headless mira run driving: zero velocity before exit 0', async () => {
+    profile({ drive_at_start: [0.3, 0, 9] });
+    const mira = start({ headless: true });
+    await mira.until(() => twists().some((t) => t.linear === 0.3), 'the drive on /cmd_vel');
+    const sent = Date.now();
+    mira.child.kill('SIGTERM');
+    expect(await mira.exited).to.equal(0);
+    stoppedBeforeExit(mira, sent);
+  });
+
+  it('SIGUSR1 neither ends Mira nor opens the Node inspector', async () => {
+    const mira = await driving();
+    mira.child.kill('SIGUSR1');
+    await mira.until(() => mira.stderr.includes('SIGUSR1 ignored'), 'SIGUSR1 said to be ignored');
+    // Still driving, and still a console that answers.
+    mira.say('probe drive 0.2 0 9');
+    await mira.until(() => twists().some((t) => t.linear === 0.2), 'a new drive after SIGUSR1');
+    expect(mira.stderr).not.to.contain('Debugger listening');
+    expect(await mira.quit()).to.equal(0);
+  });
+
+  it('standard output and error closed (their reader is gone): the robot stops, exit 4', async () => {
+    const mira = await driving();
+    mira.child.stdout.destroy();
+    mira.child.stderr.destroy();
+    const sent = Date.now();
+    mira.say('help'); // something to print: the write finds the pipe closed (EPIPE)
+    expect(await mira.exited).to.equal(4);
+    stoppedBeforeExit(mira, sent);
+  });
+
+  it('an error nothing catches: the robot stops, exit 70', async () => {
+    const mira = await driving();
+    const sent = Date.now();
+    mira.say('probe throw');
+    expect(await mira.exited).to.equal(70);
+    stoppedBeforeExit(mira, sent);
+    expect(mira.stderr).to.contain('internal error: Error: probe: an error nothing catches');
+  });
+
+  it('a stop that hangs: the robot is stopped first, and the process exits 5 by the deadline', async () => {
+    profile({ hang_on_stop: true });
+    const mira = start();
+    mira.say('probe drive 0.3 0 9');
+    await mira.until(() => twists().some((t) => t.linear === 0.3), 'the drive on /cmd_vel');
+    const sent = Date.now();
+    mira.child.kill('SIGTERM');
+    expect(await mira.exited).to.equal(5);
+    stoppedBeforeExit(mira, sent);
+    expect(mira.stderr).to.contain('the orderly stop did not finish within 2000 ms; exiting');
+  });
+
+  it('its parent dies (launch, a supervisor, a shell): noticed, the robot stops, the process ends', async () => {
+    profile({ drive_at_start: [0.3, 0, 9] });
+    // A parent that starts a headless Mira (stdin ignored, as launch does) and shares its output with it,
+    // then is killed outright: nothing on Mira's side closes, only its parent is gone.
+    const parent = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { spawn } = require('node:child_process');
+         const mira = spawn(process.execPath, [${JSON.stringify(MIRA_BIN)}, 'run', '--profile', ${JSON.stringify(dir)}],
+           { cwd: ${JSON.stringify(REPO_ROOT)}, stdio: ['ignore', 'inherit', 'inherit'] });
+         process.stdout.write('pid ' + mira.pid + '\\n');
+         setInterval(() => {}, 1 << 30);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    parent.stdout.on('data', (d) => (out += d));
+    parent.stderr.on('data', (d) => (out += d));
+    try {
+      const deadline = Date.now() + 120_000;
+      while (!/^pid \d+$/m.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const pid = Number(/^pid (\d+)$/m.exec(out)![1]);
+      while (!twists().some((t) => t.linear === 0.3) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(
+        twists().some((t) => t.linear === 0.3),
+        out,
+      ).to.equal(true);
+      const killed = Date.now();
+      parent.kill('SIGKILL');
+      // Mira is nobody's child here now: it must notice on its own, stop the robot and end.
+      const alive = () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const gone = Date.now();
+      expect(alive()).to.equal(false);
+      const zero = twists().find((t) => t.at >= killed && t.linear === 0);
+      expect(zero, out).not.to.equal(undefined);
+      expect(zero!.at).to.be.at.most(gone);
+      expect(twists().filter((t) => t.at > zero!.at && t.linear !== 0)).to.deep.equal([]);
+      expect(out).to.match(/the parent process \(\d+\) died; stopping the robot, then shutting down/);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+});
+
+describe('the stop fence: a drive asked before a stop never runs after it (real mira, in-test rosbridge)', function () {
+  this.timeout(180_000);
+  let bridge: RosbridgeTestServer;
+  let dir: string;
+  let mira: MiraProcess | undefined;
+  beforeEach(async () => {
+    bridge = await startRosbridgeServer();
+    dir = mkdtempSync(join(tmpdir(), 'mira-fence-'));
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', PROBE] },
+        // A dead-man slower than the block: only the typed stop can stop the robot.
+        ros2: { transport: 'rosbridge', url: bridge.url, sensors: [], drive: DRIVE, safety: { stall_ms: 10_000 } },
+      }),
+    );
+  });
+  afterEach(async () => {
+    if (mira && mira.closedAt === undefined) await mira.kill();
+    await bridge.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const twists = (): Twist[] =>
+    bridge.arrivals('/cmd_vel').map(({ msg, at }) => ({ linear: (msg.linear as { x: number }).x, at }));
+  const FENCED = /^probe: rejected superseded .*a stop came \d+ ms after this drive was asked; nothing was sent/m;
+
+  it('at start-up: a drive typed just before a stop is refused, nothing moves', async () => {
+    mira = new MiraProcess(dir);
+    // Both lines wait in the pipe while Mira starts; the stop reaches the safety path first.
+    mira.say('probe drive 0.3 0 5');
+    mira.say('stop');
+    await mira.until(() => FENCED.exec(mira!.stdout), 'the drive refused by the fence');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(twists().filter((t) => t.linear !== 0)).to.deep.equal([]);
+    expect(await mira.quit()).to.equal(0);
+  });
+
+  it('with the main thread blocked: a drive asked before a typed stop is refused when the thread is back', async () => {
+    mira = new MiraProcess(dir);
+    // One line: block the main thread 3 s, then drive at once; the stop typed meanwhile goes straight to
+    // the safety path, and the drive reaches it afterwards, before the main thread has read the stop.
+    mira.say('probe block 3000 0.3 0 5');
+    await mira.until(() => mira!.blockedAt(), 'the block to begin');
+    await new Promise((r) => setTimeout(r, 500));
+    mira.say('stop');
+    await mira.until(() => FENCED.exec(mira!.stdout), 'the drive refused by the fence');
+    expect(twists().filter((t) => t.linear !== 0)).to.deep.equal([]);
+    // A drive typed after the stop is the operator's new word: it runs.
+    mira.say('probe drive 0.2 0 5');
+    await mira.until(() => twists().some((t) => t.linear === 0.2), 'the later drive');
+    expect(await mira.quit()).to.equal(0);
+  });
+
+  it('with the main thread blocked: a drive asked before an e-stop pressed and released meanwhile is refused', async () => {
+    bridge.declareTopic('/e_stop', 'std_msgs/msg/Bool');
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', PROBE] },
+        ros2: {
+          transport: 'rosbridge',
+          url: bridge.url,
+          sensors: [],
+          drive: DRIVE,
+          safety: { stall_ms: 10_000, e_stop_topic: '/e_stop', e_stop_timeout_ms: 1000 },
+        },
+      }),
+    );
+    const relay = bridge.repeat('/e_stop', { data: false }, 50);
+    try {
+      mira = new MiraProcess(dir);
+      mira.say('probe drive 0.1 0 1');
+      await mira.until(() => twists().some((t) => t.linear === 0.1), 'a drive once the e-stop is heard');
+      mira.say('probe block 3000 0.3 0 5');
+      await mira.until(() => mira!.blockedAt(), 'the block to begin');
+      await new Promise((r) => setTimeout(r, 300));
+      relay.set({ data: true });
+      await new Promise((r) => setTimeout(r, 300));
+      relay.set({ data: false });
+      await mira.until(() => FENCED.exec(mira!.stdout), 'the drive refused by the fence');
+      expect(twists().filter((t) => t.linear === 0.3)).to.deep.equal([]);
+      expect(await mira.quit()).to.equal(0);
+    } finally {
+      relay.stop();
+    }
+  });
+});
