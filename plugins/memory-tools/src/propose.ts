@@ -179,7 +179,7 @@ export function proposeEntity(
       } catch {
         return reject('invalid_proposal');
       }
-      const nameSpan = findWholeSpan(clause, name, { particles: true });
+      const nameSpan = findWholeSpan(clause, name, { particles: true, name: true });
       if (!nameSpan) reject('name_not_supported');
       if (PRONOUNS.has(normalizeKey(args.name))) {
         reject(
@@ -226,7 +226,7 @@ async function subjectSpans(
   profile: ProfileInfo,
 ): Promise<Array<readonly [number, number]>> {
   const spansOf = (words: readonly string[]) =>
-    words.flatMap((word) => [...wholeSpans(clause, toMatchText(word)!, { particles: true })]);
+    words.flatMap((word) => [...wholeSpans(clause, toMatchText(word)!, { particles: true, name: true })]);
   const named = spansOf([entity.canonicalName, ...entity.aliases.map((a) => a.alias)]);
   const selfWords = spansOf([...SELF_REFERENCES]);
   if (selfWords.length === 0) return named;
