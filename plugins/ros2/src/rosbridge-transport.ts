@@ -60,6 +60,14 @@ export const DEFAULT_LIVENESS_MS = 500;
 export const DEFAULT_GOAL_ACCEPT_MS = 5000;
 /** How often a link's silence is looked at. */
 const LOOK_MS = 10;
+/**
+ * A look later than this after the last one means this thread itself stalled (a busy runtime, a loaded
+ * machine): of such a gap only this much counts as the link's silence — the bridge's answers may be
+ * waiting, unread, in the socket — and the stall is said as the runtime's own, not the link's.
+ */
+export const OWN_STALL_MS = 50;
+/** Own stalls are said at most this often (the first at once), with how many and the longest. */
+const OWN_STALL_REPORT_MS = 30_000;
 /** The default of how often an outage is summed up in the log while it lasts. */
 export const DEFAULT_OUTAGE_SUMMARY_MS = 30_000;
 
@@ -133,11 +141,16 @@ class BridgeLink {
   #socket: SupervisedSocket | undefined;
   readonly #livenessMs: number;
   readonly #handshakeMs: number;
-  #lastPong = 0;
+  /** How long the link has been silent while this thread was running (own stalls count {@link OWN_STALL_MS}). */
+  #silentMs = 0;
+  /** When the supervisor last looked. */
+  #lastLook = 0;
   #pinger: ReturnType<typeof setInterval> | undefined;
   readonly #roundTrips = new Map<string, () => void>();
   /** Called once per connection when the deadline passed (before the socket is dropped). */
   onMissed: (silentMs: number) => void = () => undefined;
+  /** Called when this thread stalled (a look came `stalledMs` late): the runtime's stall, not the link's. */
+  onOwnStall: (stalledMs: number) => void = () => undefined;
 
   constructor(livenessMs: number, handshakeMs: number) {
     this.#livenessMs = livenessMs;
@@ -147,7 +160,7 @@ class BridgeLink {
         const socket = new SupervisedSocket(url, this.#handshakeMs, (opened) => this.#supervise(opened));
         this.#socket = socket;
         socket.socket.on('pong', (data: Buffer) => {
-          this.#lastPong = performance.now();
+          this.#silentMs = 0;
           const key = data.toString();
           this.#roundTrips.get(key)?.();
           this.#roundTrips.delete(key);
@@ -159,14 +172,26 @@ class BridgeLink {
   }
 
   #supervise(socket: SupervisedSocket): void {
-    this.#lastPong = performance.now();
+    this.#silentMs = 0;
+    this.#lastLook = performance.now();
     clearInterval(this.#pinger);
     // Pings go out five times per deadline; the silence is looked at every 10 ms, so a link is down at
-    // most 10 ms after its last answer is older than the deadline.
+    // most 10 ms after its last answer is older than the deadline. Silence counts only while this thread
+    // runs: after a stall of its own, timers run before the socket's waiting answers are read, and a
+    // bridge that answered meanwhile must not be declared dead for it.
     const every = Math.max(10, Math.floor(this.#livenessMs / 5));
     let sinceLastPing = every;
     this.#pinger = setInterval(() => {
-      const silent = performance.now() - this.#lastPong;
+      const now = performance.now();
+      const gap = now - this.#lastLook;
+      this.#lastLook = now;
+      if (gap > OWN_STALL_MS) {
+        this.onOwnStall(gap);
+        this.#silentMs += OWN_STALL_MS;
+        // A fresh question, so the answer after the stall is about the link now.
+        sinceLastPing = every;
+      } else this.#silentMs += gap;
+      const silent = this.#silentMs;
       if (silent > this.#livenessMs) {
         this.onMissed(silent);
         this.#unsupervise(socket);
@@ -188,21 +213,33 @@ class BridgeLink {
     this.#pinger = undefined;
   }
 
-  /** Open, and answering pings within the deadline. */
+  /** Open, and answering pings within the deadline (silence counted while this thread runs). */
   get live(): boolean {
-    return this.ros.isConnected && performance.now() - this.#lastPong <= this.#livenessMs;
+    const sinceLook = Math.min(performance.now() - this.#lastLook, OWN_STALL_MS);
+    return this.ros.isConnected && this.#silentMs + sinceLook <= this.#livenessMs;
   }
 
-  /** One ping answered (the transport asks only while the link is live). */
+  /**
+   * One ping answered within the deadline (the transport asks only while the link is live). The deadline
+   * is counted while this thread runs: a timer that fires late found this thread stalled, and the answer
+   * may wait unread (or the question unsent), so the bridge gets a fresh deadline, measured awake.
+   */
   roundTrip(): Promise<void> {
     const socket = this.#socket!;
     const key = `rt${++nextId}`;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#roundTrips.delete(key);
-        reject(new Error(`no answer to a ping within ${this.#livenessMs} ms`));
-      }, this.#livenessMs);
-      timer.unref();
+      let timer: ReturnType<typeof setTimeout>;
+      const arm = () => {
+        const due = performance.now() + this.#livenessMs;
+        timer = setTimeout(() => {
+          if (!this.#roundTrips.has(key)) return;
+          if (performance.now() - due > OWN_STALL_MS) return arm();
+          this.#roundTrips.delete(key);
+          reject(new Error(`no answer to a ping within ${this.#livenessMs} ms`));
+        }, this.#livenessMs);
+        timer.unref();
+      };
+      arm();
       this.#roundTrips.set(key, () => {
         clearTimeout(timer);
         resolve();
@@ -298,6 +335,8 @@ export class RosbridgeTransport implements RobotTransport {
   #attempts = 0;
   #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   #summaryTimer: ReturnType<typeof setInterval> | undefined;
+  /** Own stalls since they were last said. */
+  #stalls: { count: number; longest: number; saidAt?: number } = { count: 0, longest: 0 };
 
   constructor(
     url: string,
@@ -371,6 +410,7 @@ export class RosbridgeTransport implements RobotTransport {
     this.#state = { up: true, since: Date.now() };
     link.onMissed = (silentMs) =>
       this.#down(`no answer to pings for ${Math.round(silentMs)} ms (a frozen bridge or a dead network)`);
+    link.onOwnStall = (stalledMs) => this.#ownStall(stalledMs);
     // From here on an error (an undecodable frame, say) is logged and skipped while the link is up, and a
     // lost connection is re-established; only close() ends it.
     ros.on('error', (event) => {
@@ -410,6 +450,29 @@ export class RosbridgeTransport implements RobotTransport {
       this.#log(`${this.name}: still down after ${s} s (${this.#attempts} reconnect attempts); retrying`);
     }, this.#outageSummaryMs);
     this.#summaryTimer.unref();
+  }
+
+  /**
+   * This thread stalled: said as the runtime's own stall (the link is judged apart, on its answers), the
+   * first at once, then at most every {@link OWN_STALL_REPORT_MS} with how many and the longest. Only
+   * stalls as long as the liveness deadline are said: shorter ones are a loaded machine's daily weather.
+   */
+  #ownStall(stalledMs: number): void {
+    if (stalledMs < this.#livenessMs) return;
+    const stalls = this.#stalls;
+    stalls.count += 1;
+    stalls.longest = Math.max(stalls.longest, stalledMs);
+    const now = performance.now();
+    if (stalls.saidAt !== undefined && now - stalls.saidAt < OWN_STALL_REPORT_MS) return;
+    const many =
+      stalls.count === 1
+        ? `stalled ${Math.round(stalledMs)} ms`
+        : `stalled ${stalls.count} times (the longest ${Math.round(stalls.longest)} ms)`;
+    this.#log(
+      `${this.name}: this runtime's own thread ${many} — a busy process or machine, not the link; ` +
+        'the link is judged on the answers it reads while it runs',
+    );
+    this.#stalls = { count: 0, longest: 0, saidAt: now };
   }
 
   #scheduleReconnect(): void {
