@@ -6,6 +6,7 @@ import {
   assertionRulesFor,
   attribute,
   languageOf,
+  likelyLanguages,
   notAsserted,
   toMatchText,
   wholeSpans,
@@ -109,6 +110,12 @@ describe('choosing the language of the rules', () => {
     expect(assertionRulesFor('Ada collects stamps')).to.equal(ENGLISH);
     expect(assertionRulesFor('Анна любит чай')).to.equal(undefined);
     expect(CLAUSE_RULES.it!.language).to.equal('it');
+    // Ties: English first, then the others; English alone only when it leads.
+    expect(likelyLanguages('A Rita não adora chocolate')).to.deep.equal(['en', 'pt']);
+    expect(likelyLanguages('Se o João vier, toma café')).to.deep.equal(['pt']);
+    expect(likelyLanguages('Ana toma café')).to.deep.equal(['es', 'pt']);
+    expect(likelyLanguages('Ada lives in Lyon')).to.deep.equal(['en']);
+    expect(likelyLanguages('Ada collects stamps')).to.deep.equal(['en']);
   });
 
   it('refuses text in a script the rules do not read, unless its question mark already says why', () => {
@@ -149,6 +156,8 @@ const CUES: Record<Language, Array<[string, string, string, NotAsserted | undefi
     ['Merk dir das nicht: Anna trinkt Tee', 'Anna trinkt Tee', 'drinks', 'do_not_keep'],
     ['Anna trinkt Tee. Vergiss es.', 'Anna trinkt Tee', 'drinks', 'do_not_keep'],
     ['Merk dir: Anna trinkt nicht gern Tee', 'Anna trinkt nicht gern Tee', 'not_likes', undefined],
+    ['Das bleibt unter uns: Anna trinkt Tee', 'Anna trinkt Tee', 'drinks', 'do_not_keep'],
+    ['Anna raucht nicht mehr', 'Anna raucht nicht mehr', 'smokes', 'negated'],
   ],
   fr: [
     ['Paul aime le thé', 'Paul aime le thé', 'likes', undefined],
@@ -169,6 +178,8 @@ const CUES: Record<Language, Array<[string, string, string, NotAsserted | undefi
     ["Comme je l'ai dit, Paul aime le thé", 'Paul aime le thé', 'likes', undefined],
     ['Ne note pas ça : Paul aime le thé', 'Paul aime le thé', 'likes', 'do_not_keep'],
     ['Paul aime le thé. Oublie ça.', 'Paul aime le thé', 'likes', 'do_not_keep'],
+    ['Paul fume sûrement', 'Paul fume sûrement', 'smokes', 'hedge'],
+    ['Marie a un chat, paraît-il', 'Marie a un chat', 'has', 'reported'],
   ],
   es: [
     ['Lucía toma té', 'Lucía toma té', 'drinks', undefined],
@@ -186,6 +197,8 @@ const CUES: Record<Language, Array<[string, string, string, NotAsserted | undefi
     ['No lo apuntes: Lucía toma té', 'Lucía toma té', 'drinks', 'do_not_keep'],
     ['Lucía toma té. Olvídalo.', 'Lucía toma té', 'drinks', 'do_not_keep'],
     ['Sergio se casa en junio', 'Sergio se casa en junio', 'marries_in', undefined],
+    ['Igual Pedro toca la batería', 'Pedro toca la batería', 'plays', 'hedge'],
+    ['Dicen que Pedro toca la batería', 'Pedro toca la batería', 'plays', 'reported'],
   ],
   it: [
     ['Marco beve il tè', 'Marco beve il tè', 'drinks', undefined],
@@ -218,6 +231,9 @@ const CUES: Record<Language, Array<[string, string, string, NotAsserted | undefi
     ['Como eu disse, o João toma café', 'o João toma café', 'drinks', undefined],
     ['Não anote isso: o João toma café', 'o João toma café', 'drinks', 'do_not_keep'],
     ['A Ana se chama Ana Paula', 'A Ana se chama Ana Paula', 'is_called', undefined],
+    // Tied with English ("a"): the rules of both read it.
+    ['A Rita não adora chocolate', 'A Rita não adora chocolate', 'loves', 'negated'],
+    ['A Rita não adora chocolate', 'A Rita não adora chocolate', 'not_loves', undefined],
   ],
   nl: [
     ['Sanne drinkt thee', 'Sanne drinkt thee', 'drinks', undefined],
@@ -270,6 +286,7 @@ const CUES: Record<Language, Array<[string, string, string, NotAsserted | undefi
   ],
   ko: [
     ['민수는 커피를 좋아해요', '민수는 커피를 좋아해요', 'likes', undefined],
+    ['민호가 커피를 좋아한대', '민호가 커피를 좋아한대', 'likes', 'reported'],
     ['민수는 커피를 좋아해요?', '민수는 커피를 좋아해요', 'likes', 'question'],
     ['민수는 커피를 좋아하나요', '민수는 커피를 좋아하나요', 'likes', 'question'],
     ['민수는 커피를 좋아합니까', '민수는 커피를 좋아합니까', 'likes', 'question'],
@@ -348,6 +365,16 @@ describe('attribution per language: clause words, relative pronouns, possessives
     ['수진이는 개를 좋아하고 민호는 고양이를 좋아해', '수진', '고양이', false],
     ['지민 씨는 매일 아침 커피를 마셔요', '지민', '커피', true],
     ['민수는 서울에서 커피를 마셔요', '민수', '커피', true],
+    ['민호한테 커피를 줬어', '민호', '커피', true],
+    // A relative clause before its noun (Japanese, Chinese, Korean): the value is that noun's.
+    ['健太は猫が好きな美咲さんと住んでいる', '健太', '猫', false],
+    ['健太は猫を飼っている', '健太', '猫', true],
+    ['健太は寿司が好きなんです', '健太', '寿司', true],
+    ['张伟认识喜欢下棋的李娜', '张伟', '下棋', false],
+    ['张伟是李娜的朋友', '张伟', '李娜', true],
+    ['张伟和李娜都喜欢喝咖啡', '张伟', '喝咖啡', true],
+    ['민호는 커피를 좋아하는 지훈이를 안다', '민호', '커피', false],
+    ["Sanne's vriend Bram houdt van jazz", 'Sanne', 'jazz', false],
   ];
   for (const [evidence, subject, value, admit] of cases) {
     it(`${admit ? 'gives' : 'does not give'} ${value} to ${subject} in ${JSON.stringify(evidence)}`, () => {

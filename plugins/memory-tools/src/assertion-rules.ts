@@ -96,7 +96,8 @@ export const FRENCH: AssertionRules = {
   ],
   questions: [
     /est-ce\s+qu|qu['’]est-ce/u,
-    /(?<![\p{L}])\p{L}+-(?:t-)?(?:il|elle|ils|elles|on|je|tu|nous|vous)(?![\p{L}])/u,
+    // Inversion (aime-t-il), but not a reporting verb's (paraît-il, dit-elle).
+    /(?<![\p{L}])(?!(?:paraît|parait|dit|disait|semble|affirme|prétend|ajoute|explique|répond|assure)-)\p{L}+-(?:t-)?(?:il|elle|ils|elles|on|je|tu|nous|vous)(?![\p{L}])/u,
     opening('qui|quoi|quel|quelle|quels|quelles|où|quand|comment|pourquoi|combien'),
     tag("non|hein|n['’]est-ce\\s+pas|pas\\s+vrai"),
   ],
@@ -115,8 +116,9 @@ export const SPANISH: AssertionRules = {
   ],
   hedges: [
     w(
-      'quizás|quizá|tal\\s+vez|a\\s+lo\\s+mejor|probablemente|posiblemente|seguramente|creo|pienso\\s+que|supongo|me\\s+parece|no\\s+estoy\\s+segur[oa]|no\\s+sé\\s+si|puede\\s+que|podría|me\\s+pregunto|igual\\s+(?=\\p{L}+\\s)',
+      'quizás|quizá|tal\\s+vez|a\\s+lo\\s+mejor|probablemente|posiblemente|seguramente|creo|pienso\\s+que|supongo|me\\s+parece|no\\s+estoy\\s+segur[oa]|no\\s+sé\\s+si|puede\\s+que|podría|me\\s+pregunto',
     ),
+    opening('igual|lo\\s+mismo'),
   ],
   conditions: [
     w(
@@ -156,8 +158,9 @@ export const ITALIAN: AssertionRules = {
     ),
   ],
   conditions: [
+    opening('se'),
     w(
-      'se(?!\\s+ne)|a\\s+meno\\s+che|nel\\s+caso|in\\s+caso|supponiamo|immagina|immaginiamo|immaginate|qualora|purché|ammesso\\s+che|poniamo\\s+che|mettiamo\\s+che',
+      'se\\s+(?:il|lo|la|i|gli|le|un|una|io|tu|lui|lei|noi|voi|loro|non|piove|è|ha|fosse|avesse|vuoi|vuole|puoi|può)|a\\s+meno\\s+che|nel\\s+caso|in\\s+caso|supponiamo|immagina|immaginiamo|immaginate|qualora|purché|ammesso\\s+che|poniamo\\s+che|mettiamo\\s+che',
     ),
   ],
   reportedBefore: [

@@ -96,8 +96,9 @@ const HAN = /\p{Script=Han}/u;
 
 /**
  * The languages a text is most likely in, as admission reads it: its script (Korean, Japanese, Chinese), then
- * for text in Latin letters the languages whose words it uses most — English alone when English is one of
- * them or no language's words are used, several when they tie ("Se o João vier": Portuguese and Spanish);
+ * for text in Latin letters the languages whose words it uses most — English when no language's words are
+ * used, several when they tie ("Se o João vier": Portuguese and Spanish; "A Rita não adora chocolate":
+ * English and Portuguese), English first among them;
  * undefined for text mostly in a script whose rules Mira does not have (Cyrillic, Greek, Arabic, Hebrew,
  * Thai, Devanagari…).
  */
@@ -115,7 +116,7 @@ export function likelyLanguages(text: string): string[] | undefined {
     const { markers } = wordSets(rules);
     const count = found.filter((word) => markers.has(word)).length;
     if (count > bestCount) [best, bestCount] = [[rules.language], count];
-    else if (count === bestCount && count > 0 && best[0] !== ENGLISH_CLAUSES.language) best.push(rules.language);
+    else if (count === bestCount && count > 0) best.push(rules.language);
   }
   return best;
 }
@@ -235,6 +236,7 @@ export function attribute(
     // Stryker disable next-line EqualityOperator: touching spans (end = from) leave an empty text either way
     if (end > from) return !crossesClause(text.slice(to, start), rules);
     if (possessor(text, [start, end], from, rules)) return false;
+    if (rules.relativeAfter?.test(formOf(text.slice(to)))) return false;
     return !crossesClause(withoutCoordinatedSubject(text.slice(end, from), rules), rules);
   };
   return subjectSpans.some((subject) => valueSpans.some((value) => together(subject, value)))
