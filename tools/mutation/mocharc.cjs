@@ -13,6 +13,7 @@ module.exports = {
     'test/learning.test.ts',
     'test/assertion.test.ts',
     'test/attribution.test.ts',
+    'test/language-rules.test.ts',
     'test/memory-store.sqlite.test.ts',
     'test/memory-store.postgres.test.ts',
     'test/notes.test.ts',
