@@ -1,6 +1,8 @@
 // The safety path's stop latency: from the `stop` line written to mira's stdin to the zero Twist seen by a
 // subscriber on its own thread, beside the same stop acted on by the main event loop, under four loads.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,8 @@ export interface SafetyBenchOptions {
   readonly faultSamples: number;
   /** Notes in the store Find duplicates runs over. */
   readonly notes: number;
+  /** How long a rosbridge mira runs under a CPU hog while its false link-down events are counted. */
+  readonly hogSeconds: number;
   readonly log: (m: string) => void;
 }
 
@@ -146,9 +150,18 @@ async function linkLoss(kind: 'frozen' | 'killed', samples: number, log: (m: str
  * bridge in this process) drives at 0.3 m/s; `stop` is typed while its main thread is blocked; the time
  * from the line to the zero `Twist` arriving at the bridge.
  */
-async function rosbridgeStops(dir: string, samples: number, log: (m: string) => void): Promise<number[]> {
-  const bridge: RosbridgeTestServer = await startRosbridgeServer();
-  bridge.declareTopic('/cmd_vel', 'geometry_msgs/msg/Twist');
+/**
+ * A CPU hog on every core: one busy-looping process per core, as a robot computer running SLAM, Nav2 and
+ * perception is. `stop()` ends them.
+ */
+function cpuHog(): { stop(): void } {
+  const hogs: ChildProcess[] = Array.from({ length: availableParallelism() }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
+  return { stop: () => hogs.forEach((hog) => hog.kill('SIGKILL')) };
+}
+
+function rosbridgeProfile(dir: string, bridge: RosbridgeTestServer): void {
   const profile = {
     profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', PROBE] },
     ros2: {
@@ -166,6 +179,12 @@ async function rosbridgeStops(dir: string, samples: number, log: (m: string) => 
     },
   };
   writeFileSync(join(dir, 'profile.toml'), stringify(profile));
+}
+
+async function rosbridgeStops(dir: string, samples: number, log: (m: string) => void, what = ''): Promise<number[]> {
+  const bridge: RosbridgeTestServer = await startRosbridgeServer();
+  bridge.declareTopic('/cmd_vel', 'geometry_msgs/msg/Twist');
+  rosbridgeProfile(dir, bridge);
   const mira = new MiraProcess(dir);
   const zeros = () => bridge.arrivals('/cmd_vel').filter((a) => (a.msg.linear as { x: number }).x === 0);
   const times: number[] = [];
@@ -189,13 +208,52 @@ async function rosbridgeStops(dir: string, samples: number, log: (m: string) => 
       const zero = await mira.until(() => zeros().find((a) => a.at >= typed), 'zero velocity');
       times.push(zero.at - typed);
       await mira.until(() => mira.stdout.split(STOP_LINE).length > lines, 'the stop line');
-      log(`safety: rosbridge stop ${i + 1}/${samples}: ${times.at(-1)} ms`);
+      log(`safety: rosbridge stop${what} ${i + 1}/${samples}: ${times.at(-1)} ms`);
     }
   } finally {
     await mira.kill();
     await bridge.close();
   }
   return times;
+}
+
+/**
+ * False link-down events under load: a mira over rosbridge to a live in-test bridge, every core busy with
+ * a hog and its own main thread blocked for 700 ms (past the 500 ms liveness deadline) every 5 s, for
+ * `seconds`. The bridge never stops answering, so every "no answer to pings" is false; the runtime's own
+ * stalls are counted beside them, as it logs them.
+ */
+async function falseLinkDowns(
+  dir: string,
+  seconds: number,
+  log: (m: string) => void,
+): Promise<{ minutes: number; linkDowns: number; ownStallLines: number; load: number }> {
+  const bridge = await startRosbridgeServer();
+  bridge.declareTopic('/cmd_vel', 'geometry_msgs/msg/Twist');
+  rosbridgeProfile(dir, bridge);
+  const mira = new MiraProcess(dir);
+  const hog = cpuHog();
+  const start = Date.now();
+  let load = 0;
+  try {
+    await mira.until(() => bridge.subscribers('/cmd_vel') > 0, 'the safety path');
+    while (Date.now() - start < seconds * 1000) {
+      mira.say('probe block 700');
+      await sleep(5000);
+      load = Math.max(load, loadavg()[0]!);
+    }
+  } finally {
+    hog.stop();
+    await mira.kill();
+    await bridge.close();
+  }
+  const minutes = (Date.now() - start) / 60_000;
+  const linkDowns = mira.stderr.split('no answer to pings').length - 1;
+  const ownStallLines = mira.stderr.split("this runtime's own thread stalled").length - 1;
+  log(
+    `safety: ${linkDowns} false link-down events in ${minutes.toFixed(1)} min under a CPU hog (load ${load.toFixed(1)})`,
+  );
+  return { minutes, linkDowns, ownStallLines, load };
 }
 
 /** Runs the safety benchmark and writes bench/results/safety.{md,json,svg}. */
@@ -250,7 +308,19 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
     );
     const frozen = await linkLoss('frozen', options.faultSamples, log);
     const killed = await linkLoss('killed', options.faultSamples, log);
+    const idleLoad = loadavg()[0]!;
     const overBridge = await rosbridgeStops(dir, options.faultSamples, log);
+    const hog = cpuHog();
+    let overBridgeHogged: number[];
+    let hogLoad: number;
+    try {
+      await sleep(2000);
+      overBridgeHogged = await rosbridgeStops(dir, options.faultSamples, log, ' (CPU hog)');
+      hogLoad = loadavg()[0]!;
+    } finally {
+      hog.stop();
+    }
+    const downs = await falseLinkDowns(dir, options.hogSeconds, log);
     const simBlocked = results[1]!.samples.map((s) => s.safetyMs);
     const deadline = DEFAULT_LIVENESS_MS;
     const faultRows = [
@@ -262,9 +332,15 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
       },
       { fault: 'bridge killed: link loss → down', values: killed, target: deadline + 100, baseline: deadline },
       {
-        fault: 'stop over a live rosbridge link, main thread blocked: typed → zero at the bridge',
+        fault: `stop over a live rosbridge link, main thread blocked (load ${idleLoad.toFixed(1)}): typed → zero at the bridge`,
         values: overBridge,
         target: 20,
+        baseline: Math.max(1, percentile(simBlocked, 50)),
+      },
+      {
+        fault: `stop over a live rosbridge link, main thread blocked, a CPU hog on every core (load ${hogLoad.toFixed(1)}; reported)`,
+        values: overBridgeHogged,
+        target: Number.POSITIVE_INFINITY,
         baseline: Math.max(1, percentile(simBlocked, 50)),
       },
     ].map(({ fault, values, target, baseline }) => ({
@@ -274,7 +350,9 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
       'p99 ms': fmt(percentile(values, 99), 0),
       baseline: fault.startsWith('stop') ? `sim bus stop p50 ${fmt(baseline, 0)} ms` : `deadline ${deadline} ms`,
       'p99 / baseline': fmt(percentile(values, 99) / baseline, 2),
-      target: `p99 ≤ ${target} ms: ${percentile(values, 99) <= target ? 'met' : 'MISSED'}`,
+      target: Number.isFinite(target)
+        ? `p99 ≤ ${target} ms: ${percentile(values, 99) <= target ? 'met' : 'MISSED'}`
+        : 'reported',
     }));
     const rows = results.map(({ name, samples }) => {
       const safety = samples.map((s) => s.safetyMs);
@@ -309,6 +387,21 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
       '',
       markdownTable(faultRows),
       '',
+      '## False link-down events under load',
+      '',
+      `A mira over rosbridge to a live in-test bridge for ${downs.minutes.toFixed(1)} min, a CPU hog on every core`,
+      `(load up to ${downs.load.toFixed(1)}) and its own main thread blocked 700 ms (past the 500 ms liveness deadline)`,
+      'every 5 s. The bridge answers throughout, so every link-down is false (target: 0).',
+      '',
+      markdownTable([
+        {
+          'false link-down events': downs.linkDowns,
+          'per minute': fmt(downs.linkDowns / downs.minutes, 2),
+          "own-stall log lines (the runtime's, said as such)": downs.ownStallLines,
+          target: downs.linkDowns === 0 ? '0: met' : '0: MISSED',
+        },
+      ]),
+      '',
     ].join('\n');
     const svg = barChartSvg(
       'Stop latency p99: safety path vs main event loop',
@@ -333,7 +426,7 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
         ],
       })),
     );
-    writeResults('safety', md, { results, faults: { frozen, killed, overBridge } }, svg);
+    writeResults('safety', md, { results, faults: { frozen, killed, overBridge, overBridgeHogged }, downs }, svg);
     process.stdout.write(`${md}\n`);
   } finally {
     await server.close();
