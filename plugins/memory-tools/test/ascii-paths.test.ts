@@ -51,8 +51,9 @@ describe('the ASCII fast paths of admission decide as the grapheme paths do', ()
   });
 
   it('the clause words: the same language and the same clause boundaries as in text past ASCII', () => {
-    // A word past ASCII at the end (no marker, no pronoun, lower case) sends the text through the Unicode
-    // path and changes nothing else; a trailing " -" is left out (with the word it would make " - ").
+    // A word past ASCII at the end (no marker, no pronoun, lower case: ø, as é is Portuguese for "is") sends
+    // the text through the Unicode path and changes nothing else; a trailing " -" is left out (with the word
+    // it would make " - ").
     const words = fc.constantFrom('that', 'and', 'who', 'he', 'Bob', 'dass', 'er', "qu'", 'que', 'y', 'likes');
     const text = fc
       .array(fc.oneof(asciiText, words), { maxLength: 8 })
@@ -60,9 +61,9 @@ describe('the ASCII fast paths of admission decide as the grapheme paths do', ()
       .filter((t) => !/\s-\s*$/.test(t));
     fc.assert(
       fc.property(text, (t) => {
-        expect(clauseRulesFor(t)).to.equal(clauseRulesFor(`${t} é`));
+        expect(clauseRulesFor(t)).to.equal(clauseRulesFor(`${t} ø`));
         for (const rules of Object.values(CLAUSE_RULES)) {
-          expect(crossesClause(t, rules)).to.equal(crossesClause(`${t} é`, rules));
+          expect(crossesClause(t, rules)).to.equal(crossesClause(`${t} ø`, rules));
         }
       }),
       { numRuns: 1000 },
