@@ -2,9 +2,14 @@ import { expect } from 'chai';
 import type { MiraError } from '@mira/core';
 import type { RobotTransport, RosMessage } from '@mira/robot';
 
-/** Waits until `predicate` holds, polling; fails after `ms`. */
+/** How many times its quiet-machine figure {@link eventually} waits before it gives up. */
+const PATIENCE = 5;
+
+/** Waits until `predicate` holds, polling; fails after five times `ms`. */
 export async function eventually(predicate: () => boolean, ms = 3000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
+  // Readiness, not a time: `ms` is what the condition takes on a quiet machine, and the wait gives up
+  // only at five times that, so a machine whose cores are busy (a robot's often are) does not fail it.
+  const deadline = Date.now() + ms * PATIENCE;
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
