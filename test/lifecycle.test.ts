@@ -113,6 +113,24 @@ describe('process lifecycle: every ending stops the robot first (real mira, in-t
     stoppedBeforeExit(mira, sent);
   });
 
+  it('SIGTERM during a navigation goal: the goal is cancelled before exit', async () => {
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', PROBE] },
+        ros2: { transport: 'rosbridge', url: bridge.url, sensors: [], drive: DRIVE, navigation: {} },
+      }),
+    );
+    const nav2 = bridge.actionServer('/navigate_to_pose', 'nav2_msgs/action/NavigateToPose');
+    const mira = start();
+    mira.say('probe goal 1 2');
+    await mira.until(() => nav2.goals.length === 1 && nav2.goals[0]!.state === 'active', 'the goal at Nav2');
+    await mira.until(() => mira.stdout.includes('probe: navigating'), 'the goal running');
+    mira.child.kill('SIGTERM');
+    expect(await mira.exited).to.equal(0);
+    expect(nav2.goals[0]!.state, mira.stderr).to.equal('canceled');
+  });
+
   it('SIGUSR1 neither ends Mira nor opens the Node inspector', async () => {
     const mira = await driving();
     mira.child.kill('SIGUSR1');
