@@ -8,7 +8,12 @@ import ros2Plugin, { RosbridgeTransport } from '@mira/plugin-ros2';
 import simPlugin from '@mira/plugin-sim';
 import { NAVIGATE_TO_POSE } from '@mira/robot';
 import { eventually } from './conformance/transport-contract.js';
-import { startRosbridgeServer, type RosbridgeTestServer, type TestActionServer } from './helpers/rosbridge-server.js';
+import {
+  startRosbridgeServer,
+  type RosbridgeServerOptions,
+  type RosbridgeTestServer,
+  type TestActionServer,
+} from './helpers/rosbridge-server.js';
 
 /** Blocks this thread for `ms`, as a plugin stuck in a loop would (the safety worker's thread runs on). */
 function blockMainThread(ms: number): void {
@@ -53,8 +58,9 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
       },
     });
 
-  beforeEach(async () => {
-    bridge = await startRosbridgeServer();
+  /** A bridge with Nav2 behind it, a runtime on it, and the robot's e-stop relay. */
+  const setUp = async (options: RosbridgeServerOptions = {}) => {
+    bridge = await startRosbridgeServer(options);
     nav2 = bridge.actionServer('/robot1/navigate_to_pose', NAVIGATE_TO_POSE);
     rt = await boot();
     // The robot's e-stop relay repeats its state: Mira refuses motion while it is not heard.
@@ -62,7 +68,8 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await eventually(() => bridge.subscribers('/e_stop') > 0, 8000, 'the safety path');
     // Three of the relay's periods: the safety path has heard it (it refuses goals until then).
     await new Promise((resolve) => setTimeout(resolve, 300));
-  });
+  };
+  beforeEach(() => setUp());
   afterEach(async () => {
     eStop.stop();
     await rt.dispose();
@@ -405,6 +412,60 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation');
     await eventually(() => rt.notifications.includes('[navigate_to] goal (1, 1) canceled'), 3000, 'the line');
     expect(navigation()).to.deep.include({ state: 'canceled' });
+  });
+
+  describe('on a bridge that acknowledges goals late (its handle exists only once Nav2 accepted)', () => {
+    beforeEach(async () => {
+      eStop.stop();
+      await rt.dispose();
+      await bridge.close();
+      await setUp({ lateGoalHandles: true });
+    });
+
+    for (const [how, stop] of [
+      ['the stop tool', async () => expect(await call('stop', {})).to.deep.equal({ status: 'stopped' })],
+      ['a console stop', async () => void (await rt.run('stop'))],
+      ['the e-stop topic', async () => eStop.set({ data: true })],
+    ] as const) {
+      it(`cancels the goal ${how} stopped before the bridge held it, once it does`, async () => {
+        expect(await call('navigate_to', { x_m: 1, y_m: 1, yaw_deg: 0 })).to.deep.include({ status: 'started' });
+        await eventually(() => nav2.goals.length === 1, 3000, 'the goal at the action server');
+        await stop();
+        // The cancel reached the bridge before it held the goal: dropped there without a word.
+        await eventually(() => bridge.ops.some((op) => op.op === 'cancel_action_goal'), 3000, 'the first cancel');
+        expect(nav2.goals[0]!.state).to.equal('pending');
+        nav2.goals[0]!.accept();
+        nav2.goals[0]!.feedback({ distance_remaining: 1 });
+        await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation once it is held');
+        await eventually(() => rt.notifications.includes('[navigate_to] goal (1, 1) canceled'), 3000, 'the line');
+        expect(bridge.ops.filter((op) => op.op === 'cancel_action_goal')).to.have.length(2);
+      });
+    }
+
+    it('a goal replaced before the bridge held it is cancelled once it does', async () => {
+      await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 });
+      await eventually(() => nav2.goals.length === 1, 3000, 'the first goal');
+      await call('navigate_to', { x_m: 4, y_m: 0, yaw_deg: 0 });
+      await eventually(() => nav2.goals.length === 2, 3000, 'the second goal');
+      expect(nav2.goals.map((g) => g.state)).to.deep.equal(['pending', 'pending']);
+      nav2.goals[0]!.feedback({ distance_remaining: 3 });
+      await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the first goal cancelled');
+      nav2.goals[1]!.feedback({ distance_remaining: 2 });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(nav2.goals.map((g) => g.state)).to.deep.equal(['canceled', 'active']);
+    });
+
+    it('a goal held and not stopped is cancelled once, by the stop that comes later', async () => {
+      await call('navigate_to', { x_m: 1, y_m: 0, yaw_deg: 0 });
+      await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
+      nav2.goals[0]!.feedback({ distance_remaining: 3 });
+      await eventually(() => navigation()?.distance_remaining_m === 3, 3000, 'the feedback');
+      expect(bridge.ops.filter((op) => op.op === 'cancel_action_goal')).to.deep.equal([]);
+      expect(await call('stop', {})).to.deep.equal({ status: 'stopped' });
+      await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(bridge.ops.filter((op) => op.op === 'cancel_action_goal')).to.have.length(1);
+    });
   });
 
   /** A goal another node sent to the same Nav2 (a fleet manager, a teleop panel), on its own connection. */

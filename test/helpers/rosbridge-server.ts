@@ -100,8 +100,15 @@ export interface RosbridgeTestServer {
 /** A goal a client sent to a test action server. */
 export interface TestGoal {
   readonly args: Record<string, unknown>;
-  /** 'active' until the test or a cancellation ends it. */
-  readonly state: 'active' | 'succeeded' | 'aborted' | 'canceled';
+  /**
+   * 'active' until the test or a cancellation ends it; 'pending' first on a bridge that acknowledges goals
+   * late ({@link RosbridgeServerOptions.lateGoalHandles}), until {@link accept} or the goal's first feedback
+   * or end.
+   */
+  readonly state: 'pending' | 'active' | 'succeeded' | 'aborted' | 'canceled';
+  /** The action server accepts the goal, and the bridge holds its handle from now on (no word to the client). */
+  accept(): void;
+  /** Feedback to the client (the server accepts a pending goal first: feedback comes only after). */
   feedback(values: Record<string, unknown>): void;
   succeed(values?: Record<string, unknown>): void;
   abort(values?: Record<string, unknown>): void;
@@ -118,6 +125,13 @@ export interface RosbridgeServerOptions {
   readonly actionGoalsInNewThread?: boolean;
   /** How long a call waits for a missing service (`server_timeout_time`, 1 s in rosbridge). */
   readonly serviceWaitMs?: number;
+  /**
+   * Goals are acknowledged late (`internal/actions.py`: the bridge holds a goal's handle only once the action
+   * server's goal response came back, `goal_response_cb`): a goal stays 'pending' until the test accepts it,
+   * and a `cancel_action_goal` meanwhile is dropped without a word (`SendGoal.cancel_goal` returns while
+   * `goal_handle` is None), as is a CancelGoal call (the server has not accepted it).
+   */
+  readonly lateGoalHandles?: boolean;
 }
 
 const GOAL_STATUS = { succeeded: 4, canceled: 5, aborted: 6 } as const;
@@ -281,7 +295,8 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
       case 'send_action_goal':
         return sendActionGoal(ws, op, queue);
       case 'cancel_action_goal':
-        // Always dispatched in a new thread, but dispatched by this connection's queue (blocked above).
+        // Always dispatched in a new thread, but dispatched by this connection's queue (blocked above); a goal
+        // whose handle the bridge does not hold yet ('pending') is not cancelled, and nobody is told.
         clientHandlers.get(String(op.id))?.end('canceled');
         return;
       case 'call_service': {
@@ -350,20 +365,31 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
     const block = (goal: Goal) => {
       if (!options.actionGoalsInNewThread) queue.blockedBy = goal;
     };
-    let state: TestGoal['state'] = 'active';
+    let state: TestGoal['state'] = options.lateGoalHandles ? 'pending' : 'active';
+    const accept = () => {
+      if (state === 'pending') state = 'active';
+    };
     const goal: Goal = {
       args: (op.args ?? {}) as Record<string, unknown>,
       id: op.id,
       get state() {
         return state;
       },
+      accept,
       // capabilities/send_action_goal.py: feedback goes out only when the goal asked for it.
       feedback: (values) => {
+        accept();
         if (state === 'active' && op.feedback === true)
           send(ws, { op: 'action_feedback', id: op.id, action: op.action, values });
       },
-      succeed: (values) => end('succeeded', values),
-      abort: (values) => end('aborted', values),
+      succeed: (values) => {
+        accept();
+        end('succeeded', values);
+      },
+      abort: (values) => {
+        accept();
+        end('aborted', values);
+      },
       end: (to) => end(to),
     };
     const end = (to: 'succeeded' | 'aborted' | 'canceled', values: Record<string, unknown> = {}) => {

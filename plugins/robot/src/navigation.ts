@@ -47,9 +47,10 @@ export interface NavigationHooks {
   sending(askedAt: number): Promise<{ reason: string; error: string } | undefined>;
   /**
    * Tells the safety path about Mira's goal once sent: running (under its transport's name for it,
-   * `ActionGoal.id`), or ended. It cancels that goal, by name, on every stop.
+   * `ActionGoal.id`; `known` false while that name cannot cancel it yet), known (`ActionGoal.known`
+   * settled), or ended. It cancels that goal, by name, on every stop, and again once it is known.
    */
-  navigating(state: NavigationState, goal?: string): void;
+  navigating(state: NavigationState, goal?: string, known?: boolean): void;
   /** Now, for a goal's stamp (ms): the runtime's clock, or the simulation clock under `use_sim_time`. */
   stampTime(): number;
 }
@@ -244,7 +245,11 @@ export function attachNavigation(
           return rejected('transport_error', `${(error as Error).message}; no goal was sent`);
         }
         current = { goal: sent, x: x_m, y: y_m, serial: mine };
-        hooks.navigating('running', sent.id);
+        hooks.navigating('running', sent.id, sent.known === undefined);
+        // Told whatever became of it since: a stop meanwhile sent a cancel the bridge may have dropped.
+        void sent.known?.then(() => {
+          if (!closed) hooks.navigating('known', sent.id);
+        });
         // Which place and pose the goal came from, once it is on its way.
         if (named !== undefined) kernel.output.print(`[navigate_to] ${named} → (${x_m}, ${y_m}, ${yaw_deg}°)`);
         publish('navigating', x_m, y_m);

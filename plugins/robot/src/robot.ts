@@ -318,9 +318,9 @@ export function attachRobot(
         cancelDeadline();
         return undefined;
       },
-      navigating: (state, goal) => {
+      navigating: (state, goal, known) => {
         if (state !== 'ended') cancelDeadline();
-        path?.navigating(state, goal);
+        path?.navigating(state, goal, known);
       },
     });
   // The runtime's own clock also ends a drive (tests step it); the safety path ends it in real time regardless.

@@ -38,6 +38,14 @@ export interface ActionGoal {
    * connection (the safety path's): rosbridge's goal ID, or the goal's UUID in hex on native ROS 2.
    */
   readonly id?: string;
+  /**
+   * Settles when `id` cancels the goal: a bridge that relays goals holds a goal's handle only once the
+   * action server accepted it, and a cancel that comes before is dropped there without a word (rosbridge's
+   * ros2 branch); over rosbridge that is the goal's first feedback or result. Absent: at once (a native
+   * client has the server's acceptance before it returns the goal). Never rejects; stays
+   * pending for a goal that never got a word.
+   */
+  readonly known?: Promise<void>;
 }
 
 /**

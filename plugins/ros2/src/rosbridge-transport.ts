@@ -312,6 +312,10 @@ async function openLink(url: string, livenessMs: number, timeoutMs: number): Pro
  *   (with `send_action_goals_in_new_thread = false`, its default), which holds every later op of that
  *   connection until the goal ends; a goal here gets its own connection, and is cancelled from this one.
  *   A goal with no feedback or result within `goalAcceptMs` is rejected (Nav2 absent, a goal refused).
+ * - **A cancel before the bridge holds the goal is kept**: rosbridge drops a `cancel_action_goal` that comes
+ *   before the action server accepted the goal (its handle does not exist yet) and says nothing; the first
+ *   feedback or result is the first sign it exists (`ActionGoal.known`), and a cancel asked before is sent
+ *   again then.
  * - rosbridge never sends `status` operations (errors stay in the bridge's log), so a failed call is seen
  *   as the `service_response` with `result: false` it sends, and a refused subscription not at all: the
  *   runtime reports a sensor that stays silent.
@@ -624,6 +628,20 @@ export class RosbridgeTransport implements RobotTransport {
     const ros = link.ros;
     const id = `send_action_goal:${action}:mira-${PROCESS_TAG}-${++nextId}`;
     let settled = false;
+    // The bridge holds the goal's handle only once the action server accepted it (internal/actions.py
+    // `goal_response_cb`); a cancel before that is dropped (`cancel_goal` returns while the handle is None),
+    // and the client is told of the acceptance by nothing but the goal's first feedback or result.
+    let known = false;
+    let cancelAsked = false;
+    let markKnown!: () => void;
+    const knownPromise = new Promise<void>((resolve) => (markKnown = resolve));
+    const firstWord = () => {
+      if (known) return;
+      known = true;
+      markKnown();
+      // A cancel asked before may have been dropped: once more, now that it reaches the goal.
+      if (cancelAsked && !settled) this.#cancelGoal(id, action);
+    };
     const outcome = new Promise<ActionOutcome>((resolve, reject) => {
       const finish = () => {
         settled = true;
@@ -646,9 +664,13 @@ export class RosbridgeTransport implements RobotTransport {
         if (settled) return;
         const op = event as { op?: string; values?: unknown; status?: number; result?: boolean };
         clearTimeout(acceptTimer);
-        if (op.op === 'action_feedback') return onFeedback((op.values ?? {}) as RosMessage);
+        if (op.op === 'action_feedback') {
+          firstWord();
+          return onFeedback((op.values ?? {}) as RosMessage);
+        }
         if (op.op !== 'action_result') return;
         finish();
+        firstWord();
         // rosbridge answers result: false (with the reason in values) when the goal could not be run at all.
         if (op.result === false) return resolve({ status: 'rejected', result: {}, error: describeRosEvent(op.values) });
         resolve({ status: goalStatus(op.status), result: (op.values ?? {}) as RosMessage });
@@ -666,8 +688,10 @@ export class RosbridgeTransport implements RobotTransport {
         if (settled) return;
         this.#requireConnected(`the cancellation of ${action}`);
         this.#cancelGoal(id, action);
+        if (!known) cancelAsked = true;
       },
       id,
+      known: knownPromise,
     };
   }
 

@@ -64,7 +64,7 @@ export class SafetyController {
    * Mira's navigation goal: being sent (no name yet), or running under the name its transport gave it
    * (`ActionGoal.id`), by which a stop cancels it and no other node's goal.
    */
-  #goal: { readonly sending: boolean; readonly id?: string } | undefined;
+  #goal: { readonly sending: boolean; readonly id?: string; readonly known?: boolean } | undefined;
   /**
    * The fence: when the latest stop (console, tool, e-stop, link failure, quit) was asked, on the
    * `askedNow()` clock. A drive or goal asked at or before it is refused however late it arrives here — its message may
@@ -73,6 +73,11 @@ export class SafetyController {
   #fence = -Infinity;
   /** A stop came while the goal was being sent: it is cancelled (by name) as soon as it is running. */
   #cancelWhenNamed = false;
+  /**
+   * A stop cancelled a goal by a name that did not cancel it yet (rosbridge drops a cancel that comes before
+   * it holds the goal's handle): that name, cancelled again as soon as the goal is known.
+   */
+  #cancelWhenKnown: string | undefined;
   /** A goal of Mira's was running when the link failed: cancel every goal first thing on the next connection. */
   #cancelOnReconnect = false;
   /** Under `use_sim_time`, the simulation clock that `now` stamps follow. */
@@ -243,6 +248,8 @@ export class SafetyController {
       return;
     }
     this.#sendCancel(action, goal.id);
+    // Sent now in case the bridge holds the goal already; once more when it is known to.
+    if (goal.known === false) this.#cancelWhenKnown = goal.id;
   }
 
   /** One goal by its name, or (no name, or a transport that cannot name one) every goal of the server. */
@@ -419,15 +426,23 @@ export class SafetyController {
         if (!message.active) {
           this.#goal = undefined;
           this.#cancelWhenNamed = false;
+          this.#cancelWhenKnown = undefined;
           return;
         }
         this.#active = undefined;
-        this.#goal = { sending: false, id: message.goal };
+        this.#goal = { sending: false, id: message.goal, known: message.known ?? true };
         if (this.#cancelWhenNamed) {
           // Stopped while it was being sent: cancelled now that it runs (or at the next connection).
           this.#cancelWhenNamed = false;
           this.#cancelNavigation();
         }
+        return;
+      case 'goal_known':
+        if (message.goal === this.#cancelWhenKnown) {
+          // Stopped before the bridge held it: that cancel was lost there, this one reaches it.
+          this.#cancelWhenKnown = undefined;
+          if (drive.navigationAction) this.#sendCancel(drive.navigationAction, message.goal);
+        } else if (this.#goal?.id === message.goal) this.#goal = { ...this.#goal, known: true };
         return;
       case 'heartbeat': {
         this.#lastHeartbeat = this.#env.now();

@@ -55,8 +55,11 @@ export interface StopDelivery {
   readonly detail: string;
 }
 
-/** Where Mira's navigation goal is once sent: running on the action server, or ended. */
-export type NavigationState = 'running' | 'ended';
+/**
+ * Where Mira's navigation goal is once sent: running (sent under its name), known where that name cancels it
+ * (a bridge holds the goal's handle: `ActionGoal.known`), or ended.
+ */
+export type NavigationState = 'running' | 'known' | 'ended';
 
 /** Why the worker stopped the robot on its own. */
 export type StopCause = 'stall' | 'console' | 'e_stop' | 'e_stop_silent' | 'duration' | 'quit' | 'link';
@@ -91,9 +94,12 @@ export type ToSafety =
   | { readonly type: 'heartbeat' }
   /**
    * Mira's navigation goal (announced by `goal` before it is sent): running, under the name its transport
-   * gave it (`goal` = `ActionGoal.id`, when it gave one), or ended (`active: false`).
+   * gave it (`goal` = `ActionGoal.id`, when it gave one), or ended (`active: false`). `known: false`: the
+   * name does not cancel it yet (a bridge that holds no handle for it drops a cancel); `goal_known` follows.
    */
-  | { readonly type: 'navigating'; readonly active: boolean; readonly goal?: string }
+  | { readonly type: 'navigating'; readonly active: boolean; readonly goal?: string; readonly known?: boolean }
+  /** The goal named `goal` is now known where its name cancels it (a cancel sent before was lost). */
+  | { readonly type: 'goal_known'; readonly goal: string }
   | { readonly type: 'close'; readonly id: number };
 
 /** Worker → main. */

@@ -158,13 +158,18 @@ export class SafetyPath {
 
   /**
    * Tells the worker about Mira's navigation goal once sent: running (under its transport's name for it,
-   * when there is one), or ended. Its stops then cancel that goal, by name.
+   * when there is one; `known` false while that name does not cancel it yet), known (the name cancels it
+   * now), or ended. Its stops then cancel that goal, by name, and again once it is known.
    */
-  navigating(state: NavigationState, goal?: string): void {
+  navigating(state: NavigationState, goal?: string, known = true): void {
+    if (state === 'known') {
+      if (goal !== undefined) this.#post({ type: 'goal_known', goal });
+      return;
+    }
     this.#post(
       state === 'ended'
         ? { type: 'navigating', active: false }
-        : { type: 'navigating', active: true, ...(goal === undefined ? {} : { goal }) },
+        : { type: 'navigating', active: true, ...(goal === undefined ? {} : { goal }), ...(known ? {} : { known }) },
     );
   }
 
