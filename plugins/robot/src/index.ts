@@ -65,6 +65,7 @@ export {
   type ActionGoal,
   type ActionOutcome,
   type LinkState,
+  type PublishOptions,
   type QosProfile,
   type RobotTransport,
   type RosMessage,

@@ -48,6 +48,17 @@ export interface ActionGoal {
   readonly known?: Promise<void>;
 }
 
+/** How one message is published, beyond its QoS. */
+export interface PublishOptions {
+  /**
+   * A message that may wait out a short outage of a supervised link (rosbridge) in the transport's bounded
+   * queue and be sent, in order, on reconnection: a reply, an episode event, a log line — never motion. The
+   * safety path and drives never set it: a velocity command written late would move the robot when nobody
+   * asked for it. Transports that are never down (the simulator, a native node) ignore it.
+   */
+  readonly queueWhileDown?: boolean;
+}
+
 /**
  * The cancel service every ROS 2 action has: a goal's UUID with a zero stamp cancels that goal; an
  * all-zero goal ID and stamp cancel every goal.
@@ -80,8 +91,12 @@ export interface RobotTransport {
   connect(): Promise<void>;
   /** Subscribes; the returned function unsubscribes. */
   subscribe(topic: string, type: string, handler: (message: RosMessage) => void, qos?: QosProfile): () => void;
-  /** Publishes one message (advertising the topic on first use). */
-  publish(topic: string, type: string, message: RosMessage, qos?: QosProfile): Promise<void>;
+  /**
+   * Publishes one message (advertising the topic on first use). While a supervised link is down it
+   * rejects (nothing is queued), unless `options.queueWhileDown` lets the message wait in the transport's
+   * bounded outage queue.
+   */
+  publish(topic: string, type: string, message: RosMessage, qos?: QosProfile, options?: PublishOptions): Promise<void>;
   /**
    * Advertises a topic before its first message, so the graph shows the publisher from the start
    * (`ros2 topic info`, `ros2 node info`); later publishes use the same publisher. Transports without a

@@ -15,7 +15,12 @@ import { NODE_CONFIG_SCHEMA, attachNode, resolveName } from './node.js';
 import { Ros2Errors } from './errors.js';
 import { RosArgsError, parseRosArgs, readParamsFile, remapName, type RosArgs } from './ros-args.js';
 import { RclnodejsTransport } from './rclnodejs-transport.js';
-import { DEFAULT_GOAL_ACCEPT_MS, DEFAULT_LIVENESS_MS, RosbridgeTransport } from './rosbridge-transport.js';
+import {
+  DEFAULT_GOAL_ACCEPT_MS,
+  DEFAULT_LIVENESS_MS,
+  DEFAULT_OUTAGE_QUEUE,
+  RosbridgeTransport,
+} from './rosbridge-transport.js';
 
 export { RclnodejsTransport, loadRclnodejs, type RclnodejsTransportOptions } from './rclnodejs-transport.js';
 export type * from './rclnodejs-api.js';
@@ -23,6 +28,7 @@ export { toPlainJson, toRclMessage } from './ros-json.js';
 export {
   DEFAULT_GOAL_ACCEPT_MS,
   DEFAULT_LIVENESS_MS,
+  DEFAULT_OUTAGE_QUEUE,
   RosbridgeTransport,
   describeRosEvent,
   goalStatus,
@@ -79,6 +85,22 @@ export const ROS2_CONFIG_SCHEMA = {
       maximum: 120000,
       default: DEFAULT_GOAL_ACCEPT_MS,
       description: 'rosbridge only: a navigation goal with no feedback or result this long is rejected.',
+    },
+    outage_queue_messages: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 10000,
+      default: DEFAULT_OUTAGE_QUEUE.maxMessages,
+      description:
+        'rosbridge only: replies, events and /rosout lines published while the link is down wait, at most this many (the oldest go first), and are sent in order on reconnection; motion never waits.',
+    },
+    outage_queue_max_age_ms: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 600000,
+      default: DEFAULT_OUTAGE_QUEUE.maxAgeMs,
+      description:
+        'rosbridge only: a message waiting out an outage longer than this is dropped (said once, on reconnection).',
     },
     node_name: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]*$', default: 'mira' },
     namespace: { type: 'string', pattern: '^(/[A-Za-z][A-Za-z0-9_]*)*$', default: '' },
@@ -202,6 +224,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
         ? new RosbridgeTransport(config.url!, config.connect_timeout_ms, (message) => kernel.log.warn(message), {
             livenessMs: config.liveness_ms,
             goalAcceptMs: config.goal_accept_timeout_ms,
+            outageQueue: { maxMessages: config.outage_queue_messages, maxAgeMs: config.outage_queue_max_age_ms },
           })
         : new RclnodejsTransport(config.node_name, config.namespace, { log: (message) => kernel.log.warn(message) });
     const safety =

@@ -64,6 +64,12 @@ export type NodeConfig = FromSchema<typeof NODE_CONFIG_SCHEMA, { keepDefaultedPr
 const STRING = 'std_msgs/msg/String';
 /** rcl_interfaces/msg/Log levels. */
 const ROSOUT_LEVELS: Record<LogLevel, number> = { info: 20, warn: 30, error: 40 };
+/**
+ * What this node publishes for people and other nodes (replies, events, /rosout) may wait out a short outage
+ * of a supervised link in the transport's bounded queue; `/diagnostics` does not (the next tick says what is
+ * true then), and service answers cannot (the bridge ties a call to the connection that was lost).
+ */
+const QUEUED = { queueWhileDown: true } as const;
 /** The QoS rcl gives /rosout: reliable, transient local, the last 1000 lines. */
 const ROSOUT_QOS = { reliability: 'reliable', durability: 'transient_local', depth: 1000 } as const;
 
@@ -101,8 +107,9 @@ export function attachNode(
   let open = true;
   const publish = (topic: string, data: string) => {
     if (!open) return;
+    // A reply or an event may wait out a short outage of the link (bounded; motion never does).
     transport
-      .publish(name(topic), STRING, { data })
+      .publish(name(topic), STRING, { data }, undefined, QUEUED)
       .catch((error: Error) => kernel.log.warn(`ROS node: ${topic} not published: ${error.message}`));
   };
   const event = (payload: Record<string, unknown>) => {
@@ -147,7 +154,7 @@ export function attachNode(
         function: '',
         line: 0,
       };
-      transport.publish('/rosout', 'rcl_interfaces/msg/Log', line, ROSOUT_QOS).then(
+      transport.publish('/rosout', 'rcl_interfaces/msg/Log', line, ROSOUT_QOS, QUEUED).then(
         () => (failing = false),
         (error: Error) => {
           // Said once per outage: the warning is itself a log line, and would fail the same way.

@@ -6,6 +6,7 @@ import {
   type ActionGoal,
   type ActionOutcome,
   type LinkState,
+  type PublishOptions,
   type QosProfile,
   type RobotTransport,
   type RosMessage,
@@ -71,6 +72,12 @@ const OWN_STALL_REPORT_MS = 30_000;
 /** The default of how often an outage is summed up in the log while it lasts. */
 export const DEFAULT_OUTAGE_SUMMARY_MS = 30_000;
 
+/**
+ * The default bounds of the outage queue (non-motion messages kept while the link is down, sent on
+ * reconnection): at most this many, none older than this.
+ */
+export const DEFAULT_OUTAGE_QUEUE = { maxMessages: 100, maxAgeMs: 5000 } as const;
+
 /** Settings of a rosbridge transport beyond its URL. */
 export interface RosbridgeOptions {
   /** Pings unanswered this long take the link down (default 500 ms); pings go out five times as often. */
@@ -79,6 +86,21 @@ export interface RosbridgeOptions {
   readonly goalAcceptMs?: number;
   /** While the link is down, a line says so this often (default 30 s). */
   readonly outageSummaryMs?: number;
+  /**
+   * The outage queue's bounds (default {@link DEFAULT_OUTAGE_QUEUE}): messages published with
+   * `queueWhileDown` while the link is down wait, at most `maxMessages` of them and none older than
+   * `maxAgeMs` (the oldest go first), and are sent in order on reconnection.
+   */
+  readonly outageQueue?: { readonly maxMessages: number; readonly maxAgeMs: number };
+}
+
+/** A message waiting out an outage. */
+interface Queued {
+  readonly topic: string;
+  readonly type: string;
+  readonly message: RosMessage;
+  /** When it was published (`performance.now()`). */
+  readonly at: number;
 }
 
 let nextId = 0;
@@ -305,8 +327,13 @@ async function openLink(url: string, livenessMs: number, timeoutMs: number): Pro
  *   unanswered past it (a frozen bridge, a dead network) counts as down at once: nothing more is written,
  *   the socket is dropped with whatever it still buffers, {@link onLink} listeners hear it.
  * - **Survives restarts**: it reconnects with backoff and re-subscribes and re-advertises; while it is down
- *   it refuses to publish (nothing is queued to burst out later). An outage logs one line when it starts,
- *   one when it ends, and a summary every 30 s while it lasts.
+ *   it refuses to publish: motion is never queued to burst out later. Only messages published with
+ *   `queueWhileDown` (replies, episode events, log lines) wait in a bounded queue (at most 100, none older
+ *   than 5 s by default; see {@link RosbridgeOptions.outageQueue}) and go out in order on reconnection; a
+ *   service answer never does, since rosbridge ties a call to the connection that carried it
+ *   (`capabilities/advertise_service.py`: a new connection answers an old ID with "unrecognized id"). An
+ *   outage logs one line when it starts, one when it ends (with what the queue dropped), and a summary
+ *   every 30 s while it lasts.
  * - **Start-up** retries within `connectTimeoutMs`, so a bridge restarting at that moment delays it.
  * - **Action goals on connections of their own**: rosbridge runs a goal on its connection's incoming queue
  *   (with `send_action_goals_in_new_thread = false`, its default), which holds every later op of that
@@ -339,6 +366,10 @@ export class RosbridgeTransport implements RobotTransport {
   #attempts = 0;
   #reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   #summaryTimer: ReturnType<typeof setInterval> | undefined;
+  readonly #outageQueue: { readonly maxMessages: number; readonly maxAgeMs: number };
+  /** Non-motion messages waiting for the link, oldest first, and how many were dropped since it went down. */
+  #outbox: Queued[] = [];
+  #dropped = { old: 0, over: 0 };
   /** Own stalls since they were last said. */
   #stalls: { count: number; longest: number; saidAt?: number } = { count: 0, longest: 0 };
 
@@ -353,6 +384,7 @@ export class RosbridgeTransport implements RobotTransport {
     this.#livenessMs = options.livenessMs ?? DEFAULT_LIVENESS_MS;
     this.#goalAcceptMs = options.goalAcceptMs ?? DEFAULT_GOAL_ACCEPT_MS;
     this.#outageSummaryMs = options.outageSummaryMs ?? DEFAULT_OUTAGE_SUMMARY_MS;
+    this.#outageQueue = options.outageQueue ?? DEFAULT_OUTAGE_QUEUE;
     this.#log = log;
     this.name = `rosbridge ${url}`;
   }
@@ -438,6 +470,9 @@ export class RosbridgeTransport implements RobotTransport {
       );
       this.#attempts = 0;
       this.#setState({ up: true, since: Date.now() });
+      // After this event's other listeners: roslib re-advertises the topics in them, and a restarted bridge
+      // knows a topic's type only from its advertisement.
+      queueMicrotask(() => this.#flush());
     });
   }
 
@@ -514,8 +549,58 @@ export class RosbridgeTransport implements RobotTransport {
     return () => t.unsubscribe(live);
   }
 
-  async publish(topic: string, type: string, message: RosMessage): Promise<void> {
+  async publish(
+    topic: string,
+    type: string,
+    message: RosMessage,
+    _qos?: QosProfile,
+    options: PublishOptions = {},
+  ): Promise<void> {
+    if (options.queueWhileDown && !this.#closed && this.#link && (!this.connected || this.#outbox.length > 0)) {
+      // Behind what waits already, so the order holds.
+      this.#outbox.push({ topic, type, message, at: performance.now() });
+      this.#prune();
+      return;
+    }
     this.#publisher(topic, type, `the message on ${topic}`).publish(message);
+  }
+
+  /** Drops from the outage queue what is too old, then the oldest beyond the count. */
+  #prune(): void {
+    const { maxMessages, maxAgeMs } = this.#outageQueue;
+    const now = performance.now();
+    while (this.#outbox.length > 0 && now - this.#outbox[0]!.at > maxAgeMs) {
+      this.#outbox.shift();
+      this.#dropped.old += 1;
+    }
+    while (this.#outbox.length > maxMessages) {
+      this.#outbox.shift();
+      this.#dropped.over += 1;
+    }
+  }
+
+  /**
+   * Sends what waited out the outage, in order, and says once what was dropped. Said here, not when it
+   * was dropped: the line is itself a log line, which would join the queue it speaks of.
+   */
+  #flush(): void {
+    if (!this.connected) return;
+    this.#prune();
+    const queued = this.#outbox.splice(0);
+    const { old, over } = this.#dropped;
+    this.#dropped = { old: 0, over: 0 };
+    for (const { topic, type, message } of queued)
+      this.#publisher(topic, type, `the message on ${topic}`).publish(message);
+    if (old + over > 0) {
+      const { maxMessages, maxAgeMs } = this.#outageQueue;
+      const why = [
+        old > 0 ? `${old} older than ${maxAgeMs / 1000} s` : '',
+        over > 0 ? `${over} beyond the ${maxMessages} kept` : '',
+      ].filter(Boolean);
+      this.#log(
+        `${this.name}: ${old + over} message${old + over === 1 ? '' : 's'} (replies, events, log lines) published during the outage ${old + over === 1 ? 'was' : 'were'} dropped (${why.join(', ')}); ${queued.length} sent now, in order`,
+      );
+    }
   }
 
   async advertise(topic: string, type: string): Promise<void> {
@@ -723,6 +808,7 @@ export class RosbridgeTransport implements RobotTransport {
     if (wasConnected) for (const t of this.#publishers.values()) t.unadvertise();
     this.#publishers.clear();
     this.#services.clear();
+    this.#outbox = [];
     for (const goal of this.#goals) goal.close();
     this.#goals.clear();
     this.#link?.close();
