@@ -70,7 +70,7 @@ describe('the cognition prompt and prefix caches (real SDK, scripted server)', f
       expect(JSON.stringify(r.body.tools)).to.equal(JSON.stringify(first.body.tools));
       const last = r.body.messages.at(-1)!;
       expect(last.role).to.equal('system');
-      expect(last.content).to.match(/^\[runtime\]\nRuntime self: /);
+      expect(last.content).to.match(/^\[runtime\]\nCurrent time \(UTC\): /);
     }
     const head = first.prompt.slice(0, first.prompt.indexOf('</tools>'));
     for (const r of requests) expect(r.prompt.startsWith(head)).to.equal(true);

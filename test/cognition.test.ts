@@ -301,7 +301,9 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
     const times = systems.map((s) => /Current time \(UTC\): (\S+)/.exec(s)![1]);
     expect(times).to.deep.equal(['2026-05-01T09:00:00.000Z', '2026-05-01T09:01:30.000Z']);
     expect(systems[1]).to.contain('Time since session start: 1m30s');
-    expect(systems[0]).to.contain('Runtime self: Mira — A test robot.');
+    // Who the robot is does not change: it sits with the instructions.
+    expect(m.server.requests[0]!.body.messages[0]!.content).to.contain('[self]\nRuntime self: Mira — A test robot.');
+    expect(systems[0]).not.to.contain('Runtime self');
   });
 
   it('injects nothing from persistent memory and never pre-searches the operator text', async () => {

@@ -83,9 +83,13 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
     server.push({ text: 'ok' });
     clock.advance(400);
     await rt.run('How are you?');
-    const system = server.requests[0]!.body.messages.at(-1)!.content!; // the grounding: last
-    expect(system).to.contain('- battery (battery, percent): {"percent":100,"voltage":12.6}, 400ms old');
-    expect(system).to.contain('- odometry (odometry, m, rad, m/s, rad/s):');
+    // What each sensor is sits with the instructions (the same all session); its reading comes last.
+    const instructions = server.requests[0]!.body.messages[0]!.content!;
+    expect(instructions).to.contain('- battery: battery, percent\n');
+    expect(instructions).to.contain('- odometry: odometry, m, rad, m/s, rad/s\n');
+    const readings = server.requests[0]!.body.messages.at(-1)!.content!;
+    expect(readings).to.contain('- battery: percent 100, voltage 12.6; 400ms old\n');
+    expect(readings).to.match(/- odometry: x 0, y 0, yaw 0, linear_m_s 0, angular_rad_s 0; 400ms old/);
   });
 
   it('drives within limits, republishing, and the watchdog sends zero velocity when the duration ends', async () => {

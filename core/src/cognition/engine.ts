@@ -138,26 +138,35 @@ export class EpisodeEngine {
     hooks.grounding.tap({ name: CORE_NAME, stage: -100 }, (grounding) => {
       const now = services.clock.now();
       const since = services.clock.monotonic() - this.#sessionStart;
-      const text = [
-        `Runtime self: ${services.profile.name}${services.profile.description ? ` — ${services.profile.description}` : ''}`,
-        `Current time (UTC): ${now.toISOString()}`,
-        `Time since session start: ${formatAge(since)}`,
-      ].join('\n');
-      return { sections: [...grounding.sections, { source: 'runtime', text }] };
+      const self = `Runtime self: ${services.profile.name}${services.profile.description ? ` — ${services.profile.description}` : ''}`;
+      const time = [`Current time (UTC): ${now.toISOString()}`, `Time since session start: ${formatAge(since)}`];
+      return {
+        sections: [
+          ...grounding.sections,
+          { source: 'self', text: self, fixed: true },
+          { source: 'runtime', text: time.join('\n') },
+        ],
+      };
     });
     hooks.grounding.tap({ name: CORE_NAME, stage: -50 }, (grounding) => {
       const sensors = sensorView.list();
       if (sensors.length === 0) return grounding;
       const now = services.clock.monotonic();
+      // What each sensor is stays the same all session (with the instructions); only its reading changes.
+      const kinds = sensors.map((sensor) => `- ${sensor.id}: ${sensor.kind}, ${sensor.unit}`);
       const lines = sensors.map((sensor) => {
         const reading = sensorView.latest(sensor.id);
-        if (!reading) return `- ${sensor.id} (${sensor.kind}, ${sensor.unit}): no reading yet`;
+        if (!reading) return `- ${sensor.id}: no reading yet`;
         const age = now - reading.monotonic;
         const stale = sensor.staleAfterMs !== undefined && age > sensor.staleAfterMs ? ' (STALE)' : '';
-        return `- ${sensor.id} (${sensor.kind}, ${sensor.unit}): ${JSON.stringify(reading.value)}, ${formatAge(age)} old${stale}`;
+        return `- ${sensor.id}: ${compactValue(reading.value)}; ${formatAge(age)} old${stale}`;
       });
       return {
-        sections: [...grounding.sections, { source: 'sensors', text: `Latest sensor readings:\n${lines.join('\n')}` }],
+        sections: [
+          ...grounding.sections,
+          { source: 'sensors', text: `Sensors (kind, unit):\n${kinds.join('\n')}`, fixed: true },
+          { source: 'readings', text: `Latest sensor readings:\n${lines.join('\n')}` },
+        ],
       };
     });
   }
@@ -425,6 +434,17 @@ export class EpisodeEngine {
     await hooks.afterToolCall.promise(toolCall, result, episode);
     return result;
   }
+}
+
+/**
+ * A reading in few tokens: a flat object as `key value, key value` (nested values as JSON), anything else
+ * as JSON. The readings are re-sent on every call, at the end of the prompt where no cache reuses them.
+ */
+function compactValue(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value);
+  return Object.entries(value as Record<string, unknown>)
+    .map(([key, v]) => `${key} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
 }
 
 /**
