@@ -323,7 +323,12 @@ export async function startMindViewServer(
       // The scope the console's session uses: where the page opens unless the address names another.
       session: store.sessionScope(),
       // Scopes whose keyed calls are refused after too many wrong keys (the key guard).
-      lockouts: store.keyLockouts().map((l) => ({ scope: l.scope, misses: l.misses, until: l.until.toISOString() })),
+      lockouts: store.keyLockouts().map((l) => ({
+        scope: l.scope,
+        ...(l.origin ? { origin: l.origin } : {}),
+        misses: l.misses,
+        until: l.until.toISOString(),
+      })),
     };
   });
   api.on('POST', '/api/scopes', async (req, _url) => {

@@ -8,14 +8,8 @@ import {
   type ConsoleOutput,
   type Progress,
 } from '@mira/core';
-import {
-  GLOBAL_SCOPE,
-  type KeyLockout,
-  type Note,
-  type NotesExport,
-  type NotesStore,
-  type Viewer,
-} from './notes-store.js';
+import { GLOBAL_SCOPE, type Note, type NotesExport, type NotesStore, type Viewer } from './notes-store.js';
+import type { KeyLockout } from './key-guard.js';
 import { readableFileWarnings } from '@mira/sqlite';
 import { NotesErrors } from './errors.js';
 import { NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
@@ -363,7 +357,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
         const scope = input.args[0] ?? ctx.scope();
         const store = ctx.store();
         if (!store.scopes().includes(scope)) throw NotesErrors.error('SCOPE_INVALID.unknownHint', { scope });
-        const locked = store.keyLockout(scope);
+        const locked = store.keyLockouts().some((lock) => lock.scope === scope);
         const misses = store.clearKeyMisses(scope);
         out.print(
           locked
@@ -403,9 +397,13 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
   ];
 }
 
-/** `locked: scope default — 5 wrong keys …` */
+/** Who a lockout refuses, when not every origin. */
+const LOCKOUT_ORIGIN = { autonomous: 'autonomous episodes', mcp: 'MCP clients' } as const;
+
+/** `locked: scope default — 5 wrong keys …`, or `locked: scope default for MCP clients — …` */
 export function lockoutLine(lock: KeyLockout): string {
-  return `locked: scope ${lock.scope} — ${lock.misses} wrong keys within the window; keyed calls refused until ${lock.until.toISOString()} ("notes unlock ${lock.scope}" ends it)`;
+  const whose = lock.origin ? ` for ${LOCKOUT_ORIGIN[lock.origin]}` : '';
+  return `locked: scope ${lock.scope}${whose} — ${lock.misses} wrong keys within the window; keyed calls refused until ${lock.until.toISOString()} ("notes unlock ${lock.scope}" ends it)`;
 }
 
 /** A progress bar on `out` (a terminal only) sized by the total the operation reports first. */

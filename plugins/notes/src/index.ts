@@ -10,7 +10,8 @@ import { EPISODE_ORIGINS, definePlugin, storeKey, type EpisodeOrigin, type MiraP
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
-import { DEFAULT_KEY_GUARD, DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-store.js';
+import { DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-store.js';
+import { DEFAULT_KEY_GUARD } from './key-guard.js';
 import { NotesErrors } from './errors.js';
 
 /** The key of the notes store: `kernel.stores.get(NOTES_STORE)` is the profile's {@link NotesStore}. */
@@ -21,6 +22,13 @@ export { MAX_IMPORT_BYTES, formatNote, notesCommands, validateNotesExport } from
 export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 export {
   DEFAULT_KEY_GUARD,
+  KEY_ORIGINS,
+  KeyGuard,
+  type KeyGuardLimits,
+  type KeyLockout,
+  type KeyOrigin,
+} from './key-guard.js';
+export {
   GLOBAL_SCOPE,
   NotesStore,
   BROWSE_SORTS,
@@ -30,8 +38,6 @@ export {
   type BrowseCounts,
   type BrowsePage,
   type BrowseSort,
-  type KeyGuardLimits,
-  type KeyLockout,
   type Note,
   type NotesExport,
   type SearchHit,
@@ -192,10 +198,18 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
         now,
         writeOrigins,
         log: (message) => kernel.log.error(message),
+        agents: () => kernel.runtime.readOnly,
       }))
         kernel.tools.register(tool);
       kernel.tools.registerForAgents(
-        searchNotesForAgents({ store, scope: () => scope, now, writeOrigins, log: (m) => kernel.log.error(m) }),
+        searchNotesForAgents({
+          store,
+          scope: () => scope,
+          now,
+          writeOrigins,
+          log: (m) => kernel.log.error(m),
+          agents: () => kernel.runtime.readOnly,
+        }),
       );
       // The model learns what note memory is for before every call, as it learns about recall and remember:
       // guidance, the same all session, so it sits with the instructions that a prefix cache reuses.

@@ -7,6 +7,7 @@ import { nearDuplicatePairs } from './near-duplicates.js';
 import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrors } from './errors.js';
+import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
 import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, parseLabels, segmentSpaceless } from './text.js';
 
 /** The shared scope every session reads and only the operator writes. */
@@ -37,33 +38,12 @@ export interface Viewer {
 }
 
 /**
- * How many keyed calls that found nothing (a wrong key) a scope takes within a sliding window before
- * every keyed call in it is refused until the window has passed (`[notes] key_miss_limit`,
- * `[notes] key_miss_window_minutes`).
+ * The index a key check uses. Made at every writable open: files from before have none, and schema
+ * version 1 stays what it was. (Files of before also hold a `key_misses` table: the key guard keeps its
+ * misses in a file of its own now, see key-guard.ts, and the table is left as it is.)
  */
-export interface KeyGuardLimits {
-  readonly misses: number;
-  readonly windowMs: number;
-}
-/** 5 wrong keys per 15 minutes per scope. */
-export const DEFAULT_KEY_GUARD: KeyGuardLimits = { misses: 5, windowMs: 15 * 60_000 };
-
-/** A scope's keyed calls refused: how many misses the window holds, and when it lets one go. */
-export interface KeyLockout {
-  readonly scope: string;
-  readonly misses: number;
-  readonly until: Date;
-}
-
-/**
- * The key guard's misses (milliseconds since the epoch), and the index a key check uses. Made at every
- * writable open: files from before have neither, and schema version 1 stays what it was.
- */
-const KEY_GUARD_DDL = `
-CREATE TABLE IF NOT EXISTS key_misses (scope TEXT NOT NULL, at INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS key_misses_by_scope ON key_misses (scope, at);
-CREATE INDEX IF NOT EXISTS notes_by_key_digest ON notes (key_digest) WHERE key_digest IS NOT NULL;
-`;
+const KEY_INDEX_DDL =
+  'CREATE INDEX IF NOT EXISTS notes_by_key_digest ON notes (key_digest) WHERE key_digest IS NOT NULL';
 
 /** One search hit with its fused score. */
 export interface SearchHit {
@@ -243,13 +223,6 @@ const SQL = {
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
   visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ORDER BY n.id`,
   keyKnown: 'SELECT 1 FROM notes WHERE key_digest = ? AND scope IN (SELECT value FROM json_each(?)) LIMIT 1',
-  keyGuardTable: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'key_misses'",
-  newestKeyMisses: 'SELECT at FROM key_misses WHERE scope = ? AND at > ? ORDER BY at DESC LIMIT ?',
-  keyMissCount: 'SELECT count(*) FROM key_misses WHERE scope = ? AND at > ?',
-  keyMissScopes: 'SELECT DISTINCT scope FROM key_misses WHERE at > ? ORDER BY scope',
-  recordKeyMiss: 'INSERT INTO key_misses (scope, at) VALUES (?, ?)',
-  pruneKeyMisses: 'DELETE FROM key_misses WHERE at <= ?',
-  clearKeyMisses: 'DELETE FROM key_misses WHERE scope = ?',
 } as const;
 
 /** The statements that return only their first column. */
@@ -265,10 +238,6 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
   'dataVersion',
   'totalChanges',
   'keyKnown',
-  'keyGuardTable',
-  'newestKeyMisses',
-  'keyMissCount',
-  'keyMissScopes',
 ]);
 
 /**
@@ -289,16 +258,9 @@ export class NotesStore {
   readonly #maxDistance: number;
   /** The in-memory index of binary codes, as of a {@link revision} and a vector generation. */
   #ann: { index: QuantizedIndex; revision: string; generation: string | undefined } | undefined;
-  readonly #keyGuard: KeyGuardLimits;
-  readonly #readOnly: boolean;
-  /**
-   * Misses not in the file: a read-only store's (`mira mcp`), counted for as long as it runs and never
-   * written, and a writable store's until they are written, just after the call that made them answered.
-   */
-  readonly #unwrittenMisses = new Map<string, number[]>();
-  #flushing: NodeJS.Immediate | undefined;
+  /** Wrong keys per scope and origin, kept beside the notes file, never in it. */
+  readonly keyGuard: KeyGuard;
   #closed = false;
-  #guardTable = false;
 
   private constructor(
     path: string,
@@ -308,7 +270,6 @@ export class NotesStore {
     log: (message: string) => void,
     minSimilarity: number,
     keyGuard: KeyGuardLimits,
-    readOnly: boolean,
   ) {
     this.path = path;
     this.#db = db;
@@ -317,8 +278,7 @@ export class NotesStore {
     this.#log = log;
     // sqlite-vec's cosine distance is 1 − similarity.
     this.#maxDistance = 1 - minSimilarity;
-    this.#keyGuard = keyGuard;
-    this.#readOnly = readOnly;
+    this.keyGuard = new KeyGuard(path, keyGuard, clock, log);
     // Browse's filter: every word (folded as the page folds what is typed) in the folded text.
     db.function('mira_has_words', { deterministic: true }, (text: string | null, words: string) => {
       const hay = foldForFilter(text ?? '');
@@ -362,7 +322,6 @@ export class NotesStore {
       log,
       options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
       options.keyGuard ?? DEFAULT_KEY_GUARD,
-      options.readOnly ?? false,
     );
     if (options.readOnly) {
       // A file from before needs its one-time upgrade, which writes: the console does it at its next start.
@@ -374,79 +333,28 @@ export class NotesStore {
     }
     store.#upgradeVectors();
     store.#upgradeTextIndex();
-    db.exec(KEY_GUARD_DDL);
+    db.exec(KEY_INDEX_DDL);
     return store;
   }
 
-  /** Whether the file has the key guard's table (a read-only store may open one from before it). */
-  #hasGuardTable(): boolean {
-    this.#guardTable ||= this.#q('keyGuardTable').get() !== undefined;
-    return this.#guardTable;
+  /** The lockout of `origin`'s keyed calls in `scope` (see {@link KeyGuard}). */
+  keyLockout(scope: string, origin: KeyOrigin = 'operator'): KeyLockout | undefined {
+    return this.keyGuard.lockout(scope, origin);
   }
 
-  /** The misses of `scope` in the window that ends at `now`: how many, and the newest `limit`, newest first. */
-  #misses(scope: string, now: number, count: boolean): { newest: number[]; count: number } {
-    const since = now - this.#keyGuard.windowMs;
-    const table = this.#hasGuardTable();
-    const stored = table ? (this.#q('newestKeyMisses').all(scope, since, this.#keyGuard.misses) as number[]) : [];
-    const unwritten = (this.#unwrittenMisses.get(scope) ?? []).filter((at) => at > since);
-    const newest = [...stored, ...unwritten].sort((a, b) => b - a).slice(0, this.#keyGuard.misses);
-    const total = count ? (table ? (this.#q('keyMissCount').get(scope, since) as number) : 0) + unwritten.length : 0;
-    return { newest, count: total };
-  }
-
-  /** The lockout of keyed calls in `scope`, while its window holds as many misses as the limit. */
-  keyLockout(scope: string): KeyLockout | undefined {
-    const now = this.#clock.now().getTime();
-    const { newest } = this.#misses(scope, now, false);
-    if (newest.length < this.#keyGuard.misses) return undefined;
-    // Open again when the oldest of the newest `limit` misses leaves the window.
-    const until = new Date(newest[this.#keyGuard.misses - 1]! + this.#keyGuard.windowMs);
-    return { scope, misses: this.#misses(scope, now, true).count, until };
-  }
-
-  /** Every scope locked now. */
+  /** Every scope and origin locked now. */
   keyLockouts(): KeyLockout[] {
-    const since = this.#clock.now().getTime() - this.#keyGuard.windowMs;
-    const stored = this.#hasGuardTable() ? (this.#q('keyMissScopes').all(since) as string[]) : [];
-    const scopes = [...new Set([...stored, ...this.#unwrittenMisses.keys()])].sort();
-    return scopes.flatMap((scope) => this.keyLockout(scope) ?? []);
+    return this.keyGuard.lockouts();
   }
 
-  /**
-   * Counts a keyed call in `scope` that found nothing, at once for this process; the file, which every
-   * process on it shares, gets it right after the call answered, so that a wrong key's answer takes no
-   * longer than no key's.
-   */
-  recordKeyMiss(scope: string): void {
-    const now = this.#clock.now().getTime();
-    const since = now - this.#keyGuard.windowMs;
-    this.#unwrittenMisses.set(scope, [...(this.#unwrittenMisses.get(scope) ?? []).filter((at) => at > since), now]);
-    if (!this.#readOnly) this.#flushing ??= setImmediate(() => this.#flushMisses());
+  /** Counts a keyed call of `origin` in `scope` that found nothing (see {@link KeyGuard.recordMiss}). */
+  recordKeyMiss(scope: string, origin: KeyOrigin = 'operator'): void {
+    this.keyGuard.recordMiss(scope, origin);
   }
 
-  #flushMisses(): void {
-    this.#flushing = undefined;
-    if (this.#unwrittenMisses.size === 0) return;
-    const misses = [...this.#unwrittenMisses];
-    try {
-      this.#db.transaction(() => {
-        this.#q('pruneKeyMisses').run(this.#clock.now().getTime() - this.#keyGuard.windowMs);
-        for (const [scope, times] of misses) for (const at of times) this.#q('recordKeyMiss').run(scope, at);
-      })();
-      this.#unwrittenMisses.clear();
-    } catch (error) {
-      // Still counted in this process; written with the next miss.
-      this.#log(`notes: could not record a wrong key: ${(error as Error).message}`);
-    }
-  }
-
-  /** The operator ends a lockout: the scope's misses are forgotten. Returns how many the window held. */
+  /** The operator ends a scope's lockouts, every origin's: its misses are forgotten. Returns how many there were. */
   clearKeyMisses(scope: string): number {
-    const held = this.#misses(scope, this.#clock.now().getTime(), true).count;
-    this.#unwrittenMisses.delete(scope);
-    if (!this.#readOnly) this.#q('clearKeyMisses').run(scope);
-    return held;
+    return this.keyGuard.clear(scope);
   }
 
   /**
@@ -1209,8 +1117,7 @@ export class NotesStore {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    clearImmediate(this.#flushing);
-    if (!this.#readOnly) this.#flushMisses();
+    this.keyGuard.flush();
     this.#db.close();
   }
 }

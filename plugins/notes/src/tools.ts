@@ -8,11 +8,12 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '@mira/core';
-import { GLOBAL_SCOPE, type KeyLockout, type Note, type NotesStore, type Viewer } from './notes-store.js';
+import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './notes-store.js';
+import type { KeyLockout, KeyOrigin } from './key-guard.js';
 import { NotesErrorCodes, NotesErrors } from './errors.js';
 import { MAX_QUERY_LENGTH, NOTE_ADVERTISED_CAP, NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
 
-/** Per episode: note writes (save, update, delete). Wrong keys are bounded per scope over time (the key guard). */
+/** Per episode: note writes (save, update, delete). Wrong keys are bounded per scope and origin (the key guard). */
 export const MAX_NOTE_WRITES_PER_EPISODE = 4;
 
 /** What the tools need from the plugin at call time. */
@@ -25,6 +26,14 @@ export interface NotesToolContext {
   readonly writeOrigins: readonly EpisodeOrigin[];
   /** Where the cause of a `backend_failure` goes, with its stack (the runtime's log). */
   log(message: string): void;
+  /** True when other agents make the calls (`mira mcp`), not the robot's model: their wrong keys are theirs. */
+  agents?(): boolean;
+}
+
+/** Whose wrong keys a call's are: an MCP client's, the operator's own episodes', or autonomous episodes'. */
+function keyOrigin(ctx: NotesToolContext, episode: EpisodeInfo): KeyOrigin {
+  if (ctx.agents?.()) return 'mcp';
+  return episode.origin === 'operator' ? 'operator' : 'autonomous';
 }
 
 const nullableString = (description: string) => ({ type: ['string', 'null'], description }) as const;
@@ -44,11 +53,20 @@ function render(note: Note, now: Date) {
   };
 }
 
-/** A scope whose wrong keys reached the limit: every keyed call there is refused until the window passes. */
+/** Whose misses locked an origin alone, as the refusal names them. */
+const LOCKED_FOR = { autonomous: 'autonomous episodes', mcp: 'MCP clients' } as const;
+
+/**
+ * A scope whose wrong keys reached the limit: every keyed call there is refused until the window passes
+ * (an origin's alone when its own misses locked it).
+ */
 function locked(lock: KeyLockout): ToolResult {
+  const until = lock.until.toISOString();
   return rejectedResult(
     'budget_exhausted',
-    `${lock.misses} wrong keys in scope "${lock.scope}" within the key window; keyed calls there are refused until ${lock.until.toISOString()} (or the operator's "notes unlock ${lock.scope}"); nothing was done`,
+    lock.origin
+      ? `${lock.misses} wrong keys from ${LOCKED_FOR[lock.origin]} in scope "${lock.scope}"; their keyed calls there are refused until ${until} (or the operator's "notes unlock ${lock.scope}"); nothing was done`
+      : `${lock.misses} wrong keys in scope "${lock.scope}" within the key window; keyed calls there are refused until ${until} (or the operator's "notes unlock ${lock.scope}"); nothing was done`,
   );
 }
 
@@ -57,14 +75,14 @@ function locked(lock: KeyLockout): ToolResult {
  * scopes carries is counted as a miss, and the read goes on as if no key were given (it finds exactly
  * what no key finds, in the same time).
  */
-function readingViewer(ctx: NotesToolContext, key: string | null): Viewer | ToolResult {
+function readingViewer(ctx: NotesToolContext, key: string | null, origin: KeyOrigin): Viewer | ToolResult {
   const asked = viewer(ctx, key);
   if (asked.key === null) return asked;
   const store = ctx.store();
-  const lock = store.keyLockout(ctx.scope());
+  const lock = store.keyLockout(ctx.scope(), origin);
   if (lock) return locked(lock);
   if (store.keyKnown(asked)) return asked;
-  store.recordKeyMiss(ctx.scope());
+  store.recordKeyMiss(ctx.scope(), origin);
   return viewer(ctx, null);
 }
 
@@ -75,9 +93,10 @@ function searchNotes(
   ctx: NotesToolContext,
   name: string,
   args: { query: string; label: string | null; private_key: string | null },
+  episode: EpisodeInfo,
 ): Promise<ToolResult> {
   return guarded(ctx, name, async () => {
-    const who = readingViewer(ctx, args.private_key);
+    const who = readingViewer(ctx, args.private_key, keyOrigin(ctx, episode));
     if (isResult(who)) return who;
     const { hits, mode, why } = await ctx.store().search(who, args.query, args.label, 10);
     const now = ctx.now();
@@ -119,7 +138,7 @@ async function guarded(
   const keyed = spend?.key ? spend.key : null;
   if (spend) {
     // A locked scope refuses every keyed call, the right key's too: guessing waits out the window.
-    const lock = keyed === null ? undefined : ctx.store().keyLockout(ctx.scope());
+    const lock = keyed === null ? undefined : ctx.store().keyLockout(ctx.scope(), keyOrigin(ctx, spend.episode));
     if (lock) return locked(lock);
     if (!spend.budgets.write(spend.episode)) {
       return rejectedResult(
@@ -132,7 +151,9 @@ async function guarded(
     return await run();
   } catch (error) {
     const failure = toMiraError(error);
-    if (keyed !== null && failure.code === NotesErrorCodes.NOT_FOUND) ctx.store().recordKeyMiss(ctx.scope());
+    if (keyed !== null && failure.code === NotesErrorCodes.NOT_FOUND) {
+      ctx.store().recordKeyMiss(ctx.scope(), keyOrigin(ctx, spend!.episode));
+    }
     const reason =
       {
         [NotesErrorCodes.NOT_FOUND]: 'not_found',
@@ -227,7 +248,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       required: ['query', 'label', 'private_key'],
       additionalProperties: false,
     },
-    run: (args) => searchNotes(ctx, 'search_memory', args),
+    run: (args, { episode }) => searchNotes(ctx, 'search_memory', args, episode),
   });
   const recent = defineTool({
     name: 'get_recent_memories',
@@ -247,9 +268,9 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
       required: ['count', 'label', 'private_key'],
       additionalProperties: false,
     },
-    run: (args) =>
+    run: (args, { episode }) =>
       guarded(ctx, 'get_recent_memories', async () => {
-        const who = readingViewer(ctx, args.private_key);
+        const who = readingViewer(ctx, args.private_key, keyOrigin(ctx, episode));
         if (isResult(who)) return who;
         const notes = ctx.store().recent(who, args.count ?? 10, args.label);
         const now = ctx.now();
@@ -341,6 +362,7 @@ export function searchNotesForAgents(ctx: NotesToolContext) {
       required: ['query', 'scope', 'label', 'private_key'],
       additionalProperties: false,
     },
-    run: ({ scope, ...args }) => searchNotes({ ...ctx, scope: () => scope }, 'search_notes', args),
+    run: ({ scope, ...args }, { episode }) =>
+      searchNotes({ ...ctx, scope: () => scope }, 'search_notes', args, episode),
   });
 }

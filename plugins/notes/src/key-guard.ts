@@ -1,0 +1,288 @@
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { Clock } from '@mira/core';
+
+/**
+ * Who made a keyed call: the operator's own episodes, autonomous episodes (attention, initiative, goal,
+ * temporal, monitor), or another agent over MCP (`mira mcp`).
+ */
+export type KeyOrigin = 'operator' | 'autonomous' | 'mcp';
+/** Every origin, in the order lockouts are listed. */
+export const KEY_ORIGINS: readonly KeyOrigin[] = ['operator', 'autonomous', 'mcp'];
+
+/**
+ * How many keyed calls that found nothing (a wrong key) an origin takes in a scope within a sliding window
+ * before its keyed calls there are refused until the window has passed (`[notes] key_miss_limit`,
+ * `[notes] key_miss_window_minutes`).
+ */
+export interface KeyGuardLimits {
+  readonly misses: number;
+  readonly windowMs: number;
+}
+/** 5 wrong keys per 15 minutes per scope and origin. */
+export const DEFAULT_KEY_GUARD: KeyGuardLimits = { misses: 5, windowMs: 15 * 60_000 };
+
+/**
+ * Keyed calls refused in a scope: how many misses the window holds against them, and when it lets one go.
+ * Without `origin` the operator's own episodes missed, and every origin is refused; with it, only that
+ * origin is (its own misses: the others, the operator's episodes first, are not).
+ */
+export interface KeyLockout {
+  readonly scope: string;
+  readonly origin?: 'autonomous' | 'mcp';
+  readonly misses: number;
+  readonly until: Date;
+}
+
+/** One line of the guard file: a miss (with its origin) or the operator's unlock of a scope. */
+interface GuardRecord {
+  readonly at: number;
+  readonly scope: string;
+  readonly origin?: KeyOrigin;
+  readonly unlock?: true;
+}
+
+/** The guard file is rewritten with only the records still in the window once it grows past this. */
+const COMPACT_BYTES = 64 * 1024;
+const GUARD_FILE = 'misses';
+/** Temporary files of a compaction: named so the guard can tell its own from anything else. */
+const TEMP_PREFIX = `${GUARD_FILE}.compact-`;
+
+/**
+ * Bounds key guessing per scope and per origin, across processes and restarts, without writing to the
+ * notes file: misses go to a small file of the guard's own, `<notes file>.key-guard/misses` (the
+ * directory 0700, the file 0600), one JSON line appended per miss (a single `O_APPEND` write, so
+ * processes sharing it lose none), rewritten atomically (a temporary file renamed over it) when it grows.
+ * `mira mcp`, which opens the notes file read-only, counts its misses there too, so restarting it does not
+ * give a client a fresh budget.
+ *
+ * Whose misses lock whom: a miss counts against its own origin, and the operator's own episodes' misses
+ * against every origin; an autonomous episode's or an MCP client's misses never lock the operator's
+ * episodes, so the model cannot turn the lockout against the operator.
+ */
+export class KeyGuard {
+  readonly #dir: string;
+  readonly #file: string;
+  readonly #limits: KeyGuardLimits;
+  readonly #clock: Clock;
+  readonly #log: (message: string) => void;
+  /** Misses counted in this process and not yet appended (they are, just after the call that made them answered). */
+  #pending: GuardRecord[] = [];
+  #flushing: NodeJS.Immediate | undefined;
+  /** The file as last read, and the identity (inode, size, modification time) it was read at. */
+  #cache: { stamp: string; records: GuardRecord[] } = { stamp: '', records: [] };
+
+  constructor(storePath: string, limits: KeyGuardLimits, clock: Clock, log: (message: string) => void) {
+    this.#dir = `${storePath}.key-guard`;
+    this.#file = join(this.#dir, GUARD_FILE);
+    this.#limits = limits;
+    this.#clock = clock;
+    this.#log = log;
+  }
+
+  /** Where misses are kept. */
+  get file(): string {
+    return this.#file;
+  }
+
+  /** The lockout of `origin`'s keyed calls in `scope`, if the misses that count against it reached the limit. */
+  lockout(scope: string, origin: KeyOrigin): KeyLockout | undefined {
+    const now = this.#clock.now().getTime();
+    const records = this.#records(now);
+    // The operator's own misses lock every origin; an origin's own misses lock it alone.
+    const own = this.#lockoutOf(records, scope, now, (r) => r.origin === 'operator');
+    if (own || origin === 'operator') return own;
+    return this.#lockoutOf(records, scope, now, (r) => r.origin === origin, origin);
+  }
+
+  /** Every scope and origin locked now: one line per scope the operator's misses lock, else per origin. */
+  lockouts(): KeyLockout[] {
+    const now = this.#clock.now().getTime();
+    const records = this.#records(now);
+    const scopes = [...new Set(records.map((r) => r.scope))].sort();
+    return scopes.flatMap((scope) => {
+      const all = this.#lockoutOf(records, scope, now, (r) => r.origin === 'operator');
+      if (all) return [all];
+      return (['autonomous', 'mcp'] as const).flatMap(
+        (origin) => this.#lockoutOf(records, scope, now, (r) => r.origin === origin, origin) ?? [],
+      );
+    });
+  }
+
+  /**
+   * Counts a keyed call of `origin` in `scope` that found nothing: at once in this process, and in the
+   * file right after the call answered, so that a wrong key's answer takes no longer than no key's.
+   */
+  recordMiss(scope: string, origin: KeyOrigin): void {
+    this.#pending.push({ at: this.#clock.now().getTime(), scope, origin });
+    this.#flushing ??= setImmediate(() => this.flush());
+  }
+
+  /** The operator ends a scope's lockouts, every origin's: its misses are forgotten. Returns how many there were. */
+  clear(scope: string): number {
+    const now = this.#clock.now().getTime();
+    const held = this.#records(now).filter((r) => r.scope === scope).length;
+    this.#pending = this.#pending.filter((r) => r.scope !== scope);
+    this.#append([{ at: now, scope, unlock: true }]);
+    return held;
+  }
+
+  /** Writes the misses not yet in the file (closing the store does; so does the next turn of the event loop). */
+  flush(): void {
+    clearImmediate(this.#flushing);
+    this.#flushing = undefined;
+    if (this.#pending.length === 0) return;
+    if (this.#append(this.#pending)) this.#pending = [];
+  }
+
+  /**
+   * The misses in the window that ends at `now` that no later unlock of their scope forgot, the pending
+   * ones included, oldest first. "Later" is the file's order (appends are), not the clock's: an unlock in
+   * the same millisecond as a miss still follows it.
+   */
+  #records(now: number): GuardRecord[] {
+    const since = now - this.#limits.windowMs;
+    let kept: GuardRecord[] = [];
+    for (const r of [...this.#read(), ...this.#pending]) {
+      if (r.unlock) kept = kept.filter((k) => k.scope !== r.scope);
+      else if (r.at > since) kept.push(r);
+    }
+    return kept.sort((a, b) => a.at - b.at);
+  }
+
+  #lockoutOf(
+    records: readonly GuardRecord[],
+    scope: string,
+    now: number,
+    counts: (r: GuardRecord) => boolean,
+    origin?: 'autonomous' | 'mcp',
+  ): KeyLockout | undefined {
+    const misses = records.filter((r) => r.scope === scope && counts(r)).map((r) => r.at);
+    if (misses.length < this.#limits.misses) return undefined;
+    // Open again when the oldest of the newest `limit` misses leaves the window.
+    const until = new Date(misses[misses.length - this.#limits.misses]! + this.#limits.windowMs);
+    if (until.getTime() <= now) return undefined;
+    return { scope, ...(origin ? { origin } : {}), misses: misses.length, until };
+  }
+
+  /** The file's records, read again only when it changed (a keyed call costs a `stat` otherwise). */
+  #read(): GuardRecord[] {
+    let fd: number;
+    try {
+      fd = openSync(this.#file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#failed('read', error);
+      this.#cache = { stamp: '', records: [] };
+      return [];
+    }
+    try {
+      const stat = fstatSync(fd);
+      const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+      if (stamp === this.#cache.stamp) return this.#cache.records;
+      const records: GuardRecord[] = [];
+      for (const line of readFileSync(fd, 'utf8').split('\n')) {
+        const record = parseRecord(line);
+        if (record) records.push(record);
+      }
+      this.#cache = { stamp, records };
+      return records;
+    } catch (error) {
+      this.#failed('read', error);
+      return this.#cache.records;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Appends records in one write; compacts the file first when it has grown. False when it could not. */
+  #append(records: readonly GuardRecord[]): boolean {
+    try {
+      this.#ensureDir();
+      this.#compactIfLarge();
+      const fd = openSync(
+        this.#file,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+        0o600,
+      );
+      try {
+        writeSync(fd, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      } finally {
+        closeSync(fd);
+      }
+      return true;
+    } catch (error) {
+      // Still counted in this process; written with the next miss.
+      this.#failed('record a wrong key in', error);
+      return false;
+    }
+  }
+
+  /** Makes the guard's own directory (0700); anything else at its path is refused, never changed. */
+  #ensureDir(): void {
+    try {
+      mkdirSync(this.#dir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const stat = lstatSync(this.#dir);
+      if (!stat.isDirectory()) throw new Error(`${this.#dir} exists and is not a directory; it was left as it is`);
+    }
+  }
+
+  /** Rewrites a grown file with only the records still in the window: a temporary file renamed over it. */
+  #compactIfLarge(): void {
+    let size: number;
+    try {
+      size = lstatSync(this.#file).size;
+    } catch {
+      return;
+    }
+    if (size < COMPACT_BYTES) return;
+    const now = this.#clock.now().getTime();
+    const since = now - this.#limits.windowMs;
+    // Unlocks are kept while misses they forgot may still be in the window.
+    const kept = this.#read().filter((r) => r.at > since);
+    const temp = join(this.#dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
+    try {
+      const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+      try {
+        writeSync(fd, kept.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, this.#file);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+  }
+
+  #failed(what: string, error: unknown): void {
+    this.#log(`notes: could not ${what} the key guard's file ${this.#file}: ${(error as Error).message}`);
+  }
+}
+
+/** A record from one line of the file; a torn or foreign line is skipped. */
+function parseRecord(line: string): GuardRecord | undefined {
+  if (line === '') return undefined;
+  try {
+    const value = JSON.parse(line) as Partial<GuardRecord>;
+    if (typeof value.at !== 'number' || typeof value.scope !== 'string') return undefined;
+    if (value.unlock === true) return { at: value.at, scope: value.scope, unlock: true };
+    if (!KEY_ORIGINS.includes(value.origin as KeyOrigin)) return undefined;
+    return { at: value.at, scope: value.scope, origin: value.origin! };
+  } catch {
+    return undefined;
+  }
+}
