@@ -1,0 +1,161 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../helpers/run-mira.js';
+
+/** One chat request as the recording proxy saw it pass to llama-server and back. */
+export interface ProxiedCall {
+  readonly stream: boolean;
+  readonly status: number;
+  readonly finishReason: string | undefined;
+  /** llama-server's `timings`: tokens reused from the slot's cache, and tokens processed anew. */
+  readonly cacheN: number | undefined;
+  readonly promptN: number | undefined;
+  readonly errorType: string | undefined;
+  readonly requestBytes: number;
+}
+
+/** A running llama-server behind a recording proxy. */
+export interface RealModelServer {
+  /** What to give Mira as OPENAI_BASE_URL (the proxy). */
+  readonly url: string;
+  readonly calls: ProxiedCall[];
+  /** The server's own log (stderr). */
+  readonly log: () => string;
+  stop(): Promise<void>;
+}
+
+const TOOLS = join(REPO_ROOT, 'tools', 'llama-server');
+
+/** Builds llama-server into the cache outside the clone (reused when present); returns the cache folder. */
+export function buildLlamaServer(): string {
+  return execFileSync(join(TOOLS, 'build.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+
+/** Writes the test model into the cache (once per version of its generator and corpus); returns its path. */
+export function testModel(cache: string): string {
+  const corpus = [
+    'README.md',
+    ...readdirSync(join(REPO_ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  const hash = createHash('sha256');
+  for (const file of [join(TOOLS, 'make-model.py'), ...corpus.map((f) => join(REPO_ROOT, f))]) {
+    hash.update(readFileSync(file));
+  }
+  const path = join(cache, `mira-test-${hash.digest('hex').slice(0, 12)}.gguf`);
+  if (!existsSync(path)) {
+    execFileSync(
+      'python3',
+      [
+        join(TOOLS, 'make-model.py'),
+        '--gguf-py',
+        join(cache, 'src', 'gguf-py'),
+        '--template',
+        join(cache, 'src', 'models', 'templates', 'Qwen-Qwen2.5-7B-Instruct.jinja'),
+        '--out',
+        path,
+        ...corpus,
+      ],
+      { cwd: REPO_ROOT, stdio: 'inherit' },
+    );
+  }
+  return path;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+function record(stream: boolean, status: number, text: string, requestBytes: number): ProxiedCall {
+  let finishReason: string | undefined;
+  let timings: { cache_n?: number; prompt_n?: number } | undefined;
+  let errorType: string | undefined;
+  const read = (json: any) => {
+    finishReason = json?.choices?.[0]?.finish_reason ?? finishReason;
+    timings = json?.timings ?? timings;
+    errorType = json?.error?.type ?? errorType;
+  };
+  if (stream && status === 200) {
+    for (const line of text.split('\n')) {
+      if (line.startsWith('data: ') && line !== 'data: [DONE]') read(JSON.parse(line.slice(6)));
+    }
+  } else {
+    read(JSON.parse(text));
+  }
+  return {
+    stream,
+    status,
+    finishReason,
+    cacheN: timings?.cache_n,
+    promptN: timings?.prompt_n,
+    errorType,
+    requestBytes,
+  };
+}
+
+/**
+ * Starts llama-server with the test model (`--jinja`, the model's Qwen2.5 template with tools, one slot,
+ * an 8,192-token context) and a proxy in front of it that records every chat request.
+ */
+export async function startRealModelServer(cache: string, model: string): Promise<RealModelServer> {
+  const port = await freePort();
+  const server: ChildProcess = spawn(
+    join(cache, 'bin', 'llama-server'),
+    ['-m', model, '--jinja', '-c', '8192', '-np', '1', '-t', '1', '--host', '127.0.0.1', '--port', String(port)],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  server.stderr!.on('data', (d) => (log += d));
+  const upstream = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`llama-server exited (${server.exitCode}):\n${log}`);
+    const healthy = await fetch(`${upstream}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (healthy) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const calls: ProxiedCall[] = [];
+  const proxy: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks);
+      const response = await fetch(`${upstream}${req.url}`, {
+        method: req.method,
+        headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+        body: req.method === 'GET' ? undefined : body,
+      });
+      const text = await response.text();
+      if (req.url?.endsWith('/chat/completions')) {
+        const stream = JSON.parse(body.toString('utf8')).stream === true;
+        calls.push(record(stream, response.status, text, body.length));
+      }
+      res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`,
+    calls,
+    log: () => log,
+    stop: async () => {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
