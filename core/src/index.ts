@@ -76,7 +76,7 @@ export {
 export { DEFAULT_READ_TIMEOUT_MS, type SensorDefinition, type SensorImage, type SensorReading } from './sensors.js';
 export { storeKey, type ClosableStore, type StoreDefinition, type StoreKey } from './stores.js';
 export { caseFold } from './text/case-fold.js';
-export { printable, speakerLines } from './text/printable.js';
+export { printable, printableLine, speakerLines } from './text/printable.js';
 export {
   MAX_TOKEN_LENGTH,
   assertNoForbiddenCharacters,

@@ -18,6 +18,15 @@ export function printable(text: string): string {
 }
 
 /**
+ * Text from outside the runtime on one line: {@link printable}, with newlines escaped as well (`\n`), for
+ * words that are printed inside a line of the runtime's own (`mcp tickets: down (…)`) and so must never
+ * start a line of their own.
+ */
+export function printableLine(text: string): string {
+  return printable(text).replace(/\n/g, '\\n');
+}
+
+/**
  * A reply printed under its speaker: `Mira: first line`, then every further line indented, so a reply
  * can never print a line that reads like the runtime's own (`[remember] applied/created MEM42`).
  */

@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   EPISODE_ORIGINS,
   definePlugin,
-  printable,
+  printableLine,
   type EpisodeOrigin,
   type MiraError,
   type MiraPlugin,
@@ -149,9 +149,10 @@ class McpConnection {
     if (transport instanceof StdioClientTransport) {
       transport.stderr?.on('data', (chunk: Buffer) => {
         // A server's own words, escaped: no control, escape, carriage return, bidi or OSC sequence reaches
-        // the operator's terminal, and no line of it can pass for Mira's own.
+        // the operator's terminal, and each of its lines is one log line under the server's name, so none
+        // can pass for Mira's own.
         for (const line of chunk.toString().split('\n').filter(Boolean))
-          this.log.info(`mcp ${config.name}: ${printable(line)}`);
+          this.log.info(`mcp ${config.name}: ${printableLine(line)}`);
       });
     }
     this.oversized = false;
@@ -239,11 +240,11 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
           schemas.set(toolName, toStrictSchema(offered.inputSchema));
         } catch (e) {
           if (!(e instanceof NotStrictError)) throw e;
-          // What the server named and said is shown escaped: it may hold anything.
+          // What the server named and said is shown escaped and on one line: it may hold anything.
           throw McpToolsErrors.error('SCHEMA_NOT_STRICT', {
-            server: printable(connection.config.name),
-            tool: printable(toolName),
-            why: printable(e.message),
+            server: printableLine(connection.config.name),
+            tool: printableLine(toolName),
+            why: printableLine(e.message),
           });
         }
       }
@@ -309,7 +310,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
                 display: failed ? 'error tool_error' : `ok ${[...text].length} chars${cut > 0 ? ' (cut)' : ''}`,
               };
             } catch (e) {
-              const message = printable((e as Error).message);
+              const message = printableLine((e as Error).message);
               const code = (e as { code?: number }).code;
               if (connection.oversized) {
                 return error(
@@ -369,7 +370,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
         } catch (e) {
           if ((e as MiraError).code === McpToolsErrors.codes.TOOL_NAME_CLASH) throw e;
           await connection.close();
-          connection.status = { up: false, why: printable((e as Error).message) };
+          connection.status = { up: false, why: printableLine((e as Error).message) };
           out.print(`mcp ${connection.config.name}: could not start (${connection.status.why})`);
         }
       },
@@ -382,7 +383,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
         for (const c of connections.values()) {
           const tools = c.config.tools.filter((t) => c.offered.has(t)).map((t) => miraToolName(c.config.name, t));
           out.print(
-            `${c.config.name}: ${c.status.up ? 'running' : `down (${printable(c.status.why)})`}; tools: ${tools.join(', ') || 'none'}`,
+            `${c.config.name}: ${c.status.up ? 'running' : `down (${printableLine(c.status.why)})`}; tools: ${tools.join(', ') || 'none'}`,
           );
         }
       },
@@ -400,7 +401,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
               // One server failing to start, or offering a schema that cannot be made safe and strict,
               // does not keep the others (or Mira) from running.
               await connection.close();
-              connection.status = { up: false, why: printable((e as Error).message) };
+              connection.status = { up: false, why: printableLine((e as Error).message) };
               kernel.log.error(
                 `mcp ${connection.config.name}: could not start (${connection.status.why}); its tools are not offered`,
               );
