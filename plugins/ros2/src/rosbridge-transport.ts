@@ -220,7 +220,8 @@ class BridgeLink {
         socket.kill();
         return;
       }
-      sinceLastPing += LOOK_MS;
+      // Paced by the time that passed, not by the number of looks: on a loaded machine looks come late.
+      sinceLastPing += Math.min(gap, OWN_STALL_MS);
       if (sinceLastPing >= every && socket.isOpen()) {
         sinceLastPing = 0;
         socket.socket.ping();
