@@ -309,7 +309,14 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
   });
 
   it('under -p use_sim_time:=true, goals and drives stamped "now" follow /clock (zero until it is heard)', async () => {
+    // A bridge of its own: on the shared one the first runtime's Twist publisher and subscription hold
+    // /cmd_vel's type, and a real bridge would refuse TwistStamped there (a type conflict) too.
+    eStop.stop();
     await rt.dispose();
+    await bridge.close();
+    bridge = await startRosbridgeServer();
+    nav2 = bridge.actionServer('/robot1/navigate_to_pose', NAVIGATE_TO_POSE);
+    eStop = bridge.repeat('/e_stop', { data: false }, 100);
     rt = await createTestRuntime({
       plugins: [ros2Plugin],
       rosArgs: ['-p', 'use_sim_time:=true'],
@@ -325,6 +332,7 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
         },
       },
     });
+    await eventually(() => bridge.subscribers('/e_stop') > 0, 8000, 'the safety path');
     expect(rt.logs.some((l) => l.includes('use_sim_time: on the simulation clock /clock'))).to.equal(true);
     // The same from a params file, and what else it says is named as not used.
     const file = join(rt.dir, 'params.yaml');
@@ -376,7 +384,6 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
       await eventually(() => nav2.goals.length === 2, 3000, 'the second goal');
       expect(goalStamp(1)).to.deep.equal({ sec: 42, nanosec: 500_000_000 });
       await call('drive', { linear_m_s: 0.1, angular_rad_s: 0, duration_s: 1 });
-      // (The first runtime's zero Twist on closing is on /cmd_vel too: the stamped ones are this runtime's.)
       const stamped = () =>
         bridge.published('/cmd_vel').filter((m) => 'header' in m) as Array<{ header: { stamp: unknown } }>;
       await eventually(() => stamped().length > 0, 3000, 'a drive command');

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
-import { Tag, encode } from 'cbor2';
+import { encode } from 'cbor2';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { cborMessage, jsonMessage, nonexistentField, widenFloat32 } from './rosbridge-messages.js';
 
 /** One operation the server received. */
 export interface RosbridgeOp {
@@ -22,18 +23,40 @@ export interface RosbridgeOp {
  * - **A subscription the bridge refuses is refused silently** (`capabilities/subscribe.py`,
  *   `internal/subscribers.py` `TypeConflictException`): a subscribe whose type differs from the topic's, or
  *   that names no type for a topic nobody has, is logged and nothing is ever delivered.
- * - **Advertise of a conflicting type is logged and ignored** (`internal/publishers.py`).
- * - **A call to a missing service** waits for it `server_timeout_time` (1 s), then answers a
- *   `service_response` with `result: false` and the reason as a string in `values`
- *   (`capabilities/call_service.py` `_failure`, `internal/services.py` `InvalidServiceException`); a
- *   `service_response` whose values cannot be built is logged and the caller waits.
+ * - **Advertise of a conflicting type is logged and ignored** (`internal/publishers.py`
+ *   `TypeConflictException`), and a publish the topic's type cannot hold is logged and not published
+ *   (`capabilities/publish.py` → `internal/message_conversion.py` `populate_instance`:
+ *   NonexistentFieldException for a field the type lacks, e.g. a Twist on a TwistStamped topic; checked for
+ *   the types `rosbridge-messages.ts` lists).
+ * - **rosapi** beside the bridge (`rosbridge_server/launch/rosbridge_websocket_launch.xml` starts it;
+ *   `rosapi/scripts/rosapi_node`): `/rosapi/topic_type` answers the graph's type of a topic, "" when the
+ *   graph does not have it; off with `rosapi: false`, when calls to it fail as for any missing service.
+ * - **A call to a missing service is answered at once** (`internal/services.py` `call_service`: a service
+ *   not in the graph's `get_service_names_and_types` raises `InvalidServiceException` before any wait; the
+ *   1 s `server_timeout_time` is for a service the graph has; ~14 ms measured on the real server) with a
+ *   `service_response` of `result: false` and the reason as a string in `values`
+ *   (`capabilities/call_service.py` `_failure`); a `service_response` whose values cannot be built is
+ *   logged and the caller waits.
+ * - **Delivery is asynchronous** (`rosbridge_server/src/rosbridge_server/websocket_handler.py`
+ *   `send_message`: `IOLoop.add_callback`): every outgoing message is written later, in order, never in the
+ *   call that produced it (a `publish` by the test, a client's op).
+ * - **`throttle_rate` and `queue_length`** (`internal/subscription_modifiers.py`, combined per client and
+ *   topic by `capabilities/subscribe.py` `update_params`): a throttle alone drops what comes within
+ *   `throttle_rate` of the last message sent; a queue keeps the newest `queue_length` (the oldest go first)
+ *   and sends them `throttle_rate` apart. A client gets one copy per message however many subscriptions it
+ *   has on the topic.
+ * - **float32 fields are widened** (`internal/message_conversion.py` `extract_values`: rclpy reads a float32
+ *   as a Python float, a double): 0.05 arrives as 0.05000000074505806, on topics, in action feedback, for
+ *   the float32 fields of the types in `rosbridge-messages.ts` (BatteryState, LaserScan, Range, Nav2's
+ *   NavigateToPose feedback).
  * - **CBOR** (`capabilities/subscribe.py`, `internal/cbor_conversion.py`): a subscription with
  *   `compression: "cbor"` gets binary frames; `sequence<float>`/`sequence<double>` fields (LaserScan
  *   ranges, BatteryState cell voltages) as RFC 8746 typed-array tags, which roslib decodes to
- *   `Float32Array`/`Float64Array`; a message with a fixed-size numeric array (Imu and Odometry
- *   covariances: numpy arrays, which `extract_cbor_values` does not handle) throws in the conversion and
- *   is never delivered, only logged. `sequence<uint8>` fields (a CompressedImage's `data`) are a CBOR byte
- *   string (`BYTESTREAM_TYPES`), and base64 text in JSON (`message_conversion.py` `_from_binary_inst`).
+ *   `Float32Array`/`Float64Array`; a message with a fixed-size array anywhere in it (found from its field
+ *   types, `rosbridge-messages.ts`: Imu, Odometry and PoseWithCovarianceStamped covariances — numpy arrays,
+ *   which `extract_cbor_values` does not handle) throws in the conversion and is never delivered, only
+ *   logged. `sequence<uint8>` fields (a CompressedImage's `data`) are a CBOR byte string
+ *   (`BYTESTREAM_TYPES`), and base64 text in JSON (`message_conversion.py` `_from_binary_inst`).
  * - **Action goals block the connection** (`capabilities/send_action_goal.py`,
  *   `rosbridge_server/src/rosbridge_server/websocket_handler.py` `IncomingQueue`): with
  *   `send_action_goals_in_new_thread = false` (the default) the connection's incoming queue runs the goal to
@@ -123,8 +146,6 @@ export interface TestActionServer {
 export interface RosbridgeServerOptions {
   /** `send_action_goals_in_new_thread` (default false, as rosbridge's default). */
   readonly actionGoalsInNewThread?: boolean;
-  /** How long a call waits for a missing service (`server_timeout_time`, 1 s in rosbridge). */
-  readonly serviceWaitMs?: number;
   /**
    * Goals are acknowledged late (`internal/actions.py`: the bridge holds a goal's handle only once the action
    * server's goal response came back, `goal_response_cb`): a goal stays 'pending' until the test accepts it,
@@ -132,57 +153,68 @@ export interface RosbridgeServerOptions {
    * `goal_handle` is None), as is a CancelGoal call (the server has not accepted it).
    */
   readonly lateGoalHandles?: boolean;
+  /**
+   * rosapi runs beside the bridge (default true, as `rosbridge_server/launch/rosbridge_websocket_launch.xml`
+   * starts it): `/rosapi/topic_type` answers a topic's type in the graph, "" for a topic it does not have.
+   */
+  readonly rosapi?: boolean;
 }
 
 const GOAL_STATUS = { succeeded: 4, canceled: 5, aborted: 6 } as const;
-
-/** `internal/cbor_conversion.py` TAGGED_ARRAY_FORMATS for the fields Mira's messages have. */
-const CBOR_TYPED_ARRAYS: Record<string, Record<string, 'float32' | 'float64'>> = {
-  'sensor_msgs/msg/LaserScan': { ranges: 'float32', intensities: 'float32' },
-  'sensor_msgs/msg/BatteryState': { cell_voltage: 'float32', cell_temperature: 'float32' },
-};
-/** Messages with fixed-size numeric arrays (numpy in rclpy), on which `extract_cbor_values` throws. */
-const CBOR_FIXED_ARRAYS: Record<string, string> = {
-  'sensor_msgs/msg/Imu': 'orientation_covariance',
-  'nav_msgs/msg/Odometry': 'pose.covariance',
-  'geometry_msgs/msg/PoseWithCovarianceStamped': 'pose.covariance',
-};
-
-/** The `sequence<uint8>` fields of Mira's messages: bytes, which JSON carries as base64 and CBOR as a byte string. */
-const BYTESTREAM_FIELDS: Record<string, readonly string[]> = {
-  'sensor_msgs/msg/CompressedImage': ['data'],
-};
-
-/** A plain Uint8Array (not a Buffer, which cbor2 would encode as its JSON form, not as a byte string). */
-const bytesOf = (value: unknown): Uint8Array => Uint8Array.from((value as ArrayLike<number> | undefined) ?? []);
-
-/** A message as rosbridge's JSON encoding writes it: byte sequences as base64 text. */
-function jsonMessage(type: string, msg: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...msg };
-  for (const field of BYTESTREAM_FIELDS[type] ?? []) out[field] = Buffer.from(bytesOf(msg[field])).toString('base64');
-  return out;
-}
-
-/** A message as `extract_cbor_values` builds it: typed arrays as tag 85/86 over little-endian bytes. */
-function cborMessage(type: string, msg: Record<string, unknown>): Record<string, unknown> {
-  const fixed = CBOR_FIXED_ARRAYS[type];
-  if (fixed) throw new Error(`'numpy.ndarray' object has no attribute 'get_fields_and_field_types' (${fixed})`);
-  const out: Record<string, unknown> = { ...msg };
-  for (const field of BYTESTREAM_FIELDS[type] ?? []) out[field] = bytesOf(msg[field]);
-  for (const [field, kind] of Object.entries(CBOR_TYPED_ARRAYS[type] ?? {})) {
-    const values = (msg[field] as number[] | undefined) ?? [];
-    const size = kind === 'float32' ? 4 : 8;
-    const bytes = Buffer.alloc(values.length * size);
-    values.forEach((v, i) => (kind === 'float32' ? bytes.writeFloatLE(v, i * 4) : bytes.writeDoubleLE(v, i * 8)));
-    out[field] = new Tag(kind === 'float32' ? 85 : 86, new Uint8Array(bytes));
-  }
-  return out;
-}
 
 interface Subscription {
   readonly client: WebSocket;
   readonly id: string;
   readonly cbor: boolean;
+  /** `throttle_rate` (ms) and `queue_length` as the client asked. */
+  readonly throttleMs: number;
+  readonly queueLength: number;
+}
+
+/**
+ * `internal/subscription_modifiers.py`, per client and topic (a client's subscriptions to one topic share
+ * one handler, with the smallest `throttle_rate` and `queue_length` of them, `capabilities/subscribe.py`
+ * `update_params`): neither set, every message goes out; a throttle alone sends a message only when the
+ * last went out at least `throttle_rate` ago and drops the rest; a queue keeps the newest `queue_length`
+ * (a deque with maxlen: the oldest go first) and sends them one at a time, `throttle_rate` apart.
+ */
+class MessageHandler {
+  #last = -Infinity;
+  readonly #queue: Array<() => void> = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  throttleMs = 0;
+  queueLength = 0;
+
+  handle(send: () => void): void {
+    if (this.queueLength === 0) {
+      if (this.throttleMs > 0 && performance.now() - this.#last < this.throttleMs) return;
+      this.#last = performance.now();
+      send();
+      return;
+    }
+    this.#queue.push(send);
+    while (this.#queue.length > this.queueLength) this.#queue.shift();
+    this.#drain();
+  }
+
+  #drain(): void {
+    if (this.#timer || this.#queue.length === 0) return;
+    const wait = Math.max(0, this.#last + this.throttleMs - performance.now());
+    // The handler's own thread: what it sends is never sent in the publisher's call.
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      const next = this.#queue.shift();
+      if (!next) return;
+      this.#last = performance.now();
+      next();
+      this.#drain();
+    }, wait);
+  }
+
+  finish(): void {
+    clearTimeout(this.#timer);
+    this.#queue.splice(0);
+  }
 }
 
 interface Goal extends TestGoal {
@@ -191,7 +223,6 @@ interface Goal extends TestGoal {
 }
 
 export async function startRosbridgeServer(options: RosbridgeServerOptions = {}): Promise<RosbridgeTestServer> {
-  const serviceWaitMs = options.serviceWaitMs ?? 1000;
   const ops: RosbridgeOp[] = [];
   const logged: string[] = [];
   const arrivals: Array<{ topic: string; msg: Record<string, unknown>; at: number }> = [];
@@ -216,24 +247,67 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
   let wss: WebSocketServer | undefined;
   let port = 0;
   const log = (line: string) => logged.push(line);
-  // A stopped process sends nothing.
+  /**
+   * Every outgoing message is written later, in order (`rosbridge_server/websocket_handler.py`
+   * `send_message`: `IOLoop.add_callback`), never in the call that produced it. A stopped process sends
+   * nothing.
+   */
+  const write = (ws: WebSocket, data: string | Uint8Array) =>
+    setImmediate(() => {
+      const out = () => {
+        if (ws.readyState === ws.OPEN) ws.send(data, { binary: typeof data !== 'string' });
+      };
+      // Stopped before its turn came: written when the process runs again, in order.
+      if (frozen) held.push(out);
+      else out();
+    });
+  /** Writes whose turn came while the process was stopped. */
+  const held: Array<() => void> = [];
   const send = (ws: WebSocket, message: unknown) => {
-    if (!frozen && ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    if (!frozen) write(ws, JSON.stringify(message));
   };
-  const deliver = (topic: string, msg: Record<string, unknown>) => {
+  /** Per client and topic: the subscription modifiers' handler. */
+  const handlers = new Map<WebSocket, Map<string, MessageHandler>>();
+  const handlerOf = (ws: WebSocket, topic: string) => {
+    const byTopic = handlers.get(ws) ?? new Map<string, MessageHandler>();
+    handlers.set(ws, byTopic);
+    let handler = byTopic.get(topic);
+    if (!handler) byTopic.set(topic, (handler = new MessageHandler()));
+    return handler;
+  };
+  /** `capabilities/subscribe.py` `update_params`: the smallest of the client's subscriptions to the topic. */
+  const updateParams = (ws: WebSocket, topic: string) => {
+    const mine = (subscriptions.get(topic) ?? []).filter((s) => s.client === ws);
+    const handler = handlerOf(ws, topic);
+    if (mine.length === 0) {
+      handler.finish();
+      handlers.get(ws)?.delete(topic);
+      return;
+    }
+    handler.throttleMs = Math.min(...mine.map((s) => s.throttleMs));
+    handler.queueLength = Math.min(...mine.map((s) => s.queueLength));
+  };
+  /** A message on the ROS side of `topic`: as subscribers get it, its float32 fields widened by rclpy. */
+  const deliver = (topic: string, original: Record<string, unknown>) => {
     if (frozen) return;
-    const type = topicTypes.get(topic);
+    const type = topicTypes.get(topic) ?? '';
+    const msg = widenFloat32(type, original);
+    const clients = new Map<WebSocket, Subscription>();
     for (const sub of subscriptions.get(topic) ?? []) {
-      if (sub.client.readyState !== sub.client.OPEN) continue;
-      if (!sub.cbor) {
-        sub.client.send(JSON.stringify({ op: 'publish', topic, msg: jsonMessage(type ?? '', msg) }));
-        continue;
-      }
-      try {
-        sub.client.send(encode({ op: 'publish', topic, msg: cborMessage(type ?? '', msg) }), { binary: true });
-      } catch (error) {
-        log(`subscribe ${topic}: ${(error as Error).message}`);
-      }
+      if (sub.client.readyState === sub.client.OPEN && !clients.has(sub.client)) clients.set(sub.client, sub);
+    }
+    for (const [client, sub] of clients) {
+      handlerOf(client, topic).handle(() => {
+        if (!sub.cbor) {
+          write(client, JSON.stringify({ op: 'publish', topic, msg: jsonMessage(type, msg) }));
+          return;
+        }
+        try {
+          write(client, encode({ op: 'publish', topic, msg: cborMessage(type, msg) }));
+        } catch (error) {
+          log(`subscribe ${topic}: ${(error as Error).message}`);
+        }
+      });
     }
   };
   /** `internal/publishers.py` / `subscribers.py`: a topic has one type; a conflict is an exception, logged. */
@@ -263,8 +337,15 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
       case 'subscribe': {
         if (!claimType('subscribe', op.topic, op.type)) return;
         const list = subscriptions.get(op.topic) ?? [];
-        list.push({ client: ws, id: String(op.id), cbor: op.compression === 'cbor' });
+        list.push({
+          client: ws,
+          id: String(op.id),
+          cbor: op.compression === 'cbor',
+          throttleMs: Number(op.throttle_rate ?? 0),
+          queueLength: Number(op.queue_length ?? 0),
+        });
         subscriptions.set(op.topic, list);
+        updateParams(ws, op.topic);
         return;
       }
       case 'unsubscribe': {
@@ -273,6 +354,7 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
           op.topic,
           list.filter((s) => s.client !== ws || (op.id !== undefined && s.id !== String(op.id))),
         );
+        updateParams(ws, op.topic);
         return;
       }
       case 'advertise':
@@ -283,6 +365,14 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
       case 'publish':
         // Implicit registration: no advertise needed when the type is known.
         if (!claimType('publish', op.topic, undefined)) return;
+        {
+          // The bridge's publisher has the topic's type: a message that type cannot hold is not published.
+          const field = nonexistentField(topicTypes.get(op.topic)!, (op.msg ?? {}) as Record<string, unknown>);
+          if (field) {
+            log(`publish ${op.topic}: NonexistentFieldException: ${topicTypes.get(op.topic)} has no field ${field}`);
+            return;
+          }
+        }
         arrivals.push({ topic: op.topic, msg: op.msg as Record<string, unknown>, at: Date.now() });
         deliver(op.topic, op.msg as Record<string, unknown>);
         return;
@@ -314,18 +404,31 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
           });
           return;
         }
+        if (op.service === '/rosapi/topic_type' && options.rosapi !== false) {
+          // rosapi/scripts/rosapi_node `get_topic_type` (rosapi/src/rosapi/proxy.py): the graph's type, or "".
+          const topic = String((op.args as { topic?: unknown } | undefined)?.topic ?? '');
+          send(ws, {
+            op: 'service_response',
+            id: op.id,
+            service: op.service,
+            values: { type: topicTypes.get(topic) ?? '' },
+            result: true,
+          });
+          return;
+        }
         const provider = services.get(op.service);
         if (!provider) {
-          setTimeout(() => {
-            log(`call_service InvalidServiceException: Service ${op.service} does not exist`);
-            send(ws, {
-              op: 'service_response',
-              service: op.service,
-              values: `Service ${op.service} does not exist`,
-              result: false,
-              id: op.id,
-            });
-          }, serviceWaitMs).unref();
+          // Looked up in the graph first (`internal/services.py` `call_service`: not among
+          // get_service_names_and_types, InvalidServiceException at once); the 1 s wait_for_service is only
+          // for a service the graph has.
+          log(`call_service InvalidServiceException: Service ${op.service} does not exist`);
+          send(ws, {
+            op: 'service_response',
+            service: op.service,
+            values: `Service ${op.service} does not exist`,
+            result: false,
+            id: op.id,
+          });
           return;
         }
         const forwardId = `service_request:${op.service}:${++nextCall}`;
@@ -379,8 +482,10 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
       // capabilities/send_action_goal.py: feedback goes out only when the goal asked for it.
       feedback: (values) => {
         accept();
-        if (state === 'active' && op.feedback === true)
-          send(ws, { op: 'action_feedback', id: op.id, action: op.action, values });
+        if (state === 'active' && op.feedback === true) {
+          const feedbackType = `${String(op.action_type)}_Feedback`;
+          send(ws, { op: 'action_feedback', id: op.id, action: op.action, values: widenFloat32(feedbackType, values) });
+        }
       },
       succeed: (values) => {
         accept();
@@ -446,6 +551,8 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
           list.filter((s) => s.client !== ws),
         );
       for (const [name, provider] of services) if (provider === ws) services.delete(name);
+      for (const handler of handlers.get(ws)?.values() ?? []) handler.finish();
+      handlers.delete(ws);
       queues.delete(ws);
     });
   };
@@ -477,6 +584,7 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
     if (!server) return;
     tcp = undefined;
     frozen = false;
+    held.splice(0);
     backlog.splice(0);
     for (const client of wss?.clients ?? []) client.terminate();
     for (const socket of sockets) socket.destroy();
@@ -523,7 +631,7 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
       return server;
     },
     sendRaw: (text) => {
-      for (const client of wss?.clients ?? []) if (client.readyState === client.OPEN) client.send(text);
+      for (const client of wss?.clients ?? []) write(client, text);
     },
     freeze: () => {
       frozen = true;
@@ -531,6 +639,7 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
     },
     thaw: () => {
       frozen = false;
+      for (const out of held.splice(0)) out();
       for (const socket of sockets) if (!backlog.includes(socket)) socket.resume();
       for (const socket of backlog.splice(0)) serve(socket);
     },
