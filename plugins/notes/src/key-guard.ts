@@ -6,7 +6,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
+  readSync,
   renameSync,
   rmSync,
   writeSync,
@@ -81,8 +81,8 @@ export class KeyGuard {
   /** Misses counted in this process and not yet appended (they are, just after the call that made them answered). */
   #pending: GuardRecord[] = [];
   #flushing: NodeJS.Immediate | undefined;
-  /** The file as last read, and the identity (inode, size, modification time) it was read at. */
-  #cache: { stamp: string; records: GuardRecord[] } = { stamp: '', records: [] };
+  /** The file as last read: its inode, how many bytes were read, and the records in them. */
+  #cache: { ino: number; size: number; records: GuardRecord[] } = { ino: -1, size: 0, records: [] };
 
   constructor(storePath: string, limits: KeyGuardLimits, clock: Clock, log: (message: string) => void) {
     this.#dir = `${storePath}.key-guard`;
@@ -177,26 +177,33 @@ export class KeyGuard {
     return { scope, ...(origin ? { origin } : {}), misses: misses.length, until };
   }
 
-  /** The file's records, read again only when it changed (a keyed call costs a `stat` otherwise). */
+  /**
+   * The file's records. Appends are read alone (the file only grows between compactions, which give it a
+   * new inode), so a keyed call costs a `stat` and the bytes written since the last.
+   */
   #read(): GuardRecord[] {
     let fd: number;
     try {
       fd = openSync(this.#file, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#failed('read', error);
-      this.#cache = { stamp: '', records: [] };
+      this.#cache = { ino: -1, size: 0, records: [] };
       return [];
     }
     try {
-      const stat = fstatSync(fd);
-      const stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
-      if (stamp === this.#cache.stamp) return this.#cache.records;
-      const records: GuardRecord[] = [];
-      for (const line of readFileSync(fd, 'utf8').split('\n')) {
+      const { ino, size } = fstatSync(fd);
+      const cache = ino === this.#cache.ino && size >= this.#cache.size ? this.#cache : { ino, size: 0, records: [] };
+      if (size === cache.size) return cache.records;
+      const bytes = Buffer.alloc(size - cache.size);
+      const got = readSync(fd, bytes, 0, bytes.length, cache.size);
+      // Up to the last whole line: a torn last line (a write in progress) is read with the next.
+      const whole = bytes.subarray(0, bytes.subarray(0, got).lastIndexOf(0x0a) + 1);
+      const records = [...cache.records];
+      for (const line of whole.toString('utf8').split('\n')) {
         const record = parseRecord(line);
         if (record) records.push(record);
       }
-      this.#cache = { stamp, records };
+      this.#cache = { ino, size: cache.size + whole.length, records };
       return records;
     } catch (error) {
       this.#failed('read', error);

@@ -135,7 +135,13 @@ function keyDigestOf(viewer: Viewer, key: string): Buffer {
 }
 
 /** How the full-text index is built; a file whose index was built otherwise is re-indexed once, at open. */
-const TEXT_INDEX_VERSION = 'segmented-1';
+const TEXT_INDEX_VERSION = 'segmented-keyed-2';
+/**
+ * Keyed notes' text is indexed apart from the others', in `notes_fts_keyed`: a search without a key, or
+ * with a key no note carries, reads the other index only, so what keyed notes hold never changes the
+ * work it does, nor its time (a word only keyed notes contain costs what an absent word costs).
+ */
+const KEYED_FTS = 'notes_fts_keyed';
 
 /** Reciprocal-rank fusion constant. */
 const RRF_K = 60;
@@ -201,6 +207,8 @@ const SQL = {
   insertLabel: 'INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)',
   deleteText: 'DELETE FROM notes_fts WHERE rowid = ?',
   insertText: 'INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)',
+  deleteKeyedText: `DELETE FROM ${KEYED_FTS} WHERE rowid = ?`,
+  insertKeyedText: `INSERT INTO ${KEYED_FTS} (rowid, content, labels) VALUES (?, ?, ?)`,
   insertNote:
     'INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
   noteById: 'SELECT * FROM notes WHERE id = ?',
@@ -220,6 +228,14 @@ const SQL = {
   labels: `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${VISIBLE} GROUP BY l.label ORDER BY count DESC, l.label`,
   ranked: 'SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?',
   rankedVisible: `SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${VISIBLE} ${WITH_LABEL} ORDER BY bm25(notes_fts) LIMIT ?`,
+  // Both indexes, for the operator and for a key some note carries: parameters (match, match, limit).
+  rankedKeyedToo: `SELECT id FROM (SELECT rowid AS id, bm25(notes_fts) AS rank FROM notes_fts WHERE notes_fts MATCH ?
+    UNION ALL SELECT rowid, bm25(${KEYED_FTS}) FROM ${KEYED_FTS} WHERE ${KEYED_FTS} MATCH ?) ORDER BY rank LIMIT ?`,
+  // Parameters (match, filter…, match, filter…, limit).
+  rankedVisibleKeyedToo: `SELECT id FROM (
+    SELECT n.id AS id, bm25(notes_fts) AS rank FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${VISIBLE} ${WITH_LABEL}
+    UNION ALL SELECT n.id, bm25(${KEYED_FTS}) FROM ${KEYED_FTS} f JOIN notes n ON n.id = f.rowid WHERE ${KEYED_FTS} MATCH ? AND ${VISIBLE} ${WITH_LABEL}
+  ) ORDER BY rank LIMIT ?`,
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
   visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ORDER BY n.id`,
   keyKnown: 'SELECT 1 FROM notes WHERE key_digest = ? AND scope IN (SELECT value FROM json_each(?)) LIMIT 1',
@@ -234,6 +250,8 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
   'count',
   'ranked',
   'rankedVisible',
+  'rankedKeyedToo',
+  'rankedVisibleKeyedToo',
   'allowed',
   'dataVersion',
   'totalChanges',
@@ -463,20 +481,27 @@ export class NotesStore {
   /** Whether the full-text index was made with today's tokenizer and today's segmentation of spaceless scripts. */
   #textIndexCurrent(): boolean {
     const sql = this.#db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'notes_fts'").pluck().get() as string;
-    return sql.includes(`'${FTS_TOKENIZER}'`) && this.#meta('text_index') === TEXT_INDEX_VERSION;
+    const keyed = this.#db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck().get(KEYED_FTS);
+    return sql.includes(`'${FTS_TOKENIZER}'`) && keyed !== undefined && this.#meta('text_index') === TEXT_INDEX_VERSION;
   }
 
-  /** Rebuilds a full-text index made with another tokenizer (files from before stemming), once. */
+  /**
+   * Rebuilds a full-text index made otherwise (files from before stemming, or with keyed notes' text in
+   * the same index as the others'), once.
+   */
   #upgradeTextIndex(): void {
     if (this.#textIndexCurrent()) return;
     this.#db.transaction(() => {
-      this.#db.exec('DROP TABLE notes_fts');
-      this.#db.exec(`CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = '${FTS_TOKENIZER}')`);
-      for (const row of this.#db.prepare('SELECT id, content FROM notes').all() as Array<{
+      this.#db.exec(`DROP TABLE notes_fts; DROP TABLE IF EXISTS ${KEYED_FTS}`);
+      for (const table of ['notes_fts', KEYED_FTS]) {
+        this.#db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(content, labels, tokenize = '${FTS_TOKENIZER}')`);
+      }
+      for (const row of this.#db.prepare('SELECT id, content, key_digest FROM notes').all() as Array<{
         id: number;
         content: string;
+        key_digest: string | null;
       }>) {
-        this.#indexText(row.id, row.content, this.#q('labelsOf').all(row.id) as string[]);
+        this.#indexText(row.id, row.content, this.#q('labelsOf').all(row.id) as string[], row.key_digest !== null);
       }
       this.#q('setMeta').run('text_index', TEXT_INDEX_VERSION);
     })();
@@ -571,20 +596,29 @@ export class NotesStore {
     return ann.index;
   }
 
-  #writeIndexes(id: number, content: string, labels: readonly string[]): void {
+  #writeIndexes(id: number, content: string, labels: readonly string[], keyed: boolean): void {
     this.#q('deleteLabels').run(id);
     const insertLabel = this.#q('insertLabel');
     labels.forEach((label, position) => insertLabel.run(id, label, position));
-    this.#q('deleteText').run(id);
-    this.#indexText(id, content, labels);
+    this.#deleteText(id);
+    this.#indexText(id, content, labels, keyed);
   }
 
-  /** Adds a note to the full-text index. */
-  #indexText(id: number, content: string, labels: readonly string[]): void {
+  #deleteText(id: number): void {
+    this.#q('deleteText').run(id);
+    this.#q('deleteKeyedText').run(id);
+  }
+
+  /** Adds a note to the full-text index, a keyed note's to the keyed notes' own. */
+  #indexText(id: number, content: string, labels: readonly string[], keyed: boolean): void {
     // The index holds the compatibility form (ﬁ → fi, ＡＢＣ → ABC, ² → 2), so search finds what
     // people type; the note itself keeps the text as written.
     // Words of scripts without spaces are set apart first, so a word inside a run of them is found.
-    this.#q('insertText').run(id, segmentSpaceless(collapseWhitespace(content.normalize('NFKC'))), labels.join(' '));
+    this.#q(keyed ? 'insertKeyedText' : 'insertText').run(
+      id,
+      segmentSpaceless(collapseWhitespace(content.normalize('NFKC'))),
+      labels.join(' '),
+    );
   }
 
   /**
@@ -616,7 +650,7 @@ export class NotesStore {
       const created = createdAt ?? now;
       const row = this.#q('insertNote').run(scope, content, key, key === null ? null : digest(key), created, created);
       const noteId = Number(row.lastInsertRowid);
-      this.#writeIndexes(noteId, content, labels);
+      this.#writeIndexes(noteId, content, labels, key !== null);
       this.#storeVector(noteId, vector);
       return noteId;
     })();
@@ -671,7 +705,7 @@ export class NotesStore {
     }
     this.#db.transaction(() => {
       this.#q('updateNote').run(content, this.#now(), id);
-      this.#writeIndexes(id, content, labels);
+      this.#writeIndexes(id, content, labels, existing.key_digest !== null);
       if (vector) {
         this.#storeVector(id, vector);
         this.#vectorsChanged();
@@ -685,7 +719,7 @@ export class NotesStore {
     const row = this.#require(id, viewer, writableScope);
     const note = this.#hydrate(row);
     this.#db.transaction(() => {
-      this.#q('deleteText').run(id);
+      this.#deleteText(id);
       this.#deleteVector(id);
       this.#q('deleteLabels').run(id);
       this.#q('deleteNote').run(id);
@@ -824,6 +858,9 @@ export class NotesStore {
     }
     const words = Array.from(segmentSpaceless(query.normalize('NFKC')).matchAll(/[\p{L}\p{N}]+/gu), ([word]) => word);
     const wantedLabel = labelFilter(label);
+    // The key is decided before any keyed row is touched: a key no note in view carries searches as no key.
+    if (!viewer.operator && viewer.key !== null && !this.keyKnown(viewer)) viewer = { ...viewer, key: null };
+    const keyedToo = viewer.operator || viewer.key !== null;
     const filter = [...this.#filterParams(viewer), wantedLabel, wantedLabel];
     const state = this.embeddingState();
     let why: string | undefined;
@@ -847,13 +884,23 @@ export class NotesStore {
       return [...every, ...run(terms.join(' OR ')).filter((id) => !seen.has(id))].slice(0, pool);
     };
     const rankedWithFilter = () =>
-      allThenAny((match) => this.#q('rankedVisible').all(match, ...filter, pool) as number[]);
+      allThenAny(
+        (match) =>
+          (keyedToo
+            ? this.#q('rankedVisibleKeyedToo').all(match, ...filter, match, ...filter, pool)
+            : this.#q('rankedVisible').all(match, ...filter, pool)) as number[],
+      );
     // Full text ranks in the FTS index alone (cheap); visibility is checked afterwards, and only
     // when part of the pool is hidden is the ranking redone joined with the filter.
     let fetched: number[] = [];
     const filterLater = why !== undefined && wantedLabel === null;
     if (terms.length > 0) {
-      fetched = allThenAny((match) => this.#q('ranked').all(match, pool) as number[]);
+      fetched = allThenAny(
+        (match) =>
+          (keyedToo
+            ? this.#q('rankedKeyedToo').all(match, match, pool)
+            : this.#q('ranked').all(match, pool)) as number[],
+      );
       let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter);
       if (!filterLater && ranked.length < pool && fetched.length === pool) ranked = rankedWithFilter();
       addRanks(ranked);
@@ -975,7 +1022,7 @@ export class NotesStore {
     }
     const labels = [...new Set([...this.#hydrate(kept).labels, ...this.#hydrate(dropped).labels])].slice(0, 8);
     this.#db.transaction(() => {
-      this.#writeIndexes(keep, kept.content, labels);
+      this.#writeIndexes(keep, kept.content, labels, kept.key_digest !== null);
       this.delete(drop, viewer, undefined);
     })();
     return this.#read(keep);
@@ -1054,7 +1101,7 @@ export class NotesStore {
           n.updated_at,
         );
         const id = Number(row.lastInsertRowid);
-        this.#writeIndexes(id, content, labels);
+        this.#writeIndexes(id, content, labels, n.private_key !== null);
         this.#storeVector(id, vectors[i]);
         added += 1;
       });

@@ -77,14 +77,20 @@ function locked(lock: KeyLockout): ToolResult {
  */
 function readingViewer(ctx: NotesToolContext, key: string | null, origin: KeyOrigin): Viewer | ToolResult {
   const asked = viewer(ctx, key);
-  if (asked.key === null) return asked;
   const store = ctx.store();
+  // A read without a key does the guard's work too (the lockout look-up, a key look-up that finds
+  // nothing) and ignores it: a wrong key's answer then costs what no key's costs.
   const lock = store.keyLockout(ctx.scope(), origin);
+  const known = store.keyKnown(asked.key === null ? { ...asked, key: NO_KEY } : asked);
+  if (asked.key === null) return asked;
   if (lock) return locked(lock);
-  if (store.keyKnown(asked)) return asked;
+  if (known) return asked;
   store.recordKeyMiss(ctx.scope(), origin);
   return viewer(ctx, null);
 }
+
+/** A key no note carries (a key is at least one character): what a read without a key looks up. */
+const NO_KEY = '';
 
 const isResult = (value: Viewer | ToolResult): value is ToolResult => 'content' in value;
 
