@@ -43,7 +43,13 @@ export { NAVIGATE_TO_POSE, NAVIGATION_SENSOR, type NavigationMapping } from './n
 export { CLOCK_QOS, CLOCK_TOPIC, CLOCK_TYPE, simulationClock, timeMs, type RosClock } from './ros-time.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';
 export { E_STOP_QOS, E_STOP_TYPE, subscribeEStop } from './safety/e-stop.js';
-export { CONFIRM_MS, SafetyController, type SafetyEnvironment } from './safety/controller.js';
+export {
+  CONFIRM_MS,
+  SafetyController,
+  TOPIC_TYPE_SERVICE,
+  TOPIC_TYPE_SERVICE_TYPE,
+  type SafetyEnvironment,
+} from './safety/controller.js';
 export {
   CLOCK_SKEW_WARN_S,
   DEFAULT_E_STOP_TIMEOUT_MS,

@@ -21,6 +21,17 @@ export const CONFIRM_MS = 300;
 /** How long an unheard e-stop topic waits to be reported when `eStopTimeoutMs` is 0. */
 const E_STOP_REPORT_MS = 1000;
 const RELIABLE = { reliability: 'reliable', durability: 'volatile', depth: 10 } as const;
+/**
+ * rosapi's topic type service, which rosbridge's launch file starts beside the bridge: the type the ROS graph
+ * has for a topic ("" for a topic it does not have). A bridge refuses every command of another type on a
+ * topic (its publisher's TypeConflictException, or a message its type cannot hold) and says so only in its
+ * own log; this is how the safety path learns it.
+ */
+export const TOPIC_TYPE_SERVICE = '/rosapi/topic_type';
+/** The type of {@link TOPIC_TYPE_SERVICE}: request `topic`, response `type`. */
+export const TOPIC_TYPE_SERVICE_TYPE = 'rosapi_msgs/srv/TopicType';
+/** How long the safety path waits for rosapi's answer before it drives without one. */
+const TOPIC_TYPE_MS = 1000;
 
 /** What the controller runs on. */
 export interface SafetyEnvironment {
@@ -80,6 +91,12 @@ export class SafetyController {
   #cancelWhenKnown: string | undefined;
   /** A goal of Mira's was running when the link failed: cancel every goal first thing on the next connection. */
   #cancelOnReconnect = false;
+  /**
+   * The command topic's type in the ROS graph, asked of rosapi once per connection over a supervised link:
+   * the type, "" (the graph does not have the topic), or undefined (no rosapi: it cannot be told).
+   */
+  #graphType: Promise<string | undefined> | undefined;
+  #noRosapiSaid = false;
   /** Under `use_sim_time`, the simulation clock that `now` stamps follow. */
   #simClock: RosClock | undefined;
   /** Zero-velocity echoes awaited on the command topic. */
@@ -113,6 +130,7 @@ export class SafetyController {
       this.#later(() => this.#reportUnheardEStop(), drive.eStopTimeoutMs || E_STOP_REPORT_MS);
     }
     if (this.#transport.link) {
+      this.#graphType = this.#askGraphType();
       // Our own zeros coming back through the bridge confirm a stop reached ROS.
       this.#transport.subscribe(drive.topic, drive.type, (message) => {
         const { linear, angular } = velocityOf(message);
@@ -172,6 +190,43 @@ export class SafetyController {
     if (this.#active?.serial !== target.serial) return false;
     await this.#write(target.linear, target.angular);
     return true;
+  }
+
+  /** rosapi's answer on the command topic's type; undefined when there is no rosapi to ask. */
+  async #askGraphType(): Promise<string | undefined> {
+    const topic = this.#drive.topic;
+    try {
+      const answer = await this.#transport.callService(
+        TOPIC_TYPE_SERVICE,
+        TOPIC_TYPE_SERVICE_TYPE,
+        { topic },
+        TOPIC_TYPE_MS,
+      );
+      return typeof answer.type === 'string' ? answer.type : undefined;
+    } catch (error) {
+      if (!this.#noRosapiSaid) {
+        this.#noRosapiSaid = true;
+        this.#log(
+          `cannot ask the bridge the type of ${topic} (${(error as Error).message}); a type conflict there would ` +
+            'refuse every command without a word here (start rosapi beside rosbridge, as its launch file does)',
+        );
+      }
+      return undefined;
+    }
+  }
+
+  /** Why the bridge refuses every command on the drive topic: the graph has it with another type. */
+  async #typeConflict(): Promise<{ reason: string; error: string } | undefined> {
+    const known = await this.#graphType;
+    const drive = this.#drive;
+    if (!known || known === drive.type) return undefined;
+    return {
+      reason: 'type_conflict',
+      error:
+        `not driving: the ROS graph has ${drive.topic} as ${known}, this profile drives it as ${drive.type}, and ` +
+        `the bridge refuses every command of the other type (a type conflict it reports only in its own log); ` +
+        `nothing was sent — set the drive's type to ${known}, or use the topic the base listens on`,
+    };
   }
 
   #eStopFresh(): boolean {
@@ -387,6 +442,8 @@ export class SafetyController {
       });
       return;
     }
+    // The graph may have changed while the link was down (a base restarted with another type).
+    this.#graphType = this.#askGraphType();
     // First on every new connection: zero velocity, before any other command.
     this.#write(0, 0).catch((error: Error) =>
       this.#log(`zero velocity on reconnection could not be sent: ${error.message}`),
@@ -473,7 +530,9 @@ export class SafetyController {
           });
           return;
         }
-        const refusal = this.#fenced(message.askedAt, 'drive') ?? this.#driveRefusal();
+        // Asked first: a stop while rosapi answers must still fence this drive off below.
+        const conflict = await this.#typeConflict();
+        const refusal = this.#fenced(message.askedAt, 'drive') ?? this.#driveRefusal() ?? conflict;
         if (refusal) {
           this.#env.post({ type: 'reply', id: message.id, ok: false, ...refusal });
           return;
