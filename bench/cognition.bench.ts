@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { MemoryErrorCodes, type EpisodeInfo } from '@mira/core';
 import { createTestRuntime, startScriptedModelServer } from '@mira/core/testing';
@@ -8,12 +11,16 @@ import { bareReader } from './lib/bare.js';
 import { aliasName, entityName, generate } from './lib/generate.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
 import { fmt, rng, timeEach } from './lib/stats.js';
+import { REPO_ROOT, runMira } from '../test/helpers/run-mira.js';
+import { buildLlamaServer, startRealModelServer, testModel } from '../test/model-server/llama-server.js';
 
 export interface CognitionBenchOptions {
   readonly big: { entities: number; memories: number };
   readonly episodes: number;
   readonly recalls: number;
   readonly log: (m: string) => void;
+  /** Also the prompt against a real llama-server (builds it on the first run); off in the smoke test. */
+  readonly realServer?: boolean;
 }
 
 async function engineOverhead(episodes: number) {
@@ -77,6 +84,9 @@ export async function cognitionBench(options: CognitionBenchOptions): Promise<vo
   const big = generate(options.big.entities, options.big.memories, log);
   log(`cognition: recall_memory on ${big.memories} memories…`);
   const recall = await recallLatency(big.path, big.entities, big.aliasEvery, options.recalls);
+  // The smoke pass (bench/run.ts --smoke, in npm test) proves the benchmark runs; it builds no server.
+  const realServer = options.realServer ?? !process.argv.includes('--smoke');
+  const real = realServer ? `\n${await realServerLayouts(log)}` : '';
   const rows = [
     {
       measurement: 'operator episode step (console → engine → SDK → HTTP → reply)',
@@ -115,7 +125,7 @@ memories, rendering) beside the same lookups as bare better-sqlite3 statements
 (target ratio ≤ 2; p99 ratio ${fmt(recall.tool.p99 / recall.bare.p99, 2)}).
 
 ${markdownTable(rows)}
-`;
+${real}`;
   const svg = barChartSvg('Cognition: p50 latency', 'µs (lower is better)', [
     {
       label: 'one model step',
@@ -135,3 +145,133 @@ ${markdownTable(rows)}
   writeResults('cognition', md, { overhead, recall }, svg);
   process.stdout.write(`${md}\n`);
 }
+
+/** One layout's replay of a session's requests against a fresh llama-server (one slot). */
+interface LayoutReplay {
+  readonly calls: number;
+  readonly firstBytes: number;
+  readonly meanBytes: number;
+  readonly promptTokens: number;
+  readonly cachedTokens: number;
+  /** cache_n / (cache_n + prompt_n) over the calls after the first. */
+  readonly reuse: number;
+  readonly msPerCall: { p50: number; mean: number };
+}
+
+/**
+ * The layout before the prompt was laid out for caches, from a request of today's: the grounding (fixed
+ * sections and the changing tail alike) in the first system message, before the tools.
+ */
+function previousLayout(body: string): string {
+  const request = JSON.parse(body) as { messages: Array<{ role: string; content: string | null }> };
+  const tail = request.messages.at(-1)!;
+  const messages = request.messages.slice(0, -1);
+  messages[0] = { role: 'system', content: `${messages[0]!.content}\n\n${tail.content}` };
+  return JSON.stringify({ ...request, messages });
+}
+
+async function replay(cache: string, model: string, bodies: readonly string[]): Promise<LayoutReplay> {
+  const server = await startRealModelServer(cache, model);
+  const times: number[] = [];
+  let promptTokens = 0;
+  let cachedTokens = 0;
+  let laterPrompt = 0;
+  let laterCached = 0;
+  try {
+    for (const [i, body] of bodies.entries()) {
+      const started = performance.now();
+      const response = await fetch(`${server.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      await response.text();
+      times.push(performance.now() - started);
+      const call = server.calls.at(-1)!;
+      if (call.status !== 200) throw new Error(`llama-server answered ${call.status} (${call.errorType})`);
+      promptTokens += call.cacheN! + call.promptN!;
+      cachedTokens += call.cacheN!;
+      if (i > 0) {
+        laterPrompt += call.cacheN! + call.promptN!;
+        laterCached += call.cacheN!;
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  const bytes = bodies.map((b) => Buffer.byteLength(b));
+  return {
+    calls: bodies.length,
+    firstBytes: bytes[0]!,
+    meanBytes: bytes.reduce((a, b) => a + b, 0) / bytes.length,
+    promptTokens,
+    cachedTokens,
+    reuse: laterCached / laterPrompt,
+    msPerCall: { p50: sorted[Math.floor(sorted.length / 2)]!, mean: times.reduce((a, b) => a + b, 0) / times.length },
+  };
+}
+
+/**
+ * The prompt against a real llama-server (tools/llama-server, the test tier's build and model): the
+ * requests of one console session with the simulated profile, replayed to a fresh server in today's
+ * layout and in the previous one (grounding first, before the tools), one slot each.
+ */
+export async function realServerLayouts(log: (m: string) => void): Promise<string> {
+  log('cognition: building (or reusing) llama-server and the test model…');
+  const cache = buildLlamaServer();
+  const model = testModel(cache);
+  log('cognition: recording a console session against llama-server…');
+  const root = mkdtempSync(join(tmpdir(), 'mira-bench-real-'));
+  const recorder = await startRealModelServer(cache, model);
+  try {
+    const profile = join(root, 'profiles', 'mira-sim');
+    mkdirSync(profile, { recursive: true });
+    const manifest = readFileSync(join(REPO_ROOT, 'profiles', 'mira-sim', 'profile.toml'), 'utf8');
+    writeFileSync(join(profile, 'profile.toml'), manifest.replace('[openai]\n', '[openai]\nmax_tokens = 64\n'));
+    await runMira(['--profile', profile], `${BENCH_SESSION.join('\n')}\n`, {
+      env: { OPENAI_BASE_URL: recorder.url, OPENAI_API_KEY: '' },
+    });
+  } finally {
+    await recorder.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+  const bodies = recorder.calls.filter((c) => c.status === 200).map((c) => c.body);
+  log(`cognition: replaying ${bodies.length} requests in both layouts…`);
+  const today = await replay(cache, model, bodies);
+  const before = await replay(cache, model, bodies.map(previousLayout));
+  const row = (layout: string, r: LayoutReplay) => ({
+    layout,
+    calls: String(r.calls),
+    'first request bytes': String(r.firstBytes),
+    'mean request bytes': fmt(r.meanBytes, 0),
+    'prompt tokens': String(r.promptTokens),
+    'reused from cache': String(r.cachedTokens),
+    'reuse after the first call': fmt(r.reuse, 3),
+    'ms per call p50': fmt(r.msPerCall.p50, 1),
+    'ms per call mean': fmt(r.msPerCall.mean, 1),
+  });
+  return `## The prompt against a real llama-server
+
+One console session with the simulated profile (${BENCH_SESSION.length} lines), recorded against llama-server
+(tools/llama-server: built from the llama.cpp source node-llama-cpp ships; the generated random-weights
+model, 2 layers × 64, so the time per call is the server's and the prompt's, not a real model's), then
+its ${today.calls} requests replayed to a fresh server (one slot, 8,192-token context) as sent, and in the
+previous layout (all grounding in the first system message, before the tools).
+
+${markdownTable([row('today: instructions and tools first, changing grounding last', today), row('previous: grounding first, then tools', before)])}
+`;
+}
+
+const BENCH_SESSION = [
+  'memory entity add person "Ada"',
+  'Hello, who are you?',
+  'Ada prefers green tea.',
+  'What does Ada like to drink?',
+  'Please note that the spare battery is on the top shelf.',
+  'What did I ask you to note about the battery?',
+  'Drive forward slowly for one second.',
+  'What is your battery level?',
+  'Tell me everything you remember about Ada.',
+  'Thank you, that is all.',
+];

@@ -16,6 +16,8 @@ export interface ProxiedCall {
   readonly promptN: number | undefined;
   readonly errorType: string | undefined;
   readonly requestBytes: number;
+  /** The request body as Mira sent it. */
+  readonly body: string;
 }
 
 /** A running llama-server behind a recording proxy. */
@@ -75,7 +77,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function record(stream: boolean, status: number, text: string, requestBytes: number): ProxiedCall {
+function record(stream: boolean, status: number, text: string, body: string): ProxiedCall {
   let finishReason: string | undefined;
   let timings: { cache_n?: number; prompt_n?: number } | undefined;
   let errorType: string | undefined;
@@ -91,15 +93,8 @@ function record(stream: boolean, status: number, text: string, requestBytes: num
   } else {
     read(JSON.parse(text));
   }
-  return {
-    stream,
-    status,
-    finishReason,
-    cacheN: timings?.cache_n,
-    promptN: timings?.prompt_n,
-    errorType,
-    requestBytes,
-  };
+  const { cache_n: cacheN, prompt_n: promptN } = timings ?? {};
+  return { stream, status, finishReason, cacheN, promptN, errorType, requestBytes: Buffer.byteLength(body), body };
 }
 
 /**
@@ -138,8 +133,8 @@ export async function startRealModelServer(cache: string, model: string): Promis
       });
       const text = await response.text();
       if (req.url?.endsWith('/chat/completions')) {
-        const stream = JSON.parse(body.toString('utf8')).stream === true;
-        calls.push(record(stream, response.status, text, body.length));
+        const sent = body.toString('utf8');
+        calls.push(record(JSON.parse(sent).stream === true, response.status, text, sent));
       }
       res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
       res.end(text);
