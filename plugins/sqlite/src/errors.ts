@@ -41,7 +41,17 @@ export const SqliteErrors = defineErrors('@mira/sqlite', {
       foreignTables:
         '{path} is not a {what}: it has tables {tables}; user_version {userVersion}; application_id 0; it was left unchanged. Point {setting} at a new file',
       unreadableBuild: '{path} is not a {what} this build reads; left unchanged',
+      markedWithoutTables:
+        '{path} is marked as a {what} (application_id {applicationId}, schema version {userVersion}) but lacks its tables ({missing}); it was left unchanged. Point {setting} at another file',
     },
+  },
+  FOREIGN_SIDE_FILE: {
+    code: 'MIRA_ERR_STORE_FOREIGN_SIDE_FILE',
+    message:
+      "a -wal or -journal beside the database cannot be proven the database's own; nothing was opened or changed",
+    fix: 'move the side file beside the database it belongs to (or away), then start again',
+    template:
+      "{side} cannot be proven {path}'s own {what}: {why}. Opening would apply it to the database or delete it, so nothing was opened or changed. Move {side} beside the database it belongs to, or away, then start again",
   },
   READ_ONLY: {
     code: 'MIRA_ERR_STORE_READ_ONLY',

@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import { MiraError } from '@mira/core';
 import type { SqliteDatabase } from './driver.js';
 import { SqliteErrors } from './errors.js';
+import { assertSideFilesOwn, type SideFileOwner } from './side-files.js';
 
 /**
  * The `PRAGMA application_id` Mira writes into each kind of file it creates
@@ -304,9 +305,70 @@ export function inspectDatabase(path: string, schema: StoreSchema): Inspection {
   if (!isSqliteHeader(header)) throw notSqlite(path, schema);
   const fromHeader: Found = { applicationId: header.readInt32BE(68), userVersion: header.readInt32BE(60) };
   const quick = classify(path, schema, fromHeader);
+  if (quick?.state === 'current' && !quick.adopt) assertOwnTables(path, schema, fromHeader);
   if (quick) return quick;
   // The header says no application ID; the schema (and a WAL not yet checkpointed) has the last word.
   return classify(path, schema, readSchema(path, header[18] === 2, schema))!;
+}
+
+/**
+ * The tables of a file, read from an in-memory image of it (nothing is opened beside the file); undefined
+ * when the image cannot be read (a checkpoint under way, say).
+ */
+function tablesInImage(path: string): readonly string[] | undefined {
+  const image = readFileSync(path);
+  // In memory there is no log to look for: a WAL-mode image is read as a rollback-mode one.
+  image[18] = 1;
+  image[19] = 1;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(image, { readonly: true });
+    return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  } catch {
+    return undefined;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Refuses a file marked with this store's application ID and version that lacks the store's tables: a
+ * look-alike, which opening would change (its journal mode, the store's own additions).
+ */
+function assertOwnTables(path: string, schema: StoreSchema, found: Found): void {
+  const complete = (tables: readonly string[] | undefined) =>
+    tables !== undefined && schema.tables.every((table) => tables.includes(table));
+  let tables = tablesInImage(path);
+  // What is not in the file yet may be in its log (a store just created, not yet checkpointed).
+  if (!complete(tables) && existsSync(`${path}-wal`)) tables = readSchema(path, true, schema).tables;
+  if (complete(tables)) return;
+  throw SqliteErrors.error('NOT_MIRA.markedWithoutTables', {
+    path,
+    what: schema.what,
+    applicationId: hex(found.applicationId),
+    userVersion: found.userVersion,
+    missing: schema.tables.filter((table) => !tables?.includes(table)).join(', '),
+    setting: schema.setting,
+  });
+}
+
+/** Who may own the side files of a store of `schema`. */
+function sideFileOwner(schema: StoreSchema): SideFileOwner {
+  const earlier = (schema.upgrades ?? []).map((upgrade) => upgrade.from);
+  return {
+    applicationId: MIRA_APPLICATION_IDS[schema.kind],
+    versions: [schema.version, ...earlier],
+    unmarkedVersions: [schema.version, ...earlier],
+    version: schema.version,
+    tables: schema.tables,
+  };
+}
+
+/** The database's header when it is an SQLite file, else undefined (no database yet). */
+function databaseHeader(path: string): Buffer | undefined {
+  if (!existsSync(path)) return undefined;
+  const header = readHeader(path);
+  return isSqliteHeader(header) ? header : undefined;
 }
 
 /** Refuses a file or directory this process cannot write: a store there could keep nothing. */
@@ -343,6 +405,7 @@ function assertWritable(path: string, schema: StoreSchema): void {
  */
 export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema: StoreSchema): SqliteDatabase {
   const inspection = inspectDatabase(path, schema);
+  assertSideFilesOwn(path, databaseHeader(path), sideFileOwner(schema));
   if (inspection.state === 'upgrade') {
     throw SqliteErrors.error('STORE_OPEN_FAILED.needsUpgrade', {
       path,
@@ -398,6 +461,7 @@ export function openDatabase(
   onUpgrade?: (done: UpgradeDone) => void,
 ): SqliteDatabase {
   const inspection = inspectDatabase(path, schema);
+  assertSideFilesOwn(path, databaseHeader(path), sideFileOwner(schema));
   assertWritable(path, schema);
   const ours = MIRA_APPLICATION_IDS[schema.kind];
   let db: Database.Database;
