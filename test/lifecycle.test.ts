@@ -92,15 +92,32 @@ describe('process lifecycle: every ending stops the robot first (real mira, in-t
     });
   }
 
-  it('SIGINT twice (the terminal and ros2 launch): the second does not skip the stop', async () => {
+  it('SIGINT to the process group and to the process at once (a terminal under ros2 launch)', async () => {
     const mira = await driving({ detached: true });
     const sent = Date.now();
     // The terminal's Ctrl-C reaches the whole process group; launch forwards its own SIGINT at once.
+    // (Two at once may arrive as one: a pending signal is not queued twice.)
     process.kill(-mira.child.pid!, 'SIGINT');
     mira.child.kill('SIGINT');
     expect(await mira.exited).to.equal(0);
     stoppedBeforeExit(mira, sent);
+  });
+
+  it('a second and third signal while stopping are said, and do not skip the stop', async () => {
+    profile({ hang_on_stop: true }); // the orderly stop is still running when the next signals come
+    const mira = start();
+    mira.say('probe drive 0.3 0 9');
+    await mira.until(() => twists().some((t) => t.linear === 0.3), 'the drive on /cmd_vel');
+    const sent = Date.now();
+    mira.child.kill('SIGINT');
+    await mira.until(() => mira.stderr.includes('SIGINT received; stopping the robot'), 'the stop to begin');
+    mira.child.kill('SIGINT');
+    await mira.until(() => mira.stderr.includes('SIGINT received while stopping'), 'the second SIGINT');
+    mira.child.kill('SIGTERM');
+    expect(await mira.exited).to.equal(5);
+    stoppedBeforeExit(mira, sent);
     expect(mira.stderr).to.contain('SIGINT received while stopping (SIGINT received); the stop goes on');
+    expect(mira.stderr).to.contain('SIGTERM received while stopping (SIGINT received); the stop goes on');
   });
 
   it('SIGTERM to a headless mira run driving: zero velocity before exit 0', async () => {
