@@ -904,8 +904,24 @@ describe('Mind view', function () {
       await page.click('.confirm-combine');
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
       await page.waitForSelector('.delete-dup');
+      // "Delete N…" asks first, as the card's ✕ does: dismissed, nothing is deleted and the pair stays.
+      const pairShown = await page.$$eval('#duplicates .dup-note', (n) => n.map((e) => e.getAttribute('data-id')));
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.click('.delete-dup');
+      expect(asked).to.deep.equal([`Delete N${pairShown[1]}? This cannot be undone.`]);
+      expect(notes.recent({ scopes: ['lab'], key: null, operator: true }, 10)).to.have.length(3);
+      expect(await page.$$eval('#duplicates .dup-note', (n) => n.map((e) => e.getAttribute('data-id')))).to.deep.equal(
+        pairShown,
+      );
+      expect(await page.$$('.card')).to.have.length(3);
+      page.once('dialog', (dialog) => void dialog.accept());
       await page.click('.delete-dup');
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 2);
+      expect(notes.get(Number(pairShown[1]), { scopes: ['lab'], key: null, operator: true })).to.equal(undefined);
       const left = notes.recent({ scopes: ['lab'], key: null, operator: true }, 10).map((n) => n.content);
       expect(left).to.have.length(2);
       expect(notes.recent({ scopes: ['default'], key: null, operator: true }, 10)).to.have.length(4);

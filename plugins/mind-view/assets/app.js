@@ -250,6 +250,14 @@ function renderChips() {
   );
 }
 
+/**
+ * Every delete on the page asks first, with the same question: the card's ✕ and the duplicates walk's
+ * "Delete N…" alike. Nothing is removed unless the person says yes.
+ */
+function confirmDelete(id) {
+  return window.confirm(`Delete N${id}? This cannot be undone.`);
+}
+
 function card(note) {
   const meta = el(
     'div',
@@ -322,7 +330,7 @@ function card(note) {
     area.focus();
   });
   remove.addEventListener('click', async () => {
-    if (!window.confirm(`Delete N${note.id}? This cannot be undone.`)) return;
+    if (!confirmDelete(note.id)) return;
     try {
       await api(`/api/notes/${note.id}?scope=${encodeURIComponent(state.scope)}`, { method: 'DELETE' });
       status(`N${note.id} deleted`);
@@ -496,6 +504,10 @@ async function findDuplicates() {
         },
       }),
     );
+    const deleteB = act(async () => {
+      await api(`/api/notes/${b.id}?scope=${encodeURIComponent(scope)}`, { method: 'DELETE' });
+      forget(b.id);
+    });
     panel.replaceChildren(
       el('p', { text: `Pair 1 of ${left.length} left (similarity ${similarity})` }),
       el('div', { className: 'dup-pair' }, whole(a, 'dup-a'), whole(b, 'dup-b')),
@@ -511,11 +523,10 @@ async function findDuplicates() {
       el('button', {
         type: 'button',
         className: 'delete-dup',
-        text: `Delete N${b.id}`,
-        onclick: act(async () => {
-          await api(`/api/notes/${b.id}?scope=${encodeURIComponent(scope)}`, { method: 'DELETE' });
-          forget(b.id);
-        }),
+        text: `Delete N${b.id}…`,
+        onclick: async () => {
+          if (confirmDelete(b.id)) await deleteB();
+        },
       }),
       el('button', {
         type: 'button',
