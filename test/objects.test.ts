@@ -1,18 +1,24 @@
 // The rules under object payloads and snapshots, file by file: what an object may be (objects.ts), how the
 // SQLite store keeps its files (object-files.ts), and how a snapshot picks its camera, its freshness and the
 // pose it records (snapshots.ts) — on real SQLite files, with sensor readings as a transport delivers them.
+import { execFileSync } from 'node:child_process';
 import {
+  existsSync,
+  lstatSync,
+  lutimesSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import {
   DEFAULT_MAX_OBJECT_BYTES,
@@ -29,7 +35,7 @@ import {
   type SensorDefinition,
   type SensorReading,
 } from '@mira/core';
-import { SqliteMemoryStore } from '@mira/plugin-memory';
+import { ObjectFiles, SqliteMemoryStore, type WriteSeam } from '@mira/plugin-memory';
 import { objectFile, pngBytes, rejection } from './conformance/memory-store-contract.js';
 
 const thrown = (fn: () => unknown): MiraError => {
@@ -113,7 +119,9 @@ describe("object payloads: the SQLite store's files", () => {
     expect(mode(join(dir, 'objects', 'DATABASE'))).to.equal(0o600);
     expect(readFileSync(join(dir, 'objects', 'DATABASE'), 'utf8')).to.equal('memory.sqlite3\n');
     // No temporary file is left behind.
-    expect(readdirSync(join(dir, 'objects', 'tmp'))).to.deep.equal([]);
+    expect(readdirSync(join(dir, 'objects'), { recursive: true }).map(String).sort()).to.deep.equal(
+      ['DATABASE', 'sha256', join('sha256', sha.slice(0, 2)), join('sha256', sha.slice(0, 2), sha.slice(2))].sort(),
+    );
     expect(readFileSync(objectFile(dir, sha)).equals(pngBytes(500))).to.equal(true);
   });
 
@@ -147,16 +155,90 @@ describe("object payloads: the SQLite store's files", () => {
     expect(readFileSync(join(top, 'ff', 'short'), 'utf8')).to.equal('not an object');
   });
 
-  it('removes unfinished temporary files after the grace period, not before', async () => {
-    await keep(store, pngBytes(500));
-    const old = join(dir, 'objects', 'tmp', 'left-by-a-crash');
-    const fresh = join(dir, 'objects', 'tmp', 'being-written');
-    writeFileSync(old, 'x');
+  it('removes its own unfinished temporary files after the grace period, not before, and nothing else', async () => {
+    const memory = await keep(store, pngBytes(500));
+    const sha = memory.payloads[1]!.sha256!;
+    const shard = join(dir, 'objects', 'sha256', sha.slice(0, 2));
+    const own = (name: string) => `.mira-tmp-${name}-${'0a'.repeat(6)}`;
+    // Left by a crash: Mira's names, in the shard directory, beside the marker, and an earlier build's in tmp/.
+    const old = [
+      join(shard, own('b'.repeat(62))),
+      join(dir, 'objects', own('DATABASE')),
+      join(dir, 'objects', 'tmp', `${'c'.repeat(64)}.${'1f'.repeat(6)}`),
+    ];
+    mkdirSync(join(dir, 'objects', 'tmp'), { recursive: true });
+    for (const path of old) writeFileSync(path, 'x');
+    const fresh = join(shard, own('d'.repeat(62)));
     writeFileSync(fresh, 'x');
-    age(old, DEFAULT_OBJECT_GRACE_MS + 1000);
+    for (const path of [...old, fresh]) age(path, path === fresh ? 0 : DEFAULT_OBJECT_GRACE_MS + 1000);
     await store.collectObjects();
-    expect(() => statSync(old)).to.throw();
+    for (const path of old) expect(existsSync(path), path).to.equal(false);
     expect(statSync(fresh).isFile()).to.equal(true);
+  });
+
+  it('never removes a file in an objects/tmp/ that was there before, nor one of another name or kind', async () => {
+    // A tmp/ directory beside the database that is not Mira's, with old files of all kinds.
+    const tmp = join(dir, 'objects', 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    const foreign = ['left-by-a-crash', 'notes.txt', `${'c'.repeat(64)}.bak`, `.mira-tmp-${'e'.repeat(62)}-short`];
+    for (const name of foreign) writeFileSync(join(tmp, name), 'theirs');
+    execFileSync('mkfifo', [join(tmp, `${'a'.repeat(64)}.${'1f'.repeat(6)}`)]);
+    symlinkSync('/etc/hostname', join(tmp, `${'b'.repeat(64)}.${'1f'.repeat(6)}`));
+    const memory = await keep(store, pngBytes(500));
+    const shard = join(dir, 'objects', 'sha256', memory.payloads[1]!.sha256!.slice(0, 2));
+    execFileSync('mkfifo', [join(shard, `.mira-tmp-${'f'.repeat(62)}-${'0a'.repeat(6)}`)]);
+    const before = readdirSync(dir, { recursive: true }).map(String).sort();
+    for (const path of readdirSync(tmp)) lutimesSync(join(tmp, path), 0, 0);
+    expect(await store.collectObjects(0)).to.deep.equal({ objects: 0, bytes: 0 });
+    expect(readdirSync(dir, { recursive: true }).map(String).sort()).to.deep.equal(before);
+    for (const name of foreign) expect(readFileSync(join(tmp, name), 'utf8')).to.equal('theirs');
+  });
+
+  it('leaves no marker and no temporary file when a write fails (a full disk), and claims the directory next time', async () => {
+    const database = join(dir, 'fresh', 'memory.sqlite3');
+    mkdirSync(dirname(database));
+    const full: WriteSeam = (fd, bytes, offset) => {
+      // A disk with room for one byte: the first write takes it, the next fails as the kernel says.
+      if (offset === 0 && bytes.length > 1) return writeSync(fd, bytes, 0, 1);
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });
+    };
+    const object = prepareObject({ bytes: pngBytes(500), mediaType: 'image/png' });
+    expect(() => new ObjectFiles(database, full).put(object)).to.throw(/ENOSPC/);
+    expect(readdirSync(join(dir, 'fresh', 'objects'), { recursive: true })).to.deep.equal([]);
+    // The next write, with room, claims the directory and keeps the object.
+    new ObjectFiles(database).put(object);
+    expect(readFileSync(join(dir, 'fresh', 'objects', 'DATABASE'), 'utf8')).to.equal('memory.sqlite3\n');
+    // An object that fails after the marker is in place leaves no temporary file either.
+    const other = prepareObject({ bytes: pngBytes(600), mediaType: 'image/png' });
+    expect(() => new ObjectFiles(database, full).put(other)).to.throw(/ENOSPC/);
+    expect(
+      readdirSync(join(dir, 'fresh', 'objects'), { recursive: true })
+        .map(String)
+        .filter((name) => name.includes('.mira-tmp-')),
+    ).to.deep.equal([]);
+  });
+
+  it('claims an empty marker an earlier build left when its write failed', async () => {
+    mkdirSync(join(dir, 'objects'), { mode: 0o700 });
+    writeFileSync(join(dir, 'objects', 'DATABASE'), '', { mode: 0o600 });
+    await keep(store, pngBytes(500));
+    expect(readFileSync(join(dir, 'objects', 'DATABASE'), 'utf8')).to.equal('memory.sqlite3\n');
+  });
+
+  it('reads only regular files: a FIFO as an object, as the marker, or in its directories freezes nothing', async () => {
+    const memory = await keep(store, pngBytes(500));
+    const path = objectFile(dir, memory.payloads[1]!.sha256!);
+    rmSync(path);
+    execFileSync('mkfifo', [path]);
+    expect((await rejection(store.readObject(memory.id))).code).to.equal('MIRA_ERR_MEMORY_BACKEND');
+    // Storing the same bytes again does not read it either, nor replace what is not Mira's.
+    expect((await rejection(keep(store, pngBytes(500)))).code).to.equal('MIRA_ERR_MEMORY_BACKEND');
+    expect(lstatSync(path).isFIFO()).to.equal(true);
+    expect(await store.objectUsage()).to.deep.equal({ objects: 0, bytes: 0 });
+    rmSync(join(dir, 'objects', 'DATABASE'));
+    execFileSync('mkfifo', [join(dir, 'objects', 'DATABASE')]);
+    expect((await rejection(keep(store, pngBytes(700)))).code).to.equal('MIRA_ERR_MEMORY_BACKEND');
+    expect((await rejection(store.collectObjects(0))).code).to.equal('MIRA_ERR_MEMORY_BACKEND');
   });
 
   it('says the object store failed, not that an object is missing, when its file cannot be read', async () => {

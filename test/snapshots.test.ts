@@ -1,7 +1,7 @@
 // Snapshots: the camera's latest frame kept as an observation memory with an object payload, on the
 // simulator (its rendered camera) and over the in-test rosbridge (JSON base64 and CBOR byte strings), with
 // a real SQLite file and its objects directory.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { expect } from 'chai';
@@ -120,8 +120,26 @@ describe('memory snapshot on the simulator (its rendered camera, a real SQLite f
     expect((await rt.run('memory snapshot save MEM1 memory.sqlite3 --force')).output.join('\n')).to.contain(
       'MIRA_ERR_FILE_IS_STORE',
     );
-    // A damaged object is refused, not saved.
+    // Nothing is written inside the objects directory, --force or not, by name or through a link.
     const file = objectFile(rt.dir, object.sha256);
+    const objects = join(rt.dir, 'objects');
+    symlinkSync(objects, join(rt.dir, 'link-to-objects'));
+    const listing = () => readdirSync(objects, { recursive: true }).map(String).sort();
+    const before = listing();
+    for (const target of [
+      `${file} --force`,
+      'objects/DATABASE --force',
+      'objects/new.png',
+      'objects/sha256/new.png --force',
+      'link-to-objects/DATABASE --force',
+    ]) {
+      const { ok, output } = await rt.run(`memory snapshot save MEM1 ${target}`);
+      expect(ok, target).to.equal(false);
+      expect(output.join('\n'), target).to.contain('MIRA_ERR_MEMORY_SNAPSHOT_INTO_OBJECTS');
+    }
+    expect(listing()).to.deep.equal(before);
+    expect(readFileSync(join(objects, 'DATABASE'), 'utf8')).to.equal('memory.sqlite3\n');
+    // A damaged object is refused, not saved.
     writeFileSync(file, Buffer.concat([object.bytes.subarray(0, 20), Buffer.from('!'), object.bytes.subarray(21)]));
     const damaged = await rt.run('memory snapshot save MEM1 damaged.png');
     expect(damaged.output.join('\n')).to.contain('MIRA_ERR_MEMORY_OBJECT_CORRUPT');

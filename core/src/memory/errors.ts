@@ -213,6 +213,14 @@ export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
     template:
       '{root} holds the objects of {owner}, not of {database}; give each memory database a directory of its own',
   },
+  SNAPSHOT_INTO_OBJECTS: {
+    code: 'MIRA_ERR_MEMORY_SNAPSHOT_INTO_OBJECTS',
+    message:
+      "the path lies inside the memory's objects directory, which holds the store's own files; nothing was written",
+    fix: 'save the image somewhere else',
+    template:
+      "{path} lies inside {root}, the memory's objects directory, which holds the store's own files; nothing was written (--force never writes there). Save it somewhere else",
+  },
   CLOSED: {
     code: 'MIRA_ERR_MEMORY_CLOSED',
     message: 'the memory store is closed',

@@ -27,7 +27,23 @@ import {
   type SnapshotSensors,
   whyStale,
 } from '@mira/core';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { readableFileWarnings } from '@mira/sqlite';
+
+/** `path` with its existing part's links resolved: where a write to it would land. */
+function landing(path: string): string {
+  const absolute = resolve(path);
+  if (existsSync(absolute)) return realpathSync(absolute);
+  const parent = dirname(absolute);
+  return parent === absolute ? absolute : join(landing(parent), basename(absolute));
+}
+
+/** True when `path` is `dir` or lies inside it, links resolved. */
+function inside(path: string, dir: string): boolean {
+  const rel = relative(landing(dir), landing(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
 
 /** Where the commands find the store; `undefined` when persistent memory is disabled. */
 export interface MemoryCommandContext {
@@ -356,6 +372,10 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const object = await ctx.store().readObject(id);
         if (!object) throw MemoryErrors.error('SNAPSHOT_UNAVAILABLE.noImageHint', { ref: memoryRef(id) });
         const path = ctx.resolvePath?.(input.args[1]!) ?? input.args[1]!;
+        // The objects directory holds the store's own files: nothing is written there, --force or not.
+        const objects = ctx.databasePath === undefined ? undefined : join(dirname(ctx.databasePath), 'objects');
+        if (objects !== undefined && inside(path, objects))
+          throw MemoryErrors.error('SNAPSHOT_INTO_OBJECTS', { path, root: objects });
         writeFileSafely(path, object.bytes, { force: input.options.has('force'), protect: ctx.protectedFiles?.() });
         out.print(
           `saved ${memoryRef(id)}'s ${object.mediaType} (${object.bytes.length} bytes, sha256 verified) to ${path}`,

@@ -16,6 +16,7 @@ export { CONSOLE_SOURCE_KIND, formatMemoryLine, memoryCommands, type MemoryComma
 export { MEMORY_SCHEMA_V1, SCHEMA_V1 } from './schema-v1.js';
 export { MEMORY_SCHEMA, SCHEMA_V2, SCHEMA_VERSION } from './schema-v2.js';
 export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from './sqlite-memory-store.js';
+export { ObjectFiles, readRegularFile, type WriteSeam } from './object-files.js';
 // The fleet store itself is in '@mira/plugin-memory/postgres' (it loads typeorm and the PostgreSQL driver).
 export { SPACE_PATTERN } from './postgres/space.js';
 export { FleetErrorCodes, FleetErrors } from './postgres/errors.js';

@@ -5,36 +5,99 @@
  * whole or not at all (a temporary file, fsync'd, renamed into place, the directory fsync'd), readable
  * by its owner only (0600, directories 0700), and never rewritten: the same bytes have the same name.
  * `objects/DATABASE` names the database the directory belongs to, so a second database in the same
- * directory can never collect the first one's objects.
+ * directory can never collect the first one's objects; it too is written whole or not at all.
+ *
+ * The directory may hold files that are not Mira's: only what Mira can prove its own is removed (a
+ * temporary file named `.mira-tmp-…` with a random suffix, a regular file of this user; an object file
+ * named by its digest), and only regular files are read, each opened without blocking (a FIFO there
+ * would otherwise hold the runtime).
  */
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  constants,
   existsSync,
+  fstatSync,
   fsyncSync,
+  linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
+  readSync,
   readdirSync,
   renameSync,
-  statSync,
   unlinkSync,
   utimesSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MemoryErrors, SHA256_HEX, sha256Hex, type ObjectUsage, type PreparedObject } from '@mira/core';
+
+/** What writes a file's bytes: `fs.writeSync` (a test passes one that fails as a full disk does). */
+export type WriteSeam = (fd: number, bytes: Uint8Array, offset: number) => number;
+
+/** The prefix of Mira's temporary files, then what they become and a random suffix of 12 hex digits. */
+const TMP_PREFIX = '.mira-tmp-';
+const OWN_TMP = /^\.mira-tmp-(DATABASE|[0-9a-f]{62})-[0-9a-f]{12}$/;
+/** Temporary files earlier builds left in `objects/tmp/`: `<sha256>.<12 hex digits>`. */
+const OWN_LEGACY_TMP = /^[0-9a-f]{64}\.[0-9a-f]{12}$/;
+
+/** A regular file's bytes, opened without blocking: anything else (a FIFO, a device) is refused. */
+export function readRegularFile(path: string): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      throw Object.assign(new Error(`${path} is not a regular file; it was not read`), { code: 'ENOTREGULAR' });
+    }
+    const bytes = Buffer.alloc(stats.size);
+    for (let at = 0; at < bytes.length;) {
+      const read = readSync(fd, bytes, at, bytes.length - at, at);
+      if (read === 0) return bytes.subarray(0, at);
+      at += read;
+    }
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True for a regular file of this user (not a link, FIFO or directory): what Mira may have made. */
+function ownRegularFile(path: string): boolean {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  return stats !== undefined && stats.isFile() && (process.getuid === undefined || stats.uid === process.getuid());
+}
 
 /** The objects of one SQLite memory database. */
 export class ObjectFiles {
   /** `objects/` beside the database. */
   readonly root: string;
   readonly #database: string;
+  readonly #write: WriteSeam;
 
-  constructor(databasePath: string) {
+  constructor(databasePath: string, write: WriteSeam = (fd, bytes, offset) => writeSync(fd, bytes, offset)) {
     this.root = join(dirname(databasePath), 'objects');
     this.#database = basename(databasePath);
+    this.#write = write;
+  }
+
+  /**
+   * Writes `bytes` to a new temporary file of Mira's in `dir` (0600), fsync'd; on failure it is removed.
+   * Its path is returned for the caller to move into place.
+   */
+  #writeTemporary(dir: string, what: string, bytes: Uint8Array): string {
+    const tmp = join(dir, `${TMP_PREFIX}${what}-${randomBytes(6).toString('hex')}`);
+    const fd = openSync(tmp, 'wx', 0o600);
+    try {
+      for (let at = 0; at < bytes.length;) at += this.#write(fd, bytes, at);
+      fsyncSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      unlinkSync(tmp);
+      throw error;
+    }
+    closeSync(fd);
+    return tmp;
   }
 
   /** Where the object with this digest lies. */
@@ -42,19 +105,34 @@ export class ObjectFiles {
     return join(this.root, 'sha256', sha256.slice(0, 2), sha256.slice(2));
   }
 
-  /** The database this directory belongs to: claimed by the first one to store an object here. */
+  /**
+   * The database this directory belongs to: claimed by the first one to store an object here, with a
+   * marker written whole (a temporary file linked into place), so a failed write leaves no marker. An
+   * empty marker (what an earlier build left when its write failed) names no database and is claimed.
+   */
   #claim(): void {
     const marker = join(this.root, 'DATABASE');
-    if (!existsSync(marker)) {
-      mkdirSync(this.root, { recursive: true, mode: 0o700 });
-      writeFileSync(marker, `${this.#database}\n`, { mode: 0o600, flag: 'wx' });
+    const found = lstatSync(marker, { throwIfNoEntry: false });
+    if (found && !(found.isFile() && found.size === 0)) {
+      this.#assertOwn(marker);
       return;
+    }
+    mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    const tmp = this.#writeTemporary(this.root, 'DATABASE', Buffer.from(`${this.#database}\n`));
+    try {
+      // An empty marker is replaced; otherwise the link fails if another process claimed it meanwhile.
+      if (found) renameSync(tmp, marker);
+      else linkSync(tmp, marker);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      if (existsSync(tmp)) unlinkSync(tmp);
     }
     this.#assertOwn(marker);
   }
 
   #assertOwn(marker = join(this.root, 'DATABASE')): void {
-    const owner = readFileSync(marker, 'utf8').trim();
+    const owner = readRegularFile(marker).toString('utf8').trim();
     if (owner !== this.#database)
       throw MemoryErrors.error('OBJECTS_SHARED', { root: this.root, owner, database: this.#database });
   }
@@ -65,7 +143,7 @@ export class ObjectFiles {
    */
   put(object: PreparedObject): void {
     const target = this.pathOf(object.sha256);
-    if (existsSync(target) && sha256Hex(readFileSync(target)) === object.sha256) {
+    if (existsSync(target) && sha256Hex(readRegularFile(target)) === object.sha256) {
       // Young again: a collection in another process must not take it before the new rows commit.
       const now = new Date();
       utimesSync(target, now, now);
@@ -74,16 +152,8 @@ export class ObjectFiles {
     this.#claim();
     const dir = dirname(target);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const tmpDir = join(this.root, 'tmp');
-    mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-    const tmp = join(tmpDir, `${object.sha256}.${randomBytes(6).toString('hex')}`);
-    const fd = openSync(tmp, 'wx', 0o600);
-    try {
-      for (let at = 0; at < object.bytes.length;) at += writeSync(fd, object.bytes, at);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    // Beside its target: the rename stays in one directory, and the name says whose it is.
+    const tmp = this.#writeTemporary(dir, object.sha256.slice(2), object.bytes);
     try {
       renameSync(tmp, target);
     } catch (error) {
@@ -102,7 +172,7 @@ export class ObjectFiles {
   get(sha256: string): { bytes: Buffer; where: string } | undefined {
     const where = this.pathOf(sha256);
     try {
-      return { bytes: readFileSync(where), where };
+      return { bytes: readRegularFile(where), where };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -119,8 +189,9 @@ export class ObjectFiles {
         const sha256 = prefix + rest;
         if (!SHA256_HEX.test(sha256)) continue;
         const path = join(top, prefix, rest);
-        const { size, mtimeMs } = statSync(path);
-        yield { sha256, path, size, mtimeMs };
+        const stats = lstatSync(path, { throwIfNoEntry: false });
+        if (!stats?.isFile()) continue;
+        yield { sha256, path, size: stats.size, mtimeMs: stats.mtimeMs };
       }
     }
   }
@@ -141,7 +212,8 @@ export class ObjectFiles {
    */
   collect(referenced: ReadonlySet<string>, graceMs: number, nowMs: number): ObjectUsage {
     if (!existsSync(this.root)) return { objects: 0, bytes: 0 };
-    if (existsSync(join(this.root, 'DATABASE'))) this.#assertOwn();
+    const marker = lstatSync(join(this.root, 'DATABASE'), { throwIfNoEntry: false });
+    if (marker && !(marker.isFile() && marker.size === 0)) this.#assertOwn();
     let objects = 0;
     let bytes = 0;
     for (const file of [...this.#files()]) {
@@ -150,11 +222,23 @@ export class ObjectFiles {
       objects += 1;
       bytes += file.size;
     }
-    const tmpDir = join(this.root, 'tmp');
-    if (existsSync(tmpDir)) {
-      for (const name of readdirSync(tmpDir)) {
-        const path = join(tmpDir, name);
-        if (nowMs - statSync(path).mtimeMs >= graceMs) unlinkSync(path);
+    // Unfinished temporary files: only those Mira named, of this user, past the grace period.
+    const top = join(this.root, 'sha256');
+    const places: [string, RegExp][] = [
+      [this.root, OWN_TMP],
+      [join(this.root, 'tmp'), OWN_LEGACY_TMP],
+      ...(existsSync(top)
+        ? readdirSync(top)
+            .filter((prefix) => /^[0-9a-f]{2}$/.test(prefix))
+            .map((prefix): [string, RegExp] => [join(top, prefix), OWN_TMP])
+        : []),
+    ];
+    for (const [dir, own] of places) {
+      if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (!own.test(name) || !ownRegularFile(path)) continue;
+        if (nowMs - lstatSync(path).mtimeMs >= graceMs) unlinkSync(path);
       }
     }
     return { objects, bytes };
