@@ -31,7 +31,8 @@ async function viaSim(messages: number) {
       { sections: [] },
       { id: 0, origin: 'operator', startedAt: new Date() },
     );
-    if (!grounding.sections.some((s) => s.text.includes(`"percent":${i % 100}`)))
+    const shown = new RegExp(`\\bpercent ${i % 100}\\b`);
+    if (!grounding.sections.some((s) => shown.test(s.text)))
       throw new Error('reading missing from grounding');
   });
   const start = process.hrtime.bigint();
