@@ -32,8 +32,7 @@ async function viaSim(messages: number) {
       { id: 0, origin: 'operator', startedAt: new Date() },
     );
     const shown = new RegExp(`\\bpercent ${i % 100}\\b`);
-    if (!grounding.sections.some((s) => shown.test(s.text)))
-      throw new Error('reading missing from grounding');
+    if (!grounding.sections.some((s) => shown.test(s.text))) throw new Error('reading missing from grounding');
   });
   const start = process.hrtime.bigint();
   for (const i of inputs) await transport.publish('/battery_state', 'sensor_msgs/msg/BatteryState', battery(i));
