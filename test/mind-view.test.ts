@@ -1276,6 +1276,86 @@ describe('Mind view', function () {
       await shot('entities');
     });
 
+    it('past the bound of one scan, ends the progress bar, says so plainly and compares a label at a time', async () => {
+      const notes = rt.app.kernel.store(NOTES_STORE);
+      const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
+      const note = (content: string, label: string, i: number) => ({
+        content,
+        labels: [label],
+        private_key: null,
+        created_at: at(i),
+        updated_at: at(i),
+      });
+      await notes.importNotes({
+        format: 'mira-notes',
+        version: 1,
+        scope: 'big',
+        exported_at: '2026-01-01T00:00:00.000Z',
+        notes: [
+          ...Array.from({ length: 5001 }, (_, i) => note(`Bin ${i} holds part ${i * 7919}`, 'inventory', i)),
+          note('Water the basil on the kitchen sill', 'kitchen', 6000),
+          note('water the basil on the kitchen sill!', 'kitchen', 6001),
+          note('The kettle descaler is under the sink', 'kitchen', 6002),
+        ],
+      });
+      await page.reload();
+      await page.waitForSelector('.card');
+      await page.selectOption('#scope', 'big');
+      await page.waitForFunction(() => document.getElementById('count')!.textContent!.startsWith('5004 of 5004'));
+      await page.click('#find-duplicates');
+      await page.waitForSelector('.dup-too-many');
+      // No progress bar left running, no raw error: what happened and what the page offers instead.
+      expect(await page.$$('#duplicates progress')).to.have.length(0);
+      expect(await page.textContent('.dup-too-many')).to.equal(
+        'big holds more notes than Find duplicates compares at once (5,000). Choose a label to compare its notes among themselves.',
+      );
+      const options = await page.$$eval('#dup-label option', (o) =>
+        (o as HTMLOptionElement[]).map((e) => `${e.value}|${e.textContent}|${e.disabled}`),
+      );
+      expect(options).to.deep.equal([
+        'inventory|inventory (5,001 notes), more than that|true',
+        'kitchen|kitchen (3 notes)|false',
+      ]);
+      expect(await page.inputValue('#dup-label')).to.equal('kitchen');
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal('dup-label');
+      await page.click('.dup-scan-label');
+      await page.waitForSelector('.combine');
+      expect(await page.textContent('#duplicates p')).to.equal('Pair 1 of 1 left (similarity 1) · label kitchen');
+      expect(await page.$$eval('#duplicates .dup-note .content', (n) => n.map((e) => e.textContent))).to.deep.equal([
+        'Water the basil on the kitchen sill',
+        'water the basil on the kitchen sill!',
+      ]);
+      // A combine rescans the same label.
+      await page.click('.combine');
+      await page.click('.confirm-combine');
+      await page.waitForFunction(() => document.querySelector('#duplicates p')?.textContent === 'No more pairs.');
+      expect(notes.count({ scopes: ['big'], key: null, operator: true })).to.equal(5003);
+    });
+
+    it('shows any error the scan answers with what to do, and ends the progress bar', async () => {
+      await page.route('**/api/notes/duplicates*', (route) =>
+        route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            // As the server answers an unexpected failure (see the API test of it above).
+            error: {
+              code: 'MIRA_ERR_INTERNAL',
+              message: "the Mind view failed (error 0a1b2c3d4e5f); the details are in the runtime's log",
+              id: '0a1b2c3d4e5f',
+            },
+          }),
+        }),
+      );
+      await page.click('#find-duplicates');
+      await page.waitForSelector('.dup-error');
+      expect(await page.$$('#duplicates progress')).to.have.length(0);
+      expect(await page.textContent('.dup-error')).to.equal(
+        "MIRA_ERR_INTERNAL: the Mind view failed (error 0a1b2c3d4e5f); the details are in the runtime's log",
+      );
+      expect(await page.isVisible('.close-dup')).to.equal(true);
+    });
+
     it('shows each pair of duplicates whole and says which note Combine keeps', async () => {
       await page.click('#find-duplicates');
       await page.waitForSelector('.combine');

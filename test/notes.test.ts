@@ -895,6 +895,38 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       expect((await rt.run('notes show N2')).ok).to.equal(false);
     });
 
+    it('bounds a duplicates scan, refusing past it with TOO_MANY, and compares one label (or the unlabeled) alone', async () => {
+      const store = rt.app.kernel.store(NOTES_STORE);
+      await store.save('default', 'Water the basil on the kitchen sill', 'plants', null);
+      await store.save('default', 'water the basil on the kitchen sill!', 'plants', null);
+      await store.save('default', 'The spare fuse is in the hall drawer', 'house', null);
+      await store.save('default', 'the spare fuse is in the hall drawer.', null, null);
+      await store.save('default', 'The spare fuse is in the hall drawer', null, null);
+      const viewer = { scopes: ['default'], key: null, operator: true };
+      let refused: unknown;
+      try {
+        store.duplicates(viewer, 4);
+      } catch (error) {
+        refused = error;
+      }
+      expect(refused).to.have.property('code', 'MIRA_ERR_NOTES_TOO_MANY');
+      // Exactly at the bound the scan runs.
+      expect(store.duplicates(viewer, 5)).to.have.length(4);
+      const ids = (label: string) =>
+        store.duplicates(viewer, 2, undefined, label).map((p) => [p.a.id, p.b.id].sort((x, y) => x - y));
+      expect(ids('plants')).to.deep.equal([[1, 2]]);
+      expect(ids('unlabeled')).to.deep.equal([[4, 5]]);
+      expect(ids('house')).to.deep.equal([]);
+      expect(store.labelCounts(viewer)).to.deep.equal({
+        total: 5,
+        labels: [
+          { label: 'plants', count: 2 },
+          { label: 'unlabeled', count: 2 },
+          { label: 'house', count: 1 },
+        ],
+      });
+    });
+
     it('lists labels most common first', async () => {
       await rt.run('notes save "a b" --label fact,tea');
       await rt.run('notes save "c d" --label tea');

@@ -46,7 +46,7 @@ async function api(path, options = {}) {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(options.headers || {}) },
   });
   const body = await response.json();
-  if (!response.ok) throw new Error(failure(body.error));
+  if (!response.ok) throw Object.assign(new Error(failure(body.error)), { code: body.error.code });
   return body;
 }
 
@@ -432,17 +432,83 @@ async function findDuplicates() {
   const skipped = new Set();
   const keyOf = (pair) => `${pair.a.id}:${pair.b.id}`;
   let found = 0;
+  // The label the walk is narrowed to (a scope too large to compare at once is compared a label at a time).
+  let label = null;
+  const where = () => (label === null ? scope : `${scope}, label ${label}`);
+  // Closed, or the scope changed, while a request ran: nothing to show.
+  const stale = () => panel.hidden || state.scope !== scope;
   const scan = async () => {
     panel.replaceChildren(
-      el('p', { className: 'dup-scanning', text: `Looking for near-duplicates in ${scope}…` }),
+      el('p', { className: 'dup-scanning', text: `Looking for near-duplicates in ${where()}…` }),
       el('progress', { className: 'dup-progress', 'aria-label': 'looking for near-duplicates' }),
       close,
     );
-    const { pairs } = await api(`/api/notes/duplicates?scope=${encodeURIComponent(scope)}`);
-    // Closed, or the scope changed, while the scan ran: nothing to show.
-    if (panel.hidden || state.scope !== scope) return;
+    const query = new URLSearchParams({ scope, ...(label === null ? {} : { label }) });
+    let pairs;
+    try {
+      ({ pairs } = await api(`/api/notes/duplicates?${query}`));
+    } catch (e) {
+      if (stale()) return;
+      // The progress bar ends with the scan, whatever it answered.
+      if (e.code === 'MIRA_ERR_NOTES_TOO_MANY') await offerLabels();
+      else panel.replaceChildren(el('p', { className: 'dup-error', role: 'alert', text: e.message }), close);
+      return;
+    }
+    if (stale()) return;
     found = Math.max(found, pairs.length);
     show(pairs.filter((pair) => !skipped.has(keyOf(pair)) && !gone.has(pair.a.id) && !gone.has(pair.b.id)));
+  };
+  /** Too many notes to compare at once: says so plainly and offers the scope's labels, each compared alone. */
+  const offerLabels = async () => {
+    let counts;
+    try {
+      counts = await api(`/api/notes/labels?scope=${encodeURIComponent(scope)}`);
+    } catch (e) {
+      if (!stale()) panel.replaceChildren(el('p', { className: 'dup-error', role: 'alert', text: e.message }), close);
+      return;
+    }
+    if (stale()) return;
+    const max = counts.max_compared.toLocaleString('en');
+    const picker = el('select', { id: 'dup-label' });
+    for (const { label: name, count } of counts.labels) {
+      const fits = count <= counts.max_compared;
+      const option = el('option', {
+        value: name,
+        text: `${name} (${count.toLocaleString('en')} notes)${fits ? '' : ', more than that'}`,
+      });
+      if (!fits) option.disabled = true;
+      picker.append(option);
+    }
+    const firstFit = [...picker.options].find((o) => !o.disabled);
+    if (firstFit) picker.value = firstFit.value;
+    const said = label === null ? `${scope} holds` : `Label ${label} has`;
+    panel.replaceChildren(
+      el('p', {
+        className: 'dup-too-many',
+        role: 'alert',
+        text:
+          `${said} more notes than Find duplicates compares at once (${max}). ` +
+          (firstFit
+            ? 'Choose a label to compare its notes among themselves.'
+            : `Every label has more than ${max} notes too; export the scope and split it into smaller scopes.`),
+      }),
+      ...(firstFit
+        ? [
+            el('label', { className: 'dup-choice', text: 'Label ' }, picker),
+            el('button', {
+              type: 'button',
+              className: 'dup-scan-label',
+              text: 'Find duplicates in this label',
+              onclick: () => {
+                label = picker.value;
+                scan().catch((e) => status(e.message));
+              },
+            }),
+          ]
+        : []),
+      close,
+    );
+    (firstFit ? picker : close).focus();
   };
   const act = (fn) => async () => {
     try {
@@ -455,7 +521,12 @@ async function findDuplicates() {
   };
   const show = (left) => {
     if (left.length === 0) {
-      panel.replaceChildren(el('p', { text: found ? 'No more pairs.' : 'No near-identical notes.' }), close);
+      panel.replaceChildren(
+        el('p', {
+          text: found ? 'No more pairs.' : `No near-identical notes${label === null ? '' : ` with label ${label}`}.`,
+        }),
+        close,
+      );
       return;
     }
     const pair = left[0];
@@ -509,7 +580,9 @@ async function findDuplicates() {
       forget(b.id);
     });
     panel.replaceChildren(
-      el('p', { text: `Pair 1 of ${left.length} left (similarity ${similarity})` }),
+      el('p', {
+        text: `Pair 1 of ${left.length} left (similarity ${similarity})${label === null ? '' : ` · label ${label}`}`,
+      }),
       el('div', { className: 'dup-pair' }, whole(a, 'dup-a'), whole(b, 'dup-b')),
       el('button', {
         type: 'button',

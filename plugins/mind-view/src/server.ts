@@ -30,6 +30,7 @@ import { MindViewErrors } from './errors.js';
 import {
   NotesErrors,
   GLOBAL_SCOPE,
+  MAX_DUPLICATE_SCAN,
   MAX_IMPORT_BYTES,
   noteAge,
   validateNotesExport,
@@ -374,12 +375,19 @@ export async function startMindViewServer(
     };
   });
   api.on('GET', '/api/notes/duplicates', async (req, url) => {
+    // The scope's own notes (?label= narrows to one label, `unlabeled` to notes without): a scope larger than
+    // one scan compares is refused with MIRA_ERR_NOTES_TOO_MANY, and the page offers its labels instead.
     return {
       pairs: notes()
-        .duplicates(operator(scopeOf(url)))
+        .duplicates(operator(scopeOf(url)), MAX_DUPLICATE_SCAN, undefined, url.searchParams.get('label'))
         .map((p) => ({ a: noteJson(p.a, sources.now()), b: noteJson(p.b, sources.now()), similarity: p.similarity })),
     };
   });
+  api.on('GET', '/api/notes/labels', async (_req, url) => ({
+    // What a duplicates scan of the scope can be narrowed to: its notes' labels with their counts, and the bound.
+    ...notes().labelCounts(operator(scopeOf(url))),
+    max_compared: MAX_DUPLICATE_SCAN,
+  }));
   api.on('POST', '/api/notes/combine', async (req, url) => {
     const { keep, drop } = checkBody<{ keep: number; drop: number }>('combine', await readJson(req));
     // Global notes show read-only on another scope's page, and the API holds to it as the page does.

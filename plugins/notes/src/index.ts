@@ -33,6 +33,7 @@ export {
   NotesStore,
   BROWSE_SORTS,
   MAX_BROWSE_PAGE,
+  MAX_DUPLICATE_SCAN,
   UNLABELED,
   foldForFilter,
   type BrowseCounts,

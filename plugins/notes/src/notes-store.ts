@@ -83,6 +83,19 @@ export const foldForFilter = (text: string): string => text.normalize('NFKD').re
 /** The label a note without labels is listed under. */
 export const UNLABELED = 'unlabeled';
 
+/**
+ * The most notes one duplicates scan compares. The scan runs on the runtime's event loop, so it is
+ * bounded; a larger scope is compared a label at a time (see {@link NotesStore.duplicates}).
+ */
+export const MAX_DUPLICATE_SCAN = 5000;
+/**
+ * An optional label, `unlabeled` meaning notes without one (as the page's chips have it): parameters
+ * (label, label, label), all null for any label.
+ */
+const LABEL_OR_UNLABELED = `AND (CASE WHEN ? IS NULL THEN 1 WHEN ? = '${UNLABELED}'
+  THEN NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)
+  ELSE EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?) END)`;
+
 /** Per sort: the ordering key's SQL, its direction, and how the next page starts after a row. */
 const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolean }>> = {
   newest: { key: 'n.created_at', ascending: false },
@@ -237,7 +250,8 @@ const SQL = {
     UNION ALL SELECT n.id, bm25(${KEYED_FTS}) FROM ${KEYED_FTS} f JOIN notes n ON n.id = f.rowid WHERE ${KEYED_FTS} MATCH ? AND ${VISIBLE} ${WITH_LABEL}
   ) ORDER BY rank LIMIT ?`,
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
-  visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ORDER BY n.id`,
+  visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED} ORDER BY n.id`,
+  countWithLabel: `SELECT count(*) FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED}`,
   keyKnown: 'SELECT 1 FROM notes WHERE key_digest = ? AND scope IN (SELECT value FROM json_each(?)) LIMIT 1',
 } as const;
 
@@ -248,6 +262,7 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
   'scopes',
   'importedAlready',
   'count',
+  'countWithLabel',
   'ranked',
   'rankedVisible',
   'rankedKeyedToo',
@@ -992,15 +1007,22 @@ export class NotesStore {
     return ids.filter((id) => allowed.has(id));
   }
 
-  /** Near-identical pairs among the notes the viewer sees, found in sub-quadratic time (see near-duplicates.ts). */
+  /**
+   * Near-identical pairs among the notes the viewer sees, found in sub-quadratic time (see
+   * near-duplicates.ts); with `label`, among those with that label only (`unlabeled`: those without).
+   * @throws MiraError MIRA_ERR_NOTES_TOO_MANY past `maxNotes` notes: compare a label at a time
+   */
   duplicates(
     viewer: Viewer,
-    maxNotes = 5000,
+    maxNotes = MAX_DUPLICATE_SCAN,
     onProgress: (done: number, total: number) => void = () => {},
+    label: string | null = null,
   ): Array<{ a: Note; b: Note; similarity: number }> {
-    const total = this.count(viewer);
+    const wanted = labelFilter(label);
+    const params = [...this.#filterParams(viewer), wanted, wanted, wanted];
+    const total = this.#q('countWithLabel').get(...params) as number;
     if (total > maxNotes) throw NotesErrors.error('TOO_MANY', { total, maxNotes });
-    const rows = this.#q('visibleNotes').all(...this.#filterParams(viewer)) as NoteRow[];
+    const rows = this.#q('visibleNotes').all(...params) as NoteRow[];
     return nearDuplicatePairs(
       rows.map((r) => r.content),
       onProgress,
@@ -1009,6 +1031,23 @@ export class NotesStore {
       b: this.#hydrate(rows[j]!),
       similarity,
     }));
+  }
+
+  /**
+   * What a duplicates scan of the viewer's notes can be narrowed to: how many notes there are, and
+   * every label with its count, `unlabeled` included, most common first.
+   */
+  labelCounts(viewer: Viewer): { total: number; labels: Array<{ label: string; count: number }> } {
+    const none = this.#q('countWithLabel').get(
+      ...this.#filterParams(viewer),
+      UNLABELED,
+      UNLABELED,
+      UNLABELED,
+    ) as number;
+    const labels = [...this.labels(viewer), ...(none > 0 ? [{ label: UNLABELED, count: none }] : [])].sort(
+      (a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
+    );
+    return { total: this.count(viewer), labels };
   }
 
   /** Combines two near-identical notes: `keep` gains `drop`'s labels, `drop` is deleted. */
