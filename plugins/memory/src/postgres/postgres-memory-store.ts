@@ -149,6 +149,13 @@ const MEMORY_FIELDS = `m.id, m.kind, m.summary, m.predicate, m.value, m.source_k
    FROM payloads p WHERE p.space = m.space AND p.memory_id = m.id) AS payloads`;
 const MEMORY_SELECT = `SELECT ${MEMORY_FIELDS} FROM memories m`;
 
+/** Entities `$2` (an array) of space `$1`, with their aliases. */
+const ENTITIES_BY_ID = `${ENTITY_SELECT} WHERE e.space = $1 AND e.id = ANY($2::bigint[])`;
+/** The entities named `$2` exactly (canonical name or alias) in space `$1`, with their aliases, in ID order. */
+const ENTITIES_BY_KEY = `${ENTITY_SELECT} WHERE e.space = $1 AND e.id IN (${IDS_BY_KEY}) ORDER BY e.id`;
+/** Memories `$2` (an array) of space `$1`, as {@link MEMORY_FIELDS} shows them. */
+const MEMORIES_BY_ID = `${MEMORY_SELECT} WHERE m.space = $1 AND m.id = ANY($2::bigint[])`;
+
 /**
  * The newest `$3` (all when null) active memories of each entity of `$2` in space `$1`, ascending, with
  * how many each has in all: one row per memory, or one row without a memory for an entity that has none.
@@ -229,9 +236,11 @@ class PostgresStatements implements AsyncStatements {
   }
 
   /**
-   * A statement every admission sends (the name lookup, the slot read, the write): outside a transaction it
-   * goes to the pool as a named statement, so PostgreSQL parses and plans it once per connection instead
-   * of on every call (a quarter of the server's work per admission, measured); inside one, as any other.
+   * A statement every admission or recall sends (the name lookups, the slot read, the write, the entity and
+   * memory reads): outside a transaction it goes to the pool as a named statement, so PostgreSQL parses it
+   * once per connection instead of on every call (a quarter of the server's work per admission and over
+   * half of it per recall, measured); inside one, as any other. One name, one text: `pg` refuses a name
+   * sent again with another.
    */
   async #prepared<T>(name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
     if (!this.#pool) return this.#query<T>(sql, params);
@@ -251,10 +260,7 @@ class PostgresStatements implements AsyncStatements {
 
   async entities(ids: readonly number[]): Promise<Entity[]> {
     if (ids.length === 0) return [];
-    const rows = await this.#query<EntityJoinedRow>(
-      `${ENTITY_SELECT} WHERE e.space = $1 AND e.id = ANY($2::bigint[])`,
-      [ids],
-    );
+    const rows = await this.#prepared<EntityJoinedRow>('mira_entities_by_id', ENTITIES_BY_ID, [ids]);
     return inOrder(ids, rows.map(toEntity));
   }
 
@@ -265,10 +271,7 @@ class PostgresStatements implements AsyncStatements {
   }
 
   async entitiesByKey(key: string): Promise<Entity[]> {
-    const rows = await this.#query<EntityJoinedRow>(
-      `${ENTITY_SELECT} WHERE e.space = $1 AND e.id IN (${IDS_BY_KEY}) ORDER BY e.id`,
-      [key],
-    );
+    const rows = await this.#prepared<EntityJoinedRow>('mira_entities_by_key', ENTITIES_BY_KEY, [key]);
     return rows.map(toEntity);
   }
 
@@ -304,10 +307,7 @@ class PostgresStatements implements AsyncStatements {
 
   async memories(ids: readonly number[]): Promise<Memory[]> {
     if (ids.length === 0) return [];
-    const rows = await this.#query<MemoryJoinedRow>(
-      `${MEMORY_SELECT} WHERE m.space = $1 AND m.id = ANY($2::bigint[])`,
-      [ids],
-    );
+    const rows = await this.#prepared<MemoryJoinedRow>('mira_memories_by_id', MEMORIES_BY_ID, [ids]);
     return inOrder(ids, rows.map(toMemory));
   }
 
@@ -332,10 +332,11 @@ class PostgresStatements implements AsyncStatements {
   async newestActive(entityIds: readonly number[], newest: number | undefined): Promise<NewestMemories[]> {
     if (entityIds.length === 0) return [];
     // Walks memory_links_by_entity backwards for each entity (see the plans in the fleet benchmark).
-    const rows = await this.#query<MemoryJoinedRow & { of_entity: string; total: string }>(NEWEST_ACTIVE, [
-      entityIds,
-      newest ?? null,
-    ]);
+    const rows = await this.#prepared<MemoryJoinedRow & { of_entity: string; total: string }>(
+      'mira_newest_active',
+      NEWEST_ACTIVE,
+      [entityIds, newest ?? null],
+    );
     const byEntity = new Map<number, { memories: Memory[]; total: number }>();
     for (const row of rows) {
       const entity = Number(row.of_entity);
