@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import simPlugin from '@mira/plugin-sim';
 import { fromMcpArguments, mcpInputSchema } from '@mira/plugin-mcp-server';
 import { MIRA_BIN, runMira } from './helpers/run-mira.js';
 import { objectFile } from './conformance/memory-store-contract.js';
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 describe('mira mcp: the memory of a profile for other agents (the SDK client spawns the real CLI)', function () {
   this.timeout(30_000);
@@ -296,33 +299,109 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
 });
 
 describe('mira mcp with no console running', function () {
-  this.timeout(30_000);
-  it('refuses, saying to start the console, and leaves the directory as it was (listing and modes)', async () => {
+  this.timeout(60_000);
+  const fact = async (store: SqliteMemoryStore, name: string, summary: string) => {
+    const entity = await store.createEntity({ entityType: 'person', canonicalName: name });
+    await store.createMemory({
+      kind: 'preference',
+      summary,
+      predicate: 'prefers',
+      value: summary.split(' prefers ')[1]!,
+      sourceKind: 'console',
+      links: [{ entityId: entity.id, role: 'subject' }],
+    });
+  };
+  it('serves the stores from the files as they are, changing nothing on disk, and follows the console once it starts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mira-mcp-alone-'));
+    let client: Client | undefined;
+    let console: SqliteMemoryStore | undefined;
     try {
       const memory = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
-      await memory.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
+      await fact(memory, 'Ada Lovelace', 'Ada prefers green tea');
       await memory.close();
-      NotesStore.open(join(dir, 'notes.sqlite3')).close();
+      const notes = NotesStore.open(join(dir, 'notes.sqlite3'));
+      await notes.save('default', 'The charger is behind the lab door', 'place', null);
+      notes.close();
       writeFileSync(
         join(dir, 'profile.toml'),
         stringify({
-          profile: { name: 'Mira', plugins: ['@mira/plugin-memory', '@mira/plugin-notes'] },
+          profile: {
+            name: 'Mira',
+            plugins: ['@mira/plugin-memory', '@mira/plugin-memory-tools', '@mira/plugin-notes'],
+          },
           memory: { enabled: true, database_path: 'memory.sqlite3' },
           notes: { enabled: true, database_path: 'notes.sqlite3' },
         }),
       );
       const listing = () =>
         readdirSync(dir)
-          .map((f) => `${f} ${(statSync(join(dir, f)).mode & 0o7777).toString(8)} ${statSync(join(dir, f)).size}`)
+          .map((f) => `${f} ${(statSync(join(dir, f)).mode & 0o7777).toString(8)} ${sha256(join(dir, f))}`)
           .sort();
       const before = listing();
-      const run = await runMira(['mcp', '--profile', dir], '', { timeoutMs: 20_000 });
-      expect(run.code).to.not.equal(0);
-      expect(run.stdout).to.equal('');
-      expect(run.stderr).to.contain(
-        `${join(dir, 'memory.sqlite3')} is read only beside the profile's console, which keeps its -wal and -shm files; none is there (the console is not running), and reading it now would create them. Start the console, then run mira mcp again; nothing was created`,
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [MIRA_BIN, 'mcp', '--profile', dir],
+        stderr: 'pipe',
+      });
+      client = new Client({ name: 'test-agent', version: '1.0.0' });
+      await client.connect(transport);
+      const recall = async (query: string) =>
+        (
+          (await client!.callTool({ name: 'recall_memory', arguments: { query } })).content as Array<{
+            text: string;
+          }>
+        )[0]!.text;
+      const search = async (query: string) =>
+        (
+          (await client!.callTool({ name: 'search_memory', arguments: { query } })).content as Array<{
+            text: string;
+          }>
+        )[0]!.text;
+      expect(await recall('Ada Lovelace')).to.contain('Ada prefers green tea');
+      expect(await search('charger')).to.contain('behind the lab door');
+      // Nothing was created, changed or re-moded beside the stores.
+      expect(listing()).to.deep.equal(before);
+      // The console starts and writes: mira mcp reads what it committed.
+      console = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
+      await fact(console, 'Grace Hopper', 'Grace prefers black coffee');
+      expect(await recall('Grace Hopper')).to.contain('Grace prefers black coffee');
+      await fact(console, 'Katherine Johnson', 'Katherine prefers mint tea');
+      expect(await recall('Katherine Johnson')).to.contain('Katherine prefers mint tea');
+    } finally {
+      await client?.close();
+      await console?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a store whose console stopped without applying its log, changing nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mira-mcp-alone-'));
+    try {
+      const path = join(dir, 'memory.sqlite3');
+      SqliteMemoryStore.open(path).close();
+      // The console killed with a commit in its log.
+      const run = spawnSync(process.execPath, [
+        '-e',
+        `const D = require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))}); const db = new D(${JSON.stringify(path)}); db.pragma('wal_autocheckpoint = 0'); db.exec('CREATE TABLE probe (x)'); process.kill(process.pid, 'SIGKILL');`,
+      ]);
+      expect(run.signal).to.equal('SIGKILL');
+      rmSync(`${path}-shm`);
+      writeFileSync(
+        join(dir, 'profile.toml'),
+        stringify({
+          profile: { name: 'Mira', plugins: ['@mira/plugin-memory'] },
+          memory: { enabled: true, database_path: 'memory.sqlite3' },
+        }),
       );
+      const listing = () =>
+        readdirSync(dir)
+          .map((f) => `${f} ${sha256(join(dir, f))}`)
+          .sort();
+      const before = listing();
+      const mcp = await runMira(['mcp', '--profile', dir], '', { timeoutMs: 20_000 });
+      expect(mcp.code).to.not.equal(0);
+      expect(mcp.stdout).to.equal('');
+      expect(mcp.stderr).to.contain('MIRA_ERR_STORE_OPEN_FAILED').and.to.contain('start the profile');
       expect(listing()).to.deep.equal(before);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -75,8 +75,8 @@ export const SqliteErrors = defineErrors('@mira/sqlite', {
       needsUpgrade:
         "{path} holds a {what} of schema version {from}, which needs its one-time upgrade to version {version}; open the profile's console once, then serve it read-only",
       noStoreYet: "{path} holds no {what} yet; open the profile's console once to create it, then serve it read-only",
-      consoleNotRunning:
-        "{path} is read only beside the profile's console, which keeps its {sideFiles}; none is there (the console is not running), and reading it now would create {them}. Start the console, then run mira mcp again; nothing was created",
+      logNotApplied:
+        "{path} has a write-ahead log its console left when it stopped without closing the {what}; start the profile's console once (it applies its log), then serve it read-only; nothing was changed",
       cannotOpenReadOnly: '{path} cannot be opened read-only: {reason}',
       cannotOpen: '{path} cannot be opened: {reason}',
       cannotPrepare: '{path} cannot be prepared: {reason}',

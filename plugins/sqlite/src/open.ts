@@ -19,7 +19,8 @@ import Database from 'better-sqlite3';
 import { MiraError } from '@mira/core';
 import type { SqliteDatabase } from './driver.js';
 import { SqliteErrors } from './errors.js';
-import { assertSideFilesOwn, type SideFileOwner } from './side-files.js';
+import { FollowingDatabase, writerRunning } from './following.js';
+import { assertSideFilesOwn, readWal, type SideFileOwner } from './side-files.js';
 
 /**
  * The `PRAGMA application_id` Mira writes into each kind of file it creates
@@ -418,21 +419,20 @@ export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema
     throw SqliteErrors.error('STORE_OPEN_FAILED.noStoreYet', { path, what: schema.what });
   }
   // SQLite reads a WAL file only with its -wal and -shm beside it, and creates them when they are missing
-  // (even read-only), as files of whoever runs this: they are there only while a writer (the console)
-  // has the file open, so without one nothing is opened.
+  // (even read-only): without the console that keeps them, the file is read as an image in memory
+  // (nothing beside it is created), which follows the console once it starts.
   const wal = readHeader(path)[18] === 2;
-  const missing = wal ? ['-wal', '-shm'].filter((side) => !existsSync(`${path}${side}`)) : [];
-  if (missing.length > 0) {
-    throw SqliteErrors.error('STORE_OPEN_FAILED.consoleNotRunning', {
-      path,
-      sideFiles: `${missing.join(' and ')} file${missing.length > 1 ? 's' : ''}`,
-      them: missing.length > 1 ? 'them' : 'it',
-    });
-  }
-  let db: Database.Database;
+  let db: SqliteDatabase;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+    if (wal && !writerRunning(path)) {
+      const log = existsSync(`${path}-wal`) ? readWal(readFileSync(`${path}-wal`)) : undefined;
+      if (log && !('why' in log) && log.frames > 0) {
+        throw SqliteErrors.error('STORE_OPEN_FAILED.logNotApplied', { path, what: schema.what });
+      }
+      db = new FollowingDatabase(path, busyTimeoutMs);
+    } else db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
   } catch (error) {
+    if (error instanceof MiraError) throw error;
     throw SqliteErrors.error(
       'STORE_OPEN_FAILED.cannotOpenReadOnly',
       { path, reason: (error as Error).message },
