@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { ManualClock, type MiraError } from '@mira/core';
+import { ManualClock } from '@mira/core';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { describeMemoryStoreContract, objectFile, rejection } from './conformance/memory-store-contract.js';
 
