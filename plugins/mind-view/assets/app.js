@@ -444,30 +444,34 @@ async function findDuplicates() {
       close,
     );
     const query = new URLSearchParams({ scope, ...(label === null ? {} : { label }) });
+    const fail = (e) =>
+      panel.replaceChildren(el('p', { className: 'dup-error', role: 'alert', text: e.message }), close);
+    // The progress bar ends with the scan, whatever it answered: pairs, an offer of labels, or the error.
     let pairs;
     try {
+      // Past the notes one scan compares, the page asks for a label first instead of a scan that would be refused.
+      const counts = await api(`/api/notes/labels?scope=${encodeURIComponent(scope)}`);
+      if (stale()) return;
+      if (tooMany(counts)) return offerLabels(counts);
       ({ pairs } = await api(`/api/notes/duplicates?${query}`));
     } catch (e) {
       if (stale()) return;
-      // The progress bar ends with the scan, whatever it answered.
-      if (e.code === 'MIRA_ERR_NOTES_TOO_MANY') await offerLabels();
-      else panel.replaceChildren(el('p', { className: 'dup-error', role: 'alert', text: e.message }), close);
+      // Refused for size after all (notes came meanwhile): the labels again, with the counts of now.
+      const counts = await api(`/api/notes/labels?scope=${encodeURIComponent(scope)}`).catch(() => null);
+      if (stale()) return;
+      if (counts && tooMany(counts)) offerLabels(counts);
+      else fail(e);
       return;
     }
     if (stale()) return;
     found = Math.max(found, pairs.length);
     show(pairs.filter((pair) => !skipped.has(keyOf(pair)) && !gone.has(pair.a.id) && !gone.has(pair.b.id)));
   };
+  /** Whether the notes this walk compares (the scope's, or its label's) are more than one scan compares. */
+  const tooMany = (counts) =>
+    (label === null ? counts.total : (counts.labels.find((l) => l.label === label)?.count ?? 0)) > counts.max_compared;
   /** Too many notes to compare at once: says so plainly and offers the scope's labels, each compared alone. */
-  const offerLabels = async () => {
-    let counts;
-    try {
-      counts = await api(`/api/notes/labels?scope=${encodeURIComponent(scope)}`);
-    } catch (e) {
-      if (!stale()) panel.replaceChildren(el('p', { className: 'dup-error', role: 'alert', text: e.message }), close);
-      return;
-    }
-    if (stale()) return;
+  const offerLabels = (counts) => {
     const max = counts.max_compared.toLocaleString('en');
     const picker = el('select', { id: 'dup-label' });
     for (const { label: name, count } of counts.labels) {
