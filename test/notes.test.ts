@@ -193,6 +193,28 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       ]);
       expect(notes.get(keyed.note.id, { scopes: ['default'], key: null, operator: true })).not.to.equal(undefined);
     });
+
+    it('never combines a note of the session scope with a shared global note, in either order: the global one stays', async () => {
+      await boot(undefined, 'kitchen');
+      const notes = rt.app.kernel.store(NOTES_STORE);
+      const shared = await notes.save('global', 'The wifi password is on the fridge', 'house', null);
+      const local = await notes.save('kitchen', 'the wifi password is on the fridge!', 'kitchen', null);
+      const all = { scopes: ['kitchen', 'global'], key: null, operator: true };
+      for (const [keep, drop] of [
+        [local.note.id, shared.note.id],
+        [shared.note.id, local.note.id],
+      ]) {
+        const result = await rt.run(`notes combine N${keep} N${drop}`);
+        expect(result.ok).to.equal(false);
+        expect(result.output[0]).to.match(/^error: MIRA_ERR_NOTES_COMBINE_SCOPES: /);
+      }
+      expect(notes.get(shared.note.id, all)).to.deep.equal(shared.note);
+      expect(notes.get(local.note.id, all)).to.deep.equal(local.note);
+      // Two notes of one scope still combine.
+      const again = await notes.save('kitchen', 'The wifi password is on the fridge', 'wifi', null);
+      expect((await rt.run(`notes combine N${local.note.id} N${again.note.id}`)).ok).to.equal(true);
+      expect(notes.get(again.note.id, all)).to.equal(undefined);
+    });
   });
 
   it('tells the model what note memory is for, in a notes-only profile', async () => {

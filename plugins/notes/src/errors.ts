@@ -110,6 +110,14 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     status: 400,
     template: 'N{keep} cannot be combined with itself; give two different notes',
   },
+  COMBINE_SCOPES: {
+    code: 'MIRA_ERR_NOTES_COMBINE_SCOPES',
+    message: 'notes of two different scopes cannot be combined',
+    fix: 'combine notes of one scope; to drop the other, delete it in its own scope',
+    status: 409,
+    template:
+      'N{keep} is in scope "{keepScope}" and N{drop} in "{dropScope}"; a combine deletes one, and a note of another scope (the shared "global" one above all) is not this one\'s to fold away; nothing was changed',
+  },
   BROWSE_INVALID: {
     code: 'MIRA_ERR_NOTES_BROWSE_INVALID',
     message:

@@ -1055,6 +1055,11 @@ export class NotesStore {
     const kept = this.#require(keep, viewer, writableScope);
     const dropped = this.#require(drop, viewer, writableScope);
     if (keep === drop) throw NotesErrors.error('COMBINE_INVALID', { keep });
+    // The operator's console sees a scope with the global overlay: folding a global note into a scope's would
+    // delete it from every scope that shares it.
+    if (kept.scope !== dropped.scope) {
+      throw NotesErrors.error('COMBINE_SCOPES', { keep, drop, keepScope: kept.scope, dropScope: dropped.scope });
+    }
     // Combining merges labels: across keys it would let one note's labels be found without its key.
     if (kept.key_digest !== dropped.key_digest) {
       throw NotesErrors.error('KEY_MISMATCH', { keep, drop });
