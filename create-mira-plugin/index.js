@@ -5,6 +5,7 @@
 // command, a config table, mocha tests with @mira/core/testing, a tsconfig and a build. Plain
 // JavaScript with no dependencies, so it runs before anything is installed.
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -64,8 +65,9 @@ if (!/^[a-z][a-z0-9_]{0,30}$/.test(short)) {
   usageError(`"${basename(target)}" makes no plugin name: start the directory's name with a letter (a-z)`);
 }
 const name = parsed.values.name ?? `mira-plugin-${short.replaceAll('_', '-')}`;
-if (!/^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name)) {
-  usageError(`"${name}" is not an npm package name (lower case, no spaces)`);
+const problems = npmNameProblems(name);
+if (problems.length > 0) {
+  usageError(`"${name}" is not a name npm takes for a new package: ${problems.join('; ')}`);
 }
 
 // Where @mira/core comes from: a directory (linked) or a tarball (copied in by npm).
@@ -143,3 +145,30 @@ Next:
   npm test
   npx mira check --profile .
 `);
+
+/**
+ * Why npm would not take `name` for a new package: the rules of npm's own validate-npm-package-name (7.x),
+ * its errors and the warnings that make a name invalid for new packages, restated here because this
+ * script runs before anything is installed.
+ */
+function npmNameProblems(name) {
+  const problems = [];
+  if (name.length === 0) problems.push('it is empty');
+  if (name.startsWith('.')) problems.push('it starts with a period');
+  if (name.startsWith('-')) problems.push('it starts with a hyphen');
+  if (name.startsWith('_')) problems.push('it starts with an underscore');
+  if (name.trim() !== name) problems.push('it has leading or trailing spaces');
+  if (['node_modules', 'favicon.ico'].includes(name.toLowerCase())) problems.push(`${name} is reserved`);
+  if (builtinModules.includes(name.toLowerCase())) problems.push(`${name} is a core module of Node.js`);
+  if (name.length > 214) problems.push('it is longer than 214 characters');
+  if (name.toLowerCase() !== name) problems.push('it has capital letters');
+  if (/[~'!()*]/.test(name.split('/').slice(-1)[0])) problems.push("it has one of the characters ~'!()*");
+  if (encodeURIComponent(name) !== name) {
+    const scoped = /^(?:@([^/]+?)[/])?([^/]+?)$/.exec(name);
+    if (scoped && scoped[2].startsWith('.')) problems.push('its name after the scope starts with a period');
+    const urlSafe =
+      scoped && encodeURIComponent(scoped[1]) === scoped[1] && encodeURIComponent(scoped[2]) === scoped[2];
+    if (!urlSafe) problems.push('it has characters a URL cannot hold as they are');
+  }
+  return problems;
+}

@@ -113,6 +113,15 @@ describe('npm create mira-plugin (create-mira-plugin)', function () {
       [['fresh', '--core', join(dir, 'taken', 'x')], /neither a directory with a package\.json .* nor a \.tgz/],
       [['9lives'], /makes no plugin name: start the directory's name with a letter/],
       [['fresh', '--bogus'], /Unknown option '--bogus'/],
+      // Names npm's validate-npm-package-name refuses for a new package.
+      [['fresh', '--name', 'node_modules'], /"node_modules" is not a name npm takes .*reserved/],
+      [['fresh', '--name', '~x'], /"~x" is not a name npm takes .*characters ~'!\(\)\*/],
+      [['fresh', '--name', 'http'], /"http" is not a name npm takes .*core module/],
+      [['fresh', '--name', '.hidden'], /starts with a period/],
+      [['fresh', '--name', '@scope/.x'], /after the scope starts with a period/],
+      [['fresh', '--name', 'Caps'], /capital letters/],
+      [['fresh', '--name', 'a b'], /URL/],
+      [['fresh', '--name', `x${'y'.repeat(214)}`], /longer than 214/],
     ];
     for (const [args, message] of cases) {
       const result = await run(process.execPath, [SCAFFOLD, ...args], dir);
