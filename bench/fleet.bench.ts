@@ -3,12 +3,13 @@
 // store / bare ≤ 1.5, and the latency at 10^6 at most twice that at 10^4), the query plans, and
 // admission throughput with 1, 2, 4 and 8 robots admitting at once.
 // Needs the PostgreSQL server .ci/run starts (as in the tests).
+import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { normalizeKey } from '@mira/core';
 import { PostgresMemoryStore } from '@mira/plugin-memory/postgres';
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from '../test/helpers/postgres.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
-import { fmt, loadAverage, rng, timeEach, type Latency } from './lib/stats.js';
+import { fmt, loadAverage, rng, timeInterleaved, type Latency } from './lib/stats.js';
 
 const SPACE = 'bench';
 
@@ -126,6 +127,42 @@ async function plans(client: pg.Client): Promise<string> {
   ].join('\n');
 }
 
+/** The first `n` inputs again in front, to warm up on (as timeEach does): every input is then measured. */
+const warm = <T>(inputs: readonly T[], n: number): T[] => [...inputs.slice(0, n), ...inputs];
+
+/** CPU time each of the database's server processes (but the asking one) has used so far, in ns, by PID. */
+async function serverCpu(client: pg.Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await client.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+    [database],
+  );
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      // The first field of schedstat: time spent on a CPU, in ns (the server runs on this machine).
+      cpu.set(pid, Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // A backend that ended meanwhile, or a server on another machine: nothing to read.
+    }
+  }
+  return cpu;
+}
+
+/** What the server's processes of `after` used since `before` (a process new since then, all it used). */
+const cpuSince = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, ns]) => sum + ns - (before.get(pid) ?? 0), 0);
+
+/** Admissions per second, and the CPU they took in this process (the robots' clients) and on the server. */
+interface Throughput {
+  readonly perSecond: number;
+  /** ms of this process's CPU per admission (every robot's client code, typeorm and pg). */
+  readonly clientMs: number;
+  /** ms of the server processes' CPU per admission. */
+  readonly serverMs: number;
+  /** Cores busy on average during the run: client and server CPU over the wall time. */
+  readonly cores: number;
+}
+
 async function measure(entities: number, memories: number, lookups: number, log: (m: string) => void) {
   const db = await createTestDatabase();
   try {
@@ -138,19 +175,22 @@ async function measure(entities: number, memories: number, lookups: number, log:
     });
     const ids = Array.from({ length: lookups }, () => 1 + Math.floor(random() * entities));
     const b = bare(client);
+    // Store and bare alternate call by call (the order swapping), so a loaded machine weighs on both alike.
     const result = {
-      find: {
-        store: await timeEach(names, (n) => store.findEntities(n), 200),
-        bare: await timeEach(names, b.find, 200),
-      },
-      list: {
-        store: await timeEach(ids, (id) => store.listActiveMemories(id, { newest: 8 }), 200),
-        bare: await timeEach(ids, b.list, 200),
-      },
-      recall: {
-        store: await timeEach(
-          names,
-          async (n) => {
+      find: await timeInterleaved(
+        warm(names, 200),
+        { store: (n: string) => store.findEntities(n), bare: b.find },
+        Math.min(200, names.length),
+      ),
+      list: await timeInterleaved(
+        warm(ids, 200),
+        { store: (id: number) => store.listActiveMemories(id, { newest: 8 }), bare: b.list },
+        Math.min(200, ids.length),
+      ),
+      recall: await timeInterleaved(
+        warm(names, 50),
+        {
+          store: async (n: string) => {
             const found = await store.findEntities(n);
             if (found.length > 0)
               await store.listActiveMemoriesOf(
@@ -158,16 +198,12 @@ async function measure(entities: number, memories: number, lookups: number, log:
                 { newest: 8 },
               );
           },
-          50,
-        ),
-        bare: await timeEach(
-          names,
-          async (n) => {
+          bare: async (n: string) => {
             for (const id of await b.find(n)) await b.list(id);
           },
-          50,
-        ),
-      },
+        },
+        Math.min(50, names.length),
+      ),
       plans: memories >= 1_000_000 ? await plans(client) : '',
     };
     await store.close();
@@ -182,7 +218,7 @@ async function measure(entities: number, memories: number, lookups: number, log:
  * Admissions per second with `robots` stores admitting at once into distinct slots, each robot in a memory
  * space of its own (`separate`) or all in one space.
  */
-async function admissionThroughput(robots: number, perRobot: number, separate: boolean): Promise<number> {
+async function admissionThroughput(robots: number, perRobot: number, separate: boolean): Promise<Throughput> {
   const db = await createTestDatabase();
   try {
     const spaces = Array.from({ length: robots }, (_, r) => (separate ? `${SPACE}-${r}` : SPACE));
@@ -192,6 +228,9 @@ async function admissionThroughput(robots: number, perRobot: number, separate: b
       await seed.close();
     }
     const stores = await Promise.all(spaces.map((space) => PostgresMemoryStore.open({ url: db.url, space })));
+    const watcher = await db.client();
+    const serverBefore = await serverCpu(watcher, db.name);
+    const clientBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     await Promise.all(
       stores.map(async (store, r) => {
@@ -217,8 +256,18 @@ async function admissionThroughput(robots: number, perRobot: number, separate: b
       }),
     );
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const client = process.cpuUsage(clientBefore);
+    const serverNs = cpuSince(serverBefore, await serverCpu(watcher, db.name));
+    await watcher.end();
     for (const store of stores) await store.close();
-    return (robots * perRobot) / seconds;
+    const admissions = robots * perRobot;
+    const clientS = (client.user + client.system) / 1e6;
+    return {
+      perSecond: admissions / seconds,
+      clientMs: (clientS * 1000) / admissions,
+      serverMs: serverNs / 1e6 / admissions,
+      cores: (clientS + serverNs / 1e9) / seconds,
+    };
   } finally {
     await db.drop();
   }
@@ -249,7 +298,7 @@ export async function fleetBench(options: {
   const atSmall = await measure(small.entities, small.memories, options.lookups, options.log);
   options.log(`fleet: ${big.memories} memories…`);
   const atBig = await measure(big.entities, big.memories, options.lookups, options.log);
-  const throughput: Array<{ robots: number; separate: number; shared: number }> = [];
+  const throughput: Array<{ robots: number; separate: Throughput; shared: Throughput }> = [];
   for (const robots of [1, 2, 4, 8]) {
     options.log(`fleet: ${robots} robots admitting at once…`);
     const perRobot = options.admissions ?? 100;
@@ -293,12 +342,21 @@ Load average (1 / 5 / 15 min): ${loadAverage()}.
 ${markdownTable(
   throughput.map((t) => ({
     robots: t.robots,
-    'separate spaces: admissions / s': fmt(t.separate, 0),
-    'scaling ×': fmt(t.separate / throughput[0]!.separate, 2),
-    'one space: admissions / s': fmt(t.shared, 0),
-    'scaling × ': fmt(t.shared / throughput[0]!.shared, 2),
+    'separate spaces: admissions / s': fmt(t.separate.perSecond, 0),
+    'scaling ×': fmt(t.separate.perSecond / throughput[0]!.separate.perSecond, 2),
+    'CPU ms / admission (client + server)': `${fmt(t.separate.clientMs, 2)} + ${fmt(t.separate.serverMs, 2)}`,
+    'cores busy': fmt(t.separate.cores, 2),
+    'one space: admissions / s': fmt(t.shared.perSecond, 0),
+    'scaling × ': fmt(t.shared.perSecond / throughput[0]!.shared.perSecond, 2),
+    'CPU ms / admission (client + server) ': `${fmt(t.shared.clientMs, 2)} + ${fmt(t.shared.serverMs, 2)}`,
+    'cores busy ': fmt(t.shared.cores, 2),
   })),
 )}
+
+CPU: this process's user and system time (every robot's client: Mira, typeorm, pg) and the server
+processes' time on a CPU (\`/proc/<pid>/schedstat\` of the database's backends), per admission; cores
+busy is both over the wall time. The robots run in this one process, so the client's share is one
+event loop's, at most one core.
 
 Query plans at ${big.memories} memories (every lookup is an index scan):
 
