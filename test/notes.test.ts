@@ -619,6 +619,73 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       });
     });
 
+    it('finds a Korean noun followed by a particle, and emoji, in a file indexed before either was', async () => {
+      await boot(undefined);
+      const notes = rt.app.kernel.store(NOTES_STORE);
+      const saved = new Map<string, number>();
+      for (const content of [
+        '커피를 아침마다 마신다',
+        '커피는 부엌 선반에 있다',
+        '차를 좋아한다',
+        '고양이가 소파에서 잔다',
+        '부엌에서 라디오를 듣는다',
+        'Morning ☕️ with Alice on the porch',
+        '👍🏽 the new vacuum works',
+        'The pizza menu is on the fridge',
+      ])
+        saved.set(content, (await notes.save('default', content, null, null)).note.id);
+      await rt.stop();
+      // A file indexed as before: emoji were dropped from its index. It is indexed anew once, at open.
+      const db = new Database(dbPath());
+      db.prepare("UPDATE meta SET value = 'segmented-keyed-2' WHERE key = 'text_index'").run();
+      db.exec("DELETE FROM notes_fts WHERE rowid IN (SELECT id FROM notes WHERE content LIKE 'Morning%')");
+      db.close();
+      const before = dbHash();
+      const reopened = NotesStore.open(dbPath());
+      const viewer = { scopes: ['default', 'global'], key: null, operator: false };
+      const search = async (query: string) =>
+        (await reopened.search(viewer, query)).hits.map((h) => h.note.content).sort();
+      try {
+        // One and two syllables, then a particle written inside the word.
+        expect(await search('커피')).to.deep.equal(['커피는 부엌 선반에 있다', '커피를 아침마다 마신다']);
+        expect(await search('차')).to.deep.equal(['차를 좋아한다']);
+        expect(await search('커피를')).to.deep.equal(['커피는 부엌 선반에 있다', '커피를 아침마다 마신다']);
+        expect(await search('고양이')).to.deep.equal(['고양이가 소파에서 잔다']);
+        expect(await search('부엌')).to.deep.equal(['부엌에서 라디오를 듣는다', '커피는 부엌 선반에 있다']);
+        expect(await search('라디오')).to.deep.equal(['부엌에서 라디오를 듣는다']);
+        expect(await search('소파')).to.deep.equal(['고양이가 소파에서 잔다']);
+        // Emoji with or without their variation selector or skin tone, alone or beside words.
+        expect(await search('☕')).to.deep.equal(['Morning ☕️ with Alice on the porch']);
+        expect(await search('☕️ Alice')).to.deep.equal(['Morning ☕️ with Alice on the porch']);
+        expect(await search('👍')).to.deep.equal(['👍🏽 the new vacuum works']);
+        expect(await search('🍕')).to.deep.equal([]);
+      } finally {
+        reopened.close();
+      }
+      // Every note is kept as it was.
+      expect(dbHash()).to.equal(before);
+    });
+
+    it('breaks a tie in hybrid ranking for the note that holds the words, not a vector neighbour alone', async () => {
+      // The only note with "basil" is far from the query in meaning; a later note without the word is near it.
+      await boot({ provider: 'openai', model: 'toy-embed' }, 'default', (text) =>
+        text === 'basil' || text.startsWith('Pesto') ? [1, 0, 0, 0] : [0, 1, 0, 0],
+      );
+      await callTool('save_memory', {
+        content: 'The jar of basil seeds is in the shed',
+        label: null,
+        private_key: null,
+      });
+      await callTool('save_memory', { content: 'Pesto recipe from grandma', label: null, private_key: null });
+      const result = await callTool('search_memory', { query: 'basil', label: null, private_key: null });
+      expect(result.mode).to.equal('hybrid');
+      // Both ranked first of their lists: equal fused scores.
+      expect(result.notes.map((n: any) => n.content)).to.deep.equal([
+        'The jar of basil seeds is in the shed',
+        'Pesto recipe from grandma',
+      ]);
+    });
+
     it('rebuilds the text index of a file from before stemming once, keeping every note as it was', async () => {
       await boot(undefined);
       await callTool('save_memory', { content: 'Alice drinks green tea', label: 'preference', private_key: null });

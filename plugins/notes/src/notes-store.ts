@@ -8,7 +8,17 @@ import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrors } from './errors.js';
 import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
-import { MAX_QUERY_LENGTH, SCOPE_NAME_PATTERN, capNote, checkKey, parseLabels, segmentSpaceless } from './text.js';
+import {
+  MAX_QUERY_LENGTH,
+  SCOPE_NAME_PATTERN,
+  capNote,
+  checkKey,
+  emojiAsWords,
+  hangulStem,
+  isEmojiWord,
+  parseLabels,
+  segmentSpaceless,
+} from './text.js';
 
 /** The shared scope every session reads and only the operator writes. */
 export const GLOBAL_SCOPE = 'global';
@@ -148,7 +158,7 @@ function keyDigestOf(viewer: Viewer, key: string): Buffer {
 }
 
 /** How the full-text index is built; a file whose index was built otherwise is re-indexed once, at open. */
-const TEXT_INDEX_VERSION = 'segmented-keyed-2';
+const TEXT_INDEX_VERSION = 'segmented-keyed-emoji-3';
 /**
  * Keyed notes' text is indexed apart from the others', in `notes_fts_keyed`: a search without a key, or
  * with a key no note carries, reads the other index only, so what keyed notes hold never changes the
@@ -628,10 +638,11 @@ export class NotesStore {
   #indexText(id: number, content: string, labels: readonly string[], keyed: boolean): void {
     // The index holds the compatibility form (ﬁ → fi, ＡＢＣ → ABC, ² → 2), so search finds what
     // people type; the note itself keeps the text as written.
-    // Words of scripts without spaces are set apart first, so a word inside a run of them is found.
+    // Words of scripts without spaces are set apart first, so a word inside a run of them is found; each
+    // emoji becomes a word, which the tokenizer would otherwise drop.
     this.#q(keyed ? 'insertKeyedText' : 'insertText').run(
       id,
-      segmentSpaceless(collapseWhitespace(content.normalize('NFKC'))),
+      segmentSpaceless(emojiAsWords(collapseWhitespace(content.normalize('NFKC')))),
       labels.join(' '),
     );
   }
@@ -871,7 +882,10 @@ export class NotesStore {
     if ([...query].length > MAX_QUERY_LENGTH) {
       throw NotesErrors.error('QUERY_TOO_LONG', { MAX_QUERY_LENGTH });
     }
-    const words = Array.from(segmentSpaceless(query.normalize('NFKC')).matchAll(/[\p{L}\p{N}]+/gu), ([word]) => word);
+    const words = Array.from(
+      segmentSpaceless(emojiAsWords(query.normalize('NFKC'))).matchAll(/[\p{L}\p{N}]+/gu),
+      ([word]) => word,
+    );
     const wantedLabel = labelFilter(label);
     // The key is decided before any keyed row is touched: a key no note in view carries searches as no key.
     if (!viewer.operator && viewer.key !== null && !this.keyKnown(viewer)) viewer = { ...viewer, key: null };
@@ -886,11 +900,24 @@ export class NotesStore {
     const ranks = new Map<number, number>();
     const addRanks = (ids: readonly number[]) =>
       ids.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
+    // Each full-text hit's place: a tie in the fused score goes to the stronger full-text evidence, so a
+    // vector neighbour alone never comes before the only note that holds the words.
+    const textRank = new Map<number, number>();
+    const addTextRanks = (ids: readonly number[]) => {
+      ids.forEach((id, i) => textRank.set(id, i));
+      addRanks(ids);
+    };
     const pool = Math.max(limit * 5, 50);
-    // Stop-words never match alone; the last word is also a prefix ("charg" finds "charger"). Words are
-    // letters and digits only, so quoting them needs no escapes.
+    // Stop-words never match alone; the last word is also a prefix ("charg" finds "charger"), an emoji's
+    // never. A Korean word is a prefix without its particle, wherever it stands: its particles are written
+    // inside the word (`커피` finds `커피를`). Words are letters and digits only, so quoting them needs no escapes.
     const content = words.filter((w) => !STOP_WORDS.has(w.toLowerCase()));
-    const terms = content.map((w, i) => `"${w}"${i === content.length - 1 && [...w].length >= 3 ? '*' : ''}`);
+    const terms = content.map((w, i) => {
+      const korean = hangulStem(w);
+      if (korean !== undefined) return `"${korean}"*`;
+      const prefix = i === content.length - 1 && [...w].length >= 3 && !isEmojiWord(w);
+      return `"${w}"${prefix ? '*' : ''}`;
+    });
     // Notes with every word rank first; notes with any of them follow.
     const allThenAny = (run: (match: string) => number[]): number[] => {
       const every = run(terms.join(' AND '));
@@ -918,7 +945,7 @@ export class NotesStore {
       );
       let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter);
       if (!filterLater && ranked.length < pool && fetched.length === pool) ranked = rankedWithFilter();
-      addRanks(ranked);
+      addTextRanks(ranked);
     }
     let mode: 'hybrid' | 'full-text' = 'full-text';
     if (why === undefined) {
@@ -933,7 +960,9 @@ export class NotesStore {
     }
     const collect = () => {
       const hits: SearchHit[] = [];
-      for (const [id, score] of [...ranks.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])) {
+      const byText = (id: number) => textRank.get(id) ?? Number.MAX_SAFE_INTEGER;
+      const ordered = [...ranks.entries()].sort((a, b) => b[1] - a[1] || byText(a[0]) - byText(b[0]) || b[0] - a[0]);
+      for (const [id, score] of ordered) {
         if (hits.length >= limit) break;
         const row = this.#q('noteById').get(id) as NoteRow | undefined;
         if (row && this.#visible(row, viewer)) hits.push({ note: this.#hydrate(row), score });
@@ -943,7 +972,8 @@ export class NotesStore {
     let hits = collect();
     if (filterLater && hits.length < limit && fetched.length === pool) {
       ranks.clear();
-      addRanks(rankedWithFilter());
+      textRank.clear();
+      addTextRanks(rankedWithFilter());
       hits = collect();
     }
     return { hits, mode, ...(why ? { why } : {}) };

@@ -129,3 +129,71 @@ const SPACELESS_RUN =
 export function segmentSpaceless(text: string): string {
   return text.replace(SPACELESS_RUN, (run) => Array.from(wordSegmenter.segment(run), (s) => s.segment).join(' '));
 }
+
+/**
+ * Korean particles that follow a noun inside its word (`커피를`, `고양이가`, `부엌에서`), longest first so
+ * `에서` is taken before `서`-less `에`.
+ */
+const HANGUL_PARTICLES = [
+  '에서는',
+  '에게서',
+  '으로는',
+  '에서',
+  '에게',
+  '한테',
+  '으로',
+  '부터',
+  '까지',
+  '처럼',
+  '보다',
+  '이랑',
+  '께서',
+  '은',
+  '는',
+  '이',
+  '가',
+  '을',
+  '를',
+  '에',
+  '의',
+  '와',
+  '과',
+  '도',
+  '로',
+  '만',
+  '랑',
+];
+const HANGUL_WORD = /^\p{Script=Hangul}+$/u;
+
+/**
+ * A Korean word as search looks for it: without a trailing particle when a syllable is left before it
+ * (`커피를` → `커피`, `차를` → `차`), for the search to take as a prefix, so that `커피` finds `커피를…` and
+ * `커피는…` alike. Any other word is returned unchanged; `undefined` says the word is not Korean.
+ */
+export function hangulStem(word: string): string | undefined {
+  if (!HANGUL_WORD.test(word)) return undefined;
+  const syllables = [...word];
+  for (const particle of HANGUL_PARTICLES) {
+    if (word.endsWith(particle) && syllables.length > [...particle].length) {
+      return word.slice(0, word.length - particle.length);
+    }
+  }
+  return word;
+}
+
+/** Pictographs (emoji), one code point each; the full-text tokenizer drops them as punctuation. */
+const PICTOGRAPH = /\p{Extended_Pictographic}/gu;
+/** The word an emoji is indexed and searched as: `☕` → `emoji002615` (fixed length, so never a prefix of another). */
+const EMOJI_WORD = /^emoji[0-9a-f]{6}$/u;
+
+/**
+ * Text with every emoji written as a word of its own (`☕` → ` emoji002615 `), so the full-text index keeps
+ * it and a search for the emoji finds it. Modifiers and variation selectors stay out of the word: `👍🏽` is
+ * found by `👍`.
+ */
+export function emojiAsWords(text: string): string {
+  return text.replace(PICTOGRAPH, (emoji) => ` emoji${emoji.codePointAt(0)!.toString(16).padStart(6, '0')} `);
+}
+
+/** Whether a search word is an emoji's word (matched whole, never as a prefix). */
+export const isEmojiWord = (word: string): boolean => EMOJI_WORD.test(word);
