@@ -58,8 +58,20 @@ class LinkDouble implements RobotTransport {
     if (this.cancelError) throw new Error(this.cancelError);
     this.cancels.push({ action, id });
   }
+  /**
+   * rosapi beside the bridge, as rosbridge's launch file starts it: the type the ROS graph has for a topic
+   * ('' when it has none). The rig declares the command topic with the profile's type.
+   */
+  readonly graphTypes = new Map<string, string>();
+  /** The topics rosapi was asked about, in order (apart from `calls`, the action cancels). */
+  readonly typeQueries: string[] = [];
   async callService(service: string, _type: string, request: RosMessage): Promise<RosMessage> {
     if (!this.state.up) throw new Error('not connected');
+    if (service === '/rosapi/topic_type') {
+      const topic = String(request.topic);
+      this.typeQueries.push(topic);
+      return { type: this.graphTypes.get(topic) ?? '' };
+    }
     if (this.callError) throw new Error(this.callError);
     this.calls.push({ service, request });
     return {};
@@ -123,6 +135,8 @@ const DRIVE: SafetyDriveConfig = {
 
 function rig(options: { drive?: Partial<SafetyDriveConfig>; transport?: LinkDouble; confirmMs?: number } = {}) {
   const transport = options.transport ?? new LinkDouble();
+  // The ROS graph has the command topic with the type this profile drives it as (a base that listens).
+  transport.graphTypes?.set(options.drive?.topic ?? DRIVE.topic, options.drive?.type ?? DRIVE.type);
   const posted: FromSafety[] = [];
   // `asked`: the clock motion requests and stops are stamped with; each request is asked a moment later.
   const clock = { t: 1000, wall: 1_000_000, asked: 5000 };
