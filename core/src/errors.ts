@@ -396,6 +396,20 @@ export const CoreErrors = defineErrors('@mira/core', {
       notStrict: 'tool "{name}" of plugin {owner}: parameter schema is not strict at {violation}',
     },
   },
+  TOOL_RESULT_INVALID: {
+    code: 'MIRA_ERR_TOOL_RESULT_INVALID',
+    message: "a tool's result had no text content (content must be a string); the call was refused",
+    fix: "make the plugin's tool return { content: string, display: string }",
+    template:
+      'tool {name} of plugin {owner} returned {what} where a result with text content belongs; the call was refused',
+  },
+  SENSOR_NOT_REGISTERED: {
+    code: 'MIRA_ERR_SENSOR_NOT_REGISTERED',
+    message: 'a reading was published for a sensor no plugin registered; it was dropped',
+    fix: 'register the sensor (kernel.sensors.register) before publishing its readings',
+    template:
+      'plugin {owner} published a reading for sensor {sensorId}, which is not registered; it was dropped. Register it with kernel.sensors.register first',
+  },
   STORE_NOT_AVAILABLE: {
     code: 'MIRA_ERR_STORE_NOT_AVAILABLE',
     message: 'a store is not registered in this profile, or not open yet',

@@ -13,7 +13,7 @@ import { Registry } from './registry.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
 import type { ClosableStore, StoreDefinition, StoreKey } from './stores.js';
 import { interceptHookMapErrors, interceptTapErrors, nameThePlugin } from './tap-errors.js';
-import { assertStrictToolSchema, type RegisteredTool, type ToolDefinition } from './tools.js';
+import { assertStrictToolSchema, type RegisteredTool, type ToolDefinition, type ToolResult } from './tools.js';
 import { EPISODE_ORIGINS, type Logger, type RuntimeServices } from './types.js';
 import { WorkingMemory } from './working-memory.js';
 
@@ -154,10 +154,10 @@ export class Kernel {
       if (tool.kind !== 'acquisition') {
         throw CoreErrors.error('REGISTRATION_INVALID.toolForAgents', { name: tool.name, owner });
       }
-      this.agentTools.add(tool.name, { tool, owner, validate }, owner);
+      this.agentTools.add(tool.name, { tool: withCheckedResult(tool, owner), owner, validate }, owner);
       return;
     }
-    this.tools.add(tool.name, { tool, owner, validate }, owner);
+    this.tools.add(tool.name, { tool: withCheckedResult(tool, owner), owner, validate }, owner);
     this.hooks.registerTool.call(tool, owner);
   }
 
@@ -301,7 +301,15 @@ export class Kernel {
         },
         list: () => this.sensors.values(),
         latest: (id: string) => this.latestReading(id),
-        publish: (reading: SensorReading) => this.publishReading(reading),
+        publish: (reading: SensorReading) => {
+          if (!reading || typeof reading.sensorId !== 'string' || !this.sensors.has(reading.sensorId)) {
+            throw CoreErrors.error('SENSOR_NOT_REGISTERED', {
+              owner: pluginName,
+              sensorId: JSON.stringify(String(reading?.sensorId)),
+            });
+          }
+          this.publishReading(reading);
+        },
       }),
       hardware: Object.freeze({
         registerEmergencyStop: (handler: () => Promise<StopOutcome | void> | StopOutcome | void) => {
@@ -329,4 +337,25 @@ export class Kernel {
       resolvePath: (path: string) => (isAbsolute(path) ? path : resolve(services.profile.dir, path)),
     });
   }
+}
+
+/**
+ * The tool as the kernel keeps it: its `run` answers a result with text content or throws
+ * `MIRA_ERR_TOOL_RESULT_INVALID` (the episode engine then gives the model a refusal and logs why), so a
+ * plugin's object or number never reaches the model, the console or an MCP client as if it were text.
+ */
+function withCheckedResult(tool: ToolDefinition<any>, owner: string): ToolDefinition<any> {
+  const run: ToolDefinition<any>['run'] = async (args, context) => {
+    const result = (await tool.run(args, context)) as unknown;
+    const content = (result as { content?: unknown } | null | undefined)?.content;
+    if (typeof result !== 'object' || result === null || typeof content !== 'string') {
+      const what =
+        typeof result !== 'object' || result === null
+          ? `${result === null ? 'null' : typeof result} as its result`
+          : `content of type ${content === null ? 'null' : Array.isArray(content) ? 'array' : typeof content}`;
+      throw CoreErrors.error('TOOL_RESULT_INVALID', { name: tool.name, owner, what });
+    }
+    return result as ToolResult;
+  };
+  return Object.freeze({ ...tool, run });
 }
