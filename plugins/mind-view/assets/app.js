@@ -723,7 +723,7 @@ async function entityBlock(entity) {
   const block = el(
     'div',
     { className: 'entity' },
-    el('h3', { text: `${entity.id} ${entity.entity_type} ${entity.canonical_name}` }),
+    el('h2', { text: `${entity.id} ${entity.entity_type} ${entity.canonical_name}` }),
   );
   if (entity.aliases.length) block.append(el('p', { text: `aliases: ${entity.aliases.join(', ')}` }));
   if (!memories.length) block.append(el('p', { className: 'meta', text: 'no active memories' }));
@@ -961,7 +961,7 @@ function proposalItem(p) {
   return el(
     'li',
     { className: `proposal${expired || stale ? ' expired' : ''}`, 'data-id': p.id },
-    el('h3', { text: proposalTitle(p) }),
+    el('h2', { text: proposalTitle(p) }),
     el('p', { className: 'said' }, el('span', { text: 'Said: ' }), el('q', { text: p.utterance })),
     el('p', { text: `Evidence: ${p.evidence}` }),
     el('p', {
