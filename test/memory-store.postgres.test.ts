@@ -169,6 +169,20 @@ describe('PostgreSQL failures as Mira errors', () => {
     });
   });
 
+  it('reports only the failure of an open that never connected: no close error follows it', async () => {
+    const lines: string[] = [];
+    const error = await rejection(
+      PostgresMemoryStore.open({
+        url: 'postgres://u:p@127.0.0.1:1/db',
+        space: 'ward',
+        connectTimeoutMs: 2000,
+        log: (line) => lines.push(line),
+      }),
+    );
+    expect(error.code).to.equal('MIRA_ERR_MEMORY_SERVER_UNREACHABLE');
+    expect(lines).to.deep.equal([]);
+  });
+
   it('refuses a memory space name that is not one before connecting', async () => {
     for (const space of ['Ward 3', '', '-ward', 'a'.repeat(65)]) {
       const error = await rejection(PostgresMemoryStore.open({ url: 'postgres://u:p@127.0.0.1:1/db', space }));

@@ -31,7 +31,10 @@ export async function run(context: CliCommandContext): Promise<number> {
     try {
       await app.kernel.openStores();
     } catch (error) {
-      await app.kernel.closeStores().catch(() => undefined);
+      // Reported, not lost: the boot's own error is the one thrown.
+      await app.kernel.closeStores().catch((closeError: unknown) => {
+        context.stderr.write(`mira mcp: the stores did not close: ${(closeError as Error).message}\n`);
+      });
       throw error;
     }
     return app;

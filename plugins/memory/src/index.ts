@@ -113,6 +113,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
             readOnly: kernel.runtime.readOnly,
             proposalTtlMs,
             maxObjectBytes: config.max_object_bytes,
+            log: (line) => kernel.log.error(line),
           });
         },
       });

@@ -72,6 +72,11 @@ export interface PostgresMemoryStoreOptions {
   readonly proposalTtlMs?: number;
   /** The largest object payload a memory may keep, in bytes (default 4 MiB). */
   readonly maxObjectBytes?: number;
+  /**
+   * Hears what fails after the failure that is thrown (the connection that would not close after a
+   * failed open), so it is reported rather than lost; stderr by default.
+   */
+  readonly log?: (line: string) => void;
 }
 
 /** The server, database and user of a connection string, without the password. */
@@ -686,8 +691,16 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
       await store.#statements.eraseSpentUtterances(store.now());
       return store;
     } catch (error) {
-      await ds.destroy().catch(() => undefined);
-      throw fleetError(error, `cannot open memory at ${where.server}/${where.database}`);
+      const thrown = fleetError(error, `cannot open memory at ${where.server}/${where.database}`);
+      // A connection never made has nothing to close (destroy() would refuse as much).
+      if (ds.isInitialized)
+        await ds.destroy().catch((closeError: unknown) => {
+          const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+          log(
+            `memory at ${where.server}/${where.database}: after ${thrown.code}, its connections did not close: ${(closeError as Error).message}`,
+          );
+        });
+      throw thrown;
     }
   }
 
