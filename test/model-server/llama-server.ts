@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/run-mira.js';
@@ -27,6 +27,8 @@ export interface RealModelServer {
   readonly calls: ProxiedCall[];
   /** The server's own log (stderr). */
   readonly log: () => string;
+  /** Chat requests the server has not answered (yet): how a hang shows. */
+  readonly unanswered: () => number;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,31 @@ export function testModel(cache: string): string {
     );
   }
   return path;
+}
+
+/**
+ * One request to llama-server on a connection of its own. Not fetch: its pool reuses keep-alive
+ * connections, and a POST sent on one that llama-server (cpp-httplib) is closing as idle fails with
+ * "other side closed" (an HTTP client must then retry, as Mira's provider does for connection errors);
+ * the proxy is not the client under test, so it opens a fresh connection for each request.
+ */
+function forward(url: string, method: string, body: Buffer) {
+  return new Promise<{ status: number; contentType: string; text: string }>((resolve, reject) => {
+    const req = httpRequest(url, { method, agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: res.headers['content-type'] ?? 'application/json',
+          text: Buffer.concat(parts).toString('utf8'),
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(method === 'GET' ? undefined : body);
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -121,23 +148,31 @@ export async function startRealModelServer(cache: string, model: string): Promis
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const calls: ProxiedCall[] = [];
+  let inFlight = 0;
   const proxy: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (d: Buffer) => chunks.push(d));
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
-      const response = await fetch(`${upstream}${req.url}`, {
-        method: req.method,
-        headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
-        body: req.method === 'GET' ? undefined : body,
-      });
-      const text = await response.text();
-      if (req.url?.endsWith('/chat/completions')) {
-        const sent = body.toString('utf8');
-        calls.push(record(JSON.parse(sent).stream === true, response.status, text, sent));
+      const chat = req.url?.endsWith('/chat/completions') === true;
+      if (chat) inFlight += 1;
+      try {
+        const response = await forward(`${upstream}${req.url}`, req.method ?? 'GET', body);
+        const { text } = response;
+        if (chat) {
+          const sent = body.toString('utf8');
+          calls.push(record(JSON.parse(sent).stream === true, response.status, text, sent));
+        }
+        res.writeHead(response.status, { 'content-type': response.contentType });
+        res.end(text);
+      } catch (error) {
+        // The proxy's own failure is recorded as one, never left to look like the server's silence.
+        const message = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+        if (chat) calls.push({ ...record(false, 502, '{}', body.toString('utf8')), errorType: `proxy: ${message}` });
+        res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message } }));
+      } finally {
+        if (chat) inFlight -= 1;
       }
-      res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
-      res.end(text);
     });
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
@@ -145,6 +180,7 @@ export async function startRealModelServer(cache: string, model: string): Promis
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`,
     calls,
     log: () => log,
+    unanswered: () => inFlight,
     stop: async () => {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));

@@ -81,7 +81,8 @@ describe('a console session against a real llama-server (profiles/mira-sim)', fu
         .log()
         .split('\n')
         .filter((line) => / E |error|exception/i.test(line));
-      expect(protocolErrors, serverErrors.join('\n').slice(-3000)).to.deep.equal([]);
+      const hang = `${server.unanswered()} request(s) still unanswered by llama-server`;
+      expect(protocolErrors, `${hang}\n${serverErrors.join('\n').slice(-3000)}`).to.deep.equal([]);
       expect(calls.length).to.be.greaterThan(SESSION.length - 3);
       calls.forEach((call, i) => {
         if (call.status === 400 && call.errorType === 'exceed_context_size_error') {
