@@ -1016,6 +1016,84 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       });
     });
 
+    it('pages every order across a scope and global from their indexes, each note once; old files get the indexes at open', async () => {
+      const store = rt.app.kernel.store(NOTES_STORE);
+      const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
+      // Ties everywhere: three creation times, four lengths, notes in both scopes.
+      for (let i = 0; i < 23; i += 1) {
+        const scope = i % 3 === 0 ? 'global' : 'default';
+        await store.save(
+          scope,
+          `note ${'x'.repeat(i % 4)} ${String(i).padStart(2, '0')}`,
+          ['b', 'a', null][i % 3]!,
+          null,
+          at(i % 3),
+        );
+      }
+      await rt.stop();
+      // A file from before: no order indexes. Opening it adds them and changes no note.
+      const db = new Database(dbPath());
+      db.exec('DROP INDEX notes_by_scope_created; DROP INDEX notes_by_scope_length');
+      db.close();
+      const before = dbHash();
+      const reopened = NotesStore.open(dbPath());
+      try {
+        const viewer = { scopes: ['default', 'global'], key: null, operator: true };
+        const rows = reopened.browse(viewer, { limit: 500 }).notes;
+        expect(rows).to.have.length(23);
+        const sorted: Record<string, (a: (typeof rows)[0], b: (typeof rows)[0]) => number> = {
+          newest: (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id,
+          oldest: (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id,
+          longest: (a, b) => b.content.length - a.content.length || b.id - a.id,
+          shortest: (a, b) => a.content.length - b.content.length || b.id - a.id,
+          label: (a, b) => (a.labels[0] ?? 'unlabeled').localeCompare(b.labels[0] ?? 'unlabeled') || b.id - a.id,
+        };
+        for (const [sort, compare] of Object.entries(sorted)) {
+          for (const filter of ['', 'xx']) {
+            const expected = [...rows]
+              .filter((n) => n.content.includes(filter))
+              .sort(compare)
+              .map((n) => n.id);
+            const seen: number[] = [];
+            let after: string | null = null;
+            do {
+              const page = reopened.browse(viewer, { sort: sort as 'newest', filter, after, limit: 4 });
+              seen.push(...page.notes.map((n) => n.id));
+              after = page.next;
+            } while (after !== null);
+            expect(seen, `${sort} ${filter}`).to.deep.equal(expected);
+          }
+        }
+        expect(reopened.browse(viewer, { filter: 'xx', label: 'a' }).counts).to.deep.equal({
+          total: 23,
+          matching: 4,
+          labels: [
+            { label: 'a', count: 8 },
+            { label: 'b', count: 8 },
+            { label: 'unlabeled', count: 7 },
+          ],
+        });
+      } finally {
+        reopened.close();
+      }
+      expect(dbHash()).to.equal(before);
+      const check = new Database(dbPath(), { readonly: true });
+      const plan = (order: string) =>
+        check
+          .prepare(`EXPLAIN QUERY PLAN SELECT * FROM notes n WHERE n.scope = 'default' ORDER BY ${order} LIMIT 5`)
+          .all()
+          .map((r: any) => r.detail)
+          .join(' | ');
+      // Read in order from an index, never sorted whole.
+      expect(plan('n.created_at DESC, n.id DESC'))
+        .to.match(/USING INDEX notes_by_scope_created/)
+        .and.not.match(/TEMP B-TREE/);
+      expect(plan('length(n.content) ASC, n.id ASC'))
+        .to.match(/USING INDEX notes_by_scope_length/)
+        .and.not.match(/TEMP B-TREE/);
+      check.close();
+    });
+
     it('lists labels most common first', async () => {
       await rt.run('notes save "a b" --label fact,tea');
       await rt.run('notes save "c d" --label tea');

@@ -54,6 +54,14 @@ export interface Viewer {
  */
 const KEY_INDEX_DDL =
   'CREATE INDEX IF NOT EXISTS notes_by_key_digest ON notes (key_digest) WHERE key_digest IS NOT NULL';
+/**
+ * The indexes of the Mind view's orders (newest and oldest; longest and shortest), so a page is read in
+ * order and stops after its notes instead of sorting the whole scope. Made at every writable open, as the
+ * key index is: files from before get them once, nothing else changes, and a read-only open of a file
+ * without them still reads it (sorted as before).
+ */
+const ORDER_INDEXES_DDL = `CREATE INDEX IF NOT EXISTS notes_by_scope_created ON notes (scope, created_at, id);
+CREATE INDEX IF NOT EXISTS notes_by_scope_length ON notes (scope, length(content), id);`;
 
 /** One search hit with its fused score. */
 export interface SearchHit {
@@ -174,6 +182,8 @@ const RRF_K = 60;
  * digest). One fixed text, so the statements that use it are prepared once per store.
  */
 const VISIBLE = 'n.scope IN (SELECT value FROM json_each(?)) AND (? OR n.key_digest IS NULL OR n.key_digest = ?)';
+/** {@link VISIBLE} for one scope: parameters (scope, 1 when keys are ignored (operator), the key's digest). */
+const SCOPE_VISIBLE = 'n.scope = ? AND (? OR n.key_digest IS NULL OR n.key_digest = ?)';
 /** An optional label: parameters (label, label), both null for any label. */
 const WITH_LABEL = 'AND (? IS NULL OR EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?))';
 
@@ -377,6 +387,7 @@ export class NotesStore {
     store.#upgradeVectors();
     store.#upgradeTextIndex();
     db.exec(KEY_INDEX_DDL);
+    db.exec(ORDER_INDEXES_DDL);
     return store;
   }
 
@@ -791,6 +802,7 @@ export class NotesStore {
   ): BrowsePage {
     const sort = options.sort ?? 'newest';
     const order = BROWSE_ORDER[sort];
+    if (viewer.scopes.length === 0) throw NotesErrors.error('SCOPE_INVALID.unknown', { scope: '' });
     if (!order) {
       throw NotesErrors.error('BROWSE_INVALID.sort', { sorts: BROWSE_SORTS.join(', '), sort });
     }
@@ -802,55 +814,66 @@ export class NotesStore {
       throw NotesErrors.error('BROWSE_INVALID.filterTooLong', { max: MAX_QUERY_LENGTH });
     }
     const words = foldForFilter(filter).split(/\s+/u).filter(Boolean);
-    const where = [VISIBLE];
-    const params: unknown[] = [...this.#filterParams(viewer)];
-    if (label === UNLABELED) where.push('NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)');
+    // What a note must pass besides being visible: the label, the filter.
+    const extra: string[] = [];
+    const extraParams: unknown[] = [];
+    if (label === UNLABELED) extra.push('NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)');
     else if (label !== null) {
-      where.push('EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)');
-      params.push(label);
+      extra.push('EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)');
+      extraParams.push(label);
     }
     if (words.length > 0) {
-      where.push(BROWSE_FILTER);
-      params.push(JSON.stringify(words));
+      extra.push(BROWSE_FILTER);
+      extraParams.push(JSON.stringify(words));
     }
     // Ties on the key go newest ID first, except for "oldest", which reads in ID order.
     const idAscending = sort === 'oldest';
-    const pageWhere = [...where];
-    const pageParams = [...params];
+    const direction = `${order.ascending ? 'ASC' : 'DESC'}, n.id ${idAscending ? 'ASC' : 'DESC'}`;
+    const cursor: string[] = [];
+    const cursorParams: unknown[] = [];
     if (options.after) {
       const [key, id] = parseCursor(options.after);
       const beyond = order.ascending ? '>' : '<';
-      pageWhere.push(`(${order.key} ${beyond} ? OR (${order.key} = ? AND n.id ${idAscending ? '>' : '<'} ?))`);
-      pageParams.push(key, key, id);
+      // The first term bounds the index range (a seek, however deep the page); the second skips the ties read.
+      cursor.push(`${order.key} ${beyond}= ? AND (${order.key} ${beyond} ? OR n.id ${idAscending ? '>' : '<'} ?)`);
+      cursorParams.push(key, key, id);
     }
+    // One branch per scope in view, each read in order from its scope's index and stopped after a page; the
+    // branches are merged. A page then costs the same however many notes the scope, or any other, holds.
+    const branch = `SELECT * FROM (SELECT n.*, ${order.key} AS sort_key FROM notes n
+       WHERE ${[SCOPE_VISIBLE, ...extra, ...cursor].join(' AND ')} ORDER BY ${order.key} ${direction} LIMIT ?)`;
+    const keyParams = [viewer.operator ? 1 : 0, viewer.key === null ? null : digest(viewer.key)];
     const rows = this.#browseStatement(
-      `SELECT n.*, ${order.key} AS sort_key FROM notes n WHERE ${pageWhere.join(' AND ')}
-       ORDER BY ${order.key} ${order.ascending ? 'ASC' : 'DESC'}, n.id ${idAscending ? 'ASC' : 'DESC'} LIMIT ?`,
+      `SELECT * FROM (${viewer.scopes.map(() => branch).join(' UNION ALL ')})
+       ORDER BY sort_key ${order.ascending ? 'ASC' : 'DESC'}, id ${idAscending ? 'ASC' : 'DESC'} LIMIT ?`,
       false,
-    ).all(...pageParams, limit + 1) as Array<NoteRow & { sort_key: string | number }>;
+    ).all(
+      ...viewer.scopes.flatMap((scope) => [scope, ...keyParams, ...extraParams, ...cursorParams, limit + 1]),
+      limit + 1,
+    ) as Array<NoteRow & { sort_key: string | number }>;
     const more = rows.length > limit;
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
     return {
       notes: shown.map((row) => this.#hydrate(row)),
       next: more && last ? formatCursor(last.sort_key, last.id) : null,
-      counts: options.counts === false ? null : this.#browseCounts(viewer, where, params),
+      counts: options.counts === false ? null : this.#browseCounts(viewer, extra, extraParams),
     };
   }
 
-  #browseCounts(viewer: Viewer, where: readonly string[], params: readonly unknown[]): BrowseCounts {
-    const total = this.count(viewer);
-    // Without a label or a filter every note in view matches: no second count.
-    const matching =
-      where.length === 1
-        ? total
-        : (this.#browseStatement(`SELECT count(*) FROM notes n WHERE ${where.join(' AND ')}`, true).get(
-            ...params,
-          ) as number);
-    const unlabeled = this.#browseStatement(
-      `SELECT count(*) FROM notes n WHERE ${VISIBLE} AND NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)`,
-      true,
-    ).get(...this.#filterParams(viewer)) as number;
+  /**
+   * The page's counts in one pass over the notes in view (every note, those that match, those without a
+   * label), then the labels.
+   */
+  #browseCounts(viewer: Viewer, extra: readonly string[], extraParams: readonly unknown[]): BrowseCounts {
+    const matches = extra.length === 0 ? '1' : extra.join(' AND ');
+    const counted = this.#browseStatement(
+      `SELECT count(*) AS total, coalesce(sum(${matches}), 0) AS matching,
+       coalesce(sum(NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)), 0) AS unlabeled
+       FROM notes n WHERE ${VISIBLE}`,
+      false,
+    ).get(...extraParams, ...this.#filterParams(viewer)) as { total: number; matching: number; unlabeled: number };
+    const { total, matching, unlabeled } = counted;
     const labels = [...this.labels(viewer), ...(unlabeled > 0 ? [{ label: UNLABELED, count: unlabeled }] : [])]
       .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
       .slice(0, 10);
