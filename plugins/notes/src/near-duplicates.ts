@@ -162,23 +162,31 @@ interface Facts {
 
 const NUMBER = /^\p{N}+$/u;
 
-function factsOf(text: string): Facts {
-  const nfkc = text.normalize('NFKC');
-  // Contractions written out, so "doesn't" is "does not", "cannot" is "can not" and "charger's" is "charger".
-  const expanded = caseFold(nfkc)
+/** Contractions written out, so "doesn't" is "does not", "cannot" is "can not" and "charger's" is "charger". */
+function expandContractions(folded: string): string {
+  return folded
     .replace(/\b(ca|wo)n['’]t\b/gu, (_, head: string) => (head === 'ca' ? 'can not' : 'will not'))
     .replace(/\bcannot\b/gu, 'can not')
     .replace(/n['’]t\b/gu, ' not')
     .replace(/['’](s|re|m|ll|ve|d)\b/gu, ' ');
+}
+
+function factsOf(text: string): Facts {
+  const nfkc = text.normalize('NFKC');
+  const expanded = expandContractions(caseFold(nfkc));
   const words = segmentSpaceless(comparable(expanded)).split(' ').filter(Boolean);
   const form = comparable(text);
   // In the order written: "note 3 … item 7" is not "note 7 … item 3".
   const numbers = words.filter((w) => NUMBER.test(w));
   const negations = words.filter((w) => NEGATIONS.has(w)).length;
+  // A capitalised word is read with its contraction ("Don't" is "do not", never a name "Don"; "Alice's" is
+  // "alice"), so a sentence that starts with one pairs with the same sentence written out.
   const names = new Set(
-    Array.from(nfkc.matchAll(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{M}]*/gu), ([name]) => caseFold(name)).filter(
-      (name) => !FUNCTION_WORDS.has(name) && !NEGATIONS.has(name),
-    ),
+    Array.from(nfkc.matchAll(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{M}]*(?:['’][\p{L}\p{M}]+)*/gu), ([word]) =>
+      expandContractions(caseFold(word)).split(/[^\p{L}\p{M}\p{N}]+/u),
+    )
+      .flat()
+      .filter((name) => name !== '' && !FUNCTION_WORDS.has(name) && !NEGATIONS.has(name)),
   );
   const content = words.filter((w) => !FUNCTION_WORDS.has(w) && !NEGATIONS.has(w) && !NUMBER.test(w));
   const contentStems = content.map(stem);
