@@ -225,6 +225,23 @@ describe('SqliteMemoryStore beside other connections', function () {
     }
   });
 
+  it('reads the file again when a writer ran and stopped while it read from an image, creating nothing', async () => {
+    SqliteMemoryStore.open(path).close();
+    const reader = SqliteMemoryStore.open(path, { readOnly: true });
+    try {
+      expect(await reader.findEntities('Ada')).to.deep.equal([]);
+      // A console runs, writes and stops with no read in between: its close leaves the file checkpointed.
+      const writer = SqliteMemoryStore.open(path);
+      await writer.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+      await writer.close();
+      const listing = readdirSync(dirname(path)).sort();
+      expect((await reader.findEntities('Ada')).map((e) => e.canonicalName)).to.deep.equal(['Ada']);
+      expect(readdirSync(dirname(path)).sort()).to.deep.equal(listing);
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('exports every row with its IDs', async () => {
     const clock = new ManualClock('2026-03-01T12:00:00.000Z');
     const store = SqliteMemoryStore.open(path, { clock });
