@@ -1094,6 +1094,39 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       check.close();
     });
 
+    it('counts a page afresh whenever notes change, here or through another connection to the file', async () => {
+      const store = rt.app.kernel.store(NOTES_STORE);
+      const viewer = { scopes: ['default', 'global'], key: null, operator: true };
+      await store.save('default', 'The kettle is descaled monthly', 'kitchen', null);
+      const counts = () => store.browse(viewer, { sort: 'newest', limit: 10 }).counts;
+      expect(counts()).to.deep.equal({ total: 1, matching: 1, labels: [{ label: 'kitchen', count: 1 }] });
+      // Another sort, the same notes: the same counts.
+      expect(store.browse(viewer, { sort: 'longest' }).counts).to.deep.equal(counts());
+      // Another process writes (another connection to the same file).
+      const other = NotesStore.open(dbPath());
+      try {
+        await other.save('global', 'Bins go out on Tuesday', null, null);
+      } finally {
+        other.close();
+      }
+      expect(counts()).to.deep.equal({
+        total: 2,
+        matching: 2,
+        labels: [
+          { label: 'kitchen', count: 1 },
+          { label: 'unlabeled', count: 1 },
+        ],
+      });
+      // This connection writes.
+      store.delete(1, viewer, undefined);
+      expect(counts()).to.deep.equal({ total: 1, matching: 1, labels: [{ label: 'unlabeled', count: 1 }] });
+      expect(store.browse(viewer, { label: 'kitchen' }).counts).to.deep.equal({
+        total: 1,
+        matching: 0,
+        labels: [{ label: 'unlabeled', count: 1 }],
+      });
+    });
+
     it('lists labels most common first', async () => {
       await rt.run('notes save "a b" --label fact,tea');
       await rt.run('notes save "c d" --label tea');

@@ -307,6 +307,8 @@ export class NotesStore {
   readonly #clock: Clock;
   readonly #statements = new Map<keyof typeof SQL, SqliteStatement>();
   readonly #browseStatements = new Map<string, SqliteStatement>();
+  /** The last browse counts per viewer and filter, as of a {@link revision}: unchanged notes are not counted again. */
+  readonly #countsCache = new Map<string, { revision: string; counts: BrowseCounts }>();
   readonly #log: (message: string) => void;
   readonly #maxDistance: number;
   /** The in-memory index of binary codes, as of a {@link revision} and a vector generation. */
@@ -866,6 +868,23 @@ export class NotesStore {
    * label), then the labels.
    */
   #browseCounts(viewer: Viewer, extra: readonly string[], extraParams: readonly unknown[]): BrowseCounts {
+    // Counts change only when notes do (here or in another process, which the revision also sees): a sort
+    // change, a later page's return to the first, or a reload reads them from memory. Keyed viewers count
+    // afresh, so no key or digest is kept for this.
+    const cacheKey = viewer.key === null ? JSON.stringify([viewer.scopes, viewer.operator, extra, extraParams]) : null;
+    const revision = this.revision();
+    const cached = cacheKey === null ? undefined : this.#countsCache.get(cacheKey);
+    if (cached?.revision === revision) return cached.counts;
+    const counts = this.#countBrowse(viewer, extra, extraParams);
+    if (cacheKey !== null) {
+      // A handful of recent filters is enough: typing a filter makes a new key per keystroke.
+      if (this.#countsCache.size >= 16) this.#countsCache.delete(this.#countsCache.keys().next().value!);
+      this.#countsCache.set(cacheKey, { revision, counts });
+    }
+    return counts;
+  }
+
+  #countBrowse(viewer: Viewer, extra: readonly string[], extraParams: readonly unknown[]): BrowseCounts {
     const matches = extra.length === 0 ? '1' : extra.join(' AND ');
     const counted = this.#browseStatement(
       `SELECT count(*) AS total, coalesce(sum(${matches}), 0) AS matching,
