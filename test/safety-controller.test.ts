@@ -136,7 +136,9 @@ const DRIVE: SafetyDriveConfig = {
 function rig(options: { drive?: Partial<SafetyDriveConfig>; transport?: LinkDouble; confirmMs?: number } = {}) {
   const transport = options.transport ?? new LinkDouble();
   // The ROS graph has the command topic with the type this profile drives it as (a base that listens).
-  transport.graphTypes?.set(options.drive?.topic ?? DRIVE.topic, options.drive?.type ?? DRIVE.type);
+  const topic = options.drive?.topic ?? DRIVE.topic;
+  if (transport.graphTypes && !transport.graphTypes.has(topic))
+    transport.graphTypes.set(topic, options.drive?.type ?? DRIVE.type);
   const posted: FromSafety[] = [];
   // `asked`: the clock motion requests and stops are stamped with; each request is asked a moment later.
   const clock = { t: 1000, wall: 1_000_000, asked: 5000 };
@@ -814,6 +816,7 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt: drive })).to.deep.include({
         ok: false,
         reason: 'superseded',
+        error: 'a stop came 1 ms after this drive was asked; nothing was sent',
       });
       // A drive asked between the typing and the arrival came after the stop: it runs.
       expect(
@@ -889,6 +892,92 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt })).to.deep.include({
         ok: true,
       });
+    });
+  });
+
+  describe('a goal the bridge does not hold yet', () => {
+    it('a stop cancels it at once and again when the bridge holds it, and only then', async () => {
+      const { stop, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'navigating', active: true, goal: 'g1', known: false });
+      await stop();
+      expect(transport.cancels).to.deep.equal([{ action: '/nav', id: 'g1' }]);
+      // Another goal's word changes nothing; this goal's word sends the cancel the bridge dropped.
+      await request({ type: 'goal_known', goal: 'g0' });
+      expect(transport.cancels).to.have.length(1);
+      await request({ type: 'goal_known', goal: 'g1' });
+      expect(transport.cancels).to.deep.equal([
+        { action: '/nav', id: 'g1' },
+        { action: '/nav', id: 'g1' },
+      ]);
+      // Once: a later word about it sends nothing more.
+      await request({ type: 'goal_known', goal: 'g1' });
+      expect(transport.cancels).to.have.length(2);
+      expect(transport.calls).to.deep.equal([]);
+    });
+
+    it('a goal known before the stop gets one cancel', async () => {
+      const { stop, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'navigating', active: true, goal: 'g1', known: false });
+      await request({ type: 'goal_known', goal: 'g1' });
+      expect(transport.cancels).to.deep.equal([]);
+      await stop();
+      await request({ type: 'goal_known', goal: 'g1' });
+      expect(transport.cancels).to.deep.equal([{ action: '/nav', id: 'g1' }]);
+    });
+
+    it('a goal that ended before its word is not cancelled for it', async () => {
+      const { stop, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'navigating', active: true, goal: 'g1', known: false });
+      await stop();
+      await request({ type: 'navigating', active: false });
+      await request({ type: 'goal_known', goal: 'g1' });
+      expect(transport.cancels).to.have.length(1);
+    });
+  });
+
+  describe("the command topic's type, asked of rosapi", () => {
+    it('refuses every drive when the graph has the topic with another type, naming both', async () => {
+      const transport = new LinkDouble();
+      transport.graphTypes.set('/cmd_vel', 'geometry_msgs/msg/TwistStamped');
+      const { drive } = rig({ transport });
+      expect(await drive()).to.deep.include({
+        ok: false,
+        reason: 'type_conflict',
+        error:
+          'not driving: the ROS graph has /cmd_vel as geometry_msgs/msg/TwistStamped, this profile drives it as ' +
+          'geometry_msgs/msg/Twist, and the bridge refuses every command of the other type (a type conflict it ' +
+          "reports only in its own log); nothing was sent — set the drive's type to geometry_msgs/msg/TwistStamped, " +
+          'or use the topic the base listens on',
+      });
+      expect(transport.typeQueries).to.deep.equal(['/cmd_vel']);
+      expect(transport.speeds()).to.deep.equal([]);
+    });
+
+    it('drives when the graph has no such topic yet, or the answer names no type', async () => {
+      const none = new LinkDouble();
+      none.graphTypes.set('/cmd_vel', '');
+      const first = rig({ transport: none });
+      expect(await first.drive()).to.deep.include({ ok: true });
+      const odd = Object.assign(new LinkDouble(), {
+        callService: async () => ({ type: 7 }),
+      }) as unknown as LinkDouble;
+      expect(await rig({ transport: odd }).drive()).to.deep.include({ ok: true });
+    });
+
+    it('without rosapi: says once that it cannot tell, and drives', async () => {
+      const transport = Object.assign(new LinkDouble(), {
+        callService: async (service: string) => {
+          throw new Error(`service ${service} does not exist`);
+        },
+      }) as unknown as LinkDouble;
+      const { drive, logs } = rig({ transport });
+      expect(await drive()).to.deep.include({ ok: true });
+      expect(await drive(0.3)).to.deep.include({ ok: true });
+      expect(logs()).to.deep.equal([
+        'safety: cannot ask the bridge the type of /cmd_vel (service /rosapi/topic_type does not exist); a type ' +
+          'conflict there would refuse every command without a word here (start rosapi beside rosbridge, as its ' +
+          'launch file does)',
+      ]);
     });
   });
 
