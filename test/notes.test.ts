@@ -1006,6 +1006,10 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       expect(ids('plants')).to.deep.equal([[1, 2]]);
       expect(ids('unlabeled')).to.deep.equal([[4, 5]]);
       expect(ids('house')).to.deep.equal([]);
+      // The console compares one label with --label.
+      const found = (await rt.run('notes duplicates --label plants')).output.filter((l) => / ~ /.test(l));
+      expect(found).to.deep.equal(['N1 ~ N2 (similarity 1.00)']);
+      expect((await rt.run('notes duplicates --label house')).output).to.deep.equal(['no near-identical notes']);
       expect(store.labelCounts(viewer)).to.deep.equal({
         total: 5,
         labels: [

@@ -237,12 +237,14 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
     },
     {
       name: 'notes duplicates',
-      summary: 'Find near-identical notes; then combine, delete or skip each pair',
-      run: (_input, out) => {
+      summary: 'Find near-identical notes (of one label with --label); then combine, delete or skip each pair',
+      options: { label: { takesValue: true, valueName: '<label>' } },
+      run: (input, out) => {
         const bar = progressBar(out, 'comparing notes');
         let pairs;
         try {
-          pairs = ctx.store().duplicates(operator(), undefined, bar.report);
+          // A scope past the bound of one scan is compared a label at a time (`unlabeled`: notes without one).
+          pairs = ctx.store().duplicates(operator(), undefined, bar.report, single(input, 'label'));
         } finally {
           bar.stop();
         }

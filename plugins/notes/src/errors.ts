@@ -86,7 +86,8 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     code: 'MIRA_ERR_NOTES_TOO_MANY',
     message: 'the operation would touch more notes than its bound',
     fix: 'narrow it down (a scope, a label)',
-    template: '{total} notes are too many to compare at once (at most {maxNotes}); narrow the scope',
+    template:
+      '{total} notes are too many to compare at once (at most {maxNotes}); compare a label at a time (notes duplicates --label, or the label the Mind view offers)',
   },
   KEY_INVALID: {
     code: 'MIRA_ERR_NOTES_KEY_INVALID',
