@@ -382,3 +382,83 @@ describe('attribution per language: clause words, relative pronouns, possessives
     });
   }
 });
+
+describe('language rules, rule by rule (what the corpus does not pin down)', () => {
+  it('reads tied languages with one merged rule set, built once per tie', () => {
+    const merged = assertionRulesFor('Ana toma café')!;
+    expect(assertionRulesFor('Ana toma café')).to.equal(merged);
+    expect(merged).to.not.equal(ASSERTION_RULES.es);
+    for (const key of [
+      'doNotKeep',
+      'hedges',
+      'conditions',
+      'reportedBefore',
+      'reportedAnywhere',
+      'ownWords',
+      'negation',
+      'notNegating',
+      'questions',
+    ] as const)
+      expect(merged[key], key).to.deep.equal([
+        ...(ASSERTION_RULES.es![key] ?? []),
+        ...(ASSERTION_RULES.pt![key] ?? []),
+      ]);
+    expect(merged.negationAfter).to.equal(true);
+    // English tied with another language: English's rules and the other's.
+    const withEnglish = assertionRulesFor('A Rita não adora chocolate')!;
+    expect(withEnglish.hedges).to.deep.equal([...ENGLISH.hedges, ...ASSERTION_RULES.pt!.hedges]);
+    expect(withEnglish.questions).to.deep.equal([...ASSERTION_RULES.pt!.questions!]);
+  });
+
+  it('counts a negation after the evidence only up to the end of its clause', () => {
+    expect(cue('佐藤さんは紅茶が好き、コーヒーは好きじゃない', '佐藤さんは紅茶が好き', 'likes')).to.equal(undefined);
+    expect(cue('佐藤さんは紅茶が好きじゃない、コーヒーが好き', '佐藤さんは紅茶が好き', 'likes')).to.equal('negated');
+    expect(cue('Anna mag Tee; Ben mag ihn nicht', 'Anna mag Tee', 'likes')).to.equal(undefined);
+    expect(cue('Anna mag Tee nicht. Ben schon', 'Anna mag Tee', 'likes')).to.equal('negated');
+    // English keeps its rule: a negation after the evidence does not count.
+    expect(cue('Ada eats fish and never meat', 'Ada eats fish', 'eats')).to.equal(undefined);
+  });
+
+  it('reads a question without a mark in the sentence without its closing marks', () => {
+    expect(cue('佐藤さんは紅茶が好きですか。', '佐藤さんは紅茶が好き', 'likes')).to.equal('question');
+    expect(cue('张伟喜欢绿茶吗。', '张伟喜欢绿茶', 'likes')).to.equal('question');
+    expect(cue('민수는 커피를 좋아하나요.', '민수는 커피를 좋아하', 'likes')).to.equal('question');
+    expect(cue('  Trinkt Anna Tee …', 'Trinkt Anna Tee', 'drinks')).to.equal('question');
+    // Only the evidence's sentence counts.
+    expect(cue('Trinkt Anna Tee. Ben trinkt Kaffee.', 'Ben trinkt Kaffee', 'drinks')).to.equal(undefined);
+  });
+
+  it('refuses an inverted question mark before text in a script the rules do not read as a question', () => {
+    expect(cue('¿Анна любит чай', 'Анна любит чай')).to.equal('question');
+    expect(cue('Анна любит чай. Борис?', 'Анна любит чай')).to.equal('language');
+  });
+
+  it('takes a text as another script only when more of its letters are in it than in Latin', () => {
+    expect(languageOf('ab аб')).to.equal('en');
+    expect(languageOf('ab абв')).to.equal(undefined);
+    expect(languageOf('')).to.equal('en');
+    expect(languageOf('123')).to.equal('en');
+    // Hangul before kana before Han.
+    expect(languageOf('민수는 アリス 張')).to.equal('ko');
+    expect(languageOf('アリス 張')).to.equal('ja');
+  });
+
+  it('reads a possessor before the subject only when the value follows the subject', () => {
+    expect(belongs('Carmen es la hermana de Bruno', 'Bruno', 'Carmen')).to.equal(true);
+    expect(belongs('La hermana de Bruno es Carmen', 'Bruno', 'Carmen')).to.equal(false);
+    expect(belongs('Grace is the manager of Ada', 'Ada', 'Grace')).to.equal(true);
+    expect(belongs('The manager of Ada is Grace', 'Ada', 'Grace')).to.equal(true);
+    expect(belongs('The friend of Ada likes Grace', 'Ada', 'Grace')).to.equal(false);
+  });
+
+  it('reads a relative clause before its noun only after a value that follows the subject', () => {
+    expect(belongs('张伟喜欢红茶的味道', '张伟', '红茶')).to.equal(false);
+    // A value before the subject: the subject's own when the clause modifies the subject itself.
+    expect(belongs('喜欢下棋的张伟住在上海', '张伟', '下棋')).to.equal(true);
+    expect(belongs('喜欢下棋的李娜认识张伟', '张伟', '下棋')).to.equal(false);
+    expect(belongs('猫が好きな健太は東京に住んでいる', '健太', '猫')).to.equal(true);
+    expect(belongs('猫が好きな美咲さんと健太は住んでいる', '健太', '猫')).to.equal(false);
+    expect(belongs('커피를 좋아하는 지훈이와 민호는 친구다', '민호', '커피')).to.equal(false);
+    expect(belongs('张伟喜欢红茶', '张伟', '红茶')).to.equal(true);
+  });
+});

@@ -234,7 +234,13 @@ export function attribute(
     // The value before the subject, or overlapping it (a value inside the subject's name, or the reverse:
     // the slice is empty, nothing stands between them).
     // Stryker disable next-line EqualityOperator: touching spans (end = from) leave an empty text either way
-    if (end > from) return !crossesClause(text.slice(to, start), rules);
+    if (end > from) {
+      const between = text.slice(to, start);
+      // A value before the subject inside a relative clause of another noun: 喜欢下棋的李娜认识张伟.
+      // (Right before the subject it is the subject's own: 喜欢下棋的张伟, 猫が好きな健太.)
+      if (rules.relativeAfter?.test(formOf(between))) return false;
+      return !crossesClause(between, rules);
+    }
     if (possessor(text, [start, end], from, rules)) return false;
     if (rules.relativeAfter?.test(formOf(text.slice(to)))) return false;
     return !crossesClause(withoutCoordinatedSubject(text.slice(end, from), rules), rules);
