@@ -40,7 +40,17 @@ const notes: NotesConfig = {
 // @ts-expect-error: the embedding provider is none or openai
 const badProvider: NotesConfig = { ...notes, embedding: { ...notes.embedding, provider: 'cohere' } };
 
-const openai: OpenAIConfig = { model: 'm', api_key_env: 'K', timeout_ms: 1000, max_retries: 2, stream: false };
+const openai: OpenAIConfig = {
+  model: 'm',
+  api_key_env: 'K',
+  timeout_ms: 1000,
+  max_retries: 2,
+  stream: false,
+  max_tokens: 1024,
+  max_tokens_field: 'max_tokens',
+};
+// @ts-expect-error: the token limit goes in max_tokens or max_completion_tokens
+const badField: OpenAIConfig = { ...openai, max_tokens_field: 'max_new_tokens' };
 // @ts-expect-error: model is required (no default)
 const noModel: OpenAIConfig = { api_key_env: 'K', timeout_ms: 1000, max_retries: 2, stream: false };
 
@@ -77,6 +87,8 @@ const ros2: Ros2Config = {
   connect_timeout_ms: 5000,
   liveness_ms: 500,
   goal_accept_timeout_ms: 5000,
+  outage_queue_messages: 100,
+  outage_queue_max_age_ms: 5000,
   node_name: 'mira',
   namespace: '',
   use_sim_time: false,
@@ -171,6 +183,7 @@ describe('config types derived from the schemas', () => {
       noExpiry,
       extra,
       badProvider,
+      badField,
       noModel,
       anyHost,
       attention,

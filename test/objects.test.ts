@@ -202,14 +202,14 @@ describe("object payloads: the SQLite store's files", () => {
       if (offset === 0 && bytes.length > 1) return writeSync(fd, bytes, 0, 1);
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });
     };
-    const object = prepareObject({ bytes: pngBytes(500), mediaType: 'image/png' });
+    const object = prepareObject({ bytes: pngBytes(500), mediaType: 'image/png' }, 1e6);
     expect(() => new ObjectFiles(database, full).put(object)).to.throw(/ENOSPC/);
     expect(readdirSync(join(dir, 'fresh', 'objects'), { recursive: true })).to.deep.equal([]);
     // The next write, with room, claims the directory and keeps the object.
     new ObjectFiles(database).put(object);
     expect(readFileSync(join(dir, 'fresh', 'objects', 'DATABASE'), 'utf8')).to.equal('memory.sqlite3\n');
     // An object that fails after the marker is in place leaves no temporary file either.
-    const other = prepareObject({ bytes: pngBytes(600), mediaType: 'image/png' });
+    const other = prepareObject({ bytes: pngBytes(600), mediaType: 'image/png' }, 1e6);
     expect(() => new ObjectFiles(database, full).put(other)).to.throw(/ENOSPC/);
     expect(
       readdirSync(join(dir, 'fresh', 'objects'), { recursive: true })
