@@ -202,6 +202,6 @@ describe('config types derived from the schemas', () => {
       proposal,
       badKind,
       calls,
-    ]).to.have.length(26);
+    ]).to.have.length(27);
   });
 });
