@@ -17,38 +17,21 @@
  */
 
 import { caseFold } from '@mira/core';
-import { CHINESE, DUTCH, FRENCH, GERMAN, ITALIAN, JAPANESE, KOREAN, PORTUGUESE, SPANISH } from './assertion-rules.js';
-import { likelyLanguages } from './attribution.js';
+import {
+  CHINESE,
+  DUTCH,
+  FRENCH,
+  GERMAN,
+  ITALIAN,
+  JAPANESE,
+  KOREAN,
+  PORTUGUESE,
+  SPANISH,
+  type AssertionRules,
+} from './assertion-rules.js';
 
-/** The rules of one language. Patterns are matched case-insensitively against one sentence. */
-export interface AssertionRules {
-  /** Phrases that tell the robot not to keep what is said (matched over the whole utterance). */
-  readonly doNotKeep: readonly RegExp[];
-  /** Words that make a sentence uncertain. */
-  readonly hedges: readonly RegExp[];
-  /** Words that make a sentence conditional or hypothetical. */
-  readonly conditions: readonly RegExp[];
-  /** Someone else's claim, when it comes before the evidence in the sentence. */
-  readonly reportedBefore: readonly RegExp[];
-  /** Someone else's claim wherever it stands in the sentence. */
-  readonly reportedAnywhere: readonly RegExp[];
-  /** The operator repeating their own words ("as I said"): not someone else's claim. */
-  readonly ownWords: readonly RegExp[];
-  /** Negation of a clause. */
-  readonly negation: readonly RegExp[];
-  /** A negation that belongs to a phrase, not to the clause ("don't forget that…"). */
-  readonly notNegating: readonly RegExp[];
-  /**
-   * Questions without a question mark (inversion, a question word, a sentence-final particle such as か, 吗
-   * or -까, a tag such as ", oder"): matched against the sentence without its closing marks.
-   */
-  readonly questions?: readonly RegExp[];
-  /**
-   * Whether a negation after the evidence, up to the end of its clause, negates it too: where the negation
-   * comes last (Anna mag Tee nicht, 好きじゃない, 먹지 않아요) a model may cut the evidence before it.
-   */
-  readonly negationAfter?: boolean;
-}
+export type { AssertionRules } from './assertion-rules.js';
+import { likelyLanguages } from './attribution.js';
 
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'iu');
 
