@@ -192,7 +192,7 @@ describe('NotesStore, called directly', () => {
     );
     await store.save('default', 'Bob likes coffee', null, null);
     expect(thrown(() => store.duplicates(operator(), 1)).message).to.equal(
-      'MIRA_ERR_NOTES_TOO_MANY: 2 notes are too many to compare at once (at most 1); narrow the scope',
+      'MIRA_ERR_NOTES_TOO_MANY: 2 notes are too many to compare at once (at most 1); compare a label at a time (notes duplicates --label, or the label the Mind view offers)',
     );
     const plain = NotesStore.open(join(dir, 'plain-2.sqlite3'));
     try {
