@@ -323,10 +323,11 @@ for (const kind of ['memory', 'notes'] as const) {
       STORES[kind].open(path).close();
       const db = new Database(path);
       db.pragma('application_id = 0');
-      // What this build adds at every open (the notes key index, the keyed notes' own full-text index) a file
-      // from before application IDs never had.
+      // What this build adds at every open (the notes key index, the keyed notes' own full-text index, the
+      // page order indexes) a file from before application IDs never had.
       db.exec('DROP TABLE IF EXISTS key_misses; DROP INDEX IF EXISTS notes_by_key_digest');
       db.exec('DROP TABLE IF EXISTS notes_fts_keyed');
+      db.exec('DROP INDEX IF EXISTS notes_by_scope_created; DROP INDEX IF EXISTS notes_by_scope_length');
       db.close();
       const marked = () => {
         const check = new Database(path, { readonly: true });
