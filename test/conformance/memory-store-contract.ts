@@ -126,6 +126,17 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         expect(await store.findEntityIds('Sammy')).to.deep.equal([one.id]);
         expect(await store.findEntityIds('Samuel')).to.deep.equal([]);
         expect(found[1]!.aliases.map((a) => a.alias)).to.deep.equal(['sam']);
+        // Each name's IDs at once, in the names' order, as findEntityIds gives them one by one.
+        expect(await store.findEntityIdsOfEach(['Samuel', ' SAM ', 'Sammy', 'Sam'])).to.deep.equal([
+          [],
+          [one.id, two.id, three.id],
+          [one.id],
+          [one.id, two.id, three.id],
+        ]);
+        expect(await store.findEntityIdsOfEach([])).to.deep.equal([]);
+        expect((await rejection(store.findEntityIdsOfEach(['Sam', '']))).code).to.equal(
+          (await rejection(store.findEntityIds(''))).code,
+        );
       });
     });
 

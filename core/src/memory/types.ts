@@ -310,6 +310,11 @@ export interface MemoryStore {
   findEntities(name: string): Promise<Entity[]>;
   /** The IDs {@link MemoryStore.findEntities} would return, without loading the entities. */
   findEntityIds(name: string): Promise<number[]>;
+  /**
+   * {@link MemoryStore.findEntityIds} for each of `names`, in their order, in one call (one round trip to
+   * a server): what admission asks for the longer names a name may begin.
+   */
+  findEntityIdsOfEach(names: readonly string[]): Promise<number[][]>;
   /** A page of entities in ID order, optionally of one type (exact), with how many there are in all. */
   listEntities(options?: {
     readonly entityType?: string | null;

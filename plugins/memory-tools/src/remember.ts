@@ -169,24 +169,33 @@ export function longerNames(clause: MatchText, [start, end]: readonly [number, n
 }
 
 /**
- * Refuses a name that is the beginning of another known entity's name at the same place in the evidence
- * (entities 박지 and 박지훈, "박지훈은 녹차를 좋아해요" proposed for 박지): the shorter name never silently
- * takes what is said of the longer one. A longer name of the same entity (an alias) is no ambiguity.
+ * Resolves `name` to its one entity, and refuses it when it is the beginning of another known entity's name
+ * at the same place in the evidence (entities 박지 and 박지훈, "박지훈은 녹차를 좋아해요" proposed for 박지): the
+ * shorter name never silently takes what is said of the longer one. A longer name of the same entity (an
+ * alias) is no ambiguity. One store call for the name and every longer candidate: one round trip to a
+ * fleet server, as the name alone took.
  */
-async function refuseLongerName(
+async function resolveNamed(
   store: MemoryStore,
+  name: string,
   clause: MatchText,
   spans: ReadonlyArray<readonly [number, number]>,
-  id: number,
-  reason: RememberReason,
-): Promise<void> {
+  notFound: RememberReason,
+  ambiguous: RememberReason,
+): Promise<number> {
+  const longer: string[] = [];
   for (const span of spans)
-    for (const name of longerNames(clause, span)) {
+    for (const candidate of longerNames(clause, span)) {
       // A longer text than any name can be is no name (and the store refuses to look it up).
-      if (!matchField(name, MAX_FIELD_LENGTH)) break;
-      const found = await store.findEntityIds(name);
-      if (found.some((other) => other !== id)) reject(reason, [], LONGER_NAME);
+      if (!matchField(candidate, MAX_FIELD_LENGTH)) break;
+      longer.push(candidate);
     }
+  const [found, ...others] = await store.findEntityIdsOfEach([name, ...longer]);
+  if (found!.length === 0) reject(notFound);
+  if (found!.length > 1) reject(ambiguous);
+  const id = found![0]!;
+  if (others.some((ids) => ids.some((other) => other !== id))) reject(ambiguous, [], LONGER_NAME);
+  return id;
 }
 
 /** Renders a result for the model (JSON) and the operator (one short line). */
@@ -287,9 +296,7 @@ async function decide(
   if (attribution) reject('subject_not_supported', [], OTHER_CLAUSE);
   const subjectId = SELF_REFERENCES.has(subject.form)
     ? await resolveOne(store, profile.name, 'subject_not_found', 'subject_ambiguous')
-    : await resolveOne(store, proposal.subject, 'subject_not_found', 'subject_ambiguous');
-  if (!SELF_REFERENCES.has(subject.form))
-    await refuseLongerName(store, clause, subjectSpans, subjectId, 'subject_ambiguous');
+    : await resolveNamed(store, proposal.subject, clause, subjectSpans, 'subject_not_found', 'subject_ambiguous');
 
   const links = [{ entityId: subjectId, role: 'subject' }];
   if (isRelationship) {
@@ -300,13 +307,14 @@ async function decide(
     const relatedSpans = [...wholeSpans(clause, related, { particles: true, name: true })];
     if (relatedSpans.length === 0) reject('related_entity_not_supported');
     if (related.form !== value.form) reject('relationship_value_mismatch');
-    const relatedId = await resolveOne(
+    const relatedId = await resolveNamed(
       store,
       proposal.related_entity!,
+      clause,
+      relatedSpans,
       'related_entity_not_found',
       'related_entity_ambiguous',
     );
-    await refuseLongerName(store, clause, relatedSpans, relatedId, 'related_entity_ambiguous');
     links.push({ entityId: relatedId, role });
   } else if (proposal.related_entity !== null || proposal.related_role !== null) {
     reject('related_entity_invalid_for_kind');

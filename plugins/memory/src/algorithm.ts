@@ -169,6 +169,19 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     );
   }
 
+  findEntityIdsOfEach(names: readonly string[]): Promise<number[][]> {
+    return this.execute(
+      'finding entities',
+      (function* () {
+        if (names.length === 0) return [];
+        return yield* statement(
+          'entityIdsByKeys',
+          names.map((name) => prepareName(name).key),
+        );
+      })(),
+    );
+  }
+
   /**
    * Writes a validated memory, its links and its payload (and, with `object`, the payload row of an
    * object already stored); inside a write transaction.

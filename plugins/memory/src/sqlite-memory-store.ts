@@ -202,6 +202,10 @@ class SqliteStatements implements MemoryStatements {
     return this.entities(this.entityIdsByKey(key));
   }
 
+  entityIdsByKeys(keys: readonly string[]): number[][] {
+    return keys.map((key) => this.entityIdsByKey(key));
+  }
+
   entityPage(entityType: string | null, limit: number, offset: number): { entities: Entity[]; total: number } {
     const ids = this.#s.entityIdsPage.all(entityType, entityType, limit, offset) as number[];
     return { entities: this.entities(ids), total: this.#s.entityCount.get(entityType, entityType) as number };

@@ -39,6 +39,8 @@ export interface MemoryStatements {
   entities(ids: readonly number[]): Entity[];
   /** The IDs of the entities whose canonical name or an alias has exactly `key`, ascending. */
   entityIdsByKey(key: string): number[];
+  /** {@link entityIdsByKey} for each key, in their order, in one statement. */
+  entityIdsByKeys(keys: readonly string[]): number[][];
   /** The entities {@link entityIdsByKey} names, ascending. */
   entitiesByKey(key: string): Entity[];
   /** A page of entities in ID order, of one type or all, and how many there are in all. */

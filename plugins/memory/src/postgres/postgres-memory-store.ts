@@ -129,6 +129,9 @@ export function fleetError(error: unknown, where: string): MiraError {
 const IDS_BY_KEY = `SELECT id FROM entities WHERE space = $1 AND name_key = $2
   UNION SELECT entity_id FROM aliases WHERE space = $1 AND alias_key = $2`;
 const IDS_BY_KEY_ORDERED = `${IDS_BY_KEY} ORDER BY 1`;
+/** {@link IDS_BY_KEY} for an array of keys at once: each key with its IDs. */
+const IDS_BY_KEYS = `SELECT name_key AS key, id FROM entities WHERE space = $1 AND name_key = ANY($2::text[])
+  UNION SELECT alias_key, entity_id FROM aliases WHERE space = $1 AND alias_key = ANY($2::text[]) ORDER BY 2`;
 
 /** An entity with its aliases (as JSON, in ID order): one row per entity. */
 const ENTITY_SELECT = `SELECT e.id, e.entity_type, e.canonical_name, e.name_key, e.created_at,
@@ -273,6 +276,11 @@ class PostgresStatements implements AsyncStatements {
     return (await this.#prepared<{ id: string }>('mira_ids_by_key', IDS_BY_KEY_ORDERED, [key])).map((r) =>
       Number(r.id),
     );
+  }
+
+  async entityIdsByKeys(keys: readonly string[]): Promise<number[][]> {
+    const rows = await this.#prepared<{ key: string; id: string }>('mira_ids_by_keys', IDS_BY_KEYS, [[...keys]]);
+    return keys.map((key) => rows.filter((row) => row.key === key).map((row) => Number(row.id)));
   }
 
   async entitiesByKey(key: string): Promise<Entity[]> {
