@@ -173,7 +173,7 @@ export function longerNames(clause: MatchText, [start, end]: readonly [number, n
  * at the same place in the evidence (entities 박지 and 박지훈, "박지훈은 녹차를 좋아해요" proposed for 박지): the
  * shorter name never silently takes what is said of the longer one. A longer name of the same entity (an
  * alias) is no ambiguity. One store call for the name and every longer candidate: one round trip to a
- * fleet server, as the name alone took.
+ * fleet server, as the name alone took. With no spans (the robot's own name for "you") only the name counts.
  */
 async function resolveNamed(
   store: MemoryStore,
@@ -221,18 +221,6 @@ function token(text: string): string {
   } catch {
     return reject('invalid_proposal');
   }
-}
-
-async function resolveOne(
-  store: MemoryStore,
-  name: string,
-  notFound: RememberReason,
-  ambiguous: RememberReason,
-): Promise<number> {
-  const found = await store.findEntityIds(name);
-  if (found.length === 0) reject(notFound);
-  if (found.length > 1) reject(ambiguous);
-  return found[0]!;
 }
 
 const linkSet = (links: ReadonlyArray<{ entityId: number; role: string }>) =>
@@ -295,7 +283,7 @@ async function decide(
   if (attribution === 'not_one_sentence') reject('invalid_proposal', [], ONE_SENTENCE);
   if (attribution) reject('subject_not_supported', [], OTHER_CLAUSE);
   const subjectId = SELF_REFERENCES.has(subject.form)
-    ? await resolveOne(store, profile.name, 'subject_not_found', 'subject_ambiguous')
+    ? await resolveNamed(store, profile.name, clause, [], 'subject_not_found', 'subject_ambiguous')
     : await resolveNamed(store, proposal.subject, clause, subjectSpans, 'subject_not_found', 'subject_ambiguous');
 
   const links = [{ entityId: subjectId, role: 'subject' }];
