@@ -23,6 +23,9 @@ function blockMainThread(ms: number): void {
   }
 }
 
+/** The line the safety path prints once the runtime is back from a stall its dead-man stopped. */
+const STALLED = /^\[safety\] stopped: runtime stalled \d+\.\d s$/;
+
 const DRIVE = {
   topic: '/cmd_vel',
   type: 'geometry_msgs/msg/Twist',
@@ -537,13 +540,15 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     expect(nav2.goals).to.have.length(1);
   });
 
-  it('cancels the running goal when the runtime stalls (the safety worker does it on its own)', async () => {
+  it('stops a drive that replaced the goal when the runtime stalls (the safety worker does it on its own)', async () => {
     await call('navigate_to', { x_m: 3, y_m: 0, yaw_deg: 0 });
     await eventually(() => nav2.goals.length === 1, 3000, 'the goal');
-    // Another drive keeps the dead-man armed, then the main thread blocks past the stall time.
+    // One source of motion: the drive cancels the goal; then the main thread blocks past the stall time.
     await call('drive', { linear_m_s: 0.1, angular_rad_s: 0, duration_s: 5 });
+    await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation by the drive');
     blockMainThread(700); // a plugin stuck in a loop
-    await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation by the worker');
+    // The dead-man's line, not the link check's (the in-test bridge froze with this thread).
+    await eventually(() => rt.notifications.some((line) => STALLED.test(line)), 3000, "the dead-man's line");
   });
 
   it('cancels the running goal when the runtime stalls with no drive running (the dead-man covers navigation)', async () => {
@@ -552,6 +557,17 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
     await new Promise((r) => setTimeout(r, 100));
     blockMainThread(700); // a plugin stuck in a loop, with no drive of Mira's running
     await eventually(() => nav2.goals[0]!.state === 'canceled', 3000, 'the cancellation by the worker');
+    // The in-test bridge runs on this thread and froze with it, so the worker's link check fails too and
+    // would cancel every goal on the next connection: only the dead-man's line and a cancel by the goal's
+    // ID (and no all-goals request) show that the dead-man, not the link check, ended the goal.
+    await eventually(() => rt.notifications.some((line) => STALLED.test(line)), 3000, "the dead-man's line");
+    const sent = bridge.ops.filter((op) => op.op === 'send_action_goal').map((op) => op.id);
+    expect(sent).to.have.length(1);
+    const cancelled = new Set(bridge.ops.filter((op) => op.op === 'cancel_action_goal').map((op) => op.id));
+    expect([...cancelled]).to.deep.equal(sent);
+    expect(
+      bridge.ops.filter((op) => op.op === 'call_service' && String(op.service).endsWith('/cancel_goal')),
+    ).to.deep.equal([]);
   });
 
   it('cancels the running goal when a drive starts: one source of motion', async () => {
