@@ -27,11 +27,33 @@ describe('near-duplicate notes', () => {
   });
 
   it('is deterministic', () => {
-    const texts = Array.from(
-      { length: 200 },
-      (_, i) => `note ${i % 50} about the dock and the ${['lab', 'kitchen'][i % 2]}`,
+    // 400 pairs that only the MinHash bands can find: a typo changes a word's stem, so the pair shares no
+    // stems bucket, and its similarity is near the threshold, so a band misses one pair in a hundred or so.
+    // Which pairs are missed depends on the seeds alone: fixed seeds miss the same four in every process
+    // (two calls in one process would agree even with seeds from Math.random()).
+    let state = 12345;
+    const random = (below: number) => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return Math.floor(((state >>> 0) / 2 ** 32) * below);
+    };
+    const word = (length: number) =>
+      Array.from({ length }, (_, i) => (i % 2 ? 'aeiou'[random(5)] : 'bcdfghjklmnpqrstvwxz'[random(20)])).join('');
+    const texts = Array.from({ length: 400 }, () => {
+      const words = [word(6), word(6), word(5)];
+      const typo = [...words[1]!];
+      const at = 2 + random(3);
+      typo[at] = typo[at] === 'z' ? 'x' : at % 2 ? 'y' : 'z';
+      return [words.join(' '), [words[0], typo.join(''), words[2]].join(' ')];
+    }).flat();
+    const found = new Set(
+      nearDuplicatePairs(texts)
+        .filter(({ i, j }) => i % 2 === 0 && j === i + 1)
+        .map(({ i }) => i / 2),
     );
-    expect(pairsOf(texts)).to.deep.equal(pairsOf(texts));
+    const missed = Array.from({ length: 400 }, (_, k) => k).filter((k) => !found.has(k));
+    expect(missed).to.deep.equal([157, 227, 240, 367]);
   });
 
   it('never pairs notes about different people, places, days, objects or prepositions', () => {
