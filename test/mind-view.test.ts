@@ -1,6 +1,6 @@
 import { MEMORY_STORE, MemoryErrors } from '@mira/core';
 import { expect } from 'chai';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -120,6 +120,25 @@ describe('Mind view', function () {
         expect(await response.text()).not.to.contain('Alice');
       }
       expect((await call('/api/notes')).status).to.equal(200);
+    });
+
+    it("serves every one of the page's modules as JavaScript under the same policy, and no other file of assets/", async () => {
+      const assets = join(REPO_ROOT, 'plugins', 'mind-view', 'assets');
+      const modules = readdirSync(assets).filter((file) => file.endsWith('.js'));
+      expect(modules).to.include.members(['app.js', 'api.js', 'state.js']);
+      for (const file of modules) {
+        const response = await fetch(`${base}/${file}`);
+        expect(response.status, file).to.equal(200);
+        expect(response.headers.get('content-type'), file).to.equal('text/javascript; charset=utf-8');
+        expect(response.headers.get('content-security-policy'), file).to.equal(
+          SECURITY_HEADERS['content-security-policy'],
+        );
+        expect(await response.text(), file).to.equal(readFileSync(join(assets, file), 'utf8'));
+      }
+      // The type checker's files are not the page's: they are answered as any unknown path is, without the token.
+      for (const file of readdirSync(assets).filter((f) => !/\.(js|css|html)$/.test(f))) {
+        expect((await fetch(`${base}/${file}`)).status, file).to.equal(401);
+      }
     });
 
     it('refuses an API request that a page of another origin made, even with the token', async () => {

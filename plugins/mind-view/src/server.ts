@@ -73,9 +73,22 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'cache-control': 'no-store',
 });
 
+/** The page's ES modules: app.js, its entry, and what it imports (each served at `/<file>`). */
+const PAGE_MODULES: readonly string[] = Object.freeze([
+  'app.js',
+  'api.js',
+  'state.js',
+  'dom.js',
+  'notes.js',
+  'transfer.js',
+  'duplicates.js',
+  'entities.js',
+  'pending.js',
+]);
+
 const ASSETS: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  ...Object.fromEntries(PAGE_MODULES.map((file) => [`/${file}`, { file, type: 'text/javascript; charset=utf-8' }])),
   '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 };
 
