@@ -303,6 +303,16 @@ describe('mira CLI', function () {
         },
       ],
       [
+        'a tool name that is not valid: the name given once, the plugin once',
+        '[profile]\nname = "x"\nplugins = ["./bad.js"]\n',
+        'MIRA_ERR_REGISTRATION_INVALID',
+        {
+          'bad.js':
+            "export default { name: 'bad', version: '1', setup(k) { k.tools.register({ name: 'Lab-Temp', description: 'x', kind: 'acquisition', origins: ['operator'], parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, run: async () => ({ content: '', display: '' }) }); } };\n",
+        },
+        ': plugin bad: tool name "Lab-Temp" is not valid: a tool name is lower-case letters, digits and _, starting with a letter, at most 64 characters',
+      ],
+      [
         'a duplicate command name',
         '[profile]\nname = "x"\nplugins = ["./dup.js"]\n',
         'MIRA_ERR_DUPLICATE_REGISTRATION',

@@ -378,7 +378,9 @@ export const CoreErrors = defineErrors('@mira/core', {
     situations: {
       consoleCommand:
         'plugin {owner} registered a console command with an invalid name {given} or no run(); use lower-case words',
-      tool: 'plugin {owner} registered a tool without a valid name ([a-z][a-z0-9_]*) or run()',
+      toolName:
+        'tool name {given} is not valid: a tool name is lower-case letters, digits and _, starting with a letter, at most 64 characters',
+      toolRun: 'tool "{name}" has no run() function',
       toolKind: 'tool "{name}" of plugin {owner}: kind must be "acquisition" or "effect"',
       toolOrigins: 'tool "{name}" of plugin {owner}: origins must list some of {origins}',
       toolForAgents: 'tool "{name}" of plugin {owner}: a tool for other agents must be an acquisition (read-only) tool',

@@ -122,9 +122,11 @@ export class Kernel {
 
   /** Registers a tool for `owner`, refusing a non-strict schema or a duplicate name. */
   #registerTool(tool: ToolDefinition<any>, owner: string, forAgents = false): void {
-    if (!tool || typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name) || typeof tool.run !== 'function') {
-      throw CoreErrors.error('REGISTRATION_INVALID.tool', { owner });
+    // The plugin is not named here: its set-up fails with "plugin <name>: " before this message.
+    if (!tool || typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) {
+      throw CoreErrors.error('REGISTRATION_INVALID.toolName', { given: JSON.stringify(tool?.name) ?? 'no name' });
     }
+    if (typeof tool.run !== 'function') throw CoreErrors.error('REGISTRATION_INVALID.toolRun', { name: tool.name });
     if (tool.kind !== 'acquisition' && tool.kind !== 'effect') {
       throw CoreErrors.error('REGISTRATION_INVALID.toolKind', { name: tool.name, owner });
     }
