@@ -6,13 +6,30 @@ import { isMiraError, type MiraError } from '@mira/core';
 import { NotesStore, type BrowsePage, type BrowseSort, type Viewer } from '@mira/plugin-notes';
 import { exportOf, many, operator } from './support.js';
 
-/** Every page of a browse, following each page's cursor: the IDs in order, and the pages' sizes. */
-function walk(store: NotesStore, viewer: Viewer, options: Parameters<NotesStore['browse']>[1], limit: number) {
+/**
+ * Every page of a browse, following each page's cursor: the IDs in order, and the pages' sizes. `notes` in view
+ * fill at most ⌈notes / limit⌉ pages (one when there are none): a cursor that fails to advance fails here with
+ * the page it repeats, instead of looping for ever (`browse` is synchronous, so mocha's timeout never fires).
+ */
+function walk(
+  store: NotesStore,
+  viewer: Viewer,
+  options: Parameters<NotesStore['browse']>[1],
+  limit: number,
+  notes: number,
+) {
+  const most = Math.max(1, Math.ceil(notes / limit));
   const ids: number[] = [];
   const sizes: number[] = [];
   let after: string | null = null;
   let page: BrowsePage;
   do {
+    if (sizes.length === most) {
+      expect.fail(
+        `browse ${JSON.stringify(options)} by ${limit}: a page after the ${most} that ${notes} notes fill ` +
+          `(next ${after}, IDs so far ${ids.join(' ')}): the cursor does not advance`,
+      );
+    }
     page = store.browse(viewer, { ...options, after, limit });
     ids.push(...page.notes.map((n) => n.id));
     sizes.push(page.notes.length);
@@ -34,16 +51,18 @@ describe('NotesStore.browse: a page at a time, filtered, sorted and counted in S
   });
 
   it('walks every note once, in order, for every sort, however the pages fall', () => {
-    // Lengths and first labels repeat, so the ties are decided by ID across page ends.
-    store.importNotes(
-      exportOf(
-        'default',
-        many(23, (i) => ({
-          content: `note ${'x'.repeat(i % 4)} ${i}`,
-          labels: i % 3 === 0 ? [] : [['b', 'a', 'c'][i % 3]!, 'z'],
-        })),
-      ),
+    // Creation times, lengths and first labels repeat, so the ties are decided by ID across page ends.
+    const file = exportOf(
+      'default',
+      many(23, (i) => ({
+        content: `note ${'x'.repeat(i % 4)} ${i}`,
+        labels: i % 3 === 0 ? [] : [['b', 'a', 'c'][i % 3]!, 'z'],
+      })),
     );
+    for (const [i, note] of file.notes.entries()) {
+      note.created_at = note.updated_at = new Date(Date.UTC(2026, 0, 1, 0, 0, i % 5)).toISOString();
+    }
+    store.importNotes(file);
     const all = store.recent(operator(), 100);
     const byId = new Map(all.map((n) => [n.id, n]));
     const first = (id: number) => byId.get(id)!.labels[0] ?? 'unlabeled';
@@ -59,11 +78,16 @@ describe('NotesStore.browse: a page at a time, filtered, sorted and counted in S
     };
     for (const sort of Object.keys(expected) as BrowseSort[]) {
       for (const limit of [1, 4, 7, 23, 100]) {
-        const { ids: walked, sizes } = walk(store, operator(), { sort }, limit);
+        const { ids: walked, sizes } = walk(store, operator(), { sort }, limit, 23);
         expect(walked, `${sort} by ${limit}`).to.deep.equal(expected[sort]);
         expect(sizes.slice(0, -1).every((size) => size === limit)).to.equal(true);
       }
     }
+    // The ties in plain sight: notes 1, 6, 11, 16 and 21 were created in the first second, 5, 10, 15 and 20 in
+    // the last; oldest reads a tie in ID order, newest the other way.
+    const page = (sort: BrowseSort, limit: number) => store.browse(operator(), { sort, limit }).notes.map((n) => n.id);
+    expect(page('oldest', 5)).to.deep.equal([1, 6, 11, 16, 21]);
+    expect(page('newest', 4)).to.deep.equal([20, 15, 10, 5]);
   });
 
   it('filters by every word in any order, folding case, accents and compatibility forms, in text, labels and key', () => {
@@ -171,7 +195,7 @@ describe('NotesStore.browse: a page at a time, filtered, sorted and counted in S
     );
     expect(store.browse(operator(), { limit: 0 }).notes).to.have.length(1);
     expect(store.browse(operator(), { limit: 10_000 }).notes).to.have.length(500);
-    const { ids, last } = walk(store, operator(), { sort: 'newest' }, 100);
+    const { ids, last } = walk(store, operator(), { sort: 'newest' }, 100, 600);
     expect(new Set(ids).size).to.equal(600);
     expect(last.next).to.equal(null);
   });
