@@ -33,10 +33,9 @@ import {
   MAX_DUPLICATE_SCAN,
   MAX_IMPORT_BYTES,
   noteAge,
-  validateNotesExport,
+  readExport,
   type Note,
   type BrowseSort,
-  type NotesExport,
   type NotesStore,
   type Viewer,
 } from '@mira/plugin-notes';
@@ -154,7 +153,8 @@ function nesting(text: string): number {
   return deepest;
 }
 
-async function readJson(req: IncomingMessage, max = MAX_BODY): Promise<Record<string, unknown>> {
+/** A request's body, bounded while it arrives. */
+async function readBody(req: IncomingMessage, max = MAX_BODY): Promise<Buffer> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req) {
@@ -166,7 +166,11 @@ async function readJson(req: IncomingMessage, max = MAX_BODY): Promise<Record<st
     }
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const text = (await readBody(req)).toString('utf8');
   const depth = nesting(text);
   if (depth > MAX_DEPTH) {
     throw MindViewErrors.error('BAD_JSON.tooDeep', { depth, max: MAX_DEPTH });
@@ -412,13 +416,25 @@ export async function startMindViewServer(
       ),
     };
   });
-  api.on('GET', '/api/notes/export', async (_req, url) => notes().exportScope(scopeOf(url)));
+  // A large scope's export and import hold the runtime's thread only briefly at a time (see the notes
+  // plugin's transfer.ts): the export is read and written in slices, the import parsed in a worker thread.
+  api.on(
+    'GET',
+    '/api/notes/export',
+    async (_req, url) =>
+      new RawBody('application/json; charset=utf-8', Buffer.from((await notes().exportText(scopeOf(url))).text)),
+  );
   api.on('POST', '/api/notes/import', async (req, url) => {
     // An export may be as large as the console's notes import reads.
-    const body = await readJson(req, MAX_IMPORT_BYTES);
-    const error = validateNotesExport(body);
-    if (error) throw NotesErrors.error('IMPORT_INVALID.uploadNotExport', { invalid: error });
-    return notes().importNotes(body as unknown as NotesExport, url.searchParams.get('scope') ?? undefined);
+    const read = await readExport(await readBody(req, MAX_IMPORT_BYTES), { maxDepth: MAX_DEPTH });
+    if (!read.ok) {
+      const { failure } = read;
+      if (failure.kind === 'tooDeep')
+        throw MindViewErrors.error('BAD_JSON.tooDeep', { depth: failure.depth, max: MAX_DEPTH });
+      if (failure.kind === 'notJson') throw MindViewErrors.error('BAD_JSON');
+      throw NotesErrors.error('IMPORT_INVALID.uploadNotExport', { invalid: failure.invalid });
+    }
+    return notes().importNotes(read.data, url.searchParams.get('scope') ?? undefined);
   });
   api.on('GET', '/api/entities', async (req, url) => {
     const name = url.searchParams.get('name');

@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import {
   MiraError,
   progressOf,
@@ -8,7 +8,9 @@ import {
   type ConsoleOutput,
   type Progress,
 } from '@mira/core';
-import { GLOBAL_SCOPE, type Note, type NotesExport, type NotesStore, type Viewer } from './notes-store.js';
+import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './notes-store.js';
+import { MAX_IMPORT_BYTES } from './transfer-format.js';
+import { readExport } from './transfer.js';
 import type { KeyLockout } from './key-guard.js';
 import { readableFileWarnings } from '@mira/sqlite';
 import { NotesErrors } from './errors.js';
@@ -25,61 +27,6 @@ export interface NotesCommandContext {
   now(): Date;
   resolvePath(path: string): string;
 }
-
-const EXPORT_SCHEMA = {
-  type: 'object',
-  properties: {
-    format: { const: 'mira-notes' },
-    version: { const: 1 },
-    scope: { type: 'string', pattern: SCOPE_NAME_PATTERN },
-    exported_at: { type: 'string' },
-    notes: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          content: { type: 'string', minLength: 1, maxLength: 2000 },
-          labels: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 40 }, maxItems: 8 },
-          private_key: { type: ['string', 'null'], minLength: 1, maxLength: 128 },
-          created_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' },
-          updated_at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' },
-        },
-        required: ['content', 'labels', 'private_key', 'created_at', 'updated_at'],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ['format', 'version', 'scope', 'notes'],
-  additionalProperties: false,
-} as const;
-// Compiled on the first import, not at every start-up.
-let validateExport: ValidateFunction | undefined;
-
-/** Checks a notes export against its JSON schema; returns why it is not one, or undefined. */
-export function validateNotesExport(data: unknown): string | undefined {
-  validateExport ??= new Ajv({ allErrors: false }).compile(EXPORT_SCHEMA);
-  if (!validateExport(data)) {
-    const e = validateExport.errors![0]!;
-    return `${e.instancePath || '/'} ${e.message}`;
-  }
-  // The pattern admits "2024-13-45T99:99:99Z": every time must be a real instant.
-  const notes = (data as { notes: Array<{ created_at: string; updated_at: string }> }).notes;
-  for (const [i, note] of notes.entries()) {
-    for (const field of ['created_at', 'updated_at'] as const) {
-      if (!isRealInstant(note[field])) return `/notes/${i}/${field} is not a real UTC instant: ${note[field]}`;
-    }
-  }
-  return undefined;
-}
-
-/** True for an ISO-8601 UTC time that names a real instant (no 13th month, no 25th hour, no 30 February). */
-function isRealInstant(text: string): boolean {
-  const time = new Date(text);
-  return !Number.isNaN(time.getTime()) && time.toISOString().slice(0, 19) === text.slice(0, 19);
-}
-
-/** The largest export file `notes import` reads. */
-export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 
 function parseId(text: string): number {
   const id = /^N?([1-9]\d{0,15})$/i.exec(text.trim());
@@ -276,19 +223,20 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
         scope: { takesValue: true, valueName: '<scope>' },
         force: { takesValue: false, description: 'replace an existing file (never a database)' },
       },
-      run: (input, out) => {
+      run: async (input, out) => {
         const scope = single(input, 'scope') ?? ctx.scope();
         if (!new RegExp(SCOPE_NAME_PATTERN).test(scope)) {
           throw NotesErrors.error('SCOPE_INVALID.notName', { scope });
         }
-        const data = ctx.store().exportScope(scope);
+        // Read in slices: a large scope never holds the runtime's thread for long (see transfer.ts).
+        const { text, count } = await ctx.store().exportText(scope, 2);
         const path = ctx.resolvePath(input.args[0]!);
         // Never over an existing file without --force, never over a store's file at all; written whole or not at all.
-        writeFileSafely(path, `${JSON.stringify(data, null, 2)}\n`, {
+        writeFileSafely(path, `${text}\n`, {
           force: input.options.has('force'),
           protect: ctx.protectedFiles(),
         });
-        out.print(`exported ${data.notes.length} notes of scope "${scope}" to ${path}`);
+        out.print(`exported ${count} notes of scope "${scope}" to ${path}`);
       },
     },
     {
@@ -313,20 +261,26 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
         if (size > MAX_IMPORT_BYTES) {
           throw NotesErrors.error('IMPORT_INVALID.tooLarge', { path, size, max: MAX_IMPORT_BYTES });
         }
-        let data: unknown;
+        let bytes: Buffer;
         try {
-          data = JSON.parse(readFileSync(path, 'utf8'));
+          bytes = await readFile(path);
         } catch (error) {
-          throw NotesErrors.error('IMPORT_INVALID.notJson', { path, reason: (error as Error).message });
+          throw NotesErrors.error('IMPORT_INVALID.unreadable', { path, reason: (error as Error).message });
         }
-        const invalid = validateNotesExport(data);
-        if (invalid) throw NotesErrors.error('IMPORT_INVALID.notExport', { path, invalid });
+        // Parsed, validated and prepared in a worker thread: the runtime's thread stays free (see transfer.ts).
+        const read = await readExport(bytes, { maxDepth: null });
+        if (!read.ok) {
+          const { failure } = read;
+          if (failure.kind === 'notExport') {
+            throw NotesErrors.error('IMPORT_INVALID.notExport', { path, invalid: failure.invalid });
+          }
+          const reason = failure.kind === 'notJson' ? failure.reason : `nested ${failure.depth} deep`;
+          throw NotesErrors.error('IMPORT_INVALID.notJson', { path, reason });
+        }
         const bar = progressBar(out, 'embedding imported notes');
         let result;
         try {
-          result = await ctx
-            .store()
-            .importNotes(data as unknown as NotesExport, single(input, 'scope') ?? undefined, bar.report);
+          result = await ctx.store().importNotes(read.data, single(input, 'scope') ?? undefined, bar.report);
         } finally {
           bar.stop();
         }

@@ -1,12 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import * as sqliteVec from 'sqlite-vec';
-import { collapseWhitespace, longerThan, systemClock, type Clock } from '@mira/core';
+import { longerThan, systemClock, type Clock } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairs } from './near-duplicates.js';
 import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrors } from './errors.js';
+import type { NotesExport, PreparedExport, PreparedNote } from './transfer-format.js';
+import { exportText, importNotes, sweepImports, type ExportSource, type ImportTarget } from './transfer.js';
 import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
 import {
   MAX_QUERY_LENGTH,
@@ -15,6 +17,7 @@ import {
   checkKey,
   emojiAsWords,
   hangulStem,
+  indexForm,
   isEmojiWord,
   parseLabels,
   segmentSpaceless,
@@ -69,7 +72,6 @@ export interface SearchHit {
   readonly score: number;
 }
 
-/** The export file format. */
 /** How a page of notes is ordered: newest or oldest first, longest or shortest, or by first label. */
 export type BrowseSort = 'newest' | 'oldest' | 'longest' | 'shortest' | 'label';
 export const BROWSE_SORTS: readonly BrowseSort[] = ['newest', 'oldest', 'longest', 'shortest', 'label'];
@@ -132,19 +134,7 @@ const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolea
 const BROWSE_FILTER = `mira_has_words(n.content || char(10) || coalesce((SELECT group_concat(l.label, char(10))
   FROM note_labels l WHERE l.note_id = n.id), '${UNLABELED}') || char(10) || coalesce(n.private_key, ''), ?)`;
 
-export interface NotesExport {
-  format: 'mira-notes';
-  version: 1;
-  scope: string;
-  exported_at: string;
-  notes: Array<{
-    content: string;
-    labels: string[];
-    private_key: string | null;
-    created_at: string;
-    updated_at: string;
-  }>;
-}
+export type { NotesExport } from './transfer-format.js';
 
 interface NoteRow {
   id: number;
@@ -226,7 +216,8 @@ const SQL = {
   meta: 'SELECT value FROM meta WHERE key = ?',
   labelsOf: 'SELECT label FROM note_labels WHERE note_id = ? ORDER BY position',
   addScope: 'INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)',
-  scopes: 'SELECT name FROM scopes ORDER BY name',
+  // Not the staging scopes of imports under way (`~import-…`, see transfer.ts), which no viewer can name.
+  scopes: "SELECT name FROM scopes WHERE name NOT LIKE '~%' ORDER BY name",
   setMeta: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)',
   vectorsChanged:
     "INSERT INTO meta (key, value) VALUES ('vector_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1",
@@ -248,13 +239,14 @@ const SQL = {
   updateNote: 'UPDATE notes SET content = ?, updated_at = ? WHERE id = ?',
   deleteNote: 'DELETE FROM notes WHERE id = ?',
   notesOfScope: 'SELECT * FROM notes WHERE scope = ? ORDER BY id',
+  notesOfScopeAfter: 'SELECT * FROM notes WHERE scope = ? AND id > ? ORDER BY id LIMIT ?',
   importedAlready:
     "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
   allTexts: 'SELECT id, content, scope, key_digest FROM notes ORDER BY id',
   forgetEmbedder: "DELETE FROM meta WHERE key IN ('embedder', 'dimension')",
   dropVectors: `DROP TABLE IF EXISTS ${VECTORS}`,
   countsByScope:
-    'SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name GROUP BY s.name ORDER BY s.name',
+    "SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name WHERE s.name NOT LIKE '~%' GROUP BY s.name ORDER BY s.name",
   // Newest by creation time (imported old notes keep their place), then by ID.
   recent: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${WITH_LABEL} ORDER BY n.created_at DESC, n.id DESC LIMIT ?`,
   count: `SELECT count(*) FROM notes n WHERE ${VISIBLE}`,
@@ -390,6 +382,7 @@ export class NotesStore {
     store.#upgradeTextIndex();
     db.exec(KEY_INDEX_DDL);
     db.exec(ORDER_INDEXES_DDL);
+    sweepImports(store.#importTarget(), log);
     return store;
   }
 
@@ -649,15 +642,7 @@ export class NotesStore {
 
   /** Adds a note to the full-text index, a keyed note's to the keyed notes' own. */
   #indexText(id: number, content: string, labels: readonly string[], keyed: boolean): void {
-    // The index holds the compatibility form (ﬁ → fi, ＡＢＣ → ABC, ² → 2), so search finds what
-    // people type; the note itself keeps the text as written.
-    // Words of scripts without spaces are set apart first, so a word inside a run of them is found; each
-    // emoji becomes a word, which the tokenizer would otherwise drop.
-    this.#q(keyed ? 'insertKeyedText' : 'insertText').run(
-      id,
-      segmentSpaceless(emojiAsWords(collapseWhitespace(content.normalize('NFKC')))),
-      labels.join(' '),
-    );
+    this.#q(keyed ? 'insertKeyedText' : 'insertText').run(id, indexForm(content), labels.join(' '));
   }
 
   /**
@@ -684,15 +669,19 @@ export class NotesStore {
       this.#embedderFailed('saving a note', error);
     }
     const now = this.#now();
-    const id = this.#db.transaction(() => {
-      this.ensureScope(scope);
-      const created = createdAt ?? now;
-      const row = this.#q('insertNote').run(scope, content, key, key === null ? null : digest(key), created, created);
-      const noteId = Number(row.lastInsertRowid);
-      this.#writeIndexes(noteId, content, labels, key !== null);
-      this.#storeVector(noteId, vector);
-      return noteId;
-    })();
+    // Writes take the write lock at BEGIN (IMMEDIATE), waiting out another writer's short transaction (an
+    // import's slice, another process's save): a deferred one that read first fails at once, SQLITE_BUSY.
+    const id = this.#db
+      .transaction(() => {
+        this.ensureScope(scope);
+        const created = createdAt ?? now;
+        const row = this.#q('insertNote').run(scope, content, key, key === null ? null : digest(key), created, created);
+        const noteId = Number(row.lastInsertRowid);
+        this.#writeIndexes(noteId, content, labels, key !== null);
+        this.#storeVector(noteId, vector);
+        return noteId;
+      })
+      .immediate();
     return {
       note: this.#read(id),
       cut,
@@ -742,14 +731,16 @@ export class NotesStore {
       vector = undefined;
       this.#embedderFailed('updating a note', error);
     }
-    this.#db.transaction(() => {
-      this.#q('updateNote').run(content, this.#now(), id);
-      this.#writeIndexes(id, content, labels, existing.key_digest !== null);
-      if (vector) {
-        this.#storeVector(id, vector);
-        this.#vectorsChanged();
-      } else this.#deleteVector(id);
-    })();
+    this.#db
+      .transaction(() => {
+        this.#q('updateNote').run(content, this.#now(), id);
+        this.#writeIndexes(id, content, labels, existing.key_digest !== null);
+        if (vector) {
+          this.#storeVector(id, vector);
+          this.#vectorsChanged();
+        } else this.#deleteVector(id);
+      })
+      .immediate();
     return { note: this.#read(id), cut };
   }
 
@@ -757,12 +748,14 @@ export class NotesStore {
   delete(id: number, viewer: Viewer, writableScope: string | undefined): Note {
     const row = this.#require(id, viewer, writableScope);
     const note = this.#hydrate(row);
-    this.#db.transaction(() => {
-      this.#deleteText(id);
-      this.#deleteVector(id);
-      this.#q('deleteLabels').run(id);
-      this.#q('deleteNote').run(id);
-    })();
+    this.#db
+      .transaction(() => {
+        this.#deleteText(id);
+        this.#deleteVector(id);
+        this.#q('deleteLabels').run(id);
+        this.#q('deleteNote').run(id);
+      })
+      .immediate();
     return note;
   }
 
@@ -1137,14 +1130,16 @@ export class NotesStore {
       throw NotesErrors.error('KEY_MISMATCH', { keep, drop });
     }
     const labels = [...new Set([...this.#hydrate(kept).labels, ...this.#hydrate(dropped).labels])].slice(0, 8);
-    this.#db.transaction(() => {
-      this.#writeIndexes(keep, kept.content, labels, kept.key_digest !== null);
-      this.delete(drop, viewer, undefined);
-    })();
+    this.#db
+      .transaction(() => {
+        this.#writeIndexes(keep, kept.content, labels, kept.key_digest !== null);
+        this.delete(drop, viewer, undefined);
+      })
+      .immediate();
     return this.#read(keep);
   }
 
-  /** Every note of one scope, keys included (the operator's backup). */
+  /** Every note of one scope, keys included (the operator's backup). For a large scope, see {@link exportText}. */
   exportScope(scope: string): NotesExport {
     const rows = this.#q('notesOfScope').all(scope) as NoteRow[];
     return {
@@ -1152,77 +1147,96 @@ export class NotesStore {
       version: 1,
       scope,
       exported_at: this.#now(),
-      notes: rows.map((r) => {
-        const n = this.#hydrate(r);
-        return {
-          content: n.content,
-          labels: [...n.labels],
-          private_key: n.privateKey,
-          created_at: n.createdAt,
-          updated_at: n.updatedAt,
-        };
-      }),
+      notes: rows.map((r) => this.#exported(r)),
     };
   }
 
-  /** Imports a validated export; a note already present (same scope, text, key and creation time) is skipped. */
-  async importNotes(
-    data: NotesExport,
+  #exported(row: NoteRow): NotesExport['notes'][number] {
+    const n = this.#hydrate(row);
+    return {
+      content: n.content,
+      labels: [...n.labels],
+      private_key: n.privateKey,
+      created_at: n.createdAt,
+      updated_at: n.updatedAt,
+    };
+  }
+
+  /**
+   * {@link exportScope} as JSON text (`indent` 2: as `notes export` writes files), read in slices that each
+   * hold the event loop briefly, however large the scope (see transfer.ts).
+   */
+  exportText(scope: string, indent: 0 | 2 = 0): Promise<{ text: string; count: number }> {
+    const source: ExportSource = {
+      page: (of, after, limit) =>
+        (this.#q('notesOfScopeAfter').all(of, after, limit) as NoteRow[]).map((row) => ({
+          id: row.id,
+          note: this.#exported(row),
+        })),
+      now: () => this.#now(),
+    };
+    return exportText(source, scope, indent);
+  }
+
+  /**
+   * Imports a validated export, or one {@link readExport} prepared; a note already present (same scope, text,
+   * key and creation time) is skipped. All or nothing; a large import is written in slices that each hold the
+   * event loop briefly (see transfer.ts).
+   */
+  importNotes(
+    data: NotesExport | PreparedExport,
     scope = data.scope,
     onProgress: (embedded: number, total: number) => void = () => {},
   ): Promise<{ added: number; skipped: number; trimmed: number }> {
-    // Checked whole before anything is written: one bad key or text and nothing is imported.
-    for (const note of data.notes) {
-      if (note.private_key !== null) checkKey(note.private_key);
-      capNote(note.content);
-    }
-    if (!SCOPE_NAME.test(scope)) {
-      throw NotesErrors.error('SCOPE_INVALID.badName', { name: scope });
-    }
-    const exists = this.#q('importedAlready');
-    let added = 0;
-    let skipped = 0;
-    let trimmed = 0;
-    const fresh = data.notes.filter((n) => {
-      const present = exists.get(scope, capNote(n.content).content, n.created_at, n.private_key ?? '');
-      if (present) skipped += 1;
-      return !present;
-    });
-    let vectors: Array<Float32Array | undefined> = fresh.map(() => undefined);
-    if (this.embedder && !this.embeddingState().mismatch && fresh.length > 0) {
-      try {
-        vectors = await this.#embedAll(
-          fresh.map((n) => capNote(n.content).content),
-          64,
-          onProgress,
-        );
-      } catch (error) {
-        vectors = fresh.map(() => undefined);
-        this.#embedderFailed('importing notes', error);
-      }
-    }
-    // The scope is created inside the same transaction: a failed import leaves nothing, not even it.
-    this.#db.transaction(() => {
-      this.ensureScope(scope);
-      fresh.forEach((n, i) => {
-        const { content, cut } = capNote(n.content);
-        if (cut !== '') trimmed += 1;
-        const labels = parseLabels(n.labels.join(','));
-        const row = this.#q('insertNote').run(
-          scope,
-          content,
-          n.private_key,
-          n.private_key === null ? null : digest(n.private_key),
-          n.created_at,
-          n.updated_at,
-        );
-        const id = Number(row.lastInsertRowid);
-        this.#writeIndexes(id, content, labels, n.private_key !== null);
-        this.#storeVector(id, vectors[i]);
-        added += 1;
-      });
-    })();
-    return { added, skipped, trimmed };
+    return importNotes(this.#importTarget(), data, scope, onProgress);
+  }
+
+  /** What transfer.ts writes through. */
+  #importTarget(): ImportTarget {
+    return {
+      db: this.#db,
+      importedAlready: (scope, note) =>
+        this.#q('importedAlready').get(scope, note.content, note.createdAt, note.privateKey ?? '') !== undefined,
+      ensureScope: (scope) => this.ensureScope(scope),
+      embeds: this.embedder !== undefined && !this.embeddingState().mismatch,
+      embed: async (texts, onProgress) => {
+        try {
+          return await this.#embedAll(texts, 64, onProgress);
+        } catch (error) {
+          this.#embedderFailed('importing notes', error);
+          return texts.map(() => undefined);
+        }
+      },
+      insert: (scope, note, vector) => this.#insertPrepared(scope, note, vector),
+      forget: (ids) => {
+        for (const id of ids) {
+          this.#deleteText(id);
+          if (this.#meta('embedder')) this.#q('deleteVector').run(BigInt(id));
+          this.#q('deleteLabels').run(id);
+          this.#q('deleteNote').run(id);
+        }
+      },
+      vectorsChanged: () => this.#vectorsChanged(),
+      now: () => this.#now(),
+    };
+  }
+
+  /** Writes a prepared note with its labels, full-text row and vector; returns its ID. */
+  #insertPrepared(scope: string, note: PreparedNote, vector: Float32Array | undefined): number {
+    const row = this.#q('insertNote').run(
+      scope,
+      note.content,
+      note.privateKey,
+      note.keyDigest,
+      note.createdAt,
+      note.updatedAt,
+    );
+    const id = Number(row.lastInsertRowid);
+    const insertLabel = this.#q('insertLabel');
+    note.labels.forEach((label, position) => insertLabel.run(id, label, position));
+    this.#q(note.keyDigest === null ? 'insertText' : 'insertKeyedText').run(id, note.indexed, note.labels.join(' '));
+    this.#storeVector(id, vector);
+    return id;
   }
 
   /** Embeds `texts` in batches, reporting how many are done after each. */
@@ -1254,12 +1268,14 @@ export class NotesStore {
       batch,
       onProgress,
     );
-    this.#db.transaction(() => {
-      this.#q('dropVectors').run();
-      this.#q('forgetEmbedder').run();
-      rows.forEach((r, i) => this.#storeVector(r.id, vectors[i]));
-      this.#vectorsChanged();
-    })();
+    this.#db
+      .transaction(() => {
+        this.#q('dropVectors').run();
+        this.#q('forgetEmbedder').run();
+        rows.forEach((r, i) => this.#storeVector(r.id, vectors[i]));
+        this.#vectorsChanged();
+      })
+      .immediate();
     return rows.length;
   }
 

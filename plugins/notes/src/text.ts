@@ -197,3 +197,13 @@ export function emojiAsWords(text: string): string {
 
 /** Whether a search word is an emoji's word (matched whole, never as a prefix). */
 export const isEmojiWord = (word: string): boolean => EMOJI_WORD.test(word);
+
+/**
+ * What the full-text index holds for a note's text: the compatibility form (ﬁ → fi, ＡＢＣ → ABC, ² → 2), so
+ * search finds what people type (the note itself keeps the text as written); words of scripts without
+ * spaces set apart, so a word inside a run of them is found; each emoji a word, which the tokenizer would
+ * otherwise drop.
+ */
+export function indexForm(content: string): string {
+  return segmentSpaceless(emojiAsWords(collapseWhitespace(content.normalize('NFKC'))));
+}
