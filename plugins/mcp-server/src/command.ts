@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Application, CliCommandContext } from '@mira/core';
-import { serveMcp } from './server.js';
+import { EarlyAnswers } from './early-answers.js';
+import { mcpTools, toolListResult } from './tools.js';
 
 /** Reads `--profile <dir|profile.toml>` (or `--profile=…`, `-p`), the only argument `mira mcp` takes. */
 function profileOf(context: CliCommandContext): string {
@@ -20,9 +21,11 @@ function profileOf(context: CliCommandContext): string {
 
 /**
  * `mira mcp`: the profile's stores opened (its robot is not connected), its read-only tools served over
- * MCP on stdio. Everything but protocol messages goes to stderr. The MCP SDK is loaded with this module
- * and the client's handshake answered while the profile boots (its answer needs nothing from the
- * profile): requests for tools wait for the boot, and a boot that fails ends the server.
+ * MCP on stdio. Everything but protocol messages goes to stderr. The profile boots from the start; the
+ * client's first requests (`initialize` at once, `tools/list` once booted) are answered before the MCP
+ * SDK loads ({@link EarlyAnswers}), and the SDK's server takes over once the boot has settled, or sooner
+ * when a request only it answers comes. Requests for tools wait for the boot; a boot that fails answers
+ * them with its error and ends the server.
  */
 export async function run(context: CliCommandContext): Promise<number> {
   const profile = profileOf(context);
@@ -40,8 +43,29 @@ export async function run(context: CliCommandContext): Promise<number> {
     return app;
   })();
   booting.catch(() => undefined);
+  const early = new EarlyAnswers({
+    stdin: process.stdin,
+    stdout: process.stdout,
+    version: context.version,
+    toolList: booting.then((app) => toolListResult(mcpTools(app))),
+  });
   try {
-    await serveMcp(booting, context.version);
+    await Promise.race([early.toolListAnswered, early.serverNeeded]);
+    if (
+      !early.needsServer &&
+      (early.clientLeft ||
+        (await booting.then(
+          () => false,
+          () => true,
+        )))
+    ) {
+      // Nothing left for the SDK's server: the client has gone, or the boot failed and its error answered
+      // every request for tools. The exit status says how the boot went.
+      await booting;
+      return 0;
+    }
+    const { serveMcp } = await import('./server.js');
+    await serveMcp(booting, context.version, { stdin: early.handOver(), stdout: process.stdout });
     return 0;
   } finally {
     const app = await booting.catch(() => undefined);
