@@ -410,6 +410,29 @@ describe('language rules, rule by rule (what the corpus does not pin down)', () 
     expect(withEnglish.questions).to.deep.equal([...ASSERTION_RULES.pt!.questions!]);
   });
 
+  it('adds the cues of a language one word behind, but not its negation', () => {
+    // Italian "se" and Spanish "al": one word each of Italian and Spanish, and the Italian condition counts.
+    expect(likelyLanguages('se piove, lorenzo va al lavoro')).to.deep.equal(['es', 'it']);
+    // Two Spanish words ("se", "al") to one Italian ("se"): Spanish leads, Italian is one behind.
+    expect(likelyLanguages('se piove, lorenzo va al lavoro in autobus con')).to.deep.equal(['es']);
+    expect(likelyLanguages('se piove, lorenzo va al lavoro in autobus con', 1)).to.deep.equal(['es', 'it']);
+    const near = assertionRulesFor('se piove, lorenzo va al lavoro in autobus con')!;
+    expect(near.conditions).to.deep.equal([...ASSERTION_RULES.es!.conditions, ...ASSERTION_RULES.it!.conditions]);
+    // The leader's negation only: Spanish "no" is Portuguese "in the".
+    expect(near.negation).to.deep.equal(ASSERTION_RULES.es!.negation);
+    expect(near.notNegating).to.deep.equal(ASSERTION_RULES.es!.notNegating);
+    expect(near.negationAfter).to.equal(ASSERTION_RULES.es!.negationAfter ?? false);
+    expect(assertionRulesFor('se piove, lorenzo va al lavoro in autobus con')).to.equal(near);
+    expect(cue('Se piove, Lorenzo va al lavoro in autobus con Marta', 'Lorenzo va al lavoro in autobus')).to.equal(
+      'condition',
+    );
+    expect(cue('Lembra-te: a Mariana agora mora no Porto.', 'a Mariana agora mora no Porto', 'lives_in')).to.equal(
+      undefined,
+    );
+    // Two words behind is not near.
+    expect(likelyLanguages('Ada lives in Lyon with her cat', 1)).to.deep.equal(['en']);
+  });
+
   it('counts a negation after the evidence only up to the end of its clause', () => {
     expect(cue('佐藤さんは紅茶が好き、コーヒーは好きじゃない', '佐藤さんは紅茶が好き', 'likes')).to.equal(undefined);
     expect(cue('佐藤さんは紅茶が好きじゃない、コーヒーが好き', '佐藤さんは紅茶が好き', 'likes')).to.equal('negated');

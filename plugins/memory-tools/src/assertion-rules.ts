@@ -49,6 +49,7 @@ export const GERMAN: AssertionRules = {
     /(?:merk(?:e|t)?\s+(?:dir|euch|ihnen)|speicher(?:e|t|n)?|notier(?:e|t|en)?|behalt(?:e|et|en)?|schreib(?:e|t)?)(?![\p{L}])[^,.:;!?]{0,25}?(?<![\p{L}])nicht(?![\p{L}])/u,
     w('nicht\\s+(?:merken|speichern|notieren|aufschreiben|behalten|festhalten|aufnehmen)'),
     /(?<![\p{L}])vergiss\s+(?:es|das|dies)(?!\s+nicht)(?![\p{L}])/u,
+    /(?<![\p{L}])(?:vergiss|vergessen\s+sie|vergesst)(?:\s+(?:bitte|einfach|lieber|ruhig))*\s*,?\s+(?:dass|was)(?![\p{L}])/u,
     w('(?:ganz\\s+)?unter\\s+uns|inoffiziell'),
   ],
   hedges: [
@@ -58,7 +59,7 @@ export const GERMAN: AssertionRules = {
   ],
   conditions: [
     w(
-      'wenn|falls|sofern|angenommen|es\\s+sei\\s+denn|im\\s+falle?|stell\\s+dir\\s+vor|stellen\\s+sie\\s+sich\\s+vor|nehmen\\s+wir\\s+an|tu\\s+so|wäre|hätte',
+      'wenn|falls|sofern|angenommen|es\\s+sei\\s+denn|im\\s+falle?|stell\\s+dir\\s+vor|stellen\\s+sie\\s+sich\\s+vor|nehmen\\s+wir\\s+an|tu\\s+so|wäre|hätte|würde|würden|würdest|möchte\\s+gern|möchten\\s+gern',
     ),
   ],
   reportedBefore: [
@@ -79,6 +80,7 @@ export const GERMAN: AssertionRules = {
     ),
     /^[\s"'“„«(]*(?:ist|hat|hast|bist|sind|seid|war|waren|mag|magst|mögen|kann|kannst|will|willst|darf|muss|soll|weißt|wohnt|wohnst|trinkt|trinkst|isst|kennt|kennst|spielt|spielst|arbeitet|liebt|lebt|spricht|fährt|geht|heißt|braucht|nimmt|hatte|wird|würde|hätte|könnte|gibt|macht|raucht|glaubst|meinst|hört)\s/u,
     tag('oder|nicht\\s+wahr|gell|ne|oder\\s+nicht|stimmt'),
+    opening('sag\\s+mal|sagen\\s+sie\\s+mal|weißt\\s+du\\s+ob|wissen\\s+sie\\s+ob'),
   ],
   negationAfter: true,
 };
@@ -139,7 +141,7 @@ export const SPANISH: AssertionRules = {
       'no\\s+(?:lo\\s+|la\\s+|los\\s+|las\\s+|me\\s+lo\\s+|te\\s+lo\\s+)?(?:guardes|guarde|guardéis|apuntes|apunte|anotes|anote|grabes|grabe|recuerdes|memorices|registres|escribas|almacenes)',
     ),
     w(
-      'olvídalo|olvídala|olvídate\\s+de\\s+(?:eso|esto)|olvida\\s+(?:eso|esto|lo\\s+que)|no\\s+hace\\s+falta\\s+que\\s+lo\\s+(?:recuerdes|apuntes|guardes)|entre\\s+nosotros|extraoficialmente',
+      'olvídalo|olvídala|olvídate\\s+de\\s+(?:eso|esto|lo\\s+de|que)|olvida\\s+(?:eso|esto|lo\\s+que|lo\\s+de|que)|no\\s+hace\\s+falta\\s+que\\s+lo\\s+(?:recuerdes|apuntes|guardes)|entre\\s+nosotros|extraoficialmente',
     ),
   ],
   hedges: [
@@ -177,7 +179,7 @@ export const ITALIAN: AssertionRules = {
   doNotKeep: [
     w('non\\s+(?:lo\\s+|la\\s+)?(?:salvar|memorizzar|ricordar|annotar|segnar|scriver|registrar|tener)\\p{L}*'),
     w(
-      'dimenticalo|dimenticala|dimenticatelo|dimentica\\s+(?:tutto|questo|quello|quanto)|lascia\\s+perdere|tra\\s+(?:noi|di\\s+noi)|in\\s+via\\s+ufficiosa',
+      'dimenticalo|dimenticala|dimenticatelo|dimentica\\s+(?:tutto|questo|quello|quanto|che|di)|dimenticate\\s+che|scordati\\s+(?:che|di|quello)|scordatelo|lascia\\s+perdere|tra\\s+(?:noi|di\\s+noi)|in\\s+via\\s+ufficiosa',
     ),
   ],
   hedges: [
@@ -187,6 +189,8 @@ export const ITALIAN: AssertionRules = {
   ],
   conditions: [
     opening('se'),
+    // The conditional mood: a wish or a supposition ("vivrebbe volentieri al mare", "vorrei").
+    w('\\p{L}{2,}(?:rebbe|rebbero|remmo)|vorrei|vorresti'),
     w(
       'se\\s+(?:il|lo|la|i|gli|le|un|una|io|tu|lui|lei|noi|voi|loro|non|piove|è|ha|fosse|avesse|vuoi|vuole|puoi|può)|a\\s+meno\\s+che|nel\\s+caso|in\\s+caso|supponiamo|immagina|immaginiamo|immaginate|qualora|purché|ammesso\\s+che|poniamo\\s+che|mettiamo\\s+che',
     ),
@@ -264,7 +268,7 @@ export const DUTCH: AssertionRules = {
   doNotKeep: [
     /(?<![\p{L}])(?:onthoud|bewaar|noteer|sla|schrijf|leg)(?![\p{L}])[^,.:;!?]{0,20}?(?<![\p{L}])niet(?![\p{L}])/u,
     w('niet\\s+(?:onthouden|opslaan|bewaren|noteren|opschrijven|vastleggen)'),
-    /(?<![\p{L}])vergeet\s+(?:het|dat|dit)(?!\s+niet)(?![\p{L}])/u,
+    /(?<![\p{L}])vergeet\s+(?:(?:maar|gewoon|alsjeblieft|het)\s+)*(?:het|dat|dit)(?!\s+niet)(?![\p{L}])/u,
     w('onder\\s+ons|off\\s+the\\s+record'),
   ],
   hedges: [
@@ -307,7 +311,7 @@ export const JAPANESE: AssertionRules = {
     /忘れて(?![たい])|オフレコ|内緒|ないしょ|ここだけの話/u,
   ],
   hedges: [
-    /たぶん|多分|おそらく|恐らく|かもしれ|かも|と思う|と思います|と思うけど|と思った|だろう|でしょう|みたい|ような気|気がする|はず|確か|どうやら|かな|かしら|わからない|分からない|知らないけど/u,
+    /たぶん|多分|おそらく|恐らく|かもしれ|かも(?=[。！？、ねよなだでけ]|$)|と思う|と思います|と思うけど|と思った|だろう|でしょう|みたい|ような気|気がする|はず|確か|どうやら|かな|かしら|わからない|分からない|知らないけど/u,
   ],
   conditions: [/もし|もしも|仮に|なら|ならば|たら|だら|としたら|とすれば|れば|場合|想像して|だとしたら/u],
   reportedBefore: [],
@@ -339,11 +343,13 @@ export const CHINESE: AssertionRules = {
   reportedAnywhere: [/听说|据说|根据|据[^，。]{0,6}说|传说|有人说|他们说|据称|觉得/u],
   ownWords: [/我说过|就像我说的|我刚才说了|我刚说了|我已经说过/u],
   negation: [/不|没|从未|绝不|未曾/u],
-  notNegating: [/不错|不过|不少|不但|不仅|不管|不得不|差不多|不断|不久|了不起|对不起|不然|别忘了|不要忘了|没关系/u],
+  notNegating: [
+    /不错|不过|不少|不但|不仅|不管|不得不|差不多|不断|不久|了不起|对不起|不然|别忘了|不要忘了|没关系|[不没][^，。,.！？的不没]{1,3}的/u,
+  ],
   questions: [
     /[吗嗎么麼呢][。！]?$/u,
     /(.)[不没]\1/u,
-    /谁(?![都也])|什么(?![都也])|为什么|怎么|多少|哪(?:里|儿|个|些)?(?![都也])/u,
+    /谁(?![都也])|什么(?![都也])|为什么|(?<!知道|会|懂得|学会|明白)怎么|多少|哪(?:里|儿|个|些)?(?![都也])/u,
   ],
   negationAfter: true,
 };
@@ -359,11 +365,11 @@ export const KOREAN: AssertionRules = {
   conditions: [/만약|만일|가령|(?<![냉짬쫄라])면(?=[\s,]|$)|다면|라면(?=[\s,]|$)|경우에|상상해|치고/u],
   reportedBefore: [],
   reportedAnywhere: [
-    /다고|라고|냐고|자고|대요|래요|[가-힣]대(?=[\s.!?]|$)|더라|다던|라던|단다|란다|따르면|들었|그러는데|그러던데|말로는|말하길/u,
+    /다고|라고|냐고|자고|대요|래요|[가-힣]대(?=[\s.!?]|$)|더라|다던|라던|(?:단다|란다)(?=[\s.!?]|$)|따르면|들었|그러는데|그러던데|말로는|말하길/u,
   ],
   ownWords: [/말했듯이|말한\s*것처럼|말했다시피/u],
   negation: [/(?:^|\s)(?:안|못)(?=\s)|않|없|아니[에야다요라]|아닙|아닌|(?:^|\s)전혀(?=\s)/u],
-  notNegating: [/잊지\s*(?:마|말)|잊으면\s*안/u],
+  notNegating: [/잊지\s*(?:마|말)|잊으면\s*안|없이/u],
   questions: [/(?:[인는은던]가요|나요|까요?|(?<![머])니|냐|는가|은가|인가|는지|은지|을지|죠|지요)[.!]?$/u],
   negationAfter: true,
 };

@@ -88,10 +88,24 @@ export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = {
 export function assertionRulesFor(utterance: string): AssertionRules | undefined {
   const languages = likelyLanguages(utterance);
   if (languages === undefined) return undefined;
-  if (languages.length === 1) return ASSERTION_RULES[languages[0]!];
-  const key = languages.join(',');
+  // A short sentence shows few of its language's words, and neighbours share many ("Se piove, Lorenzo va al
+  // lavoro" has as many Spanish ones as Italian): the cues of a language one word behind count too. Not
+  // its negation: a negation word of one language is a plain word of another (Spanish "no", Portuguese
+  // "no" = in the), and a false negation would admit a `not_` predicate.
+  const near = likelyLanguages(utterance, 1)!;
+  if (near.length === 1) return ASSERTION_RULES[near[0]!];
+  const key = `${languages.join(',')}/${near.join(',')}`;
   let merged = mergedRules.get(key);
-  if (!merged) mergedRules.set(key, (merged = mergeRules(languages.map((language) => ASSERTION_RULES[language]!))));
+  if (!merged) {
+    const negating = mergeRules(languages.map((language) => ASSERTION_RULES[language]!));
+    merged = {
+      ...mergeRules(near.map((language) => ASSERTION_RULES[language]!)),
+      negation: negating.negation,
+      notNegating: negating.notNegating,
+      negationAfter: negating.negationAfter,
+    };
+    mergedRules.set(key, merged);
+  }
   return merged;
 }
 const mergedRules = new Map<string, AssertionRules>();

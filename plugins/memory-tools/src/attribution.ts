@@ -100,9 +100,10 @@ const HAN = /\p{Script=Han}/u;
  * used, several when they tie ("Se o João vier": Portuguese and Spanish; "A Rita não adora chocolate":
  * English and Portuguese), English first among them;
  * undefined for text mostly in a script whose rules Mira does not have (Cyrillic, Greek, Arabic, Hebrew,
- * Thai, Devanagari…).
+ * Thai, Devanagari…). With a `slack`, also the languages that many words behind the most used (most used
+ * first).
  */
-export function likelyLanguages(text: string): string[] | undefined {
+export function likelyLanguages(text: string, slack = 0): string[] | undefined {
   const script = scriptLanguage(text);
   if (script !== undefined) return [script];
   const form = text.normalize('NFKC');
@@ -110,15 +111,17 @@ export function likelyLanguages(text: string): string[] | undefined {
   const latin = form.match(/\p{Script=Latin}/gu)?.length ?? 0;
   if (letters - latin > latin) return undefined;
   const found = words(text);
-  let best = [ENGLISH_CLAUSES.language];
-  let bestCount = 0;
-  for (const rules of Object.values(CLAUSE_RULES)) {
+  const counts = Object.values(CLAUSE_RULES).map((rules) => {
     const { markers } = wordSets(rules);
-    const count = found.filter((word) => markers.has(word)).length;
-    if (count > bestCount) [best, bestCount] = [[rules.language], count];
-    else if (count === bestCount && count > 0) best.push(rules.language);
-  }
-  return best;
+    return { language: rules.language, count: found.filter((word) => markers.has(word)).length };
+  });
+  const best = Math.max(...counts.map(({ count }) => count));
+  if (best === 0) return [ENGLISH_CLAUSES.language];
+  // Most words first; among equals in the tables' order, English first (a stable sort).
+  return counts
+    .filter(({ count }) => count > 0 && count >= best - slack)
+    .sort((a, b) => b.count - a.count)
+    .map(({ language }) => language);
 }
 
 /** The language a text is most likely in ({@link likelyLanguages}: the first), or undefined. */
@@ -239,6 +242,8 @@ export function attribute(
       // A value before the subject inside a relative clause of another noun: 喜欢下棋的李娜认识张伟.
       // (Right before the subject it is the subject's own: 喜欢下棋的张伟, 猫が好きな健太.)
       if (rules.relativeAfter?.test(formOf(between))) return false;
+      // The value's own subject before it: 太太是医生的小刚 (the wife is the doctor).
+      if (rules.ownerBefore?.test(formOf(text.slice(0, from)))) return false;
       return !crossesClause(between, rules);
     }
     if (possessor(text, [start, end], from, rules)) return false;

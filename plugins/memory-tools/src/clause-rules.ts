@@ -43,6 +43,12 @@ export interface ClauseRules {
    */
   readonly possessorBefore?: RegExp;
   /**
+   * Another noun marked as the subject of the value's own clause, right before a value that comes before
+   * the subject: 旦那さんが医者の陽菜, 太太是医生的小刚, 남편이 의사인 유나 ("Hina, whose husband is a doctor") —
+   * the value is that noun's. Matched against the matching form of the evidence before the value.
+   */
+  readonly ownerBefore?: RegExp;
+  /**
    * The value inside a clause that modifies a noun after it — a relative clause where the language puts it
    * before its noun (喜欢下棋的李娜, 猫が好きな美咲さん, 커피를 좋아하는 지훈이): the value is that noun's, not the
    * subject's. Matched against the matching form of the evidence after a value that follows the subject.
@@ -475,6 +481,12 @@ export const SPANISH_CLAUSES: ClauseRules = {
 export const ITALIAN_CLAUSES: ClauseRules = {
   language: 'it',
   markers: [
+    'al',
+    'alla',
+    'dal',
+    'dalla',
+    'sul',
+    'sulla',
     'il',
     'lo',
     'gli',
@@ -817,6 +829,7 @@ export const JAPANESE_CLAUSES: ClauseRules = {
   // A particle, a predicate in its noun-modifying form, then a noun: 猫が好きな美咲さん, 猫を飼っている人.
   relativeAfter:
     /^[がをにの]?[^、。はがをに]{0,8}?(?:な|る|た|い)(?!ん|の|ので|から|けど|です|でし|だ|。|$)[\p{Script=Han}\p{Script=Katakana}]/u,
+  ownerBefore: /[がは]$/u,
 };
 
 /** Chinese relation nouns: a name before 的 (or right before one of these) is a possessor. */
@@ -836,6 +849,7 @@ export const CHINESE_CLAUSES: ClauseRules = {
   possessorAfter: new RegExp(`^(?:的)?(?:${CHINESE_RELATIONS})`, 'u'),
   // 的 after the value, before anything but a relation noun: 喜欢下棋的李娜 (not 是李娜的朋友, a relationship).
   relativeAfter: new RegExp(`^的(?!(?:${CHINESE_RELATIONS}))\\p{Script=Han}`, 'u'),
+  ownerBefore: /\p{Script=Han}是$/u,
 };
 
 /** Korean relation nouns, after a name with or without 의. */
@@ -860,6 +874,7 @@ export const KOREAN_CLAUSES: ClauseRules = {
   possessorAfter: new RegExp(`^(?:이|의)?\\s*(?:${KOREAN_RELATIONS})(?=[가-힣]*(?:\\s|$))`, 'u'),
   // The next word a verb in its noun-modifying form (-는, -은, -던, -한), then a noun: 커피를 좋아하는 지훈이를.
   relativeAfter: /^\S*\s+[가-힣]*(?:는|은|던|한)\s+[가-힣]/u,
+  ownerBefore: /[가-힣][이가은는]\s+$/u,
 };
 
 // Stryker restore StringLiteral,ArrayDeclaration
