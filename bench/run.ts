@@ -83,7 +83,7 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   'search-quality': () => searchQualityBench({ log }),
   fleet: () => fleetBench({ quick, lookups: quick ? 300 : 1000, log }),
   'vector-scale': () => vectorScaleBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 100 : 300, log }),
-  startup: () => startupBench({ rounds: quick ? 5 : 20, log }),
+  startup: () => startupBench({ rounds: quick ? 10 : 20, log }),
   'mind-view': () => mindViewBench({ sizes: quick ? [1000, 20_000] : [1000, 100_000], rounds: quick ? 3 : 5, log }),
   objects: () =>
     objectsBench({ writes: quick ? 100 : 300, stored: quick ? 2000 : 10_000, recalls: quick ? 300 : 1000, log }),
