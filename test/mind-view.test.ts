@@ -1295,12 +1295,12 @@ describe('Mind view', function () {
       await shot('entities');
     });
 
-    it('past the bound of one scan, ends the progress bar, says so plainly and compares a label at a time', async () => {
+    it('scans a scope of 20,000 notes with progress, and Stop stops the scan on the server', async () => {
       const notes = rt.app.kernel.store(NOTES_STORE);
       const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
-      const note = (content: string, label: string, i: number) => ({
+      const note = (content: string, i: number) => ({
         content,
-        labels: [label],
+        labels: [],
         private_key: null,
         created_at: at(i),
         updated_at: at(i),
@@ -1311,61 +1311,108 @@ describe('Mind view', function () {
         scope: 'big',
         exported_at: '2026-01-01T00:00:00.000Z',
         notes: [
-          ...Array.from({ length: 4997 }, (_, i) => note(`Bin ${i} holds part ${i * 7919}`, 'inventory', i)),
-          note('Water the basil on the kitchen sill', 'kitchen', 6000),
-          note('water the basil on the kitchen sill!', 'kitchen', 6001),
-          note('The kettle descaler is under the sink', 'kitchen', 6002),
+          ...Array.from({ length: 19_998 }, (_, i) => note(`Bin ${i} holds part ${i * 7919}`, i)),
+          note('Water the basil on the kitchen sill', 30_000),
+          note('water the basil on the kitchen sill!', 30_001),
         ],
       });
-      await page.reload();
-      await page.waitForSelector('.card');
-      await page.selectOption('#scope', 'big');
-      await page.waitForFunction(() => document.getElementById('count')!.textContent!.startsWith('5000 of 5000'));
-      // At the bound the scan is asked for; notes saved while it is on its way take the scope past it, and the
-      // store refuses: the page offers the labels all the same.
-      await page.route('**/api/notes/duplicates*', async (route) => {
-        for (const i of [4997, 4998, 4999, 5000])
-          await notes.save('big', `Bin ${i} holds part ${i * 7919}`, 'inventory', null);
-        await route.continue();
-      });
+      const waitFor = async (done: () => boolean) => {
+        for (const start = Date.now(); !done(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+          if (Date.now() - start > 30_000) throw new Error('the condition did not come true within 30 s');
+        }
+      };
+      // What the server's scans did: a spy on this store's method (the seam the Mind view reads through).
+      const scans: Array<{ reports: number; outcome?: string }> = [];
+      const original = notes.duplicates.bind(notes);
+      notes.duplicates = (viewer, options = {}) => {
+        const scan: { reports: number; outcome?: string } = { reports: 0 };
+        scans.push(scan);
+        return original(viewer, {
+          ...options,
+          onProgress: (done, total) => {
+            scan.reports += 1;
+            options.onProgress?.(done, total);
+          },
+        }).then(
+          (pairs) => ((scan.outcome = 'finished'), pairs),
+          (error: { code: string }) => {
+            scan.outcome = error.code;
+            throw error;
+          },
+        );
+      };
+      try {
+        await page.reload();
+        await page.waitForSelector('.card');
+        await page.selectOption('#scope', 'big');
+        await page.waitForFunction(() => document.getElementById('count')!.textContent!.startsWith('20000 of 20000'));
+        await page.click('#find-duplicates');
+        // Progress the page shows as the server reports it.
+        await page.waitForFunction(
+          () => Number(document.querySelector<HTMLProgressElement>('#duplicates progress')?.value) > 0,
+        );
+        expect(await page.textContent('.dup-scanning')).to.match(/^Looking for near-duplicates in big… \d+ %$/);
+        await page.click('.stop-dup');
+        await page.waitForSelector('.dup-stopped');
+        expect(await page.textContent('.dup-stopped')).to.equal('Stopped. Nothing was changed.');
+        expect(await page.$$('#duplicates progress')).to.have.length(0);
+        // The server's scan stopped with the request, and reports nothing more.
+        await waitFor(() => scans[0]?.outcome === 'MIRA_ERR_NOTES_STOPPED');
+        const reports = scans[0]!.reports;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(scans[0]!.reports).to.equal(reports);
+        // Asked again, the scan runs to its end over every note.
+        await page.click('.dup-again');
+        await page.waitForSelector('.combine', { timeout: 120_000 });
+        expect(scans.map((scan) => scan.outcome)).to.deep.equal(['MIRA_ERR_NOTES_STOPPED', 'finished']);
+        expect(await page.textContent('#duplicates p')).to.equal('Pair 1 of 1 left (similarity 1)');
+        expect(await page.$$eval('#duplicates .dup-note .content', (n) => n.map((e) => e.textContent))).to.deep.equal([
+          'Water the basil on the kitchen sill',
+          'water the basil on the kitchen sill!',
+        ]);
+        // Closing the panel during a scan stops it too.
+        await page.click('.close-dup');
+        await page.click('#find-duplicates');
+        await page.waitForFunction(
+          () => Number(document.querySelector<HTMLProgressElement>('#duplicates progress')?.value) > 0,
+        );
+        await page.click('.close-dup');
+        await waitFor(() => scans[2]?.outcome === 'MIRA_ERR_NOTES_STOPPED');
+      } finally {
+        delete (notes as { duplicates?: unknown }).duplicates;
+      }
+    });
+
+    it('shows an error the scan sends after its progress with what to do, and one that never got an answer', async () => {
+      await page.route('**/api/notes/duplicates*', (route) =>
+        route.fulfill({
+          status: 200,
+          contentType: 'application/x-ndjson; charset=utf-8',
+          body:
+            `${JSON.stringify({ progress: { done: 5, total: 10 } })}\n` +
+            `${JSON.stringify({ error: { code: 'MIRA_ERR_NOTES_DISABLED', message: 'notes are disabled in this profile', fix: 'set [notes] enabled = true and database_path in profile.toml' } })}\n`,
+        }),
+      );
       await page.click('#find-duplicates');
-      await page.waitForSelector('.dup-too-many');
+      await page.waitForSelector('.dup-error');
+      expect(await page.$$('#duplicates progress')).to.have.length(0);
+      expect(await page.textContent('.dup-error')).to.equal(
+        'MIRA_ERR_NOTES_DISABLED: notes are disabled in this profile — what to do: set [notes] enabled = true and database_path in profile.toml',
+      );
       await page.unroute('**/api/notes/duplicates*');
-      expect(await page.$$('#duplicates progress')).to.have.length(0);
-      await page.click('.close-dup');
-      // Past the bound, the page offers the labels without asking for a scan that would be refused.
-      let scans = 0;
-      page.on('request', (request) => void (request.url().includes('/api/notes/duplicates') && (scans += 1)));
-      await page.click('#find-duplicates');
-      await page.waitForSelector('.dup-too-many');
-      expect(scans).to.equal(0);
-      // No progress bar left running, no raw error: what happened and what the page offers instead.
-      expect(await page.$$('#duplicates progress')).to.have.length(0);
-      expect(await page.textContent('.dup-too-many')).to.equal(
-        'big holds more notes than Find duplicates compares at once (5,000). Choose a label to compare its notes among themselves.',
+      await page.route('**/api/notes/duplicates*', (route) => route.abort('connectionrefused'));
+      await page.click('.dup-again');
+      await page.waitForFunction(() =>
+        /^The scan got no answer/.test(document.querySelector('.dup-error')?.textContent ?? ''),
       );
-      const options = await page.$$eval('#dup-label option', (o) =>
-        (o as HTMLOptionElement[]).map((e) => `${e.value}|${e.textContent}|${e.disabled}`),
+      expect(await page.textContent('.dup-error')).to.match(
+        /^The scan got no answer \(.+\)\. Check that Mira is still running, then try again\.$/,
       );
-      expect(options).to.deep.equal([
-        'inventory|inventory (5,001 notes), more than that|true',
-        'kitchen|kitchen (3 notes)|false',
-      ]);
-      expect(await page.inputValue('#dup-label')).to.equal('kitchen');
-      expect(await page.evaluate(() => document.activeElement?.id)).to.equal('dup-label');
-      await page.click('.dup-scan-label');
+      expect(await page.$$('#duplicates progress')).to.have.length(0);
+      await page.unroute('**/api/notes/duplicates*');
+      // Try again works once the server answers.
+      await page.click('.dup-again');
       await page.waitForSelector('.combine');
-      expect(await page.textContent('#duplicates p')).to.equal('Pair 1 of 1 left (similarity 1) · label kitchen');
-      expect(await page.$$eval('#duplicates .dup-note .content', (n) => n.map((e) => e.textContent))).to.deep.equal([
-        'Water the basil on the kitchen sill',
-        'water the basil on the kitchen sill!',
-      ]);
-      // A combine rescans the same label.
-      await page.click('.combine');
-      await page.click('.confirm-combine');
-      await page.waitForFunction(() => document.querySelector('#duplicates p')?.textContent === 'No more pairs.');
-      expect(scans).to.equal(2);
-      expect(notes.count({ scopes: ['big'], key: null, operator: true })).to.equal(5003);
     });
 
     it('shows any error the scan answers with what to do, and ends the progress bar', async () => {

@@ -23,7 +23,7 @@ describe('NotesStore#duplicates() on paraphrases', () => {
     const scope = `pair-${(scopes += 1)}`;
     await store.save(scope, a, null, null);
     await store.save(scope, b, null, null);
-    return store.duplicates({ scopes: [scope], key: null, operator: true }).length > 0;
+    return (await store.duplicates({ scopes: [scope], key: null, operator: true })).length > 0;
   };
 
   it('reads a sentence-initial contraction as its words, never as a name ("Don\'t" is "do not")', async () => {

@@ -2,7 +2,7 @@
 // from ../src/wire.ts (the JSON server.ts sends). This module alone holds the access token.
 /**
  * @import { ApiError, ChangeEvent, CombineAnswer, DecisionAnswer, DeleteAnswer, DuplicatesAnswer, EditAnswer,
- *   EntitiesAnswer, EntityAnswer, EntityMemories, EntityPage, ErrorAnswer, ImportAnswer, LabelCountsAnswer,
+ *   DuplicatesLine, EntitiesAnswer, EntityAnswer, EntityMemories, EntityPage, ErrorAnswer, ImportAnswer,
  *   MemoryAnswer, NotesExportJson, NotesPage, PlaceAnswer, ProposalsAnswer, ScopeCreated, ScopesAnswer,
  *   SearchAnswer, UnlockAnswer } from '../src/wire.js'
  */
@@ -101,16 +101,41 @@ export const editNote = (scope, id, content, labels) =>
 /** @param {string} scope @param {number} id @returns {Promise<DeleteAnswer>} */
 export const deleteNote = (scope, id) => call(`/api/notes/${id}?${scopeQuery(scope)}`, { method: 'DELETE' });
 
-/** The scope's labels with their counts, and the most notes one duplicates scan compares. */
-export const getLabelCounts = (/** @type {string} */ scope) =>
-  /** @type {Promise<LabelCountsAnswer>} */ (call(`/api/notes/labels?${scopeQuery(scope)}`));
-
 /**
- * Pairs of near-identical notes in a scope, or in one of its labels.
- * @param {string} scope @param {string | null} label @returns {Promise<DuplicatesAnswer>}
+ * Pairs of near-identical notes in a scope, or in one of its labels, with the scan's progress as it goes
+ * (work units: `done` of `total`). Aborting `signal` closes the request, which stops the scan on the
+ * server; the promise then rejects with the signal's reason.
+ * @param {string} scope @param {string | null} label
+ * @param {(done: number, total: number) => void} onProgress
+ * @param {AbortSignal} signal
+ * @returns {Promise<DuplicatesAnswer>}
  */
-export const getDuplicates = (scope, label) =>
-  call(`/api/notes/duplicates?${new URLSearchParams({ scope, ...(label === null ? {} : { label }) })}`);
+export async function scanDuplicates(scope, label, onProgress, signal) {
+  const params = new URLSearchParams({ scope, ...(label === null ? {} : { label }), stream: '1' });
+  const response = await fetch(`/api/notes/duplicates?${params}`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal,
+  });
+  // Refused before the scan started (notes disabled, a bad token): an ordinary error answer.
+  if (!response.ok) throw new ApiFailure(/** @type {ErrorAnswer} */ (await response.json()).error);
+  if (!response.body) throw new Error('the duplicates scan answered without a body; reload the page and try again');
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let end;
+    while ((end = buffered.indexOf('\n')) >= 0) {
+      const line = /** @type {DuplicatesLine} */ (JSON.parse(buffered.slice(0, end)));
+      buffered = buffered.slice(end + 1);
+      if ('progress' in line) onProgress(line.progress.done, line.progress.total);
+      else if ('error' in line) throw new ApiFailure(line.error);
+      else return line;
+    }
+  }
+  throw new Error('the duplicates scan ended without an answer (the Mind view stopped?); find duplicates again');
+}
 
 /**
  * Keeps one note's text with the labels of both, and removes the other.

@@ -1,6 +1,7 @@
 // Find duplicates: a walk through the scope's pairs of near-identical notes, one pair at a time.
-/** @import { DuplicatePair, LabelCountsAnswer, NoteJson } from '../src/wire.js' */
+/** @import { DuplicatePair, NoteJson } from '../src/wire.js' */
 import * as api from './api.js';
+import { ApiFailure } from './api.js';
 import { $, confirmDelete, el, find, messageOf, status } from './dom.js';
 import { card, forget, loadNotes } from './notes.js';
 import { state } from './state.js';
@@ -14,103 +15,81 @@ export async function findDuplicates() {
   const panel = $('duplicates');
   const scope = state.scope;
   panel.hidden = false;
+  // The scan running, if any: closing the panel stops it (on the server too).
+  /** @type {AbortController | null} */
+  let running = null;
   const close = el('button', {
     type: 'button',
     className: 'close-dup',
     text: 'Close',
-    onclick: () => (panel.hidden = true),
+    onclick: () => {
+      panel.hidden = true;
+      running?.abort();
+    },
   });
   /** @type {Set<string>} */
   const skipped = new Set();
   const keyOf = (/** @type {DuplicatePair} */ pair) => `${pair.a.id}:${pair.b.id}`;
   let found = 0;
-  // The label the walk is narrowed to (a scope too large to compare at once is compared a label at a time).
-  /** @type {string | null} */
-  let label = null;
-  const where = () => (label === null ? scope : `${scope}, label ${label}`);
   // Closed, or the scope changed, while a request ran: nothing to show.
   const stale = () => panel.hidden || state.scope !== scope;
+  const again = (/** @type {string} */ text) =>
+    el('button', { type: 'button', className: 'dup-again', text, onclick: () => void scan().catch(shown) });
+  const shown = (/** @type {unknown} */ e) => status(messageOf(e));
+  /**
+   * The scan of any number of notes, with its progress and a Stop button; every way it ends replaces the
+   * progress bar: the walk, "stopped", or the error with what to do.
+   */
   const scan = async () => {
-    panel.replaceChildren(
-      el('p', { className: 'dup-scanning', text: `Looking for near-duplicates in ${where()}…` }),
-      el('progress', { className: 'dup-progress', 'aria-label': 'looking for near-duplicates' }),
-      close,
-    );
-    const fail = (/** @type {unknown} */ e) =>
-      panel.replaceChildren(el('p', { className: 'dup-error', role: 'alert', text: messageOf(e) }), close);
-    // The progress bar ends with the scan, whatever it answered: pairs, an offer of labels, or the error.
+    const controller = new AbortController();
+    running = controller;
+    const bar = el('progress', { className: 'dup-progress', 'aria-label': 'looking for near-duplicates' });
+    const said = el('p', { className: 'dup-scanning', text: `Looking for near-duplicates in ${scope}…` });
+    const stop = el('button', {
+      type: 'button',
+      className: 'stop-dup',
+      text: 'Stop',
+      onclick: () => controller.abort(),
+    });
+    panel.replaceChildren(said, bar, stop, close);
+    stop.focus();
     let pairs;
     try {
-      // Past the notes one scan compares, the page asks for a label first instead of a scan that would be refused.
-      const counts = await api.getLabelCounts(scope);
-      if (stale()) return;
-      if (tooMany(counts)) return offerLabels(counts);
-      ({ pairs } = await api.getDuplicates(scope, label));
+      ({ pairs } = await api.scanDuplicates(
+        scope,
+        null,
+        (done, total) => {
+          // Another scope chosen meanwhile: this scan's answer would never be shown.
+          if (stale()) controller.abort();
+          bar.max = Math.max(total, 1);
+          bar.value = done;
+          said.textContent = `Looking for near-duplicates in ${scope}… ${Math.floor((100 * done) / Math.max(total, 1))} %`;
+        },
+        controller.signal,
+      ));
     } catch (e) {
       if (stale()) return;
-      // Refused for size after all (notes came meanwhile): the labels again, with the counts of now.
-      const counts = await api.getLabelCounts(scope).catch(() => null);
-      if (stale()) return;
-      if (counts && tooMany(counts)) offerLabels(counts);
-      else fail(e);
+      if (controller.signal.aborted) {
+        panel.replaceChildren(
+          el('p', { className: 'dup-stopped', role: 'status', text: 'Stopped. Nothing was changed.' }),
+          again('Find duplicates again'),
+          close,
+        );
+      } else {
+        panel.replaceChildren(
+          el('p', { className: 'dup-error', role: 'alert', text: whatToDo(e) }),
+          again('Try again'),
+          close,
+        );
+      }
+      find(panel, '.dup-again')?.focus();
       return;
+    } finally {
+      if (running === controller) running = null;
     }
     if (stale()) return;
     found = Math.max(found, pairs.length);
     show(pairs.filter((pair) => !skipped.has(keyOf(pair)) && !state.gone.has(pair.a.id) && !state.gone.has(pair.b.id)));
-  };
-  /**
-   * Whether the notes this walk compares (the scope's, or its label's) are more than one scan compares.
-   * @param {LabelCountsAnswer} counts
-   */
-  const tooMany = (counts) =>
-    (label === null ? counts.total : (counts.labels.find((l) => l.label === label)?.count ?? 0)) > counts.max_compared;
-  /**
-   * Too many notes to compare at once: says so plainly and offers the scope's labels, each compared alone.
-   * @param {LabelCountsAnswer} counts
-   */
-  const offerLabels = (counts) => {
-    const max = counts.max_compared.toLocaleString('en');
-    const picker = el('select', { id: 'dup-label' });
-    for (const { label: name, count } of counts.labels) {
-      const fits = count <= counts.max_compared;
-      const option = el('option', {
-        value: name,
-        text: `${name} (${count.toLocaleString('en')} notes)${fits ? '' : ', more than that'}`,
-      });
-      if (!fits) option.disabled = true;
-      picker.append(option);
-    }
-    const firstFit = [...picker.options].find((o) => !o.disabled);
-    if (firstFit) picker.value = firstFit.value;
-    const said = label === null ? `${scope} holds` : `Label ${label} has`;
-    panel.replaceChildren(
-      el('p', {
-        className: 'dup-too-many',
-        role: 'alert',
-        text:
-          `${said} more notes than Find duplicates compares at once (${max}). ` +
-          (firstFit
-            ? 'Choose a label to compare its notes among themselves.'
-            : `Every label has more than ${max} notes too; export the scope and split it into smaller scopes.`),
-      }),
-      ...(firstFit
-        ? [
-            el('label', { className: 'dup-choice', text: 'Label ' }, picker),
-            el('button', {
-              type: 'button',
-              className: 'dup-scan-label',
-              text: 'Find duplicates in this label',
-              onclick: () => {
-                label = picker.value;
-                scan().catch((e) => status(messageOf(e)));
-              },
-            }),
-          ]
-        : []),
-      close,
-    );
-    (firstFit ? picker : close).focus();
   };
   /** A change to the notes, then the list and the walk afresh. @param {() => Promise<void>} fn */
   const act = (fn) => async () => {
@@ -120,7 +99,7 @@ export async function findDuplicates() {
     } catch (e) {
       status(messageOf(e));
     }
-    await scan().catch((e) => status(messageOf(e)));
+    await scan().catch(shown);
   };
   /** Shows the first pair of those left, or that none are. @param {readonly DuplicatePair[]} left */
   const show = (left) => {
@@ -128,7 +107,7 @@ export async function findDuplicates() {
     if (pair === undefined) {
       panel.replaceChildren(
         el('p', {
-          text: found ? 'No more pairs.' : `No near-identical notes${label === null ? '' : ` with label ${label}`}.`,
+          text: found ? 'No more pairs.' : 'No near-identical notes.',
         }),
         close,
       );
@@ -185,7 +164,7 @@ export async function findDuplicates() {
     });
     panel.replaceChildren(
       el('p', {
-        text: `Pair 1 of ${left.length} left (similarity ${similarity})${label === null ? '' : ` · label ${label}`}`,
+        text: `Pair 1 of ${left.length} left (similarity ${similarity})`,
       }),
       el('div', { className: 'dup-pair' }, whole(a, 'dup-a'), whole(b, 'dup-b')),
       el('button', {
@@ -228,4 +207,14 @@ export async function findDuplicates() {
     );
   };
   await scan();
+}
+
+/**
+ * A failed scan as the page says it: an API error carries its code and what to do; a request that never
+ * got an answer (the runtime stopped, the network) says to check Mira.
+ * @param {unknown} error
+ */
+function whatToDo(error) {
+  if (error instanceof ApiFailure) return error.message;
+  return `The scan got no answer (${messageOf(error)}). Check that Mira is still running, then try again.`;
 }

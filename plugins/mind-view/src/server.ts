@@ -30,7 +30,6 @@ import { MindViewErrors } from './errors.js';
 import {
   NotesErrors,
   GLOBAL_SCOPE,
-  MAX_DUPLICATE_SCAN,
   MAX_IMPORT_BYTES,
   noteAge,
   readExport,
@@ -92,6 +91,21 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 const MAX_BODY = 2_000_000;
+/** The least time between two progress lines of a streamed duplicates scan. */
+const PROGRESS_MS = 100;
+
+/**
+ * A signal aborted when the request's connection closes before its answer is sent: the page's Stop (an
+ * aborted fetch closes the connection), a closed tab. `done()` stops watching (a kept-alive connection
+ * serves other requests after this one).
+ */
+function whileConnected(req: IncomingMessage): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  req.socket.once('close', abort);
+  return { signal: controller.signal, done: () => req.socket.off('close', abort) };
+}
+
 /** How often the live-update stream looks for changes (two cheap pragmas per store). */
 const CHANGE_POLL_MS = 300;
 
@@ -391,19 +405,34 @@ export async function startMindViewServer(
       hits: result.hits.map((h) => ({ ...noteJson(h.note, sources.now()), read_only: h.note.scope !== scope })),
     };
   });
+  /**
+   * A duplicates scan of the scope's own notes (?label= narrows to one label, `unlabeled` to notes without),
+   * of any size: the store compares them in slices, and `signal` stops it.
+   */
+  const duplicates = async (url: URL, signal: AbortSignal, onProgress?: (done: number, total: number) => void) => {
+    const pairs = await notes().duplicates(operator(scopeOf(url)), {
+      label: url.searchParams.get('label'),
+      signal,
+      ...(onProgress ? { onProgress } : {}),
+    });
+    return pairs.map((p) => ({
+      a: noteJson(p.a, sources.now()),
+      b: noteJson(p.b, sources.now()),
+      similarity: p.similarity,
+    }));
+  };
   api.on('GET', '/api/notes/duplicates', async (req, url) => {
-    // The scope's own notes (?label= narrows to one label, `unlabeled` to notes without): a scope larger than
-    // one scan compares is refused with MIRA_ERR_NOTES_TOO_MANY, and the page offers its labels instead.
-    return {
-      pairs: notes()
-        .duplicates(operator(scopeOf(url)), MAX_DUPLICATE_SCAN, undefined, url.searchParams.get('label'))
-        .map((p) => ({ a: noteJson(p.a, sources.now()), b: noteJson(p.b, sources.now()), similarity: p.similarity })),
-    };
+    // The scan stops when the connection closes before the answer (a closed tab, a client giving up).
+    const connection = whileConnected(req);
+    try {
+      return { pairs: await duplicates(url, connection.signal) };
+    } finally {
+      connection.done();
+    }
   });
   api.on('GET', '/api/notes/labels', async (_req, url) => ({
-    // What a duplicates scan of the scope can be narrowed to: its notes' labels with their counts, and the bound.
+    // What a duplicates scan of the scope can be narrowed to: its notes' labels with their counts.
     ...notes().labelCounts(operator(scopeOf(url))),
-    max_compared: MAX_DUPLICATE_SCAN,
   }));
   api.on('POST', '/api/notes/combine', async (req, url) => {
     const { keep, drop } = checkBody<{ keep: number; drop: number }>('combine', await readJson(req));
@@ -597,18 +626,52 @@ export async function startMindViewServer(
     req.on('close', () => clearInterval(timer));
   };
 
-  /** Answers with the error's code and status; anything unexpected is a 500 whose details go to stderr only. */
-  const fail = (res: ServerResponse, error: unknown) => {
+  /** An error as the API answers it: code, message and what to do; anything unexpected is a 500 logged on stderr. */
+  const errorAnswer = (error: unknown): { status: number; body: { error: Record<string, string> } } => {
     if (error instanceof MiraError) {
       // With the catalogue's "what to do", which the page shows beside the message.
       const fix = errorEntry(error.code)?.fix;
-      send(res, statusOf(error.code), { error: { code: error.code, message: error.detail, ...(fix ? { fix } : {}) } });
-      return;
+      return {
+        status: statusOf(error.code),
+        body: { error: { code: error.code, message: error.detail, ...(fix ? { fix } : {}) } },
+      };
     }
     const id = randomBytes(6).toString('hex');
     (sources.log ?? stderrLog)(`Mind view: internal error ${id}: ${(error as Error)?.stack ?? String(error)}`);
     const internal = CoreErrors.error('INTERNAL.mindView', { id });
-    send(res, 500, { error: { code: internal.code, message: internal.detail, id } });
+    return { status: 500, body: { error: { code: internal.code, message: internal.detail, id } } };
+  };
+
+  /** Answers with the error's code and status; anything unexpected is a 500 whose details go to stderr only. */
+  const fail = (res: ServerResponse, error: unknown) => {
+    const { status, body } = errorAnswer(error);
+    send(res, status, body);
+  };
+
+  /**
+   * `GET /api/notes/duplicates?stream=1`: the scan's progress as it goes, then its answer, as lines of JSON
+   * (`{"progress":{"done":…,"total":…}}` at most every {@link PROGRESS_MS}, then `{"pairs":[…]}` or
+   * `{"error":{…}}`). The page's Stop closes the request, and the scan stops with it.
+   */
+  const streamDuplicates = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    notes(); // notes disabled: an error answer, not a stream
+    const connection = whileConnected(req);
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/x-ndjson; charset=utf-8' });
+    let last = 0;
+    const progress = (done: number, total: number) => {
+      const now = performance.now();
+      if (now - last < PROGRESS_MS && done < total) return;
+      last = now;
+      res.write(`${JSON.stringify({ progress: { done, total } })}\n`);
+    };
+    try {
+      res.end(`${JSON.stringify({ pairs: await duplicates(url, connection.signal, progress) })}\n`);
+    } catch (error) {
+      // Stopped by the page: nobody is left to answer.
+      if (!connection.signal.aborted) res.end(`${JSON.stringify(errorAnswer(error).body)}\n`);
+    } finally {
+      connection.done();
+    }
   };
 
   const server: Server = createServer((req, res) => {
@@ -635,6 +698,10 @@ export async function startMindViewServer(
       }
       if (req.method === 'GET' && url.pathname === '/api/events') {
         streamChanges(req, res);
+        return;
+      }
+      if (req.method === 'GET' && url.pathname === '/api/notes/duplicates' && url.searchParams.get('stream') === '1') {
+        await streamDuplicates(req, res, url).catch((error: unknown) => fail(res, error));
         return;
       }
       try {

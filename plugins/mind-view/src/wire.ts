@@ -113,11 +113,17 @@ export interface DuplicatesAnswer {
   readonly pairs: readonly DuplicatePair[];
 }
 
-/** `GET /api/notes/labels`: what a duplicates scan can be narrowed to, and the most notes one scan compares. */
+/**
+ * A line of `GET /api/notes/duplicates?stream=1`: the scan's progress (work units, not notes), then its
+ * answer or its error, each line one JSON object.
+ */
+export type DuplicatesLine =
+  { readonly progress: { readonly done: number; readonly total: number } } | DuplicatesAnswer | ErrorAnswer;
+
+/** `GET /api/notes/labels`: what a duplicates scan can be narrowed to (each label with its count). */
 export interface LabelCountsAnswer {
   readonly total: number;
   readonly labels: readonly LabelCount[];
-  readonly max_compared: number;
 }
 
 /** `POST /api/notes/combine`: the note kept. */

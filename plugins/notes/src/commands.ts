@@ -186,12 +186,12 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       name: 'notes duplicates',
       summary: 'Find near-identical notes (of one label with --label); then combine, delete or skip each pair',
       options: { label: { takesValue: true, valueName: '<label>' } },
-      run: (input, out) => {
+      run: async (input, out) => {
         const bar = progressBar(out, 'comparing notes');
         let pairs;
         try {
-          // A scope past the bound of one scan is compared a label at a time (`unlabeled`: notes without one).
-          pairs = ctx.store().duplicates(operator(), undefined, bar.report, single(input, 'label'));
+          // Any number of notes, compared in slices that leave the console free (`unlabeled`: notes without a label).
+          pairs = await ctx.store().duplicates(operator(), { label: single(input, 'label'), onProgress: bar.report });
         } finally {
           bar.stop();
         }

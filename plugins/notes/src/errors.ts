@@ -82,12 +82,12 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
       notConfigured: 'no embedder is configured; set [notes.embedding] provider first',
     },
   },
-  TOO_MANY: {
-    code: 'MIRA_ERR_NOTES_TOO_MANY',
-    message: 'the operation would touch more notes than its bound',
-    fix: 'narrow it down (a scope, a label)',
+  STOPPED: {
+    code: 'MIRA_ERR_NOTES_STOPPED',
+    message: 'the operation was stopped before it finished; nothing was changed',
+    fix: 'start it again to finish it',
     template:
-      '{total} notes are too many to compare at once (at most {maxNotes}); compare a label at a time (notes duplicates --label, or the label the Mind view offers)',
+      'the duplicates scan was stopped after {done} of {total} steps; nothing was changed (Find duplicates again, or notes duplicates, to finish it)',
   },
   KEY_INVALID: {
     code: 'MIRA_ERR_NOTES_KEY_INVALID',

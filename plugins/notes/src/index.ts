@@ -35,7 +35,6 @@ export {
   NotesStore,
   BROWSE_SORTS,
   MAX_BROWSE_PAGE,
-  MAX_DUPLICATE_SCAN,
   UNLABELED,
   foldForFilter,
   type BrowseCounts,

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { caseFold } from '@mira/core';
 import { comparable, segmentSpaceless } from './text.js';
 
@@ -230,36 +231,55 @@ function nearDuplicate(a: Facts, b: Facts): number | undefined {
   return namesShared(a, b) && covered(a, b) && covered(b, a) ? similarity : undefined;
 }
 
+/** A near-duplicate pair: indexes `i < j` into the texts, and their similarity (rounded to hundredths). */
+export interface NearDuplicatePair {
+  readonly i: number;
+  readonly j: number;
+  readonly similarity: number;
+}
+
 /**
- * The near-duplicate pairs among `texts` (each note's content as written), as index pairs `i < j` with
- * their similarity (3-gram Jaccard, 1 for equal comparable forms), in index order.
+ * The similarity of two notes' texts if they are near-duplicates, else undefined: the rules alone, without
+ * the candidate buckets (a brute-force check compares every pair with it).
  */
-export function nearDuplicatePairs(
+export function nearDuplicateSimilarity(a: string, b: string): number | undefined {
+  const similarity = nearDuplicate(factsOf(a), factsOf(b));
+  return similarity === undefined ? undefined : Math.round(similarity * 100) / 100;
+}
+
+/** How a scan's work is counted: each note's facts, then each of the bucket keys' passes over every note. */
+const KEYS = BANDS + 1;
+/** The work units of a scan of `n` notes (what progress reports count to). */
+export const scanWork = (n: number): number => n * (1 + KEYS);
+/** A step of a scan that needs no clock: this many notes bucketed, or buckets found singletons, per step. */
+const STEP = 64;
+
+/**
+ * The scan as a sequence of short steps, each a note's facts, a few notes bucketed or a bucket's row of
+ * comparisons: the generator yields after each, so a driver may stop between any two. Candidate buckets
+ * are built one key at a time (a band of the MinHash signature, then the content-word stems), so only one
+ * key's buckets are held at once; the pairs found are the same whatever the order the buckets are read in
+ * (each candidate is judged by the rules alone, once).
+ */
+function* scan(
   texts: readonly string[],
-  onProgress: (done: number, total: number) => void = () => {},
-): Array<{ i: number; j: number; similarity: number }> {
-  const facts: Facts[] = [];
-  const buckets = new Map<string, number[]>();
-  const add = (key: string, index: number) => {
-    const bucket = buckets.get(key);
-    if (bucket) bucket.push(index);
-    else buckets.set(key, [index]);
-  };
-  onProgress(0, texts.length);
-  texts.forEach((text, index) => {
-    if (index % 100 === 99) onProgress(index + 1, texts.length);
-    const f = factsOf(text);
-    facts.push(f);
-    const sig = signature(f.shingles);
-    for (let band = 0; band < BANDS; band += 1) {
-      add(`${f.block}#${band}:${sig.subarray(band * ROWS, band * ROWS + ROWS).join(',')}`, index);
-    }
-    add(`${f.block}#stems:${f.stems}`, index);
-  });
-  onProgress(texts.length, texts.length);
-  const seen = new Set<number>();
-  const pairs: Array<{ i: number; j: number; similarity: number }> = [];
+  onProgress: (done: number, total: number) => void,
+): Generator<void, NearDuplicatePair[]> {
   const n = texts.length;
+  const total = scanWork(n);
+  const facts: Facts[] = [];
+  const signatures = new Uint32Array(n * HASHES);
+  onProgress(0, total);
+  for (let index = 0; index < n; index += 1) {
+    const f = factsOf(texts[index]!);
+    facts.push(f);
+    signatures.set(signature(f.shingles), index * HASHES);
+    if (index % 100 === 99) onProgress(index + 1, total);
+    yield;
+  }
+  onProgress(n, total);
+  const seen = new Set<number>();
+  const pairs: NearDuplicatePair[] = [];
   const consider = (x: number, y: number) => {
     const i = Math.min(x, y);
     const j = Math.max(x, y);
@@ -269,17 +289,115 @@ export function nearDuplicatePairs(
     const similarity = nearDuplicate(facts[i]!, facts[j]!);
     if (similarity !== undefined) pairs.push({ i, j, similarity: Math.round(similarity * 100) / 100 });
   };
-  for (const bucket of buckets.values()) {
-    if (bucket.length < 2) continue;
-    if (bucket.length > MAX_BUCKET) {
-      bucket.sort((x, y) => {
-        const [a, b] = [facts[x]!.form, facts[y]!.form];
-        return a < b ? -1 : a > b ? 1 : x - y;
-      });
+  const byForm = (x: number, y: number) => {
+    const [a, b] = [facts[x]!.form, facts[y]!.form];
+    return a < b ? -1 : a > b ? 1 : x - y;
+  };
+  for (let key = 0; key < KEYS; key += 1) {
+    const base = n * (1 + key);
+    const buckets = new Map<string, number[]>();
+    for (let index = 0; index < n; index += 1) {
+      const f = facts[index]!;
+      const at = index * HASHES + key * ROWS;
+      const name =
+        key < BANDS
+          ? `${f.block}#${key}:${signatures.subarray(at, at + ROWS).join(',')}`
+          : `${f.block}#stems:${f.stems}`;
+      const bucket = buckets.get(name);
+      if (bucket) bucket.push(index);
+      else buckets.set(name, [index]);
+      if (index % STEP === STEP - 1) yield;
     }
-    for (let x = 0; x < bucket.length; x += 1) {
-      for (let y = x + 1; y < Math.min(bucket.length, x + 1 + MAX_BUCKET); y += 1) consider(bucket[x]!, bucket[y]!);
+    onProgress(base + Math.floor(n / 2), total);
+    let bucketed = 0;
+    let singles = 0;
+    for (const bucket of buckets.values()) {
+      bucketed += bucket.length;
+      if (bucket.length < 2) {
+        if (++singles % STEP === 0) yield;
+        continue;
+      }
+      // A large bucket is compared within a window of its neighbours in text order (see MAX_BUCKET).
+      const members = bucket.length > MAX_BUCKET ? yield* mergeSorted(bucket, byForm) : bucket;
+      for (let x = 0; x < members.length; x += 1) {
+        for (let y = x + 1; y < Math.min(members.length, x + 1 + MAX_BUCKET); y += 1)
+          consider(members[x]!, members[y]!);
+        yield;
+      }
+      onProgress(base + Math.floor(n / 2) + Math.floor(bucketed / 2), total);
     }
+    onProgress(base + n, total);
   }
-  return pairs.sort((p, q) => p.i - q.i || p.j - q.j);
+  pairs.sort((p, q) => p.i - q.i || p.j - q.j);
+  return pairs;
+}
+
+/** `items` sorted by `compare` (a total order, so the result is the one Array#sort gives), a run at a time. */
+function* mergeSorted(items: readonly number[], compare: (a: number, b: number) => number): Generator<void, number[]> {
+  let from = Array.from(items);
+  let to = new Array<number>(from.length);
+  for (let width = 1; width < from.length; width *= 2) {
+    for (let lo = 0; lo < from.length; lo += 2 * width) {
+      const mid = Math.min(lo + width, from.length);
+      const hi = Math.min(lo + 2 * width, from.length);
+      let i = lo;
+      let j = mid;
+      for (let k = lo; k < hi; k += 1)
+        to[k] = j >= hi || (i < mid && compare(from[i]!, from[j]!) <= 0) ? from[i++]! : from[j++]!;
+      if (hi - lo >= STEP || lo % (STEP * 2) === 0) yield;
+    }
+    [from, to] = [to, from];
+  }
+  return from;
+}
+
+/**
+ * The near-duplicate pairs among `texts` (each note's content as written), as index pairs `i < j` with
+ * their similarity (3-gram Jaccard, 1 for equal comparable forms), in index order. Runs to the end on the
+ * caller's thread: for a large set, see {@link nearDuplicatePairsInSlices}. Progress counts work units up to
+ * {@link scanWork}.
+ */
+export function nearDuplicatePairs(
+  texts: readonly string[],
+  onProgress: (done: number, total: number) => void = () => {},
+): NearDuplicatePair[] {
+  const steps = scan(texts, onProgress);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The longest one slice of a scan holds the event loop. */
+export const SCAN_SLICE_MS = 20;
+/** The most steps one slice takes, whatever the clock says (so a slice's work is bounded by count too). */
+export const SCAN_SLICE_STEPS = 512;
+
+/** Serves the event loop (timers, I/O, the console) before the next slice. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * {@link nearDuplicatePairs} in slices of at most {@link SCAN_SLICE_MS} (or {@link SCAN_SLICE_STEPS} steps),
+ * serving the event loop between them: the same pairs, for a set of any size. Stops between two slices
+ * once `signal` is aborted, rejecting with its reason.
+ */
+export async function nearDuplicatePairsInSlices(
+  texts: readonly string[],
+  options: { readonly onProgress?: (done: number, total: number) => void; readonly signal?: AbortSignal } = {},
+): Promise<NearDuplicatePair[]> {
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const steps = scan(texts, options.onProgress ?? (() => {}));
+  for (;;) {
+    const start = performance.now();
+    for (let taken = 0; taken < SCAN_SLICE_STEPS && performance.now() - start < SCAN_SLICE_MS; taken += 1) {
+      // Aborted by a progress report: not one step more.
+      if (signal?.aborted) break;
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+    signal?.throwIfAborted();
+    await yieldToLoop();
+    signal?.throwIfAborted();
+  }
 }

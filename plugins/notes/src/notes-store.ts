@@ -3,7 +3,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { longerThan, systemClock, type Clock } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
-import { nearDuplicatePairs } from './near-duplicates.js';
+import { nearDuplicatePairsInSlices, SCAN_SLICE_MS, scanWork } from './near-duplicates.js';
 import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrors } from './errors.js';
@@ -103,11 +103,10 @@ export const foldForFilter = (text: string): string => text.normalize('NFKD').re
 /** The label a note without labels is listed under. */
 export const UNLABELED = 'unlabeled';
 
-/**
- * The most notes one duplicates scan compares. The scan runs on the runtime's event loop, so it is
- * bounded; a larger scope is compared a label at a time (see {@link NotesStore.duplicates}).
- */
-export const MAX_DUPLICATE_SCAN = 5000;
+/** The notes one read of a duplicates scan takes (each read is a short statement between two slices). */
+const DUPLICATES_PAGE = 500;
+/** Serves the event loop (timers, I/O, the console) before a scan's next slice. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * An optional label, `unlabeled` meaning notes without one (as the page's chips have it): parameters
  * (label, label, label), all null for any label.
@@ -262,7 +261,7 @@ const SQL = {
     UNION ALL SELECT n.id, bm25(${KEYED_FTS}) FROM ${KEYED_FTS} f JOIN notes n ON n.id = f.rowid WHERE ${KEYED_FTS} MATCH ? AND ${VISIBLE} ${WITH_LABEL}
   ) ORDER BY rank LIMIT ?`,
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
-  visibleNotes: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED} ORDER BY n.id`,
+  visibleTextsAfter: `SELECT n.id, n.content FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED} AND n.id > ? ORDER BY n.id LIMIT ?`,
   countWithLabel: `SELECT count(*) FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED}`,
   keyKnown: 'SELECT 1 FROM notes WHERE key_digest = ? AND scope IN (SELECT value FROM json_each(?)) LIMIT 1',
 } as const;
@@ -1074,28 +1073,78 @@ export class NotesStore {
 
   /**
    * Near-identical pairs among the notes the viewer sees, found in sub-quadratic time (see
-   * near-duplicates.ts); with `label`, among those with that label only (`unlabeled`: those without).
-   * @throws MiraError MIRA_ERR_NOTES_TOO_MANY past `maxNotes` notes: compare a label at a time
+   * near-duplicates.ts); with `label`, among those with that label only (`unlabeled`: those without). Any
+   * number of notes: they are read a page at a time and compared in slices that each hold the event loop
+   * briefly, and the pairs are read back the same way. Progress counts the scan's work units; `signal`
+   * stops the scan between two slices. The notes are read over several short statements, not one
+   * snapshot: a note changed during the scan is compared as it was read, one deleted is left out.
+   * @throws MiraError MIRA_ERR_NOTES_STOPPED once `signal` is aborted (nothing is changed)
    */
-  duplicates(
+  async duplicates(
     viewer: Viewer,
-    maxNotes = MAX_DUPLICATE_SCAN,
-    onProgress: (done: number, total: number) => void = () => {},
-    label: string | null = null,
-  ): Array<{ a: Note; b: Note; similarity: number }> {
-    const wanted = labelFilter(label);
+    options: {
+      readonly label?: string | null;
+      readonly onProgress?: (done: number, total: number) => void;
+      readonly signal?: AbortSignal;
+    } = {},
+  ): Promise<Array<{ a: Note; b: Note; similarity: number }>> {
+    const wanted = labelFilter(options.label ?? null);
     const params = [...this.#filterParams(viewer), wanted, wanted, wanted];
-    const total = this.#q('countWithLabel').get(...params) as number;
-    if (total > maxNotes) throw NotesErrors.error('TOO_MANY', { total, maxNotes });
-    const rows = this.#q('visibleNotes').all(...params) as NoteRow[];
-    return nearDuplicatePairs(
-      rows.map((r) => r.content),
-      onProgress,
-    ).map(({ i, j, similarity }) => ({
-      a: this.#hydrate(rows[i]!),
-      b: this.#hydrate(rows[j]!),
-      similarity,
-    }));
+    const { signal } = options;
+    let progress = { done: 0, total: scanWork(this.#q('countWithLabel').get(...params) as number) };
+    options.onProgress?.(progress.done, progress.total);
+    const stopped = () => NotesErrors.error('STOPPED', progress);
+    const check = () => {
+      if (signal?.aborted) throw stopped();
+    };
+    const ids: number[] = [];
+    const texts: string[] = [];
+    for (let after = 0, more = true; more;) {
+      check();
+      const page = this.#q('visibleTextsAfter').all(...params, after, DUPLICATES_PAGE) as Array<{
+        id: number;
+        content: string;
+      }>;
+      for (const row of page) {
+        ids.push(row.id);
+        texts.push(row.content);
+      }
+      more = page.length === DUPLICATES_PAGE;
+      if (more) {
+        after = page[page.length - 1]!.id;
+        await yieldToLoop();
+      }
+    }
+    const found = await nearDuplicatePairsInSlices(texts, {
+      onProgress: (done, total) => {
+        progress = { done, total };
+        options.onProgress?.(done, total);
+      },
+      ...(signal ? { signal } : {}),
+    }).catch((error: unknown) => {
+      throw signal?.aborted && error === signal.reason ? stopped() : error;
+    });
+    const notes = new Map<number, Note | undefined>();
+    const note = (id: number) => {
+      if (!notes.has(id)) {
+        const row = this.#q('noteById').get(id) as NoteRow | undefined;
+        notes.set(id, row && this.#visible(row, viewer) ? this.#hydrate(row) : undefined);
+      }
+      return notes.get(id);
+    };
+    const pairs: Array<{ a: Note; b: Note; similarity: number }> = [];
+    let start = performance.now();
+    for (const { i, j, similarity } of found) {
+      const [a, b] = [note(ids[i]!), note(ids[j]!)];
+      // Deleted (or moved out of sight) while the scan ran: no longer a pair to act on.
+      if (a && b) pairs.push({ a, b, similarity });
+      if (performance.now() - start >= SCAN_SLICE_MS) {
+        await yieldToLoop();
+        check();
+        start = performance.now();
+      }
+    }
+    return pairs;
   }
 
   /**
