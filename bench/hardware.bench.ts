@@ -5,7 +5,7 @@ import ros2Plugin from '@mira/plugin-ros2';
 import simPlugin, { SimRobot, SimTransport } from '@mira/plugin-sim';
 import { startRosbridgeServer } from '../test/helpers/rosbridge-server.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
-import { fmt, timeEach } from './lib/stats.js';
+import { fmt, loadAverage, timeEach } from './lib/stats.js';
 
 export interface HardwareBenchOptions {
   readonly messages: number;
@@ -132,6 +132,7 @@ ${options.messages} \`sensor_msgs/msg/BatteryState\` messages. Runtime: each mes
 reading (converted, recorded as latest, published on the sensor hook) and, for the latency row,
 the grounding is rebuilt and shows it. Baseline: the same messages on the same transport with a
 subscriber that does nothing (a bare bus for sim; a bare roslib subscriber for rosbridge).
+Load average (1 / 5 / 15 min): ${loadAverage()}.
 Overhead ratio = baseline rate / runtime rate (or runtime latency / baseline latency).
 
 ${markdownTable(rows)}

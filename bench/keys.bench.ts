@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ManualClock, type EpisodeInfo, type ToolDefinition } from '@mira/core';
 import { NotesStore, notesTools, type Viewer } from '@mira/plugin-notes';
 import { markdownTable, writeResults } from './lib/report.js';
-import { fmt, rng, summarize } from './lib/stats.js';
+import { fmt, loadAverage, rng, summarize } from './lib/stats.js';
 
 export interface KeysBenchOptions {
   /** Rounds; each times every variant once, in a shuffled order. */
@@ -126,7 +126,7 @@ export async function keysBench(options: KeysBenchOptions): Promise<void> {
       `\`search_memory\` for "${WORD}" over ${HIDDEN} keyed notes that contain it (and ${FILLER} unkeyed notes that do not),`,
       `and for "${ABSENT}", which no note contains; ${options.rounds} rounds, each variant once per round in a`,
       'shuffled order; full-text only (no embedder). Target: every ratio below within 1.1 at p50 and p99:',
-      `${met ? 'met' : 'MISSED'}.`,
+      `${met ? 'met' : 'MISSED'}. Load average (1 / 5 / 15 min): ${loadAverage()}.`,
       '',
       markdownTable(
         comparisons.map((c) => ({ compared: c.compared, 'p50 ratio': fmt(c.p50, 2), 'p99 ratio': fmt(c.p99, 2) })),

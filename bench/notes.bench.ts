@@ -16,7 +16,7 @@ import { terminalProgress } from '@mira/core';
 import { MIRA_APPLICATION_IDS } from '@mira/sqlite';
 import { CACHE_DIR } from './lib/generate.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
-import { fmt, rng, timeEach } from './lib/stats.js';
+import { fmt, loadAverage, rng, timeEach } from './lib/stats.js';
 
 export interface NotesBenchOptions {
   readonly notes: number;
@@ -239,7 +239,7 @@ export async function notesBench(options: NotesBenchOptions): Promise<void> {
 ${options.notes} notes with ${DIMENSION}-dimension vectors (an in-process embedder, so the store is measured,
 not HTTP); ${options.queries} two-word queries; results limited to 10 (the bare queries fetch the same
 candidate pools the store fuses: 50 full-text rows, 200 nearest vectors). Target: store / bare ≤ 1.5.
-The LIKE row shows what the index buys.
+The LIKE row shows what the index buys. Load average (1 / 5 / 15 min): ${loadAverage()}.
 
 ${markdownTable(rows)}
 `;
