@@ -259,7 +259,7 @@ const STEP = 64;
  * comparisons: the generator yields after each, so a driver may stop between any two. Candidate buckets
  * are built one key at a time (a band of the MinHash signature, then the content-word stems), so only one
  * key's buckets are held at once; the pairs found are the same whatever the order the buckets are read in
- * (each candidate is judged by the rules alone, once).
+ * (each candidate is judged by the rules alone, once, under the first key that compares it).
  */
 function* scan(
   texts: readonly string[],
@@ -278,14 +278,24 @@ function* scan(
     yield;
   }
   onProgress(n, total);
-  const seen = new Set<number>();
+  // Where each note stands under each key read so far: its bucket's number and its place in the order the
+  // bucket is compared in. A pair met again under a later key is not judged again when an earlier key
+  // compared it already (the same bucket, at most MAX_BUCKET places apart): no set of every pair judged,
+  // which grew to tens of millions over 50,000 templated notes and held the thread for seconds to grow.
+  const bucketOf = new Int32Array(KEYS * n);
+  const placeOf = new Int32Array(KEYS * n);
+  const judgedBefore = (i: number, j: number, key: number) => {
+    for (let k = 0, at = 0; k < key; k += 1, at += n) {
+      if (bucketOf[at + i] === bucketOf[at + j] && Math.abs(placeOf[at + i]! - placeOf[at + j]!) <= MAX_BUCKET)
+        return true;
+    }
+    return false;
+  };
   const pairs: NearDuplicatePair[] = [];
-  const consider = (x: number, y: number) => {
+  const consider = (x: number, y: number, key: number) => {
     const i = Math.min(x, y);
     const j = Math.max(x, y);
-    const id = i * n + j;
-    if (seen.has(id)) return;
-    seen.add(id);
+    if (judgedBefore(i, j, key)) return;
     const similarity = nearDuplicate(facts[i]!, facts[j]!);
     if (similarity !== undefined) pairs.push({ i, j, similarity: Math.round(similarity * 100) / 100 });
   };
@@ -311,17 +321,25 @@ function* scan(
     onProgress(base + Math.floor(n / 2), total);
     let bucketed = 0;
     let singles = 0;
+    let number = 0;
+    const offset = key * n;
     for (const bucket of buckets.values()) {
       bucketed += bucket.length;
+      number += 1;
       if (bucket.length < 2) {
+        bucketOf[offset + bucket[0]!] = number;
         if (++singles % STEP === 0) yield;
         continue;
       }
       // A large bucket is compared within a window of its neighbours in text order (see MAX_BUCKET).
       const members = bucket.length > MAX_BUCKET ? yield* mergeSorted(bucket, byForm) : bucket;
+      members.forEach((member, place) => {
+        bucketOf[offset + member] = number;
+        placeOf[offset + member] = place;
+      });
       for (let x = 0; x < members.length; x += 1) {
         for (let y = x + 1; y < Math.min(members.length, x + 1 + MAX_BUCKET); y += 1)
-          consider(members[x]!, members[y]!);
+          consider(members[x]!, members[y]!, key);
         yield;
       }
       onProgress(base + Math.floor(n / 2) + Math.floor(bucketed / 2), total);

@@ -116,5 +116,9 @@ describe('near-duplicate notes', () => {
     expect(pairs.length).to.be.greaterThan(0);
     expect(pairs.length).to.be.at.most(300 * MAX_BUCKET);
     expect(pairs.every(([i, j]) => j - i <= MAX_BUCKET)).to.equal(true);
+    // The same window under all 17 keys: each pair of it once, every pair of it there.
+    const window = Array.from({ length: 300 }, (_, i) => Math.min(MAX_BUCKET, 299 - i)).reduce((a, b) => a + b);
+    expect(new Set(pairs.map(([i, j]) => `${i},${j}`)).size).to.equal(pairs.length);
+    expect(pairs.length).to.equal(window);
   });
 });
