@@ -105,6 +105,8 @@ export const UNLABELED = 'unlabeled';
 
 /** The notes one read of a duplicates scan takes (each read is a short statement between two slices). */
 const DUPLICATES_PAGE = 500;
+/** The notes one read of a reembed takes, and the most vectors one of its transactions writes. */
+const REEMBED_PAGE = 500;
 /** Serves the event loop (timers, I/O, the console) before a scan's next slice. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
@@ -181,6 +183,9 @@ const WITH_LABEL = 'AND (? IS NULL OR EXISTS (SELECT 1 FROM note_labels l WHERE 
  * {@link QuantizedIndex} scans; the floats re-score its candidates exactly.
  */
 const VECTORS = NOTE_VECTORS_TABLE;
+/** Where a reembed writes the new vectors until they replace the old ones in one short transaction. */
+const NEXT_VECTORS = `${NOTE_VECTORS_TABLE}_next`;
+
 /** The sqlite-vec tables of files from before (without, then with scope and key columns); moved once, at open. */
 const OLD_VECTORS = ['note_vectors', 'note_vectors_v2'] as const;
 
@@ -241,7 +246,7 @@ const SQL = {
   notesOfScopeAfter: 'SELECT * FROM notes WHERE scope = ? AND id > ? ORDER BY id LIMIT ?',
   importedAlready:
     "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
-  allTexts: 'SELECT id, content, scope, key_digest FROM notes ORDER BY id',
+  textsAfter: 'SELECT id, content FROM notes WHERE id > ? ORDER BY id LIMIT ?',
   forgetEmbedder: "DELETE FROM meta WHERE key IN ('embedder', 'dimension')",
   dropVectors: `DROP TABLE IF EXISTS ${VECTORS}`,
   countsByScope:
@@ -1303,28 +1308,70 @@ export class NotesStore {
     return vectors;
   }
 
-  /** Re-embeds every note with the configured embedder, replacing the vector table. */
+  /**
+   * Re-embeds every note with the configured embedder, replacing the vector table, without holding the event
+   * loop for long however many notes there are: the notes are read a page at a time, the new vectors written
+   * in slices of short transactions into a table of their own (searches keep the old ones meanwhile), and
+   * one short transaction puts them in place of the old ones. A crash before it leaves the old vectors as
+   * they were (the next reembed starts its table afresh). A note saved or changed meanwhile keeps the vector
+   * its save gave it; one deleted meanwhile leaves none.
+   */
   async reembed(batch = 64, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
     if (!this.embedder) throw NotesErrors.error('EMBEDDER_FAILED.notConfigured');
-    const rows = this.#q('allTexts').all() as Array<{
-      id: number;
-      content: string;
-      scope: string;
-      key_digest: string | null;
-    }>;
+    const embedder = this.embedder;
+    const rows: Array<{ id: number; content: string }> = [];
+    for (let after = 0; ;) {
+      const page = this.#q('textsAfter').all(after, REEMBED_PAGE) as Array<{ id: number; content: string }>;
+      rows.push(...page);
+      if (page.length < REEMBED_PAGE) break;
+      after = page[page.length - 1]!.id;
+      await yieldToLoop();
+    }
     const vectors = await this.#embedAll(
       rows.map((r) => r.content),
       batch,
       onProgress,
     );
-    this.#db
-      .transaction(() => {
-        this.#q('dropVectors').run();
-        this.#q('forgetEmbedder').run();
-        rows.forEach((r, i) => this.#storeVector(r.id, vectors[i]));
-        this.#vectorsChanged();
-      })
-      .immediate();
+    const dimension = vectors[0]?.length;
+    for (const vector of vectors) {
+      if (vector.length !== dimension) {
+        throw NotesErrors.error('EMBEDDER_FAILED.dimensions', { got: vector.length, stored: String(dimension) });
+      }
+    }
+    // A table of the next vectors, afresh (one a crashed reembed left is dropped).
+    const db = this.#db;
+    db.exec(`DROP TABLE IF EXISTS ${NEXT_VECTORS}`);
+    db.exec(NOTE_VECTORS_DDL.replace(VECTORS, NEXT_VECTORS));
+    const insert = db.prepare(`INSERT INTO ${NEXT_VECTORS} (id, code, embedding) VALUES (?, ?, ?)`);
+    for (let i = 0; i < rows.length;) {
+      db.transaction(() => {
+        const start = performance.now();
+        do {
+          insert.run(BigInt(rows[i]!.id), ...this.#vectorColumns(vectors[i]!));
+          i += 1;
+        } while (i < rows.length && i % REEMBED_PAGE !== 0 && performance.now() - start < SCAN_SLICE_MS);
+      }).immediate();
+      await yieldToLoop();
+    }
+    db.transaction(() => {
+      // Another process's reembed started its own table meanwhile: this one's vectors are not all there.
+      const written = db.prepare(`SELECT count(*) FROM ${NEXT_VECTORS}`).pluck().get() as number;
+      if (written !== rows.length) {
+        throw NotesErrors.error('BACKEND', {
+          reason: 'another reembed ran at the same time; run "notes reembed" again',
+        });
+      }
+      this.#q('dropVectors').run();
+      this.#q('forgetEmbedder').run();
+      if (dimension !== undefined) {
+        db.exec(`ALTER TABLE ${NEXT_VECTORS} RENAME TO ${VECTORS}`);
+        db.prepare(`DELETE FROM ${VECTORS} WHERE id NOT IN (SELECT id FROM notes)`).run();
+        const set = this.#q('setMeta');
+        set.run('embedder', embedder.name);
+        set.run('dimension', String(dimension));
+      } else db.exec(`DROP TABLE ${NEXT_VECTORS}`);
+      this.#vectorsChanged();
+    }).immediate();
     return rows.length;
   }
 
