@@ -15,12 +15,11 @@ import {
   SCOPE_NAME_PATTERN,
   capNote,
   checkKey,
-  emojiAsWords,
   hangulStem,
   indexForm,
   isEmojiWord,
   parseLabels,
-  segmentSpaceless,
+  searchWords,
 } from './text.js';
 
 /** The shared scope every session reads and only the operator writes. */
@@ -188,18 +187,6 @@ const NEXT_VECTORS = `${NOTE_VECTORS_TABLE}_next`;
 
 /** The sqlite-vec tables of files from before (without, then with scope and key columns); moved once, at open. */
 const OLD_VECTORS = ['note_vectors', 'note_vectors_v2'] as const;
-
-/**
- * Words that never carry a full-text match alone: "is Alice allergic to anything" searches
- * for "alice allergic", not for every note with "is" or "to" in it.
- */
-const STOP_WORDS = new Set(
-  (
-    'a an and any anything are as at be been but by can did do does for from had has have he her his how i if in ' +
-    'into is it its me my no not of on or our she so some something that the their them there they this to was we ' +
-    'were what when where which who whom why will with you your'
-  ).split(' '),
-);
 
 /** How many nearest visible notes a hybrid search fuses. */
 const VECTOR_POOL = 200;
@@ -921,10 +908,6 @@ export class NotesStore {
     if ([...query].length > MAX_QUERY_LENGTH) {
       throw NotesErrors.error('QUERY_TOO_LONG', { MAX_QUERY_LENGTH });
     }
-    const words = Array.from(
-      segmentSpaceless(emojiAsWords(query.normalize('NFKC'))).matchAll(/[\p{L}\p{N}]+/gu),
-      ([word]) => word,
-    );
     const wantedLabel = labelFilter(label);
     // The key is decided before any keyed row is touched: a key no note in view carries searches as no key.
     if (!viewer.operator && viewer.key !== null && !this.keyKnown(viewer)) viewer = { ...viewer, key: null };
@@ -947,10 +930,11 @@ export class NotesStore {
       addRanks(ids);
     };
     const pool = Math.max(limit * 5, 50);
-    // Stop-words never match alone; the last word is also a prefix ("charg" finds "charger"), an emoji's
-    // never. A Korean word is a prefix without its particle, wherever it stands: its particles are written
-    // inside the word (`커피` finds `커피를`). Words are letters and digits only, so quoting them needs no escapes.
-    const content = words.filter((w) => !STOP_WORDS.has(w.toLowerCase()));
+    // Function words and question words never match (see searchWords); the last word is also a prefix
+    // ("charg" finds "charger"), an emoji's never. A Korean word is a prefix without its particle, wherever it
+    // stands: its particles are written inside the word (`커피` finds `커피를`). Words are letters and digits
+    // only, so quoting them needs no escapes.
+    const content = searchWords(query);
     const terms = content.map((w, i) => {
       const korean = hangulStem(w);
       if (korean !== undefined) return `"${korean}"*`;

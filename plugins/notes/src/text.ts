@@ -207,3 +207,56 @@ export const isEmojiWord = (word: string): boolean => EMOJI_WORD.test(word);
 export function indexForm(content: string): string {
   return segmentSpaceless(emojiAsWords(collapseWhitespace(content.normalize('NFKC'))));
 }
+
+/**
+ * English function words and question words: they never have to match, never match alone, and never count
+ * toward how much of a question a note answers ("where did we put the spare bulbs?" looks for "put spare
+ * bulbs"). A generic list (articles, pronouns, auxiliary and modal verbs, prepositions, conjunctions,
+ * question words, as the common English stop lists have them), never words of any one set of notes.
+ */
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all am an and any anybody anyone anything are as at be because been before ' +
+    'being below between both but by can could did do does doing down during each either else every everything few ' +
+    'for from further had has have having he her here hers herself him himself his how i if in into is it its itself ' +
+    'just me might mine more most must my myself neither no nor not of off on once only or other our ours ourselves ' +
+    'out over own please same shall she should so some somebody someone something such than that the their theirs ' +
+    'them themselves then there these they this those through to too under until up us very was we were what ' +
+    'whatever when whenever where wherever whether which while who whoever whom whose why will with would you your ' +
+    'yours yourself yourselves'
+  ).split(' '),
+);
+
+/**
+ * Words that make a question of quantity or frequency after "how" ("how often", "how much", "how many",
+ * "how long"): part of the question, not of what it asks about.
+ */
+const AFTER_HOW = new Set(['much', 'many', 'often', 'long']);
+
+/** English clitics written after an apostrophe: `'s` `'re` `'ll` `'ve` `'d` `'m` (the word before them stays). */
+const CLITIC = /(?<=\p{L})['’](?:s|re|ll|ve|d|m)(?![\p{L}\p{N}])/giu;
+/** A negation written `n't`: the word before it, then "not" (`doesn't` → `does not`, `can't` → `can not`). */
+const NEGATION = /(\p{L}+)n['’]t(?![\p{L}\p{N}])/giu;
+/** The three whose stem is not the word before `n't`. */
+const IRREGULAR_NEGATION: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall' };
+
+/**
+ * The words of a search query that a note is looked for by, in order: the query in its compatibility form,
+ * emoji as words, words of scripts without spaces set apart (as {@link indexForm} indexes notes), English
+ * clitics and negations taken apart from their word (`where's` → `where`, `doesn't` → `does not`, so a
+ * lone "s" or "t" never matches every possessive in the notes), then {@link FUNCTION_WORDS} and the
+ * quantity word of "how much / many / often / long" left out.
+ * @example searchWords("Where's Tom's spare inhaler?") // ['Tom', 'spare', 'inhaler']
+ */
+export function searchWords(query: string): string[] {
+  const text = query
+    .normalize('NFKC')
+    .replace(NEGATION, (_, stem: string) => `${IRREGULAR_NEGATION[stem.toLowerCase()] ?? stem} not`)
+    .replace(CLITIC, '');
+  const words = Array.from(segmentSpaceless(emojiAsWords(text)).matchAll(/[\p{L}\p{N}]+/gu), ([word]) => word);
+  return words.filter((word, i) => {
+    const folded = word.toLowerCase();
+    if (FUNCTION_WORDS.has(folded)) return false;
+    return !(AFTER_HOW.has(folded) && words[i - 1]?.toLowerCase() === 'how');
+  });
+}
