@@ -1,7 +1,9 @@
 // How well note search finds what people mean, on the labelled fixture (test/fixtures/search-quality.ts):
 // recall@5 and precision@5 for full text and for hybrid (with the test embedder), beside the search
 // from before (exact tokens, every word ORed) as the baseline. Targets: recall@5 ≥ 0.9, and no results
-// for the nonsense queries.
+// for the nonsense queries. Then the held-out household set (test/fixtures/search-questions.ts): questions
+// as people ask them, recall@5, precision@5 and MRR overall and per kind, what the questions no note answers
+// return, and the missed questions.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +78,7 @@ export async function searchQualityBench(options: { readonly log: (m: string) =>
       questions: s.overall.questions,
       'recall@5': s.overall.recallAt5.toFixed(3),
       'precision@5': s.overall.precisionAt5.toFixed(3),
+      MRR: s.overall.mrr.toFixed(3),
       'absent: results (of 10 at most)': s.absent.map((a) => a.results).join(', '),
       missed: s.misses.length,
     }));
@@ -84,6 +87,7 @@ export async function searchQualityBench(options: { readonly log: (m: string) =>
       questions: k.questions,
       'recall@5': k.recallAt5.toFixed(3),
       'precision@5': k.precisionAt5.toFixed(3),
+      MRR: k.mrr.toFixed(3),
     }));
     const householdAbsentRows = householdFullText.absent.map((a) => ({
       question: a.question,

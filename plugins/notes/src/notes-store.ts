@@ -252,6 +252,9 @@ const SQL = {
     SELECT n.id AS id, bm25(notes_fts) AS rank FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${VISIBLE} ${WITH_LABEL}
     UNION ALL SELECT n.id, bm25(${KEYED_FTS}) FROM ${KEYED_FTS} f JOIN notes n ON n.id = f.rowid WHERE ${KEYED_FTS} MATCH ? AND ${VISIBLE} ${WITH_LABEL}
   ) ORDER BY rank LIMIT ?`,
+  // Which of some notes hold one word: parameters (match, JSON array of IDs).
+  wordAmong: 'SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
+  keyedWordAmong: `SELECT rowid FROM ${KEYED_FTS} WHERE ${KEYED_FTS} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
   visibleTextsAfter: `SELECT n.id, n.content FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED} AND n.id > ? ORDER BY n.id LIMIT ?`,
   countWithLabel: `SELECT count(*) FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED}`,
@@ -270,6 +273,8 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
   'rankedVisible',
   'rankedKeyedToo',
   'rankedVisibleKeyedToo',
+  'wordAmong',
+  'keyedWordAmong',
   'allowed',
   'dataVersion',
   'totalChanges',
@@ -939,14 +944,56 @@ export class NotesStore {
       const korean = hangulStem(w);
       if (korean !== undefined) return `"${korean}"*`;
       const prefix = i === content.length - 1 && [...w].length >= 3 && !isEmojiWord(w);
-      return `"${w}"${prefix ? '*' : ''}`;
+      if (!prefix) return `"${w}"`;
+      // A word alone is sought whole as well as a prefix: BM25 counts both for a note holding the word
+      // itself, so "tea" comes before "team". (Beside other words this would weigh the last one double.)
+      return content.length === 1 ? `("${w}" OR "${w}"*)` : `"${w}"*`;
     });
-    // Notes with every word rank first; notes with any of them follow.
+    // How many of the words each of some notes holds (each note holds one at least).
+    const coverageOf = (ids: readonly number[]): Map<number, number> => {
+      const among = JSON.stringify(ids);
+      const coverage = new Map<number, number>();
+      for (const term of terms) {
+        const holding = this.#q('wordAmong').all(term, among) as number[];
+        if (keyedToo) holding.push(...(this.#q('keyedWordAmong').all(term, among) as number[]));
+        for (const id of holding) coverage.set(id, (coverage.get(id) ?? 0) + 1);
+      }
+      return coverage;
+    };
+    // Notes with some of three or more words: those holding more of them first, then by BM25, so a note with
+    // two of three words comes before one with the rarest word alone; and a note with one word only when no
+    // note has two, nor every word (`every`). With two words, each of these holds one. Only notes the viewer
+    // may see are weighed and returned: a note in another scope or under another key never decides which of
+    // the viewer's are listed.
+    const bySomeWords = (ids: number[], every: readonly number[]): number[] => {
+      if (ids.length === 0 || terms.length < 3) return ids;
+      const visible = this.#allowedInOrder(ids, filter);
+      if (visible.length === 0) return visible;
+      const coverage = coverageOf(visible);
+      const someHoldAll = this.#allowedInOrder(every, filter).length > 0;
+      const most = someHoldAll ? terms.length : Math.max(...coverage.values());
+      const place = new Map(visible.map((id, i) => [id, i]));
+      return visible
+        .filter((id) => most < 2 || coverage.get(id)! >= 2)
+        .sort((a, b) => coverage.get(b)! - coverage.get(a)! || place.get(a)! - place.get(b)!);
+    };
+    // Notes with every word rank first; notes with some of them follow (see bySomeWords). `full` says whether
+    // the last call filled a pool, so that more notes may match than it returned.
+    let full = false;
     const allThenAny = (run: (match: string) => number[]): number[] => {
       const every = run(terms.join(' AND '));
-      if (terms.length < 2 || every.length >= pool) return every;
+      full = every.length >= pool;
+      if (terms.length < 2 || full) return every;
       const seen = new Set(every);
-      return [...every, ...run(terms.join(' OR ')).filter((id) => !seen.has(id))].slice(0, pool);
+      const some = run(terms.join(' OR '));
+      full = some.length >= pool;
+      return [
+        ...every,
+        ...bySomeWords(
+          some.filter((id) => !seen.has(id)),
+          every,
+        ),
+      ].slice(0, pool);
     };
     const rankedWithFilter = () =>
       allThenAny(
@@ -958,6 +1005,7 @@ export class NotesStore {
     // Full text ranks in the FTS index alone (cheap); visibility is checked afterwards, and only
     // when part of the pool is hidden is the ranking redone joined with the filter.
     let fetched: number[] = [];
+    let fetchedFull = false;
     const filterLater = why !== undefined && wantedLabel === null;
     if (terms.length > 0) {
       fetched = allThenAny(
@@ -966,8 +1014,9 @@ export class NotesStore {
             ? this.#q('rankedKeyedToo').all(match, match, pool)
             : this.#q('ranked').all(match, pool)) as number[],
       );
+      fetchedFull = full;
       let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter);
-      if (!filterLater && ranked.length < pool && fetched.length === pool) ranked = rankedWithFilter();
+      if (!filterLater && ranked.length < pool && fetchedFull) ranked = rankedWithFilter();
       addTextRanks(ranked);
     }
     let mode: 'hybrid' | 'full-text' = 'full-text';
@@ -993,7 +1042,7 @@ export class NotesStore {
       return hits;
     };
     let hits = collect();
-    if (filterLater && hits.length < limit && fetched.length === pool) {
+    if (filterLater && hits.length < limit && fetchedFull) {
       ranks.clear();
       textRank.clear();
       addTextRanks(rankedWithFilter());
