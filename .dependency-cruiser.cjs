@@ -1,6 +1,7 @@
 // The layering of Mira, checked in `npm test` (npm run layering).
 // - No import cycles anywhere.
 // - Core imports no plugin, no shared library package, no database driver or ORM, and no MCP SDK.
+// - Core imports nothing of the memory contract (@mira/memory-contract), and the contract imports no plugin.
 // - A package imports other Mira packages only through their public entry points
 //   (the package name, resolved to dist/index), and only those its package.json declares.
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -21,10 +22,29 @@ module.exports = {
       to: { path: ['^plugins/', '^node_modules/@mira/'] },
     },
     {
+      name: 'core-imports-no-memory-contract',
+      severity: 'error',
+      comment:
+        "The kernel knows no memory: the MemoryStore contract, its errors, places, snapshots and objects are @mira/memory-contract's, which builds on core.",
+      from: { path: '^core/src' },
+      to: { path: ['^node_modules/@mira/memory-contract/', '^plugins/memory-contract/'] },
+    },
+    {
+      name: 'memory-contract-imports-no-plugin',
+      severity: 'error',
+      comment:
+        'The memory contract is a library the memory plugins share: it builds on core alone, never on a plugin or another library.',
+      from: { path: '^plugins/memory-contract/src' },
+      to: {
+        path: ['^node_modules/@mira/', '^plugins/'],
+        pathNot: ['^node_modules/@mira/core/', '^plugins/memory-contract/'],
+      },
+    },
+    {
       name: 'core-imports-no-store-driver',
       severity: 'error',
       comment:
-        'Core holds the memory contract, not a store: a database driver or ORM belongs to the plugin that implements it.',
+        'Core holds no store and no store contract: a database driver or ORM belongs to the plugin that implements a store.',
       from: { path: '^core/src' },
       to: { path: '^node_modules/(better-sqlite3|pg|pg-[^/]+|typeorm|sqlite-vec|kysely)/' },
     },

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { MemoryErrorCodes, type EpisodeInfo } from '@mira/core';
+import type { EpisodeInfo } from '@mira/core';
+import { MemoryErrorCodes } from '@mira/memory-contract';
 import { createTestRuntime, startScriptedModelServer } from '@mira/core/testing';
 import memoryPlugin, { SqliteMemoryStore } from '@mira/plugin-memory';
 import memoryToolsPlugin, { recallMemoryTool } from '@mira/plugin-memory-tools';

@@ -20,7 +20,8 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ManualClock, type EpisodeInfo, type MemoryStore } from '@mira/core';
+import { ManualClock, type EpisodeInfo } from '@mira/core';
+import type { MemoryStore } from '@mira/memory-contract';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { recallMemoryTool } from '@mira/plugin-memory-tools';
 import { markdownTable, writeResults } from './lib/report.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MemoryStore } from '@mira/core';
+import type { MemoryStore } from '@mira/memory-contract';
 import { ASSERTION_RULES, ENGLISH, NOT_ASSERTED_WHY, notAsserted } from '@mira/plugin-memory-tools';
 import {
   ASSERTION_CORPUS,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MemoryStore } from '@mira/core';
+import type { MemoryStore } from '@mira/memory-contract';
 import {
   CLAUSE_RULES,
   attribute,

@@ -68,6 +68,7 @@ describe('error catalogues', () => {
     const packages = new Set(catalogues.map((c) => c.package));
     for (const name of [
       '@mira/core',
+      '@mira/memory-contract',
       '@mira/sqlite',
       '@mira/robot',
       '@mira/plugin-notes',
@@ -182,7 +183,8 @@ describe('error catalogues', () => {
   });
 
   it("give each loaded code's entry by its code, whichever package defines it", async () => {
-    const { errorEntry, CoreErrors, MemoryErrors } = await import('@mira/core');
+    const { errorEntry, CoreErrors } = await import('@mira/core');
+    const { MemoryErrors } = await import('@mira/memory-contract');
     expect(errorEntry('MIRA_ERR_CLI_USAGE')).to.equal(CoreErrors.entry('MIRA_ERR_CLI_USAGE'));
     expect(errorEntry('MIRA_ERR_MEMORY_POSE_INVALID')?.fix).to.equal(
       MemoryErrors.entry('MIRA_ERR_MEMORY_POSE_INVALID')!.fix,
@@ -191,7 +193,8 @@ describe('error catalogues', () => {
   });
 
   it('say what to do about a failure: the advice of the innermost error in the cause chain that has any', async () => {
-    const { CoreErrors, MemoryErrors, MiraError, failureText, whatToDo } = await import('@mira/core');
+    const { CoreErrors, MiraError, failureText, whatToDo } = await import('@mira/core');
+    const { MemoryErrors } = await import('@mira/memory-contract');
     const backend = MemoryErrors.error('BACKEND.failed', { reason: 'disk I/O error' });
     const failed = CoreErrors.error('PLUGIN_START_FAILED', `plugin "memory": ${backend.message}`, {
       cause: backend,

@@ -1,4 +1,4 @@
-import { MEMORY_STORE } from '@mira/core';
+import { MEMORY_STORE } from '@mira/memory-contract';
 import { expect } from 'chai';
 import { execFile, execFileSync } from 'node:child_process';
 import { DataSource } from 'typeorm';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MemoryStore } from '@mira/core';
+import type { MemoryStore } from '@mira/memory-contract';
 import { NOT_ASSERTED_WHY, PENDING_NOTE, PROPOSE_REASONS } from '@mira/plugin-memory-tools';
 import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
 

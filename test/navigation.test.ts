@@ -179,7 +179,7 @@ describe('navigate_to on Nav2 NavigateToPose over rosbridge', function () {
       await console('memory place add "dock" --pose 0,0,0 --frame odom');
       expect(await byPlace('dock')).to.deep.include({ status: 'rejected', reason: 'place_frame_mismatch' });
       // A pose memory the operator did not write on the console (here: another source) is not driven to.
-      const store = (await import('@mira/core')).MEMORY_STORE;
+      const store = (await import('@mira/memory-contract')).MEMORY_STORE;
       const memory = rt.app.kernel.store(store);
       const hall = await memory.createEntity({ entityType: 'place', canonicalName: 'hall' });
       await memory.createMemory({

@@ -20,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
+import type { MiraError, SensorDefinition, SensorReading } from '@mira/core';
 import {
   DEFAULT_MAX_OBJECT_BYTES,
   DEFAULT_OBJECT_GRACE_MS,
@@ -31,10 +32,7 @@ import {
   sniffMediaType,
   takeSnapshot,
   verifiedObject,
-  type MiraError,
-  type SensorDefinition,
-  type SensorReading,
-} from '@mira/core';
+} from '@mira/memory-contract';
 import { ObjectFiles, SqliteMemoryStore, type WriteSeam } from '@mira/plugin-memory';
 import { objectFile, pngBytes, rejection } from './conformance/memory-store-contract.js';
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import type { CommandInput, MemoryStore } from '@mira/core';
+import type { CommandInput } from '@mira/core';
+import type { MemoryStore } from '@mira/memory-contract';
 import { memoryCommands } from '@mira/plugin-memory';
 import { PostgresMemoryStore } from '@mira/plugin-memory/postgres';
 import { admit, recallMemoryTool } from '@mira/plugin-memory-tools';

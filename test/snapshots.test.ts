@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } fro
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { expect } from 'chai';
-import { MEMORY_STORE } from '@mira/core';
+import { MEMORY_STORE } from '@mira/memory-contract';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import ros2Plugin from '@mira/plugin-ros2';

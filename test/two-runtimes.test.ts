@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock, MEMORY_STORE } from '@mira/core';
+import { ManualClock } from '@mira/core';
+import { MEMORY_STORE } from '@mira/memory-contract';
 import {
   createTestRuntime,
   startScriptedModelServer,

@@ -647,7 +647,7 @@ export const CognitionErrors = defineErrors('@mira/core', {
 
 /** The codes of `@mira/core` by key. */
 export const CoreErrorCodes = CoreErrors.codes;
-/** Every error code of `@mira/core` (besides cognition and memory). */
+/** Every error code of `@mira/core` (besides cognition). */
 export type CoreErrorCode = (typeof CoreErrorCodes)[keyof typeof CoreErrorCodes];
 /** The cognition codes by key. */
 export const CognitionErrorCodes = CognitionErrors.codes;

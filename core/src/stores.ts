@@ -6,7 +6,7 @@ export interface ClosableStore {
 /**
  * A store's name with the type of what it opens: a plugin registers its store under the key, and others look
  * it up by the same key and get that type, with no cast (`kernel.stores.get(MEMORY_STORE)` is a
- * `MemoryStore`). The key is declared once, beside the store's contract.
+ * `MemoryStore`, both from `@mira/memory-contract`). The key is declared once, beside the store's contract.
  *
  * @example
  * export const NOTES_STORE = storeKey<NotesStore>('notes');

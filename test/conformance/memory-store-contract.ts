@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { ManualClock, type MemoryStore, type MiraError } from '@mira/core';
+import { ManualClock, type MiraError } from '@mira/core';
+import type { MemoryStore } from '@mira/memory-contract';
 
 /** What a store factory gives the contract suite. */
 export interface StoreUnderTest {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ManualClock, type MemoryStore, type MiraPlugin, MEMORY_STORE } from '@mira/core';
+import { ManualClock, type MiraPlugin } from '@mira/core';
+import { type MemoryStore, MEMORY_STORE } from '@mira/memory-contract';
 import {
   createTestRuntime,
   startScriptedModelServer,

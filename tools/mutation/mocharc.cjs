@@ -5,7 +5,7 @@
 module.exports = {
   spec: [
     'core/test/normalize.test.ts',
-    'core/test/places.test.ts',
+    'plugins/memory-contract/test/places.test.ts',
     'plugins/memory-tools/test/*.test.ts',
     'plugins/memory/test/*.test.ts',
     'plugins/notes/test/*.test.ts',

@@ -6,7 +6,8 @@
  *
  * @packageDocumentation
  */
-import { MEMORY_STORE, definePlugin, type MiraPlugin } from '@mira/core';
+import { definePlugin, type MiraPlugin } from '@mira/core';
+import { MEMORY_STORE } from '@mira/memory-contract';
 import { recallMemoryTool } from './recall.js';
 import { getSnapshotTool } from './snapshot.js';
 import { takeSnapshotTool } from './take-snapshot.js';

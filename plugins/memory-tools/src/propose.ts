@@ -1,21 +1,23 @@
 import {
-  MAX_UTTERANCE_LENGTH,
-  MemoryErrorCodes,
-  PRONOUNS,
   isMiraError,
   normalizeDisplay,
   normalizeKey,
   normalizeToken,
-  parseMemoryRef,
-  supersedableSlot,
-  type Entity,
-  type MemoryStore,
   type ProfileInfo,
   type ToolArgs,
   type ToolDefinition,
   type ToolResult,
   type ToolSchema,
 } from '@mira/core';
+import {
+  MAX_UTTERANCE_LENGTH,
+  MemoryErrorCodes,
+  PRONOUNS,
+  parseMemoryRef,
+  supersedableSlot,
+  type Entity,
+  type MemoryStore,
+} from '@mira/memory-contract';
 import { NOT_ASSERTED_WHY, notAsserted } from './assertion.js';
 import { describeFailure, type FailureLog } from './recall.js';
 import { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH, SELF_REFERENCES, matchField } from './remember.js';

@@ -5,12 +5,10 @@ import {
   isMiraError,
   longerThan,
   rejectedResult,
-  type Entity,
-  type Memory,
-  type MemoryStore,
   defineTool,
   type ToolResult,
 } from '@mira/core';
+import type { Entity, Memory, MemoryStore } from '@mira/memory-contract';
 
 const INPUT_ERRORS: ReadonlySet<string> = new Set([
   CoreErrorCodes.TEXT_TOO_LONG,

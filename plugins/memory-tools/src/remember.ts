@@ -1,17 +1,14 @@
 import {
-  OPERATOR_STATEMENT_SOURCE,
   longerThan,
   normalizeDisplay,
   normalizeToken,
-  type MemoryStore,
-  type SlotDecision,
-  type SlotMemory,
   type ProfileInfo,
   type ToolArgs,
   type ToolDefinition,
   type ToolSchema,
   type ToolResult,
 } from '@mira/core';
+import { OPERATOR_STATEMENT_SOURCE, type MemoryStore, type SlotDecision, type SlotMemory } from '@mira/memory-contract';
 import { NOT_ASSERTED_WHY, notAsserted, type NotAsserted } from './assertion.js';
 import { attribute } from './attribution.js';
 import { findWholeSpan, toMatchText, wholeSpans, type MatchText } from './span-match.js';

@@ -1,12 +1,5 @@
-import {
-  MemoryErrorCodes,
-  defineTool,
-  isMiraError,
-  parseMemoryRef,
-  rejectedResult,
-  type MemoryStore,
-  type ToolResult,
-} from '@mira/core';
+import { defineTool, isMiraError, rejectedResult, type ToolResult } from '@mira/core';
+import { MemoryErrorCodes, parseMemoryRef, type MemoryStore } from '@mira/memory-contract';
 import { describeFailure, type FailureLog } from './recall.js';
 
 /** The largest image `get_snapshot` returns (base64 makes it a third larger on the wire). */

@@ -1,13 +1,5 @@
-import {
-  MemoryErrorCodes,
-  defineTool,
-  isMiraError,
-  rejectedResult,
-  takeSnapshot,
-  type MemoryStore,
-  type SnapshotSensors,
-  type ToolResult,
-} from '@mira/core';
+import { defineTool, isMiraError, rejectedResult, type ToolResult } from '@mira/core';
+import { MemoryErrorCodes, takeSnapshot, type MemoryStore, type SnapshotSensors } from '@mira/memory-contract';
 import { describeFailure, type FailureLog } from './recall.js';
 import { MAX_FIELD_LENGTH, matchField } from './remember.js';
 import { findWholeSpan, toMatchText } from './span-match.js';

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EpisodeInfo, MemoryStore, ProfileInfo } from '@mira/core';
+import type { EpisodeInfo, ProfileInfo } from '@mira/core';
+import type { MemoryStore } from '@mira/memory-contract';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { admit, rememberTool, type RememberProposal } from '@mira/plugin-memory-tools';
 

@@ -1,4 +1,5 @@
 import type { MiraError } from '@mira/core';
+import { normalizeToken, type Clock } from '@mira/core';
 import {
   DEFAULT_MAX_OBJECT_BYTES,
   DEFAULT_OBJECT_GRACE_MS,
@@ -8,7 +9,6 @@ import {
   objectRef,
   prepareObject,
   verifiedObject,
-  normalizeToken,
   prepareMemory,
   prepareName,
   prepareNewName,
@@ -16,7 +16,6 @@ import {
   supersedableSlot,
   type AcceptedProposal,
   type AliasAdded,
-  type Clock,
   type Entity,
   type Memory,
   type MemoryLink,
@@ -36,7 +35,7 @@ import {
   type SlotOutcome,
   type StoreInfo,
   type StoredObject,
-} from '@mira/core';
+} from '@mira/memory-contract';
 import {
   assertDecidable,
   assertEntityNameFree,

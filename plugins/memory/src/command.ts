@@ -1,13 +1,6 @@
 import { parseArgs } from 'node:util';
-import {
-  MEMORY_STORE,
-  failureText,
-  terminalProgress,
-  type Application,
-  type CliCommandContext,
-  type MemoryStore,
-  type Progress,
-} from '@mira/core';
+import { failureText, terminalProgress, type Application, type CliCommandContext, type Progress } from '@mira/core';
+import { MEMORY_STORE, type MemoryStore } from '@mira/memory-contract';
 
 /** The flags of `mira memory copy` (node:util parseArgs). */
 function copyArguments(context: CliCommandContext, argv: readonly string[]): { profile: string; to: string } {

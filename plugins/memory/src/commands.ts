@@ -1,3 +1,4 @@
+import { writeFileSafely, type CommandDefinition, type ConsoleOutput } from '@mira/core';
 import {
   assertHandWrittenSource,
   DEFAULT_POSE_FRAME,
@@ -16,9 +17,6 @@ import {
   memoryRef,
   freshPose,
   takeSnapshot,
-  writeFileSafely,
-  type CommandDefinition,
-  type ConsoleOutput,
   type Entity,
   type Memory,
   type MemoryStore,
@@ -26,7 +24,7 @@ import {
   type Proposal,
   type SnapshotSensors,
   whyStale,
-} from '@mira/core';
+} from '@mira/memory-contract';
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { readableFileWarnings } from '@mira/sqlite';

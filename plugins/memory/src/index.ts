@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { DEFAULT_MAX_OBJECT_BYTES, MEMORY_STORE, MemoryErrors, definePlugin, type MiraPlugin } from '@mira/core';
+import { definePlugin, type MiraPlugin } from '@mira/core';
+import { DEFAULT_MAX_OBJECT_BYTES, MEMORY_STORE, MemoryErrors } from '@mira/memory-contract';
 import { memoryCommands } from './commands.js';
 import { ensureParentDirectory, requireDatabasePath, type UpgradeDone } from '@mira/sqlite';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';

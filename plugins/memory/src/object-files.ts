@@ -31,7 +31,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { MemoryErrors, SHA256_HEX, sha256Hex, type ObjectUsage, type PreparedObject } from '@mira/core';
+import { MemoryErrors, SHA256_HEX, sha256Hex, type ObjectUsage, type PreparedObject } from '@mira/memory-contract';
 
 /** What writes a file's bytes: `fs.writeSync` (a test passes one that fails as a full disk does). */
 export type WriteSeam = (fd: number, bytes: Uint8Array, offset: number) => number;

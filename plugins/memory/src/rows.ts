@@ -8,7 +8,7 @@ import {
   type PayloadInfo,
   type ProposalRow,
   type SlotMemory,
-} from '@mira/core';
+} from '@mira/memory-contract';
 
 // Row codecs the two dialects share: how a stored row becomes a domain value. PostgreSQL answers bigint
 // columns as strings, SQLite as numbers; both go through Number().

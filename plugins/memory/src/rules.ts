@@ -1,15 +1,12 @@
+import { CoreErrors, longerThan, normalizeDisplay, normalizeToken } from '@mira/core';
 import {
-  CoreErrors,
   MAX_SUMMARY_LENGTH,
   MAX_UTTERANCE_LENGTH,
   MAX_VALUE_LENGTH,
   MemoryErrors,
   OPERATOR_STATEMENT_SOURCE,
   entityRef,
-  longerThan,
   memoryRef,
-  normalizeDisplay,
-  normalizeToken,
   prepareNewName,
   proposalRef,
   type Memory,
@@ -19,7 +16,7 @@ import {
   type PreparedMemory,
   type Proposal,
   type ProposalRow,
-} from '@mira/core';
+} from '@mira/memory-contract';
 import { MemoryRuleErrors } from './errors.js';
 
 // The rules both stores' one algorithm (algorithm.ts) decides by, each worded once.

@@ -1,4 +1,4 @@
-import type { SlotMemory } from '@mira/core';
+import type { SlotMemory } from '@mira/memory-contract';
 
 /**
  * Whether two reads of a slot found the same memories: the same IDs in the same order. A memory's kind,

@@ -1,10 +1,8 @@
+import { MiraError, systemClock, type Clock } from '@mira/core';
 import {
   DEFAULT_MAX_OBJECT_BYTES,
   MemoryErrors,
-  MiraError,
   DEFAULT_PROPOSAL_TTL_MS,
-  systemClock,
-  type Clock,
   type Entity,
   type Memory,
   type MemorySlot,
@@ -19,7 +17,7 @@ import {
   type PreparedObject,
   type ProposalRow,
   type SlotMemory,
-} from '@mira/core';
+} from '@mira/memory-contract';
 import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type UpgradeDone } from '@mira/sqlite';
 import { ScriptedMemoryStore } from './algorithm.js';
 import { ObjectFiles } from './object-files.js';

@@ -10,7 +10,7 @@ import type {
   ProposalRow,
   SlotMemory,
   StoreInfo,
-} from '@mira/core';
+} from '@mira/memory-contract';
 import type { PreparedProposal } from './rules.js';
 
 /** How many rows of each kind a memory space holds: the counts of {@link StoreInfo}. */

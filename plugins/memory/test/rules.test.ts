@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { isMiraError, MAX_VALUE_LENGTH, memoryRef, prepareMemory, type Memory, type Proposal } from '@mira/core';
+import { isMiraError } from '@mira/core';
+import { MAX_VALUE_LENGTH, memoryRef, prepareMemory, type Memory, type Proposal } from '@mira/memory-contract';
 import { formatIds, parseIds, proposalFromColumns, type ProposalColumns } from '../src/rows.js';
 import {
   assertDecidable,

@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { MEMORY_STORE, definePlugin, type MiraPlugin, type PluginInstance } from '@mira/core';
+import { definePlugin, type MiraPlugin, type PluginInstance } from '@mira/core';
+import { MEMORY_STORE } from '@mira/memory-contract';
 import { NOTES_STORE } from '@mira/plugin-notes';
 import { startMindViewServer, type MindViewServer } from './server.js';
 

@@ -4,12 +4,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type FindMyWayRouter from 'find-my-way';
 import type { HTTPMethod, HTTPVersion } from 'find-my-way';
+import { CoreErrors, errorEntry, MiraError, type ErrorCatalogue } from '@mira/core';
 import {
   assertHandWrittenSource,
-  CoreErrors,
-  errorEntry,
   MemoryErrors,
-  MiraError,
   parseEntityRef,
   parseMemoryRef,
   parsePose,
@@ -20,11 +18,10 @@ import {
   parseProposalRef,
   whyStale,
   type Entity,
-  type ErrorCatalogue,
   type Memory,
   type MemoryStore,
   type Proposal,
-} from '@mira/core';
+} from '@mira/memory-contract';
 import { checkBody } from './bodies.js';
 import { MindViewErrors } from './errors.js';
 import {

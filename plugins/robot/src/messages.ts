@@ -1,4 +1,5 @@
-import { sniffMediaType, type SensorImage } from '@mira/core';
+import type { SensorImage } from '@mira/core';
+import { sniffMediaType } from '@mira/memory-contract';
 import type { RosMessage } from './transport.js';
 
 /** The standard message types Mira understands, and what each becomes as a sensor value. */

@@ -1,13 +1,5 @@
-import {
-  MEMORY_STORE,
-  crossThreadNow,
-  defineTool,
-  describePose,
-  resolvePlace,
-  type PluginKernel,
-  type SensorReading,
-  type ToolResult,
-} from '@mira/core';
+import { crossThreadNow, defineTool, type PluginKernel, type SensorReading, type ToolResult } from '@mira/core';
+import { MEMORY_STORE, describePose, resolvePlace } from '@mira/memory-contract';
 import { ZERO_STAMP, stamp, yawQuaternion } from './messages.js';
 import { json, rejected } from './tool-result.js';
 import type { NavigationState } from './safety/protocol.js';

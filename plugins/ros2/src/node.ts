@@ -1,11 +1,5 @@
-import {
-  toMiraError,
-  type EpisodeInfo,
-  type LogLevel,
-  MEMORY_STORE,
-  type PluginKernel,
-  type ToolResult,
-} from '@mira/core';
+import { toMiraError, type EpisodeInfo, type LogLevel, type PluginKernel, type ToolResult } from '@mira/core';
+import { MEMORY_STORE } from '@mira/memory-contract';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { stamp, type RobotStatus, type RobotTransport } from '@mira/robot';
 

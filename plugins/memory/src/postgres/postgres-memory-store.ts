@@ -1,12 +1,10 @@
 import { DataSource, type EntityManager, type EntitySchema, type MigrationInterface } from 'typeorm';
+import { MiraError, systemClock, type Clock } from '@mira/core';
 import {
   DEFAULT_MAX_OBJECT_BYTES,
   MemoryErrors,
-  MiraError,
   DEFAULT_PROPOSAL_TTL_MS,
   prepareName,
-  systemClock,
-  type Clock,
   type Entity,
   type Memory,
   type MemorySlot,
@@ -19,7 +17,7 @@ import {
   type PreparedObject,
   type ProposalRow,
   type SlotMemory,
-} from '@mira/core';
+} from '@mira/memory-contract';
 import { ScriptedMemoryStore } from '../algorithm.js';
 import type { PreparedProposal } from '../rules.js';
 import {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MiraError } from '@mira/core';
-import { describePose, parsePose, poseOfValue, poseValue } from '../src/memory/places.js';
+import { describePose, parsePose, poseOfValue, poseValue } from '../src/places.js';
 
 const refusal = (text: string, frame?: string) => {
   try {

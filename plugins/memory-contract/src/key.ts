@@ -1,4 +1,4 @@
-import { storeKey } from '../stores.js';
+import { storeKey } from '@mira/core';
 import type { MemoryStore } from './types.js';
 
 /**

@@ -3,7 +3,7 @@
  * provenance a sensor observation (with when and where it was taken), never an operator statement. The
  * console's `memory snapshot` and the model's `take_snapshot` both keep one through {@link takeSnapshot}.
  */
-import type { SensorDefinition, SensorReading } from '../sensors.js';
+import type { SensorDefinition, SensorReading } from '@mira/core';
 import { MemoryErrors } from './errors.js';
 import { describePose, parsePose, type Pose } from './places.js';
 import type { Memory, MemoryStore } from './types.js';

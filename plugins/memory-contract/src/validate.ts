@@ -1,12 +1,12 @@
-import { CoreErrors } from '../errors.js';
-import { MemoryErrors } from './errors.js';
 import {
+  CoreErrors,
   assertNoFormatCharacters,
   longerThan,
   normalizeDisplay,
   normalizeKey,
   normalizeToken,
-} from '../text/normalize.js';
+} from '@mira/core';
+import { MemoryErrors } from './errors.js';
 import type { NewMemory } from './types.js';
 
 /** Longest canonical name or alias, in characters after normalisation. */

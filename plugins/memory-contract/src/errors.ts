@@ -1,7 +1,7 @@
-import { defineErrors } from '../errors.js';
+import { defineErrors } from '@mira/core';
 
 /** The errors of the persistent-memory contract: every `MemoryStore` raises these, whatever its backend. */
-export const MemoryErrors = defineErrors('@mira/core (memory contract)', {
+export const MemoryErrors = defineErrors('@mira/memory-contract', {
   DISABLED: {
     code: 'MIRA_ERR_MEMORY_DISABLED',
     message: 'persistent memory is disabled in this profile',
