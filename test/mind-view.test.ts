@@ -1,10 +1,10 @@
-import { MEMORY_STORE, MemoryErrors } from '@mira/memory-contract';
+import { MEMORY_STORE, MemoryErrors } from '@mira/core';
 import { expect } from 'chai';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { MemoryStore } from '@mira/memory-contract';
+import type { MemoryStore } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import mindViewPlugin, {
@@ -344,7 +344,7 @@ describe('Mind view', function () {
       const notes = rt.app.kernel.store(NOTES_STORE);
       const shared = await notes.save('global', 'The wifi password is on the fridge', 'home', null);
       const id = shared.note.id;
-      const before = JSON.stringify(notes.exportScope('global'));
+      const before = JSON.stringify(await notes.exportScope('global'));
       for (const [what, request] of [
         [
           'an edit',
@@ -360,7 +360,7 @@ describe('Mind view', function () {
         expect(refused.status, what).to.equal(403);
         expect((await refused.json()).error.code, what).to.equal('MIRA_ERR_NOTES_READ_ONLY_SCOPE');
       }
-      expect(JSON.stringify(notes.exportScope('global'))).to.equal(before);
+      expect(JSON.stringify(await notes.exportScope('global'))).to.equal(before);
       // On the global scope's own page it is the operator's to change.
       const edited = await call(`/api/notes/${id}?scope=global`, {
         method: 'PATCH',

@@ -131,7 +131,10 @@ describe('NotesStore: a large import in slices (issue 49 item 7)', function () {
     const data = bigExport(2 * 1024 * 1024);
     await store.importNotes(data);
     const { result, ticks } = await ticksDuring(() => store.exportText('imported', 2));
-    const whole = store.exportScope('imported');
+    const scoped = await ticksDuring(() => store.exportScope('imported'));
+    expect(scoped.ticks, 'event loop turns during exportScope').to.be.at.least(5);
+    const whole = scoped.result;
+    expect(whole.notes.map((n) => n.content)).to.deep.equal(data.notes.map((n) => n.content));
     expect(result.count).to.equal(data.notes.length);
     expect(result.text).to.equal(
       JSON.stringify({ ...whole, exported_at: JSON.parse(result.text).exported_at }, null, 2),
@@ -218,7 +221,7 @@ describe('NotesStore: a large import in slices (issue 49 item 7)', function () {
       }
       expect(store.scopes().filter((s) => s.startsWith('~'))).to.deep.equal([]);
       expect(store.countsByScope().map((c) => c.scope)).to.not.include.members(['~']);
-      expect(store.exportScope('imported').notes).to.have.length(count);
+      expect((await store.exportScope('imported')).notes).to.have.length(count);
       const page = store.browse(operator('imported'), { limit: 500 });
       expect(page.counts!.total).to.equal(count);
       const hits = await store.search(

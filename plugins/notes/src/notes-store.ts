@@ -8,7 +8,14 @@ import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrors } from './errors.js';
 import type { NotesExport, PreparedExport, PreparedNote } from './transfer-format.js';
-import { exportText, importNotes, sweepImports, type ExportSource, type ImportTarget } from './transfer.js';
+import {
+  exportNotes,
+  exportText,
+  importNotes,
+  sweepImports,
+  type ExportSource,
+  type ImportTarget,
+} from './transfer.js';
 import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
 import {
   MAX_QUERY_LENGTH,
@@ -229,7 +236,6 @@ const SQL = {
   noteById: 'SELECT * FROM notes WHERE id = ?',
   updateNote: 'UPDATE notes SET content = ?, updated_at = ? WHERE id = ?',
   deleteNote: 'DELETE FROM notes WHERE id = ?',
-  notesOfScope: 'SELECT * FROM notes WHERE scope = ? ORDER BY id',
   notesOfScopeAfter: 'SELECT * FROM notes WHERE scope = ? AND id > ? ORDER BY id LIMIT ?',
   importedAlready:
     "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
@@ -1226,16 +1232,12 @@ export class NotesStore {
     return this.#read(keep);
   }
 
-  /** Every note of one scope, keys included (the operator's backup). For a large scope, see {@link exportText}. */
-  exportScope(scope: string): NotesExport {
-    const rows = this.#q('notesOfScope').all(scope) as NoteRow[];
-    return {
-      format: 'mira-notes',
-      version: 1,
-      scope,
-      exported_at: this.#now(),
-      notes: rows.map((r) => this.#exported(r)),
-    };
+  /**
+   * Every note of one scope, keys included (the operator's backup), read in slices that each hold the event
+   * loop briefly, however large the scope (see transfer.ts). As a file's text: {@link exportText}.
+   */
+  exportScope(scope: string): Promise<NotesExport> {
+    return exportNotes(this.#exportSource(), scope);
   }
 
   #exported(row: NoteRow): NotesExport['notes'][number] {
@@ -1254,7 +1256,12 @@ export class NotesStore {
    * hold the event loop briefly, however large the scope (see transfer.ts).
    */
   exportText(scope: string, indent: 0 | 2 = 0): Promise<{ text: string; count: number }> {
-    const source: ExportSource = {
+    return exportText(this.#exportSource(), scope, indent);
+  }
+
+  /** What an export reads through: a page of a scope's notes after an ID, as the export file holds them. */
+  #exportSource(): ExportSource {
+    return {
       page: (of, after, limit) =>
         (this.#q('notesOfScopeAfter').all(of, after, limit) as NoteRow[]).map((row) => ({
           id: row.id,
@@ -1262,7 +1269,6 @@ export class NotesStore {
         })),
       now: () => this.#now(),
     };
-    return exportText(source, scope, indent);
   }
 
   /**

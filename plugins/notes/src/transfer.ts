@@ -41,6 +41,8 @@ const committedKey = (staging: string) => `import:${staging}`;
 const SCOPE_NAME = new RegExp(SCOPE_NAME_PATTERN);
 /** Rows one statement of a move or a discard takes. */
 const ROWS_PER_STATEMENT = 256;
+/** The most pages of an export one slice reads, whatever the clock says (a slice's work bounded by count too). */
+const PAGES_PER_SLICE = 4;
 
 /** What the runtime's thread hands the worker. */
 export interface TransferWorkerData {
@@ -369,6 +371,7 @@ export async function exportText(
   let after = 0;
   for (;;) {
     const start = performance.now();
+    let pages = 0;
     let rows: ReturnType<ExportSource['page']> = [];
     do {
       rows = source.page(scope, after, ROWS_PER_STATEMENT);
@@ -377,7 +380,7 @@ export async function exportText(
         parts.push(`${nl}${pad(2)}${indent === 0 ? text : text.replaceAll('\n', `\n${pad(2)}`)}`);
         after = id;
       }
-    } while (rows.length === ROWS_PER_STATEMENT && performance.now() - start < SLICE_MS);
+    } while (rows.length === ROWS_PER_STATEMENT && ++pages < PAGES_PER_SLICE && performance.now() - start < SLICE_MS);
     if (rows.length < ROWS_PER_STATEMENT) break;
     await yieldToLoop();
   }
@@ -386,4 +389,29 @@ export async function exportText(
   // The head without its closing brace, then the notes as its last member.
   const text = `${headText.slice(0, -(nl.length + 1))},${nl}${pad(1)}"notes":${indent === 0 ? '' : ' '}${notes}${nl}}`;
   return { text, count: parts.length };
+}
+
+/**
+ * A scope's export as an object, read in slices that each hold the event loop briefly: the notes
+ * {@link exportText} writes, for a caller that wants them rather than the file's text.
+ */
+export async function exportNotes(source: ExportSource, scope: string): Promise<NotesExport> {
+  const exported = source.now();
+  const notes: Array<NotesExport['notes'][number]> = [];
+  let after = 0;
+  for (;;) {
+    const start = performance.now();
+    let pages = 0;
+    let rows: ReturnType<ExportSource['page']> = [];
+    do {
+      rows = source.page(scope, after, ROWS_PER_STATEMENT);
+      for (const { id, note } of rows) {
+        notes.push(note);
+        after = id;
+      }
+    } while (rows.length === ROWS_PER_STATEMENT && ++pages < PAGES_PER_SLICE && performance.now() - start < SLICE_MS);
+    if (rows.length < ROWS_PER_STATEMENT) break;
+    await yieldToLoop();
+  }
+  return { format: 'mira-notes', version: 1, scope, exported_at: exported, notes };
 }

@@ -501,7 +501,7 @@ describe('NotesStore, called directly', () => {
     it('exports a scope whole: text, labels, keys and times', async () => {
       await store.save('kitchen', 'The kettle is descaled', 'chores, kettle', 'k1');
       await store.save('default', 'Not in the kitchen', null, null);
-      expect(store.exportScope('kitchen')).to.deep.equal({
+      expect(await store.exportScope('kitchen')).to.deep.equal({
         format: 'mira-notes',
         version: 1,
         scope: 'kitchen',
