@@ -1,10 +1,10 @@
-import { MEMORY_STORE, MemoryErrors } from '@mira/core';
+import { MEMORY_STORE, MemoryErrors } from '@mira/memory-contract';
 import { expect } from 'chai';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { MemoryStore } from '@mira/core';
+import type { MemoryStore } from '@mira/memory-contract';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import mindViewPlugin, {
