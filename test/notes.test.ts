@@ -1012,6 +1012,44 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       });
     });
 
+    it('shows the progress of a duplicates scan on a terminal, from 0 to the end of its work', async () => {
+      const store = rt.app.kernel.store(NOTES_STORE);
+      const at = new Date(Date.UTC(2025, 0, 1)).toISOString();
+      const count = 1_200;
+      await store.importNotes({
+        format: 'mira-notes',
+        version: 1,
+        scope: 'default',
+        exported_at: at,
+        notes: Array.from({ length: count }, (_, i) => ({
+          content: i < 2 ? 'Water the basil on the kitchen sill' : `Bin ${i} holds part ${i * 7919}`,
+          labels: [],
+          private_key: null,
+          created_at: at,
+          updated_at: at,
+        })),
+      });
+      const bars: Array<{ label: string; total: number; done: number[]; stopped: boolean }> = [];
+      const printed: string[] = [];
+      await rt.app.execute('notes duplicates', {
+        print: (line) => printed.push(line),
+        progress: (label, total) => {
+          const bar = { label, total, done: [] as number[], stopped: false };
+          bars.push(bar);
+          return { update: (n) => bar.done.push(n), stop: () => (bar.stopped = true) };
+        },
+      });
+      expect(printed[0]).to.equal('N1 ~ N2 (similarity 1.00)');
+      expect(bars).to.have.length(1);
+      const [bar] = bars;
+      // Work units: each note's facts, then each of the 17 bucket keys' passes over every note.
+      expect(bar).to.include({ label: 'comparing notes', total: count * 18, stopped: true });
+      expect(bar!.done[0]).to.equal(0);
+      expect(bar!.done.at(-1)).to.equal(count * 18);
+      expect(bar!.done.every((n, i) => i === 0 || n >= bar!.done[i - 1]!)).to.equal(true);
+      expect(bar!.done.length).to.be.above(20);
+    });
+
     it('pages every order across a scope and global from their indexes, each note once; old files get the indexes at open', async () => {
       const store = rt.app.kernel.store(NOTES_STORE);
       const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
