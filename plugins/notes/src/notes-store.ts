@@ -195,6 +195,12 @@ const NEXT_VECTORS = `${NOTE_VECTORS_TABLE}_next`;
 /** The sqlite-vec tables of files from before (without, then with scope and key columns); moved once, at open. */
 const OLD_VECTORS = ['note_vectors', 'note_vectors_v2'] as const;
 
+/**
+ * The most words of a query whose notes are weighed by how many of the words they hold: a question has a
+ * few; each word weighed is one more pass over its notes, so a long list of words is ranked by BM25 alone.
+ */
+const MAX_WEIGHED_WORDS = 8;
+
 /** How many nearest visible notes a hybrid search fuses. */
 const VECTOR_POOL = 200;
 /** How many binary-code candidates are re-scored (from int8) per nearest note wanted. */
@@ -258,9 +264,9 @@ const SQL = {
     SELECT n.id AS id, bm25(notes_fts) AS rank FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND ${VISIBLE} ${WITH_LABEL}
     UNION ALL SELECT n.id, bm25(${KEYED_FTS}) FROM ${KEYED_FTS} f JOIN notes n ON n.id = f.rowid WHERE ${KEYED_FTS} MATCH ? AND ${VISIBLE} ${WITH_LABEL}
   ) ORDER BY rank LIMIT ?`,
-  // Which of some notes hold one word: parameters (match, JSON array of IDs).
-  wordAmong: 'SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))',
-  keyedWordAmong: `SELECT rowid FROM ${KEYED_FTS} WHERE ${KEYED_FTS} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+  // Every note holding one word, unranked: one pass over the word's entries, as ranking by it takes.
+  holding: 'SELECT rowid FROM notes_fts WHERE notes_fts MATCH ?',
+  keyedHolding: `SELECT rowid FROM ${KEYED_FTS} WHERE ${KEYED_FTS} MATCH ?`,
   allowed: `SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)) AND ${VISIBLE.replace('n.scope IN', '+n.scope IN')} ${WITH_LABEL}`,
   visibleTextsAfter: `SELECT n.id, n.content FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED} AND n.id > ? ORDER BY n.id LIMIT ?`,
   countWithLabel: `SELECT count(*) FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED}`,
@@ -279,8 +285,8 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
   'rankedVisible',
   'rankedKeyedToo',
   'rankedVisibleKeyedToo',
-  'wordAmong',
-  'keyedWordAmong',
+  'holding',
+  'keyedHolding',
   'allowed',
   'dataVersion',
   'totalChanges',
@@ -955,24 +961,28 @@ export class NotesStore {
       // itself, so "tea" comes before "team". (Beside other words this would weigh the last one double.)
       return content.length === 1 ? `("${w}" OR "${w}"*)` : `"${w}"*`;
     });
-    // How many of the words each of some notes holds (each note holds one at least).
+    // How many of the words each of some notes holds (each note holds one at least). Each word's notes are
+    // read whole, as the query with any of the words read them already: seeking each note in each word's
+    // entries instead costs more past a few notes.
     const coverageOf = (ids: readonly number[]): Map<number, number> => {
-      const among = JSON.stringify(ids);
-      const coverage = new Map<number, number>();
+      const coverage = new Map(ids.map((id) => [id, 0]));
       for (const term of terms) {
-        const holding = this.#q('wordAmong').all(term, among) as number[];
-        if (keyedToo) holding.push(...(this.#q('keyedWordAmong').all(term, among) as number[]));
-        for (const id of holding) coverage.set(id, (coverage.get(id) ?? 0) + 1);
+        for (const name of keyedToo ? (['holding', 'keyedHolding'] as const) : (['holding'] as const)) {
+          for (const id of this.#q(name).all(term) as number[]) {
+            const held = coverage.get(id);
+            if (held !== undefined) coverage.set(id, held + 1);
+          }
+        }
       }
       return coverage;
     };
     // Notes with some of three or more words: those holding more of them first, then by BM25, so a note with
     // two of three words comes before one with the rarest word alone; and a note with one word only when no
-    // note has two, nor every word (`every`). With two words, each of these holds one. Only notes the viewer
-    // may see are weighed and returned: a note in another scope or under another key never decides which of
-    // the viewer's are listed.
+    // note has two, nor every word (`every`). With two words, each of these holds one; past
+    // MAX_WEIGHED_WORDS, BM25 alone orders them. Only notes the viewer may see are weighed and returned: a
+    // note in another scope or under another key never decides which of the viewer's are listed.
     const bySomeWords = (ids: number[], every: readonly number[]): number[] => {
-      if (ids.length === 0 || terms.length < 3) return ids;
+      if (ids.length === 0 || terms.length < 3 || terms.length > MAX_WEIGHED_WORDS) return ids;
       const visible = this.#allowedInOrder(ids, filter);
       if (visible.length === 0) return visible;
       const coverage = coverageOf(visible);

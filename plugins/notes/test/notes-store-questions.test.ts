@@ -79,6 +79,14 @@ describe('NotesStore#search() with questions as people ask them', () => {
     ]);
   });
 
+  it('weighs the notes of at most 8 words by how many they hold; a longer list is ranked by BM25 alone', async () => {
+    await store.save('default', 'alpha beta', null, null);
+    await store.save('default', 'gamma', null, null);
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa', 'sigma'];
+    expect(await found(words.slice(0, 8).join(' '))).to.deep.equal(['alpha beta']);
+    expect(await found(words.join(' '))).to.have.members(['alpha beta', 'gamma']);
+  });
+
   it('puts a note holding a lone word itself before one holding a longer word it begins', async () => {
     await store.save('default', 'the team meets on Mondays', null, null);
     await store.save('default', 'Alice drinks green tea every morning before work', null, null);
