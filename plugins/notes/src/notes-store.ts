@@ -1362,8 +1362,9 @@ export class NotesStore {
    * loop for long however many notes there are: the notes are read a page at a time, the new vectors written
    * in slices of short transactions into a table of their own (searches keep the old ones meanwhile), and
    * one short transaction puts them in place of the old ones. A crash before it leaves the old vectors as
-   * they were (the next reembed starts its table afresh). A note saved or changed meanwhile keeps the vector
-   * its save gave it; one deleted meanwhile leaves none.
+   * they were (the next reembed starts its table afresh). As before the slices, a note saved meanwhile has
+   * no vector (its save saw another embedder's vectors) and one edited meanwhile its earlier text's, until
+   * the next reembed; one deleted meanwhile leaves none.
    */
   async reembed(batch = 64, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
     if (!this.embedder) throw NotesErrors.error('EMBEDDER_FAILED.notConfigured');
