@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PluginDefinition } from '@mira/core';
+import type { MiraPlugin } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import { REPO_ROOT } from './tools/error-reference.js';
 
@@ -18,14 +18,14 @@ function batteryExample(): string {
 describe("the plugin guide's battery example (docs/plugins.md)", function () {
   this.timeout(20_000);
   let dir: string;
-  let plugin: PluginDefinition<any>;
+  let plugin: MiraPlugin<any>;
   let rt: TestRuntime | undefined;
   before(async () => {
     // Where a plugin outside this repository lives: @mira/core from its node_modules.
     dir = mkdtempSync(join(tmpdir(), 'mira-guide-'));
     symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
     writeFileSync(join(dir, 'battery-plugin.js'), batteryExample());
-    plugin = ((await import(pathToFileURL(join(dir, 'battery-plugin.js')).href)) as { default: PluginDefinition<any> })
+    plugin = ((await import(pathToFileURL(join(dir, 'battery-plugin.js')).href)) as { default: MiraPlugin<any> })
       .default;
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
