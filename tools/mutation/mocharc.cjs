@@ -1,9 +1,11 @@
 // The in-process suites that exercise the mutated files (a test that spawns a `mira` process runs the
 // built dist, which no mutant reaches, so those suites are left to `npm test`). A safety worker thread
 // loads the sources through tsx but runs no mutant (Stryker switches mutants per thread): the safety
-// controller's mutants are killed by its in-process tests.
+// controller's mutants are killed by its in-process tests. fresh-caches.ts first: its root hook clears
+// the text rules' memos before every test.
 module.exports = {
   spec: [
+    'tools/mutation/fresh-caches.ts',
     'core/test/normalize.test.ts',
     'plugins/memory-contract/test/places.test.ts',
     'plugins/memory-tools/test/*.test.ts',
@@ -14,6 +16,7 @@ module.exports = {
     'test/assertion.test.ts',
     'test/attribution.test.ts',
     'test/language-rules.test.ts',
+    'test/language-heldout.test.ts',
     'test/memory-store.sqlite.test.ts',
     'test/memory-store.postgres.test.ts',
     'test/notes.test.ts',

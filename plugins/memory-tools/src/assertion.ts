@@ -31,7 +31,8 @@ import {
 } from './assertion-rules.js';
 
 export type { AssertionRules } from './assertion-rules.js';
-import { likelyLanguages } from './attribution.js';
+import { clearClauseCaches, likelyLanguages } from './attribution.js';
+import { clearMatchFormCache } from './span-match.js';
 
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'iu');
 
@@ -109,6 +110,17 @@ export function assertionRulesFor(utterance: string): AssertionRules | undefined
   return merged;
 }
 const mergedRules = new Map<string, AssertionRules>();
+
+/**
+ * Forgets every memo of the text rules — merged rule sets, global patterns, clause word sets, matching
+ * forms — so a test reads them from cold (a memo made by an earlier test would hide a change).
+ */
+export function clearRuleCaches(): void {
+  mergedRules.clear();
+  globalForms = new WeakMap();
+  clearClauseCaches();
+  clearMatchFormCache();
+}
 
 /** Several rule sets as one: every list holds the patterns of all of them. */
 function mergeRules(all: readonly AssertionRules[]): AssertionRules {
@@ -198,7 +210,7 @@ const BLANK = ' ';
 const scrub = (patterns: readonly RegExp[], text: string) =>
   patterns.reduce((out, pattern) => out.replace(globalOf(pattern), BLANK), text);
 /** Each pattern's global form, compiled once. */
-const globalForms = new WeakMap<RegExp, RegExp>();
+let globalForms = new WeakMap<RegExp, RegExp>();
 function globalOf(pattern: RegExp): RegExp {
   let global = globalForms.get(pattern);
   if (!global) globalForms.set(pattern, (global = new RegExp(pattern, 'giu')));

@@ -55,7 +55,11 @@ interface ClauseWordSets {
   readonly complementizers: ReadonlySet<string>;
   readonly pronouns: ReadonlySet<string>;
 }
-const wordSetCache = new WeakMap<ClauseRules, ClauseWordSets>();
+let wordSetCache = new WeakMap<ClauseRules, ClauseWordSets>();
+/** Forgets the word sets made from the clause tables (tests: a memo made before a mutant hides it). */
+export function clearClauseCaches(): void {
+  wordSetCache = new WeakMap();
+}
 function wordSets(rules: ClauseRules): ClauseWordSets {
   let sets = wordSetCache.get(rules);
   if (!sets) {

@@ -34,6 +34,7 @@ export {
   ENGLISH,
   NOT_ASSERTED_WHY,
   assertionRulesFor,
+  clearRuleCaches,
   notAsserted,
   type AssertionRules,
   type NotAsserted,
