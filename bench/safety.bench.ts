@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'smol-toml';
@@ -26,7 +26,22 @@ export interface SafetyBenchOptions {
   readonly notes: number;
   /** How long a rosbridge mira runs under a CPU hog while its false link-down events are counted. */
   readonly hogSeconds: number;
+  /** The size of the notes export imported while `stop` is typed (bytes, about). */
+  readonly importBytes: number;
   readonly log: (m: string) => void;
+}
+
+/** A `mira-notes` export of about `bytes`: notes of ~500 characters, a label each. */
+function largeExport(bytes: number): string {
+  const notes = Array.from({ length: Math.ceil(bytes / 560) }, (_, i) => ({
+    content: `note ${i}: ${'the charger is behind the kitchen door and the spare bulbs are in the hall cupboard; '.repeat(6)}`,
+    labels: [['home', 'kitchen', 'hall', 'garden'][i % 4]!],
+    private_key: null,
+    created_at: new Date(1_700_000_000_000 + i * 1000).toISOString(),
+    updated_at: new Date(1_700_000_000_000 + i * 1000).toISOString(),
+  }));
+  const exportedAt = new Date(1_700_000_000_000).toISOString();
+  return JSON.stringify({ format: 'mira-notes', version: 1, scope: 'default', exported_at: exportedAt, notes });
 }
 
 const PROBE = join(REPO_ROOT, 'test', 'fixtures', 'safety-probe', 'index.js');
@@ -66,14 +81,14 @@ function writeProfile(dir: string, server: ScriptedModelServer): void {
 }
 
 /** One stop: drive, start the load, type `stop` while the main thread is busy, time both paths. */
-async function measure(mira: MiraProcess, load: (() => void) | undefined): Promise<Sample> {
+async function measure(mira: MiraProcess, load: (() => void) | undefined, settleMs = 300): Promise<Sample> {
   const stopsBefore = mira.stdout.split(STOP_LINE).length - 1;
   mira.say('probe drive 0.3 0 50');
   const driving = Date.now();
   await mira.until(() => mira.probeTwists().some((t) => t.at >= driving && t.linear === 0.3), 'the drive');
   if (load) {
     load();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
   }
   const typed = mira.say('stop');
   const zero = await mira.until(() => mira.probeTwists().find((t) => t.at >= typed && t.linear === 0), 'zero velocity');
@@ -92,15 +107,16 @@ async function scenario(
   samples: number,
   dir: string,
   server: ScriptedModelServer,
-  load: ((mira: MiraProcess) => void) | undefined,
+  load: ((mira: MiraProcess, sample: number) => void) | undefined,
   log: (m: string) => void,
+  settleMs?: number,
 ): Promise<{ name: string; samples: Sample[] }> {
   const results: Sample[] = [];
   for (let i = 0; i < samples; i += 1) {
     writeProfile(dir, server);
     const mira = new MiraProcess(dir);
     await mira.until(() => mira.stderr.includes('probe: watching'), 'the probe watcher');
-    results.push(await measure(mira, load && (() => load(mira))));
+    results.push(await measure(mira, load && (() => load(mira, i)), settleMs));
     log(
       `safety: ${name} ${i + 1}/${samples}: safety ${results.at(-1)!.safetyMs} ms, main ${results.at(-1)!.mainMs ?? `> ${MAIN_CUT_MS}`} ms`,
     );
@@ -304,6 +320,22 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
         server,
         (m) => m.say('notes duplicates'),
         log,
+      ),
+    );
+    // A notes export of about 28 MB (issue 49 item 7), imported into a fresh scope each sample; `stop` is
+    // typed 3 s in, while the import parses and writes.
+    const exportFile = join(dir, 'large-export.json');
+    writeFileSync(exportFile, largeExport(options.importBytes));
+    const megabytes = (statSync(exportFile).size / 1e6).toFixed(1);
+    results.push(
+      await scenario(
+        `notes import of a ${megabytes} MB export`,
+        options.loadedSamples,
+        dir,
+        server,
+        (m, i) => m.say(`notes import ${exportFile} --scope bench${i}`),
+        log,
+        3000,
       ),
     );
     const frozen = await linkLoss('frozen', options.faultSamples, log);
