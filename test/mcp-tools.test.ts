@@ -304,9 +304,10 @@ describe('a hostile MCP server cannot write on the terminal or hurt the runtime 
   });
 
   it('reports an answer over 10 MB as result_too_large, neither a crash nor a timeout', async () => {
+    // Time enough to send 10 MB on a loaded machine: the answer is judged by its size, not its speed.
     rt = await createTestRuntime({
       plugins: [mcpToolsPlugin],
-      tables: { mcp_tools: { servers: [hostile(undefined, ['flood', 'search'])] } },
+      tables: { mcp_tools: { servers: [{ ...hostile(undefined, ['flood', 'search']), timeout_ms: 20_000 }] } },
     });
     const flooded = JSON.parse((await rt.callTool('hostile__flood', {})).content);
     expect(flooded).to.deep.equal({

@@ -102,7 +102,15 @@ function lockedByAProcess(file: string): boolean | undefined {
   } catch {
     return undefined;
   }
-  const { dev, ino } = statSync(file, { bigint: true });
+  let stats: { dev: bigint; ino: bigint };
+  try {
+    stats = statSync(file, { bigint: true });
+  } catch (error) {
+    // Removed since it was seen: the last connection closed, and nobody holds it.
+    if (vanished(error)) return false;
+    throw error;
+  }
+  const { dev, ino } = stats;
   // glibc's major()/minor() of a dev_t; /proc/locks prints them in hex.
   const major = ((dev >> 8n) & 0xfffn) | ((dev >> 32n) & ~0xfffn);
   const minor = (dev & 0xffn) | ((dev >> 12n) & ~0xffn);
@@ -192,13 +200,31 @@ export function assertSideFilesOwn(path: string, header: Buffer | undefined, own
     if (!existsSync(side)) continue;
     const what = suffix === '-wal' ? 'write-ahead log' : 'rollback journal';
     let why: string | undefined;
-    if (header === undefined) why = 'there is no database beside it';
-    else if (suffix === '-wal') {
-      if (statSync(side).size === 0) continue; // empty: nothing in it to apply
-      // A log that a running connection holds (its -shm is locked) is that connection's, on this file.
-      if (existsSync(`${path}-shm`) && lockedByAProcess(`${path}-shm`)) continue;
-      why = whyWalIsForeign(path, header, owner);
-    } else why = whyJournalIsForeign(path, header, owner);
+    try {
+      why = whySideFileIsForeign(path, suffix, header, owner);
+    } catch (error) {
+      // Another process's last connection closed meanwhile and SQLite removed its side files: what is
+      // gone has nothing left to apply.
+      if (vanished(error) && !existsSync(side)) continue;
+      throw error;
+    }
     if (why !== undefined) throw SqliteErrors.error('FOREIGN_SIDE_FILE', { side, path, what, why });
   }
 }
+
+/** Why the side file is not the database's own, or undefined when it is (or has nothing to apply). */
+function whySideFileIsForeign(
+  path: string,
+  suffix: '-journal' | '-wal',
+  header: Buffer | undefined,
+  owner: SideFileOwner,
+): string | undefined {
+  if (header === undefined) return 'there is no database beside it';
+  if (suffix === '-journal') return whyJournalIsForeign(path, header, owner);
+  if (statSync(`${path}-wal`).size === 0) return undefined; // empty: nothing in it to apply
+  // A log that a running connection holds (its -shm is locked) is that connection's, on this file.
+  if (existsSync(`${path}-shm`) && lockedByAProcess(`${path}-shm`)) return undefined;
+  return whyWalIsForeign(path, header, owner);
+}
+
+const vanished = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
