@@ -28,6 +28,7 @@ import {
   NotesErrors,
   GLOBAL_SCOPE,
   MAX_IMPORT_BYTES,
+  jsonNesting,
   noteAge,
   readExport,
   type Note,
@@ -146,24 +147,6 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
 /** How deeply a request body may nest objects and arrays (an export is 3 deep). */
 const MAX_DEPTH = 32;
 
-/** The deepest nesting of `[` and `{` in JSON text, outside strings: one pass, before anything parses it. */
-function nesting(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i += 1; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth -= 1;
-  }
-  return deepest;
-}
-
 /** A request's body, bounded while it arrives. */
 async function readBody(req: IncomingMessage, max = MAX_BODY): Promise<Buffer> {
   let size = 0;
@@ -182,7 +165,7 @@ async function readBody(req: IncomingMessage, max = MAX_BODY): Promise<Buffer> {
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const text = (await readBody(req)).toString('utf8');
-  const depth = nesting(text);
+  const depth = jsonNesting(text);
   if (depth > MAX_DEPTH) {
     throw MindViewErrors.error('BAD_JSON.tooDeep', { depth, max: MAX_DEPTH });
   }

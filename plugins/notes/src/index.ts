@@ -19,7 +19,13 @@ export const NOTES_STORE = storeKey<NotesStore>('notes');
 import { notesTools, searchNotesForAgents } from './tools.js';
 
 export { formatNote, notesCommands } from './commands.js';
-export { MAX_IMPORT_BYTES, validateNotesExport, type PreparedExport, type PreparedNote } from './transfer-format.js';
+export {
+  MAX_IMPORT_BYTES,
+  jsonNesting,
+  validateNotesExport,
+  type PreparedExport,
+  type PreparedNote,
+} from './transfer-format.js';
 export { DIRECT_IMPORT_MAX, SLICE_MS, readExport, type ReadFailure } from './transfer.js';
 export { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
 export {

@@ -119,3 +119,21 @@ export function prepareNote(note: NotesExport['notes'][number]): PreparedNote {
     indexed: indexForm(content),
   };
 }
+
+/** The deepest nesting of `[` and `{` in JSON text, outside strings: one pass, before anything parses it. */
+export function jsonNesting(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i += 1; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return deepest;
+}

@@ -3,34 +3,22 @@
 // The prepared notes go back in batches of about a megabyte each, so the runtime's thread never takes
 // one long message either. See readExport in transfer.ts for the protocol.
 import { parentPort, workerData } from 'node:worker_threads';
-import { prepareNote, validateNotesExport, type NotesExport, type PreparedNote } from './transfer-format.js';
+import {
+  jsonNesting,
+  prepareNote,
+  validateNotesExport,
+  type NotesExport,
+  type PreparedNote,
+} from './transfer-format.js';
 import type { FromTransferWorker, TransferWorkerData } from './transfer.js';
 
 /** Characters of note text per message back. */
 const BATCH_CHARS = 1_000_000;
 
-/** The deepest nesting of `[` and `{` in JSON text, outside strings: one pass, before anything parses it. */
-function nesting(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i += 1; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth -= 1;
-  }
-  return deepest;
-}
-
 function run({ bytes, maxDepth }: TransferWorkerData): FromTransferWorker {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   if (maxDepth !== null) {
-    const depth = nesting(text);
+    const depth = jsonNesting(text);
     if (depth > maxDepth) return { type: 'failed', failure: { kind: 'tooDeep', depth } };
   }
   let data: unknown;
