@@ -36,10 +36,11 @@ function unitForm(grapheme: string): string {
   return unit;
 }
 
-/** Forgets the memoised matching forms (tests and cold-start measurements). */
+/** Forgets the memoised matching forms and word boundaries (tests and cold-start measurements). */
 export function clearMatchFormCache(): void {
   unitCache.clear();
   UNIT_RANGES.length = 0;
+  boundaryCache.clear();
 }
 
 const WHITESPACE = /^\s+$/u;

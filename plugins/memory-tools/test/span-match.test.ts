@@ -260,10 +260,25 @@ describe('findWholeSpan(): where a name or value may end in Korean, Japanese and
     ['a name of two characters ends before a word of two', '王芳怀孕了', '王芳', [0, 2]],
     ['a name begins after a word of two characters', '我的朋友王芳喜欢咖啡', '王芳', [4, 6]],
     ['and after 和', '李娜和王芳喜欢咖啡', '王芳', [3, 5]],
+    // 我|和|王|小明: 和 stands before 王, not before 小明, and 王 may be the surname of 王小明.
+    [
+      'but not after a one-character word that follows 和 (小明 is not in 我和王小明)',
+      '我和王小明住在上海',
+      '小明',
+      undefined,
+    ],
+    ['never inside a word ICU knows, even after 和 and before 很 (平 is not in 和平)', '和平很好', '平', undefined],
+    ['a one-character name ends before a month of two numerals', '张十二月结婚', '张', [0, 1]],
+    ['a name of two characters ends before a word of two that ends the text', '王芳怀孕', '王芳', [0, 2]],
     // Japanese: between Han characters a name ends only before a title.
     ['before a title', '田中部長は紅茶が好き', '田中', [0, 2]],
     ['never inside a full name', '田中太郎は紅茶が好き', '田中', undefined],
     ['before an honorific in kana', '田中さんは紅茶が好き', '田中', [0, 2]],
+    ['never begins inside a word ICU knows (中 is not in 田中さん)', '田中さんは紅茶が好き', '中', undefined],
+    ['begins right after a word in Han (昨日田中さん)', '昨日田中さんが来た', '田中', [2, 4]],
+    ['the title must follow the name at once (田中 is not in 田中太郎様)', '田中太郎様は紅茶が好き', '田中', undefined],
+    // Korean: a value never begins inside a word, not even where the rest of the word is a particle.
+    ['nor begins at a particle inside a word (를 is not in 커피를)', '커피를 좋아해', '를', undefined],
   ];
   for (const [what, haystack, needle, expected] of cases) {
     it(what, () => {
