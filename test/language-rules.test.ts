@@ -10,8 +10,12 @@ import {
   notAsserted,
   toMatchText,
   wholeSpans,
+  UNREAD_LANGUAGE_WORDS,
   type NotAsserted,
 } from '@mira/plugin-memory-tools';
+import { ASSERTION_CORPUS } from './fixtures/assertion-corpus.js';
+import { ATTRIBUTION_CORPUS } from './fixtures/attribution-corpus.js';
+import { HELDOUT_CORPUS } from './fixtures/language-corpus-heldout.js';
 import {
   ATTRIBUTION_CONSTRUCTIONS,
   LANGUAGES,
@@ -124,6 +128,91 @@ describe('choosing the language of the rules', () => {
     expect(cue('هل يحب Bob الشاي؟', 'يحب Bob الشاي')).to.equal('question');
     // A few letters of another script in Latin text do not make it another language.
     expect(cue('Alice likes чай and tea', 'Alice likes чай and tea')).to.equal(undefined);
+  });
+
+  describe('Latin text in a language without rules', () => {
+    // Written as people say these things (negations, hedges, plain statements). Before these rules, most were
+    // read with the English rules (some with German, Portuguese, Dutch or French ones, for a shared word) and
+    // stored as asserted facts, the negations as the opposite of what was said.
+    const unread: Array<[language: string, utterance: string, evidence: string, predicate: string]> = [
+      ['Polish, a negation', 'Anna nie lubi kawy, woli herbatę', 'Anna nie lubi kawy', 'likes'],
+      ['Polish, a hedge', 'Chyba Tomek mieszka teraz w Krakowie', 'Tomek mieszka teraz w Krakowie', 'lives_in'],
+      ['Polish, typed without accents', 'ola nie pije kawy', 'ola nie pije kawy', 'drinks'],
+      ['Polish, a name in its letters', 'Łukasz lubi herbatę', 'Łukasz lubi herbatę', 'likes'],
+      ['Czech, a negation', 'Petr nikdy nepije kávu', 'Petr nikdy nepije kávu', 'drinks'],
+      ['Czech, a plain statement', 'Jana bydlí v Brně', 'Jana bydlí v Brně', 'lives_in'],
+      ['Swedish, a negation', 'Anna gillar inte kaffe', 'Anna gillar inte kaffe', 'likes'],
+      ['Swedish, a plain statement', 'Erik bor i Göteborg', 'Erik bor i Göteborg', 'lives_in'],
+      ['Danish, a negation', 'Mette drikker ikke kaffe', 'Mette drikker ikke kaffe', 'drinks'],
+      ['Norwegian, a negation', 'Kari liker ikke fisk', 'Kari liker ikke fisk', 'likes'],
+      ['Finnish, a negation', 'Matti ei juo kahvia', 'Matti ei juo kahvia', 'drinks'],
+      ['Finnish, a plain statement', 'Liisa asuu Tampereella', 'Liisa asuu Tampereella', 'lives_in'],
+      ['Hungarian, a negation', 'Anna nem iszik kávét', 'Anna nem iszik kávét', 'drinks'],
+      ['Hungarian, a hedge', 'Péter talán Budapesten lakik', 'Péter talán Budapesten lakik', 'lives_in'],
+      ['Turkish, a negation', 'Ayşe kahve sevmiyor', 'Ayşe kahve sevmiyor', 'likes'],
+      ['Turkish, a plain statement', 'Mehmet her sabah çay içiyor', 'Mehmet her sabah çay içiyor', 'drinks'],
+      ['Romanian, a negation (nu is also Dutch)', 'Ana nu bea cafea', 'Ana nu bea cafea', 'drinks'],
+      ['Romanian, a plain statement', 'Mihai locuiește în Cluj', 'Mihai locuiește în Cluj', 'lives_in'],
+      ['Indonesian, a negation', 'Budi tidak suka kopi', 'Budi tidak suka kopi', 'likes'],
+      ['Croatian, a negation (ne is also French)', 'Ivana ne voli kavu', 'Ivana ne voli kavu', 'likes'],
+      ['Vietnamese, by its letters alone', 'Lan không uống cà phê', 'Lan không uống cà phê', 'drinks'],
+    ];
+    for (const [language, utterance, evidence, predicate] of unread) {
+      it(`refuses it, saying the rules do not read it: ${language} (${utterance})`, () => {
+        expect(likelyLanguages(utterance)).to.equal(undefined);
+        expect(cue(utterance, evidence, predicate)).to.equal('language');
+      });
+    }
+
+    it('still reads a question mark first', () => {
+      expect(cue('Anna gillar inte kaffe?', 'Anna gillar inte kaffe', 'likes')).to.equal('question');
+    });
+
+    it('keeps a name written in those letters in a language with rules (a capital says a name)', () => {
+      expect(languageOf('Łukasz likes tea')).to.equal('en');
+      expect(cue('Łukasz likes tea', 'Łukasz likes tea', 'likes')).to.equal(undefined);
+      expect(cue('Søren drinks coffee every morning', 'Søren drinks coffee every morning', 'drinks')).to.equal(
+        undefined,
+      );
+      expect(cue('Ayşe lives in İzmir', 'Ayşe lives in İzmir', 'lives_in')).to.equal(undefined);
+      expect(cue('Łukasz trinkt keinen Kaffee', 'Łukasz trinkt keinen Kaffee', 'not_drinks')).to.equal(undefined);
+      expect(cue('Søren aime le thé', 'Søren aime le thé', 'likes')).to.equal(undefined);
+      // The language with rules still decides its cues.
+      expect(cue('Łukasz does not like tea', 'Łukasz does not like tea', 'likes')).to.equal('negated');
+      // A word in those letters counts once, listed or not: one against English's two is English.
+      expect(languageOf('Tea is herbatę in Polish')).to.equal('en');
+    });
+
+    it('refuses on a tie: also English with a lower-case word in those letters and no more English words (a known limit)', () => {
+      // One Dutch word (nu) and one Romanian (cafea): the safe side.
+      expect(likelyLanguages('Ana nu bea cafea', 1)).to.equal(undefined);
+      // A known limit: English with a lower-case word in such letters and as many English marker words.
+      expect(languageOf('Ada eats smørrebrød')).to.equal(undefined);
+      expect(languageOf('łukasz likes tea')).to.equal(undefined);
+    });
+
+    it('lists only words that no language with rules uses, nor any utterance of the corpora', () => {
+      const listed = new Set(Object.values(UNREAD_LANGUAGE_WORDS).flat());
+      for (const rules of Object.values(CLAUSE_RULES)) {
+        for (const word of [...rules.markers, ...rules.conjunctions, ...rules.relatives, ...rules.complementizers])
+          expect(listed.has(word), `${rules.language}: ${word}`).to.equal(false);
+      }
+      const texts = [
+        ...ASSERTION_CORPUS.map((e) => e.utterance),
+        ...ATTRIBUTION_CORPUS.map((e) => e.evidence),
+        ...LANGUAGE_CORPUS.map((e) => e.utterance),
+        ...HELDOUT_CORPUS.map((e) => e.utterance),
+      ];
+      for (const text of texts) {
+        for (const [word] of text
+          .normalize('NFKC')
+          .toLowerCase()
+          .matchAll(/[\p{L}\p{M}]+/gu))
+          expect(listed.has(word), `${word} in ${text}`).to.equal(false);
+        // And none of them reads as a language without rules.
+        expect(likelyLanguages(text), text).not.to.equal(undefined);
+      }
+    });
   });
 
   it('takes given rules over the chosen ones', () => {

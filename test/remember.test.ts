@@ -701,6 +701,20 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       expect(result.error).to.match(/^the utterance is in a language the assertion rules do not read/);
     });
 
+    it('refuses Latin text in a language without rules, saying so, and admits a name in its letters in English', async () => {
+      // "Anna does not like coffee" in Swedish: read with the English rules it was stored as Anna liking coffee.
+      await store.createEntity({ entityType: 'person', canonicalName: 'Anna' });
+      const result = await expectRejected(
+        'Anna gillar inte kaffe',
+        fact('Anna', 'likes', 'kaffe', 'Anna gillar inte kaffe'),
+        'evidence_not_asserted',
+      );
+      expect(result.error).to.match(/^the utterance is in a language the assertion rules do not read/);
+      await store.createEntity({ entityType: 'person', canonicalName: 'Łukasz' });
+      const { result: english } = await propose('Łukasz likes tea', fact('Łukasz', 'likes', 'tea', 'Łukasz likes tea'));
+      expect(english).to.deep.include({ status: 'applied', outcome: 'created' });
+    });
+
     const asserted: Array<[string, Proposal, string]> = [
       ['Anna', fact('Anna', 'not_drinks', 'Kaffee', 'Anna trinkt keinen Kaffee'), 'Anna trinkt keinen Kaffee'],
       ['Paul', fact('Paul', 'likes', 'le thé', 'Paul aime le thé'), 'Paul aime le thé'],

@@ -65,7 +65,8 @@ export const ENGLISH: AssertionRules = {
 
 /**
  * The rule sets by language, English first. The utterance's language chooses one ({@link assertionRulesFor});
- * text in a script none of them reads is refused, saying so (`language`).
+ * text in a script none of them reads, or in Latin letters in a language none of them is (Polish, Swedish,
+ * Turkish…: see `likelyLanguages`), is refused, saying so (`language`).
  */
 export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = {
   en: ENGLISH,
@@ -82,7 +83,8 @@ export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = {
 
 /**
  * The assertion rules of the utterance's language, chosen as the clause rules are (by its script, then by its
- * words; English when no language's words are used), or undefined for text in a script none of them reads.
+ * words; English when no language's words are used), or undefined for text in a script none of them reads
+ * or in a language without rules (`utterance` as written: a capital says a word is a name).
  * When the words of several languages tie ("Se o João vier, toma café" reads as Portuguese and Spanish), the
  * rules of all of them together: each cue of any of them counts.
  */
@@ -272,7 +274,8 @@ export function notAsserted(
 ): NotAsserted | undefined {
   const { form, at } = ruleForm(utterance);
   const formSpan = [formOffset(at, span[0], utterance.length), formOffset(at, span[1], utterance.length)] as const;
-  const chosen = rules ?? assertionRulesFor(form);
+  // The language from the utterance as written: a capital says a word is a name (Łukasz), not Polish.
+  const chosen = rules ?? assertionRulesFor(utterance);
   if (chosen === undefined) return markedQuestion(form, formSpan) ? 'question' : 'language';
   return decide(form, formSpan, predicate, chosen);
 }

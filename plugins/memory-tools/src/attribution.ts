@@ -19,7 +19,7 @@
  */
 import { caseFold } from '@mira/core';
 import type { MatchText } from './span-match.js';
-import { CLAUSE_RULES, ENGLISH_CLAUSES, type ClauseRules } from './clause-rules.js';
+import { CLAUSE_RULES, ENGLISH_CLAUSES, UNREAD_LANGUAGE_WORDS, type ClauseRules } from './clause-rules.js';
 
 export {
   CLAUSE_RULES,
@@ -33,6 +33,7 @@ export {
   KOREAN_CLAUSES,
   PORTUGUESE_CLAUSES,
   SPANISH_CLAUSES,
+  UNREAD_LANGUAGE_WORDS,
   type ClauseRules,
 } from './clause-rules.js';
 
@@ -104,8 +105,10 @@ const HAN = /\p{Script=Han}/u;
  * used, several when they tie ("Se o João vier": Portuguese and Spanish; "A Rita não adora chocolate":
  * English and Portuguese), English first among them;
  * undefined for text mostly in a script whose rules Mira does not have (Cyrillic, Greek, Arabic, Hebrew,
- * Thai, Devanagari…). With a `slack`, also the languages that many words behind the most used (most used
- * first).
+ * Thai, Devanagari…), and for Latin text in a language without rules: as many of its words say so (see
+ * {@link unreadWords}) as any language with rules has words in it, or more ("Anna nie lubi kawy, woli herbatę",
+ * "Anna gillar inte kaffe"). With a `slack`, also the languages that many words behind the most used (most
+ * used first).
  */
 export function likelyLanguages(text: string, slack = 0): string[] | undefined {
   const script = scriptLanguage(text);
@@ -120,12 +123,44 @@ export function likelyLanguages(text: string, slack = 0): string[] | undefined {
     return { language: rules.language, count: found.filter((word) => markers.has(word)).length };
   });
   const best = Math.max(...counts.map(({ count }) => count));
+  // On a tie the text is taken for the unread language: its words are the surer sign ("Ana nu bea cafea"
+  // holds one Dutch word, nu, and one Romanian, cafea), and refusing is the safe side.
+  const unread = unreadWords(form, found);
+  if (unread > 0 && unread >= best) return undefined;
   if (best === 0) return [ENGLISH_CLAUSES.language];
   // Most words first; among equals in the tables' order, English first (a stable sort).
   return counts
     .filter(({ count }) => count > 0 && count >= best - slack)
     .sort((a, b) => b.count - a.count)
     .map(({ language }) => language);
+}
+
+/** Every word of {@link UNREAD_LANGUAGE_WORDS}, in any of its languages. */
+const UNREAD_WORDS: ReadonlySet<string> = new Set(Object.values(UNREAD_LANGUAGE_WORDS).flat());
+/**
+ * A Latin letter none of the languages with rules writes (English, German, French, Spanish, Italian,
+ * Portuguese, Dutch), in lower case: ł ą ę ś ż ř ě ů ø å æ ı ğ ş ő ű ă ț ð þ…
+ */
+const UNREAD_LETTER = /(?![a-zßàáâãäçèéêëìíîïñòóôõöùúûüÿœ])\p{Script=Latin}/u;
+/** A word as written, for its letters and its case. */
+const WRITTEN_WORD = /[\p{L}\p{M}]+/gu;
+/** A word that begins with a capital: a name ("Łukasz likes tea" is English) or a sentence's first word. */
+const CAPITALISED = /^[\p{Lu}\p{Lt}]/u;
+
+/**
+ * How many words of a Latin text say it is in a language without rules: a word of
+ * {@link UNREAD_LANGUAGE_WORDS}, or a word in lower case (a name is not: "Łukasz", "Søren", "Ayşe") with a
+ * letter none of the languages with rules writes. `form` is the text in NFKC, `found` its words
+ * ({@link words}).
+ */
+function unreadWords(form: string, found: readonly string[]): number {
+  const listed = found.filter((word) => UNREAD_WORDS.has(word)).length;
+  // Printable ASCII has no letter outside a–z (a shortcut: the words below would find none).
+  if (ASCII.test(form)) return listed;
+  const lettered = Array.from(form.matchAll(WRITTEN_WORD), ([word]) => word).filter(
+    (word) => !CAPITALISED.test(word) && UNREAD_LETTER.test(word.toLowerCase()) && !UNREAD_WORDS.has(formOf(word)),
+  ).length;
+  return listed + lettered;
 }
 
 /** The language a text is most likely in ({@link likelyLanguages}: the first), or undefined. */

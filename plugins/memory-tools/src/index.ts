@@ -75,6 +75,7 @@ export {
   KOREAN_CLAUSES,
   PORTUGUESE_CLAUSES,
   SPANISH_CLAUSES,
+  UNREAD_LANGUAGE_WORDS,
   attribute,
   clauseRulesFor,
   crossesClause,
