@@ -4,6 +4,9 @@
 // - Core imports nothing of the memory contract (@mira/memory-contract), and the contract imports no plugin.
 // - A package imports other Mira packages only through their public entry points
 //   (the package name, resolved to dist/index), and only those its package.json declares.
+// - In the notes plugin, only the entry point opens the SQLite notes store: the tools, the commands and the
+//   contract use the NotesStore contract (src/contract.ts), never the implementation (src/notes-store.ts,
+//   src/store/). The Mind view, another package, may not name the implementation either (eslint.config.js).
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -39,6 +42,34 @@ module.exports = {
         path: ['^node_modules/@mira/', '^plugins/'],
         pathNot: ['^node_modules/@mira/core/', '^plugins/memory-contract/'],
       },
+    },
+    {
+      name: 'notes-callers-use-the-contract',
+      severity: 'error',
+      comment:
+        'The notes tools, commands and contract depend on the NotesStore contract (src/contract.ts), not on the SQLite implementation: only the entry point (src/index.ts) opens it.',
+      from: {
+        path: '^plugins/notes/src/',
+        pathNot: '^plugins/notes/src/(index\\.ts|notes-store\\.ts|store/)',
+      },
+      to: { path: '^plugins/notes/src/(notes-store\\.ts|store/)' },
+    },
+    {
+      name: 'notes-contract-imports-types-only',
+      severity: 'error',
+      comment:
+        'The notes contract names what a store does, not how: it imports types only, and only of its own package (the embedder, the key guard, the export format), so it can move to a package of its own as it is.',
+      from: { path: '^plugins/notes/src/contract\\.ts$' },
+      to: {
+        pathNot: '^plugins/notes/src/(embedder|key-guard|transfer-format)\\.ts$',
+      },
+    },
+    {
+      name: 'notes-contract-imports-no-values',
+      severity: 'error',
+      comment: 'The notes contract imports types only (import type): nothing of another module runs when it loads.',
+      from: { path: '^plugins/notes/src/contract\\.ts$' },
+      to: { dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'core-imports-no-store-driver',

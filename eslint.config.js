@@ -25,6 +25,26 @@ export default tseslint.config(
     rules: { 'no-undef': 'off' },
   },
   {
+    // Other packages use note memory through its contract (the NotesStore type): only the notes plugin opens the
+    // SQLite implementation. The layering check holds the same line inside the plugin (.dependency-cruiser.cjs).
+    files: ['core/src/**/*.ts', 'plugins/*/src/**/*.ts'],
+    ignores: ['plugins/notes/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@mira/plugin-notes',
+              importNames: ['SqliteNotesStore'],
+              message: 'use the NotesStore contract; the notes plugin opens the store (NOTES_STORE)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },

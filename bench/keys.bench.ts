@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock, type EpisodeInfo, type ToolDefinition } from '@mira/core';
-import { NotesStore, notesTools, type Viewer } from '@mira/plugin-notes';
+import { SqliteNotesStore, notesTools, type Viewer } from '@mira/plugin-notes';
 import { markdownTable, writeResults } from './lib/report.js';
 import { fmt, loadAverage, rng, summarize } from './lib/stats.js';
 
@@ -29,7 +29,7 @@ export async function keysBench(options: KeysBenchOptions): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mira-bench-keys-'));
   const clock = new ManualClock('2026-06-10T12:00:00.000Z');
   // A limit no run reaches: the bench times the checks, not the lockout (its misses are cleared every round).
-  const store = NotesStore.open(join(dir, 'notes.sqlite3'), {
+  const store = SqliteNotesStore.open(join(dir, 'notes.sqlite3'), {
     clock,
     keyGuard: { misses: 1_000_000, windowMs: 60_000 },
   });

@@ -7,7 +7,7 @@ import {
   NOTES_SCHEMA,
   NOTE_VECTORS_DDL,
   NOTE_VECTORS_TABLE,
-  NotesStore,
+  SqliteNotesStore,
   binaryCode,
   type Embedder,
   type Viewer,
@@ -139,8 +139,8 @@ export async function notesBench(options: NotesBenchOptions): Promise<void> {
   const pick = () => WORDS[50 + Math.floor(random() * 4950)]!;
   const queries = Array.from({ length: options.queries }, () => `${pick()} ${pick()}`);
   const viewer: Viewer = { scopes: ['default', 'global'], key: null, operator: false };
-  const hybridStore = NotesStore.open(path, { embedder });
-  const textStore = NotesStore.open(path);
+  const hybridStore = SqliteNotesStore.open(path, { embedder });
+  const textStore = SqliteNotesStore.open(path);
   const hybrid = await timeEach(queries, (q) => hybridStore.search(viewer, q, null, 10));
   const fullText = await timeEach(queries, (q) => textStore.search(viewer, q, null, 10));
   hybridStore.close();

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { startScriptedModelServer, type ScriptedModelServer } from '@mira/core/testing';
-import { NotesStore } from '@mira/plugin-notes';
+import { SqliteNotesStore } from '@mira/plugin-notes';
 import { DEFAULT_LIVENESS_MS, RosbridgeTransport } from '@mira/plugin-ros2';
 import { startRosbridgeServer, type RosbridgeTestServer } from '../test/helpers/rosbridge-server.js';
 import { MiraProcess } from '../test/helpers/mira-process.js';
@@ -281,7 +281,7 @@ export async function safetyBench(options: SafetyBenchOptions): Promise<void> {
   const server = await startScriptedModelServer([]);
   try {
     log(`safety: writing ${options.notes} notes for Find duplicates…`);
-    const notes = NotesStore.open(join(dir, 'notes.sqlite3'), { log: () => undefined });
+    const notes = SqliteNotesStore.open(join(dir, 'notes.sqlite3'), { log: () => undefined });
     for (let i = 0; i < options.notes; i += 1) {
       await notes.save(
         'default',

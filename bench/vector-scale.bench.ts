@@ -12,7 +12,7 @@ import {
   NOTES_SCHEMA,
   NOTE_VECTORS_DDL,
   NOTE_VECTORS_TABLE,
-  NotesStore,
+  SqliteNotesStore,
   binaryCode,
   cosine,
   type Embedder,
@@ -193,7 +193,7 @@ export async function vectorScaleBench(options: {
   };
   const viewer: Viewer = { scopes: ['default', 'global'], key: null, operator: false };
   options.log(`vector scale: ${options.queries} queries over ${options.notes} notes…`);
-  const store = NotesStore.open(path, { embedder, minSimilarity: -1 });
+  const store = SqliteNotesStore.open(path, { embedder, minSimilarity: -1 });
   const firstSearch = process.hrtime.bigint();
   await store.search(viewer, queries[0]!, null, 10); // builds the in-memory index
   const indexLoadMs = Number(process.hrtime.bigint() - firstSearch) / 1e6;

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { stringify } from 'smol-toml';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
-import { NotesStore } from '@mira/plugin-notes';
+import { SqliteNotesStore } from '@mira/plugin-notes';
 import { EarlyAnswers, SDK_PROTOCOL_VERSIONS } from '@mira/plugin-mcp-server';
 import { MIRA_BIN } from './helpers/run-mira.js';
 
@@ -94,7 +94,7 @@ describe('mira mcp: the first answers, given before the MCP SDK has loaded', fun
     const memory = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
     await memory.createEntity({ entityType: 'person', canonicalName: 'Ada Lovelace' });
     await memory.close();
-    NotesStore.open(join(dir, 'notes.sqlite3')).close();
+    SqliteNotesStore.open(join(dir, 'notes.sqlite3')).close();
     writeFileSync(
       join(dir, 'profile.toml'),
       stringify({

@@ -12,7 +12,7 @@ import { definePlugin, type MiraError } from '@mira/core';
 import { createTestRuntime } from '@mira/core/testing';
 import memoryPlugin, { SqliteMemoryStore } from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
-import notesPlugin, { NotesStore } from '@mira/plugin-notes';
+import notesPlugin, { SqliteNotesStore } from '@mira/plugin-notes';
 import simPlugin from '@mira/plugin-sim';
 import { fromMcpArguments, mcpInputSchema } from '@mira/plugin-mcp-server';
 import { MIRA_BIN, runMira } from './helpers/run-mira.js';
@@ -27,7 +27,7 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
   let stderr = '';
   // The console: it has both stores open, and mira mcp reads beside it.
   let memory: SqliteMemoryStore;
-  let notes: NotesStore;
+  let notes: SqliteNotesStore;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mira-mcp-'));
@@ -42,7 +42,7 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
       sourceKind: 'console',
       links: [{ entityId: ada.id, role: 'subject' }],
     });
-    notes = NotesStore.open(join(dir, 'notes.sqlite3'));
+    notes = SqliteNotesStore.open(join(dir, 'notes.sqlite3'));
     await notes.save('default', 'The charger is behind the lab door', 'place', null);
     await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
     await notes.save('lab', 'The spare battery is in drawer 3', 'place', null);
@@ -319,7 +319,7 @@ describe('mira mcp with no console running', function () {
       const memory = SqliteMemoryStore.open(join(dir, 'memory.sqlite3'));
       await fact(memory, 'Ada Lovelace', 'Ada prefers green tea');
       await memory.close();
-      const notes = NotesStore.open(join(dir, 'notes.sqlite3'));
+      const notes = SqliteNotesStore.open(join(dir, 'notes.sqlite3'));
       await notes.save('default', 'The charger is behind the lab door', 'place', null);
       notes.close();
       writeFileSync(

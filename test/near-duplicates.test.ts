@@ -2,16 +2,16 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NotesStore } from '@mira/plugin-notes';
+import { SqliteNotesStore } from '@mira/plugin-notes';
 import { PARAPHRASE_PAIRS } from '../bench/lib/duplicates-paraphrases.js';
 
-describe('NotesStore#duplicates() on paraphrases', () => {
+describe('SqliteNotesStore#duplicates() on paraphrases', () => {
   let dir: string;
-  let store: NotesStore;
+  let store: SqliteNotesStore;
   let scopes = 0;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'mira-near-duplicates-'));
-    store = NotesStore.open(join(dir, 'notes.sqlite3'));
+    store = SqliteNotesStore.open(join(dir, 'notes.sqlite3'));
   });
   afterEach(() => {
     store.close();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { isMiraError } from '@mira/core';
-import { NotesStore, type NotesExport, type Viewer } from '@mira/plugin-notes';
+import { SqliteNotesStore, type NotesExport, type Viewer } from '@mira/plugin-notes';
 import {
   SCAN_SLICE_STEPS,
   nearDuplicatePairs,
@@ -96,10 +96,10 @@ async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turn
   }
 }
 
-describe('NotesStore#duplicates() over a large scope', function () {
+describe('SqliteNotesStore#duplicates() over a large scope', function () {
   this.timeout(300_000);
   let dir: string;
-  let store: NotesStore;
+  let store: SqliteNotesStore;
   // The planted notes' positions among the fillers (spread over the scope, past the old 5,000 bound).
   const texts = fillers(NOTES, 99);
   const plantedAt = PLANTED.map((_, k) => 300 + k * 330);
@@ -107,7 +107,7 @@ describe('NotesStore#duplicates() over a large scope', function () {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mira-dup-slices-'));
-    store = NotesStore.open(join(dir, 'notes.sqlite3'));
+    store = SqliteNotesStore.open(join(dir, 'notes.sqlite3'));
     await store.importNotes(exportOf('big', texts));
     await store.importNotes(exportOf('mid', texts.slice(0, 6_000)));
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { DIRECT_IMPORT_MAX, NotesStore, readExport, type NotesExport, type Viewer } from '@mira/plugin-notes';
+import { DIRECT_IMPORT_MAX, SqliteNotesStore, readExport, type NotesExport, type Viewer } from '@mira/plugin-notes';
 
 // Issue 49 item 7: a large import (and export) never holds the runtime's thread for long, stays all or
 // nothing through a SIGKILL, and lets another process write meanwhile. Real SQLite files, real processes.
@@ -87,15 +87,15 @@ const until = async (condition: () => boolean, timeoutMs: number) => {
   }
 };
 
-describe('NotesStore: a large import in slices (issue 49 item 7)', function () {
+describe('SqliteNotesStore: a large import in slices (issue 49 item 7)', function () {
   this.timeout(180_000);
   let dir: string;
   let path: string;
-  let store: NotesStore;
+  let store: SqliteNotesStore;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'mira-import-slices-'));
     path = join(dir, 'notes.db');
-    store = NotesStore.open(path);
+    store = SqliteNotesStore.open(path);
   });
   afterEach(() => {
     store.close();
@@ -212,7 +212,7 @@ describe('NotesStore: a large import in slices (issue 49 item 7)', function () {
       const recordLeft = committed.get() === 1;
       raw.close();
       store.close();
-      store = NotesStore.open(path, { log: () => {} });
+      store = SqliteNotesStore.open(path, { log: () => {} });
       const count = store.count(operator('imported'));
       if (when === 'while staging') expect(count).to.equal(0);
       else {

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { stringify } from 'smol-toml';
 import { ManualClock } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
-import notesPlugin, { KeyGuard, NOTES_STORE, NotesStore } from '@mira/plugin-notes';
+import notesPlugin, { KeyGuard, NOTES_STORE, SqliteNotesStore } from '@mira/plugin-notes';
 import { MIRA_BIN } from './helpers/run-mira.js';
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
@@ -90,7 +90,9 @@ describe('the key guard: wrong keys per scope and origin, kept beside the notes 
     const notesFile = join(rt.dir, 'notes.sqlite3');
     for (let i = 0; i < 5; i++) await search(`g${i}`, 'attention');
     await new Promise((resolve) => setImmediate(resolve));
-    const guard = rt.app.kernel.store(NOTES_STORE).keyGuard.file;
+    const store = rt.app.kernel.store(NOTES_STORE);
+    expect(store).to.be.instanceOf(SqliteNotesStore);
+    const guard = (store as SqliteNotesStore).keyGuard.file;
     expect(guard).to.equal(`${notesFile}.key-guard/misses`);
     expect(mode(`${notesFile}.key-guard`)).to.equal('700');
     expect(mode(guard)).to.equal('600');
@@ -187,11 +189,11 @@ describe('KeyGuard (its file shared by processes)', () => {
 describe('mira mcp: the wrong-key budget survives restarts (real processes)', function () {
   this.timeout(120_000);
   let dir: string;
-  let notes: NotesStore;
+  let notes: SqliteNotesStore;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mira-mcp-guard-'));
     // The console: mira mcp reads beside it.
-    notes = NotesStore.open(join(dir, 'notes.sqlite3'));
+    notes = SqliteNotesStore.open(join(dir, 'notes.sqlite3'));
     await notes.save('default', 'The dock code is 4711', 'secret', 'k-9');
     writeFileSync(
       join(dir, 'profile.toml'),

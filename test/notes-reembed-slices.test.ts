@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { hashedBagOfWords } from '@mira/core/testing';
-import { NotesStore, type Embedder, type NotesExport, type Viewer } from '@mira/plugin-notes';
+import { SqliteNotesStore, type Embedder, type NotesExport, type Viewer } from '@mira/plugin-notes';
 
 // Issue 49 item 7: `notes reembed` never holds the runtime's thread for long, however many notes, and the
 // vectors are replaced all at once. Real SQLite files.
@@ -73,7 +73,7 @@ async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turn
   }
 }
 
-describe('NotesStore#reembed() over many notes', function () {
+describe('SqliteNotesStore#reembed() over many notes', function () {
   this.timeout(300_000);
   let dir: string;
   let path: string;
@@ -81,7 +81,7 @@ describe('NotesStore#reembed() over many notes', function () {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mira-reembed-slices-'));
     path = join(dir, 'notes.sqlite3');
-    const store = NotesStore.open(path, { embedder: embedder('test:first', 32) });
+    const store = SqliteNotesStore.open(path, { embedder: embedder('test:first', 32) });
     await store.importNotes(exportOf(NOTES));
     store.close();
   });
@@ -103,7 +103,7 @@ describe('NotesStore#reembed() over many notes', function () {
     db.prepare(`INSERT INTO ${VECTORS}_next VALUES (1, x'00', x'00')`).run();
     db.close();
     let deleted = 0;
-    const store: NotesStore = NotesStore.open(path, {
+    const store: SqliteNotesStore = SqliteNotesStore.open(path, {
       // A note deleted while the notes are embedded leaves no vector.
       embedder: embedder('test:second', 16, () => (deleted = store.delete(5, operator, 'big').id)),
     });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NotesStore, QuantizedIndex, binaryCode, cosine, type Embedder, type Viewer } from '@mira/plugin-notes';
+import { SqliteNotesStore, QuantizedIndex, binaryCode, cosine, type Embedder, type Viewer } from '@mira/plugin-notes';
 
 // Drinks share one direction, places another: "beverage" is near "tea" without sharing a word.
 const CONCEPTS: Record<string, number> = { tea: 0, coffee: 0, beverage: 0, dock: 1, door: 1, charger: 1 };
@@ -23,13 +23,13 @@ describe('note vectors: the binary-code index with exact re-scoring', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'mira-vectors-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const found = async (store: NotesStore, query: string) =>
+  const found = async (store: SqliteNotesStore, query: string) =>
     (await store.search(viewer, query)).hits.map((h) => h.note.content);
 
   it('sees what another connection to the same file appends, changes and deletes', async () => {
     const path = join(dir, 'notes.sqlite3');
-    const mine = NotesStore.open(path, { embedder });
-    const other = NotesStore.open(path, { embedder });
+    const mine = SqliteNotesStore.open(path, { embedder });
+    const other = SqliteNotesStore.open(path, { embedder });
     try {
       await mine.save('default', 'Alice drinks green tea', null, null);
       expect(await found(mine, 'beverage')).to.deep.equal(['Alice drinks green tea']); // index built
@@ -48,7 +48,7 @@ describe('note vectors: the binary-code index with exact re-scoring', () => {
   });
 
   it('keeps its own writes in step without another process', async () => {
-    const store = NotesStore.open(join(dir, 'notes.sqlite3'), { embedder });
+    const store = SqliteNotesStore.open(join(dir, 'notes.sqlite3'), { embedder });
     try {
       await store.save('default', 'The charger is in the hall', null, null);
       expect(await found(store, 'dock')).to.deep.equal(['The charger is in the hall']);

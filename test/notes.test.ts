@@ -12,7 +12,7 @@ import {
   type ScriptedModelServer,
   type TestRuntime,
 } from '@mira/core/testing';
-import notesPlugin, { NotesStore, NOTES_STORE } from '@mira/plugin-notes';
+import notesPlugin, { SqliteNotesStore, NOTES_STORE } from '@mira/plugin-notes';
 import openaiPlugin from '@mira/plugin-openai';
 
 // A toy semantic embedder: drinks share a dimension, so "beverage" is near "tea" without sharing a word.
@@ -641,7 +641,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       db.exec("DELETE FROM notes_fts WHERE rowid IN (SELECT id FROM notes WHERE content LIKE 'Morning%')");
       db.close();
       const before = dbHash();
-      const reopened = NotesStore.open(dbPath());
+      const reopened = SqliteNotesStore.open(dbPath());
       const viewer = { scopes: ['default', 'global'], key: null, operator: false };
       const search = async (query: string) =>
         (await reopened.search(viewer, query)).hits.map((h) => h.note.content).sort();
@@ -696,7 +696,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       db.exec("INSERT INTO notes_fts (rowid, content, labels) SELECT id, content, 'preference' FROM notes");
       db.close();
       const before = dbHash();
-      const reopened = NotesStore.open(dbPath());
+      const reopened = SqliteNotesStore.open(dbPath());
       try {
         const viewer = { scopes: ['default', 'global'], key: null, operator: false };
         expect((await reopened.search(viewer, 'teas')).hits.map((h) => h.note.content)).to.deep.equal([
@@ -795,7 +795,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
         db.exec(copy);
         db.exec('DROP TABLE note_vectors_v3');
         db.close();
-        const reopened = NotesStore.open(dbPath(), {
+        const reopened = SqliteNotesStore.open(dbPath(), {
           embedder: {
             name: 'openai:toy-embed',
             destination: 'x',
@@ -1070,7 +1070,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       db.exec('DROP INDEX notes_by_scope_created; DROP INDEX notes_by_scope_length');
       db.close();
       const before = dbHash();
-      const reopened = NotesStore.open(dbPath());
+      const reopened = SqliteNotesStore.open(dbPath());
       try {
         const viewer = { scopes: ['default', 'global'], key: null, operator: true };
         const rows = reopened.browse(viewer, { limit: 500 }).notes;
@@ -1137,7 +1137,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       // Another sort, the same notes: the same counts.
       expect(store.browse(viewer, { sort: 'longest' }).counts).to.deep.equal(counts());
       // Another process writes (another connection to the same file).
-      const other = NotesStore.open(dbPath());
+      const other = SqliteNotesStore.open(dbPath());
       try {
         await other.save('global', 'Bins go out on Tuesday', null, null);
       } finally {

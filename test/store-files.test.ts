@@ -21,7 +21,7 @@ import Database from 'better-sqlite3';
 import { isMiraError, type MiraError } from '@mira/core';
 import { createTestRuntime } from '@mira/core/testing';
 import memoryPlugin, { MEMORY_SCHEMA, SqliteMemoryStore } from '@mira/plugin-memory';
-import notesPlugin, { NOTES_SCHEMA, NotesStore } from '@mira/plugin-notes';
+import notesPlugin, { NOTES_SCHEMA, SqliteNotesStore } from '@mira/plugin-notes';
 import { MIRA_APPLICATION_IDS, ensureParentDirectory } from '@mira/sqlite';
 import { MIRA_BIN, REPO_ROOT, runMira } from './helpers/run-mira.js';
 
@@ -52,7 +52,7 @@ const listing = (dir: string) => readdirSync(dir).sort();
 type Kind = 'memory' | 'notes';
 const STORES: Record<Kind, { open(path: string): { close(): unknown }; other: Kind; version: number }> = {
   memory: { open: (path) => SqliteMemoryStore.open(path), other: 'notes', version: MEMORY_SCHEMA.version },
-  notes: { open: (path) => NotesStore.open(path), other: 'memory', version: NOTES_SCHEMA.version },
+  notes: { open: (path) => SqliteNotesStore.open(path), other: 'memory', version: NOTES_SCHEMA.version },
 };
 
 function sqlite(path: string, sql: string, pragmas: string[] = []): void {

@@ -8,7 +8,7 @@ import {
   type ConsoleOutput,
   type Progress,
 } from '@mira/core';
-import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './notes-store.js';
+import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './contract.js';
 import { MAX_IMPORT_BYTES } from './transfer-format.js';
 import { readExport } from './transfer.js';
 import type { KeyLockout } from './key-guard.js';

@@ -10,11 +10,12 @@ import { EPISODE_ORIGINS, definePlugin, storeKey, type EpisodeOrigin, type MiraP
 import { ensureParentDirectory, requireDatabasePath } from '@mira/sqlite';
 import { notesCommands } from './commands.js';
 import { OpenAIEmbedder, type Embedder, type EmbeddingConfig } from './embedder.js';
-import { DEFAULT_MIN_SIMILARITY, NotesStore } from './notes-store.js';
+import { DEFAULT_MIN_SIMILARITY, SqliteNotesStore } from './notes-store.js';
+import type { NotesStore } from './contract.js';
 import { DEFAULT_KEY_GUARD } from './key-guard.js';
 import { NotesErrors } from './errors.js';
 
-/** The key of the notes store: `kernel.stores.get(NOTES_STORE)` is the profile's {@link NotesStore}. */
+/** The key of the notes store: `kernel.stores.get(NOTES_STORE)` is the profile's {@link NotesStore} (its contract). */
 export const NOTES_STORE = storeKey<NotesStore>('notes');
 import { notesTools, searchNotesForAgents } from './tools.js';
 
@@ -38,19 +39,27 @@ export {
 } from './key-guard.js';
 export {
   GLOBAL_SCOPE,
-  NotesStore,
   BROWSE_SORTS,
   MAX_BROWSE_PAGE,
   UNLABELED,
   foldForFilter,
   type BrowseCounts,
+  type BrowseOptions,
   type BrowsePage,
   type BrowseSort,
+  type DuplicatePair,
+  type DuplicatesOptions,
+  type EmbeddingState,
+  type LabelCount,
   type Note,
-  type NotesExport,
+  type NotesStore,
+  type ScopeCounts,
   type SearchHit,
+  type SearchResult,
   type Viewer,
-} from './notes-store.js';
+} from './contract.js';
+export { SqliteNotesStore } from './notes-store.js';
+export type { NotesExport } from './transfer-format.js';
 export { NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 export { NotesErrorCodes, NotesErrors } from './errors.js';
 export { QuantizedIndex, binaryCode, cosine, type VectorFilter } from './vector-index.js';
@@ -168,7 +177,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
         open: async () => {
           const readOnly = kernel.runtime.readOnly;
           if (!readOnly) ensureParentDirectory(path);
-          const store = NotesStore.open(path, {
+          const store = SqliteNotesStore.open(path, {
             clock: kernel.clock,
             embedder,
             minSimilarity: embedding.min_similarity,

@@ -7,6 +7,26 @@ import { nearDuplicatePairsInSlices, SCAN_SLICE_MS, scanWork } from './near-dupl
 import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
 import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
 import { NotesErrors } from './errors.js';
+import {
+  BROWSE_SORTS,
+  MAX_BROWSE_PAGE,
+  UNLABELED,
+  foldForFilter,
+  type BrowseCounts,
+  type BrowseOptions,
+  type BrowsePage,
+  type BrowseSort,
+  type DuplicatePair,
+  type DuplicatesOptions,
+  type EmbeddingState,
+  type LabelCount,
+  type Note,
+  type NotesStore,
+  type ScopeCounts,
+  type SearchHit,
+  type SearchResult,
+  type Viewer,
+} from './contract.js';
 import type { NotesExport, PreparedExport, PreparedNote } from './transfer-format.js';
 import {
   exportNotes,
@@ -29,32 +49,7 @@ import {
   searchWords,
 } from './text.js';
 
-/** The shared scope every session reads and only the operator writes. */
-export const GLOBAL_SCOPE = 'global';
 const SCOPE_NAME = new RegExp(SCOPE_NAME_PATTERN);
-
-/** One note. */
-export interface Note {
-  readonly id: number;
-  readonly scope: string;
-  readonly content: string;
-  /** Labels in insertion order; empty shows as `unlabeled`. */
-  readonly labels: readonly string[];
-  /** Plaintext key; only the operator's views show it. */
-  readonly privateKey: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
-
-/**
- * Who is looking. A model call sees notes in `scopes` that are unkeyed or
- * whose key it passes; the operator sees every note in `scopes`.
- */
-export interface Viewer {
-  readonly scopes: readonly string[];
-  readonly key: string | null;
-  readonly operator: boolean;
-}
 
 /**
  * The index a key check uses. Made at every writable open: files from before have none, and schema
@@ -71,43 +66,6 @@ const KEY_INDEX_DDL =
  */
 const ORDER_INDEXES_DDL = `CREATE INDEX IF NOT EXISTS notes_by_scope_created ON notes (scope, created_at, id);
 CREATE INDEX IF NOT EXISTS notes_by_scope_length ON notes (scope, length(content), id);`;
-
-/** One search hit with its fused score. */
-export interface SearchHit {
-  readonly note: Note;
-  readonly score: number;
-}
-
-/** How a page of notes is ordered: newest or oldest first, longest or shortest, or by first label. */
-export type BrowseSort = 'newest' | 'oldest' | 'longest' | 'shortest' | 'label';
-export const BROWSE_SORTS: readonly BrowseSort[] = ['newest', 'oldest', 'longest', 'shortest', 'label'];
-/** The most notes one page holds. */
-export const MAX_BROWSE_PAGE = 500;
-
-/** One page of the notes a viewer may see, as the Mind view shows them. */
-export interface BrowsePage {
-  readonly notes: Note[];
-  /** The cursor of the next page, or null on the last. */
-  readonly next: string | null;
-  /** The counts, unless a later page was asked for without them (they are the first page's). */
-  readonly counts: BrowseCounts | null;
-}
-
-/** What a scope holds, for the page's count line and label chips. */
-export interface BrowseCounts {
-  /** Every note the viewer may see. */
-  readonly total: number;
-  /** The notes that pass the label and the filter. */
-  readonly matching: number;
-  /** The ten most common labels among every note the viewer may see (`unlabeled` for notes without). */
-  readonly labels: Array<{ label: string; count: number }>;
-}
-
-/** Text as the browse filter compares it: compatibility forms, no accents, lower case (`Café` ~ `cafe`). */
-export const foldForFilter = (text: string): string => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-
-/** The label a note without labels is listed under. */
-export const UNLABELED = 'unlabeled';
 
 /** The notes one read of a duplicates scan takes (each read is a short statement between two slices). */
 const DUPLICATES_PAGE = 500;
@@ -140,8 +98,6 @@ const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolea
  */
 const BROWSE_FILTER = `mira_has_words(n.content || char(10) || coalesce((SELECT group_concat(l.label, char(10))
   FROM note_labels l WHERE l.note_id = n.id), '${UNLABELED}') || char(10) || coalesce(n.private_key, ''), ?)`;
-
-export type { NotesExport } from './transfer-format.js';
 
 interface NoteRow {
   id: number;
@@ -298,7 +254,7 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
  * kept in step in the same transaction, and sqlite-vec vectors recorded with
  * the embedder's name and dimension.
  */
-export class NotesStore {
+export class SqliteNotesStore implements NotesStore {
   readonly path: string;
   readonly embedder: Embedder | undefined;
   /** The scope the runtime's session reads and writes now (the plugin sets it; `default` otherwise). */
@@ -363,13 +319,13 @@ export class NotesStore {
       /** Wrong keys a scope takes per window (default {@link DEFAULT_KEY_GUARD}). */
       keyGuard?: KeyGuardLimits;
     } = {},
-  ): NotesStore {
+  ): SqliteNotesStore {
     const db = options.readOnly
       ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA)
       : openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA);
     sqliteVec.load(db);
     const log = options.log ?? ((message: string) => process.stderr.write(`mira: ${message}\n`));
-    const store = new NotesStore(
+    const store = new SqliteNotesStore(
       path,
       db,
       options.clock ?? systemClock,
@@ -444,12 +400,7 @@ export class NotesStore {
   }
 
   /** The embedder the stored vectors came from, and whether the configured one differs. */
-  embeddingState(): {
-    stored: string | undefined;
-    dimension: number | undefined;
-    configured: string | undefined;
-    mismatch: boolean;
-  } {
+  embeddingState(): EmbeddingState {
     const stored = this.#meta('embedder');
     const dimension = this.#meta('dimension');
     const configured = this.embedder?.name;
@@ -780,8 +731,8 @@ export class NotesStore {
   }
 
   /** Labels of the notes the viewer may see, most common first. */
-  labels(viewer: Viewer): Array<{ label: string; count: number }> {
-    return this.#q('labels').all(...this.#filterParams(viewer)) as Array<{ label: string; count: number }>;
+  labels(viewer: Viewer): LabelCount[] {
+    return this.#q('labels').all(...this.#filterParams(viewer)) as LabelCount[];
   }
 
   /**
@@ -791,18 +742,7 @@ export class NotesStore {
    * the page before), so a page costs the same however deep it is (keyset paging).
    * @throws MiraError MIRA_ERR_NOTES_BROWSE_INVALID for an unknown sort or a malformed cursor
    */
-  browse(
-    viewer: Viewer,
-    options: {
-      readonly sort?: BrowseSort;
-      readonly label?: string | null;
-      readonly filter?: string;
-      readonly after?: string | null;
-      readonly limit?: number;
-      /** Whether to count (default true); a later page can leave it to the first page's counts. */
-      readonly counts?: boolean;
-    } = {},
-  ): BrowsePage {
+  browse(viewer: Viewer, options: BrowseOptions = {}): BrowsePage {
     const sort = options.sort ?? 'newest';
     const order = BROWSE_ORDER[sort];
     if (viewer.scopes.length === 0) throw NotesErrors.error('SCOPE_INVALID.unknown', { scope: '' });
@@ -915,12 +855,7 @@ export class NotesStore {
    * Full text first, then vector similarity, fused by reciprocal rank. With
    * no embedder (or vectors from another one) it is full-text only and says so.
    */
-  async search(
-    viewer: Viewer,
-    query: string,
-    label: string | null = null,
-    limit = 10,
-  ): Promise<{ hits: SearchHit[]; mode: 'hybrid' | 'full-text'; why?: string }> {
+  async search(viewer: Viewer, query: string, label: string | null = null, limit = 10): Promise<SearchResult> {
     // Bounded before any work: a 1 MB query would hold the index for a minute.
     if ([...query].length > MAX_QUERY_LENGTH) {
       throw NotesErrors.error('QUERY_TOO_LONG', { MAX_QUERY_LENGTH });
@@ -1134,14 +1069,7 @@ export class NotesStore {
    * snapshot: a note changed during the scan is compared as it was read, one deleted is left out.
    * @throws MiraError MIRA_ERR_NOTES_STOPPED once `signal` is aborted (nothing is changed)
    */
-  async duplicates(
-    viewer: Viewer,
-    options: {
-      readonly label?: string | null;
-      readonly onProgress?: (done: number, total: number) => void;
-      readonly signal?: AbortSignal;
-    } = {},
-  ): Promise<Array<{ a: Note; b: Note; similarity: number }>> {
+  async duplicates(viewer: Viewer, options: DuplicatesOptions = {}): Promise<DuplicatePair[]> {
     const wanted = labelFilter(options.label ?? null);
     const params = [...this.#filterParams(viewer), wanted, wanted, wanted];
     const { signal } = options;
@@ -1186,7 +1114,7 @@ export class NotesStore {
       }
       return notes.get(id);
     };
-    const pairs: Array<{ a: Note; b: Note; similarity: number }> = [];
+    const pairs: DuplicatePair[] = [];
     let start = performance.now();
     for (const { i, j, similarity } of found) {
       const [a, b] = [note(ids[i]!), note(ids[j]!)];
@@ -1205,7 +1133,7 @@ export class NotesStore {
    * What a duplicates scan of the viewer's notes can be narrowed to: how many notes there are, and
    * every label with its count, `unlabeled` included, most common first.
    */
-  labelCounts(viewer: Viewer): { total: number; labels: Array<{ label: string; count: number }> } {
+  labelCounts(viewer: Viewer): { total: number; labels: LabelCount[] } {
     const none = this.#q('countWithLabel').get(
       ...this.#filterParams(viewer),
       UNLABELED,
@@ -1434,8 +1362,8 @@ export class NotesStore {
   }
 
   /** Notes per scope. */
-  countsByScope(): Array<{ scope: string; notes: number; keyed: number }> {
-    return this.#q('countsByScope').all() as Array<{ scope: string; notes: number; keyed: number }>;
+  countsByScope(): ScopeCounts[] {
+    return this.#q('countsByScope').all() as ScopeCounts[];
   }
 
   /** Closes the file; closing again does nothing. Misses not yet written are written first. */

@@ -8,7 +8,7 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '@mira/core';
-import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './notes-store.js';
+import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './contract.js';
 import type { KeyLockout, KeyOrigin } from './key-guard.js';
 import { NotesErrorCodes, NotesErrors } from './errors.js';
 import { MAX_QUERY_LENGTH, NOTE_ADVERTISED_CAP, NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';

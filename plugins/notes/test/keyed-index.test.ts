@@ -3,19 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { NotesStore, type Viewer } from '@mira/plugin-notes';
+import { SqliteNotesStore, type Viewer } from '@mira/plugin-notes';
 
 const viewer = (key: string | null): Viewer => ({ scopes: ['default', 'global'], key, operator: false });
 const contents = (hits: Array<{ note: { content: string } }>) => hits.map((h) => h.note.content);
 
-describe('NotesStore: keyed notes have a full-text index of their own', () => {
+describe('SqliteNotesStore: keyed notes have a full-text index of their own', () => {
   let dir: string;
   let path: string;
-  let store: NotesStore;
+  let store: SqliteNotesStore;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mira-keyed-index-'));
     path = join(dir, 'notes.sqlite3');
-    store = NotesStore.open(path);
+    store = SqliteNotesStore.open(path);
     for (let i = 0; i < 60; i++)
       await store.save('default', `the lighthouse code ${i} is ${1000 + i}`, null, 'k-right');
     await store.save('default', 'the harbour is quiet', null, null);
@@ -66,7 +66,7 @@ describe('NotesStore: keyed notes have a full-text index of their own', () => {
       "INSERT INTO notes_fts (rowid, content, labels) SELECT id, content, '' FROM notes WHERE key_digest IS NOT NULL",
     );
     db.close();
-    store = NotesStore.open(path);
+    store = SqliteNotesStore.open(path);
     const check = new Database(path, { readonly: true });
     try {
       expect(check.prepare("SELECT count(*) FROM notes_fts WHERE notes_fts MATCH 'lighthouse'").pluck().get()).to.equal(

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMiraError, type MiraError } from '@mira/core';
-import { NotesStore, type BrowsePage, type BrowseSort, type Viewer } from '@mira/plugin-notes';
+import { SqliteNotesStore, type BrowsePage, type BrowseSort, type Viewer } from '@mira/plugin-notes';
 import { exportOf, many, operator } from './support.js';
 
 /**
@@ -12,9 +12,9 @@ import { exportOf, many, operator } from './support.js';
  * the page it repeats, instead of looping for ever (`browse` is synchronous, so mocha's timeout never fires).
  */
 function walk(
-  store: NotesStore,
+  store: SqliteNotesStore,
   viewer: Viewer,
-  options: Parameters<NotesStore['browse']>[1],
+  options: Parameters<SqliteNotesStore['browse']>[1],
   limit: number,
   notes: number,
 ) {
@@ -38,12 +38,12 @@ function walk(
   return { ids, sizes, last: page };
 }
 
-describe('NotesStore.browse: a page at a time, filtered, sorted and counted in SQL', () => {
+describe('SqliteNotesStore.browse: a page at a time, filtered, sorted and counted in SQL', () => {
   let dir: string;
-  let store: NotesStore;
+  let store: SqliteNotesStore;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'mira-browse-'));
-    store = NotesStore.open(join(dir, 'notes.sqlite3'));
+    store = SqliteNotesStore.open(join(dir, 'notes.sqlite3'));
   });
   afterEach(() => {
     store.close();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NotesStore, type Embedder, type Viewer } from '@mira/plugin-notes';
+import { SqliteNotesStore, type Embedder, type Viewer } from '@mira/plugin-notes';
 import { exportOf, many, operator } from './support.js';
 
 // Search with more notes than its pools hold: 50 full-text candidates (5 × the limit, at least 50), 200
@@ -41,14 +41,14 @@ class PlacedEmbedder implements Embedder {
   }
 }
 
-describe('NotesStore search past its pools (hundreds of notes)', function () {
+describe('SqliteNotesStore search past its pools (hundreds of notes)', function () {
   this.timeout(60_000);
   let dir: string;
   let path: string;
   let embedder: PlacedEmbedder;
-  const opened: NotesStore[] = [];
+  const opened: SqliteNotesStore[] = [];
   const open = (options: { embedder?: Embedder; minSimilarity?: number } = { embedder }) => {
-    const store = NotesStore.open(path, { ...options, log: () => {} });
+    const store = SqliteNotesStore.open(path, { ...options, log: () => {} });
     opened.push(store);
     return store;
   };
@@ -61,9 +61,9 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
     for (const store of opened.splice(0)) store.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const contents = async (store: NotesStore, query: string, label: string | null = null, limit = 10) =>
+  const contents = async (store: SqliteNotesStore, query: string, label: string | null = null, limit = 10) =>
     (await store.search(operator(), query, label, limit)).hits.map((h) => h.note.content);
-  const idOf = (store: NotesStore, content: string) =>
+  const idOf = (store: SqliteNotesStore, content: string) =>
     store.recent(operator(), 1000).find((n) => n.content === content)!.id;
 
   describe('the binary-code index, kept by two connections to one file', () => {
@@ -227,7 +227,7 @@ describe('NotesStore search past its pools (hundreds of notes)', function () {
   });
 
   describe('the full-text pool', () => {
-    let plain: NotesStore;
+    let plain: SqliteNotesStore;
     beforeEach(() => (plain = open({})));
 
     it('redoes the ranking with the label filter when unlabelled notes fill the pool', async () => {

@@ -2,15 +2,15 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NotesStore, type Viewer } from '@mira/plugin-notes';
+import { SqliteNotesStore, type Viewer } from '@mira/plugin-notes';
 import { model, operator } from './support.js';
 
-describe('NotesStore#search() with questions as people ask them', () => {
+describe('SqliteNotesStore#search() with questions as people ask them', () => {
   let dir: string;
-  let store: NotesStore;
+  let store: SqliteNotesStore;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'mira-notes-questions-'));
-    store = NotesStore.open(join(dir, 'notes.sqlite3'));
+    store = SqliteNotesStore.open(join(dir, 'notes.sqlite3'));
   });
   afterEach(() => {
     store.close();

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { ManualClock, isMiraError, type MiraError } from '@mira/core';
 import { hashedBagOfWords } from '@mira/core/testing';
-import { NotesStore, type Embedder, type Viewer } from '@mira/plugin-notes';
+import { SqliteNotesStore, type Embedder, type Viewer } from '@mira/plugin-notes';
 import { exportOf, model, operator } from './support.js';
 
 /** The embedding server as the store sees it: deterministic vectors, or a failure, or another size. */
@@ -44,13 +44,13 @@ async function rejected(promise: Promise<unknown>): Promise<MiraError> {
 }
 
 const AT = '2026-04-01T08:00:00.000Z';
-describe('NotesStore, called directly', () => {
+describe('SqliteNotesStore, called directly', () => {
   let dir: string;
   let path: string;
   let embedder: ScriptedEmbedder;
   let logged: string[];
   let clock: ManualClock;
-  let store: NotesStore;
+  let store: SqliteNotesStore;
   /** What the file holds for a note: its row, labels, full-text row and vector (another connection's view). */
   const traces = (id: number) => {
     const db = new Database(path, { readonly: true });
@@ -75,7 +75,7 @@ describe('NotesStore, called directly', () => {
     embedder = new ScriptedEmbedder();
     logged = [];
     clock = new ManualClock(AT);
-    store = NotesStore.open(path, { embedder, clock, log: (m) => logged.push(m) });
+    store = SqliteNotesStore.open(path, { embedder, clock, log: (m) => logged.push(m) });
   });
   afterEach(() => {
     store.close();
@@ -173,7 +173,7 @@ describe('NotesStore, called directly', () => {
   });
 
   it('never lets stop-words match alone in full text', async () => {
-    const plain = NotesStore.open(join(dir, 'plain.sqlite3'));
+    const plain = SqliteNotesStore.open(join(dir, 'plain.sqlite3'));
     try {
       await plain.save('default', 'this is where your keys are', null, null);
       for (const query of ['are', 'is', 'this', 'your', 'where', 'how and', 'were what when']) {
@@ -196,7 +196,7 @@ describe('NotesStore, called directly', () => {
     expect((stopped as MiraError).message).to.equal(
       'MIRA_ERR_NOTES_STOPPED: the duplicates scan was stopped after 0 of 36 steps; nothing was changed (Find duplicates again, or notes duplicates, to finish it)',
     );
-    const plain = NotesStore.open(join(dir, 'plain-2.sqlite3'));
+    const plain = SqliteNotesStore.open(join(dir, 'plain-2.sqlite3'));
     try {
       let error: MiraError | undefined;
       try {
@@ -213,8 +213,8 @@ describe('NotesStore, called directly', () => {
   });
 
   describe('search', () => {
-    let plain: NotesStore;
-    beforeEach(() => (plain = NotesStore.open(join(dir, 'search.sqlite3'))));
+    let plain: SqliteNotesStore;
+    beforeEach(() => (plain = SqliteNotesStore.open(join(dir, 'search.sqlite3'))));
     afterEach(() => plain.close());
     const contents = async (query: string, label: string | null = null, limit = 10, on = plain) =>
       (await on.search(operator(), query, label, limit)).hits.map((h) => h.note.content);
@@ -271,7 +271,7 @@ describe('NotesStore, called directly', () => {
       db.exec("DELETE FROM meta WHERE key = 'text_index'; DELETE FROM notes_fts");
       db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (1, ?, ?)').run('充电座在沙发后面', '');
       db.close();
-      plain = NotesStore.open(join(dir, 'search.sqlite3'));
+      plain = SqliteNotesStore.open(join(dir, 'search.sqlite3'));
       expect(await contents('沙发')).to.deep.equal(['充电座在沙发后面']);
     });
 
@@ -293,7 +293,7 @@ describe('NotesStore, called directly', () => {
       expect([hybrid.mode, hybrid.why]).to.deep.equal(['hybrid', undefined]);
       store.close();
       const other: Embedder = { name: 'test:other', destination: 'x', embed: async (t) => embedder.embed(t) };
-      store = NotesStore.open(path, { embedder: other });
+      store = SqliteNotesStore.open(path, { embedder: other });
       expect((await store.search(operator(), 'tea')).why).to.equal(
         'the stored vectors come from test:hashed-words, not test:other; full-text only until "notes reembed"',
       );
@@ -326,14 +326,14 @@ describe('NotesStore, called directly', () => {
     db.exec("CREATE VIRTUAL TABLE notes_fts USING fts5(content, labels, tokenize = 'unicode61 remove_diacritics 2')");
     // Left open, as the earlier Mira's console would hold it: a read-only open needs a writer beside it.
     try {
-      expect(thrown(() => NotesStore.open(path, { readOnly: true })).message).to.equal(
+      expect(thrown(() => SqliteNotesStore.open(path, { readOnly: true })).message).to.equal(
         `MIRA_ERR_STORE_OPEN_FAILED: ${path} was written by an earlier Mira and needs a one-time upgrade; open the profile's console once, then serve it read-only`,
       );
     } finally {
       db.close();
     }
-    store = NotesStore.open(path);
-    const reader = NotesStore.open(path, { readOnly: true });
+    store = SqliteNotesStore.open(path);
+    const reader = SqliteNotesStore.open(path, { readOnly: true });
     expect(reader.count(operator())).to.equal(1);
     reader.close();
   });
@@ -368,7 +368,7 @@ describe('NotesStore, called directly', () => {
       const writes: string[] = [];
       const original = process.stderr.write.bind(process.stderr);
       process.stderr.write = ((chunk: string) => (writes.push(String(chunk)), true)) as typeof process.stderr.write;
-      const quiet = NotesStore.open(join(dir, 'stderr.sqlite3'), { embedder });
+      const quiet = SqliteNotesStore.open(join(dir, 'stderr.sqlite3'), { embedder });
       try {
         embedder.fail = true;
         await quiet.save('default', 'Alice likes green tea', null, null);
@@ -465,7 +465,7 @@ describe('NotesStore, called directly', () => {
     });
 
     it('finds a note by any of its labels', async () => {
-      const plain = NotesStore.open(join(dir, 'labels.sqlite3'));
+      const plain = SqliteNotesStore.open(join(dir, 'labels.sqlite3'));
       try {
         await plain.save('default', 'Spanner and pliers', 'garage, tools', null);
         for (const query of ['garage', 'tools']) {
@@ -586,14 +586,14 @@ describe('NotesStore, called directly', () => {
           return embedder.embed(t);
         },
       };
-      store = NotesStore.open(path, { embedder: other, log: (m) => logged.push(m) });
+      store = SqliteNotesStore.open(path, { embedder: other, log: (m) => logged.push(m) });
       expect(await store.importNotes(exportOf('default', [{ content: 'Bob likes coffee' }]))).to.deep.equal({
         added: 1,
         skipped: 0,
         trimmed: 0,
       });
       expect([asked, traces(2).vectors, logged]).to.deep.equal([0, 0, []]);
-      const plain = NotesStore.open(join(dir, 'plain-import.sqlite3'), { log: (m) => logged.push(m) });
+      const plain = SqliteNotesStore.open(join(dir, 'plain-import.sqlite3'), { log: (m) => logged.push(m) });
       try {
         await plain.importNotes(exportOf('default', [{ content: 'Bob likes coffee' }]));
         expect([plain.count(operator()), logged]).to.deep.equal([1, []]);
@@ -630,35 +630,35 @@ describe('NotesStore, called directly', () => {
       const console = new Database(path);
       console.prepare('SELECT count(*) FROM notes').get();
       try {
-        const refused = thrown(() => NotesStore.open(path, { readOnly: true })).message;
+        const refused = thrown(() => SqliteNotesStore.open(path, { readOnly: true })).message;
         expect(refused, refused).to.match(/needs a one-time upgrade/);
       } finally {
         console.close();
       }
-      store = NotesStore.open(path, { embedder, log: (m) => logged.push(m) });
+      store = SqliteNotesStore.open(path, { embedder, log: (m) => logged.push(m) });
       expect(traces(saved.id).vectors).to.equal(1);
       expect((await store.search(operator(), 'green tea')).mode).to.equal('hybrid');
-      const reader = NotesStore.open(path, { readOnly: true });
+      const reader = SqliteNotesStore.open(path, { readOnly: true });
       reader.close();
     });
 
     it('drops an empty old vector table of a file that never had an embedder, making none', () => {
       const file = join(dir, 'never-embedded.sqlite3');
       const fresh = join(dir, 'fresh.sqlite3');
-      NotesStore.open(file).close();
-      NotesStore.open(fresh).close();
+      SqliteNotesStore.open(file).close();
+      SqliteNotesStore.open(fresh).close();
       const db = new Database(file);
       sqliteVec.load(db);
       db.exec('CREATE VIRTUAL TABLE note_vectors USING vec0(embedding float[8] distance_metric=cosine)');
       db.close();
-      NotesStore.open(file, { embedder }).close();
+      SqliteNotesStore.open(file, { embedder }).close();
       expect(tables(file)).to.deep.equal(tables(fresh));
     });
 
     it('writes nothing when it opens a file that needs no upgrade', async () => {
       await store.save('default', 'Alice likes green tea', 'drink', null);
       const before = store.revision();
-      NotesStore.open(path, { embedder }).close();
+      SqliteNotesStore.open(path, { embedder }).close();
       expect(store.revision()).to.equal(before);
     });
   });
