@@ -19,6 +19,7 @@ import { vectorScaleBench } from './vector-scale.bench.js';
 import { fleetBench } from './fleet.bench.js';
 import { storeBench } from './store.bench.js';
 import { objectsBench } from './objects.bench.js';
+import { transferBench } from './transfer.bench.js';
 import { BENCHES } from './lib/benches.js';
 
 const USAGE = `Usage: npm run bench -- [--quick | --smoke] [--only=<name>]
@@ -88,6 +89,7 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   'mind-view': () => mindViewBench({ sizes: quick ? [1000, 20_000] : [1000, 100_000], rounds: quick ? 3 : 5, log }),
   objects: () =>
     objectsBench({ writes: quick ? 100 : 300, stored: quick ? 2000 : 10_000, recalls: quick ? 300 : 1000, log }),
+  transfer: () => transferBench({ bytes: 28_000_000, rounds: quick ? 1 : 3, log }),
 };
 
 /** The same benchmarks at sizes that only prove they run. */
@@ -115,6 +117,7 @@ const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   startup: () => startupBench({ rounds: 1, log }),
   'mind-view': () => mindViewBench({ sizes: [500], rounds: 1, log }),
   objects: () => objectsBench({ writes: 5, stored: 20, recalls: 5, log }),
+  transfer: () => transferBench({ bytes: 300_000, rounds: 1, log }),
 };
 const runs = smoke ? smokeRuns : fullRuns;
 

@@ -16,4 +16,5 @@ export const BENCHES = [
   'startup',
   'mind-view',
   'objects',
+  'transfer',
 ] as const;

@@ -1,7 +1,8 @@
 // The import's worker thread: the export's bytes are decoded, parsed, validated and every note prepared
 // here, so none of it holds the runtime's event loop (JSON.parse of 28 MB alone takes about half a second).
-// The prepared notes go back in batches of about a megabyte each, so the runtime's thread never takes
-// one long message either. See readExport in transfer.ts for the protocol.
+// The prepared notes go back in batches of a few hundred kilobytes, each sent when the runtime's thread
+// has taken the one before, so that thread never decodes a long message or a queue of them at once. See
+// readExport in transfer.ts for the protocol.
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   jsonNesting,
@@ -12,10 +13,16 @@ import {
 } from './transfer-format.js';
 import type { FromTransferWorker, TransferWorkerData } from './transfer.js';
 
-/** Characters of note text per message back. */
-const BATCH_CHARS = 1_000_000;
+/** Characters of note text per message back (decoding one takes the runtime's thread a few ms). */
+const BATCH_CHARS = 200_000;
 
-function run({ bytes, maxDepth }: TransferWorkerData): FromTransferWorker {
+/** Waits (this thread only) until the runtime's thread has taken `count` batches. */
+function untilTaken(taken: Int32Array, count: number): void {
+  // A short timeout so that a terminate() from the runtime's thread takes effect soon.
+  for (let seen: number; (seen = Atomics.load(taken, 0)) < count;) Atomics.wait(taken, 0, seen, 100);
+}
+
+function run({ bytes, taken, maxDepth }: TransferWorkerData): FromTransferWorker {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   if (maxDepth !== null) {
     const depth = jsonNesting(text);
@@ -45,16 +52,22 @@ function run({ bytes, maxDepth }: TransferWorkerData): FromTransferWorker {
   }
   let batch: PreparedNote[] = [];
   let chars = 0;
+  let sent = 0;
+  const send = () => {
+    // One batch waits in the runtime's queue at most.
+    untilTaken(taken, sent);
+    parentPort!.postMessage({ type: 'notes', notes: batch } satisfies FromTransferWorker);
+    sent += 1;
+    batch = [];
+    chars = 0;
+  };
   for (const note of prepared) {
     batch.push(note);
     chars += note.content.length + note.indexed.length;
-    if (chars >= BATCH_CHARS) {
-      parentPort!.postMessage({ type: 'notes', notes: batch } satisfies FromTransferWorker);
-      batch = [];
-      chars = 0;
-    }
+    if (chars >= BATCH_CHARS) send();
   }
-  if (batch.length > 0) parentPort!.postMessage({ type: 'notes', notes: batch } satisfies FromTransferWorker);
+  if (batch.length > 0) send();
+  untilTaken(taken, sent);
   return { type: 'done', scope, total: prepared.length };
 }
 

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from '@mira/sqlite';
 import { NotesErrors } from './errors.js';
 import { SCOPE_NAME_PATTERN } from './text.js';
+import type { CheckpointWorkerData, FromCheckpointWorker } from './checkpoint-worker.js';
 import { prepareNote, type NotesExport, type PreparedExport, type PreparedNote } from './transfer-format.js';
 
 /**
@@ -39,14 +40,23 @@ const STAGING = '~import-';
 /** The meta row that marks a staging scope's import as committed; its value is the target scope. */
 const committedKey = (staging: string) => `import:${staging}`;
 const SCOPE_NAME = new RegExp(SCOPE_NAME_PATTERN);
-/** Rows one statement of a move or a discard takes. */
+/** Rows one statement of a discard takes. */
 const ROWS_PER_STATEMENT = 256;
+/** Rows one statement of a move takes (a moved row changes four indexes: about 30 µs each). */
+const ROWS_PER_MOVE = 32;
+/** The least work a slice does, however long the last commit took. */
+const MIN_WORK_MS = 2;
 /** The most pages of an export one slice reads, whatever the clock says (a slice's work bounded by count too). */
 const PAGES_PER_SLICE = 4;
 
 /** What the runtime's thread hands the worker. */
 export interface TransferWorkerData {
   readonly bytes: Uint8Array;
+  /**
+   * How many batches the runtime's thread has taken (one Int32 over shared memory): the worker sends the next
+   * batch only when the one before was taken, so the runtime never finds a queue of batches to decode at once.
+   */
+  readonly taken: Int32Array;
   /** The deepest nesting of arrays and objects allowed (the Mind view's bound on a body), or null for none. */
   readonly maxDepth: number | null;
 }
@@ -68,11 +78,11 @@ export type FromTransferWorker =
  * The worker's entry: the built file, or (running from the TypeScript sources, as the tests do) a bootstrap
  * that registers tsx in the worker first. The robot's safety path starts its worker the same way.
  */
-function workerEntry(): URL {
+function workerEntry(name: 'transfer-worker' | 'checkpoint-worker'): URL {
   const self = import.meta.url;
-  if (!self.endsWith('.ts')) return new URL('./transfer-worker.js', self);
+  if (!self.endsWith('.ts')) return new URL(`./${name}.js`, self);
   const tsx = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : tsxApiByRequire(self);
-  const worker = new URL('./transfer-worker.ts', self).href;
+  const worker = new URL(`./${name}.ts`, self).href;
   const bootstrap = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(worker)});`;
   return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }
@@ -101,14 +111,23 @@ export async function readExport(
 > {
   // Only a buffer of its own is moved: a small Buffer shares its memory with others.
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-  const data: TransferWorkerData = { bytes: own, maxDepth: options.maxDepth };
-  const worker = new Worker(workerEntry(), { workerData: data, transferList: [own.buffer as ArrayBuffer] });
+  const taken = new Int32Array(new SharedArrayBuffer(4));
+  const data: TransferWorkerData = { bytes: own, taken, maxDepth: options.maxDepth };
+  const worker = new Worker(workerEntry('transfer-worker'), {
+    workerData: data,
+    transferList: [own.buffer as ArrayBuffer],
+  });
   const notes: PreparedNote[] = [];
   try {
     const last = await new Promise<FromTransferWorker>((resolve, reject) => {
       worker.on('message', (message: FromTransferWorker) => {
         if (message.type === 'notes') {
           for (const note of message.notes) notes.push(note);
+          // Taken once the event loop has turned: the next batch is decoded in a later turn.
+          setImmediate(() => {
+            Atomics.add(taken, 0, 1);
+            Atomics.notify(taken, 0);
+          });
         } else resolve(message);
       });
       worker.once('error', reject);
@@ -230,39 +249,162 @@ async function importStaged(
   const { db } = target;
   const staging = `${STAGING}${process.pid}-${randomBytes(6).toString('hex')}`;
   db.prepare('INSERT INTO scopes (name, created_at) VALUES (?, ?)').run(staging, target.now());
+  const slices = new SliceClock(Checkpointer.start(db));
   try {
-    for (let i = 0; i < notes.length;) {
-      db.transaction(() => {
-        const start = performance.now();
-        do {
-          target.insert(staging, notes[i]!, vectors[i]);
-          i += 1;
-        } while (i < notes.length && performance.now() - start < SLICE_MS);
-      }).immediate();
-      await yieldToLoop();
+    try {
+      for (let i = 0; i < notes.length;) {
+        slices.run(db, (start) => {
+          do {
+            target.insert(staging, notes[i]!, vectors[i]);
+            i += 1;
+          } while (i < notes.length && slices.more(start));
+        });
+        await slices.pause();
+      }
+    } catch (error) {
+      await discardInSlices(target, staging).catch(() => {
+        // Left for the next writable open to sweep (this process will be gone then); the import's own error
+        // is the one to report.
+      });
+      throw error;
     }
-  } catch (error) {
-    await discardInSlices(target, staging).catch(() => {
-      // Left for the next writable open to sweep (this process will be gone then); the import's own error
-      // is the one to report.
-    });
-    throw error;
+    db.transaction(() => {
+      target.ensureScope(scope);
+      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(committedKey(staging), scope);
+    }).immediate();
+    // Committed: from here on the import is finished, by this process or by the next open after a crash.
+    while (!slices.run(db, (start) => moveSlice(db, staging, scope, () => slices.more(start)))) await slices.pause();
+  } finally {
+    slices.checkpointer?.stop();
   }
-  db.transaction(() => {
-    target.ensureScope(scope);
-    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(committedKey(staging), scope);
-  }).immediate();
-  // Committed: from here on the import is finished, by this process or by the next open after a crash.
-  while (!db.transaction(() => moveSlice(db, staging, scope, performance.now())).immediate()) await yieldToLoop();
   db.transaction(() => finish(target, staging, vectors.some(Boolean))).immediate();
 }
 
-/** Moves staged notes into their scope for at most a slice; true when none are left. */
-function moveSlice(db: SqliteDatabase, staging: string, scope: string, start: number): boolean {
+/**
+ * Times an import's slices so that each, its commit included, holds the thread about {@link SLICE_MS}: the
+ * work of the next slice gets what the last commit left of it. A slice commits without waiting for the disk
+ * (`synchronous = NORMAL`, then the connection's own setting again before anything else runs on it): losing
+ * the last slices to a power cut leaves a staged import the next open deletes, or a committed one it
+ * finishes. The transactions that decide (the commit record, the last one) wait for the disk as usual.
+ *
+ * Checkpoints: a connection copies its WAL back into the database at the commit that grows the WAL past
+ * 1,000 pages, on the committing thread (30–70 ms inside a slice). During the slices that is off, and a
+ * worker thread checkpoints instead after each slice while the import waits (the event loop free): the WAL
+ * is then wholly copied and the next slice starts it afresh, so it holds one slice's pages at most.
+ */
+class SliceClock {
+  #commitMs = 0;
+
+  /** @param checkpointer the WAL's checkpoints off this thread, or none (the connection's own, as usual) */
+  constructor(readonly checkpointer: Checkpointer | undefined) {}
+
+  /** Whether a slice begun at `start` may do more work. */
+  more(start: number): boolean {
+    return performance.now() - start < Math.max(MIN_WORK_MS, SLICE_MS - this.#commitMs);
+  }
+
+  /** Runs one slice's work in its own transaction and returns what the work returned. */
+  run<T>(db: SqliteDatabase, work: (start: number) => T): T {
+    const synchronous = db.pragma('synchronous', { simple: true }) as number;
+    const autocheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    db.pragma('synchronous = NORMAL');
+    if (this.checkpointer?.running) db.pragma('wal_autocheckpoint = 0');
+    try {
+      let done = 0;
+      const result = db
+        .transaction(() => {
+          const value = work(performance.now());
+          done = performance.now();
+          return value;
+        })
+        .immediate();
+      this.#commitMs = performance.now() - done;
+      return result;
+    } finally {
+      db.pragma(`synchronous = ${synchronous}`);
+      db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
+    }
+  }
+
+  /**
+   * Serves the event loop before the next slice, while the worker copies the WAL back into the database:
+   * the next slice then starts the WAL afresh, so it never holds more than a slice's pages.
+   */
+  async pause(): Promise<void> {
+    await yieldToLoop();
+    await this.checkpointer?.checkpoint();
+  }
+}
+
+/**
+ * Checkpoints the WAL from a worker thread of its own (see {@link SliceClock}). If the worker cannot open the
+ * file or fails, the connection's own checkpoints come back: the slices then take longer, nothing else
+ * changes.
+ */
+class Checkpointer {
+  #worker: Worker;
+  #waiting: (() => void) | undefined;
+  #failed = false;
+
+  private constructor(path: string) {
+    this.#worker = new Worker(workerEntry('checkpoint-worker'), {
+      workerData: { path } satisfies CheckpointWorkerData,
+    });
+    this.#worker.on('message', (message: FromCheckpointWorker) => {
+      if (message.type === 'failed') this.#fail();
+      else this.#answer();
+    });
+    this.#worker.on('error', () => this.#fail());
+    // Not unref'd: an import waiting for a checkpoint keeps the process alive (stop() ends the worker).
+    this.#worker.on('exit', () => this.#fail());
+  }
+
+  /** A checkpointer for `db`'s file, or none for a database without one (in memory, or not in WAL mode). */
+  static start(db: SqliteDatabase): Checkpointer | undefined {
+    const main = (db.pragma('database_list') as Array<{ name: string; file: string }>).find((d) => d.name === 'main');
+    const wal = String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal';
+    return main?.file && wal ? new Checkpointer(main.file) : undefined;
+  }
+
+  /** Whether the worker checkpoints (so the connection need not). */
+  get running(): boolean {
+    return !this.#failed;
+  }
+
+  /** Runs a checkpoint in the worker; resolves when it is done, or at once if the worker failed. */
+  checkpoint(): Promise<void> {
+    if (this.#failed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.#waiting = resolve;
+      this.#worker.postMessage('checkpoint');
+    });
+  }
+
+  /** Ends the worker once its checkpoint under way (if any) is done; it closes its connection. */
+  stop(): void {
+    this.#failed = true;
+    this.#worker.postMessage('stop');
+  }
+
+  #answer(): void {
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.();
+  }
+
+  #fail(): void {
+    if (!this.#failed) void this.#worker.terminate();
+    this.#failed = true;
+    this.#answer();
+  }
+}
+
+/** Moves staged notes into their scope while `more()`; true when none are left. */
+function moveSlice(db: SqliteDatabase, staging: string, scope: string, more: () => boolean): boolean {
   const move = db.prepare('UPDATE notes SET scope = ? WHERE id IN (SELECT id FROM notes WHERE scope = ? LIMIT ?)');
   do {
-    if (move.run(scope, staging, ROWS_PER_STATEMENT).changes < ROWS_PER_STATEMENT) return true;
-  } while (performance.now() - start < SLICE_MS);
+    if (move.run(scope, staging, ROWS_PER_MOVE).changes < ROWS_PER_MOVE) return true;
+  } while (more());
   return false;
 }
 
@@ -336,7 +478,7 @@ export function sweepImports(
     db.transaction(() => {
       if (scope === undefined) while (!discardSlice(target, staging));
       else {
-        while (!moveSlice(db, staging, scope, -Infinity));
+        while (!moveSlice(db, staging, scope, () => true));
         finish(target, staging, true);
       }
     }).immediate();
