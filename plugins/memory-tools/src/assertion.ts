@@ -31,7 +31,7 @@ import {
 } from './assertion-rules.js';
 
 export type { AssertionRules } from './assertion-rules.js';
-import { clearClauseCaches, likelyLanguages } from './attribution.js';
+import { chooseLanguages, clearClauseCaches, readLanguages } from './attribution.js';
 import { clearMatchFormCache } from './span-match.js';
 
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'iu');
@@ -89,13 +89,14 @@ export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = {
  * rules of all of them together: each cue of any of them counts.
  */
 export function assertionRulesFor(utterance: string): AssertionRules | undefined {
-  const languages = likelyLanguages(utterance);
+  const reading = readLanguages(utterance);
+  const languages = chooseLanguages(reading);
   if (languages === undefined) return undefined;
   // A short sentence shows few of its language's words, and neighbours share many ("Se piove, Lorenzo va al
   // lavoro" has as many Spanish ones as Italian): the cues of a language one word behind count too. Not
   // its negation: a negation word of one language is a plain word of another (Spanish "no", Portuguese
   // "no" = in the), and a false negation would admit a `not_` predicate.
-  const near = likelyLanguages(utterance, 1)!;
+  const near = chooseLanguages(reading, 1)!;
   if (near.length === 1) return ASSERTION_RULES[near[0]!];
   const key = `${languages.join(',')}/${near.join(',')}`;
   let merged = mergedRules.get(key);

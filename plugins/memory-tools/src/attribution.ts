@@ -60,6 +60,7 @@ let wordSetCache = new WeakMap<ClauseRules, ClauseWordSets>();
 /** Forgets the word sets made from the clause tables (tests: a memo made before a mutant hides it). */
 export function clearClauseCaches(): void {
   wordSetCache = new WeakMap();
+  markerIndexMemo = undefined;
 }
 function wordSets(rules: ClauseRules): ClauseWordSets {
   let sets = wordSetCache.get(rules);
@@ -111,28 +112,69 @@ const HAN = /\p{Script=Han}/u;
  * used first).
  */
 export function likelyLanguages(text: string, slack = 0): string[] | undefined {
-  const script = scriptLanguage(text);
-  if (script !== undefined) return [script];
-  const form = text.normalize('NFKC');
-  const letters = form.match(/\p{L}/gu)?.length ?? 0;
-  const latin = form.match(/\p{Script=Latin}/gu)?.length ?? 0;
-  if (letters - latin > latin) return undefined;
+  return chooseLanguages(readLanguages(text), slack);
+}
+
+/**
+ * What a text's script and words say of its language, read once for any number of {@link chooseLanguages}:
+ * the languages themselves when the script decides (or none when no language with rules is used), else how
+ * many of each language's words the text uses, in the tables' order.
+ */
+export type LanguageReading =
+  { readonly decided: readonly string[] | undefined } | { readonly counts: readonly number[]; readonly best: number };
+
+/** Reads a text's language evidence once ({@link likelyLanguages} says what it means). */
+export function readLanguages(text: string): LanguageReading {
+  // Printable ASCII is Latin letters only: no script to read, no letter to count.
+  if (!ASCII.test(text)) {
+    const script = scriptLanguage(text);
+    if (script !== undefined) return { decided: [script] };
+    const form = text.normalize('NFKC');
+    const letters = form.match(/\p{L}/gu)?.length ?? 0;
+    const latin = form.match(/\p{Script=Latin}/gu)?.length ?? 0;
+    if (letters - latin > latin) return { decided: undefined };
+  }
   const found = words(text);
-  const counts = Object.values(CLAUSE_RULES).map((rules) => {
-    const { markers } = wordSets(rules);
-    return { language: rules.language, count: found.filter((word) => markers.has(word)).length };
-  });
-  const best = Math.max(...counts.map(({ count }) => count));
+  const index = markerIndex();
+  const counts = new Array<number>(index.languages.length).fill(0);
+  for (const word of found) for (const language of index.byWord.get(word) ?? []) counts[language]! += 1;
+  const best = Math.max(...counts);
   // On a tie the text is taken for the unread language: its words are the surer sign ("Ana nu bea cafea"
   // holds one Dutch word, nu, and one Romanian, cafea), and refusing is the safe side.
-  const unread = unreadWords(form, found);
-  if (unread > 0 && unread >= best) return undefined;
-  if (best === 0) return [ENGLISH_CLAUSES.language];
+  const unread = unreadWords(text, found);
+  if (unread > 0 && unread >= best) return { decided: undefined };
+  if (best === 0) return { decided: [ENGLISH_CLAUSES.language] };
+  return { counts, best };
+}
+
+/** The languages of a {@link readLanguages} reading, as {@link likelyLanguages} answers with `slack`. */
+export function chooseLanguages(reading: LanguageReading, slack = 0): string[] | undefined {
+  if ('decided' in reading) return reading.decided && [...reading.decided];
+  const { languages } = markerIndex();
   // Most words first; among equals in the tables' order, English first (a stable sort).
-  return counts
-    .filter(({ count }) => count > 0 && count >= best - slack)
+  return reading.counts
+    .map((count, i) => ({ language: languages[i]!, count }))
+    .filter(({ count }) => count > 0 && count >= reading.best - slack)
     .sort((a, b) => b.count - a.count)
     .map(({ language }) => language);
+}
+
+/** Every language's marker words in one map (word → the languages, by their index in the tables' order). */
+interface MarkerIndex {
+  readonly languages: readonly string[];
+  readonly byWord: ReadonlyMap<string, readonly number[]>;
+}
+let markerIndexMemo: MarkerIndex | undefined;
+function markerIndex(): MarkerIndex {
+  if (markerIndexMemo === undefined) {
+    const tables = Object.values(CLAUSE_RULES);
+    const byWord = new Map<string, number[]>();
+    tables.forEach((rules, i) => {
+      for (const word of wordSets(rules).markers) byWord.set(word, [...(byWord.get(word) ?? []), i]);
+    });
+    markerIndexMemo = { languages: tables.map((rules) => rules.language), byWord };
+  }
+  return markerIndexMemo;
 }
 
 /** Every word of {@link UNREAD_LANGUAGE_WORDS}, in any of its languages. */
@@ -150,14 +192,13 @@ const CAPITALISED = /^[\p{Lu}\p{Lt}]/u;
 /**
  * How many words of a Latin text say it is in a language without rules: a word of
  * {@link UNREAD_LANGUAGE_WORDS}, or a word in lower case (a name is not: "Łukasz", "Søren", "Ayşe") with a
- * letter none of the languages with rules writes. `form` is the text in NFKC, `found` its words
- * ({@link words}).
+ * letter none of the languages with rules writes. `found` is the text's words ({@link words}).
  */
-function unreadWords(form: string, found: readonly string[]): number {
+function unreadWords(text: string, found: readonly string[]): number {
   const listed = found.filter((word) => UNREAD_WORDS.has(word)).length;
   // Printable ASCII has no letter outside a–z (a shortcut: the words below would find none).
-  if (ASCII.test(form)) return listed;
-  const lettered = Array.from(form.matchAll(WRITTEN_WORD), ([word]) => word).filter(
+  if (ASCII.test(text)) return listed;
+  const lettered = Array.from(text.normalize('NFKC').matchAll(WRITTEN_WORD), ([word]) => word).filter(
     (word) => !CAPITALISED.test(word) && UNREAD_LETTER.test(word.toLowerCase()) && !UNREAD_WORDS.has(formOf(word)),
   ).length;
   return listed + lettered;
