@@ -10,7 +10,8 @@ import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
 import { fmt, loadAverage, rng, timeInterleaved, type InterleavedLatency } from './lib/stats.js';
 
 export interface AdmissionBenchOptions {
-  readonly big: { entities: number; memories: number };
+  /** The databases' sizes, smallest first. */
+  readonly sizes: ReadonlyArray<{ entities: number; memories: number }>;
   readonly decisions: number;
   readonly log: (m: string) => void;
 }
@@ -152,18 +153,32 @@ function bareDecider(path: string) {
   };
 }
 
-/** Runs the admission benchmark and writes bench/results/admission.{md,json,svg}. */
-export async function admissionBench(options: AdmissionBenchOptions): Promise<void> {
-  const { log } = options;
-  const big = generate(options.big.entities, options.big.memories, log);
-  const all = cases(big.entities, options.decisions);
+type Latencies = Record<'admit()' | 'bare', InterleavedLatency>;
+
+/** The three runs at one size: refusals, writes and the mix, with the decisions they made. */
+interface SizeResult {
+  readonly memories: number;
+  readonly outcomes: Record<string, number>;
+  readonly refusals: Latencies;
+  readonly writes: Latencies;
+  readonly mixed: Latencies;
+}
+
+/** Runs the decisions through admit() and bare, call by call, on copies of one database of `size`. */
+async function measureAt(
+  size: { entities: number; memories: number },
+  decisions: number,
+  log: (m: string) => void,
+): Promise<SizeResult> {
+  const db = generate(size.entities, size.memories, log);
+  const all = cases(db.entities, decisions);
   const dir = mkdtempSync(join(tmpdir(), 'mira-bench-admission-'));
   try {
     const storePath = join(dir, 'store.sqlite3');
     const barePath = join(dir, 'bare.sqlite3');
-    log(`admission: copying the ${big.memories}-memory database twice…`);
-    copyFileSync(big.path, storePath);
-    copyFileSync(big.path, barePath);
+    log(`admission: copying the ${db.memories}-memory database twice…`);
+    copyFileSync(db.path, storePath);
+    copyFileSync(db.path, barePath);
     seed(storePath, all);
     seed(barePath, all);
 
@@ -188,61 +203,82 @@ export async function admissionBench(options: AdmissionBenchOptions): Promise<vo
     const writes = all.slice(half).filter((c) => c.kind === 'accept');
     // Refusals write nothing, so the same decisions run twice and only the second pass is timed: the
     // steady state a robot runs in, with the rules' code compiled by the JIT (the first pass compiles it).
-    log(`admission: ${refusals.length} conflict refusals, call by call through admit() and bare…`);
+    log(`admission: ${db.memories} memories: ${refusals.length} conflict refusals, call by call…`);
     const refused = await timeInterleaved([...refusals, ...refusals], variants, refusals.length);
-    log(`admission: ${writes.length} accepted writes (fsync'd), call by call…`);
+    log(`admission: ${db.memories} memories: ${writes.length} accepted writes (fsync'd), call by call…`);
     const wrote = await timeInterleaved(writes, variants, Math.min(20, Math.floor(writes.length / 4)));
-    log(`admission: ${mixed.length} mixed decisions, call by call…`);
+    log(`admission: ${db.memories} memories: ${mixed.length} mixed decisions, call by call…`);
     const mix = await timeInterleaved(mixed, variants, Math.min(20, Math.floor(mixed.length / 4)));
     await store.close();
     bare.close();
-
-    const row = (what: string, m: Record<'admit()' | 'bare', InterleavedLatency>) => ({
-      decisions: what,
-      'admit() p50 µs': fmt(m['admit()'].p50),
-      'bare p50 µs': fmt(m.bare.p50),
-      'p50 ratio': fmt(m['admit()'].p50 / m.bare.p50, 2),
-      'admit() p99 µs': fmt(m['admit()'].p99),
-      'bare p99 µs': fmt(m.bare.p99),
-      'p99 ratio': fmt(m['admit()'].p99 / m.bare.p99, 2),
-      'time ratio': fmt(m['admit()'].totalMs / m.bare.totalMs, 2),
-    });
-    const rows = [
-      row(`${refused.bare.n} conflict refusals (CPU: nothing written)`, refused),
-      row(`${wrote.bare.n} accepted writes (synchronous = FULL)`, wrote),
-      row(`${mix.bare.n} mixed: accepted / conflict / ungrounded`, mix),
-    ];
-    const ratio = mix['admit()'].totalMs / mix.bare.totalMs;
-    const md = `# Admission benchmark
-
-Remember decisions through \`admit()\` (the rules on the operator's words, exact resolution, the slot
-decision, the write) on a ${big.memories}-memory SQLite database, beside bare statements doing the same
-store work with the same locks: the exact key lookup and the slot read without a lock; a write takes the
-write lock, reads the slot again under it and inserts the memory, its link and its payload. The two run
-call by call on copies of one database, the order alternating. Decisions of the runs: ${Object.entries(outcomes)
-      .map(([k, v]) => `${v} ${k}`)
-      .join(', ')}.
-Load average (1 / 5 / 15 min): ${loadAverage()}. Target: ratios ≤ 1.5.
-
-${markdownTable(rows)}
-`;
-    const svg = barChartSvg(
-      'Admission: time per decision (p50)',
-      'µs (lower is better)',
-      [['conflict refusals', refused] as const, ['accepted writes', wrote] as const, ['mixed', mix] as const].map(
-        ([label, m]) => ({
-          label,
-          bars: [
-            { series: 'admit()', value: m['admit()'].p50 },
-            { series: 'bare statements', value: m.bare.p50 },
-          ],
-        }),
-      ),
-    );
-    const results = { outcomes, refusals: refused, writes: wrote, mixed: mix, ratio };
-    writeResults('admission', md, results, svg);
-    process.stdout.write(`${md}\n`);
+    return { memories: db.memories, outcomes, refusals: refused, writes: wrote, mixed: mix };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs the admission benchmark at each size, smallest first, and writes bench/results/admission.{md,json,svg}:
+ * the store's work grows with the database and the text rules' does not, so a small database is where
+ * admit() is slowest beside bare.
+ */
+export async function admissionBench(options: AdmissionBenchOptions): Promise<void> {
+  const results: SizeResult[] = [];
+  for (const size of options.sizes) results.push(await measureAt(size, options.decisions, options.log));
+  const row = (memories: number, what: string, m: Latencies) => ({
+    memories,
+    decisions: what,
+    'admit() p50 µs': fmt(m['admit()'].p50),
+    'bare p50 µs': fmt(m.bare.p50),
+    'p50 ratio': fmt(m['admit()'].p50 / m.bare.p50, 2),
+    'admit() p99 µs': fmt(m['admit()'].p99),
+    'bare p99 µs': fmt(m.bare.p99),
+    'p99 ratio': fmt(m['admit()'].p99 / m.bare.p99, 2),
+    'time ratio': fmt(m['admit()'].totalMs / m.bare.totalMs, 2),
+  });
+  const rows = results.flatMap((r) => [
+    row(r.memories, `${r.refusals.bare.n} conflict refusals (CPU: nothing written)`, r.refusals),
+    row(r.memories, `${r.writes.bare.n} accepted writes (synchronous = FULL)`, r.writes),
+    row(r.memories, `${r.mixed.bare.n} mixed: accepted / conflict / ungrounded`, r.mixed),
+  ]);
+  const md = `# Admission benchmark
+
+Remember decisions through \`admit()\` (the rules on the operator's words, exact resolution, the slot
+decision, the write) on SQLite databases of ${results.map((r) => r.memories).join(', ')} memories, beside
+bare statements doing the same store work with the same locks: the exact key lookup and the slot read
+without a lock; a write takes the write lock, reads the slot again under it and inserts the memory, its link
+and its payload. The two run call by call on copies of one database, the order alternating; every size in
+the same run. Decisions at each size: ${results
+    .map(
+      (r) =>
+        `${r.memories}: ${Object.entries(r.outcomes)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')}`,
+    )
+    .join('; ')}.
+Load average (1 / 5 / 15 min): ${loadAverage()}. Target: ratios ≤ 1.5 at every size.
+
+${markdownTable(rows)}
+`;
+  const svg = barChartSvg(
+    'Admission: time per decision (p50)',
+    'µs (lower is better)',
+    results.flatMap((r) =>
+      (
+        [
+          ['conflict refusals', r.refusals],
+          ['accepted writes', r.writes],
+          ['mixed', r.mixed],
+        ] as const
+      ).map(([label, m]) => ({
+        label: `${label}, ${r.memories}`,
+        bars: [
+          { series: 'admit()', value: m['admit()'].p50 },
+          { series: 'bare statements', value: m.bare.p50 },
+        ],
+      })),
+    ),
+  );
+  writeResults('admission', md, { sizes: results }, svg);
+  process.stdout.write(`${md}\n`);
 }

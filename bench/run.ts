@@ -65,7 +65,16 @@ const small = smoke ? { entities: 100, memories: 1_000 } : { entities: 1_000, me
 const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   store: () => storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log }),
   cognition: () => cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log }),
-  admission: () => admissionBench({ big, decisions: quick ? 400 : 4000, log }),
+  admission: () =>
+    admissionBench({
+      sizes: [
+        { entities: 1_000, memories: 10_000 },
+        { entities: 10_000, memories: 100_000 },
+        ...(quick ? [] : [{ entities: 100_000, memories: 1_000_000 }]),
+      ],
+      decisions: quick ? 1000 : 4000,
+      log,
+    }),
   hardware: () => hardwareBench({ messages: quick ? 2000 : 10_000, log }),
   notes: () => notesBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 500 : 2000, log }),
   safety: () =>
@@ -97,7 +106,7 @@ const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   ...fullRuns,
   store: () => storeBench({ big, small, lookups: 50, creates: 10, log }),
   cognition: () => cognitionBench({ big, episodes: 5, recalls: 50, log }),
-  admission: () => admissionBench({ big, decisions: 20, log }),
+  admission: () => admissionBench({ sizes: [small, big], decisions: 20, log }),
   hardware: () => hardwareBench({ messages: 200, log }),
   notes: () => notesBench({ notes: 500, queries: 20, log }),
   safety: () =>
