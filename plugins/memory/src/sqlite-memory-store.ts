@@ -88,6 +88,12 @@ class SqliteStatements implements MemoryStatements {
           'SELECT id FROM entities WHERE name_key = ? UNION SELECT entity_id FROM aliases WHERE alias_key = ? ORDER BY 1',
         )
         .pluck(),
+      // Several keys in one statement (a JSON array; `k.key` is each key's index): one call into SQLite
+      // costs about what one key's lookup does, so remember's longer-name check adds little to its name's.
+      entityIdsByKeys: db.prepare(
+        `SELECT k.key AS i, e.id AS id FROM json_each(?) k JOIN entities e ON e.name_key = k.value
+         UNION SELECT k.key, a.entity_id FROM json_each(?) k JOIN aliases a ON a.alias_key = k.value ORDER BY 1, 2`,
+      ),
       insertMemory: db.prepare(
         "INSERT INTO memories (kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)",
       ),
@@ -201,7 +207,12 @@ class SqliteStatements implements MemoryStatements {
   }
 
   entityIdsByKeys(keys: readonly string[]): number[][] {
-    return keys.map((key) => this.entityIdsByKey(key));
+    if (keys.length < 2) return keys.map((key) => this.entityIdsByKey(key));
+    const list = JSON.stringify(keys);
+    const ids = keys.map((): number[] => []);
+    for (const { i, id } of this.#s.entityIdsByKeys.all(list, list) as Array<{ i: number; id: number }>)
+      ids[i]!.push(id);
+    return ids;
   }
 
   entityPage(entityType: string | null, limit: number, offset: number): { entities: Entity[]; total: number } {
