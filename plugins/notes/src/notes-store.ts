@@ -1,11 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import * as sqliteVec from 'sqlite-vec';
 import { longerThan, systemClock, type Clock } from '@mira/core';
-import { openDatabase, openDatabaseReadOnly, type SqliteDatabase, type SqliteStatement } from '@mira/sqlite';
+import { openDatabase, openDatabaseReadOnly, type SqliteStatement } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairsInSlices, SCAN_SLICE_MS, scanWork } from './near-duplicates.js';
-import { QuantizedIndex, binaryCode, cosine } from './vector-index.js';
-import { FTS_TOKENIZER, NOTES_SCHEMA, NOTE_VECTORS_DDL, NOTE_VECTORS_TABLE } from './schema.js';
+import { NOTES_SCHEMA } from './schema.js';
 import { NotesErrors } from './errors.js';
 import {
   BROWSE_SORTS,
@@ -27,7 +25,7 @@ import {
   type SearchResult,
   type Viewer,
 } from './contract.js';
-import type { NotesExport, PreparedExport, PreparedNote } from './transfer-format.js';
+import { keyDigest, type NotesExport, type PreparedExport, type PreparedNote } from './transfer-format.js';
 import {
   exportNotes,
   exportText,
@@ -37,49 +35,26 @@ import {
   type ImportTarget,
 } from './transfer.js';
 import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
+import { MAX_QUERY_LENGTH, capNote, checkKey, hangulStem, isEmojiWord, parseLabels, searchWords } from './text.js';
+import { KEYED_FTS, NoteRows, type NoteRow } from './store/rows.js';
+import { Statements } from './store/statements.js';
+import { needsUpgrade, upgrade } from './store/upgrades.js';
+import { NoteVectors } from './store/vectors.js';
 import {
-  MAX_QUERY_LENGTH,
-  SCOPE_NAME_PATTERN,
-  capNote,
-  checkKey,
-  hangulStem,
-  indexForm,
-  isEmojiWord,
-  parseLabels,
-  searchWords,
-} from './text.js';
-
-const SCOPE_NAME = new RegExp(SCOPE_NAME_PATTERN);
-
-/**
- * The index a key check uses. Made at every writable open: files from before have none, and schema
- * version 1 stays what it was. (Files of before also hold a `key_misses` table: the key guard keeps its
- * misses in a file of its own now, see key-guard.ts, and the table is left as it is.)
- */
-const KEY_INDEX_DDL =
-  'CREATE INDEX IF NOT EXISTS notes_by_key_digest ON notes (key_digest) WHERE key_digest IS NOT NULL';
-/**
- * The indexes of the Mind view's orders (newest and oldest; longest and shortest), so a page is read in
- * order and stops after its notes instead of sorting the whole scope. Made at every writable open, as the
- * key index is: files from before get them once, nothing else changes, and a read-only open of a file
- * without them still reads it (sorted as before).
- */
-const ORDER_INDEXES_DDL = `CREATE INDEX IF NOT EXISTS notes_by_scope_created ON notes (scope, created_at, id);
-CREATE INDEX IF NOT EXISTS notes_by_scope_length ON notes (scope, length(content), id);`;
+  LABEL_OR_UNLABELED,
+  SCOPE_VISIBLE,
+  VISIBLE,
+  WITH_LABEL,
+  keyParams,
+  labelFilter,
+  visibleParams,
+  visibleTo,
+} from './store/visibility.js';
 
 /** The notes one read of a duplicates scan takes (each read is a short statement between two slices). */
 const DUPLICATES_PAGE = 500;
-/** The notes one read of a reembed takes, and the most vectors one of its transactions writes. */
-const REEMBED_PAGE = 500;
 /** Serves the event loop (timers, I/O, the console) before a scan's next slice. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-/**
- * An optional label, `unlabeled` meaning notes without one (as the page's chips have it): parameters
- * (label, label, label), all null for any label.
- */
-const LABEL_OR_UNLABELED = `AND (CASE WHEN ? IS NULL THEN 1 WHEN ? = '${UNLABELED}'
-  THEN NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)
-  ELSE EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?) END)`;
 
 /** Per sort: the ordering key's SQL, its direction, and how the next page starts after a row. */
 const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolean }>> = {
@@ -99,57 +74,8 @@ const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolea
 const BROWSE_FILTER = `mira_has_words(n.content || char(10) || coalesce((SELECT group_concat(l.label, char(10))
   FROM note_labels l WHERE l.note_id = n.id), '${UNLABELED}') || char(10) || coalesce(n.private_key, ''), ?)`;
 
-interface NoteRow {
-  id: number;
-  scope: string;
-  content: string;
-  private_key: string | null;
-  key_digest: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
-/** A viewer's key digest, computed once per viewer rather than once per note looked at. */
-const viewerDigests = new WeakMap<Viewer, Buffer>();
-function keyDigestOf(viewer: Viewer, key: string): Buffer {
-  let found = viewerDigests.get(viewer);
-  if (!found) viewerDigests.set(viewer, (found = Buffer.from(digest(key), 'hex')));
-  return found;
-}
-
-/** How the full-text index is built; a file whose index was built otherwise is re-indexed once, at open. */
-const TEXT_INDEX_VERSION = 'segmented-keyed-emoji-3';
-/**
- * Keyed notes' text is indexed apart from the others', in `notes_fts_keyed`: a search without a key, or
- * with a key no note carries, reads the other index only, so what keyed notes hold never changes the
- * work it does, nor its time (a word only keyed notes contain costs what an absent word costs).
- */
-const KEYED_FTS = 'notes_fts_keyed';
-
 /** Reciprocal-rank fusion constant. */
 const RRF_K = 60;
-
-/**
- * What a viewer may see: parameters (scopes as a JSON array, 1 when keys are ignored (operator), the key's
- * digest). One fixed text, so the statements that use it are prepared once per store.
- */
-const VISIBLE = 'n.scope IN (SELECT value FROM json_each(?)) AND (? OR n.key_digest IS NULL OR n.key_digest = ?)';
-/** {@link VISIBLE} for one scope: parameters (scope, 1 when keys are ignored (operator), the key's digest). */
-const SCOPE_VISIBLE = 'n.scope = ? AND (? OR n.key_digest IS NULL OR n.key_digest = ?)';
-/** An optional label: parameters (label, label), both null for any label. */
-const WITH_LABEL = 'AND (? IS NULL OR EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?))';
-
-/**
- * The vector table: each note's embedding (float32) and its binary code, which the in-memory
- * {@link QuantizedIndex} scans; the floats re-score its candidates exactly.
- */
-const VECTORS = NOTE_VECTORS_TABLE;
-/** Where a reembed writes the new vectors until they replace the old ones in one short transaction. */
-const NEXT_VECTORS = `${NOTE_VECTORS_TABLE}_next`;
-
-/** The sqlite-vec tables of files from before (without, then with scope and key columns); moved once, at open. */
-const OLD_VECTORS = ['note_vectors', 'note_vectors_v2'] as const;
 
 /**
  * The most words of a query whose notes are weighed by how many of the words they hold: a question has a
@@ -159,10 +85,6 @@ const MAX_WEIGHED_WORDS = 8;
 
 /** How many nearest visible notes a hybrid search fuses. */
 const VECTOR_POOL = 200;
-/** How many binary-code candidates are re-scored (from int8) per nearest note wanted. */
-const RESCORE_FACTOR = 2;
-/** Int8 similarities closer than this to the floor are re-scored exactly (the int8 error is below 0.005). */
-const FLOOR_MARGIN = 0.01;
 
 /**
  * The cosine similarity below which a vector neighbour is not a match, unless configured
@@ -171,39 +93,13 @@ const FLOOR_MARGIN = 0.01;
  */
 export const DEFAULT_MIN_SIMILARITY = 0.3;
 
-/** Every statement of the store by name; each is prepared once per store, on first use. */
+/** The statements of the store's own queries by name; each is prepared once per store, on first use. */
 const SQL = {
-  meta: 'SELECT value FROM meta WHERE key = ?',
-  labelsOf: 'SELECT label FROM note_labels WHERE note_id = ? ORDER BY position',
-  addScope: 'INSERT OR IGNORE INTO scopes (name, created_at) VALUES (?, ?)',
   // Not the staging scopes of imports under way (`~import-…`, see transfer.ts), which no viewer can name.
   scopes: "SELECT name FROM scopes WHERE name NOT LIKE '~%' ORDER BY name",
-  setMeta: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)',
-  vectorsChanged:
-    "INSERT INTO meta (key, value) VALUES ('vector_generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1",
-  deleteVector: `DELETE FROM ${VECTORS} WHERE id = ?`,
-  insertVector: `INSERT OR REPLACE INTO ${VECTORS} (id, code, embedding) VALUES (?, ?, ?)`,
-  vectorsAfter: `SELECT v.id, v.embedding, n.scope, coalesce(n.key_digest, '') AS key_digest FROM ${VECTORS} v JOIN notes n ON n.id = v.id WHERE v.id > ?`,
-  embeddingsOf: `SELECT id, embedding FROM ${VECTORS} WHERE id IN (SELECT value FROM json_each(?))`,
-  dataVersion: 'PRAGMA data_version',
-  totalChanges: 'SELECT total_changes()',
-  deleteLabels: 'DELETE FROM note_labels WHERE note_id = ?',
-  insertLabel: 'INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)',
-  deleteText: 'DELETE FROM notes_fts WHERE rowid = ?',
-  insertText: 'INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)',
-  deleteKeyedText: `DELETE FROM ${KEYED_FTS} WHERE rowid = ?`,
-  insertKeyedText: `INSERT INTO ${KEYED_FTS} (rowid, content, labels) VALUES (?, ?, ?)`,
-  insertNote:
-    'INSERT INTO notes (scope, content, private_key, key_digest, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-  noteById: 'SELECT * FROM notes WHERE id = ?',
-  updateNote: 'UPDATE notes SET content = ?, updated_at = ? WHERE id = ?',
-  deleteNote: 'DELETE FROM notes WHERE id = ?',
   notesOfScopeAfter: 'SELECT * FROM notes WHERE scope = ? AND id > ? ORDER BY id LIMIT ?',
   importedAlready:
     "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
-  textsAfter: 'SELECT id, content FROM notes WHERE id > ? ORDER BY id LIMIT ?',
-  forgetEmbedder: "DELETE FROM meta WHERE key IN ('embedder', 'dimension')",
-  dropVectors: `DROP TABLE IF EXISTS ${VECTORS}`,
   countsByScope:
     "SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name WHERE s.name NOT LIKE '~%' GROUP BY s.name ORDER BY s.name",
   // Newest by creation time (imported old notes keep their place), then by ID.
@@ -230,9 +126,7 @@ const SQL = {
 } as const;
 
 /** The statements that return only their first column. */
-const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
-  'meta',
-  'labelsOf',
+const PLUCKED: ReadonlyArray<keyof typeof SQL> = [
   'scopes',
   'importedAlready',
   'count',
@@ -244,110 +138,83 @@ const PLUCKED: ReadonlySet<keyof typeof SQL> = new Set([
   'holding',
   'keyedHolding',
   'allowed',
-  'dataVersion',
-  'totalChanges',
   'keyKnown',
-]);
+];
+
+/** How {@link SqliteNotesStore.open} opens a notes file. */
+export interface SqliteNotesStoreOptions {
+  clock?: Clock;
+  embedder?: Embedder;
+  busyTimeoutMs?: number;
+  log?: (message: string) => void;
+  /** Cosine similarity below which a vector neighbour is not a match (default {@link DEFAULT_MIN_SIMILARITY}). */
+  minSimilarity?: number;
+  /** Open an existing file read-only (`mira mcp`): nothing is upgraded or written. */
+  readOnly?: boolean;
+  /** Wrong keys a scope takes per window (default {@link DEFAULT_KEY_GUARD}). */
+  keyGuard?: KeyGuardLimits;
+}
 
 /**
  * Note memory on its own SQLite file: notes, labels, scopes, an FTS5 index
- * kept in step in the same transaction, and sqlite-vec vectors recorded with
+ * kept in step in the same transaction, and vectors recorded with
  * the embedder's name and dimension.
  */
 export class SqliteNotesStore implements NotesStore {
   readonly path: string;
-  readonly embedder: Embedder | undefined;
   /** The scope the runtime's session reads and writes now (the plugin sets it; `default` otherwise). */
   sessionScope: () => string = () => 'default';
-  readonly #db: SqliteDatabase;
-  readonly #clock: Clock;
-  readonly #statements = new Map<keyof typeof SQL, SqliteStatement>();
+  /** Wrong keys per scope and origin, kept beside the notes file, never in it. */
+  readonly keyGuard: KeyGuard;
+  readonly #rows: NoteRows;
+  readonly #vectors: NoteVectors;
+  readonly #q: Statements<keyof typeof SQL>;
   readonly #browseStatements = new Map<string, SqliteStatement>();
   /** The last browse counts per viewer and filter, as of a {@link revision}: unchanged notes are not counted again. */
   readonly #countsCache = new Map<string, { revision: string; counts: BrowseCounts }>();
-  readonly #log: (message: string) => void;
-  readonly #maxDistance: number;
-  /** The in-memory index of binary codes, as of a {@link revision} and a vector generation. */
-  #ann: { index: QuantizedIndex; revision: string; generation: string | undefined } | undefined;
-  /** Wrong keys per scope and origin, kept beside the notes file, never in it. */
-  readonly keyGuard: KeyGuard;
   #closed = false;
 
-  private constructor(
-    path: string,
-    db: SqliteDatabase,
-    clock: Clock,
-    embedder: Embedder | undefined,
-    log: (message: string) => void,
-    minSimilarity: number,
-    keyGuard: KeyGuardLimits,
-  ) {
+  private constructor(path: string, rows: NoteRows, vectors: NoteVectors, keyGuard: KeyGuard) {
     this.path = path;
-    this.#db = db;
-    this.#clock = clock;
-    this.embedder = embedder;
-    this.#log = log;
-    // sqlite-vec's cosine distance is 1 − similarity.
-    this.#maxDistance = 1 - minSimilarity;
-    this.keyGuard = new KeyGuard(path, keyGuard, clock, log);
+    this.#rows = rows;
+    this.#vectors = vectors;
+    this.keyGuard = keyGuard;
+    this.#q = new Statements(rows.db, SQL, PLUCKED);
     // Browse's filter: every word (folded as the page folds what is typed) in the folded text.
-    db.function('mira_has_words', { deterministic: true }, (text: string | null, words: string) => {
+    rows.db.function('mira_has_words', { deterministic: true }, (text: string | null, words: string) => {
       const hay = foldForFilter(text ?? '');
       return (JSON.parse(words) as string[]).every((word) => hay.includes(word)) ? 1 : 0;
     });
   }
 
-  /** Logs an embedder failure the caller answers without vectors: the cause is never dropped. */
-  #embedderFailed(what: string, error: unknown): void {
-    this.#log(
-      `notes: the embedder failed while ${what}; continuing without vectors: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-  }
-
   /** Opens or creates the notes file; refuses foreign or unversioned files like the entity store. */
-  static open(
-    path: string,
-    options: {
-      clock?: Clock;
-      embedder?: Embedder;
-      busyTimeoutMs?: number;
-      log?: (message: string) => void;
-      /** Cosine similarity below which a vector neighbour is not a match (default {@link DEFAULT_MIN_SIMILARITY}). */
-      minSimilarity?: number;
-      /** Open an existing file read-only (`mira mcp`): nothing is upgraded or written. */
-      readOnly?: boolean;
-      /** Wrong keys a scope takes per window (default {@link DEFAULT_KEY_GUARD}). */
-      keyGuard?: KeyGuardLimits;
-    } = {},
-  ): SqliteNotesStore {
+  static open(path: string, options: SqliteNotesStoreOptions = {}): SqliteNotesStore {
     const db = options.readOnly
       ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA)
       : openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA);
     sqliteVec.load(db);
     const log = options.log ?? ((message: string) => process.stderr.write(`mira: ${message}\n`));
-    const store = new SqliteNotesStore(
-      path,
-      db,
-      options.clock ?? systemClock,
-      options.embedder,
-      log,
-      options.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
-      options.keyGuard ?? DEFAULT_KEY_GUARD,
-    );
+    const clock = options.clock ?? systemClock;
+    const rows = new NoteRows(db, clock);
+    const vectors = new NoteVectors(rows, options.embedder, options.minSimilarity ?? DEFAULT_MIN_SIMILARITY, log);
+    const keyGuard = new KeyGuard(path, options.keyGuard ?? DEFAULT_KEY_GUARD, clock, log);
+    const store = new SqliteNotesStore(path, rows, vectors, keyGuard);
     if (options.readOnly) {
       // A file from before needs its one-time upgrade, which writes: the console does it at its next start.
-      if (store.#needsUpgrade()) {
+      if (needsUpgrade(rows)) {
         db.close();
         throw NotesErrors.error('STORE_OPEN_FAILED.needsUpgrade', { path });
       }
       return store;
     }
-    store.#upgradeVectors();
-    store.#upgradeTextIndex();
-    db.exec(KEY_INDEX_DDL);
-    db.exec(ORDER_INDEXES_DDL);
+    upgrade(rows, vectors);
     sweepImports(store.#importTarget(), log);
     return store;
+  }
+
+  /** The embedder new and edited notes are embedded with, if one is configured. */
+  get embedder(): Embedder | undefined {
+    return this.#vectors.embedder;
   }
 
   /** The lockout of `origin`'s keyed calls in `scope` (see {@link KeyGuard}). */
@@ -376,232 +243,21 @@ export class SqliteNotesStore implements NotesStore {
    */
   keyKnown(viewer: Viewer): boolean {
     if (viewer.key === null) return false;
-    return this.#q('keyKnown').get(digest(viewer.key), JSON.stringify(viewer.scopes)) !== undefined;
-  }
-
-  /** The named statement, prepared on first use and kept for the life of the store. */
-  #q(name: keyof typeof SQL): SqliteStatement {
-    return this.#statements.get(name) ?? this.#prepare(name);
-  }
-
-  #prepare(name: keyof typeof SQL): SqliteStatement {
-    const statement = this.#db.prepare(SQL[name]);
-    if (PLUCKED.has(name)) statement.pluck();
-    this.#statements.set(name, statement);
-    return statement;
-  }
-
-  #now(): string {
-    return this.#clock.now().toISOString();
-  }
-
-  #meta(key: string): string | undefined {
-    return (this.#q('meta').get(key) as string | undefined) ?? undefined;
+    return this.#q.get('keyKnown').get(keyDigest(viewer.key), JSON.stringify(viewer.scopes)) !== undefined;
   }
 
   /** The embedder the stored vectors came from, and whether the configured one differs. */
   embeddingState(): EmbeddingState {
-    const stored = this.#meta('embedder');
-    const dimension = this.#meta('dimension');
-    const configured = this.embedder?.name;
-    return {
-      stored,
-      dimension: dimension ? Number(dimension) : undefined,
-      configured,
-      mismatch: Boolean(stored && configured && stored !== configured),
-    };
-  }
-
-  #hydrate(row: NoteRow): Note {
-    const labels = this.#q('labelsOf').all(row.id) as string[];
-    return {
-      id: row.id,
-      scope: row.scope,
-      content: row.content,
-      labels,
-      privateKey: row.private_key,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    };
-  }
-
-  #visible(row: NoteRow, viewer: Viewer): boolean {
-    if (!viewer.scopes.includes(row.scope)) return false;
-    if (viewer.operator || row.key_digest === null) return true;
-    if (viewer.key === null) return false;
-    return timingSafeEqual(keyDigestOf(viewer, viewer.key), Buffer.from(row.key_digest, 'hex'));
-  }
-
-  /** The parameters of {@link VISIBLE}: the viewer's scopes, whether keys are ignored (operator), the key's digest. */
-  #filterParams(viewer: Viewer): unknown[] {
-    return [JSON.stringify(viewer.scopes), viewer.operator ? 1 : 0, viewer.key === null ? null : digest(viewer.key)];
+    return this.#vectors.state();
   }
 
   /** Creates a scope if it does not exist. */
   ensureScope(name: string): void {
-    if (!SCOPE_NAME.test(name)) throw NotesErrors.error('SCOPE_INVALID.badName', { name });
-    this.#q('addScope').run(name, this.#now());
+    this.#rows.ensureScope(name);
   }
 
   scopes(): string[] {
-    return this.#q('scopes').all() as string[];
-  }
-
-  async #vector(text: string): Promise<Float32Array | undefined> {
-    if (!this.embedder || this.embeddingState().mismatch) return undefined;
-    const [vector] = await this.embedder.embed([text]);
-    return vector;
-  }
-
-  #createVectors(): void {
-    this.#db.exec(NOTE_VECTORS_DDL);
-  }
-
-  /** Whether the file needs the upgrades `open` runs (an old vector table, an old full-text tokenizer). */
-  #needsUpgrade(): boolean {
-    return this.#oldVectorTables().length > 0 || !this.#textIndexCurrent();
-  }
-
-  /** The sqlite-vec tables of before this file still has. */
-  #oldVectorTables(): string[] {
-    const exists = this.#db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck();
-    return OLD_VECTORS.filter((name) => exists.get(name));
-  }
-
-  /** Whether the full-text index was made with today's tokenizer and today's segmentation of spaceless scripts. */
-  #textIndexCurrent(): boolean {
-    const sql = this.#db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'notes_fts'").pluck().get() as string;
-    const keyed = this.#db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck().get(KEYED_FTS);
-    return sql.includes(`'${FTS_TOKENIZER}'`) && keyed !== undefined && this.#meta('text_index') === TEXT_INDEX_VERSION;
-  }
-
-  /**
-   * Rebuilds a full-text index made otherwise (files from before stemming, or with keyed notes' text in
-   * the same index as the others'), once.
-   */
-  #upgradeTextIndex(): void {
-    if (this.#textIndexCurrent()) return;
-    this.#db.transaction(() => {
-      this.#db.exec(`DROP TABLE notes_fts; DROP TABLE IF EXISTS ${KEYED_FTS}`);
-      for (const table of ['notes_fts', KEYED_FTS]) {
-        this.#db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(content, labels, tokenize = '${FTS_TOKENIZER}')`);
-      }
-      for (const row of this.#db.prepare('SELECT id, content, key_digest FROM notes').all() as Array<{
-        id: number;
-        content: string;
-        key_digest: string | null;
-      }>) {
-        this.#indexText(row.id, row.content, this.#q('labelsOf').all(row.id) as string[], row.key_digest !== null);
-      }
-      this.#q('setMeta').run('text_index', TEXT_INDEX_VERSION);
-    })();
-  }
-
-  /** Moves the vectors of a file from before (sqlite-vec tables) into the table with binary codes (once, at open). */
-  #upgradeVectors(): void {
-    const old = this.#oldVectorTables();
-    if (old.length === 0) return;
-    // Without a recorded embedder there were never vectors to move, and no table to make for them.
-    const moving = this.#meta('dimension') !== undefined;
-    this.#db.transaction(() => {
-      if (moving) {
-        this.#createVectors();
-        for (const name of old) {
-          const rows = this.#db.prepare(`SELECT rowid AS id, embedding FROM ${name}`).all();
-          for (const row of rows as Array<{ id: number | bigint; embedding: Buffer }>) {
-            this.#q('insertVector').run(BigInt(row.id), ...this.#vectorColumns(toFloats(row.embedding)));
-          }
-        }
-      }
-      for (const name of old) this.#db.exec(`DROP TABLE ${name}`);
-      this.#vectorsChanged();
-    })();
-  }
-
-  /** The code and float columns of a vector's row. */
-  #vectorColumns(vector: Float32Array): [Buffer, Buffer] {
-    const code = binaryCode(vector);
-    return [
-      Buffer.from(code.buffer, code.byteOffset, code.byteLength),
-      Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
-    ];
-  }
-
-  /**
-   * Records that vectors changed other than by appending a new note's (an update, a delete, a
-   * re-embedding): every process rebuilds its in-memory index before its next search.
-   */
-  #vectorsChanged(): void {
-    this.#q('vectorsChanged').run();
-  }
-
-  /** Stores note `id`'s vector; replacing one (an update) is also a {@link #vectorsChanged}. */
-  #storeVector(id: number, vector: Float32Array | undefined): void {
-    if (!vector || !this.embedder) return;
-    if (!this.#meta('embedder')) {
-      this.#createVectors();
-      const set = this.#q('setMeta');
-      set.run('embedder', this.embedder.name);
-      set.run('dimension', String(vector.length));
-    }
-    if (Number(this.#meta('dimension')) !== vector.length) {
-      throw NotesErrors.error('EMBEDDER_FAILED.dimensions', {
-        got: vector.length,
-        stored: String(this.#meta('dimension')),
-      });
-    }
-    this.#q('insertVector').run(BigInt(id), ...this.#vectorColumns(vector));
-  }
-
-  /** Deletes note `id`'s vector, if vectors are kept. */
-  #deleteVector(id: number): void {
-    if (!this.#meta('embedder')) return;
-    this.#q('deleteVector').run(BigInt(id));
-    this.#vectorsChanged();
-  }
-
-  /**
-   * The in-memory index of binary codes, brought up to date first: notes this or another process
-   * appended are added; after any other change to the vectors (see {@link #vectorsChanged}) it is
-   * rebuilt. The {@link revision} says cheaply whether this or another connection wrote anything.
-   */
-  #vectorIndex(): QuantizedIndex {
-    const revision = this.revision();
-    let ann = this.#ann;
-    if (ann?.revision === revision) return ann.index;
-    const generation = this.#meta('vector_generation');
-    if (!ann || ann.generation !== generation) {
-      ann = { index: new QuantizedIndex(Number(this.#meta('dimension'))), revision, generation };
-    }
-    for (const row of this.#q('vectorsAfter').iterate(ann.index.maxId) as Iterable<{
-      id: number;
-      embedding: Buffer;
-      scope: string;
-      key_digest: string;
-    }>) {
-      ann.index.upsert(row.id, toFloats(row.embedding), row.scope, row.key_digest);
-    }
-    ann.revision = revision;
-    this.#ann = ann;
-    return ann.index;
-  }
-
-  #writeIndexes(id: number, content: string, labels: readonly string[], keyed: boolean): void {
-    this.#q('deleteLabels').run(id);
-    const insertLabel = this.#q('insertLabel');
-    labels.forEach((label, position) => insertLabel.run(id, label, position));
-    this.#deleteText(id);
-    this.#indexText(id, content, labels, keyed);
-  }
-
-  #deleteText(id: number): void {
-    this.#q('deleteText').run(id);
-    this.#q('deleteKeyedText').run(id);
-  }
-
-  /** Adds a note to the full-text index, a keyed note's to the keyed notes' own. */
-  #indexText(id: number, content: string, labels: readonly string[], keyed: boolean): void {
-    this.#q(keyed ? 'insertKeyedText' : 'insertText').run(id, indexForm(content), labels.join(' '));
+    return this.#q.get('scopes').all() as string[];
   }
 
   /**
@@ -622,46 +278,40 @@ export class SqliteNotesStore implements NotesStore {
     let vector: Float32Array | undefined;
     let embeddingError: string | undefined;
     try {
-      vector = await this.#vector(content);
+      vector = await this.#vectors.embedOne(content);
     } catch (error) {
       embeddingError = (error as Error).message;
-      this.#embedderFailed('saving a note', error);
+      this.#vectors.failed('saving a note', error);
     }
-    const now = this.#now();
+    const now = this.#rows.now();
     // Writes take the write lock at BEGIN (IMMEDIATE), waiting out another writer's short transaction (an
     // import's slice, another process's save): a deferred one that read first fails at once, SQLITE_BUSY.
-    const id = this.#db
+    const id = this.#rows.db
       .transaction(() => {
         this.ensureScope(scope);
         const created = createdAt ?? now;
-        const row = this.#q('insertNote').run(scope, content, key, key === null ? null : digest(key), created, created);
-        const noteId = Number(row.lastInsertRowid);
-        this.#writeIndexes(noteId, content, labels, key !== null);
-        this.#storeVector(noteId, vector);
+        const noteId = this.#rows.insert(scope, content, key, key === null ? null : keyDigest(key), created, created);
+        this.#rows.writeIndexes(noteId, content, labels, key !== null);
+        this.#vectors.store(noteId, vector);
         return noteId;
       })
       .immediate();
     return {
-      note: this.#read(id),
+      note: this.#rows.read(id),
       cut,
       ...(embeddingError ? { embeddingError } : {}),
     };
   }
 
-  /** A note known to exist (just written). */
-  #read(id: number): Note {
-    return this.#hydrate(this.#q('noteById').get(id) as NoteRow);
-  }
-
   /** A note the viewer may see, or undefined (a hidden note does not exist for the viewer). */
   get(id: number, viewer: Viewer): Note | undefined {
-    const row = this.#q('noteById').get(id) as NoteRow | undefined;
-    return row && this.#visible(row, viewer) ? this.#hydrate(row) : undefined;
+    const row = this.#rows.row(id);
+    return row && visibleTo(row, viewer) ? this.#rows.hydrate(row) : undefined;
   }
 
   #require(id: number, viewer: Viewer, writableScope: string | undefined): NoteRow {
-    const row = this.#q('noteById').get(id) as NoteRow | undefined;
-    if (!row || !this.#visible(row, viewer)) throw NotesErrors.error('NOT_FOUND.noNote', { id });
+    const row = this.#rows.row(id);
+    if (!row || !visibleTo(row, viewer)) throw NotesErrors.error('NOT_FOUND.noNote', { id });
     // A keyed note out of reach answers as a miss, whatever the key: no oracle for the right one.
     if (writableScope !== undefined && row.scope !== writableScope && row.key_digest !== null && !viewer.operator) {
       throw NotesErrors.error('NOT_FOUND.noNote', { id });
@@ -682,37 +332,36 @@ export class SqliteNotesStore implements NotesStore {
   ): Promise<{ note: Note; cut: string }> {
     const existing = this.#require(id, viewer, writableScope);
     const { content, cut } = capNote(text);
-    const labels = labelText === null ? this.#hydrate(existing).labels : parseLabels(labelText);
+    const labels = labelText === null ? this.#rows.hydrate(existing).labels : parseLabels(labelText);
     let vector: Float32Array | undefined;
     try {
-      vector = await this.#vector(content);
+      vector = await this.#vectors.embedOne(content);
     } catch (error) {
       vector = undefined;
-      this.#embedderFailed('updating a note', error);
+      this.#vectors.failed('updating a note', error);
     }
-    this.#db
+    this.#rows.db
       .transaction(() => {
-        this.#q('updateNote').run(content, this.#now(), id);
-        this.#writeIndexes(id, content, labels, existing.key_digest !== null);
+        this.#rows.setContent(id, content);
+        this.#rows.writeIndexes(id, content, labels, existing.key_digest !== null);
         if (vector) {
-          this.#storeVector(id, vector);
-          this.#vectorsChanged();
-        } else this.#deleteVector(id);
+          this.#vectors.store(id, vector);
+          this.#vectors.changed();
+        } else this.#vectors.delete(id);
       })
       .immediate();
-    return { note: this.#read(id), cut };
+    return { note: this.#rows.read(id), cut };
   }
 
   /** Deletes a note with its labels, FTS row and vector. */
   delete(id: number, viewer: Viewer, writableScope: string | undefined): Note {
     const row = this.#require(id, viewer, writableScope);
-    const note = this.#hydrate(row);
-    this.#db
+    const note = this.#rows.hydrate(row);
+    this.#rows.db
       .transaction(() => {
-        this.#deleteText(id);
-        this.#deleteVector(id);
-        this.#q('deleteLabels').run(id);
-        this.#q('deleteNote').run(id);
+        this.#rows.deleteText(id);
+        this.#vectors.delete(id);
+        this.#rows.deleteRow(id);
       })
       .immediate();
     return note;
@@ -721,18 +370,18 @@ export class SqliteNotesStore implements NotesStore {
   /** The newest notes the viewer may see, optionally with a label. */
   recent(viewer: Viewer, count: number, label: string | null = null): Note[] {
     const wanted = labelFilter(label);
-    const rows = this.#q('recent').all(...this.#filterParams(viewer), wanted, wanted, count) as NoteRow[];
-    return rows.map((r) => this.#hydrate(r));
+    const rows = this.#q.get('recent').all(...visibleParams(viewer), wanted, wanted, count) as NoteRow[];
+    return rows.map((r) => this.#rows.hydrate(r));
   }
 
   /** How many notes the viewer may see. */
   count(viewer: Viewer): number {
-    return this.#q('count').get(...this.#filterParams(viewer)) as number;
+    return this.#q.get('count').get(...visibleParams(viewer)) as number;
   }
 
   /** Labels of the notes the viewer may see, most common first. */
   labels(viewer: Viewer): LabelCount[] {
-    return this.#q('labels').all(...this.#filterParams(viewer)) as LabelCount[];
+    return this.#q.get('labels').all(...visibleParams(viewer)) as LabelCount[];
   }
 
   /**
@@ -785,20 +434,20 @@ export class SqliteNotesStore implements NotesStore {
     // branches are merged. A page then costs the same however many notes the scope, or any other, holds.
     const branch = `SELECT * FROM (SELECT n.*, ${order.key} AS sort_key FROM notes n
        WHERE ${[SCOPE_VISIBLE, ...extra, ...cursor].join(' AND ')} ORDER BY ${order.key} ${direction} LIMIT ?)`;
-    const keyParams = [viewer.operator ? 1 : 0, viewer.key === null ? null : digest(viewer.key)];
+    const keys = keyParams(viewer);
     const rows = this.#browseStatement(
       `SELECT * FROM (${viewer.scopes.map(() => branch).join(' UNION ALL ')})
        ORDER BY sort_key ${order.ascending ? 'ASC' : 'DESC'}, id ${idAscending ? 'ASC' : 'DESC'} LIMIT ?`,
       false,
     ).all(
-      ...viewer.scopes.flatMap((scope) => [scope, ...keyParams, ...extraParams, ...cursorParams, limit + 1]),
+      ...viewer.scopes.flatMap((scope) => [scope, ...keys, ...extraParams, ...cursorParams, limit + 1]),
       limit + 1,
     ) as Array<NoteRow & { sort_key: string | number }>;
     const more = rows.length > limit;
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
     return {
-      notes: shown.map((row) => this.#hydrate(row)),
+      notes: shown.map((row) => this.#rows.hydrate(row)),
       next: more && last ? formatCursor(last.sort_key, last.id) : null,
       counts: options.counts === false ? null : this.#browseCounts(viewer, extra, extraParams),
     };
@@ -832,7 +481,7 @@ export class SqliteNotesStore implements NotesStore {
        coalesce(sum(NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)), 0) AS unlabeled
        FROM notes n WHERE ${VISIBLE}`,
       false,
-    ).get(...extraParams, ...this.#filterParams(viewer)) as { total: number; matching: number; unlabeled: number };
+    ).get(...extraParams, ...visibleParams(viewer)) as { total: number; matching: number; unlabeled: number };
     const { total, matching, unlabeled } = counted;
     const labels = [...this.labels(viewer), ...(unlabeled > 0 ? [{ label: UNLABELED, count: unlabeled }] : [])]
       .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
@@ -844,7 +493,7 @@ export class SqliteNotesStore implements NotesStore {
   #browseStatement(sql: string, pluck: boolean): SqliteStatement {
     let statement = this.#browseStatements.get(sql);
     if (!statement) {
-      statement = this.#db.prepare(sql);
+      statement = this.#rows.db.prepare(sql);
       if (pluck) statement.pluck();
       this.#browseStatements.set(sql, statement);
     }
@@ -864,7 +513,7 @@ export class SqliteNotesStore implements NotesStore {
     // The key is decided before any keyed row is touched: a key no note in view carries searches as no key.
     if (!viewer.operator && viewer.key !== null && !this.keyKnown(viewer)) viewer = { ...viewer, key: null };
     const keyedToo = viewer.operator || viewer.key !== null;
-    const filter = [...this.#filterParams(viewer), wantedLabel, wantedLabel];
+    const filter = [...visibleParams(viewer), wantedLabel, wantedLabel];
     const state = this.embeddingState();
     let why: string | undefined;
     if (!this.embedder) why = 'no embedder is configured, so this search is full-text only';
@@ -903,7 +552,7 @@ export class SqliteNotesStore implements NotesStore {
       const coverage = new Map(ids.map((id) => [id, 0]));
       for (const term of terms) {
         for (const name of keyedToo ? (['holding', 'keyedHolding'] as const) : (['holding'] as const)) {
-          for (const id of this.#q(name).all(term) as number[]) {
+          for (const id of this.#q.get(name).all(term) as number[]) {
             const held = coverage.get(id);
             if (held !== undefined) coverage.set(id, held + 1);
           }
@@ -950,8 +599,8 @@ export class SqliteNotesStore implements NotesStore {
       allThenAny(
         (match) =>
           (keyedToo
-            ? this.#q('rankedVisibleKeyedToo').all(match, ...filter, match, ...filter, pool)
-            : this.#q('rankedVisible').all(match, ...filter, pool)) as number[],
+            ? this.#q.get('rankedVisibleKeyedToo').all(match, ...filter, match, ...filter, pool)
+            : this.#q.get('rankedVisible').all(match, ...filter, pool)) as number[],
       );
     // Full text ranks in the FTS index alone (cheap); visibility is checked afterwards, and only
     // when part of the pool is hidden is the ranking redone joined with the filter.
@@ -962,8 +611,8 @@ export class SqliteNotesStore implements NotesStore {
       fetched = allThenAny(
         (match) =>
           (keyedToo
-            ? this.#q('rankedKeyedToo').all(match, match, pool)
-            : this.#q('ranked').all(match, pool)) as number[],
+            ? this.#q.get('rankedKeyedToo').all(match, match, pool)
+            : this.#q.get('ranked').all(match, pool)) as number[],
       );
       fetchedFull = full;
       let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter);
@@ -974,11 +623,12 @@ export class SqliteNotesStore implements NotesStore {
     if (why === undefined) {
       try {
         const [vector] = await this.embedder!.embed([query]);
-        addRanks(this.#nearestVisible(vector!, viewer, wantedLabel === null ? null : filter, VECTOR_POOL));
+        const allowed = wantedLabel === null ? null : (ids: readonly number[]) => this.#allowedInOrder(ids, filter);
+        addRanks(this.#vectors.nearest(vector!, viewer, allowed, VECTOR_POOL));
         mode = 'hybrid';
       } catch (error) {
         why = `the embedder failed (${(error as Error).message}); full-text only`;
-        this.#embedderFailed('searching', error);
+        this.#vectors.failed('searching', error);
       }
     }
     const collect = () => {
@@ -987,8 +637,8 @@ export class SqliteNotesStore implements NotesStore {
       const ordered = [...ranks.entries()].sort((a, b) => b[1] - a[1] || byText(a[0]) - byText(b[0]) || b[0] - a[0]);
       for (const [id, score] of ordered) {
         if (hits.length >= limit) break;
-        const row = this.#q('noteById').get(id) as NoteRow | undefined;
-        if (row && this.#visible(row, viewer)) hits.push({ note: this.#hydrate(row), score });
+        const row = this.#rows.row(id);
+        if (row && visibleTo(row, viewer)) hits.push({ note: this.#rows.hydrate(row), score });
       }
       return hits;
     };
@@ -1002,61 +652,10 @@ export class SqliteNotesStore implements NotesStore {
     return { hits, mode, ...(why ? { why } : {}) };
   }
 
-  /**
-   * The `pool` nearest notes the viewer may see, nearest first, above the similarity floor. Scope and
-   * key are checked while the binary codes are scanned, so 250 near notes in another scope, or under a
-   * key, cannot hide a visible match; the candidates are re-scored exactly with their float vectors.
-   * A label filter (`filter`, null for none) is checked afterwards in the database, widening the
-   * candidates until enough pass or none are left. Without one the scan's visibility is the answer:
-   * the index is rebuilt after any change to a note's vector, and a hit is checked again when read.
-   */
-  #nearestVisible(vector: Float32Array, viewer: Viewer, filter: readonly unknown[] | null, pool: number): number[] {
-    const index = this.#vectorIndex();
-    const query = binaryCode(vector);
-    const scopes = new Set(viewer.scopes);
-    // Unkeyed notes are indexed under the key digest '' (see vectorsAfter).
-    const keys = viewer.operator ? null : new Set(viewer.key === null ? [''] : ['', digest(viewer.key)]);
-    const minSimilarity = 1 - this.#maxDistance;
-    for (let wanted = pool * RESCORE_FACTOR; ; wanted *= 4) {
-      const candidates = index.nearest(query, { scopes, keys }, wanted);
-      const scored = this.#exactAtFloor(vector, index.similarities(vector, candidates), minSimilarity)
-        .filter((row) => row.similarity >= minSimilarity)
-        .sort((x, y) => y.similarity - x.similarity || x.id - y.id);
-      const ids = scored.map((row) => row.id);
-      const visible = filter === null ? ids : this.#allowedInOrder(ids, filter);
-      // Fewer candidates than asked for: every visible vector was seen. Some below the floor: the
-      // candidates reach past the near notes, and wider ones would only be further away.
-      if (visible.length >= pool || candidates.length < wanted || scored.length < candidates.length) {
-        return visible.slice(0, pool);
-      }
-    }
-  }
-
-  /**
-   * `scored` with the candidates whose int8 similarity lies within {@link FLOOR_MARGIN} of the floor
-   * re-scored exactly from their stored floats: which side of `min_similarity` a note falls on is
-   * decided exactly, as configured (usually none or a few are that close).
-   */
-  #exactAtFloor(
-    vector: Float32Array,
-    scored: Array<{ id: number; similarity: number }>,
-    floor: number,
-  ): Array<{ id: number; similarity: number }> {
-    const near = scored.filter((row) => Math.abs(row.similarity - floor) < FLOOR_MARGIN).map((row) => row.id);
-    if (near.length === 0) return scored;
-    const exact = new Map(
-      (this.#q('embeddingsOf').all(JSON.stringify(near)) as Array<{ id: number; embedding: Buffer }>).map((row) => [
-        row.id,
-        cosine(vector, toFloats(row.embedding)),
-      ]),
-    );
-    return scored.map((row) => ({ id: row.id, similarity: exact.get(row.id) ?? row.similarity }));
-  }
-
   /** The IDs of `ids` the filter lets through, in the order given. */
   #allowedInOrder(ids: readonly number[], filter: readonly unknown[]): number[] {
     if (ids.length === 0) return [];
-    const allowed = new Set(this.#q('allowed').all(JSON.stringify(ids), ...filter) as number[]);
+    const allowed = new Set(this.#q.get('allowed').all(JSON.stringify(ids), ...filter) as number[]);
     return ids.filter((id) => allowed.has(id));
   }
 
@@ -1071,9 +670,9 @@ export class SqliteNotesStore implements NotesStore {
    */
   async duplicates(viewer: Viewer, options: DuplicatesOptions = {}): Promise<DuplicatePair[]> {
     const wanted = labelFilter(options.label ?? null);
-    const params = [...this.#filterParams(viewer), wanted, wanted, wanted];
+    const params = [...visibleParams(viewer), wanted, wanted, wanted];
     const { signal } = options;
-    let progress = { done: 0, total: scanWork(this.#q('countWithLabel').get(...params) as number) };
+    let progress = { done: 0, total: scanWork(this.#q.get('countWithLabel').get(...params) as number) };
     options.onProgress?.(progress.done, progress.total);
     const stopped = () => NotesErrors.error('STOPPED', progress);
     const check = () => {
@@ -1083,7 +682,7 @@ export class SqliteNotesStore implements NotesStore {
     const texts: string[] = [];
     for (let after = 0, more = true; more;) {
       check();
-      const page = this.#q('visibleTextsAfter').all(...params, after, DUPLICATES_PAGE) as Array<{
+      const page = this.#q.get('visibleTextsAfter').all(...params, after, DUPLICATES_PAGE) as Array<{
         id: number;
         content: string;
       }>;
@@ -1109,8 +708,8 @@ export class SqliteNotesStore implements NotesStore {
     const notes = new Map<number, Note | undefined>();
     const note = (id: number) => {
       if (!notes.has(id)) {
-        const row = this.#q('noteById').get(id) as NoteRow | undefined;
-        notes.set(id, row && this.#visible(row, viewer) ? this.#hydrate(row) : undefined);
+        const row = this.#rows.row(id);
+        notes.set(id, row && visibleTo(row, viewer) ? this.#rows.hydrate(row) : undefined);
       }
       return notes.get(id);
     };
@@ -1134,12 +733,7 @@ export class SqliteNotesStore implements NotesStore {
    * every label with its count, `unlabeled` included, most common first.
    */
   labelCounts(viewer: Viewer): { total: number; labels: LabelCount[] } {
-    const none = this.#q('countWithLabel').get(
-      ...this.#filterParams(viewer),
-      UNLABELED,
-      UNLABELED,
-      UNLABELED,
-    ) as number;
+    const none = this.#q.get('countWithLabel').get(...visibleParams(viewer), UNLABELED, UNLABELED, UNLABELED) as number;
     const labels = [...this.labels(viewer), ...(none > 0 ? [{ label: UNLABELED, count: none }] : [])].sort(
       (a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
     );
@@ -1160,14 +754,17 @@ export class SqliteNotesStore implements NotesStore {
     if (kept.key_digest !== dropped.key_digest) {
       throw NotesErrors.error('KEY_MISMATCH', { keep, drop });
     }
-    const labels = [...new Set([...this.#hydrate(kept).labels, ...this.#hydrate(dropped).labels])].slice(0, 8);
-    this.#db
+    const labels = [...new Set([...this.#rows.hydrate(kept).labels, ...this.#rows.hydrate(dropped).labels])].slice(
+      0,
+      8,
+    );
+    this.#rows.db
       .transaction(() => {
-        this.#writeIndexes(keep, kept.content, labels, kept.key_digest !== null);
+        this.#rows.writeIndexes(keep, kept.content, labels, kept.key_digest !== null);
         this.delete(drop, viewer, undefined);
       })
       .immediate();
-    return this.#read(keep);
+    return this.#rows.read(keep);
   }
 
   /**
@@ -1179,7 +776,7 @@ export class SqliteNotesStore implements NotesStore {
   }
 
   #exported(row: NoteRow): NotesExport['notes'][number] {
-    const n = this.#hydrate(row);
+    const n = this.#rows.hydrate(row);
     return {
       content: n.content,
       labels: [...n.labels],
@@ -1201,11 +798,11 @@ export class SqliteNotesStore implements NotesStore {
   #exportSource(): ExportSource {
     return {
       page: (of, after, limit) =>
-        (this.#q('notesOfScopeAfter').all(of, after, limit) as NoteRow[]).map((row) => ({
+        (this.#q.get('notesOfScopeAfter').all(of, after, limit) as NoteRow[]).map((row) => ({
           id: row.id,
           note: this.#exported(row),
         })),
-      now: () => this.#now(),
+      now: () => this.#rows.now(),
     };
   }
 
@@ -1225,64 +822,40 @@ export class SqliteNotesStore implements NotesStore {
   /** What transfer.ts writes through. */
   #importTarget(): ImportTarget {
     return {
-      db: this.#db,
+      db: this.#rows.db,
       importedAlready: (scope, note) =>
-        this.#q('importedAlready').get(scope, note.content, note.createdAt, note.privateKey ?? '') !== undefined,
+        this.#q.get('importedAlready').get(scope, note.content, note.createdAt, note.privateKey ?? '') !== undefined,
       ensureScope: (scope) => this.ensureScope(scope),
-      embeds: this.embedder !== undefined && !this.embeddingState().mismatch,
+      embeds: this.#vectors.usable(),
       embed: async (texts, onProgress) => {
         try {
-          return await this.#embedAll(texts, 64, onProgress);
+          return await this.#vectors.embedAll(texts, 64, onProgress);
         } catch (error) {
-          this.#embedderFailed('importing notes', error);
+          this.#vectors.failed('importing notes', error);
           return texts.map(() => undefined);
         }
       },
       insert: (scope, note, vector) => this.#insertPrepared(scope, note, vector),
       forget: (ids) => {
         for (const id of ids) {
-          this.#deleteText(id);
-          if (this.#meta('embedder')) this.#q('deleteVector').run(BigInt(id));
-          this.#q('deleteLabels').run(id);
-          this.#q('deleteNote').run(id);
+          this.#rows.deleteText(id);
+          this.#vectors.remove(id);
+          this.#rows.deleteRow(id);
         }
       },
-      vectorsChanged: () => this.#vectorsChanged(),
-      now: () => this.#now(),
+      vectorsChanged: () => this.#vectors.changed(),
+      now: () => this.#rows.now(),
     };
   }
 
   /** Writes a prepared note with its labels, full-text row and vector; returns its ID. */
   #insertPrepared(scope: string, note: PreparedNote, vector: Float32Array | undefined): number {
-    const row = this.#q('insertNote').run(
-      scope,
-      note.content,
-      note.privateKey,
-      note.keyDigest,
-      note.createdAt,
-      note.updatedAt,
-    );
-    const id = Number(row.lastInsertRowid);
-    const insertLabel = this.#q('insertLabel');
-    note.labels.forEach((label, position) => insertLabel.run(id, label, position));
-    this.#q(note.keyDigest === null ? 'insertText' : 'insertKeyedText').run(id, note.indexed, note.labels.join(' '));
-    this.#storeVector(id, vector);
+    const rows = this.#rows;
+    const id = rows.insert(scope, note.content, note.privateKey, note.keyDigest, note.createdAt, note.updatedAt);
+    rows.addLabels(id, note.labels);
+    rows.addText(id, note.indexed, note.labels, note.keyDigest !== null);
+    this.#vectors.store(id, vector);
     return id;
-  }
-
-  /** Embeds `texts` in batches, reporting how many are done after each. */
-  async #embedAll(
-    texts: readonly string[],
-    batch: number,
-    onProgress: (done: number, total: number) => void,
-  ): Promise<Float32Array[]> {
-    const vectors: Float32Array[] = [];
-    onProgress(0, texts.length);
-    for (let i = 0; i < texts.length; i += batch) {
-      vectors.push(...(await this.embedder!.embed(texts.slice(i, i + batch))));
-      onProgress(vectors.length, texts.length);
-    }
-    return vectors;
   }
 
   /**
@@ -1295,62 +868,7 @@ export class SqliteNotesStore implements NotesStore {
    * the next reembed; one deleted meanwhile leaves none.
    */
   async reembed(batch = 64, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
-    if (!this.embedder) throw NotesErrors.error('EMBEDDER_FAILED.notConfigured');
-    const embedder = this.embedder;
-    const rows: Array<{ id: number; content: string }> = [];
-    for (let after = 0; ;) {
-      const page = this.#q('textsAfter').all(after, REEMBED_PAGE) as Array<{ id: number; content: string }>;
-      rows.push(...page);
-      if (page.length < REEMBED_PAGE) break;
-      after = page[page.length - 1]!.id;
-      await yieldToLoop();
-    }
-    const vectors = await this.#embedAll(
-      rows.map((r) => r.content),
-      batch,
-      onProgress,
-    );
-    const dimension = vectors[0]?.length;
-    for (const vector of vectors) {
-      if (vector.length !== dimension) {
-        throw NotesErrors.error('EMBEDDER_FAILED.dimensions', { got: vector.length, stored: String(dimension) });
-      }
-    }
-    // A table of the next vectors, afresh (one a crashed reembed left is dropped).
-    const db = this.#db;
-    db.exec(`DROP TABLE IF EXISTS ${NEXT_VECTORS}`);
-    db.exec(NOTE_VECTORS_DDL.replace(VECTORS, NEXT_VECTORS));
-    const insert = db.prepare(`INSERT INTO ${NEXT_VECTORS} (id, code, embedding) VALUES (?, ?, ?)`);
-    for (let i = 0; i < rows.length;) {
-      db.transaction(() => {
-        const start = performance.now();
-        do {
-          insert.run(BigInt(rows[i]!.id), ...this.#vectorColumns(vectors[i]!));
-          i += 1;
-        } while (i < rows.length && i % REEMBED_PAGE !== 0 && performance.now() - start < SCAN_SLICE_MS);
-      }).immediate();
-      await yieldToLoop();
-    }
-    db.transaction(() => {
-      // Another process's reembed started its own table meanwhile: this one's vectors are not all there.
-      const written = db.prepare(`SELECT count(*) FROM ${NEXT_VECTORS}`).pluck().get() as number;
-      if (written !== rows.length) {
-        throw NotesErrors.error('BACKEND', {
-          reason: 'another reembed ran at the same time; run "notes reembed" again',
-        });
-      }
-      this.#q('dropVectors').run();
-      this.#q('forgetEmbedder').run();
-      if (dimension !== undefined) {
-        db.exec(`ALTER TABLE ${NEXT_VECTORS} RENAME TO ${VECTORS}`);
-        db.prepare(`DELETE FROM ${VECTORS} WHERE id NOT IN (SELECT id FROM notes)`).run();
-        const set = this.#q('setMeta');
-        set.run('embedder', embedder.name);
-        set.run('dimension', String(dimension));
-      } else db.exec(`DROP TABLE ${NEXT_VECTORS}`);
-      this.#vectorsChanged();
-    }).immediate();
-    return rows.length;
+    return this.#vectors.reembed(batch, onProgress);
   }
 
   /**
@@ -1358,12 +876,12 @@ export class SqliteNotesStore implements NotesStore {
    * process's (`PRAGMA data_version` counts the others' commits, `total_changes()` this one's writes).
    */
   revision(): string {
-    return `${this.#q('dataVersion').get() as number}:${this.#q('totalChanges').get() as number}`;
+    return this.#rows.revision();
   }
 
   /** Notes per scope. */
   countsByScope(): ScopeCounts[] {
-    return this.#q('countsByScope').all() as ScopeCounts[];
+    return this.#q.get('countsByScope').all() as ScopeCounts[];
   }
 
   /** Closes the file; closing again does nothing. Misses not yet written are written first. */
@@ -1371,18 +889,8 @@ export class SqliteNotesStore implements NotesStore {
     if (this.#closed) return;
     this.#closed = true;
     this.keyGuard.flush();
-    this.#db.close();
+    this.#rows.db.close();
   }
-}
-
-/** The label a filter asks for: the first of `label`'s labels; none (any label) for null or a blank one. */
-function labelFilter(label: string | null): string | null {
-  return parseLabels(label)[0] ?? null;
-}
-
-/** A float32 vector from its stored bytes (copied: SQLite's buffers need not be aligned). */
-function toFloats(bytes: Buffer): Float32Array {
-  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
 
 /** A page's end as the next page's start: the row's sort key and ID, as opaque text. */
