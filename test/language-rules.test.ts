@@ -181,6 +181,8 @@ describe('choosing the language of the rules', () => {
       expect(cue('Łukasz does not like tea', 'Łukasz does not like tea', 'likes')).to.equal('negated');
       // A word in those letters counts once, listed or not: one against English's two is English.
       expect(languageOf('Tea is herbatę in Polish')).to.equal('en');
+      // Only a first capital says a name: one further in (a slip of the shift key) does not.
+      expect(languageOf('Ada eats smørreBrød')).to.equal(undefined);
     });
 
     it('refuses on a tie: also English with a lower-case word in those letters and no more English words (a known limit)', () => {
