@@ -1,19 +1,14 @@
 import * as sqliteVec from 'sqlite-vec';
-import { longerThan, systemClock, type Clock } from '@mira/core';
-import { openDatabase, openDatabaseReadOnly, type SqliteStatement } from '@mira/sqlite';
+import { systemClock, type Clock } from '@mira/core';
+import { openDatabase, openDatabaseReadOnly } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { nearDuplicatePairsInSlices, SCAN_SLICE_MS, scanWork } from './near-duplicates.js';
 import { NOTES_SCHEMA } from './schema.js';
 import { NotesErrors } from './errors.js';
 import {
-  BROWSE_SORTS,
-  MAX_BROWSE_PAGE,
   UNLABELED,
-  foldForFilter,
-  type BrowseCounts,
   type BrowseOptions,
   type BrowsePage,
-  type BrowseSort,
   type DuplicatePair,
   type DuplicatesOptions,
   type EmbeddingState,
@@ -34,45 +29,19 @@ import {
   type ImportTarget,
 } from './transfer.js';
 import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
-import { MAX_QUERY_LENGTH, capNote, checkKey, parseLabels } from './text.js';
+import { capNote, checkKey, parseLabels } from './text.js';
 import { NoteRows, type NoteRow } from './store/rows.js';
 import { Statements } from './store/statements.js';
+import { NoteBrowser } from './store/browse.js';
 import { needsUpgrade, upgrade } from './store/upgrades.js';
 import { NoteSearch } from './store/search.js';
 import { NoteVectors } from './store/vectors.js';
-import {
-  LABEL_OR_UNLABELED,
-  SCOPE_VISIBLE,
-  VISIBLE,
-  WITH_LABEL,
-  keyParams,
-  labelFilter,
-  visibleParams,
-  visibleTo,
-} from './store/visibility.js';
+import { LABEL_OR_UNLABELED, VISIBLE, WITH_LABEL, labelFilter, visibleParams, visibleTo } from './store/visibility.js';
 
 /** The notes one read of a duplicates scan takes (each read is a short statement between two slices). */
 const DUPLICATES_PAGE = 500;
 /** Serves the event loop (timers, I/O, the console) before a scan's next slice. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** Per sort: the ordering key's SQL, its direction, and how the next page starts after a row. */
-const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolean }>> = {
-  newest: { key: 'n.created_at', ascending: false },
-  oldest: { key: 'n.created_at', ascending: true },
-  longest: { key: 'length(n.content)', ascending: false },
-  shortest: { key: 'length(n.content)', ascending: true },
-  label: {
-    key: `coalesce((SELECT l.label FROM note_labels l WHERE l.note_id = n.id AND l.position = 0), '${UNLABELED}')`,
-    ascending: true,
-  },
-};
-/**
- * Whether a note's text, labels and key hold every word of the filter (`?`, a JSON array of folded words):
- * the text folded once per note, however many words.
- */
-const BROWSE_FILTER = `mira_has_words(n.content || char(10) || coalesce((SELECT group_concat(l.label, char(10))
-  FROM note_labels l WHERE l.note_id = n.id), '${UNLABELED}') || char(10) || coalesce(n.private_key, ''), ?)`;
 
 /**
  * The cosine similarity below which a vector neighbour is not a match, unless configured
@@ -130,9 +99,7 @@ export class SqliteNotesStore implements NotesStore {
   readonly #vectors: NoteVectors;
   readonly #search: NoteSearch;
   readonly #q: Statements<keyof typeof SQL>;
-  readonly #browseStatements = new Map<string, SqliteStatement>();
-  /** The last browse counts per viewer and filter, as of a {@link revision}: unchanged notes are not counted again. */
-  readonly #countsCache = new Map<string, { revision: string; counts: BrowseCounts }>();
+  readonly #browser: NoteBrowser;
   #closed = false;
 
   private constructor(path: string, rows: NoteRows, vectors: NoteVectors, keyGuard: KeyGuard) {
@@ -142,11 +109,7 @@ export class SqliteNotesStore implements NotesStore {
     this.#search = new NoteSearch(rows, vectors);
     this.keyGuard = keyGuard;
     this.#q = new Statements(rows.db, SQL, PLUCKED);
-    // Browse's filter: every word (folded as the page folds what is typed) in the folded text.
-    rows.db.function('mira_has_words', { deterministic: true }, (text: string | null, words: string) => {
-      const hay = foldForFilter(text ?? '');
-      return (JSON.parse(words) as string[]).every((word) => hay.includes(word)) ? 1 : 0;
-    });
+    this.#browser = new NoteBrowser(rows, (viewer) => this.labels(viewer));
   }
 
   /** Opens or creates the notes file; refuses foreign or unversioned files like the entity store. */
@@ -346,119 +309,12 @@ export class SqliteNotesStore implements NotesStore {
   }
 
   /**
-   * One page of the notes the viewer may see, ordered by `sort` (ties: newer ID first, oldest: older
-   * first), with a label (`unlabeled`: notes without) and a filter (every word, in any order, in the
-   * folded text, labels or key), counted and paged in SQL: the page starts after `after` (the `next` of
-   * the page before), so a page costs the same however deep it is (keyset paging).
+   * One page of the notes the viewer may see, sorted, with a label and a filter, counted and paged in SQL
+   * with a keyset cursor (see store/browse.ts).
    * @throws MiraError MIRA_ERR_NOTES_BROWSE_INVALID for an unknown sort or a malformed cursor
    */
   browse(viewer: Viewer, options: BrowseOptions = {}): BrowsePage {
-    const sort = options.sort ?? 'newest';
-    const order = BROWSE_ORDER[sort];
-    if (viewer.scopes.length === 0) throw NotesErrors.error('SCOPE_INVALID.unknown', { scope: '' });
-    if (!order) {
-      throw NotesErrors.error('BROWSE_INVALID.sort', { sorts: BROWSE_SORTS.join(', '), sort });
-    }
-    const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), MAX_BROWSE_PAGE);
-    const label = labelFilter(options.label ?? null);
-    const filter = options.filter ?? '';
-    // Bounded as a search query is: every word costs a pass over the text of every note in view.
-    if (longerThan(filter, MAX_QUERY_LENGTH)) {
-      throw NotesErrors.error('BROWSE_INVALID.filterTooLong', { max: MAX_QUERY_LENGTH });
-    }
-    const words = foldForFilter(filter).split(/\s+/u).filter(Boolean);
-    // What a note must pass besides being visible: the label, the filter.
-    const extra: string[] = [];
-    const extraParams: unknown[] = [];
-    if (label === UNLABELED) extra.push('NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)');
-    else if (label !== null) {
-      extra.push('EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)');
-      extraParams.push(label);
-    }
-    if (words.length > 0) {
-      extra.push(BROWSE_FILTER);
-      extraParams.push(JSON.stringify(words));
-    }
-    // Ties on the key go newest ID first, except for "oldest", which reads in ID order.
-    const idAscending = sort === 'oldest';
-    const direction = `${order.ascending ? 'ASC' : 'DESC'}, n.id ${idAscending ? 'ASC' : 'DESC'}`;
-    const cursor: string[] = [];
-    const cursorParams: unknown[] = [];
-    if (options.after) {
-      const [key, id] = parseCursor(options.after);
-      const beyond = order.ascending ? '>' : '<';
-      // The first term bounds the index range (a seek, however deep the page); the second skips the ties read.
-      cursor.push(`${order.key} ${beyond}= ? AND (${order.key} ${beyond} ? OR n.id ${idAscending ? '>' : '<'} ?)`);
-      cursorParams.push(key, key, id);
-    }
-    // One branch per scope in view, each read in order from its scope's index and stopped after a page; the
-    // branches are merged. A page then costs the same however many notes the scope, or any other, holds.
-    const branch = `SELECT * FROM (SELECT n.*, ${order.key} AS sort_key FROM notes n
-       WHERE ${[SCOPE_VISIBLE, ...extra, ...cursor].join(' AND ')} ORDER BY ${order.key} ${direction} LIMIT ?)`;
-    const keys = keyParams(viewer);
-    const rows = this.#browseStatement(
-      `SELECT * FROM (${viewer.scopes.map(() => branch).join(' UNION ALL ')})
-       ORDER BY sort_key ${order.ascending ? 'ASC' : 'DESC'}, id ${idAscending ? 'ASC' : 'DESC'} LIMIT ?`,
-      false,
-    ).all(
-      ...viewer.scopes.flatMap((scope) => [scope, ...keys, ...extraParams, ...cursorParams, limit + 1]),
-      limit + 1,
-    ) as Array<NoteRow & { sort_key: string | number }>;
-    const more = rows.length > limit;
-    const shown = rows.slice(0, limit);
-    const last = shown.at(-1);
-    return {
-      notes: shown.map((row) => this.#rows.hydrate(row)),
-      next: more && last ? formatCursor(last.sort_key, last.id) : null,
-      counts: options.counts === false ? null : this.#browseCounts(viewer, extra, extraParams),
-    };
-  }
-
-  /**
-   * The page's counts in one pass over the notes in view (every note, those that match, those without a
-   * label), then the labels.
-   */
-  #browseCounts(viewer: Viewer, extra: readonly string[], extraParams: readonly unknown[]): BrowseCounts {
-    // Counts change only when notes do (here or in another process, which the revision also sees): a sort
-    // change, a later page's return to the first, or a reload reads them from memory. Keyed viewers count
-    // afresh, so no key or digest is kept for this.
-    const cacheKey = viewer.key === null ? JSON.stringify([viewer.scopes, viewer.operator, extra, extraParams]) : null;
-    const revision = this.revision();
-    const cached = cacheKey === null ? undefined : this.#countsCache.get(cacheKey);
-    if (cached?.revision === revision) return cached.counts;
-    const counts = this.#countBrowse(viewer, extra, extraParams);
-    if (cacheKey !== null) {
-      // A handful of recent filters is enough: typing a filter makes a new key per keystroke.
-      if (this.#countsCache.size >= 16) this.#countsCache.delete(this.#countsCache.keys().next().value!);
-      this.#countsCache.set(cacheKey, { revision, counts });
-    }
-    return counts;
-  }
-
-  #countBrowse(viewer: Viewer, extra: readonly string[], extraParams: readonly unknown[]): BrowseCounts {
-    const matches = extra.length === 0 ? '1' : extra.join(' AND ');
-    const counted = this.#browseStatement(
-      `SELECT count(*) AS total, coalesce(sum(${matches}), 0) AS matching,
-       coalesce(sum(NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)), 0) AS unlabeled
-       FROM notes n WHERE ${VISIBLE}`,
-      false,
-    ).get(...extraParams, ...visibleParams(viewer)) as { total: number; matching: number; unlabeled: number };
-    const { total, matching, unlabeled } = counted;
-    const labels = [...this.labels(viewer), ...(unlabeled > 0 ? [{ label: UNLABELED, count: unlabeled }] : [])]
-      .sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
-      .slice(0, 10);
-    return { total, matching, labels };
-  }
-
-  /** A browse statement, prepared once per shape (sort, label kind, number of filter words). */
-  #browseStatement(sql: string, pluck: boolean): SqliteStatement {
-    let statement = this.#browseStatements.get(sql);
-    if (!statement) {
-      statement = this.#rows.db.prepare(sql);
-      if (pluck) statement.pluck();
-      this.#browseStatements.set(sql, statement);
-    }
-    return statement;
+    return this.#browser.browse(viewer, options);
   }
 
   /**
@@ -701,26 +557,4 @@ export class SqliteNotesStore implements NotesStore {
     this.keyGuard.flush();
     this.#rows.db.close();
   }
-}
-
-/** A page's end as the next page's start: the row's sort key and ID, as opaque text. */
-function formatCursor(key: string | number, id: number): string {
-  return Buffer.from(JSON.stringify([key, id])).toString('base64url');
-}
-
-function parseCursor(cursor: string): [string | number, number] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      (typeof value[0] === 'string' || typeof value[0] === 'number') &&
-      Number.isSafeInteger(value[1])
-    ) {
-      return [value[0], value[1] as number];
-    }
-  } catch {
-    // reported below
-  }
-  throw NotesErrors.error('BROWSE_INVALID.cursor');
 }
