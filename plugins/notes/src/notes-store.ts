@@ -2,11 +2,9 @@ import * as sqliteVec from 'sqlite-vec';
 import { systemClock, type Clock } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
-import { nearDuplicatePairsInSlices, SCAN_SLICE_MS, scanWork } from './near-duplicates.js';
 import { NOTES_SCHEMA } from './schema.js';
 import { NotesErrors } from './errors.js';
 import {
-  UNLABELED,
   type BrowseOptions,
   type BrowsePage,
   type DuplicatePair,
@@ -19,29 +17,19 @@ import {
   type SearchResult,
   type Viewer,
 } from './contract.js';
-import { keyDigest, type NotesExport, type PreparedExport, type PreparedNote } from './transfer-format.js';
-import {
-  exportNotes,
-  exportText,
-  importNotes,
-  sweepImports,
-  type ExportSource,
-  type ImportTarget,
-} from './transfer.js';
+import { keyDigest, type NotesExport, type PreparedExport } from './transfer-format.js';
+import { exportNotes, exportText, importNotes, sweepImports } from './transfer.js';
 import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
 import { capNote, checkKey, parseLabels } from './text.js';
 import { NoteRows, type NoteRow } from './store/rows.js';
 import { Statements } from './store/statements.js';
 import { NoteBrowser } from './store/browse.js';
+import { NoteDuplicates, combineNotes } from './store/duplicates.js';
 import { needsUpgrade, upgrade } from './store/upgrades.js';
 import { NoteSearch } from './store/search.js';
+import { NoteTransfer } from './store/transfer-target.js';
 import { NoteVectors } from './store/vectors.js';
-import { LABEL_OR_UNLABELED, VISIBLE, WITH_LABEL, labelFilter, visibleParams, visibleTo } from './store/visibility.js';
-
-/** The notes one read of a duplicates scan takes (each read is a short statement between two slices). */
-const DUPLICATES_PAGE = 500;
-/** Serves the event loop (timers, I/O, the console) before a scan's next slice. */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+import { VISIBLE, WITH_LABEL, labelFilter, visibleParams, visibleTo } from './store/visibility.js';
 
 /**
  * The cosine similarity below which a vector neighbour is not a match, unless configured
@@ -54,21 +42,16 @@ export const DEFAULT_MIN_SIMILARITY = 0.3;
 const SQL = {
   // Not the staging scopes of imports under way (`~import-…`, see transfer.ts), which no viewer can name.
   scopes: "SELECT name FROM scopes WHERE name NOT LIKE '~%' ORDER BY name",
-  notesOfScopeAfter: 'SELECT * FROM notes WHERE scope = ? AND id > ? ORDER BY id LIMIT ?',
-  importedAlready:
-    "SELECT 1 FROM notes WHERE scope = ? AND content = ? AND created_at = ? AND coalesce(private_key, '') = ?",
   countsByScope:
     "SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name WHERE s.name NOT LIKE '~%' GROUP BY s.name ORDER BY s.name",
   // Newest by creation time (imported old notes keep their place), then by ID.
   recent: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${WITH_LABEL} ORDER BY n.created_at DESC, n.id DESC LIMIT ?`,
   count: `SELECT count(*) FROM notes n WHERE ${VISIBLE}`,
   labels: `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${VISIBLE} GROUP BY l.label ORDER BY count DESC, l.label`,
-  visibleTextsAfter: `SELECT n.id, n.content FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED} AND n.id > ? ORDER BY n.id LIMIT ?`,
-  countWithLabel: `SELECT count(*) FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED}`,
 } as const;
 
 /** The statements that return only their first column. */
-const PLUCKED: ReadonlyArray<keyof typeof SQL> = ['scopes', 'importedAlready', 'count', 'countWithLabel'];
+const PLUCKED: ReadonlyArray<keyof typeof SQL> = ['scopes', 'count'];
 
 /** How {@link SqliteNotesStore.open} opens a notes file. */
 export interface SqliteNotesStoreOptions {
@@ -85,9 +68,10 @@ export interface SqliteNotesStoreOptions {
 }
 
 /**
- * Note memory on its own SQLite file: notes, labels, scopes, an FTS5 index
- * kept in step in the same transaction, and vectors recorded with
- * the embedder's name and dimension.
+ * Note memory on its own SQLite file: notes, labels, scopes, an FTS5 index kept in step in the same
+ * transaction, and vectors recorded with the embedder's name and dimension. The class composes the parts
+ * in store/ (rows, who sees what, vectors, upgrades, search, browse, duplicates, the transfer's side) and
+ * keeps the writes that span them (save, update, delete) and the plain listings.
  */
 export class SqliteNotesStore implements NotesStore {
   readonly path: string;
@@ -97,19 +81,23 @@ export class SqliteNotesStore implements NotesStore {
   readonly keyGuard: KeyGuard;
   readonly #rows: NoteRows;
   readonly #vectors: NoteVectors;
-  readonly #search: NoteSearch;
   readonly #q: Statements<keyof typeof SQL>;
+  readonly #search: NoteSearch;
   readonly #browser: NoteBrowser;
+  readonly #duplicates: NoteDuplicates;
+  readonly #transfer: NoteTransfer;
   #closed = false;
 
   private constructor(path: string, rows: NoteRows, vectors: NoteVectors, keyGuard: KeyGuard) {
     this.path = path;
     this.#rows = rows;
     this.#vectors = vectors;
-    this.#search = new NoteSearch(rows, vectors);
     this.keyGuard = keyGuard;
     this.#q = new Statements(rows.db, SQL, PLUCKED);
+    this.#search = new NoteSearch(rows, vectors);
     this.#browser = new NoteBrowser(rows, (viewer) => this.labels(viewer));
+    this.#duplicates = new NoteDuplicates(rows);
+    this.#transfer = new NoteTransfer(rows, vectors);
   }
 
   /** Opens or creates the notes file; refuses foreign or unversioned files like the entity store. */
@@ -133,7 +121,7 @@ export class SqliteNotesStore implements NotesStore {
       return store;
     }
     upgrade(rows, vectors);
-    sweepImports(store.#importTarget(), log);
+    sweepImports(store.#transfer.target(), log);
     return store;
   }
 
@@ -326,72 +314,12 @@ export class SqliteNotesStore implements NotesStore {
   }
 
   /**
-   * Near-identical pairs among the notes the viewer sees, found in sub-quadratic time (see
-   * near-duplicates.ts); with `label`, among those with that label only (`unlabeled`: those without). Any
-   * number of notes: they are read a page at a time and compared in slices that each hold the event loop
-   * briefly, and the pairs are read back the same way. Progress counts the scan's work units; `signal`
-   * stops the scan between two slices. The notes are read over several short statements, not one
-   * snapshot: a note changed during the scan is compared as it was read, one deleted is left out.
+   * Near-identical pairs among the notes the viewer sees, with `label` among those with that label only
+   * (`unlabeled`: those without), any number of them in slices (see store/duplicates.ts).
    * @throws MiraError MIRA_ERR_NOTES_STOPPED once `signal` is aborted (nothing is changed)
    */
-  async duplicates(viewer: Viewer, options: DuplicatesOptions = {}): Promise<DuplicatePair[]> {
-    const wanted = labelFilter(options.label ?? null);
-    const params = [...visibleParams(viewer), wanted, wanted, wanted];
-    const { signal } = options;
-    let progress = { done: 0, total: scanWork(this.#q.get('countWithLabel').get(...params) as number) };
-    options.onProgress?.(progress.done, progress.total);
-    const stopped = () => NotesErrors.error('STOPPED', progress);
-    const check = () => {
-      if (signal?.aborted) throw stopped();
-    };
-    const ids: number[] = [];
-    const texts: string[] = [];
-    for (let after = 0, more = true; more;) {
-      check();
-      const page = this.#q.get('visibleTextsAfter').all(...params, after, DUPLICATES_PAGE) as Array<{
-        id: number;
-        content: string;
-      }>;
-      for (const row of page) {
-        ids.push(row.id);
-        texts.push(row.content);
-      }
-      more = page.length === DUPLICATES_PAGE;
-      if (more) {
-        after = page[page.length - 1]!.id;
-        await yieldToLoop();
-      }
-    }
-    const found = await nearDuplicatePairsInSlices(texts, {
-      onProgress: (done, total) => {
-        progress = { done, total };
-        options.onProgress?.(done, total);
-      },
-      ...(signal ? { signal } : {}),
-    }).catch((error: unknown) => {
-      throw signal?.aborted && error === signal.reason ? stopped() : error;
-    });
-    const notes = new Map<number, Note | undefined>();
-    const note = (id: number) => {
-      if (!notes.has(id)) {
-        const row = this.#rows.row(id);
-        notes.set(id, row && visibleTo(row, viewer) ? this.#rows.hydrate(row) : undefined);
-      }
-      return notes.get(id);
-    };
-    const pairs: DuplicatePair[] = [];
-    let start = performance.now();
-    for (const { i, j, similarity } of found) {
-      const [a, b] = [note(ids[i]!), note(ids[j]!)];
-      // Deleted (or moved out of sight) while the scan ran: no longer a pair to act on.
-      if (a && b) pairs.push({ a, b, similarity });
-      if (performance.now() - start >= SCAN_SLICE_MS) {
-        await yieldToLoop();
-        check();
-        start = performance.now();
-      }
-    }
-    return pairs;
+  duplicates(viewer: Viewer, options: DuplicatesOptions = {}): Promise<DuplicatePair[]> {
+    return this.#duplicates.duplicates(viewer, options);
   }
 
   /**
@@ -399,38 +327,14 @@ export class SqliteNotesStore implements NotesStore {
    * every label with its count, `unlabeled` included, most common first.
    */
   labelCounts(viewer: Viewer): { total: number; labels: LabelCount[] } {
-    const none = this.#q.get('countWithLabel').get(...visibleParams(viewer), UNLABELED, UNLABELED, UNLABELED) as number;
-    const labels = [...this.labels(viewer), ...(none > 0 ? [{ label: UNLABELED, count: none }] : [])].sort(
-      (a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
-    );
-    return { total: this.count(viewer), labels };
+    return this.#duplicates.labelCounts(viewer, this.count(viewer), this.labels(viewer));
   }
 
   /** Combines two near-identical notes: `keep` gains `drop`'s labels, `drop` is deleted. */
   combine(keep: number, drop: number, viewer: Viewer, writableScope?: string): Note {
     const kept = this.#require(keep, viewer, writableScope);
     const dropped = this.#require(drop, viewer, writableScope);
-    if (keep === drop) throw NotesErrors.error('COMBINE_INVALID', { keep });
-    // The operator's console sees a scope with the global overlay: folding a global note into a scope's would
-    // delete it from every scope that shares it.
-    if (kept.scope !== dropped.scope) {
-      throw NotesErrors.error('COMBINE_SCOPES', { keep, drop, keepScope: kept.scope, dropScope: dropped.scope });
-    }
-    // Combining merges labels: across keys it would let one note's labels be found without its key.
-    if (kept.key_digest !== dropped.key_digest) {
-      throw NotesErrors.error('KEY_MISMATCH', { keep, drop });
-    }
-    const labels = [...new Set([...this.#rows.hydrate(kept).labels, ...this.#rows.hydrate(dropped).labels])].slice(
-      0,
-      8,
-    );
-    this.#rows.db
-      .transaction(() => {
-        this.#rows.writeIndexes(keep, kept.content, labels, kept.key_digest !== null);
-        this.delete(drop, viewer, undefined);
-      })
-      .immediate();
-    return this.#rows.read(keep);
+    return combineNotes(this.#rows, kept, dropped, () => this.delete(drop, viewer, undefined));
   }
 
   /**
@@ -438,18 +342,7 @@ export class SqliteNotesStore implements NotesStore {
    * loop briefly, however large the scope (see transfer.ts). As a file's text: {@link exportText}.
    */
   exportScope(scope: string): Promise<NotesExport> {
-    return exportNotes(this.#exportSource(), scope);
-  }
-
-  #exported(row: NoteRow): NotesExport['notes'][number] {
-    const n = this.#rows.hydrate(row);
-    return {
-      content: n.content,
-      labels: [...n.labels],
-      private_key: n.privateKey,
-      created_at: n.createdAt,
-      updated_at: n.updatedAt,
-    };
+    return exportNotes(this.#transfer.source(), scope);
   }
 
   /**
@@ -457,19 +350,7 @@ export class SqliteNotesStore implements NotesStore {
    * hold the event loop briefly, however large the scope (see transfer.ts).
    */
   exportText(scope: string, indent: 0 | 2 = 0): Promise<{ text: string; count: number }> {
-    return exportText(this.#exportSource(), scope, indent);
-  }
-
-  /** What an export reads through: a page of a scope's notes after an ID, as the export file holds them. */
-  #exportSource(): ExportSource {
-    return {
-      page: (of, after, limit) =>
-        (this.#q.get('notesOfScopeAfter').all(of, after, limit) as NoteRow[]).map((row) => ({
-          id: row.id,
-          note: this.#exported(row),
-        })),
-      now: () => this.#rows.now(),
-    };
+    return exportText(this.#transfer.source(), scope, indent);
   }
 
   /**
@@ -482,58 +363,15 @@ export class SqliteNotesStore implements NotesStore {
     scope = data.scope,
     onProgress: (embedded: number, total: number) => void = () => {},
   ): Promise<{ added: number; skipped: number; trimmed: number }> {
-    return importNotes(this.#importTarget(), data, scope, onProgress);
-  }
-
-  /** What transfer.ts writes through. */
-  #importTarget(): ImportTarget {
-    return {
-      db: this.#rows.db,
-      importedAlready: (scope, note) =>
-        this.#q.get('importedAlready').get(scope, note.content, note.createdAt, note.privateKey ?? '') !== undefined,
-      ensureScope: (scope) => this.ensureScope(scope),
-      embeds: this.#vectors.usable(),
-      embed: async (texts, onProgress) => {
-        try {
-          return await this.#vectors.embedAll(texts, 64, onProgress);
-        } catch (error) {
-          this.#vectors.failed('importing notes', error);
-          return texts.map(() => undefined);
-        }
-      },
-      insert: (scope, note, vector) => this.#insertPrepared(scope, note, vector),
-      forget: (ids) => {
-        for (const id of ids) {
-          this.#rows.deleteText(id);
-          this.#vectors.remove(id);
-          this.#rows.deleteRow(id);
-        }
-      },
-      vectorsChanged: () => this.#vectors.changed(),
-      now: () => this.#rows.now(),
-    };
-  }
-
-  /** Writes a prepared note with its labels, full-text row and vector; returns its ID. */
-  #insertPrepared(scope: string, note: PreparedNote, vector: Float32Array | undefined): number {
-    const rows = this.#rows;
-    const id = rows.insert(scope, note.content, note.privateKey, note.keyDigest, note.createdAt, note.updatedAt);
-    rows.addLabels(id, note.labels);
-    rows.addText(id, note.indexed, note.labels, note.keyDigest !== null);
-    this.#vectors.store(id, vector);
-    return id;
+    return importNotes(this.#transfer.target(), data, scope, onProgress);
   }
 
   /**
-   * Re-embeds every note with the configured embedder, replacing the vector table, without holding the event
-   * loop for long however many notes there are: the notes are read a page at a time, the new vectors written
-   * in slices of short transactions into a table of their own (searches keep the old ones meanwhile), and
-   * one short transaction puts them in place of the old ones. A crash before it leaves the old vectors as
-   * they were (the next reembed starts its table afresh). As before the slices, a note saved meanwhile has
-   * no vector (its save saw another embedder's vectors) and one edited meanwhile its earlier text's, until
-   * the next reembed; one deleted meanwhile leaves none.
+   * Re-embeds every note with the configured embedder, in slices that each hold the event loop briefly, the
+   * old vectors replaced in one short transaction at the end (see store/vectors.ts).
+   * @throws MiraError MIRA_ERR_NOTES_EMBEDDER_FAILED without an embedder or for vectors of mixed sizes
    */
-  async reembed(batch = 64, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
+  reembed(batch = 64, onProgress: (done: number, total: number) => void = () => {}): Promise<number> {
     return this.#vectors.reembed(batch, onProgress);
   }
 

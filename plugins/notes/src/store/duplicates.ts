@@ -1,0 +1,147 @@
+import {
+  UNLABELED,
+  type DuplicatePair,
+  type DuplicatesOptions,
+  type LabelCount,
+  type Note,
+  type Viewer,
+} from '../contract.js';
+import { NotesErrors } from '../errors.js';
+import { nearDuplicatePairsInSlices, SCAN_SLICE_MS, scanWork } from '../near-duplicates.js';
+import { MAX_LABELS } from '../text.js';
+import { mostCommonFirst } from './browse.js';
+import type { NoteRow, NoteRows } from './rows.js';
+import { Statements } from './statements.js';
+import { LABEL_OR_UNLABELED, VISIBLE, labelFilter, visibleParams, visibleTo } from './visibility.js';
+
+/** The notes one read of a duplicates scan takes (each read is a short statement between two slices). */
+const DUPLICATES_PAGE = 500;
+/** Serves the event loop (timers, I/O, the console) before a scan's next slice. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const SQL = {
+  visibleTextsAfter: `SELECT n.id, n.content FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED} AND n.id > ? ORDER BY n.id LIMIT ?`,
+  countWithLabel: `SELECT count(*) FROM notes n WHERE ${VISIBLE} ${LABEL_OR_UNLABELED}`,
+} as const;
+
+/**
+ * Find Duplicates: the near-identical pairs among the notes a viewer sees (the comparison itself is
+ * near-duplicates.ts), what a scan can be narrowed to, and combining two notes of a pair.
+ */
+export class NoteDuplicates {
+  readonly #rows: NoteRows;
+  readonly #q: Statements<keyof typeof SQL>;
+
+  constructor(rows: NoteRows) {
+    this.#rows = rows;
+    this.#q = new Statements(rows.db, SQL, ['countWithLabel']);
+  }
+
+  /**
+   * Near-identical pairs among the notes the viewer sees, found in sub-quadratic time (see
+   * near-duplicates.ts); with `label`, among those with that label only (`unlabeled`: those without). Any
+   * number of notes: they are read a page at a time and compared in slices that each hold the event loop
+   * briefly, and the pairs are read back the same way. Progress counts the scan's work units; `signal`
+   * stops the scan between two slices. The notes are read over several short statements, not one
+   * snapshot: a note changed during the scan is compared as it was read, one deleted is left out.
+   * @throws MiraError MIRA_ERR_NOTES_STOPPED once `signal` is aborted (nothing is changed)
+   */
+  async duplicates(viewer: Viewer, options: DuplicatesOptions = {}): Promise<DuplicatePair[]> {
+    const wanted = labelFilter(options.label ?? null);
+    const params = [...visibleParams(viewer), wanted, wanted, wanted];
+    const { signal } = options;
+    let progress = { done: 0, total: scanWork(this.#q.get('countWithLabel').get(...params) as number) };
+    options.onProgress?.(progress.done, progress.total);
+    const stopped = () => NotesErrors.error('STOPPED', progress);
+    const check = () => {
+      if (signal?.aborted) throw stopped();
+    };
+    const ids: number[] = [];
+    const texts: string[] = [];
+    for (let after = 0, more = true; more;) {
+      check();
+      const page = this.#q.get('visibleTextsAfter').all(...params, after, DUPLICATES_PAGE) as Array<{
+        id: number;
+        content: string;
+      }>;
+      for (const row of page) {
+        ids.push(row.id);
+        texts.push(row.content);
+      }
+      more = page.length === DUPLICATES_PAGE;
+      if (more) {
+        after = page[page.length - 1]!.id;
+        await yieldToLoop();
+      }
+    }
+    const found = await nearDuplicatePairsInSlices(texts, {
+      onProgress: (done, total) => {
+        progress = { done, total };
+        options.onProgress?.(done, total);
+      },
+      ...(signal ? { signal } : {}),
+    }).catch((error: unknown) => {
+      throw signal?.aborted && error === signal.reason ? stopped() : error;
+    });
+    const notes = new Map<number, Note | undefined>();
+    const note = (id: number) => {
+      if (!notes.has(id)) {
+        const row = this.#rows.row(id);
+        notes.set(id, row && visibleTo(row, viewer) ? this.#rows.hydrate(row) : undefined);
+      }
+      return notes.get(id);
+    };
+    const pairs: DuplicatePair[] = [];
+    let start = performance.now();
+    for (const { i, j, similarity } of found) {
+      const [a, b] = [note(ids[i]!), note(ids[j]!)];
+      // Deleted (or moved out of sight) while the scan ran: no longer a pair to act on.
+      if (a && b) pairs.push({ a, b, similarity });
+      if (performance.now() - start >= SCAN_SLICE_MS) {
+        await yieldToLoop();
+        check();
+        start = performance.now();
+      }
+    }
+    return pairs;
+  }
+
+  /**
+   * What a duplicates scan of the viewer's notes can be narrowed to: how many notes there are (`total`), and
+   * every label with its count (`labels`, of the viewer's notes, most common first), `unlabeled` included.
+   */
+  labelCounts(viewer: Viewer, total: number, labels: readonly LabelCount[]): { total: number; labels: LabelCount[] } {
+    const none = this.#q.get('countWithLabel').get(...visibleParams(viewer), UNLABELED, UNLABELED, UNLABELED) as number;
+    return {
+      total,
+      labels: [...labels, ...(none > 0 ? [{ label: UNLABELED, count: none }] : [])].sort(mostCommonFirst),
+    };
+  }
+}
+
+/**
+ * Combines two near-identical notes the caller may change: `kept` gains `dropped`'s labels (up to the
+ * most a note holds), and `remove` deletes `dropped`, in one transaction.
+ * @throws MiraError MIRA_ERR_NOTES_COMBINE_INVALID, MIRA_ERR_NOTES_COMBINE_SCOPES or MIRA_ERR_NOTES_KEY_MISMATCH
+ */
+export function combineNotes(rows: NoteRows, kept: NoteRow, dropped: NoteRow, remove: () => void): Note {
+  const [keep, drop] = [kept.id, dropped.id];
+  if (keep === drop) throw NotesErrors.error('COMBINE_INVALID', { keep });
+  // The operator's console sees a scope with the global overlay: folding a global note into a scope's would
+  // delete it from every scope that shares it.
+  if (kept.scope !== dropped.scope) {
+    throw NotesErrors.error('COMBINE_SCOPES', { keep, drop, keepScope: kept.scope, dropScope: dropped.scope });
+  }
+  // Combining merges labels: across keys it would let one note's labels be found without its key.
+  if (kept.key_digest !== dropped.key_digest) {
+    throw NotesErrors.error('KEY_MISMATCH', { keep, drop });
+  }
+  const labels = [...new Set([...rows.labelsOf(keep), ...rows.labelsOf(drop)])].slice(0, MAX_LABELS);
+  rows.db
+    .transaction(() => {
+      rows.writeIndexes(keep, kept.content, labels, kept.key_digest !== null);
+      remove();
+    })
+    .immediate();
+  return rows.read(keep);
+}
