@@ -20,6 +20,7 @@ module.exports = {
     'test/memory-store.sqlite.test.ts',
     'test/memory-store.postgres.test.ts',
     'test/notes.test.ts',
+    'test/notes-store.sqlite.test.ts',
     'test/notes-vector-index.test.ts',
     'test/search-quality.test.ts',
     'test/fleet.test.ts',

@@ -23,6 +23,8 @@ export const TARGETS = [
   'plugins/memory-contract/src/snapshots.ts',
   'plugins/memory-contract/src/places.ts',
   'plugins/notes/src/notes-store.ts',
+  'plugins/notes/src/contract.ts',
+  'plugins/notes/src/store/*.ts',
   'plugins/memory/src/postgres/postgres-memory-store.ts',
   'plugins/robot/src/safety/controller.ts',
   'plugins/ros2/src/rosbridge-transport.ts',
