@@ -210,7 +210,9 @@ export async function duplicatesBench(options: {
   }
   const quality = [
     {
-      method: 'store: blocked MinHash/LSH + content-stem buckets, names, numbers, negation, content words',
+      method:
+        'store: words written out (contractions, numbers, times, dates, synonyms), blocked MinHash/LSH + ' +
+        'content-stem buckets, names, numbers, negation, content words',
       pairs: store.pairs,
       correct: store.correct,
       precision: store.precision.toFixed(3),

@@ -1,54 +1,50 @@
 import { performance } from 'node:perf_hooks';
-import { caseFold } from '@mira/core';
-import { comparable, segmentSpaceless } from './text.js';
+import { stem, tokens, type Token } from './near-duplicates-words.js';
+import { comparable } from './text.js';
+
+export { stem } from './near-duplicates-words.js';
 
 /**
  * Near-duplicate notes: pairs a person can act on (combine, or delete one) because they say the same
  * thing in other words — never two facts about different people, places, times, amounts or objects.
  *
+ * Each note is read as words (near-duplicates-words.ts): contractions written out ("Don't" is "do not", at
+ * the start of a sentence too, never a name), numbers, times and dates in one spelling (`three` is `3`,
+ * `7 p.m.` is `19:00`, `Tues` is `Tuesday`, `March 3rd` is `3/3`), a small household synonym table
+ * (sofa/couch, bin/rubbish/trash, mum/mom), irregular verbs and a light stem.
+ *
  * Candidates come from two kinds of buckets, each keyed first by what must be equal (the numbers a
  * note names and how many negations it has), so a templated corpus ("note 1 about …", "note 2 about …")
- * never meets itself: MinHash signatures over character 3-grams with locality-sensitive hashing
- * (16 bands of 4 rows: reworded, repunctuated, misspelt text), and the set of content-word stems
- * (reordered text, other function words). A bucket larger than {@link MAX_BUCKET} is compared only
- * within a window of its neighbours in text order, so no bucket costs more than linear time.
+ * never meets itself: MinHash signatures over character 3-grams of the content words as written, sorted,
+ * with locality-sensitive hashing (16 bands of 4 rows: misspelt text, a word written as two), and the set
+ * of content-word stems (reordered text, other function words, synonyms, other spellings of a number).
+ * A bucket larger than {@link MAX_BUCKET} is compared only within a window of its neighbours in text order,
+ * so no bucket costs more than linear time.
  *
  * A candidate pair is a near-duplicate when its comparable forms are equal, or when
- *  - it names the same numbers in the same order, and as many negations (`not`, `no`, `never`,
- *    `without`, `n't` …);
- *  - every capitalised word (a name: a person, a place, a day) of each note is a word of the other;
- *  - every content word of each (not a function word or a filler such as "please note") has a match
- *    in the other: the same stem (`keeps`/`keep`, `charger's`/`charger`) or, for words of five letters
- *    or more that are not names, one typo away;
- *  - and its 3-gram Jaccard similarity is at least {@link NEAR_DUPLICATE_THRESHOLD}, or the two have the
- *    same content-word stems.
+ *  - it names the same numbers (times and dates among them) in the same order, and as many negations
+ *    (`not`, `no`, `never`, `without`, `n't` …; "not" before a word with an opposite of its own is that
+ *    opposite: "doesn't like" is "dislikes");
+ *  - every name (a capitalised word that does not start a sentence: a person, a pet, a place, a day) of
+ *    each note is a word of the other;
+ *  - every content word of each (not a function word, a pronoun or a filler such as "please note") has a
+ *    match in the other: the same stem (`keeps`/`keep`, `fed`/`feed`, `couch`/`sofa`), one typo away (words
+ *    of five letters or more written without a capital), or one word written as two (`fishtank`);
+ *  - except that one of the two (not both) may leave out particles and the verbs of phrases such as "take
+ *    the dog for a walk": "sheets for the guest room" is "the guest room sheets", but "under the sofa" is
+ *    not "behind the sofa".
  * "Grace is allergic to strawberries" and "Ines is allergic to strawberries", "drawer 3" and "drawer 4",
- * "in the kitchen" and "in the garage", "likes tea" and "doesn't like tea" never pair.
+ * "at 7pm" and "at 7am", "in the kitchen" and "in the garage", "likes tea" and "doesn't like tea", "the blue
+ * pot" and "the red pot" never pair. A paraphrase that shares few words ("Tom is vegetarian", "Tom doesn't
+ * eat meat") is out of reach of these rules.
  */
 
-/** The shingle Jaccard similarity from which two notes with the same content may be near-duplicates. */
-export const NEAR_DUPLICATE_THRESHOLD = 0.7;
 /** The most notes one bucket compares all-against-all; a larger one compares each with this many neighbours. */
 export const MAX_BUCKET = 64;
 
 const HASHES = 64;
 const BANDS = 16;
 const ROWS = HASHES / BANDS;
-
-/**
- * Words whose presence or absence does not change the fact: articles, copulas and auxiliaries, demonstratives,
- * and what people put before a note ("please note that", "just so you know"). Prepositions, modals and
- * quantities are not among them ("on" the table is not "under" it; "can" is not "must").
- */
-const FUNCTION_WORDS = new Set(
-  (
-    'a an the is are was were be been being am do does did has have had it its this that these those there here ' +
-    'and so then also just really actually very please note remember fyi btw ok okay hey well oh know you ' +
-    'i we me us my our s re m ll ve d'
-  ).split(' '),
-);
-/** Words that negate; a note's count of them must match its pair's ("no sugar" is "without sugar"). */
-const NEGATIONS = new Set(['not', 'no', 'never', 'without', 'nobody', 'nothing', 'none', 'neither', 'nor']);
 
 /** FNV-1a over a string's UTF-16 units: a 32-bit hash. */
 function fnv1a(text: string): number {
@@ -115,32 +111,22 @@ function jaccard(a: Uint32Array, b: Uint32Array): number {
   return shared / (a.length + b.length - shared || 1);
 }
 
-/**
- * A light English stem: the plural, third-person, past and progressive endings off a word of four letters
- * or more, then a final `e`, so `take`, `takes` and `taking` meet (`tak`), as do `box`/`boxes` and
- * `battery`/`batteries`.
- */
-export function stem(word: string): string {
-  let base = word;
-  if (word.length >= 4) {
-    if (word.endsWith('ies')) base = `${word.slice(0, -3)}y`;
-    else if (/(?:s|x|z|ch|sh)es$/u.test(word)) base = word.slice(0, -2);
-    else if (word.endsWith('ing') && word.length >= 6) base = word.slice(0, -3);
-    else if (word.endsWith('ed') && word.length >= 5) base = word.slice(0, -2);
-    else if (word.endsWith('s') && !word.endsWith('ss')) base = word.slice(0, -1);
-  }
-  return base.length >= 3 && base.endsWith('e') ? base.slice(0, -1) : base;
-}
-
 /** Whether two words are at most one edit apart (substitution, insertion, deletion or adjacent swap). */
 function oneEditApart(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
-  if (a.slice(i + 1) === b.slice(i + 1)) return true; // substitution (or equal)
-  if (a.slice(i + 1) === b.slice(i)) return true; // a has one more
-  if (a.slice(i) === b.slice(i + 1)) return true; // b has one more
-  return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // swap
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i += 1;
+  if (sameFrom(a, i + 1, b, i + 1)) return true; // substitution (or equal)
+  if (sameFrom(a, i + 1, b, i)) return true; // a has one more
+  if (sameFrom(a, i, b, i + 1)) return true; // b has one more
+  return a[i] === b[i + 1] && a[i + 1] === b[i] && sameFrom(a, i + 2, b, i + 2); // swap
+}
+
+/** Whether `a` from `i` on is `b` from `j` on (`a.slice(i) === b.slice(j)`, without the copies). */
+function sameFrom(a: string, i: number, b: string, j: number): boolean {
+  if (Math.max(0, a.length - i) !== Math.max(0, b.length - j)) return false;
+  for (; i < a.length; i += 1, j += 1) if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+  return true;
 }
 
 /** What the rules read of a note. */
@@ -148,90 +134,95 @@ interface Facts {
   readonly form: string;
   /** The numbers in the order written, and the count of negations: what must be equal for two notes to pair. */
   readonly block: string;
-  /** Capitalised words, case-folded. */
-  readonly names: ReadonlySet<string>;
-  /** Every word, case-folded. */
-  readonly words: ReadonlySet<string>;
-  /** Content words (not function words, negations or numbers), case-folded. */
-  readonly content: readonly string[];
-  /** The stem of each content word. */
-  readonly contentStems: readonly string[];
-  /** The sorted set of their stems. */
+  /** The stems of its names (capitalised words that do not start a sentence). */
+  readonly names: readonly string[];
+  /** Content words (not light words, negations or numbers), in the order written. */
+  readonly content: readonly Token[];
+  /** Their stems. */
+  readonly stemSet: ReadonlySet<string>;
+  /** The stem of each content word written together with the next (`fish tank` → `fishtank`). */
+  readonly joined: readonly string[];
+  /** Those stems, as a set. */
+  readonly joinedSet: ReadonlySet<string>;
+  /** The sorted set of their stems, particles apart. */
   readonly stems: string;
+  /**
+   * The 3-grams of its content words as written (case-folded, sorted: not their synonyms, so a typo in a word
+   * of the table still leaves most of them alike), which the MinHash bands are taken from.
+   */
   readonly shingles: Uint32Array;
 }
 
-const NUMBER = /^\p{N}+$/u;
-
-/** Contractions written out, so "doesn't" is "does not", "cannot" is "can not" and "charger's" is "charger". */
-function expandContractions(folded: string): string {
-  return folded
-    .replace(/\b(ca|wo)n['’]t\b/gu, (_, head: string) => (head === 'ca' ? 'can not' : 'will not'))
-    .replace(/\bcannot\b/gu, 'can not')
-    .replace(/n['’]t\b/gu, ' not')
-    .replace(/['’](s|re|m|ll|ve|d)\b/gu, ' ');
-}
-
 function factsOf(text: string): Facts {
-  const nfkc = text.normalize('NFKC');
-  const expanded = expandContractions(caseFold(nfkc));
-  const words = segmentSpaceless(comparable(expanded)).split(' ').filter(Boolean);
-  const form = comparable(text);
+  const words = tokens(text);
   // In the order written: "note 3 … item 7" is not "note 7 … item 3".
-  const numbers = words.filter((w) => NUMBER.test(w));
-  const negations = words.filter((w) => NEGATIONS.has(w)).length;
-  // A capitalised word is read with its contraction ("Don't" is "do not", never a name "Don"; "Alice's" is
-  // "alice"), so a sentence that starts with one pairs with the same sentence written out.
-  const names = new Set(
-    Array.from(nfkc.matchAll(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{M}]*(?:['’][\p{L}\p{M}]+)*/gu), ([word]) =>
-      expandContractions(caseFold(word)).split(/[^\p{L}\p{M}\p{N}]+/u),
-    )
-      .flat()
-      .filter((name) => name !== '' && !FUNCTION_WORDS.has(name) && !NEGATIONS.has(name)),
-  );
-  const content = words.filter((w) => !FUNCTION_WORDS.has(w) && !NEGATIONS.has(w) && !NUMBER.test(w));
-  const contentStems = content.map(stem);
+  const numbers = words.filter((w) => w.kind === 'number').map((w) => w.word);
+  const negations = words.filter((w) => w.kind === 'negation').length;
+  const content = words.filter((w) => w.kind === 'content');
+  const stemSet = new Set(content.map((w) => w.stem));
+  const joined = content.slice(1).map((w, i) => stem(content[i]!.word + w.word));
+  // The candidate keys leave particles out: a note may drop one ("sheets for the guest room").
+  const stems = [...new Set(content.filter((w) => !w.particle).map((w) => w.stem))].sort().join(' ');
   return {
-    form,
+    form: comparable(text),
     block: `${numbers.join(' ')}|${negations}`,
-    names,
-    words: new Set(words),
+    names: content.filter((w) => w.name).map((w) => w.stem),
     content,
-    contentStems,
-    stems: [...new Set(contentStems)].sort().join(' '),
-    shingles: shingles(form),
+    stemSet,
+    joined,
+    joinedSet: new Set(joined),
+    stems,
+    shingles: shingles([...new Set(content.map((w) => w.surface))].sort().join(' ')),
   };
 }
 
-/** Whether every content word of `a` has a match in `b` (names and short words only exactly, by stem). */
-function covered(a: Facts, b: Facts): boolean {
-  return a.content.every((word, i) => {
-    if (b.words.has(word)) return true;
-    const s = a.contentStems[i];
-    return b.content.some(
-      (other, j) =>
-        b.contentStems[j] === s ||
-        (word.length >= 5 && !a.names.has(word) && !b.names.has(other) && oneEditApart(word, other)),
-    );
-  });
+/**
+ * Whether every content word of `a` has a match in `b`, particles apart (how many of those have none is
+ * counted in `particles`): the same stem; one typo away (a word of five letters or more written without a
+ * capital, in both); or one word written as two (`fishtank`, `fish tank`). Stops at the first word without.
+ */
+function covered(a: Facts, b: Facts, particles: { count: number }): boolean {
+  const { content, joined } = a;
+  for (let i = 0; i < content.length; i += 1) {
+    const word = content[i]!;
+    if (
+      b.stemSet.has(word.stem) ||
+      b.joinedSet.has(word.stem) ||
+      (i > 0 && b.stemSet.has(joined[i - 1]!)) ||
+      (i < joined.length && b.stemSet.has(joined[i]!)) ||
+      (!word.capital &&
+        word.surface.length >= 5 &&
+        b.content.some((other) => !other.capital && oneEditApart(word.surface, other.surface)))
+    )
+      continue;
+    if (!word.particle) return false;
+    particles.count += 1;
+  }
+  return true;
 }
 
+/** Whether every name of each note is a word of the other. */
 function namesShared(a: Facts, b: Facts): boolean {
-  for (const name of a.names) if (!b.words.has(name)) return false;
-  for (const name of b.names) if (!a.words.has(name)) return false;
-  return true;
+  return a.names.every((name) => b.stemSet.has(name)) && b.names.every((name) => a.stemSet.has(name));
 }
 
 /** The similarity of a near-duplicate pair, or undefined when the two are different facts. */
 function nearDuplicate(a: Facts, b: Facts): number | undefined {
   if (a.form === b.form) return 1;
   if (a.block !== b.block) return undefined;
-  const similarity = jaccard(a.shingles, b.shingles);
-  if (similarity < NEAR_DUPLICATE_THRESHOLD && a.stems !== b.stems) return undefined;
-  return namesShared(a, b) && covered(a, b) && covered(b, a) ? similarity : undefined;
+  // Two notes of light words alone ("OK then", "that is it") pair only when written alike.
+  if (a.content.length === 0 && b.content.length === 0) return undefined;
+  if (!namesShared(a, b)) return undefined;
+  // Every content word matched both ways; a particle may be left out by one note, not changed for another.
+  const [ab, ba] = [{ count: 0 }, { count: 0 }];
+  if (!covered(a, b, ab) || !covered(b, a, ba) || (ab.count > 0 && ba.count > 0)) return undefined;
+  return jaccard(shingles(a.form), shingles(b.form));
 }
 
-/** A near-duplicate pair: indexes `i < j` into the texts, and their similarity (rounded to hundredths). */
+/**
+ * A near-duplicate pair: indexes `i < j` into the texts, and their similarity (3-gram Jaccard of their
+ * comparable forms, rounded to hundredths: how alike they are as written).
+ */
 export interface NearDuplicatePair {
   readonly i: number;
   readonly j: number;
@@ -309,9 +300,10 @@ function* scan(
     for (let index = 0; index < n; index += 1) {
       const f = facts[index]!;
       const at = index * HASHES + key * ROWS;
+      // A band's ROWS (4) hashes, written out (no copy of the signature to join).
       const name =
         key < BANDS
-          ? `${f.block}#${key}:${signatures.subarray(at, at + ROWS).join(',')}`
+          ? `${f.block}#${key}:${signatures[at]},${signatures[at + 1]},${signatures[at + 2]},${signatures[at + 3]}`
           : `${f.block}#stems:${f.stems}`;
       const bucket = buckets.get(name);
       if (bucket) bucket.push(index);

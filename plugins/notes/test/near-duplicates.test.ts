@@ -29,7 +29,7 @@ describe('near-duplicate notes', () => {
   it('is deterministic', () => {
     // 400 pairs that only the MinHash bands can find: a typo changes a word's stem, so the pair shares no
     // stems bucket, and its similarity is near the threshold, so a band misses one pair in a hundred or so.
-    // Which pairs are missed depends on the seeds alone: fixed seeds miss the same four in every process
+    // Which pairs are missed depends on the seeds alone: fixed seeds miss the same two in every process
     // (two calls in one process would agree even with seeds from Math.random()).
     let state = 12345;
     const random = (below: number) => {
@@ -53,7 +53,7 @@ describe('near-duplicate notes', () => {
         .map(({ i }) => i / 2),
     );
     const missed = Array.from({ length: 400 }, (_, k) => k).filter((k) => !found.has(k));
-    expect(missed).to.deep.equal([157, 227, 240, 367]);
+    expect(missed).to.deep.equal([227, 240]);
   });
 
   it('never pairs notes about different people, places, days, objects or prepositions', () => {
