@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ErrorObject } from 'ajv';
-import { compileSchema } from './schemas.js';
+import { checkSchema, compileSchema, precompiledFor } from './schemas.js';
 import { CoreErrors } from './errors.js';
 import { CORE_TABLES, type ProfileManifest } from './manifest.js';
 import { explainInvalidPlugin, type MiraPlugin } from './plugin.js';
@@ -117,7 +117,8 @@ function describeAjvError(error: ErrorObject): string {
 /**
  * Validates each plugin's section with ajv (defaults applied) and refuses
  * tables no plugin claims. Errors name the manifest file, the plugin and the
- * JSON path.
+ * JSON path. A section its plugin's precompiled validator accepts needs no
+ * compiling (see {@link precompiledFor}).
  */
 export function validateConfig(manifest: ProfileManifest, plugins: LoadedPlugin[]): void {
   const claimed = new Map<string, string>();
@@ -140,15 +141,32 @@ export function validateConfig(manifest: ProfileManifest, plugins: LoadedPlugin[
     entry.sectionPresent = Object.hasOwn(manifest.tables, section);
     const config = structuredClone(manifest.tables[section] ?? {});
     if (plugin.configSchema) {
-      let validate;
-      try {
-        validate = compileSchema(plugin.configSchema, { useDefaults: true });
-      } catch (error) {
-        throw CoreErrors.error(
+      const invalidSchema = (error: unknown) =>
+        CoreErrors.error(
           'PLUGIN_INVALID.configSchema',
           { name: plugin.name, reason: (error as Error).message },
           { cause: error },
         );
+      // The plugin's precompiled validator, when it matches its schema, accepts the section without ajv
+      // compiling anything; what it refuses, ajv compiles and judges afresh below, so the error is ajv's.
+      const precompiled = precompiledFor(plugin.configSchema, plugin.configValidator);
+      if (precompiled) {
+        try {
+          checkSchema(plugin.configSchema);
+        } catch (error) {
+          throw invalidSchema(error);
+        }
+        const attempt = structuredClone(config);
+        if (precompiled(attempt)) {
+          entry.config = attempt;
+          continue;
+        }
+      }
+      let validate;
+      try {
+        validate = compileSchema(plugin.configSchema, { useDefaults: true });
+      } catch (error) {
+        throw invalidSchema(error);
       }
       if (!validate(config)) {
         const first = validate.errors![0]!;

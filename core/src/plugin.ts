@@ -3,6 +3,7 @@ import type { EpisodeRequest, EpisodeResult } from './cognition/engine.js';
 import type { CognitionProvider } from './cognition/provider.js';
 import type { CommandDefinition, ConsoleOutput } from './console/command.js';
 import type { KernelHooks } from './hooks.js';
+import type { PrecompiledValidator } from './schemas.js';
 import type { SensorDefinition, SensorReading } from './sensors.js';
 import type { ClosableStore, StoreDefinition, StoreKey } from './stores.js';
 import type { ToolDefinition } from './tools.js';
@@ -160,6 +161,12 @@ export interface MiraPlugin<Config = Record<string, unknown>, Instance extends P
   readonly configSection?: string;
   /** JSON schema the section is validated against (with ajv) before `setup`. */
   readonly configSchema?: JsonSchema;
+  /**
+   * The schema's validator compiled ahead of time (`npm run validators` writes it): used instead of compiling
+   * the schema at start-up while it was generated from the same schema by the ajv installed. A config it
+   * refuses is judged again by ajv, so the error is ajv's, as without it.
+   */
+  readonly configValidator?: PrecompiledValidator;
   /** The shutdown phase the instance's `stop` runs in; default `service` (after hardware, before stores close). */
   readonly stopPhase?: StopPhase;
   /** Creates this plugin's instance for one runtime. */
@@ -199,11 +206,20 @@ export function explainInvalidPlugin(value: unknown): string | undefined {
   if (p.configSchema !== undefined && (p.configSchema === null || typeof p.configSchema !== 'object')) {
     return `plugin ${p.name}: "configSchema" must be a JSON schema object`;
   }
+  if (p.configValidator !== undefined && !isPrecompiledValidator(p.configValidator)) {
+    return `plugin ${p.name}: "configValidator" must be a precompiled validator (npm run validators writes it)`;
+  }
   for (const fn of ['start', 'stop'] as const) {
     if (p[fn] !== undefined)
       return `plugin ${p.name}: "${fn}" belongs on the instance setup() returns, not on the definition`;
   }
   return undefined;
+}
+
+function isPrecompiledValidator(value: unknown): value is PrecompiledValidator {
+  if (value === null || typeof value !== 'object') return false;
+  const { ajv, schema, validate } = value as Record<string, unknown>;
+  return typeof ajv === 'string' && typeof schema === 'string' && typeof validate === 'function';
 }
 
 /**
