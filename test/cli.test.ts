@@ -280,6 +280,13 @@ describe('mira CLI', function () {
         'MIRA_ERR_CONFIG_INVALID',
       ],
       [
+        "a config value its plugin's precompiled validator refuses: in ajv's words, at start, as before",
+        '[profile]\nname = "x"\nplugins = ["@mira/plugin-sim"]\n[sim]\nbattery_percent = 500\n',
+        'MIRA_ERR_CONFIG_INVALID',
+        undefined,
+        ': plugin @mira/plugin-sim: [sim] /sim/battery_percent: must be <= 100',
+      ],
+      [
         'an unclaimed table',
         '[profile]\nname = "x"\nplugins = []\n[memory]\nenabled = true\n',
         'MIRA_ERR_CONFIG_UNKNOWN_TABLE',

@@ -162,6 +162,31 @@ describe('mira mcp: the first answers, given before the MCP SDK has loaded', fun
     });
   });
 
+  it('refuses a bad plugin config before it answers tools/list, in the words mira check uses', async () => {
+    const failing = mkdtempSync(join(tmpdir(), 'mira-mcp-early-config-'));
+    try {
+      const manifest = join(failing, 'profile.toml');
+      writeFileSync(
+        manifest,
+        stringify({ profile: { name: 'Mira', plugins: ['@mira/plugin-sim'] }, sim: { battery_percent: 500 } }),
+      );
+      const input = request(1, 'initialize', handshakes[0]![1]) + INITIALIZED + request(2, 'tools/list');
+      const early = await session(failing, input, [1, 2], false);
+      const sdk = await session(failing, input, [1, 2], true);
+      expect(early.code).to.equal(1);
+      expect(early.answers).to.deep.equal(sdk.answers);
+      const refusal = `MIRA_ERR_CONFIG_INVALID: ${manifest}: plugin @mira/plugin-sim: [sim] /sim/battery_percent: must be <= 100`;
+      expect(JSON.parse(early.answers.get(2)!)).to.deep.equal({
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32603, message: refusal },
+      });
+      expect(early.stderr.split('\n')[0]).to.equal(`mira: ${refusal}`);
+    } finally {
+      rmSync(failing, { recursive: true, force: true });
+    }
+  });
+
   it("answers a boot's failure as the SDK's server does, then exits 1", async () => {
     const failing = mkdtempSync(join(tmpdir(), 'mira-mcp-early-failing-'));
     try {

@@ -19,6 +19,7 @@ import { parseDuration } from './duration.js';
 import { AttentionErrors } from './errors.js';
 import { FollowupQueue } from './followups.js';
 import { MonitorState } from './monitors.js';
+import { configValidator } from './config-validator.generated.js';
 
 export { MAX_DELAY_MS, parseDuration } from './duration.js';
 export { AttentionErrorCodes, AttentionErrors } from './errors.js';
@@ -83,6 +84,7 @@ export const attentionPlugin: MiraPlugin<AttentionConfig, AttentionInstance> = d
   configSection: 'attention',
   stopPhase: 'attention',
   configSchema: CONFIG_SCHEMA,
+  configValidator,
   setup(k, config) {
     const queue = new FollowupQueue(k.clock);
     const running = new Set<Promise<void>>();

@@ -21,6 +21,7 @@ import {
 } from '@mira/core';
 import { McpToolsErrors } from './errors.js';
 import { NotStrictError, dropOptionalNulls, toStrictSchema, type JsonSchema } from './strict-schema.js';
+import { configValidator } from './config-validator.generated.js';
 
 export { McpToolsErrors } from './errors.js';
 export { NotStrictError, dropOptionalNulls, toStrictSchema } from './strict-schema.js';
@@ -217,6 +218,7 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
   version: '0.1.0',
   configSection: 'mcp_tools',
   configSchema: CONFIG_SCHEMA,
+  configValidator,
   setup(kernel, config) {
     const names = config.servers.map((s) => s.name);
     const repeated = names.find((name, i) => names.indexOf(name) !== i);

@@ -12,6 +12,7 @@ import { ensureParentDirectory, requireDatabasePath, type UpgradeDone } from '@m
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 import { FleetErrors } from './postgres/errors.js';
 import { SPACE_PATTERN } from './postgres/space.js';
+import { configValidator } from './config-validator.generated.js';
 
 export { CONSOLE_SOURCE_KIND, formatMemoryLine, memoryCommands, type MemoryCommandContext } from './commands.js';
 export { MEMORY_SCHEMA_V1, SCHEMA_V1 } from './schema-v1.js';
@@ -90,6 +91,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
   version: '0.1.0',
   configSection: 'memory',
   configSchema: CONFIG_SCHEMA,
+  configValidator,
   setup(kernel, config) {
     const proposalTtlMs = config.proposal_expiry_days * 24 * 60 * 60 * 1000;
     const onUpgrade = (done: UpgradeDone) =>

@@ -9,6 +9,7 @@ import { definePlugin, type MiraPlugin, type PluginInstance } from '@mira/core';
 import { MEMORY_STORE } from '@mira/memory-contract';
 import { NOTES_STORE } from '@mira/plugin-notes';
 import { startMindViewServer, type MindViewServer } from './server.js';
+import { configValidator } from './config-validator.generated.js';
 
 export { MindViewErrorCodes, MindViewErrors } from './errors.js';
 export {
@@ -56,6 +57,7 @@ export const mindViewPlugin: MiraPlugin<MindViewConfig, MindViewInstance> = defi
   version: '0.1.0',
   configSection: 'mind_view',
   configSchema: CONFIG_SCHEMA,
+  configValidator,
   setup(kernel, config) {
     let server: MindViewServer | undefined;
     return {

@@ -6,6 +6,7 @@
  */
 import { definePlugin, type MiraPlugin } from '@mira/core';
 import { OPENAI_CONFIG_SCHEMA, OpenAIProvider, type OpenAIConfig } from './openai-provider.js';
+import { configValidator } from './config-validator.generated.js';
 
 export {
   DEFAULT_OPENAI_BASE_URL,
@@ -25,6 +26,7 @@ const plugin: MiraPlugin<OpenAIConfig> = definePlugin({
   version: '0.1.0',
   configSection: 'openai',
   configSchema: OPENAI_CONFIG_SCHEMA,
+  configValidator,
   stopPhase: 'cognition',
   setup(kernel, config) {
     kernel.cognition.register(new OpenAIProvider(config, process.env, (m) => kernel.log.warn(m)));

@@ -21,6 +21,7 @@ import {
   DEFAULT_OUTAGE_QUEUE,
   RosbridgeTransport,
 } from './rosbridge-transport.js';
+import { configValidator } from './config-validator.generated.js';
 
 export { RclnodejsTransport, loadRclnodejs, type RclnodejsTransportOptions } from './rclnodejs-transport.js';
 export type * from './rclnodejs-api.js';
@@ -135,6 +136,7 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
   configSection: 'ros2',
   stopPhase: 'hardware',
   configSchema: ROS2_CONFIG_SCHEMA,
+  configValidator,
   setup(kernel, rawConfig) {
     // Launch files pass the node's namespace, name and remaps as --ros-args, read as rcl reads them;
     // they win over the profile. What rcl would refuse stops start-up in rcl's words.

@@ -9,6 +9,7 @@ import { definePlugin, type MiraPlugin, type PluginInstance } from '@mira/core';
 import { ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotMapping } from '@mira/robot';
 import { SimRobot } from './sim-robot.js';
 import { SimTransport } from './sim-transport.js';
+import { configValidator } from './config-validator.generated.js';
 
 export { DEFAULT_SIM_PARAMETERS, SimRobot, normalizeAngle, type SimParameters, type SimState } from './sim-robot.js';
 export { SimTransport, type SimWiring } from './sim-transport.js';
@@ -104,6 +105,7 @@ export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
   configSection: 'sim',
   stopPhase: 'hardware',
   configSchema: SIM_CONFIG_SCHEMA,
+  configValidator,
   setup(kernel, config) {
     const mapping: RobotMapping = {
       sensors: config.sensors ?? DEFAULT_SIM_MAPPING.sensors,
