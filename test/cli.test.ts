@@ -150,6 +150,16 @@ describe('mira CLI', function () {
     expect(mira.filter((u) => /node_modules\/(typeorm|pg|@modelcontextprotocol)\//.test(u))).to.deep.equal([]);
     // Its error codes and space names are light; the store and its migrations are not loaded.
     expect(mira.filter((u) => /\/postgres\/(postgres-memory-store|migrations)/.test(u))).to.deep.equal([]);
+    // Plugins that pass precompiled config validators are booted without ajv (the tools' schemas are checked
+    // by the precompiled meta-schema validator), and nothing draws a progress bar.
+    const precompiled = manifest(
+      '[profile]\nname = "x"\nplugins = ["@mira/plugin-sim", "@mira/plugin-attention", "@mira/plugin-memory", ' +
+        '"@mira/plugin-memory-tools", "@mira/plugin-openai"]\n[sim]\nbattery_percent = 90\n[openai]\nmodel = "m"\n',
+    );
+    const booted = await loaded(['check', '--profile', precompiled]);
+    expect(booted.run.code, booted.run.stderr).to.equal(0);
+    expect(booted.mira.some((u) => u.includes('/plugins/sim/dist/config-validator.generated.js'))).to.equal(true);
+    expect(booted.mira.filter((u) => /node_modules\/(ajv\/dist|cli-progress)\//.test(u))).to.deep.equal([]);
   });
 
   describe('commands that installed packages declare', () => {

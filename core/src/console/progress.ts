@@ -1,6 +1,10 @@
+import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
-import cliProgress from 'cli-progress';
+import type * as CliProgress from 'cli-progress';
 import type { ConsoleOutput, Progress } from './command.js';
+
+// cli-progress (and the readline it loads) only when a bar is drawn: not at every start-up.
+const require = createRequire(import.meta.url);
 
 /** Progress that shows nothing: for output that is not a terminal. */
 export const NO_PROGRESS: Progress = Object.freeze({ update: () => {}, stop: () => {} });
@@ -11,6 +15,7 @@ export const NO_PROGRESS: Progress = Object.freeze({ update: () => {}, stop: () 
  */
 export function terminalProgress(stream: Writable & { isTTY?: boolean }, label: string, total: number): Progress {
   if (!stream.isTTY || total <= 0) return NO_PROGRESS;
+  const cliProgress = require('cli-progress') as typeof CliProgress;
   const bar = new cliProgress.SingleBar(
     {
       format: `${label} [{bar}] {value}/{total}`,

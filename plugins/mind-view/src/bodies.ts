@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { MindViewErrors } from './errors.js';
 
 const text = { type: 'string' } as const;
@@ -81,13 +82,19 @@ export const BODY_SCHEMAS = {
 export type BodyName = keyof typeof BODY_SCHEMAS;
 
 // Compiled on first use: compiling every schema when the module loads cost every start-up (`mira mcp`
-// included, which never serves the page) a quarter of a second.
+// included, which never serves the page) a quarter of a second. ajv itself is loaded then too (50–90 ms).
 let ajv: Ajv | undefined;
+const require = createRequire(import.meta.url);
 const validators = new Map<BodyName, ValidateFunction>();
 function validatorOf(name: BodyName): ValidateFunction {
   let validate = validators.get(name);
   if (!validate) {
-    ajv ??= new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, strict: true });
+    ajv ??= new (require('ajv') as { Ajv: typeof Ajv }).Ajv({
+      allErrors: false,
+      coerceTypes: false,
+      useDefaults: false,
+      strict: true,
+    });
     validate = ajv.compile(BODY_SCHEMAS[name]);
     validators.set(name, validate);
   }
