@@ -278,6 +278,14 @@ export function describeNotesStoreContract(name: string, factory: NotesStoreFact
         expect(store.keyKnown(model(null))).to.equal(false);
       });
 
+      it('lets a call with the key change its note in any scope it sees when no scope is named writable', async () => {
+        const shared = await note('Shared secret', { scope: 'global', key: 'k3' });
+        const viewer = model('k3', 'work', 'global');
+        const changed = await store.update(shared.id, viewer, undefined, 'Shared secret, changed', null);
+        expect(changed.note.content).to.equal('Shared secret, changed');
+        expect(store.delete(shared.id, viewer, undefined).id).to.equal(shared.id);
+      });
+
       it('answers a keyed note of the shared scope as missing to a model call writing in its own scope', async () => {
         const shared = await note('Shared secret', { scope: 'global', key: 'k3' });
         const viewer = model('k3', 'work', 'global');
@@ -507,6 +515,41 @@ export function describeNotesStoreContract(name: string, factory: NotesStoreFact
         expect(store.browse(model(), { counts: false }).counts).to.equal(null);
       });
 
+      it('places unlabeled among labels of its count by name, and counts what each key sees', async () => {
+        for (const labels of ['zz', 'zz', 'aa', 'aa']) await note(`labelled ${labels}`, { labels });
+        await note('plain one');
+        await note('plain two');
+        await note('first secret', { key: 'k1', labels: 'zz' });
+        await note('second secret', { key: 'k2' });
+        await note('third secret', { key: 'k2' });
+        const labels = [
+          { label: 'aa', count: 2 },
+          { label: 'unlabeled', count: 2 },
+          { label: 'zz', count: 2 },
+        ];
+        expect(store.browse(model()).counts).to.deep.equal({ total: 6, matching: 6, labels });
+        expect(store.labelCounts(model())).to.deep.equal({ total: 6, labels });
+        // Each key's notes are counted for its own viewer only, however the viewers follow each other.
+        expect(store.browse(model('k1')).counts?.total).to.equal(7);
+        expect(store.browse(model('k2')).counts?.total).to.equal(8);
+        expect(store.browse(model('k1')).counts?.labels[0]).to.deep.equal({ label: 'zz', count: 3 });
+        expect(store.browse(model('k2')).counts?.labels[0]).to.deep.equal({ label: 'unlabeled', count: 4 });
+        expect(store.labelCounts(model('k2')).labels[0]).to.deep.equal({ label: 'unlabeled', count: 4 });
+      });
+
+      it('lists no unlabeled count when every note has a label', async () => {
+        await note('one', { labels: 'a' });
+        await note('two', { labels: 'b' });
+        expect(store.labelCounts(operator())).to.deep.equal({
+          total: 2,
+          labels: [
+            { label: 'a', count: 1 },
+            { label: 'b', count: 1 },
+          ],
+        });
+        expect(store.browse(operator()).counts?.labels).to.deep.equal(store.labelCounts(operator()).labels);
+      });
+
       it('filters by a label (unlabeled: the notes without) and by every word, folded, in text, labels or key', async () => {
         const jose = await note('José takes tea every morning', { labels: 'Drink' });
         const cafe = await note('Le café est près de la fenêtre', { labels: 'place' });
@@ -537,14 +580,20 @@ export function describeNotesStoreContract(name: string, factory: NotesStoreFact
         expect(walk(operator(), {}, MAX_BROWSE_PAGE).sizes).to.deep.equal([500, 1]);
       });
 
-      it('refuses an unknown sort, a cursor it did not give, an over-long filter and no scope', () => {
+      it('refuses an unknown sort, a cursor it did not give, an over-long filter and no scope', async () => {
         const refused = (viewer: Viewer, options: object) => codeOf(() => store.browse(viewer, options));
         expect(refused(operator(), { sort: 'random' })).to.equal('MIRA_ERR_NOTES_BROWSE_INVALID');
-        for (const after of [
-          'nonsense',
-          Buffer.from('[1]').toString('base64url'),
-          Buffer.from('["a",1.5]').toString('base64url'),
-        ])
+        await note('a note to page through');
+        const cursors = [
+          '[1]',
+          '["a",1.5]',
+          '["a",1,2]',
+          '[null,1]',
+          '[["a"],1]',
+          '"ab"',
+          '{"0":"a","1":1,"length":2}',
+        ];
+        for (const after of ['nonsense', ...cursors.map((json) => Buffer.from(json).toString('base64url'))])
           expect(refused(operator(), { after }), after).to.equal('MIRA_ERR_NOTES_BROWSE_INVALID');
         expect(refused(operator(), { filter: 'w '.repeat(257) })).to.equal('MIRA_ERR_NOTES_BROWSE_INVALID');
         expect(refused({ scopes: [], key: null, operator: true }, {})).to.equal('MIRA_ERR_NOTES_SCOPE_INVALID');
@@ -640,6 +689,21 @@ export function describeNotesStoreContract(name: string, factory: NotesStoreFact
         expect(await store.duplicates(model(), { label: 'unlabeled' })).to.deep.equal([]);
         expect(await store.duplicates(operator(), { label: 'unlabeled' })).to.deep.equal([]);
         expect(await store.duplicates(operator())).to.have.length(3);
+      });
+
+      it('leaves out a pair whose note is deleted while the scan runs', async () => {
+        await note(spare);
+        const gone = await note(again);
+        const c = await note('Buy oat milk on Friday');
+        const d = await note('buy oat milk on friday!');
+        let deleted = false;
+        const pairs = await store.duplicates(operator(), {
+          onProgress: (done) => {
+            if (done > 0 && !deleted) deleted = store.delete(gone.id, operator(), undefined).id === gone.id;
+          },
+        });
+        expect(deleted).to.equal(true);
+        expect(pairs.map((p) => [p.a.id, p.b.id])).to.deep.equal([[c.id, d.id]]);
       });
 
       it('stops when asked, with MIRA_ERR_NOTES_STOPPED', async () => {

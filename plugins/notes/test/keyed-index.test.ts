@@ -37,6 +37,63 @@ describe('SqliteNotesStore: keyed notes have a full-text index of their own', ()
     }
   });
 
+  it('keeps each note in its own index when it is edited, combined or imported', async () => {
+    const where = (word: string) => {
+      const db = new Database(path, { readonly: true });
+      try {
+        const count = (table: string) =>
+          db.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`).pluck().get(word) as number;
+        return [count('notes_fts'), count('notes_fts_keyed')];
+      } finally {
+        db.close();
+      }
+    };
+    const keyedId = (await store.save('default', 'a keyed draft', null, 'k-right')).note.id;
+    const plainId = (await store.save('default', 'a plain draft', null, null)).note.id;
+    await store.update(keyedId, viewer('k-right'), 'default', 'the keyed anchor', null);
+    await store.update(plainId, viewer(null), 'default', 'the plain anchor', null);
+    expect([where('keyed'), where('plain')]).to.deep.equal([
+      [0, 1],
+      [1, 0],
+    ]);
+    const operator: Viewer = { scopes: ['default'], key: null, operator: true };
+    const keyedTwin = (await store.save('default', 'the keyed anchor!', 'twin', 'k-right')).note.id;
+    const plainTwin = (await store.save('default', 'the plain anchor!', 'twin', null)).note.id;
+    store.combine(keyedId, keyedTwin, operator);
+    store.combine(plainId, plainTwin, operator);
+    expect([where('keyed'), where('plain'), where('twin')]).to.deep.equal([
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ]);
+    await store.importNotes({
+      format: 'mira-notes',
+      version: 1,
+      scope: 'default',
+      exported_at: '2026-04-01T08:00:00.000Z',
+      notes: [
+        {
+          content: 'an imported secret',
+          labels: [],
+          private_key: 'k-right',
+          created_at: '2026-01-01T00:00:00Z',
+          updated_at: '2026-01-01T00:00:00Z',
+        },
+        {
+          content: 'an imported notice',
+          labels: [],
+          private_key: null,
+          created_at: '2026-01-01T00:00:00Z',
+          updated_at: '2026-01-01T00:00:00Z',
+        },
+      ],
+    });
+    expect([where('secret'), where('notice')]).to.deep.equal([
+      [0, 1],
+      [1, 0],
+    ]);
+  });
+
   it('searches with a wrong key, or none, without reading the keyed index: they work with it gone', async () => {
     const present = await store.search(viewer('k-wrong'), 'lighthouse');
     const absent = await store.search(viewer('k-wrong'), 'zeppelin');

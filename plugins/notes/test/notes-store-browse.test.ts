@@ -175,6 +175,24 @@ describe('SqliteNotesStore.browse: a page at a time, filtered, sorted and counte
     expect(code(() => store.browse(operator(), { filter: 'w '.repeat(257) }))).to.equal(
       'MIRA_ERR_NOTES_BROWSE_INVALID',
     );
+    // In words a person can act on.
+    const message = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'no error';
+    };
+    expect(message(() => store.browse(operator(), { sort: 'random' as BrowseSort }))).to.equal(
+      'MIRA_ERR_NOTES_BROWSE_INVALID: sort is one of newest, oldest, longest, shortest, label, not "random"',
+    );
+    expect(message(() => store.browse(operator(), { filter: 'w '.repeat(257) }))).to.equal(
+      'MIRA_ERR_NOTES_BROWSE_INVALID: a filter is at most 512 characters; filter by a few words',
+    );
+    expect(message(() => store.browse({ scopes: [], key: null, operator: true }))).to.equal(
+      'MIRA_ERR_NOTES_SCOPE_INVALID: there is no scope ""',
+    );
     // Every word counts, however many (up to the bound): none is dropped.
     store.importNotes(
       exportOf('default', [

@@ -34,6 +34,18 @@ describe('SqliteNotesStore#search() with questions as people ask them', () => {
     expect(await found('where is it, and how do we do that?')).to.deep.equal([]);
   });
 
+  it('lists notes with more of four or more words first, whatever BM25 says', async () => {
+    const three = 'The garage shelf holds the teapot, behind the paint tins, brushes, rags and the old radio';
+    await store.save('default', three, null, null);
+    await store.save('default', 'Kettle and teapot', null, null);
+    for (let i = 0; i < 6; i++) {
+      await store.save('default', `Garage door note ${i}`, null, null);
+      await store.save('default', `Shelf bracket note ${i}`, null, null);
+    }
+    // The short note with the two rare words ranks first by BM25; the note with three of the four comes first.
+    expect(await found('kettle teapot garage shelf')).to.deep.equal([three, 'Kettle and teapot']);
+  });
+
   it('never matches on the "s" of a possessive or contraction, nor the "t" of a negation', async () => {
     await store.save('default', "Tom's inhaler is in the bathroom cabinet", null, null);
     await store.save('default', "There's milk in the fridge, it's Sarah's", null, null);

@@ -196,7 +196,28 @@ describe('SqliteNotesStore, called directly', () => {
     expect((stopped as MiraError).message).to.equal(
       'MIRA_ERR_NOTES_STOPPED: the duplicates scan was stopped after 0 of 36 steps; nothing was changed (Find duplicates again, or notes duplicates, to finish it)',
     );
+    // Stopped during the scan: how far it got.
+    await store.importNotes(
+      exportOf(
+        'many',
+        Array.from({ length: 300 }, (_, i) => `note number ${i} of many`),
+      ),
+    );
+    const midway = new AbortController();
+    const late: unknown = await store
+      .duplicates(operator('many'), { signal: midway.signal, onProgress: (done) => done > 0 && midway.abort() })
+      .catch((e) => e);
+    const [, done, total] = /stopped after (\d+) of (\d+) steps/.exec((late as MiraError).message) ?? [];
+    expect([Number(done) > 0, Number(done) < Number(total), Number(total)]).to.deep.equal([true, true, 300 * 18]);
+    const { note: shared } = await store.save('global', 'Alice likes green tea', null, null);
+    expect(
+      thrown(() => store.combine(note.id, shared.id, { scopes: ['default', 'global'], key: null, operator: true }))
+        .message,
+    ).to.equal(
+      `MIRA_ERR_NOTES_COMBINE_SCOPES: N${note.id} is in scope "default" and N${shared.id} in "global"; a combine deletes one, and a note of another scope (the shared "global" one above all) is not this one's to fold away; nothing was changed`,
+    );
     const plain = SqliteNotesStore.open(join(dir, 'plain-2.sqlite3'));
+    expect(plain.sessionScope()).to.equal('default');
     try {
       let error: MiraError | undefined;
       try {
