@@ -76,6 +76,28 @@ describe('SqliteNotesStore files (store/upgrades.ts, the imports a crash cut sho
     expect((await store.search(model(), 'lighthouse')).hits).to.deep.equal([]);
   });
 
+  it('rolls back an import a crash left staged in a file that never had vectors', async () => {
+    store.close();
+    const plainPath = join(dir, 'plain.sqlite3');
+    store = SqliteNotesStore.open(plainPath, { log: (m) => logged.push(m) });
+    const { note } = await store.save('default', 'a staged note', 'moving', null);
+    store.close();
+    const db = new Database(plainPath);
+    try {
+      db.prepare('INSERT INTO scopes (name, created_at) VALUES (?, ?)').run(
+        '~import-999999999-cc',
+        '2026-01-01T00:00:00Z',
+      );
+      db.prepare('UPDATE notes SET scope = ? WHERE id = ?').run('~import-999999999-cc', note.id);
+    } finally {
+      db.close();
+    }
+    store = SqliteNotesStore.open(plainPath, { log: (m) => logged.push(m) });
+    expect(store.count({ scopes: ['default', '~import-999999999-cc'], key: null, operator: true })).to.equal(0);
+    expect(store.labels(operator())).to.deep.equal([]);
+    expect(logged).to.deep.equal(['notes: an import cut short (~import-999999999-cc) was rolled back']);
+  });
+
   it('rolls back an import a crash left staged, notes, labels, text and vectors, and finishes a committed one', async () => {
     const viewer: Viewer = { scopes: ['default', 'imported'], key: null, operator: true };
     const staged: number[] = [];
