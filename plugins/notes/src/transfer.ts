@@ -507,7 +507,9 @@ export async function exportText(
   indent: 0 | 2,
 ): Promise<{ text: string; count: number }> {
   const head = { format: 'mira-notes', version: 1, scope, exported_at: source.now() };
-  const parts: string[] = [];
+  // Each slice's notes joined in that slice: the last step joins a few hundred pieces, not every note.
+  const chunks: string[] = [];
+  let count = 0;
   const nl = indent === 0 ? '' : '\n';
   const pad = (depth: number) => ' '.repeat(indent * depth);
   let after = 0;
@@ -515,6 +517,7 @@ export async function exportText(
     const start = performance.now();
     let pages = 0;
     let rows: ReturnType<ExportSource['page']> = [];
+    const parts: string[] = [];
     do {
       rows = source.page(scope, after, ROWS_PER_STATEMENT);
       for (const { id, note } of rows) {
@@ -523,14 +526,16 @@ export async function exportText(
         after = id;
       }
     } while (rows.length === ROWS_PER_STATEMENT && ++pages < PAGES_PER_SLICE && performance.now() - start < SLICE_MS);
+    if (parts.length > 0) chunks.push(parts.join(','));
+    count += parts.length;
     if (rows.length < ROWS_PER_STATEMENT) break;
     await yieldToLoop();
   }
   const headText = JSON.stringify(head, null, indent || undefined);
-  const notes = parts.length === 0 ? '[]' : `[${parts.join(',')}${nl}${pad(1)}]`;
+  const notes = count === 0 ? '[]' : `[${chunks.join(',')}${nl}${pad(1)}]`;
   // The head without its closing brace, then the notes as its last member.
   const text = `${headText.slice(0, -(nl.length + 1))},${nl}${pad(1)}"notes":${indent === 0 ? '' : ' '}${notes}${nl}}`;
-  return { text, count: parts.length };
+  return { text, count };
 }
 
 /**
