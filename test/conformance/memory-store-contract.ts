@@ -135,6 +135,30 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
           [one.id, two.id, three.id],
         ]);
         expect(await store.findEntityIdsOfEach([])).to.deep.equal([]);
+      });
+
+      it('finds each name however the names sort and however many other names lie between them', async () => {
+        // A character past U+FFFF sorts before U+E000 in UTF-16 but after it in code points (the indexes' order).
+        const pua = await store.createEntity({ entityType: 'thing', canonicalName: 'x\uE000' });
+        const emoji = await store.createEntity({ entityType: 'thing', canonicalName: 'x😀' });
+        expect(await store.findEntityIdsOfEach(['x\uE000', 'x😀', 'x'])).to.deep.equal([[pua.id], [emoji.id], []]);
+        expect(await store.findEntityIdsOfEach(['x😀', 'x\uE000'])).to.deep.equal([[emoji.id], [pua.id]]);
+        // A name and its longer names with a hundred names and aliases between them.
+        const anna = await store.createEntity({ entityType: 'person', canonicalName: 'Anna' });
+        const between: number[] = [];
+        for (let i = 0; i < 50; i++) {
+          const other = await store.createEntity({ entityType: 'person', canonicalName: `Anna B${i}` });
+          await store.addAlias(other.id, `Anna C${i}`);
+          between.push(other.id);
+        }
+        const maria = await store.createEntity({ entityType: 'person', canonicalName: 'Anna Maria' });
+        await store.addAlias(anna.id, 'Anna Maria');
+        expect(await store.findEntityIdsOfEach(['Anna', 'Anna Maria', 'Anna Mar', 'Anna B7'])).to.deep.equal([
+          [anna.id],
+          [anna.id, maria.id],
+          [],
+          [between[7]!],
+        ]);
         expect((await rejection(store.findEntityIdsOfEach(['Sam', '']))).code).to.equal(
           (await rejection(store.findEntityIds(''))).code,
         );

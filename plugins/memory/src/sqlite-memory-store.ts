@@ -56,6 +56,27 @@ export interface SqliteMemoryStoreOptions {
   readonly maxObjectBytes?: number;
 }
 
+/** The most names and aliases one range read of {@link SqliteMemoryStore.entityIdsByKeys} takes in. */
+const KEY_RANGE_LIMIT = 64;
+
+/**
+ * Compares two strings in code-point order, which is UTF-8's byte order (SQLite's BINARY collation):
+ * JavaScript's `<` compares UTF-16 units, which puts a character past U+FFFF (a surrogate pair) before
+ * U+E000–U+FFFF.
+ */
+export function compareBytes(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return inCodePointOrder(x) - inCodePointOrder(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit moved so that surrogates sort after U+E000–U+FFFF. */
+const inCodePointOrder = (unit: number) => (unit < 0xd800 ? unit : unit <= 0xdfff ? unit + 0x2000 : unit - 0x800);
+
 const PROPOSAL_COLUMNS =
   'id, kind, entity_type, name, memory_id, value, slot_ids, evidence, utterance, decision, created_at, expires_at, decided_at, reason, result';
 const MEMORY_COLUMNS =
@@ -93,6 +114,13 @@ class SqliteStatements implements MemoryStatements {
       entityIdsByKeys: db.prepare(
         `SELECT k.key AS i, e.id AS id FROM json_each(?) k JOIN entities e ON e.name_key = k.value
          UNION SELECT k.key, a.entity_id FROM json_each(?) k JOIN aliases a ON a.alias_key = k.value ORDER BY 1, 2`,
+      ),
+      // The keys and IDs of every name and alias between two keys (byte order, as the indexes hold them): one
+      // seek into each index for remember's name and its longer names, which sort beside it (anna, anna maria).
+      // Bounded: a range holding more than the limit is read key by key instead.
+      keysBetween: db.prepare(
+        `SELECT name_key AS k, id FROM entities WHERE name_key BETWEEN @low AND @high
+           UNION ALL SELECT alias_key, entity_id FROM aliases WHERE alias_key BETWEEN @low AND @high LIMIT ${KEY_RANGE_LIMIT + 1}`,
       ),
       insertMemory: db.prepare(
         "INSERT INTO memories (kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)",
@@ -208,10 +236,33 @@ class SqliteStatements implements MemoryStatements {
 
   entityIdsByKeys(keys: readonly string[]): number[][] {
     if (keys.length < 2) return keys.map((key) => this.entityIdsByKey(key));
+    const inRange = this.#entityIdsInRange(keys);
+    if (inRange) return inRange;
     const list = JSON.stringify(keys);
     const ids = keys.map((): number[] => []);
     for (const { i, id } of this.#s.entityIdsByKeys.all(list, list) as Array<{ i: number; id: number }>)
       ids[i]!.push(id);
+    return ids;
+  }
+  /**
+   * {@link entityIdsByKeys} from one range read between the least and the greatest key in the indexes' byte
+   * order, keeping the rows whose key is asked for; undefined when the range holds more than
+   * {@link KEY_RANGE_LIMIT} names and aliases (then each key is looked up).
+   */
+  #entityIdsInRange(keys: readonly string[]): number[][] | undefined {
+    let low = keys[0]!;
+    let high = low;
+    for (const key of keys) {
+      if (compareBytes(key, low) < 0) low = key;
+      if (compareBytes(key, high) > 0) high = key;
+    }
+    const rows = this.#s.keysBetween.all({ low, high }) as Array<{ k: string; id: number }>;
+    if (rows.length > KEY_RANGE_LIMIT) return undefined;
+    const ids = keys.map((): number[] => []);
+    for (const { k: key, id } of rows)
+      for (let i = keys.indexOf(key); i !== -1; i = keys.indexOf(key, i + 1))
+        if (!ids[i]!.includes(id)) ids[i]!.push(id);
+    for (const list of ids) list.sort((a, b) => a - b);
     return ids;
   }
 
