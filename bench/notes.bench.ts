@@ -16,11 +16,13 @@ import { terminalProgress } from '@mira/core';
 import { MIRA_APPLICATION_IDS } from '@mira/sqlite';
 import { CACHE_DIR } from './lib/generate.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
-import { fmt, loadAverage, rng, timeEach } from './lib/stats.js';
+import { fmt, loadAverage, rng, timeEach, timeInterleaved, type InterleavedLatency } from './lib/stats.js';
 
 export interface NotesBenchOptions {
   readonly notes: number;
   readonly queries: number;
+  /** The sizes at which full-text search is timed call by call beside bare statements, smallest first. */
+  readonly fullTextSizes?: readonly number[];
   readonly log: (m: string) => void;
 }
 
@@ -130,6 +132,58 @@ export function generate(count: number, log: (m: string) => void): string {
   return path;
 }
 
+/** Full-text search through the store and as bare statements at one size, call by call, the order alternating. */
+async function fullTextInterleaved(
+  notes: number,
+  queries: readonly string[],
+  log: (m: string) => void,
+): Promise<{ notes: number; store: InterleavedLatency; bare: InterleavedLatency }> {
+  const path = generate(notes, log);
+  log(`notes: full-text over ${notes} notes, store and bare call by call…`);
+  const viewer: Viewer = { scopes: ['default', 'global'], key: null, operator: false };
+  const store = SqliteNotesStore.open(path);
+  const db = new Database(path, { readonly: true });
+  const bare = bareFullText(db);
+  try {
+    const timed = await timeInterleaved(
+      queries,
+      { store: (q: string) => store.search(viewer, q, null, 10), bare },
+      Math.min(200, Math.floor(queries.length / 4)),
+    );
+    return { notes, ...timed };
+  } finally {
+    store.close();
+    db.close();
+  }
+}
+
+/** The FTS5 query of a two-word query, either word. */
+const matchOf = (q: string) =>
+  q
+    .split(' ')
+    .map((w) => `"${w}"`)
+    .join(' OR ');
+
+/** The store's full-text answer as bare statements: the ranked row IDs, then the 10 best visible notes and labels. */
+function bareFullText(db: Database.Database): (q: string) => unknown[] {
+  const fts = db
+    .prepare('SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT 50')
+    .pluck();
+  const noteRow = db.prepare(
+    "SELECT id, content, created_at FROM notes WHERE id = ? AND scope IN ('default', 'global') AND key_digest IS NULL",
+  );
+  const labelsOf = db.prepare('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck();
+  return (q) => {
+    const found: unknown[] = [];
+    for (const id of fts.all(matchOf(q)) as number[]) {
+      if (found.length === 10) break;
+      const row = noteRow.get(id);
+      if (row) found.push({ row, labels: labelsOf.all(id) });
+    }
+    return found;
+  };
+}
+
 /** Runs the notes benchmark and writes bench/results/notes.{md,json,svg}. */
 export async function notesBench(options: NotesBenchOptions): Promise<void> {
   const path = generate(options.notes, options.log);
@@ -155,26 +209,9 @@ export async function notesBench(options: NotesBenchOptions): Promise<void> {
     `SELECT rowid, distance FROM ${EXACT_TABLE} WHERE embedding MATCH ? AND k = 200 ORDER BY distance`,
   );
   const like = db.prepare('SELECT id FROM notes WHERE content LIKE ? OR content LIKE ? LIMIT 50').pluck();
-  const matchOf = (q: string) =>
-    q
-      .split(' ')
-      .map((w) => `"${w}"`)
-      .join(' OR ');
   const bareFts = await timeEach(queries, (q) => fts.all(matchOf(q)));
   // The same result the store returns (the 10 best visible notes with their labels), as bare statements.
-  const noteRow = db.prepare(
-    "SELECT id, content, created_at FROM notes WHERE id = ? AND scope IN ('default', 'global') AND key_digest IS NULL",
-  );
-  const labelsOf = db.prepare('SELECT label FROM note_labels WHERE note_id = ? ORDER BY position').pluck();
-  const bareFtsNotes = await timeEach(queries, (q) => {
-    const found: unknown[] = [];
-    for (const id of fts.all(matchOf(q)) as number[]) {
-      if (found.length === 10) break;
-      const row = noteRow.get(id);
-      if (row) found.push({ row, labels: labelsOf.all(id) });
-    }
-    return found;
-  });
+  const bareFtsNotes = await timeEach(queries, bareFullText(db));
   const bareVec = await timeEach(queries, async (q) => knn.all((await embedder.embed([q]))[0]!));
   const bareBoth = await timeEach(queries, async (q) => {
     fts.all(matchOf(q));
@@ -234,6 +271,17 @@ export async function notesBench(options: NotesBenchOptions): Promise<void> {
       'ratio p50': fmt(naive.p50 / bareFts.p50, 2),
     },
   ];
+  const perSize = [];
+  for (const size of options.fullTextSizes ?? []) perSize.push(await fullTextInterleaved(size, queries, options.log));
+  const sizeRows = perSize.map((r) => ({
+    notes: r.notes,
+    'store p50 µs': fmt(r.store.p50),
+    'bare p50 µs': fmt(r.bare.p50),
+    'p50 ratio': fmt(r.store.p50 / r.bare.p50, 2),
+    'store p99 µs': fmt(r.store.p99),
+    'bare p99 µs': fmt(r.bare.p99),
+    'p99 ratio': fmt(r.store.p99 / r.bare.p99, 2),
+  }));
   const md = `# Notes search benchmark
 
 ${options.notes} notes with ${DIMENSION}-dimension vectors (an in-process embedder, so the store is measured,
@@ -242,7 +290,18 @@ candidate pools the store fuses: 50 full-text rows, 200 nearest vectors). Target
 The LIKE row shows what the index buys. Load average (1 / 5 / 15 min): ${loadAverage()}.
 
 ${markdownTable(rows)}
-`;
+${
+  sizeRows.length === 0
+    ? ''
+    : `
+## Full-text search by size, call by call
+
+The store's \`search\` without an embedder and the bare statements above (the FTS5 query, then the 10 best
+visible notes and their labels) on the same ${options.queries} queries, one after the other with the order
+alternating, at each size. Target: p50 ratio ≤ 1.5, p99 ratio ≤ 2.
+
+${markdownTable(sizeRows)}`
+}`;
   const svg = barChartSvg(`Notes search over ${options.notes} notes, p50`, 'µs (lower is better)', [
     {
       label: 'full-text',
@@ -261,6 +320,6 @@ ${markdownTable(rows)}
       ],
     },
   ]);
-  writeResults('notes', md, { hybrid, fullText, bareFts, bareFtsNotes, bareVec, bareBoth, naive }, svg);
+  writeResults('notes', md, { hybrid, fullText, bareFts, bareFtsNotes, bareVec, bareBoth, naive, perSize }, svg);
   process.stdout.write(`${md}\n`);
 }

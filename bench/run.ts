@@ -76,7 +76,13 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
       log,
     }),
   hardware: () => hardwareBench({ messages: quick ? 2000 : 10_000, log }),
-  notes: () => notesBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 500 : 2000, log }),
+  notes: () =>
+    notesBench({
+      notes: quick ? 20_000 : 100_000,
+      queries: quick ? 500 : 2000,
+      fullTextSizes: quick ? [10_000, 20_000] : [10_000, 100_000],
+      log,
+    }),
   safety: () =>
     safetyBench({
       idleSamples: quick ? 10 : 30,
@@ -108,7 +114,7 @@ const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   cognition: () => cognitionBench({ big, episodes: 5, recalls: 50, log }),
   admission: () => admissionBench({ sizes: [small, big], decisions: 20, log }),
   hardware: () => hardwareBench({ messages: 200, log }),
-  notes: () => notesBench({ notes: 500, queries: 20, log }),
+  notes: () => notesBench({ notes: 500, queries: 20, fullTextSizes: [200, 500], log }),
   safety: () =>
     safetyBench({
       idleSamples: 1,
