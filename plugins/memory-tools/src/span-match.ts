@@ -14,7 +14,10 @@ export interface MatchText {
   readonly original: string;
 }
 
-const segmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
+// The segmenters are built at their first use, not when the module loads: the first Intl.Segmenter costs
+// ~15 ms (ICU's data), and every start-up (`mira mcp` included) loads this module.
+let graphemeInstance: Intl.Segmenter | undefined;
+const segmenter = (): Intl.Segmenter => (graphemeInstance ??= new Intl.Segmenter('und', { granularity: 'grapheme' }));
 // Text without these has one grapheme per code point for matching (CR LF is white space either way, and a
 // prepended sign keeps no space: see graphemes()), so the segmenter, by far the slowest step, can be skipped.
 const MULTI_CODE_POINT_GRAPHEMES =
@@ -48,7 +51,7 @@ const STARTS_WITH_SPACE = /^\s/u;
 
 function* graphemes(text: string): Generator<{ segment: string; index: number }> {
   if (MULTI_CODE_POINT_GRAPHEMES.test(text)) {
-    for (const { segment, index } of segmenter.segment(text)) {
+    for (const { segment, index } of segmenter().segment(text)) {
       // A prepended sign (Malayalam dot reph U+0D4E, Sharada, Masaram Gondi …) takes the space after it
       // into its grapheme; that space still ends the word, as it does in the whole text's NFKC form.
       const space = STARTS_WITH_SPACE.test(segment) ? 0 : segment.slice(1).search(/\s/u) + 1;
@@ -170,7 +173,8 @@ export function graphemeMatchText(text: string): MatchText | undefined {
 
 const HANGUL = /\p{Script=Hangul}/u;
 
-const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
+let wordInstance: Intl.Segmenter | undefined;
+const wordSegmenter = (): Intl.Segmenter => (wordInstance ??= new Intl.Segmenter('und', { granularity: 'word' }));
 // Word boundaries per matching form, memoised: a form is segmented once however many spans are tried in it.
 const boundaryCache = new Map<string, ReadonlySet<number>>();
 
@@ -180,7 +184,7 @@ function wordBoundary(form: string, at: number): boolean {
   if (!boundaries) {
     // (The form's ends are never asked: boundaryOk takes them as boundaries itself.)
     const found = new Set<number>();
-    for (const { index } of wordSegmenter.segment(form)) found.add(index);
+    for (const { index } of wordSegmenter().segment(form)) found.add(index);
     boundaries = found;
     if (boundaryCache.size > 1000) boundaryCache.clear();
     boundaryCache.set(form, boundaries);

@@ -14,6 +14,7 @@ import { DEFAULT_MIN_SIMILARITY, SqliteNotesStore } from './notes-store.js';
 import type { NotesStore } from './contract.js';
 import { DEFAULT_KEY_GUARD } from './key-guard.js';
 import { NotesErrors } from './errors.js';
+import { configValidator } from './config-validator.generated.js';
 
 /** The key of the notes store: `kernel.stores.get(NOTES_STORE)` is the profile's {@link NotesStore} (its contract). */
 export const NOTES_STORE = storeKey<NotesStore>('notes');
@@ -161,6 +162,7 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
   version: '0.1.0',
   configSection: 'notes',
   configSchema: CONFIG_SCHEMA,
+  configValidator,
   setup(kernel, config) {
     let scope = config.scope;
     const embedding: EmbeddingConfig = config.embedding;

@@ -52,13 +52,18 @@ export function capNote(text: string): { content: string; cut: string } {
   // boundaries in every script (between dictionary words in Chinese, Japanese or Thai), and never inside a
   // grapheme cluster (an emoji sequence, a letter with its combining marks).
   const limit = chars.slice(0, NOTE_CAP).join('').length;
-  const end = lastBoundary(wordSegmenter, clean, limit) || lastBoundary(graphemeSegmenter, clean, limit);
+  const end = lastBoundary(wordSegmenter(), clean, limit) || lastBoundary(graphemeSegmenter(), clean, limit);
   const content = clean.slice(0, end).trimEnd();
   return { content, cut: boundedCut(clean.slice(end).trim()) };
 }
 
-const wordSegmenter = new Intl.Segmenter('und', { granularity: 'word' });
-const graphemeSegmenter = new Intl.Segmenter('und', { granularity: 'grapheme' });
+// Built at their first use, not when the module loads: the first Intl.Segmenter costs ~15 ms of every
+// start-up (`mira mcp` included), which seldom needs one.
+let wordInstance: Intl.Segmenter | undefined;
+let graphemeInstance: Intl.Segmenter | undefined;
+const wordSegmenter = (): Intl.Segmenter => (wordInstance ??= new Intl.Segmenter('und', { granularity: 'word' }));
+const graphemeSegmenter = (): Intl.Segmenter =>
+  (graphemeInstance ??= new Intl.Segmenter('und', { granularity: 'grapheme' }));
 
 /** The last segment boundary at or before `limit` (UTF-16 offset), or 0. */
 function lastBoundary(segmenter: Intl.Segmenter, text: string, limit: number): number {
@@ -78,7 +83,7 @@ export const MAX_CUT_SHOWN = 512;
 function boundedCut(cut: string): string {
   const chars = [...cut];
   if (chars.length <= MAX_CUT_SHOWN) return cut;
-  const shown = cut.slice(0, lastBoundary(graphemeSegmenter, cut, chars.slice(0, MAX_CUT_SHOWN).join('').length));
+  const shown = cut.slice(0, lastBoundary(graphemeSegmenter(), cut, chars.slice(0, MAX_CUT_SHOWN).join('').length));
   return `${shown}… (${chars.length - [...shown].length} more characters)`;
 }
 
@@ -127,7 +132,7 @@ const SPACELESS_RUN =
  * which splits on spaces and punctuation, indexes and finds each word. Other text is returned unchanged.
  */
 export function segmentSpaceless(text: string): string {
-  return text.replace(SPACELESS_RUN, (run) => Array.from(wordSegmenter.segment(run), (s) => s.segment).join(' '));
+  return text.replace(SPACELESS_RUN, (run) => Array.from(wordSegmenter().segment(run), (s) => s.segment).join(' '));
 }
 
 /**
