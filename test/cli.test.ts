@@ -4,8 +4,25 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorEntry } from '@mira/core';
+import { CoreErrors } from '@mira/core';
 import { MIRA_BIN, REPO_ROOT, runMira } from './helpers/run-mira.js';
+
+/** What to do in the situation a `mira: CODE: …` line was raised in: the fix of the core wording it reads as. */
+function fixOf(code: string, line: string): string {
+  const entry = CoreErrors.entry(code)!;
+  const wordings = [
+    ...(entry.template === undefined ? [] : [{ message: entry.template, fix: entry.fix }]),
+    ...Object.values(entry.situations ?? {}).map((s) => (typeof s === 'string' ? { message: s, fix: entry.fix } : s)),
+  ];
+  if (wordings.length === 0) return entry.fix;
+  const reads = (message: string) =>
+    new RegExp(
+      `${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{[A-Za-z_][A-Za-z0-9_]*\\\}/g, '.*')}$`,
+    ).test(line);
+  const fixes = new Set(wordings.filter((w) => reads(w.message)).map((w) => w.fix));
+  expect([...fixes], line).to.have.length(1);
+  return [...fixes][0]!;
+}
 
 const LAB_PLUGIN = fileURLToPath(new URL('./fixtures/acme-plugin/index.js', import.meta.url));
 
@@ -134,12 +151,14 @@ describe('mira CLI', function () {
     for (const args of [['--version'], ['--help'], ['--bogus']]) {
       const { run, mira } = await loaded(args);
       expect(run.code, args[0]).to.equal(args[0] === '--bogus' ? 2 : 0);
-      // The command line and its error type; no kernel, manifest reader, plugin or dependency.
-      // (In whatever order the loader finishes them.)
+      // The command line and its error type (core's catalogues and the mechanism they are built with);
+      // no kernel, manifest reader, plugin or dependency. (In whatever order the loader finishes them.)
       expect([...mira].sort(), args[0]).to.deep.equal([
         'core/bin/mira.js',
         'core/dist/cli-commands.js',
         'core/dist/cli.js',
+        'core/dist/cognition/errors.js',
+        'core/dist/error-catalogue.js',
         'core/dist/errors.js',
         'core/dist/lifecycle.js',
       ]);
@@ -154,11 +173,15 @@ describe('mira CLI', function () {
     // by the precompiled meta-schema validator), and nothing draws a progress bar.
     const precompiled = manifest(
       '[profile]\nname = "x"\nplugins = ["@mira/plugin-sim", "@mira/plugin-attention", "@mira/plugin-memory", ' +
-        '"@mira/plugin-memory-tools", "@mira/plugin-openai"]\n[sim]\nbattery_percent = 90\n[openai]\nmodel = "m"\n',
+        '"@mira/plugin-memory-tools", "@mira/plugin-notes", "@mira/plugin-mind-view", "@mira/plugin-openai"]\n' +
+        '[sim]\nbattery_percent = 90\n[notes]\nenabled = true\ndatabase_path = "notes.sqlite3"\n' +
+        '[mind_view]\nenabled = false\n[openai]\nmodel = "m"\n',
     );
     const booted = await loaded(['check', '--profile', precompiled]);
     expect(booted.run.code, booted.run.stderr).to.equal(0);
-    expect(booted.mira.some((u) => u.includes('/plugins/sim/dist/config-validator.generated.js'))).to.equal(true);
+    for (const name of ['sim', 'notes']) {
+      expect(booted.mira.some((u) => u.includes(`/plugins/${name}/dist/config-validator.generated.js`))).to.equal(true);
+    }
     expect(booted.mira.filter((u) => /node_modules\/(ajv\/dist|cli-progress)\//.test(u))).to.deep.equal([]);
   });
 
@@ -353,8 +376,8 @@ describe('mira CLI', function () {
           .to.match(new RegExp(`^mira: ${code}: `))
           .and.to.contain(path);
         if (says !== undefined) expect(lines[0]).to.equal(`mira: ${code}: ${path}${says}`);
-        // The catalogue's advice for the code, on a line of its own after the one scripts match.
-        expect(lines[1]).to.equal(`mira: what to do: ${errorEntry(code)!.fix}`);
+        // What to do in the situation raised, on a line of its own after the one scripts match.
+        expect(lines[1]).to.equal(`mira: what to do: ${fixOf(code, lines[0]!)}`);
         expect(readdirSync(dir).sort()).to.deep.equal(before);
       });
     }

@@ -180,40 +180,54 @@ describe('error catalogues', () => {
     expect(CoreErrors.error('CLI_USAGE.unexpected', { arg: '--fast' }).message).to.equal(
       'MIRA_ERR_CLI_USAGE: unexpected argument "--fast"; see mira --help',
     );
+    expect(error.fix).to.equal(CoreErrors.entry('MIRA_ERR_STORE_OPEN_FAILED')!.fix);
   });
 
-  it("give each loaded code's entry by its code, whichever package defines it", async () => {
-    const { errorEntry, CoreErrors } = await import('@mira/core');
+  it('give each error the fix of the situation it was raised in, whichever package raises it', async () => {
+    const { CoreErrors } = await import('@mira/core');
     const { MemoryErrors } = await import('@mira/memory-contract');
-    expect(errorEntry('MIRA_ERR_CLI_USAGE')).to.equal(CoreErrors.entry('MIRA_ERR_CLI_USAGE'));
-    expect(errorEntry('MIRA_ERR_MEMORY_POSE_INVALID')?.fix).to.equal(
-      MemoryErrors.entry('MIRA_ERR_MEMORY_POSE_INVALID')!.fix,
+    const situations = CoreErrors.entry('MIRA_ERR_CLI_USAGE')!.situations!;
+    const unexpected = CoreErrors.error('CLI_USAGE.unexpected', { arg: '--fast' });
+    expect(unexpected.fix).to.equal((situations['unexpected'] as { fix: string }).fix);
+    expect(unexpected.fix).not.to.equal(CoreErrors.entry('MIRA_ERR_CLI_USAGE')!.fix);
+    expect(CoreErrors.error('CLI_USAGE.profileMissing').fix).not.to.equal(unexpected.fix);
+    // A code raised with its template carries the entry's fix.
+    expect(MemoryErrors.error('MEMORY_NOT_FOUND', { ref: 'MEM9' }).fix).to.equal(
+      MemoryErrors.entry('MIRA_ERR_MEMORY_NOT_FOUND')!.fix,
     );
-    expect(errorEntry('MIRA_ERR_NO_SUCH_CODE')).to.equal(undefined);
+    // The fix is a property of the error, not of its message: the line scripts match is unchanged.
+    expect(unexpected.message).not.to.contain(unexpected.fix!);
   });
 
   it('say what to do about a failure: the advice of the innermost error in the cause chain that has any', async () => {
-    const { CoreErrors, MiraError, failureText, whatToDo } = await import('@mira/core');
+    const { CoreErrorCodes, CoreErrors, MiraError, failureText, toMiraError, whatToDo } = await import('@mira/core');
     const { MemoryErrors } = await import('@mira/memory-contract');
     const backend = MemoryErrors.error('BACKEND.failed', { reason: 'disk I/O error' });
     const failed = CoreErrors.error('PLUGIN_START_FAILED', `plugin "memory": ${backend.message}`, {
       cause: backend,
     });
-    const backendFix = MemoryErrors.entry('MIRA_ERR_MEMORY_BACKEND')!.fix;
+    const backendFix = backend.fix!;
+    expect(backendFix).to.be.a('string');
     expect(whatToDo(failed)).to.equal(backendFix);
     // A lower error that is not Mira's, or a code no catalogue holds, leaves the outer advice.
     const startFix = CoreErrors.entry('MIRA_ERR_PLUGIN_START_FAILED')!.fix;
     expect(whatToDo(CoreErrors.error('PLUGIN_START_FAILED', 'x', { cause: new Error('EIO') }))).to.equal(startFix);
+    // An error built by hand carries what it is given: no fix, or its own.
     const unlisted = new MiraError('ACME_ERR_UNLISTED', 'y');
     expect(whatToDo(CoreErrors.error('PLUGIN_START_FAILED', 'x', { cause: unlisted }))).to.equal(startFix);
     expect(whatToDo(unlisted)).to.equal(undefined);
     expect(whatToDo(new Error('plain'))).to.equal(undefined);
     expect(whatToDo('a string')).to.equal(undefined);
     // A cause chain that loops ends.
-    const a = new MiraError('MIRA_ERR_FILE_EXISTS', 'a');
+    const a = new MiraError('MIRA_ERR_FILE_EXISTS', 'a', { fix: 'choose another path' });
     const b = new MiraError('ACME_ERR_UNLISTED', 'b', { cause: a });
     Object.defineProperty(a, 'cause', { value: b });
-    expect(whatToDo(b)).to.equal(CoreErrors.entry('MIRA_ERR_FILE_EXISTS')!.fix);
+    expect(whatToDo(b)).to.equal('choose another path');
+    // Wrapping a raw error under one of core's codes gives that code's fix; a Mira error keeps its own.
+    const wrapped = toMiraError(new Error('EACCES'), CoreErrorCodes.STORE_OPEN_FAILED, 'store "x"');
+    expect(wrapped.detail).to.equal('store "x": EACCES');
+    expect(wrapped.fix).to.equal(CoreErrors.entry('MIRA_ERR_STORE_OPEN_FAILED')!.fix);
+    expect(toMiraError(backend, CoreErrorCodes.STORE_OPEN_FAILED)).to.equal(backend);
 
     expect(failureText(failed)).to.equal(`mira: ${failed.message}\nmira: what to do: ${backendFix}\n`);
     expect(failureText(unlisted, 'lab')).to.equal('lab: ACME_ERR_UNLISTED: y\n');
@@ -242,6 +256,8 @@ describe('error catalogues', () => {
     expect(Lab.error('EMPTY').detail).to.equal('the note is empty; write it');
     expect(Lab.error('PLAIN').detail).to.equal('plain');
     expect(Lab.error('PLAIN', 'said here').detail).to.equal('said here');
+    expect(long.fix).to.equal('shorten it');
+    expect(Lab.error('PLAIN').fix).to.equal('x');
     // A value is inserted as written, never read as a placeholder itself.
     expect(fillTemplate('{a} and {b}', { a: '{b}', b: 2 })).to.equal('{b} and 2');
     expect(fillTemplate('{a} and {missing}', { a: 1 })).to.equal('1 and {missing}');
@@ -259,7 +275,7 @@ describe('error catalogues', () => {
   });
 
   it('word each situation of one code once, named by KEY.situation, typed by its placeholders', async () => {
-    const { defineErrors, errorEntry } = await import('@mira/core');
+    const { defineErrors } = await import('@mira/core');
     const Lab = defineErrors('@acme/situations', {
       MISSING: {
         code: 'ACME_ERR_SITUATION_MISSING',
@@ -267,7 +283,7 @@ describe('error catalogues', () => {
         fix: 'create it',
         situations: {
           file: '{path}: no such file; create it',
-          extends: '{where}: extends "{spec}", which does not exist',
+          extends: { message: '{where}: extends "{spec}", which does not exist', fix: 'fix the path in extends' },
           plain: 'there is nothing here',
           braces: 'export default { name, version } from {file}',
         },
@@ -278,16 +294,20 @@ describe('error catalogues', () => {
     expect(missing.code).to.equal('ACME_ERR_SITUATION_MISSING');
     expect(missing.detail).to.equal('a.toml: extends "b", which does not exist');
     expect(missing.cause).to.equal(cause);
+    // Each situation its own fix; a situation written as a bare string has the entry's.
+    expect(missing.fix).to.equal('fix the path in extends');
     expect(Lab.error('MISSING.file', { path: '/x' }).message).to.equal(
       'ACME_ERR_SITUATION_MISSING: /x: no such file; create it',
     );
+    expect(Lab.error('MISSING.file', { path: '/x' }).fix).to.equal('create it');
     expect(Lab.error('MISSING.plain').detail).to.equal('there is nothing here');
     expect(Lab.error('MISSING.braces', { file: 'f.js' }).detail).to.equal('export default { name, version } from f.js');
-    // Without a situation the entry's own message; one code, one fix for all of them.
-    expect(Lab.error('MISSING').detail).to.equal('a lab file is missing');
-    expect(errorEntry('ACME_ERR_SITUATION_MISSING')!.situations).to.deep.equal({
+    // An entry with situations is raised in one of them: its own message is what the code means.
+    // @ts-expect-error name the situation
+    expect(() => Lab.error('MISSING')).to.throw('@acme/situations: MISSING is raised in a situation; name it');
+    expect(Lab.entry('ACME_ERR_SITUATION_MISSING')!.situations).to.deep.equal({
       file: '{path}: no such file; create it',
-      extends: '{where}: extends "{spec}", which does not exist',
+      extends: { message: '{where}: extends "{spec}", which does not exist', fix: 'fix the path in extends' },
       plain: 'there is nothing here',
       braces: 'export default { name, version } from {file}',
     });
@@ -296,7 +316,7 @@ describe('error catalogues', () => {
     // @ts-expect-error a parameter the situation does not name
     Lab.error('MISSING.file', { path: '/x', spec: 'b' });
     // @ts-expect-error an entry with situations takes no text of its own
-    Lab.error('MISSING', 'free text');
+    expect(() => Lab.error('MISSING', 'free text')).to.throw('name it');
     // @ts-expect-error a situation the entry does not have
     expect(() => Lab.error('MISSING.other', {})).to.throw('@acme/situations: the catalogue has no error MISSING.other');
     expect(() =>
@@ -304,42 +324,64 @@ describe('error catalogues', () => {
         X: { code: 'ACME_ERR_BAD_SITUATION', message: 'x', fix: 'x', situations: { 'Not-a-name': 'x' } },
       }),
     ).to.throw('situation "Not-a-name" of ACME_ERR_BAD_SITUATION must be a camelCase name');
+    expect(() =>
+      defineErrors('@acme/bad-situation', {
+        X: { code: 'ACME_ERR_NO_FIX', message: 'x', fix: 'x', situations: { a: { message: 'a', fix: ' ' } } },
+      }),
+    ).to.throw('situation a of ACME_ERR_NO_FIX needs a message and a fix');
   });
 
-  it("borrow another package's code: the owner's meaning and fix, the borrower's wording", async () => {
-    const { defineErrors, errorEntry, whatToDo, CoreErrorCodes, CoreErrors } = await import('@mira/core');
+  it("borrow another package's code: the owner's meaning, the borrower's situations and fixes, in any load order", async () => {
+    const { defineErrors, whatToDo, CoreErrors } = await import('@mira/core');
+    // Written as a string, not imported: a borrower needs nothing of its owner at run time.
     const Lab = defineErrors('@acme/borrower', {
       OWN: { code: 'ACME_ERR_BORROWER_OWN', message: 'own', fix: 'own fix' },
       STORE_OPEN_FAILED: {
-        code: CoreErrorCodes.STORE_OPEN_FAILED,
+        code: 'MIRA_ERR_STORE_OPEN_FAILED',
         borrowed: true,
-        situations: { locked: '{path} is locked by another process; stop it' },
+        situations: {
+          locked: { message: '{path} is locked by another process; stop it', fix: 'stop the other process' },
+        },
       },
-      TEXT_EMPTY: { code: CoreErrorCodes.TEXT_EMPTY, borrowed: true, template: '{what} is empty' },
+      LATER: {
+        code: 'ACME_ERR_DEFINED_LATER',
+        borrowed: true,
+        situations: { x: { message: 'x {n}', fix: 'fix x' } },
+      },
     });
     const locked = Lab.error('STORE_OPEN_FAILED.locked', { path: '/var/lab.db' });
     expect(locked.code).to.equal('MIRA_ERR_STORE_OPEN_FAILED');
     expect(locked.detail).to.equal('/var/lab.db is locked by another process; stop it');
-    expect(Lab.error('TEXT_EMPTY', { what: 'the label' }).detail).to.equal('the label is empty');
-    // Without a situation, the owner's message; the fix is the owner's, once.
-    expect(Lab.error('STORE_OPEN_FAILED').detail).to.equal(CoreErrors.entry(CoreErrorCodes.STORE_OPEN_FAILED)!.message);
-    expect(whatToDo(locked)).to.equal(CoreErrors.entry(CoreErrorCodes.STORE_OPEN_FAILED)!.fix);
-    expect(errorEntry(CoreErrorCodes.STORE_OPEN_FAILED)).to.equal(CoreErrors.entry(CoreErrorCodes.STORE_OPEN_FAILED));
+    expect(whatToDo(locked)).to.equal('stop the other process');
+    expect(Lab.error('LATER.x', { n: 1 }).message).to.equal('ACME_ERR_DEFINED_LATER: x 1');
+    // A borrowed code is raised in a situation of the borrower's.
+    // @ts-expect-error name the situation
+    expect(() => Lab.error('STORE_OPEN_FAILED')).to.throw('name it');
     // Defined by the owner alone: not among the borrower's entries, nor found through it.
     expect(Lab.entries.map((e) => e.code)).to.deep.equal(['ACME_ERR_BORROWER_OWN']);
-    expect(Lab.borrowed.map((e) => e.code)).to.deep.equal(['MIRA_ERR_STORE_OPEN_FAILED', 'MIRA_ERR_TEXT_EMPTY']);
-    expect(Lab.entry(CoreErrorCodes.STORE_OPEN_FAILED)).to.equal(undefined);
-    // The reference words the borrowed situations in the owner's row.
-    const row = renderReference([CoreErrors, Lab])
-      .split('\n')
-      .find((line) => line.startsWith('| `MIRA_ERR_STORE_OPEN_FAILED` | `@mira/core` |'))!;
-    expect(row).to.contain('; `@acme/borrower` says “{path} is locked by another process; stop it”');
+    expect(Lab.borrowed.map((e) => e.code)).to.deep.equal(['MIRA_ERR_STORE_OPEN_FAILED', 'ACME_ERR_DEFINED_LATER']);
+    expect(Lab.entry('MIRA_ERR_STORE_OPEN_FAILED')).to.equal(undefined);
+    // The reference lists the borrowed situations after the owner's, in rows of the borrower; it refuses
+    // a code no catalogue defines.
+    const Owner = defineErrors('@acme/owner', {
+      LATER: { code: 'ACME_ERR_DEFINED_LATER', message: 'what later means', fix: 'owner fix' },
+    });
+    const reference = renderReference([CoreErrors, Lab, Owner]).split('\n');
+    const at = (prefix: string) => reference.findLastIndex((line) => line.startsWith(prefix));
+    expect(reference).to.include(
+      '| `MIRA_ERR_STORE_OPEN_FAILED` | `@acme/borrower` | {path} is locked by another process; stop it | stop the other process |',
+    );
+    expect(at('| `MIRA_ERR_STORE_OPEN_FAILED` | `@acme/borrower` |')).to.equal(
+      at('| `MIRA_ERR_STORE_OPEN_FAILED` | `@mira/core` | a store could not be opened') + 1,
+    );
+    expect(reference).to.include('| `ACME_ERR_DEFINED_LATER` | `@acme/owner` | what later means |  |');
+    expect(reference).to.include('| `ACME_ERR_DEFINED_LATER` | `@acme/borrower` | x {n} | fix x |');
+    expect(() => renderReference([CoreErrors, Lab])).to.throw(
+      '@acme/borrower borrows ACME_ERR_DEFINED_LATER, which no catalogue defines',
+    );
     expect(() =>
-      defineErrors('@acme/bad-borrower', { X: { code: 'ACME_ERR_NOBODY_DEFINES', borrowed: true, template: 'x' } }),
-    ).to.throw('borrowed error code ACME_ERR_NOBODY_DEFINES is defined by no loaded catalogue');
-    expect(() =>
-      defineErrors('@acme/bad-borrower', { X: { code: CoreErrorCodes.TEXT_EMPTY, borrowed: true } }),
-    ).to.throw('borrowed error code MIRA_ERR_TEXT_EMPTY needs a template or situations of its own');
+      defineErrors('@acme/bad-borrower', { X: { code: 'MIRA_ERR_TEXT_EMPTY', borrowed: true, situations: {} } }),
+    ).to.throw('borrowed error code MIRA_ERR_TEXT_EMPTY needs situations of its own');
   });
 
   it('borrow only codes another catalogue defines', () => {
@@ -368,5 +410,28 @@ describe('error catalogues', () => {
     for (const catalogue of catalogues)
       for (const entry of catalogue.entries)
         expect(readme).to.contain(`| \`${entry.code}\` | \`${catalogue.package}\` |`);
+  });
+
+  it('list one short, readable row per situation, each with what to do', () => {
+    const reference = renderReference(catalogues);
+    const rows = reference
+      .slice(reference.indexOf('### Situations'))
+      .split('\n')
+      .filter((line) => line.startsWith('| `'));
+    const wordings = catalogues.flatMap((c) => [
+      ...c.entries.flatMap((e) =>
+        e.template !== undefined || e.situations === undefined
+          ? [e.template ?? e.message, ...Object.keys(e.situations ?? {})]
+          : Object.keys(e.situations),
+      ),
+      ...c.borrowed.flatMap((b) => Object.keys(b.situations)),
+    ]);
+    expect(rows).to.have.length(wordings.length);
+    for (const row of rows) {
+      const cells = row.split(/ (?<!\\)\| /);
+      expect(cells, row).to.have.length(4);
+      for (const text of cells) expect(text.length, row).to.be.at.most(400);
+      expect(cells[3]!.replace(/ \|$/, '').trim(), row).not.to.equal('');
+    }
   });
 });

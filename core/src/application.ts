@@ -107,7 +107,7 @@ export class Application {
       kernel.hooks.ready.call();
     } catch (error) {
       const failure = toMiraError(error, CoreErrorCodes.PLUGIN_APPLY_FAILED);
-      throw new MiraError(failure.code, `${manifest.path}: ${failure.detail}`, { cause: error });
+      throw new MiraError(failure.code, `${manifest.path}: ${failure.detail}`, { cause: error, fix: failure.fix });
     }
     if (kernel.cognition.configured) {
       kernel.console.setUtteranceHandler(async (utterance, out, line) => {
@@ -127,7 +127,7 @@ export class Application {
       instance = await plugin.setup(this.kernel.forPlugin(plugin.name), config);
     } catch (error) {
       const failure = toMiraError(error, CoreErrorCodes.PLUGIN_APPLY_FAILED);
-      throw new MiraError(failure.code, where(failure.detail), { cause: error });
+      throw new MiraError(failure.code, where(failure.detail), { cause: error, fix: failure.fix });
     }
     const invalid = invalidInstance(instance);
     if (invalid) {

@@ -1,232 +1,32 @@
 /**
- * Error catalogues. Each package defines every code it raises once, in its
- * own `errors.ts`, with what it means, what to do about it and, for errors an
- * HTTP API answers with, the status (the Fastify `createError` habit). Codes
- * are stable strings that scripts match on; messages are for people. The
- * error reference (docs/reference/errors.md) is generated from the catalogues.
+ * The error catalogue of `@mira/core` (manifest, plugins, registries, console, text and CLI; cognition's is
+ * in cognition/errors.ts), and the catalogue mechanism every package uses ({@link defineErrors}, in
+ * error-catalogue.ts). Each code is defined once, with what it means; each situation it is raised in with
+ * its wording and what to do. The error reference (docs/reference/errors.md) is generated from the catalogues.
  */
+import { CognitionErrors } from './cognition/errors.js';
+import { MiraError, defineErrors, whatToDo } from './error-catalogue.js';
 
-/** One code of a catalogue. */
-export interface ErrorEntry<C extends string = string> {
-  readonly code: C;
-  /** What happened, in one line; the message when the raising site adds no detail. */
-  readonly message: string;
-  /** What to do about it. */
-  readonly fix: string;
-  /** The HTTP status an HTTP API answers with; 400 when absent. */
-  readonly status?: number;
-  /**
-   * The message a raising site builds, with `{name}` for each of its parameters
-   * (`'{what} is longer than {max} characters; shorten it'`): with one, a site passes the parameters, never
-   * text of its own, so the wording lives here once.
-   */
-  readonly template?: string;
-  /**
-   * The messages of the situations a code is raised in, by name, each a template like {@link template}:
-   * one code, one meaning and one fix, with the wording of each situation here once
-   * (`MANIFEST_NOT_FOUND: { situations: { extendsMissing: '{where}: extends "{spec}", which does not exist' } }`).
-   * A site names one as `KEY.situation` (`CoreErrors.error('MANIFEST_NOT_FOUND.extendsMissing', { where, spec })`).
-   */
-  readonly situations?: Readonly<Record<string, string>>;
-}
-
-/**
- * A code of another package's catalogue that this package raises too (a store plugin raises core's
- * `STORE_OPEN_FAILED`): the meaning and the fix stay the owner's, once; the borrowing catalogue words
- * its own situations (`{ code: CoreErrorCodes.STORE_OPEN_FAILED, borrowed: true, situations: {…} }`).
- * The owner's catalogue must be loaded first, which importing its code constant does.
- */
-export interface BorrowedEntry<C extends string = string> {
-  readonly code: C;
-  readonly borrowed: true;
-  /** As {@link ErrorEntry.template}. */
-  readonly template?: string;
-  /** As {@link ErrorEntry.situations}. */
-  readonly situations?: Readonly<Record<string, string>>;
-}
-
-/**
- * The `{name}` placeholders of a template, as a union of names. Braces around anything but a name
- * (`{ name, version }`, `{}`) are text, as {@link fillTemplate} reads them.
- */
-export type TemplatePlaceholders<T extends string> = T extends `${string}{${infer P}}${infer R}`
-  ? | (P extends '' | `${string}${' ' | '"' | "'" | ',' | ':' | '{' | '(' | '-' | '.'}${string}` ? never : P)
-    | TemplatePlaceholders<R>
-  : never;
-
-/** The parameters a template needs: one value per placeholder. */
-export type TemplateParams<T extends string> = [TemplatePlaceholders<T>] extends [never]
-  ? Readonly<Record<string, never>> // not {}: a string would pass as one, and its text be dropped
-  : { readonly [K in TemplatePlaceholders<T>]: string | number };
-
-/**
- * What {@link ErrorCatalogue.error} takes after the key: an entry with a template takes its parameters;
- * one without takes an optional detail (the entry's message when absent).
- */
-export type ErrorArgs<E extends ErrorEntry | BorrowedEntry> = E extends { readonly template: infer T extends string }
-  ? [TemplatePlaceholders<T>] extends [never]
-    ? [params?: TemplateParams<T>, options?: { cause?: unknown }]
-    : [params: TemplateParams<T>, options?: { cause?: unknown }]
-  : E extends { readonly situations: object }
-    ? [params?: Readonly<Record<string, never>>, options?: { cause?: unknown }]
-    : [detail?: string, options?: { cause?: unknown }];
-
-/** The `KEY.situation` names of a catalogue's situations ({@link ErrorEntry.situations}). */
-export type SituationKey<D extends ErrorDefinitions> = {
-  [K in keyof D & string]: D[K] extends { readonly situations: infer S } ? `${K}.${keyof S & string}` : never;
-}[keyof D & string];
-
-/** What {@link ErrorCatalogue.error} takes after `key`: a situation's parameters, or the entry's {@link ErrorArgs}. */
-export type ErrorArgsOf<D extends ErrorDefinitions, K extends string> = K extends `${infer E}.${infer S}`
-  ? D[E] extends { readonly situations: infer SS }
-    ? SS extends Readonly<Record<S, infer T extends string>>
-      ? [TemplatePlaceholders<T>] extends [never]
-        ? [params?: TemplateParams<T>, options?: { cause?: unknown }]
-        : [params: TemplateParams<T>, options?: { cause?: unknown }]
-      : never
-    : never
-  : ErrorArgs<D[K]>;
-
-/** `template` with each `{name}` replaced by its parameter (a placeholder without one stays as written). */
-export function fillTemplate(template: string, params: Readonly<Record<string, string | number>>): string {
-  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) =>
-    Object.hasOwn(params, name) ? String(params[name]) : whole,
-  );
-}
-
-/** The definitions a catalogue is built from, by key (`CONFIG_INVALID`). */
-export type ErrorDefinitions = Readonly<Record<string, ErrorEntry | BorrowedEntry>>;
-
-/** A package's catalogue: its codes by key, and every entry for the reference and for HTTP statuses. */
-export interface ErrorCatalogue<D extends ErrorDefinitions = ErrorDefinitions> {
-  /** The package that raises these codes. */
-  readonly package: string;
-  /** The codes by key: `CoreErrors.codes.CONFIG_INVALID === 'MIRA_ERR_CONFIG_INVALID'`. */
-  readonly codes: { readonly [K in keyof D]: D[K]['code'] };
-  /** The codes this package defines. */
-  readonly entries: readonly ErrorEntry<D[keyof D]['code']>[];
-  /** The codes of other packages it raises in situations of its own ({@link BorrowedEntry}). */
-  readonly borrowed: readonly BorrowedEntry<D[keyof D]['code']>[];
-  /** The entry of a code this catalogue defines (not one it borrows). */
-  entry(code: string): ErrorEntry | undefined;
-  /**
-   * A {@link MiraError} with this catalogue's code: its message built from the entry's template and the
-   * parameters given, or (an entry without one) the detail given, or the entry's message.
-   */
-  error<K extends (keyof D & string) | SituationKey<D>>(
-    key: K,
-    ...args: ErrorArgsOf<D, K>
-  ): MiraError<D[K extends `${infer E}.${string}` ? E : K]['code']>;
-}
-
-const CATALOGUE = Symbol.for('mira.errorCatalogue');
-/** Every entry of every catalogue loaded in this process, by code (see {@link errorEntry}). */
-const LOADED = new Map<string, ErrorEntry>();
-
-/**
- * Defines a package's error catalogue. A code may appear once per catalogue
- * (checked here) and once across packages (checked by a test).
- *
- * @example
- * export const AcmeErrors = defineErrors('@acme/mira-plugin-lab', {
- *   EMPTY_NOTE: { code: 'ACME_ERR_EMPTY_NOTE', message: 'the note is empty', fix: 'write some text' },
- *   NOTE_TOO_LONG: {
- *     code: 'ACME_ERR_NOTE_TOO_LONG',
- *     message: 'a note is longer than its bound',
- *     template: 'the note has {length} characters, more than {max}',
- *     fix: 'shorten the note',
- *   },
- * });
- * throw AcmeErrors.error('EMPTY_NOTE');
- * throw AcmeErrors.error('NOTE_TOO_LONG', { length: 900, max: 512 });
- */
-export function defineErrors<const D extends ErrorDefinitions>(pkg: string, definitions: D): ErrorCatalogue<D> {
-  const all = Object.values(definitions).map((entry) =>
-    Object.freeze({ ...entry, ...(entry.situations && { situations: Object.freeze({ ...entry.situations }) }) }),
-  );
-  const byCode = new Map<string, ErrorEntry>();
-  const entries: ErrorEntry[] = [];
-  const borrowed: BorrowedEntry[] = [];
-  const seen = new Set<string>();
-  for (const entry of all) {
-    if (!/^[A-Z][A-Z0-9_]*$/.test(entry.code))
-      throw new Error(`${pkg}: error code "${entry.code}" must be UPPER_SNAKE_CASE`);
-    if (seen.has(entry.code)) throw new Error(`${pkg}: error code ${entry.code} is defined twice in its catalogue`);
-    seen.add(entry.code);
-    for (const situation of Object.keys(entry.situations ?? {}))
-      if (!/^[a-z][A-Za-z0-9]*$/.test(situation))
-        throw new Error(`${pkg}: situation "${situation}" of ${entry.code} must be a camelCase name`);
-    if ('borrowed' in entry) {
-      if (!LOADED.has(entry.code))
-        throw new Error(
-          `${pkg}: borrowed error code ${entry.code} is defined by no loaded catalogue; import its code from the package that defines it`,
-        );
-      if (entry.template === undefined && entry.situations === undefined)
-        throw new Error(`${pkg}: borrowed error code ${entry.code} needs a template or situations of its own`);
-      borrowed.push(entry);
-      continue;
-    }
-    entries.push(entry);
-    byCode.set(entry.code, entry);
-    // The first catalogue to define a code keeps it (a test refuses a code defined in two packages).
-    if (!LOADED.has(entry.code)) LOADED.set(entry.code, entry);
-  }
-  const codes = Object.freeze(Object.fromEntries(Object.entries(definitions).map(([key, entry]) => [key, entry.code])));
-  return Object.freeze({
-    [CATALOGUE]: true,
-    package: pkg,
-    codes: codes as ErrorCatalogue<D>['codes'],
-    entries: Object.freeze(entries) as ErrorCatalogue<D>['entries'],
-    borrowed: Object.freeze(borrowed) as ErrorCatalogue<D>['borrowed'],
-    entry: (code: string) => byCode.get(code),
-    error: (key: string, ...args: unknown[]) => {
-      const dot = key.indexOf('.');
-      const entry = definitions[dot < 0 ? key : key.slice(0, dot)];
-      const template = dot < 0 ? entry?.template : entry?.situations?.[key.slice(dot + 1)];
-      if (entry === undefined || (dot >= 0 && template === undefined))
-        throw new Error(`${pkg}: the catalogue has no error ${key}`);
-      const [given, options] = args as [(string | Readonly<Record<string, string | number>>)?, { cause?: unknown }?];
-      const detail =
-        template !== undefined
-          ? fillTemplate(template, typeof given === 'object' ? given : {})
-          : typeof given === 'string'
-            ? given
-            : 'borrowed' in entry
-              ? LOADED.get(entry.code)!.message
-              : entry.message;
-      return new MiraError(entry.code, detail, options);
-    },
-  });
-}
-
-/**
- * The catalogue entry of `code` — its meaning and what to do — from whichever loaded package defines it
- * (a code raised was defined by a loaded module), or undefined for a code no catalogue holds.
- */
-export function errorEntry(code: string): ErrorEntry | undefined {
-  return LOADED.get(code);
-}
-
-/**
- * What to do about `error`, from the catalogue, for a person reading it: the fix of the innermost
- * {@link MiraError} in its `cause` chain whose code a loaded catalogue holds (a plugin that failed to start
- * because its database failed is helped by the database's advice, not by "read the cause"), or
- * undefined when no error in the chain has one. {@link failureText} is its stderr form.
- */
-export function whatToDo(error: unknown): string | undefined {
-  let fix: string | undefined;
-  const seen = new Set<unknown>();
-  for (let at: unknown = error; at instanceof Error && !seen.has(at); at = at.cause) {
-    seen.add(at);
-    if (at instanceof MiraError) fix = errorEntry(at.code)?.fix ?? fix;
-  }
-  return fix;
-}
-
-/** True when `value` is an {@link ErrorCatalogue} (packages export theirs from their entry point). */
-export function isErrorCatalogue(value: unknown): value is ErrorCatalogue {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CATALOGUE] === true;
-}
+export {
+  MiraError,
+  defineErrors,
+  fillTemplate,
+  isErrorCatalogue,
+  isMiraError,
+  whatToDo,
+  type BareKey,
+  type BorrowedEntry,
+  type ErrorArgs,
+  type ErrorArgsOf,
+  type ErrorCatalogue,
+  type ErrorDefinitions,
+  type ErrorEntry,
+  type Situation,
+  type SituationKey,
+  type TemplateParams,
+  type TemplatePlaceholders,
+} from './error-catalogue.js';
+export { CognitionErrorCodes, CognitionErrors, type CognitionErrorCode } from './cognition/errors.js';
 
 /** The errors of `@mira/core`: manifest, plugins, registries, console, text and CLI. */
 export const CoreErrors = defineErrors('@mira/core', {
@@ -235,15 +35,33 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'the profile manifest does not exist',
     fix: 'pass --profile a profile directory holding profile.toml, or the file itself',
     situations: {
-      notProfilePackage:
-        '{pkgJson}: package {name} is not a Mira profile; its package.json needs "mira": { "profile": "profile.toml" }',
-      extendsMissing: '{where}: extends "{spec}", which does not exist',
-      extendsUnknown:
-        '{where}: extends "{spec}", which is neither a path nor an installed profile package (npm install {spec})',
-      unreadable: '{path}: cannot be read ({reason}){via}',
-      profileArgument:
-        '{profileArg}: no such file, directory or installed profile package; pass a profile directory, its {manifestFile}, or a profile package name',
-      noManifest: '{file}: no {manifestFile} here; create one (see docs/integrator.md, "Profile manifest")',
+      notProfilePackage: {
+        message:
+          '{pkgJson}: package {name} is not a Mira profile; its package.json needs "mira": { "profile": "profile.toml" }',
+        fix: 'add "mira": { "profile": "profile.toml" } to that package.json, or extend a profile package instead',
+      },
+      extendsMissing: {
+        message: '{where}: extends "{spec}", which does not exist',
+        fix: "fix the path in [profile] extends (it is relative to the manifest's directory)",
+      },
+      extendsUnknown: {
+        message:
+          '{where}: extends "{spec}", which is neither a path nor an installed profile package (npm install {spec})',
+        fix: 'install the profile package (npm install <name>), or write a path starting with ./ or ../',
+      },
+      unreadable: {
+        message: '{path}: cannot be read ({reason}){via}',
+        fix: 'make the file readable (check its permissions, and that it is a file), or pass another profile',
+      },
+      profileArgument: {
+        message:
+          '{profileArg}: no such file, directory or installed profile package; pass a profile directory, its {manifestFile}, or a profile package name',
+        fix: 'check the spelling of --profile; a relative path is relative to the working directory',
+      },
+      noManifest: {
+        message: '{file}: no {manifestFile} here; create one (see docs/integrator.md, "Profile manifest")',
+        fix: 'create profile.toml in that directory, or pass --profile the directory that has one',
+      },
     },
   },
   MANIFEST_SYNTAX: {
@@ -257,29 +75,69 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'the [profile] table is missing or malformed',
     fix: 'give [profile] a name and a plugins list, as docs/integrator.md ("Profile manifest") shows',
     situations: {
-      extendsCycle: 'extends cycle: {chain}; remove one of the links',
-      extendsNotList:
-        '{path}: [profile] extends must be a list of profile packages or paths, e.g. ["@mira/profile-sim"]',
-      unsetVariable: '{origin}: {at} uses ${{name}}, which is not set; export {name}=… or write ${{name}:-default}',
-      topLevelKey:
-        '{path}: top-level key "{key}" must be inside a table; put it under [profile] or the table of the plugin it configures',
-      noProfile: '{path}: missing [profile] table; add [profile] with name, description and plugins',
-      profileKey: '{path}: [profile] has unknown key "{key}"; allowed keys are {allowed}',
-      startTimeout:
-        '{path}: [profile] start_timeout_ms must be an integer from 100 to 600000 (ms each plugin may take to start)',
-      name: "{path}: [profile] name must be a non-empty string: the robot's name (the runtime self)",
-      description: '{path}: [profile] description must be a string',
-      plugins:
-        '{path}: [profile] plugins must be a list of package names or relative paths, e.g. ["@mira/plugin-memory"]',
-      workingMemoryKey: '{path}: [working_memory] has unknown key "{key}"; the only key is max_entries',
-      maxEntries: '{path}: [working_memory] max_entries must be an integer from 1 to 10000',
+      extendsCycle: {
+        message: 'extends cycle: {chain}; remove one of the links',
+        fix: 'remove one profile of the chain from the [profile] extends of the one before it',
+      },
+      extendsNotList: {
+        message: '{path}: [profile] extends must be a list of profile packages or paths, e.g. ["@mira/profile-sim"]',
+        fix: 'write extends as a list in brackets, even for one profile: extends = ["../base"]',
+      },
+      unsetVariable: {
+        message: '{origin}: {at} uses ${{name}}, which is not set; export {name}=… or write ${{name}:-default}',
+        fix: 'export the variable before starting mira, or give a default in the manifest: ${NAME:-value}',
+      },
+      topLevelKey: {
+        message:
+          '{path}: top-level key "{key}" must be inside a table; put it under [profile] or the table of the plugin it configures',
+        fix: 'move the key under [profile] or under the table of the plugin it configures',
+      },
+      noProfile: {
+        message: '{path}: missing [profile] table; add [profile] with name, description and plugins',
+        fix: 'add a [profile] table with name, description and plugins, as docs/integrator.md shows',
+      },
+      profileKey: {
+        message: '{path}: [profile] has unknown key "{key}"; allowed keys are {allowed}',
+        fix: "fix the key's spelling, or move it to the table of the plugin it configures",
+      },
+      startTimeout: {
+        message:
+          '{path}: [profile] start_timeout_ms must be an integer from 100 to 600000 (ms each plugin may take to start)',
+        fix: 'write start_timeout_ms as a whole number of milliseconds from 100 to 600000, without quotes',
+      },
+      name: {
+        message: "{path}: [profile] name must be a non-empty string: the robot's name (the runtime self)",
+        fix: 'give [profile] name = "<the robot\'s name>" in quotes',
+      },
+      description: {
+        message: '{path}: [profile] description must be a string',
+        fix: 'write description in quotes, or leave it out',
+      },
+      plugins: {
+        message:
+          '{path}: [profile] plugins must be a list of package names or relative paths, e.g. ["@mira/plugin-memory"]',
+        fix: 'write plugins as a list of quoted package names or ./paths in brackets',
+      },
+      workingMemoryKey: {
+        message: '{path}: [working_memory] has unknown key "{key}"; the only key is max_entries',
+        fix: 'remove the key; [working_memory] takes only max_entries',
+      },
+      maxEntries: {
+        message: '{path}: [working_memory] max_entries must be an integer from 1 to 10000',
+        fix: 'write max_entries as a whole number from 1 to 10000, without quotes',
+      },
     },
   },
   CONFIG_INVALID: {
     code: 'MIRA_ERR_CONFIG_INVALID',
     message: "a plugin's config section does not match its schema",
     fix: 'fix the key at the JSON path the message names',
-    situations: { schema: '{path}: plugin {name}: [{section}] {problem}' },
+    situations: {
+      schema: {
+        message: '{path}: plugin {name}: [{section}] {problem}',
+        fix: "fix the key at the JSON path the message names; the plugin's README lists its keys and types",
+      },
+    },
   },
   CONFIG_UNKNOWN_TABLE: {
     code: 'MIRA_ERR_CONFIG_UNKNOWN_TABLE',
@@ -293,9 +151,16 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a plugin the manifest names cannot be found',
     fix: 'install the package (npm install NAME) or fix the path, which is relative to the manifest',
     situations: {
-      path: '{path}: plugin "{specifier}" not found at {file}; fix the path (it is relative to the manifest\'s directory)',
-      package:
-        '{path}: plugin package "{specifier}" not found from {dir} nor from the Mira installation; install it (npm install {specifier}) or fix the name',
+      path: {
+        message:
+          '{path}: plugin "{specifier}" not found at {file}; fix the path (it is relative to the manifest\'s directory)',
+        fix: "fix the path in [profile] plugins: it is relative to the manifest's directory, not the working directory",
+      },
+      package: {
+        message:
+          '{path}: plugin package "{specifier}" not found from {dir} nor from the Mira installation; install it (npm install {specifier}) or fix the name',
+        fix: "install the package where the profile lives (npm install <name>), or fix the name's spelling",
+      },
     },
   },
   PLUGIN_INVALID: {
@@ -303,27 +168,67 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a module is not a Mira plugin, or its setup() returned something else',
     fix: 'export default { name, version, setup(kernel, config) } returning { start?, stop? }',
     situations: {
-      notPlugin:
-        '{path}: plugin "{specifier}" is not a Mira plugin: {why}; export default { name, version, setup(kernel, config) }',
-      coreTable: "{path}: plugin {name} claims the table [{section}], which belongs to Mira's core",
-      configSchema: 'plugin {name} has an invalid configSchema: {reason}',
-      instanceNotObject: '{path}: plugin {name}: setup() must return an object ({ start?, stop? }) or nothing',
-      instanceMember: '{path}: plugin {name}: the instance\'s "{member}" must be a function',
+      notPlugin: {
+        message:
+          '{path}: plugin "{specifier}" is not a Mira plugin: {why}; export default { name, version, setup(kernel, config) }',
+        fix: 'make the module export default definePlugin({ name, version, setup(kernel, config) })',
+      },
+      coreTable: {
+        message: "{path}: plugin {name} claims the table [{section}], which belongs to Mira's core",
+        fix: 'give the plugin a configSection of its own name (profile and working_memory are taken)',
+      },
+      configSchema: {
+        message: 'plugin {name} has an invalid configSchema: {reason}',
+        fix: "fix the plugin's configSchema: a JSON schema of type object that ajv compiles",
+      },
+      instanceNotObject: {
+        message: '{path}: plugin {name}: setup() must return an object ({ start?, stop? }) or nothing',
+        fix: 'make setup() return { start?, stop? } or nothing',
+      },
+      instanceMember: {
+        message: '{path}: plugin {name}: the instance\'s "{member}" must be a function',
+        fix: 'make that member of the object setup() returns a function, or leave it out',
+      },
     },
   },
   PLUGIN_LOAD_FAILED: {
     code: 'MIRA_ERR_PLUGIN_LOAD_FAILED',
     message: 'a plugin module could not be loaded: it threw while loading, or something it imports is missing',
-    fix: 'read the cause after the colon: install what it imports, build it to JavaScript, or fix the module',
-    template: '{path}: plugin "{specifier}" failed to load: {reason}{hint}',
+    fix: 'fix the module: the text after "failed to load:" is what importing it threw',
+    situations: {
+      threw: {
+        message: '{path}: plugin "{specifier}" failed to load: {reason}',
+        fix: 'fix the module\'s code at the error after "failed to load:", or rebuild the plugin (npm run build)',
+      },
+      importMissing: {
+        message: '{path}: plugin "{specifier}" failed to load: {reason}',
+        fix: "install the package the message says cannot be found: npm install <name> in the plugin's directory",
+      },
+      typeScript: {
+        message:
+          '{path}: plugin "{specifier}" failed to load: {reason}; Mira runs JavaScript: build the plugin (tsc) and name the built .js file, or its package',
+        fix: 'build the plugin (npx tsc) and name the built .js file in [profile] plugins, or its package',
+      },
+      coreMissing: {
+        message:
+          '{path}: plugin "{specifier}" failed to load: {reason}; the plugin imports @mira/core, which is not installed where it lives: run npm install <path to Mira>/core there (or install a packed tarball: npm pack in Mira\'s core, then npm install the .tgz)',
+        fix: "in the plugin's directory, run npm install <path to Mira>/core (or npm install the .tgz npm pack makes in Mira's core)",
+      },
+    },
   },
   PLUGIN_DUPLICATE: {
     code: 'MIRA_ERR_PLUGIN_DUPLICATE',
     message: 'a plugin or a config table is named twice',
     fix: 'remove one of the two from the profile',
     situations: {
-      listedTwice: '{path}: plugin {name} is listed twice ("{previous}" and "{specifier}"); remove one',
-      tableClaimed: '{path}: plugins {other} and {name} both claim the table [{section}]',
+      listedTwice: {
+        message: '{path}: plugin {name} is listed twice ("{previous}" and "{specifier}"); remove one',
+        fix: 'remove one of the two entries from [profile] plugins (a profile it extends may list it already)',
+      },
+      tableClaimed: {
+        message: '{path}: plugins {other} and {name} both claim the table [{section}]',
+        fix: 'remove one of the two plugins from [profile] plugins; two plugins cannot read one table',
+      },
     },
   },
   PLUGIN_DEPENDENCY_MISSING: {
@@ -341,12 +246,12 @@ export const CoreErrors = defineErrors('@mira/core', {
   PLUGIN_APPLY_FAILED: {
     code: 'MIRA_ERR_PLUGIN_APPLY_FAILED',
     message: "a plugin's setup() failed",
-    fix: 'read the cause in the message; it names the plugin',
+    fix: "fix what the named plugin's setup() threw (the text after its name); if the plugin is not yours, report it to its author",
   },
   PLUGIN_START_FAILED: {
     code: 'MIRA_ERR_PLUGIN_START_FAILED',
     message: "a plugin's start() failed; the plugins that started were stopped",
-    fix: 'read the cause in the message; it names the plugin',
+    fix: "fix what the named plugin's start() needs (the file, device or server after its name), or remove it from [profile] plugins",
   },
   PLUGIN_START_TIMEOUT: {
     code: 'MIRA_ERR_PLUGIN_START_TIMEOUT',
@@ -358,7 +263,7 @@ export const CoreErrors = defineErrors('@mira/core', {
   PLUGIN_STOP_FAILED: {
     code: 'MIRA_ERR_PLUGIN_STOP_FAILED',
     message: "a plugin's stop() or a store's close() failed; shutdown went on",
-    fix: 'read the cause on stderr; nothing else was skipped',
+    fix: "nothing was skipped; if it repeats, report it to the plugin's author with the log on stderr",
   },
   DUPLICATE_REGISTRATION: {
     code: 'MIRA_ERR_DUPLICATE_REGISTRATION',
@@ -376,16 +281,37 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a plugin registered something malformed (a bad name, no run())',
     fix: 'fix the plugin; the message names it',
     situations: {
-      consoleCommand:
-        'plugin {owner} registered a console command with an invalid name {given} or no run(); use lower-case words',
-      toolName:
-        'tool name {given} is not valid: a tool name is lower-case letters, digits and _, starting with a letter, at most 64 characters',
-      toolRun: 'tool "{name}" has no run() function',
-      toolKind: 'tool "{name}" of plugin {owner}: kind must be "acquisition" or "effect"',
-      toolOrigins: 'tool "{name}" of plugin {owner}: origins must list some of {origins}',
-      toolForAgents: 'tool "{name}" of plugin {owner}: a tool for other agents must be an acquisition (read-only) tool',
-      store: 'plugin {pluginName} registered a store without a key (storeKey<T>(name)) or open()',
-      sensor: 'plugin {pluginName} registered a sensor without a valid id',
+      consoleCommand: {
+        message:
+          'plugin {owner} registered a console command with an invalid name {given} or no run(); use lower-case words',
+        fix: 'name the command in lower-case words (e.g. "battery status") and give it a run() function',
+      },
+      toolName: {
+        message:
+          'tool name {given} is not valid: a tool name is lower-case letters, digits and _, starting with a letter, at most 64 characters',
+        fix: 'rename the tool in lower-case letters, digits and _ (e.g. read_battery), at most 64 characters',
+      },
+      toolRun: { message: 'tool "{name}" has no run() function', fix: 'give the tool a run(args, context) function' },
+      toolKind: {
+        message: 'tool "{name}" of plugin {owner}: kind must be "acquisition" or "effect"',
+        fix: 'set kind: "acquisition" for a read-only tool, "effect" for one that changes the world or stored state',
+      },
+      toolOrigins: {
+        message: 'tool "{name}" of plugin {owner}: origins must list some of {origins}',
+        fix: 'set origins to a non-empty list of the episode origins the message lists, e.g. ["operator"]',
+      },
+      toolForAgents: {
+        message: 'tool "{name}" of plugin {owner}: a tool for other agents must be an acquisition (read-only) tool',
+        fix: 'make the tool an acquisition, or do not offer it to other agents',
+      },
+      store: {
+        message: 'plugin {pluginName} registered a store without a key (storeKey<T>(name)) or open()',
+        fix: 'register the store with key: storeKey<T>(name) and an open() function',
+      },
+      sensor: {
+        message: 'plugin {pluginName} registered a sensor without a valid id',
+        fix: 'give the sensor an id of lower-case letters, digits, _ and -',
+      },
     },
   },
   TOOL_SCHEMA_NOT_STRICT: {
@@ -393,8 +319,14 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: "a tool's parameter schema is not strict",
     fix: 'list every property in required, make optional ones nullable, set additionalProperties: false',
     situations: {
-      invalid: 'tool "{name}" of plugin {owner}: invalid JSON schema: {reason}',
-      notObject: 'tool "{name}" of plugin {owner}: parameters must be a JSON schema of type "object"',
+      invalid: {
+        message: 'tool "{name}" of plugin {owner}: invalid JSON schema: {reason}',
+        fix: "fix the tool's parameters at the place the message quotes: it must compile as a JSON schema",
+      },
+      notObject: {
+        message: 'tool "{name}" of plugin {owner}: parameters must be a JSON schema of type "object"',
+        fix: 'make parameters { type: "object", properties: {…}, required: […], additionalProperties: false }',
+      },
       notStrict: 'tool "{name}" of plugin {owner}: parameter schema is not strict at {violation}',
     },
   },
@@ -415,7 +347,7 @@ export const CoreErrors = defineErrors('@mira/core', {
   STORE_NOT_AVAILABLE: {
     code: 'MIRA_ERR_STORE_NOT_AVAILABLE',
     message: 'a store is not registered in this profile, or not open yet',
-    fix: 'enable the plugin that registers it; stores open before start()',
+    fix: 'enable the plugin that registers it in [profile] plugins; a plugin reads stores in start(), not in setup()',
     template: 'store "{name}" is not available: {why}',
   },
   STORE_OPEN_FAILED: {
@@ -429,7 +361,10 @@ export const CoreErrors = defineErrors('@mira/core', {
     fix: 'choose another path, or give --force to replace it',
     situations: {
       exists: '{path} exists already; nothing was written (choose another file, or give --force to replace it)',
-      appeared: '{path} appeared while it was being written; nothing was replaced (give --force to replace it)',
+      appeared: {
+        message: '{path} appeared while it was being written; nothing was replaced (give --force to replace it)',
+        fix: 'find what else writes that file; give --force to replace it, or choose another path',
+      },
     },
   },
   FILE_IS_STORE: {
@@ -445,8 +380,14 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a file could not be written (its directory is missing or not writable, the disk is full)',
     fix: 'fix the path or permissions the message names',
     situations: {
-      notRegular: '{path} is not a regular file; nothing was written',
-      failed: 'cannot write {path}: {reason}',
+      notRegular: {
+        message: '{path} is not a regular file; nothing was written',
+        fix: 'choose a path that is a file or does not exist yet (not a directory or a device)',
+      },
+      failed: {
+        message: 'cannot write {path}: {reason}',
+        fix: 'create the directory, make it writable or free disk space, as the reason says; or choose another path',
+      },
     },
   },
   CONSOLE_UNTERMINATED_QUOTE: {
@@ -459,7 +400,7 @@ export const CoreErrors = defineErrors('@mira/core', {
   CONSOLE_UNKNOWN_FLAG: {
     code: 'MIRA_ERR_CONSOLE_UNKNOWN_FLAG',
     message: 'a console command got an option it does not have',
-    fix: 'see help <command>',
+    fix: 'use one of the flags the message lists; help <command> explains each',
     template: '"{name}" has no flag {text} (accepted: {accepted}); see "help {name}"',
   },
   CONSOLE_FLAG_VALUE_MISSING: {
@@ -467,14 +408,20 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a console option that takes a value got none',
     fix: 'give the value after the option',
     situations: {
-      named: '--{flag} needs a value {valueName}; see "help {name}"',
-      unnamed: '--{flag} needs a value; see "help {name}"',
+      named: {
+        message: '--{flag} needs a value {valueName}; see "help {name}"',
+        fix: 'write the value the message names right after the flag (quote it if it has spaces)',
+      },
+      unnamed: {
+        message: '--{flag} needs a value; see "help {name}"',
+        fix: 'write a value right after the flag (quote it if it has spaces)',
+      },
     },
   },
   CONSOLE_FLAG_REPEATED: {
     code: 'MIRA_ERR_CONSOLE_FLAG_REPEATED',
     message: 'a console option that may appear once appeared twice',
-    fix: 'give it once',
+    fix: 'give the flag once',
     template: '--{flag} may be given only once; see "help {name}"',
   },
   CONSOLE_USAGE: {
@@ -482,9 +429,15 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a console command got the wrong number or kind of arguments',
     fix: 'see help <command>',
     situations: {
-      noUtterance: 'an operator episode needs an utterance',
-      say: 'usage: say <text>; give the words to say',
-      synopsis: 'usage: {synopsis}{more}',
+      noUtterance: {
+        message: 'an operator episode needs an utterance',
+        fix: 'give the words the operator says',
+      },
+      say: { message: 'usage: say <text>; give the words to say', fix: 'write the words after say: say hello' },
+      synopsis: {
+        message: 'usage: {synopsis}{more}',
+        fix: 'give the arguments as the usage line shows; help <command> explains each',
+      },
     },
   },
   CONSOLE_UNKNOWN_COMMAND: {
@@ -492,8 +445,14 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'no console command has that name',
     fix: 'type help to list the commands; say <text> talks to the robot',
     situations: {
-      nearMiss: '"{text}" is not a command; did you mean "{suggestion}"? (say … talks to the robot)',
-      prefix: 'no command "{prefix}"; type "help" to list the commands',
+      nearMiss: {
+        message: '"{text}" is not a command; did you mean "{suggestion}"? (say … talks to the robot)',
+        fix: 'type the command the message suggests, or start the line with say to talk to the robot',
+      },
+      prefix: {
+        message: 'no command "{prefix}"; type "help" to list the commands',
+        fix: 'type help to list the commands',
+      },
     },
   },
   COGNITION_NOT_CONFIGURED: {
@@ -502,7 +461,11 @@ export const CoreErrors = defineErrors('@mira/core', {
     fix: 'add @mira/plugin-openai (or another cognition plugin) to the profile',
     situations: {
       episode: 'cognition is not configured in this profile; add a cognition plugin (e.g. @mira/plugin-openai)',
-      line: 'cognition is not configured in this profile, so this line was not sent to a model; add a cognition plugin (e.g. @mira/plugin-openai) to the profile, or type "help" for commands',
+      line: {
+        message:
+          'cognition is not configured in this profile, so this line was not sent to a model; add a cognition plugin (e.g. @mira/plugin-openai) to the profile, or type "help" for commands',
+        fix: 'add @mira/plugin-openai to [profile] plugins to talk to the robot; type help for the commands',
+      },
     },
   },
   TEXT_EMPTY: {
@@ -510,10 +473,10 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a name or text is empty after trimming',
     fix: 'give some text',
     situations: {
-      notText: '{what} must be text',
-      summary: 'summary is empty; give the memory a summary',
-      value: 'value is empty; leave it out or give text',
-      field: '{what} is empty; give a non-empty {what}',
+      notText: { message: '{what} must be text', fix: 'give the value as a string' },
+      summary: { message: 'summary is empty; give the memory a summary', fix: 'give the memory a summary in words' },
+      value: { message: 'value is empty; leave it out or give text', fix: 'leave --value out, or give it text' },
+      field: { message: '{what} is empty; give a non-empty {what}', fix: 'give it text that is not only spaces' },
     },
   },
   TEXT_CONTROL_CHARACTER: {
@@ -521,10 +484,18 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'text holds a control or bidirectional-override character',
     fix: 'remove the character the message names',
     situations: {
-      lineBreak: '{what} contains the control character U+{hex} at position {index}; a {what} is one line without tabs',
-      formatCharacter:
-        '{what} contains the invisible format character U+{hex} at position {index}; remove it and try again',
-      controlCharacter: '{what} contains the control character U+{hex} at position {index}; remove it and try again',
+      lineBreak: {
+        message: '{what} contains the control character U+{hex} at position {index}; a {what} is one line without tabs',
+        fix: 'write it on one line: replace the line break or tab with a space',
+      },
+      formatCharacter: {
+        message: '{what} contains the invisible format character U+{hex} at position {index}; remove it and try again',
+        fix: 'retype the text around that position (pasted text can carry invisible characters)',
+      },
+      controlCharacter: {
+        message: '{what} contains the control character U+{hex} at position {index}; remove it and try again',
+        fix: 'remove the character at that position (pasted text can carry control characters)',
+      },
     },
   },
   TEXT_TOO_LONG: {
@@ -547,11 +518,23 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'the mira command got arguments it does not take',
     fix: 'see mira --help',
     situations: {
-      unexpected: 'unexpected argument "{arg}"; see mira --help',
-      takesNoValue: '{arg} takes no value; see mira --help',
-      explainOnlyCheck: 'unexpected argument "--explain"; it is for mira check',
-      profileNeedsValue: '--profile needs a profile directory or profile.toml',
-      profileMissing: 'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim',
+      unexpected: {
+        message: 'unexpected argument "{arg}"; see mira --help',
+        fix: 'remove the argument, or check its spelling in mira --help',
+      },
+      takesNoValue: { message: '{arg} takes no value; see mira --help', fix: 'give the flag without =value' },
+      explainOnlyCheck: {
+        message: 'unexpected argument "--explain"; it is for mira check',
+        fix: 'run mira check --explain --profile <dir>',
+      },
+      profileNeedsValue: {
+        message: '--profile needs a profile directory or profile.toml',
+        fix: 'write the profile directory after --profile, e.g. --profile profiles/mira-sim',
+      },
+      profileMissing: {
+        message: 'missing --profile <dir|profile.toml>, e.g. mira --profile profiles/mira-sim',
+        fix: 'add --profile <dir>, e.g. mira --profile profiles/mira-sim',
+      },
     },
   },
   CLI_COMMAND_INVALID: {
@@ -559,16 +542,39 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'a package declares a mira command that cannot be used (malformed, taken twice, or not loadable)',
     fix: 'fix the package.json "mira.commands" entry the message names, or reinstall or build that package',
     situations: {
-      notObject: '{file}: "mira.commands" must be an object of command names; fix or remove it',
-      builtIn: '{file}: "mira.commands" names "{name}", which is one of mira\'s own commands; fix or remove it',
-      badName: '{file}: "mira.commands" names "{name}", which is not a command name (a-z, 0-9, -); fix or remove it',
-      missingField: '{file}: "mira.commands" "{name}" needs a "{key}" string; fix or remove it',
-      outsidePackage:
-        '{file}: "mira.commands" "{name}" names a module outside its package ({module}); fix or remove it',
-      clash: 'both {packageName} and {otherPackage} declare the command "mira {name}"; uninstall one of them',
-      loadFailed:
-        'the command "mira {name}" of {packageName} could not be loaded from {module}: {reason}; reinstall {packageName} (or build it: npm run build)',
-      noRun: 'the command "mira {name}" of {packageName}: {module} exports no run(context) function',
+      notObject: {
+        message: '{file}: "mira.commands" must be an object of command names; fix or remove it',
+        fix: 'write "mira": { "commands": { "<name>": { "module": "./dist/command.js", "summary": "…" } } }',
+      },
+      builtIn: {
+        message: '{file}: "mira.commands" names "{name}", which is one of mira\'s own commands; fix or remove it',
+        fix: 'give the command another name in that package.json',
+      },
+      badName: {
+        message: '{file}: "mira.commands" names "{name}", which is not a command name (a-z, 0-9, -); fix or remove it',
+        fix: 'rename the command in lower-case letters, digits and -',
+      },
+      missingField: {
+        message: '{file}: "mira.commands" "{name}" needs a "{key}" string; fix or remove it',
+        fix: 'add the field the message names to the command in that package.json',
+      },
+      outsidePackage: {
+        message: '{file}: "mira.commands" "{name}" names a module outside its package ({module}); fix or remove it',
+        fix: 'point "module" at a file inside the package, e.g. ./dist/command.js',
+      },
+      clash: {
+        message: 'both {packageName} and {otherPackage} declare the command "mira {name}"; uninstall one of them',
+        fix: 'uninstall one of the two packages (npm uninstall <name>)',
+      },
+      loadFailed: {
+        message:
+          'the command "mira {name}" of {packageName} could not be loaded from {module}: {reason}; reinstall {packageName} (or build it: npm run build)',
+        fix: 'reinstall the package, or build it (npm run build) if it is a workspace of yours',
+      },
+      noRun: {
+        message: 'the command "mira {name}" of {packageName}: {module} exports no run(context) function',
+        fix: 'export async function run(context) from that module, or fix "module" to name the one that does',
+      },
     },
   },
   INTERNAL: {
@@ -576,72 +582,15 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'something failed that Mira did not anticipate',
     fix: 'report it with the log on stderr, which keeps the cause',
     situations: {
-      alreadyStarted: 'the application was already started',
-      mindView: "the Mind view failed (error {id}); the details are in the runtime's log",
+      alreadyStarted: {
+        message: 'the application was already started',
+        fix: 'call start() once per application; boot another one for a second run',
+      },
+      mindView: {
+        message: "the Mind view failed (error {id}); the details are in the runtime's log",
+        fix: "report it with the runtime's log lines for that error id; reload the page to go on",
+      },
     },
-  },
-});
-
-/** The errors of cognition, raised by the episode engine and by providers. */
-export const CognitionErrors = defineErrors('@mira/core', {
-  PROVIDER: {
-    code: 'MIRA_ERR_COGNITION_PROVIDER',
-    message: 'the model server answered with an error status',
-    template: 'the model server at {server} answered with an error ({status}): {answer}',
-    fix: 'check the model name and the server; the message has its answer',
-  },
-  UNREACHABLE: {
-    code: 'MIRA_ERR_COGNITION_UNREACHABLE',
-    message: 'the model server could not be reached',
-    template:
-      'cannot reach the model server at {server}; check that it runs and that OPENAI_BASE_URL or [openai] base_url is right',
-    fix: 'start the server or fix OPENAI_BASE_URL / [openai] base_url',
-  },
-  TIMEOUT: {
-    code: 'MIRA_ERR_COGNITION_TIMEOUT',
-    message: 'the model server did not answer in time',
-    template:
-      'the model server at {server} did not answer within {timeoutMs} ms; try again, or raise [openai] timeout_ms',
-    fix: 'raise [openai] timeout_ms or use a faster model',
-  },
-  AUTH: {
-    code: 'MIRA_ERR_COGNITION_AUTH',
-    message: 'the model server refused the API key, or needs one that is not set',
-    template: 'the model server at {server} refused the request ({status}); {hint}',
-    fix: 'set the variable [openai] api_key_env names (OPENAI_API_KEY by default)',
-  },
-  MALFORMED: {
-    code: 'MIRA_ERR_COGNITION_MALFORMED',
-    message: 'the model answered with something that is neither text nor a valid tool call',
-    fix: 'try again, or use a model that supports strict function tools',
-    situations: {
-      noReply: 'the model answered with neither text nor a tool call; the episode ended without a reply',
-      noChoices: 'the model server answered without a message (no choices); the episode ended',
-      notFunctionCall: 'the model server sent a tool call that is not a function call; the episode ended',
-      unreadable: "the model server's answer could not be understood ({answer}); the episode ended",
-      streamedToolCall: 'the model server streamed a tool call without an id or name; the episode ended',
-    },
-  },
-  CONTEXT_OVERFLOW: {
-    code: 'MIRA_ERR_COGNITION_CONTEXT_OVERFLOW',
-    message: "the request did not fit in the model's context",
-    fix: "raise the server's context size (llama-server -c) or set [openai] context_tokens; Mira drops the oldest turns first",
-    template:
-      'the model server at {server} refused the request as longer than its context ({status}): {answer}; it did not fit even without the older turns of working memory',
-  },
-  STEP_LIMIT: {
-    code: 'MIRA_ERR_COGNITION_STEP_LIMIT',
-    message: 'an episode reached its bound on model calls without a reply',
-    fix: 'ask again more simply',
-    template:
-      'the episode reached its bound of {maxSteps} model calls without a reply and was stopped; ask again more simply',
-  },
-  DUPLICATE_PROVIDER: {
-    code: 'MIRA_ERR_COGNITION_DUPLICATE_PROVIDER',
-    message: 'two plugins registered a cognition provider',
-    fix: 'keep one cognition plugin in the profile',
-    template:
-      'plugin {owner} registered a cognition provider, but plugin {owner2} already did; keep one cognition plugin in the profile',
   },
 });
 
@@ -649,50 +598,22 @@ export const CognitionErrors = defineErrors('@mira/core', {
 export const CoreErrorCodes = CoreErrors.codes;
 /** Every error code of `@mira/core` (besides cognition). */
 export type CoreErrorCode = (typeof CoreErrorCodes)[keyof typeof CoreErrorCodes];
-/** The cognition codes by key. */
-export const CognitionErrorCodes = CognitionErrors.codes;
-/** Every cognition error code. */
-export type CognitionErrorCode = (typeof CognitionErrorCodes)[keyof typeof CognitionErrorCodes];
 
 /**
- * An error with a stable `code` from a catalogue. The message reads
- * `CODE: what happened, and what to do`; a lower-layer error rides in `cause`.
- *
- * @example
- * throw new MiraError(CoreErrorCodes.CONFIG_INVALID, 'profile.toml: /memory/enabled must be boolean');
- */
-export class MiraError<C extends string = string> extends Error {
-  /** The stable code, e.g. `MIRA_ERR_CONFIG_INVALID`. */
-  readonly code: C;
-  /** The message without the leading code. */
-  readonly detail: string;
-
-  constructor(code: C, detail: string, options?: { cause?: unknown }) {
-    super(`${code}: ${detail}`, options);
-    this.name = 'MiraError';
-    this.code = code;
-    this.detail = detail;
-  }
-}
-
-/** True when `value` is a {@link MiraError}, optionally with the given code. */
-export function isMiraError(value: unknown, code?: string): value is MiraError {
-  return value instanceof MiraError && (code === undefined || value.code === code);
-}
-
-/**
- * Converts anything thrown into a {@link MiraError}, keeping the original as
- * `cause`. Used at boundaries so raw library errors never reach the console.
+ * Converts anything thrown into a {@link MiraError}, keeping the original as `cause`. Used at boundaries
+ * so raw library errors never reach the console. `code` is one of core's (the default `INTERNAL`): its fix
+ * goes with it.
  */
 export function toMiraError(error: unknown, code: string = CoreErrorCodes.INTERNAL, context?: string): MiraError {
   if (error instanceof MiraError) return error;
   const text = error instanceof Error ? error.message : String(error);
-  return new MiraError(code, context ? `${context}: ${text}` : text, { cause: error });
+  const fix = (CoreErrors.entry(code) ?? CognitionErrors.entry(code))?.fix;
+  return new MiraError(code, context ? `${context}: ${text}` : text, { cause: error, fix });
 }
 
 /**
  * A failure as a person reads it on stderr: `mira: CODE: message` (the line scripts match), then a line
- * with what to do about it ({@link whatToDo}) when the catalogue says.
+ * with what to do about it ({@link whatToDo}) when the error says.
  *
  * @example
  * process.stderr.write(failureText(error)); // mira: MIRA_ERR_…: …\nmira: what to do: …\n

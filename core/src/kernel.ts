@@ -218,6 +218,7 @@ export class Kernel {
         const failure = toMiraError(error, CoreErrorCodes.STORE_OPEN_FAILED);
         throw new MiraError(failure.code, `store "${name}" of plugin ${owner} could not be opened: ${failure.detail}`, {
           cause: error,
+          fix: failure.fix,
         });
       }
     }

@@ -51,24 +51,21 @@ async function importPlugin(specifier: string, manifest: ProfileManifest): Promi
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
     throw CoreErrors.error(
-      'PLUGIN_LOAD_FAILED',
-      { path: manifest.path, specifier, reason: (error as Error).message, hint: loadHint(error, file) },
+      `PLUGIN_LOAD_FAILED.${loadFailure(error, file)}`,
+      { path: manifest.path, specifier, reason: (error as Error).message },
       { cause: error },
     );
   }
   return mod.default ?? mod.plugin;
 }
 
-/** What to do about the two load failures a plugin outside this repository meets first. */
-function loadHint(error: unknown, file: string): string {
+/** Which load failure a plugin met: the two a plugin outside this repository meets first have their own. */
+function loadFailure(error: unknown, file: string): 'typeScript' | 'coreMissing' | 'importMissing' | 'threw' {
   const { code, message } = error as { code?: string; message?: string };
-  if (code === 'ERR_UNKNOWN_FILE_EXTENSION' && /\.[cm]?tsx?$/.test(file)) {
-    return '; Mira runs JavaScript: build the plugin (tsc) and name the built .js file, or its package';
-  }
-  if (code === 'ERR_MODULE_NOT_FOUND' && /['"]@mira\/core['"]/.test(message ?? '')) {
-    return "; the plugin imports @mira/core, which is not installed where it lives: run npm install <path to Mira>/core there (or install a packed tarball: npm pack in Mira's core, then npm install the .tgz)";
-  }
-  return '';
+  if (code === 'ERR_UNKNOWN_FILE_EXTENSION' && /\.[cm]?tsx?$/.test(file)) return 'typeScript';
+  if (code === 'ERR_MODULE_NOT_FOUND')
+    return /['"]@mira\/core['"]/.test(message ?? '') ? 'coreMissing' : 'importMissing';
+  return 'threw';
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Hook, HookMap } from 'tapable';
-import { MiraError, isMiraError } from './errors.js';
+import { MiraError, isMiraError, toMiraError } from './errors.js';
 
 /**
  * Decides what happens to an error thrown by the tap named `tapName`: rethrow the returned error, or
@@ -75,8 +75,11 @@ export function nameThePlugin(code: string, what: string): TapErrorPolicy {
   return (error, tapName) => {
     if (isMiraError(error) && error.detail.includes(tapName)) return error;
     const text = error instanceof Error ? error.message : String(error);
-    return new MiraError(isMiraError(error) ? error.code : code, `plugin ${tapName} failed in ${what}: ${text}`, {
+    // The fix of the error's own situation, or of `code` for an error that is not Mira's.
+    const failure = toMiraError(error, code);
+    return new MiraError(failure.code, `plugin ${tapName} failed in ${what}: ${text}`, {
       cause: error,
+      fix: failure.fix,
     });
   };
 }

@@ -35,28 +35,75 @@ export async function collectCatalogues(): Promise<ErrorCatalogue[]> {
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
-/** What an entry's sites say: its template, then each situation's wording. */
-function says(entry: ErrorEntry | BorrowedEntry, who = ''): string {
-  const wordings = [
-    ...(entry.template === undefined ? [] : [entry.template]),
-    ...Object.values(entry.situations ?? {}),
-  ].map((wording) => `“${cell(wording)}”`);
-  return wordings.length === 0 ? '' : `; ${who}says ${wordings.join(', or ')}`;
+/** One row of the situations table: a wording a person can read, and what to do in it. */
+interface Row {
+  readonly code: string;
+  readonly package: string;
+  readonly message: string;
+  readonly fix: string;
 }
 
-/** The reference as Markdown, between its markers. A borrowed code's wordings join its owner's row. */
+/**
+ * What an entry's sites say, each with its fix: its template, then each situation; an entry with neither
+ * its own message (the detail a site may give in its place). `fix` is the fix of bare-string situations:
+ * the entry's own, or for a borrowed code the owner's, joined here rather than at run time.
+ */
+function rows(pkg: string, entry: ErrorEntry | BorrowedEntry, fix: string): Row[] {
+  const own = 'borrowed' in entry ? undefined : entry;
+  const situations = Object.values(entry.situations ?? {}).map((s) =>
+    typeof s === 'string' ? { message: s, fix } : s,
+  );
+  const first =
+    own?.template !== undefined
+      ? [{ message: own.template, fix: own.fix }]
+      : own && situations.length === 0
+        ? [{ message: own.message, fix: own.fix }]
+        : [];
+  return [...first, ...situations].map((s) => ({ code: entry.code, package: pkg, ...s }));
+}
+
+/**
+ * The reference as Markdown, between its markers: a table of the codes (what each means, its HTTP status),
+ * then one row per situation (its wording and what to do), a borrowed code's situations after its owner's.
+ */
 export function renderReference(catalogues: readonly ErrorCatalogue[]): string {
-  const borrowers = (code: string) =>
-    catalogues.flatMap((catalogue) =>
-      catalogue.borrowed.filter((b) => b.code === code).map((b) => says(b, `\`${catalogue.package}\` `)),
-    );
-  const rows = catalogues.flatMap((catalogue) =>
+  const owners = new Map(catalogues.flatMap((c) => c.entries.map((e) => [e.code, e] as const)));
+  for (const catalogue of catalogues)
+    for (const entry of catalogue.borrowed)
+      if (!owners.has(entry.code))
+        throw new Error(`${catalogue.package} borrows ${entry.code}, which no catalogue defines`);
+  const codes = catalogues.flatMap((catalogue) =>
     catalogue.entries.map(
-      (entry) =>
-        `| \`${entry.code}\` | \`${catalogue.package}\` | ${cell(entry.message)}${says(entry)}${borrowers(entry.code).join('')}${entry.status ? ` (HTTP ${entry.status})` : ''} | ${cell(entry.fix)} |`,
+      (entry) => `| \`${entry.code}\` | \`${catalogue.package}\` | ${cell(entry.message)} | ${entry.status ?? ''} |`,
     ),
   );
-  return [START, '', '| code | package | meaning | what to do |', '|---|---|---|---|', ...rows, '', END].join('\n');
+  const situations = catalogues.flatMap((catalogue) =>
+    catalogue.entries.flatMap((entry) => [
+      ...rows(catalogue.package, entry, entry.fix),
+      ...catalogues.flatMap((borrower) =>
+        borrower.borrowed.filter((b) => b.code === entry.code).flatMap((b) => rows(borrower.package, b, entry.fix)),
+      ),
+    ]),
+  );
+  return [
+    START,
+    '',
+    '### Codes',
+    '',
+    '| code | package | meaning | HTTP status |',
+    '|---|---|---|---|',
+    ...codes,
+    '',
+    '### Situations',
+    '',
+    'Each wording a person can meet, `{name}` standing for what the message fills in, and what to do in it.',
+    '',
+    '| code | package | message | what to do |',
+    '|---|---|---|---|',
+    ...situations.map((r) => `| \`${r.code}\` | \`${r.package}\` | ${cell(r.message)} | ${cell(r.fix)} |`),
+    '',
+    END,
+  ].join('\n');
 }
 
 /** The README with its reference replaced by `reference`. */

@@ -1,8 +1,9 @@
 import { defineErrors } from '@mira/core';
 
 /**
- * This plugin's failures, each with a stable code, what it means, what to do, and its wording.
- * The console shows `fix` to the person at the terminal; docs can be generated from the entries.
+ * This plugin's failures, each with a stable code, what it means, and its wording with what to do
+ * (`situations`, each with its own fix, where one code is raised in several ways).
+ * The console shows the fix to the person at the terminal; docs can be generated from the entries.
  */
 export const PluginErrors = defineErrors('__NAME__', {
   NOT_STARTED: {

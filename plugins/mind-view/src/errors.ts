@@ -32,7 +32,17 @@ export const MindViewErrors = defineErrors('@mira/plugin-mind-view', {
     code: 'MIRA_ERR_MIND_VIEW_BAD_JSON',
     message: 'the request body must be a JSON object',
     fix: 'send a JSON object with content-type application/json',
-    situations: { tooDeep: 'the request body is nested {depth} levels deep, more than the {max} allowed' },
+    situations: {
+      notObject: 'the request body must be a JSON object',
+      notExport: {
+        message: 'the request body must be a JSON object',
+        fix: 'import a file written by notes export (or Export in the Mind view), unchanged',
+      },
+      tooDeep: {
+        message: 'the request body is nested {depth} levels deep, more than the {max} allowed',
+        fix: 'send a flatter body; a notes export is never nested that deep',
+      },
+    },
     status: 400,
   },
   BAD_REQUEST: {
@@ -41,8 +51,11 @@ export const MindViewErrors = defineErrors('@mira/plugin-mind-view', {
     fix: 'send the fields the message names, with their types',
     situations: {
       field: '{problem}; nothing was stored',
-      wholeNumber: '?{name}= must be a whole number from {min} to {max}',
-      noQuery: 'give ?q= (the words to search for)',
+      wholeNumber: {
+        message: '?{name}= must be a whole number from {min} to {max}',
+        fix: 'give the parameter as digits within the range the message names',
+      },
+      noQuery: { message: 'give ?q= (the words to search for)', fix: 'add ?q=<words> to the address' },
     },
     status: 400,
   },
@@ -51,9 +64,15 @@ export const MindViewErrors = defineErrors('@mira/plugin-mind-view', {
     message: 'the request body is too large',
     fix: 'send at most 2 MB (an import at most 50 MB, as notes import on the console); split a larger export',
     situations: {
-      body: 'the request body is over {maxMb} MB',
-      export:
-        'the export is over {maxMb} MB, the most an import reads (notes import on the console too); split it by scope or in parts',
+      body: {
+        message: 'the request body is over {maxMb} MB',
+        fix: 'send a shorter body; a note or memory is far smaller',
+      },
+      export: {
+        message:
+          'the export is over {maxMb} MB, the most an import reads (notes import on the console too); split it by scope or in parts',
+        fix: 'export one scope at a time (notes export --scope), or split the file into parts, and import each',
+      },
     },
     status: 413,
   },

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type FindMyWayRouter from 'find-my-way';
 import type { HTTPMethod, HTTPVersion } from 'find-my-way';
-import { CoreErrors, errorEntry, MiraError, type ErrorCatalogue } from '@mira/core';
+import { CoreErrors, MiraError, whatToDo, type ErrorCatalogue } from '@mira/core';
 import {
   assertHandWrittenSource,
   MemoryErrors,
@@ -174,7 +174,7 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
     return value as Record<string, unknown>;
   } catch {
-    throw MindViewErrors.error('BAD_JSON');
+    throw MindViewErrors.error('BAD_JSON.notObject');
   }
 }
 
@@ -440,7 +440,7 @@ export async function startMindViewServer(
       const { failure } = read;
       if (failure.kind === 'tooDeep')
         throw MindViewErrors.error('BAD_JSON.tooDeep', { depth: failure.depth, max: MAX_DEPTH });
-      if (failure.kind === 'notJson') throw MindViewErrors.error('BAD_JSON');
+      if (failure.kind === 'notJson') throw MindViewErrors.error('BAD_JSON.notObject');
       throw NotesErrors.error('IMPORT_INVALID.uploadNotExport', { invalid: failure.invalid });
     }
     return notes().importNotes(read.data, url.searchParams.get('scope') ?? undefined);
@@ -609,8 +609,8 @@ export async function startMindViewServer(
   /** An error as the API answers it: code, message and what to do; anything unexpected is a 500 logged on stderr. */
   const errorAnswer = (error: unknown): { status: number; body: { error: Record<string, string> } } => {
     if (error instanceof MiraError) {
-      // With the catalogue's "what to do", which the page shows beside the message.
-      const fix = errorEntry(error.code)?.fix;
+      // With what to do in the error's situation, which the page shows beside the message.
+      const fix = whatToDo(error);
       return {
         status: statusOf(error.code),
         body: { error: { code: error.code, message: error.detail, ...(fix ? { fix } : {}) } },
