@@ -7,12 +7,27 @@ export const HardwareErrors = defineErrors('@mira/robot', {
     message: 'the robot transport cannot be used here (e.g. rclnodejs without a sourced ROS 2)',
     fix: 'source ROS 2 before starting, or use transport = "rosbridge"',
     situations: {
-      noSafetyPath: '{name}: a drive needs a safety path; the hardware plugin must say how its safety worker connects',
-      rosNotSourced: 'ROS 2 is not sourced in this shell; {hint}',
-      rclnodejs: 'rclnodejs cannot be loaded ({reason}); {hint}',
-      noActionGoals: '{name} cannot send action goals, so navigation cannot be offered; remove the navigation table',
-      navigationWithoutDrive:
-        'navigation needs a drive table too: the safety path, which owns the drive, cancels goals on every stop',
+      noSafetyPath: {
+        message: '{name}: a drive needs a safety path; the hardware plugin must say how its safety worker connects',
+        fix: "give the hardware plugin's drive a safety path (how its safety worker connects); see the plugin's README",
+      },
+      rosNotSourced: {
+        message: 'ROS 2 is not sourced in this shell; {hint}',
+        fix: 'source ROS 2 in this shell (source /opt/ros/<distro>/setup.bash) before starting, or use transport = "rosbridge"',
+      },
+      rclnodejs: {
+        message: 'rclnodejs cannot be loaded ({reason}); {hint}',
+        fix: 'install rclnodejs where ROS 2 is sourced (npm install rclnodejs), or use transport = "rosbridge"',
+      },
+      noActionGoals: {
+        message: '{name} cannot send action goals, so navigation cannot be offered; remove the navigation table',
+        fix: 'remove the navigation table, or use a transport that sends action goals (rclnodejs or rosbridge)',
+      },
+      navigationWithoutDrive: {
+        message:
+          'navigation needs a drive table too: the safety path, which owns the drive, cancels goals on every stop',
+        fix: 'add a drive table beside the navigation table in the profile',
+      },
     },
   },
   TRANSPORT_FAILED: {
@@ -20,29 +35,92 @@ export const HardwareErrors = defineErrors('@mira/robot', {
     message: 'the robot transport failed or is closed',
     fix: 'check the robot or bridge connection the message names',
     situations: {
-      safetyPathStopped: 'the safety path is not running',
-      connect: '{name}: cannot connect: {reason}',
-      safetyPathConnect: 'the safety path could not connect its own transport: {reason}',
-      safetyPathShutdown: 'the safety path did not confirm zero velocity at shutdown',
-      failed: '{name}: {reason}',
-      notConnected: '{name}: not connected',
-      goalId: '{name}: {id} is not a goal UUID',
-      cancelRefused: '{name}: {action} refused to cancel goal {id} ({reason})',
-      wholeNumber: '{where} must be a whole number, got {value}',
-      rosbridgeOpen: 'cannot open a connection to rosbridge at {url}: {reason}; fix [ros2] url',
-      rosbridgeUnreachable:
-        'cannot reach rosbridge at {url} within {timeoutMs} ms ({last}); start rosbridge_server on the robot or fix [ros2] url',
-      closedNotSent: '{name}: closed; {what} was not sent',
-      notConnectedNotSent: '{name}: not connected ({why}); {what} was not sent and is not queued',
-      serviceFailed: '{name}: service {service} failed: {reason}',
-      closedDuringCall: '{name}: the connection closed during the call to {service}',
-      closedGoalNotSent: '{name}: closed; the goal was not sent',
-      closedDuringGoal:
-        '{name}: the connection closed while the goal to {action} was running; the robot may still be pursuing it',
-      closed: '{name}: the transport is closed',
-      publishNotConnected: '{name}: cannot publish on {topic}: not connected',
-      simClosed: 'sim: the transport is closed',
-      simPublishClosed: 'sim: cannot publish on {topic}: the transport is closed',
+      safetyPathStopped: {
+        message: 'the safety path is not running',
+        fix: 'restart mira; if it recurs, the log on stderr says why the safety worker stopped',
+      },
+      connect: {
+        message: '{name}: cannot connect: {reason}',
+        fix: 'check that the robot or bridge the message names is running and reachable, then start again',
+      },
+      safetyPathConnect: {
+        message: 'the safety path could not connect its own transport: {reason}',
+        fix: 'check that the safety worker can reach the robot too (same URL or ROS 2 domain), then start again',
+      },
+      safetyPathShutdown: {
+        message: 'the safety path did not confirm zero velocity at shutdown',
+        fix: 'check that the robot stopped; if it did not, stop it by hand and look at its drive topic',
+      },
+      failed: {
+        message: '{name}: {reason}',
+        fix: 'check the robot or bridge connection the message names',
+      },
+      notConnected: {
+        message: '{name}: not connected',
+        fix: 'wait for the transport to reconnect (sensors shows its state), or check the robot or bridge',
+      },
+      goalId: {
+        message: '{name}: {id} is not a goal UUID',
+        fix: 'give the goal id as the UUID the navigation goal printed',
+      },
+      cancelRefused: {
+        message: '{name}: {action} refused to cancel goal {id} ({reason})',
+        fix: "stop the robot by hand if it still moves; the action server's log says why it refused",
+      },
+      wholeNumber: {
+        message: '{where} must be a whole number, got {value}',
+        fix: 'give a whole number (no decimals) in the profile value the message names',
+      },
+      rosbridgeOpen: {
+        message: 'cannot open a connection to rosbridge at {url}: {reason}; fix [ros2] url',
+        fix: 'fix [ros2] url (ws://host:9090), or start rosbridge_server on the robot',
+      },
+      rosbridgeUnreachable: {
+        message:
+          'cannot reach rosbridge at {url} within {timeoutMs} ms ({last}); start rosbridge_server on the robot or fix [ros2] url',
+        fix: 'start rosbridge_server on the robot (ros2 launch rosbridge_server rosbridge_websocket_launch.xml), or fix [ros2] url',
+      },
+      closedNotSent: {
+        message: '{name}: closed; {what} was not sent',
+        fix: 'nothing to do during shutdown; otherwise restart mira',
+      },
+      notConnectedNotSent: {
+        message: '{name}: not connected ({why}); {what} was not sent and is not queued',
+        fix: 'wait for the transport to reconnect, then send it again; commands are never queued while disconnected',
+      },
+      serviceFailed: {
+        message: '{name}: service {service} failed: {reason}',
+        fix: "check the service's node: its log says why it failed",
+      },
+      closedDuringCall: {
+        message: '{name}: the connection closed during the call to {service}',
+        fix: 'check the robot or bridge connection, then call the service again',
+      },
+      closedGoalNotSent: {
+        message: '{name}: closed; the goal was not sent',
+        fix: 'nothing to do during shutdown; otherwise restart mira and send the goal again',
+      },
+      closedDuringGoal: {
+        message:
+          '{name}: the connection closed while the goal to {action} was running; the robot may still be pursuing it',
+        fix: 'check the robot: cancel its goal on the robot side if it still moves, then reconnect',
+      },
+      closed: {
+        message: '{name}: the transport is closed',
+        fix: 'nothing to do during shutdown; otherwise restart mira',
+      },
+      publishNotConnected: {
+        message: '{name}: cannot publish on {topic}: not connected',
+        fix: 'wait for the transport to reconnect (sensors shows its state), then try again',
+      },
+      simClosed: {
+        message: 'sim: the transport is closed',
+        fix: 'nothing to do during shutdown; otherwise restart mira',
+      },
+      simPublishClosed: {
+        message: 'sim: cannot publish on {topic}: the transport is closed',
+        fix: 'nothing to do during shutdown; otherwise restart mira',
+      },
     },
   },
   SERVICE_TIMEOUT: {
@@ -50,10 +128,22 @@ export const HardwareErrors = defineErrors('@mira/robot', {
     message: 'a ROS service did not answer in time',
     fix: 'check that the service is offered and the node is alive',
     situations: {
-      serviceUnavailable: '{name}: service {service} is not available within {timeoutMs} ms',
-      noActionServer: '{name}: no action server on {action}',
-      serviceNoAnswer: '{name}: service {service} did not answer within {timeoutMs} ms',
-      simServiceNoAnswer: 'sim: no service {service} answered within {timeoutMs} ms',
+      serviceUnavailable: {
+        message: '{name}: service {service} is not available within {timeoutMs} ms',
+        fix: 'start the node that offers the service, or check its name in the profile (ros2 service list)',
+      },
+      noActionServer: {
+        message: '{name}: no action server on {action}',
+        fix: "start the action server (Nav2's bt_navigator for navigate_to_pose), or fix the action's name in the profile",
+      },
+      serviceNoAnswer: {
+        message: '{name}: service {service} did not answer within {timeoutMs} ms',
+        fix: "check that the service's node is alive and not blocked (ros2 node list), then try again",
+      },
+      simServiceNoAnswer: {
+        message: 'sim: no service {service} answered within {timeoutMs} ms',
+        fix: 'register the service in the simulator, or check its name',
+      },
     },
   },
   UNSUPPORTED_MESSAGE: {
@@ -61,8 +151,14 @@ export const HardwareErrors = defineErrors('@mira/robot', {
     message: 'a message type is not one Mira understands',
     fix: 'map the sensor to one of the supported standard message types',
     situations: {
-      servicesBetweenThreads: '{name}: services are not carried between threads',
-      callBetweenThreads: '{name}: cannot call {service}: services are not carried between threads',
+      servicesBetweenThreads: {
+        message: '{name}: services are not carried between threads',
+        fix: 'call services from the main runtime, not through the safety worker',
+      },
+      callBetweenThreads: {
+        message: '{name}: cannot call {service}: services are not carried between threads',
+        fix: 'call services from the main runtime, not through the safety worker',
+      },
     },
   },
 });
