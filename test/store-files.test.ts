@@ -311,6 +311,19 @@ for (const kind of ['memory', 'notes'] as const) {
       STORES[kind].open(path).close();
     });
 
+    it('names a new file in its own header while the store is still open, not only in its log', () => {
+      // Read from the header, a reader beside the console (mira mcp) knows the file without recovering the log
+      // from a private copy of it.
+      const store = STORES[kind].open(path);
+      try {
+        const header = readFileSync(path).subarray(0, 100);
+        expect(header.readInt32BE(68)).to.equal(MIRA_APPLICATION_IDS[kind]);
+        expect(header.readInt32BE(60)).to.equal(STORES[kind].version);
+      } finally {
+        store.close();
+      }
+    });
+
     it('adopts an empty SQLite file without an application ID', () => {
       sqlite(path, 'VACUUM');
       STORES[kind].open(path).close();
