@@ -18,14 +18,20 @@ export const AttentionErrors = defineErrors('@mira/plugin-attention', {
     code: 'MIRA_ERR_ATTENTION_FOLLOWUP_NOT_FOUND',
     message: 'there is no pending follow-up with that reference',
     template: 'there is no pending follow-up {ref}; see "followup list"',
-    fix: 'list them with followup list',
+    fix: 'list the pending follow-ups with followup list and use a reference it shows',
   },
   CONFIG_INVALID: {
     code: CoreErrorCodes.CONFIG_INVALID,
     borrowed: true,
     situations: {
-      noSensor: '[attention] monitor {monitor}: no plugin provides a sensor "{sensor}"; sensors: {sensors}',
-      noField: '[attention] monitor {monitor}: sensor {sensor} has no field "{field}"; its fields: {fields}',
+      noSensor: {
+        message: '[attention] monitor {monitor}: no plugin provides a sensor "{sensor}"; sensors: {sensors}',
+        fix: "set the monitor's sensor to one the message lists, or add the plugin that provides it to [profile] plugins",
+      },
+      noField: {
+        message: '[attention] monitor {monitor}: sensor {sensor} has no field "{field}"; its fields: {fields}',
+        fix: "set the monitor's field to one of the fields the message lists",
+      },
     },
   },
 });
