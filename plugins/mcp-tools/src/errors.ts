@@ -18,12 +18,20 @@ export const McpToolsErrors = defineErrors('@mira/plugin-mcp-tools', {
     code: CoreErrorCodes.CONFIG_INVALID,
     borrowed: true,
     situations: {
-      serverNamedTwice: '[mcp_tools] two MCP servers are named {name}; give each [[mcp_tools.servers]] its own name',
+      serverNamedTwice: {
+        message: '[mcp_tools] two MCP servers are named {name}; give each [[mcp_tools.servers]] its own name',
+        fix: 'rename one of the two [[mcp_tools.servers]] entries (name = "…")',
+      },
     },
   },
   CONSOLE_USAGE: {
     code: CoreErrorCodes.CONSOLE_USAGE,
     borrowed: true,
-    situations: { noServer: 'no MCP server named {name}; servers: {servers}' },
+    situations: {
+      noServer: {
+        message: 'no MCP server named {name}; servers: {servers}',
+        fix: 'give one of the server names the message lists ([[mcp_tools.servers]] name)',
+      },
+    },
   },
 });
