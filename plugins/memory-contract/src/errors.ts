@@ -15,9 +15,18 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     message: 'an ID is not of the form ENT<n>, MEM<n> or P<n>',
     fix: 'write the ID as the console prints it, e.g. ENT3, MEM7 or P2',
     situations: {
-      ref: '"{text}" is not {article} id; write {prefix}<n>, e.g. {prefix}1',
-      entityId: 'entity id {entityId} is not a positive integer',
-      memoryId: 'memory id {memoryId} is not a positive integer',
+      ref: {
+        message: '"{text}" is not {article} id; write {prefix}<n>, e.g. {prefix}1',
+        fix: 'write the ID as the console prints it, e.g. ENT3, MEM7 or P2',
+      },
+      entityId: {
+        message: 'entity id {entityId} is not a positive integer',
+        fix: 'give the entity ID as a whole number above 0 (ENT3 or 3)',
+      },
+      memoryId: {
+        message: 'memory id {memoryId} is not a positive integer',
+        fix: 'give the memory ID as a whole number above 0 (MEM7 or 7)',
+      },
     },
   },
   ENTITY_NOT_FOUND: {
@@ -45,8 +54,14 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     message: 'a confidence is outside 0.0 to 1.0',
     fix: 'give a number from 0.0 to 1.0',
     situations: {
-      value: 'confidence must be a number from 0.0 to 1.0, not {confidence}',
-      flag: '--confidence {text} must be a number from 0.0 to 1.0',
+      value: {
+        message: 'confidence must be a number from 0.0 to 1.0, not {confidence}',
+        fix: 'give the confidence as a number from 0.0 to 1.0',
+      },
+      flag: {
+        message: '--confidence {text} must be a number from 0.0 to 1.0',
+        fix: 'write --confidence as a decimal from 0.0 to 1.0, e.g. --confidence 0.8',
+      },
     },
   },
   LINK_INVALID: {
@@ -55,8 +70,14 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     fix: 'write links as ENT<n>:<role>, each entity once',
     template: '--link {text} must be ENT<n>:<role>, e.g. --link ENT1:subject',
     situations: {
-      sameRoleTwice: 'ENT{entityId} is linked twice with role {role}; give each link once',
-      twoRoles: 'ENT{entityId} is linked twice, as {earlier} and as {role}; link an entity once per memory',
+      sameRoleTwice: {
+        message: 'ENT{entityId} is linked twice with role {role}; give each link once',
+        fix: 'remove the repeated --link; each entity and role once',
+      },
+      twoRoles: {
+        message: 'ENT{entityId} is linked twice, as {earlier} and as {role}; link an entity once per memory',
+        fix: 'keep one --link for that entity, with the role it plays in this memory',
+      },
     },
   },
   VALUE_WITHOUT_PREDICATE: {
@@ -70,8 +91,14 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     message: 'the memory database failed; the write was rolled back',
     fix: 'read the cause on stderr (I/O, lock timeout); try again',
     situations: {
-      failed: 'the memory database failed and nothing was written: {reason}',
-      close: "closing the memory store's connections failed: {reason}",
+      failed: {
+        message: 'the memory database failed and nothing was written: {reason}',
+        fix: 'read the cause on stderr (I/O error, disk full, lock timeout), fix it, then try again',
+      },
+      close: {
+        message: "closing the memory store's connections failed: {reason}",
+        fix: 'nothing to do at shutdown; if the cause on stderr is an I/O error, check the disk before the next start',
+      },
     },
   },
   NAME_IS_PRONOUN: {
@@ -142,22 +169,53 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     message: "a place's pose is malformed or out of range",
     fix: 'give --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90, and --frame a ROS frame name',
     situations: {
-      notPose: 'a pose is x,y,yaw: metres, metres and degrees as plain numbers, e.g. 3.2,-1.0,90 (got "{text}")',
-      frame: 'a frame is a ROS frame name (letters, digits, _ and /, e.g. map), not "{frame}"',
-      tooFar: "a place is at most {max} m from its frame's origin",
-      yaw: 'yaw is in degrees, from -360 to 360',
-      noPoseSensor:
-        "--here reads the robot's pose from a sensor of geometry_msgs/msg/PoseWithCovarianceStamped (Nav2's amcl_pose), and this profile has none; add one to its sensors, or give --pose x,y,yaw",
-      noFreshPose:
-        '--here needs a fresh pose, and there is none ({why}); wait for localisation, or give --pose x,y,yaw',
-      placeWithoutPose:
-        'give the place its pose: --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90, or --here',
-      hereAndPose:
-        '--here takes the pose and its frame from the robot; give either --here or --pose [--frame], not both',
-      noPose: 'give the pose: --pose x,y,yaw, e.g. --pose 3.2,-1.0,90',
-      notPlace: '{ref} is a {entityType}, not a place; only a place has a pose',
-      poseExists:
-        '{ref} already has its pose ({current}); moving a place is not supported yet: add the new place under another name',
+      notPose: {
+        message: 'a pose is x,y,yaw: metres, metres and degrees as plain numbers, e.g. 3.2,-1.0,90 (got "{text}")',
+        fix: 'write --pose x,y,yaw as three plain numbers, e.g. --pose 3.2,-1.0,90',
+      },
+      frame: {
+        message: 'a frame is a ROS frame name (letters, digits, _ and /, e.g. map), not "{frame}"',
+        fix: 'give --frame a ROS frame name such as map or odom',
+      },
+      tooFar: {
+        message: "a place is at most {max} m from its frame's origin",
+        fix: "check the pose's units: x and y are metres from the frame's origin",
+      },
+      yaw: {
+        message: 'yaw is in degrees, from -360 to 360',
+        fix: 'give yaw in degrees from -360 to 360 (90, not 1.57)',
+      },
+      noPoseSensor: {
+        message:
+          "--here reads the robot's pose from a sensor of geometry_msgs/msg/PoseWithCovarianceStamped (Nav2's amcl_pose), and this profile has none; add one to its sensors, or give --pose x,y,yaw",
+        fix: 'add a sensor of geometry_msgs/msg/PoseWithCovarianceStamped (e.g. amcl_pose) to the profile, or give --pose x,y,yaw',
+      },
+      noFreshPose: {
+        message: '--here needs a fresh pose, and there is none ({why}); wait for localisation, or give --pose x,y,yaw',
+        fix: 'wait for localisation to publish a pose (sensors shows its age), or give --pose x,y,yaw',
+      },
+      placeWithoutPose: {
+        message:
+          'give the place its pose: --pose x,y,yaw (metres, metres, degrees), e.g. --pose 3.2,-1.0,90, or --here',
+        fix: 'add --pose x,y,yaw (or --here) to the place',
+      },
+      hereAndPose: {
+        message: '--here takes the pose and its frame from the robot; give either --here or --pose [--frame], not both',
+        fix: 'give either --here or --pose x,y,yaw [--frame], not both',
+      },
+      noPose: {
+        message: 'give the pose: --pose x,y,yaw, e.g. --pose 3.2,-1.0,90',
+        fix: 'add --pose x,y,yaw, e.g. --pose 3.2,-1.0,90',
+      },
+      notPlace: {
+        message: '{ref} is a {entityType}, not a place; only a place has a pose',
+        fix: 'give a place (an entity of type place), or leave the pose out',
+      },
+      poseExists: {
+        message:
+          '{ref} already has its pose ({current}); moving a place is not supported yet: add the new place under another name',
+        fix: 'add the new position as a place under another name; moving a place is not supported yet',
+      },
     },
   },
   OBJECT_INVALID: {
@@ -165,11 +223,23 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     message: 'an object payload is empty, over the size cap, or of a media type Mira does not keep',
     fix: 'keep an image (image/jpeg, image/png) under [memory] max_object_bytes; nothing was written',
     situations: {
-      empty: 'the object is empty; nothing was written',
-      tooLarge:
-        'the object is {bytes} bytes, over the cap of {maxBytes} ([memory] max_object_bytes); nothing was written',
-      mediaType: 'the media type "{declared}" is not one Mira keeps ({kept}); nothing was written',
-      notWhatItSays: 'the bytes are {sniffed}, not {declared}; nothing was written',
+      empty: {
+        message: 'the object is empty; nothing was written',
+        fix: 'send the image bytes; an empty payload is not kept',
+      },
+      tooLarge: {
+        message:
+          'the object is {bytes} bytes, over the cap of {maxBytes} ([memory] max_object_bytes); nothing was written',
+        fix: 'send a smaller image (a JPEG at lower quality), or raise [memory] max_object_bytes',
+      },
+      mediaType: {
+        message: 'the media type "{declared}" is not one Mira keeps ({kept}); nothing was written',
+        fix: 'send an image/jpeg or image/png',
+      },
+      notWhatItSays: {
+        message: 'the bytes are {sniffed}, not {declared}; nothing was written',
+        fix: 'declare the media type the bytes really are, or convert the image',
+      },
     },
   },
   OBJECT_MISSING: {
@@ -178,9 +248,18 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     fix: 'restore the objects directory beside the database from a backup; the memory itself is intact',
     status: 404,
     situations: {
-      objectStore: "{ref}'s object sha256:{sha256} is not in the object store of {location}",
-      copyUnreadable: 'the memory to copy refers to {count} objects it cannot read; nothing was copied',
-      copyObjectMissing: 'object sha256:{sha256} is not in {root}; nothing was copied',
+      objectStore: {
+        message: "{ref}'s object sha256:{sha256} is not in the object store of {location}",
+        fix: 'restore the objects directory beside the database from a backup; the memory itself is intact',
+      },
+      copyUnreadable: {
+        message: 'the memory to copy refers to {count} objects it cannot read; nothing was copied',
+        fix: 'restore the objects directory of the source database from a backup, then copy again',
+      },
+      copyObjectMissing: {
+        message: 'object sha256:{sha256} is not in {root}; nothing was copied',
+        fix: 'restore that object into the objects directory the message names from a backup, then copy again',
+      },
     },
   },
   OBJECT_CORRUPT: {
@@ -196,14 +275,38 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     fix: "check the camera's topic with sensors, name the camera with --camera, or pick a memory that keeps an image",
     status: 404,
     situations: {
-      noCamera: 'this profile has no camera (a sensor of sensor_msgs/msg/CompressedImage); add one to its sensors',
-      whichCamera: 'this profile has {count} cameras ({names}); say which with --camera <name>',
-      unknownCamera: 'there is no camera "{name}"; the cameras are {names}',
-      noFrame: 'camera {id} has sent no JPEG or PNG frame yet; check its topic, or wait a moment',
-      staleFrame: "camera {id}'s latest frame is {age} s old (stale after {staleAfter} s); nothing was kept",
-      noEntity: '{ref} is about no entity, so a snapshot of it would be about nothing; give ENT<n>',
-      noImageHint: '{ref} keeps no image; memory show {ref} lists its payloads',
-      noImage: '{ref} keeps no image',
+      noCamera: {
+        message: 'this profile has no camera (a sensor of sensor_msgs/msg/CompressedImage); add one to its sensors',
+        fix: 'add a camera sensor (sensor_msgs/msg/CompressedImage) to the profile',
+      },
+      whichCamera: {
+        message: 'this profile has {count} cameras ({names}); say which with --camera <name>',
+        fix: 'add --camera <name> with one of the cameras the message lists',
+      },
+      unknownCamera: {
+        message: 'there is no camera "{name}"; the cameras are {names}',
+        fix: 'give --camera one of the camera names the message lists',
+      },
+      noFrame: {
+        message: 'camera {id} has sent no JPEG or PNG frame yet; check its topic, or wait a moment',
+        fix: "check the camera's topic (sensors shows when it last sent), or wait a moment and try again",
+      },
+      staleFrame: {
+        message: "camera {id}'s latest frame is {age} s old (stale after {staleAfter} s); nothing was kept",
+        fix: 'check that the camera still publishes (sensors shows its age), then try again',
+      },
+      noEntity: {
+        message: '{ref} is about no entity, so a snapshot of it would be about nothing; give ENT<n>',
+        fix: 'snapshot an entity (memory snapshot ENT<n>), or a memory linked to one',
+      },
+      noImageHint: {
+        message: '{ref} keeps no image; memory show {ref} lists its payloads',
+        fix: 'pick a memory that keeps an image; memory show lists its payloads',
+      },
+      noImage: {
+        message: '{ref} keeps no image',
+        fix: 'pick a memory that keeps an image',
+      },
     },
   },
   OBJECTS_SHARED: {
@@ -225,7 +328,12 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     code: 'MIRA_ERR_MEMORY_CLOSED',
     message: 'the memory store is closed',
     fix: 'nothing to do during shutdown; otherwise report it',
-    situations: { closed: 'the memory store is closed' },
+    situations: {
+      closed: {
+        message: 'the memory store is closed',
+        fix: 'nothing to do during shutdown; otherwise report it with the log on stderr',
+      },
+    },
   },
 });
 
