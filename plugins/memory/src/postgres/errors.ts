@@ -33,9 +33,18 @@ export const FleetErrors = defineErrors('@mira/plugin-memory', {
       "the PostgreSQL database holds tables that are not Mira's memory schema (or no schema version); left unchanged",
     fix: 'give Mira a database of its own (createdb -O <user> mira_fleet) in the connection string',
     situations: {
-      noMemoryYet: '{db} holds no Mira memory yet; start a robot on it once, then serve it read-only',
-      unversionedTables: "{db} holds tables ({tables}) but no Mira schema version: not Mira's database; left unchanged",
-      otherApplication: '{db} belongs to another application ({application}); left unchanged',
+      noMemoryYet: {
+        message: '{db} holds no Mira memory yet; start a robot on it once, then serve it read-only',
+        fix: "start a robot's console on the database once (it creates the schema), then serve it read-only",
+      },
+      unversionedTables: {
+        message: "{db} holds tables ({tables}) but no Mira schema version: not Mira's database; left unchanged",
+        fix: 'give Mira a database of its own (createdb -O <user> mira_fleet) in the connection string',
+      },
+      otherApplication: {
+        message: '{db} belongs to another application ({application}); left unchanged',
+        fix: "point the connection string at a database of Mira's own (createdb -O <user> mira_fleet)",
+      },
     },
   },
   UNSUPPORTED_SCHEMA: {
@@ -43,9 +52,15 @@ export const FleetErrors = defineErrors('@mira/plugin-memory', {
     message: "the database holds Mira's memory schema at a version this build does not read; left unchanged",
     fix: 'run the Mira release that wrote it, or another database',
     situations: {
-      version: "{db} has Mira's memory schema version {found}; this build reads version {version}; left unchanged",
-      notWhatItMade:
-        "{db} says Mira's memory schema version {found}, but its tables ({tables}) or migrations ({migrations}) are not what version {found} made; it is not upgraded and was left unchanged",
+      version: {
+        message: "{db} has Mira's memory schema version {found}; this build reads version {version}; left unchanged",
+        fix: 'run the Mira release that wrote the database (or a later one), or point the connection string elsewhere',
+      },
+      notWhatItMade: {
+        message:
+          "{db} says Mira's memory schema version {found}, but its tables ({tables}) or migrations ({migrations}) are not what version {found} made; it is not upgraded and was left unchanged",
+        fix: 'restore the database from a backup (pg_restore), or give Mira a new database',
+      },
     },
   },
   SPACE_INVALID: {
