@@ -14,8 +14,14 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     message: 'the note is empty',
     fix: 'write some text',
     situations: {
-      controlCharacter: 'the note contains a control character; remove it',
-      empty: 'the note is empty; write some text',
+      controlCharacter: {
+        message: 'the note contains a control character; remove it',
+        fix: 'remove the control character (pasted text can carry them), then save again',
+      },
+      empty: {
+        message: 'the note is empty; write some text',
+        fix: 'write some text for the note',
+      },
     },
   },
   LABEL_INVALID: {
@@ -23,8 +29,14 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     message: 'a label is malformed, too long, or there are too many',
     fix: 'use at most 8 labels of at most 40 characters, separated by commas',
     situations: {
-      labelTooLong: 'labels are short words separated by commas (at most {max} characters each)',
-      tooMany: 'a note takes at most {max} labels',
+      labelTooLong: {
+        message: 'labels are short words separated by commas (at most {max} characters each)',
+        fix: 'shorten each label to at most 40 characters, separated by commas',
+      },
+      tooMany: {
+        message: 'a note takes at most {max} labels',
+        fix: 'keep at most 8 labels on a note',
+      },
     },
   },
   NOT_FOUND: {
@@ -33,9 +45,18 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     fix: 'check the ID with notes recent; give --key for a keyed note',
     status: 404,
     situations: {
-      notId: '"{text}" is not a note id; write N<n> or <n>, e.g. N3',
-      inScope: 'there is no note {id} in scope "{scope}" or global',
-      noNote: 'there is no note {id}',
+      notId: {
+        message: '"{text}" is not a note id; write N<n> or <n>, e.g. N3',
+        fix: 'write the note ID as notes recent shows it: N3 or 3',
+      },
+      inScope: {
+        message: 'there is no note {id} in scope "{scope}" or global',
+        fix: "check the ID with notes recent; a note of another scope is seen only from that scope's console",
+      },
+      noNote: {
+        message: 'there is no note {id}',
+        fix: 'check the ID with notes recent (a keyed note needs its --key)',
+      },
     },
   },
   READ_ONLY_SCOPE: {
@@ -44,8 +65,14 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     fix: 'write global notes from the console with --scope global',
     status: 403,
     situations: {
-      shared: 'note {id} is in the shared "{scope}" scope, which only the operator can change',
-      globalSession: 'this session is on the shared "global" scope, which only the operator writes',
+      shared: {
+        message: 'note {id} is in the shared "{scope}" scope, which only the operator can change',
+        fix: 'change global notes from the console with --scope global',
+      },
+      globalSession: {
+        message: 'this session is on the shared "global" scope, which only the operator writes',
+        fix: 'write global notes from the console with --scope global; this session only reads them',
+      },
     },
   },
   SCOPE_INVALID: {
@@ -53,11 +80,23 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     message: 'a scope name is malformed',
     fix: 'use lower-case letters, digits, _ and -, starting with a letter',
     situations: {
-      unknown: 'there is no scope "{scope}"',
-      notName:
-        'scope "{scope}" is not a scope name (lower-case letters, digits, _ and -, starting with a letter); nothing was written',
-      unknownHint: 'there is no scope "{scope}"; "notes status" lists them',
-      badName: 'scope names are lower-case words (a-z, 0-9, - and _), not "{name}"',
+      unknown: {
+        message: 'there is no scope "{scope}"',
+        fix: 'name a scope notes status lists',
+      },
+      notName: {
+        message:
+          'scope "{scope}" is not a scope name (lower-case letters, digits, _ and -, starting with a letter); nothing was written',
+        fix: 'name the scope in lower-case letters, digits, _ and -, starting with a letter',
+      },
+      unknownHint: {
+        message: 'there is no scope "{scope}"; "notes status" lists them',
+        fix: 'name one of the scopes notes status lists',
+      },
+      badName: {
+        message: 'scope names are lower-case words (a-z, 0-9, - and _), not "{name}"',
+        fix: 'name the scope in lower-case letters, digits, _ and -',
+      },
     },
   },
   IMPORT_INVALID: {
@@ -65,11 +104,26 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     message: 'the file is not a notes export; nothing was imported',
     fix: 'import a file written by notes export',
     situations: {
-      uploadNotExport: 'not a notes export: {invalid}; nothing was imported',
-      unreadable: '{path} cannot be imported: {reason}; nothing was imported',
-      tooLarge: '{path} is {size} bytes, more than the {max} an export may be; nothing was imported',
-      notJson: '{path} cannot be read as JSON ({reason}); nothing was imported',
-      notExport: '{path} is not a notes export: {invalid}; nothing was imported',
+      uploadNotExport: {
+        message: 'not a notes export: {invalid}; nothing was imported',
+        fix: 'import a file written by notes export (or Export in the Mind view), unchanged',
+      },
+      unreadable: {
+        message: '{path} cannot be imported: {reason}; nothing was imported',
+        fix: 'check the path and that the file is readable',
+      },
+      tooLarge: {
+        message: '{path} is {size} bytes, more than the {max} an export may be; nothing was imported',
+        fix: 'split the export by scope (notes export --scope) and import each part',
+      },
+      notJson: {
+        message: '{path} cannot be read as JSON ({reason}); nothing was imported',
+        fix: 'import the file notes export wrote, unchanged; a file edited by hand must stay valid JSON',
+      },
+      notExport: {
+        message: '{path} is not a notes export: {invalid}; nothing was imported',
+        fix: 'import a file written by notes export; the message says which field is wrong',
+      },
     },
   },
   EMBEDDER_FAILED: {
@@ -77,9 +131,18 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     message: 'the embedding server failed',
     fix: 'check [notes.embedding]; full-text search still works',
     situations: {
-      failed: 'the embedder {destination} failed: {reason}',
-      dimensions: 'the embedder returned {got} dimensions but the stored vectors have {stored}; run "notes reembed"',
-      notConfigured: 'no embedder is configured; set [notes.embedding] provider first',
+      failed: {
+        message: 'the embedder {destination} failed: {reason}',
+        fix: 'check that the embedding server named runs and [notes.embedding] is right; full-text search still works',
+      },
+      dimensions: {
+        message: 'the embedder returned {got} dimensions but the stored vectors have {stored}; run "notes reembed"',
+        fix: 'run notes reembed after changing the embedding model',
+      },
+      notConfigured: {
+        message: 'no embedder is configured; set [notes.embedding] provider first',
+        fix: 'set [notes.embedding] provider (and model) in profile.toml first',
+      },
     },
   },
   STOPPED: {
@@ -126,9 +189,18 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     fix: 'sort by newest, oldest, longest, shortest or label; start again from the first page; filter by a few words',
     status: 400,
     situations: {
-      sort: 'sort is one of {sorts}, not "{sort}"',
-      filterTooLong: 'a filter is at most {max} characters; filter by a few words',
-      cursor: 'the page cursor is not one this store gave; start from the first page',
+      sort: {
+        message: 'sort is one of {sorts}, not "{sort}"',
+        fix: 'sort by one of the sorts the message lists',
+      },
+      filterTooLong: {
+        message: 'a filter is at most {max} characters; filter by a few words',
+        fix: 'filter by a few words',
+      },
+      cursor: {
+        message: 'the page cursor is not one this store gave; start from the first page',
+        fix: 'start again from the first page',
+      },
     },
   },
   QUERY_TOO_LONG: {
@@ -140,29 +212,40 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
   BACKEND: {
     code: 'MIRA_ERR_NOTES_BACKEND',
     message: 'the notes database failed; the write was rolled back',
-    fix: 'read the cause on stderr; try again',
+    fix: 'read the cause on stderr (I/O error, disk full, lock timeout), fix it, then try again',
     template: 'the notes database failed: {reason}',
   },
   CONFIG_INVALID: {
     code: CoreErrorCodes.CONFIG_INVALID,
     borrowed: true,
     situations: {
-      embeddingModel:
-        '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"',
+      embeddingModel: {
+        message:
+          '[notes.embedding] /notes/embedding/model: required when provider = "openai", e.g. model = "text-embedding-3-small"',
+        fix: 'add model = "<the embedding model>" to [notes.embedding]',
+      },
     },
   },
   STORE_OPEN_FAILED: {
     code: CoreErrorCodes.STORE_OPEN_FAILED,
     borrowed: true,
     situations: {
-      needsUpgrade:
-        "{path} was written by an earlier Mira and needs a one-time upgrade; open the profile's console once, then serve it read-only",
+      needsUpgrade: {
+        message:
+          "{path} was written by an earlier Mira and needs a one-time upgrade; open the profile's console once, then serve it read-only",
+        fix: "run the profile's console once (mira --profile <dir>; quit): it upgrades the file, then serve it read-only",
+      },
     },
   },
   CONSOLE_USAGE: {
     code: CoreErrorCodes.CONSOLE_USAGE,
     borrowed: true,
-    situations: { recentCount: 'usage: notes recent [N] with N from 1 to 1000' },
+    situations: {
+      recentCount: {
+        message: 'usage: notes recent [N] with N from 1 to 1000',
+        fix: 'give N as a whole number from 1 to 1000, or leave it out',
+      },
+    },
   },
 });
 
