@@ -382,6 +382,12 @@ describe('error catalogues', () => {
     expect(() =>
       defineErrors('@acme/bad-borrower', { X: { code: 'MIRA_ERR_TEXT_EMPTY', borrowed: true, situations: {} } }),
     ).to.throw('borrowed error code MIRA_ERR_TEXT_EMPTY needs situations of its own');
+    expect(() =>
+      defineErrors('@acme/bad-borrower', {
+        // @ts-expect-error a borrowed situation has a fix of its own: the owner's is not at hand
+        X: { code: 'MIRA_ERR_TEXT_EMPTY', borrowed: true, situations: { blank: '{what} is blank' } },
+      }),
+    ).to.throw('borrowed situation blank of MIRA_ERR_TEXT_EMPTY needs a fix of its own');
   });
 
   it('borrow only codes another catalogue defines', () => {

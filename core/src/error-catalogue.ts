@@ -53,8 +53,8 @@ export interface ErrorEntry<C extends string = string> {
 export interface BorrowedEntry<C extends string = string> {
   readonly code: C;
   readonly borrowed: true;
-  /** As {@link ErrorEntry.situations}; a bare string has no fix at hand (the owner's is not looked up at run time). */
-  readonly situations: Readonly<Record<string, string | Situation>>;
+  /** As {@link ErrorEntry.situations}, each with its fix: the owner's is not looked up at run time. */
+  readonly situations: Readonly<Record<string, Situation>>;
 }
 
 /**
@@ -199,6 +199,10 @@ export function defineErrors<const D extends ErrorDefinitions>(pkg: string, defi
         throw new Error(`${pkg}: situation "${name}" of ${entry.code} must be a camelCase name`);
       if (typeof situation !== 'string' && !(situation.message?.trim() && situation.fix?.trim()))
         throw new Error(`${pkg}: situation ${name} of ${entry.code} needs a message and a fix`);
+      if ('borrowed' in entry && typeof situation === 'string')
+        throw new Error(
+          `${pkg}: borrowed situation ${name} of ${entry.code} needs a fix of its own ({ message, fix })`,
+        );
     }
     if ('borrowed' in entry) {
       if (Object.keys(entry.situations ?? {}).length === 0)

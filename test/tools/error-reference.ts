@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isErrorCatalogue, type BorrowedEntry, type ErrorCatalogue, type ErrorEntry } from '@mira/core';
+import { isErrorCatalogue, type BorrowedEntry, type ErrorCatalogue, type ErrorEntry, type Situation } from '@mira/core';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ERRORS_DOC = join(REPO_ROOT, 'docs/reference/errors.md');
@@ -44,14 +44,13 @@ interface Row {
 }
 
 /**
- * What an entry's sites say, each with its fix: its template, then each situation; an entry with neither
- * its own message (the detail a site may give in its place). `fix` is the fix of bare-string situations:
- * the entry's own, or for a borrowed code the owner's, joined here rather than at run time.
+ * What an entry's sites say, each with its fix: its template, then each situation (a bare wording with the
+ * entry's fix); an entry with neither its own message (the detail a site may give in its place).
  */
-function rows(pkg: string, entry: ErrorEntry | BorrowedEntry, fix: string): Row[] {
+function rows(pkg: string, entry: ErrorEntry | BorrowedEntry): Row[] {
   const own = 'borrowed' in entry ? undefined : entry;
-  const situations = Object.values(entry.situations ?? {}).map((s) =>
-    typeof s === 'string' ? { message: s, fix } : s,
+  const situations = Object.values<string | Situation>(entry.situations ?? {}).map((s) =>
+    typeof s === 'string' ? { message: s, fix: own!.fix } : s,
   );
   const first =
     own?.template !== undefined
@@ -79,9 +78,9 @@ export function renderReference(catalogues: readonly ErrorCatalogue[]): string {
   );
   const situations = catalogues.flatMap((catalogue) =>
     catalogue.entries.flatMap((entry) => [
-      ...rows(catalogue.package, entry, entry.fix),
+      ...rows(catalogue.package, entry),
       ...catalogues.flatMap((borrower) =>
-        borrower.borrowed.filter((b) => b.code === entry.code).flatMap((b) => rows(borrower.package, b, entry.fix)),
+        borrower.borrowed.filter((b) => b.code === entry.code).flatMap((b) => rows(borrower.package, b)),
       ),
     ]),
   );
