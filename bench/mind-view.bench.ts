@@ -1,8 +1,10 @@
 // The Mind view's Memories tab in Chromium at 1,000 and 100,000 notes: the first page (navigation to 100
 // cards and the count drawn), then a filter, a sort, the next page and a page deep in the scope, each from
 // the action to the cards drawn. The server sends one page at a time (sorted, filtered, counted and paged in
-// SQL), so the 100,000-note scope should cost about what the 1,000-note one does. Target: first page ≤ 1 s
-// at 100,000 notes.
+// SQL), so the 100,000-note scope should cost about what the 1,000-note one does. Targets: first page ≤ 1 s
+// at 100,000 notes; a filter there within 1.5× of the small scope (issue 51 says 300 notes: a filter in a
+// third of 300 notes fills one page, so there is no next page to time; bench/filters.bench.ts times the
+// store's part at 300).
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,11 @@ import { markdownTable, writeResults } from './lib/report.js';
 import { fmt, loadAverage, summarize } from './lib/stats.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+/**
+ * The filter typed in each round, a new one every round (the server keeps the counts of a filter it has
+ * seen, so a filter typed again would time a lookup): each is in a third of the notes, in their labels.
+ */
+const FILTERS = ['fact', 'event', 'preference', 'act', 'vent'] as const;
 
 async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.body.dataset.loading);
@@ -75,7 +82,7 @@ export async function mindViewBench(options: {
               );
             }),
           );
-          samples.filter.push(await timed(page, () => page.fill('#filter', 'fact')));
+          samples.filter.push(await timed(page, () => page.fill('#filter', FILTERS[round % FILTERS.length]!)));
           samples.sort.push(await timed(page, () => page.selectOption('#sort', 'longest')));
           samples.next.push(await timed(page, () => page.click('#next-page')));
           // Unfiltered, as deep as ten pages in (the cursor, not an offset: each page costs what the second did).
@@ -90,7 +97,7 @@ export async function mindViewBench(options: {
         raw[size] = stats;
         for (const [what, label] of [
           ['first', 'first page (navigation to 100 cards and the count)'],
-          ['filter', 'filter "fact" (every word, folded, in SQL)'],
+          ['filter', `filter (${FILTERS.slice(0, options.rounds).join(', ')}: a new word each round)`],
           ['sort', 'sort by length'],
           ['next', 'next page'],
           ['deep', 'a page ten deep (unfiltered, by cursor)'],
@@ -108,14 +115,16 @@ export async function mindViewBench(options: {
   }
   const largest = options.sizes.at(-1)!;
   const smallest = options.sizes[0]!;
-  const p50 = (size: number) => (raw[size] as Record<string, { p50: number }>).first.p50 / 1000;
+  const p50 = (size: number, what = 'first') => (raw[size] as Record<string, { p50: number }>)[what]!.p50 / 1000;
   const met = p50(largest) <= 1000;
+  const filterRatio = p50(largest, 'filter') / p50(smallest, 'filter');
   const md = `# The Mind view in Chromium
 
 The Memories tab on ${options.sizes.join(' and ')} notes (the notes benchmark's corpus, three labels), ${options.rounds}
 rounds each in headless Chromium, from the action to the cards drawn. The server sends one page of 100 at a
 time, sorted, filtered, counted and paged (by cursor) in SQL. Target: first page ≤ 1 s at ${largest} notes
-(${met ? 'met' : 'MISSED'}: ${fmt(p50(largest))} ms p50; ${fmt(p50(largest) / p50(smallest), 2)}× the ${smallest}-note scope).
+(${met ? 'met' : 'MISSED'}: ${fmt(p50(largest))} ms p50; ${fmt(p50(largest) / p50(smallest), 2)}× the ${smallest}-note scope); a filter
+there within 1.5× of the ${smallest}-note scope (${filterRatio <= 1.5 ? 'met' : 'MISSED'}: ${fmt(p50(largest, 'filter'))} ms p50, ${fmt(filterRatio, 2)}×).
 Load average (1 / 5 / 15 min): ${loadAverage()}.
 
 ${markdownTable(rows)}

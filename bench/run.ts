@@ -10,6 +10,7 @@ import { attributionBench } from './attribution.bench.js';
 import { cognitionBench } from './cognition.bench.js';
 import { duplicatesBench } from './duplicates.bench.js';
 import { mindViewBench } from './mind-view.bench.js';
+import { filtersBench } from './filters.bench.js';
 import { hardwareBench } from './hardware.bench.js';
 import { keysBench } from './keys.bench.js';
 import { notesBench } from './notes.bench.js';
@@ -102,6 +103,7 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   'vector-scale': () => vectorScaleBench({ notes: quick ? 20_000 : 100_000, queries: quick ? 100 : 300, log }),
   startup: () => startupBench({ rounds: quick ? 10 : 20, log }),
   'mind-view': () => mindViewBench({ sizes: quick ? [1000, 20_000] : [1000, 100_000], rounds: quick ? 3 : 5, log }),
+  filters: () => filtersBench({ sizes: quick ? [300, 20_000] : [300, 100_000], rounds: quick ? 10 : 30, log }),
   objects: () =>
     objectsBench({ writes: quick ? 100 : 300, stored: quick ? 2000 : 10_000, recalls: quick ? 300 : 1000, log }),
   transfer: () => transferBench({ bytes: 28_000_000, rounds: quick ? 1 : 3, log }),
@@ -131,6 +133,7 @@ const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   'vector-scale': () => vectorScaleBench({ notes: 500, queries: 5, log }),
   startup: () => startupBench({ rounds: 1, log }),
   'mind-view': () => mindViewBench({ sizes: [500], rounds: 1, log }),
+  filters: () => filtersBench({ sizes: [300, 500], rounds: 2, log }),
   objects: () => objectsBench({ writes: 5, stored: 20, recalls: 5, log }),
   transfer: () => transferBench({ bytes: 300_000, rounds: 1, log }),
 };

@@ -15,6 +15,7 @@ export const BENCHES = [
   'vector-scale',
   'startup',
   'mind-view',
+  'filters',
   'objects',
   'transfer',
 ] as const;

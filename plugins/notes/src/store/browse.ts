@@ -14,7 +14,9 @@ import {
 } from '../contract.js';
 import { NotesErrors } from '../errors.js';
 import { MAX_QUERY_LENGTH } from '../text.js';
+import { filterMatch } from './filter-index.js';
 import type { NoteRow, NoteRows } from './rows.js';
+import { filterIndexCurrent } from './upgrades.js';
 import { SCOPE_VISIBLE, VISIBLE, keyParams, labelFilter, visibleParams } from './visibility.js';
 
 /** Per sort: the ordering key's SQL and its direction. */
@@ -30,9 +32,10 @@ const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolea
 };
 /**
  * Whether a note's text, labels and key hold every word of the filter (`?`, a JSON array of folded words):
- * the text folded once per note, however many words.
+ * the text folded once per note, however many words. Only for a file opened read-only without the filter's
+ * index (see store/filter-index.ts), which finds the same notes without folding every one.
  */
-const BROWSE_FILTER = `mira_has_words(n.content || char(10) || coalesce((SELECT group_concat(l.label, char(10))
+const FOLDING_FILTER = `mira_has_words(n.content || char(10) || coalesce((SELECT group_concat(l.label, char(10))
   FROM note_labels l WHERE l.note_id = n.id), '${UNLABELED}') || char(10) || coalesce(n.private_key, ''), ?)`;
 
 /** Labels with their counts, most common first, ties by label (code point order). */
@@ -48,8 +51,14 @@ export class NoteBrowser {
   readonly #rows: NoteRows;
   readonly #labels: (viewer: Viewer) => LabelCount[];
   readonly #statements = new Map<string, SqliteStatement>();
-  /** The last counts per viewer and filter, as of a revision: unchanged notes are not counted again. */
-  readonly #countsCache = new Map<string, { revision: string; counts: BrowseCounts }>();
+  /**
+   * The last counts per viewer (all notes in view, those without a label, the labels) and per viewer and
+   * filter (those that match), as of a revision: unchanged notes are not counted again, and a new filter
+   * counts only the notes that match it.
+   */
+  readonly #countsCache = new Map<string, { revision: string; counts: unknown }>();
+  /** Whether the file has the filter's index; read at the first filter (a writable open has made it by then). */
+  #filterIndexed: boolean | undefined;
 
   /** `labels`: the labels of the notes a viewer sees, most common first. */
   constructor(rows: NoteRows, labels: (viewer: Viewer) => LabelCount[]) {
@@ -79,7 +88,7 @@ export class NoteBrowser {
     const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), MAX_BROWSE_PAGE);
     const label = labelFilter(options.label ?? null);
     const filter = options.filter ?? '';
-    // Bounded as a search query is: every word costs a pass over the text of every note in view.
+    // Bounded as a search query is: every word is a phrase of the filter's index, or a pass over folded text.
     if (longerThan(filter, MAX_QUERY_LENGTH)) {
       throw NotesErrors.error('BROWSE_INVALID.filterTooLong', { max: MAX_QUERY_LENGTH });
     }
@@ -93,8 +102,15 @@ export class NoteBrowser {
       extraParams.push(label);
     }
     if (words.length > 0) {
-      extra.push(BROWSE_FILTER);
-      extraParams.push(JSON.stringify(words));
+      this.#filterIndexed ??= filterIndexCurrent(this.#rows);
+      if (this.#filterIndexed) {
+        const match = filterMatch(words);
+        extra.push(match.sql);
+        extraParams.push(...match.params);
+      } else {
+        extra.push(FOLDING_FILTER);
+        extraParams.push(JSON.stringify(words));
+      }
     }
     // Ties on the key go newest ID first, except for "oldest", which reads in ID order.
     const idAscending = sort === 'oldest';
@@ -131,38 +147,53 @@ export class NoteBrowser {
   }
 
   /**
-   * The page's counts in one pass over the notes in view (every note, those that match, those without a
-   * label), then the labels.
+   * The page's counts: every note in view, those without a label and the labels, counted once per viewer
+   * whatever the filter; then the notes that match the label and filter, which reads those notes only
+   * when the filter's index narrows them (see store/filter-index.ts).
    */
   #counts(viewer: Viewer, extra: readonly string[], extraParams: readonly unknown[]): BrowseCounts {
-    // Counts change only when notes do (here or in another process, which the revision also sees): a sort
-    // change, a later page's return to the first, or a reload reads them from memory. Keyed viewers count
-    // afresh, so no key or digest is kept for this.
-    const cacheKey = viewer.key === null ? JSON.stringify([viewer.scopes, viewer.operator, extra, extraParams]) : null;
+    const scope = this.#cached(viewer, [], () => this.#countScope(viewer));
+    const matching =
+      extra.length === 0
+        ? scope.total
+        : this.#cached(viewer, [extra, extraParams], () => {
+            const sql = `SELECT count(*) FROM notes n WHERE ${VISIBLE} AND ${extra.join(' AND ')}`;
+            return this.#statement(sql)
+              .pluck()
+              .get(...visibleParams(viewer), ...extraParams) as number;
+          });
+    return { total: scope.total, matching, labels: scope.labels };
+  }
+
+  /** Every note the viewer sees and the ten most common labels (`unlabeled` among them), in one pass. */
+  #countScope(viewer: Viewer): { total: number; labels: LabelCount[] } {
+    const { total, unlabeled } = this.#statement(
+      `SELECT count(*) AS total, coalesce(sum(NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)), 0)
+       AS unlabeled FROM notes n WHERE ${VISIBLE}`,
+    ).get(...visibleParams(viewer)) as { total: number; unlabeled: number };
+    const labels = [...this.#labels(viewer), ...(unlabeled > 0 ? [{ label: UNLABELED, count: unlabeled }] : [])]
+      .sort(mostCommonFirst)
+      .slice(0, 10);
+    return { total, labels };
+  }
+
+  /**
+   * A count as of the file's revision. Counts change only when notes do (here or in another process, which
+   * the revision also sees): a sort change, a later page's return to the first, or a reload reads them from
+   * memory. Keyed viewers count afresh, so no key or digest is kept for this.
+   */
+  #cached<T>(viewer: Viewer, what: unknown, count: () => T): T {
+    const cacheKey = viewer.key === null ? JSON.stringify([viewer.scopes, viewer.operator, what]) : null;
     const revision = this.#rows.revision();
     const cached = cacheKey === null ? undefined : this.#countsCache.get(cacheKey);
-    if (cached?.revision === revision) return cached.counts;
-    const counts = this.#count(viewer, extra, extraParams);
+    if (cached?.revision === revision) return cached.counts as T;
+    const counts = count();
     if (cacheKey !== null) {
       // A handful of recent filters is enough: typing a filter makes a new key per keystroke.
       if (this.#countsCache.size >= 16) this.#countsCache.delete(this.#countsCache.keys().next().value!);
       this.#countsCache.set(cacheKey, { revision, counts });
     }
     return counts;
-  }
-
-  #count(viewer: Viewer, extra: readonly string[], extraParams: readonly unknown[]): BrowseCounts {
-    const matches = extra.length === 0 ? '1' : extra.join(' AND ');
-    const counted = this.#statement(
-      `SELECT count(*) AS total, coalesce(sum(${matches}), 0) AS matching,
-       coalesce(sum(NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)), 0) AS unlabeled
-       FROM notes n WHERE ${VISIBLE}`,
-    ).get(...extraParams, ...visibleParams(viewer)) as { total: number; matching: number; unlabeled: number };
-    const { total, matching, unlabeled } = counted;
-    const labels = [...this.#labels(viewer), ...(unlabeled > 0 ? [{ label: UNLABELED, count: unlabeled }] : [])]
-      .sort(mostCommonFirst)
-      .slice(0, 10);
-    return { total, matching, labels };
   }
 
   /** A browse statement, prepared once per shape (sort, label kind, number of filter words). */

@@ -3,6 +3,7 @@ import type { SqliteDatabase } from '@mira/sqlite';
 import type { Note } from '../contract.js';
 import { NotesErrors } from '../errors.js';
 import { SCOPE_NAME_PATTERN, indexForm } from '../text.js';
+import { FILTER_TABLE, filterText } from './filter-index.js';
 import { Statements } from './statements.js';
 
 /** A row of the notes table. */
@@ -40,6 +41,9 @@ const SQL = {
   deleteText: 'DELETE FROM notes_fts WHERE rowid = ?',
   insertText: 'INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)',
   deleteKeyedText: `DELETE FROM ${KEYED_FTS} WHERE rowid = ?`,
+  keyOf: 'SELECT private_key FROM notes WHERE id = ?',
+  insertFilterText: `INSERT INTO ${FILTER_TABLE} (rowid, text) VALUES (?, ?)`,
+  deleteFilterText: `DELETE FROM ${FILTER_TABLE} WHERE rowid = ?`,
   insertKeyedText: `INSERT INTO ${KEYED_FTS} (rowid, content, labels) VALUES (?, ?, ?)`,
   dataVersion: 'PRAGMA data_version',
   totalChanges: 'SELECT total_changes()',
@@ -58,7 +62,7 @@ export class NoteRows {
   constructor(db: SqliteDatabase, clock: Clock) {
     this.db = db;
     this.#clock = clock;
-    this.#q = new Statements(db, SQL, ['meta', 'labelsOf', 'dataVersion', 'totalChanges']);
+    this.#q = new Statements(db, SQL, ['meta', 'labelsOf', 'keyOf', 'dataVersion', 'totalChanges']);
   }
 
   /** The clock's time as stored. */
@@ -130,12 +134,19 @@ export class NoteRows {
     labels.forEach((label, position) => insertLabel.run(id, label, position));
   }
 
-  /** Replaces a note's labels and its full-text row. */
+  /** Replaces a note's labels, its full-text row and its row in the filter's index. */
   writeIndexes(id: number, content: string, labels: readonly string[], keyed: boolean): void {
     this.#q.get('deleteLabels').run(id);
     this.addLabels(id, labels);
     this.deleteText(id);
     this.indexText(id, content, labels, keyed);
+    this.#q.get('deleteFilterText').run(id);
+    this.indexFilterText(id, content, labels, this.#q.get('keyOf').get(id) as string | null);
+  }
+
+  /** Adds a note to the browse filter's index (see store/filter-index.ts). */
+  indexFilterText(id: number, content: string, labels: readonly string[], key: string | null): void {
+    this.#q.get('insertFilterText').run(id, filterText(content, labels, key));
   }
 
   /** Adds a note to the full-text index, a keyed note's to the keyed notes' own. */
@@ -154,9 +165,10 @@ export class NoteRows {
     this.#q.get('deleteKeyedText').run(id);
   }
 
-  /** Deletes a note's row and labels (its text and vector are the caller's). */
+  /** Deletes a note's row, labels and row in the filter's index (its full text and vector are the caller's). */
   deleteRow(id: number): void {
     this.#q.get('deleteLabels').run(id);
+    this.#q.get('deleteFilterText').run(id);
     this.#q.get('deleteNote').run(id);
   }
 

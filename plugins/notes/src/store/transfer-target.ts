@@ -79,12 +79,13 @@ export class NoteTransfer {
     };
   }
 
-  /** Writes a prepared note with its labels, full-text row and vector; returns its ID. */
+  /** Writes a prepared note with its labels, full-text row, filter index row and vector; returns its ID. */
   #insert(scope: string, note: PreparedNote, vector: Float32Array | undefined): number {
     const rows = this.#rows;
     const id = rows.insert(scope, note.content, note.privateKey, note.keyDigest, note.createdAt, note.updatedAt);
     rows.addLabels(id, note.labels);
     rows.addText(id, note.indexed, note.labels, note.keyDigest !== null);
+    rows.indexFilterText(id, note.content, note.labels, note.privateKey);
     this.#vectors.store(id, vector);
     return id;
   }

@@ -1,12 +1,14 @@
 import { FTS_TOKENIZER } from '../schema.js';
+import { FILTER_DDL, FILTER_INDEX_META, FILTER_INDEX_VERSION, FILTER_TABLE } from './filter-index.js';
 import { KEYED_FTS, type NoteRows } from './rows.js';
 import { toFloats, type NoteVectors } from './vectors.js';
 
 /**
  * What a notes file gets at a writable open beyond its schema (schema.ts, version 1, which stays what it
- * was): indexes made since, a full-text index rebuilt when it was made otherwise, and the vectors of the
- * sqlite-vec tables of before moved into today's table. Each runs once; a file that needs none is not
- * written to. A read-only open refuses a file that still needs one (see {@link needsUpgrade}).
+ * was): indexes made since (the browse filter's among them), a full-text index rebuilt when it was made
+ * otherwise, and the vectors of the sqlite-vec tables of before moved into today's table. Each runs once;
+ * a file that needs none is not written to. A read-only open refuses a file that still needs one (see
+ * {@link needsUpgrade}).
  */
 
 /**
@@ -40,6 +42,7 @@ export function needsUpgrade(rows: NoteRows): boolean {
 export function upgrade(rows: NoteRows, vectors: NoteVectors): void {
   upgradeVectors(rows, vectors);
   upgradeTextIndex(rows);
+  upgradeFilterIndex(rows);
   rows.db.exec(KEY_INDEX_DDL);
   rows.db.exec(ORDER_INDEXES_DDL);
 }
@@ -78,6 +81,37 @@ function upgradeTextIndex(rows: NoteRows): void {
       rows.indexText(row.id, row.content, rows.labelsOf(row.id), row.key_digest !== null);
     }
     rows.setMeta('text_index', TEXT_INDEX_VERSION);
+  })();
+}
+
+/** Whether the file has the browse filter's index, built as today (see filter-index.ts). */
+export function filterIndexCurrent(rows: NoteRows): boolean {
+  const table = rows.db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck().get(FILTER_TABLE);
+  return table !== undefined && rows.meta(FILTER_INDEX_META) === FILTER_INDEX_VERSION;
+}
+
+/**
+ * Builds the browse filter's index of a file without it (or with one built otherwise), once. Like the order
+ * indexes it is optional: a read-only open of a file without it still filters (by folding every note).
+ */
+function upgradeFilterIndex(rows: NoteRows): void {
+  if (filterIndexCurrent(rows)) return;
+  const { db } = rows;
+  db.transaction(() => {
+    db.exec(`DROP TABLE IF EXISTS ${FILTER_TABLE}`);
+    db.exec(FILTER_DDL);
+    const notes = db.prepare(`SELECT n.id, n.content, n.private_key,
+      (SELECT json_group_array(label) FROM (SELECT label FROM note_labels WHERE note_id = n.id ORDER BY position)) AS labels
+      FROM notes n`);
+    for (const row of notes.all() as Array<{
+      id: number;
+      content: string;
+      private_key: string | null;
+      labels: string;
+    }>) {
+      rows.indexFilterText(row.id, row.content, JSON.parse(row.labels) as string[], row.private_key);
+    }
+    rows.setMeta(FILTER_INDEX_META, FILTER_INDEX_VERSION);
   })();
 }
 
