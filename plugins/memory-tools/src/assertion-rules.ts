@@ -34,6 +34,34 @@ export interface AssertionRules {
   readonly negationAfter?: boolean;
 }
 
+/** Every key of a rule set, optional ones included: one left out would read undefined, so the type asks for all. */
+const RULE_KEYS = Object.keys({
+  doNotKeep: true,
+  hedges: true,
+  conditions: true,
+  reportedBefore: true,
+  reportedAnywhere: true,
+  ownWords: true,
+  negation: true,
+  notNegating: true,
+  questions: true,
+  negationAfter: true,
+} satisfies Record<keyof AssertionRules, true>) as ReadonlyArray<keyof AssertionRules>;
+
+/**
+ * A language's rules, built at the first read of any of them: compiling the patterns (Unicode property
+ * classes, ~0.2 ms each) of every language cost each start-up ~13 ms, `mira mcp`'s included, which reads none.
+ * The object is the same before and after; a key the language has no rules for reads undefined.
+ */
+export function lazily(build: () => AssertionRules): AssertionRules {
+  let built: AssertionRules | undefined;
+  const rules = {};
+  for (const key of RULE_KEYS) {
+    Object.defineProperty(rules, key, { enumerable: true, get: () => (built ??= build())[key] });
+  }
+  return Object.freeze(rules) as AssertionRules;
+}
+
 /** Whole words: no letter, digit or apostrophe right before, no letter or digit right after. */
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'u');
 /** A cue at the start of a sentence or of a clause after a comma, semicolon or colon. */
@@ -44,7 +72,7 @@ const tag = (words: string) => new RegExp(`,\\s*(?:${words})\\s*[.!?…]*\\s*$`,
 // Stryker disable StringLiteral,Regex: the tables are data; test/fixtures/language-corpus.ts holds them to
 // account by the cases it decides, and test/language-rules.test.ts cue by cue.
 /** German. */
-export const GERMAN: AssertionRules = {
+export const GERMAN: AssertionRules = lazily(() => ({
   doNotKeep: [
     /(?:merk(?:e|t)?\s+(?:dir|euch|ihnen)|speicher(?:e|t|n)?|notier(?:e|t|en)?|behalt(?:e|et|en)?|schreib(?:e|t)?)(?![\p{L}])[^,.:;!?]{0,25}?(?<![\p{L}])nicht(?![\p{L}])/u,
     w('nicht\\s+(?:merken|speichern|notieren|aufschreiben|behalten|festhalten|aufnehmen)'),
@@ -83,10 +111,10 @@ export const GERMAN: AssertionRules = {
     opening('sag\\s+mal|sagen\\s+sie\\s+mal|weißt\\s+du\\s+ob|wissen\\s+sie\\s+ob'),
   ],
   negationAfter: true,
-};
+}));
 
 /** French. */
-export const FRENCH: AssertionRules = {
+export const FRENCH: AssertionRules = lazily(() => ({
   doNotKeep: [
     /(?<![\p{L}])(?:ne\s+(?:le\s+|la\s+|les\s+|l['’]\s*|me\s+|te\s+)?|n['’]\s*)(?:retiens|retenez|note|notez|garde|gardez|enregistre|enregistrez|mémorise|mémorisez|sauvegarde|sauvegardez|écris|écrivez|stocke|stockez|conserve|conservez)(?![\p{L}])/u,
     /(?<![\p{L}]n['’]\s?)(?<![\p{L}])oublie(?:z)?(?:\s+(?:ça|cela|ceci|tout\s+ça)|-le|-la)(?![\p{L}])/u,
@@ -132,10 +160,10 @@ export const FRENCH: AssertionRules = {
     tag("non|hein|n['’]est-ce\\s+pas|pas\\s+vrai"),
   ],
   negationAfter: true,
-};
+}));
 
 /** Spanish. */
-export const SPANISH: AssertionRules = {
+export const SPANISH: AssertionRules = lazily(() => ({
   doNotKeep: [
     w(
       'no\\s+(?:lo\\s+|la\\s+|los\\s+|las\\s+|me\\s+lo\\s+|te\\s+lo\\s+)?(?:guardes|guarde|guardéis|apuntes|apunte|anotes|anote|grabes|grabe|recuerdes|memorices|registres|escribas|almacenes)',
@@ -172,10 +200,10 @@ export const SPANISH: AssertionRules = {
     tag('verdad|no|eh|cierto|sí\\s+o\\s+no'),
   ],
   negationAfter: true,
-};
+}));
 
 /** Italian. */
-export const ITALIAN: AssertionRules = {
+export const ITALIAN: AssertionRules = lazily(() => ({
   doNotKeep: [
     w('non\\s+(?:lo\\s+|la\\s+)?(?:salvar|memorizzar|ricordar|annotar|segnar|scriver|registrar|tener)\\p{L}*'),
     w(
@@ -219,10 +247,10 @@ export const ITALIAN: AssertionRules = {
     tag('vero|no|eh|giusto|o\\s+no'),
   ],
   negationAfter: true,
-};
+}));
 
 /** Portuguese. */
-export const PORTUGUESE: AssertionRules = {
+export const PORTUGUESE: AssertionRules = lazily(() => ({
   doNotKeep: [
     w(
       'não\\s+(?:o\\s+|a\\s+|me\\s+)?(?:guarde|guardes|anote|anotes|salve|salves|grave|graves|memorize|registre|registe|escreva|armazene|lembre)|não\\s+(?:precisa|precisas)\\s+(?:de\\s+)?(?:guardar|anotar|lembrar|salvar|gravar)|não\\s+(?:guarda|anota|salva|grava)\\s+(?:isso|isto)',
@@ -261,10 +289,10 @@ export const PORTUGUESE: AssertionRules = {
     tag('né|não\\s+é|certo|não|verdade'),
   ],
   negationAfter: true,
-};
+}));
 
 /** Dutch. */
-export const DUTCH: AssertionRules = {
+export const DUTCH: AssertionRules = lazily(() => ({
   doNotKeep: [
     /(?<![\p{L}])(?:onthoud|bewaar|noteer|sla|schrijf|leg)(?![\p{L}])[^,.:;!?]{0,20}?(?<![\p{L}])niet(?![\p{L}])/u,
     w('niet\\s+(?:onthouden|opslaan|bewaren|noteren|opschrijven|vastleggen)'),
@@ -302,10 +330,10 @@ export const DUTCH: AssertionRules = {
     tag('toch|hè|he|niet\\s+waar|of\\s+niet|klopt\\s+dat'),
   ],
   negationAfter: true,
-};
+}));
 
 /** Japanese. */
-export const JAPANESE: AssertionRules = {
+export const JAPANESE: AssertionRules = lazily(() => ({
   doNotKeep: [
     /(?:覚え|おぼえ|保存し|記録し|メモし|記憶し|書き留め|控え|登録し)(?:ないで|なくて(?:いい|も|大丈夫)|なくていい|ちゃだめ|ては(?:いけない|だめ))/u,
     /忘れて(?![たい])|オフレコ|内緒|ないしょ|ここだけの話/u,
@@ -328,10 +356,10 @@ export const JAPANESE: AssertionRules = {
     /(?:誰|どこ|いつ|なぜ|どうして|どれ|どんな|何が|何を)/u,
   ],
   negationAfter: true,
-};
+}));
 
 /** Chinese. */
-export const CHINESE: AssertionRules = {
+export const CHINESE: AssertionRules = lazily(() => ({
   doNotKeep: [
     /(?:别|不要|不用|不必|无需|甭|别再)[^，。,.！？]{0,4}?(?:记|存|保存|记录|写下|录)|忘掉|忘了(?:吧|它|这个)|忘记(?:吧|它|这个)|保密/u,
   ],
@@ -352,10 +380,10 @@ export const CHINESE: AssertionRules = {
     /谁(?![都也])|什么(?![都也])|为什么|(?<!知道|会|懂得|学会|明白)怎么|多少|哪(?:里|儿|个|些)?(?![都也])/u,
   ],
   negationAfter: true,
-};
+}));
 
 /** Korean. */
-export const KOREAN: AssertionRules = {
+export const KOREAN: AssertionRules = lazily(() => ({
   doNotKeep: [
     /(?:기억|저장|기록|메모|적)(?:하)?지\s*(?:마|말)|(?:기억|저장|기록|메모)\s*(?:안|하지\s*않아도)\s*(?:해도|돼)|잊어\s*(?:버려|줘|주세요|버리세요)|잊으세요|비밀로\s*해/u,
   ],
@@ -372,5 +400,5 @@ export const KOREAN: AssertionRules = {
   notNegating: [/잊지\s*(?:마|말)|잊으면\s*안|없이/u],
   questions: [/(?:[인는은던]가요|나요|까요?|(?<![머])니|냐|는가|은가|인가|는지|은지|을지|죠|지요)[.!]?$/u],
   negationAfter: true,
-};
+}));
 // Stryker restore StringLiteral,Regex

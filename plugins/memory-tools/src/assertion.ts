@@ -25,6 +25,7 @@ import {
   ITALIAN,
   JAPANESE,
   KOREAN,
+  lazily,
   PORTUGUESE,
   SPANISH,
   type AssertionRules,
@@ -37,7 +38,7 @@ import { clearMatchFormCache } from './span-match.js';
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'iu');
 
 /** English. */
-export const ENGLISH: AssertionRules = {
+export const ENGLISH: AssertionRules = lazily(() => ({
   doNotKeep: [
     /\b(?:don['’]?t|do\s+not|never)\s+(?:\w+\s+){0,2}?(?:remember|store|save|note|keep|record|memori[sz]e|write)(?:\s+down)?\s+(?:it|this|that|any|anything)\b/iu,
     /(?<!\b(?:don['’]?t|do\s+not|never)\s+)\bforget\s+(?:it|that|this)\b/iu,
@@ -61,7 +62,7 @@ export const ENGLISH: AssertionRules = {
   ownWords: [w('(?:as|like)\\s+i\\s+(?:said|mentioned|told\\s+you)|i\\s+(?:said|told\\s+you|mentioned)(?:\\s+that)?')],
   negation: [w("not|never|no\\s+longer|no\\s+more|nobody|nothing|neither|nor|cannot|\\w+n['’]t")],
   notNegating: [w("(?:don['’]?t|do\\s+not|never)\\s+forget|not\\s+only|can['’]t\\s+wait")],
-};
+}));
 
 /**
  * The rule sets by language, English first. The utterance's language chooses one ({@link assertionRulesFor});
