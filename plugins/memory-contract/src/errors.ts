@@ -145,8 +145,11 @@ export const MemoryErrors = defineErrors('@mira/memory-contract', {
     situations: {
       superseded:
         '{ref} replaces {replaced}, which {change} since the proposal; nothing was applied. Reject it with "memory reject {ref}"',
-      nameTaken:
-        '{ref} proposes "{name}", but {holders} {change} that name or alias since the proposal; nothing was applied. Reject it with "memory reject {ref}"',
+      nameTaken: {
+        message:
+          '{ref} proposes "{name}", but {holders} {change} that name or alias since the proposal; nothing was applied. Reject it with "memory reject {ref}"',
+        fix: 'see who holds the name (memory entity find "<name>"), then reject the proposal; a new statement makes a new one',
+      },
     },
   },
   ENTITY_EXISTS: {
