@@ -1,5 +1,5 @@
 // The checkpoint worker of a large import: copies the WAL's pages into the database file on its own
-// connection, off the runtime's thread, while the import writes its slices (see Checkpointer in transfer.ts).
+// connection, off the runtime's thread, while the import writes its slices (see Checkpointer in transfer-slices.ts).
 // A passive checkpoint waits for nobody and is waited for by nobody: the import's writes go on meanwhile.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';

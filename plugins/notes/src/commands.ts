@@ -10,7 +10,7 @@ import {
 } from '@mira/core';
 import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './contract.js';
 import { MAX_IMPORT_BYTES } from './transfer-format.js';
-import { readExport } from './transfer.js';
+import { readExport } from './transfer-read.js';
 import type { KeyLockout } from './key-guard.js';
 import { readableFileWarnings } from '@mira/sqlite';
 import { NotesErrors } from './errors.js';
@@ -228,7 +228,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
         if (!new RegExp(SCOPE_NAME_PATTERN).test(scope)) {
           throw NotesErrors.error('SCOPE_INVALID.notName', { scope });
         }
-        // Read in slices: a large scope never holds the runtime's thread for long (see transfer.ts).
+        // Read in slices: a large scope never holds the runtime's thread for long (see transfer-export.ts).
         const { text, count } = await ctx.store().exportText(scope, 2);
         const path = ctx.resolvePath(input.args[0]!);
         // Never over an existing file without --force, never over a store's file at all; written whole or not at all.
@@ -267,7 +267,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
         } catch (error) {
           throw NotesErrors.error('IMPORT_INVALID.unreadable', { path, reason: (error as Error).message });
         }
-        // Parsed, validated and prepared in a worker thread: the runtime's thread stays free (see transfer.ts).
+        // Parsed, validated and prepared in a worker thread: the runtime's thread stays free (see transfer-read.ts).
         const read = await readExport(bytes, { maxDepth: null });
         if (!read.ok) {
           const { failure } = read;

@@ -18,7 +18,8 @@ import {
   type Viewer,
 } from './contract.js';
 import { keyDigest, type NotesExport, type PreparedExport } from './transfer-format.js';
-import { exportNotes, exportText, importNotes, sweepImports } from './transfer.js';
+import { exportNotes, exportText } from './transfer-export.js';
+import { importNotes, sweepImports } from './transfer.js';
 import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
 import { capNote, checkKey, parseLabels } from './text.js';
 import { NoteRows, type NoteRow } from './store/rows.js';
@@ -339,7 +340,7 @@ export class SqliteNotesStore implements NotesStore {
 
   /**
    * Every note of one scope, keys included (the operator's backup), read in slices that each hold the event
-   * loop briefly, however large the scope (see transfer.ts). As a file's text: {@link exportText}.
+   * loop briefly, however large the scope (see transfer-export.ts). As a file's text: {@link exportText}.
    */
   exportScope(scope: string): Promise<NotesExport> {
     return exportNotes(this.#transfer.source(), scope);
@@ -347,7 +348,7 @@ export class SqliteNotesStore implements NotesStore {
 
   /**
    * {@link exportScope} as JSON text (`indent` 2: as `notes export` writes files), read in slices that each
-   * hold the event loop briefly, however large the scope (see transfer.ts).
+   * hold the event loop briefly, however large the scope (see transfer-export.ts).
    */
   exportText(scope: string, indent: 0 | 2 = 0): Promise<{ text: string; count: number }> {
     return exportText(this.#transfer.source(), scope, indent);

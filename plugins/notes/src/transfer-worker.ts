@@ -2,7 +2,7 @@
 // here, so none of it holds the runtime's event loop (JSON.parse of 28 MB alone takes about half a second).
 // The prepared notes go back in batches of a few hundred kilobytes, each sent when the runtime's thread
 // has taken the one before, so that thread never decodes a long message or a queue of them at once. See
-// readExport in transfer.ts for the protocol.
+// readExport in transfer-read.ts for the protocol.
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   jsonNesting,
@@ -11,7 +11,7 @@ import {
   type NotesExport,
   type PreparedNote,
 } from './transfer-format.js';
-import type { FromTransferWorker, TransferWorkerData } from './transfer.js';
+import type { FromTransferWorker, TransferWorkerData } from './transfer-read.js';
 
 /** Characters of note text per message back (decoding one takes the runtime's thread a few ms). */
 const BATCH_CHARS = 200_000;

@@ -1,12 +1,13 @@
 import type { PreparedNote } from '../transfer-format.js';
-import type { ExportSource, ImportTarget } from '../transfer.js';
+import type { ExportSource } from '../transfer-export.js';
+import type { ImportTarget } from '../transfer.js';
 import type { NoteRow, NoteRows } from './rows.js';
 import { Statements } from './statements.js';
 import type { NoteVectors } from './vectors.js';
 
 /**
- * What transfer.ts (export and import in slices, the staging scopes of imports) reads and writes through:
- * the notes store's rows and vectors, as its {@link ExportSource} and {@link ImportTarget}.
+ * What the transfer (transfer.ts: import in slices and its staging scopes; transfer-export.ts: export) reads
+ * and writes through: the notes store's rows and vectors, as its {@link ExportSource} and {@link ImportTarget}.
  */
 
 const SQL = {
@@ -18,7 +19,7 @@ const SQL = {
 /** The notes an import embeds per request to the embedder. */
 const IMPORT_BATCH = 64;
 
-/** The store's side of export and import (transfer.ts does the slicing, staging and format). */
+/** The store's side of export and import (the transfer-*.ts files do the slicing, staging and format). */
 export class NoteTransfer {
   readonly #rows: NoteRows;
   readonly #vectors: NoteVectors;
