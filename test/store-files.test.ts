@@ -337,9 +337,9 @@ for (const kind of ['memory', 'notes'] as const) {
       const db = new Database(path);
       db.pragma('application_id = 0');
       // What this build adds at every open (the notes key index, the keyed notes' own full-text index, the
-      // page order indexes) a file from before application IDs never had.
+      // filters' trigram index, the page order indexes) a file from before application IDs never had.
       db.exec('DROP TABLE IF EXISTS key_misses; DROP INDEX IF EXISTS notes_by_key_digest');
-      db.exec('DROP TABLE IF EXISTS notes_fts_keyed');
+      db.exec('DROP TABLE IF EXISTS notes_fts_keyed; DROP TABLE IF EXISTS notes_filter');
       db.exec('DROP INDEX IF EXISTS notes_by_scope_created; DROP INDEX IF EXISTS notes_by_scope_length');
       db.close();
       const marked = () => {
