@@ -37,7 +37,7 @@ export interface PreparedNote {
   readonly indexed: string;
 }
 
-/** An export whose notes were all checked and prepared (by {@link readExport} in transfer.ts). */
+/** An export whose notes were all checked and prepared (by {@link readExport} in transfer-read.ts). */
 export interface PreparedExport {
   readonly prepared: true;
   readonly scope: string;
