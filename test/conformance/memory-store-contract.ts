@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ManualClock, type MiraError } from '@mira/core';
-import type { MemoryStore } from '@mira/memory-contract';
+import type { Memory, MemoryStore } from '@mira/memory-contract';
 
 /** What a store factory gives the contract suite. */
 export interface StoreUnderTest {
@@ -466,6 +466,47 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         }
         expect(code).to.equal('MIRA_ERR_MEMORY_CONFIDENCE_RANGE');
         expect((await store.listActiveMemories(ada.id)).memories).to.deep.equal([]);
+      });
+
+      it('writes a memory of several links as createMemory does: each link named, sorted by entity', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const bob = await store.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+        const cat = await store.createEntity({ entityType: 'pet', canonicalName: 'Cat' });
+        const links = [
+          { entityId: ada.id, role: 'subject' },
+          { entityId: cat.id, role: 'pet' },
+          { entityId: bob.id, role: 'friend' },
+        ];
+        const knows = { kind: 'relationship', summary: 'Ada and Bob share Cat', predicate: 'shares', value: 'Cat' };
+        const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'shares' }, () => ({
+          create: { ...knows, sourceKind: 'operator_statement', links },
+        }));
+        const created = 'created' in outcome ? outcome.created : undefined;
+        expect(created?.links.map((l) => [l.entityName, l.role])).to.deep.equal([
+          ['Ada', 'subject'],
+          ['Bob', 'friend'],
+          ['Cat', 'pet'],
+        ]);
+        expect(created).to.deep.equal(await store.getMemory(created!.id));
+        const direct = await store.createMemory({ ...knows, sourceKind: 'operator_statement', links });
+        const shape = (m: Memory) => ({ ...m, id: 0, ref: '', payloads: m.payloads.map((p) => ({ ...p, id: 0 })) });
+        expect(shape(created!)).to.deep.equal(shape(direct));
+      });
+
+      it('refuses a memory linked to an entity that does not exist, writing nothing', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const before = await store.info();
+        let code: string | undefined;
+        try {
+          await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
+            create: { ...tea(ada.id), links: [...tea(ada.id).links, { entityId: 9999, role: 'friend' }] },
+          }));
+        } catch (error) {
+          code = (error as MiraError).code;
+        }
+        expect(code).to.equal('MIRA_ERR_MEMORY_ENTITY_NOT_FOUND');
+        expect((await store.listActiveMemories(ada.id)).memories).to.deep.equal([]);
+        expect(await store.info()).to.deep.equal(before);
       });
     });
 

@@ -51,6 +51,18 @@ import { SPACE_PATTERN } from './space.js';
 import { FLEET_APPLICATION, MemorySchemaV1 } from './migrations/0001-schema-v1.js';
 import { MemorySchemaV2, TABLES_V1 } from './migrations/0002-proposals.js';
 import { MemorySchemaV3, TABLES_V2 } from './migrations/0003-admission.js';
+import {
+  ADMIT_BODY,
+  ADMIT_FUNCTION,
+  ENTITY_NAMES,
+  INSERT_LINKS,
+  INSERT_MEMORY,
+  INSERT_PAYLOAD,
+  INSTALLED_ADMIT_BODY,
+  LOCK_SLOT,
+  NEXT_ID,
+  SLOT_MEMORIES,
+} from './write-half.js';
 import { FLEET_SCHEMA_VERSION, MemorySchemaV4 } from './migrations/0004-objects.js';
 
 type EntitySchemaLike = EntitySchema<any>;
@@ -183,22 +195,40 @@ const NEWEST_ACTIVE = `WITH wanted AS (SELECT DISTINCT unnest($2::bigint[]) AS e
   LEFT JOIN memories m ON m.space = $1 AND m.id = k.memory_id
   ORDER BY w.entity_id, m.id`;
 
-/** The active memories of slot ($2, $3, $4) in space $1 with their links, as an admission sees them. */
-const SLOT_MEMORIES = `SELECT m.id, m.kind, m.predicate, m.value,
-  (SELECT json_agg(json_build_array(k.entity_id, k.role)) FROM memory_links k
-   WHERE k.space = m.space AND k.memory_id = m.id) AS links
-  FROM memories m WHERE m.space = $1 AND m.status = 'active' AND m.predicate = $4 AND m.id IN (
-    SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = $2 AND role = $3) ORDER BY m.id`;
-
 type Runner = Pick<EntityManager, 'query'>;
 
 /**
- * The part of `pg`'s Pool the store prepares its hottest statements on (typeorm's PostgresDriver keeps its
- * pool as `master`): a statement sent with a name is parsed and planned once per connection, not on every
- * call.
+ * Where the store prepares its hottest statements: a statement sent with a name is parsed and planned once
+ * per connection, not on every call.
  */
 interface PreparingPool {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/** A `pg` client of the data source's pool, as typeorm's `obtainMasterConnection` hands it out. */
+interface PooledClient {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * The data source's own pool through typeorm's public driver API: each statement checks a connection out
+ * and gives it back, as `pg`'s `Pool.query` does (a connection that failed is given back with its error,
+ * so the pool drops it).
+ */
+function poolOf(ds: DataSource): PreparingPool {
+  return {
+    async query(config) {
+      const [client, release] = (await ds.driver.obtainMasterConnection()) as [PooledClient, (error?: unknown) => void];
+      try {
+        const result = await client.query(config);
+        release();
+        return result;
+      } catch (error) {
+        release(error);
+        throw error;
+      }
+    },
+  };
 }
 
 type EntityJoinedRow = EntityColumns & { aliases: AliasColumns[] };
@@ -255,12 +285,7 @@ class PostgresStatements implements AsyncStatements {
 
   /** The next ID of `kind` in this space; locks the space's row until the transaction ends. */
   async #nextId(kind: 'entity' | 'alias' | 'memory' | 'payload' | 'proposal'): Promise<number> {
-    const rows = returned<{ id: string }>(
-      await this.#m.query(
-        `UPDATE spaces SET next_${kind} = next_${kind} + 1 WHERE name = $1 RETURNING next_${kind} - 1 AS id`,
-        [this.#space],
-      ),
-    );
+    const rows = returned<{ id: string }>(await this.#m.query(NEXT_ID(kind), [this.#space]));
     return Number(rows[0]!.id);
   }
 
@@ -308,10 +333,7 @@ class PostgresStatements implements AsyncStatements {
 
   async entityNames(ids: readonly number[]): Promise<Array<string | undefined>> {
     if (ids.length === 0) return [];
-    const rows = await this.#query<{ id: string; canonical_name: string }>(
-      `SELECT id, canonical_name FROM entities WHERE space = $1 AND id = ANY($2::bigint[])`,
-      [ids],
-    );
+    const rows = await this.#query<{ id: string; canonical_name: string }>(ENTITY_NAMES, [ids]);
     const names = new Map(rows.map((r) => [Number(r.id), r.canonical_name]));
     return ids.map((id) => names.get(id));
   }
@@ -420,9 +442,7 @@ class PostgresStatements implements AsyncStatements {
   }
 
   async lockSlot(slot: MemorySlot): Promise<void> {
-    await this.#m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-      `mira-slot\u0001${this.#space}\u0001${slot.entityId}\u0001${slot.role}\u0001${slot.predicate}`,
-    ]);
+    await this.#query(LOCK_SLOT, [slot.entityId, slot.role, slot.predicate]);
   }
 
   async lockProposal(id: number): Promise<void> {
@@ -502,24 +522,22 @@ class PostgresStatements implements AsyncStatements {
     now: string,
   ): Promise<{ memoryId: number; payloadId: number }> {
     const memoryId = await this.#nextId('memory');
-    await this.#query(
-      `INSERT INTO memories (space, id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'active', $10)`,
-      [memoryId, m.kind, m.summary, m.predicate, m.value, m.sourceKind, m.sourceLabel, m.confidence, now],
-    );
+    await this.#query(INSERT_MEMORY, [
+      memoryId,
+      m.kind,
+      m.summary,
+      m.predicate,
+      m.value,
+      m.sourceKind,
+      m.sourceLabel,
+      m.confidence,
+      now,
+    ]);
     if (m.links.length > 0) {
-      await this.#query(
-        `INSERT INTO memory_links (space, memory_id, entity_id, role)
-         SELECT $1, $2, e, r FROM unnest($3::bigint[], $4::text[]) AS k(e, r)`,
-        [memoryId, m.links.map((l) => l.entityId), m.links.map((l) => l.role)],
-      );
+      await this.#query(INSERT_LINKS, [memoryId, m.links.map((l) => l.entityId), m.links.map((l) => l.role)]);
     }
     const payloadId = await this.#nextId('payload');
-    await this.#query(
-      `INSERT INTO payloads (space, id, memory_id, payload_kind, media_type, text_body, byte_size, created_at)
-       VALUES ($1, $2, $3, 'inline_text', 'text/plain', $4, $5, $6)`,
-      [payloadId, memoryId, m.payloadText, byteSize, now],
-    );
+    await this.#query(INSERT_PAYLOAD, [payloadId, memoryId, m.payloadText, byteSize, now]);
     return { memoryId, payloadId };
   }
 
@@ -641,12 +659,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
     this.space = options.space;
     this.#where = describeUrl(options.url);
     this.maxObjectBytes = options.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
-    // typeorm's PostgresDriver keeps the pg Pool it made as `master`.
-    this.#statements = new PostgresStatements(
-      ds,
-      options.space,
-      (ds.driver as unknown as { master: PreparingPool }).master,
-    );
+    this.#statements = new PostgresStatements(ds, options.space, poolOf(ds));
   }
 
   /** Where the memory lives, for `memory persistent` (never the password). */
@@ -686,6 +699,7 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
     }
     try {
       await PostgresMemoryStore.#openSchema(ds, where, options.readOnly ?? false);
+      if (!options.readOnly) await PostgresMemoryStore.#currentAdmitFunction(ds);
       const store = new PostgresMemoryStore(ds, options);
       if (options.readOnly) return store;
       await ds.query(`INSERT INTO spaces (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
@@ -816,6 +830,30 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
         await migration.up(q);
         await q.query(`INSERT INTO mira_migrations (timestamp, name) VALUES ($1, $2)`, [timestamp, migration.name]);
       }
+      await q.commitTransaction();
+    } catch (error) {
+      if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await q.release();
+    }
+  }
+
+  /**
+   * Replaces `mira_admit` when its body is not the one write-half.ts generates from the statements this
+   * build sends (a database made or upgraded by an earlier build): in one transaction under the schema's
+   * advisory lock, so robots starting together replace it once. The signature stays, so a robot of another
+   * build calling it meanwhile is not refused.
+   */
+  static async #currentAdmitFunction(ds: DataSource): Promise<void> {
+    const installed = async (run: Runner) =>
+      ((await run.query(INSTALLED_ADMIT_BODY)) as Array<{ body: string }>)[0]?.body;
+    if ((await installed(ds)) === ADMIT_BODY) return;
+    const q = ds.createQueryRunner();
+    try {
+      await q.startTransaction();
+      await q.query(`SELECT pg_advisory_xact_lock(hashtextextended('mira-memory-schema', 0))`);
+      if ((await installed(q)) !== ADMIT_BODY) await q.query(ADMIT_FUNCTION);
       await q.commitTransaction();
     } catch (error) {
       if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
