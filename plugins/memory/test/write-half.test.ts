@@ -8,7 +8,7 @@ import {
   INSERT_MEMORY,
   INSERT_PAYLOAD,
   LOCK_SLOT,
-  NEXT_ID,
+  NEXT_MEMORY_IDS,
   SLOT_MEMORIES,
   inFunction,
 } from '../src/postgres/write-half.js';
@@ -30,7 +30,7 @@ describe("admission's write half on PostgreSQL: one source", () => {
       inFunction(LOCK_SLOT, slot).slice('SELECT '.length),
       inFunction(SLOT_MEMORIES, slot),
       inFunction(ENTITY_NAMES, ['p_space', 'p_link_entities']),
-      inFunction(NEXT_ID('memory'), ['p_space']),
+      inFunction(NEXT_MEMORY_IDS, ['p_space']),
       inFunction(INSERT_MEMORY, [
         'p_space',
         'v_memory',
@@ -44,7 +44,6 @@ describe("admission's write half on PostgreSQL: one source", () => {
         'p_now',
       ]),
       inFunction(INSERT_LINKS, ['p_space', 'v_memory', 'p_link_entities', 'p_link_roles']),
-      inFunction(NEXT_ID('payload'), ['p_space']),
       inFunction(INSERT_PAYLOAD, ['p_space', 'v_payload', 'v_memory', 'p_payload', 'p_byte_size', 'p_now']),
     ];
     let rest = ADMIT_BODY;

@@ -60,7 +60,7 @@ import {
   INSERT_PAYLOAD,
   INSTALLED_ADMIT_BODY,
   LOCK_SLOT,
-  NEXT_ID,
+  NEXT_MEMORY_IDS,
   SLOT_MEMORIES,
 } from './write-half.js';
 import { FLEET_SCHEMA_VERSION, MemorySchemaV4 } from './migrations/0004-objects.js';
@@ -285,7 +285,12 @@ class PostgresStatements implements AsyncStatements {
 
   /** The next ID of `kind` in this space; locks the space's row until the transaction ends. */
   async #nextId(kind: 'entity' | 'alias' | 'memory' | 'payload' | 'proposal'): Promise<number> {
-    const rows = returned<{ id: string }>(await this.#m.query(NEXT_ID(kind), [this.#space]));
+    const rows = returned<{ id: string }>(
+      await this.#m.query(
+        `UPDATE spaces SET next_${kind} = next_${kind} + 1 WHERE name = $1 RETURNING next_${kind} - 1 AS id`,
+        [this.#space],
+      ),
+    );
     return Number(rows[0]!.id);
   }
 
@@ -521,7 +526,11 @@ class PostgresStatements implements AsyncStatements {
     byteSize: number,
     now: string,
   ): Promise<{ memoryId: number; payloadId: number }> {
-    const memoryId = await this.#nextId('memory');
+    const [ids] = returned<{ memory_id: string; payload_id: string }>(
+      await this.#m.query(NEXT_MEMORY_IDS, [this.#space]),
+    );
+    const memoryId = Number(ids!.memory_id);
+    const payloadId = Number(ids!.payload_id);
     await this.#query(INSERT_MEMORY, [
       memoryId,
       m.kind,
@@ -536,7 +545,6 @@ class PostgresStatements implements AsyncStatements {
     if (m.links.length > 0) {
       await this.#query(INSERT_LINKS, [memoryId, m.links.map((l) => l.entityId), m.links.map((l) => l.role)]);
     }
-    const payloadId = await this.#nextId('payload');
     await this.#query(INSERT_PAYLOAD, [payloadId, memoryId, m.payloadText, byteSize, now]);
     return { memoryId, payloadId };
   }

@@ -26,9 +26,9 @@ export const SLOT_MEMORIES = `SELECT m.id, m.kind, m.predicate, m.value,
 /** The names of entities `$2` (an array) that exist. */
 export const ENTITY_NAMES = `SELECT id, canonical_name FROM entities WHERE space = $1 AND id = ANY($2::bigint[])`;
 
-/** The next ID of a kind in the space; locks the space's row until the transaction ends. */
-export const NEXT_ID = (kind: 'entity' | 'alias' | 'memory' | 'payload' | 'proposal') =>
-  `UPDATE spaces SET next_${kind} = next_${kind} + 1 WHERE name = $1 RETURNING next_${kind} - 1 AS id`;
+/** The IDs of a new memory and of its payload, in one update of the space's row (locked until the end). */
+export const NEXT_MEMORY_IDS = `UPDATE spaces SET next_memory = next_memory + 1, next_payload = next_payload + 1 WHERE name = $1
+  RETURNING next_memory - 1 AS memory_id, next_payload - 1 AS payload_id`;
 
 /** Memory `$2`: kind, summary, predicate, value, source kind and label, confidence (`$3`…`$9`), created `$10`. */
 export const INSERT_MEMORY = `INSERT INTO memories (space, id, kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at)
@@ -101,10 +101,9 @@ BEGIN
   SELECT coalesce(array_agg(e.canonical_name ORDER BY k.ord), '{}'::text[]) INTO v_names
     FROM unnest(p_link_entities) WITH ORDINALITY AS k(id, ord)
     JOIN (${inFunction(ENTITY_NAMES, NAMES)}) e ON e.id = k.id;
-  ${inFunction(NEXT_ID('memory'), ['p_space'])} INTO v_memory;
+  ${inFunction(NEXT_MEMORY_IDS, ['p_space'])} INTO v_memory, v_payload;
   ${inFunction(INSERT_MEMORY, ['p_space', 'v_memory', 'p_kind', 'p_summary', 'p_predicate', 'p_value', 'p_source_kind', 'p_source_label', 'p_confidence', 'p_now'])};
   ${inFunction(INSERT_LINKS, ['p_space', 'v_memory', 'p_link_entities', 'p_link_roles'])};
-  ${inFunction(NEXT_ID('payload'), ['p_space'])} INTO v_payload;
   ${inFunction(INSERT_PAYLOAD, ['p_space', 'v_payload', 'v_memory', 'p_payload', 'p_byte_size', 'p_now'])};
   RETURN QUERY SELECT v_memory, v_payload, NULL::bigint, v_names;
 END
