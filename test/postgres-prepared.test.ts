@@ -108,4 +108,52 @@ if (unavailable) {
       expect(proxy.messages.filter((m) => m.kind === 'parse' && warm.has(m.connection))).to.deep.equal([]);
     });
   });
+
+  describe('PostgresMemoryStore: a link that breaks under a prepared statement', function () {
+    this.timeout(60_000);
+
+    it('refuses the call as the server unreachable, keeps the process, and answers on a new connection after', async () => {
+      const db = await createTestDatabase();
+      const proxy = await startPgWireProxy(db.url);
+      const store = await PostgresMemoryStore.open({ url: proxy.url, space: 'ward-7' });
+      const holder = await db.client();
+      try {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        // The slot's lock held elsewhere: the admission's one statement (mira_admit) waits on the server.
+        await holder.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [
+          `mira-slot\u0001ward-7\u0001${ada.id}\u0001subject\u0001prefers`,
+        ]);
+        const admitting = store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
+          create: {
+            kind: 'preference',
+            summary: 'Ada prefers tea',
+            predicate: 'prefers',
+            value: 'tea',
+            sourceKind: 'operator_statement',
+            links: [{ entityId: ada.id, role: 'subject' }],
+          },
+        }));
+        const outcome = admitting.then(
+          () => 'answered',
+          (error: { code?: string }) => error.code,
+        );
+        for (let tries = 0; ; tries += 1) {
+          const { rows } = await holder.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`);
+          if (rows[0].n > 0) break;
+          if (tries > 250) throw new Error('the admission never waited for the slot');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        // The link breaks while the statement runs: the client emits an error of its own beside the query's.
+        proxy.reset();
+        expect(await outcome).to.equal('MIRA_ERR_MEMORY_SERVER_UNREACHABLE');
+        await holder.query(`SELECT pg_advisory_unlock_all()`);
+        expect((await store.findEntities('Ada')).map((e) => e.id)).to.deep.equal([ada.id]);
+      } finally {
+        await holder.end();
+        await store.close();
+        await proxy.close();
+        await db.drop();
+      }
+    });
+  });
 }

@@ -17,6 +17,8 @@ export interface PgWireProxy {
   /** Every Parse, Bind and simple Query message the clients sent since the last {@link PgWireProxy.clear}. */
   readonly messages: WireMessage[];
   clear(): void;
+  /** Resets every connection open now (a TCP RST, as a broken link or a crashed server gives); listens on. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,9 @@ export async function startPgWireProxy(url: string): Promise<PgWireProxy> {
     url: proxied.toString(),
     messages,
     clear: () => void messages.splice(0),
+    reset: () => {
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

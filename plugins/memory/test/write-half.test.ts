@@ -1,8 +1,16 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { PostgresMemoryStore } from '@mira/plugin-memory/postgres';
-import { createTestDatabase, postgresUnavailable } from '../../../test/helpers/postgres.js';
+import {
+  createTestDatabase,
+  postgresUnavailable,
+  superuser,
+  type TestDatabase,
+} from '../../../test/helpers/postgres.js';
 import {
   ADMIT_BODY,
+  ADMIT_VERSION,
+  admitVersionOf,
   ENTITY_NAMES,
   INSERT_LINKS,
   INSERT_MEMORY,
@@ -52,9 +60,19 @@ describe("admission's write half on PostgreSQL: one source", () => {
       rest = rest.split(part).join('');
     }
     // What is left is control flow: no write, no lock and no read of a table of its own.
-    expect(rest).not.to.match(
-      /\b(INSERT|UPDATE|DELETE|pg_advisory|FROM (memories|memory_links|entities|payloads|spaces))\b/i,
-    );
+    expect(rest).not.to.match(/\b(INSERT|UPDATE|DELETE)\b|pg_(try_)?advisory/i);
+    expect(rest).not.to.match(/\b(FROM|JOIN)\s+(memories|memory_links|entities|aliases|payloads|spaces)\b/i);
+  });
+
+  it('names its version in the body, and a changed body needs a new version', () => {
+    expect(admitVersionOf(ADMIT_BODY)).to.equal(ADMIT_VERSION);
+    expect(admitVersionOf('BEGIN RETURN; END')).to.equal(1);
+    // Raise ADMIT_VERSION with any change to the body, then pin its new digest here: an installed body of
+    // an earlier version is replaced, one of the same version never is.
+    expect({ version: ADMIT_VERSION, sha256: createHash('sha256').update(ADMIT_BODY).digest('hex') }).to.deep.equal({
+      version: 2,
+      sha256: 'e022cb1f9cbd47121a12a2bbeb1fa5c4919c7bb35815f88a988958523a2bcca0',
+    });
   });
 });
 
@@ -69,51 +87,123 @@ describe("admission's write half on a PostgreSQL server", function () {
     }
   });
 
-  it('replaces the admission function of an earlier build at a writable open, never at a read-only one', async () => {
-    const db = await createTestDatabase();
-    try {
-      (await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' })).close();
-      const client = await db.client();
-      const installed = async () =>
+  /** The installed bodies of `mira_admit`, and a way to install another, on the database of `url`. */
+  async function functionOf(db: TestDatabase) {
+    const client = await db.client();
+    return {
+      bodies: async () =>
         (await client.query(`SELECT prosrc FROM pg_proc WHERE proname = 'mira_admit'`)).rows.map(
           (r: { prosrc: string }) => r.prosrc,
-        );
-      try {
-        expect(await installed()).to.deep.equal([ADMIT_BODY]);
-        // An earlier build's body: the same signature, another text.
+        ),
+      /** Installs the current definition with its version line replaced (or removed, for version 1). */
+      install: async (version: number) => {
         const { rows } = await client.query(`SELECT pg_get_functiondef('mira_admit'::regproc) AS sql`);
-        const earlier = (rows[0].sql as string).replace('#variable_conflict use_column', '#variable_conflict error');
-        expect(earlier).not.to.equal(rows[0].sql);
-        await client.query(earlier);
-        const other = (await installed())[0];
-        expect(other).not.to.equal(ADMIT_BODY);
+        const line = `-- mira_admit ${ADMIT_VERSION}`;
+        const sql = (rows[0].sql as string).replace(line, version === 1 ? '' : `-- mira_admit ${version}`);
+        await client.query(sql);
+        return (await client.query(`SELECT prosrc FROM pg_proc WHERE proname = 'mira_admit'`)).rows[0].prosrc as string;
+      },
+      end: () => client.end(),
+    };
+  }
 
-        const reader = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3', readOnly: true });
-        await reader.close();
-        expect(await installed()).to.deep.equal([other]);
+  const tea = (entityId: number) => ({
+    create: {
+      kind: 'preference',
+      summary: 'Ada prefers tea',
+      predicate: 'prefers',
+      value: 'tea',
+      sourceKind: 'operator_statement',
+      links: [{ entityId, role: 'subject' }],
+    },
+  });
 
-        const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
-        try {
-          expect(await installed()).to.deep.equal([ADMIT_BODY]);
-          const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-          const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
-            create: {
-              kind: 'preference',
-              summary: 'Ada prefers tea',
-              predicate: 'prefers',
-              value: 'tea',
-              sourceKind: 'operator_statement',
-              links: [{ entityId: ada.id, role: 'subject' }],
-            },
-          }));
-          expect('created' in outcome && outcome.created).to.deep.equal(await store.getMemory(1));
-        } finally {
-          await store.close();
-        }
+  it('replaces an earlier version of the admission function at a writable open, never at a read-only one', async () => {
+    const db = await createTestDatabase();
+    const fn = await functionOf(db);
+    try {
+      await (await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' })).close();
+      expect(await fn.bodies()).to.deep.equal([ADMIT_BODY]);
+      const earlier = await fn.install(1);
+      expect(admitVersionOf(earlier)).to.equal(1);
+
+      await (await PostgresMemoryStore.open({ url: db.url, space: 'ward-3', readOnly: true })).close();
+      expect(await fn.bodies()).to.deep.equal([earlier]);
+
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      try {
+        expect(await fn.bodies()).to.deep.equal([ADMIT_BODY]);
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () =>
+          tea(ada.id),
+        );
+        expect('created' in outcome && outcome.created).to.deep.equal(await store.getMemory(1));
       } finally {
-        await client.end();
+        await store.close();
       }
     } finally {
+      await fn.end();
+      await db.drop();
+    }
+  });
+
+  it('leaves a later version in place: robots of two builds do not take turns replacing it', async () => {
+    const db = await createTestDatabase();
+    const fn = await functionOf(db);
+    try {
+      await (await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' })).close();
+      const later = await fn.install(ADMIT_VERSION + 1);
+      const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
+      try {
+        expect(await fn.bodies()).to.deep.equal([later]);
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () =>
+          tea(ada.id),
+        );
+        expect('created' in outcome).to.equal(true);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await fn.end();
+      await db.drop();
+    }
+  });
+
+  it('opens as a role that may not replace an earlier version, saying so, and admits through the installed one', async () => {
+    const db = await createTestDatabase();
+    const fn = await functionOf(db);
+    const robot = 'mira_test_robot';
+    superuser(
+      `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${robot}') THEN CREATE ROLE ${robot} LOGIN; END IF; END $$;`,
+    );
+    superuser(`ALTER ROLE ${robot} WITH LOGIN PASSWORD 'robot-test-only'`);
+    try {
+      await (await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' })).close();
+      const earlier = await fn.install(1);
+      const owner = await db.client();
+      await owner.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${robot}`);
+      await owner.end();
+      const url = new URL(db.url);
+      url.username = robot;
+      url.password = 'robot-test-only';
+      const lines: string[] = [];
+      const store = await PostgresMemoryStore.open({ url: url.toString(), space: 'ward-3', log: (l) => lines.push(l) });
+      try {
+        expect(await fn.bodies()).to.deep.equal([earlier]);
+        expect(lines).to.have.length(1);
+        expect(lines[0]).to.match(/mira_admit is of an earlier version and this role may not replace it/);
+        expect(lines[0]).to.match(/start one robot as the role that owns the function/);
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () =>
+          tea(ada.id),
+        );
+        expect('created' in outcome && outcome.created).to.deep.equal(await store.getMemory(1));
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await fn.end();
       await db.drop();
     }
   });

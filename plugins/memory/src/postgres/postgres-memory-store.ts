@@ -52,8 +52,9 @@ import { FLEET_APPLICATION, MemorySchemaV1 } from './migrations/0001-schema-v1.j
 import { MemorySchemaV2, TABLES_V1 } from './migrations/0002-proposals.js';
 import { MemorySchemaV3, TABLES_V2 } from './migrations/0003-admission.js';
 import {
-  ADMIT_BODY,
   ADMIT_FUNCTION,
+  ADMIT_VERSION,
+  admitVersionOf,
   ENTITY_NAMES,
   INSERT_LINKS,
   INSERT_MEMORY,
@@ -208,23 +209,41 @@ interface PreparingPool {
 /** A `pg` client of the data source's pool, as typeorm's `obtainMasterConnection` hands it out. */
 interface PooledClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  once(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /**
  * The data source's own pool through typeorm's public driver API: each statement checks a connection out
- * and gives it back, as `pg`'s `Pool.query` does (a connection that failed is given back with its error,
- * so the pool drops it).
+ * and gives it back, as `pg`'s `Pool.query` does. A connection that fails is given back with its error, so
+ * the pool drops it; one that fails while no statement runs on it (the server restarted, the link broke)
+ * is handled here, as `Pool.query` handles it: a client's `error` with no listener would end the process.
  */
 function poolOf(ds: DataSource): PreparingPool {
   return {
     async query(config) {
       const [client, release] = (await ds.driver.obtainMasterConnection()) as [PooledClient, (error?: unknown) => void];
+      let released = false;
+      const giveBack = (error?: unknown) => {
+        if (released) return;
+        released = true;
+        client.removeListener('error', onError);
+        release(error);
+      };
+      let failed: (error: Error) => void = () => undefined;
+      const broken = new Promise<never>((_, reject) => (failed = reject));
+      broken.catch(() => undefined);
+      const onError = (error: Error) => {
+        giveBack(error);
+        failed(error);
+      };
+      client.once('error', onError);
       try {
-        const result = await client.query(config);
-        release();
+        const result = await Promise.race([client.query(config), broken]);
+        giveBack();
         return result;
       } catch (error) {
-        release(error);
+        giveBack(error);
         throw error;
       }
     },
@@ -707,7 +726,11 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
     }
     try {
       await PostgresMemoryStore.#openSchema(ds, where, options.readOnly ?? false);
-      if (!options.readOnly) await PostgresMemoryStore.#currentAdmitFunction(ds);
+      if (!options.readOnly)
+        await PostgresMemoryStore.#currentAdmitFunction(
+          ds,
+          options.log ?? ((line: string) => process.stderr.write(`${line}\n`)),
+        );
       const store = new PostgresMemoryStore(ds, options);
       if (options.readOnly) return store;
       await ds.query(`INSERT INTO spaces (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
@@ -848,24 +871,31 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
   }
 
   /**
-   * Replaces `mira_admit` when its body is not the one write-half.ts generates from the statements this
-   * build sends (a database made or upgraded by an earlier build): in one transaction under the schema's
-   * advisory lock, so robots starting together replace it once. The signature stays, so a robot of another
-   * build calling it meanwhile is not refused.
+   * Replaces `mira_admit` when its body is of an earlier version than the one write-half.ts generates from
+   * the statements this build sends (a database made or upgraded by an earlier build): in one transaction
+   * under the schema's advisory lock, so robots starting together replace it once. A later version is left
+   * as it is (robots of two builds never take turns), and so is any body when this role may not replace
+   * the function (another role owns it): the installed one does the same work, so the store says so and
+   * opens. The signature stays, so a robot of another build calling it meanwhile is not refused.
    */
-  static async #currentAdmitFunction(ds: DataSource): Promise<void> {
+  static async #currentAdmitFunction(ds: DataSource, log: (line: string) => void): Promise<void> {
     const installed = async (run: Runner) =>
-      ((await run.query(INSTALLED_ADMIT_BODY)) as Array<{ body: string }>)[0]?.body;
-    if ((await installed(ds)) === ADMIT_BODY) return;
+      admitVersionOf(((await run.query(INSTALLED_ADMIT_BODY)) as Array<{ body: string }>)[0]?.body ?? '');
+    if ((await installed(ds)) >= ADMIT_VERSION) return;
     const q = ds.createQueryRunner();
     try {
       await q.startTransaction();
       await q.query(`SELECT pg_advisory_xact_lock(hashtextextended('mira-memory-schema', 0))`);
-      if ((await installed(q)) !== ADMIT_BODY) await q.query(ADMIT_FUNCTION);
+      if ((await installed(q)) < ADMIT_VERSION) await q.query(ADMIT_FUNCTION);
       await q.commitTransaction();
     } catch (error) {
       if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
-      throw error;
+      const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code;
+      if ((code ?? (error as { code?: string }).code) !== '42501') throw error;
+      log(
+        `memory: mira_admit is of an earlier version and this role may not replace it (${(error as Error).message}); ` +
+          'admissions use the installed one, which does the same work. To update it, start one robot as the role that owns the function.',
+      );
     } finally {
       await q.release();
     }

@@ -7,8 +7,8 @@
  * entities' names, the IDs, the memory, its links, its payload). Each of those statements is written here
  * once, as the text the store sends, and `mira_admit` is generated from the same texts: its body runs them
  * in the same order, each with its parameters renamed to the function's. A statement changed here changes
- * both ways at once, and the store replaces an installed function whose body differs at its next writable
- * open (`installedAdmitFunctionIsCurrent`).
+ * both ways at once. The body names its {@link ADMIT_VERSION}; a store replaces an installed function of an
+ * earlier version at its writable open (never a later one: robots of two builds do not take turns).
  *
  * Every statement's `$1` is the memory space.
  */
@@ -59,6 +59,17 @@ export function inFunction(sql: string, names: readonly string[]): string {
   return body;
 }
 
+/**
+ * The version of `mira_admit`'s body: raise it with any change to the statements above or to the body (a
+ * test pins the body's digest to it). 1 was the hand-written body of schema version 3.
+ */
+export const ADMIT_VERSION = 2;
+
+/** The version an installed body names; 1 for a body that names none (the hand-written one). */
+export function admitVersionOf(body: string): number {
+  return Number(/^-- mira_admit (\d+)$/m.exec(body)?.[1] ?? 1);
+}
+
 const SLOT = ['p_space', 'p_slot_entity', 'p_slot_role', 'p_slot_predicate'];
 const NAMES = ['p_space', 'p_link_entities'];
 
@@ -80,6 +91,7 @@ export const ADMIT_SIGNATURE = `mira_admit(
  */
 export const ADMIT_BODY = `
 #variable_conflict use_column
+-- mira_admit ${ADMIT_VERSION}
 DECLARE
   v_memory bigint;
   v_payload bigint;
