@@ -252,6 +252,9 @@ describe('Mind view', function () {
         expect(error.message).to.equal(
           `the Mind view failed (error ${error.id}); the details are in the runtime's log`,
         );
+        expect(error.fix).to.equal(
+          "report it with the runtime's log lines for that error id; reload the page to go on",
+        );
         expect(logged.join('\n')).to.contain(error.id).and.to.contain('secret internals at /srv/db');
         expect(statusOf('MIRA_ERR_MEMORY_NOT_FOUND')).to.equal(404);
         expect(statusOf('MIRA_ERR_MIND_VIEW_TOO_LARGE')).to.equal(413);
@@ -461,6 +464,14 @@ describe('Mind view', function () {
         body: JSON.stringify({ ...exported, notes: [{ content: 'x' }] }),
       });
       expect(bad.status).to.equal(400);
+      // A file that is not JSON at all says to import an export as it was written.
+      const notJson = await call('/api/notes/import?scope=copy', { method: 'POST', body: 'notes: tea, coffee' });
+      expect(notJson.status).to.equal(400);
+      expect((await notJson.json()).error).to.deep.equal({
+        code: 'MIRA_ERR_MIND_VIEW_BAD_JSON',
+        message: 'the request body must be a JSON object',
+        fix: 'import a file written by notes export (or Export in the Mind view), unchanged',
+      });
       expect((await (await call('/api/notes?scope=copy')).json()).notes).to.deep.equal([]);
       expect(
         await (await call('/api/notes/import?scope=copy', { method: 'POST', body: JSON.stringify(exported) })).json(),

@@ -440,7 +440,7 @@ export async function startMindViewServer(
       const { failure } = read;
       if (failure.kind === 'tooDeep')
         throw MindViewErrors.error('BAD_JSON.tooDeep', { depth: failure.depth, max: MAX_DEPTH });
-      if (failure.kind === 'notJson') throw MindViewErrors.error('BAD_JSON.notObject');
+      if (failure.kind === 'notJson') throw MindViewErrors.error('BAD_JSON.notExport');
       throw NotesErrors.error('IMPORT_INVALID.uploadNotExport', { invalid: failure.invalid });
     }
     return notes().importNotes(read.data, url.searchParams.get('scope') ?? undefined);
@@ -619,7 +619,11 @@ export async function startMindViewServer(
     const id = randomBytes(6).toString('hex');
     (sources.log ?? stderrLog)(`Mind view: internal error ${id}: ${(error as Error)?.stack ?? String(error)}`);
     const internal = CoreErrors.error('INTERNAL.mindView', { id });
-    return { status: 500, body: { error: { code: internal.code, message: internal.detail, id } } };
+    const fix = whatToDo(internal);
+    return {
+      status: 500,
+      body: { error: { code: internal.code, message: internal.detail, id, ...(fix ? { fix } : {}) } },
+    };
   };
 
   /** Answers with the error's code and status; anything unexpected is a 500 whose details go to stderr only. */
