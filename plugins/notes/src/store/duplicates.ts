@@ -136,10 +136,15 @@ export function combineNotes(rows: NoteRows, kept: NoteRow, dropped: NoteRow, re
   if (kept.key_digest !== dropped.key_digest) {
     throw NotesErrors.error('KEY_MISMATCH', { keep, drop });
   }
-  const labels = [...new Set([...rows.labelsOf(keep), ...rows.labelsOf(drop)])].slice(0, MAX_LABELS);
   rows.db
     .transaction(() => {
-      rows.writeIndexes(keep, kept.content, labels, kept.key_digest !== null);
+      // Read again under the write lock: another process may have edited or deleted either note since the
+      // caller read them, and the indexes must hold the text the kept note has now.
+      const current = rows.row(keep);
+      if (!current) throw NotesErrors.error('NOT_FOUND.noNote', { id: keep });
+      if (!rows.row(drop)) throw NotesErrors.error('NOT_FOUND.noNote', { id: drop });
+      const labels = [...new Set([...rows.labelsOf(keep), ...rows.labelsOf(drop)])].slice(0, MAX_LABELS);
+      rows.writeIndexes(keep, current.content, labels, current.key_digest !== null);
       remove();
     })
     .immediate();
