@@ -75,6 +75,21 @@ describe('mira CLI', function () {
       expect(core.stderr).to.contain(
         '; the plugin imports @mira/core, which is not installed where it lives: run npm install <path to Mira>/core there',
       );
+      // A package it imports is not installed: install it; a file it imports is not there: build or fix the path.
+      writeFileSync(join(dir, 'needs-package.mjs'), 'import "left-pad-not-installed";\nexport default {};\n');
+      writeFileSync(join(dir, 'needs-file.mjs'), 'import "./dist/helpers.js";\nexport default {};\n');
+      const missingPackage = await check('./needs-package.mjs');
+      expect(missingPackage.code).to.equal(1);
+      expect(missingPackage.stderr).to.contain("Cannot find package 'left-pad-not-installed'");
+      expect(missingPackage.stderr).to.contain(
+        "what to do: install the package the message says cannot be found: npm install <name> in the plugin's directory",
+      );
+      const missingFile = await check('./needs-file.mjs');
+      expect(missingFile.code).to.equal(1);
+      expect(missingFile.stderr).to.contain('helpers.js');
+      expect(missingFile.stderr).to.contain(
+        'what to do: a file the plugin imports is not there: build the plugin (npm run build) if it is a built file, or fix the import path the message names',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -365,6 +365,14 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
         /^error: MIRA_ERR_COGNITION_AUTH: .*set MIRA_TEST_UNSET_KEY in the environment$/,
       ],
       [
+        'a key the server refuses',
+        () => {
+          process.env.MIRA_TEST_REFUSED_KEY = 'sk-refused';
+          return modelRuntime({ script: [{ status: 401 }], openai: { api_key_env: 'MIRA_TEST_REFUSED_KEY' } });
+        },
+        /^error: MIRA_ERR_COGNITION_AUTH: the model server at .* refused the request \(401\); check the key in MIRA_TEST_REFUSED_KEY$/,
+      ],
+      [
         'a timeout',
         () => modelRuntime({ script: [{ text: 'late', delayMs: 1500 }], openai: { timeout_ms: 300 } }),
         /^error: MIRA_ERR_COGNITION_TIMEOUT: the model server at .* did not answer within 300 ms/,

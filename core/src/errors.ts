@@ -204,6 +204,10 @@ export const CoreErrors = defineErrors('@mira/core', {
         message: '{path}: plugin "{specifier}" failed to load: {reason}',
         fix: "install the package the message says cannot be found: npm install <name> in the plugin's directory",
       },
+      fileMissing: {
+        message: '{path}: plugin "{specifier}" failed to load: {reason}',
+        fix: 'a file the plugin imports is not there: build the plugin (npm run build) if it is a built file, or fix the import path the message names',
+      },
       typeScript: {
         message:
           '{path}: plugin "{specifier}" failed to load: {reason}; Mira runs JavaScript: build the plugin (tsc) and name the built .js file, or its package',

@@ -59,12 +59,21 @@ async function importPlugin(specifier: string, manifest: ProfileManifest): Promi
   return mod.default ?? mod.plugin;
 }
 
-/** Which load failure a plugin met: the two a plugin outside this repository meets first have their own. */
-function loadFailure(error: unknown, file: string): 'typeScript' | 'coreMissing' | 'importMissing' | 'threw' {
-  const { code, message } = error as { code?: string; message?: string };
+/**
+ * Which load failure a plugin met: the two a plugin outside this repository meets first have their own, and
+ * a missing package (Node: "Cannot find package") is told apart from a missing file ("Cannot find module",
+ * an unbuilt or misspelt relative import), which no npm install brings.
+ */
+function loadFailure(
+  error: unknown,
+  file: string,
+): 'typeScript' | 'coreMissing' | 'importMissing' | 'fileMissing' | 'threw' {
+  const { code, message = '' } = error as { code?: string; message?: string };
   if (code === 'ERR_UNKNOWN_FILE_EXTENSION' && /\.[cm]?tsx?$/.test(file)) return 'typeScript';
-  if (code === 'ERR_MODULE_NOT_FOUND')
-    return /['"]@mira\/core['"]/.test(message ?? '') ? 'coreMissing' : 'importMissing';
+  if (code === 'ERR_MODULE_NOT_FOUND') {
+    if (/['"]@mira\/core['"]/.test(message)) return 'coreMissing';
+    return /^Cannot find package /.test(message) ? 'importMissing' : 'fileMissing';
+  }
   return 'threw';
 }
 

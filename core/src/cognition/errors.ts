@@ -25,8 +25,18 @@ export const CognitionErrors = defineErrors('@mira/core', {
   AUTH: {
     code: 'MIRA_ERR_COGNITION_AUTH',
     message: 'the model server refused the API key, or needs one that is not set',
-    template: 'the model server at {server} refused the request ({status}); {hint}',
-    fix: 'set the variable [openai] api_key_env names (OPENAI_API_KEY by default)',
+    fix: 'set the variable [openai] api_key_env names (OPENAI_API_KEY by default) to a key the server accepts',
+    situations: {
+      keyMissing: {
+        message:
+          'the model server at {server} refused the request ({status}); it needs an API key: set {variable} in the environment',
+        fix: 'set the variable [openai] api_key_env names (OPENAI_API_KEY by default) to a key the server accepts',
+      },
+      keyRefused: {
+        message: 'the model server at {server} refused the request ({status}); check the key in {variable}',
+        fix: 'the key was sent and refused: put one the server accepts in that variable, or point [openai] api_key_env at the variable that holds it',
+      },
+    },
   },
   MALFORMED: {
     code: 'MIRA_ERR_COGNITION_MALFORMED',

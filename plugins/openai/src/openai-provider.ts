@@ -277,10 +277,11 @@ export class OpenAIProvider implements CognitionProvider {
       return CognitionErrors.error('UNREACHABLE', { server: where }, { cause: error });
     }
     if (error instanceof OpenAI.AuthenticationError || (error instanceof OpenAI.APIError && error.status === 403)) {
-      const hint = this.#keyMissing
-        ? `it needs an API key: set ${this.#config.api_key_env} in the environment`
-        : `check the key in ${this.#config.api_key_env}`;
-      return CognitionErrors.error('AUTH', { server: where, status: String(error.status), hint }, { cause: error });
+      return CognitionErrors.error(
+        this.#keyMissing ? 'AUTH.keyMissing' : 'AUTH.keyRefused',
+        { server: where, status: String(error.status), variable: this.#config.api_key_env },
+        { cause: error },
+      );
     }
     if (error instanceof OpenAI.APIError) {
       const detail = (error.message ?? '').split('\n')[0]!.slice(0, 200);
