@@ -69,6 +69,8 @@ function upgradeTextIndex(rows: NoteRows): void {
   if (textIndexCurrent(rows)) return;
   const { db } = rows;
   db.transaction(() => {
+    // Checked again under the write lock: another process opening the file at the same time rebuilt it.
+    if (textIndexCurrent(rows)) return;
     db.exec(`DROP TABLE notes_fts; DROP TABLE IF EXISTS ${KEYED_FTS}`);
     for (const table of ['notes_fts', KEYED_FTS]) {
       db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(content, labels, tokenize = '${FTS_TOKENIZER}')`);
@@ -81,7 +83,7 @@ function upgradeTextIndex(rows: NoteRows): void {
       rows.indexText(row.id, row.content, rows.labelsOf(row.id), row.key_digest !== null);
     }
     rows.setMeta('text_index', TEXT_INDEX_VERSION);
-  })();
+  }).immediate();
 }
 
 /** Whether the file has the browse filter's index, built as today (see filter-index.ts). */
@@ -98,6 +100,8 @@ function upgradeFilterIndex(rows: NoteRows): void {
   if (filterIndexCurrent(rows)) return;
   const { db } = rows;
   db.transaction(() => {
+    // Checked again under the write lock: another process opening the file at the same time built it.
+    if (filterIndexCurrent(rows)) return;
     db.exec(`DROP TABLE IF EXISTS ${FILTER_TABLE}`);
     db.exec(FILTER_DDL);
     const notes = db.prepare(`SELECT n.id, n.content, n.private_key,
@@ -112,7 +116,7 @@ function upgradeFilterIndex(rows: NoteRows): void {
       rows.indexFilterText(row.id, row.content, JSON.parse(row.labels) as string[], row.private_key);
     }
     rows.setMeta(FILTER_INDEX_META, FILTER_INDEX_VERSION);
-  })();
+  }).immediate();
 }
 
 /** Moves the vectors of a file from before (sqlite-vec tables) into the table with binary codes (once, at open). */
