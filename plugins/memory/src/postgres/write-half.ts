@@ -121,10 +121,10 @@ BEGIN
 END
 `;
 
-/** `mira_admit` as installed: created by schema version 3, replaced when {@link ADMIT_BODY} changes. */
+/** `mira_admit` as installed: created by schema version 3, replaced by a body of a later {@link ADMIT_VERSION}. */
 export const ADMIT_FUNCTION = `CREATE OR REPLACE FUNCTION ${ADMIT_SIGNATURE}
   LANGUAGE plpgsql AS $fn$${ADMIT_BODY}$fn$`;
 
-/** The installed body of `mira_admit` in the current schema, or undefined when there is none. */
+/** The installed body of `mira_admit` in the current schema (no row when there is none). */
 export const INSTALLED_ADMIT_BODY = `SELECT p.prosrc AS body FROM pg_proc p
   WHERE p.proname = 'mira_admit' AND p.pronamespace = current_schema()::regnamespace`;
