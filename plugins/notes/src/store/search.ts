@@ -200,10 +200,17 @@ export class NoteSearch {
       const hits: SearchHit[] = [];
       const byText = (id: number) => textRank.get(id) ?? Number.MAX_SAFE_INTEGER;
       const ordered = [...ranks.entries()].sort((a, b) => b[1] - a[1] || byText(a[0]) - byText(b[0]) || b[0] - a[0]);
-      for (const [id, score] of ordered) {
-        if (hits.length >= limit) break;
-        const row = this.#rows.row(id);
-        if (row && visibleTo(row, viewer)) hits.push({ note: this.#rows.hydrate(row), score });
+      // The best notes with their labels in one read, `limit` at a time: most are visible, so one read
+      // usually fills the page.
+      for (let at = 0; at < ordered.length && hits.length < limit; at += limit) {
+        const batch = ordered.slice(at, at + limit);
+        const rows = this.#rows.rowsWithLabels(batch.map(([id]) => id));
+        for (const [id, score] of batch) {
+          if (hits.length >= limit) break;
+          const found = rows.get(id);
+          if (found && visibleTo(found.row, viewer))
+            hits.push({ note: this.#rows.hydrateWith(found.row, found.labels), score });
+        }
       }
       return hits;
     };
