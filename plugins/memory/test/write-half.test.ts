@@ -107,16 +107,21 @@ describe("admission's write half on a PostgreSQL server", function () {
     };
   }
 
-  const tea = (entityId: number) => ({
-    create: {
-      kind: 'preference',
-      summary: 'Ada prefers tea',
-      predicate: 'prefers',
-      value: 'tea',
-      sourceKind: 'operator_statement',
-      links: [{ entityId, role: 'subject' }],
-    },
-  });
+  /** Admits "Ada prefers tea" into a new entity Ada: what the admission created, and memory 1 as read back. */
+  async function admitTea(store: PostgresMemoryStore) {
+    const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+    const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
+      create: {
+        kind: 'preference',
+        summary: 'Ada prefers tea',
+        predicate: 'prefers',
+        value: 'tea',
+        sourceKind: 'operator_statement',
+        links: [{ entityId: ada.id, role: 'subject' }],
+      },
+    }));
+    return { created: 'created' in outcome && outcome.created, stored: await store.getMemory(1) };
+  }
 
   it('replaces an earlier version of the admission function at a writable open, never at a read-only one', async () => {
     const db = await createTestDatabase();
@@ -133,11 +138,8 @@ describe("admission's write half on a PostgreSQL server", function () {
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
       try {
         expect(await fn.bodies()).to.deep.equal([ADMIT_BODY]);
-        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-        const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () =>
-          tea(ada.id),
-        );
-        expect('created' in outcome && outcome.created).to.deep.equal(await store.getMemory(1));
+        const { created, stored } = await admitTea(store);
+        expect(created).to.deep.equal(stored);
       } finally {
         await store.close();
       }
@@ -156,11 +158,8 @@ describe("admission's write half on a PostgreSQL server", function () {
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
       try {
         expect(await fn.bodies()).to.deep.equal([later]);
-        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-        const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () =>
-          tea(ada.id),
-        );
-        expect('created' in outcome).to.equal(true);
+        const { created, stored } = await admitTea(store);
+        expect(created).to.deep.equal(stored);
       } finally {
         await store.close();
       }
@@ -194,11 +193,8 @@ describe("admission's write half on a PostgreSQL server", function () {
         expect(lines).to.have.length(1);
         expect(lines[0]).to.match(/mira_admit is of an earlier version and this role may not replace it/);
         expect(lines[0]).to.match(/start one robot as the role that owns the function/);
-        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-        const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () =>
-          tea(ada.id),
-        );
-        expect('created' in outcome && outcome.created).to.deep.equal(await store.getMemory(1));
+        const { created, stored } = await admitTea(store);
+        expect(created).to.deep.equal(stored);
       } finally {
         await store.close();
       }

@@ -1,4 +1,4 @@
-import { DataSource, type EntityManager, type EntitySchema, type MigrationInterface } from 'typeorm';
+import { DataSource, type EntityManager, type EntitySchema, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { MiraError, systemClock, type Clock } from '@mira/core';
 import {
   DEFAULT_MAX_OBJECT_BYTES,
@@ -104,11 +104,17 @@ export function describeUrl(url: string): { server: string; database: string; us
   }
 }
 
+/** The SQLSTATE of a driver error, as typeorm wraps it or as pg throws it. */
+function sqlState(error: unknown): string | undefined {
+  const e = error as { code?: string; driverError?: { code?: string } };
+  return e.driverError?.code ?? e.code;
+}
+
 /** A driver or network failure as one clear Mira error. */
 export function fleetError(error: unknown, where: string): MiraError {
   if (error instanceof MiraError) return error;
-  const e = error as { code?: string; driverError?: { code?: string; message?: string }; message?: string };
-  const code = e.driverError?.code ?? e.code;
+  const e = error as { driverError?: { message?: string }; message?: string };
+  const code = sqlState(error);
   const message = e.driverError?.message ?? e.message ?? String(error);
   if (code === '28P01' || code === '28000') return FleetErrors.error('SERVER_AUTH', { where, reason: message });
   if (code === '3D000') return FleetErrors.error('SERVER_DATABASE', { where, reason: message });
@@ -223,6 +229,9 @@ function poolOf(ds: DataSource): PreparingPool {
   return {
     async query(config) {
       const [client, release] = (await ds.driver.obtainMasterConnection()) as [PooledClient, (error?: unknown) => void];
+      // pg rejects the statement itself when the link breaks, then emits 'error': that event only has to be
+      // listened to (and the connection given back with it), or it ends the process.
+      const onError = (error: Error) => giveBack(error);
       let released = false;
       const giveBack = (error?: unknown) => {
         if (released) return;
@@ -230,16 +239,9 @@ function poolOf(ds: DataSource): PreparingPool {
         client.removeListener('error', onError);
         release(error);
       };
-      let failed: (error: Error) => void = () => undefined;
-      const broken = new Promise<never>((_, reject) => (failed = reject));
-      broken.catch(() => undefined);
-      const onError = (error: Error) => {
-        giveBack(error);
-        failed(error);
-      };
       client.once('error', onError);
       try {
-        const result = await Promise.race([client.query(config), broken]);
+        const result = await client.query(config);
         giveBack();
         return result;
       } catch (error) {
@@ -249,6 +251,14 @@ function poolOf(ds: DataSource): PreparingPool {
     },
   };
 }
+
+/**
+ * A memory's values in the order both ways of writing it take them (INSERT_MEMORY's `$3`…`$9` and
+ * mira_admit's `p_kind`…`p_confidence`), then its links as two arrays (INSERT_LINKS' `$3`, `$4`; `p_link_*`).
+ */
+const memoryValues = (m: PreparedMemory) =>
+  [m.kind, m.summary, m.predicate, m.value, m.sourceKind, m.sourceLabel, m.confidence] as const;
+const linkArrays = (m: PreparedMemory) => [m.links.map((l) => l.entityId), m.links.map((l) => l.role)] as const;
 
 type EntityJoinedRow = EntityColumns & { aliases: AliasColumns[] };
 type MemoryJoinedRow = MemoryColumns & { links: LinkColumns[]; payloads: PayloadColumns[] };
@@ -550,20 +560,8 @@ class PostgresStatements implements AsyncStatements {
     );
     const memoryId = Number(ids!.memory_id);
     const payloadId = Number(ids!.payload_id);
-    await this.#query(INSERT_MEMORY, [
-      memoryId,
-      m.kind,
-      m.summary,
-      m.predicate,
-      m.value,
-      m.sourceKind,
-      m.sourceLabel,
-      m.confidence,
-      now,
-    ]);
-    if (m.links.length > 0) {
-      await this.#query(INSERT_LINKS, [memoryId, m.links.map((l) => l.entityId), m.links.map((l) => l.role)]);
-    }
+    await this.#query(INSERT_MEMORY, [memoryId, ...memoryValues(m), now]);
+    if (m.links.length > 0) await this.#query(INSERT_LINKS, [memoryId, ...linkArrays(m)]);
     await this.#query(INSERT_PAYLOAD, [payloadId, memoryId, m.payloadText, byteSize, now]);
     return { memoryId, payloadId };
   }
@@ -590,15 +588,8 @@ class PostgresStatements implements AsyncStatements {
         slot.role,
         slot.predicate,
         seenIds,
-        m.kind,
-        m.summary,
-        m.predicate,
-        m.value,
-        m.sourceKind,
-        m.sourceLabel,
-        m.confidence,
-        m.links.map((l) => l.entityId),
-        m.links.map((l) => l.role),
+        ...memoryValues(m),
+        ...linkArrays(m),
         m.payloadText,
         byteSize,
         now,
@@ -810,19 +801,13 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
    * history of the version found under the lock are upgraded; anything else is refused and left unchanged.
    */
   static async #upgrade(ds: DataSource, db: string, from: 1 | 2 | 3): Promise<void> {
-    const q = ds.createQueryRunner();
-    try {
-      await q.startTransaction();
-      await q.query(`SELECT pg_advisory_xact_lock(hashtextextended('mira-memory-schema', 0))`);
+    await PostgresMemoryStore.#underSchemaLock(ds, async (q) => {
       // Read again under the lock: a robot that started at the same time may have upgraded meanwhile (its
       // version 4 tables and history are then what this robot finds, and nothing is left to do).
       const [row] = (await q.query(`SELECT value FROM mira_meta WHERE key = 'schema_version'`)) as Array<{
         value: string;
       }>;
-      if (Number(row?.value) === FLEET_SCHEMA_VERSION) {
-        await q.commitTransaction();
-        return;
-      }
+      if (Number(row?.value) === FLEET_SCHEMA_VERSION) return;
       // The version under the lock decides (another robot of an earlier build may have upgraded to it).
       const at = Number(row?.value);
       const expected = [...(at === 1 ? TABLES_V1 : TABLES_V2), 'mira_migrations'].sort();
@@ -861,6 +846,19 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
         await migration.up(q);
         await q.query(`INSERT INTO mira_migrations (timestamp, name) VALUES ($1, $2)`, [timestamp, migration.name]);
       }
+    });
+  }
+
+  /**
+   * `body` in one transaction on a connection of its own, under the schema's advisory lock, which robots
+   * changing the schema take first: committed when it returns, rolled back when it throws.
+   */
+  static async #underSchemaLock(ds: DataSource, body: (q: QueryRunner) => Promise<void>): Promise<void> {
+    const q = ds.createQueryRunner();
+    try {
+      await q.startTransaction();
+      await q.query(`SELECT pg_advisory_xact_lock(hashtextextended('mira-memory-schema', 0))`);
+      await body(q);
       await q.commitTransaction();
     } catch (error) {
       if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
@@ -882,22 +880,16 @@ export class PostgresMemoryStore extends ScriptedMemoryStore {
     const installed = async (run: Runner) =>
       admitVersionOf(((await run.query(INSTALLED_ADMIT_BODY)) as Array<{ body: string }>)[0]?.body ?? '');
     if ((await installed(ds)) >= ADMIT_VERSION) return;
-    const q = ds.createQueryRunner();
     try {
-      await q.startTransaction();
-      await q.query(`SELECT pg_advisory_xact_lock(hashtextextended('mira-memory-schema', 0))`);
-      if ((await installed(q)) < ADMIT_VERSION) await q.query(ADMIT_FUNCTION);
-      await q.commitTransaction();
+      await PostgresMemoryStore.#underSchemaLock(ds, async (q) => {
+        if ((await installed(q)) < ADMIT_VERSION) await q.query(ADMIT_FUNCTION);
+      });
     } catch (error) {
-      if (q.isTransactionActive) await q.rollbackTransaction().catch(() => undefined);
-      const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code;
-      if ((code ?? (error as { code?: string }).code) !== '42501') throw error;
+      if (sqlState(error) !== '42501') throw error;
       log(
         `memory: mira_admit is of an earlier version and this role may not replace it (${(error as Error).message}); ` +
           'admissions use the installed one, which does the same work. To update it, start one robot as the role that owns the function.',
       );
-    } finally {
-      await q.release();
     }
   }
 
