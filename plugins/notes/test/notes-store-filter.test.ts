@@ -2,14 +2,10 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { SqliteNotesStore, foldForFilter, type Note, type Viewer } from '@mira/plugin-notes';
 import { FILTER_INDEX_VERSION as FILTER_VERSION } from '../src/store/filter-index.js';
-import { exportOf, many, operator } from './support.js';
-
-const require = createRequire(import.meta.url);
+import { exportOf, holdingWriteLock, many, operator } from './support.js';
 
 /**
  * The browse filter reads the notes its index (trigrams of the folded text, store/filter-index.ts) points
@@ -250,23 +246,17 @@ describe('SqliteNotesStore.browse: the filter through its index finds exactly wh
     db.close();
     // Another process opening the file at the same time: it holds the write lock, builds the index (here one
     // row stands for it, so that a second build would show) and marks it built, then commits.
-    const other = new Worker(
-      `const { workerData, parentPort } = require('node:worker_threads');
-       const Database = require(workerData.driver);
-       const db = new Database(workerData.path, { timeout: 5000 });
-       db.exec('BEGIN IMMEDIATE');
-       db.exec("CREATE VIRTUAL TABLE notes_filter USING fts5(text, tokenize = 'trigram case_sensitive 1')");
-       db.prepare('INSERT INTO notes_filter (rowid, text) VALUES (?, ?)').run(999999, 'built by the other process');
-       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('filter_index', workerData.version);
-       parentPort.postMessage('locked');
-       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
-       db.exec('COMMIT');
-       db.close();`,
-      { eval: true, workerData: { driver: require.resolve('better-sqlite3'), path, version: FILTER_VERSION } },
+    const other = await holdingWriteLock(
+      path,
+      [
+        ["CREATE VIRTUAL TABLE notes_filter USING fts5(text, tokenize = 'trigram case_sensitive 1')"],
+        ['INSERT INTO notes_filter (rowid, text) VALUES (?, ?)', 999999, 'built by the other process'],
+        ['INSERT INTO meta (key, value) VALUES (?, ?)', 'filter_index', FILTER_VERSION],
+      ],
+      300,
     );
-    await new Promise((resolve) => other.once('message', resolve));
     store = SqliteNotesStore.open(path);
-    await new Promise((resolve) => other.once('exit', resolve));
+    await other.ended;
     const check = new Database(path, { readonly: true });
     try {
       expect(check.prepare('SELECT rowid, text FROM notes_filter').all()).to.deep.equal([

@@ -1,17 +1,13 @@
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { ManualClock, isMiraError, type MiraError } from '@mira/core';
 import { hashedBagOfWords } from '@mira/core/testing';
 import { SqliteNotesStore, type Embedder, type Viewer } from '@mira/plugin-notes';
-import { exportOf, model, operator } from './support.js';
-
-const require = createRequire(import.meta.url);
+import { exportOf, holdingWriteLock, model, operator } from './support.js';
 
 /** The embedding server as the store sees it: deterministic vectors, or a failure, or another size. */
 class ScriptedEmbedder implements Embedder {
@@ -549,31 +545,18 @@ describe('SqliteNotesStore, called directly', () => {
     const drop = (await store.save('default', 'The spare key is under the doormat', 'home', null)).note;
     // Another process edits the kept note and holds the write lock: the combine reads the note as it was,
     // then waits for the lock, which is given up when the edit commits.
-    const worker = new Worker(
-      `const { workerData, parentPort } = require('node:worker_threads');
-       const Database = require(workerData.driver);
-       const db = new Database(workerData.path, { timeout: 5000 });
-       db.exec('BEGIN IMMEDIATE');
-       db.prepare('UPDATE notes SET content = ? WHERE id = ?').run(workerData.content, workerData.id);
-       db.prepare('DELETE FROM notes_fts WHERE rowid = ?').run(workerData.id);
-       db.prepare('INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)').run(workerData.id, workerData.content, 'keys');
-       parentPort.postMessage('locked');
-       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
-       db.exec('COMMIT');
-       db.close();`,
-      {
-        eval: true,
-        workerData: {
-          driver: require.resolve('better-sqlite3'),
-          path,
-          id: keep.id,
-          content: 'The spare key hangs by the garage',
-        },
-      },
+    const garage = 'The spare key hangs by the garage';
+    const other = await holdingWriteLock(
+      path,
+      [
+        ['UPDATE notes SET content = ? WHERE id = ?', garage, keep.id],
+        ['DELETE FROM notes_fts WHERE rowid = ?', keep.id],
+        ['INSERT INTO notes_fts (rowid, content, labels) VALUES (?, ?, ?)', keep.id, garage, 'keys'],
+      ],
+      400,
     );
-    await new Promise((resolve) => worker.once('message', resolve));
     const kept = store.combine(keep.id, drop.id, operator(), 'default');
-    await new Promise((resolve) => worker.once('exit', resolve));
+    await other.ended;
     expect(kept.content).to.equal('The spare key hangs by the garage');
     expect(kept.labels).to.deep.equal(['keys', 'home']);
     // Both indexes hold the text the note has now, not the text the combine first read.

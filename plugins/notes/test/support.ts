@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import type { NotesExport, Viewer } from '@mira/plugin-notes';
 
 /** The operator's view of one scope: every note in it, keys ignored. */
@@ -32,4 +34,34 @@ export function exportOf(
       return { content, labels, private_key: key, created_at: at, updated_at: at };
     }),
   };
+}
+
+/**
+ * Another process writing the notes file: a worker thread with its own connection takes the write lock
+ * (BEGIN IMMEDIATE), runs `writes` (each a statement and its parameters), and commits `holdMs` later.
+ * Resolves once the lock is held, with a promise of the worker's end.
+ */
+export async function holdingWriteLock(
+  path: string,
+  writes: ReadonlyArray<readonly [string, ...unknown[]]>,
+  holdMs: number,
+): Promise<{ ended: Promise<unknown> }> {
+  const worker = new Worker(
+    `const { workerData, parentPort } = require('node:worker_threads');
+     const Database = require(workerData.driver);
+     const db = new Database(workerData.path, { timeout: 5000 });
+     db.exec('BEGIN IMMEDIATE');
+     for (const [sql, ...params] of workerData.writes) db.prepare(sql).run(...params);
+     parentPort.postMessage('locked');
+     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.holdMs);
+     db.exec('COMMIT');
+     db.close();`,
+    {
+      eval: true,
+      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path, writes, holdMs },
+    },
+  );
+  const ended = new Promise((resolve) => worker.once('exit', resolve));
+  await new Promise((resolve) => worker.once('message', resolve));
+  return { ended };
 }
