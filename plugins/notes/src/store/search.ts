@@ -1,3 +1,4 @@
+import { longerThan } from '@mira/core';
 import type { SearchHit, SearchResult, Viewer } from '../contract.js';
 import { NotesErrors } from '../errors.js';
 import { MAX_QUERY_LENGTH, hangulStem, isEmojiWord, searchWords } from '../text.js';
@@ -37,6 +38,25 @@ const SQL = {
   keyKnown: 'SELECT 1 FROM notes WHERE key_digest = ? AND scope IN (SELECT value FROM json_each(?)) LIMIT 1',
 } as const;
 
+/** A hit's reciprocal-rank score for its place (0 first) in one ranking. */
+const rrf = (place: number) => 1 / (RRF_K + place + 1);
+
+/**
+ * Two rankings fused by reciprocal rank: the IDs best first, with their scores. A tie in the fused score goes
+ * to the stronger full-text evidence, so a vector neighbour alone never comes before the only note that
+ * holds the words; then to the higher ID.
+ */
+function fused(text: readonly number[], nearest: readonly number[]): [number[], number[]] {
+  const ranks = new Map<number, number>();
+  const add = (ids: readonly number[]) => ids.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + rrf(i)));
+  add(text);
+  add(nearest);
+  const textRank = new Map(text.map((id, i) => [id, i]));
+  const byText = (id: number) => textRank.get(id) ?? Number.MAX_SAFE_INTEGER;
+  const ordered = [...ranks.entries()].sort((a, b) => b[1] - a[1] || byText(a[0]) - byText(b[0]) || b[0] - a[0]);
+  return [ordered.map(([id]) => id), ordered.map(([, score]) => score)];
+}
+
 /**
  * Search: the notes a viewer may see that hold a query's words (FTS5 with BM25, notes with every word
  * first, then those with most of them), fused by reciprocal rank with the nearest notes by meaning when an
@@ -69,7 +89,7 @@ export class NoteSearch {
    */
   async search(viewer: Viewer, query: string, label: string | null = null, limit = 10): Promise<SearchResult> {
     // Bounded before any work: a 1 MB query would hold the index for a minute.
-    if ([...query].length > MAX_QUERY_LENGTH) {
+    if (longerThan(query, MAX_QUERY_LENGTH)) {
       throw NotesErrors.error('QUERY_TOO_LONG', { MAX_QUERY_LENGTH });
     }
     const wantedLabel = labelFilter(label);
@@ -85,16 +105,10 @@ export class NoteSearch {
     else if (state.mismatch)
       why = `the stored vectors come from ${state.stored}, not ${state.configured}; full-text only until "notes reembed"`;
     else if (!state.stored) why = 'no note has a vector yet; full-text only';
-    const ranks = new Map<number, number>();
-    const addRanks = (ids: readonly number[]) =>
-      ids.forEach((id, i) => ranks.set(id, (ranks.get(id) ?? 0) + 1 / (RRF_K + i + 1)));
-    // Each full-text hit's place: a tie in the fused score goes to the stronger full-text evidence, so a
-    // vector neighbour alone never comes before the only note that holds the words.
-    const textRank = new Map<number, number>();
-    const addTextRanks = (ids: readonly number[]) => {
-      ids.forEach((id, i) => textRank.set(id, i));
-      addRanks(ids);
-    };
+    // The full-text hits, best first; fused with the nearest notes by meaning only when those are there
+    // (a full-text search's order is this list's, each hit scored by its place, without the fusion's maps).
+    let textIds: readonly number[] = [];
+    let nearestIds: readonly number[] | undefined;
     const pool = Math.max(limit * 5, 50);
     // Function words and question words never match (see searchWords); the last word is also a prefix
     // ("charg" finds "charger"), an emoji's never. A Korean word is a prefix without its particle, wherever it
@@ -182,14 +196,14 @@ export class NoteSearch {
       fetchedFull = full;
       let ranked = filterLater ? fetched : this.#allowedInOrder(fetched, filter);
       if (!filterLater && ranked.length < pool && fetchedFull) ranked = rankedWithFilter();
-      addTextRanks(ranked);
+      textIds = ranked;
     }
     let mode: 'hybrid' | 'full-text' = 'full-text';
     if (why === undefined) {
       try {
         const [vector] = await this.#vectors.embedder!.embed([query]);
         const allowed = wantedLabel === null ? null : (ids: readonly number[]) => this.#allowedInOrder(ids, filter);
-        addRanks(this.#vectors.nearest(vector!, viewer, allowed, VECTOR_POOL));
+        nearestIds = this.#vectors.nearest(vector!, viewer, allowed, VECTOR_POOL);
         mode = 'hybrid';
       } catch (error) {
         why = `the embedder failed (${(error as Error).message}); full-text only`;
@@ -198,27 +212,26 @@ export class NoteSearch {
     }
     const collect = () => {
       const hits: SearchHit[] = [];
-      const byText = (id: number) => textRank.get(id) ?? Number.MAX_SAFE_INTEGER;
-      const ordered = [...ranks.entries()].sort((a, b) => b[1] - a[1] || byText(a[0]) - byText(b[0]) || b[0] - a[0]);
+      const [ids, scores] = nearestIds ? fused(textIds, nearestIds) : [textIds, undefined];
       // The best notes with their labels in one read, `limit` at a time: most are visible, so one read
       // usually fills the page.
-      for (let at = 0; at < ordered.length && hits.length < limit; at += limit) {
-        const batch = ordered.slice(at, at + limit);
-        const rows = this.#rows.rowsWithLabels(batch.map(([id]) => id));
-        for (const [id, score] of batch) {
-          if (hits.length >= limit) break;
-          const found = rows.get(id);
+      for (let at = 0; at < ids.length && hits.length < limit; at += limit) {
+        const batch = ids.slice(at, at + limit);
+        const rows = this.#rows.rowsWithLabels(batch);
+        for (let i = 0; i < batch.length && hits.length < limit; i += 1) {
+          const found = rows.get(batch[i]!);
           if (found && visibleTo(found.row, viewer))
-            hits.push({ note: this.#rows.hydrateWith(found.row, found.labels), score });
+            hits.push({
+              note: this.#rows.hydrateWith(found.row, found.labels),
+              score: scores?.[at + i] ?? rrf(at + i),
+            });
         }
       }
       return hits;
     };
     let hits = collect();
     if (filterLater && hits.length < limit && fetchedFull) {
-      ranks.clear();
-      textRank.clear();
-      addTextRanks(rankedWithFilter());
+      textIds = rankedWithFilter();
       hits = collect();
     }
     return { hits, mode, ...(why ? { why } : {}) };
