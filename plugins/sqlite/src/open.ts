@@ -21,6 +21,7 @@ import type { SqliteDatabase } from './driver.js';
 import { SqliteErrors } from './errors.js';
 import { FollowingDatabase, writerRunning } from './following.js';
 import { assertSideFilesOwn, readWal, type SideFileOwner } from './side-files.js';
+import { schemaTableNames } from './schema-pages.js';
 
 /**
  * The `PRAGMA application_id` Mira writes into each kind of file it creates
@@ -313,33 +314,14 @@ export function inspectDatabase(path: string, schema: StoreSchema): Inspection {
 }
 
 /**
- * The tables of a file, read from an in-memory image of it (nothing is opened beside the file); undefined
- * when the image cannot be read (a checkpoint under way, say).
- */
-function tablesInImage(path: string): readonly string[] | undefined {
-  const image = readFileSync(path);
-  // In memory there is no log to look for: a WAL-mode image is read as a rollback-mode one.
-  image[18] = 1;
-  image[19] = 1;
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(image, { readonly: true });
-    return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
-  } catch {
-    return undefined;
-  } finally {
-    db?.close();
-  }
-}
-
-/**
  * Refuses a file marked with this store's application ID and version that lacks the store's tables: a
  * look-alike, which opening would change (its journal mode, the store's own additions).
  */
 function assertOwnTables(path: string, schema: StoreSchema, found: Found): void {
   const complete = (tables: readonly string[] | undefined) =>
     tables !== undefined && schema.tables.every((table) => tables.includes(table));
-  let tables = tablesInImage(path);
+  // Read from the schema's pages alone: a store of any size costs a few pages here, not an image of it.
+  let tables: readonly string[] | undefined = schemaTableNames(path);
   // What is not in the file yet may be in its log (a store just created, not yet checkpointed).
   if (!complete(tables) && existsSync(`${path}-wal`)) tables = readSchema(path, true, schema).tables;
   if (complete(tables)) return;

@@ -1,0 +1,175 @@
+import { expect } from 'chai';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteMemoryStore } from '@mira/plugin-memory';
+import { SqliteNotesStore } from '@mira/plugin-notes';
+import { schemaTableNames } from '../plugins/sqlite/src/schema-pages.js';
+
+/** What SQLite itself lists, in its own order. */
+function sqliteTables(path: string): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
+/** A deterministic generator, so a failing damage case can be replayed. */
+function rng(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
+
+describe('schema pages: the tables of a store read from its schema pages alone', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mira-schema-pages-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A file made by SQLite with `setup` run on it before the tables. */
+  function made(name: string, setup: string, tables: number, sql: (i: number) => string): string {
+    const path = join(dir, name);
+    const db = new Database(path);
+    db.exec(setup);
+    db.transaction(() => {
+      for (let i = 0; i < tables; i += 1) db.exec(sql(i));
+    })();
+    db.close();
+    return path;
+  }
+
+  const cases: Array<[string, string, number, (i: number) => string]> = [
+    ['one table', '', 1, () => 'CREATE TABLE a (x)'],
+    [
+      'tables, views, indexes and triggers',
+      '',
+      40,
+      (i) =>
+        [
+          `CREATE TABLE t${i} (x INTEGER PRIMARY KEY AUTOINCREMENT, y TEXT)`,
+          `CREATE INDEX i${i} ON t${i} (y)`,
+          `CREATE VIEW v${i} AS SELECT y FROM t${i}`,
+          `CREATE TRIGGER g${i} AFTER INSERT ON t${i} BEGIN SELECT 1; END`,
+        ].join(';'),
+    ],
+    // 600 rows of the schema at 512 bytes a page: interior pages two levels deep.
+    [
+      'a schema over many pages of 512 bytes',
+      'PRAGMA page_size = 512',
+      600,
+      (i) => `CREATE TABLE table_${i} (x, y, z)`,
+    ],
+    ['pages of 65,536 bytes', 'PRAGMA page_size = 65536', 300, (i) => `CREATE TABLE t${i} (x)`],
+    // A row longer than a page keeps the rest on overflow pages, its name among them when the SQL is first.
+    [
+      'rows on overflow pages (long names and statements)',
+      'PRAGMA page_size = 1024',
+      30,
+      (i) =>
+        `CREATE TABLE "${'n'.repeat(900)}${i}" (${Array.from({ length: 200 }, (_, c) => `column_${c} TEXT`).join(', ')})`,
+    ],
+    [
+      'names in other scripts, UTF-16le',
+      "PRAGMA encoding = 'UTF-16le'",
+      20,
+      (i) => `CREATE TABLE "메모_${i}_記憶_🧠" (x)`,
+    ],
+    ['UTF-16be', "PRAGMA encoding = 'UTF-16be'", 20, (i) => `CREATE TABLE "Ünïcödé_${i}" (x)`],
+    ['auto-vacuum (pointer-map pages)', 'PRAGMA auto_vacuum = FULL', 200, (i) => `CREATE TABLE t${i} (x)`],
+    ['a WAL-mode file, checkpointed', 'PRAGMA journal_mode = WAL', 50, (i) => `CREATE TABLE t${i} (x)`],
+  ];
+  for (const [what, setup, tables, sql] of cases) {
+    it(`lists what SQLite lists, in its order: ${what}`, () => {
+      const path = made('file.sqlite3', setup, tables, sql);
+      const expected = sqliteTables(path);
+      expect(expected.length).to.be.at.least(tables > 1 ? tables : 1);
+      expect(schemaTableNames(path)).to.deep.equal(expected);
+    });
+  }
+
+  it('lists what SQLite lists after tables were dropped (free pages) and the schema changed again', () => {
+    const path = made('file.sqlite3', 'PRAGMA page_size = 512', 300, (i) => `CREATE TABLE t${i} (x)`);
+    const db = new Database(path);
+    for (let i = 0; i < 300; i += 3) db.exec(`DROP TABLE t${i}`);
+    db.exec('CREATE TABLE later (x); ALTER TABLE t1 RENAME TO renamed; INSERT INTO t2 VALUES (randomblob(5000))');
+    db.close();
+    expect(schemaTableNames(path)).to.deep.equal(sqliteTables(path));
+  });
+
+  it("lists the stores' own files as SQLite does", async () => {
+    const memory = join(dir, 'memory.sqlite3');
+    await SqliteMemoryStore.open(memory).close();
+    const notes = join(dir, 'notes.sqlite3');
+    SqliteNotesStore.open(notes).close();
+    for (const path of [memory, notes]) expect(schemaTableNames(path)).to.deep.equal(sqliteTables(path));
+  });
+
+  it('opens a store file over 2 GiB, reading its schema pages and not an image of the file', async () => {
+    const path = join(dir, 'memory.sqlite3');
+    const store = SqliteMemoryStore.open(path);
+    await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+    await store.close();
+    // Sparse: no disk is used for the zeros; reading the file whole is refused above 2 GiB.
+    truncateSync(path, 3 * 1024 ** 3);
+    expect(() => readFileSync(path)).to.throw(/greater than 2 GiB/);
+    const again = SqliteMemoryStore.open(path);
+    try {
+      expect((await again.findEntities('Ada')).map((e) => e.canonicalName)).to.deep.equal(['Ada']);
+    } finally {
+      await again.close();
+    }
+    expect(statSync(path).size).to.equal(3 * 1024 ** 3);
+  });
+
+  it('says the pages do not read as a schema (undefined) for damage, and never throws or loops', () => {
+    const path = made('file.sqlite3', 'PRAGMA page_size = 512', 400, (i) => `CREATE TABLE table_${i} (x, y)`);
+    const image = readFileSync(path);
+    const pageSize = 512;
+    const schemaPages = Math.min(Math.floor(image.length / pageSize), 40);
+    const random = rng(7);
+    let unreadable = 0;
+    for (let round = 0; round < 300; round += 1) {
+      const copy = join(dir, `damaged-${round}.sqlite3`);
+      const bytes = Buffer.from(image);
+      // A few bytes of the schema's pages changed, past the file header's page size and encoding.
+      for (let k = 0; k < 1 + Math.floor(random() * 6); k += 1) {
+        const at = 100 + Math.floor(random() * (schemaPages * pageSize - 100));
+        bytes[at] = Math.floor(random() * 256);
+      }
+      const fd = openSync(copy, 'w');
+      writeSync(fd, bytes);
+      closeSync(fd);
+      const found = schemaTableNames(copy);
+      if (found === undefined) unreadable += 1;
+      else expect(found).to.be.an('array');
+      rmSync(copy);
+    }
+    // Damage to the b-tree's structure is seen as damage, not read as some other list.
+    expect(unreadable).to.be.above(0);
+  });
+
+  it('sees a page that points back at itself, and a file cut short, as damage', () => {
+    const path = made('file.sqlite3', 'PRAGMA page_size = 512', 400, (i) => `CREATE TABLE table_${i} (x, y)`);
+    const image = readFileSync(path);
+    // Page 1 is an interior page here: its right-most child pointer (bytes 108-111) made page 1 itself.
+    expect(image[100]).to.equal(0x05);
+    const cycle = Buffer.from(image);
+    cycle.writeUInt32BE(1, 108);
+    const looped = join(dir, 'looped.sqlite3');
+    const fd = openSync(looped, 'w');
+    writeSync(fd, cycle);
+    closeSync(fd);
+    expect(schemaTableNames(looped)).to.equal(undefined);
+    truncateSync(path, 512 * 3);
+    expect(schemaTableNames(path)).to.equal(undefined);
+  });
+});
