@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -128,6 +138,140 @@ describe('schema pages: the tables of a store read from its schema pages alone',
       await again.close();
     }
     expect(statSync(path).size).to.equal(3 * 1024 ** 3);
+  });
+
+  it("reads only each row's type and name: a view of 6 MB of SQL on 512-byte pages costs a few pages", () => {
+    const path = made(
+      'file.sqlite3',
+      'PRAGMA page_size = 512',
+      1,
+      () => `CREATE TABLE a (x); CREATE VIEW v AS SELECT '${'z'.repeat(6_000_000)}' AS c; CREATE TABLE b (x)`,
+    );
+    expect(statSync(path).size).to.be.above(6_000_000);
+    expect(schemaTableNames(path)).to.deep.equal(sqliteTables(path)).and.deep.equal(['a', 'b']);
+  });
+
+  it('returns names as SQLite does: a leading byte-order mark kept, bytes that are not UTF-8 replaced', () => {
+    for (const encoding of ['UTF-8', 'UTF-16le', 'UTF-16be']) {
+      const path = made(
+        `bom-${encoding}.sqlite3`,
+        `PRAGMA encoding = '${encoding}'`,
+        1,
+        () => 'CREATE TABLE "\uFEFFx" (a); CREATE TABLE y (a)',
+      );
+      expect(schemaTableNames(path), encoding).to.deep.equal(sqliteTables(path)).and.deep.equal(['\uFEFFx', 'y']);
+    }
+    const path = made('bytes.sqlite3', '', 1, () => 'CREATE TABLE a (x); CREATE TABLE b (x)');
+    const db = new Database(path);
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    // The name, its table's name and its SQL alike, as SQLite requires of a schema row.
+    const sql = `${Buffer.from('CREATE TABLE "b').toString('hex')}ff${Buffer.from('" (x)').toString('hex')}`;
+    db.exec(
+      `UPDATE sqlite_schema SET name = CAST(x'62ff' AS TEXT), tbl_name = CAST(x'62ff' AS TEXT), sql = CAST(x'${sql}' AS TEXT) WHERE name = 'b'`,
+    );
+    db.close();
+    expect(schemaTableNames(path)).to.deep.equal(sqliteTables(path)).and.deep.equal(['a', 'b\uFFFD']);
+  });
+
+  it("reads a schema row of any rowid (a negative one is nine bytes) in SQLite's order", () => {
+    const path = made('file.sqlite3', '', 1, () => 'CREATE TABLE a (x); CREATE TABLE b (x)');
+    const db = new Database(path);
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.exec("UPDATE sqlite_schema SET rowid = -5 WHERE name = 'b'");
+    db.close();
+    expect(schemaTableNames(path)).to.deep.equal(sqliteTables(path)).and.deep.equal(['b', 'a']);
+  });
+
+  it('counts pages as SQLite does: a last page cut short is read, a file shorter than its header says is damage', () => {
+    const short = made(
+      'short.sqlite3',
+      'PRAGMA page_size = 512',
+      1,
+      () => `CREATE TABLE a (x); CREATE TABLE b (x DEFAULT '${'q'.repeat(3000)}')`,
+    );
+    const image = readFileSync(short);
+    let end = image.length;
+    while (end > 0 && image[end - 1] === 0) end -= 1;
+    expect(end).to.be.below(image.length);
+    truncateSync(short, end);
+    expect(schemaTableNames(short)).to.deep.equal(sqliteTables(short)).and.deep.equal(['a', 'b']);
+    const cut = made(
+      'cut.sqlite3',
+      'PRAGMA page_size = 512',
+      1,
+      () => 'CREATE TABLE a (x); INSERT INTO a VALUES (randomblob(20000))',
+    );
+    truncateSync(cut, 512 * 4);
+    expect(() => sqliteTables(cut)).to.throw(/malformed/);
+    expect(schemaTableNames(cut)).to.equal(undefined);
+  });
+
+  it('sees a b-tree deeper than SQLite reads as damage, not a stack overflow', () => {
+    const base = made('base.sqlite3', 'PRAGMA page_size = 512', 1, () => 'CREATE TABLE a (x)');
+    const header = readFileSync(base).subarray(0, 100);
+    // 9,000 interior pages without cells, each the right-most child of the one before, then a leaf.
+    const pages = 9000;
+    const image = Buffer.alloc(512 * pages);
+    header.copy(image, 0);
+    image.writeUInt32BE(pages, 28);
+    for (let page = 1; page < pages; page += 1) {
+      const at = (page - 1) * 512 + (page === 1 ? 100 : 0);
+      image[at] = 0x05;
+      image.writeUInt16BE(512, at + 5);
+      image.writeUInt32BE(page + 1, at + 8);
+    }
+    image[(pages - 1) * 512] = 0x0d;
+    const path = join(dir, 'deep.sqlite3');
+    writeFileSync(path, image);
+    expect(() => sqliteTables(path)).to.throw(/malformed/);
+    expect(schemaTableNames(path)).to.equal(undefined);
+  });
+
+  it('holds at most a page and a name: a row claiming 650 MB over 9,990 overflow pages is damage at once', () => {
+    const base = made('base.sqlite3', 'PRAGMA page_size = 65536', 1, () => 'CREATE TABLE a (x)');
+    const usable = 65536;
+    const least = Math.floor(((usable - 12) * 32) / 255) - 23;
+    const chain = 9990;
+    const claimed = least + chain * (usable - 4);
+    const varint = (value: number) => {
+      const out: number[] = [];
+      do {
+        out.unshift(value & 0x7f);
+        value = Math.floor(value / 128);
+      } while (value > 0);
+      return Buffer.from(out.map((byte, i) => (i < out.length - 1 ? byte | 0x80 : byte)));
+    };
+    // Page 1: one leaf cell whose payload (zeros: no record) claims the chain; every overflow page points
+    // at the next. Sparse: the file takes a few pages of disk.
+    const page = Buffer.alloc(usable);
+    readFileSync(base).copy(page, 0, 0, 100);
+    page.writeUInt32BE(0, 28);
+    page[100] = 0x0d;
+    page.writeUInt16BE(1, 103);
+    page.writeUInt16BE(1000, 105);
+    page.writeUInt16BE(1000, 108);
+    const cell = Buffer.concat([varint(claimed), varint(1)]);
+    cell.copy(page, 1000);
+    page.writeUInt32BE(2, 1000 + cell.length + least);
+    const path = join(dir, 'claims.sqlite3');
+    const fd = openSync(path, 'w');
+    try {
+      writeSync(fd, page, 0, usable, 0);
+      const next = Buffer.alloc(4);
+      for (let number = 2; number < chain + 2; number += 1) {
+        next.writeUInt32BE(number + 1, 0);
+        writeSync(fd, next, 0, 4, (number - 1) * usable);
+      }
+      writeSync(fd, Buffer.alloc(1), 0, 1, usable * (chain + 2) - 1);
+    } finally {
+      closeSync(fd);
+    }
+    const peak = process.resourceUsage().maxRSS;
+    expect(schemaTableNames(path)).to.equal(undefined);
+    // Reading the claimed payload whole took 1.3 GB at its peak; a row's type and name take a page.
+    expect(process.resourceUsage().maxRSS - peak).to.be.below(256 * 1024);
   });
 
   it('says the pages do not read as a schema (undefined) for damage, and never throws or loops', () => {

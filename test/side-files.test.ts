@@ -162,6 +162,26 @@ describe('SQLite side files: only the database’s own are applied or deleted', 
     expect(state(dir)).to.deep.equal(before);
   });
 
+  it('reads the schema as SQLite would when a killed writer left a hot journal mid-change, naming the journal', () => {
+    SqliteMemoryStore.open(path).close();
+    const db = new Database(path);
+    db.pragma('journal_mode = DELETE');
+    db.close();
+    // A rollback-mode writer drops one of the store's tables, spills its pages into the file, and is killed.
+    killedWriter(
+      path,
+      "db.pragma('cache_size = 1'); db.exec('PRAGMA foreign_keys = OFF; BEGIN; DROP TABLE payloads; CREATE TABLE filler (x)'); const put = db.prepare('INSERT INTO filler VALUES (randomblob(4000))'); for (let i = 0; i < 200; i += 1) put.run()",
+    );
+    expect(existsSync(`${path}-journal`)).to.equal(true);
+    const before = state(dir);
+    const error = openError(path);
+    // Not "lacks its tables": the file's own pages lack one, but its journal would restore it, so the
+    // journal is what decides (and this one cannot be proven the file's own).
+    expect(error.code, error.message).to.equal(SqliteErrorCodes.FOREIGN_SIDE_FILE);
+    expect(error.message).to.contain(`${path}-journal`);
+    expect(state(dir)).to.deep.equal(before);
+  });
+
   for (const [what, script] of [
     [
       'a schema change (page 1 in the log)',

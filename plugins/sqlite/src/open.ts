@@ -322,8 +322,10 @@ function assertOwnTables(path: string, schema: StoreSchema, found: Found): void 
     tables !== undefined && schema.tables.every((table) => tables.includes(table));
   // Read from the schema's pages alone: a store of any size costs a few pages here, not an image of it.
   let tables: readonly string[] | undefined = schemaTableNames(path);
-  // What is not in the file yet may be in its log (a store just created, not yet checkpointed).
-  if (!complete(tables) && existsSync(`${path}-wal`)) tables = readSchema(path, true, schema).tables;
+  // What is not in the file yet may be in its log (a store just created, not yet checkpointed), and a hot
+  // rollback journal may hold what a crashed writer had half written: read as SQLite would, in a copy.
+  if (!complete(tables) && (existsSync(`${path}-wal`) || existsSync(`${path}-journal`)))
+    tables = readSchema(path, true, schema).tables;
   if (complete(tables)) return;
   throw SqliteErrors.error('NOT_MIRA.markedWithoutTables', {
     path,
