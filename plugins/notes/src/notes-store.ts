@@ -96,7 +96,7 @@ export class SqliteNotesStore implements NotesStore {
     this.keyGuard = keyGuard;
     this.#q = new Statements(rows.db, SQL, PLUCKED);
     this.#search = new NoteSearch(rows, vectors);
-    this.#browser = new NoteBrowser(rows, (viewer) => this.labels(viewer));
+    this.#browser = new NoteBrowser(rows);
     this.#duplicates = new NoteDuplicates(rows);
     this.#transfer = new NoteTransfer(rows, vectors);
   }

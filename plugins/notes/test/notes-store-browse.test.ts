@@ -139,6 +139,36 @@ describe('SqliteNotesStore.browse: a page at a time, filtered, sorted and counte
     expect(counted).to.be.at.most(40);
   });
 
+  it("counts each label's notes and the unlabeled ones among what the viewer sees, and nothing else", () => {
+    store.importNotes(
+      exportOf('default', [
+        { content: 'two labels', labels: ['kitchen', 'daily'] },
+        { content: 'one label', labels: ['kitchen'] },
+        'no label',
+        { content: 'keyed, labelled', labels: ['kitchen'], key: 'k' },
+        { content: 'keyed, unlabelled', key: 'k' },
+        { content: 'another key', labels: ['daily'], key: 'other' },
+      ]),
+    );
+    store.importNotes(exportOf('elsewhere', [{ content: 'out of view', labels: ['kitchen'] }, 'out of view too']));
+    const counts = (viewer: { scopes: string[]; key: string | null; operator: boolean }) => {
+      const { total, labels } = store.browse(viewer).counts!;
+      return { total, labels: Object.fromEntries(labels.map((l) => [l.label, l.count])) };
+    };
+    expect(counts({ scopes: ['default'], key: null, operator: false })).to.deep.equal({
+      total: 3,
+      labels: { kitchen: 2, daily: 1, unlabeled: 1 },
+    });
+    expect(counts({ scopes: ['default'], key: 'k', operator: false })).to.deep.equal({
+      total: 5,
+      labels: { kitchen: 3, daily: 1, unlabeled: 2 },
+    });
+    expect(counts({ scopes: ['default'], key: null, operator: true })).to.deep.equal({
+      total: 6,
+      labels: { kitchen: 3, daily: 2, unlabeled: 2 },
+    });
+  });
+
   it('shows the global notes over a scope, and a model viewer keyed notes only with their key', () => {
     store.importNotes(exportOf('global', ['A shared note']));
     store.importNotes(exportOf('default', ['A local note', { content: 'A keyed note', key: 'k' }]));
