@@ -7,6 +7,7 @@ import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { PostgresMemoryStore, describeUrl, fleetError } from '@mira/plugin-memory/postgres';
 import { describeMemoryStoreContract, objectFile, pngBytes, rejection } from './conformance/memory-store-contract.js';
 import { createTestDatabase, postgresUnavailable, superuser } from './helpers/postgres.js';
+import { adaPrefersTea } from './helpers/admissions.js';
 
 const unavailable = postgresUnavailable();
 
@@ -632,14 +633,7 @@ if (!unavailable) {
         ]);
         expect((await a.getEntity(ada.id))!.canonicalName).to.equal('Ada');
         const outcome = await b.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
-          create: {
-            kind: 'preference',
-            summary: 'Ada prefers tea',
-            predicate: 'prefers',
-            value: 'tea',
-            sourceKind: 'operator_statement',
-            links: [{ entityId: ada.id, role: 'subject' }],
-          },
+          create: adaPrefersTea(ada.id),
         }));
         expect('created' in outcome && outcome.created).to.deep.equal(await a.getMemory(1));
       } finally {

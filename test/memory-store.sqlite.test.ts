@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { ManualClock } from '@mira/core';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { describeMemoryStoreContract, objectFile, rejection } from './conformance/memory-store-contract.js';
+import { adaPrefersTea } from './helpers/admissions.js';
 
 describeMemoryStoreContract('SqliteMemoryStore on a real file', async (clock) => {
   const dir = mkdtempSync(join(tmpdir(), 'mira-store-'));
@@ -103,14 +104,7 @@ describe('SqliteMemoryStore beside other connections', function () {
       // A write needs the lock, and says so when it cannot have it.
       const error = await rejection(
         store.admitToSlot(slot, () => ({
-          create: {
-            kind: 'preference',
-            summary: 'Ada prefers tea',
-            predicate: 'prefers',
-            value: 'tea',
-            sourceKind: 'operator_statement',
-            links: [{ entityId: ada.id, role: 'subject' }],
-          },
+          create: adaPrefersTea(ada.id),
         })),
       );
       expect(error.code).to.equal('MIRA_ERR_MEMORY_BACKEND');
@@ -139,14 +133,7 @@ describe('SqliteMemoryStore beside other connections', function () {
         }
         if (existing.some((m) => m.value !== 'tea')) return { answer: 'conflict' };
         return {
-          create: {
-            kind: 'preference',
-            summary: 'Ada prefers tea',
-            predicate: 'prefers',
-            value: 'tea',
-            sourceKind: 'operator_statement',
-            links: [{ entityId: ada.id, role: 'subject' }],
-          },
+          create: adaPrefersTea(ada.id),
         };
       });
       expect(outcome).to.deep.equal({ answer: 'conflict' });

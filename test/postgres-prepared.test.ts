@@ -3,6 +3,7 @@ import { PostgresMemoryStore } from '@mira/plugin-memory/postgres';
 import { recallMemoryTool } from '@mira/plugin-memory-tools';
 import { startPgWireProxy, type PgWireProxy, type WireMessage } from './helpers/pg-wire-proxy.js';
 import { createTestDatabase, postgresUnavailable, type TestDatabase } from './helpers/postgres.js';
+import { adaPrefersTea } from './helpers/admissions.js';
 
 // What the fleet store sends on the wire, read by a proxy in front of the real server: a read sent as a
 // named statement is parsed (and planned) by PostgreSQL once per connection; an unnamed one on every call.
@@ -124,14 +125,7 @@ if (unavailable) {
           `mira-slot\u0001ward-7\u0001${ada.id}\u0001subject\u0001prefers`,
         ]);
         const admitting = store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
-          create: {
-            kind: 'preference',
-            summary: 'Ada prefers tea',
-            predicate: 'prefers',
-            value: 'tea',
-            sourceKind: 'operator_statement',
-            links: [{ entityId: ada.id, role: 'subject' }],
-          },
+          create: adaPrefersTea(ada.id),
         }));
         const outcome = admitting.then(
           () => 'answered',

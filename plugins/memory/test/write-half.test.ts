@@ -20,6 +20,7 @@ import {
   SLOT_MEMORIES,
   inFunction,
 } from '../src/postgres/write-half.js';
+import { adaPrefersTea } from '../../../test/helpers/admissions.js';
 
 describe("admission's write half on PostgreSQL: one source", () => {
   it('renames each parameter, $10 as itself and not as $1 followed by 0', () => {
@@ -107,26 +108,29 @@ describe("admission's write half on a PostgreSQL server", function () {
     };
   }
 
-  /** Admits "Ada prefers tea" into a new entity Ada: what the admission created, and memory 1 as read back. */
-  async function admitTea(store: PostgresMemoryStore) {
-    const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
-    const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
-      create: {
-        kind: 'preference',
-        summary: 'Ada prefers tea',
-        predicate: 'prefers',
-        value: 'tea',
-        sourceKind: 'operator_statement',
-        links: [{ entityId: ada.id, role: 'subject' }],
-      },
-    }));
-    return { created: 'created' in outcome && outcome.created, stored: await store.getMemory(1) };
-  }
-
-  it('replaces an earlier version of the admission function at a writable open, never at a read-only one', async () => {
+  /** Runs `test` on a new database with a handle on its `mira_admit`; both ended after, whatever happens. */
+  async function withFunction(test: (db: TestDatabase, fn: Awaited<ReturnType<typeof functionOf>>) => Promise<void>) {
     const db = await createTestDatabase();
     const fn = await functionOf(db);
     try {
+      await test(db, fn);
+    } finally {
+      await fn.end();
+      await db.drop();
+    }
+  }
+
+  /** Admits "Ada prefers tea" into a new entity Ada; the memory it says it created is memory 1 as read back. */
+  async function expectAdmitsTea(store: PostgresMemoryStore) {
+    const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+    const outcome = await store.admitToSlot({ entityId: ada.id, role: 'subject', predicate: 'prefers' }, () => ({
+      create: adaPrefersTea(ada.id),
+    }));
+    expect('created' in outcome && outcome.created).to.deep.equal(await store.getMemory(1));
+  }
+
+  it('replaces an earlier version of the admission function at a writable open, never at a read-only one', () =>
+    withFunction(async (db, fn) => {
       await (await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' })).close();
       expect(await fn.bodies()).to.deep.equal([ADMIT_BODY]);
       const earlier = await fn.install(1);
@@ -138,46 +142,32 @@ describe("admission's write half on a PostgreSQL server", function () {
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
       try {
         expect(await fn.bodies()).to.deep.equal([ADMIT_BODY]);
-        const { created, stored } = await admitTea(store);
-        expect(created).to.deep.equal(stored);
+        await expectAdmitsTea(store);
       } finally {
         await store.close();
       }
-    } finally {
-      await fn.end();
-      await db.drop();
-    }
-  });
+    }));
 
-  it('leaves a later version in place: robots of two builds do not take turns replacing it', async () => {
-    const db = await createTestDatabase();
-    const fn = await functionOf(db);
-    try {
+  it('leaves a later version in place: robots of two builds do not take turns replacing it', () =>
+    withFunction(async (db, fn) => {
       await (await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' })).close();
       const later = await fn.install(ADMIT_VERSION + 1);
       const store = await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' });
       try {
         expect(await fn.bodies()).to.deep.equal([later]);
-        const { created, stored } = await admitTea(store);
-        expect(created).to.deep.equal(stored);
+        await expectAdmitsTea(store);
       } finally {
         await store.close();
       }
-    } finally {
-      await fn.end();
-      await db.drop();
-    }
-  });
+    }));
 
-  it('opens as a role that may not replace an earlier version, saying so, and admits through the installed one', async () => {
-    const db = await createTestDatabase();
-    const fn = await functionOf(db);
-    const robot = 'mira_test_robot';
-    superuser(
-      `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${robot}') THEN CREATE ROLE ${robot} LOGIN; END IF; END $$;`,
-    );
-    superuser(`ALTER ROLE ${robot} WITH LOGIN PASSWORD 'robot-test-only'`);
-    try {
+  it('opens as a role that may not replace an earlier version, saying so, and admits through the installed one', () =>
+    withFunction(async (db, fn) => {
+      const robot = 'mira_test_robot';
+      superuser(
+        `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${robot}') THEN CREATE ROLE ${robot} LOGIN; END IF; END $$;`,
+      );
+      superuser(`ALTER ROLE ${robot} WITH LOGIN PASSWORD 'robot-test-only'`);
       await (await PostgresMemoryStore.open({ url: db.url, space: 'ward-3' })).close();
       const earlier = await fn.install(1);
       const owner = await db.client();
@@ -193,14 +183,9 @@ describe("admission's write half on a PostgreSQL server", function () {
         expect(lines).to.have.length(1);
         expect(lines[0]).to.match(/mira_admit is of an earlier version and this role may not replace it/);
         expect(lines[0]).to.match(/start one robot as the role that owns the function/);
-        const { created, stored } = await admitTea(store);
-        expect(created).to.deep.equal(stored);
+        await expectAdmitsTea(store);
       } finally {
         await store.close();
       }
-    } finally {
-      await fn.end();
-      await db.drop();
-    }
-  });
+    }));
 });
