@@ -63,31 +63,33 @@ describe('mira CLI', function () {
         writeFileSync(join(dir, 'profile.toml'), `[profile]\nname = "Mira"\nplugins = ["${plugin}"]\n`);
         return runMira(['check', '--profile', dir], '', { cwd: dir });
       };
-      const ts = await check('./plugin.ts');
-      expect(ts.code).to.equal(1);
-      expect(ts.stderr).to.contain('MIRA_ERR_PLUGIN_LOAD_FAILED');
-      expect(ts.stderr).to.contain(
+      /** `mira check` refuses the plugin (exit 1), its output holding each of `parts`. */
+      const refused = async (plugin: string, ...parts: string[]) => {
+        const { code, stderr } = await check(plugin);
+        expect(code, stderr).to.equal(1);
+        for (const part of parts) expect(stderr).to.contain(part);
+      };
+      await refused(
+        './plugin.ts',
+        'MIRA_ERR_PLUGIN_LOAD_FAILED',
         '; Mira runs JavaScript: build the plugin (tsc) and name the built .js file, or its package',
       );
-      const core = await check('./needs-core.mjs');
-      expect(core.code).to.equal(1);
-      expect(core.stderr).to.contain('MIRA_ERR_PLUGIN_LOAD_FAILED');
-      expect(core.stderr).to.contain(
+      await refused(
+        './needs-core.mjs',
+        'MIRA_ERR_PLUGIN_LOAD_FAILED',
         '; the plugin imports @mira/core, which is not installed where it lives: run npm install <path to Mira>/core there',
       );
       // A package it imports is not installed: install it; a file it imports is not there: build or fix the path.
       writeFileSync(join(dir, 'needs-package.mjs'), 'import "left-pad-not-installed";\nexport default {};\n');
       writeFileSync(join(dir, 'needs-file.mjs'), 'import "./dist/helpers.js";\nexport default {};\n');
-      const missingPackage = await check('./needs-package.mjs');
-      expect(missingPackage.code).to.equal(1);
-      expect(missingPackage.stderr).to.contain("Cannot find package 'left-pad-not-installed'");
-      expect(missingPackage.stderr).to.contain(
+      await refused(
+        './needs-package.mjs',
+        "Cannot find package 'left-pad-not-installed'",
         "what to do: install the package the message says cannot be found: npm install <name> in the plugin's directory",
       );
-      const missingFile = await check('./needs-file.mjs');
-      expect(missingFile.code).to.equal(1);
-      expect(missingFile.stderr).to.contain('helpers.js');
-      expect(missingFile.stderr).to.contain(
+      await refused(
+        './needs-file.mjs',
+        'helpers.js',
         'what to do: a file the plugin imports is not there: build the plugin (npm run build) if it is a built file, or fix the import path the message names',
       );
     } finally {
