@@ -328,7 +328,8 @@ export class SqliteNotesStore implements NotesStore {
    * every label with its count, `unlabeled` included, most common first.
    */
   labelCounts(viewer: Viewer): { total: number; labels: LabelCount[] } {
-    return this.#duplicates.labelCounts(viewer, this.count(viewer), this.labels(viewer));
+    const { total, labels } = this.#browser.scopeCounts(viewer);
+    return { total, labels: [...labels] };
   }
 
   /** Combines two near-identical notes: `keep` gains `drop`'s labels, `drop` is deleted. */

@@ -1,15 +1,7 @@
-import {
-  UNLABELED,
-  type DuplicatePair,
-  type DuplicatesOptions,
-  type LabelCount,
-  type Note,
-  type Viewer,
-} from '../contract.js';
+import type { DuplicatePair, DuplicatesOptions, Note, Viewer } from '../contract.js';
 import { NotesErrors } from '../errors.js';
 import { nearDuplicatePairsInSlices, SCAN_SLICE_MS, scanWork } from '../near-duplicates.js';
 import { MAX_LABELS } from '../text.js';
-import { mostCommonFirst } from './browse.js';
 import type { NoteRow, NoteRows } from './rows.js';
 import { Statements } from './statements.js';
 import { LABEL_OR_UNLABELED, VISIBLE, labelFilter, visibleParams, visibleTo } from './visibility.js';
@@ -104,18 +96,6 @@ export class NoteDuplicates {
       }
     }
     return pairs;
-  }
-
-  /**
-   * What a duplicates scan of the viewer's notes can be narrowed to: how many notes there are (`total`), and
-   * every label with its count (`labels`, of the viewer's notes, most common first), `unlabeled` included.
-   */
-  labelCounts(viewer: Viewer, total: number, labels: readonly LabelCount[]): { total: number; labels: LabelCount[] } {
-    const none = this.#q.get('countWithLabel').get(...visibleParams(viewer), UNLABELED, UNLABELED, UNLABELED) as number;
-    return {
-      total,
-      labels: [...labels, ...(none > 0 ? [{ label: UNLABELED, count: none }] : [])].sort(mostCommonFirst),
-    };
   }
 }
 
