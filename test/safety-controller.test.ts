@@ -881,6 +881,37 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       });
     });
 
+    it('answers motion fenced by a link loss with the link while it is down: a goal and a drive', async () => {
+      const { request, transport, clock, controller } = rig({ drive: { navigationAction: '/nav' } });
+      expect(await request({ type: 'goal' })).to.deep.include({ ok: true });
+      await request({ type: 'navigating', active: true, goal: 'g1' });
+      // Asked after the runtime saw the link fail, before this thread did (its fence is when it noticed).
+      const goalAsked = ++clock.asked;
+      const driveAsked = ++clock.asked;
+      clock.asked += 10;
+      transport.setLink({ up: false, since: clock.wall, why: 'connection lost' });
+      await settle();
+      for (const message of [
+        { type: 'goal' as const, askedAt: goalAsked },
+        { type: 'drive' as const, linear: 0.3, angular: 0, durationS: 5, askedAt: driveAsked },
+      ]) {
+        const refused = await request(message);
+        expect(refused).to.deep.include({ ok: false, reason: 'transport_error' });
+        expect((refused as { error: string }).error).to.match(
+          /the link is down \(connection lost\) .*nothing was sent$/,
+        );
+      }
+      // A console stop fences as well; while the link is down the link is still the answer.
+      const asked = ++clock.asked;
+      controller.consoleSignal({ type: 'stop', at: ++clock.asked });
+      await settle();
+      expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt: asked })).to.deep.include({
+        ok: false,
+        reason: 'transport_error',
+      });
+      expect(transport.speeds()).to.deep.equal([]);
+    });
+
     it('a drive that ran out fences nothing: the next drive asked before its end still runs', async () => {
       const { request, controller, clock, drive } = rig();
       await drive(0.2, 1);

@@ -234,9 +234,15 @@ export class SafetyController {
     return this.#drive.eStopTimeoutMs === 0 || this.#env.now() - this.#eStopHeardAt <= this.#drive.eStopTimeoutMs;
   }
 
-  /** Why motion asked at `askedAt` may not start: a stop came after it was asked. */
+  /**
+   * Why motion asked at `askedAt` may not start: a stop came after it was asked. While the link is down the
+   * answer is the link: a link loss fences too (at the time this thread noticed it, which may be after the
+   * runtime saw it and took the next request), and the link, not that fence, is what the operator must act on.
+   */
   #fenced(askedAt: number, what: 'drive' | 'goal'): { reason: string; error: string } | undefined {
     if (!(askedAt > this.#fence)) {
+      const state = this.#link();
+      if (!state.up) return this.#linkDown(state);
       return {
         reason: 'superseded',
         error: `a stop came ${Math.max(0, Math.round(this.#fence - askedAt))} ms after this ${what} was asked; nothing was sent`,
@@ -265,13 +271,14 @@ export class SafetyController {
       };
     }
     const state = this.#link();
-    if (!state.up) {
-      return {
-        reason: 'transport_error',
-        error: `${this.#transport.name}: the link is down (${state.why ?? 'no answer'}) for ${this.#downFor(state)}; nothing was sent`,
-      };
-    }
-    return undefined;
+    return state.up ? undefined : this.#linkDown(state);
+  }
+
+  #linkDown(state: LinkState): { reason: string; error: string } {
+    return {
+      reason: 'transport_error',
+      error: `${this.#transport.name}: the link is down (${state.why ?? 'no answer'}) for ${this.#downFor(state)}; nothing was sent`,
+    };
   }
 
   /**
