@@ -337,9 +337,13 @@ for (const kind of ['memory', 'notes'] as const) {
       const db = new Database(path);
       db.pragma('application_id = 0');
       // What this build adds at every open (the notes key index, the keyed notes' own full-text index, the
-      // filters' trigram index, the page order indexes) a file from before application IDs never had.
+      // filters' trigram index, the page order indexes, the page's counts and their triggers) a file from
+      // before application IDs never had.
       db.exec('DROP TABLE IF EXISTS key_misses; DROP INDEX IF EXISTS notes_by_key_digest');
       db.exec('DROP TABLE IF EXISTS notes_fts_keyed; DROP TABLE IF EXISTS notes_filter');
+      for (const trigger of ['note_insert', 'note_delete', 'note_move', 'label_insert', 'label_delete', 'label_update'])
+        db.exec(`DROP TRIGGER IF EXISTS note_counts_${trigger}`);
+      db.exec('DROP TABLE IF EXISTS note_counts');
       db.exec('DROP INDEX IF EXISTS notes_by_scope_created; DROP INDEX IF EXISTS notes_by_scope_length');
       db.close();
       const marked = () => {

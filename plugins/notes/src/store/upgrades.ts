@@ -1,6 +1,7 @@
 import { FTS_TOKENIZER } from '../schema.js';
 import { FILTER_DDL, FILTER_INDEX_META, FILTER_INDEX_VERSION, FILTER_TABLE } from './filter-index.js';
 import { KEYED_FTS, type NoteRows } from './rows.js';
+import { COUNTS_DDL, COUNTS_DROP, COUNTS_FILL, COUNTS_META, COUNTS_TABLE, COUNTS_VERSION } from './scope-counts.js';
 import { toFloats, type NoteVectors } from './vectors.js';
 
 /**
@@ -43,6 +44,7 @@ export function upgrade(rows: NoteRows, vectors: NoteVectors): void {
   upgradeVectors(rows, vectors);
   upgradeTextIndex(rows);
   upgradeFilterIndex(rows);
+  upgradeScopeCounts(rows);
   rows.db.exec(KEY_INDEX_DDL);
   rows.db.exec(ORDER_INDEXES_DDL);
 }
@@ -116,6 +118,30 @@ function upgradeFilterIndex(rows: NoteRows): void {
       rows.indexFilterText(row.id, row.content, JSON.parse(row.labels) as string[], row.private_key);
     }
     rows.setMeta(FILTER_INDEX_META, FILTER_INDEX_VERSION);
+  }).immediate();
+}
+
+/** Whether the file keeps the Mind view's counts, as today (see scope-counts.ts). */
+export function scopeCountsCurrent(rows: NoteRows): boolean {
+  const table = rows.db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck().get(COUNTS_TABLE);
+  return table !== undefined && rows.meta(COUNTS_META) === COUNTS_VERSION;
+}
+
+/**
+ * Makes the Mind view's counts of a file without them (or with counts kept otherwise), once: the table,
+ * its triggers, and the counts of the notes as they are, in one transaction. Optional like the filter's
+ * index: a read-only open of a file without them counts by passing over the notes.
+ */
+function upgradeScopeCounts(rows: NoteRows): void {
+  if (scopeCountsCurrent(rows)) return;
+  const { db } = rows;
+  db.transaction(() => {
+    // Checked again under the write lock: another process opening the file at the same time made them.
+    if (scopeCountsCurrent(rows)) return;
+    db.exec(COUNTS_DROP);
+    db.exec(COUNTS_DDL);
+    db.exec(COUNTS_FILL);
+    rows.setMeta(COUNTS_META, COUNTS_VERSION);
   }).immediate();
 }
 

@@ -1,0 +1,127 @@
+/**
+ * The Mind view's counts kept as notes change: per scope and key, how many notes there are, how many have
+ * no label, and how many have each label, in one small table that triggers keep in step with every write
+ * (this process's, another process's, an import's, a scope move). A page's counts then read a few rows
+ * for the viewer's scopes and key instead of passing over every note in view, so the first page costs
+ * the same at 1,000 notes and at 100,000.
+ *
+ * Made at a writable open (see upgrades.ts) from the notes as they are; a file opened read-only without it
+ * is counted by passing over its notes, as before.
+ *
+ * Deletions: a note's labels go before the note (store/rows.ts), or after it by the foreign key's cascade,
+ * which SQLite runs once the note's row is gone. So a label's row counts down only while its note is
+ * there, and the note's own trigger runs BEFORE its row goes, counting down the labels it still has.
+ */
+
+/** The table. */
+export const COUNTS_TABLE = 'note_counts';
+/** What a row counts (`what`): every note, the notes without a label, the notes with `label`. */
+export const COUNT_ALL = 0;
+export const COUNT_UNLABELED = 1;
+export const COUNT_LABEL = 2;
+/** How the counts are kept; a file whose counts were kept otherwise (or has none) gets them rebuilt at open. */
+export const COUNTS_VERSION = 'scope-key-label-1';
+/** The `meta` key that holds {@link COUNTS_VERSION}. */
+export const COUNTS_META = 'scope_counts';
+
+/** A note's key as the table keeps it: '' for a note without one (a key's digest is never empty). */
+const KEY = (row: 'new' | 'old' | 'n') => `coalesce(${row}.key_digest, '')`;
+/** Adds `rows` (a SELECT or VALUES of scope, key, what, label, change) to the counts. */
+const add = (rows: string) =>
+  `INSERT INTO ${COUNTS_TABLE} (scope, key_digest, what, label, n) ${rows}
+   ON CONFLICT (scope, key_digest, what, label) DO UPDATE SET n = n + excluded.n;`;
+/** The note's label changes (`change` per label) for a note `row` (new or old), its labels as they are now. */
+const labelsOf = (row: 'new' | 'old', change: number) =>
+  add(
+    `SELECT ${row}.scope, ${KEY(row)}, ${COUNT_LABEL}, l.label, ${change} FROM note_labels l WHERE l.note_id = ${row}.id`,
+  );
+/** The unlabeled count's change for a note `row` that has no label now. */
+const ifUnlabeled = (row: 'new' | 'old', change: number) =>
+  add(`SELECT ${row}.scope, ${KEY(row)}, ${COUNT_UNLABELED}, '', ${change}
+       WHERE NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = ${row}.id)`);
+/**
+ * A label row's changes (`change`) while its note is there: the label's count, and the unlabeled count (the
+ * other way) when `unlabeled` holds.
+ */
+const labelRow = (row: 'new' | 'old', change: number, unlabeled: string) =>
+  add(`SELECT n.scope, ${KEY('n')}, ${COUNT_LABEL}, ${row}.label, ${change} FROM notes n WHERE n.id = ${row}.note_id`) +
+  add(`SELECT n.scope, ${KEY('n')}, ${COUNT_UNLABELED}, '', ${-change} FROM notes n
+       WHERE n.id = ${row}.note_id AND ${unlabeled}`);
+/** Whether the note of label row `row` has exactly `count` labels now. */
+const labelsNow = (row: 'new' | 'old', count: number) =>
+  `(SELECT count(*) FROM note_labels l WHERE l.note_id = ${row}.note_id) = ${count}`;
+
+/** The table and its triggers. */
+export const COUNTS_DDL = `
+CREATE TABLE ${COUNTS_TABLE} (
+  scope      TEXT    NOT NULL,
+  key_digest TEXT    NOT NULL,
+  what       INTEGER NOT NULL,
+  label      TEXT    NOT NULL,
+  n          INTEGER NOT NULL,
+  PRIMARY KEY (scope, key_digest, what, label)
+) WITHOUT ROWID;
+CREATE TRIGGER note_counts_note_insert AFTER INSERT ON notes BEGIN
+  ${add(`VALUES (new.scope, ${KEY('new')}, ${COUNT_ALL}, '', 1)`)}
+  ${ifUnlabeled('new', 1)}
+END;
+CREATE TRIGGER note_counts_note_delete BEFORE DELETE ON notes BEGIN
+  ${add(`VALUES (old.scope, ${KEY('old')}, ${COUNT_ALL}, '', -1)`)}
+  ${ifUnlabeled('old', -1)}
+  ${labelsOf('old', -1)}
+END;
+CREATE TRIGGER note_counts_note_move AFTER UPDATE OF scope, key_digest ON notes
+WHEN old.scope IS NOT new.scope OR old.key_digest IS NOT new.key_digest BEGIN
+  ${add(`VALUES (old.scope, ${KEY('old')}, ${COUNT_ALL}, '', -1), (new.scope, ${KEY('new')}, ${COUNT_ALL}, '', 1)`)}
+  ${ifUnlabeled('old', -1)}
+  ${ifUnlabeled('new', 1)}
+  ${labelsOf('old', -1)}
+  ${labelsOf('new', 1)}
+END;
+CREATE TRIGGER note_counts_label_insert AFTER INSERT ON note_labels BEGIN
+  ${labelRow('new', 1, labelsNow('new', 1))}
+END;
+CREATE TRIGGER note_counts_label_delete AFTER DELETE ON note_labels BEGIN
+  ${labelRow('old', -1, labelsNow('old', 0))}
+END;
+CREATE TRIGGER note_counts_label_update AFTER UPDATE OF note_id, label ON note_labels BEGIN
+  ${labelRow('old', -1, labelsNow('old', 0))}
+  ${labelRow('new', 1, `old.note_id <> new.note_id AND ${labelsNow('new', 1)}`)}
+END;
+`;
+
+/** The triggers' names, dropped with the table when the counts are rebuilt. */
+const TRIGGERS = [
+  'note_counts_note_insert',
+  'note_counts_note_delete',
+  'note_counts_note_move',
+  'note_counts_label_insert',
+  'note_counts_label_delete',
+  'note_counts_label_update',
+];
+
+/** Drops the table and its triggers (before a rebuild). */
+export const COUNTS_DROP = [
+  ...TRIGGERS.map((name) => `DROP TRIGGER IF EXISTS ${name};`),
+  `DROP TABLE IF EXISTS ${COUNTS_TABLE};`,
+].join('\n');
+
+/** Fills the table from the notes as they are (after {@link COUNTS_DDL}). */
+export const COUNTS_FILL = `
+INSERT INTO ${COUNTS_TABLE} (scope, key_digest, what, label, n)
+  SELECT scope, ${KEY('n')}, ${COUNT_ALL}, '', count(*) FROM notes n GROUP BY 1, 2;
+INSERT INTO ${COUNTS_TABLE} (scope, key_digest, what, label, n)
+  SELECT scope, ${KEY('n')}, ${COUNT_UNLABELED}, '', count(*) FROM notes n
+  WHERE NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id) GROUP BY 1, 2;
+INSERT INTO ${COUNTS_TABLE} (scope, key_digest, what, label, n)
+  SELECT n.scope, ${KEY('n')}, ${COUNT_LABEL}, l.label, count(*) FROM note_labels l JOIN notes n ON n.id = l.note_id
+  GROUP BY 1, 2, 4;
+`;
+
+/**
+ * A viewer's counts from the table: parameters as {@link VISIBLE}'s (scopes as JSON, 1 when keys are
+ * ignored (operator), the key's digest). Rows (what, label, n) with n above zero; every note's row always.
+ */
+export const COUNTS_FOR_VIEWER = `SELECT what, label, sum(n) AS n FROM ${COUNTS_TABLE}
+  WHERE scope IN (SELECT value FROM json_each(?)) AND (? OR key_digest = '' OR key_digest = ?)
+  GROUP BY what, label`;

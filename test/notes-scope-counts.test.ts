@@ -1,0 +1,227 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { SqliteNotesStore, type LabelCount, type Viewer } from '@mira/plugin-notes';
+
+/**
+ * The Mind view's counts, kept by triggers in the notes file (plugins/notes/src/store/scope-counts.ts),
+ * against counts taken here from the notes themselves: after every kind of write the store makes, and
+ * writes by another connection to the same file (a cascade delete, a scope move, labels changed in place).
+ */
+
+type Counts = { total: number; labels: LabelCount[] };
+
+const viewers: Viewer[] = [
+  { scopes: ['default'], key: null, operator: true },
+  { scopes: ['default', 'work', 'global', 'attic'], key: null, operator: true },
+  { scopes: ['default'], key: null, operator: false },
+  { scopes: ['default', 'global'], key: 'k1', operator: false },
+  { scopes: ['work'], key: 'k2', operator: false },
+];
+
+/** The counts a viewer should see, from the notes and labels as the file holds them. */
+function expected(db: Database.Database, viewer: Viewer): Counts {
+  const notes = (
+    db.prepare('SELECT id, scope, private_key FROM notes').all() as Array<{
+      id: number;
+      scope: string;
+      private_key: string | null;
+    }>
+  ).filter(
+    (n) =>
+      viewer.scopes.includes(n.scope) && (viewer.operator || n.private_key === null || n.private_key === viewer.key),
+  );
+  const byLabel = new Map<string, number>();
+  const labelsOf = db.prepare('SELECT label FROM note_labels WHERE note_id = ?').pluck();
+  let unlabeled = 0;
+  for (const note of notes) {
+    const labels = labelsOf.all(note.id) as string[];
+    if (labels.length === 0) unlabeled += 1;
+    for (const label of labels) byLabel.set(label, (byLabel.get(label) ?? 0) + 1);
+  }
+  const labels = [...byLabel].map(([label, count]) => ({ label, count }));
+  if (unlabeled > 0) labels.push({ label: 'unlabeled', count: unlabeled });
+  labels.sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  return { total: notes.length, labels };
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('notes: the counts the file keeps for the Mind view', () => {
+  let dir: string;
+  let path: string;
+  const open = (readOnly = false) => SqliteNotesStore.open(path, { log: () => {}, readOnly });
+  const rows = (db: Database.Database) =>
+    db.prepare('SELECT scope, key_digest, what, label, n FROM note_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4').all();
+  const expectCounts = (store: SqliteNotesStore, db: Database.Database, when: string) => {
+    for (const viewer of viewers) {
+      const want = expected(db, viewer);
+      if (JSON.stringify(store.labelCounts(viewer)) !== JSON.stringify(want))
+        console.log(
+          JSON.stringify(store.labelCounts(viewer)),
+          JSON.stringify(want),
+          JSON.stringify(rows(db)),
+          JSON.stringify(db.prepare('select * from notes n left join note_labels l on l.note_id = n.id').raw().all()),
+        );
+      expect(store.labelCounts(viewer), `${when}: ${JSON.stringify(viewer)}`).to.deep.equal(want);
+      expect(store.browse(viewer, { limit: 1 }).counts, `${when}: page of ${JSON.stringify(viewer)}`).to.deep.include({
+        total: want.total,
+        labels: want.labels.slice(0, 10),
+      });
+    }
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mira-notes-counts-'));
+    path = join(dir, 'notes.sqlite3');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('match the notes after saves, edits, deletions, combines and an import, and writes by another connection', async () => {
+    const store = open();
+    const other = new Database(path);
+    other.pragma('foreign_keys = ON');
+    other.pragma('busy_timeout = 5000');
+    const random = rng(7);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const scopes = ['default', 'work', 'global'];
+    const labelSets = [null, 'a', 'b', 'a, b', 'c, a', 'unlabeled'];
+    const keys = [null, null, 'k1', 'k2'];
+    const ids = () => other.prepare('SELECT id FROM notes').pluck().all() as number[];
+    const everything: Viewer = { scopes: [...scopes, 'attic'], key: null, operator: true };
+    try {
+      await store.save('default', 'keyed one', 'a', 'k1');
+      await store.save('work', 'keyed two', null, 'k2');
+      const digests = new Map(
+        other.prepare('SELECT private_key, key_digest FROM notes').raw().all() as Array<[string, string]>,
+      );
+      for (let step = 0; step < 240; step += 1) {
+        const roll = random();
+        const existing = ids();
+        if (existing.length < 5 || roll < 0.35) {
+          await store.save(pick(scopes), `note ${step} ${pick(['tea', 'dock', 'keys'])}`, pick(labelSets), pick(keys));
+        } else if (roll < 0.5) {
+          await store.update(pick(existing), everything, undefined, `edited ${step}`, pick(labelSets));
+        } else if (roll < 0.58) {
+          store.delete(pick(existing), everything, undefined);
+        } else if (roll < 0.66) {
+          // Another connection deletes a note and lets the foreign key remove its labels.
+          other.prepare('DELETE FROM notes WHERE id = ?').run(pick(existing));
+        } else if (roll < 0.74) {
+          // Moves a note to another scope, or makes it keyed or plain, in place.
+          const id = pick(existing);
+          if (random() < 0.5) other.prepare('UPDATE notes SET scope = ? WHERE id = ?').run(pick(scopes), id);
+          else {
+            const key = pick(keys);
+            other
+              .prepare('UPDATE notes SET private_key = ?, key_digest = ? WHERE id = ?')
+              .run(key, key === null ? null : digests.get(key), id);
+          }
+        } else if (roll < 0.82) {
+          // Labels added, renamed and removed one row at a time.
+          const id = pick(existing);
+          const label = pick(['a', 'b', 'c', 'd']);
+          const has = other.prepare('SELECT label FROM note_labels WHERE note_id = ?').pluck().all(id) as string[];
+          if (has.length === 0 || random() < 0.4) {
+            if (!has.includes(label))
+              other.prepare('INSERT INTO note_labels (note_id, label, position) VALUES (?, ?, ?)').run(id, label, 9);
+          } else if (random() < 0.5) {
+            if (!has.includes(label))
+              other.prepare('UPDATE note_labels SET label = ? WHERE note_id = ? AND label = ?').run(label, id, has[0]);
+          } else other.prepare('DELETE FROM note_labels WHERE note_id = ? AND label = ?').run(id, has[0]);
+        } else if (roll < 0.88) {
+          const [keep, drop] = [pick(existing), pick(existing)];
+          try {
+            store.combine(keep, drop, everything);
+          } catch {
+            // Two notes of different scopes or keys, or one note twice: refused, nothing changed.
+          }
+        } else if (roll < 0.9) {
+          const exported = await store.exportScope(pick(scopes));
+          await store.importNotes(exported, pick(['work', 'attic']));
+        } else {
+          // A transaction another connection rolls back changes no count.
+          try {
+            other
+              .transaction(() => {
+                other.prepare('DELETE FROM notes WHERE id = ?').run(pick(existing));
+                throw new Error('rolled back');
+              })
+              .immediate();
+          } catch {
+            // as intended
+          }
+        }
+        if (step % 8 === 7) expectCounts(store, other, `step ${step}`);
+      }
+      expectCounts(store, other, 'the end');
+      expect(ids().length).to.be.greaterThan(20);
+      expect(expected(other, everything).labels.map((l) => l.label)).to.include.members(['a', 'b', 'unlabeled']);
+    } finally {
+      other.close();
+      store.close();
+    }
+  });
+
+  it('are made at a writable open for a file without them, and counted from the notes when opened read-only', async () => {
+    const made = open();
+    await made.save('default', 'one', 'a, b', null);
+    await made.save('default', 'two', null, 'k1');
+    await made.save('work', 'three', 'b', null);
+    made.close();
+    const db = new Database(path);
+    const kept = rows(db);
+    expect(kept).to.have.length.greaterThan(0);
+    // A file from before: no table, no triggers, no mark.
+    db.exec(`DROP TRIGGER note_counts_note_insert; DROP TRIGGER note_counts_note_delete;
+      DROP TRIGGER note_counts_note_move; DROP TRIGGER note_counts_label_insert;
+      DROP TRIGGER note_counts_label_delete; DROP TRIGGER note_counts_label_update; DROP TABLE note_counts;
+      DELETE FROM meta WHERE key = 'scope_counts';`);
+    // Written meanwhile by a Mira of before, which keeps no counts.
+    db.prepare("INSERT INTO notes (scope, content, created_at, updated_at) VALUES ('default', 'four', ?, ?)").run(
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-01T00:00:00.000Z',
+    );
+    const readOnly = open(true);
+    try {
+      expect(readOnly.labelCounts(viewers[0]!)).to.deep.equal(expected(db, viewers[0]!));
+      expect(readOnly.labelCounts(viewers[0]!).total).to.equal(3);
+    } finally {
+      readOnly.close();
+    }
+    expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'note_counts'").get()).to.equal(undefined);
+    const upgraded = open();
+    try {
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'scope_counts'").pluck().get()).to.be.a('string');
+      expectCounts(upgraded, db, 'after the upgrade');
+      await upgraded.save('default', 'five', 'a', null);
+      expectCounts(upgraded, db, 'after a save');
+    } finally {
+      upgraded.close();
+      db.close();
+    }
+  });
+
+  it('are made again when the file keeps them otherwise', async () => {
+    const made = open();
+    await made.save('default', 'one', 'a', null);
+    made.close();
+    const db = new Database(path);
+    db.exec("UPDATE note_counts SET n = n + 40; UPDATE meta SET value = 'an older way' WHERE key = 'scope_counts'");
+    const store = open();
+    try {
+      expect(store.labelCounts(viewers[0]!)).to.deep.equal({ total: 1, labels: [{ label: 'a', count: 1 }] });
+    } finally {
+      store.close();
+      db.close();
+    }
+  });
+});
