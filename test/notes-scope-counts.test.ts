@@ -47,6 +47,20 @@ function expected(db: Database.Database, viewer: Viewer): Counts {
   return { total: notes.length, labels };
 }
 
+/** Notes and keyed notes per scope the viewer can name, by name, from the notes as the file holds them. */
+function expectedByScope(db: Database.Database): Array<{ scope: string; notes: number; keyed: number }> {
+  const scopes = db.prepare("SELECT name FROM scopes WHERE name NOT LIKE '~%' ORDER BY name").pluck().all() as string[];
+  const notes = db.prepare('SELECT scope, key_digest FROM notes').all() as Array<{
+    scope: string;
+    key_digest: string | null;
+  }>;
+  return scopes.map((scope) => ({
+    scope,
+    notes: notes.filter((n) => n.scope === scope).length,
+    keyed: notes.filter((n) => n.scope === scope && n.key_digest !== null).length,
+  }));
+}
+
 function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
@@ -62,6 +76,7 @@ describe('notes: the counts the file keeps for the Mind view', () => {
   const rows = (db: Database.Database) =>
     db.prepare('SELECT scope, key_digest, what, label, n FROM note_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4').all();
   const expectCounts = (store: SqliteNotesStore, db: Database.Database, when: string) => {
+    expect(store.countsByScope(), `${when}: notes per scope`).to.deep.equal(expectedByScope(db));
     for (const viewer of viewers) {
       const want = expected(db, viewer);
       if (JSON.stringify(store.labelCounts(viewer)) !== JSON.stringify(want))
@@ -194,6 +209,7 @@ describe('notes: the counts the file keeps for the Mind view', () => {
     try {
       expect(readOnly.labelCounts(viewers[0]!)).to.deep.equal(expected(db, viewers[0]!));
       expect(readOnly.labelCounts(viewers[0]!).total).to.equal(3);
+      expect(readOnly.countsByScope()).to.deep.equal(expectedByScope(db));
     } finally {
       readOnly.close();
     }

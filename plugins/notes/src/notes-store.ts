@@ -43,8 +43,6 @@ export const DEFAULT_MIN_SIMILARITY = 0.3;
 const SQL = {
   // Not the staging scopes of imports under way (`~import-…`, see transfer.ts), which no viewer can name.
   scopes: "SELECT name FROM scopes WHERE name NOT LIKE '~%' ORDER BY name",
-  countsByScope:
-    "SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed FROM scopes s LEFT JOIN notes n ON n.scope = s.name WHERE s.name NOT LIKE '~%' GROUP BY s.name ORDER BY s.name",
   // Newest by creation time (imported old notes keep their place), then by ID.
   recent: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${WITH_LABEL} ORDER BY n.created_at DESC, n.id DESC LIMIT ?`,
   count: `SELECT count(*) FROM notes n WHERE ${VISIBLE}`,
@@ -387,7 +385,7 @@ export class SqliteNotesStore implements NotesStore {
 
   /** Notes per scope. */
   countsByScope(): ScopeCounts[] {
-    return this.#q.get('countsByScope').all() as ScopeCounts[];
+    return this.#browser.countsByScope();
   }
 
   /** Closes the file; closing again does nothing. Misses not yet written are written first. */

@@ -10,13 +10,14 @@ import {
   type BrowsePage,
   type BrowseSort,
   type LabelCount,
+  type ScopeCounts,
   type Viewer,
 } from '../contract.js';
 import { NotesErrors } from '../errors.js';
 import { MAX_QUERY_LENGTH } from '../text.js';
 import { filterMatch } from './filter-index.js';
 import type { NoteRow, NoteRows } from './rows.js';
-import { COUNTS_FOR_VIEWER, COUNT_ALL, COUNT_UNLABELED } from './scope-counts.js';
+import { COUNTS_FOR_VIEWER, COUNTS_TABLE, COUNT_ALL, COUNT_UNLABELED } from './scope-counts.js';
 import { filterIndexCurrent, scopeCountsCurrent } from './upgrades.js';
 import { SCOPE_VISIBLE, VISIBLE, keyParams, labelFilter, visibleParams } from './visibility.js';
 
@@ -205,6 +206,24 @@ export class NoteBrowser {
     ).all(...params) as Array<{ label: string | null; count: number }>;
     const labels = counted.map(({ label, count }) => ({ label: label ?? UNLABELED, count })).sort(mostCommonFirst);
     return { total: total.total, labels };
+  }
+
+  /**
+   * Notes and keyed notes per scope (not the staging scopes of imports under way, `~import-…`, which no viewer
+   * can name), by name: from the counts the file keeps, or by passing over every note of a file opened
+   * read-only without them (66–165 ms at 100,000 notes).
+   */
+  countsByScope(): ScopeCounts[] {
+    this.#countsKept ??= scopeCountsCurrent(this.#rows);
+    return this.#statement(
+      this.#countsKept
+        ? `SELECT s.name AS scope, coalesce(sum(c.n), 0) AS notes,
+             coalesce(sum(CASE WHEN c.key_digest <> '' THEN c.n END), 0) AS keyed
+           FROM scopes s LEFT JOIN ${COUNTS_TABLE} c ON c.scope = s.name AND c.what = ${COUNT_ALL}
+           WHERE s.name NOT LIKE '~%' GROUP BY s.name ORDER BY s.name`
+        : `SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed
+           FROM scopes s LEFT JOIN notes n ON n.scope = s.name WHERE s.name NOT LIKE '~%' GROUP BY s.name ORDER BY s.name`,
+    ).all() as ScopeCounts[];
   }
 
   /**
