@@ -60,8 +60,11 @@ export class NoteBrowser {
   readonly #countsCache = new Map<string, { revision: string; counts: unknown }>();
   /** Whether the file has the filter's index; read at the first filter (a writable open has made it by then). */
   #filterIndexed: boolean | undefined;
-  /** Whether the file keeps the counts (see store/scope-counts.ts); read at the first count. */
-  #countsKept: boolean | undefined;
+  /**
+   * Whether the file keeps the counts (see store/scope-counts.ts), as of a revision: looked at again when the
+   * file changes, so counts another process removes or rebuilds are never read as they were.
+   */
+  #countsKept: { revision: string; kept: boolean } | undefined;
 
   constructor(rows: NoteRows) {
     this.#rows = rows;
@@ -183,8 +186,7 @@ export class NoteBrowser {
    */
   #countScope(viewer: Viewer): { total: number; labels: LabelCount[] } {
     const params = visibleParams(viewer);
-    this.#countsKept ??= scopeCountsCurrent(this.#rows);
-    if (this.#countsKept) {
+    if (this.#keepsCounts()) {
       let total = 0;
       const labels: LabelCount[] = [];
       for (const { what, label, n } of this.#statement(COUNTS_FOR_VIEWER).all(...params) as Array<{
@@ -214,9 +216,8 @@ export class NoteBrowser {
    * read-only without them (66–165 ms at 100,000 notes).
    */
   countsByScope(): ScopeCounts[] {
-    this.#countsKept ??= scopeCountsCurrent(this.#rows);
     return this.#statement(
-      this.#countsKept
+      this.#keepsCounts()
         ? `SELECT s.name AS scope, coalesce(sum(c.n), 0) AS notes,
              coalesce(sum(CASE WHEN c.key_digest <> '' THEN c.n END), 0) AS keyed
            FROM scopes s LEFT JOIN ${COUNTS_TABLE} c ON c.scope = s.name AND c.what = ${COUNT_ALL}
@@ -224,6 +225,12 @@ export class NoteBrowser {
         : `SELECT s.name AS scope, count(n.id) AS notes, count(n.key_digest) AS keyed
            FROM scopes s LEFT JOIN notes n ON n.scope = s.name WHERE s.name NOT LIKE '~%' GROUP BY s.name ORDER BY s.name`,
     ).all() as ScopeCounts[];
+  }
+
+  #keepsCounts(): boolean {
+    const revision = this.#rows.revision();
+    if (this.#countsKept?.revision !== revision) this.#countsKept = { revision, kept: scopeCountsCurrent(this.#rows) };
+    return this.#countsKept.kept;
   }
 
   /**

@@ -10,7 +10,16 @@
  *
  * Deletions: a note's labels go before the note (store/rows.ts), or after it by the foreign key's cascade,
  * which SQLite runs once the note's row is gone. So a label's row counts down only while its note is
- * there, and the note's own trigger runs BEFORE its row goes, counting down the labels it still has.
+ * there, and the note's own trigger runs BEFORE its row goes, counting down the labels it still has. A
+ * label counts only while its note is there, as the pass over the notes counts it: labels written before
+ * their note (by a writer with foreign keys off) count when the note comes, and a note given another ID
+ * takes the labels of that ID.
+ *
+ * Not kept by other writers: `REPLACE` on `notes` or `note_labels` (SQLite fires no delete trigger for the
+ * rows it replaces unless `recursive_triggers` is on); Mira never writes them so.
+ *
+ * The cost, on top of a note's own write: 2–4 small statements per note and per label. Saving a note (fsynced)
+ * measured +3 % at p50, deleting one +5 %; an import of 20,000 notes in one go took about twice as long.
  */
 
 /** The table. */
@@ -64,14 +73,15 @@ CREATE TABLE ${COUNTS_TABLE} (
 CREATE TRIGGER note_counts_note_insert AFTER INSERT ON notes BEGIN
   ${add(`VALUES (new.scope, ${KEY('new')}, ${COUNT_ALL}, '', 1)`)}
   ${ifUnlabeled('new', 1)}
+  ${labelsOf('new', 1)}
 END;
 CREATE TRIGGER note_counts_note_delete BEFORE DELETE ON notes BEGIN
   ${add(`VALUES (old.scope, ${KEY('old')}, ${COUNT_ALL}, '', -1)`)}
   ${ifUnlabeled('old', -1)}
   ${labelsOf('old', -1)}
 END;
-CREATE TRIGGER note_counts_note_move AFTER UPDATE OF scope, key_digest ON notes
-WHEN old.scope IS NOT new.scope OR old.key_digest IS NOT new.key_digest BEGIN
+CREATE TRIGGER note_counts_note_move AFTER UPDATE OF id, scope, key_digest ON notes
+WHEN old.id IS NOT new.id OR old.scope IS NOT new.scope OR old.key_digest IS NOT new.key_digest BEGIN
   ${add(`VALUES (old.scope, ${KEY('old')}, ${COUNT_ALL}, '', -1), (new.scope, ${KEY('new')}, ${COUNT_ALL}, '', 1)`)}
   ${ifUnlabeled('old', -1)}
   ${ifUnlabeled('new', 1)}
@@ -90,8 +100,8 @@ CREATE TRIGGER note_counts_label_update AFTER UPDATE OF note_id, label ON note_l
 END;
 `;
 
-/** The triggers' names, dropped with the table when the counts are rebuilt. */
-const TRIGGERS = [
+/** The triggers' names (a file keeps its counts only while it has every one). */
+export const COUNTS_TRIGGERS = [
   'note_counts_note_insert',
   'note_counts_note_delete',
   'note_counts_note_move',
@@ -100,11 +110,8 @@ const TRIGGERS = [
   'note_counts_label_update',
 ];
 
-/** Drops the table and its triggers (before a rebuild). */
-export const COUNTS_DROP = [
-  ...TRIGGERS.map((name) => `DROP TRIGGER IF EXISTS ${name};`),
-  `DROP TABLE IF EXISTS ${COUNTS_TABLE};`,
-].join('\n');
+/** The triggers of the counts, today's or those of counts kept otherwise: dropped with the table at a rebuild. */
+export const COUNTS_OLD_TRIGGERS = `SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'note\\_counts\\_%' ESCAPE '\\'`;
 
 /** Fills the table from the notes as they are (after {@link COUNTS_DDL}). */
 export const COUNTS_FILL = `

@@ -1,7 +1,15 @@
 import { FTS_TOKENIZER } from '../schema.js';
 import { FILTER_DDL, FILTER_INDEX_META, FILTER_INDEX_VERSION, FILTER_TABLE } from './filter-index.js';
 import { KEYED_FTS, type NoteRows } from './rows.js';
-import { COUNTS_DDL, COUNTS_DROP, COUNTS_FILL, COUNTS_META, COUNTS_TABLE, COUNTS_VERSION } from './scope-counts.js';
+import {
+  COUNTS_DDL,
+  COUNTS_FILL,
+  COUNTS_META,
+  COUNTS_OLD_TRIGGERS,
+  COUNTS_TABLE,
+  COUNTS_TRIGGERS,
+  COUNTS_VERSION,
+} from './scope-counts.js';
 import { toFloats, type NoteVectors } from './vectors.js';
 
 /**
@@ -121,24 +129,36 @@ function upgradeFilterIndex(rows: NoteRows): void {
   }).immediate();
 }
 
-/** Whether the file keeps the Mind view's counts, as today (see scope-counts.ts). */
+/** Whether the file keeps the Mind view's counts as today: the table, every trigger, its mark (see scope-counts.ts). */
 export function scopeCountsCurrent(rows: NoteRows): boolean {
-  const table = rows.db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').pluck().get(COUNTS_TABLE);
-  return table !== undefined && rows.meta(COUNTS_META) === COUNTS_VERSION;
+  const objects = rows.db
+    .prepare(
+      `SELECT count(*) FROM sqlite_schema WHERE name IN (${[COUNTS_TABLE, ...COUNTS_TRIGGERS].map(() => '?').join(', ')})`,
+    )
+    .pluck()
+    .get(COUNTS_TABLE, ...COUNTS_TRIGGERS);
+  return objects === COUNTS_TRIGGERS.length + 1 && rows.meta(COUNTS_META) === COUNTS_VERSION;
 }
 
 /**
  * Makes the Mind view's counts of a file without them (or with counts kept otherwise), once: the table,
  * its triggers, and the counts of the notes as they are, in one transaction. Optional like the filter's
- * index: a read-only open of a file without them counts by passing over the notes.
+ * index: a read-only open of a file without them counts by passing over the notes. Counts that reached
+ * zero (a label no note has now, an import's staging scope) are removed here, at a writable open.
  */
 function upgradeScopeCounts(rows: NoteRows): void {
-  if (scopeCountsCurrent(rows)) return;
   const { db } = rows;
+  if (scopeCountsCurrent(rows)) {
+    if (db.prepare(`SELECT 1 FROM ${COUNTS_TABLE} WHERE n = 0 LIMIT 1`).get() !== undefined)
+      db.prepare(`DELETE FROM ${COUNTS_TABLE} WHERE n = 0`).run();
+    return;
+  }
   db.transaction(() => {
     // Checked again under the write lock: another process opening the file at the same time made them.
     if (scopeCountsCurrent(rows)) return;
-    db.exec(COUNTS_DROP);
+    for (const name of db.prepare(COUNTS_OLD_TRIGGERS).pluck().all() as string[])
+      db.exec(`DROP TRIGGER "${name.replaceAll('"', '""')}"`);
+    db.exec(`DROP TABLE IF EXISTS ${COUNTS_TABLE}`);
     db.exec(COUNTS_DDL);
     db.exec(COUNTS_FILL);
     rows.setMeta(COUNTS_META, COUNTS_VERSION);
