@@ -78,7 +78,7 @@ function sentence(random: () => number, i: number): string {
 
 export function generate(count: number, log: (m: string) => void): string {
   mkdirSync(CACHE_DIR, { recursive: true });
-  const path = join(CACHE_DIR, `notes-zipf-v6-${count}.sqlite3`);
+  const path = join(CACHE_DIR, `notes-zipf-v7-${count}.sqlite3`);
   if (existsSync(path)) return path;
   log(`generating ${count} notes with vectors into ${path}…`);
   const tmp = `${path}.building`;

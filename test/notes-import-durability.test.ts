@@ -55,6 +55,7 @@ describe('notes import: durability of what runs between its slices (issue 49 ite
           .prepare('INSERT INTO notes (scope, content, created_at, updated_at) VALUES (?, ?, ?, ?)')
           .run(scope, n.content, n.createdAt, n.updatedAt).lastInsertRowid,
       ),
+    index: () => {},
     forget: (ids) => ids.forEach((id) => db.prepare('DELETE FROM notes WHERE id = ?').run(id)),
     vectorsChanged: () => {},
     now: () => new Date().toISOString(),

@@ -341,7 +341,15 @@ for (const kind of ['memory', 'notes'] as const) {
       // before application IDs never had.
       db.exec('DROP TABLE IF EXISTS key_misses; DROP INDEX IF EXISTS notes_by_key_digest');
       db.exec('DROP TABLE IF EXISTS notes_fts_keyed; DROP TABLE IF EXISTS notes_filter');
-      for (const trigger of ['note_insert', 'note_delete', 'note_move', 'label_insert', 'label_delete', 'label_update'])
+      for (const trigger of [
+        'note_insert',
+        'note_delete',
+        'note_move_out',
+        'note_move_in',
+        'label_insert',
+        'label_delete',
+        'label_update',
+      ])
         db.exec(`DROP TRIGGER IF EXISTS note_counts_${trigger}`);
       db.exec('DROP TABLE IF EXISTS note_counts');
       db.exec('DROP INDEX IF EXISTS notes_by_scope_created; DROP INDEX IF EXISTS notes_by_scope_length');

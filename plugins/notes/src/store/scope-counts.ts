@@ -29,10 +29,16 @@ export const COUNT_ALL = 0;
 export const COUNT_UNLABELED = 1;
 export const COUNT_LABEL = 2;
 /** How the counts are kept; a file whose counts were kept otherwise (or has none) gets them rebuilt at open. */
-export const COUNTS_VERSION = 'scope-key-label-1';
+export const COUNTS_VERSION = 'scope-key-label-2';
 /** The `meta` key that holds {@link COUNTS_VERSION}. */
 export const COUNTS_META = 'scope_counts';
 
+/**
+ * Whether a scope is counted: not the staging scopes of imports under way (`~import-…`, see transfer.ts),
+ * which no viewer can name. An import then writes its notes without touching the counts, and counts them
+ * once, as it moves them into their scope.
+ */
+const COUNTED = (scope: string) => `substr(${scope}, 1, 1) <> '~'`;
 /** A note's key as the table keeps it: '' for a note without one (a key's digest is never empty). */
 const KEY = (row: 'new' | 'old' | 'n') => `coalesce(${row}.key_digest, '')`;
 /** Adds `rows` (a SELECT or VALUES of scope, key, what, label, change) to the counts. */
@@ -53,12 +59,16 @@ const ifUnlabeled = (row: 'new' | 'old', change: number) =>
  * other way) when `unlabeled` holds.
  */
 const labelRow = (row: 'new' | 'old', change: number, unlabeled: string) =>
-  add(`SELECT n.scope, ${KEY('n')}, ${COUNT_LABEL}, ${row}.label, ${change} FROM notes n WHERE n.id = ${row}.note_id`) +
+  add(`SELECT n.scope, ${KEY('n')}, ${COUNT_LABEL}, ${row}.label, ${change} FROM notes n
+       WHERE n.id = ${row}.note_id AND ${COUNTED('n.scope')}`) +
   add(`SELECT n.scope, ${KEY('n')}, ${COUNT_UNLABELED}, '', ${-change} FROM notes n
-       WHERE n.id = ${row}.note_id AND ${unlabeled}`);
+       WHERE n.id = ${row}.note_id AND ${COUNTED('n.scope')} AND ${unlabeled}`);
 /** Whether the note of label row `row` has exactly `count` labels now. */
 const labelsNow = (row: 'new' | 'old', count: number) =>
   `(SELECT count(*) FROM note_labels l WHERE l.note_id = ${row}.note_id) = ${count}`;
+
+/** Whether a note's update moves it in the counts: another ID, scope or key. */
+const MOVED = '(old.id IS NOT new.id OR old.scope IS NOT new.scope OR old.key_digest IS NOT new.key_digest)';
 
 /** The table and its triggers. */
 export const COUNTS_DDL = `
@@ -70,22 +80,26 @@ CREATE TABLE ${COUNTS_TABLE} (
   n          INTEGER NOT NULL,
   PRIMARY KEY (scope, key_digest, what, label)
 ) WITHOUT ROWID;
-CREATE TRIGGER note_counts_note_insert AFTER INSERT ON notes BEGIN
+CREATE TRIGGER note_counts_note_insert AFTER INSERT ON notes WHEN ${COUNTED('new.scope')} BEGIN
   ${add(`VALUES (new.scope, ${KEY('new')}, ${COUNT_ALL}, '', 1)`)}
   ${ifUnlabeled('new', 1)}
   ${labelsOf('new', 1)}
 END;
-CREATE TRIGGER note_counts_note_delete BEFORE DELETE ON notes BEGIN
+CREATE TRIGGER note_counts_note_delete BEFORE DELETE ON notes WHEN ${COUNTED('old.scope')} BEGIN
   ${add(`VALUES (old.scope, ${KEY('old')}, ${COUNT_ALL}, '', -1)`)}
   ${ifUnlabeled('old', -1)}
   ${labelsOf('old', -1)}
 END;
-CREATE TRIGGER note_counts_note_move AFTER UPDATE OF id, scope, key_digest ON notes
-WHEN old.id IS NOT new.id OR old.scope IS NOT new.scope OR old.key_digest IS NOT new.key_digest BEGIN
-  ${add(`VALUES (old.scope, ${KEY('old')}, ${COUNT_ALL}, '', -1), (new.scope, ${KEY('new')}, ${COUNT_ALL}, '', 1)`)}
+CREATE TRIGGER note_counts_note_move_out AFTER UPDATE OF id, scope, key_digest ON notes
+WHEN ${MOVED} AND ${COUNTED('old.scope')} BEGIN
+  ${add(`VALUES (old.scope, ${KEY('old')}, ${COUNT_ALL}, '', -1)`)}
   ${ifUnlabeled('old', -1)}
-  ${ifUnlabeled('new', 1)}
   ${labelsOf('old', -1)}
+END;
+CREATE TRIGGER note_counts_note_move_in AFTER UPDATE OF id, scope, key_digest ON notes
+WHEN ${MOVED} AND ${COUNTED('new.scope')} BEGIN
+  ${add(`VALUES (new.scope, ${KEY('new')}, ${COUNT_ALL}, '', 1)`)}
+  ${ifUnlabeled('new', 1)}
   ${labelsOf('new', 1)}
 END;
 CREATE TRIGGER note_counts_label_insert AFTER INSERT ON note_labels BEGIN
@@ -104,7 +118,8 @@ END;
 export const COUNTS_TRIGGERS = [
   'note_counts_note_insert',
   'note_counts_note_delete',
-  'note_counts_note_move',
+  'note_counts_note_move_out',
+  'note_counts_note_move_in',
   'note_counts_label_insert',
   'note_counts_label_delete',
   'note_counts_label_update',
@@ -116,13 +131,13 @@ export const COUNTS_OLD_TRIGGERS = `SELECT name FROM sqlite_schema WHERE type = 
 /** Fills the table from the notes as they are (after {@link COUNTS_DDL}). */
 export const COUNTS_FILL = `
 INSERT INTO ${COUNTS_TABLE} (scope, key_digest, what, label, n)
-  SELECT scope, ${KEY('n')}, ${COUNT_ALL}, '', count(*) FROM notes n GROUP BY 1, 2;
+  SELECT scope, ${KEY('n')}, ${COUNT_ALL}, '', count(*) FROM notes n WHERE ${COUNTED('n.scope')} GROUP BY 1, 2;
 INSERT INTO ${COUNTS_TABLE} (scope, key_digest, what, label, n)
   SELECT scope, ${KEY('n')}, ${COUNT_UNLABELED}, '', count(*) FROM notes n
-  WHERE NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id) GROUP BY 1, 2;
+  WHERE ${COUNTED('n.scope')} AND NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id) GROUP BY 1, 2;
 INSERT INTO ${COUNTS_TABLE} (scope, key_digest, what, label, n)
   SELECT n.scope, ${KEY('n')}, ${COUNT_LABEL}, l.label, count(*) FROM note_labels l JOIN notes n ON n.id = l.note_id
-  GROUP BY 1, 2, 4;
+  WHERE ${COUNTED('n.scope')} GROUP BY 1, 2, 4;
 `;
 
 /**

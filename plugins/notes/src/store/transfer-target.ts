@@ -68,6 +68,10 @@ export class NoteTransfer {
         }
       },
       insert: (scope, note, vector) => this.#insert(scope, note, vector),
+      index: (id, note) => {
+        this.#rows.addText(id, note.indexed, note.labels, note.keyDigest !== null);
+        this.#rows.indexFilterText(id, note.content, note.labels, note.privateKey);
+      },
       forget: (ids) => {
         for (const id of ids) {
           rows.deleteText(id);
@@ -80,13 +84,11 @@ export class NoteTransfer {
     };
   }
 
-  /** Writes a prepared note with its labels, full-text row, filter index row and vector; returns its ID. */
+  /** Writes a prepared note with its labels and vector (its index rows are the target's `index`); returns its ID. */
   #insert(scope: string, note: PreparedNote, vector: Float32Array | undefined): number {
     const rows = this.#rows;
     const id = rows.insert(scope, note.content, note.privateKey, note.keyDigest, note.createdAt, note.updatedAt);
     rows.addLabels(id, note.labels);
-    rows.addText(id, note.indexed, note.labels, note.keyDigest !== null);
-    rows.indexFilterText(id, note.content, note.labels, note.privateKey);
     this.#vectors.store(id, vector);
     return id;
   }
