@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { SqliteNotesStore, type LabelCount, type Viewer } from '@mira/plugin-notes';
+import { DIRECT_IMPORT_MAX, SqliteNotesStore, type LabelCount, type Viewer } from '@mira/plugin-notes';
 
 /**
  * The Mind view's counts, kept by triggers in the notes file (plugins/notes/src/store/scope-counts.ts),
@@ -373,19 +373,24 @@ describe('notes: the counts the file keeps for the Mind view', () => {
     }
   });
 
-  it('leave no rows at zero after the next writable open (an import, a label no note has now)', async () => {
+  it('count an import of more than one transaction once, in its scope, and never its staging scope', async () => {
     const store = open();
-    const one = (await store.save('default', 'one', 'gone', null)).note;
-    await store.importNotes(await store.exportScope('default'), 'work');
-    store.delete(one.id, viewers[0]!, undefined);
-    store.close();
     const db = new Database(path);
     try {
-      expect(db.prepare('SELECT count(*) FROM note_counts WHERE n = 0').pluck().get()).to.be.greaterThan(0);
-      open().close();
-      expect(db.prepare('SELECT count(*) FROM note_counts WHERE n = 0').pluck().get()).to.equal(0);
-      expect(rows(db)).to.deep.equal(recount(db));
+      const labels = ['a', 'b, c', null];
+      for (let i = 0; i < DIRECT_IMPORT_MAX + 50; i += 1)
+        await store.save('default', `note ${i}`, labels[i % 3]!, i % 7 === 0 ? 'k1' : null);
+      const exported = await store.exportScope('default');
+      const result = await store.importNotes(exported, 'work');
+      expect(result.added).to.equal(DIRECT_IMPORT_MAX + 50);
+      // Not even at zero: a staging scope's notes were never counted, so nothing was taken off when they moved.
+      expect(db.prepare("SELECT count(*) FROM note_counts WHERE scope LIKE '~%'").pluck().get()).to.equal(0);
+      expectCounts(store, db, 'after the import');
+      const work: Viewer = { scopes: ['work'], key: null, operator: true };
+      expect(store.labelCounts(work)).to.deep.equal(expected(db, work));
+      expect(store.labelCounts(work).total).to.equal(DIRECT_IMPORT_MAX + 50);
     } finally {
+      store.close();
       db.close();
     }
   });

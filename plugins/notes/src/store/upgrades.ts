@@ -143,16 +143,12 @@ export function scopeCountsCurrent(rows: NoteRows): boolean {
 /**
  * Makes the Mind view's counts of a file without them (or with counts kept otherwise), once: the table,
  * its triggers, and the counts of the notes as they are, in one transaction. Optional like the filter's
- * index: a read-only open of a file without them counts by passing over the notes. Counts that reached
- * zero (a label no note has now, an import's staging scope) are removed here, at a writable open.
+ * index: a read-only open of a file without them counts by passing over the notes. (A count at zero stays:
+ * one row per scope, key and label ever used, and a file that needs no upgrade is not written to.)
  */
 function upgradeScopeCounts(rows: NoteRows): void {
+  if (scopeCountsCurrent(rows)) return;
   const { db } = rows;
-  if (scopeCountsCurrent(rows)) {
-    if (db.prepare(`SELECT 1 FROM ${COUNTS_TABLE} WHERE n = 0 LIMIT 1`).get() !== undefined)
-      db.prepare(`DELETE FROM ${COUNTS_TABLE} WHERE n = 0`).run();
-    return;
-  }
   db.transaction(() => {
     // Checked again under the write lock: another process opening the file at the same time made them.
     if (scopeCountsCurrent(rows)) return;
