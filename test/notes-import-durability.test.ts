@@ -112,4 +112,26 @@ describe('notes import: durability of what runs between its slices (issue 49 ite
     expect(db.pragma('wal_autocheckpoint', { simple: true })).to.equal(1000);
     expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).to.equal(0);
   });
+  it('indexes each note once, in its slice, after a run of notes is written, not note by note', async () => {
+    const notes = Array.from({ length: 5_000 }, (_, i) => note(i));
+    const events: string[] = [];
+    const spy = { ...target() };
+    spy.insert = (scope, n, vector) => {
+      events.push('write');
+      return target().insert(scope, n, vector);
+    };
+    spy.index = (id) => {
+      // Inside the slice's transaction: a crash leaves the staged note with its index rows or neither.
+      expect(db.inTransaction, 'indexed inside the transaction').to.equal(true);
+      events.push(`index ${id}`);
+    };
+    await importNotes(spy, { prepared: true, scope: 'big', notes }, 'big', () => {});
+    const indexed = events.filter((e) => e.startsWith('index')).map((e) => Number(e.slice(6)));
+    const ids = db.prepare("SELECT id FROM notes WHERE scope = 'big' ORDER BY id").pluck().all() as number[];
+    expect(indexed).to.deep.equal(ids);
+    // Runs of writes, then their indexing: each text index is written out once per run, not once per note.
+    const switches = events.filter((e, i) => i > 0 && (e === 'write') !== (events[i - 1] === 'write')).length;
+    expect(switches).to.be.below(notes.length / 8);
+    expect(events.slice(0, 3)).to.deep.equal(['write', 'write', 'write']);
+  });
 });

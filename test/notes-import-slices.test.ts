@@ -237,6 +237,16 @@ describe('SqliteNotesStore: a large import in slices (issue 49 item 7)', functio
       expect(after.prepare('SELECT count(*) FROM notes_fts').pluck().get()).to.equal(
         after.prepare('SELECT count(*) FROM notes WHERE key_digest IS NULL').pluck().get(),
       );
+      // Every note, and no other, has its row in the filter's index (written after its run of notes).
+      expect(
+        after
+          .prepare('SELECT count(*) FROM notes_filter f LEFT JOIN notes n ON n.id = f.rowid WHERE n.id IS NULL')
+          .pluck()
+          .get(),
+      ).to.equal(0);
+      expect(after.prepare('SELECT count(*) FROM notes_filter').pluck().get()).to.equal(
+        after.prepare('SELECT count(*) FROM notes').pluck().get(),
+      );
       expect(
         after.prepare('SELECT count(*) FROM note_labels WHERE note_id NOT IN (SELECT id FROM notes)').pluck().get(),
       ).to.equal(0);
