@@ -901,14 +901,29 @@ describe('the safety controller (in-process, on a strict supervised-link double 
           /the link is down \(connection lost\) .*nothing was sent$/,
         );
       }
-      // A console stop fences as well; while the link is down the link is still the answer.
+      // A stop the operator gives while the link is down fences what was asked before it, and says so.
       const asked = ++clock.asked;
       controller.consoleSignal({ type: 'stop', at: ++clock.asked });
       await settle();
       expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt: asked })).to.deep.include({
         ok: false,
-        reason: 'transport_error',
+        reason: 'superseded',
+        error: 'a stop came 1 ms after this drive was asked; nothing was sent',
       });
+      expect(transport.speeds()).to.deep.equal([]);
+    });
+
+    it('answers a drive whose link failed during its round trip with the link, not as superseded', async () => {
+      const { request, transport, clock } = rig();
+      transport.roundTrips = 'hold';
+      const asked = request({ type: 'drive', linear: 0.2, angular: 0, durationS: 5 });
+      await settle();
+      // The loss ends the drive being checked; its ping's answer was already on its way.
+      transport.setLink({ up: false, since: clock.wall, why: 'connection lost' });
+      transport.settle(0, true);
+      const refused = await asked;
+      expect(refused).to.deep.include({ ok: false, reason: 'transport_error' });
+      expect((refused as { error: string }).error).to.match(/the link is down \(connection lost\)/);
       expect(transport.speeds()).to.deep.equal([]);
     });
 

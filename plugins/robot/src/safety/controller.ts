@@ -82,6 +82,8 @@ export class SafetyController {
    * come after the stop's (another thread's port, a busy main thread), and it must never run after the zero.
    */
   #fence = -Infinity;
+  /** Whether the latest fence is a link loss's (then, while the link is down, the link is the answer). */
+  #fenceByLink = false;
   /** A stop came while the goal was being sent: it is cancelled (by name) as soon as it is running. */
   #cancelWhenNamed = false;
   /**
@@ -234,15 +236,23 @@ export class SafetyController {
     return this.#drive.eStopTimeoutMs === 0 || this.#env.now() - this.#eStopHeardAt <= this.#drive.eStopTimeoutMs;
   }
 
+  /** Fences off motion asked at or before `at` (an older stop arriving late does not move the fence back). */
+  #raiseFence(at: number, byLink: boolean): void {
+    if (!(at >= this.#fence)) return;
+    this.#fence = at;
+    this.#fenceByLink = byLink;
+  }
+
   /**
-   * Why motion asked at `askedAt` may not start: a stop came after it was asked. While the link is down the
-   * answer is the link: a link loss fences too (at the time this thread noticed it, which may be after the
-   * runtime saw it and took the next request), and the link, not that fence, is what the operator must act on.
+   * Why motion asked at `askedAt` may not start: a stop came after it was asked. A link loss fences too, at
+   * the time this thread noticed it, which may be after the runtime saw it and took the next request: while
+   * the link is down, motion fenced by the loss is refused for the link, which is what the operator must act
+   * on (not for a stop nobody gave).
    */
   #fenced(askedAt: number, what: 'drive' | 'goal'): { reason: string; error: string } | undefined {
     if (!(askedAt > this.#fence)) {
       const state = this.#link();
-      if (!state.up) return this.#linkDown(state);
+      if (this.#fenceByLink && !state.up) return this.#linkDown(state);
       return {
         reason: 'superseded',
         error: `a stop came ${Math.max(0, Math.round(this.#fence - askedAt))} ms after this ${what} was asked; nothing was sent`,
@@ -352,7 +362,7 @@ export class SafetyController {
   async halt(why?: 'duration' | 'stall', at = this.#env.askedNow()): Promise<StopDelivery> {
     this.#active = undefined;
     // A drive that merely ran out fences nothing; every other stop fences off what was asked before it.
-    if (why !== 'duration') this.#fence = Math.max(this.#fence, at);
+    if (why !== 'duration') this.#raiseFence(at, false);
     if (why !== 'duration') this.#cancelNavigation(why === 'stall');
     const state = this.#link();
     const base = `${this.#drive.topic} over ${this.#transport.name}`;
@@ -434,7 +444,7 @@ export class SafetyController {
       const why = state.why ?? 'no answer';
       this.#log(`${this.#transport.name}: the link failed (${why}); the drive is ended and will not resume`);
       this.#active = undefined;
-      this.#fence = Math.max(this.#fence, this.#env.askedNow());
+      this.#raiseFence(this.#env.askedNow(), true);
       if (this.#goal) {
         this.#goal = undefined;
         this.#cancelOnReconnect = Boolean(this.#drive.navigationAction);
@@ -564,13 +574,18 @@ export class SafetyController {
           return;
         }
         if (!written) {
-          // A stop (or another drive, or a goal) came while the link was being checked.
+          // A stop (or another drive, or a goal, or the link's loss) came while the link was being checked.
+          const state = this.#link();
           this.#env.post({
             type: 'reply',
             id: message.id,
             ok: false,
-            reason: 'superseded',
-            error: 'a stop, another drive or a navigation goal came before this drive was sent; nothing was sent',
+            ...(state.up
+              ? {
+                  reason: 'superseded',
+                  error: 'a stop, another drive or a navigation goal came before this drive was sent; nothing was sent',
+                }
+              : this.#linkDown(state)),
           });
           return;
         }

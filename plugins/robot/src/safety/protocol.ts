@@ -87,8 +87,9 @@ export type ToSafety =
   /** Zero velocity now; every motion asked at or before `at` (`crossThreadNow()`) is fenced off. */
   | { readonly type: 'stop'; readonly id: number; readonly why: string; readonly at: number }
   /**
-   * Mira's navigation goal is about to be sent: refused (`superseded`) when a stop came after it was asked,
-   * otherwise recorded as being sent, so a stop from now on cancels it.
+   * Mira's navigation goal is about to be sent: refused (`superseded`) when a stop came after it was asked
+   * (`transport_error` when that was the link's loss and the link is still down), otherwise recorded as being
+   * sent, so a stop from now on cancels it.
    */
   | { readonly type: 'goal'; readonly id: number; readonly askedAt: number }
   | { readonly type: 'heartbeat' }
