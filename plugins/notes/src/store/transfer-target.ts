@@ -69,8 +69,8 @@ export class NoteTransfer {
       },
       insert: (scope, note, vector) => this.#insert(scope, note, vector),
       index: (id, note) => {
-        this.#rows.addText(id, note.indexed, note.labels, note.keyDigest !== null);
-        this.#rows.indexFilterText(id, note.content, note.labels, note.privateKey);
+        rows.addText(id, note.indexed, note.labels, note.keyDigest !== null);
+        rows.indexFilterText(id, note.content, note.labels, note.privateKey);
       },
       forget: (ids) => {
         for (const id of ids) {
