@@ -913,6 +913,21 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       expect(transport.speeds()).to.deep.equal([]);
     });
 
+    it("names the operator's stop given at the very time of a link loss, not the link", async () => {
+      const { request, transport, clock, controller, drive } = rig();
+      await drive();
+      const asked = ++clock.asked;
+      clock.asked += 5;
+      transport.setLink({ up: false, since: clock.wall, why: 'connection lost' });
+      controller.consoleSignal({ type: 'stop', at: clock.asked });
+      await settle();
+      expect(await request({ type: 'drive', linear: 0.3, angular: 0, durationS: 5, askedAt: asked })).to.deep.include({
+        ok: false,
+        reason: 'superseded',
+        error: 'a stop came 5 ms after this drive was asked; nothing was sent',
+      });
+    });
+
     it('answers a drive whose link failed during its round trip with the link, not as superseded', async () => {
       const { request, transport, clock } = rig();
       transport.roundTrips = 'hold';
