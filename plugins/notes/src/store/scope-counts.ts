@@ -143,7 +143,8 @@ INSERT INTO ${COUNTS_TABLE} (scope, key_digest, what, label, n)
 
 /**
  * A viewer's counts from the table: parameters as {@link VISIBLE}'s (scopes as JSON, 1 when keys are
- * ignored (operator), the key's digest). Rows (what, label, n) with n above zero; every note's row always.
+ * ignored (operator), the key's digest). Rows (what, label, n): n may be zero (a count that came back down),
+ * and a count with no row is zero.
  */
 export const COUNTS_FOR_VIEWER = `SELECT what, label, sum(n) AS n FROM ${COUNTS_TABLE}
   WHERE scope IN (SELECT value FROM json_each(?)) AND (? OR key_digest = '' OR key_digest = ?)
