@@ -1306,6 +1306,52 @@ describe('Mind view', function () {
       await shot('entities');
     });
 
+    it('draws the latest page of entities asked for, with its status, whichever order the pages arrive in', async () => {
+      // The page's first load draws the list (one entity, ENT1, a person) before anything is held.
+      await page.waitForSelector('.entity-row[data-id="ENT1"]', { state: 'attached' });
+      await page.click('#tab-entities');
+      // Each page of the list is answered at once and delivered when the test says (the page's first load, a
+      // busy machine and a live refresh deliver pages late).
+      const held: Array<() => Promise<void>> = [];
+      const entityPages = (url: URL) => url.pathname === '/api/entities';
+      await page.route(entityPages, async (route) => {
+        const response = await route.fetch();
+        held.push(() => route.fulfill({ response }));
+      });
+      const ask = async (type: string) => {
+        const count = held.length + 1;
+        await page.fill('#entity-type', type);
+        await page.click('#entity-browse button');
+        for (let i = 0; held.length < count && i < 250; i += 1) await new Promise((r) => setTimeout(r, 20));
+        expect(held).to.have.length(count);
+      };
+      const status = (text: string) =>
+        page.waitForFunction((t) => document.getElementById('entity-status')!.textContent === t, text, {
+          timeout: 5000,
+        });
+      const all = 'entities 1–1 of 1';
+      const places = 'no entities of type place';
+      // The earlier page arrives first, then the later one: the later one is drawn and says so.
+      await ask('');
+      await ask('place');
+      await held[0]!();
+      await status(all);
+      await held[1]!();
+      await status(places);
+      expect(await page.$('.entity-row[data-id="ENT1"]')).to.equal(null);
+      // The later page first, then the earlier one, which is dropped: the list and its status stay the later.
+      await ask('place');
+      await ask('');
+      await held[3]!();
+      await status(all);
+      await page.waitForSelector('.entity-row[data-id="ENT1"]');
+      await held[2]!();
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      expect(await page.textContent('#entity-status')).to.equal(all);
+      expect(await page.$('.entity-row[data-id="ENT1"]')).to.not.equal(null);
+      await page.unroute(entityPages);
+    });
+
     it('scans a scope of 20,000 notes with progress, and Stop stops the scan on the server', async () => {
       const notes = rt.app.kernel.store(NOTES_STORE);
       const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();

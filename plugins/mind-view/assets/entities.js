@@ -5,12 +5,21 @@ import * as api from './api.js';
 import { $, el, messageOf } from './dom.js';
 import { state } from './state.js';
 
-/** How many times the entity status line was written: a list that loaded meanwhile does not overwrite it. */
+/**
+ * How many times something other than a page of the list was said on the entity status line: a page that
+ * loaded meanwhile does not overwrite it.
+ */
 let entityStatusWrites = 0;
+/** Whether the status line says which page of the list is shown (a live refresh then keeps it in step). */
+let statusIsPage = false;
+/** The latest page of the list asked for, and the latest drawn: a page asked earlier never replaces a later one. */
+let pagesAsked = 0;
+let pageDrawn = 0;
 
 /** Says something on the Entities tab's status line. @param {string} text */
 export function entityStatus(text) {
   entityStatusWrites += 1;
+  statusIsPage = false;
   $('entity-status').textContent = text;
 }
 
@@ -101,15 +110,20 @@ export async function findEntities() {
 
 /**
  * A page of entities (optionally of one type); a click on one shows it with its memories. A live refresh
- * (`live`: the memory changed) redraws the list but leaves the status line alone: it may be saying what
- * the operator's own last action did ("ENT2 place added …"), which that very change set off; nor does a
- * page that arrives after something else was said there.
+ * (`live`: the memory changed) redraws the list but leaves the status line alone unless it says which page
+ * is shown: it may be saying what the operator's own last action did ("ENT2 place added …"), which that
+ * very change set off; nor does a page that arrives after something else was said there. Pages may arrive
+ * out of order (the page's first load, a live refresh, a click): one asked earlier than the page drawn is
+ * dropped, and one asked later is drawn with its status, whatever an earlier page said meanwhile.
  */
 export async function browseEntities({ live = false } = {}) {
   const writes = entityStatusWrites;
+  const mine = ++pagesAsked;
   const browse = state.entities;
   try {
     const { entities, total } = await api.getEntityPage(browse);
+    if (mine < pageDrawn) return;
+    pageDrawn = mine;
     const rows = entities.map((entity) =>
       el(
         'li',
@@ -131,12 +145,12 @@ export async function browseEntities({ live = false } = {}) {
     );
     $('entity-list').replaceChildren(...rows);
     const last = Math.min(browse.offset + entities.length, total);
-    if (!live && entityStatusWrites === writes)
-      entityStatus(
-        total
-          ? `entities ${browse.offset + 1}–${last} of ${total}${browse.type ? ` of type ${browse.type}` : ''}`
-          : `no entities${browse.type ? ` of type ${browse.type}` : ''}`,
-      );
+    if ((!live || statusIsPage) && entityStatusWrites === writes) {
+      statusIsPage = true;
+      $('entity-status').textContent = total
+        ? `entities ${browse.offset + 1}–${last} of ${total}${browse.type ? ` of type ${browse.type}` : ''}`
+        : `no entities${browse.type ? ` of type ${browse.type}` : ''}`;
+    }
     $('entity-prev', HTMLButtonElement).disabled = browse.offset === 0;
     $('entity-next', HTMLButtonElement).disabled = last >= total;
   } catch (e) {
