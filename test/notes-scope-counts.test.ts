@@ -116,6 +116,18 @@ describe('notes: the counts the file keeps for the Mind view', () => {
     }
   };
 
+  /** Runs `check` with the store open on the file and another connection to it, and closes both. */
+  const withBoth = async (check: (store: SqliteNotesStore, db: Database.Database) => Promise<void>) => {
+    const store = open();
+    const db = new Database(path);
+    try {
+      await check(store, db);
+    } finally {
+      store.close();
+      db.close();
+    }
+  };
+
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'mira-notes-counts-'));
     path = join(dir, 'notes.sqlite3');
@@ -286,9 +298,7 @@ describe('notes: the counts the file keeps for the Mind view', () => {
     }
   });
   it('are what the page reads: a kept count changed by hand shows, and the pass over the notes is not made', async () => {
-    const store = open();
-    const db = new Database(path);
-    try {
+    await withBoth(async (store, db) => {
       await store.save('default', 'one', 'a', null);
       await store.save('default', 'two', null, null);
       db.prepare("UPDATE note_counts SET n = n + 40 WHERE scope = 'default' AND what = 0").run();
@@ -306,10 +316,7 @@ describe('notes: the counts the file keeps for the Mind view', () => {
         notes: 42,
         keyed: 0,
       });
-    } finally {
-      store.close();
-      db.close();
-    }
+    });
   });
 
   it('are not read once another process removes them or keeps them otherwise while the store is open', async () => {
@@ -353,9 +360,7 @@ describe('notes: the counts the file keeps for the Mind view', () => {
   });
 
   it('count labels written before their note, and a note given another ID, as the notes are', async () => {
-    const store = open();
-    const db = new Database(path);
-    try {
+    await withBoth(async (store, db) => {
       // A writer with foreign keys off (the sqlite3 shell's default).
       db.pragma('foreign_keys = OFF');
       db.prepare("INSERT INTO note_labels (note_id, label, position) VALUES (500, 'early', 0)").run();
@@ -367,16 +372,11 @@ describe('notes: the counts the file keeps for the Mind view', () => {
       db.prepare('UPDATE notes SET id = 900 WHERE id = ?').run(labelled.id);
       expectCounts(store, db, 'after the writes');
       expect(store.labelCounts(viewers[0]!).labels).to.deep.include({ label: 'early', count: 1 });
-    } finally {
-      store.close();
-      db.close();
-    }
+    });
   });
 
   it('count an import of more than one transaction once, in its scope, and never its staging scope', async () => {
-    const store = open();
-    const db = new Database(path);
-    try {
+    await withBoth(async (store, db) => {
       const labels = ['a', 'b, c', null];
       for (let i = 0; i < DIRECT_IMPORT_MAX + 50; i += 1)
         await store.save('default', `note ${i}`, labels[i % 3]!, i % 7 === 0 ? 'k1' : null);
@@ -389,9 +389,6 @@ describe('notes: the counts the file keeps for the Mind view', () => {
       const work: Viewer = { scopes: ['work'], key: null, operator: true };
       expect(store.labelCounts(work)).to.deep.equal(expected(db, work));
       expect(store.labelCounts(work).total).to.equal(DIRECT_IMPORT_MAX + 50);
-    } finally {
-      store.close();
-      db.close();
-    }
+    });
   });
 });

@@ -68,6 +68,12 @@ const labelRow = (row: 'new' | 'old', change: number, unlabeled: string) =>
 const labelsNow = (row: 'new' | 'old', count: number) =>
   `(SELECT count(*) FROM note_labels l WHERE l.note_id = ${row}.note_id) = ${count}`;
 
+/** A note `row` (new or old) counted in (`change` 1) or out (-1): all notes, no label or each label it has now. */
+const noteCounts = (row: 'new' | 'old', change: number) =>
+  add(`VALUES (${row}.scope, ${KEY(row)}, ${COUNT_ALL}, '', ${change})`) +
+  ifUnlabeled(row, change) +
+  labelsOf(row, change);
+
 /** Whether a note's update moves it in the counts: another ID, scope or key. */
 const MOVED = '(old.id IS NOT new.id OR old.scope IS NOT new.scope OR old.key_digest IS NOT new.key_digest)';
 
@@ -82,26 +88,18 @@ CREATE TABLE ${COUNTS_TABLE} (
   PRIMARY KEY (scope, key_digest, what, label)
 ) WITHOUT ROWID;
 CREATE TRIGGER note_counts_note_insert AFTER INSERT ON notes WHEN ${COUNTED('new.scope')} BEGIN
-  ${add(`VALUES (new.scope, ${KEY('new')}, ${COUNT_ALL}, '', 1)`)}
-  ${ifUnlabeled('new', 1)}
-  ${labelsOf('new', 1)}
+  ${noteCounts('new', 1)}
 END;
 CREATE TRIGGER note_counts_note_delete BEFORE DELETE ON notes WHEN ${COUNTED('old.scope')} BEGIN
-  ${add(`VALUES (old.scope, ${KEY('old')}, ${COUNT_ALL}, '', -1)`)}
-  ${ifUnlabeled('old', -1)}
-  ${labelsOf('old', -1)}
+  ${noteCounts('old', -1)}
 END;
 CREATE TRIGGER note_counts_note_move_out AFTER UPDATE OF id, scope, key_digest ON notes
 WHEN ${MOVED} AND ${COUNTED('old.scope')} BEGIN
-  ${add(`VALUES (old.scope, ${KEY('old')}, ${COUNT_ALL}, '', -1)`)}
-  ${ifUnlabeled('old', -1)}
-  ${labelsOf('old', -1)}
+  ${noteCounts('old', -1)}
 END;
 CREATE TRIGGER note_counts_note_move_in AFTER UPDATE OF id, scope, key_digest ON notes
 WHEN ${MOVED} AND ${COUNTED('new.scope')} BEGIN
-  ${add(`VALUES (new.scope, ${KEY('new')}, ${COUNT_ALL}, '', 1)`)}
-  ${ifUnlabeled('new', 1)}
-  ${labelsOf('new', 1)}
+  ${noteCounts('new', 1)}
 END;
 CREATE TRIGGER note_counts_label_insert AFTER INSERT ON note_labels BEGIN
   ${labelRow('new', 1, labelsNow('new', 1))}
