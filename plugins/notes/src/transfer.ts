@@ -126,8 +126,7 @@ export async function importNotes(
     target.db
       .transaction(() => {
         target.ensureScope(scope);
-        const ids = fresh.map((note, i) => target.insert(scope, note, vectors[i]));
-        fresh.forEach((note, i) => target.index(ids[i]!, note));
+        writeRun(target, scope, fresh, vectors, 0);
       })
       .immediate();
   } else {
@@ -153,8 +152,7 @@ async function importStaged(
         slices.run(db, (start) => {
           do {
             const run = notes.slice(i, i + INDEX_RUN);
-            const ids = run.map((note, k) => target.insert(staging, note, vectors[i + k]));
-            run.forEach((note, k) => target.index(ids[k]!, note));
+            writeRun(target, staging, run, vectors, i);
             i += run.length;
           } while (i < notes.length && slices.more(start));
         });
@@ -177,6 +175,21 @@ async function importStaged(
     slices.checkpointer?.stop();
   }
   db.transaction(() => finish(target, staging, vectors.some(Boolean))).immediate();
+}
+
+/**
+ * Writes `run` into `scope`, every note with its labels and vector (`vectors` from index `from`), then their
+ * index rows (see {@link ImportTarget.index}).
+ */
+function writeRun(
+  target: ImportTarget,
+  scope: string,
+  run: readonly PreparedNote[],
+  vectors: ReadonlyArray<Float32Array | undefined>,
+  from: number,
+): void {
+  const ids = run.map((note, k) => target.insert(scope, note, vectors[from + k]));
+  run.forEach((note, k) => target.index(ids[k]!, note));
 }
 
 /** Moves staged notes into their scope while `more()`; true when none are left. */
