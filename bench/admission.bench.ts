@@ -120,8 +120,9 @@ function bareDecider(path: string) {
       'SELECT id FROM entities WHERE name_key = ? UNION SELECT entity_id FROM aliases WHERE alias_key = ? ORDER BY 1',
     )
     .pluck();
+  // In the link index's order (m.id is l.memory_id), as the store reads a slot: no sort.
   const slot = db.prepare(
-    "SELECT m.id, m.value FROM memory_links l JOIN memories m ON m.id = l.memory_id WHERE l.entity_id = ? AND l.role = 'subject' AND m.predicate = ? AND m.status = 'active' ORDER BY m.id",
+    "SELECT m.id, m.value FROM memory_links l JOIN memories m ON m.id = l.memory_id WHERE l.entity_id = ? AND l.role = 'subject' AND m.predicate = ? AND m.status = 'active' ORDER BY l.memory_id",
   );
   const insertMemory = db.prepare(
     "INSERT INTO memories (kind, summary, predicate, value, source_kind, status, created_at) VALUES (?, ?, ?, ?, 'operator_statement', 'active', ?)",

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { ManualClock } from '@mira/core';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
+import type { SlotMemory } from '@mira/memory-contract';
 import { describeMemoryStoreContract, objectFile, rejection } from './conformance/memory-store-contract.js';
 import { adaPrefersTea } from './helpers/admissions.js';
 
@@ -204,6 +205,49 @@ describe('SqliteMemoryStore beside other connections', function () {
         expect((await reader.findEntities('Grace')).map((e) => e.canonicalName)).to.deep.equal(['Grace']);
         await again.createEntity({ entityType: 'person', canonicalName: 'Grace Hopper' });
         expect((await reader.findEntities('Grace Hopper')).map((e) => e.canonicalName)).to.deep.equal(['Grace Hopper']);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('reads a slot alike from the image and, once the writer starts, from the live file', async () => {
+    const writer = SqliteMemoryStore.open(path);
+    const ada = await writer.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+    const tea = await writer.createMemory({
+      kind: 'preference',
+      summary: 'Ada prefers tea',
+      predicate: 'prefers',
+      value: 'tea',
+      sourceKind: 'operator_statement',
+      links: [{ entityId: ada.id, role: 'subject' }],
+      payloadText: 'Ada prefers tea',
+    });
+    await writer.close();
+    const reader = SqliteMemoryStore.open(path, { readOnly: true });
+    const slot = { entityId: ada.id, role: 'subject', predicate: 'prefers' };
+    const seen = async () =>
+      (await reader.admitToSlot(slot, (existing) => ({ answer: existing }))) as { answer: SlotMemory[] };
+    const expected = [
+      {
+        id: tea.id,
+        ref: tea.ref,
+        kind: 'preference',
+        predicate: 'prefers',
+        value: 'tea',
+        links: [{ entityId: ada.id, role: 'subject' }],
+      },
+    ];
+    try {
+      expect((await seen()).answer).to.deep.equal(expected);
+      // The writer starts: the reader's statements are prepared again on the live file, rows read alike.
+      const again = SqliteMemoryStore.open(path);
+      try {
+        await again.createEntity({ entityType: 'person', canonicalName: 'Grace' });
+        expect((await reader.findEntities('Grace')).map((e) => e.canonicalName)).to.deep.equal(['Grace']);
+        expect((await seen()).answer).to.deep.equal(expected);
       } finally {
         await again.close();
       }

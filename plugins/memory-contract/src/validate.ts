@@ -1,6 +1,8 @@
 import {
   CoreErrors,
   assertNoFormatCharacters,
+  collapseWhitespace,
+  isPlainAscii,
   longerThan,
   normalizeDisplay,
   normalizeKey,
@@ -24,6 +26,14 @@ function bounded(text: string, max: number, what: string): string {
 /** A name or alias: its display form and exact key. @throws MiraError */
 export function prepareName(name: string, what = 'name'): { display: string; key: string } {
   if (typeof name !== 'string') throw CoreErrors.error('TEXT_EMPTY.notText', { what });
+  // Plain ASCII (most names, and every longer-name candidate remember looks up for them) has no format
+  // character, and normalising leaves it alone: its display form is its white space collapsed, its key
+  // that in lower case. The same answers as the steps below, each without testing the text again.
+  if (isPlainAscii(name)) {
+    const display = bounded(collapseWhitespace(name), MAX_NAME_LENGTH, what);
+    if (display === '') throw CoreErrors.error('TEXT_EMPTY.field', { what });
+    return { display, key: display.toLowerCase() };
+  }
   // Before trimming: white-space trimming would silently drop a leading BOM.
   assertNoFormatCharacters(name, what);
   const display = bounded(normalizeDisplay(name, what), MAX_NAME_LENGTH, what);

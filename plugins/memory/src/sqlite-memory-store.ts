@@ -118,10 +118,13 @@ class SqliteStatements implements MemoryStatements {
       // The keys and IDs of every name and alias between two keys (byte order, as the indexes hold them): one
       // seek into each index for remember's name and its longer names, which sort beside it (anna, anna maria).
       // Bounded: a range holding more than the limit is read key by key instead.
-      keysBetween: db.prepare(
-        `SELECT name_key AS k, id FROM entities WHERE name_key BETWEEN @low AND @high
-           UNION ALL SELECT alias_key, entity_id FROM aliases WHERE alias_key BETWEEN @low AND @high LIMIT ${KEY_RANGE_LIMIT + 1}`,
-      ),
+      // Rows as [key, id] arrays, the bounds given twice (positional parameters bind faster than named ones).
+      keysBetween: db
+        .prepare(
+          `SELECT name_key, id FROM entities WHERE name_key BETWEEN ? AND ?
+             UNION ALL SELECT alias_key, entity_id FROM aliases WHERE alias_key BETWEEN ? AND ? LIMIT ${KEY_RANGE_LIMIT + 1}`,
+        )
+        .raw(),
       insertMemory: db.prepare(
         "INSERT INTO memories (kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)",
       ),
@@ -184,13 +187,17 @@ class SqliteStatements implements MemoryStatements {
            WHERE l.entity_id = ? AND l.role = ? AND m.predicate = ? AND m.status = 'active' ORDER BY m.id`,
         )
         .pluck(),
-      // The slot an admission decides on: each memory with its links as JSON ([[entity_id, role], …]).
-      slotMemories: db.prepare(
-        `SELECT m.id, m.kind, m.predicate, m.value,
-                (SELECT json_group_array(json_array(k.entity_id, k.role)) FROM memory_links k WHERE k.memory_id = m.id) AS links
-         FROM memory_links l JOIN memories m ON m.id = l.memory_id
-         WHERE l.entity_id = ? AND l.role = ? AND m.predicate = ? AND m.status = 'active' ORDER BY m.id`,
-      ),
+      // The slot an admission decides on: each memory with its links as JSON ([[entity_id, role], …]), as
+      // arrays (no object per row) and in the link index's order (m.id is l.memory_id: no sort). The
+      // predicate is the slot's own.
+      slotMemories: db
+        .prepare(
+          `SELECT m.id, m.kind, m.value,
+                (SELECT json_group_array(json_array(k.entity_id, k.role)) FROM memory_links k WHERE k.memory_id = m.id)
+           FROM memory_links l JOIN memories m ON m.id = l.memory_id
+           WHERE l.entity_id = ? AND l.role = ? AND m.predicate = ? AND m.status = 'active' ORDER BY l.memory_id`,
+        )
+        .raw(),
       entityIdsPage: db
         .prepare('SELECT id FROM entities WHERE (? IS NULL OR entity_type = ?) ORDER BY id LIMIT ? OFFSET ?')
         .pluck(),
@@ -256,10 +263,10 @@ class SqliteStatements implements MemoryStatements {
       if (compareBytes(key, low) < 0) low = key;
       if (compareBytes(key, high) > 0) high = key;
     }
-    const rows = this.#s.keysBetween.all({ low, high }) as Array<{ k: string; id: number }>;
+    const rows = this.#s.keysBetween.all(low, high, low, high) as Array<[key: string, id: number]>;
     if (rows.length > KEY_RANGE_LIMIT) return undefined;
     const ids = keys.map((): number[] => []);
-    for (const { k: key, id } of rows)
+    for (const [key, id] of rows)
       for (let i = keys.indexOf(key); i !== -1; i = keys.indexOf(key, i + 1))
         if (!ids[i]!.includes(id)) ids[i]!.push(id);
     for (const list of ids) list.sort((a, b) => a - b);
@@ -284,8 +291,10 @@ class SqliteStatements implements MemoryStatements {
   }
 
   slotMemories(slot: MemorySlot): SlotMemory[] {
-    return (this.#s.slotMemories.all(slot.entityId, slot.role, slot.predicate) as SlotRow[]).map((row) =>
-      slotMemoryFromColumns({ ...row, links: JSON.parse(row.links) as Array<[number, string]> }),
+    const { predicate } = slot;
+    return (this.#s.slotMemories.all(slot.entityId, slot.role, predicate) as SlotRow[]).map(
+      ([id, kind, value, links]) =>
+        slotMemoryFromColumns({ id, kind, predicate, value, links: JSON.parse(links) as Array<[number, string]> }),
     );
   }
 
@@ -581,10 +590,5 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
   }
 }
 
-interface SlotRow {
-  id: number;
-  kind: string;
-  predicate: string | null;
-  value: string | null;
-  links: string;
-}
+/** A row of the slot statement: ID, kind, value, links as JSON. */
+type SlotRow = [id: number, kind: string, value: string | null, links: string];

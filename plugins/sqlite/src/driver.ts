@@ -16,6 +16,8 @@ export interface SqliteStatement {
   iterate(...params: unknown[]): IterableIterator<unknown>;
   /** Return only the first column of each row. */
   pluck(toggle?: boolean): this;
+  /** Return each row as an array of its columns, in order (no object per row). */
+  raw(toggle?: boolean): this;
 }
 
 // The driver's own constraint (any[]), so its transaction type is assignable to this one.

@@ -131,7 +131,8 @@ export class FollowingDatabase implements SqliteDatabase {
 class FollowingStatement implements SqliteStatement {
   #statement: Database.Statement | undefined;
   #generation = -1;
-  #pluck = false;
+  /** How rows come back (better-sqlite3 has one mode at a time). */
+  #mode: 'objects' | 'pluck' | 'raw' = 'objects';
 
   constructor(
     readonly database: FollowingDatabase,
@@ -144,7 +145,8 @@ class FollowingStatement implements SqliteStatement {
     const { db, generation } = this.database.current();
     if (generation !== this.#generation || !this.#statement) {
       this.#statement = db.prepare(this.sql);
-      if (this.#pluck) this.#statement.pluck(true);
+      if (this.#mode === 'pluck') this.#statement.pluck(true);
+      if (this.#mode === 'raw') this.#statement.raw(true);
       this.#generation = generation;
     }
     return this.#statement;
@@ -163,8 +165,13 @@ class FollowingStatement implements SqliteStatement {
     return this.#now().iterate(...params);
   }
   pluck(toggle = true): this {
-    this.#pluck = toggle;
+    if (toggle || this.#mode === 'pluck') this.#mode = toggle ? 'pluck' : 'objects';
     this.#statement?.pluck(toggle);
+    return this;
+  }
+  raw(toggle = true): this {
+    if (toggle || this.#mode === 'raw') this.#mode = toggle ? 'raw' : 'objects';
+    this.#statement?.raw(toggle);
     return this;
   }
 }
