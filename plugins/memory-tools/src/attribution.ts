@@ -216,14 +216,17 @@ export function languageOf(text: string): string | undefined {
 export function clauseRulesFor(text: string): ClauseRules {
   const script = scriptLanguage(text);
   if (script !== undefined) return CLAUSE_RULES[script]!;
-  const found = words(text);
+  // Each word's languages from the one index of every table's markers: a look-up per word, not per table.
+  const index = markerIndex();
+  const counts = new Array<number>(index.languages.length).fill(0);
+  for (const word of words(text)) for (const language of index.byWord.get(word) ?? []) counts[language]! += 1;
+  const tables = Object.values(CLAUSE_RULES);
   let best = ENGLISH_CLAUSES;
   let bestCount = 0;
-  for (const rules of Object.values(CLAUSE_RULES)) {
-    const { markers } = wordSets(rules);
-    const count = found.filter((word) => markers.has(word)).length;
-    if (count > bestCount) [best, bestCount] = [rules, count];
-  }
+  counts.forEach((count, i) => {
+    // The first table of the most words wins a tie, as the tables are ordered.
+    if (count > bestCount) [best, bestCount] = [tables[i]!, count];
+  });
   return best;
 }
 
@@ -287,8 +290,10 @@ export function crossesClause(between: string, rules: ClauseRules): boolean {
   const found = words(text);
   const { opens, complementizers, pronouns } = wordSets(rules);
   if (found.some((word) => opens.has(word))) return true;
-  // "knows that Bob likes chess", "says that he": a complementizer before a name or a pronoun.
-  const original = Array.from(text.normalize('NFKC').matchAll(WORD), ([word]) => word);
+  // "knows that Bob likes chess", "says that he": a complementizer before a name or a pronoun. The words
+  // as written (for their capitals) only when there is a complementizer to look after.
+  let original: string[] | undefined;
+  const written = () => (original ??= Array.from(text.normalize('NFKC').matchAll(WORD), ([word]) => word));
   // (A complementizer last has no next word: found[i + 1] and original[i + 1] are undefined, and neither
   // is a pronoun or capitalised.)
   return found.some(
@@ -296,7 +301,7 @@ export function crossesClause(between: string, rules: ClauseRules): boolean {
       complementizers.has(word) &&
       (pronouns.has(found[i + 1]!) ||
         // Stryker disable next-line StringLiteral: original has as many words as found (case folding splits none)
-        /^\p{Lu}/u.test(original[i + 1] ?? '')),
+        /^\p{Lu}/u.test(written()[i + 1] ?? '')),
   );
 }
 

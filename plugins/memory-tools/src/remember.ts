@@ -1,4 +1,5 @@
 import {
+  isPlainAscii,
   longerThan,
   normalizeDisplay,
   normalizeToken,
@@ -184,7 +185,7 @@ async function resolveNamed(
   for (const span of spans)
     for (const candidate of longerNames(clause, span)) {
       // A longer text than any name can be is no name (and the store refuses to look it up).
-      if (!matchField(candidate, MAX_FIELD_LENGTH)) break;
+      if (!fitsField(candidate)) break;
       longer.push(candidate);
     }
   const [found, ...others] = await store.findEntityIdsOfEach([name, ...longer]);
@@ -206,6 +207,18 @@ export function toToolResult(result: RememberResult): ToolResult {
 export function matchField(text: string, max: number): MatchText | undefined {
   const match = toMatchText(text);
   return !match || match.form === '' || longerThan(match.form, max) ? undefined : match;
+}
+
+/**
+ * Whether {@link matchField} takes `text` as a field: plain ASCII no longer than a field, and not all white
+ * space, is one (its matching form is never longer than itself), answered without building the form.
+ */
+function fitsField(text: string): boolean {
+  return (
+    // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: equivalent, names are never blank
+    (isPlainAscii(text) && text.trim() !== '' && text.length <= MAX_FIELD_LENGTH) ||
+    matchField(text, MAX_FIELD_LENGTH) !== undefined
+  );
 }
 
 function field(text: string, max: number): MatchText {
