@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ManualClock, type MiraError } from '@mira/core';
-import type { Memory, MemoryStore } from '@mira/memory-contract';
+import type { Memory, MemoryStore, SlotMemory } from '@mira/memory-contract';
 
 /** What a store factory gives the contract suite. */
 export interface StoreUnderTest {
@@ -162,6 +162,149 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         expect((await rejection(store.findEntityIdsOfEach(['Sam', '']))).code).to.equal(
           (await rejection(store.findEntityIds(''))).code,
         );
+      });
+    });
+
+    describe('#findNamedSlot()', () => {
+      const said = (
+        entityId: number,
+        predicate: string,
+        value: string,
+        others: Array<{ entityId: number; role: string }> = [],
+      ) =>
+        store.createMemory({
+          kind: 'preference',
+          summary: `said ${value}`,
+          predicate,
+          value,
+          sourceKind: 'operator_statement',
+          links: [{ entityId, role: 'subject' }, ...others],
+        });
+      /** What admitToSlot hands decide for the slot, read on its own. */
+      const slotAlone = async (entityId: number, predicate: string) =>
+        (
+          (await store.admitToSlot({ entityId, role: 'subject', predicate }, (existing) => ({ answer: existing }))) as {
+            answer: SlotMemory[];
+          }
+        ).answer;
+
+      it('finds each name as findEntityIdsOfEach does, and the slot of the first when one entity has it', async () => {
+        const sam = await store.createEntity({ entityType: 'person', canonicalName: 'Sam' });
+        const samMaria = await store.createEntity({ entityType: 'person', canonicalName: 'Sam Maria' });
+        await store.addAlias(sam.id, 'Sammy');
+        const bob = await store.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+        const tea = await said(sam.id, 'prefers', 'tea');
+        const coffee = await said(sam.id, 'prefers', 'coffee', [{ entityId: bob.id, role: 'friend' }]);
+        await said(sam.id, 'likes', 'jazz');
+        await said(samMaria.id, 'prefers', 'water');
+        const milk = await said(bob.id, 'prefers', 'milk', [{ entityId: sam.id, role: 'friend' }]);
+        const names = [' SAM ', 'Sam Maria', 'Sammy', 'Samuel', 'Sam M'];
+        const found = await store.findNamedSlot(names, 'subject', 'prefers');
+        expect(found.ids).to.deep.equal(await store.findEntityIdsOfEach(names));
+        expect(found.ids).to.deep.equal([[sam.id], [samMaria.id], [sam.id], [], []]);
+        expect(found.read?.slot).to.deep.equal({ entityId: sam.id, role: 'subject', predicate: 'prefers' });
+        expect(found.read?.memories).to.deep.equal(await slotAlone(sam.id, 'prefers'));
+        expect(found.read?.memories.map((m) => m.id)).to.deep.equal([tea.id, coffee.id]);
+        expect(found.read?.memories[1]!.links).to.have.deep.members([
+          { entityId: sam.id, role: 'subject' },
+          { entityId: bob.id, role: 'friend' },
+        ]);
+        // An alias of the same entity is one entity; an empty slot is read as empty; role and predicate are
+        // tokens, normalised as a memory's are.
+        const byAlias = await store.findNamedSlot(['Sammy', 'Sam'], 'Subject', 'PREFERS');
+        expect(byAlias.read?.memories.map((m) => m.id)).to.deep.equal([tea.id, coffee.id]);
+        expect((await store.findNamedSlot(['Sam'], 'subject', 'drinks')).read).to.deep.equal({
+          slot: { entityId: sam.id, role: 'subject', predicate: 'drinks' },
+          memories: [],
+        });
+        // Under another role, the memories that link the entity in that role.
+        const asFriend = await store.findNamedSlot(['Sam'], 'friend', 'prefers');
+        expect(asFriend.read?.memories.map((m) => m.id)).to.deep.equal([milk.id]);
+        expect(await store.findNamedSlot([], 'subject', 'prefers')).to.deep.equal({ ids: [], read: undefined });
+      });
+
+      it('reads no slot for a name no entity or several entities have', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        const other = await store.createEntity({ entityType: 'robot', canonicalName: 'Ada 2' });
+        await said(ada.id, 'prefers', 'tea');
+        expect(await store.findNamedSlot(['Grace'], 'subject', 'prefers')).to.deep.equal({
+          ids: [[]],
+          read: undefined,
+        });
+        await store.addAlias(other.id, 'ADA');
+        expect(await store.findNamedSlot(['Ada', 'Ada 2'], 'subject', 'prefers')).to.deep.equal({
+          ids: [[ada.id, other.id], [other.id]],
+          read: undefined,
+        });
+      });
+
+      it('reads the slot however many names lie between the name and its longer names', async () => {
+        const anna = await store.createEntity({ entityType: 'person', canonicalName: 'Anna' });
+        const between: number[] = [];
+        for (let i = 0; i < 50; i++) {
+          const other = await store.createEntity({ entityType: 'person', canonicalName: `Anna B${i}` });
+          await store.addAlias(other.id, `Anna C${i}`);
+          between.push(other.id);
+          await said(other.id, 'prefers', `tea ${i}`);
+        }
+        const maria = await store.createEntity({ entityType: 'person', canonicalName: 'Anna Maria' });
+        const tea = await said(anna.id, 'prefers', 'tea');
+        const names = ['Anna', 'Anna Maria', 'Anna B7'];
+        const found = await store.findNamedSlot(names, 'subject', 'prefers');
+        expect(found.ids).to.deep.equal([[anna.id], [maria.id], [between[7]!]]);
+        expect(found.read?.memories.map((m) => m.id)).to.deep.equal([tea.id]);
+        // The name last in byte order, its longer names before it.
+        const last = await store.findNamedSlot(['Anna Maria', 'Anna'], 'subject', 'prefers');
+        expect(last.ids).to.deep.equal([[maria.id], [anna.id]]);
+        expect(last.read).to.deep.equal({
+          slot: { entityId: maria.id, role: 'subject', predicate: 'prefers' },
+          memories: [],
+        });
+        // Names and aliases past what one range read takes (aliases are read after names) count too: the
+        // name itself an alias.
+        const zoe = await store.createEntity({ entityType: 'person', canonicalName: 'Zoe' });
+        await store.addAlias(zoe.id, 'Anna Mark');
+        await store.addAlias(anna.id, 'Anna Maria');
+        const milk = await said(zoe.id, 'prefers', 'milk');
+        const aliased = await store.findNamedSlot(['Anna Mark', 'Anna', 'Anna Maria'], 'subject', 'prefers');
+        expect(aliased.ids).to.deep.equal([[zoe.id], [anna.id], [anna.id, maria.id]]);
+        expect(aliased.read?.memories.map((m) => m.id)).to.deep.equal([milk.id]);
+      });
+
+      it('hands admitToSlot its read, which decides on it, and a write into a slot changed since decides again', async () => {
+        const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });
+        await store.createEntity({ entityType: 'person', canonicalName: 'Bob' });
+        const slot = { entityId: ada.id, role: 'subject', predicate: 'prefers' };
+        const read = (await store.findNamedSlot(['Ada'], 'subject', 'prefers')).read!;
+        // Written after the read: a decision to answer is made on the read…
+        const coffee = await said(ada.id, 'prefers', 'coffee');
+        const tea = {
+          kind: 'preference',
+          summary: 'Ada prefers tea',
+          predicate: 'prefers',
+          value: 'tea',
+          sourceKind: 'operator_statement',
+        };
+        const seen: number[][] = [];
+        const decide = (existing: readonly SlotMemory[]) => {
+          seen.push(existing.map((m) => m.id));
+          return existing.length === 0
+            ? { create: { ...tea, links: [{ entityId: ada.id, role: 'subject' }] } }
+            : { answer: existing.map((m) => m.id) };
+        };
+        // …and a decision to write is made again under the lock, on what the slot holds by then.
+        expect(await store.admitToSlot(slot, decide, read)).to.deep.equal({ answer: [coffee.id] });
+        expect(seen).to.deep.equal([[], [coffee.id]]);
+        expect((await store.listActiveMemories(ada.id)).memories.map((m) => m.id)).to.deep.equal([coffee.id]);
+        // A read of another slot is not taken for this one.
+        const bobs = (await store.findNamedSlot(['Bob'], 'subject', 'prefers')).read!;
+        seen.length = 0;
+        expect(await store.admitToSlot(slot, decide, bobs)).to.deep.equal({ answer: [coffee.id] });
+        expect(seen).to.deep.equal([[coffee.id]]);
+        const other = (await store.findNamedSlot(['Ada'], 'subject', 'likes')).read!;
+        seen.length = 0;
+        await store.admitToSlot(slot, decide, other);
+        expect(seen).to.deep.equal([[coffee.id]]);
       });
     });
 

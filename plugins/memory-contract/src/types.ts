@@ -179,6 +179,23 @@ export interface SlotMemory {
   readonly links: ReadonlyArray<{ readonly entityId: number; readonly role: string }>;
 }
 
+/**
+ * A slot's memories as one read found them ({@link MemoryStore.findNamedSlot}), for
+ * {@link MemoryStore.admitToSlot} to decide on without reading them again.
+ */
+export interface SlotRead {
+  readonly slot: MemorySlot;
+  readonly memories: readonly SlotMemory[];
+}
+
+/** What {@link MemoryStore.findNamedSlot} found. */
+export interface NamedSlot {
+  /** The IDs of the entities of each name, as {@link MemoryStore.findEntityIdsOfEach} answers. */
+  readonly ids: number[][];
+  /** The slot of the first name's entity when exactly one entity has that name; undefined otherwise. */
+  readonly read: SlotRead | undefined;
+}
+
 /** What an admission decides from the slot: write this memory, or answer without writing. */
 export type SlotDecision<R> = { readonly create: NewMemory } | { readonly answer: R };
 
@@ -315,6 +332,12 @@ export interface MemoryStore {
    * a server): what admission asks for the longer names a name may begin.
    */
   findEntityIdsOfEach(names: readonly string[]): Promise<number[][]>;
+  /**
+   * {@link MemoryStore.findEntityIdsOfEach} for `names` and, when exactly one entity has the first of
+   * them, that entity's slot under `role` and `predicate` as {@link MemoryStore.admitToSlot} reads it, in
+   * one read (one statement; one round trip to a server): what admission asks for its subject.
+   */
+  findNamedSlot(names: readonly string[], role: string, predicate: string): Promise<NamedSlot>;
   /** A page of entities in ID order, optionally of one type (exact), with how many there are in all. */
   listEntities(options?: {
     readonly entityType?: string | null;
@@ -367,11 +390,14 @@ export interface MemoryStore {
    * only a write takes the lock (SQLite: BEGIN IMMEDIATE; PostgreSQL: the slot's advisory lock), reads
    * the slot again under it, and asks `decide` once more if it changed. So two processes admitting into
    * one slot at once are decided one after the other. `decide` is synchronous, pure, and must not call
-   * the store (it may be called twice); an error it throws writes nothing.
+   * the store (it may be called twice); an error it throws writes nothing. With `seen`, a read of this
+   * same slot ({@link MemoryStore.findNamedSlot}), the first decision is made on it instead of a new read
+   * (a read of another slot is not used).
    */
   admitToSlot<R>(
     slot: MemorySlot,
     decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
+    seen?: SlotRead,
   ): Promise<SlotOutcome<R>>;
   /**
    * Stores a pending proposal (it changes nothing else). An entity proposal for a name that already

@@ -167,10 +167,40 @@ export function longerNames(clause: MatchText, [start, end]: readonly [number, n
 }
 
 /**
- * Resolves `name` to its one entity, and refuses it when it is the beginning of another known entity's name
- * at the same place in the evidence (entities 박지 and 박지훈, "박지훈은 녹차를 좋아해요" proposed for 박지): the
+ * The longer names that begin where the name begins at each of `spans` ({@link longerNames}), up to the first
+ * that is longer than any name can be (the store refuses to look such a text up).
+ */
+function longerCandidates(clause: MatchText, spans: ReadonlyArray<readonly [number, number]>): string[] {
+  const longer: string[] = [];
+  for (const span of spans)
+    for (const candidate of longerNames(clause, span)) {
+      if (!fitsField(candidate)) break;
+      longer.push(candidate);
+    }
+  return longer;
+}
+
+/**
+ * The one entity of a name from what the store found for it (`found`) and for its longer names (`others`):
+ * refused when none or several have it, or when it is the beginning of another known entity's name at the
+ * same place in the evidence (entities 박지 and 박지훈, "박지훈은 녹차를 좋아해요" proposed for 박지): the
  * shorter name never silently takes what is said of the longer one. A longer name of the same entity (an
- * alias) is no ambiguity. One store call for the name and every longer candidate: one round trip to a
+ * alias) is no ambiguity.
+ */
+function resolved(
+  [found, ...others]: readonly (readonly number[])[],
+  notFound: RememberReason,
+  ambiguous: RememberReason,
+): number {
+  if (found!.length === 0) reject(notFound);
+  if (found!.length > 1) reject(ambiguous);
+  const id = found![0]!;
+  if (others.some((ids) => ids.some((other) => other !== id))) reject(ambiguous, [], LONGER_NAME);
+  return id;
+}
+
+/**
+ * Resolves `name` ({@link resolved}) with its longer names at `spans` in one store call: one round trip to a
  * fleet server, as the name alone took. With no spans (the robot's own name for "you") only the name counts.
  */
 async function resolveNamed(
@@ -181,19 +211,7 @@ async function resolveNamed(
   notFound: RememberReason,
   ambiguous: RememberReason,
 ): Promise<number> {
-  const longer: string[] = [];
-  for (const span of spans)
-    for (const candidate of longerNames(clause, span)) {
-      // A longer text than any name can be is no name (and the store refuses to look it up).
-      if (!fitsField(candidate)) break;
-      longer.push(candidate);
-    }
-  const [found, ...others] = await store.findEntityIdsOfEach([name, ...longer]);
-  if (found!.length === 0) reject(notFound);
-  if (found!.length > 1) reject(ambiguous);
-  const id = found![0]!;
-  if (others.some((ids) => ids.some((other) => other !== id))) reject(ambiguous, [], LONGER_NAME);
-  return id;
+  return resolved(await store.findEntityIdsOfEach([name, ...longerCandidates(clause, spans)]), notFound, ambiguous);
 }
 
 /** Renders a result for the model (JSON) and the operator (one short line). */
@@ -292,9 +310,11 @@ async function decide(
   const attribution = attribute(clause, subjectSpans, valueSpans);
   if (attribution === 'not_one_sentence') reject('invalid_proposal', [], ONE_SENTENCE);
   if (attribution) reject('subject_not_supported', [], OTHER_CLAUSE);
-  const subjectId = SELF_REFERENCES.has(subject.form)
-    ? await resolveNamed(store, profile.name, clause, [], 'subject_not_found', 'subject_ambiguous')
-    : await resolveNamed(store, proposal.subject, clause, subjectSpans, 'subject_not_found', 'subject_ambiguous');
+  // The subject and its slot in one read (one round trip to a fleet server): the slot is decided on below.
+  const named = SELF_REFERENCES.has(subject.form)
+    ? await store.findNamedSlot([profile.name], 'subject', predicate)
+    : await store.findNamedSlot([proposal.subject, ...longerCandidates(clause, subjectSpans)], 'subject', predicate);
+  const subjectId = resolved(named.ids, 'subject_not_found', 'subject_ambiguous');
 
   const links = [{ entityId: subjectId, role: 'subject' }];
   if (isRelationship) {
@@ -353,6 +373,7 @@ async function decide(
         return { answer: { conflict: conflicting.slice(0, MAX_CONFLICT_IDS).map((m) => m.ref) } };
       return { create: toCreate() };
     },
+    named.read,
   );
   if ('created' in outcome) return { status: 'applied', outcome: 'created', memory_id: outcome.created.ref };
   if ('duplicate' in outcome.answer)

@@ -21,6 +21,7 @@ import {
   type MemoryLink,
   type MemorySlot,
   type MemoryStore,
+  type NamedSlot,
   type NewMemory,
   type NewProposal,
   type NewestMemories,
@@ -33,6 +34,7 @@ import {
   type SlotDecision,
   type SlotMemory,
   type SlotOutcome,
+  type SlotRead,
   type StoreInfo,
   type StoredObject,
 } from '@mira/memory-contract';
@@ -50,7 +52,7 @@ import {
   writtenMemory,
 } from './rules.js';
 import { statement, transaction, type Script } from './script.js';
-import { sameSlot } from './slot.js';
+import { sameSlot, sameSlotKey } from './slot.js';
 
 /**
  * The one algorithm of every memory store: admission against a slot, proposals and their acceptance,
@@ -181,6 +183,27 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     );
   }
 
+  findNamedSlot(names: readonly string[], role: string, predicate: string): Promise<NamedSlot> {
+    return this.execute('finding entities', this.#findNamedSlot(names, role, predicate));
+  }
+
+  *#findNamedSlot(names: readonly string[], role: string, predicate: string): Script<NamedSlot> {
+    if (names.length === 0) return { ids: [], read: undefined };
+    const token = normalizeToken(role, 'role');
+    const slotPredicate = normalizeToken(predicate, 'predicate');
+    const found = yield* statement(
+      'namedSlot',
+      names.map((name) => prepareName(name).key),
+      token,
+      slotPredicate,
+    );
+    const read = found.slot && {
+      slot: { entityId: found.slot.entityId, role: token, predicate: slotPredicate },
+      memories: found.slot.memories,
+    };
+    return { ids: found.ids, read };
+  }
+
   /**
    * Writes a validated memory, its links and its payload (and, with `object`, the payload row of an
    * object already stored); inside a write transaction.
@@ -265,14 +288,20 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
   admitToSlot<R>(
     slot: MemorySlot,
     decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
+    read?: SlotRead,
   ): Promise<SlotOutcome<R>> {
-    return this.execute('admitting a memory', this.#admit(slot, decide));
+    return this.execute('admitting a memory', this.#admit(slot, decide, read));
   }
 
-  *#admit<R>(slot: MemorySlot, decide: (existing: readonly SlotMemory[]) => SlotDecision<R>): Script<SlotOutcome<R>> {
+  *#admit<R>(
+    slot: MemorySlot,
+    decide: (existing: readonly SlotMemory[]) => SlotDecision<R>,
+    read: SlotRead | undefined,
+  ): Script<SlotOutcome<R>> {
     // Read without a lock or a transaction (one statement sees one committed state): most decisions
-    // write nothing, and they hold no other writer up.
-    const seen = yield* statement('slotMemories', slot);
+    // write nothing, and they hold no other writer up. A read of this slot made with its subject's name
+    // (findNamedSlot) is that read.
+    const seen = read && sameSlotKey(read.slot, slot) ? read.memories : yield* statement('slotMemories', slot);
     const first = decide(seen);
     if (!('create' in first)) return { answer: first.answer };
     const m = prepareMemory(first.create);

@@ -1,4 +1,4 @@
-import type { SlotMemory } from '@mira/memory-contract';
+import type { MemorySlot, SlotMemory } from '@mira/memory-contract';
 
 /**
  * Whether two reads of a slot found the same memories: the same IDs in the same order. A memory's kind,
@@ -7,4 +7,9 @@ import type { SlotMemory } from '@mira/memory-contract';
  */
 export function sameSlot(a: readonly SlotMemory[], b: readonly SlotMemory[]): boolean {
   return a.length === b.length && a.every((m, i) => m.id === b[i]!.id);
+}
+
+/** Whether two slots are one: the same entity, role and predicate. */
+export function sameSlotKey(a: MemorySlot, b: MemorySlot): boolean {
+  return a.entityId === b.entityId && a.role === b.role && a.predicate === b.predicate;
 }

@@ -125,6 +125,23 @@ class SqliteStatements implements MemoryStatements {
              UNION ALL SELECT alias_key, entity_id FROM aliases WHERE alias_key BETWEEN ? AND ? LIMIT ${KEY_RANGE_LIMIT + 1}`,
         )
         .raw(),
+      // keysBetween's rows (tagged 0: [0, key, id]) and, when exactly one entity has the name (the 5th
+      // parameter), its slotMemories' rows (tagged 1: [1, id, kind, value, links]): admission's two reads
+      // in one statement.
+      namedSlot: db
+        .prepare(
+          `WITH r (k, id) AS (
+             SELECT name_key, id FROM entities WHERE name_key BETWEEN ? AND ?
+             UNION ALL SELECT alias_key, entity_id FROM aliases WHERE alias_key BETWEEN ? AND ? LIMIT ${KEY_RANGE_LIMIT + 1}),
+           one (id) AS (SELECT min(id) FROM r WHERE k = ? HAVING count(DISTINCT id) = 1)
+           SELECT 0, k, id, NULL, NULL FROM r
+           UNION ALL
+           SELECT 1, m.id, m.kind, m.value,
+                  (SELECT json_group_array(json_array(x.entity_id, x.role)) FROM memory_links x WHERE x.memory_id = m.id)
+           FROM one JOIN memory_links l ON l.entity_id = one.id AND l.role = ? JOIN memories m ON m.id = l.memory_id
+           WHERE m.predicate = ? AND m.status = 'active'`,
+        )
+        .raw(),
       insertMemory: db.prepare(
         "INSERT INTO memories (kind, summary, predicate, value, source_kind, source_label, confidence, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?)",
       ),
@@ -243,34 +260,55 @@ class SqliteStatements implements MemoryStatements {
 
   entityIdsByKeys(keys: readonly string[]): number[][] {
     if (keys.length < 2) return keys.map((key) => this.entityIdsByKey(key));
-    const inRange = this.#entityIdsInRange(keys);
-    if (inRange) return inRange;
+    const [low, high] = keyRange(keys);
+    const rows = this.#s.keysBetween.all(low, high, low, high) as Array<[key: string, id: number]>;
+    return rows.length > KEY_RANGE_LIMIT ? this.#entityIdsKeyByKey(keys) : idsOfKeys(keys, rows);
+  }
+
+  /** {@link entityIdsByKeys} with each key looked up (a range too wide to read). */
+  #entityIdsKeyByKey(keys: readonly string[]): number[][] {
     const list = JSON.stringify(keys);
     const ids = keys.map((): number[] => []);
     for (const { i, id } of this.#s.entityIdsByKeys.all(list, list) as Array<{ i: number; id: number }>)
       ids[i]!.push(id);
     return ids;
   }
-  /**
-   * {@link entityIdsByKeys} from one range read between the least and the greatest key in the indexes' byte
-   * order, keeping the rows whose key is asked for; undefined when the range holds more than
-   * {@link KEY_RANGE_LIMIT} names and aliases (then each key is looked up).
-   */
-  #entityIdsInRange(keys: readonly string[]): number[][] | undefined {
-    let low = keys[0]!;
-    let high = low;
-    for (const key of keys) {
-      if (compareBytes(key, low) < 0) low = key;
-      if (compareBytes(key, high) > 0) high = key;
+
+  namedSlot(
+    keys: readonly string[],
+    role: string,
+    predicate: string,
+  ): { ids: number[][]; slot: { entityId: number; memories: SlotMemory[] } | undefined } {
+    const [low, high] = keyRange(keys);
+    const rows = this.#s.namedSlot.all(low, high, low, high, keys[0], role, predicate) as NamedSlotRow[];
+    const named: Array<[key: string, id: number]> = [];
+    const memories: SlotMemory[] = [];
+    for (const row of rows)
+      if (row[0] === 0) named.push([row[1], row[2]]);
+      else
+        memories.push(
+          slotMemoryFromColumns({
+            id: row[1],
+            kind: row[2],
+            predicate,
+            value: row[3],
+            links: JSON.parse(row[4]) as Array<[number, string]>,
+          }),
+        );
+    if (named.length > KEY_RANGE_LIMIT) {
+      // A range too wide to read whole: the slot was chosen from part of it, so both are read again.
+      const ids = this.#entityIdsKeyByKey(keys);
+      const [entityId, other] = ids[0]!;
+      const slot =
+        entityId !== undefined && other === undefined
+          ? { entityId, memories: this.slotMemories({ entityId, role, predicate }) }
+          : undefined;
+      return { ids, slot };
     }
-    const rows = this.#s.keysBetween.all(low, high, low, high) as Array<[key: string, id: number]>;
-    if (rows.length > KEY_RANGE_LIMIT) return undefined;
-    const ids = keys.map((): number[] => []);
-    for (const [key, id] of rows)
-      for (let i = keys.indexOf(key); i !== -1; i = keys.indexOf(key, i + 1))
-        if (!ids[i]!.includes(id)) ids[i]!.push(id);
-    for (const list of ids) list.sort((a, b) => a - b);
-    return ids;
+    const ids = idsOfKeys(keys, named);
+    const [entityId, other] = ids[0]!;
+    memories.sort((a, b) => a.id - b.id);
+    return { ids, slot: entityId !== undefined && other === undefined ? { entityId, memories } : undefined };
   }
 
   entityPage(entityType: string | null, limit: number, offset: number): { entities: Entity[]; total: number } {
@@ -589,6 +627,30 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
     return Promise.resolve();
   }
 }
+
+/** The least and the greatest of `keys` in the indexes' byte order. */
+function keyRange(keys: readonly string[]): [low: string, high: string] {
+  let low = keys[0]!;
+  let high = low;
+  for (const key of keys) {
+    if (compareBytes(key, low) < 0) low = key;
+    if (compareBytes(key, high) > 0) high = key;
+  }
+  return [low, high];
+}
+
+/** The IDs of each of `keys`, ascending, from the keys and IDs a range read found. */
+function idsOfKeys(keys: readonly string[], rows: ReadonlyArray<readonly [key: string, id: number]>): number[][] {
+  const ids = keys.map((): number[] => []);
+  for (const [key, id] of rows)
+    for (let i = keys.indexOf(key); i !== -1; i = keys.indexOf(key, i + 1)) if (!ids[i]!.includes(id)) ids[i]!.push(id);
+  for (const list of ids) list.sort((a, b) => a - b);
+  return ids;
+}
+
+/** A row of the named slot statement: a name's key and entity, or a slot memory. */
+type NamedSlotRow =
+  [0, key: string, id: number, null, null] | [1, id: number, kind: string, value: string | null, links: string];
 
 /** A row of the slot statement: ID, kind, value, links as JSON. */
 type SlotRow = [id: number, kind: string, value: string | null, links: string];

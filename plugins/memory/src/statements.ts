@@ -53,6 +53,15 @@ export interface MemoryStatements {
   slot(slot: MemorySlot): Memory[];
   /** What an admission decides on: the slot's active memories with kind, value and links only. */
   slotMemories(slot: MemorySlot): SlotMemory[];
+  /**
+   * {@link entityIdsByKeys} for `keys` and, when exactly one entity has the first key, its
+   * {@link slotMemories} under `role` and `predicate` (else undefined), in one statement.
+   */
+  namedSlot(
+    keys: readonly string[],
+    role: string,
+    predicate: string,
+  ): { ids: number[][]; slot: { entityId: number; memories: SlotMemory[] } | undefined };
   /** The newest `newest` (all when undefined) active memories of each entity, in the order of `entityIds`. */
   newestActive(entityIds: readonly number[], newest: number | undefined): NewestMemories[];
   /** Every memory linked to an entity, whatever its status, ascending ID. */

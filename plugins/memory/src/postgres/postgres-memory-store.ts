@@ -147,8 +147,22 @@ const IDS_BY_KEY = `SELECT id FROM entities WHERE space = $1 AND name_key = $2
   UNION SELECT entity_id FROM aliases WHERE space = $1 AND alias_key = $2`;
 const IDS_BY_KEY_ORDERED = `${IDS_BY_KEY} ORDER BY 1`;
 /** {@link IDS_BY_KEY} for an array of keys at once: each key with its IDs. */
-const IDS_BY_KEYS = `SELECT name_key AS key, id FROM entities WHERE space = $1 AND name_key = ANY($2::text[])
-  UNION SELECT alias_key, entity_id FROM aliases WHERE space = $1 AND alias_key = ANY($2::text[]) ORDER BY 2`;
+const KEYS_AND_IDS = `SELECT name_key AS key, id FROM entities WHERE space = $1 AND name_key = ANY($2::text[])
+  UNION SELECT alias_key, entity_id FROM aliases WHERE space = $1 AND alias_key = ANY($2::text[])`;
+const IDS_BY_KEYS = `${KEYS_AND_IDS} ORDER BY 2`;
+/**
+ * {@link IDS_BY_KEYS} (rows with `part` 0) and, when exactly one entity has the name `$3`, its slot under role
+ * `$4` and predicate `$5` as {@link SLOT_MEMORIES} reads it (rows with `part` 1): admission's two reads in one
+ * round trip.
+ */
+const NAMED_SLOT = `WITH r AS (${KEYS_AND_IDS}),
+  one AS (SELECT min(id) AS id FROM r WHERE key = $3 HAVING count(DISTINCT id) = 1)
+  SELECT 0 AS part, r.key, r.id, NULL::text AS kind, NULL::text AS value, NULL::json AS links FROM r
+  UNION ALL
+  SELECT 1, NULL, m.id, m.kind, m.value,
+    (SELECT json_agg(json_build_array(k.entity_id, k.role)) FROM memory_links k WHERE k.space = m.space AND k.memory_id = m.id)
+  FROM one JOIN memories m ON m.space = $1 AND m.status = 'active' AND m.predicate = $5 AND m.id IN (
+    SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = one.id AND role = $4)`;
 
 /** An entity with its aliases (as JSON, in ID order): one row per entity. */
 const ENTITY_SELECT = `SELECT e.id, e.entity_type, e.canonical_name, e.name_key, e.created_at,
@@ -338,6 +352,37 @@ class PostgresStatements implements AsyncStatements {
   async entityIdsByKeys(keys: readonly string[]): Promise<number[][]> {
     const rows = await this.#prepared<{ key: string; id: string }>('mira_ids_by_keys', IDS_BY_KEYS, [[...keys]]);
     return keys.map((key) => rows.filter((row) => row.key === key).map((row) => Number(row.id)));
+  }
+
+  async namedSlot(
+    keys: readonly string[],
+    role: string,
+    predicate: string,
+  ): Promise<{ ids: number[][]; slot: { entityId: number; memories: SlotMemory[] } | undefined }> {
+    const rows = await this.#prepared<{
+      part: number;
+      key: string | null;
+      id: string;
+      kind: string | null;
+      value: string | null;
+      links: Array<[string, string]> | null;
+    }>('mira_named_slot', NAMED_SLOT, [[...keys], keys[0], role, predicate]);
+    const named = rows.filter((row) => row.part === 0);
+    const ids = keys.map((key) =>
+      named
+        .filter((row) => row.key === key)
+        .map((row) => Number(row.id))
+        .sort((a, b) => a - b),
+    );
+    const [entityId, other] = ids[0]!;
+    if (entityId === undefined || other !== undefined) return { ids, slot: undefined };
+    const memories = rows
+      .filter((row) => row.part === 1)
+      .map((row) =>
+        slotMemoryFromColumns({ id: row.id, kind: row.kind!, predicate, value: row.value, links: row.links! }),
+      )
+      .sort((a, b) => a.id - b.id);
+    return { ids, slot: { entityId, memories } };
   }
 
   async entitiesByKey(key: string): Promise<Entity[]> {
