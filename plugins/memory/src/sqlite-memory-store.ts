@@ -125,16 +125,18 @@ class SqliteStatements implements MemoryStatements {
              UNION ALL SELECT alias_key, entity_id FROM aliases WHERE alias_key BETWEEN ? AND ? LIMIT ${KEY_RANGE_LIMIT + 1}`,
         )
         .raw(),
-      // keysBetween's rows (tagged 0: [0, key, id]) and, when exactly one entity has the name (the 5th
-      // parameter), its slotMemories' rows (tagged 1: [1, id, kind, value, links]): admission's two reads
-      // in one statement.
+      // keysBetween's rows (tagged 0: [0, key, id]) and, when exactly one entity has the name (the 1st and
+      // 2nd parameters), its slotMemories' rows (tagged 1: [1, id, kind, value, links]): admission's two reads
+      // in one statement. The name's entities are looked up on their own (two seeks into pages the range
+      // read holds) so that the range is read once, streamed rather than stored in a temporary table.
       namedSlot: db
         .prepare(
-          `WITH r (k, id) AS (
-             SELECT name_key, id FROM entities WHERE name_key BETWEEN ? AND ?
-             UNION ALL SELECT alias_key, entity_id FROM aliases WHERE alias_key BETWEEN ? AND ? LIMIT ${KEY_RANGE_LIMIT + 1}),
-           one (id) AS (SELECT min(id) FROM r WHERE k = ? HAVING count(DISTINCT id) = 1)
-           SELECT 0, k, id, NULL, NULL FROM r
+          `WITH one (id) AS (
+             SELECT min(id) FROM (SELECT id FROM entities WHERE name_key = ? UNION ALL SELECT entity_id FROM aliases WHERE alias_key = ?)
+             HAVING min(id) = max(id))
+           SELECT 0, k, id, NULL, NULL FROM (
+             SELECT name_key AS k, id FROM entities WHERE name_key BETWEEN ? AND ?
+             UNION ALL SELECT alias_key, entity_id FROM aliases WHERE alias_key BETWEEN ? AND ? LIMIT ${KEY_RANGE_LIMIT + 1})
            UNION ALL
            SELECT 1, m.id, m.kind, m.value,
                   (SELECT json_group_array(json_array(x.entity_id, x.role)) FROM memory_links x WHERE x.memory_id = m.id)
@@ -280,7 +282,8 @@ class SqliteStatements implements MemoryStatements {
     predicate: string,
   ): { ids: number[][]; slot: { entityId: number; memories: SlotMemory[] } | undefined } {
     const [low, high] = keyRange(keys);
-    const rows = this.#s.namedSlot.all(low, high, low, high, keys[0], role, predicate) as NamedSlotRow[];
+    const [name] = keys;
+    const rows = this.#s.namedSlot.all(name, name, low, high, low, high, role, predicate) as NamedSlotRow[];
     const named: Array<[key: string, id: number]> = [];
     const memories: SlotMemory[] = [];
     for (const row of rows)
@@ -296,7 +299,8 @@ class SqliteStatements implements MemoryStatements {
           }),
         );
     if (named.length > KEY_RANGE_LIMIT) {
-      // A range too wide to read whole: the slot was chosen from part of it, so both are read again.
+      // A range too wide to read whole: the names are looked up key by key, and the slot of the entity they
+      // find is read on its own.
       const ids = this.#entityIdsKeyByKey(keys);
       const [entityId, other] = ids[0]!;
       const slot =
