@@ -151,12 +151,17 @@ export function readLanguages(text: string): LanguageReading {
 export function chooseLanguages(reading: LanguageReading, slack = 0): string[] | undefined {
   if ('decided' in reading) return reading.decided && [...reading.decided];
   const { languages } = markerIndex();
-  // Most words first; among equals in the tables' order, English first (a stable sort).
-  return reading.counts
-    .map((count, i) => ({ language: languages[i]!, count }))
-    .filter(({ count }) => count > 0 && count >= reading.best - slack)
-    .sort((a, b) => b.count - a.count)
-    .map(({ language }) => language);
+  const { counts } = reading;
+  // The languages of at least one word and at most `slack` fewer than the most used (read on each
+  // admission: no object per language).
+  const floor = Math.max(reading.best - slack, 1);
+  const chosen: number[] = [];
+  counts.forEach((count, i) => {
+    if (count >= floor) chosen.push(i);
+  });
+  // Most words first; among equals in the tables' order, English first.
+  chosen.sort((a, b) => counts[b]! - counts[a]! || a - b);
+  return chosen.map((i) => languages[i]!);
 }
 
 /** Every language's marker words in one map (word → the languages, by their index in the tables' order). */
