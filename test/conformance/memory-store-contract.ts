@@ -67,6 +67,23 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
     let sut: StoreUnderTest;
     let store: MemoryStore;
 
+    /**
+     * Anna and Anna Maria with a hundred names and aliases between them in the indexes' order (Anna B<i>,
+     * each also Anna C<i>): more than one range read of names takes. `each` is called for every one between.
+     */
+    const annaAmongMany = async (each: (entityId: number, i: number) => Promise<unknown> = async () => {}) => {
+      const anna = await store.createEntity({ entityType: 'person', canonicalName: 'Anna' });
+      const between: number[] = [];
+      for (let i = 0; i < 50; i++) {
+        const other = await store.createEntity({ entityType: 'person', canonicalName: `Anna B${i}` });
+        await store.addAlias(other.id, `Anna C${i}`);
+        between.push(other.id);
+        await each(other.id, i);
+      }
+      const maria = await store.createEntity({ entityType: 'person', canonicalName: 'Anna Maria' });
+      return { anna, between, maria };
+    };
+
     beforeEach(async () => {
       clock = new ManualClock('2026-03-01T12:00:00.000Z');
       sut = await factory(clock);
@@ -144,14 +161,7 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         expect(await store.findEntityIdsOfEach(['x\uE000', 'x😀', 'x'])).to.deep.equal([[pua.id], [emoji.id], []]);
         expect(await store.findEntityIdsOfEach(['x😀', 'x\uE000'])).to.deep.equal([[emoji.id], [pua.id]]);
         // A name and its longer names with a hundred names and aliases between them.
-        const anna = await store.createEntity({ entityType: 'person', canonicalName: 'Anna' });
-        const between: number[] = [];
-        for (let i = 0; i < 50; i++) {
-          const other = await store.createEntity({ entityType: 'person', canonicalName: `Anna B${i}` });
-          await store.addAlias(other.id, `Anna C${i}`);
-          between.push(other.id);
-        }
-        const maria = await store.createEntity({ entityType: 'person', canonicalName: 'Anna Maria' });
+        const { anna, between, maria } = await annaAmongMany();
         await store.addAlias(anna.id, 'Anna Maria');
         expect(await store.findEntityIdsOfEach(['Anna', 'Anna Maria', 'Anna Mar', 'Anna B7'])).to.deep.equal([
           [anna.id],
@@ -239,15 +249,7 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
       });
 
       it('reads the slot however many names lie between the name and its longer names', async () => {
-        const anna = await store.createEntity({ entityType: 'person', canonicalName: 'Anna' });
-        const between: number[] = [];
-        for (let i = 0; i < 50; i++) {
-          const other = await store.createEntity({ entityType: 'person', canonicalName: `Anna B${i}` });
-          await store.addAlias(other.id, `Anna C${i}`);
-          between.push(other.id);
-          await said(other.id, 'prefers', `tea ${i}`);
-        }
-        const maria = await store.createEntity({ entityType: 'person', canonicalName: 'Anna Maria' });
+        const { anna, between, maria } = await annaAmongMany((id, i) => said(id, 'prefers', `tea ${i}`));
         const tea = await said(anna.id, 'prefers', 'tea');
         const names = ['Anna', 'Anna Maria', 'Anna B7'];
         const found = await store.findNamedSlot(names, 'subject', 'prefers');
