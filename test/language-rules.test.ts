@@ -120,6 +120,10 @@ describe('choosing the language of the rules', () => {
     expect(likelyLanguages('Ana toma café')).to.deep.equal(['es', 'pt']);
     expect(likelyLanguages('Ada lives in Lyon')).to.deep.equal(['en']);
     expect(likelyLanguages('Ada collects stamps')).to.deep.equal(['en']);
+    // With a slack, the languages a word behind too, the most used first (Portuguese leads Spanish here,
+    // though Spanish comes first in the tables).
+    expect(likelyLanguages('Se o João vier, toma café', 1)).to.deep.equal(['pt', 'es']);
+    expect(likelyLanguages('Ana toma café', 1)).to.deep.equal(['es', 'pt']);
   });
 
   it('refuses text in a script the rules do not read, unless its question mark already says why', () => {

@@ -657,6 +657,13 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       // 张 before a word that follows a name (说, "says") is a name; a longer known name there is not.
       const { result: own } = await propose('张是老师', fact('张', 'is', '老师', '张是老师'));
       expect(own).to.deep.include({ status: 'applied', outcome: 'created' });
+      // Nor is a related entity cut out of a longer name.
+      await store.createEntity({ entityType: 'person', canonicalName: '李娜' });
+      await expectRejected(
+        '李娜认识张伟',
+        relationship('李娜', 'knows', '张', 'friend', '李娜认识张伟'),
+        'related_entity_not_supported',
+      );
     });
 
     it('refuses a name with spaces that begins a longer known name at the same place, unless it is an alias', async () => {

@@ -231,6 +231,13 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         const asFriend = await store.findNamedSlot(['Sam'], 'friend', 'prefers');
         expect(asFriend.read?.memories.map((m) => m.id)).to.deep.equal([milk.id]);
         expect(await store.findNamedSlot([], 'subject', 'prefers')).to.deep.equal({ ids: [], read: undefined });
+        // A role or predicate that is no token is refused, naming which.
+        const badRole = await rejection(store.findNamedSlot(['Sam'], 'a role', 'prefers'));
+        expect(badRole.code).to.equal('MIRA_ERR_TOKEN_INVALID');
+        expect(badRole.message).to.match(/\brole\b/);
+        const badPredicate = await rejection(store.findNamedSlot(['Sam'], 'subject', 'likes?'));
+        expect(badPredicate.code).to.equal('MIRA_ERR_TOKEN_INVALID');
+        expect(badPredicate.message).to.match(/\bpredicate\b/);
       });
 
       it('reads no slot for a name no entity or several entities have', async () => {
@@ -271,6 +278,16 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
         const aliased = await store.findNamedSlot(['Anna Mark', 'Anna', 'Anna Maria'], 'subject', 'prefers');
         expect(aliased.ids).to.deep.equal([[zoe.id], [anna.id], [anna.id, maria.id]]);
         expect(aliased.read?.memories.map((m) => m.id)).to.deep.equal([milk.id]);
+        // …and read no slot for a name that none or several entities have.
+        expect(await store.findNamedSlot(['Anna Nobody', 'Anna'], 'subject', 'prefers')).to.deep.equal({
+          ids: [[], [anna.id]],
+          read: undefined,
+        });
+        await store.addAlias(zoe.id, 'Anna B7');
+        expect(await store.findNamedSlot(['Anna B7', 'Anna'], 'subject', 'prefers')).to.deep.equal({
+          ids: [[between[7]!, zoe.id], [anna.id]],
+          read: undefined,
+        });
       });
 
       it('hands admitToSlot its read, which decides on it, and a write into a slot changed since decides again', async () => {

@@ -159,8 +159,8 @@ export function chooseLanguages(reading: LanguageReading, slack = 0): string[] |
   counts.forEach((count, i) => {
     if (count >= floor) chosen.push(i);
   });
-  // Most words first; among equals in the tables' order, English first.
-  chosen.sort((a, b) => counts[b]! - counts[a]! || a - b);
+  // Most words first; among equals in the tables' order, English first (a stable sort).
+  chosen.sort((a, b) => counts[b]! - counts[a]!);
   return chosen.map((i) => languages[i]!);
 }
 

@@ -139,6 +139,8 @@ const LONGER_NAME =
 /** How far past a name's end a longer name is looked for: words after it, and characters in scripts without spaces. */
 const LONGER_NAME_WORDS = 3;
 const LONGER_NAME_CHARACTERS = 8;
+/** The next few words after a name: each a run of separators (space, middle dots, hyphen), then letters. */
+const NEXT_WORDS = new RegExp(`^(?:[\\s·・-]+[\\p{L}\\p{M}\\p{N}'’.-]+){1,${LONGER_NAME_WORDS}}`, 'u');
 
 /**
  * The longer names that begin where the name at `[start, end)` of the clause begins: the name with each of the
@@ -156,12 +158,11 @@ export function longerNames(clause: MatchText, [start, end]: readonly [number, n
     names.add(text.slice(start, at));
   }
   // Whole words after it.
-  const words = /^(?:[\s·・-]+[\p{L}\p{M}\p{N}'’.-]+){1,3}/u.exec(text.slice(end + joined.length))?.[0] ?? '';
+  const words = NEXT_WORDS.exec(text.slice(end + joined.length))?.[0] ?? '';
   let next = end + joined.length;
   for (const word of words.match(/[\s·・-]+[\p{L}\p{M}\p{N}'’.-]+/gu) ?? []) {
     next += word.length;
     names.add(text.slice(start, next));
-    if (names.size >= LONGER_NAME_CHARACTERS + LONGER_NAME_WORDS) break;
   }
   return [...names];
 }

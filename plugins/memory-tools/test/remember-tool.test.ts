@@ -85,7 +85,11 @@ describe('the remember tool guards its own door', () => {
     }) as typeof process.stderr.write;
     try {
       const result = await admit(store, profile, 'Alice prefers tea', proposal);
-      expect(result).to.deep.include({ status: 'rejected', reason: 'backend_failure' });
+      expect(result).to.deep.equal({
+        status: 'rejected',
+        reason: 'backend_failure',
+        error: 'persistent memory could not be written; nothing was written',
+      });
     } finally {
       process.stderr.write = original;
     }
