@@ -7,7 +7,7 @@ module.exports = {
   spec: [
     'tools/mutation/fresh-caches.ts',
     'core/test/normalize.test.ts',
-    'plugins/memory-contract/test/places.test.ts',
+    'plugins/memory-contract/test/*.test.ts',
     'plugins/memory-tools/test/*.test.ts',
     'plugins/memory/test/*.test.ts',
     'plugins/notes/test/*.test.ts',

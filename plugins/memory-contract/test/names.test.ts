@@ -52,6 +52,20 @@ describe('names: display form and key', () => {
       .that.includes('alias');
   });
 
+  it('refuses what is no text, and names the field it checks (a name unless told)', () => {
+    expect(answer(42 as unknown as string)).to.have.property('code', 'MIRA_ERR_TEXT_EMPTY');
+    expect(answer(42 as unknown as string))
+      .to.have.property('message')
+      .that.includes('alias');
+    let message = '';
+    try {
+      prepareName('  ');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).to.match(/\bname\b/);
+  });
+
   it('folds and normalises the rest, and refuses control and format characters', () => {
     expect(answer('  STRASSE ')).to.deep.equal({ display: 'STRASSE', key: 'strasse' });
     expect(answer('Straße')).to.have.property('key', 'strasse');
