@@ -93,6 +93,12 @@ export function toMatchText(text: string): MatchText | undefined {
  * pair, one grapheme there, is white space either way).
  */
 export function asciiMatchText(text: string): MatchText {
+  // Most text: words one space apart, nothing to trim. Its form is its lower case, offset for offset.
+  if (SPACED_ASCII.test(text)) {
+    const origin = new Array<readonly [number, number]>(text.length);
+    for (let i = 0; i < text.length; i += 1) origin[i] = unitRange(i);
+    return { form: text.toLowerCase(), origin, original: text };
+  }
   let form = '';
   const origin: Array<readonly [number, number]> = [];
   let pendingSpace = -1;
@@ -112,6 +118,9 @@ export function asciiMatchText(text: string): MatchText {
   }
   return { form, origin, original: text };
 }
+
+/** Printable ASCII that neither begins nor ends with a space, with no two spaces together. */
+const SPACED_ASCII = /^[!-~](?:[!-~]| (?=[!-~]))*$/;
 
 /** `[i, i + 1]`, one frozen pair per index shared by every ASCII text (origins are read, never changed). */
 const UNIT_RANGES: Array<readonly [number, number]> = [];
