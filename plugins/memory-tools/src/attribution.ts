@@ -353,12 +353,11 @@ const POSSESSORS_BEFORE = Object.values(CLAUSE_RULES).flatMap((rules) =>
   rules.possessorBefore ? [rules.possessorBefore] : [],
 );
 function possessor(text: string, [start, end]: readonly [number, number], from: number, rules: ClauseRules): boolean {
-  return (
-    (rules.possessorAfter?.test(formOf(text.slice(end, from))) ?? false) ||
-    // "la filha do João", "the brother of Alice": any language's form, as a relation word before "of" is
-    // never a word of another language's plain clause.
-    POSSESSORS_BEFORE.some((pattern) => pattern.test(formOf(text.slice(0, start))))
-  );
+  if (rules.possessorAfter?.test(formOf(text.slice(end, from)))) return true;
+  // "la filha do João", "the brother of Alice": any language's form, as a relation word before "of" is
+  // never a word of another language's plain clause.
+  const before = formOf(text.slice(0, start));
+  return POSSESSORS_BEFORE.some((pattern) => pattern.test(before));
 }
 
 /**
