@@ -335,7 +335,8 @@ export interface MemoryStore {
   /**
    * {@link MemoryStore.findEntityIdsOfEach} for `names` and, when exactly one entity has the first of
    * them, that entity's slot under `role` and `predicate` as {@link MemoryStore.admitToSlot} reads it, in
-   * one read (one statement; one round trip to a server): what admission asks for its subject.
+   * one read (one statement; one round trip to a server): what admission asks for its subject. (SQLite
+   * reads names more than one range read apart key by key, and the slot beside them: a few statements.)
    */
   findNamedSlot(names: readonly string[], role: string, predicate: string): Promise<NamedSlot>;
   /** A page of entities in ID order, optionally of one type (exact), with how many there are in all. */

@@ -311,7 +311,9 @@ async function decide(
   const attribution = attribute(clause, subjectSpans, valueSpans);
   if (attribution === 'not_one_sentence') reject('invalid_proposal', [], ONE_SENTENCE);
   if (attribution) reject('subject_not_supported', [], OTHER_CLAUSE);
-  // The subject and its slot in one read (one round trip to a fleet server): the slot is decided on below.
+  // The subject and its slot in one read (one round trip to a fleet server): the slot is decided on below
+  // (a relationship's related entity is looked up in between; a write is checked against the slot as it
+  // is then, as every write is).
   const named = SELF_REFERENCES.has(subject.form)
     ? await store.findNamedSlot([profile.name], 'subject', predicate)
     : await store.findNamedSlot([proposal.subject, ...longerCandidates(clause, subjectSpans)], 'subject', predicate);

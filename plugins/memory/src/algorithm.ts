@@ -188,9 +188,9 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
   }
 
   *#findNamedSlot(names: readonly string[], role: string, predicate: string): Script<NamedSlot> {
-    if (names.length === 0) return { ids: [], read: undefined };
     const token = normalizeToken(role, 'role');
     const slotPredicate = normalizeToken(predicate, 'predicate');
+    if (names.length === 0) return { ids: [], read: undefined };
     const found = yield* statement(
       'namedSlot',
       names.map((name) => prepareName(name).key),
