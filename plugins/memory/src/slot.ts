@@ -13,3 +13,8 @@ export function sameSlot(a: readonly SlotMemory[], b: readonly SlotMemory[]): bo
 export function sameSlotKey(a: MemorySlot, b: MemorySlot): boolean {
   return a.entityId === b.entityId && a.role === b.role && a.predicate === b.predicate;
 }
+
+/** The one ID of `ids`, or undefined when there is none or more than one: the entity a name's slot read reads. */
+export function soleId(ids: readonly number[]): number | undefined {
+  return ids.length === 1 ? ids[0] : undefined;
+}

@@ -37,6 +37,7 @@ import {
   type ProposalColumns,
 } from './rows.js';
 import { MEMORY_SCHEMA, SCHEMA_VERSION } from './schema-v2.js';
+import { soleId } from './slot.js';
 import { runSync, type Script } from './script.js';
 import type { MemoryStatements, StoreCounts } from './statements.js';
 
@@ -302,17 +303,15 @@ class SqliteStatements implements MemoryStatements {
       // A range too wide to read whole: the names are looked up key by key, and the slot of the entity they
       // find is read on its own.
       const ids = this.#entityIdsKeyByKey(keys);
-      const [entityId, other] = ids[0]!;
+      const entityId = soleId(ids[0]!);
       const slot =
-        entityId !== undefined && other === undefined
-          ? { entityId, memories: this.slotMemories({ entityId, role, predicate }) }
-          : undefined;
+        entityId === undefined ? undefined : { entityId, memories: this.slotMemories({ entityId, role, predicate }) };
       return { ids, slot };
     }
     const ids = idsOfKeys(keys, named);
-    const [entityId, other] = ids[0]!;
+    const entityId = soleId(ids[0]!);
     memories.sort((a, b) => a.id - b.id);
-    return { ids, slot: entityId !== undefined && other === undefined ? { entityId, memories } : undefined };
+    return { ids, slot: entityId === undefined ? undefined : { entityId, memories } };
   }
 
   entityPage(entityType: string | null, limit: number, offset: number): { entities: Entity[]; total: number } {

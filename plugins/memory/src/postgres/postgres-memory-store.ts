@@ -35,6 +35,7 @@ import {
   type SlotColumns,
 } from '../rows.js';
 import { runAsync, type AsyncStatements, type Script } from '../script.js';
+import { soleId } from '../slot.js';
 import type { AdmitWritten, StoreCounts } from '../statements.js';
 import {
   AliasSchema,
@@ -163,6 +164,16 @@ const NAMED_SLOT = `WITH r AS (${KEYS_AND_IDS}),
     (SELECT json_agg(json_build_array(k.entity_id, k.role)) FROM memory_links k WHERE k.space = m.space AND k.memory_id = m.id)
   FROM one JOIN memories m ON m.space = $1 AND m.status = 'active' AND m.predicate = $5 AND m.id IN (
     SELECT memory_id FROM memory_links WHERE space = $1 AND entity_id = one.id AND role = $4)`;
+
+/** The IDs of each of `keys`, ascending, from rows of a key and an ID (as {@link KEYS_AND_IDS} reads them). */
+function idsOfKeys(keys: readonly string[], rows: ReadonlyArray<{ key: string | null; id: string }>): number[][] {
+  return keys.map((key) =>
+    rows
+      .filter((row) => row.key === key)
+      .map((row) => Number(row.id))
+      .sort((a, b) => a - b),
+  );
+}
 
 /** An entity with its aliases (as JSON, in ID order): one row per entity. */
 const ENTITY_SELECT = `SELECT e.id, e.entity_type, e.canonical_name, e.name_key, e.created_at,
@@ -351,7 +362,7 @@ class PostgresStatements implements AsyncStatements {
 
   async entityIdsByKeys(keys: readonly string[]): Promise<number[][]> {
     const rows = await this.#prepared<{ key: string; id: string }>('mira_ids_by_keys', IDS_BY_KEYS, [[...keys]]);
-    return keys.map((key) => rows.filter((row) => row.key === key).map((row) => Number(row.id)));
+    return idsOfKeys(keys, rows);
   }
 
   async namedSlot(
@@ -367,15 +378,12 @@ class PostgresStatements implements AsyncStatements {
       value: string | null;
       links: Array<[string, string]> | null;
     }>('mira_named_slot', NAMED_SLOT, [[...keys], keys[0], role, predicate]);
-    const named = rows.filter((row) => row.part === 0);
-    const ids = keys.map((key) =>
-      named
-        .filter((row) => row.key === key)
-        .map((row) => Number(row.id))
-        .sort((a, b) => a - b),
+    const ids = idsOfKeys(
+      keys,
+      rows.filter((row) => row.part === 0),
     );
-    const [entityId, other] = ids[0]!;
-    if (entityId === undefined || other !== undefined) return { ids, slot: undefined };
+    const entityId = soleId(ids[0]!);
+    if (entityId === undefined) return { ids, slot: undefined };
     const memories = rows
       .filter((row) => row.part === 1)
       .map((row) =>
