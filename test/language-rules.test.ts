@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { caseFold } from '@mira/core';
 import {
   ASSERTION_RULES,
   CLAUSE_RULES,
@@ -479,6 +480,59 @@ describe('attribution per language: clause words, relative pronouns, possessives
 });
 
 describe('language rules, rule by rule (what the corpus does not pin down)', () => {
+  it('writes every pattern of every table folded, without the i flag, as the folded text it reads', () => {
+    // A pattern's letters outside its escapes (\p{…}, \u{…}, \b, \s…) and its groups' syntax.
+    const literals = (source: string) =>
+      source
+        .replace(/\\(?:[pPu]\{[^}]*\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/gsu, '')
+        .replace(/\(\?(?:<[=!]|[:=!])/g, '');
+    const tables: Array<[string, Record<string, unknown>]> = [
+      ...Object.entries(ASSERTION_RULES).map(([language, rules]): [string, Record<string, unknown>] => [
+        `assertion ${language}`,
+        { ...rules },
+      ]),
+      ...Object.entries(CLAUSE_RULES).map(([language, rules]): [string, Record<string, unknown>] => [
+        `clause ${language}`,
+        { ...rules },
+      ]),
+    ];
+    let patterns = 0;
+    for (const [table, rules] of tables)
+      for (const [key, value] of Object.entries(rules))
+        for (const pattern of [value].flat().filter((v): v is RegExp => v instanceof RegExp)) {
+          patterns += 1;
+          const where = `${table} ${key} /${pattern.source}/${pattern.flags}`;
+          expect(pattern.flags, where).to.equal('u');
+          expect(caseFold(literals(pattern.source)), where).to.equal(literals(pattern.source));
+          // A case property (\p{Lu}, \p{Ll}…) would read folded text otherwise than it reads.
+          expect(pattern.source, where).to.not.match(/\\[pP]\{(?!L\}|M\}|N\}|Script=)/u);
+        }
+    expect(patterns).to.be.above(100);
+    // The check reads a pattern as the tables write it: a capital, a case property or the i flag fails it.
+    expect(literals(String.raw`(?<![\p{L}'])(?:maybe|i\s+think)\b`)).to.equal("['])maybe|i+think)");
+    expect(caseFold(literals('Maybe'))).to.not.equal(literals('Maybe'));
+  });
+
+  it('reads cues in capitals and compatibility forms, the text being folded before any pattern', () => {
+    expect(notAsserted('MAYBE Ada likes tea', [6, 19], 'likes')).to.equal('hedge');
+    expect(notAsserted("DON'T STORE THIS: Ada likes tea", [18, 31], 'likes')).to.equal('do_not_keep');
+    expect(notAsserted('Ada does NOT eat fish', [0, 21], 'eats')).to.equal('negated');
+    expect(notAsserted('Ada DOESN’T eat fish', [0, 20], 'eats')).to.equal('negated');
+    expect(notAsserted('Bruno SAYS Ada likes tea', [11, 24], 'likes')).to.equal('reported');
+    expect(notAsserted('IF Ada likes tea, buy some', [3, 16], 'likes')).to.equal('condition');
+    // ſ (long s) and K (Kelvin sign) fold to s and k.
+    expect(notAsserted('Ada doeſn’t eat fish', [0, 20], 'eats')).to.equal('negated');
+    expect(notAsserted('Ada li\u212Aes tea', [0, 14], 'likes')).to.equal(undefined);
+    expect(notAsserted('Ada likes tea', [0, 13], 'likes')).to.equal(undefined);
+    // ß folds to ss: German cues written with it are read in folded text, as are those written with ss.
+    expect(notAsserted('Anna mag Tee, heißt es', [0, 12], 'likes')).to.equal('reported');
+    expect(notAsserted('Anna mag Tee, heisst es', [0, 12], 'likes')).to.equal('reported');
+    expect(notAsserted('Wie du weißt, mag Anna Tee', [14, 26], 'likes')).to.equal(undefined);
+    expect(notAsserted('Wie immer, mag Anna Tee', [11, 23], 'likes')).to.equal('question');
+    expect(notAsserted('Heißt sie Anna Maria', [0, 20], 'is_called')).to.equal('question');
+    expect(notAsserted('Weißt du ob Anna Tee mag', [12, 24], 'likes')).to.equal('question');
+  });
+
   it('reads tied languages with one merged rule set, built once per tie', () => {
     const merged = assertionRulesFor('Ana toma café')!;
     expect(assertionRulesFor('Ana toma café')).to.equal(merged);

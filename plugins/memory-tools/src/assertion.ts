@@ -35,14 +35,15 @@ export type { AssertionRules } from './assertion-rules.js';
 import { chooseLanguages, clearClauseCaches, readLanguages } from './attribution.js';
 import { clearMatchFormCache } from './span-match.js';
 
-const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'iu');
+/** Whole words, as every language's tables match them (see `AssertionRules`: folded text, no `i` flag). */
+const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'u');
 
 /** English. */
 export const ENGLISH: AssertionRules = lazily(() => ({
   doNotKeep: [
-    /\b(?:don['’]?t|do\s+not|never)\s+(?:\w+\s+){0,2}?(?:remember|store|save|note|keep|record|memori[sz]e|write)(?:\s+down)?\s+(?:it|this|that|any|anything)\b/iu,
-    /(?<!\b(?:don['’]?t|do\s+not|never)\s+)\bforget\s+(?:it|that|this)\b/iu,
-    /\boff\s+the\s+record\b/iu,
+    /\b(?:don['’]?t|do\s+not|never)\s+(?:\w+\s+){0,2}?(?:remember|store|save|note|keep|record|memori[sz]e|write)(?:\s+down)?\s+(?:it|this|that|any|anything)\b/u,
+    /(?<!\b(?:don['’]?t|do\s+not|never)\s+)\bforget\s+(?:it|that|this)\b/u,
+    /\boff\s+the\s+record\b/u,
   ],
   hedges: [
     w(
