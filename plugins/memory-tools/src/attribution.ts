@@ -81,9 +81,8 @@ const WORD = /[\p{L}\p{M}\p{N}]+['’]?/gu;
 // The same words in ASCII text (its letters and digits; ASCII has no combining mark and no ’).
 const ASCII_WORD = /[a-z0-9]+'?/g;
 const words = (text: string): string[] => {
-  const form = formOf(text);
-  if (ASCII.test(form)) return form.match(ASCII_WORD) ?? [];
-  return Array.from(form.matchAll(WORD), ([word]) => word.replace(/’/g, "'"));
+  if (ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
+  return Array.from(formOf(text).matchAll(WORD), ([word]) => word.replace(/’/g, "'"));
 };
 
 /**

@@ -293,16 +293,14 @@ async function decide(
   const subject = field(proposal.subject, MAX_FIELD_LENGTH);
   const predicate = token(proposal.predicate);
   const isRelationship = proposal.kind === 'relationship';
-  const relatedGiven = [proposal.related_entity, proposal.related_role].filter(
-    (v) => v !== null && v.trim() !== '',
-  ).length;
 
   const span = findWholeSpan(spoken, evidence);
   if (!span) reject('evidence_not_in_utterance');
   const cue = notAsserted(utterance, span, predicate);
   if (cue) rejectNotAsserted(cue);
-  // From here on the evidence is the operator's own wording of that span.
-  const clause = toMatchText(utterance.slice(span[0], span[1]))!;
+  // From here on the evidence is the operator's own wording of that span (most often the evidence itself).
+  const wording = utterance.slice(span[0], span[1]);
+  const clause = wording === evidence.original ? evidence : toMatchText(wording)!;
   const valueSpans = [...wholeSpans(clause, value, { particles: true })];
   const valueSpan = valueSpans[0];
   if (!valueSpan) reject('value_not_supported');
@@ -321,7 +319,8 @@ async function decide(
 
   const links = [{ entityId: subjectId, role: 'subject' }];
   if (isRelationship) {
-    if (relatedGiven < 2) reject('related_fields_incomplete');
+    const given = (v: string | null) => v !== null && v.trim() !== '';
+    if (!given(proposal.related_entity) || !given(proposal.related_role)) reject('related_fields_incomplete');
     const related = field(proposal.related_entity!, MAX_FIELD_LENGTH);
     const role = token(proposal.related_role!);
     if (role === 'subject') reject('invalid_proposal');
@@ -341,8 +340,9 @@ async function decide(
     reject('related_entity_invalid_for_kind');
   }
 
-  const wanted = linkSet(links);
-  const sameLinks = (m: SlotMemory) => linkSet(m.links) === wanted;
+  // Built at the first comparison: a conflict compares no links.
+  let wanted: string | undefined;
+  const sameLinks = (m: SlotMemory) => linkSet(m.links) === (wanted ??= linkSet(links));
   // Built only for a write: most decisions are answered from the slot.
   const toCreate = () => {
     const summary = normalizeDisplay(clause.original);

@@ -209,6 +209,10 @@ interface SpanRules {
 
 function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: SpanRules, length: number): boolean {
   if (at <= 0 || at >= form.length) return true;
+  // Two ASCII characters: a boundary unless both are word characters (no script rule reads ASCII).
+  const unitBefore = form.charCodeAt(at - 1);
+  const unitAfter = form.charCodeAt(at);
+  if (unitBefore < 0x80 && unitAfter < 0x80) return !(asciiWordUnit(unitBefore) && asciiWordUnit(unitAfter));
   const before = String.fromCodePoint(form.codePointAt(at - 1 - (isLowSurrogate(form, at - 1) ? 1 : 0))!);
   const after = String.fromCodePoint(form.codePointAt(at)!);
   if (!WORD_CHAR.test(before) || !WORD_CHAR.test(after)) return true;
@@ -225,6 +229,13 @@ function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: Span
     HANGUL.test(before) &&
     HANGUL.test(after) &&
     onlyParticles(restOfWord(form, at))
+  );
+}
+
+/** Whether an ASCII code unit is a {@link WORD_CHAR}: a letter, a digit or the low line (ASCII's one \p{Pc}). */
+function asciiWordUnit(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f
   );
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { clearMatchFormCache, findWholeSpan, toMatchText, type MatchText } from '@mira/plugin-memory-tools';
+import { clearMatchFormCache, findWholeSpan, toMatchText, wholeSpans, type MatchText } from '@mira/plugin-memory-tools';
 
 const text = (s: string): MatchText => toMatchText(s)!;
 
@@ -232,6 +232,28 @@ describe('findWholeSpan(): a whole span, never part of a word or of a character'
 
   it('does not allow particles unless asked', () => {
     expect(findWholeSpan(text('커피를 좋아해'), text('커피'))).to.equal(undefined);
+  });
+
+  it('reads the boundary between any two ASCII characters as between any others: none between word characters', () => {
+    const word = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
+    const printable = Array.from({ length: 0x7e - 0x20 }, (_, i) => String.fromCharCode(0x21 + i));
+    let boundaries = 0;
+    for (const before of printable)
+      for (const after of printable) {
+        const pair = text(before + after);
+        const expected = !(word.test(before) && word.test(after));
+        const spans = (needle: string) => [...wholeSpans(pair, text(needle))].map(([start, end]) => `${start}-${end}`);
+        expect(spans(before).includes('0-1'), `${before}|${after} as an end`).to.equal(expected);
+        expect(spans(after).includes('1-2'), `${before}|${after} as a start`).to.equal(expected);
+        if (expected) boundaries += 1;
+      }
+    // Letters, digits and _ are 63 of the 94: 63 × 63 pairs have no boundary between them.
+    expect(boundaries).to.equal(94 * 94 - 63 * 63);
+    // Beside a character outside ASCII the script rules decide as before.
+    expect(findWholeSpan(text('cafék'), text('caf'))).to.equal(undefined);
+    expect(findWholeSpan(text('a·b'), text('a'))).to.deep.equal([0, 1]);
+    expect(findWholeSpan(text('_ä'), text('_'))).to.equal(undefined);
+    expect(findWholeSpan(text('Aliceは'), text('alice'))).to.deep.equal([0, 5]);
   });
 });
 
