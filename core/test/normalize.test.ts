@@ -177,6 +177,13 @@ describe('normalizeToken()', () => {
     expect(normalizeToken('ＯＷＮＥＲ')).to.equal('owner');
   });
 
+  it('takes a token as it is, up to its longest, and trims one with white space around it', () => {
+    expect(normalizeToken('likes_tea_2')).to.equal('likes_tea_2');
+    expect(normalizeToken('a'.repeat(64))).to.equal('a'.repeat(64));
+    expect(normalizeToken(' likes\n')).to.equal('likes');
+    expect(normalizeToken('likes\u00a0')).to.equal('likes');
+  });
+
   it('rejects non-tokens', () => {
     for (const bad of ['', '1abc', 'has space', 'dash-ed', 'a'.repeat(65), 'x\u0000']) {
       expect(

@@ -92,14 +92,15 @@ export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = {
  */
 export function assertionRulesFor(utterance: string): AssertionRules | undefined {
   const reading = readLanguages(utterance);
-  const languages = chooseLanguages(reading);
-  if (languages === undefined) return undefined;
   // A short sentence shows few of its language's words, and neighbours share many ("Se piove, Lorenzo va al
   // lavoro" has as many Spanish ones as Italian): the cues of a language one word behind count too. Not
   // its negation: a negation word of one language is a plain word of another (Spanish "no", Portuguese
   // "no" = in the), and a false negation would admit a `not_` predicate.
-  const near = chooseLanguages(reading, 1)!;
+  const near = chooseLanguages(reading, 1);
+  if (near === undefined) return undefined;
+  // One language near the top is the one at the top.
   if (near.length === 1) return ASSERTION_RULES[near[0]!];
+  const languages = chooseLanguages(reading)!;
   const key = `${languages.join(',')}/${near.join(',')}`;
   let merged = mergedRules.get(key);
   if (!merged) {

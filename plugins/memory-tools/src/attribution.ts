@@ -80,8 +80,8 @@ function wordSets(rules: ClauseRules): ClauseWordSets {
 const WORD = /[\p{L}\p{M}\p{N}]+['’]?/gu;
 // The same words in ASCII text (its letters and digits; ASCII has no combining mark and no ’).
 const ASCII_WORD = /[a-z0-9]+'?/g;
-const words = (text: string): string[] => {
-  if (ASCII.test(text)) return text.toLowerCase().match(ASCII_WORD) ?? [];
+const words = (text: string, ascii = ASCII.test(text)): string[] => {
+  if (ascii) return text.toLowerCase().match(ASCII_WORD) ?? [];
   return Array.from(formOf(text).matchAll(WORD), ([word]) => word.replace(/’/g, "'"));
 };
 
@@ -125,7 +125,8 @@ export type LanguageReading =
 /** Reads a text's language evidence once ({@link likelyLanguages} says what it means). */
 export function readLanguages(text: string): LanguageReading {
   // Printable ASCII is Latin letters only: no script to read, no letter to count.
-  if (!ASCII.test(text)) {
+  const ascii = ASCII.test(text);
+  if (!ascii) {
     const script = scriptLanguage(text);
     if (script !== undefined) return { decided: [script] };
     const form = text.normalize('NFKC');
@@ -133,14 +134,14 @@ export function readLanguages(text: string): LanguageReading {
     const latin = form.match(/\p{Script=Latin}/gu)?.length ?? 0;
     if (letters - latin > latin) return { decided: undefined };
   }
-  const found = words(text);
+  const found = words(text, ascii);
   const index = markerIndex();
   const counts = new Array<number>(index.languages.length).fill(0);
   for (const word of found) for (const language of index.byWord.get(word) ?? []) counts[language]! += 1;
   const best = Math.max(...counts);
   // On a tie the text is taken for the unread language: its words are the surer sign ("Ana nu bea cafea"
   // holds one Dutch word, nu, and one Romanian, cafea), and refusing is the safe side.
-  const unread = unreadWords(text, found);
+  const unread = unreadWords(text, found, ascii);
   if (unread > 0 && unread >= best) return { decided: undefined };
   if (best === 0) return { decided: [ENGLISH_CLAUSES.language] };
   return { counts, best };
@@ -198,10 +199,10 @@ const CAPITALISED = /^[\p{Lu}\p{Lt}]/u;
  * {@link UNREAD_LANGUAGE_WORDS}, or a word in lower case (a name is not: "Łukasz", "Søren", "Ayşe") with a
  * letter none of the languages with rules writes. `found` is the text's words ({@link words}).
  */
-function unreadWords(text: string, found: readonly string[]): number {
+function unreadWords(text: string, found: readonly string[], ascii: boolean): number {
   const listed = found.filter((word) => UNREAD_WORDS.has(word)).length;
   // Printable ASCII has no letter outside a–z (a shortcut: the words below would find none).
-  if (ASCII.test(text)) return listed;
+  if (ascii) return listed;
   const lettered = Array.from(text.normalize('NFKC').matchAll(WRITTEN_WORD), ([word]) => word).filter(
     (word) => !CAPITALISED.test(word) && UNREAD_LETTER.test(word.toLowerCase()) && !UNREAD_WORDS.has(formOf(word)),
   ).length;
@@ -218,12 +219,14 @@ export function languageOf(text: string): string | undefined {
  * or when none is used.
  */
 export function clauseRulesFor(text: string): ClauseRules {
-  const script = scriptLanguage(text);
+  // Printable ASCII is in no script of its own.
+  const ascii = ASCII.test(text);
+  const script = ascii ? undefined : scriptLanguage(text);
   if (script !== undefined) return CLAUSE_RULES[script]!;
   // Each word's languages from the one index of every table's markers: a look-up per word, not per table.
   const index = markerIndex();
   const counts = new Array<number>(index.languages.length).fill(0);
-  for (const word of words(text)) for (const language of index.byWord.get(word) ?? []) counts[language]! += 1;
+  for (const word of words(text, ascii)) for (const language of index.byWord.get(word) ?? []) counts[language]! += 1;
   const tables = Object.values(CLAUSE_RULES);
   let best = ENGLISH_CLAUSES;
   let bestCount = 0;

@@ -368,10 +368,10 @@ async function decide(
       }
       // Facts and preferences share one slot per subject and predicate.
       const slot = existing.filter((m) => m.kind === 'fact' || m.kind === 'preference');
-      const sameValue = (m: SlotMemory) => m.value !== null && toMatchText(m.value)?.form === value.form;
-      const duplicate = slot.find((m) => sameValue(m) && sameLinks(m));
+      const sameValue = slot.map((m) => m.value !== null && toMatchText(m.value)?.form === value.form);
+      const duplicate = slot.find((m, i) => sameValue[i] && sameLinks(m));
       if (duplicate) return { answer: { duplicate: duplicate.ref } };
-      const conflicting = slot.filter((m) => !sameValue(m));
+      const conflicting = slot.filter((_, i) => !sameValue[i]);
       if (conflicting.length > 0)
         return { answer: { conflict: conflicting.slice(0, MAX_CONFLICT_IDS).map((m) => m.ref) } };
       return { create: toCreate() };
