@@ -135,9 +135,7 @@ export function readLanguages(text: string): LanguageReading {
     if (letters - latin > latin) return { decided: undefined };
   }
   const found = words(text, ascii);
-  const index = markerIndex();
-  const counts = new Array<number>(index.languages.length).fill(0);
-  for (const word of found) for (const language of index.byWord.get(word) ?? []) counts[language]! += 1;
+  const counts = languageCounts(found);
   const best = Math.max(...counts);
   // On a tie the text is taken for the unread language: its words are the surer sign ("Ana nu bea cafea"
   // holds one Dutch word, nu, and one Romanian, cafea), and refusing is the safe side.
@@ -166,6 +164,7 @@ export function chooseLanguages(reading: LanguageReading, slack = 0): string[] |
 
 /** Every language's marker words in one map (word → the languages, by their index in the tables' order). */
 interface MarkerIndex {
+  readonly tables: readonly ClauseRules[];
   readonly languages: readonly string[];
   readonly byWord: ReadonlyMap<string, readonly number[]>;
 }
@@ -177,9 +176,17 @@ function markerIndex(): MarkerIndex {
     tables.forEach((rules, i) => {
       for (const word of wordSets(rules).markers) byWord.set(word, [...(byWord.get(word) ?? []), i]);
     });
-    markerIndexMemo = { languages: tables.map((rules) => rules.language), byWord };
+    markerIndexMemo = { tables, languages: tables.map((rules) => rules.language), byWord };
   }
   return markerIndexMemo;
+}
+
+/** How many of `found` (a text's words) are each language's marker words, in the tables' order. */
+function languageCounts(found: readonly string[]): number[] {
+  const { byWord, tables } = markerIndex();
+  const counts = new Array<number>(tables.length).fill(0);
+  for (const word of found) for (const language of byWord.get(word) ?? []) counts[language]! += 1;
+  return counts;
 }
 
 /** Every word of {@link UNREAD_LANGUAGE_WORDS}, in any of its languages. */
@@ -224,16 +231,16 @@ export function clauseRulesFor(text: string): ClauseRules {
   const script = ascii ? undefined : scriptLanguage(text);
   if (script !== undefined) return CLAUSE_RULES[script]!;
   // Each word's languages from the one index of every table's markers: a look-up per word, not per table.
-  const index = markerIndex();
-  const counts = new Array<number>(index.languages.length).fill(0);
-  for (const word of words(text, ascii)) for (const language of index.byWord.get(word) ?? []) counts[language]! += 1;
-  const tables = Object.values(CLAUSE_RULES);
+  const counts = languageCounts(words(text, ascii));
+  const { tables } = markerIndex();
   let best = ENGLISH_CLAUSES;
   let bestCount = 0;
-  counts.forEach((count, i) => {
-    // The first table of the most words wins a tie, as the tables are ordered.
-    if (count > bestCount) [best, bestCount] = [tables[i]!, count];
-  });
+  // The first table of the most words wins a tie, as the tables are ordered.
+  for (let i = 0; i < counts.length; i += 1)
+    if (counts[i]! > bestCount) {
+      best = tables[i]!;
+      bestCount = counts[i]!;
+    }
   return best;
 }
 

@@ -228,7 +228,7 @@ async function subjectSpans(
   profile: ProfileInfo,
 ): Promise<Array<readonly [number, number]>> {
   const spansOf = (words: readonly string[]) =>
-    words.flatMap((word) => [...wholeSpans(clause, toMatchText(word)!, { particles: true, name: true })]);
+    words.flatMap((word) => wholeSpans(clause, toMatchText(word)!, { particles: true, name: true }));
   const named = spansOf([entity.canonicalName, ...entity.aliases.map((a) => a.alias)]);
   const selfWords = spansOf([...SELF_REFERENCES]);
   if (selfWords.length === 0) return named;
@@ -255,7 +255,7 @@ export function proposeSupersede(
       const value = field(args.value, MAX_FIELD_LENGTH);
       const memory = await store.getMemory(memoryId);
       const clause = groundedClause(utterance, args.evidence, memory?.predicate ?? undefined);
-      const valueSpans = [...wholeSpans(clause, value, { particles: true })];
+      const valueSpans = wholeSpans(clause, value, { particles: true });
       const valueSpan = valueSpans[0];
       if (!valueSpan) reject('value_not_supported');
       if (!memory) reject('memory_not_found');

@@ -139,32 +139,41 @@ const LONGER_NAME =
 /** How far past a name's end a longer name is looked for: words after it, and characters in scripts without spaces. */
 const LONGER_NAME_WORDS = 3;
 const LONGER_NAME_CHARACTERS = 8;
-/** The next few words after a name: each a run of separators (space, middle dots, hyphen), then letters. */
-const NEXT_WORDS = new RegExp(`^(?:[\\s·・-]+[\\p{L}\\p{M}\\p{N}'’.-]+){1,${LONGER_NAME_WORDS}}`, 'u');
+/** Letters joined to a name's end, read where the name ends (sticky). */
+const JOINED_LETTERS = /[\p{L}\p{M}\p{N}]+/uy;
+/** The next few words after a name: each a run of separators (space, middle dots, hyphen), then letters (sticky). */
+const NEXT_WORDS = new RegExp(`(?:[\\s·・-]+[\\p{L}\\p{M}\\p{N}'’.-]+){1,${LONGER_NAME_WORDS}}`, 'uy');
+/** One of those words. */
+const NEXT_WORD = /[\s·・-]+[\p{L}\p{M}\p{N}'’.-]+/gu;
+
+/** What the sticky `pattern` matches in `text` right at `at`, or ''. */
+function matchAt(pattern: RegExp, text: string, at: number): string {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0] ?? '';
+}
 
 /**
  * The longer names that begin where the name at `[start, end)` of the clause begins: the name with each of the
  * next few words (Anna → Anna Maria), and with each of the next few letters of the word it ends inside or
- * before (박지 → 박지훈, 张 → 张伟, 田中 → 田中太郎).
+ * before (박지 → 박지훈, 张 → 张伟, 田中 → 田中太郎). Each is longer than the one before.
  */
 export function longerNames(clause: MatchText, [start, end]: readonly [number, number]): string[] {
   const text = clause.original;
-  const names = new Set<string>();
+  const names: string[] = [];
   // Letters joined to the name (no space between): each prefix of that run.
-  const joined = /^[\p{L}\p{M}\p{N}]+/u.exec(text.slice(end))?.[0] ?? '';
+  const joined = matchAt(JOINED_LETTERS, text, end);
   let at = end;
   for (const character of Array.from(joined).slice(0, LONGER_NAME_CHARACTERS)) {
     at += character.length;
-    names.add(text.slice(start, at));
+    names.push(text.slice(start, at));
   }
   // Whole words after it.
-  const words = NEXT_WORDS.exec(text.slice(end + joined.length))?.[0] ?? '';
   let next = end + joined.length;
-  for (const word of words.match(/[\s·・-]+[\p{L}\p{M}\p{N}'’.-]+/gu) ?? []) {
+  for (const word of matchAt(NEXT_WORDS, text, next).match(NEXT_WORD) ?? []) {
     next += word.length;
-    names.add(text.slice(start, next));
+    names.push(text.slice(start, next));
   }
-  return [...names];
+  return names;
 }
 
 /**
@@ -301,10 +310,10 @@ async function decide(
   // From here on the evidence is the operator's own wording of that span (most often the evidence itself).
   const wording = utterance.slice(span[0], span[1]);
   const clause = wording === evidence.original ? evidence : toMatchText(wording)!;
-  const valueSpans = [...wholeSpans(clause, value, { particles: true })];
+  const valueSpans = wholeSpans(clause, value, { particles: true });
   const valueSpan = valueSpans[0];
   if (!valueSpan) reject('value_not_supported');
-  const subjectSpans = [...wholeSpans(clause, subject, { particles: true, name: true })];
+  const subjectSpans = wholeSpans(clause, subject, { particles: true, name: true });
   if (subjectSpans.length === 0) reject('subject_not_supported');
   const attribution = attribute(clause, subjectSpans, valueSpans);
   if (attribution === 'not_one_sentence') reject('invalid_proposal', [], ONE_SENTENCE);
@@ -324,7 +333,7 @@ async function decide(
     const related = field(proposal.related_entity!, MAX_FIELD_LENGTH);
     const role = token(proposal.related_role!);
     if (role === 'subject') reject('invalid_proposal');
-    const relatedSpans = [...wholeSpans(clause, related, { particles: true, name: true })];
+    const relatedSpans = wholeSpans(clause, related, { particles: true, name: true });
     if (relatedSpans.length === 0) reject('related_entity_not_supported');
     if (related.form !== value.form) reject('relationship_value_mismatch');
     const relatedId = await resolveNamed(

@@ -385,19 +385,29 @@ export function findWholeSpan(
   needle: MatchText,
   options: SpanOptions = {},
 ): readonly [number, number] | undefined {
-  for (const span of wholeSpans(haystack, needle, options)) return span;
-  return undefined;
+  return spansOf(haystack, needle, options, 1)[0];
 }
 
 /** Every whole span of `needle` in `haystack` (see {@link findWholeSpan}), in order. */
-export function* wholeSpans(
+export function wholeSpans(
   haystack: MatchText,
   needle: MatchText,
   options: SpanOptions = {},
-): Generator<readonly [number, number]> {
+): Array<readonly [number, number]> {
+  return spansOf(haystack, needle, options, Infinity);
+}
+
+/** The first `limit` whole spans of `needle` in `haystack`, in order. */
+function spansOf(
+  haystack: MatchText,
+  needle: MatchText,
+  options: SpanOptions,
+  limit: number,
+): Array<readonly [number, number]> {
+  const spans: Array<readonly [number, number]> = [];
   const { form } = haystack;
   const target = needle.form;
-  if (target === '') return;
+  if (target === '') return spans;
   const rules: SpanRules = { particles: options.particles ?? false, name: options.name ?? false };
   for (let at = form.indexOf(target); at !== -1; at = form.indexOf(target, at + 1)) {
     const end = at + target.length;
@@ -408,6 +418,7 @@ export function* wholeSpans(
     // The match must start and end on whole original graphemes (not inside "ß" → "ss").
     if (at > 0 && haystack.origin[at - 1]![0] === start) continue;
     if (end < form.length && haystack.origin[end]![1] === stop) continue;
-    yield [start, stop];
+    if (spans.push([start, stop]) === limit) break;
   }
+  return spans;
 }
