@@ -156,10 +156,39 @@ function bareDecider(path: string) {
 
 type Latencies = Record<'admit()' | 'bare', InterleavedLatency>;
 
+/**
+ * Untimed passes of the refusals before the timed one. Measured: at 10⁴ memories admit()'s p50 fell
+ * 71 → 43 → 38 → 34 → 32 → 31 → 30 µs over the first seven passes of 1,000 refusals (the JIT tiering the rules'
+ * code up, the heap growing to its working size; not always steadily: 52 → 40 → 40 → 34 in another run),
+ * bare's 30 → 27 → 25 → 24 → 23 µs, and later passes changed by about 1 %.
+ */
+const WARMUP_PASSES = 6;
+
+/** The p50 of each untimed pass of the refusals, admit()'s and bare's, in µs. */
+interface Warmup {
+  readonly 'admit()': number[];
+  readonly bare: number[];
+}
+
+/**
+ * Runs the refusals {@link WARMUP_PASSES} times untimed: the steady state a robot that has been running a
+ * while is in. The passes' p50s are reported beside the table (the first is a process's first admissions).
+ */
+async function warmUp(refusals: readonly Case[], variants: Record<keyof Latencies, (c: Case) => unknown>) {
+  const warmup: Warmup = { 'admit()': [], bare: [] };
+  for (let pass = 1; pass <= WARMUP_PASSES; pass += 1) {
+    const run = await timeInterleaved(refusals, variants);
+    warmup['admit()'].push(run['admit()'].p50);
+    warmup.bare.push(run.bare.p50);
+  }
+  return warmup;
+}
+
 /** The three runs at one size: refusals, writes and the mix, with the decisions they made. */
 interface SizeResult {
   readonly memories: number;
   readonly outcomes: Record<string, number>;
+  readonly warmup: Warmup;
   readonly refusals: Latencies;
   readonly writes: Latencies;
   readonly mixed: Latencies;
@@ -202,17 +231,18 @@ async function measureAt(
     const mixed = all.slice(0, half);
     const refusals = all.filter((c) => c.kind === 'conflict');
     const writes = all.slice(half).filter((c) => c.kind === 'accept');
-    // Refusals write nothing, so the same decisions run twice and only the second pass is timed: the
-    // steady state a robot runs in, with the rules' code compiled by the JIT (the first pass compiles it).
+    // Refusals write nothing, so the same decisions run again: untimed until admit()'s p50 settles, then
+    // once timed (see warmUp).
     log(`admission: ${db.memories} memories: ${refusals.length} conflict refusals, call by call…`);
-    const refused = await timeInterleaved([...refusals, ...refusals], variants, refusals.length);
+    const warmup = await warmUp(refusals, variants);
+    const refused = await timeInterleaved(refusals, variants);
     log(`admission: ${db.memories} memories: ${writes.length} accepted writes (fsync'd), call by call…`);
     const wrote = await timeInterleaved(writes, variants, Math.min(20, Math.floor(writes.length / 4)));
     log(`admission: ${db.memories} memories: ${mixed.length} mixed decisions, call by call…`);
     const mix = await timeInterleaved(mixed, variants, Math.min(20, Math.floor(mixed.length / 4)));
     await store.close();
     bare.close();
-    return { memories: db.memories, outcomes, refusals: refused, writes: wrote, mixed: mix };
+    return { memories: db.memories, outcomes, warmup, refusals: refused, writes: wrote, mixed: mix };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -257,6 +287,15 @@ the same run. Decisions at each size: ${results
           .join(', ')}`,
     )
     .join('; ')}.
+Refusals write nothing: at each size they ran ${WARMUP_PASSES} times untimed (the JIT's and the heap's steady state
+comes after a few thousand admissions), then once timed for the table. The p50 of each untimed pass,
+admit() / bare µs (the first is a process's first admissions):
+${results
+  .map(
+    (r) =>
+      `${r.memories}: ${r.warmup['admit()'].map((admit, i) => `${fmt(admit)} / ${fmt(r.warmup.bare[i]!)}`).join(', ')}`,
+  )
+  .join('; ')}.
 Load average (1 / 5 / 15 min): ${loadAverage()}. Target: ratios ≤ 1.5 at every size.
 
 ${markdownTable(rows)}
