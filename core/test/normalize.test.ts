@@ -266,6 +266,23 @@ describe('the character rules, exactly', () => {
   it('collapses every kind of white space run and trims', () => {
     expect(collapseWhitespace('  a \t\n b\u00a0\u3000c  ')).to.equal('a b c');
     expect(collapseWhitespace('')).to.equal('');
+    // Text collapsed already is itself; any other white space, or a space at either end or beside another,
+    // is collapsed.
+    for (const [text, collapsed] of [
+      ['a b', 'a b'],
+      ['ab', 'ab'],
+      ['a b c', 'a b c'],
+      [' a', 'a'],
+      ['a ', 'a'],
+      ['a  b', 'a b'],
+      ['a\tb', 'a b'],
+      ['a\u00a0b', 'a b'],
+      ['a\u2028b', 'a b'],
+      ['a\nb', 'a b'],
+      [' ', ''],
+      ['\u3000', ''],
+    ])
+      expect(collapseWhitespace(text), JSON.stringify(text)).to.equal(collapsed);
     expect(normalizeDisplay('  Ｃafé\u00a0 Noir ')).to.equal('Café Noir');
   });
 

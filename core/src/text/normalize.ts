@@ -90,8 +90,13 @@ export function longerThan(text: string, max: number): boolean {
   return text.length > max && [...text].length > max;
 }
 
+/** Text already collapsed: runs of other characters one space apart, or nothing. */
+const COLLAPSED = /^(?:\S+(?: \S+)*)?$/u;
+
 /** Trims and collapses every run of white space to one space. */
 export function collapseWhitespace(text: string): string {
+  // Most text (every name remember looks up) is collapsed already: tested, not copied twice.
+  if (COLLAPSED.test(text)) return text;
   return text.replace(WHITESPACE_RUN, ' ').trim();
 }
 

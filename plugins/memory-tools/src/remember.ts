@@ -197,15 +197,12 @@ function longerCandidates(clause: MatchText, spans: ReadonlyArray<readonly [numb
  * shorter name never silently takes what is said of the longer one. A longer name of the same entity (an
  * alias) is no ambiguity.
  */
-function resolved(
-  [found, ...others]: readonly (readonly number[])[],
-  notFound: RememberReason,
-  ambiguous: RememberReason,
-): number {
-  if (found!.length === 0) reject(notFound);
-  if (found!.length > 1) reject(ambiguous);
-  const id = found![0]!;
-  if (others.some((ids) => ids.some((other) => other !== id))) reject(ambiguous, [], LONGER_NAME);
+function resolved(ids: readonly (readonly number[])[], notFound: RememberReason, ambiguous: RememberReason): number {
+  const found = ids[0]!;
+  if (found.length === 0) reject(notFound);
+  if (found.length > 1) reject(ambiguous);
+  const id = found[0]!;
+  for (let i = 1; i < ids.length; i += 1) if (ids[i]!.some((other) => other !== id)) reject(ambiguous, [], LONGER_NAME);
   return id;
 }
 
