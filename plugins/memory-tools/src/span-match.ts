@@ -95,9 +95,7 @@ export function toMatchText(text: string): MatchText | undefined {
 export function asciiMatchText(text: string): MatchText {
   // Most text: words one space apart, nothing to trim. Its form is its lower case, offset for offset.
   if (SPACED_ASCII.test(text)) {
-    const origin = new Array<readonly [number, number]>(text.length);
-    for (let i = 0; i < text.length; i += 1) origin[i] = unitRange(i);
-    return { form: text.toLowerCase(), origin, original: text };
+    return { form: text.toLowerCase(), origin: unitRanges(text.length), original: text };
   }
   let form = '';
   const origin: Array<readonly [number, number]> = [];
@@ -124,10 +122,24 @@ const SPACED_ASCII = /^[!-~](?:[!-~]| (?=[!-~]))*$/;
 
 /** `[i, i + 1]`, one frozen pair per index shared by every ASCII text (origins are read, never changed). */
 const UNIT_RANGES: Array<readonly [number, number]> = [];
+/** How many pairs are shared; a longer text's are its own. */
+const SHARED_UNIT_RANGES = 4096;
+/** Makes the shared pairs up to `length` (in order: the list has no holes). */
+function shareUnitRanges(length: number): void {
+  for (let i = UNIT_RANGES.length; i < length; i += 1) UNIT_RANGES.push(Object.freeze([i, i + 1] as const));
+}
 function unitRange(i: number): readonly [number, number] {
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a new pair reads the same
-  if (i >= 4096) return [i, i + 1];
-  return (UNIT_RANGES[i] ??= Object.freeze([i, i + 1] as const));
+  if (i >= SHARED_UNIT_RANGES) return [i, i + 1];
+  shareUnitRanges(i + 1);
+  return UNIT_RANGES[i]!;
+}
+/** `[[0, 1], [1, 2], …]` up to `length`, copied from the shared pairs. */
+function unitRanges(length: number): Array<readonly [number, number]> {
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, new pairs read the same
+  if (length > SHARED_UNIT_RANGES) return Array.from({ length }, (_, i) => [i, i + 1] as const);
+  shareUnitRanges(length);
+  return UNIT_RANGES.slice(0, length);
 }
 
 /** {@link toMatchText} grapheme by grapheme, for any text. */

@@ -80,6 +80,16 @@ describe('the ASCII fast paths of admission decide as the grapheme paths do', ()
     const spoken = toMatchText(long)!;
     const at = spoken.form.lastIndexOf('bob');
     expect(spoken.origin[at]).to.deep.equal([long.lastIndexOf('Bob'), long.lastIndexOf('Bob') + 1]);
+    // Text one space apart takes the copy of the shared pairs: from cold, after a shorter text made some,
+    // at the last shared length and past it.
+    for (const length of [4096, 4097, 5000]) {
+      clearMatchFormCache();
+      expect(asciiMatchText('Ada likes tea.').origin).to.have.length(14);
+      const spaced = `${'Ada likes tea. '.repeat(400)}`.slice(0, length - 1) + 'x';
+      expect(spaced).to.have.length(length);
+      expect(asciiMatchText(spaced), `${length}`).to.deep.equal(graphemeMatchText(spaced));
+      expect(asciiMatchText(spaced.slice(0, 100))).to.deep.equal(graphemeMatchText(spaced.slice(0, 100)));
+    }
   });
 
   it('sentences and asides in text with no ASCII at all take the general path', () => {
