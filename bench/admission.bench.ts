@@ -172,7 +172,8 @@ interface Warmup {
 
 /**
  * Runs the refusals {@link WARMUP_PASSES} times untimed: the steady state a robot that has been running a
- * while is in. The passes' p50s are reported beside the table (the first is a process's first admissions).
+ * while is in. The passes' p50s are reported beside the table (at the first size, the first pass is the
+ * process's first admissions).
  */
 async function warmUp(refusals: readonly Case[], variants: Record<keyof Latencies, (c: Case) => unknown>) {
   const warmup: Warmup = { 'admit()': [], bare: [] };
@@ -289,7 +290,8 @@ the same run. Decisions at each size: ${results
     .join('; ')}.
 Refusals write nothing: at each size they ran ${WARMUP_PASSES} times untimed (the JIT's and the heap's steady state
 comes after a few thousand admissions), then once timed for the table. The p50 of each untimed pass,
-admit() / bare µs (the first is a process's first admissions):
+admit() / bare µs (at the first size the first pass is the process's first admissions; the writes and the mix
+run after all of them):
 ${results
   .map(
     (r) =>

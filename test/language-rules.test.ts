@@ -531,6 +531,10 @@ describe('language rules, rule by rule (what the corpus does not pin down)', () 
     expect(notAsserted('Wie immer, mag Anna Tee', [11, 23], 'likes')).to.equal('question');
     expect(notAsserted('Heißt sie Anna Maria', [0, 20], 'is_called')).to.equal('question');
     expect(notAsserted('Weißt du ob Anna Tee mag', [12, 24], 'likes')).to.equal('question');
+    // "Weißt du, …" opens a statement ("you know, …"); a question word after the comma still asks.
+    expect(notAsserted('Weißt du, Anna trinkt gern Tee.', [10, 30], 'drinks')).to.equal(undefined);
+    expect(notAsserted('Weißt du, wo Anna wohnt', [13, 23], 'lives')).to.equal('question');
+    expect(notAsserted('Weißt du das', [0, 12], 'knows')).to.equal('question');
   });
 
   it('reads tied languages with one merged rule set, built once per tie', () => {

@@ -182,6 +182,8 @@ describe('normalizeToken()', () => {
     expect(normalizeToken('a'.repeat(64))).to.equal('a'.repeat(64));
     expect(normalizeToken(' likes\n')).to.equal('likes');
     expect(normalizeToken('likes\u00a0')).to.equal('likes');
+    // What is not text is never taken as a token, even when it reads as one.
+    expect(() => normalizeToken(['likes'] as unknown as string)).to.throw();
   });
 
   it('rejects non-tokens', () => {

@@ -158,7 +158,7 @@ const TOKEN_PATTERN = /^[a-z][a-z0-9_]*$/;
  */
 export function normalizeToken(text: string, what = 'token'): string {
   // Already a token (most are): normalising, trimming and folding leave it as it is.
-  if (TOKEN_PATTERN.test(text) && text.length <= MAX_TOKEN_LENGTH) return text;
+  if (typeof text === 'string' && TOKEN_PATTERN.test(text) && text.length <= MAX_TOKEN_LENGTH) return text;
   const found = findForbiddenCharacter(text);
   const token = found ? '' : caseFold(text.normalize('NFKC').trim()).normalize('NFKC');
   if (!TOKEN_PATTERN.test(token) || token.length > MAX_TOKEN_LENGTH) {

@@ -111,7 +111,7 @@ export const GERMAN: AssertionRules = lazily(() => ({
     opening(
       'wer|was|wo|wann|wie(?!\\s+(?:gesagt|schon|ich|du\\s+weisst))|warum|wieso|weshalb|weswegen|welche[rsmn]?|woher|wohin|womit|wovon|worüber',
     ),
-    /^[\s"'“„«(]*(?:ist|hat|hast|bist|sind|seid|war|waren|mag|magst|mögen|kann|kannst|will|willst|darf|muss|soll|weisst|wohnt|wohnst|trinkt|trinkst|isst|kennt|kennst|spielt|spielst|arbeitet|liebt|lebt|spricht|fährt|geht|heisst|braucht|nimmt|hatte|wird|würde|hätte|könnte|gibt|macht|raucht|glaubst|meinst|hört)\s/u,
+    /^[\s"'“„«(]*(?:ist|hat|hast|bist|sind|seid|war|waren|mag|magst|mögen|kann|kannst|will|willst|darf|muss|soll|weisst(?!\s+du\s*,)|wohnt|wohnst|trinkt|trinkst|isst|kennt|kennst|spielt|spielst|arbeitet|liebt|lebt|spricht|fährt|geht|heisst|braucht|nimmt|hatte|wird|würde|hätte|könnte|gibt|macht|raucht|glaubst|meinst|hört)\s/u,
     tag('oder|nicht\\s+wahr|gell|ne|oder\\s+nicht|stimmt'),
     opening('sag\\s+mal|sagen\\s+sie\\s+mal|weisst\\s+du\\s+ob|wissen\\s+sie\\s+ob'),
   ],

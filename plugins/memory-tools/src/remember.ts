@@ -139,18 +139,12 @@ const LONGER_NAME =
 /** How far past a name's end a longer name is looked for: words after it, and characters in scripts without spaces. */
 const LONGER_NAME_WORDS = 3;
 const LONGER_NAME_CHARACTERS = 8;
-/** Letters joined to a name's end, read where the name ends (sticky). */
-const JOINED_LETTERS = /[\p{L}\p{M}\p{N}]+/uy;
-/** The next few words after a name: each a run of separators (space, middle dots, hyphen), then letters (sticky). */
-const NEXT_WORDS = new RegExp(`(?:[\\s·・-]+[\\p{L}\\p{M}\\p{N}'’.-]+){1,${LONGER_NAME_WORDS}}`, 'uy');
+/** Letters joined to a name's end. */
+const JOINED_LETTERS = /^[\p{L}\p{M}\p{N}]+/u;
+/** The next few words after a name: each a run of separators (space, middle dots, hyphen), then letters. */
+const NEXT_WORDS = new RegExp(`^(?:[\\s·・-]+[\\p{L}\\p{M}\\p{N}'’.-]+){1,${LONGER_NAME_WORDS}}`, 'u');
 /** One of those words. */
 const NEXT_WORD = /[\s·・-]+[\p{L}\p{M}\p{N}'’.-]+/gu;
-
-/** What the sticky `pattern` matches in `text` right at `at`, or ''. */
-function matchAt(pattern: RegExp, text: string, at: number): string {
-  pattern.lastIndex = at;
-  return pattern.exec(text)?.[0] ?? '';
-}
 
 /**
  * The longer names that begin where the name at `[start, end)` of the clause begins: the name with each of the
@@ -161,7 +155,7 @@ export function longerNames(clause: MatchText, [start, end]: readonly [number, n
   const text = clause.original;
   const names: string[] = [];
   // Letters joined to the name (no space between): each prefix of that run.
-  const joined = matchAt(JOINED_LETTERS, text, end);
+  const joined = JOINED_LETTERS.exec(text.slice(end))?.[0] ?? '';
   let at = end;
   for (const character of Array.from(joined).slice(0, LONGER_NAME_CHARACTERS)) {
     at += character.length;
@@ -169,7 +163,7 @@ export function longerNames(clause: MatchText, [start, end]: readonly [number, n
   }
   // Whole words after it.
   let next = end + joined.length;
-  for (const word of matchAt(NEXT_WORDS, text, next).match(NEXT_WORD) ?? []) {
+  for (const word of NEXT_WORDS.exec(text.slice(next))?.[0].match(NEXT_WORD) ?? []) {
     next += word.length;
     names.push(text.slice(start, next));
   }

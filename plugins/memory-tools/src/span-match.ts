@@ -134,12 +134,13 @@ function unitRange(i: number): readonly [number, number] {
   shareUnitRanges(i + 1);
   return UNIT_RANGES[i]!;
 }
-/** `[[0, 1], [1, 2], …]` up to `length`, copied from the shared pairs. */
+/** `[[0, 1], [1, 2], …]` up to `length`: a copy of the shared pairs, then pairs of its own. */
 function unitRanges(length: number): Array<readonly [number, number]> {
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, new pairs read the same
-  if (length > SHARED_UNIT_RANGES) return Array.from({ length }, (_, i) => [i, i + 1] as const);
-  shareUnitRanges(length);
-  return UNIT_RANGES.slice(0, length);
+  const shared = Math.min(length, SHARED_UNIT_RANGES);
+  shareUnitRanges(shared);
+  const ranges = UNIT_RANGES.slice(0, shared);
+  for (let i = shared; i < length; i += 1) ranges.push([i, i + 1]);
+  return ranges;
 }
 
 /** {@link toMatchText} grapheme by grapheme, for any text. */

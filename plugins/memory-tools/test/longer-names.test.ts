@@ -45,6 +45,8 @@ describe('longer names: what a name may be the beginning of, at its place in the
     expect(longerOf('Anna, Maria likes tea', 'Anna')).to.deep.equal([]);
     expect(longerOf('Anna (Maria) likes tea', 'Anna')).to.deep.equal([]);
     expect(longerOf('Anna', 'Anna')).to.deep.equal([]);
+    // Nor from inside a character (a span never ends there; the text after it reads as no letter).
+    expect(longerNames(toMatchText('A𝒜bc de')!, [0, 2])).to.deep.equal([]);
   });
 
   it('takes each of the next letters of the word a name ends inside, up to eight, then the words after it', () => {
