@@ -96,6 +96,7 @@ const COLLAPSED = /^(?:\S+(?: \S+)*)?$/u;
 /** Trims and collapses every run of white space to one space. */
 export function collapseWhitespace(text: string): string {
   // Most text (every name remember looks up) is collapsed already: tested, not copied twice.
+  // Stryker disable next-line ConditionalExpression: equivalent, the general path leaves collapsed text as it is
   if (COLLAPSED.test(text)) return text;
   return text.replace(WHITESPACE_RUN, ' ').trim();
 }
@@ -158,6 +159,7 @@ const TOKEN_PATTERN = /^[a-z][a-z0-9_]*$/;
  */
 export function normalizeToken(text: string, what = 'token'): string {
   // Already a token (most are): normalising, trimming and folding leave it as it is.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the general path answers a token alike
   if (typeof text === 'string' && TOKEN_PATTERN.test(text) && text.length <= MAX_TOKEN_LENGTH) return text;
   const found = findForbiddenCharacter(text);
   const token = found ? '' : caseFold(text.normalize('NFKC').trim()).normalize('NFKC');

@@ -53,6 +53,17 @@ const RULE_KEYS = Object.keys({
   negationAfter: true,
 } satisfies Record<keyof AssertionRules, true>) as ReadonlyArray<keyof AssertionRules>;
 
+/** How each language's built rules are forgotten ({@link forgetBuiltRules}). */
+const builtForgetters: Array<() => void> = [];
+
+/**
+ * Forgets every language's built rules, so the next read builds them again (tests: rules built before a
+ * mutant of the code that builds them would hide it).
+ */
+export function forgetBuiltRules(): void {
+  for (const forget of builtForgetters) forget();
+}
+
 /**
  * A language's rules, built at the first read of any of them: compiling the patterns (Unicode property
  * classes, ~0.2 ms each) of every language cost each start-up ~13 ms, `mira mcp`'s included, which reads none.
@@ -60,6 +71,7 @@ const RULE_KEYS = Object.keys({
  */
 export function lazily(build: () => AssertionRules): AssertionRules {
   let built: AssertionRules | undefined;
+  builtForgetters.push(() => (built = undefined));
   const rules = {};
   for (const key of RULE_KEYS) {
     Object.defineProperty(rules, key, { enumerable: true, get: () => (built ??= build())[key] });
