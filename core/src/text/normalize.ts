@@ -159,7 +159,7 @@ const TOKEN_PATTERN = /^[a-z][a-z0-9_]*$/;
  */
 export function normalizeToken(text: string, what = 'token'): string {
   // Already a token (most are): normalising, trimming and folding leave it as it is.
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the general path answers a token alike
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the general path agrees
   if (typeof text === 'string' && TOKEN_PATTERN.test(text) && text.length <= MAX_TOKEN_LENGTH) return text;
   const found = findForbiddenCharacter(text);
   const token = found ? '' : caseFold(text.normalize('NFKC').trim()).normalize('NFKC');

@@ -226,7 +226,7 @@ function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: Span
   // Two ASCII characters: a boundary unless both are word characters (no script rule reads ASCII).
   const unitBefore = form.charCodeAt(at - 1);
   const unitAfter = form.charCodeAt(at);
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the general path answers alike (U+0080 is no word character)
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, the general path agrees
   if (unitBefore < 0x80 && unitAfter < 0x80) return !(asciiWordUnit(unitBefore) && asciiWordUnit(unitAfter));
   const before = String.fromCodePoint(form.codePointAt(at - 1 - (isLowSurrogate(form, at - 1) ? 1 : 0))!);
   const after = String.fromCodePoint(form.codePointAt(at)!);
