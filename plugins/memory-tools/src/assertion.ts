@@ -16,7 +16,7 @@
  *   that is not negated.
  */
 
-import { caseFold } from '@mira/core';
+import { caseFold, oneGraphemePerCodePoint } from '@mira/core';
 import {
   CHINESE,
   DUTCH,
@@ -246,15 +246,29 @@ const PLAIN_ASCII = /^[\t\n\v\f\x20-\x7e]*$/;
  */
 export function ruleForm(text: string): { form: string; at: Map<number, number> | undefined } {
   if (PLAIN_ASCII.test(text)) return { form: text.toLowerCase(), at: undefined };
+  // Most other text (accents, CJK, Hangul syllables) is a grapheme per code point: no segmenter is needed.
+  if (oneGraphemePerCodePoint(text)) return graphemeRuleForm(text, codePoints(text));
   return graphemeRuleForm(text);
 }
 
-/** {@link ruleForm} grapheme by grapheme, for any text. */
-export function graphemeRuleForm(text: string): { form: string; at: Map<number, number> } {
+/** The code points of `text` as graphemes, where each is one ({@link oneGraphemePerCodePoint}). */
+function* codePoints(text: string): Generator<{ segment: string; index: number }> {
+  let index = 0;
+  for (const segment of text) {
+    yield { segment, index };
+    index += segment.length;
+  }
+}
+
+/** {@link ruleForm} grapheme by grapheme, for any text (its `graphemes`: the segmenter's, unless given). */
+export function graphemeRuleForm(
+  text: string,
+  graphemes: Iterable<{ segment: string; index: number }> = graphemeSegmenter().segment(text),
+): { form: string; at: Map<number, number> } {
   // Stryker disable next-line StringLiteral: equivalent, a prefix shifts every offset in `at` alike and ends in no cue
   let form = '';
   const at = new Map<number, number>();
-  for (const { segment, index } of graphemeSegmenter().segment(text)) {
+  for (const { segment, index } of graphemes) {
     at.set(index, form.length);
     form += caseFold(segment.normalize('NFKC')).normalize('NFKC');
   }

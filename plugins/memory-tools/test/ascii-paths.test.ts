@@ -50,6 +50,26 @@ describe('the ASCII fast paths of admission decide as the grapheme paths do', ()
     expect(ruleForm('Ｂ').form).to.equal('b');
   });
 
+  it("the rule form read code point by code point: the same as the segmenter's, for any text", () => {
+    // Text past ASCII, with and without code points that join others (marks, joiners, jamo, flags, CR LF).
+    const unit = fc.oneof(
+      fc.constantFrom('a', 'B', ' ', '\n', '\r', '\r\n', '.', '?', 'é', 'ß', 'İ', 'ﬃ', 'Σ', 'ς', 'Ｎ', '？'),
+      fc.constantFrom('박', '지', '훈', '\u1100', '\u1161', '\u11a8', '田', 'か', 'ｶ', 'ﾞ', '\u3099'),
+      fc.constantFrom('\u0301', '\u200d', '\u200c', '\u093f', '\u0915', '\u0600', '🇫', '🇷', '👍', '🏽', '😀', '𝒜'),
+    );
+    const text = fc.array(unit, { maxLength: 14 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (text) => {
+        const fast = ruleForm(text);
+        const slow = graphemeRuleForm(text);
+        expect(fast.form).to.equal(slow.form);
+        for (let offset = 0; offset <= text.length; offset += 1)
+          expect(formOffset(fast.at, offset, text.length)).to.equal(formOffset(slow.at, offset, text.length));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('the clause words: the same language and the same clause boundaries as in text past ASCII', () => {
     // A word past ASCII at the end (no marker, no pronoun, lower case: ø, as é is Portuguese for "is") sends
     // the text through the Unicode path and changes nothing else; a trailing " -" is left out (with the word
