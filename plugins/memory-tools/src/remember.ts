@@ -176,11 +176,17 @@ export function longerNames(clause: MatchText, [start, end]: readonly [number, n
  */
 function longerCandidates(clause: MatchText, spans: ReadonlyArray<readonly [number, number]>): string[] {
   const longer: string[] = [];
-  for (const span of spans)
-    for (const candidate of longerNames(clause, span)) {
-      if (!fitsField(candidate)) break;
-      longer.push(candidate);
-    }
+  for (const span of spans) {
+    const names = longerNames(clause, span);
+    // Each name holds the one before it, and a text's matching form never shrinks as text is added to it
+    // (what NFKC composes stays one character): when the longest fits, all do.
+    if (names.length > 0 && fitsField(names[names.length - 1]!)) longer.push(...names);
+    else
+      for (const candidate of names) {
+        if (!fitsField(candidate)) break;
+        longer.push(candidate);
+      }
+  }
   return longer;
 }
 

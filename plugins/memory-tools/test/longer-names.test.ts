@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,5 +134,51 @@ describe('remember asks the store for the name and each longer name, and no more
     const result = await admit(recording(asked), profile, `${evidence}.`, fact(evidence, 'tea'));
     expect(result).to.deep.include({ status: 'applied', outcome: 'created' });
     expect(asked).to.deep.equal([['Anna']]);
+    // The longer names that fit before the first that does not are asked; past ASCII, all of them when the
+    // longest fits.
+    const partly = `Anna Maria ${'\uFB03'.repeat(84)} likes tea`;
+    asked.length = 0;
+    await admit(recording(asked), profile, `${partly}.`, fact(partly, 'tea'));
+    expect(asked).to.deep.equal([['Anna', 'Anna Maria']]);
+    const accented = 'Anna Maria Lúcia likes tea';
+    asked.length = 0;
+    await admit(recording(asked), profile, `${accented}.`, fact(accented, 'tea'));
+    expect(asked).to.deep.equal([['Anna', 'Anna Maria', 'Anna Maria Lúcia', 'Anna Maria Lúcia likes']]);
+  });
+
+  it('never finds a shorter matching form for a text with more added to it (so the longest name decides)', () => {
+    const units = [
+      'a',
+      'B',
+      ' ',
+      'é',
+      'e',
+      '\u0301',
+      'ß',
+      'ﬃ',
+      'ᄀ',
+      'ᅡ',
+      'ᆨ',
+      'ｶ',
+      'ﾞ',
+      '\u3099',
+      'か',
+      '㍿',
+      'ﷺ',
+      '\t',
+      '.',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...units), { minLength: 1, maxLength: 16 }), (parts) => {
+        let previous = 0;
+        for (let n = 1; n <= parts.length; n += 1) {
+          const form = toMatchText(parts.slice(0, n).join(''))!.form;
+          const length = [...form].length;
+          expect(length, JSON.stringify(parts.slice(0, n).join(''))).to.be.at.least(previous);
+          previous = length;
+        }
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
