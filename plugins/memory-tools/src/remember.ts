@@ -180,6 +180,7 @@ function longerCandidates(clause: MatchText, spans: ReadonlyArray<readonly [numb
     const names = longerNames(clause, span);
     // Each name holds the one before it, and a text's matching form never shrinks as text is added to it
     // (what NFKC composes stays one character): when the longest fits, all do.
+    // Stryker disable next-line ConditionalExpression: equivalent, one by one they fit alike
     if (names.length > 0 && fitsField(names[names.length - 1]!)) longer.push(...names);
     else
       for (const candidate of names) {
