@@ -78,7 +78,7 @@ export type { PrecompiledValidator } from './schemas.js';
 export { DEFAULT_READ_TIMEOUT_MS, type SensorDefinition, type SensorImage, type SensorReading } from './sensors.js';
 export { storeKey, type ClosableStore, type StoreDefinition, type StoreKey } from './stores.js';
 export { caseFold } from './text/case-fold.js';
-export { oneGraphemePerCodePoint } from './text/graphemes.js';
+export { codePointSegments, oneGraphemePerCodePoint } from './text/graphemes.js';
 export { printable, printableLine, speakerLines } from './text/printable.js';
 export {
   MAX_TOKEN_LENGTH,

@@ -16,3 +16,15 @@ const JOINING =
 export function oneGraphemePerCodePoint(text: string): boolean {
   return !JOINING.test(text);
 }
+
+/**
+ * `text` code point by code point, each with its UTF-16 index, in the shape of `Intl.Segmenter`'s segments:
+ * its graphemes where each is one ({@link oneGraphemePerCodePoint}).
+ */
+export function* codePointSegments(text: string): Generator<{ segment: string; index: number }> {
+  let index = 0;
+  for (const segment of text) {
+    yield { segment, index };
+    index += segment.length;
+  }
+}

@@ -16,7 +16,7 @@
  *   that is not negated.
  */
 
-import { caseFold, oneGraphemePerCodePoint } from '@mira/core';
+import { caseFold, codePointSegments, oneGraphemePerCodePoint } from '@mira/core';
 import {
   CHINESE,
   DUTCH,
@@ -248,17 +248,8 @@ export function ruleForm(text: string): { form: string; at: Map<number, number> 
   if (PLAIN_ASCII.test(text)) return { form: text.toLowerCase(), at: undefined };
   // Most other text (accents, CJK, Hangul syllables) is a grapheme per code point: no segmenter is needed.
   // Stryker disable next-line ConditionalExpression: equivalent, the segmenter finds the same graphemes there
-  if (oneGraphemePerCodePoint(text)) return graphemeRuleForm(text, codePoints(text));
+  if (oneGraphemePerCodePoint(text)) return graphemeRuleForm(text, codePointSegments(text));
   return graphemeRuleForm(text);
-}
-
-/** The code points of `text` as graphemes, where each is one ({@link oneGraphemePerCodePoint}). */
-function* codePoints(text: string): Generator<{ segment: string; index: number }> {
-  let index = 0;
-  for (const segment of text) {
-    yield { segment, index };
-    index += segment.length;
-  }
 }
 
 /** {@link ruleForm} grapheme by grapheme, for any text (its `graphemes`: the segmenter's, unless given). */

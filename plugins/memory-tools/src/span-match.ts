@@ -1,4 +1,11 @@
-import { caseFold, collapseWhitespace, findForbiddenCharacter, findFormatCharacter, isPlainAscii } from '@mira/core';
+import {
+  caseFold,
+  codePointSegments,
+  collapseWhitespace,
+  findForbiddenCharacter,
+  findFormatCharacter,
+  isPlainAscii,
+} from '@mira/core';
 
 /**
  * Text in the matching form of admission (NFKC, case folded, white space
@@ -62,11 +69,7 @@ function* graphemes(text: string): Generator<{ segment: string; index: number }>
     }
     return;
   }
-  let index = 0;
-  for (const segment of text) {
-    yield { segment, index };
-    index += segment.length;
-  }
+  yield* codePointSegments(text);
 }
 // Scripts written without spaces between words: next to them a word boundary is where ICU's dictionaries
 // (Intl.Segmenter's word granularity) put one.
