@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import type { MemoryStore } from '@mira/memory-contract';
-import { ASSERTION_RULES, ENGLISH, NOT_ASSERTED_WHY, notAsserted } from '@mira/plugin-memory-tools';
+import {
+  ASSERTION_RULES,
+  ENGLISH,
+  NOT_ASSERTED_WHY,
+  likelyLanguages,
+  notAsserted,
+  withoutNames,
+} from '@mira/plugin-memory-tools';
 import {
   ASSERTION_CORPUS,
   ASSERTION_CORPUS_WITH_FORMS,
@@ -295,5 +302,84 @@ describe('assertion rules, form by form (what the corpus does not pin down)', ()
       language:
         'the utterance is in a language the assertion rules do not read (they read English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean)',
     });
+  });
+});
+
+describe('notAsserted(): names are never words', () => {
+  // Names from many cultures that are words of a language the rules read: a question word, a negation, a
+  // condition or an auxiliary somewhere (Italian chi/dove/mai/non/si, Dutch ben/kan/wil/als/wat/wie, Portuguese
+  // nem/se, German wer/was, French si/ne/pas, Spanish no/ni, Japanese か as a name's kana is not Latin).
+  const names = [
+    'Ben',
+    'Mai',
+    'Chi',
+    'Dove',
+    'Si',
+    'Non',
+    'Nem',
+    'Kan',
+    'Wil',
+    'Als',
+    'Wat',
+    'Wie',
+    'Se',
+    'Ni',
+    'Pas',
+    'Wer',
+    'Nu',
+    'Mag',
+    'Sol',
+    'Paz',
+  ];
+  const shapes = [
+    '{} likes tea',
+    '{} is allergic to peanuts',
+    '{} teaches piano',
+    '{} lives in Rome',
+    'My friend {} plays golf',
+  ];
+
+  it('admits a plain statement about a person whose name is a cue word of some language', () => {
+    for (const name of names)
+      for (const shape of shapes) {
+        const utterance = shape.replace('{}', name);
+        expect(notAsserted(utterance, [0, utterance.length], 'p', undefined, [name]), utterance).to.equal(undefined);
+      }
+  });
+
+  it('reads the name as a word when it is not given as one (the cue is real there)', () => {
+    // Without the name, "Mai" is Italian "never" and "Ben" Dutch "am": the rules would refuse.
+    expect(notAsserted('Mai teaches piano', [0, 17], 'teaches')).to.equal('negated');
+    expect(notAsserted('Mai teaches piano', [0, 17], 'teaches', undefined, ['Mai'])).to.equal(undefined);
+    // A `not_` predicate on a plain statement is refused once the name no longer reads as a negation.
+    expect(notAsserted('Mai teaches piano', [0, 17], 'not_teaches', undefined, ['Mai'])).to.equal('not_negated');
+  });
+
+  it('still reads every cue outside the name', () => {
+    expect(notAsserted('Maybe Ben likes tea', [6, 19], 'likes', undefined, ['Ben'])).to.equal('hedge');
+    expect(notAsserted('Mai does not teach piano', [0, 24], 'teaches', undefined, ['Mai'])).to.equal('negated');
+    expect(notAsserted('Non likes tea?', [0, 13], 'likes', undefined, ['Non'])).to.equal('question');
+    expect(withoutNames('Ben and ben like tea', ['Ben'])).to.equal('··· and ··· like tea');
+    expect(withoutNames('Benny likes tea', ['Ben'])).to.equal('Benny likes tea');
+  });
+});
+
+describe('choosing the rules: English is the default language', () => {
+  it('reads an English sentence with "is" and "of" (both Dutch words too) as English alone', () => {
+    for (const utterance of [
+      'Tom is the father of Lily',
+      'Lily is afraid of dogs',
+      'Anna is a friend of Tom',
+      'Eva is part of the choir',
+      'Sam reads a lot of books',
+    ]) {
+      expect(likelyLanguages(utterance, 1), utterance).to.deep.equal(['en']);
+      expect(notAsserted(utterance, [0, utterance.length], 'p'), utterance).to.equal(undefined);
+    }
+  });
+
+  it('keeps another language beside English when the text holds a word of it English does not have', () => {
+    expect(likelyLanguages('Weet jij of Bram Spaans spreekt', 1)).to.include('nl');
+    expect(notAsserted('Weet jij of Bram Spaans spreekt', [12, 31], 'speaks')).to.not.equal(undefined);
   });
 });

@@ -34,7 +34,7 @@ import {
 
 export type { AssertionRules } from './assertion-rules.js';
 import { chooseLanguages, clearClauseCaches, readLanguages } from './attribution.js';
-import { clearMatchFormCache } from './span-match.js';
+import { clearMatchFormCache, toMatchText, wholeSpans } from './span-match.js';
 
 /** Whole words, as every language's tables match them (see `AssertionRules`: folded text, no `i` flag). */
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'u');
@@ -289,13 +289,41 @@ export function notAsserted(
   span: readonly [number, number],
   predicate?: string,
   rules?: AssertionRules,
+  names: readonly string[] = [],
 ): NotAsserted | undefined {
-  const { form, at } = ruleForm(utterance);
-  const formSpan = [formOffset(at, span[0], utterance.length), formOffset(at, span[1], utterance.length)] as const;
+  // A name is never a word of a language nor a cue: Ben is not Dutch "am", Mai not Italian "never".
+  const text = withoutNames(utterance, names);
+  const { form, at } = ruleForm(text);
+  const formSpan = [formOffset(at, span[0], text.length), formOffset(at, span[1], text.length)] as const;
   // The language from the utterance as written: a capital says a word is a name (Łukasz), not Polish.
-  const chosen = rules ?? assertionRulesFor(utterance);
+  const chosen = rules ?? assertionRulesFor(text);
   if (chosen === undefined) return markedQuestion(form, formSpan) ? 'question' : 'language';
   return decide(form, formSpan, predicate, chosen);
+}
+
+/**
+ * What stands in a name's place: one unit per UTF-16 unit of the name (offsets stay where they were), no letter,
+ * digit, space or mark any rule reads, and its own rule form (NFKC and case folding leave it alone).
+ */
+const NAME_BLANK = '\u00b7';
+
+/**
+ * `text` with every whole occurrence of each of `names` (as remember finds a name: exact matching form, at word
+ * boundaries, a particle after it allowed) blanked out, offset for offset, so no rule reads a name as a word of a
+ * language or as a cue.
+ */
+export function withoutNames(text: string, names: readonly string[]): string {
+  if (names.length === 0) return text;
+  const spoken = toMatchText(text);
+  if (spoken === undefined) return text;
+  let out = text;
+  for (const name of names) {
+    const needle = toMatchText(name);
+    if (needle === undefined) continue;
+    for (const [start, end] of wholeSpans(spoken, needle, { particles: true, name: true }))
+      out = out.slice(0, start) + NAME_BLANK.repeat(end - start) + out.slice(end);
+  }
+  return out;
 }
 
 /** Whether the evidence's sentence is marked a question (a question mark after the evidence, or ¿ before it). */

@@ -122,7 +122,8 @@ export function likelyLanguages(text: string, slack = 0): string[] | undefined {
  * many of each language's words the text uses, in the tables' order.
  */
 export type LanguageReading =
-  { readonly decided: readonly string[] | undefined } | { readonly counts: readonly number[]; readonly best: number };
+  | { readonly decided: readonly string[] | undefined }
+  | { readonly counts: readonly number[]; readonly best: number; readonly found: readonly string[] };
 
 /** Reads a text's language evidence once ({@link likelyLanguages} says what it means). */
 export function readLanguages(text: string): LanguageReading {
@@ -145,25 +146,39 @@ export function readLanguages(text: string): LanguageReading {
   const unread = unreadWords(text, found, ascii);
   if (unread > 0 && unread >= best) return { decided: undefined };
   if (best === 0) return { decided: [ENGLISH_CLAUSES.language] };
-  return { counts, best };
+  return { counts, best, found };
 }
 
-/** The languages of a {@link readLanguages} reading, as {@link likelyLanguages} answers with `slack`. */
+/**
+ * The languages of a {@link readLanguages} reading, as {@link likelyLanguages} answers with `slack`. English is
+ * the default language: beside English, another language counts only with a word English does not have ("Tom
+ * is the father of Lily" and "Lily is afraid of dogs" use two Dutch words, is and of, both English too).
+ */
 export function chooseLanguages(reading: LanguageReading, slack = 0): string[] | undefined {
   if ('decided' in reading) return reading.decided && [...reading.decided];
-  const { languages } = markerIndex();
-  const { counts } = reading;
+  const { languages, byWord } = markerIndex();
+  const { counts, found } = reading;
   // The languages of at least one word and at most `slack` fewer than the most used (read on each
   // admission: no object per language).
   const floor = Math.max(reading.best - slack, 1);
+  const english = counts[ENGLISH]! >= floor;
+  // Whether the text holds a word of language `i` that is not an English word.
+  const beyondEnglish = (i: number) =>
+    found.some((word) => {
+      const of = byWord.get(word);
+      return of !== undefined && of.includes(i) && !of.includes(ENGLISH);
+    });
   const chosen: number[] = [];
   counts.forEach((count, i) => {
-    if (count >= floor) chosen.push(i);
+    if (count >= floor && (i === ENGLISH || !english || beyondEnglish(i))) chosen.push(i);
   });
   // Most words first; among equals in the tables' order, English first (a stable sort).
   chosen.sort((a, b) => counts[b]! - counts[a]!);
   return chosen.map((i) => languages[i]!);
 }
+
+/** English's index in the tables' order: the first. */
+const ENGLISH = 0;
 
 /** Every language's marker words in one map (word → the languages, by their index in the tables' order). */
 interface MarkerIndex {

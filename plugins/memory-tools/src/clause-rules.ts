@@ -790,6 +790,14 @@ export const DUTCH_CLAUSES: ClauseRules = {
     'wanneer',
     'waarom',
     'welke',
+    // Pronouns and verbs no other table lists: "Weet jij of Bram Spaans spreekt" holds no other Dutch word
+    // English does not have (is, of and die are English words too).
+    'jij',
+    'wij',
+    'jullie',
+    'weet',
+    'spreekt',
+    'kent',
   ],
   coordinators: ['en'],
   conjunctions: ['en', 'maar', 'of', 'want', 'omdat', 'terwijl', 'hoewel', 'toen', 'wanneer', 'dus', 'doch'],

@@ -36,6 +36,7 @@ export {
   assertionRulesFor,
   clearRuleCaches,
   notAsserted,
+  withoutNames,
   type AssertionRules,
   type NotAsserted,
 } from './assertion.js';
