@@ -383,3 +383,90 @@ describe('choosing the rules: English is the default language', () => {
     expect(notAsserted('Weet jij of Bram Spaans spreekt', [12, 31], 'speaks')).to.not.equal(undefined);
   });
 });
+
+describe('notAsserted(): the sentence as people write it', () => {
+  const cue = (utterance: string, evidence: string, predicate = 'likes') => {
+    const at = utterance.indexOf(evidence);
+    expect(at, utterance).to.be.at.least(0);
+    return notAsserted(utterance, [at, at + evidence.length], predicate);
+  };
+
+  it('reads a question by its opening and its close with chat around it, in every language with rules', () => {
+    const questions: Array<[string, string]> = [
+      ['Quick question: does Ben like tea 🙂', 'Ben like tea'],
+      ['hey robot, does Ben like tea lol', 'Ben like tea'],
+      ['Ana lives in Lisbon, doesn’t she 😅', 'Ana lives in Lisbon'],
+      ['Kurze Frage: trinkt Anna gern Tee', 'Anna gern Tee'],
+      ['Anna trinkt gern Tee, oder 😅', 'Anna trinkt gern Tee'],
+      ['Anna boit du thé, non ? 😂', 'Anna boit du thé'],
+      ['Ana bebe té, verdad jajaja', 'Ana bebe té'],
+      ['Giulia beve il tè, vero 😄', 'Giulia beve il tè'],
+      ['A Ana bebe chá, né kkkk', 'Ana bebe chá'],
+      ['Anna drinkt thee, toch 🙂 (benieuwd)', 'Anna drinkt thee'],
+      ['健太はお茶が好きですか笑', '健太はお茶が好き'],
+      ['小明喜欢喝茶吗😂', '小明喜欢喝茶'],
+      ['请问小明喜欢喝茶', '小明喜欢喝茶'],
+      ['민호는 커피를 좋아하나요 ㅋㅋ', '민호는 커피를 좋아하'],
+    ];
+    for (const [utterance, evidence] of questions) expect(cue(utterance, evidence), utterance).to.equal('question');
+  });
+
+  it('admits the same statements with the same chat around them', () => {
+    const statements: Array<[string, string]> = [
+      ['btw: Ben likes tea 🙂', 'Ben likes tea'],
+      ['hey robot, Ben likes tea lol', 'Ben likes tea'],
+      ['Anna trinkt gern Tee 😅', 'Anna trinkt gern Tee'],
+      ['Giulia beve il tè 😄', 'Giulia beve il tè'],
+      ['민호는 커피를 좋아해요 ㅋㅋ', '민호는 커피를 좋아해요'],
+      ['Ana is always right', 'Ana is always right'],
+      ['Ana turns right', 'Ana turns right'],
+    ];
+    for (const [utterance, evidence] of statements) expect(cue(utterance, evidence), utterance).to.equal(undefined);
+  });
+
+  it('reads English questions without a mark: an auxiliary first, a question word, a tag', () => {
+    expect(cue('Can Dan drive a forklift', 'Dan drive a forklift', 'drives')).to.equal('question');
+    expect(cue('Where does Anna live', 'Anna live', 'lives_in')).to.equal('question');
+    expect(cue('Ken works at the bank doesn’t he', 'Ken works at the bank', 'works_at')).to.equal('question');
+    expect(cue('Sam is vegan right', 'Sam is vegan', 'diet')).to.equal('question');
+    expect(cue('Mateo speaks French, right', 'Mateo speaks French', 'speaks')).to.equal('question');
+    // An emphatic request is no question.
+    expect(cue('Do remember that Ana likes tea', 'Ana likes tea')).to.equal(undefined);
+    expect(cue('Do not forget that Ana likes tea', 'Ana likes tea')).to.equal(undefined);
+  });
+
+  it('admits what a request to remember asks to keep, and nothing a request asks about', () => {
+    expect(cue('Can you remember that Hope is a nurse?', 'Hope is a nurse', 'works_as')).to.equal(undefined);
+    expect(cue('Hi! Could you please note that Sam is vegan?', 'Sam is vegan', 'diet')).to.equal(undefined);
+    expect(cue('Would you mind remembering that Ana likes tea?', 'Ana likes tea')).to.equal(undefined);
+    // What is asked to be kept is read as a sentence of its own: its own cues still count.
+    expect(cue('Can you remember that maybe Ana likes tea?', 'Ana likes tea')).to.equal('hedge');
+    expect(cue('Can you remember whether Ana likes tea?', 'Ana likes tea')).to.equal('question');
+    expect(cue('Can you check that Ana likes tea?', 'Ana likes tea')).to.equal('question');
+    // The request's mark is the request's: a question inside what is to be kept is still a question.
+    expect(cue('Can you remember that does Ana like tea?', 'Ana like tea')).to.equal('question');
+  });
+
+  it('reads a statement taken back after it as negated, whatever the predicate', () => {
+    expect(cue('Tom drinks coffee — not!', 'Tom drinks coffee', 'drinks')).to.equal('negated');
+    expect(cue('Tom drinks coffee — not!', 'Tom drinks coffee', 'not_drinks')).to.equal('negated');
+    expect(cue('Tom likes jazz. Not really.', 'Tom likes jazz')).to.equal('negated');
+    expect(cue('Ravi plays the guitar. Actually no, he doesn’t.', 'Ravi plays the guitar', 'plays')).to.equal(
+      'negated',
+    );
+    // A contrast is no retraction.
+    expect(cue('Ada eats fish, not meat', 'Ada eats fish', 'eats')).to.equal(undefined);
+    expect(cue('Tom likes jazz. Not Ana though.', 'Tom likes jazz')).to.equal(undefined);
+  });
+
+  it('reads everyday hedges, reports and do-not-keep requests', () => {
+    expect(cue('Pretty sure Paz likes salsa but not 100%', 'Paz likes salsa')).to.equal('hedge');
+    expect(cue('Lucas is Brazilian, as far as I know', 'Lucas is Brazilian', 'nationality')).to.equal('hedge');
+    expect(cue('Rumour is that Dan bought a boat', 'Dan bought a boat', 'owns')).to.equal('reported');
+    expect(cue('Sipho works nights, or so he says', 'Sipho works nights', 'works')).to.equal('reported');
+    expect(cue('No need to note it, but Jess is on a diet.', 'Jess is on a diet', 'is_on')).to.equal('do_not_keep');
+    expect(cue('Forget I said this: Mia is seeing a therapist.', 'Mia is seeing a therapist', 'sees')).to.equal(
+      'do_not_keep',
+    );
+  });
+});

@@ -33,6 +33,17 @@ export interface AssertionRules {
    */
   readonly questions?: readonly RegExp[];
   /**
+   * A request to remember that opens the sentence ("can you remember that…", "could you note…"): what follows
+   * it is read as a sentence of its own, and the request's question mark is not the evidence's. Matched against
+   * the sentence's reading ({@link sentenceCore}); the match ends where what is to be remembered begins.
+   */
+  readonly requests?: readonly RegExp[];
+  /**
+   * A retraction after the evidence, anywhere later in the utterance ("— not!", "Not really.", "Actually no, he
+   * doesn't."): the operator takes the statement back. Matched against the utterance after the evidence.
+   */
+  readonly retractions?: readonly RegExp[];
+  /**
    * Whether a negation after the evidence, up to the end of its clause, negates it too: where the negation
    * comes last (Anna mag Tee nicht, 好きじゃない, 먹지 않아요) a model may cut the evidence before it.
    */
@@ -50,6 +61,8 @@ const RULE_KEYS = Object.keys({
   negation: true,
   notNegating: true,
   questions: true,
+  requests: true,
+  retractions: true,
   negationAfter: true,
 } satisfies Record<keyof AssertionRules, true>) as ReadonlyArray<keyof AssertionRules>;
 
@@ -394,6 +407,8 @@ export const CHINESE: AssertionRules = lazily(() => ({
   questions: [
     /[吗嗎么麼呢][。！]?$/u,
     /(.)[不没]\1/u,
+    // 请问 "may I ask", 是否 "whether": a question however it ends.
+    /请问|是否/u,
     /谁(?![都也])|什么(?![都也])|为什么|(?<!知道|会|懂得|学会|明白)怎么|多少|哪(?:里|儿|个|些)?(?![都也])/u,
   ],
   negationAfter: true,

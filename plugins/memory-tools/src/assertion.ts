@@ -45,14 +45,20 @@ const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![
 export const ENGLISH: AssertionRules = lazily(() => ({
   doNotKeep: [
     /\b(?:don['’]?t|do\s+not|never)\s+(?:\w+\s+){0,2}?(?:remember|store|save|note|keep|record|memori[sz]e|write)(?:\s+down)?\s+(?:it|this|that|any|anything)\b/u,
-    /(?<!\b(?:don['’]?t|do\s+not|never)\s+)\bforget\s+(?:it|that|this)\b/u,
+    /(?<!\b(?:don['’]?t|do\s+not|never)\s+)\bforget\s+(?:it|that|this|(?:what\s+)?i\s+(?:said|told\s+you))\b/u,
     /\boff\s+the\s+record\b/u,
+    /\bno\s+need\s+to\s+(?:remember|store|save|note|keep|record|memori[sz]e|write)\b/u,
+    /\b(?:you\s+)?(?:don['’]?t|do\s+not)\s+(?:need|have)\s+to\s+(?:remember|store|save|note|keep|record|memori[sz]e|write)\b/u,
   ],
   hedges: [
     w(
       'maybe|perhaps|probably|possibly|presumably|might|may\\s+be|could\\s+be|i\\s+guess|i\\s+suppose|i\\s+think|i\\s+believe',
     ),
     w("i\\s+wonder(?:\\s+(?:if|whether))?|(?:i['’]?m|i\\s+am)?\\s*not\\s+(?:sure|certain)|i\\s+doubt|i\\s+reckon"),
+    // Less than sure, in everyday words: "pretty sure … but not 100%", "I have a feeling", "as far as I know".
+    w(
+      "(?:pretty|fairly|quite|almost|nearly)\\s+(?:sure|certain)|not\\s+100\\s*%|i\\s+(?:have|had|get|got)\\s+(?:a|the)\\s+feeling|i\\s+feel\\s+like|(?:i\\s+)?(?:kind|sort)\\s+of\\s+(?:think|feel)|as\\s+far\\s+as\\s+i\\s+(?:know|can\\s+tell|remember)|afaik|iirc|if\\s+i\\s+(?:remember|recall)(?:\\s+(?:right|rightly|correctly))?|i\\s+(?:suspect|assume|imagine|gather|bet)|(?:sounds|seems|looks)\\s+like|(?:is|are|was|['’]s)\\s+supposed\\s+to|supposed\\s+to\\s+be|(?:could|might|may)\\s+have|probs|prolly|whether|any\\s+idea|do\\s+you\\s+know\\s+(?:if|whether)",
+    ),
   ],
   conditions: [w('if|unless|suppose|supposing|imagine|pretend|assuming|in\\s+case|what\\s+if|were\\s+to')],
   reportedBefore: [
@@ -61,11 +67,39 @@ export const ENGLISH: AssertionRules = lazily(() => ({
       '(?:says|said|thinks|thought|claims|claimed|claim|believes|believed|heard|hears|insists|insisted|told\\s+me|tells\\s+me|reckons|reported|mentioned|swears|swore)(?:\\s+that)?',
     ),
     w('rumou?r\\s+has\\s+it|apparently|allegedly|supposedly|reportedly|it\\s+seems|it\\s+is\\s+said|they\\s+say'),
+    w(
+      "rumou?rs?\\s+(?:is|are|says?)|(?:the\\s+)?word\\s+is|(?:someone|somebody|people|everyone|everybody)\\s+(?:told\\s+me|says?|said)|i\\s+(?:was|['’]ve\\s+been|have\\s+been)\\s+told|i['’]m\\s+told|i\\s+hear",
+    ),
   ],
-  reportedAnywhere: [w('according\\s+to')],
+  reportedAnywhere: [
+    w(
+      "according\\s+to|or\\s+so\\s+(?:\\w+\\s+)?(?:says?|said|claims?|claimed|tells?\\s+me|told\\s+me|i\\s+(?:hear|heard|['’]m\\s+told))",
+    ),
+  ],
   ownWords: [w('(?:as|like)\\s+i\\s+(?:said|mentioned|told\\s+you)|i\\s+(?:said|told\\s+you|mentioned)(?:\\s+that)?')],
   negation: [w("not|never|no\\s+longer|no\\s+more|nobody|nothing|neither|nor|cannot|\\w+n['’]t")],
   notNegating: [w("(?:don['’]?t|do\\s+not|never)\\s+forget|not\\s+only|can['’]t\\s+wait")],
+  questions: [
+    // An auxiliary first: "does Ben like tea", "can Dan drive a forklift", "is it true that…" — not "do
+    // remember…", an emphatic request.
+    /^(?:is|are|am|was|were|do|does|did|can|could|will|would|shall|should|has|have|had|may|might|must|isn['’]t|aren['’]t|doesn['’]t|don['’]t|didn['’]t|can['’]t|won['’]t|wasn['’]t|haven['’]t|hasn['’]t)\s+(?!\s|(?:remember|note|keep|write|bear|save|store|record|forget|tell|let|please|not\s+forget)\b)/u,
+    // A question word before an auxiliary: "where does Anna live", "who is Lily's father".
+    /^(?:who|whom|whose|what|which|where|when|why|how(?:\s+(?:many|much|long|often|old|come))?)\s+(?:[^\s]+\s+)?(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should)\b/u,
+    /^(?:who|how\s+come)\s/u,
+    // A tag, with or without its comma: "…, doesn't she", "…right", "…, or not".
+    /(?:^|[\s,])(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should)n['’]?t\s+(?:he|she|it|they|you|we|i|there)$/u,
+    /,\s*(?:right|correct|true|eh|innit|no|or\s+not|isn['’]t\s+it)$/u,
+    // Without the comma, only what no statement ends with ("is always right" and "turns right" are statements).
+    /\s(?<!(?:the|always|all|turn|turns|turned|exactly|just|quite|is|was|are|were)\s)(?:right|or\s+not)$/u,
+    /^(?:quick\s+)?question\b/u,
+  ],
+  requests: [
+    /^(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:(?:remember|note|save|store|record|memori[sz]e)|keep\s+in\s+mind|bear\s+in\s+mind|make\s+a\s+note(?:\s+of)?|write\s+down|jot\s+down)|would\s+you\s+mind\s+(?:remembering|noting|saving|storing|recording|writing\s+down|keeping\s+in\s+mind))(?:\s+for\s+me)?(?:\s+that)?\s+(?!(?:if|whether|when|where|who|what|why|how)\b)/u,
+  ],
+  retractions: [
+    /^[^\p{L}\p{N}]*(?:[,.!?;:—–-]\s*|\s+)(?:(?:well|oh|or|and|but|actually|wait)[,\s]+)*(?:not(?:\s+(?:really|anymore|any\s+more|at\s+all|true|any\s+longer))?(?:\s+actually)?\s*(?:[.!?,]|$)|no(?:\s+wait)?\s*[,.!]|just\s+kidding|jk\b|kidding\b|scratch\s+that|never\s*mind)/u,
+    /(?:^|[.!?]\s*)(?:actually|wait)[,\s]+(?:no|not)\b/u,
+  ],
 }));
 // Stryker restore StringLiteral,Regex
 
@@ -145,7 +179,9 @@ function mergeRules(all: readonly AssertionRules[]): AssertionRules {
       | 'ownWords'
       | 'negation'
       | 'notNegating'
-      | 'questions',
+      | 'questions'
+      | 'requests'
+      | 'retractions',
   ) => all.flatMap((rules) => rules[key] ?? []);
   return {
     doNotKeep: lists('doNotKeep'),
@@ -157,6 +193,8 @@ function mergeRules(all: readonly AssertionRules[]): AssertionRules {
     negation: lists('negation'),
     notNegating: lists('notNegating'),
     questions: lists('questions'),
+    requests: lists('requests'),
+    retractions: lists('retractions'),
     negationAfter: all.some((rules) => rules.negationAfter === true),
   };
 }
@@ -171,6 +209,53 @@ const endsSentence = (text: string, index: number) => SENTENCE_ENDS.includes(tex
 const QUESTION_MARK = /[?？؟]/u;
 /** A sentence that opens with an inverted question mark is a question (Spanish). */
 const QUESTION_START = /^[\s"'“‘«(]*¿/u;
+
+/**
+ * What stands around a sentence and is not part of it, at its end: white space and closing marks, emoji (with
+ * their modifiers and joiners), laughter (lol, haha, ㅋㅋ, 笑, 555…), a closed bracket after some text. The rule
+ * form is case folded and NFKC (ㅋ and ㅎ are the conjoining jamo U+110F and U+1112 there).
+ */
+const AROUND_END =
+  /(?:[\s.!?。！？؟;…,~]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f|(?<=\S\s*)(?:\([^()]*\)|\[[^[\]]*\]|（[^（）]*）)|(?<![\p{L}\p{N}])(?:lol|lmao|rofl|a?ha(?:ha)+|he(?:he)+|hihi|xd|ja(?:ja)+|je(?:je)+|mdr|kkk+|rsrs|wkwk\w*|5555*)(?![\p{L}\p{N}])|[ㅋㅎ\u110f\u1112]+|笑|哈哈+|呵呵|嘿嘿|[:;]-?[)(dp])+$/u;
+/**
+ * What stands around a sentence at its start: white space, quotes, emoji, a lead-in that ends in a colon or a
+ * dash ("Quick question:", "Kurze Frage:", "Note —"), or one or two words before a comma ("hey robot,", "btw,").
+ */
+const AROUND_START =
+  /^(?:[\s"'“”‘’„«»(]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f)*(?:[^:：—–\n]{0,40}?[:：—–]\s*|(?:[\p{L}\p{M}'’]+\s*){1,2}[,，、]\s*)?/u;
+
+/**
+ * A sentence as the rules read its opening and its close: without what stands around it ({@link AROUND_START},
+ * {@link AROUND_END}). The whole sentence when nothing else is left.
+ */
+export function sentenceCore(sentence: string): string {
+  const inner = sentence.replace(AROUND_END, '');
+  const core = inner.replace(AROUND_START, '').trim();
+  return core === '' ? inner.trim() : core;
+}
+
+/**
+ * Where what a request to remember asks to keep begins, when one opens the sentence at `start` and ends by
+ * `evidenceStart` ("Can you remember that X?"); undefined when none does.
+ */
+function requestBefore(
+  utterance: string,
+  start: number,
+  evidenceStart: number,
+  rules: AssertionRules,
+): number | undefined {
+  if (!rules.requests) return undefined;
+  const before = utterance.slice(start, evidenceStart);
+  const lead = AROUND_START.exec(before)?.[0].length ?? 0;
+  for (const pattern of rules.requests) {
+    const found = pattern.exec(before.slice(lead));
+    if (found && found.index === 0) return start + lead + found[0].length;
+    // A lead-in may itself look like the request's start ("Hey, can you…"): read from the sentence's start too.
+    const plain = pattern.exec(before.trimStart());
+    if (plain && plain.index === 0) return evidenceStart - before.trimStart().length + plain[0].length;
+  }
+  return undefined;
+}
 
 /** Why the evidence is not an assertion the operator made. */
 export type NotAsserted =
@@ -189,8 +274,6 @@ export const NOT_ASSERTED_WHY: Readonly<Record<NotAsserted, string>> = {
     'the utterance is in a language the assertion rules do not read (they read English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean)',
 };
 
-/** A sentence's closing marks and the white space around them. */
-const CLOSING = /[\s.!?。！？؟;…]+$/u;
 /** The end of the clause that goes on at `from`: the next comma, colon or dash, or the sentence's end. */
 function clauseEnd(text: string, from: number, sentenceEnd: number): number {
   const found = text.slice(from, sentenceEnd).search(/[,;:、，；：—–]/u);
@@ -339,15 +422,25 @@ function decide(
   rules: AssertionRules,
 ): NotAsserted | undefined {
   if (any(rules.doNotKeep, utterance)) return 'do_not_keep';
-  const [start, end] = sentenceAround(utterance, span);
+  const around = sentenceAround(utterance, span);
+  let start = around[0];
+  const end = around[1];
+  // "Can you remember that Hope is a nurse?": what is to be remembered is a sentence of its own, and the
+  // request's mark is not its mark.
+  const request = requestBefore(utterance, start, span[0], rules);
+  if (request !== undefined) start = request;
   const sentence = utterance.slice(start, end);
+  const core = sentenceCore(request === undefined ? sentence : sentence.replace(/[?？؟]+(?=[^?？؟]*$)/u, ''));
   // The sentence decides: a question mark inside the evidence or between it and its sentence's end (its
   // last mark) makes it a question, whatever follows ("Alice likes tea? Let me know."); so does an
   // inverted one at its start.
-  if (QUESTION_MARK.test(utterance.slice(span[0], end)) || QUESTION_START.test(sentence)) return 'question';
-  if (rules.questions && any(rules.questions, sentence.replace(CLOSING, '').trim())) return 'question';
+  if (request === undefined && (QUESTION_MARK.test(utterance.slice(span[0], end)) || QUESTION_START.test(sentence)))
+    return 'question';
+  // The sentence as people write it: what stands around it (emoji, laughter, a lead-in) is set aside, so a
+  // cue that opens or closes a sentence is read where the sentence opens and closes.
+  if (rules.questions && any(rules.questions, core)) return 'question';
   if (any(rules.hedges, sentence)) return 'hedge';
-  if (any(rules.conditions, sentence)) return 'condition';
+  if (any(rules.conditions, sentence) || any(rules.conditions, core)) return 'condition';
   // A report counts before the evidence and inside it ("Bruno claims Ada sings"), not after it
   // ("Ada lives in Lyon, she said so twice" asserts).
   const upToEvidence = utterance.slice(start, span[1]);
@@ -358,6 +451,8 @@ function decide(
   const negationEnd = rules.negationAfter ? clauseEnd(utterance, span[1], end) : span[1];
   const scrubbed = scrub(rules.notNegating, utterance.slice(start, negationEnd));
   const negated = any(rules.negation, scrubbed);
+  // Taken back after it ("Tom drinks coffee — not!", "… Actually no, he doesn't."): no predicate keeps that.
+  if (rules.retractions && any(rules.retractions, utterance.slice(span[1]))) return 'negated';
   const negativePredicate = predicate !== undefined && /^not_/.test(predicate);
   if (negated && !negativePredicate) return 'negated';
   if (!negated && negativePredicate) return 'not_negated';

@@ -141,8 +141,16 @@ export const ENGLISH_CLAUSES: ClauseRules = {
   pronouns: ['he', 'she', 'they', 'it', 'i', 'we', 'you', 'his', 'her', 'their'],
   // "Alice's friend Bob likes tea", "Alice's brother plays golf": the relative's verb, not Alice's ("Alice's
   // mother is Carol" names the relative, and stays Alice's).
-  possessorAfter: new RegExp(`^['’]s\\s+(?:[\\p{L}-]+\\s+)?(?:${ENGLISH_RELATIONS})\\b(?!\\s+(?:is|was)\\s*$)`, 'u'),
-  possessorBefore: new RegExp(`(?:${ENGLISH_RELATIONS})\\s+of\\s*$`, 'u'),
+  possessorAfter: new RegExp(
+    `^['’]s\\s+(?:[\\p{L}-]+\\s+)?(?:${ENGLISH_RELATIONS})\\b(?!\\s+(?:is|was)(?:\\s+(?:called|named))?\\s*$)`,
+    'u',
+  ),
+  // "the brother of Alice, Tom, …"; and "The man Hana works with is from Chile": a noun right before the
+  // subject whose relative clause the subject's verb is in (not a time: "this morning Hana…").
+  possessorBefore: new RegExp(
+    `(?:${ENGLISH_RELATIONS})\\s+of\\s*$|(?:^|\\s)(?:the|this|that|these|those|every|each)\\s+(?!(?:morning|evening|afternoon|night|day|week|weekend|month|year|summer|winter|spring|autumn|fall|time|moment)\\s*$)[\\p{L}-]+\\s*$`,
+    'u',
+  ),
 };
 
 /** German: relative and subordinate clauses are always set off by commas, which catch them first. */
@@ -1123,6 +1131,19 @@ export const UNREAD_LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> 
     'belki',
     'diyor',
     'göre',
+    // The question particle (not mi and mu: Spanish and Italian words), and function words that are no name.
+    'mı',
+    'mü',
+    'mısın',
+    'misin',
+    'musun',
+    'müsün',
+    've',
+    'bunu',
+    'şu',
+    'gibi',
+    'sanırım',
+    'galiba',
   ],
   ro: [
     'și',
@@ -1169,6 +1190,28 @@ export const UNREAD_LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> 
     'kalau',
     'jika',
     'bukan',
+    // Frequent function words that are no name (not dan, dia, kita: Dan, Dia, Kita): relative, pronouns, "can",
+    // "seems", "whether", "said".
+    'yang',
+    'dari',
+    'akan',
+    'sedang',
+    'bisa',
+    'punya',
+    'saya',
+    'aku',
+    'mereka',
+    'kami',
+    'jangan',
+    'tolong',
+    'setiap',
+    'sepertinya',
+    'kayaknya',
+    'katanya',
+    'apakah',
+    'kenapa',
+    'siapa',
+    'bagaimana',
   ],
   hr: ['voli', 'živi', 'zivi', 'nije', 'uvijek', 'nikad', 'nikada', 'ili', 'vrlo', 'kafa'],
   ca: ['amb', 'però', 'també', 'perquè', 'beu'],
