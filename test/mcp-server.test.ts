@@ -290,9 +290,10 @@ describe('mira mcp: the memory of a profile for other agents (the SDK client spa
     expect(answers.slice(0, 5)).to.deep.equal(Array(5).fill('none'));
     expect(new Set(answers.slice(5))).to.deep.equal(new Set(['rejected']));
     expect(await search('k-9')).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
-    // mira mcp writes nothing: its misses are its own. Misses the console recorded in the file count here.
+    // mira mcp writes nothing: its misses are its own. MCP clients' misses another process recorded in the file
+    // count here (a restart of mira mcp is no fresh budget).
     expect(notes.keyLockout('default')).to.equal(undefined);
-    for (let i = 0; i < 5; i++) notes.recordKeyMiss('lab');
+    for (let i = 0; i < 5; i++) notes.recordKeyMiss('lab', 'mcp');
     await new Promise((resolve) => setImmediate(resolve));
     expect(await search('whatever', 'lab')).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
   });

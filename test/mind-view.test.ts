@@ -333,7 +333,12 @@ describe('Mind view', function () {
       for (let i = 0; i < 5; i++) notes.recordKeyMiss('default');
       const { lockouts } = await (await call('/api/scopes')).json();
       expect(lockouts).to.deep.equal([
-        { scope: 'default', misses: 5, until: new Date(rt.clock.now().getTime() + 15 * 60_000).toISOString() },
+        {
+          scope: 'default',
+          origin: 'operator',
+          misses: 5,
+          until: new Date(rt.clock.now().getTime() + 15 * 60_000).toISOString(),
+        },
       ]);
       const unknown = await call('/api/scopes/nowhere/unlock', { method: 'POST' });
       expect(unknown.status).to.equal(400);
@@ -1649,7 +1654,7 @@ describe('Mind view', function () {
       await page.reload();
       await page.waitForSelector('#lockout:not([hidden])');
       expect(await page.textContent('#lockout span')).to.match(
-        /^Keyed calls in scope default are refused until \d{4}-\d\d-\d\dT[\d:.]+Z after 5 wrong keys\. $/,
+        /^Keyed calls from keys the operator typed in scope default are refused until \d{4}-\d\d-\d\dT[\d:.]+Z after 5 wrong keys\. $/,
       );
       await page.click('text=Unlock default');
       await page.waitForSelector('#lockout', { state: 'hidden' });

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { stringify } from 'smol-toml';
 import { ManualClock } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
-import notesPlugin, { KeyGuard, NOTES_STORE, SqliteNotesStore } from '@mira/plugin-notes';
+import notesPlugin, { KeyGuard, NOTES_STORE, SqliteNotesStore, typedBy } from '@mira/plugin-notes';
 import { MIRA_BIN } from './helpers/run-mira.js';
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
@@ -20,9 +20,19 @@ describe('the key guard: wrong keys per scope and origin, kept beside the notes 
   let rt: TestRuntime;
   let clock: ManualClock;
   let noteId: number;
-  const search = async (key: string | null, origin: 'operator' | 'attention' | 'initiative' = 'operator') =>
+  const search = async (
+    key: string | null,
+    origin: 'operator' | 'attention' | 'initiative' = 'operator',
+    utterance?: string,
+  ) =>
     JSON.parse(
-      (await rt.callTool('search_memory', { query: 'vault code', label: null, private_key: key }, { origin })).content,
+      (
+        await rt.callTool(
+          'search_memory',
+          { query: 'vault code', label: null, private_key: key },
+          { origin, ...(utterance === undefined ? {} : { utterance }) },
+        )
+      ).content,
     ) as Record<string, any>;
 
   beforeEach(async () => {
@@ -64,26 +74,65 @@ describe('the key guard: wrong keys per scope and origin, kept beside the notes 
     expect(removed).to.deep.equal({ status: 'deleted', memory_id: noteId });
   });
 
-  it("the operator's own episodes' misses lock every origin; notes unlock ends every origin's lockout", async () => {
-    for (let i = 0; i < 5; i++) expect((await search(`g${i}`, 'operator')).status).to.equal('none');
-    expect(await search('0147', 'operator')).to.deep.include({ reason: 'budget_exhausted' });
-    expect(await search('0147', 'attention')).to.deep.include({ reason: 'budget_exhausted' });
-    expect((await rt.run('notes status')).output.filter((l) => l.startsWith('locked:'))).to.deep.equal([
-      'locked: scope default — 5 wrong keys within the window; keyed calls refused until 2026-06-10T12:15:00.000Z ("notes unlock default" ends it)',
-    ]);
-    // Refused calls are not misses: an autonomous guess now is refused, not counted.
-    for (let i = 0; i < 5; i++)
-      expect(await search(`a${i}`, 'attention')).to.deep.include({ reason: 'budget_exhausted' });
-    expect((await rt.run('notes unlock')).output).to.deep.equal([
-      'scope default: unlocked; its 5 wrong keys are forgotten',
-    ]);
+  it("the model's own guesses in operator episodes lock only the model's keys: the key the operator types still works", async () => {
+    // The model guesses inside the operator's episodes (its keys are in no word the operator said).
+    const said = 'show me the vault note';
+    for (let i = 0; i < 5; i++) expect((await search(`g${i}`, 'operator', said)).status, `guess ${i}`).to.equal('none');
+    expect(await search('0147', 'operator', said)).to.deep.include({ reason: 'budget_exhausted' });
+    expect((await search('0147', 'operator', said)).error).to.equal(
+      '5 wrong keys of the model\'s own in scope "default"; keys it chose are refused until 2026-06-10T12:15:00.000Z (one the operator types still works; or "notes unlock default"); nothing was done',
+    );
+    // The operator types the right key in their message: it is the operator's, and it reads and deletes.
+    const typed = await search('0147', 'operator', 'the vault note, key 0147.');
+    expect(typed.notes.map((n: { content: string }) => n.content)).to.deep.equal(['The vault code is 4711']);
+    // Nor are autonomous episodes locked by the model's operator-episode guesses.
     expect((await search('0147', 'attention')).status).to.equal('found');
-    expect((await search('0147', 'operator')).status).to.equal('found');
-    // An autonomous lockout alone is a lockout the console reports and ends.
-    for (let i = 0; i < 5; i++) await search(`b${i}`, 'attention');
+    expect((await rt.run('notes status')).output.filter((l) => l.startsWith('locked:'))).to.deep.equal([
+      'locked: scope default for the model\'s own keys — 5 wrong keys within the window; keyed calls refused until 2026-06-10T12:15:00.000Z ("notes unlock default" ends it)',
+    ]);
     expect((await rt.run('notes unlock')).output).to.deep.equal([
       'scope default: unlocked; its 5 wrong keys are forgotten',
     ]);
+    expect((await search('0147', 'operator', said)).status).to.equal('found');
+  });
+
+  it("the operator's typed misses lock only the keys the operator types, never the model's nor another origin's", async () => {
+    for (let i = 0; i < 5; i++) expect((await search(`t${i}`, 'operator', `my key is t${i}`)).status).to.equal('none');
+    expect(await search('0147', 'operator', 'my key is 0147')).to.deep.include({ reason: 'budget_exhausted' });
+    expect((await search('0147', 'operator')).status).to.equal('found');
+    expect((await search('0147', 'attention')).status).to.equal('found');
+    expect((await rt.run('notes status')).output.filter((l) => l.startsWith('locked:'))).to.deep.equal([
+      'locked: scope default for keys the operator typed — 5 wrong keys within the window; keyed calls refused until 2026-06-10T12:15:00.000Z ("notes unlock default" ends it)',
+    ]);
+    // Refused calls are not misses, and a delete with a typed wrong key counts as a typed miss.
+    expect((await rt.run('notes unlock')).output).to.deep.equal([
+      'scope default: unlocked; its 5 wrong keys are forgotten',
+    ]);
+    const wrongDelete = JSON.parse(
+      (
+        await rt.callTool(
+          'delete_memory',
+          { memory_id: noteId, private_key: 'nope' },
+          { origin: 'operator', utterance: 'delete it, the key is nope' },
+        )
+      ).content,
+    );
+    expect(wrongDelete).to.deep.include({ reason: 'not_found' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((rt.app.kernel.store(NOTES_STORE) as SqliteNotesStore).keyLockouts()).to.deep.equal([]);
+    expect(readFileSync((rt.app.kernel.store(NOTES_STORE) as SqliteNotesStore).keyGuard.file, 'utf8')).to.match(
+      /"origin":"operator"\}\n$/,
+    );
+  });
+
+  it('takes a key as typed by the operator only as a word of its own in the current utterance', () => {
+    expect(typedBy('the key is 0147', '0147')).to.equal(true);
+    expect(typedBy("the key is '0147'.", '0147')).to.equal(true);
+    expect(typedBy('(0147) is the key', '0147')).to.equal(true);
+    expect(typedBy('the key is 01478', '0147')).to.equal(false);
+    expect(typedBy('the key is x0147', '0147')).to.equal(false);
+    expect(typedBy('show me the vault note', 'vault-note')).to.equal(false);
+    expect(typedBy('anything', '')).to.equal(false);
   });
 
   it('keeps misses in a 0600 file of its own in a 0700 directory, never in the notes file, and a restart keeps them', async () => {

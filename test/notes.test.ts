@@ -324,7 +324,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       const right = await callTool('search_memory', { query: 'vault', label: null, private_key: '0147' });
       expect(right).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
       expect(right.error).to.equal(
-        '5 wrong keys in scope "default" within the key window; keyed calls there are refused until 2026-06-10T12:15:00.000Z (or the operator\'s "notes unlock default"); nothing was done',
+        '5 wrong keys of the model\'s own in scope "default"; keys it chose are refused until 2026-06-10T12:15:00.000Z (one the operator types still works; or "notes unlock default"); nothing was done',
       );
       // Calls without a key go on as before.
       const open = await callTool('search_memory', { query: 'vault', label: null, private_key: null });
@@ -343,7 +343,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
         const again = await callTool('get_recent_memories', { count: null, label: null, private_key: '0147' });
         expect(again).to.deep.include({ status: 'rejected', reason: 'budget_exhausted' });
         expect((await rt.run('notes status')).output).to.include(
-          'locked: scope default — 5 wrong keys within the window; keyed calls refused until 2026-06-10T12:15:00.000Z ("notes unlock default" ends it)',
+          'locked: scope default for the model\'s own keys — 5 wrong keys within the window; keyed calls refused until 2026-06-10T12:15:00.000Z ("notes unlock default" ends it)',
         );
         // Another scope is not locked by this one's misses.
         await rt.run('notes scope lab');

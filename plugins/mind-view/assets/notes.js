@@ -53,6 +53,14 @@ export async function loadScopes(first = false) {
   select.value = state.scope;
 }
 
+/** Whose keyed calls a lockout refuses, in words. */
+const LOCKED_FOR = {
+  operator: 'keys the operator typed',
+  model: "the model's own keys",
+  autonomous: 'autonomous episodes',
+  mcp: 'MCP clients',
+};
+
 /** The selected scope's lockout of keyed calls (too many wrong keys), with the operator's way out. */
 export function renderLockout() {
   const box = $('lockout');
@@ -74,7 +82,7 @@ export function renderLockout() {
   });
   box.replaceChildren(
     el('span', {
-      text: `Keyed calls in scope ${lock.scope} are refused until ${lock.until} after ${lock.misses} wrong keys. `,
+      text: `Keyed calls from ${LOCKED_FOR[lock.origin]} in scope ${lock.scope} are refused until ${lock.until} after ${lock.misses} wrong keys. `,
     }),
     unlock,
   );

@@ -337,7 +337,7 @@ export async function startMindViewServer(
       // Scopes whose keyed calls are refused after too many wrong keys (the key guard).
       lockouts: store.keyLockouts().map((l) => ({
         scope: l.scope,
-        ...(l.origin ? { origin: l.origin } : {}),
+        origin: l.origin,
         misses: l.misses,
         until: l.until.toISOString(),
       })),

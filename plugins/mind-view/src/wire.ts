@@ -47,7 +47,8 @@ export interface LabelCount {
 /** A scope whose keyed calls are refused after too many wrong keys (the key guard). */
 export interface Lockout {
   readonly scope: string;
-  readonly origin?: 'autonomous' | 'mcp';
+  /** Whose keyed calls are refused: keys the operator typed, the model's own keys, autonomous episodes, MCP clients. */
+  readonly origin: 'operator' | 'model' | 'autonomous' | 'mcp';
   readonly misses: number;
   /** ISO-8601. */
   readonly until: string;

@@ -11,7 +11,7 @@ import {
 import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './contract.js';
 import { MAX_IMPORT_BYTES } from './transfer-format.js';
 import { readExport } from './transfer-read.js';
-import type { KeyLockout } from './key-guard.js';
+import type { KeyLockout, KeyOrigin } from './key-guard.js';
 import { readableFileWarnings } from '@mira/sqlite';
 import { NotesErrors } from './errors.js';
 import { NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
@@ -353,12 +353,17 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
   ];
 }
 
-/** Who a lockout refuses, when not every origin. */
-const LOCKOUT_ORIGIN = { autonomous: 'autonomous episodes', mcp: 'MCP clients' } as const;
+/** Whose keyed calls a lockout refuses. */
+const LOCKOUT_ORIGIN: Readonly<Record<KeyOrigin, string>> = {
+  operator: 'keys the operator typed',
+  model: "the model's own keys",
+  autonomous: 'autonomous episodes',
+  mcp: 'MCP clients',
+};
 
-/** `locked: scope default — 5 wrong keys …`, or `locked: scope default for MCP clients — …` */
+/** `locked: scope default for the model's own keys — 5 wrong keys …`, `locked: scope default for MCP clients — …` */
 export function lockoutLine(lock: KeyLockout): string {
-  const whose = lock.origin ? ` for ${LOCKOUT_ORIGIN[lock.origin]}` : '';
+  const whose = ` for ${LOCKOUT_ORIGIN[lock.origin]}`;
   return `locked: scope ${lock.scope}${whose} — ${lock.misses} wrong keys within the window; keyed calls refused until ${lock.until.toISOString()} ("notes unlock ${lock.scope}" ends it)`;
 }
 

@@ -74,7 +74,7 @@ export {
   parseLabels,
 } from './text.js';
 import { SCOPE_NAME_PATTERN } from './text.js';
-export { notesTools, searchNotesForAgents } from './tools.js';
+export { notesTools, searchNotesForAgents, typedBy } from './tools.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-notes';

@@ -15,12 +15,13 @@ import { join } from 'node:path';
 import type { Clock } from '@mira/core';
 
 /**
- * Who made a keyed call: the operator's own episodes, autonomous episodes (attention, initiative, goal,
- * temporal, monitor), or another agent over MCP (`mira mcp`).
+ * Who gave a keyed call its key: the operator (a key the operator typed in the current utterance of an
+ * operator episode), the model in an operator episode (any other key there: the model's own guess), autonomous
+ * episodes (attention, initiative, goal, temporal, monitor), or another agent over MCP (`mira mcp`).
  */
-export type KeyOrigin = 'operator' | 'autonomous' | 'mcp';
+export type KeyOrigin = 'operator' | 'model' | 'autonomous' | 'mcp';
 /** Every origin, in the order lockouts are listed. */
-export const KEY_ORIGINS: readonly KeyOrigin[] = ['operator', 'autonomous', 'mcp'];
+export const KEY_ORIGINS: readonly KeyOrigin[] = ['operator', 'model', 'autonomous', 'mcp'];
 
 /**
  * How many keyed calls that found nothing (a wrong key) an origin takes in a scope within a sliding window
@@ -35,13 +36,12 @@ export interface KeyGuardLimits {
 export const DEFAULT_KEY_GUARD: KeyGuardLimits = { misses: 5, windowMs: 15 * 60_000 };
 
 /**
- * Keyed calls refused in a scope: how many misses the window holds against them, and when it lets one go.
- * Without `origin` the operator's own episodes missed, and every origin is refused; with it, only that
- * origin is (its own misses: the others, the operator's episodes first, are not).
+ * Keyed calls of one origin refused in a scope: how many of that origin's misses the window holds, and when it
+ * lets one go. The other origins are not refused: no origin's misses lock another.
  */
 export interface KeyLockout {
   readonly scope: string;
-  readonly origin?: 'autonomous' | 'mcp';
+  readonly origin: KeyOrigin;
   readonly misses: number;
   readonly until: Date;
 }
@@ -68,9 +68,10 @@ const TEMP_PREFIX = `${GUARD_FILE}.compact-`;
  * `mira mcp`, which opens the notes file read-only, counts its misses there too, so restarting it does not
  * give a client a fresh budget.
  *
- * Whose misses lock whom: a miss counts against its own origin, and the operator's own episodes' misses
- * against every origin; an autonomous episode's or an MCP client's misses never lock the operator's
- * episodes, so the model cannot turn the lockout against the operator.
+ * Whose misses lock whom: a miss counts against its own origin alone. The model's guesses — in operator
+ * episodes as in autonomous ones — and an MCP client's never lock a key the operator typed, so the model
+ * cannot turn the lockout against the operator; the operator's own typed misses lock only the operator's
+ * typed keys (the operator reads every note at the console anyway).
  */
 export class KeyGuard {
   readonly #dir: string;
@@ -100,25 +101,17 @@ export class KeyGuard {
   /** The lockout of `origin`'s keyed calls in `scope`, if the misses that count against it reached the limit. */
   lockout(scope: string, origin: KeyOrigin): KeyLockout | undefined {
     const now = this.#clock.now().getTime();
-    const records = this.#records(now);
-    // The operator's own misses lock every origin; an origin's own misses lock it alone.
-    const own = this.#lockoutOf(records, scope, now, (r) => r.origin === 'operator');
-    if (own || origin === 'operator') return own;
-    return this.#lockoutOf(records, scope, now, (r) => r.origin === origin, origin);
+    return this.#lockoutOf(this.#records(now), scope, now, origin);
   }
 
-  /** Every scope and origin locked now: one line per scope the operator's misses lock, else per origin. */
+  /** Every scope and origin locked now, by scope, then in the order of {@link KEY_ORIGINS}. */
   lockouts(): KeyLockout[] {
     const now = this.#clock.now().getTime();
     const records = this.#records(now);
     const scopes = [...new Set(records.map((r) => r.scope))].sort();
-    return scopes.flatMap((scope) => {
-      const all = this.#lockoutOf(records, scope, now, (r) => r.origin === 'operator');
-      if (all) return [all];
-      return (['autonomous', 'mcp'] as const).flatMap(
-        (origin) => this.#lockoutOf(records, scope, now, (r) => r.origin === origin, origin) ?? [],
-      );
-    });
+    return scopes.flatMap((scope) =>
+      KEY_ORIGINS.flatMap((origin) => this.#lockoutOf(records, scope, now, origin) ?? []),
+    );
   }
 
   /**
@@ -162,19 +155,13 @@ export class KeyGuard {
     return kept.sort((a, b) => a.at - b.at);
   }
 
-  #lockoutOf(
-    records: readonly GuardRecord[],
-    scope: string,
-    now: number,
-    counts: (r: GuardRecord) => boolean,
-    origin?: 'autonomous' | 'mcp',
-  ): KeyLockout | undefined {
-    const misses = records.filter((r) => r.scope === scope && counts(r)).map((r) => r.at);
+  #lockoutOf(records: readonly GuardRecord[], scope: string, now: number, origin: KeyOrigin): KeyLockout | undefined {
+    const misses = records.filter((r) => r.scope === scope && r.origin === origin).map((r) => r.at);
     if (misses.length < this.#limits.misses) return undefined;
     // Open again when the oldest of the newest `limit` misses leaves the window.
     const until = new Date(misses[misses.length - this.#limits.misses]! + this.#limits.windowMs);
     if (until.getTime() <= now) return undefined;
-    return { scope, ...(origin ? { origin } : {}), misses: misses.length, until };
+    return { scope, origin, misses: misses.length, until };
   }
 
   /**

@@ -30,10 +30,28 @@ export interface NotesToolContext {
   agents?(): boolean;
 }
 
-/** Whose wrong keys a call's are: an MCP client's, the operator's own episodes', or autonomous episodes'. */
-function keyOrigin(ctx: NotesToolContext, episode: EpisodeInfo): KeyOrigin {
+/**
+ * Whose wrong keys a call's are: an MCP client's, autonomous episodes', and in an operator episode the
+ * operator's when the operator typed the key (a whole word of the current utterance), else the model's.
+ */
+function keyOrigin(ctx: NotesToolContext, episode: EpisodeInfo, key: string | null): KeyOrigin {
   if (ctx.agents?.()) return 'mcp';
-  return episode.origin === 'operator' ? 'operator' : 'autonomous';
+  if (episode.origin !== 'operator') return 'autonomous';
+  return key !== null && typedBy(episode.utterance ?? '', key) ? 'operator' : 'model';
+}
+
+/**
+ * Whether `key` stands in `utterance` as a word of its own: between white space or the utterance's ends, with
+ * quotes and closing punctuation around it allowed ("the key is '0147'.").
+ */
+export function typedBy(utterance: string, key: string): boolean {
+  if (key === '') return false;
+  for (let at = utterance.indexOf(key); at !== -1; at = utterance.indexOf(key, at + 1)) {
+    const before = utterance.slice(0, at);
+    const after = utterance.slice(at + key.length);
+    if (/(?:^|\s)[\p{Ps}\p{Pi}"'`]*$/u.test(before) && /^[\p{Pe}\p{Pf}"'`.,;:!?]*(?:\s|$)/u.test(after)) return true;
+  }
+  return false;
 }
 
 const nullableString = (description: string) => ({ type: ['string', 'null'], description }) as const;
@@ -53,8 +71,13 @@ function render(note: Note, now: Date) {
   };
 }
 
-/** Whose misses locked an origin alone, as the refusal names them. */
-const LOCKED_FOR = { autonomous: 'autonomous episodes', mcp: 'MCP clients' } as const;
+/** Whose misses locked an origin, as the refusal names them. */
+const LOCKED_FOR: Readonly<Record<KeyOrigin, string>> = {
+  operator: 'keys the operator typed',
+  model: "the model's own keys in operator episodes",
+  autonomous: 'autonomous episodes',
+  mcp: 'MCP clients',
+};
 
 /**
  * A scope whose wrong keys reached the limit: every keyed call there is refused until the window passes
@@ -64,9 +87,9 @@ function locked(lock: KeyLockout): ToolResult {
   const until = lock.until.toISOString();
   return rejectedResult(
     'budget_exhausted',
-    lock.origin
-      ? `${lock.misses} wrong keys from ${LOCKED_FOR[lock.origin]} in scope "${lock.scope}"; their keyed calls there are refused until ${until} (or the operator's "notes unlock ${lock.scope}"); nothing was done`
-      : `${lock.misses} wrong keys in scope "${lock.scope}" within the key window; keyed calls there are refused until ${until} (or the operator's "notes unlock ${lock.scope}"); nothing was done`,
+    lock.origin === 'model'
+      ? `${lock.misses} wrong keys of the model's own in scope "${lock.scope}"; keys it chose are refused until ${until} (one the operator types still works; or "notes unlock ${lock.scope}"); nothing was done`
+      : `${lock.misses} wrong keys from ${LOCKED_FOR[lock.origin]} in scope "${lock.scope}"; their keyed calls there are refused until ${until} (or the operator's "notes unlock ${lock.scope}"); nothing was done`,
   );
 }
 
@@ -102,7 +125,7 @@ function searchNotes(
   episode: EpisodeInfo,
 ): Promise<ToolResult> {
   return guarded(ctx, name, async () => {
-    const who = readingViewer(ctx, args.private_key, keyOrigin(ctx, episode));
+    const who = readingViewer(ctx, args.private_key, keyOrigin(ctx, episode, args.private_key));
     if (isResult(who)) return who;
     const { hits, mode, why } = await ctx.store().search(who, args.query, args.label, 10);
     const now = ctx.now();
@@ -144,7 +167,7 @@ async function guarded(
   const keyed = spend?.key ? spend.key : null;
   if (spend) {
     // A locked scope refuses every keyed call, the right key's too: guessing waits out the window.
-    const lock = keyed === null ? undefined : ctx.store().keyLockout(ctx.scope(), keyOrigin(ctx, spend.episode));
+    const lock = keyed === null ? undefined : ctx.store().keyLockout(ctx.scope(), keyOrigin(ctx, spend.episode, keyed));
     if (lock) return locked(lock);
     if (!spend.budgets.write(spend.episode)) {
       return rejectedResult(
@@ -158,7 +181,7 @@ async function guarded(
   } catch (error) {
     const failure = toMiraError(error);
     if (keyed !== null && failure.code === NotesErrorCodes.NOT_FOUND) {
-      ctx.store().recordKeyMiss(ctx.scope(), keyOrigin(ctx, spend!.episode));
+      ctx.store().recordKeyMiss(ctx.scope(), keyOrigin(ctx, spend!.episode, keyed));
     }
     const reason =
       {
@@ -276,7 +299,7 @@ export function notesTools(ctx: NotesToolContext): ToolDefinition<any>[] {
     },
     run: (args, { episode }) =>
       guarded(ctx, 'get_recent_memories', async () => {
-        const who = readingViewer(ctx, args.private_key, keyOrigin(ctx, episode));
+        const who = readingViewer(ctx, args.private_key, keyOrigin(ctx, episode, args.private_key));
         if (isResult(who)) return who;
         const notes = ctx.store().recent(who, args.count ?? 10, args.label);
         const now = ctx.now();
