@@ -11,6 +11,7 @@ import {
   startScriptedModelServer,
   type ScriptedModelServer,
   type TestRuntime,
+  withoutGrounding,
 } from '@mira/core/testing';
 import notesPlugin, { SqliteNotesStore, NOTES_STORE } from '@mira/plugin-notes';
 import openaiPlugin from '@mira/plugin-openai';
@@ -106,7 +107,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       );
       const { output } = await rt.run('Bob walks the dog at seven, keep that in mind');
       expect(output[0]).to.equal('[save_memory] saved N1');
-      const result = JSON.parse(server.requests[1]!.body.messages.at(-2)!.content!);
+      const result = JSON.parse(withoutGrounding(server.requests[1]!.body.messages.at(-1)!.content!));
       expect(result).to.deep.equal({ status: 'saved', memory_id: 1, day: '2026-06-10', labels: ['unlabeled'] });
       const description = server.requests[0]!.body.tools!.find((t) => t.function.name === 'save_memory')!.function
         .description;
