@@ -270,7 +270,10 @@ export class EpisodeEngine {
         response = await this.#complete(modelRequest, history);
         text = withoutThinking(response.text)?.trim() ?? '';
       }
-      if (response.toolCalls.length === 0) {
+      // An answer cut at the token limit ends the episode, its tool calls unrun: the last call's arguments are
+      // incomplete, and the calls before it are part of a plan that was cut too (a drive before the check
+      // that was to follow it). The note says so and what to raise.
+      if (response.toolCalls.length === 0 || response.finishReason === 'length') {
         return this.#finish(request, episode, records, step, response, text, print, remember);
       }
       // The history carries only arguments a server can read: a server that parses them (llama.cpp's does)
@@ -333,7 +336,10 @@ export class EpisodeEngine {
     }
   }
 
-  /** Ends an episode on an answer without tool calls: the reply, and a plain note when it is not whole. */
+  /**
+   * Ends an episode on an answer without tool calls, or on one cut at the token limit (its calls are never
+   * run): the reply, and a plain note when it is not whole.
+   */
   #finish(
     request: EpisodeRequest,
     episode: EpisodeInfo,
@@ -355,11 +361,17 @@ export class EpisodeEngine {
       remember(text);
     }
     const limit = response.tokenLimit === undefined ? '' : ` of ${response.tokenLimit} tokens`;
-    if (response.finishReason === 'length') {
+    const calls = response.toolCalls.length;
+    const raise = response.tokenLimitSetting ? `raise ${response.tokenLimitSetting} in the profile` : 'raise it';
+    if (response.finishReason === 'length' && calls > 0) {
+      note(
+        `the model's answer was cut off at its limit${limit} per answer inside a tool call, so none of its ${calls} tool call${calls === 1 ? '' : 's'} was run; ${raise}, or ask for less at once`,
+      );
+    } else if (response.finishReason === 'length') {
       note(
         text === ''
-          ? `the model reached its limit${limit} per answer without a reply; ask again more simply`
-          : `the reply was cut off at the model's limit${limit} per answer`,
+          ? `the model reached its limit${limit} per answer without a reply; ask again more simply, or ${raise}`
+          : `the reply was cut off at the model's limit${limit} per answer; for longer replies, ${raise}`,
       );
     } else if (response.finishReason === 'content_filter') {
       note("the model's provider withheld the rest of the reply (its content filter)");
