@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { EpisodeInfo } from '@mira/core';
 import { MemoryErrorCodes } from '@mira/memory-contract';
-import { createTestRuntime, startScriptedModelServer } from '@mira/core/testing';
+import { createTestRuntime, groundingOf, startScriptedModelServer, withoutGrounding } from '@mira/core/testing';
 import memoryPlugin, { SqliteMemoryStore } from '@mira/plugin-memory';
 import memoryToolsPlugin, { recallMemoryTool } from '@mira/plugin-memory-tools';
 import openaiPlugin from '@mira/plugin-openai';
@@ -165,9 +165,12 @@ interface LayoutReplay {
  */
 function previousLayout(body: string): string {
   const request = JSON.parse(body) as { messages: Array<{ role: string; content: string | null }> };
-  const tail = request.messages.at(-1)!;
-  const messages = request.messages.slice(0, -1);
-  messages[0] = { role: 'system', content: `${messages[0]!.content}\n\n${tail.content}` };
+  // Today the current grounding rides on the newest message (older blocks on earlier messages of the episode).
+  const current = groundingOf(request.messages.at(-1)!.content ?? '') ?? '';
+  const messages = request.messages.map((m) =>
+    m.content === null ? m : { ...m, content: withoutGrounding(m.content) },
+  );
+  messages[0] = { role: 'system', content: `${messages[0]!.content}\n\n${current}` };
   return JSON.stringify({ ...request, messages });
 }
 
@@ -260,7 +263,7 @@ model, 2 layers × 64, so the time per call is the server's and the prompt's, no
 its ${today.calls} requests replayed to a fresh server (one slot, 8,192-token context) as sent, and in the
 previous layout (all grounding in the first system message, before the tools).
 
-${markdownTable([row('today: instructions and tools first, changing grounding last', today), row('previous: grounding first, then tools', before)])}
+${markdownTable([row('today: instructions and tools first, changing grounding on the newest message', today), row('previous: grounding first, then tools', before)])}
 `;
 }
 

@@ -90,7 +90,7 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
       .and.not.include('remember')
       .and.not.include('drive');
     expect(rt.notifications).to.include('[remember] rejected invalid_proposal');
-    expect(server.requests[0]!.body.messages.at(-2)!.content).to.match(
+    expect(server.requests[0]!.body.messages.at(-1)!.content).to.match(
       /autonomous monitor episode.*The battery is low\./,
     );
   });
@@ -116,7 +116,7 @@ describe('attention: monitor and temporal episodes (sim, scripted model, manual 
     ]);
     for (const request of server.requests) {
       expect(request.toolNames).not.to.include('remember');
-      expect(request.body.messages.at(-2)!.content).to.contain('autonomous temporal episode');
+      expect(request.body.messages.at(-1)!.content).to.contain('autonomous temporal episode');
     }
     expect((await rt.run('followup list')).output).to.deep.equal(['no pending follow-ups']);
   });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { withoutGrounding } from '@mira/core/testing';
 import { modelRuntime, type ModelRuntime } from './helpers/model-runtime.js';
 
 // The context: Mira learns the model's context size (the profile, or llama-server's /props), keeps each
@@ -27,7 +28,7 @@ describe('cognition and the model context (real SDK, scripted server)', function
     expect(m.server.requests.map((r) => r.status)).to.deep.equal(Array(12).fill(200));
     for (const [i, r] of m.server.requests.entries()) {
       expect(r.promptTokens).to.be.below(3000 - 256);
-      const users = r.body.messages.filter((x) => x.role === 'user').map((x) => x.content);
+      const users = r.body.messages.filter((x) => x.role === 'user').map((x) => withoutGrounding(x.content!));
       expect(users.at(-1)).to.equal(utterance(i + 1)); // the current utterance is always there
       expect(r.body.tools).to.deep.equal(m.server.requests[0]!.body.tools); // and the tools
     }

@@ -58,17 +58,74 @@ describe('cognition replies that are not plain (real SDK, scripted server)', fun
       expect(ok).to.equal(true);
       expect(output).to.deep.equal([
         `Mira: ${'word '.repeat(12)}word`,
-        "note: the reply was cut off at the model's limit of 16 tokens per answer",
+        "note: the reply was cut off at the model's limit of 16 tokens per answer; for longer replies, raise [openai] max_tokens in the profile",
       ]);
       expect(m.server.requests).to.have.length(1);
     });
+
+    it(`runs none of the calls of an answer cut inside one, and says so (${stream ? 'streaming' : 'non-streaming'})`, async () => {
+      // The first call is whole and would write a memory; the second is cut mid-arguments at max_tokens 64.
+      const remember = {
+        kind: 'preference',
+        subject: 'Alice',
+        predicate: 'prefers',
+        value: 'tea',
+        evidence: 'Alice prefers tea',
+        related_entity: null,
+        related_role: null,
+      };
+      m = await modelRuntime({
+        stream,
+        openai: { max_tokens: 64 },
+        script: [
+          {
+            toolCalls: [
+              { name: 'remember', arguments: remember },
+              { name: 'recall_memory', arguments: { query: `Alice ${'and her friends '.repeat(20)}` } },
+            ],
+          },
+        ],
+      });
+      await m.store().createEntity({ entityType: 'person', canonicalName: 'Alice' });
+      const before = m.snapshot();
+      const { ok, output } = await m.say('Alice prefers tea.');
+      expect(ok).to.equal(true);
+      const sent = m.server.requests[0]!;
+      expect(sent.status).to.equal(200);
+      expect(output).to.deep.equal([
+        "note: the model's answer was cut off at its limit of 64 tokens per answer inside a tool call, so none of its 2 tool calls was run; raise [openai] max_tokens in the profile, or ask for less at once",
+      ]);
+      // Nothing ran, nothing was written, the episode ended without asking again; nothing to keep.
+      expect(m.server.requests).to.have.length(1);
+      expect(m.snapshot()).to.deep.equal(before);
+      expect(m.rt.app.kernel.workingMemory.entries()).to.deep.equal([]);
+    });
   }
+
+  it("prints the text before a cut call, keeps it with the utterance, and runs the call's tool never", async () => {
+    m = await modelRuntime({
+      openai: { max_tokens: 16 },
+      script: [
+        {
+          text: 'Let me look.',
+          toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada Lovelace '.repeat(10) } }],
+        },
+      ],
+    });
+    const { output } = await m.say('Who is Ada?');
+    expect(output).to.deep.equal([
+      'Mira: Let me look.',
+      "note: the model's answer was cut off at its limit of 16 tokens per answer inside a tool call, so none of its 1 tool call was run; raise [openai] max_tokens in the profile, or ask for less at once",
+    ]);
+    expect(m.rt.app.kernel.workingMemory.entries().map((e) => e.text)).to.deep.equal(['Who is Ada?', 'Let me look.']);
+    expect(m.server.requests).to.have.length(1);
+  });
 
   it('says so when the limit was reached before any reply, without asking again', async () => {
     m = await modelRuntime({ script: [{ text: '', finishReason: 'length' }] });
     const { output } = await m.say('Talk');
     expect(output).to.deep.equal([
-      'note: the model reached its limit of 1024 tokens per answer without a reply; ask again more simply',
+      'note: the model reached its limit of 1024 tokens per answer without a reply; ask again more simply, or raise [openai] max_tokens in the profile',
     ]);
     expect(m.server.requests).to.have.length(1);
   });

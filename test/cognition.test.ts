@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { MiraPlugin } from '@mira/core';
+import { groundingOf } from '@mira/core/testing';
 import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
 
 const recall = (query: unknown) => ({ toolCalls: [{ name: 'recall_memory', arguments: { query } }] });
@@ -295,15 +296,15 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
       { text: 'Done.' },
     );
     await m.say('Ada?');
-    // The grounding is the last message, after the conversation: what changes comes last.
-    const systems = m.server.requests.map((r) => r.body.messages.at(-1)!.content!);
-    for (const r of m.server.requests) expect(r.body.messages.at(-1)!.role).to.equal('system');
-    const times = systems.map((s) => /Current time \(UTC\): (\S+)/.exec(s)![1]);
+    // The grounding rides on the newest message: the operator's at the first call, the tool result after.
+    expect(m.server.requests.map((r) => r.body.messages.at(-1)!.role)).to.deep.equal(['user', 'tool']);
+    const states = m.server.requests.map((r) => groundingOf(r.body.messages.at(-1)!.content!)!);
+    const times = states.map((s) => /Current time \(UTC\): (\S+)/.exec(s)![1]);
     expect(times).to.deep.equal(['2026-05-01T09:00:00.000Z', '2026-05-01T09:01:30.000Z']);
-    expect(systems[1]).to.contain('Time since session start: 1m30s');
+    expect(states[1]).to.contain('Time since session start: 1m30s');
     // Who the robot is does not change: it sits with the instructions.
     expect(m.server.requests[0]!.body.messages[0]!.content).to.contain('[self]\nRuntime self: Mira — A test robot.');
-    expect(systems[0]).not.to.contain('Runtime self');
+    expect(states[0]).not.to.contain('Runtime self');
   });
 
   it('injects nothing from persistent memory and never pre-searches the operator text', async () => {
@@ -349,7 +350,7 @@ describe('cognition episodes with recall_memory (real SDK, scripted server, real
     expect(m.server.requests[1]!.toolNames).to.include('recall_memory').and.not.to.include('wave_hand');
     expect(lines).to.deep.equal(['[wave_hand] rejected tool_not_available', 'Mira: I noticed the battery.']);
     expect(result.toolCalls[0]!.result.content).to.contain('"reason":"tool_not_available"');
-    expect(m.server.requests[1]!.body.messages.at(-2)!.content).to.contain('autonomous attention episode');
+    expect(m.server.requests[1]!.body.messages.at(-1)!.content).to.match(/^\(autonomous attention episode/);
   });
 
   describe('provider failures end the episode with one clear line and change nothing', () => {

@@ -3,6 +3,7 @@ import { ManualClock, type MiraPlugin } from '@mira/core';
 import type { RosMessage } from '@mira/robot';
 import {
   createTestRuntime,
+  groundingOf,
   startScriptedModelServer,
   type ScriptedModelServer,
   type TestRuntime,
@@ -87,7 +88,7 @@ describe('hardware: the simulated robot in a runtime (manual clock)', function (
     const instructions = server.requests[0]!.body.messages[0]!.content!;
     expect(instructions).to.contain('- battery: battery, percent\n');
     expect(instructions).to.contain('- odometry: odometry, m, rad, m/s, rad/s\n');
-    const readings = server.requests[0]!.body.messages.at(-1)!.content!;
+    const readings = groundingOf(server.requests[0]!.body.messages.at(-1)!.content!)!;
     expect(readings).to.contain('- battery: percent 100, voltage 12.6; 400ms old\n');
     expect(readings).to.match(/- odometry: x 0, y 0, yaw 0, linear_m_s 0, angular_rad_s 0; 400ms old/);
   });

@@ -62,6 +62,73 @@ describe('the scripted model server (llama-server double)', () => {
     });
   }
 
+  it("refuses a system message that is not first with 500, as llama-server does with Qwen3.5's template", async () => {
+    await start([{ text: 'never played' }]);
+    const { status, json } = await post(server, { messages: [system, user('Hello'), system] });
+    expect(status).to.equal(500);
+    expect(json).to.deep.equal({ error: { code: 500, message: json.error.message, type: 'server_error' } });
+    expect(json.error.message).to.match(
+      /^\n-+\nWhile executing CallExpression at line 85, column 32 in source:\n[^]*\nError: Jinja Exception: System message must be at the beginning\.$/,
+    );
+    expect(server.remaining).to.equal(1);
+    expect(server.requests[0]!.status).to.equal(500);
+  });
+
+  it('takes a system message only first (llama-server), and anywhere as OpenAI does', async () => {
+    await start([{ text: 'a' }, { text: 'b' }]);
+    expect((await post(server, { messages: [system, user('Hello')] })).status).to.equal(200);
+    expect((await post(server, { messages: [user('Hello')] })).status).to.equal(200);
+    await server.close();
+    await start([{ text: 'a' }], { flavor: 'openai' });
+    expect((await post(server, { messages: [system, user('Hello'), system] })).status).to.equal(200);
+  });
+
+  const threeCalls: ScriptedReply = {
+    toolCalls: [
+      { name: 'recall_memory', arguments: { query: 'Ada' }, id: 'c1' }, // 15 bytes: 4 tokens
+      { name: 'recall_memory', arguments: { query: 'Bob Builder the second' }, id: 'c2' }, // 34 bytes: 9 tokens
+      { name: 'recall_memory', arguments: { query: 'Cy' }, id: 'c3' }, // 14 bytes: 4 tokens
+    ],
+  };
+
+  it('cuts inside the tool call that max_tokens falls in, and generates none after it', async () => {
+    await start([threeCalls]);
+    const { json } = await post(server, { max_tokens: 8 });
+    expect(json.choices[0].finish_reason).to.equal('length');
+    expect(json.choices[0].message.tool_calls.map((c: any) => [c.id, c.function.arguments])).to.deep.equal([
+      ['c1', '{"query":"Ada"}'],
+      ['c2', '{"query":"Bob Bu'],
+    ]);
+    expect(json.usage.completion_tokens).to.equal(8);
+  });
+
+  it('streams the cut call as it was cut', async () => {
+    await start([threeCalls]);
+    const { chunks } = await post(server, { max_tokens: 8, stream: true });
+    const args = new Map<number, string>();
+    for (const chunk of chunks) {
+      for (const part of chunk.choices[0]?.delta.tool_calls ?? []) {
+        args.set(part.index, (args.get(part.index) ?? '') + (part.function.arguments ?? ''));
+      }
+    }
+    expect([...args.values()]).to.deep.equal(['{"query":"Ada"}', '{"query":"Bob Bu']);
+    expect(chunks.at(-1).choices[0].finish_reason).to.equal('length');
+  });
+
+  it('sends no call when max_tokens falls in the text before them, and whole calls when they fit', async () => {
+    await start([{ ...threeCalls, text: 'Let me look that up for you.' }, threeCalls, threeCalls]);
+    const cutInText = (await post(server, { max_tokens: 4 })).json.choices[0];
+    expect(cutInText.finish_reason).to.equal('length');
+    expect(cutInText.message).to.deep.equal({ role: 'assistant', content: 'Let me look that' });
+    const whole = (await post(server, { max_tokens: 17 })).json.choices[0];
+    expect(whole.finish_reason).to.equal('tool_calls');
+    expect(whole.message.tool_calls).to.have.length(3);
+    // One token fewer: the last call is cut (3 tokens of its 4: 12 of its 14 bytes).
+    const short = (await post(server, { max_tokens: 16 })).json.choices[0];
+    expect(short.finish_reason).to.equal('length');
+    expect(short.message.tool_calls.at(-1).function.arguments).to.equal('{"query":"Cy');
+  });
+
   it('accepts a history whose arguments parse', async () => {
     await start([{ text: 'ok' }]);
     expect((await post(server, { messages: withCall('{"linear_m_s": 0.2}') })).status).to.equal(200);

@@ -11,6 +11,7 @@ import {
   startScriptedModelServer,
   type ScriptedModelServer,
   type TestRuntime,
+  withoutGrounding,
 } from '@mira/core/testing';
 import notesPlugin, { SqliteNotesStore, NOTES_STORE } from '@mira/plugin-notes';
 import openaiPlugin from '@mira/plugin-openai';
@@ -54,6 +55,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     embedding: Record<string, unknown> | undefined,
     scope = 'default',
     embed: (t: string) => number[] = conceptEmbed,
+    openai: Record<string, unknown> = {},
   ) {
     server = await startScriptedModelServer([], { embed });
     clock = new ManualClock('2026-06-10T12:00:00.000Z');
@@ -67,7 +69,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
           scope,
           ...(embedding ? { embedding: { base_url: server.url, ...embedding } } : {}),
         },
-        openai: { model: 'scripted', base_url: server.url, max_retries: 0 },
+        openai: { model: 'scripted', base_url: server.url, max_retries: 0, ...openai },
       },
     });
   }
@@ -106,7 +108,7 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       );
       const { output } = await rt.run('Bob walks the dog at seven, keep that in mind');
       expect(output[0]).to.equal('[save_memory] saved N1');
-      const result = JSON.parse(server.requests[1]!.body.messages.at(-2)!.content!);
+      const result = JSON.parse(withoutGrounding(server.requests[1]!.body.messages.at(-1)!.content!));
       expect(result).to.deep.equal({ status: 'saved', memory_id: 1, day: '2026-06-10', labels: ['unlabeled'] });
       const description = server.requests[0]!.body.tools!.find((t) => t.function.name === 'save_memory')!.function
         .description;
@@ -285,7 +287,9 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 
     it('stops a model that guesses keys: 1,000 deletes in one answer, and the note survives', async () => {
-      await boot(undefined);
+      // 1,000 calls are some 12,000 tokens: a model writes them only under a limit that high (the server cuts
+      // an answer at max_tokens, mid-arguments).
+      await boot(undefined, 'default', conceptEmbed, { max_tokens: 16_384 });
       const notes = rt.app.kernel.store(NOTES_STORE);
       const { note } = await notes.save('default', 'The vault code is 4711', 'secret', 'guess778');
       const guesses = Array.from({ length: 1000 }, (_, i) =>

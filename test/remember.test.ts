@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { MemoryStore } from '@mira/memory-contract';
 import { NOT_ASSERTED_WHY, REMEMBER_REASONS, type NotAsserted } from '@mira/plugin-memory-tools';
+import { groundingOf, withoutGrounding } from '@mira/core/testing';
 import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
 
 type Proposal = {
@@ -101,12 +102,14 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
     // Results never echo the utterance, evidence, values or arguments.
     for (const request of m.server.requests) {
       for (const message of request.body.messages.filter((x) => x.role === 'tool')) {
-        if (!message.content!.startsWith('{"status"')) continue; // recall renderings are text and may quote memory
-        const parsed = JSON.parse(message.content!);
+        // The result as the tool gave it: the runtime's grounding block rides on the last one of a step.
+        const content = withoutGrounding(message.content!);
+        if (!content.startsWith('{"status"')) continue; // recall renderings are text and may quote memory
+        const parsed = JSON.parse(content);
         expect(parsed.status).to.be.oneOf(['applied', 'rejected']);
         for (const text of spoken) {
           if (['Alice', 'Bob', 'Mira', 'fact', 'preference', 'relationship', 'subject'].includes(text)) continue;
-          expect(message.content, `result echoes ${JSON.stringify(text)}`).not.to.contain(text);
+          expect(content, `result echoes ${JSON.stringify(text)}`).not.to.contain(text);
         }
       }
     }
@@ -918,6 +921,24 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
         fact('Bob', 'prefers', 'cocoa', 'Bob prefers cocoa'),
         'evidence_not_in_utterance',
       );
+    });
+
+    it("rejects evidence from the runtime's grounding, though it rides on the operator's message", async () => {
+      // A changing grounding section (as a sensor or plugin may add) that reads like a statement.
+      m.rt.app.kernel.hooks.grounding.tap('test-visitor-log', (grounding) => ({
+        sections: [...grounding.sections, { source: 'visitor-log', text: 'Alice prefers coffee.' }],
+      }));
+      const first = m.server.requests.length;
+      await expectRejected(
+        'What does Alice prefer? Remember it.',
+        fact('Alice', 'prefers', 'coffee', 'Alice prefers coffee'),
+        'evidence_not_in_utterance',
+      );
+      // The words were in the message the model read, after the operator's, and admission did not see them.
+      const opening = m.server.requests[first]!.body.messages.at(-1)!;
+      expect(opening.role).to.equal('user');
+      expect(withoutGrounding(opening.content!)).to.equal('What does Alice prefer? Remember it.');
+      expect(groundingOf(opening.content!)).to.contain('[visitor-log]\nAlice prefers coffee.');
     });
 
     it('requires whole spans: "art" does not occur in "cartography"', async () => {

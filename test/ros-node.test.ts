@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'smol-toml';
-import { startScriptedModelServer, type ScriptedModelServer } from '@mira/core/testing';
+import { startScriptedModelServer, withoutGrounding, type ScriptedModelServer } from '@mira/core/testing';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { parse as parseYaml } from 'yaml';
 import {
@@ -263,10 +263,9 @@ describe('Mira as a ROS 2 node (real process, strict in-test bridge, another cli
       expect(events.map((e) => e.event)).to.deep.equal(['started', 'tool', 'finished']);
       expect(events[1]).to.deep.include({ tool: 'recall_memory', display: 'hit ENT1', origin: 'operator' });
       expect(events[2]).to.deep.include({ reply: 'Ada prefers tea.' });
-      expect(model.requests[0]!.body.messages.at(-2)).to.deep.include({
-        role: 'user',
-        content: 'What does Ada drink?',
-      });
+      const opening = model.requests[0]!.body.messages.at(-1)!;
+      expect(opening.role).to.equal('user');
+      expect(withoutGrounding(opening.content!)).to.equal('What does Ada drink?');
       // The operator sees what another node said to the robot, and the answer.
       await mira.until(() => (mira.stdout.includes('Mira: Ada prefers tea.') ? true : undefined), 'the console lines');
       expect(mira.stdout).to.contain('[ros /robot1/mira/utterance] What does Ada drink?');

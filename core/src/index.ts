@@ -15,7 +15,7 @@ export {
   type EpisodeResult,
   type ToolCallRecord,
 } from './cognition/engine.js';
-export { baseInstructions } from './cognition/prompt.js';
+export { GROUNDING_HEADER, baseInstructions } from './cognition/prompt.js';
 export { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './cognition/arguments.js';
 export {
   type ChatMessage,

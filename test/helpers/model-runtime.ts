@@ -10,6 +10,7 @@ import {
   type ScriptedReply,
   type ScriptedServerOptions,
   type TestRuntime,
+  withoutGrounding,
 } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import memoryToolsPlugin from '@mira/plugin-memory-tools';
@@ -95,7 +96,12 @@ export async function modelRuntime(options: ModelRuntimeOptions = {}): Promise<M
   };
 }
 
-/** The text of the last tool message the model received in a request. */
+/**
+ * The tool results the model received in a request, each as its tool gave it: the runtime's grounding block,
+ * which rides on the last result of a step, left out.
+ */
 export function toolMessages(server: ScriptedModelServer, requestIndex: number): string[] {
-  return server.requests[requestIndex]!.body.messages.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+  return server.requests[requestIndex]!.body.messages.filter((m) => m.role === 'tool').map((m) =>
+    withoutGrounding(m.content ?? ''),
+  );
 }

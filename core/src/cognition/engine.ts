@@ -16,7 +16,7 @@ import type {
   ProviderCheck,
 } from './provider.js';
 import { withoutThinking } from './thinking.js';
-import { baseInstructions } from './prompt.js';
+import { GROUNDING_HEADER, baseInstructions } from './prompt.js';
 import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
 import { printable, speakerLines } from '../text/printable.js';
 
@@ -211,13 +211,12 @@ export class EpisodeEngine {
           ? { role: 'user', content: entry.text }
           : { role: 'assistant', content: entry.text },
       );
-    const opening: ChatMessage =
+    const said =
       request.origin === 'operator'
-        ? { role: 'user', content: request.utterance! }
-        : {
-            role: 'user',
-            content: `(autonomous ${request.origin} episode; no operator is speaking) ${request.trigger ?? ''}`.trim(),
-          };
+        ? request.utterance!
+        : `(autonomous ${request.origin} episode; no operator is speaking) ${request.trigger ?? ''}`.trim();
+    // The opening user message, with the grounding of the episode's first call appended (set at step 1).
+    let opening: ChatMessage = { role: 'user', content: said };
     const exchange: ChatMessage[] = [];
     const records: ToolCallRecord[] = [];
     const uses = new Map<string, number>();
@@ -240,19 +239,20 @@ export class EpisodeEngine {
     };
 
     for (let step = 1; step <= this.#maxSteps; step += 1) {
-      // What changes from call to call (time, sensors, grounding) comes last, after the conversation.
       const grounding = await hooks.grounding.promise({ sections: [] }, episode);
       const fixed = grounding.sections.filter((section) => section.fixed);
-      const changing = grounding.sections.filter((section) => !section.fixed);
       const system: ChatMessage = {
         role: 'system',
         content: [baseInstructions(profile), ...fixed.map(renderSection)].join('\n\n'),
       };
-      const tail: ChatMessage[] = [
-        opening,
-        ...exchange,
-        { role: 'system', content: changing.map(renderSection).join('\n\n') },
-      ];
+      // What changes from call to call (time, sensors, grounding) rides on the newest message of the episode:
+      // the opening at its first call, then the last tool result of the step before. A message once sent is
+      // never rewritten, so each call's prompt extends the one before (a prefix cache keeps all of it), and no
+      // `system` message follows the first (many chat templates refuse or drop one; see GROUNDING_HEADER).
+      const state = groundingBlock(grounding.sections.filter((section) => !section.fixed));
+      if (step === 1) opening = withGrounding(opening, state);
+      else exchange.push(withGrounding(exchange.pop()!, state));
+      const tail: ChatMessage[] = [opening, ...exchange];
       const budget = (await this.#checked()).promptTokens;
       // Inside the context: the oldest turns of working memory go first, never the utterance nor the tools.
       while (
@@ -270,7 +270,10 @@ export class EpisodeEngine {
         response = await this.#complete(modelRequest, history);
         text = withoutThinking(response.text)?.trim() ?? '';
       }
-      if (response.toolCalls.length === 0) {
+      // An answer cut at the token limit ends the episode, its tool calls unrun: the last call's arguments are
+      // incomplete, and the calls before it are part of a plan that was cut too (a drive before the check
+      // that was to follow it). The note says so and what to raise.
+      if (response.toolCalls.length === 0 || response.finishReason === 'length') {
         return this.#finish(request, episode, records, step, response, text, print, remember);
       }
       // The history carries only arguments a server can read: a server that parses them (llama.cpp's does)
@@ -333,7 +336,10 @@ export class EpisodeEngine {
     }
   }
 
-  /** Ends an episode on an answer without tool calls: the reply, and a plain note when it is not whole. */
+  /**
+   * Ends an episode on an answer without tool calls, or on one cut at the token limit (its calls are never
+   * run): the reply, and a plain note when it is not whole.
+   */
   #finish(
     request: EpisodeRequest,
     episode: EpisodeInfo,
@@ -355,11 +361,17 @@ export class EpisodeEngine {
       remember(text);
     }
     const limit = response.tokenLimit === undefined ? '' : ` of ${response.tokenLimit} tokens`;
-    if (response.finishReason === 'length') {
+    const calls = response.toolCalls.length;
+    const raise = response.tokenLimitSetting ? `raise ${response.tokenLimitSetting} in the profile` : 'raise it';
+    if (response.finishReason === 'length' && calls > 0) {
+      note(
+        `the model's answer was cut off at its limit${limit} per answer inside a tool call, so none of its ${calls} tool call${calls === 1 ? '' : 's'} was run; ${raise}, or ask for less at once`,
+      );
+    } else if (response.finishReason === 'length') {
       note(
         text === ''
-          ? `the model reached its limit${limit} per answer without a reply; ask again more simply`
-          : `the reply was cut off at the model's limit${limit} per answer`,
+          ? `the model reached its limit${limit} per answer without a reply; ask again more simply, or ${raise}`
+          : `the reply was cut off at the model's limit${limit} per answer; for longer replies, ${raise}`,
       );
     } else if (response.finishReason === 'content_filter') {
       note("the model's provider withheld the rest of the reply (its content filter)");
@@ -438,7 +450,7 @@ export class EpisodeEngine {
 
 /**
  * A reading in few tokens: a flat object as `key value, key value` (nested values as JSON), anything else
- * as JSON. The readings are re-sent on every call, at the end of the prompt where no cache reuses them.
+ * as JSON. The readings are sent again on every call, on the newest message, where no cache reuses them.
  */
 function compactValue(value: unknown): string {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value);
@@ -462,4 +474,16 @@ function isPlainStop(response: ModelResponse): boolean {
 
 function renderSection(section: GroundingSection): string {
   return `[${section.source}]\n${section.text}`;
+}
+
+/** The changing grounding as the block appended to a message: empty when nothing changes. */
+function groundingBlock(changing: readonly GroundingSection[]): string {
+  if (changing.length === 0) return '';
+  return `\n\n${GROUNDING_HEADER}\n${changing.map(renderSection).join('\n\n')}`;
+}
+
+/** A user or tool message with the grounding block after its content (the operator's words or a result). */
+function withGrounding(message: ChatMessage, block: string): ChatMessage {
+  if (block === '' || (message.role !== 'user' && message.role !== 'tool')) return message;
+  return { ...message, content: `${message.content}${block}` };
 }

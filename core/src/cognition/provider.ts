@@ -42,6 +42,8 @@ export interface ModelResponse {
   readonly refusal?: string;
   /** The limit on generated tokens the request carried, so a cut reply can say which. */
   readonly tokenLimit?: number;
+  /** Where the operator raises that limit, e.g. `[openai] max_tokens`, so a cut answer can say what to do. */
+  readonly tokenLimitSetting?: string;
   /** What the server reported of the prompt: its tokens and those reused from its prefix cache. */
   readonly usage?: { readonly promptTokens: number; readonly cachedTokens?: number };
 }

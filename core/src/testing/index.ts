@@ -177,6 +177,7 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
     },
   };
 }
+export { groundingOf, withoutGrounding } from './grounding.js';
 export {
   hashedBagOfWords,
   startScriptedModelServer,

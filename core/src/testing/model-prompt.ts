@@ -1,8 +1,9 @@
 /**
  * How the scripted model server sees a request as a model would: the prompt a ChatML chat template with
  * a tool section renders (the layout of Qwen2.5's template, which llama.cpp's `--jinja` runs: the first
- * system message, then the tools, then every turn), and its length in tokens. The tokenizer is a stand-in:
- * one token per 4 bytes of UTF-8, enough to measure prefix reuse and context limits.
+ * system message, then the tools, then every turn; a `system` message anywhere else is refused before
+ * rendering, as Qwen3.5's template does, see `model-server.ts`), and its length in tokens. The tokenizer
+ * is a stand-in: one token per 4 bytes of UTF-8, enough to measure prefix reuse and context limits.
  */
 
 /** Bytes per token of the double's stand-in tokenizer. */

@@ -205,6 +205,62 @@ function historyError(
   return undefined;
 }
 
+/**
+ * What llama-server answers when Qwen3.5's chat template (llama.cpp `models/templates/Qwen3.5-4B.jinja`,
+ * line 85) meets a `system` message that is not first: the template's `raise_exception` becomes a
+ * `raised_exception` (`common/jinja/value.cpp`), which `statement::execute` (`common/jinja/runtime.cpp`)
+ * rethrows with the line, column and a peek of the template's source; `common_chat_params_init_qwen3_coder`
+ * (`common/chat.cpp`, the specialized path Qwen3.5 takes) does not catch it, so `ex_wrapper`
+ * (`tools/server/server.cpp`) answers it as `ERROR_TYPE_SERVER`: HTTP 500, type `server_error`. Ministral
+ * 3's template raises on the same request too; SmolLM3's and gpt-oss's drop the message silently.
+ */
+const SYSTEM_NOT_FIRST =
+  "\n------------\nWhile executing CallExpression at line 85, column 32 in source:\n...first %}\u21b5            {{- raise_exception('System message must be at the beginnin...\n                                           ^\nError: Jinja Exception: System message must be at the beginning.";
+
+/**
+ * Why the chat template refuses to render the messages, as llama-server says it, or undefined. The double's
+ * template is as strict as Qwen3.5's on where a `system` message may stand (only first); OpenAI takes one
+ * anywhere.
+ */
+function templateError(flavor: ModelServerFlavor, messages: readonly WireMessage[]): [number, string] | undefined {
+  if (flavor !== 'llama-server') return undefined;
+  if (messages.slice(1).some((message) => message.role === 'system')) return [500, SYSTEM_NOT_FIRST];
+  return undefined;
+}
+
+/**
+ * An answer generated past `limit` tokens, cut where generation stopped (text first, then each call's
+ * arguments in order), or undefined when it fits. A call the limit falls inside keeps the arguments generated
+ * so far, cut mid-JSON, and the calls after it are never generated: llama-server's final parse is lenient
+ * (`common/chat.cpp` `common_chat_peg_parse`, `COMMON_PEG_PARSE_FLAG_LENIENT`), so the partial call is sent
+ * with `finish_reason: "length"` (`server-task.cpp` `to_json_oaicompat_chat`), as issue 61 measured against
+ * llama-server itself (the last call of 24 of 41 answers cut mid-arguments at `max_tokens` 1024).
+ */
+function cutAtLimit<C extends { function: { name: string; arguments: string } }>(
+  content: string,
+  calls: readonly C[],
+  limit: number,
+): { content: string; toolCalls: C[] } | undefined {
+  const tokens = countTokens(content) + calls.reduce((n, c) => n + countTokens(c.function.arguments), 0);
+  if (tokens <= limit) return undefined;
+  if (countTokens(content) > limit) return { content: content.slice(0, limit * BYTES_PER_TOKEN), toolCalls: [] };
+  let left = limit - countTokens(content);
+  const kept: C[] = [];
+  for (const call of calls) {
+    const args = call.function.arguments;
+    if (countTokens(args) <= left) {
+      kept.push(call);
+      left -= countTokens(args);
+      continue;
+    }
+    // Never the whole text: a cut call's arguments are always shorter than the model's.
+    const partial = args.slice(0, Math.min(left * BYTES_PER_TOKEN, args.length - 1));
+    if (left > 0) kept.push({ ...call, function: { ...call.function, arguments: partial } });
+    break;
+  }
+  return { content, toolCalls: kept };
+}
+
 function streamChunks(flavor: ModelServerFlavor, answer: Answer, includeUsage: boolean): unknown[] {
   const base = {
     id: answer.id,
@@ -289,7 +345,8 @@ function completionBody(flavor: ModelServerFlavor, answer: Answer) {
  * Starts a scripted OpenAI-compatible Chat Completions server on 127.0.0.1, as faithful to llama.cpp's
  * `llama-server` (or OpenAI) as it is strict. It answers `POST /v1/chat/completions` (streaming or not)
  * with the next scripted reply and records every request. Before playing a reply it reads the request
- * as the server would: a history it cannot parse is refused (no reply is used), the prompt is rendered
+ * as the server would: a history it cannot parse is refused (no reply is used), so is a `system` message
+ * that is not first (500, as llama-server with Qwen3.5's chat template; OpenAI takes it), the prompt is rendered
  * and counted against the context (400 `exceed_context_size_error` / `context_length_exceeded`), and the
  * prefix it shares with the previous prompt is reported as cached. The text is cut at `max_tokens`
  * (`finish_reason: "length"`). `GET /props` answers as llama-server's does. When the script runs out it
@@ -398,7 +455,9 @@ export async function startScriptedModelServer(
       recorded.status = status;
       send(res, status, payload);
     };
-    const unreadable = historyError(flavor, body.messages, rendersTools);
+    // llama-server parses the history's tool-call arguments before it renders the template (common/chat.cpp
+    // `common_chat_templates_apply_jinja`: `func_args_not_string`, then the template).
+    const unreadable = historyError(flavor, body.messages, rendersTools) ?? templateError(flavor, body.messages);
     if (unreadable) {
       const [status, message] = unreadable;
       refuse(status, errorBody(flavor, status, message));
@@ -450,12 +509,7 @@ export async function startScriptedModelServer(
       number | undefined;
     let content = reply.text ?? '';
     let finishReason: string | undefined;
-    if (limit !== undefined && limit >= 0 && countTokens(content) > limit) {
-      // Generation stops at the limit: server-task.cpp reports "length" unless it stopped on EOS or a stop word.
-      content = content.slice(0, limit * BYTES_PER_TOKEN);
-      finishReason = 'length';
-    }
-    const toolCalls = ('toolCalls' in reply ? reply.toolCalls : []).map((c) => ({
+    let toolCalls = ('toolCalls' in reply ? reply.toolCalls : []).map((c) => ({
       id: c.id ?? ids[flavor].toolCall(),
       type: 'function' as const,
       function: {
@@ -463,6 +517,14 @@ export async function startScriptedModelServer(
         arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
       },
     }));
+    if (limit !== undefined && limit >= 0) {
+      const cut = cutAtLimit(content, toolCalls, limit);
+      if (cut) {
+        // Generation stops at the limit: server-task.cpp reports "length" unless it stopped on EOS or a stop word.
+        ({ content, toolCalls } = cut);
+        finishReason = 'length';
+      }
+    }
     finishReason ??= ('finishReason' in reply && reply.finishReason) || (toolCalls.length > 0 ? 'tool_calls' : 'stop');
     const completionTokens =
       countTokens(content) + toolCalls.reduce((n, c) => n + countTokens(c.function.arguments), 0);

@@ -75,6 +75,9 @@ export const OPENAI_CONFIG_SCHEMA = {
 /** The `[openai]` table as `setup` receives it (defaults filled in): derived from its schema. */
 export type OpenAIConfig = FromSchema<typeof OPENAI_CONFIG_SCHEMA, { keepDefaultedPropertiesOptional: false }>;
 
+/** Where the operator raises the limit on an answer's tokens (the plugin's section of the manifest). */
+const TOKEN_LIMIT_SETTING = '[openai] max_tokens';
+
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'assistant':
@@ -186,7 +189,7 @@ export class OpenAIProvider implements CognitionProvider {
     };
     if (this.#config.stream) {
       const stream = await client.chat.completions.create({ ...body, stream: true });
-      return { ...(await assembleStream(stream)), tokenLimit: limit };
+      return { ...(await assembleStream(stream)), tokenLimit: limit, tokenLimitSetting: TOKEN_LIMIT_SETTING };
     }
     const completion = await client.chat.completions.create({ ...body, stream: false });
     const choice = completion?.choices?.[0];
@@ -205,6 +208,7 @@ export class OpenAIProvider implements CognitionProvider {
       text: message.content ?? null,
       toolCalls,
       tokenLimit: limit,
+      tokenLimitSetting: TOKEN_LIMIT_SETTING,
       ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
       ...(message.refusal ? { refusal: message.refusal } : {}),
       ...(usage
