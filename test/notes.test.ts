@@ -219,6 +219,46 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     });
   });
 
+  describe('the global overlay is read-only from a scope session in the console too', () => {
+    it('refuses notes edit and notes delete of a global note from another scope, and changes nothing', async () => {
+      await boot(undefined, 'work');
+      const notes = rt.app.kernel.store(NOTES_STORE);
+      const shared = await notes.save('global', 'The lab closes at six', 'house', null);
+      const all = { scopes: ['work', 'global'], key: null, operator: true };
+      for (const line of [
+        `notes delete N${shared.note.id}`,
+        `notes edit N${shared.note.id} "The lab closes at five"`,
+      ]) {
+        const result = await rt.run(line);
+        expect(result.ok, line).to.equal(false);
+        expect(result.output[0], line).to.equal(
+          `error: MIRA_ERR_NOTES_READ_ONLY_SCOPE: note ${shared.note.id} is in the shared "global" scope, which is read-only from this scope`,
+        );
+      }
+      expect(notes.get(shared.note.id, all)).to.deep.equal(shared.note);
+      // Two global notes combined from another scope's session: refused as read-only, both stay.
+      const twin = await notes.save('global', 'The lab closes at six!', 'house', null);
+      const combined = await rt.run(`notes combine N${shared.note.id} N${twin.note.id}`);
+      expect(combined.output[0]).to.match(/^error: MIRA_ERR_NOTES_READ_ONLY_SCOPE: /);
+      expect(notes.get(twin.note.id, all)).to.deep.equal(twin.note);
+      // From a session on the global scope it is the session's own.
+      await rt.run('notes scope global');
+      expect((await rt.run(`notes delete N${shared.note.id}`)).output).to.deep.equal([`N${shared.note.id} deleted`]);
+    });
+
+    it('never proposes a pair of a scope note and a global note, and still pairs the scope’s own', async () => {
+      await boot(undefined, 'kitchen');
+      const notes = rt.app.kernel.store(NOTES_STORE);
+      const shared = await notes.save('global', 'The wifi password is on the fridge', 'house', null);
+      await notes.save('global', 'The wifi password is on the fridge!', 'house', null);
+      const local = await notes.save('kitchen', 'the wifi password is on the fridge.', 'kitchen', null);
+      const other = await notes.save('kitchen', 'The wifi password is on the fridge', 'wifi', null);
+      const shown = (await rt.run('notes duplicates')).output.filter((line) => / ~ /.test(line));
+      expect(shown).to.deep.equal([`N${local.note.id} ~ N${other.note.id} (similarity 1.00)`]);
+      expect(shown.join('\n')).not.to.contain(`N${shared.note.id}`);
+    });
+  });
+
   it('tells the model what note memory is for, in a notes-only profile', async () => {
     await boot(undefined, 'kitchen');
     server.push({ text: 'Hello.' });

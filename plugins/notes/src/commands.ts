@@ -145,7 +145,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       run: async (input, out) => {
         const { note, cut } = await ctx
           .store()
-          .update(parseId(input.args[0]!), operator(), undefined, input.args[1]!, single(input, 'label'));
+          .update(parseId(input.args[0]!), operator(), ctx.scope(), input.args[1]!, single(input, 'label'));
         out.print(formatNote(note, ctx.now()));
         if (cut) out.print(`note: trimmed at a word boundary; not saved: ${JSON.stringify(cut)}`);
       },
@@ -156,7 +156,8 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       usage: 'N<n>',
       args: { min: 1, max: 1 },
       run: (input, out) => {
-        const note = ctx.store().delete(parseId(input.args[0]!), operator(), undefined);
+        // The global overlay is read-only from another scope's session, as on the page and for the tools.
+        const note = ctx.store().delete(parseId(input.args[0]!), operator(), ctx.scope());
         out.print(`N${note.id} deleted`);
       },
     },
@@ -210,7 +211,7 @@ function commandList(ctx: NotesCommandContext): CommandDefinition[] {
       usage: 'N<keep> N<drop>',
       args: { min: 2, max: 2 },
       run: (input, out) => {
-        const note = ctx.store().combine(parseId(input.args[0]!), parseId(input.args[1]!), operator());
+        const note = ctx.store().combine(parseId(input.args[0]!), parseId(input.args[1]!), operator(), ctx.scope());
         out.print(formatNote(note, ctx.now()));
       },
     },

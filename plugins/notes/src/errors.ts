@@ -66,8 +66,8 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     status: 403,
     situations: {
       shared: {
-        message: 'note {id} is in the shared "{scope}" scope, which only the operator can change',
-        fix: 'change global notes from the console with --scope global',
+        message: 'note {id} is in the shared "{scope}" scope, which is read-only from this scope',
+        fix: 'change it from a session on that scope: "notes scope {scope}" in the console',
       },
       globalSession: {
         message: 'this session is on the shared "global" scope, which only the operator writes',

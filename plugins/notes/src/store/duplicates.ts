@@ -30,7 +30,7 @@ export class NoteDuplicates {
   }
 
   /**
-   * Near-identical pairs among the notes the viewer sees, found in sub-quadratic time (see
+   * Near-identical pairs among the notes of the viewer's own scope (never one of the global overlay), found in sub-quadratic time (see
    * near-duplicates.ts); with `label`, among those with that label only (`unlabeled`: those without). Any
    * number of notes: they are read a page at a time and compared in slices that each hold the event loop
    * briefly, and the pairs are read back the same way. Progress counts the scan's work units; `signal`
@@ -38,7 +38,11 @@ export class NoteDuplicates {
    * snapshot: a note changed during the scan is compared as it was read, one deleted is left out.
    * @throws MiraError MIRA_ERR_NOTES_STOPPED once `signal` is aborted (nothing is changed)
    */
-  async duplicates(viewer: Viewer, options: DuplicatesOptions = {}): Promise<DuplicatePair[]> {
+  async duplicates(seen: Viewer, options: DuplicatesOptions = {}): Promise<DuplicatePair[]> {
+    // Only the notes of the viewer's own scope (its first): a pair with a note of the global overlay could be
+    // acted on only by changing the shared note, which a scope's session holds read-only — page, console and
+    // tools alike.
+    const viewer: Viewer = { ...seen, scopes: seen.scopes.slice(0, 1) };
     const wanted = labelFilter(options.label ?? null);
     const params = [...visibleParams(viewer), wanted, wanted, wanted];
     const { signal } = options;
