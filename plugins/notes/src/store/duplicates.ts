@@ -30,7 +30,8 @@ export class NoteDuplicates {
   }
 
   /**
-   * Near-identical pairs among the notes of the viewer's own scope (never one of the global overlay), found in sub-quadratic time (see
+   * Near-identical pairs among the notes of the viewer's own scope (never one of the global overlay), found
+   * in sub-quadratic time (see
    * near-duplicates.ts); with `label`, among those with that label only (`unlabeled`: those without). Any
    * number of notes: they are read a page at a time and compared in slices that each hold the event loop
    * briefly, and the pairs are read back the same way. Progress counts the scan's work units; `signal`
