@@ -104,7 +104,7 @@ describe('process lifecycle: every ending stops the robot first (real mira, in-t
   });
 
   it('a second and third signal while stopping are said, and do not skip the stop', async () => {
-    profile({ hang_on_stop: true }); // the orderly stop is still running when the next signals come
+    profile({ hang_on_stop: 'timer' }); // the orderly stop is still running when the next signals come
     const mira = start();
     mira.say('probe drive 0.3 0 9');
     await mira.until(() => twists().some((t) => t.linear === 0.3), 'the drive on /cmd_vel');
@@ -178,15 +178,32 @@ describe('process lifecycle: every ending stops the robot first (real mira, in-t
     expect(mira.stderr).to.contain('internal error: Error: probe: an error nothing catches');
   });
 
-  it('a stop that hangs: the robot is stopped first, and the process exits 5 by the deadline', async () => {
-    profile({ hang_on_stop: true });
-    const mira = start();
-    mira.say('probe drive 0.3 0 9');
-    await mira.until(() => twists().some((t) => t.linear === 0.3), 'the drive on /cmd_vel');
-    const sent = Date.now();
+  for (const hang of ['timer', 'nothing'] as const)
+    it(`a stop that hangs (on ${hang === 'timer' ? 'a live timer' : 'nothing the event loop waits for'}): the robot is stopped first, and the process exits 5 by the deadline`, async () => {
+      profile({ hang_on_stop: hang });
+      const mira = start();
+      mira.say('probe drive 0.3 0 9');
+      await mira.until(() => twists().some((t) => t.linear === 0.3), 'the drive on /cmd_vel');
+      const sent = Date.now();
+      mira.child.kill('SIGTERM');
+      expect(await mira.exited).to.equal(5);
+      stoppedBeforeExit(mira, sent);
+      expect(mira.stderr).to.contain('the orderly stop did not finish within 2000 ms; exiting');
+    });
+
+  it('a stop that hangs on nothing at all (no hardware, no console, no timer): the deadline alone exits 5', async () => {
+    // Only the probe: when its stop hangs, nothing else is left open, so a deadline that did not keep the event
+    // loop alive (an unref'd timer) would let the process end early with another status.
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({ profile: { name: 'Mira', plugins: [PROBE] }, probe: { hang_on_stop: 'nothing' } }),
+    );
+    // Headless (stdin is no console's): nothing reads a line either.
+    const mira = start({ headless: true });
+    await mira.until(() => mira.stderr.includes('running headless'), 'the service running');
     mira.child.kill('SIGTERM');
+    // (With an unref'd deadline the loop empties with the stop's promise unsettled: exit 13.)
     expect(await mira.exited).to.equal(5);
-    stoppedBeforeExit(mira, sent);
     expect(mira.stderr).to.contain('the orderly stop did not finish within 2000 ms; exiting');
   });
 

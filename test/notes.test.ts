@@ -545,12 +545,22 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       ).to.have.length(2);
     });
 
-    it('still finds a visible note when keyed notes fill the whole full-text candidate pool', async () => {
-      for (let i = 0; i < 60; i += 1) await rt.run(`notes save "blue blue blue note ${i}" --key k-123`);
+    it('still finds a visible note when hidden notes fill the whole full-text candidate pool', async () => {
+      // Keyed notes are indexed apart from unkeyed ones, so what can fill the pool a search without a key
+      // ranks is another scope's notes (the same index): 60 of them, each a better match than the visible one.
+      await rt.run('notes scope other');
+      for (let i = 0; i < 60; i += 1) await rt.run(`notes save "blue blue blue note ${i}" --label place`);
+      await rt.run('notes scope default');
       const found = await callTool('search_memory', { query: 'blue', label: null, private_key: null });
       expect(found.notes.map((n: any) => n.memory_id)).to.deep.equal([2]);
+      // With a label the filter is joined before the page is read (the other way to refill the pool).
+      const labelled = await callTool('search_memory', { query: 'blue', label: 'place', private_key: null });
+      expect(labelled.notes.map((n: any) => n.memory_id)).to.deep.equal([2]);
+      // With a key, the keyed index is read too: notes under another key fill its pool, and the note under
+      // this key (and the unkeyed one) are still found.
+      for (let i = 0; i < 60; i += 1) await rt.run(`notes save "blue blue blue keyed ${i}" --key k-other`);
       const withKey = await callTool('search_memory', { query: 'blue', label: null, private_key: 'k-123' });
-      expect(withKey.notes).to.have.length(10);
+      expect(withKey.notes.map((n: any) => n.memory_id).sort()).to.deep.equal([1, 2]);
     });
 
     it('refuses update and delete of a keyed note without the key, as if it did not exist', async () => {
