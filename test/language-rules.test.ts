@@ -551,6 +551,8 @@ describe('language rules, rule by rule (what the corpus does not pin down)', () 
       'negation',
       'notNegating',
       'questions',
+      'requests',
+      'retractions',
     ] as const)
       expect(merged[key], key).to.deep.equal([
         ...(ASSERTION_RULES.es![key] ?? []),

@@ -321,18 +321,26 @@ export function describeNotesStoreContract(name: string, factory: NotesStoreFact
         expect(store.keyLockouts()).to.deep.equal([]);
       });
 
-      it('locks every origin on the operator’s misses, and the operator ends it, counting the misses', () => {
+      it('locks only the origin that missed, the operator’s typed keys included, and the operator ends it, counting the misses', () => {
         for (let i = 0; i < limit; i++) store.recordKeyMiss('default');
         store.recordKeyMiss('default', 'mcp');
         const lockout = {
           scope: 'default',
+          origin: 'operator',
           misses: limit,
           until: new Date(Date.parse(AT) + DEFAULT_KEY_GUARD.windowMs),
         };
-        expect(store.keyLockout('default', 'mcp')).to.deep.equal(lockout);
         expect(store.keyLockout('default', 'operator')).to.deep.equal(lockout);
-        expect(store.clearKeyMisses('default')).to.equal(limit + 1);
+        // No origin's misses lock another: not MCP clients, not the model's own keys.
         expect(store.keyLockout('default', 'mcp')).to.equal(undefined);
+        expect(store.keyLockout('default', 'model')).to.equal(undefined);
+        expect(store.keyLockouts()).to.deep.equal([lockout]);
+        for (let i = 0; i < limit; i++) store.recordKeyMiss('default', 'model');
+        expect(store.keyLockout('default', 'model')?.misses).to.equal(limit);
+        expect(store.keyLockout('default', 'operator')?.misses).to.equal(limit);
+        expect(store.clearKeyMisses('default')).to.equal(2 * limit + 1);
+        expect(store.keyLockout('default', 'operator')).to.equal(undefined);
+        expect(store.keyLockout('default', 'model')).to.equal(undefined);
         expect(store.clearKeyMisses('default')).to.equal(0);
       });
 

@@ -12,6 +12,8 @@ const KEYS = [
   'negation',
   'notNegating',
   'questions',
+  'requests',
+  'retractions',
   'negationAfter',
 ];
 
