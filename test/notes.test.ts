@@ -208,7 +208,8 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
       ]) {
         const result = await rt.run(`notes combine N${keep} N${drop}`);
         expect(result.ok).to.equal(false);
-        expect(result.output[0]).to.match(/^error: MIRA_ERR_NOTES_COMBINE_SCOPES: /);
+        // The console answers as the page does: the global note is read-only from the kitchen's session.
+        expect(result.output[0]).to.match(/^error: MIRA_ERR_NOTES_READ_ONLY_SCOPE: /);
       }
       expect(notes.get(shared.note.id, all)).to.deep.equal(shared.note);
       expect(notes.get(local.note.id, all)).to.deep.equal(local.note);

@@ -332,10 +332,8 @@ export class SqliteNotesStore implements NotesStore {
 
   /** Combines two near-identical notes: `keep` gains `drop`'s labels, `drop` is deleted. */
   combine(keep: number, drop: number, viewer: Viewer, writableScope?: string): Note {
-    // Two scopes are refused as two scopes (combineNotes); two notes of one scope must be writable here.
-    const kept = this.#require(keep, viewer, undefined);
-    const dropped = this.#require(drop, viewer, undefined);
-    if (kept.scope === dropped.scope && writableScope !== undefined) this.#require(keep, viewer, writableScope);
+    const kept = this.#require(keep, viewer, writableScope);
+    const dropped = this.#require(drop, viewer, writableScope);
     return combineNotes(this.#rows, kept, dropped, () => this.delete(drop, viewer, undefined));
   }
 
