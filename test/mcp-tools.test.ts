@@ -187,7 +187,7 @@ describe('a hostile MCP server cannot write on the terminal or hurt the runtime 
   let rt: TestRuntime | undefined;
   afterEach(async () => rt?.dispose());
   const HOSTILE = `${REPO_ROOT}test/fixtures/mcp-server/hostile.ts`;
-  const hostile = (schema: string | undefined, tools = ['search', 'die', 'shout']) => ({
+  const hostile = (schema: string | undefined, tools = ['search', 'die', 'shout', 'refuse']) => ({
     name: 'hostile',
     command: process.execPath,
     args: ['--import', 'tsx', HOSTILE],
@@ -327,6 +327,18 @@ describe('a hostile MCP server cannot write on the terminal or hurt the runtime 
     });
     await rt.run('mcp restart hostile');
     expect(JSON.parse((await rt.callTool('hostile__search', { query: 'x' })).content)).to.deep.include({
+      status: 'ok',
+      result: 'found',
+    });
+  });
+
+  it('reports a JSON-RPC error the server answers as call_failed with its message, and the server runs on', async () => {
+    const runtime = await boot();
+    const refused = JSON.parse((await runtime.callTool('hostile__refuse', {})).content);
+    expect(refused).to.deep.include({ status: 'error', reason: 'call_failed' });
+    expect(refused.error).to.contain('quota exceeded for today');
+    expect(refused.error).not.to.contain('restart');
+    expect(JSON.parse((await runtime.callTool('hostile__search', { query: 'x' })).content)).to.deep.include({
       status: 'ok',
       result: 'found',
     });

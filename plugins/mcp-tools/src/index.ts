@@ -322,8 +322,10 @@ export const mcpToolsPlugin: MiraPlugin<McpToolsConfig> = definePlugin({
                   `the answer was over ${MAX_MESSAGE_MB} MB, so it was dropped and the server stopped; restart it with: mcp restart ${server.name}`,
                 );
               }
-              // The SDK's ConnectionClosed: the server died (or closed) with the call in flight.
-              if (code === -32000 || /connection closed/i.test(message)) {
+              // The SDK's ConnectionClosed: the server died (or closed) with the call in flight. The SDK marks the
+              // connection closed (onclose, above) before it fails the calls in flight; a server that answers a
+              // JSON-RPC error of its own — -32000 is also the first of the codes servers define — runs on.
+              if (!connection.status.up && (code === -32000 || /connection closed/i.test(message))) {
                 return error(
                   server.name,
                   toolName,
