@@ -178,6 +178,7 @@ describe('mira CLI', function () {
         'core/dist/error-catalogue.js',
         'core/dist/errors.js',
         'core/dist/lifecycle.js',
+        'core/dist/start-up-guard.js',
       ]);
     }
     const { run, mira } = await loaded(['check', '--profile', join(REPO_ROOT, 'profiles/mira-sim')]);

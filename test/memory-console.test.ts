@@ -25,8 +25,9 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
     root = mkdtempSync(join(tmpdir(), 'mira-memory-cli-'));
     profileDir = join(root, 'profiles', 'lab');
     mkdirSync(profileDir, { recursive: true });
-    dbPath = join(root, 'data', 'nested', 'mira-memory.sqlite3');
-    writeProfile('[memory]\nenabled = true\ndatabase_path = "../../data/nested/mira-memory.sqlite3"\n');
+    // One directory level to create: Mira creates the last level only (a deeper miss is refused).
+    dbPath = join(root, 'data', 'mira-memory.sqlite3');
+    writeProfile('[memory]\nenabled = true\ndatabase_path = "../../data/mira-memory.sqlite3"\n');
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -44,7 +45,8 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
       'memory list ENT2',
       'memory persistent',
     ]);
-    expect(run.stderr).to.equal('');
+    // The first creation of the store is said, with its path.
+    expect(run.stderr).to.equal(`mira: memory: created a new store at ${dbPath}\n`);
     expect(run.code).to.equal(0);
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).to.equal('ENT1 person "Ada Lovelace"');
@@ -65,7 +67,7 @@ describe('memory console commands (real CLI, real SQLite file)', function () {
     expect(show).to.contain('  link: ENT1 "Ada Lovelace" as subject\n');
     expect(show).to.contain('  payload: text/plain, 27 bytes (inline)\n');
     expect(run.stdout).to.contain(
-      `database: ${dbPath}\nschema version: 2\nentities: 2, aliases: 1, memories: 2 (2 active), links: 3, payloads: 2`,
+      `database: ${dbPath}\ncreated: now, by this start (a new, empty store)\nschema version: 2\nentities: 2, aliases: 1, memories: 2 (2 active), links: 3, payloads: 2`,
     );
     expect(existsSync(dbPath)).to.equal(true);
   });

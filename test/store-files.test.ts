@@ -369,16 +369,15 @@ for (const kind of ['memory', 'notes'] as const) {
 
 describe("files Mira creates are its owner's only", () => {
   for (const kind of ['memory', 'notes'] as const) {
-    it(`creates a new ${kind} database 0600, its side files 0600, and its directories 0700`, () => {
+    it(`creates a new ${kind} database 0600, its side files 0600, and its directory 0700`, () => {
       const root = mkdtempSync(join(tmpdir(), 'mira-modes-'));
       try {
-        const path = join(root, 'data', 'robot', `${kind}.sqlite3`);
-        ensureParentDirectory(path);
+        const path = join(root, 'data', `${kind}.sqlite3`);
+        expect(ensureParentDirectory(path)).to.equal(true);
         const store = STORES[kind].open(path);
         try {
           const mode = (p: string) => statSync(p).mode & 0o777;
           expect(mode(join(root, 'data'))).to.equal(0o700);
-          expect(mode(join(root, 'data', 'robot'))).to.equal(0o700);
           expect(mode(path)).to.equal(0o600);
           for (const side of ['-wal', '-shm']) expect(mode(`${path}${side}`), side).to.equal(0o600);
         } finally {
@@ -465,8 +464,57 @@ describe('database paths that cannot work fail at once', function () {
     );
     writeFileSync(join(dir, 'file'), 'x');
     expect(() => ensureParentDirectory(join(dir, 'file', 'sub', 'm.sqlite3'))).to.throw(/is not a directory/);
-    ensureParentDirectory(join(dir, 'a', 'b', 'c', 'm.sqlite3'));
-    expect(statSync(join(dir, 'a', 'b', 'c')).isDirectory()).to.equal(true);
+  });
+
+  it('creates the last directory level only: a deeper missing parent is refused, nothing created', () => {
+    writeFileSync(join(dir, 'profile.toml'), '');
+    let refused: unknown;
+    try {
+      ensureParentDirectory(join(dir, 'dtaa', 'sub', 'memory.sqlite3'), '[memory] database_path');
+    } catch (error) {
+      refused = error;
+    }
+    expect(isMiraError(refused) && refused.code).to.equal('MIRA_ERR_STORE_PARENT_MISSING');
+    expect((refused as Error).message).to.contain(
+      `${join(dir, 'dtaa', 'sub')} does not exist, nor does ${join(dir, 'dtaa')}`,
+    );
+    expect((refused as Error).message).to.contain('Create');
+    expect(readdirSync(dir)).to.deep.equal(['profile.toml']);
+    // One level missing: created (0700), and only once.
+    expect(ensureParentDirectory(join(dir, 'data', 'memory.sqlite3'))).to.equal(true);
+    expect(statSync(join(dir, 'data')).mode & 0o777).to.equal(0o700);
+    expect(ensureParentDirectory(join(dir, 'data', 'memory.sqlite3'))).to.equal(false);
+  });
+
+  it('refuses a mistyped database path at start-up: exit 1, the code and what to do, nothing on disk', async () => {
+    profile('[memory]\nenabled = true\ndatabase_path = "dtaa/sub/memory.sqlite3"');
+    const run = await runMira(['--profile', dir], 'quit\n', { timeoutMs: 15_000 });
+    expect(run.code, run.stderr).to.equal(1);
+    expect(run.stderr).to.contain(
+      `mira: MIRA_ERR_STORE_PARENT_MISSING: store "memory" of plugin @mira/plugin-memory could not be opened: ${join(dir, 'dtaa', 'sub')} does not exist, nor does ${join(dir, 'dtaa')}`,
+    );
+    expect(run.stderr).to.contain('mira: what to do: create the directory yourself if the path is meant');
+    expect(readdirSync(dir)).to.deep.equal(['profile.toml']);
+  });
+
+  it('creates one missing level, says each new store on stderr with its path, and memory persistent says it', async () => {
+    profile(
+      '[memory]\nenabled = true\ndatabase_path = "data/memory.sqlite3"\n\n[notes]\nenabled = true\ndatabase_path = "data/notes.sqlite3"',
+    );
+    const first = await runMira(['--profile', dir], 'memory persistent\nquit\n', { timeoutMs: 15_000 });
+    expect(first.code, first.stderr).to.equal(0);
+    expect(first.stderr.split('\n').filter((l) => l.includes('created a new store'))).to.deep.equal([
+      `mira: memory: created a new store at ${join(dir, 'data', 'memory.sqlite3')}`,
+      `mira: notes: created a new store at ${join(dir, 'data', 'notes.sqlite3')}`,
+    ]);
+    expect(first.stdout).to.contain(
+      `database: ${join(dir, 'data', 'memory.sqlite3')}\ncreated: now, by this start (a new, empty store)\n`,
+    );
+    // The next start opens the same stores: nothing is said to be new.
+    const again = await runMira(['--profile', dir], 'memory persistent\nquit\n', { timeoutMs: 15_000 });
+    expect(again.code, again.stderr).to.equal(0);
+    expect(again.stderr).not.to.contain('created a new store');
+    expect(again.stdout).to.contain(`database: ${join(dir, 'data', 'memory.sqlite3')}\nschema version:`);
   });
 
   const profile = (tables: string) => {

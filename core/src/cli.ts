@@ -6,6 +6,7 @@ import type { Application } from './application.js';
 import type { LineReaderData, LineReaderMessage } from './console/line-reader.js';
 import type { Repl } from './console/repl.js';
 import { ExitStatus, ProcessGuard, STOP_DEADLINE_MS } from './lifecycle.js';
+import type { StartUpGuard } from './start-up-guard.js';
 import { CoreErrorCodes, CoreErrors, MiraError, failureText, toMiraError } from './errors.js';
 import { BUILT_IN_COMMANDS, findCliCommands, loadCliCommand, type CliCommandContext } from './cli-commands.js';
 
@@ -34,6 +35,8 @@ Every way of ending (quit, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR2, the parent
 standard output or error closing, an internal error) stops the robot first: zero velocity on
 every drive and every navigation goal cancelled, then the orderly shutdown, within ${STOP_DEADLINE_MS / 1000} s.
 A second signal does not skip the stop. SIGUSR1 is ignored (no inspector unless node --inspect).
+Signals are Mira's from its first line: one during start-up ends it before anything is opened,
+with the same status (before that line, in Node's own start, Node's default applies).
 
 Exit status: ${ExitStatus.OK} success (also after SIGINT or SIGTERM), ${ExitStatus.FAILED} failed start-up or a failed line,
 ${ExitStatus.USAGE} usage error, ${ExitStatus.PARENT_DIED} the parent process died, ${ExitStatus.OUTPUT_CLOSED} standard output or error closed,
@@ -249,24 +252,33 @@ function startLineReader(
   return { lines, stop: async () => void (await worker.terminate()) };
 }
 
-/** Runs the `mira` command line and resolves to the exit status. */
-export async function main(argv: readonly string[]): Promise<number> {
+/**
+ * Runs the `mira` command line and resolves to the exit status. `startUp` is the guard the bin installed
+ * on its first line: an ending signal it caught ends the start-up, before anything is opened.
+ */
+export async function main(argv: readonly string[], startUp?: StartUpGuard): Promise<number> {
+  // A signal that came during start-up ends it with that signal's status; nothing was opened yet.
+  const unlessEnded = (status: number) => startUp?.ending?.status ?? status;
   let command: CliCommand;
   try {
     command = parseCliArgs(argv);
   } catch (error) {
     process.stderr.write(`mira: ${(error as Error).message}\n\n${usage()}\n`);
-    return 2;
+    return unlessEnded(2);
   }
   if (command.kind === 'help') {
     process.stdout.write(`${usage()}\n`);
-    return 0;
+    return unlessEnded(0);
   }
   if (command.kind === 'version') {
     process.stdout.write(`mira ${version()}\n`);
-    return 0;
+    return unlessEnded(0);
   }
-  if (command.kind === 'package') return runPackageCommand(command.name, command.argv);
+  if (command.kind === 'package') {
+    // A package's command ends as Node's default has it (a signal that came already ends it now).
+    startUp?.release();
+    return runPackageCommand(command.name, command.argv);
+  }
   // The console's modules too, now: nothing may be awaited between the check for a signal that came
   // during start-up and the console starting, or a signal in that moment would be lost.
   const [{ Application, stderrLogger }, { locateManifest }, { startRepl }] = await Promise.all([
@@ -274,6 +286,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     manifests(),
     import('./console/repl.js'),
   ]);
+  if (startUp?.ending) return startUp.ending.status;
   let app: Application;
   try {
     app = await Application.boot({
@@ -285,6 +298,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(failureText(error));
     return 1;
   }
+  // Booting reads the profile and sets the plugins up; it opens nothing (I/O waits for start), so a
+  // signal that came meanwhile ends here, with nothing to close.
+  if (startUp?.ending) return startUp.ending.status;
   if (command.kind === 'check') {
     process.stdout.write(`${app.manifest.path}: ok\nprofile: ${app.manifest.name}\nplugins in order:\n`);
     app.pluginOrder.forEach((name, i) => process.stdout.write(`  ${i + 1}. ${name}\n`));
@@ -309,7 +325,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     log: (line) => stderrLogger.error(line),
     exit: (status) => process.exit(status),
   });
+  // No await between the check above and here: the process guard takes over every signal from the
+  // start-up guard at once.
   guard.install();
+  startUp?.handOver();
   const finish = async (status: number): Promise<number> => {
     await app.stop();
     await stopReader?.();

@@ -5,6 +5,10 @@
  * and exits with a status that says what happened.
  */
 
+import { ENDING_SIGNALS, inspectorRequested } from './start-up-guard.js';
+
+export { inspectorRequested };
+
 /** Exit statuses of `mira` (the console and `mira run`); `mira --help` lists them. */
 export const ExitStatus = Object.freeze({
   /** Ended as asked: `quit`, end of input, SIGINT or SIGTERM, after the orderly stop. */
@@ -27,18 +31,6 @@ export const STOP_DEADLINE_MS = 2000;
 /** How often the parent is looked for: a dead parent is noticed within this. */
 export const PARENT_POLL_MS = 250;
 
-/**
- * The signals that end Mira, each with its exit status: SIGINT and SIGTERM are the ways to ask it to stop
- * (0); the others end it as a shell would report them (128 + the signal's number), after the same stop.
- */
-const ENDING_SIGNALS: Readonly<Partial<Record<NodeJS.Signals, number>>> = Object.freeze({
-  SIGINT: ExitStatus.OK,
-  SIGTERM: ExitStatus.OK,
-  SIGHUP: 128 + 1,
-  SIGQUIT: 128 + 3,
-  SIGUSR2: 128 + 12,
-});
-
 /** Why the process is ending. */
 export interface Ending {
   /** What ended it, for the log: `SIGTERM received`, `the parent process (1234) died`, … */
@@ -59,14 +51,6 @@ export interface ProcessGuardOptions {
   exit(status: number): void;
   readonly deadlineMs?: number;
   readonly parentPollMs?: number;
-}
-
-/** Whether the Node inspector was asked for (`--inspect…` in the process's flags or `NODE_OPTIONS`). */
-export function inspectorRequested(
-  execArgv: readonly string[] = process.execArgv,
-  nodeOptions = process.env.NODE_OPTIONS ?? '',
-): boolean {
-  return [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => /^--inspect(-brk|-wait)?(=|$)/.test(flag));
 }
 
 /**

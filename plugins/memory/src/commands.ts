@@ -47,6 +47,8 @@ function inside(path: string, dir: string): boolean {
 export interface MemoryCommandContext {
   readonly enabled: boolean;
   readonly databasePath: string | undefined;
+  /** Whether this runtime created the store (it was not there, or was an empty file, when it opened). */
+  createdNow?(): boolean;
   store(): MemoryStore;
   /** The profile's sensors: `memory place add --here` reads the robot's pose from a `pose` sensor. */
   readonly sensors?: SnapshotSensors;
@@ -197,6 +199,7 @@ export function memoryCommands(ctx: MemoryCommandContext): CommandDefinition[] {
         const info = await ctx.store().info();
         out.print(`persistent memory: enabled (${info.backend})`);
         out.print(`database: ${info.location}`);
+        if (ctx.createdNow?.()) out.print('created: now, by this start (a new, empty store)');
         if (info.backend === 'sqlite') for (const warning of readableFileWarnings(info.location)) out.print(warning);
         out.print(`schema version: ${info.schemaVersion}`);
         out.print(

@@ -125,6 +125,8 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
       config.enabled && config.backend === 'sqlite'
         ? requireDatabasePath(kernel, 'memory', config.database_path, '../data/mira-memory.sqlite3')
         : undefined;
+    // Whether this runtime created the store: `memory persistent` says so, beside the line on stderr.
+    let createdNow = false;
     if (databasePath !== undefined) {
       kernel.stores.register({
         key: MEMORY_STORE,
@@ -132,11 +134,15 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
         open: async () => {
           if (kernel.runtime.readOnly)
             return SqliteMemoryStore.open(databasePath, { clock: kernel.clock, readOnly: true, proposalTtlMs });
-          ensureParentDirectory(databasePath);
+          ensureParentDirectory(databasePath, '[memory] database_path');
           return SqliteMemoryStore.open(databasePath, {
             clock: kernel.clock,
             proposalTtlMs,
             onUpgrade,
+            onCreated: () => {
+              createdNow = true;
+              kernel.log.info(`memory: created a new store at ${databasePath}`);
+            },
             maxObjectBytes: config.max_object_bytes,
           });
         },
@@ -145,6 +151,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
     for (const command of memoryCommands({
       enabled: config.enabled,
       databasePath,
+      createdNow: () => createdNow,
       store: () => {
         if (!config.enabled) {
           throw MemoryErrors.error('DISABLED');

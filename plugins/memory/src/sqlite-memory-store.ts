@@ -53,6 +53,8 @@ export interface SqliteMemoryStoreOptions {
   readonly proposalTtlMs?: number;
   /** Hears that a file of an earlier schema version was upgraded, and where its backup is. */
   readonly onUpgrade?: (done: UpgradeDone) => void;
+  /** Called once when this open created the store (a new file, or an empty one): the operator is told. */
+  readonly onCreated?: () => void;
   /** The largest object payload a memory may keep, in bytes (default 4 MiB). */
   readonly maxObjectBytes?: number;
 }
@@ -517,7 +519,7 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
   static open(path: string, options: SqliteMemoryStoreOptions = {}): SqliteMemoryStore {
     const db = options.readOnly
       ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA)
-      : openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA, options.onUpgrade);
+      : openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA, options.onUpgrade, options.onCreated);
     const store = new SqliteMemoryStore(path, db, options.clock ?? systemClock, options);
     // What was said beside the evidence of proposals decided or expired since: erased at open (rows of
     // earlier versions included), as every new proposal erases it for those that expired meanwhile.

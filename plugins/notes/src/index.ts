@@ -178,9 +178,10 @@ const plugin: MiraPlugin<NotesConfig> = definePlugin({
         files: [path],
         open: async () => {
           const readOnly = kernel.runtime.readOnly;
-          if (!readOnly) ensureParentDirectory(path);
+          if (!readOnly) ensureParentDirectory(path, '[notes] database_path');
           const store = SqliteNotesStore.open(path, {
             clock: kernel.clock,
+            onCreated: () => kernel.log.info(`notes: created a new store at ${path}`),
             embedder,
             minSimilarity: embedding.min_similarity,
             log: (message) => kernel.log.error(message),

@@ -58,6 +58,8 @@ export interface SqliteNotesStoreOptions {
   embedder?: Embedder;
   busyTimeoutMs?: number;
   log?: (message: string) => void;
+  /** Called once when this open created the notes file (a new file, or an empty one). */
+  onCreated?: () => void;
   /** Cosine similarity below which a vector neighbour is not a match (default {@link DEFAULT_MIN_SIMILARITY}). */
   minSimilarity?: number;
   /** Open an existing file read-only (`mira mcp`): nothing is upgraded or written. */
@@ -103,7 +105,7 @@ export class SqliteNotesStore implements NotesStore {
   static open(path: string, options: SqliteNotesStoreOptions = {}): SqliteNotesStore {
     const db = options.readOnly
       ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA)
-      : openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA);
+      : openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA, undefined, options.onCreated);
     sqliteVec.load(db);
     const log = options.log ?? ((message: string) => process.stderr.write(`mira: ${message}\n`));
     const clock = options.clock ?? systemClock;

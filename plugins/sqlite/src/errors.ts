@@ -77,6 +77,14 @@ export const SqliteErrors = defineErrors('@mira/sqlite', {
     template:
       "{side} cannot be proven {path}'s own {what}: {why}. Opening would apply it to the database or delete it, so nothing was opened or changed. Move {side} beside the database it belongs to, or away, then start again",
   },
+  PARENT_MISSING: {
+    code: 'MIRA_ERR_STORE_PARENT_MISSING',
+    message:
+      "the database file's directory and the one above it do not exist; Mira creates at most the last directory, so a mistyped path never starts on an empty store",
+    fix: 'create the directory yourself if the path is meant (mkdir -p), or fix the database_path setting',
+    template:
+      '{dir} does not exist, nor does {parent}: Mira creates at most the last directory of {setting}, so a mistyped path never starts on a new, empty store; nothing was created. Create {dir} yourself if the path is meant, or fix {setting}',
+  },
   READ_ONLY: {
     code: 'MIRA_ERR_STORE_READ_ONLY',
     message: 'the database file or its directory is read-only',

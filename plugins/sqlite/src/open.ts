@@ -443,6 +443,7 @@ export function openDatabase(
   busyTimeoutMs: number,
   schema: StoreSchema,
   onUpgrade?: (done: UpgradeDone) => void,
+  onCreated?: () => void,
 ): SqliteDatabase {
   const inspection = inspectDatabase(path, schema);
   assertSideFilesOwn(path, databaseHeader(path), sideFileOwner(schema));
@@ -475,6 +476,7 @@ export function openDatabase(
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     let marked = false;
+    let created = false;
     db.transaction(() => {
       // Another process may have created or marked the file since we looked.
       const found = {
@@ -498,6 +500,7 @@ export function openDatabase(
         db.pragma(`user_version = ${schema.version}`);
         db.pragma(`application_id = ${ours}`);
         marked = true;
+        created = true;
         return;
       }
       throw SqliteErrors.error('UNVERSIONED.changedWhileOpening', { path });
@@ -506,6 +509,7 @@ export function openDatabase(
     // every later inspection (`mira mcp` beside this console, say) reads it there instead of recovering the
     // log from a private copy of the file (30-90 ms of `mira mcp`'s start-up beside a new store's console).
     if (marked) db.pragma('wal_checkpoint(PASSIVE)');
+    if (created) onCreated?.();
     return db;
   } catch (error) {
     db.close();

@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MiraError, type PluginKernel } from '@mira/core';
+import type { PluginKernel } from '@mira/core';
 import { SqliteErrors } from './errors.js';
 
 /**
@@ -22,38 +22,42 @@ export function requireDatabasePath(
 const openFailed = (path: string, why: string, cause?: unknown) =>
   SqliteErrors.error('STORE_OPEN_FAILED.directory', { dir: dirname(path), reason: why }, { cause });
 
-/**
- * Creates the database file's missing parent directories (owner-only, 0700) before SQLite opens
- * the file, one level at a time from the nearest existing ancestor, so a
- * parent that cannot be created (a file in the way, `/proc`, a read-only
- * mount) fails at once with the reason.
- */
-export function ensureParentDirectory(path: string): void {
-  const missing: string[] = [];
-  let dir = dirname(path);
-  for (;;) {
-    try {
-      if (!statSync(dir).isDirectory()) throw openFailed(path, `${dir} exists and is not a directory`);
-      break;
-    } catch (error) {
-      if (error instanceof MiraError) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      // ENOTDIR: a file further up is in the way; walking up names it.
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw openFailed(path, (error as Error).message, error);
-      missing.unshift(dir);
-      const parent = dirname(dir);
-      if (parent === dir) throw openFailed(path, 'no part of the path exists');
-      dir = parent;
-    }
+/** Whether `dir` is a directory, is something else, or is missing (ENOTDIR: a file above it). */
+function entryAt(path: string, dir: string): 'directory' | 'missing' {
+  try {
+    if (statSync(dir).isDirectory()) return 'directory';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
+    throw openFailed(path, (error as Error).message, error);
   }
-  for (const level of missing) {
-    try {
-      // Owner-only: the directories Mira creates hold what the operator said.
-      mkdirSync(level, { mode: 0o700 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(level).isDirectory()) continue;
-      throw openFailed(path, (error as Error).message, error);
-    }
+  throw openFailed(path, `${dir} exists and is not a directory`);
+}
+
+/**
+ * Creates the database file's directory (owner-only, 0700) before SQLite opens the file when it is the
+ * only level missing, as the specification has the launch layer do. A deeper missing parent is refused
+ * (`MIRA_ERR_STORE_PARENT_MISSING`, nothing created): a mistyped path (`dtaa/sub/memory.sqlite3`) must not
+ * start the robot on a new, empty memory. A directory that cannot be created (a file in the way, `/proc`,
+ * a read-only mount) fails at once with the reason.
+ *
+ * @param setting the setting that names the path, for the message (`[memory] database_path`)
+ * @returns whether the directory was created now
+ */
+export function ensureParentDirectory(path: string, setting = 'database_path'): boolean {
+  const dir = dirname(path);
+  if (entryAt(path, dir) === 'directory') return false;
+  const parent = dirname(dir);
+  if (parent !== dir && entryAt(path, parent) === 'missing') {
+    throw SqliteErrors.error('PARENT_MISSING', { dir, parent, setting });
+  }
+  try {
+    // Owner-only: the directories Mira creates hold what the operator said.
+    mkdirSync(dir, { mode: 0o700 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(dir).isDirectory()) return false;
+    throw openFailed(path, (error as Error).message, error);
   }
 }
 
