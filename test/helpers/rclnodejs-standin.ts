@@ -118,6 +118,25 @@ const DEFINITIONS: Record<string, FieldDef[]> = {
   'std_srvs/srv/Trigger_Response': [f('success', 'bool'), f('message', 'string')],
   'mira_interfaces/srv/Recall_Request': [f('query', 'string')],
   'mira_interfaces/srv/Recall_Response': [f('status', 'string'), f('text', 'string')],
+  // The parameter services every rclnodejs node starts (lib/parameter_service.js); Mira calls these two.
+  'rcl_interfaces/msg/ParameterValue': [
+    f('type', 'uint8'),
+    f('bool_value', 'bool'),
+    f('integer_value', 'int64'),
+    f('double_value', 'float64'),
+    f('string_value', 'string'),
+    f('byte_array_value', 'uint8', true),
+    f('bool_array_value', 'bool', true),
+    f('integer_array_value', 'int64', true),
+    f('double_array_value', 'float64', true),
+    f('string_array_value', 'string', true),
+  ],
+  'sensor_msgs/msg/CompressedImage': [...HEADER, f('format', 'string'), f('data', 'uint8', true)],
+  'rcl_interfaces/msg/ListParametersResult': [f('names', 'string', true), f('prefixes', 'string', true)],
+  'rcl_interfaces/srv/ListParameters_Request': [f('prefixes', 'string', true), f('depth', 'uint64')],
+  'rcl_interfaces/srv/ListParameters_Response': [f('result', 'rcl_interfaces/msg/ListParametersResult')],
+  'rcl_interfaces/srv/GetParameters_Request': [f('names', 'string', true)],
+  'rcl_interfaces/srv/GetParameters_Response': [f('values', 'rcl_interfaces/msg/ParameterValue', true)],
   'rcl_interfaces/msg/Log': [
     f('stamp', 'builtin_interfaces/msg/Time'),
     f('level', 'uint8'),
@@ -367,6 +386,11 @@ class StandinNode implements RclNode {
   spinning = false;
   #destroyed = false;
   readonly context: StandinContext;
+  /**
+   * The node's parameters as rcl_interfaces/msg/ParameterValue: `use_sim_time` (false), which rclnodejs's
+   * TimeSource declares on every node, and what a test gives ({@link remoteNode}).
+   */
+  readonly parameters = new Map<string, RosMessage>([['use_sim_time', { type: 1, bool_value: false }]]);
   constructor(
     readonly name: string,
     readonly namespace = '',
@@ -378,6 +402,44 @@ class StandinNode implements RclNode {
     }
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Invalid node name: ${name}`);
     graph.nodes.add(this);
+    // NodeOptions.startParameterServices (default true): lib/parameter_service.js serves list_parameters and
+    // get_parameters (and describe/set, which Mira never calls and this stand-in leaves out) under the node.
+    this.createService('rcl_interfaces/srv/ListParameters', '~/list_parameters', {}, () => ({
+      result: { names: [...this.parameters.keys()], prefixes: [] },
+    }));
+    this.createService('rcl_interfaces/srv/GetParameters', '~/get_parameters', {}, (request) => ({
+      values: ((request.names as string[] | undefined) ?? []).map((n) => this.parameters.get(n) ?? { type: 0 }),
+    }));
+  }
+
+  /** Topics with a publisher or a subscription, hidden ones too, as rcl's graph query gives them. */
+  getTopicNamesAndTypes(): Array<{ name: string; types: string[] }> {
+    this.#live();
+    const byName = new Map<string, Set<string>>();
+    for (const e of [...graph.publishers, ...graph.subscriptions])
+      byName.set(e.topic, (byName.get(e.topic) ?? new Set()).add(e.type));
+    for (const [name, server] of actionServers) {
+      if (server.node.context.isShutdown()) continue;
+      const [pkg, , base] = server.type.split('/');
+      byName.set(`${name}/_action/feedback`, new Set([`${pkg}/action/${base}_FeedbackMessage`]));
+      byName.set(`${name}/_action/status`, new Set(['action_msgs/msg/GoalStatusArray']));
+    }
+    return [...byName].map(([name, types]) => ({ name, types: [...types].sort() }));
+  }
+
+  /** Services with a server, hidden ones (an action's) too. */
+  getServiceNamesAndTypes(): Array<{ name: string; types: string[] }> {
+    this.#live();
+    const byName = new Map<string, Set<string>>();
+    for (const service of graph.services)
+      byName.set(service.name, (byName.get(service.name) ?? new Set()).add(service.type));
+    return [...byName].map(([name, types]) => ({ name, types: [...types].sort() }));
+  }
+
+  /** rcl's node list; the root namespace is `/`. */
+  getNodeNamesAndNamespaces(): Array<{ name: string; namespace: string }> {
+    this.#live();
+    return [...graph.nodes].map((node) => ({ name: node.name, namespace: node.namespace || '/' }));
   }
 
   resolve(name: string): string {
@@ -684,6 +746,24 @@ class StandinActionClient {
   }
 }
 
+/**
+ * A node elsewhere on the graph (a driver, a controller), spinning in a context of its own, with
+ * `parameters` (rcl_interfaces/msg/ParameterValue each) beside its `use_sim_time`. Its context's
+ * `shutdown()` takes it off the graph.
+ */
+export async function remoteNode(
+  name: string,
+  namespace: string,
+  parameters: Record<string, RosMessage> = {},
+): Promise<RclNode & { readonly context: RclContext }> {
+  const context = new StandinContext();
+  await rclnodejs.init(context);
+  const node = new StandinNode(name, namespace, context);
+  for (const [key, value] of Object.entries(parameters)) node.parameters.set(key, value);
+  node.spin();
+  return node;
+}
+
 /** Shuts every context down, as rclnodejs's own SIGINT handler does. */
 export function shutdownAll(): void {
   for (const context of StandinContext.instances) if (!context.isShutdown()) context.shutdown();
@@ -717,6 +797,12 @@ const rclnodejs: Rclnodejs & {
   ActionClient: StandinActionClient as unknown as Rclnodejs['ActionClient'],
   removeSignalHandlers() {
     process.removeListener('SIGINT', sigintHandler);
+  },
+  getActionNamesAndTypes(node: RclNode) {
+    if (!graph.nodes.has(node as StandinNode)) throw new Error('the node is destroyed');
+    return [...actionServers]
+      .filter(([, server]) => !server.node.context.isShutdown())
+      .map(([name, server]) => ({ name, types: [server.type] }));
   },
   shutdown(context?: StandinContext) {
     (context ?? StandinContext.defaultContext()).shutdown();

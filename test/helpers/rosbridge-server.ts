@@ -3,6 +3,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { encode } from 'cbor2';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { cborMessage, jsonMessage, nonexistentField, widenFloat32 } from './rosbridge-messages.js';
+import { RosSideGraph, type ParameterValue, type RosSideService } from './rosapi.js';
 
 /** One operation the server received. */
 export interface RosbridgeOp {
@@ -31,6 +32,11 @@ export interface RosbridgeOp {
  * - **rosapi** beside the bridge (`rosbridge_server/launch/rosbridge_websocket_launch.xml` starts it;
  *   `rosapi/scripts/rosapi_node`): `/rosapi/topic_type` answers the graph's type of a topic, "" when the
  *   graph does not have it; off with `rosapi: false`, when calls to it fail as for any missing service.
+ * - **The graph behind the bridge** (`rosapi.ts`): the launch file's own nodes, topics and services, and
+ *   what a test puts there ({@link RosbridgeTestServer.rosNode}, {@link RosbridgeTestServer.rosService},
+ *   action servers); rosapi answers `/rosapi/topics`, `/rosapi/nodes`, `/rosapi/services`,
+ *   `/rosapi/service_type` and `/rosapi/action_servers` about it, hidden names left out as rosapi does; a
+ *   node's `list_parameters` and `get_parameters` answer as rclpy's parameter services do.
  * - **A call to a missing service is answered at once** (`internal/services.py` `call_service`: a service
  *   not in the graph's `get_service_names_and_types` raises `InvalidServiceException` before any wait; the
  *   1 s `server_timeout_time` is for a service the graph has; ~14 ms measured on the real server) with a
@@ -107,6 +113,10 @@ export interface RosbridgeTestServer {
    * canceled (status 5).
    */
   actionServer(action: string, type: string): TestActionServer;
+  /** A node on the robot, with rclpy's parameter services answering from `parameters`. */
+  rosNode(name: string, parameters?: Record<string, ParameterValue>): void;
+  /** A service on the robot (in the graph; answered by `answer`, or never when absent). */
+  rosService(name: string, type: string, answer?: RosSideService['answer']): void;
   /** Sends raw text to every client (e.g. a frame that is not JSON). */
   sendRaw(text: string): void;
   /** Stops the process (SIGSTOP): TCP stays open, nothing is read or answered. */
@@ -229,6 +239,9 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
   const topicTypes = new Map<string, string>();
   const subscriptions = new Map<string, Subscription[]>();
   const services = new Map<string, WebSocket>();
+  /** The types of the services clients advertised (they are in the graph too). */
+  const clientServiceTypes = new Map<string, string>();
+  const graph = new RosSideGraph(topicTypes, options.rosapi !== false);
   const pendingCalls = new Map<string, { caller: WebSocket; id: unknown; service: string }>();
   const actionServers = new Map<string, { type: string; goals: Goal[] }>();
   /** `SendActionGoal.client_handler_list`: one dict for every connection. */
@@ -378,9 +391,13 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
         return;
       case 'advertise_service':
         services.set(op.service, ws);
+        clientServiceTypes.set(op.service, String(op.type));
         return;
       case 'unadvertise_service':
-        if (services.get(op.service) === ws) services.delete(op.service);
+        if (services.get(op.service) === ws) {
+          services.delete(op.service);
+          clientServiceTypes.delete(op.service);
+        }
         return;
       case 'send_action_goal':
         return sendActionGoal(ws, op, queue);
@@ -405,15 +422,22 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
           return;
         }
         if (op.service === '/rosapi/topic_type' && options.rosapi !== false) {
-          // rosapi/scripts/rosapi_node `get_topic_type` (rosapi/src/rosapi/proxy.py): the graph's type, or "".
+          // rosapi/scripts/rosapi_node `get_topic_type` (rosapi/src/rosapi/proxy.py): the graph's type, or ""
+          // (hidden topics are not among the topics it looks in).
           const topic = String((op.args as { topic?: unknown } | undefined)?.topic ?? '');
-          send(ws, {
-            op: 'service_response',
-            id: op.id,
-            service: op.service,
-            values: { type: topicTypes.get(topic) ?? '' },
-            result: true,
-          });
+          const type = topic.split('/').some((part) => part.startsWith('_')) ? '' : (topicTypes.get(topic) ?? '');
+          send(ws, { op: 'service_response', id: op.id, service: op.service, values: { type }, result: true });
+          return;
+        }
+        const onRobot = graph.services.get(op.service);
+        if (onRobot) {
+          const args = (op.args ?? {}) as Record<string, unknown>;
+          const values = graph.rosapi(op.service, args, clientServiceTypes) ?? onRobot.answer?.(args);
+          if (!values) {
+            log(`call_service ${op.service}: the test's ROS side gives no answer`);
+            return;
+          }
+          send(ws, { op: 'service_response', id: op.id, service: op.service, values, result: true });
           return;
         }
         const provider = services.get(op.service);
@@ -550,7 +574,11 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
           topic,
           list.filter((s) => s.client !== ws),
         );
-      for (const [name, provider] of services) if (provider === ws) services.delete(name);
+      for (const [name, provider] of services)
+        if (provider === ws) {
+          services.delete(name);
+          clientServiceTypes.delete(name);
+        }
       for (const handler of handlers.get(ws)?.values() ?? []) handler.finish();
       handlers.delete(ws);
       queues.delete(ws);
@@ -625,9 +653,14 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
     pings: () => pingCount,
     subscribers: (topic) =>
       (subscriptions.get(topic) ?? []).filter((s) => s.client.readyState === s.client.OPEN).length,
+    rosNode: (name, parameters = {}) => graph.addNode(name, parameters),
+    rosService: (name, type, answer) => {
+      graph.services.set(name, { type, ...(answer ? { answer } : {}) });
+    },
     actionServer: (action, type) => {
       const server = { type, goals: [] as Goal[] };
       actionServers.set(action, server);
+      graph.addAction(action, type);
       return server;
     },
     sendRaw: (text) => {

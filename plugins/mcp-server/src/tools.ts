@@ -4,10 +4,11 @@ import type { Application, RegisteredTool } from '@mira/core';
 // the SDK has loaded (see early-answers.ts), and by the SDK's server after.
 
 /**
- * Tools that need the robot running (a fresh sensor reading): `mira mcp` opens a profile's stores
- * only, it does not connect to the robot.
+ * Tools that need the robot running (a fresh sensor reading, the ROS graph): `mira mcp` opens a profile's
+ * stores only, it does not connect to the robot. The read-only graph tools would suit another agent (they
+ * write nothing), but offering them means a connection to the robot of its own for `mira mcp`.
  */
-const NEEDS_RUNNING_ROBOT = new Set(['read_sensor']);
+const NEEDS_RUNNING_ROBOT = new Set(['read_sensor', 'list_ros_graph', 'get_ros_parameters', 'echo_ros_topic']);
 
 /**
  * The tools `mira mcp` offers: the profile's acquisition tools (they read; none writes), with their

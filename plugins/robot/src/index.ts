@@ -39,6 +39,24 @@ export type {
   StopDelivery,
   ToSafety,
 } from './safety/protocol.js';
+export {
+  ARRAY_ITEMS_SHOWN,
+  IMAGE_MESSAGE_TYPES,
+  MESSAGE_BYTE_BOUND,
+  STRING_CHARS_SHOWN,
+  boundMessage,
+  cutValues,
+  type BoundedMessage,
+} from './bounded-message.js';
+export {
+  ECHO_DEFAULT_WAIT_S,
+  ECHO_MAX_WAIT_S,
+  GET_PARAMETERS_TYPE,
+  GRAPH_ITEMS_SHOWN,
+  GRAPH_TIMEOUT_MS,
+  LIST_PARAMETERS_TYPE,
+  attachGraphTools,
+} from './graph-tools.js';
 export { NAVIGATE_TO_POSE, NAVIGATION_SENSOR, type NavigationMapping } from './navigation.js';
 export { CLOCK_QOS, CLOCK_TOPIC, CLOCK_TYPE, simulationClock, timeMs, type RosClock } from './ros-time.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';
@@ -70,6 +88,8 @@ export {
   CANCEL_GOAL_SERVICE_TYPE,
   type ActionGoal,
   type ActionOutcome,
+  type GraphEntry,
+  type RosGraph,
   type LinkState,
   type PublishOptions,
   type QosProfile,

@@ -22,6 +22,7 @@ import { HardwareErrors } from './errors.js';
 import type { SafetyTransportSpec, StopCause, StopDelivery } from './safety/protocol.js';
 import { SafetyPath } from './safety/safety-path.js';
 import { attachNavigation, type NavigationMapping } from './navigation.js';
+import { attachGraphTools } from './graph-tools.js';
 import { json, rejected } from './tool-result.js';
 import { simulationClock, type RosClock } from './ros-time.js';
 import type { QosProfile, RobotTransport, RosMessage } from './transport.js';
@@ -272,6 +273,9 @@ export function attachRobot(
         }),
     });
   }
+
+  // The ROS graph, read-only, wherever the transport can read it.
+  if (transport.graph) attachGraphTools(kernel, transport, transport.graph);
 
   const drive = mapping.drive;
   if (drive && !safety) {

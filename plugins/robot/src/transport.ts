@@ -79,6 +79,27 @@ export interface LinkState {
   readonly why?: string;
 }
 
+/** A topic or service in the ROS graph and its type (the first, where the graph has several). */
+export interface GraphEntry {
+  readonly name: string;
+  readonly type: string;
+}
+
+/**
+ * The ROS graph as the robot's side sees it, read-only: what rosapi answers over rosbridge
+ * (`/rosapi/topics`, `/rosapi/nodes`, `/rosapi/services` with `/rosapi/service_type`, `/rosapi/action_servers`)
+ * and what a native node's graph queries answer, with the same conventions: hidden names (a part that
+ * starts with `_`, such as `/navigate_to_pose/_action/feedback`) are left out, nodes by their full name
+ * (`/robot1/controller_server`), actions by name only (rosapi gives no action types). Order is the
+ * transport's; the tools sort.
+ */
+export interface RosGraph {
+  topics(): Promise<GraphEntry[]>;
+  nodes(): Promise<string[]>;
+  services(): Promise<GraphEntry[]>;
+  actions(): Promise<string[]>;
+}
+
 /**
  * The transport port between Mira and a robot: ROS 2 topics and services.
  * Implementations: the in-process simulator, native ROS 2 (rclnodejs) and
@@ -144,6 +165,11 @@ export interface RobotTransport {
    * command it would act on later.
    */
   roundTrip?(): Promise<void>;
+  /**
+   * The ROS graph, read-only (topics, nodes, services, actions), for the graph tools. Its queries reject
+   * with a hardware error when the graph cannot be read (rosapi not running beside a bridge, a lost link).
+   */
+  readonly graph?: RosGraph;
   /** Closes subscriptions and the connection (destroys the ROS node). Safe to call twice. */
   close(): Promise<void>;
 }

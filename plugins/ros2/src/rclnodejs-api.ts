@@ -86,8 +86,20 @@ export interface RclNode {
   destroyService(service: object): void;
   destroyClient(client: RclClient): void;
   getLogger(): RclLogger;
+  /** The graph's topics, hidden ones too (`rcl_get_topic_names_and_types`). */
+  getTopicNamesAndTypes(noDemangle?: boolean): RclNamesAndTypes[];
+  /** The graph's services, hidden ones too (`rcl_get_service_names_and_types`). */
+  getServiceNamesAndTypes(): RclNamesAndTypes[];
+  /** The graph's nodes (`rcl_get_node_names`). */
+  getNodeNamesAndNamespaces(): Array<{ name: string; namespace: string }>;
   spin(timeout?: number): void;
   destroy(): void;
+}
+
+/** `NamesAndTypesQueryResult` (types/node.d.ts): a topic's, service's or action's name and its types. */
+export interface RclNamesAndTypes {
+  readonly name: string;
+  readonly types: readonly string[];
 }
 
 /** `rclnodejs.MessageIntrospector` (types/message_introspector.d.ts), reduced to the schema. */
@@ -130,4 +142,9 @@ export interface Rclnodejs {
   readonly MessageIntrospector: new (typeName: string) => { readonly schema: RclMessageDef };
   readonly ActionClient: new (node: RclNode, typeClass: string, actionName: string) => RclActionClient;
   removeSignalHandlers(): void;
+  /**
+   * The graph's actions, with a server or a client (lib/action/graph.js, `rcl_action_get_names_and_types`;
+   * types/index.d.ts declares one result, the function returns a list).
+   */
+  getActionNamesAndTypes(node: RclNode): RclNamesAndTypes[];
 }

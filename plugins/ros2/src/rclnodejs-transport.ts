@@ -5,7 +5,9 @@ import {
   type ActionGoal,
   type ActionOutcome,
   type QosProfile,
+  type GraphEntry,
   type RobotTransport,
+  type RosGraph,
   type RosMessage,
 } from '@mira/robot';
 import type {
@@ -13,6 +15,7 @@ import type {
   RclClient,
   RclContext,
   RclMessageDef,
+  RclNamesAndTypes,
   RclNode,
   RclPublisher,
   RclQoS,
@@ -30,6 +33,14 @@ const CANCEL_RETURN_CODES: Readonly<Record<number, string>> = {
 };
 /** The goal had ended already: nothing left to cancel, which is what a cancel wants. */
 const CANCEL_GOAL_TERMINATED = 3;
+
+/** A name ROS 2's tools hide: one of its parts starts with `_` (ros2cli `topic_or_service_is_hidden`). */
+const hidden = (name: string) => name.split('/').some((part) => part.startsWith('_'));
+
+/** Graph entries as rosapi gives them: hidden ones left out, the first type of each. */
+function visible(entries: readonly RclNamesAndTypes[]): GraphEntry[] {
+  return entries.filter(({ name }) => !hidden(name)).map(({ name, types }) => ({ name, type: types[0] ?? '' }));
+}
 
 /** Loads rclnodejs, or explains plainly why it cannot be used here. */
 export async function loadRclnodejs(): Promise<Rclnodejs> {
@@ -292,6 +303,25 @@ export class RclnodejsTransport implements RobotTransport {
       });
     }
   }
+
+  /**
+   * The ROS graph as this node discovers it, with rosapi's conventions (see `RosGraph`): hidden names left
+   * out (ros2cli's `topic_or_service_is_hidden`: a part starting with `_`), the first type of each, nodes by
+   * full name, actions by name.
+   */
+  readonly graph: RosGraph = {
+    topics: async () => visible(this.#requireNode().getTopicNamesAndTypes()),
+    services: async () => visible(this.#requireNode().getServiceNamesAndTypes()),
+    nodes: async () =>
+      this.#requireNode()
+        .getNodeNamesAndNamespaces()
+        .filter(({ name }) => !name.startsWith('_'))
+        .map(({ name, namespace }) => (namespace === '/' ? `/${name}` : `${namespace}/${name}`)),
+    actions: async () => {
+      const node = this.#requireNode();
+      return this.#rcl!.getActionNamesAndTypes(node).map(({ name }) => name);
+    },
+  };
 
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as roslib from 'roslib';
 import { WebSocket } from 'ws';
 import {
+  GRAPH_TIMEOUT_MS,
   HardwareErrors,
   type ActionGoal,
   type ActionOutcome,
@@ -9,8 +10,10 @@ import {
   type PublishOptions,
   type QosProfile,
   type RobotTransport,
+  type RosGraph,
   type RosMessage,
 } from '@mira/robot';
+import { rosapiGraph } from './rosapi-graph.js';
 
 // The subset of roslib this transport uses, declared here (roslib's own declarations
 // import .ts files, which this project's compiler settings do not resolve).
@@ -373,6 +376,8 @@ export class RosbridgeTransport implements RobotTransport {
   #dropped = { old: 0, over: 0 };
   /** Own stalls since they were last said. */
   #stalls: { count: number; longest: number; saidAt?: number } = { count: 0, longest: 0 };
+  /** The ROS graph through rosapi, which rosbridge's standard launch file starts beside the bridge. */
+  readonly graph: RosGraph = rosapiGraph(this, GRAPH_TIMEOUT_MS);
 
   constructor(
     url: string,

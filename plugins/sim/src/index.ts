@@ -12,7 +12,7 @@ import { SimTransport } from './sim-transport.js';
 import { configValidator } from './config-validator.generated.js';
 
 export { DEFAULT_SIM_PARAMETERS, SimRobot, normalizeAngle, type SimParameters, type SimState } from './sim-robot.js';
-export { SimTransport, type SimWiring } from './sim-transport.js';
+export { SIM_NODE, SimTransport, type SimWiring } from './sim-transport.js';
 export { SimBusTransport, connectSimBus, type BusFrame } from './sim-bus.js';
 export { CAMERA_HEIGHT, CAMERA_WIDTH, cameraFrame, encodePng } from './camera.js';
 
@@ -129,6 +129,7 @@ export const simPlugin: MiraPlugin<SimConfig, SimInstance> = definePlugin({
         rateHz: config.rates_hz[s.id] ?? DEFAULT_RATES[s.type]!,
       })),
       cmdTopic: mapping.drive?.topic,
+      cmdType: mapping.drive?.type,
       tickMs: config.tick_ms,
       bus: config.bus,
     });

@@ -1,11 +1,14 @@
 import { cameraFrame } from './camera.js';
 import { type Clock } from '@mira/core';
 import {
+  GET_PARAMETERS_TYPE,
   HardwareErrors,
+  LIST_PARAMETERS_TYPE,
   stamp,
   velocityOf,
   yawQuaternion,
   type RobotTransport,
+  type RosGraph,
   type RosMessage,
   type SensorMessageType,
 } from '@mira/robot';
@@ -15,6 +18,9 @@ import type { BusFrame } from './sim-bus.js';
 import type { SimRobot } from './sim-robot.js';
 
 type Handler = (message: RosMessage) => void;
+
+/** The simulated robot's node in its graph. */
+export const SIM_NODE = '/sim_robot';
 
 /** What the simulator publishes and listens to. */
 export interface SimWiring {
@@ -26,6 +32,8 @@ export interface SimWiring {
   }>;
   /** The velocity command topic the simulator listens to. */
   readonly cmdTopic?: string;
+  /** Its message type, as the graph lists it (default `geometry_msgs/msg/Twist`). */
+  readonly cmdType?: string;
   /** How often the simulation steps in real time while connected (ms); 0 disables the timer (tests call tick()). */
   readonly tickMs: number;
   /** The bus other threads join (safety path, other subscribers): a `BroadcastChannel` name; unique by default. */
@@ -45,6 +53,7 @@ export class SimTransport implements RobotTransport {
   readonly #wiring: SimWiring;
   readonly #topics = new Map<string, Set<Handler>>();
   readonly #services = new Map<string, (request: RosMessage) => RosMessage | Promise<RosMessage>>();
+  readonly #serviceTypes = new Map<string, string>();
   readonly #lastPublished = new Map<string, number>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #last = 0;
@@ -74,10 +83,49 @@ export class SimTransport implements RobotTransport {
     this.#channel = channel;
   }
 
+  /**
+   * The simulator's own small ROS graph: one node, {@link SIM_NODE}, publishing the sensor topics and
+   * listening to the command topic, with the parameter services every ROS 2 node has (its physical
+   * parameters, read-only), and the services others offer on this bus. No actions.
+   */
+  readonly graph: RosGraph = {
+    topics: async () => [
+      ...this.#wiring.sensors.map(({ topic, type }) => ({ name: topic, type })),
+      ...(this.#wiring.cmdTopic
+        ? [{ name: this.#wiring.cmdTopic, type: this.#wiring.cmdType ?? 'geometry_msgs/msg/Twist' }]
+        : []),
+    ],
+    nodes: async () => [SIM_NODE],
+    services: async () => [...this.#serviceTypes].map(([name, type]) => ({ name, type })),
+    actions: async () => [],
+  };
+
+  /** {@link SIM_NODE}'s parameters as rcl_interfaces/msg/ParameterValue (type 3: double, 1: bool). */
+  #parameters(): Record<string, RosMessage> {
+    const p = this.robot.params;
+    const double = (value: number) => ({ type: 3, double_value: value });
+    return {
+      battery_drain_idle_percent_per_min: double(p.drainIdlePercentPerMin),
+      battery_drain_percent_per_m: double(p.drainPercentPerM),
+      cmd_timeout_s: double(p.cmdTimeoutS),
+      range_max_m: double(p.rangeMaxM),
+      range_min_m: double(p.rangeMinM),
+      room_half_size_m: double(p.roomHalfSizeM),
+      use_sim_time: { type: 1, bool_value: false },
+    };
+  }
+
   async connect(): Promise<void> {
     if (this.#closed) throw HardwareErrors.error('TRANSPORT_FAILED.simClosed');
     if (this.#connected) return;
     this.#connected = true;
+    this.advertiseService(`${SIM_NODE}/list_parameters`, LIST_PARAMETERS_TYPE, () => ({
+      result: { names: Object.keys(this.#parameters()), prefixes: [] },
+    }));
+    this.advertiseService(`${SIM_NODE}/get_parameters`, GET_PARAMETERS_TYPE, (request) => {
+      const all = this.#parameters();
+      return { values: ((request.names as string[] | undefined) ?? []).map((name) => all[name] ?? { type: 0 }) };
+    });
     this.#last = this.#clock.monotonic();
     this.#joinBus();
     if (this.#wiring.cmdTopic) {
@@ -209,12 +257,15 @@ export class SimTransport implements RobotTransport {
 
   advertiseService(
     service: string,
-    _type: string,
+    type: string,
     handler: (request: RosMessage) => RosMessage | Promise<RosMessage>,
   ): () => void {
     this.#services.set(service, handler);
+    this.#serviceTypes.set(service, type);
     return () => {
-      if (this.#services.get(service) === handler) this.#services.delete(service);
+      if (this.#services.get(service) !== handler) return;
+      this.#services.delete(service);
+      this.#serviceTypes.delete(service);
     };
   }
 
@@ -233,5 +284,6 @@ export class SimTransport implements RobotTransport {
     this.#channel = undefined;
     this.#topics.clear();
     this.#services.clear();
+    this.#serviceTypes.clear();
   }
 }
