@@ -90,6 +90,8 @@ export const RUSSIAN: AssertionRules = lazily(() => ({
   notNegating: [w('не\\s+забудь(?:те)?|не\\s+забывай(?:те)?|не\\s+только|не\\s+так\\s+ли|не\\s+правда\\s+ли')],
   questions: [
     w('ли|разве|неужели|неужто'),
+    // An alternative question (Wade § 10: "кофе или чай"): neither is asserted, with its mark or without.
+    w('или|либо'),
     start(
       'кто|что|где|куда|откуда|когда|почему|зачем|как(?!\\s+(?:я|всегда|обычно|уже|известно))|какой|какая|какое|какие|который|которая|сколько|чей|чья|чьё|чьи|правда\\s+ли|скажи',
     ),
@@ -127,6 +129,8 @@ export const UKRAINIAN: AssertionRules = lazily(() => ({
   notNegating: [w('не\\s+забудь(?:те)?|не\\s+забувай(?:те)?|не\\s+тільки|не\\s+лише|чи\\s+не\\s+так|чи\\s+ні')],
   questions: [
     w('чи|хіба|невже'),
+    // An alternative (чи … чи, або): neither is asserted.
+    w('або'),
     start(
       'хто|що|де|куди|звідки|коли|чому|навіщо|як(?!\\s+(?:я|завжди|зазвичай|вже|відомо))|який|яка|яке|які|котрий|котра|скільки|чий|чия|чиє|чиї|скажи',
     ),
@@ -166,6 +170,8 @@ export const POLISH: AssertionRules = lazily(() => ({
   notNegating: [w('nie\\s+zapomnij(?:cie)?|nie\\s+zapominaj(?:cie)?|nie\\s+tylko|nie\\s+prawda|prawda\\s+nie')],
   questions: [
     w('czy|czyż'),
+    // An alternative (albo, lub): neither is asserted.
+    w('albo|lub'),
     start(
       'kto|co(?!\\s+(?:tydzień|tydzien|roku|rok|miesiąc|dzień|dzien|rano|wieczór|noc))|gdzie|kiedy|dlaczego|czemu|jak(?!\\s+(?:już|juz|zwykle|zawsze|mówiłem|mówiłam))|jaki|jaka|jakie|który|która|które|ile|skąd|dokąd|po\\s+co',
     ),
@@ -216,6 +222,8 @@ export const TURKISH: AssertionRules = lazily(() => ({
   questions: [
     // The clitic mI with its person endings, written apart (Ayşe çay içer mi, geliyor musun).
     w('m[ıiuü](?:y[ıiuü]m|s[ıiuü]n|y[ıiuü]z|s[ıiuü]n[ıiuü]z|d[ıiuü]r|yd[ıiuü]|ym[ıiuü]ş|yd[ıiuü]k|yd[ıiuü]n)?'),
+    // An alternative question (yoksa, veya: ch. 19): neither is asserted.
+    w('yoksa|veya|ya\\s+da'),
     w(
       'kim|kimin|kime|kimi|ne|neyi|nerede|nereye|nereden|nerde|ne\\s+zaman|neden|niye|niçin|nasıl|hangi|kaç|kaçta|ne\\s+kadar',
     ),
@@ -260,6 +268,8 @@ export const INDONESIAN: AssertionRules = lazily(() => ({
     w(
       'apakah|apa\\s+kah|bukankah|siapakah|manakah|bagaimanakah|kapankah|dimanakah|berapakah|adakah|benarkah|bisakah|maukah|sudahkah|haruskah|mengapa|kenapa|bagaimana|gimana|siapa|kapan|berapa|di\\s+mana|dimana|ke\\s+mana|kemana|dari\\s+mana|darimana',
     ),
+    // An alternative question with atau (Sneddon § 8): neither is asserted.
+    w('atau'),
     start('apa'),
     tag('bukan|kan|ya|betul|benar|iya|toh|ya\\s+kan|bukan\\s+begitu'),
     last('kan|ya\\s+kan|bukan|(?:atau|apa)\\s+(?:tidak|nggak|enggak|gak|ga|belum|bukan)|ya|nggak|gak|enggak|belum'),
@@ -305,6 +315,9 @@ export const VIETNAMESE: AssertionRules = lazily(() => ({
       ),
     ),
     // Not as "every" before cũng (lúc nào cũng: always), nor in "never" (chưa bao giờ).
+    // An alternative question with hay (Thompson: "A hay B"), hoặc in statements: neither is asserted. Not hay
+    // "often" right after the subject or after thường.
+    nfkc(`(?:\\S+\\s+){2,}(?<!thường\\s+)(?:${loose('hay|hoặc')})(?=\\s)`),
     vw(
       '(?:ai|gì|đâu|nào)(?!\\s+cũng)|(?<!(?:chưa|không|chẳng)\\s+)bao\\s+giờ(?!\\s+cũng)|khi\\s+nào|tại\\s+sao|vì\\s+sao|thế\\s+nào|ra\\s+sao|bao\\s+nhiêu|mấy|có\\s+phải',
     ),
@@ -356,6 +369,8 @@ export const ARABIC: AssertionRules = lazily(() => ({
     w(
       `(?:و|ف)?هل|^${A}ي\\s+\\S+|ماذا|${A}ين|وين|فين|متى|لماذا|ليش|ليه|كيف|كيفك|ازاي|شو|ايش|${A}يش|كم|${A}ليس|${A}لا\\s+ترى|من\\s+هو|من\\s+هي|من\\s+هم`,
     ),
+    // An alternative question with أم, or a disjunction with أو: neither is asserted.
+    w(`${A}م|${A}و`),
     last(`صح|صحيح|مش\\s+كده|مش\\s+كذا|${A}ليس\\s+كذلك|ولا\\s+لا|${A}م\\s+لا|ولا\\s+ل${A}|${A}و\\s+لا`),
   ],
 }));
@@ -391,6 +406,8 @@ export const HEBREW: AssertionRules = lazily(() => ({
   ],
   notNegating: [w('אל\\s+תשכח\\p{L}*|לא\\s+רק|לא\\s+משנה')],
   questions: [
+    // An alternative (או … או): neither is asserted.
+    w('או'),
     w('(?:ו|ה)?האם'),
     start('מי|מה|איפה|היכן|לאן|מאין|מאיפה|מתי|למה|מדוע|איך|כיצד|כמה|איזה|איזו|אילו|הלא|וכי'),
     tag('נכון|לא|או\\s+לא|כן|נכון\\s+ש\\S*'),
@@ -426,6 +443,8 @@ export const HINDI: AssertionRules = lazily(() => ({
     ),
   ],
   questions: [
+    // An alternative question with या (Kachru ch. 12): neither is asserted.
+    w('या|अथवा'),
     w('क्या|कौन|कौनसा|कौन\\s+सा|कहाँ|कहां|कब|क्यों|कैसे|कैसा|कैसी|कितना|कितनी|कितने|किसका|किसकी|किसके|किसे|किसने|किसको|किस'),
     last('ना|न|है\\s+ना|है\\s+न|या\\s+नहीं|क्या|नहीं\\s+क्या|सही'),
     tag('नहीं|ठीक|सच'),
@@ -492,6 +511,8 @@ export const SWEDISH: AssertionRules = lazily(() => ({
     start(
       'är|har|var|hade|kan|ska|skall|vill|måste|får|brukar|gillar|bor|dricker|äter|jobbar|arbetar|spelar|tycker|heter|kommer|känner|vet|talar|pratar|röker|äger|älskar|hatar|föredrar|behöver|kör|läser|sover|tränar|simmar|lagar|går|bodde|tyckte|visste|blev|vem|vad|när|varför|hur|vilken|vilket|vilka|vart|varifrån|månne',
     ),
+    // An alternative question with eller (§ 12): neither is asserted.
+    w('eller'),
     tag('eller\\s+hur|va|eller|visst|inte\\s+sant|eller\\s+vad|eller\\s+inte|stämmer\\s+det|eller\\s+hur\\s+då'),
     last('eller\\s+hur|eller\\s+inte|eller\\s+vad'),
   ],

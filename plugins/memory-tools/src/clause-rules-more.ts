@@ -138,7 +138,10 @@ export const INDONESIAN_CLAUSES: ClauseRules = {
   relatives: list('yang dimana'),
   complementizers: list('bahwa'),
   pronouns: list('dia ia mereka saya aku kami kita kamu anda beliau'),
-  possessorBefore: nfkc(`(?:^|\\s)(?:${INDONESIAN_RELATIONS})(?:\\s+(?:laki-laki|perempuan|kandung))?\\s*$`),
+  // The relation noun with -nya before its possessor (adiknya Ratna, ibunya Budi: Sneddon § 5.3).
+  possessorBefore: nfkc(
+    `(?:^|\\s)(?:(?:${INDONESIAN_RELATIONS})(?:nya)?|(?:ibu|bapak|mama|papa|om|tante)nya)(?:\\s+(?:laki-laki|perempuan|kandung))?\\s*$`,
+  ),
 };
 
 /** Vietnamese relation nouns (not anh, chị, em, ông, bà, cô alone: they are also titles before a name). */
