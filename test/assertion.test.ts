@@ -4,6 +4,7 @@ import {
   ASSERTION_RULES,
   ENGLISH,
   NOT_ASSERTED_WHY,
+  notAssertedWhy,
   likelyLanguages,
   notAsserted,
   withoutNames,
@@ -300,8 +301,20 @@ describe('assertion rules, form by form (what the corpus does not pin down)', ()
       negated: 'the evidence is negated; a negated fact takes a predicate with the not_ prefix (not_eats)',
       not_negated: 'the predicate has the not_ prefix, but the evidence is not negated',
       language:
-        'the utterance is in a language the assertion rules do not read (they read English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean)',
+        'the utterance is in a language the assertion rules do not read (they read en, de, fr, es, it, pt, nl, ja, zh, ko, ru, uk, pl, tr, id, vi, ar, he, hi, th, sv)',
     });
+  });
+
+  it('names the language it read when it has no rules for it, and only then', () => {
+    const read = (language: string) =>
+      `the utterance is in a language the assertion rules do not read (it reads as ${language}; they read en, de, fr, es, it, pt, nl, ja, zh, ko, ru, uk, pl, tr, id, vi, ar, he, hi, th, sv)`;
+    expect(notAssertedWhy('language', 'Petr nikdy nepije kávu')).to.equal(read('Czech'));
+    expect(notAssertedWhy('language', 'Анна не пие кафе')).to.equal(read('Bulgarian'));
+    expect(notAssertedWhy('language', 'Η Άννα πίνει τσάι')).to.equal(read('Greek'));
+    expect(notAssertedWhy('language', 'آنا چای دوست دارد')).to.equal(read('Persian'));
+    // No language named: the generic words; another cue: its own words.
+    expect(notAssertedWhy('language', 'Ada eats smørrebrød')).to.equal(NOT_ASSERTED_WHY.language);
+    expect(notAssertedWhy('hedge', 'Petr nikdy nepije kávu')).to.equal(NOT_ASSERTED_WHY.hedge);
   });
 });
 

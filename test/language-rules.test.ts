@@ -105,15 +105,31 @@ describe('choosing the language of the rules', () => {
       ['Misschien is Pieter glutenintolerant', 'nl'],
       ['Ada collects stamps', 'en'],
       ['DO NOT STORE THIS: Ada collects stamps', 'en'],
-      ['Анна любит чай', undefined],
+      ['Анна любит чай', 'ru'],
+      ['Оксана любить каву', 'uk'],
+      ['Ірина п’є чай', 'uk'],
+      ['أحمد يحب الشاي', 'ar'],
+      ['דנה אוהבת תה', 'he'],
+      ['राहुल चाय पीता है', 'hi'],
+      ['ชาเขียวอร่อย', 'th'],
+      ['Tomek mieszka w Krakowie', 'pl'],
+      ['Mehmet her sabah çay içiyor', 'tr'],
+      ['Budi tidak suka kopi', 'id'],
+      ['Lan không uống cà phê', 'vi'],
+      ['Lan khong uong ca phe', 'vi'],
+      ['Anna gillar inte kaffe', 'sv'],
+      // A mixed sentence by its verb and its negation, not by its letters; a foreign noun in English is English.
+      ['Oskar не пьёт coffee', 'ru'],
+      ['Alice likes чай and tea', 'en'],
       ['Η Άννα πίνει τσάι', undefined],
-      ['ชาเขียวอร่อย', undefined],
       ['آنا چای دوست دارد', undefined],
+      ['Анна не пие кафе', undefined],
     ];
     for (const [text, language] of cases) expect(languageOf(text), text).to.equal(language);
     expect(assertionRulesFor('Anna trinkt Tee')).to.equal(ASSERTION_RULES.de);
     expect(assertionRulesFor('Ada collects stamps')).to.equal(ENGLISH);
-    expect(assertionRulesFor('Анна любит чай')).to.equal(undefined);
+    expect(assertionRulesFor('Анна любит чай')).to.equal(ASSERTION_RULES.ru);
+    expect(assertionRulesFor('Η Άννα πίνει τσάι')).to.equal(undefined);
     expect(CLAUSE_RULES.it!.language).to.equal('it');
     // Ties: English first, then the others; English alone only when it leads.
     expect(likelyLanguages('A Rita não adora chocolate')).to.deep.equal(['en', 'pt']);
@@ -128,9 +144,13 @@ describe('choosing the language of the rules', () => {
   });
 
   it('refuses text in a script the rules do not read, unless its question mark already says why', () => {
-    expect(cue('Анна любит чай', 'Анна любит чай')).to.equal('language');
+    expect(cue('Η Άννα πίνει τσάι', 'Η Άννα πίνει τσάι')).to.equal('language');
+    expect(cue('Η Άννα πίνει τσάι;', 'Η Άννα πίνει τσάι')).to.equal('language');
+    expect(cue('Η Άννα πίνει τσάι?', 'Η Άννα πίνει τσάι')).to.equal('question');
+    expect(cue('Анна любит чай', 'Анна любит чай')).to.equal(undefined);
     expect(cue('Анна любит чай?', 'Анна любит чай')).to.equal('question');
     expect(cue('هل يحب Bob الشاي؟', 'يحب Bob الشاي')).to.equal('question');
+    expect(cue('Oskar не пьёт coffee', 'Oskar не пьёт coffee', 'drinks')).to.equal('negated');
     // A few letters of another script in Latin text do not make it another language.
     expect(cue('Alice likes чай and tea', 'Alice likes чай and tea')).to.equal(undefined);
   });
@@ -140,27 +160,20 @@ describe('choosing the language of the rules', () => {
     // read with the English rules (some with German, Portuguese, Dutch or French ones, for a shared word) and
     // stored as asserted facts, the negations as the opposite of what was said.
     const unread: Array<[language: string, utterance: string, evidence: string, predicate: string]> = [
-      ['Polish, a negation', 'Anna nie lubi kawy, woli herbatę', 'Anna nie lubi kawy', 'likes'],
-      ['Polish, a hedge', 'Chyba Tomek mieszka teraz w Krakowie', 'Tomek mieszka teraz w Krakowie', 'lives_in'],
-      ['Polish, typed without accents', 'ola nie pije kawy', 'ola nie pije kawy', 'drinks'],
-      ['Polish, a name in its letters', 'Łukasz lubi herbatę', 'Łukasz lubi herbatę', 'likes'],
       ['Czech, a negation', 'Petr nikdy nepije kávu', 'Petr nikdy nepije kávu', 'drinks'],
       ['Czech, a plain statement', 'Jana bydlí v Brně', 'Jana bydlí v Brně', 'lives_in'],
-      ['Swedish, a negation', 'Anna gillar inte kaffe', 'Anna gillar inte kaffe', 'likes'],
-      ['Swedish, a plain statement', 'Erik bor i Göteborg', 'Erik bor i Göteborg', 'lives_in'],
       ['Danish, a negation', 'Mette drikker ikke kaffe', 'Mette drikker ikke kaffe', 'drinks'],
       ['Norwegian, a negation', 'Kari liker ikke fisk', 'Kari liker ikke fisk', 'likes'],
       ['Finnish, a negation', 'Matti ei juo kahvia', 'Matti ei juo kahvia', 'drinks'],
       ['Finnish, a plain statement', 'Liisa asuu Tampereella', 'Liisa asuu Tampereella', 'lives_in'],
       ['Hungarian, a negation', 'Anna nem iszik kávét', 'Anna nem iszik kávét', 'drinks'],
       ['Hungarian, a hedge', 'Péter talán Budapesten lakik', 'Péter talán Budapesten lakik', 'lives_in'],
-      ['Turkish, a negation', 'Ayşe kahve sevmiyor', 'Ayşe kahve sevmiyor', 'likes'],
-      ['Turkish, a plain statement', 'Mehmet her sabah çay içiyor', 'Mehmet her sabah çay içiyor', 'drinks'],
       ['Romanian, a negation (nu is also Dutch)', 'Ana nu bea cafea', 'Ana nu bea cafea', 'drinks'],
       ['Romanian, a plain statement', 'Mihai locuiește în Cluj', 'Mihai locuiește în Cluj', 'lives_in'],
-      ['Indonesian, a negation', 'Budi tidak suka kopi', 'Budi tidak suka kopi', 'likes'],
       ['Croatian, a negation (ne is also French)', 'Ivana ne voli kavu', 'Ivana ne voli kavu', 'likes'],
-      ['Vietnamese, by its letters alone', 'Lan không uống cà phê', 'Lan không uống cà phê', 'drinks'],
+      ['Bulgarian, a negation (Cyrillic, no letter of its own)', 'Анна не пие кафе', 'Анна не пие кафе', 'drinks'],
+      ['Persian, in Arabic script', 'آنا چای دوست دارد', 'آنا چای دوست دارد', 'likes'],
+      ['Danish beside Swedish words', 'Mette drikker ikke kaffe', 'Mette drikker ikke kaffe', 'drinks'],
     ];
     for (const [language, utterance, evidence, predicate] of unread) {
       it(`refuses it, saying the rules do not read it: ${language} (${utterance})`, () => {
@@ -170,8 +183,29 @@ describe('choosing the language of the rules', () => {
     }
 
     it('still reads a question mark first', () => {
-      expect(cue('Anna gillar inte kaffe?', 'Anna gillar inte kaffe', 'likes')).to.equal('question');
+      expect(cue('Petr nikdy nepije kávu?', 'Petr nikdy nepije kávu', 'drinks')).to.equal('question');
     });
+
+    // Before issue 62 these were refused as languages without rules; they now have rules of their own.
+    const read: Array<[utterance: string, evidence: string, predicate: string, expected: NotAsserted | undefined]> = [
+      ['Anna nie lubi kawy, woli herbatę', 'Anna nie lubi kawy', 'likes', 'negated'],
+      ['Chyba Tomek mieszka teraz w Krakowie', 'Tomek mieszka teraz w Krakowie', 'lives_in', 'hedge'],
+      ['ola nie pije kawy', 'ola nie pije kawy', 'drinks', 'negated'],
+      ['Łukasz lubi herbatę', 'Łukasz lubi herbatę', 'likes', undefined],
+      ['Anna gillar inte kaffe', 'Anna gillar inte kaffe', 'likes', 'negated'],
+      ['Erik bor i Göteborg', 'Erik bor i Göteborg', 'lives_in', undefined],
+      ['Ayşe kahve sevmiyor', 'Ayşe kahve sevmiyor', 'likes', 'negated'],
+      ['Ayşe kahve sevmiyor', 'Ayşe kahve sevmiyor', 'not_likes', undefined],
+      ['Mehmet her sabah çay içiyor', 'Mehmet her sabah çay içiyor', 'drinks', undefined],
+      ['Budi tidak suka kopi', 'Budi tidak suka kopi', 'likes', 'negated'],
+      ['Lan không uống cà phê', 'Lan không uống cà phê', 'drinks', 'negated'],
+      ['Lan khong uong ca phe', 'Lan khong uong ca phe', 'not_drinks', undefined],
+    ];
+    for (const [utterance, evidence, predicate, expected] of read) {
+      it(`reads Polish, Swedish, Turkish, Indonesian and Vietnamese with their own rules: ${utterance} (${predicate})`, () => {
+        expect(cue(utterance, evidence, predicate)).to.equal(expected);
+      });
+    }
 
     it('keeps a name written in those letters in a language with rules (a capital says a name)', () => {
       expect(languageOf('Łukasz likes tea')).to.equal('en');
@@ -195,7 +229,8 @@ describe('choosing the language of the rules', () => {
       expect(likelyLanguages('Ana nu bea cafea', 1)).to.equal(undefined);
       // A known limit: English with a lower-case word in such letters and as many English marker words.
       expect(languageOf('Ada eats smørrebrød')).to.equal(undefined);
-      expect(languageOf('łukasz likes tea')).to.equal(undefined);
+      // A lower-case word in Polish letters is Polish beside as much English: both rule sets read it.
+      expect(likelyLanguages('łukasz likes tea')).to.deep.equal(['en', 'pl']);
     });
 
     it('lists only words that no language with rules uses, nor any utterance of the corpora', () => {
@@ -608,12 +643,13 @@ describe('language rules, rule by rule (what the corpus does not pin down)', () 
 
   it('refuses an inverted question mark before text in a script the rules do not read as a question', () => {
     expect(cue('¿Анна любит чай', 'Анна любит чай')).to.equal('question');
-    expect(cue('Анна любит чай. Борис?', 'Анна любит чай')).to.equal('language');
+    expect(cue('Η Άννα πίνει τσάι. Μπόρις?', 'Η Άννα πίνει τσάι')).to.equal('language');
   });
 
   it('takes a text as another script only when more of its letters are in it than in Latin', () => {
     expect(languageOf('ab аб')).to.equal('en');
-    expect(languageOf('ab абв')).to.equal(undefined);
+    expect(languageOf('ab абв')).to.equal('ru');
+    expect(languageOf('ab αβγ')).to.equal(undefined);
     expect(languageOf('')).to.equal('en');
     expect(languageOf('123')).to.equal('en');
     // Hangul before kana before Han.

@@ -701,25 +701,41 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       );
     });
 
-    it('refuses evidence in a script whose assertion rules Mira does not have, saying so', async () => {
-      await store.createEntity({ entityType: 'person', canonicalName: 'Анна' });
+    it('refuses evidence in a script whose assertion rules Mira does not have, saying so and which', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'Άννα' });
       const result = await expectRejected(
-        'Анна любит чай',
-        fact('Анна', 'likes', 'чай', 'Анна любит чай'),
+        'Η Άννα πίνει τσάι',
+        fact('Άννα', 'drinks', 'τσάι', 'Η Άννα πίνει τσάι'),
         'evidence_not_asserted',
       );
-      expect(result.error).to.match(/^the utterance is in a language the assertion rules do not read/);
+      expect(result.error).to.match(
+        /^the utterance is in a language the assertion rules do not read \(it reads as Greek;/,
+      );
+    });
+
+    it('admits a plain statement in Russian, and refuses its negation under a positive predicate', async () => {
+      await store.createEntity({ entityType: 'person', canonicalName: 'Анна' });
+      const { result } = await propose('Анна любит чай', fact('Анна', 'likes', 'чай', 'Анна любит чай'));
+      expect(result).to.deep.include({ status: 'applied', outcome: 'created' });
+      const negated = await expectRejected(
+        'Анна не любит кофе',
+        fact('Анна', 'likes', 'кофе', 'Анна не любит кофе'),
+        'evidence_not_asserted',
+      );
+      expect(negated.error).to.match(/^the evidence is negated/);
     });
 
     it('refuses Latin text in a language without rules, saying so, and admits a name in its letters in English', async () => {
-      // "Anna does not like coffee" in Swedish: read with the English rules it was stored as Anna liking coffee.
+      // "Anna never drinks coffee" in Czech: read with the English rules it was stored as Anna drinking coffee.
       await store.createEntity({ entityType: 'person', canonicalName: 'Anna' });
       const result = await expectRejected(
-        'Anna gillar inte kaffe',
-        fact('Anna', 'likes', 'kaffe', 'Anna gillar inte kaffe'),
+        'Anna nikdy nepije kávu',
+        fact('Anna', 'drinks', 'kávu', 'Anna nikdy nepije kávu'),
         'evidence_not_asserted',
       );
-      expect(result.error).to.match(/^the utterance is in a language the assertion rules do not read/);
+      expect(result.error).to.match(
+        /^the utterance is in a language the assertion rules do not read \(it reads as Czech;/,
+      );
       await store.createEntity({ entityType: 'person', canonicalName: 'Łukasz' });
       const { result: english } = await propose('Łukasz likes tea', fact('Łukasz', 'likes', 'tea', 'Łukasz likes tea'));
       expect(english).to.deep.include({ status: 'applied', outcome: 'created' });

@@ -32,8 +32,22 @@ import {
   type AssertionRules,
 } from './assertion-rules.js';
 
+import {
+  ARABIC,
+  HEBREW,
+  HINDI,
+  INDONESIAN,
+  POLISH,
+  RUSSIAN,
+  SWEDISH,
+  THAI,
+  TURKISH,
+  UKRAINIAN,
+  VIETNAMESE,
+} from './assertion-rules-more.js';
+
 export type { AssertionRules } from './assertion-rules.js';
-import { chooseLanguages, clearClauseCaches, readLanguages } from './attribution.js';
+import { chooseLanguages, clearClauseCaches, readLanguages, unreadLanguageOf } from './attribution.js';
 import { clearMatchFormCache, toMatchText, wholeSpans } from './span-match.js';
 
 /** Whole words, as every language's tables match them (see `AssertionRules`: folded text, no `i` flag). */
@@ -105,8 +119,8 @@ export const ENGLISH: AssertionRules = lazily(() => ({
 
 /**
  * The rule sets by language, English first. The utterance's language chooses one ({@link assertionRulesFor});
- * text in a script none of them reads, or in Latin letters in a language none of them is (Polish, Swedish,
- * Turkish…: see `likelyLanguages`), is refused, saying so (`language`).
+ * text in a script none of them reads, or in a language none of them is (Czech, Danish, Bulgarian, Persian…:
+ * see `likelyLanguages`), is refused, saying so (`language`).
  */
 export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = {
   en: ENGLISH,
@@ -119,6 +133,17 @@ export const ASSERTION_RULES: Readonly<Record<string, AssertionRules>> = {
   ja: JAPANESE,
   zh: CHINESE,
   ko: KOREAN,
+  ru: RUSSIAN,
+  uk: UKRAINIAN,
+  pl: POLISH,
+  tr: TURKISH,
+  id: INDONESIAN,
+  vi: VIETNAMESE,
+  ar: ARABIC,
+  he: HEBREW,
+  hi: HINDI,
+  th: THAI,
+  sv: SWEDISH,
 };
 
 /**
@@ -200,7 +225,7 @@ function mergeRules(all: readonly AssertionRules[]): AssertionRules {
 }
 
 /** Sentence ends; a question ends with one of `?`, `？`, `؟` (the matching form has made `﹖` and `？` a `?`). */
-const SENTENCE_ENDS = '.!?。！？؟;\n';
+const SENTENCE_ENDS = '.!?。！？؟;؛।\n';
 /**
  * Whether the UTF-16 unit at `index` of `text` ends a sentence: each sentence end is one unit, so a unit is
  * one when the list holds it (and past the end of the text, `undefined`, is none).
@@ -216,13 +241,13 @@ const QUESTION_START = /^[\s"'“‘«(]*¿/u;
  * form is case folded and NFKC (ㅋ and ㅎ are the conjoining jamo U+110F and U+1112 there).
  */
 const AROUND_END =
-  /(?:[\s.!?。！？؟;…,~]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f|(?<=\S\s*)(?:\([^()]*\)|\[[^[\]]*\]|（[^（）]*）)|(?<![\p{L}\p{N}])(?:lol|lmao|rofl|a?ha(?:ha)+|he(?:he)+|hihi|xd|ja(?:ja)+|je(?:je)+|mdr|kkk+|rsrs|wkwk\w*|5555*)(?![\p{L}\p{N}])|[ㅋㅎ\u110f\u1112]+|笑|哈哈+|呵呵|嘿嘿|[:;]-?[)(dp])+$/u;
+  /(?:[\s.!?。！？؟;؛।…,،~]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f|(?<=\S\s*)(?:\([^()]*\)|\[[^[\]]*\]|（[^（）]*）)|(?<![\p{L}\p{N}])(?:lol|lmao|rofl|a?ha(?:ha)+|he(?:he)+|hihi|xd|ja(?:ja)+|je(?:je)+|mdr|kkk+|rsrs|wkwk\w*|5555*)(?![\p{L}\p{N}])|[ㅋㅎ\u110f\u1112]+|笑|哈哈+|呵呵|嘿嘿|[:;]-?[)(dp])+$/u;
 /**
  * What stands around a sentence at its start: white space, quotes, emoji, a lead-in that ends in a colon or a
  * dash ("Quick question:", "Kurze Frage:", "Note —"), or one or two words before a comma ("hey robot,", "btw,").
  */
 const AROUND_START =
-  /^(?:[\s"'“”‘’„«»(]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f)*(?:[^:：—–\n]{0,40}?[:：—–]\s*|(?:[\p{L}\p{M}'’]+\s*){1,2}[,，、]\s*)?/u;
+  /^(?:[\s"'“”‘’„«»(]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f)*(?:[^:：—–\n]{0,40}?[:：—–]\s*|(?:[\p{L}\p{M}'’]+\s*){1,2}[,，、،]\s*)?/u;
 
 /**
  * A sentence as the rules read its opening and its close: without what stands around it ({@link AROUND_START},
@@ -261,6 +286,9 @@ function requestBefore(
 export type NotAsserted =
   'question' | 'do_not_keep' | 'hedge' | 'condition' | 'reported' | 'negated' | 'not_negated' | 'language';
 
+/** The languages the assertion rules read, by their codes (the refusal stays short: at most 280 characters). */
+const READ_LANGUAGES = Object.keys(ASSERTION_RULES).join(', ');
+
 /** Each cue in words, for the refusal the model reads. */
 export const NOT_ASSERTED_WHY: Readonly<Record<NotAsserted, string>> = {
   question: 'the evidence is in a question',
@@ -270,13 +298,26 @@ export const NOT_ASSERTED_WHY: Readonly<Record<NotAsserted, string>> = {
   reported: "the evidence is someone else's claim (X says…, according to…), not the operator's",
   negated: 'the evidence is negated; a negated fact takes a predicate with the not_ prefix (not_eats)',
   not_negated: 'the predicate has the not_ prefix, but the evidence is not negated',
-  language:
-    'the utterance is in a language the assertion rules do not read (they read English, German, French, Spanish, Italian, Portuguese, Dutch, Japanese, Chinese and Korean)',
+  language: `the utterance is in a language the assertion rules do not read (they read ${READ_LANGUAGES})`,
 };
+
+/**
+ * The refusal of `cue` in words, for the evidence in `utterance`: for a language the rules do not read, the
+ * language it reads as, when it reads as one (Czech, Bulgarian, Greek…). `names` are never words of a language.
+ */
+export function notAssertedWhy(cue: NotAsserted, utterance: string, names: readonly string[] = []): string {
+  if (cue !== 'language') return NOT_ASSERTED_WHY[cue];
+  const code = unreadLanguageOf(withoutNames(utterance, names));
+  if (code === undefined) return NOT_ASSERTED_WHY.language;
+  const name = languageNames().of(code) ?? code;
+  return `the utterance is in a language the assertion rules do not read (it reads as ${name}; they read ${READ_LANGUAGES})`;
+}
+let namesInstance: Intl.DisplayNames | undefined;
+const languageNames = () => (namesInstance ??= new Intl.DisplayNames(['en'], { type: 'language' }));
 
 /** The end of the clause that goes on at `from`: the next comma, colon or dash, or the sentence's end. */
 function clauseEnd(text: string, from: number, sentenceEnd: number): number {
-  const found = text.slice(from, sentenceEnd).search(/[,;:、，；：—–]/u);
+  const found = text.slice(from, sentenceEnd).search(/[,;:、，；：—–،؛]/u);
   return found < 0 ? sentenceEnd : from + found;
 }
 

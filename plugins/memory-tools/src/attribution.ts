@@ -20,6 +20,7 @@
 import { caseFold } from '@mira/core';
 import type { MatchText } from './span-match.js';
 import { CLAUSE_RULES, ENGLISH_CLAUSES, UNREAD_LANGUAGE_WORDS, type ClauseRules } from './clause-rules.js';
+import { UNREAD_LETTERS, UNREAD_SCRIPTS } from './clause-rules-more.js';
 
 export {
   CLAUSE_RULES,
@@ -36,6 +37,19 @@ export {
   UNREAD_LANGUAGE_WORDS,
   type ClauseRules,
 } from './clause-rules.js';
+export {
+  ARABIC_CLAUSES,
+  HEBREW_CLAUSES,
+  HINDI_CLAUSES,
+  INDONESIAN_CLAUSES,
+  POLISH_CLAUSES,
+  RUSSIAN_CLAUSES,
+  SWEDISH_CLAUSES,
+  THAI_CLAUSES,
+  TURKISH_CLAUSES,
+  UKRAINIAN_CLAUSES,
+  VIETNAMESE_CLAUSES,
+} from './clause-rules-more.js';
 
 /** Why the value is not attributed to the subject. */
 export type AttributionRefusal = 'not_one_sentence' | 'subject_not_supported';
@@ -66,7 +80,11 @@ function wordSets(rules: ClauseRules): ClauseWordSets {
   let sets = wordSetCache.get(rules);
   if (!sets) {
     sets = {
-      markers: new Set([...rules.markers, ...rules.conjunctions, ...rules.relatives, ...rules.complementizers]),
+      markers: new Set(
+        [...rules.markers, ...rules.conjunctions, ...rules.relatives, ...rules.complementizers].filter(
+          (word) => !rules.notMarkers?.includes(word),
+        ),
+      ),
       opens: new Set([...rules.conjunctions, ...rules.relatives]),
       complementizers: new Set(rules.complementizers),
       pronouns: new Set(rules.pronouns),
@@ -89,9 +107,19 @@ const words = (text: string, ascii = ASCII.test(text)): string[] => {
 
 /**
  * The language a text's script says, before its words: Hangul is Korean, kana Japanese, Han without kana
- * Chinese; undefined for any other text.
+ * Chinese; Arabic script Arabic, Hebrew Hebrew, Devanagari Hindi, Thai Thai, Cyrillic Ukrainian with one of
+ * і ї є ґ and Russian without; undefined for any other text. (Which of several languages of a script, and
+ * whether one without rules, its words say: see {@link readLanguages}.)
  */
-export function scriptLanguage(text: string): 'ko' | 'ja' | 'zh' | undefined {
+export function scriptLanguage(text: string): string | undefined {
+  const cjk = cjkLanguage(text);
+  if (cjk !== undefined) return cjk;
+  if (CYRILLIC.test(text)) return /[іїєґ]/iu.test(text) ? 'uk' : 'ru';
+  for (const [language, script] of SCRIPTS) if (script.test(text)) return language;
+  return undefined;
+}
+/** Korean, Japanese or Chinese by the script, whatever else the text holds ("Aliceは紅茶が好き" is Japanese). */
+function cjkLanguage(text: string): 'ko' | 'ja' | 'zh' | undefined {
   if (HANGUL.test(text)) return 'ko';
   if (KANA.test(text)) return 'ja';
   if (HAN.test(text)) return 'zh';
@@ -100,17 +128,35 @@ export function scriptLanguage(text: string): 'ko' | 'ja' | 'zh' | undefined {
 const HANGUL = /\p{Script=Hangul}/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HAN = /\p{Script=Han}/u;
+const CYRILLIC = /\p{Script=Cyrillic}/u;
+/** The scripts of one language with rules each, besides Cyrillic. */
+const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['ar', /\p{Script=Arabic}/u],
+  ['he', /\p{Script=Hebrew}/u],
+  ['hi', /\p{Script=Devanagari}/u],
+  ['th', /\p{Script=Thai}/u],
+];
+/** Each script a table names ({@link ClauseRules.script}), as a global pattern of its letters. */
+const SCRIPT_LETTERS: Readonly<Record<string, RegExp>> = {
+  Cyrillic: /\p{Script=Cyrillic}/gu,
+  Arabic: /\p{Script=Arabic}/gu,
+  Hebrew: /\p{Script=Hebrew}/gu,
+  Devanagari: /\p{Script=Devanagari}/gu,
+  Thai: /\p{Script=Thai}/gu,
+};
 
 /**
  * The languages a text is most likely in, as admission reads it: its script (Korean, Japanese, Chinese), then
- * for text in Latin letters the languages whose words it uses most — English when no language's words are
- * used, several when they tie ("Se o João vier": Portuguese and Spanish; "A Rita não adora chocolate":
- * English and Portuguese), English first among them;
- * undefined for text mostly in a script whose rules Mira does not have (Cyrillic, Greek, Arabic, Hebrew,
- * Thai, Devanagari…), and for Latin text in a language without rules: as many of its words say so (see
- * {@link unreadWords}) as any language with rules has words in it, or more ("Anna nie lubi kawy, woli herbatę",
- * "Anna gillar inte kaffe"). With a `slack`, also the languages that many words behind the most used (most
- * used first).
+ * for text mostly in Cyrillic, Arabic, Hebrew, Devanagari or Thai letters the language of that script whose
+ * words it uses most (Russian and Ukrainian share one), and for text in Latin letters the languages whose words
+ * (and letters: Polish ł, Turkish ı, Vietnamese ơ…) it uses most — English when no language's words are used,
+ * several when they tie ("Se o João vier": Portuguese and Spanish; "A Rita não adora chocolate": English and
+ * Portuguese), English first among them. A few words of another script in Latin text count as words, so a
+ * mixed sentence is read by its verb and its negation ("Oskar не пьёт coffee" is Russian), not by its letters.
+ * Undefined for text mostly in a script whose rules Mira does not have (Greek, Georgian, Bengali…), and for text
+ * in a language without rules: as many of its words say so (see {@link unreadWords}) as any language with rules
+ * has words in it, or more ("Petr nikdy nepije kávu", "Анна не пие кафе"). With a `slack`, also the languages
+ * that many words behind the most used (most used first).
  */
 export function likelyLanguages(text: string, slack = 0): string[] | undefined {
   return chooseLanguages(readLanguages(text), slack);
@@ -118,11 +164,12 @@ export function likelyLanguages(text: string, slack = 0): string[] | undefined {
 
 /**
  * What a text's script and words say of its language, read once for any number of {@link chooseLanguages}:
- * the languages themselves when the script decides (or none when no language with rules is used), else how
- * many of each language's words the text uses, in the tables' order.
+ * the languages themselves when the script decides (or none when no language with rules is used, with the
+ * code of the language read instead, when one is: `unread`), else how many of each language's words the text
+ * uses, in the tables' order.
  */
 export type LanguageReading =
-  | { readonly decided: readonly string[] | undefined }
+  | { readonly decided: readonly string[] | undefined; readonly unread?: string }
   | { readonly counts: readonly number[]; readonly best: number; readonly found: readonly string[] };
 
 /** Reads a text's language evidence once ({@link likelyLanguages} says what it means). */
@@ -131,22 +178,55 @@ export function readLanguages(text: string): LanguageReading {
   const ascii = ASCII.test(text);
   // Stryker disable next-line ConditionalExpression: equivalent, ASCII holds no script and only Latin letters
   if (!ascii) {
-    const script = scriptLanguage(text);
-    if (script !== undefined) return { decided: [script] };
+    const cjk = cjkLanguage(text);
+    if (cjk !== undefined) return { decided: [cjk] };
     const form = text.normalize('NFKC');
     const letters = form.match(/\p{L}/gu)?.length ?? 0;
     const latin = form.match(/\p{Script=Latin}/gu)?.length ?? 0;
-    if (letters - latin > latin) return { decided: undefined };
+    if (letters - latin > latin) {
+      const script = mainScript(form, letters - latin);
+      if (script === undefined) return { decided: undefined, unread: unreadScript(form) };
+      return scriptReading(text, script);
+    }
   }
   const found = words(text, ascii);
   const counts = languageCounts(found);
+  addShapeCounts(text, counts);
   const best = Math.max(...counts);
   // On a tie the text is taken for the unread language: its words are the surer sign ("Ana nu bea cafea"
   // holds one Dutch word, nu, and one Romanian, cafea), and refusing is the safe side.
   const unread = unreadWords(text, found, ascii);
-  if (unread > 0 && unread >= best) return { decided: undefined };
+  if (unread.count > 0 && unread.count >= best) return { decided: undefined, unread: unread.language };
   if (best === 0) return { decided: [ENGLISH_CLAUSES.language] };
   return { counts, best, found };
+}
+
+/** The script of a table that holds most of a text's `other` letters (those not Latin), if one does. */
+function mainScript(form: string, other: number): string | undefined {
+  for (const [script, pattern] of Object.entries(SCRIPT_LETTERS))
+    if ((form.match(pattern)?.length ?? 0) * 2 > other) return script;
+  return undefined;
+}
+
+/** The language of a script none of the tables reads, for the refusal (undefined when none is known). */
+function unreadScript(form: string): string | undefined {
+  return Object.entries(UNREAD_SCRIPTS).find(([, pattern]) => pattern.test(form))?.[0];
+}
+
+/**
+ * Text mostly in `script`: the languages written in it whose words it uses most (all of them when it uses
+ * none of their words: their rules together), or none when as many words say it is in a language without rules.
+ */
+function scriptReading(text: string, script: string): LanguageReading {
+  const found = words(text, false);
+  const counts = languageCounts(found);
+  addShapeCounts(text, counts);
+  const { tables } = markerIndex();
+  const candidates = tables.flatMap((rules, i) => (rules.script === script ? [i] : []));
+  const best = Math.max(...candidates.map((i) => counts[i]!));
+  const unread = unreadWords(text, found, false);
+  if (unread.count > 0 && unread.count >= best) return { decided: undefined, unread: unread.language };
+  return { decided: candidates.filter((i) => counts[i] === best).map((i) => tables[i]!.language) };
 }
 
 /**
@@ -162,12 +242,13 @@ export function chooseLanguages(reading: LanguageReading, slack = 0): string[] |
   // admission: no object per language).
   const floor = Math.max(reading.best - slack, 1);
   const english = counts[ENGLISH]! >= floor;
-  // Whether the text holds a word of language `i` that is not an English word.
+  // Whether the text holds a word of language `i` that is not an English word (or, for a language read by its
+  // letters, any: its letters are no English word's).
   const beyondEnglish = (i: number) =>
     found.some((word) => {
       const of = byWord.get(word);
       return of !== undefined && of.includes(i) && !of.includes(ENGLISH);
-    });
+    }) || counts[i]! > markerCount(found, i);
   const chosen: number[] = [];
   counts.forEach((count, i) => {
     if (count >= floor && (i === ENGLISH || !english || beyondEnglish(i))) chosen.push(i);
@@ -177,6 +258,10 @@ export function chooseLanguages(reading: LanguageReading, slack = 0): string[] |
   return chosen.map((i) => languages[i]!);
 }
 
+/** How many of `found` are marker words of the language at index `i`. */
+const markerCount = (found: readonly string[], i: number) =>
+  found.filter((word) => markerIndex().byWord.get(word)?.includes(i)).length;
+
 /** English's index in the tables' order: the first. */
 const ENGLISH = 0;
 
@@ -185,6 +270,10 @@ interface MarkerIndex {
   readonly tables: readonly ClauseRules[];
   readonly languages: readonly string[];
   readonly byWord: ReadonlyMap<string, readonly number[]>;
+  /** The tables with letters or marker text ({@link ClauseRules.letters}, {@link ClauseRules.markerText}). */
+  readonly lettered: readonly number[];
+  /** Each table's marker text as a global pattern (undefined for a table without one). */
+  readonly textual: ReadonlyArray<readonly [number, RegExp]>;
 }
 let markerIndexMemo: MarkerIndex | undefined;
 function markerIndex(): MarkerIndex {
@@ -194,7 +283,14 @@ function markerIndex(): MarkerIndex {
     tables.forEach((rules, i) => {
       for (const word of wordSets(rules).markers) byWord.set(word, [...(byWord.get(word) ?? []), i]);
     });
-    markerIndexMemo = { tables, languages: tables.map((rules) => rules.language), byWord };
+    const having = (key: 'letters' | 'markerText') => tables.flatMap((rules, i) => (rules[key] ? [i] : []));
+    markerIndexMemo = {
+      tables,
+      languages: tables.map((rules) => rules.language),
+      byWord,
+      lettered: having('letters'),
+      textual: having('markerText').map((i) => [i, new RegExp(tables[i]!.markerText!.source, 'gu')] as const),
+    };
   }
   return markerIndexMemo;
 }
@@ -207,32 +303,68 @@ function languageCounts(found: readonly string[]): number[] {
   return counts;
 }
 
-/** Every word of {@link UNREAD_LANGUAGE_WORDS}, in any of its languages. */
-const UNREAD_WORDS: ReadonlySet<string> = new Set(Object.values(UNREAD_LANGUAGE_WORDS).flat());
 /**
- * A Latin letter none of the languages with rules writes (English, German, French, Spanish, Italian,
- * Portuguese, Dutch), in lower case: ł ą ę ś ż ř ě ů ø å æ ı ğ ş ő ű ă ț ð þ…
+ * Adds to `counts` the words of `text` that say their language by their letters or shape (a word in lower case:
+ * a capital says a name, "Łukasz"), and the marker words found inside text written without spaces (Thai).
  */
-const UNREAD_LETTER = /(?![a-zßàáâãäçèéêëìíîïñòóôõöùúûüÿœ])\p{Script=Latin}/u;
+function addShapeCounts(text: string, counts: number[]): void {
+  const { tables, byWord, lettered, textual } = markerIndex();
+  const form = text.normalize('NFKC');
+  for (const [i, pattern] of textual) counts[i]! += form.match(pattern)?.length ?? 0;
+  for (const [word] of form.matchAll(WRITTEN_WORD)) {
+    if (CAPITALISED.test(word)) continue;
+    const lower = formOf(word);
+    if (UNREAD_WORDS.has(lower) || unreadLetter(lower)) continue;
+    for (const i of lettered) if (tables[i]!.letters!.test(lower) && !byWord.get(lower)?.includes(i)) counts[i]! += 1;
+  }
+}
+
+/** Every word of {@link UNREAD_LANGUAGE_WORDS}, with its language. */
+const UNREAD_WORDS: ReadonlyMap<string, string> = new Map(
+  Object.entries(UNREAD_LANGUAGE_WORDS).flatMap(([language, list]) => list.map((word) => [word, language] as const)),
+);
+/**
+ * A Latin letter none of the languages with rules writes, in lower case: ř ě ů ø æ ő ű ț ð þ ė ž š č… (not the
+ * letters of Polish, Turkish, Swedish or Vietnamese: ł ą ę ś ź ż ń ı ğ ş å ơ ư đ and the tone marks).
+ */
+const UNREAD_LETTER = /(?![a-zßàáâãäçèéêëìíîïñòóôõöùúûüÿœłąęśźżńığşåơưđĩũỹẽ\u1ea0-\u1ef9])\p{Script=Latin}/u;
+/** The language a word's letters say is one without rules, or '' for a Latin letter of none listed. */
+function unreadLetter(word: string): string | undefined {
+  for (const [language, letters] of Object.entries(UNREAD_LETTERS)) if (letters.test(word)) return language;
+  return UNREAD_LETTER.test(word) ? '' : undefined;
+}
 /** A word as written, for its letters and its case. */
 const WRITTEN_WORD = /[\p{L}\p{M}]+/gu;
 /** A word that begins with a capital: a name ("Łukasz likes tea" is English) or a sentence's first word. */
 const CAPITALISED = /^[\p{Lu}\p{Lt}]/u;
 
 /**
- * How many words of a Latin text say it is in a language without rules: a word of
- * {@link UNREAD_LANGUAGE_WORDS}, or a word in lower case (a name is not: "Łukasz", "Søren", "Ayşe") with a
- * letter none of the languages with rules writes. `found` is the text's words ({@link words}).
+ * How many words of a text say it is in a language without rules, and which language most of them say: a word
+ * of {@link UNREAD_LANGUAGE_WORDS}, or a word in lower case (a name is not: "Søren", "Ðorđe") with a letter none
+ * of the languages with rules writes. `found` is the text's words ({@link words}).
  */
-function unreadWords(text: string, found: readonly string[], ascii: boolean): number {
-  const listed = found.filter((word) => UNREAD_WORDS.has(word)).length;
+function unreadWords(
+  text: string,
+  found: readonly string[],
+  ascii: boolean,
+): { count: number; language: string | undefined } {
+  const languages: string[] = found.flatMap((word) => UNREAD_WORDS.get(word) ?? []);
   // Printable ASCII has no letter outside a–z (a shortcut: the words below would find none).
   // Stryker disable next-line ConditionalExpression: equivalent, as just said
-  if (ascii) return listed;
-  const lettered = Array.from(text.normalize('NFKC').matchAll(WRITTEN_WORD), ([word]) => word).filter(
-    (word) => !CAPITALISED.test(word) && UNREAD_LETTER.test(word.toLowerCase()) && !UNREAD_WORDS.has(formOf(word)),
-  ).length;
-  return listed + lettered;
+  if (!ascii) {
+    const { byWord } = markerIndex();
+    for (const [word] of text.normalize('NFKC').matchAll(WRITTEN_WORD)) {
+      if (CAPITALISED.test(word)) continue;
+      const lower = formOf(word);
+      if (UNREAD_WORDS.has(lower) || byWord.has(lower)) continue;
+      const language = unreadLetter(lower);
+      if (language !== undefined) languages.push(language);
+    }
+  }
+  const tally = new Map<string, number>();
+  for (const language of languages) if (language !== '') tally.set(language, (tally.get(language) ?? 0) + 1);
+  const named = [...tally].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return { count: languages.length, language: named };
 }
 
 /** The language a text is most likely in ({@link likelyLanguages}: the first), or undefined. */
@@ -241,16 +373,37 @@ export function languageOf(text: string): string | undefined {
 }
 
 /**
+ * The language of a text none of the languages with rules is, as its words, letters or script say (a code:
+ * `cs`, `bg`, `el`), or undefined when the text is in a language with rules or no language is known.
+ */
+export function unreadLanguageOf(text: string): string | undefined {
+  const reading = readLanguages(text);
+  return 'decided' in reading && reading.decided === undefined ? reading.unread : undefined;
+}
+
+/**
  * The language whose words the text uses most — its marker words and its clause words — English on a tie
- * or when none is used.
+ * or when none is used; for text mostly in a script of its own, the language of that script it reads as.
  */
 export function clauseRulesFor(text: string): ClauseRules {
   // Printable ASCII is in no script of its own.
   const ascii = ASCII.test(text);
-  const script = ascii ? undefined : scriptLanguage(text);
-  if (script !== undefined) return CLAUSE_RULES[script]!;
+  if (!ascii) {
+    const cjk = cjkLanguage(text);
+    if (cjk !== undefined) return CLAUSE_RULES[cjk]!;
+    const form = text.normalize('NFKC');
+    const letters = form.match(/\p{L}/gu)?.length ?? 0;
+    const latin = form.match(/\p{Script=Latin}/gu)?.length ?? 0;
+    const script = letters - latin > latin ? mainScript(form, letters - latin) : undefined;
+    if (script !== undefined) {
+      const reading = scriptReading(text, script);
+      const language = 'decided' in reading ? reading.decided?.[0] : undefined;
+      if (language !== undefined) return CLAUSE_RULES[language]!;
+    }
+  }
   // Each word's languages from the one index of every table's markers: a look-up per word, not per table.
   const counts = languageCounts(words(text, ascii));
+  addShapeCounts(text, counts);
   const { tables } = markerIndex();
   let best = ENGLISH_CLAUSES;
   let bestCount = 0;
@@ -293,7 +446,7 @@ const ABBREVIATIONS = new Set([
 function spansSentences(text: string): boolean {
   const form = formOf(text);
   // A run of marks, then more text (not only more marks: "tea!?" ends one sentence).
-  const end = /[.!?;。！？；]+(?=\s*[^\s.!?;。！？；])/gu;
+  const end = /[.!?;。！？；؟؛।]+(?=\s*[^\s.!?;。！？；؟؛।])/gu;
   for (let found = end.exec(form); found; found = end.exec(form)) {
     if (found[0] === '.') {
       // Stryker disable next-line StringLiteral: any text neither one letter nor an abbreviation decides alike
@@ -308,18 +461,27 @@ function spansSentences(text: string): boolean {
 }
 
 /** Punctuation that ends a clause in every language: comma, semicolon, colon, dashes and their CJK forms. */
-const CLAUSE_PUNCTUATION = /[,;:—–、，；：]|\s-\s/u;
+const CLAUSE_PUNCTUATION = /[,;:—–、，；：،؛]|\s-\s/u;
 /** A parenthesis closed before the other end: `, my sister,` or `(my sister)` or `— my sister —`. */
-const CLOSED_ASIDES = [/,[^,;:—–]*,/gu, /\([^()]*\)/gu, /—[^—]*—/gu, /–[^–]*–/gu, /、[^、]*、/gu, /，[^，]*，/gu];
+const CLOSED_ASIDES = [
+  /,[^,;:—–]*,/gu,
+  /،[^،؛]*،/gu,
+  /\([^()]*\)/gu,
+  /—[^—]*—/gu,
+  /–[^–]*–/gu,
+  /、[^、]*、/gu,
+  /，[^，]*，/gu,
+];
 /** What every closed aside opens with: text without one has none to blank. */
-const ASIDE_OPENS = /[,(—–、，]/u;
+const ASIDE_OPENS = /[,(—–、，،]/u;
 
 /** Whether the operator's text between the subject and the value holds a clause boundary. */
 export function crossesClause(between: string, rules: ClauseRules): boolean {
-  let text = between;
+  // A dash right after the subject that stands for "is" (Игорь — брат Светланы) opens no clause.
+  let text = rules.copulaDash ? between.replace(/^\s*[—–-]\s/u, ' ') : between;
   // Stryker disable next-line ConditionalExpression: equivalent, text with no opening mark holds no aside to blank
   if (ASIDE_OPENS.test(text)) for (const aside of CLOSED_ASIDES) text = text.replace(aside, ' ');
-  if (CLAUSE_PUNCTUATION.test(text) || /[.!?。！？]/u.test(text)) return true;
+  if (CLAUSE_PUNCTUATION.test(text) || /[.!?。！？؟।]/u.test(text)) return true;
   if (rules.clauseMarks?.test(formOf(text))) return true;
   const found = words(text);
   const { opens, complementizers, pronouns } = wordSets(rules);

@@ -4,6 +4,20 @@
  * language is in use; the languages written without spaces (Japanese, Chinese) and Korean, whose clause
  * endings are inside words, add patterns over the text between the subject and the value.
  */
+import {
+  ARABIC_CLAUSES,
+  HEBREW_CLAUSES,
+  HINDI_CLAUSES,
+  INDONESIAN_CLAUSES,
+  POLISH_CLAUSES,
+  RUSSIAN_CLAUSES,
+  SWEDISH_CLAUSES,
+  THAI_CLAUSES,
+  TURKISH_CLAUSES,
+  UKRAINIAN_CLAUSES,
+  UNREAD_SCRIPT_WORDS,
+  VIETNAMESE_CLAUSES,
+} from './clause-rules-more.js';
 
 /** The words of one language that open a clause of their own, and the words that say the language is in use. */
 export interface ClauseRules {
@@ -25,6 +39,26 @@ export interface ClauseRules {
   readonly pronouns: readonly string[];
   /** The language's code (ISO 639-1). */
   readonly language: string;
+  /**
+   * The script the language is written in, when it is not Latin (`Cyrillic`, `Arabic`, `Hebrew`, `Devanagari`,
+   * `Thai`; Japanese, Chinese and Korean are read by their scripts before any table): text mostly in that script
+   * is read as one of the languages written in it.
+   */
+  readonly script?: string;
+  /**
+   * Letters or word shapes that say a word in lower case is of this language (Polish ł, Turkish ı and -iyor,
+   * Vietnamese ơ and ư, Russian ы, Ukrainian ї): counted as a marker word. A capitalised word is a name.
+   */
+  readonly letters?: RegExp;
+  /** Words of the clause lists that are frequent words or names of other languages: no sign of this one. */
+  readonly notMarkers?: readonly string[];
+  /** For a language written without spaces: its marker words as found inside the text (global). */
+  readonly markerText?: RegExp;
+  /**
+   * Whether a dash right after the subject stands for "is" (Russian "Игорь — брат Светланы"): there it opens
+   * no clause.
+   */
+  readonly copulaDash?: boolean;
   /**
    * A clause boundary inside the text between the subject and the value that words alone do not show: a
    * connective inside a word (Japanese けど, Korean -지만), or a second topic (Japanese は, Korean 은/는).
@@ -894,58 +928,15 @@ export const KOREAN_CLAUSES: ClauseRules = {
 
 /**
  * Words that say a Latin-script text is in a language without rules here: frequent function words and the
- * household verbs and drinks of Polish, Czech, Swedish, Danish, Norwegian, Finnish, Hungarian, Turkish,
- * Romanian, Indonesian, Croatian and Catalan, as typed with or without their accents. Each is a word of its
+ * household verbs and drinks of Czech, Danish, Norwegian, Finnish, Hungarian, Romanian, Croatian and Catalan,
+ * as typed with or without their accents (and, from clause-rules-more.ts, of Bulgarian, Persian, Marathi,
+ * Nepali and Yiddish, written in the scripts of languages with rules). Each is a word of its
  * language only: none is a word of English or of a language with rules, nor a given name, since a name
  * is folded to the same form (so no Polish `nie` or `to`, no Swedish `men`, `han` or `inga`, no Turkish
  * `ben` or `ve`, which is also the end of English "I've"). Letters no language with rules writes (ł, ø, ş…)
  * say the same without a list (see `likelyLanguages`).
  */
 export const UNREAD_LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> = {
-  pl: [
-    'jest',
-    'się',
-    'lubi',
-    'lubię',
-    'nigdy',
-    'zawsze',
-    'bardzo',
-    'mieszka',
-    'pracuje',
-    'kocha',
-    'czy',
-    'jego',
-    'jej',
-    'mój',
-    'moja',
-    'moje',
-    'już',
-    'tylko',
-    'oraz',
-    'jeszcze',
-    'teraz',
-    'codziennie',
-    'kawę',
-    'kawe',
-    'kawy',
-    'herbatę',
-    'herbate',
-    'herbaty',
-    'jestem',
-    'przez',
-    'dla',
-    'także',
-    'też',
-    'gdzie',
-    'który',
-    'która',
-    'jeśli',
-    'jesli',
-    'może',
-    'moze',
-    'chyba',
-    'wcale',
-  ],
   cs: [
     'jsem',
     'jsou',
@@ -965,7 +956,6 @@ export const UNREAD_LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> 
     'její',
     'velmi',
     'kafe',
-    'pije',
     'nepije',
     'už',
     'protože',
@@ -977,41 +967,6 @@ export const UNREAD_LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> 
     'ještě',
     'jeste',
     'pořád',
-  ],
-  sv: [
-    'och',
-    'inte',
-    'är',
-    'jag',
-    'det',
-    'att',
-    'som',
-    'på',
-    'för',
-    'har',
-    'gillar',
-    'bor',
-    'dricker',
-    'äter',
-    'tycker',
-    'ingen',
-    'aldrig',
-    'alltid',
-    'mycket',
-    'också',
-    'eller',
-    'hennes',
-    'kaffe',
-    'heter',
-    'jobbar',
-    'arbetar',
-    'spelar',
-    'älskar',
-    'hatar',
-    'vill',
-    'hemma',
-    'kanske',
-    'säger',
   ],
   da: [
     'og',
@@ -1105,48 +1060,12 @@ export const UNREAD_LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> 
     'mondja',
     'nincs',
   ],
-  tr: [
-    'bir',
-    'çok',
-    'cok',
-    'değil',
-    'degil',
-    'seviyor',
-    'sevmiyor',
-    'içiyor',
-    'iciyor',
-    'için',
-    'icin',
-    'hep',
-    'asla',
-    'hiç',
-    'onun',
-    'benim',
-    'kahve',
-    'çay',
-    'evde',
-    'yok',
-    'oturuyor',
-    'ile',
-    'belki',
-    'diyor',
-    'göre',
-    // The question particle (not mi and mu: Spanish and Italian words), and function words that are no name.
-    'mı',
-    'mü',
-    'mısın',
-    'misin',
-    'musun',
-    'müsün',
-    've',
-    'bunu',
-    'şu',
-    'gibi',
-    'sanırım',
-    'galiba',
-  ],
   ro: [
     'și',
+    // With the cedilla many keyboards type (ş, ţ): ş is also Turkish.
+    'şi',
+    'locuieşte',
+    'iubeşte',
     'cafea',
     'ceai',
     'locuiește',
@@ -1167,54 +1086,9 @@ export const UNREAD_LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> 
     'acasa',
     'doar',
   ],
-  id: [
-    'tidak',
-    'suka',
-    'tinggal',
-    'minum',
-    'makan',
-    'adalah',
-    'ini',
-    'itu',
-    'dengan',
-    'kopi',
-    'selalu',
-    'tapi',
-    'atau',
-    'bekerja',
-    'sangat',
-    'juga',
-    'sudah',
-    'belum',
-    'mungkin',
-    'kalau',
-    'jika',
-    'bukan',
-    // Frequent function words that are no name (not dan, dia, kita: Dan, Dia, Kita): relative, pronouns, "can",
-    // "seems", "whether", "said".
-    'yang',
-    'dari',
-    'akan',
-    'sedang',
-    'bisa',
-    'punya',
-    'saya',
-    'aku',
-    'mereka',
-    'kami',
-    'jangan',
-    'tolong',
-    'setiap',
-    'sepertinya',
-    'kayaknya',
-    'katanya',
-    'apakah',
-    'kenapa',
-    'siapa',
-    'bagaimana',
-  ],
   hr: ['voli', 'živi', 'zivi', 'nije', 'uvijek', 'nikad', 'nikada', 'ili', 'vrlo', 'kafa'],
   ca: ['amb', 'però', 'també', 'perquè', 'beu'],
+  ...UNREAD_SCRIPT_WORDS,
 };
 
 // Stryker restore StringLiteral,ArrayDeclaration
@@ -1230,4 +1104,15 @@ export const CLAUSE_RULES: Readonly<Record<string, ClauseRules>> = {
   ja: JAPANESE_CLAUSES,
   zh: CHINESE_CLAUSES,
   ko: KOREAN_CLAUSES,
+  ru: RUSSIAN_CLAUSES,
+  uk: UKRAINIAN_CLAUSES,
+  pl: POLISH_CLAUSES,
+  tr: TURKISH_CLAUSES,
+  id: INDONESIAN_CLAUSES,
+  vi: VIETNAMESE_CLAUSES,
+  ar: ARABIC_CLAUSES,
+  he: HEBREW_CLAUSES,
+  hi: HINDI_CLAUSES,
+  th: THAI_CLAUSES,
+  sv: SWEDISH_CLAUSES,
 };

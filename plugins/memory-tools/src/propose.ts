@@ -18,7 +18,7 @@ import {
   type Entity,
   type MemoryStore,
 } from '@mira/memory-contract';
-import { NOT_ASSERTED_WHY, notAsserted } from './assertion.js';
+import { notAsserted, notAssertedWhy } from './assertion.js';
 import { describeFailure, type FailureLog } from './recall.js';
 import { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH, SELF_REFERENCES, matchField } from './remember.js';
 import { attribute, oneSentence } from './attribution.js';
@@ -132,7 +132,7 @@ function groundedClause(utterance: string | undefined, evidenceText: string, pre
     reject(
       'evidence_not_asserted',
       undefined,
-      `${NOT_ASSERTED_WHY[cue]}; only what the operator states can be proposed; nothing was proposed`,
+      `${notAssertedWhy(cue, utterance)}; only what the operator states can be proposed; nothing was proposed`,
     );
   const clause = toMatchText(utterance.slice(span[0], span[1]))!;
   if (!oneSentence(clause)) {

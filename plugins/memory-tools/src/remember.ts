@@ -10,7 +10,7 @@ import {
   type ToolResult,
 } from '@mira/core';
 import { OPERATOR_STATEMENT_SOURCE, type MemoryStore, type SlotDecision, type SlotMemory } from '@mira/memory-contract';
-import { NOT_ASSERTED_WHY, notAsserted, withoutNames, type NotAsserted } from './assertion.js';
+import { notAsserted, notAssertedWhy, withoutNames, type NotAsserted } from './assertion.js';
 import { attribute, clauseRulesFor } from './attribution.js';
 import { findWholeSpan, toMatchText, wholeSpans, type MatchText } from './span-match.js';
 import { describeFailure, type FailureLog } from './recall.js';
@@ -125,11 +125,11 @@ const OTHER_CLAUSE =
   "the value is in another clause than the subject (a comma, 'and', 'who'… stands between them), so it may be someone else's; nothing was written";
 
 /** Refuses evidence the operator did not assert, naming the cue that decided. */
-function rejectNotAsserted(cue: NotAsserted): never {
+function rejectNotAsserted(cue: NotAsserted, utterance: string, names: readonly string[]): never {
   return reject(
     'evidence_not_asserted',
     [],
-    `${NOT_ASSERTED_WHY[cue]}; only what the operator states is remembered; nothing was written`,
+    `${notAssertedWhy(cue, utterance, names)}; only what the operator states is remembered; nothing was written`,
   );
 }
 
@@ -308,7 +308,7 @@ async function decide(
     (name) => name.trim() !== '' && !SELF_REFERENCES.has(toMatchText(name)?.form ?? ''),
   );
   const cue = notAsserted(utterance, span, predicate, undefined, names);
-  if (cue) rejectNotAsserted(cue);
+  if (cue) rejectNotAsserted(cue, utterance, names);
   // From here on the evidence is the operator's own wording of that span (most often the evidence itself).
   const wording = utterance.slice(span[0], span[1]);
   // Stryker disable next-line ConditionalExpression: equivalent, the same text gives the same matching form
