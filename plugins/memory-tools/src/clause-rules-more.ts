@@ -14,7 +14,7 @@
  * "men"), not Polish `nie` (German "nie") — such words stay in the clause lists, and `notMarkers` keeps them out
  * of the reading of the language.
  */
-import type { ClauseRules } from './clause-rules.js';
+import type { ClauseRules } from './clause-rules-type.js';
 
 /**
  * A list of words written as one string, separated by spaces (the tables stay readable at a glance), in the
