@@ -656,6 +656,35 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
         expect(await found('peanut')).to.deep.equal(['Alice is allergic to peanuts']);
       });
 
+      it('matches a word by its root both ways, as the last word and before others: charger and charging', async () => {
+        await callTool('save_memory', { content: 'The robot is on its charging dock', label: null, private_key: null });
+        // "charger" as the last word is a prefix, which cannot reach the stem "charg" the index holds for
+        // "charging": its root can.
+        expect(await found('where is your charger')).to.have.members([
+          'The robot is on its charging dock',
+          'The charger is behind the door',
+        ]);
+        // Before another word too; the note with every word first.
+        expect((await found('charger dock'))[0]).to.equal('The robot is on its charging dock');
+        expect((await found('charging door'))[0]).to.equal('The charger is behind the door');
+        // A root shorter than five letters is no prefix: "router" does not find "routine".
+        await callTool('save_memory', {
+          content: 'Our morning routine starts at seven',
+          label: null,
+          private_key: null,
+        });
+        expect((await callTool('search_memory', { query: 'router', label: null, private_key: null })).status).to.equal(
+          'none',
+        );
+      });
+
+      it('finds a flag emoji, and tells one flag from another', async () => {
+        await callTool('save_memory', { content: 'Tea from 🇬🇧 in the top cupboard', label: null, private_key: null });
+        await callTool('save_memory', { content: 'Coffee from 🇮🇹 by the sink', label: null, private_key: null });
+        expect(await found('🇬🇧')).to.deep.equal(['Tea from 🇬🇧 in the top cupboard']);
+        expect(await found('🇮🇹')).to.deep.equal(['Coffee from 🇮🇹 by the sink']);
+      });
+
       it('takes the last word as a prefix, and ignores diacritics', async () => {
         expect(await found('charg')).to.deep.equal(['The charger is behind the door']);
         expect(await found('kitch')).to.deep.equal(['Bob is in the kitchen']);

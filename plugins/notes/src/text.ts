@@ -188,8 +188,15 @@ export function hangulStem(word: string): string | undefined {
 
 /** Pictographs (emoji), one code point each; the full-text tokenizer drops them as punctuation. */
 const PICTOGRAPH = /\p{Extended_Pictographic}/gu;
-/** The word an emoji is indexed and searched as: `☕` → `emoji002615` (fixed length, so never a prefix of another). */
-const EMOJI_WORD = /^emoji[0-9a-f]{6}$/u;
+/** A flag: two regional indicator letters (🇬🇧 is 🇬 and 🇧), which are no pictographs. */
+const FLAG = /\p{Regional_Indicator}{2}/gu;
+/**
+ * The word an emoji is indexed and searched as: `☕` → `emoji002615`, `🇬🇧` → `emojiflaggb` (fixed length, so
+ * never a prefix of another).
+ */
+const EMOJI_WORD = /^emoji(?:[0-9a-f]{6}|flag[a-z]{2})$/u;
+/** A regional indicator letter's own letter: 🇬 (U+1F1EC) is g. */
+const regionalLetter = (indicator: string) => String.fromCharCode(0x61 + indicator.codePointAt(0)! - 0x1f1e6);
 
 /**
  * Text with every emoji written as a word of its own (`☕` → ` emoji002615 `), so the full-text index keeps
@@ -197,7 +204,29 @@ const EMOJI_WORD = /^emoji[0-9a-f]{6}$/u;
  * found by `👍`.
  */
 export function emojiAsWords(text: string): string {
-  return text.replace(PICTOGRAPH, (emoji) => ` emoji${emoji.codePointAt(0)!.toString(16).padStart(6, '0')} `);
+  return text
+    .replace(FLAG, (flag) => ` emojiflag${Array.from(flag, regionalLetter).join('')} `)
+    .replace(PICTOGRAPH, (emoji) => ` emoji${emoji.codePointAt(0)!.toString(16).padStart(6, '0')} `);
+}
+
+/**
+ * English endings a word's other forms differ by where Porter's stems differ too (charg-er / charg-ing,
+ * deliver-y / deliver-ed), longest first. Not -ion or -ation: their roots are prefixes of too many words
+ * (stat-ion, loc-ation).
+ */
+const ENDINGS = ['ings', 'ing', 'ers', 'er', 'ed'];
+
+/**
+ * The root a word's other forms share, to be sought as a prefix — `charger` and `charging` both give `charg` —
+ * or undefined when the word has no such ending or its root would be shorter than five letters (a short root
+ * is the prefix of too many words). Latin letters only: other scripts have their own forms (see {@link
+ * hangulStem}).
+ */
+export function wordRoot(word: string): string | undefined {
+  if (!/^[a-z]+$/u.test(word)) return undefined;
+  // The longest ending that leaves a root of five letters (rout-er would find routine and route).
+  const ending = ENDINGS.find((e) => word.endsWith(e) && word.length - e.length >= 5);
+  return ending === undefined ? undefined : word.slice(0, word.length - ending.length);
 }
 
 /** Whether a search word is an emoji's word (matched whole, never as a prefix). */

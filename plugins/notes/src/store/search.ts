@@ -1,7 +1,7 @@
 import { longerThan } from '@mira/core';
 import type { SearchHit, SearchResult, Viewer } from '../contract.js';
 import { NotesErrors } from '../errors.js';
-import { MAX_QUERY_LENGTH, hangulStem, isEmojiWord, searchWords } from '../text.js';
+import { MAX_QUERY_LENGTH, hangulStem, isEmojiWord, searchWords, wordRoot } from '../text.js';
 import { keyDigest } from '../transfer-format.js';
 import { KEYED_FTS, type NoteRows } from './rows.js';
 import { Statements } from './statements.js';
@@ -119,10 +119,14 @@ export class NoteSearch {
       const korean = hangulStem(w);
       if (korean !== undefined) return `"${korean}"*`;
       const prefix = i === content.length - 1 && [...w].length >= 3 && !isEmojiWord(w);
-      if (!prefix) return `"${w}"`;
+      // A word's other forms are found by its root as a prefix, both ways: "charger" finds "charging"
+      // (indexed as its Porter stem, charg) and "charging" finds "charger".
+      const root = wordRoot(w.toLowerCase());
+      const also = root === undefined ? '' : ` OR "${root}"*`;
+      if (!prefix) return also ? `("${w}"${also})` : `"${w}"`;
       // A word alone is sought whole as well as a prefix: BM25 counts both for a note holding the word
       // itself, so "tea" comes before "team". (Beside other words this would weigh the last one double.)
-      return content.length === 1 ? `("${w}" OR "${w}"*)` : `"${w}"*`;
+      return content.length === 1 ? `("${w}" OR "${w}"*${also})` : also ? `("${w}"*${also})` : `"${w}"*`;
     });
     // How many of the words each of some notes holds (each note holds one at least). Each word's notes are
     // read whole, as the query with any of the words read them already: seeking each note in each word's
