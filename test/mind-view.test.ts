@@ -785,6 +785,42 @@ describe('Mind view', function () {
       expect(await page.textContent('#status')).to.match(/^N3 saved; trimmed to 512 characters, cut: ".*tail end"$/);
     });
 
+    it('edits with the keyboard alone: Tab goes Text, Labels, Save, Cancel, then Delete last; Enter saves', async () => {
+      await page.focus('.card[data-id="3"] .edit');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.card[data-id="3"] textarea');
+      const focused = () =>
+        page.evaluate(() => {
+          const at = document.activeElement as HTMLElement;
+          return at.className || at.tagName.toLowerCase();
+        });
+      expect(await focused()).to.equal('editor');
+      const order: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        await page.keyboard.press('Tab');
+        order.push(await focused());
+      }
+      expect(order).to.deep.equal(['labels-editor', 'save', 'cancel', 'edit', 'delete']);
+      // Back to the labels: Enter there saves the form.
+      await page.focus('.card[data-id="3"] .labels-editor');
+      await page.keyboard.press('End');
+      await page.keyboard.type(', dock');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('status')!.textContent === 'N3 saved');
+      const notes = rt.app.kernel.store(NOTES_STORE);
+      expect(notes.get(3, { scopes: ['default'], key: null, operator: true })!.labels).to.deep.equal([
+        'secret',
+        'dock',
+      ]);
+      // Ctrl+Enter in the text saves too (Enter there is a new line).
+      await page.click('.card[data-id="3"] .edit');
+      await page.fill('.card[data-id="3"] textarea', 'The dock code is 4712');
+      await page.press('.card[data-id="3"] textarea', 'Control+Enter');
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.card .content')].some((n) => n.textContent === 'The dock code is 4712'),
+      );
+    });
+
     it('filters by every word in any order, folding case, accents and full-width forms; asks for no favicon', async () => {
       const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.save('default', 'Le café est près de la fenêtre', 'place', null);

@@ -221,10 +221,10 @@ export function card(note) {
     );
     const save = el('button', { type: 'button', className: 'save', text: 'Save' });
     const cancel = el('button', { type: 'button', className: 'cancel', text: 'Cancel' });
+    // In the form, after its fields: Tab goes Text → Labels → Save → Cancel, and ✎ and ✕ Delete come last.
+    form.append(el('div', { className: 'edit-buttons' }, save, cancel));
     const close = () => {
       form.replaceWith(text);
-      save.remove();
-      cancel.remove();
       // Back where the person started the edit.
       edit.focus();
       if (state.changedWhileEditing) {
@@ -236,8 +236,20 @@ export function card(note) {
     };
     cancel.addEventListener('click', close);
     // Esc cancels from any field of the editor, its buttons included.
-    for (const part of /** @type {HTMLElement[]} */ ([form, save, cancel]))
-      part.addEventListener('keydown', (e) => e.key === 'Escape' && close());
+    form.addEventListener('keydown', (e) => e.key === 'Escape' && close());
+    // Enter in the labels saves; in the text, where Enter is a new line, Ctrl+Enter (⌘+Enter) does.
+    labels.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        save.click();
+      }
+    });
+    area.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        save.click();
+      }
+    });
     save.addEventListener('click', async () => {
       try {
         const result = await api.editNote(state.scope, note.id, area.value, labels.value);
@@ -250,7 +262,6 @@ export function card(note) {
       }
     });
     text.replaceWith(form);
-    box.append(save, cancel);
     area.focus();
   });
   remove.addEventListener('click', async () => {
