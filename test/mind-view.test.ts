@@ -401,6 +401,11 @@ describe('Mind view', function () {
       // Exactly what the model's search finds: the keyed note is not, without its key.
       const keyed = await (await call('/api/notes/search?q=dock%20code')).json();
       expect(keyed.hits).to.deep.equal([]);
+      // At most as many hits as the model's search_memory gets (10).
+      const notes = rt.app.kernel.store(NOTES_STORE);
+      for (let i = 0; i < 15; i++) await notes.save('default', `Spare bulb number ${i} in the drawer`, null, null);
+      const many = await (await call('/api/notes/search?q=bulb')).json();
+      expect(many.hits).to.have.length(10);
       const empty = await call('/api/notes/search?q=%20');
       expect(empty.status).to.equal(400);
       const long = await call(`/api/notes/search?q=${'a'.repeat(513)}`);
@@ -738,6 +743,12 @@ describe('Mind view', function () {
       expect(await cards()).to.have.length(4);
     });
 
+    it('shows no pager for a list of one page', async () => {
+      expect(await cards()).to.have.length(4);
+      expect(await page.isVisible('#pager')).to.equal(false);
+      expect(await page.$eval('#pager', (el) => getComputedStyle(el).display)).to.equal('none');
+    });
+
     it('edits and deletes a card', async () => {
       await page.click('.card[data-id="3"] .edit');
       await page.fill('.card[data-id="3"] textarea', 'The dock code changed');
@@ -955,6 +966,8 @@ describe('Mind view', function () {
       expect(kept.content).to.equal('alice prefers green tea, in the morning!');
       expect([...kept.labels].sort()).to.deep.equal(['preference', 'tea']);
       expect(left.some((n) => n.id === 1)).to.equal(false);
+      // The page says which note stayed.
+      expect(await page.textContent('#status')).to.equal('N2 kept, with the labels of both; N1 removed');
       // The list is fetched afresh: the pair is gone, and nothing else pairs.
       await page.waitForFunction(() => document.querySelector('#duplicates p')?.textContent === 'No more pairs.');
     });

@@ -146,6 +146,7 @@ export async function findDuplicates() {
           const drop = keep === a.id ? b.id : a.id;
           await api.combineNotes(scope, keep, drop);
           forget(drop);
+          status(`N${keep} kept, with the labels of both; N${drop} removed`);
         }),
       }),
       el('button', {

@@ -31,6 +31,7 @@ import {
   jsonNesting,
   noteAge,
   readExport,
+  SEARCH_RESULTS,
   type Note,
   type BrowseSort,
   type NotesStore,
@@ -378,7 +379,7 @@ export async function startMindViewServer(
     const scope = scopeOf(url);
     const q = url.searchParams.get('q') ?? '';
     if (q.trim() === '') throw MindViewErrors.error('BAD_REQUEST.noQuery');
-    const result = await notes().search({ ...overlay(scope), operator: false }, q, null, 20);
+    const result = await notes().search({ ...overlay(scope), operator: false }, q, null, SEARCH_RESULTS);
     return {
       mode: result.mode,
       ...(result.why ? { why: result.why } : {}),

@@ -69,6 +69,7 @@ export {
   NOTE_ADVERTISED_CAP,
   NOTE_CAP,
   SCOPE_NAME_PATTERN,
+  SEARCH_RESULTS,
   capNote,
   noteAge,
   parseLabels,

@@ -11,7 +11,14 @@ import {
 import { GLOBAL_SCOPE, type Note, type NotesStore, type Viewer } from './contract.js';
 import type { KeyLockout, KeyOrigin } from './key-guard.js';
 import { NotesErrorCodes, NotesErrors } from './errors.js';
-import { MAX_QUERY_LENGTH, NOTE_ADVERTISED_CAP, NOTE_CAP, SCOPE_NAME_PATTERN, noteAge } from './text.js';
+import {
+  MAX_QUERY_LENGTH,
+  NOTE_ADVERTISED_CAP,
+  NOTE_CAP,
+  SCOPE_NAME_PATTERN,
+  SEARCH_RESULTS,
+  noteAge,
+} from './text.js';
 
 /** Per episode: note writes (save, update, delete). Wrong keys are bounded per scope and origin (the key guard). */
 export const MAX_NOTE_WRITES_PER_EPISODE = 4;
@@ -127,7 +134,7 @@ function searchNotes(
   return guarded(ctx, name, async () => {
     const who = readingViewer(ctx, args.private_key, keyOrigin(ctx, episode, args.private_key));
     if (isResult(who)) return who;
-    const { hits, mode, why } = await ctx.store().search(who, args.query, args.label, 10);
+    const { hits, mode, why } = await ctx.store().search(who, args.query, args.label, SEARCH_RESULTS);
     const now = ctx.now();
     return {
       content: json({
