@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from '@mira/core/testing';
+import {
+  countTokens,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from '@mira/core/testing';
 
 // The scripted model server stands for llama.cpp's llama-server (and OpenAI): these pin what it does as
 // they do, each behaviour from the server's source (see core/src/testing/model-server.ts).
@@ -224,6 +229,21 @@ describe('the scripted model server (llama-server double)', () => {
     const props = await (await fetch(server.url.replace(/\/v1$/, '/props'))).json();
     expect(props.default_generation_settings.n_ctx).to.equal(8192);
     expect(props.chat_template_caps).to.include({ supports_tools: false, supports_tool_calls: false });
+  });
+
+  it("serves llama-server's /tokenize as many ids as the prompt counts; OpenAI has none", async () => {
+    await start([]);
+    const tokenize = (content: unknown) =>
+      fetch(server.url.replace(/\/v1$/, '/tokenize'), { method: 'POST', body: JSON.stringify({ content }) });
+    const text = 'Who is Ada? She prefers green tea.';
+    const { tokens } = await (await tokenize(text)).json();
+    expect(tokens).to.have.length(countTokens(text));
+    expect(tokens.every((t: unknown) => Number.isInteger(t))).to.equal(true);
+    expect((await tokenize(42)).status).to.equal(400);
+    expect(server.tokenizeRequests).to.deep.equal([text]);
+    await server.close();
+    await start([], { flavor: 'openai' });
+    expect((await tokenize(text)).status).to.equal(404);
   });
 
   it('drops the tools silently when the template renders none', async () => {

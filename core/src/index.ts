@@ -17,6 +17,8 @@ export {
 } from './cognition/engine.js';
 export { GROUNDING_HEADER, baseInstructions } from './cognition/prompt.js';
 export { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './cognition/arguments.js';
+export { TOOL_FORMS, firstSentence, toolsInForm, type ToolForm } from './cognition/compact-tools.js';
+export { SHORTENED_HEAD, shortenOldestResult, shortenedMarker } from './cognition/context-budget.js';
 export {
   type ChatMessage,
   type CognitionProvider,

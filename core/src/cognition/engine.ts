@@ -6,15 +6,17 @@ import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, GroundingSection, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
-import type { WorkingMemory } from '../working-memory.js';
+import type { WorkingMemory, WorkingMemoryEntry } from '../working-memory.js';
 import type {
   ChatMessage,
   CognitionProvider,
-  ModelRequest,
   ModelResponse,
   ModelToolCall,
   ProviderCheck,
+  ToolSpec,
 } from './provider.js';
+import { ContextBudget, dropHistoryBlock, shortenOldestResult } from './context-budget.js';
+import { TOOL_FORMS, TOOL_FORM_RULES, toolsInForm } from './compact-tools.js';
 import { withoutThinking } from './thinking.js';
 import { GROUNDING_HEADER, baseInstructions } from './prompt.js';
 import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
@@ -111,6 +113,16 @@ export class EpisodeEngine {
   readonly #sessionStart: number;
   #provider: { provider: CognitionProvider; owner: string } | undefined;
   #check: Promise<ProviderCheck> | undefined;
+  #budget: ContextBudget | undefined;
+  /** Per origin, the tools as every request of the session sends them (full, or a compact form). */
+  readonly #toolForms = new Map<EpisodeOrigin, Promise<ToolSpec[]>>();
+  /**
+   * The newest working-memory entry dropped to fit the context: older turns are never sent again, so what is
+   * sent before the current episode stays the same from episode to episode (a prefix cache keeps it).
+   */
+  #droppedThrough: WorkingMemoryEntry | undefined;
+  /** Whether the compact form of the tools was said (once a session). */
+  #saidCompact = false;
   #nextEpisode = 1;
 
   constructor(inputs: EngineInputs) {
@@ -204,13 +216,7 @@ export class EpisodeEngine {
   async #loop(request: EpisodeRequest, episode: EpisodeInfo): Promise<EpisodeResult> {
     const { tools, hooks, workingMemory } = this.#in;
     const { clock, profile } = this.#in.services;
-    const history: ChatMessage[] = workingMemory
-      .entries()
-      .map((entry) =>
-        entry.speaker === 'operator'
-          ? { role: 'user', content: entry.text }
-          : { role: 'assistant', content: entry.text },
-      );
+    const entries = workingMemory.entries();
     const said =
       request.origin === 'operator'
         ? request.utterance!
@@ -221,14 +227,6 @@ export class EpisodeEngine {
     const records: ToolCallRecord[] = [];
     const uses = new Map<string, number>();
     let acquisitions = 0;
-    // Fixed for the session, first, and byte-identical across calls, so a server's prefix cache reuses it:
-    // the instructions and every tool this origin may use, in registration order. A spent budget is said
-    // by the tool's result, never by a changed list (a changed list is a changed prefix).
-    const offered = this.#offered(request.origin).map(({ tool }) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-    }));
     const print = (text: string) => {
       for (const line of speakerLines(profile.name, text).split('\n')) request.out.print(line);
     };
@@ -238,6 +236,8 @@ export class EpisodeEngine {
       workingMemory.add('assistant', reply, clock.now());
     };
 
+    // Where working memory's turns start: chosen at the episode's first call, then kept (see #fit).
+    let start: number | undefined;
     for (let step = 1; step <= this.#maxSteps; step += 1) {
       const grounding = await hooks.grounding.promise({ sections: [] }, episode);
       const fixed = grounding.sections.filter((section) => section.fixed);
@@ -252,22 +252,24 @@ export class EpisodeEngine {
       const state = groundingBlock(grounding.sections.filter((section) => !section.fixed));
       if (step === 1) opening = withGrounding(opening, state);
       else exchange.push(withGrounding(exchange.pop()!, state));
-      const tail: ChatMessage[] = [opening, ...exchange];
-      const budget = (await this.#checked()).promptTokens;
-      // Inside the context: the oldest turns of working memory go first, never the utterance nor the tools.
-      while (
-        budget !== undefined &&
-        history.length > 0 &&
-        estimateTokens([system, ...history, ...tail], offered) > budget
-      ) {
-        history.splice(0, Math.min(2, history.length));
-      }
-      const modelRequest = { messages: [system, ...history, ...tail], tools: offered, episode };
-      let response = await this.#complete(modelRequest, history);
+      // Fixed for the session, first, and byte-identical across calls, so a server's prefix cache reuses it:
+      // the instructions and every tool this origin may use, in registration order. A spent budget is said
+      // by the tool's result, never by a changed list (a changed list is a changed prefix).
+      const parts: Prompt = {
+        system,
+        tools: await this.#toolsFor(request.origin, system),
+        entries,
+        start: start ?? this.#historyStart(entries),
+        opening,
+        exchange,
+        episode,
+      };
+      let response = await this.#send(parts, step === 1);
+      start = parts.start;
       let text = withoutThinking(response.text)?.trim() ?? '';
       if (response.toolCalls.length === 0 && text === '' && !response.refusal && isPlainStop(response)) {
         // An empty answer is asked again once, unchanged: a sampling model may well answer the second time.
-        response = await this.#complete(modelRequest, history);
+        response = await this.#send(parts, false);
         text = withoutThinking(response.text)?.trim() ?? '';
       }
       // An answer cut at the token limit ends the episode, its tool calls unrun: the last call's arguments are
@@ -317,23 +319,119 @@ export class EpisodeEngine {
     return this.#check;
   }
 
-  /**
-   * One model call. A request the server refuses as longer than its context is sent once more without the
-   * older half of working memory's turns (`history` is trimmed in place, for the episode's later calls too).
-   */
-  async #complete(request: ModelRequest, history: ChatMessage[]): Promise<ModelResponse> {
+  /** The session's context budget, made once the provider's check said how long a request may be. */
+  async #contextBudget(): Promise<ContextBudget> {
+    const { promptTokens } = await this.#checked();
     const { provider } = this.#provider!;
-    try {
-      return await provider.complete(request);
-    } catch (error) {
-      if (toMiraError(error).code !== CognitionErrors.codes.CONTEXT_OVERFLOW || history.length === 0) throw error;
-      const dropped = history.splice(0, Math.max(2, Math.ceil(history.length / 2 / 2) * 2));
-      this.#in.services.log.warn(
-        `cognition: the model server refused the request as too long; sent again without the ${dropped.length} oldest turns of working memory`,
-      );
-      const messages = request.messages.filter((m) => !dropped.includes(m));
-      return provider.complete({ ...request, messages });
+    this.#budget ??= new ContextBudget(
+      promptTokens,
+      (text) => provider.countTokens?.(text) ?? Promise.resolve(undefined),
+    );
+    return this.#budget;
+  }
+
+  /** Where working memory's turns start: after the newest entry ever dropped to fit the context. */
+  #historyStart(entries: readonly WorkingMemoryEntry[]): number {
+    // An entry working memory itself let go took every older one with it: then all that is left is newer.
+    return this.#droppedThrough === undefined ? 0 : entries.indexOf(this.#droppedThrough) + 1;
+  }
+
+  /**
+   * The tools an origin's requests carry, decided once per session: the full form, or the first compact form
+   * (see {@link ToolForm}) whose instructions and tools leave a quarter of the context's prompt tokens for the
+   * conversation. A compact form is said once on stderr, with what to do for the full one.
+   */
+  #toolsFor(origin: EpisodeOrigin, system: ChatMessage): Promise<ToolSpec[]> {
+    let found = this.#toolForms.get(origin);
+    if (found) return found;
+    found = (async () => {
+      const full = this.#offered(origin).map(({ tool }) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+      }));
+      const budget = await this.#contextBudget();
+      const limit = budget.limit;
+      if (limit === undefined || full.length === 0) return full;
+      const room = Math.floor(limit / 4);
+      const fullTokens = await budget.measure([system], full);
+      if (budget.fits(fullTokens, room)) return full;
+      let tools = full;
+      let tokens = fullTokens;
+      let form = TOOL_FORMS[0]!;
+      for (form of TOOL_FORMS.slice(1)) {
+        tools = toolsInForm(full, form);
+        tokens = await budget.measure([system], tools);
+        if (budget.fits(tokens, room)) break;
+      }
+      const still = budget.fits(tokens, room)
+        ? ''
+        : `; even so they leave less than a quarter of it for the conversation, and long exchanges will be shortened`;
+      if (!this.#saidCompact) {
+        this.#saidCompact = true;
+        this.#in.services.log.warn(
+          `cognition: a request to the model may carry ${limit} tokens (its context less [openai] max_tokens), and the instructions with the full tools take about ${fullTokens}, so the tools are sent with ${TOOL_FORM_RULES[form]} (about ${tokens} tokens)${still}. For the full descriptions, give the model a larger context (llama-server -c) or lower max_tokens`,
+        );
+      }
+      return tools;
+    })();
+    this.#toolForms.set(origin, found);
+    return found;
+  }
+
+  /**
+   * One model call, inside the context (see #fit). A request the server still refuses as too long lowers the
+   * session's limit below it and is sent again trimmed, as long as something can be trimmed.
+   */
+  async #send(parts: Prompt, firstCall: boolean): Promise<ModelResponse> {
+    const { provider } = this.#provider!;
+    const budget = await this.#contextBudget();
+    let tokens = await this.#fit(parts, firstCall, budget);
+    for (let retry = 0; ; retry += 1) {
+      const messages = messagesOf(parts);
+      try {
+        const response = await provider.complete({ messages, tools: parts.tools, episode: parts.episode });
+        budget.learn(tokens, response.usage?.promptTokens);
+        return response;
+      } catch (error) {
+        if (toMiraError(error).code !== CognitionErrors.codes.CONTEXT_OVERFLOW || retry >= 3) throw error;
+        const before = [parts.start, ...parts.exchange];
+        budget.refused(tokens);
+        tokens = await this.#fit(parts, false, budget);
+        if ([parts.start, ...parts.exchange].every((part, i) => part === before[i])) throw error;
+        this.#in.services.log.warn(
+          `cognition: the model server refused the request as too long; sent again trimmed to about ${budget.limit} tokens`,
+        );
+      }
     }
+  }
+
+  /**
+   * Trims `parts` in place until the request fits the budget, and returns its tokens. Never the current
+   * utterance, the grounding or the tools. At an episode's first call, working memory's oldest turns go first,
+   * in blocks (the older half of what is sent at a time), leaving an eighth of the budget for the episode's own
+   * exchange; then, at any call, the episode's oldest tool results are shortened with a visible marker; and
+   * only then, mid-episode, working memory's turns go (what came before the episode changes mid-episode only
+   * when nothing else is left to trim).
+   */
+  async #fit(parts: Prompt, firstCall: boolean, budget: ContextBudget): Promise<number> {
+    const measure = () => budget.measure(messagesOf(parts), parts.tools);
+    const drop = () => {
+      parts.start = dropHistoryBlock(parts.start, parts.entries.length);
+      this.#droppedThrough = parts.entries[parts.start - 1];
+    };
+    let tokens = await measure();
+    const reserve = firstCall && budget.limit !== undefined ? Math.floor(budget.limit / 8) : 0;
+    while (!budget.fits(tokens, reserve) && parts.start < parts.entries.length) {
+      drop();
+      tokens = await measure();
+    }
+    while (!budget.fits(tokens) && shortenOldestResult(parts.exchange)) tokens = await measure();
+    while (!budget.fits(tokens) && parts.start < parts.entries.length) {
+      drop();
+      tokens = await measure();
+    }
+    return tokens;
   }
 
   /**
@@ -459,12 +557,25 @@ function compactValue(value: unknown): string {
     .join(', ');
 }
 
-/**
- * A request's length in tokens, over-estimated (3 bytes a token; tokenizers of current models average
- * about 4 on English and JSON), so a request estimated to fit does.
- */
-function estimateTokens(messages: readonly ChatMessage[], tools: readonly unknown[]): number {
-  return Math.ceil(Buffer.byteLength(JSON.stringify({ messages, tools }), 'utf8') / 3);
+/** One call's request in the parts the context budget may trim. */
+interface Prompt {
+  readonly system: ChatMessage;
+  readonly tools: readonly ToolSpec[];
+  /** Working memory's entries, oldest first; those before `start` are not sent. */
+  readonly entries: readonly WorkingMemoryEntry[];
+  start: number;
+  readonly opening: ChatMessage;
+  /** The episode's tool calls and results; its oldest results may be shortened in place. */
+  readonly exchange: ChatMessage[];
+  readonly episode: EpisodeInfo;
+}
+
+/** The messages a prompt sends, in order. */
+function messagesOf(parts: Prompt): ChatMessage[] {
+  const history = parts.entries
+    .slice(parts.start)
+    .map((entry): ChatMessage => ({ role: entry.speaker === 'operator' ? 'user' : 'assistant', content: entry.text }));
+  return [parts.system, ...history, parts.opening, ...parts.exchange];
 }
 
 /** An answer that ended as a finished one does (not cut, not filtered): an empty one is worth asking again. */

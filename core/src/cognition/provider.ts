@@ -62,6 +62,11 @@ export interface CognitionProvider {
    * context less the answer's token limit). Optional; a server that cannot say is not an error.
    */
   check?(): Promise<ProviderCheck>;
+  /**
+   * A text's tokens by the server's own tokenizer (llama-server's `POST /tokenize`), or undefined when the
+   * server has none; the engine counts each distinct text once. Optional: without it tokens are estimated.
+   */
+  countTokens?(text: string): Promise<number | undefined>;
 }
 
 /** What {@link CognitionProvider.check} found. */

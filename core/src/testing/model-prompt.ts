@@ -28,6 +28,11 @@ export function countTokens(text: string): number {
   return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
 }
 
+/** A text's token ids by the stand-in tokenizer (`/tokenize`): as many as {@link countTokens} counts. */
+export function tokenIds(text: string): number[] {
+  return Array.from({ length: countTokens(text) }, (_, i) => 1000 + i);
+}
+
 /**
  * The prompt text a Qwen2.5-style template renders (tools dropped when `renderTools` is false, as
  * llama-server does with a template that has no tool section).

@@ -6,6 +6,7 @@ import {
   commonPrefixTokens,
   countTokens,
   renderPrompt,
+  tokenIds,
   BYTES_PER_TOKEN,
   type WireMessage,
   type WireTool,
@@ -73,6 +74,8 @@ export interface ScriptedModelServer {
   readonly requests: RecordedRequest[];
   /** Every embeddings request (model and input texts), in order. */
   readonly embeddingRequests: Array<{ model: string; input: string[] }>;
+  /** The text of every `POST /tokenize` (llama-server), in order. */
+  readonly tokenizeRequests: string[];
   /** Appends answers to the script. */
   push(...replies: ScriptedReply[]): void;
   /** Answers not yet played. */
@@ -370,6 +373,7 @@ export async function startScriptedModelServer(
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   const embeddingRequests: Array<{ model: string; input: string[] }> = [];
+  const tokenizeRequests: string[] = [];
   /** The single slot's cached prompt (llama-server `-np 1`; OpenAI's cache keyed by prefix). */
   let slot = '';
   const server: Server = createServer((req, res) => {
@@ -417,6 +421,17 @@ export async function startScriptedModelServer(
         build_info: LLAMA_BUILD_INFO,
         is_sleeping: false,
       });
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/tokenize' && flavor === 'llama-server') {
+      // server-context.cpp `handle_tokenize`: `{content}` → `{tokens}` (ids; `with_pieces` not modelled).
+      const body = JSON.parse(raw) as { content?: unknown };
+      if (typeof body.content !== 'string') {
+        send(res, 400, errorBody(flavor, 400, '"content" must be provided'));
+        return;
+      }
+      tokenizeRequests.push(body.content);
+      send(res, 200, { tokens: tokenIds(body.content) });
       return;
     }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
@@ -570,6 +585,7 @@ export async function startScriptedModelServer(
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     embeddingRequests,
+    tokenizeRequests,
     push: (...replies) => queue.push(...replies),
     get remaining() {
       return queue.length;

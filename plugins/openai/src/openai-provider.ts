@@ -63,7 +63,7 @@ export const OPENAI_CONFIG_SCHEMA = {
       type: 'integer',
       minimum: 512,
       description:
-        "the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it by dropping the oldest turns of working memory",
+        "the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it: working memory's oldest turns, then the episode's oldest tool results, are left out",
     },
     stream: { type: 'boolean', default: false, description: 'receive the answer as a stream of chunks' },
     temperature: { type: 'number', minimum: 0, maximum: 2, description: "the model's default when left out" },
@@ -116,6 +116,8 @@ export class OpenAIProvider implements CognitionProvider {
   #sdk: typeof OpenAI | undefined;
 
   readonly #log: ((message: string) => void) | undefined;
+  /** Whether the server has llama-server's `/tokenize` (its `/props` answered); false once it failed. */
+  #tokenizer = false;
 
   /** @param log where a retried failure is reported (the runtime's log, stderr). */
   constructor(config: OpenAIConfig, env: NodeJS.ProcessEnv = process.env, log?: (message: string) => void) {
@@ -131,6 +133,11 @@ export class OpenAIProvider implements CognitionProvider {
 
   get #baseURL(): string {
     return resolveBaseURL(this.#config, this.#env);
+  }
+
+  /** The server's root, where llama-server answers `/props` and `/tokenize` (beside `/v1`). */
+  get #serverRoot(): string {
+    return this.#baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
   }
 
   #getClient(): Promise<OpenAI> {
@@ -231,7 +238,7 @@ export class OpenAIProvider implements CognitionProvider {
   async check(): Promise<ProviderCheck> {
     const warnings: string[] = [];
     let nCtx: number | undefined;
-    const url = `${this.#baseURL.replace(/\/+$/, '').replace(/\/v1$/, '')}/props`;
+    const url = `${this.#serverRoot}/props`;
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(Math.min(this.#config.timeout_ms, 5000)) });
       if (response.ok) {
@@ -247,6 +254,8 @@ export class OpenAIProvider implements CognitionProvider {
         }
         const n = props.default_generation_settings?.n_ctx;
         if (typeof n === 'number' && n > 0) nCtx = n;
+        // A server that says its context says it as llama-server does: it has llama-server's tokenizer too.
+        this.#tokenizer = nCtx !== undefined;
       }
     } catch {
       // No /props, or no server yet: nothing to warn about here.
@@ -256,6 +265,28 @@ export class OpenAIProvider implements CognitionProvider {
       warnings,
       ...(context === undefined ? {} : { promptTokens: Math.max(0, context - this.#config.max_tokens) }),
     };
+  }
+
+  /**
+   * A text's tokens by llama-server's own tokenizer (`POST /tokenize`, `{content}` → `{tokens}`), once
+   * {@link check} found a llama-server; undefined for another server, or once `/tokenize` failed.
+   */
+  async countTokens(text: string): Promise<number | undefined> {
+    if (!this.#tokenizer) return undefined;
+    try {
+      const response = await fetch(`${this.#serverRoot}/tokenize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: text }),
+        signal: AbortSignal.timeout(Math.min(this.#config.timeout_ms, 5000)),
+      });
+      const tokens = response.ok ? ((await response.json()) as { tokens?: unknown }).tokens : undefined;
+      if (Array.isArray(tokens)) return tokens.length;
+    } catch {
+      // Counted by the estimate instead.
+    }
+    this.#tokenizer = false;
+    return undefined;
   }
 
   #explain(error: unknown): MiraError {
