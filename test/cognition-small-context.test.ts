@@ -1,94 +1,14 @@
 import { expect } from 'chai';
-import notesPlugin from '@mira/plugin-notes';
-import simPlugin from '@mira/plugin-sim';
-import { firstSentence, shortenOldestResult, toolsInForm, type MiraPlugin } from '@mira/core';
-import { type RecordedRequest, type ScriptedReply, withoutGrounding } from '@mira/core/testing';
-import { modelRuntime, type ModelRuntime } from './helpers/model-runtime.js';
+import { firstSentence, shortenOldestResult, toolsInForm } from '@mira/core';
+import { type RecordedRequest, withoutGrounding } from '@mira/core/testing';
+import type { ModelRuntime } from './helpers/model-runtime.js';
+import { session, simRuntime, turn, utterance } from './helpers/sim-session.js';
 
 // Any context from 4,096 tokens: the instructions and tools are measured against the context less max_tokens
 // before the first episode and sent in a compact form when they leave too little room; every call is kept
 // inside it, working memory first (in blocks), then the episode's oldest tool results (with a marker); an
 // overflow the server still answers is retried trimmed. Through the real SDK and the scripted server, with
 // the simulated profile's tools (as long as mira-sim's) and a tool whose results are long.
-
-const LOG_LINE = 'motor 1 current 0.42 A, motor 2 current 0.40 A, temperature 31 C; ';
-/** An effect tool with long results (a log read), callable many times per episode. */
-const logPlugin: MiraPlugin = {
-  name: 'long-log',
-  version: '1.0.0',
-  setup: (k) =>
-    k.tools.register({
-      name: 'read_log',
-      description: 'Read the newest lines of the robot log.',
-      kind: 'effect',
-      origins: ['operator'],
-      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
-      run: async () => ({ content: LOG_LINE.repeat(40), display: 'read 40 lines' }),
-    }),
-};
-
-const SIM = {
-  tick_ms: 0,
-  read_timeout_ms: 1,
-  drive: {
-    topic: '/cmd_vel',
-    type: 'geometry_msgs/msg/Twist',
-    max_linear_m_s: 0.5,
-    max_angular_rad_s: 1.5,
-    max_duration_s: 10,
-  },
-};
-
-async function simRuntime(contextTokens: number, openai: Record<string, unknown> = {}): Promise<ModelRuntime> {
-  return modelRuntime({
-    plugins: [simPlugin, notesPlugin, logPlugin],
-    tables: { sim: SIM, notes: { enabled: true, database_path: 'notes.sqlite3', scope: 'default' } },
-    server: { contextTokens },
-    openai: { max_tokens: 1024, ...openai },
-  });
-}
-
-const call = (name: string, args: unknown = {}) => ({ name, arguments: args });
-/** The model's answers for turn `i`: a mix of plain replies, sensor reads, notes and long log reads. */
-function turn(i: number): ScriptedReply[] {
-  const reply = { text: `Done with turn ${i}; the readings look normal and nothing needs your attention now.` };
-  switch (i % 4) {
-    case 0:
-      return [reply];
-    case 1:
-      return [{ toolCalls: [call('read_sensor', { sensor_id: 'battery' })] }, reply];
-    case 2:
-      return [
-        {
-          toolCalls: [
-            call('save_memory', { content: `Turn ${i}: the spare battery is on shelf ${i}.`, label: null, tags: null }),
-          ],
-        },
-        reply,
-      ];
-    default:
-      return [
-        { toolCalls: [call('read_log'), call('read_log')] },
-        { toolCalls: [call('read_log')] },
-        { toolCalls: [call('read_log'), call('read_sensor', { sensor_id: 'range' })] },
-        reply,
-      ];
-  }
-}
-const utterance = (i: number) => `Turn ${i}: please check the robot and tell me whether everything is in order today.`;
-
-async function session(m: ModelRuntime, turns: number): Promise<string[]> {
-  const output: string[] = [];
-  for (let i = 1; i <= turns; i += 1) {
-    m.server.push(...turn(i));
-    m.clock.advance(30_000);
-    const said = await m.say(utterance(i));
-    output.push(...said.output);
-    expect(said.ok, said.output.join('\n')).to.equal(true);
-  }
-  expect(m.server.remaining).to.equal(0);
-  return output;
-}
 
 function expectInside(requests: readonly RecordedRequest[], contextTokens: number) {
   for (const [i, r] of requests.entries()) {
