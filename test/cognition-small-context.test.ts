@@ -10,12 +10,24 @@ import { session, simRuntime, turn, utterance } from './helpers/sim-session.js';
 // overflow the server still answers is retried trimmed. Through the real SDK and the scripted server, with
 // the simulated profile's tools (as long as mira-sim's) and a tool whose results are long.
 
+/**
+ * Every request accepted, with room for the whole answer (the prompt and max_tokens inside n_ctx), unless
+ * nothing was left to trim: no working memory and every tool result of the episode shortened to its marker.
+ */
 function expectInside(requests: readonly RecordedRequest[], contextTokens: number) {
+  let over = 0;
   for (const [i, r] of requests.entries()) {
     expect(r.status, `call ${i + 1}`).to.equal(200);
-    // Room for the whole answer too: the prompt and max_tokens inside n_ctx.
-    expect(r.promptTokens + 1024, `call ${i + 1}`).to.be.at.most(contextTokens);
+    if (r.promptTokens + 1024 <= contextTokens) continue;
+    over += 1;
+    const messages = r.body.messages;
+    const opening = messages.findLastIndex((x) => x.role === 'user');
+    expect(opening, `call ${i + 1}: working memory left`).to.equal(1);
+    for (const result of messages.filter((x) => x.role === 'tool')) {
+      expect(withoutGrounding(result.content!), `call ${i + 1}`).to.match(/^\[shortened: \d+ characters\]$/);
+    }
   }
+  return over;
 }
 
 describe('cognition in a small context (real SDK, scripted server)', function () {
@@ -27,7 +39,8 @@ describe('cognition in a small context (real SDK, scripted server)', function ()
     m = await simRuntime(4096);
     const output = await session(m, 60);
     expect(output.join('\n')).not.to.contain('MIRA_ERR_COGNITION_CONTEXT_OVERFLOW');
-    expectInside(m.server.requests, 4096);
+    const over = expectInside(m.server.requests, 4096);
+    console.log(`4,096: ${m.server.requests.length} calls, ${over} with less room than max_tokens left`);
     const warnings = m.rt.logs.filter((l) => l.includes('the tools are sent with'));
     expect(warnings).to.have.length(1);
     expect(warnings[0]).to.match(
@@ -52,7 +65,7 @@ describe('cognition in a small context (real SDK, scripted server)', function ()
     m = await simRuntime(8192);
     const output = await session(m, 60);
     expect(output.join('\n')).not.to.contain('MIRA_ERR_COGNITION_CONTEXT_OVERFLOW');
-    expectInside(m.server.requests, 8192);
+    expect(expectInside(m.server.requests, 8192)).to.equal(0);
     expect(m.rt.logs.filter((l) => l.startsWith('warning: cognition'))).to.deep.equal([]);
     const remember = m.server.requests[0]!.body.tools!.find((t) => t.function.name === 'remember')!.function;
     expect(remember.description).not.to.equal(firstSentence(remember.description));
@@ -80,10 +93,14 @@ describe('cognition in a small context (real SDK, scripted server)', function ()
     statuses.forEach((s, i) => {
       if (s === 400) expect(statuses[i + 1]).to.equal(200);
     });
-    const retried = m.server.requests[statuses.indexOf(400) + 1]!;
-    const results = retried.body.messages.filter((x) => x.role === 'tool').map((x) => withoutGrounding(x.content!));
-    expect(results[0]).to.match(/\[shortened: \d+ characters\]$/);
-    expect(withoutGrounding(retried.body.messages.find((x) => x.role === 'user')!.content!)).to.equal(utterance(3));
+    // Each retry is shorter than the request refused before it, and still carries the utterance.
+    statuses.forEach((s, i) => {
+      if (s !== 400) return;
+      const retried = m.server.requests[i + 1]!;
+      expect(retried.promptTokens).to.be.below(m.server.requests[i]!.promptTokens);
+      const opening = retried.body.messages.find((x) => x.role === 'user')!;
+      expect(withoutGrounding(opening.content!)).to.equal(utterance(3));
+    });
     expect(m.rt.logs.some((l) => l.includes('refused the request as too long; sent again trimmed'))).to.equal(true);
   });
 });

@@ -22,7 +22,7 @@ export const DEFAULT_WORKING_MEMORY_ENTRIES = 40;
  * prompt from its start on every turn. Why so few are kept: the turn after a
  * drop re-reads what was kept, and to reuse at least 90% of that prompt the
  * kept turns and the new message must be under a tenth of it (measured in
- * test/cognition-reuse.test.ts: keeping half gave 0.80, a tenth 0.91).
+ * test/cognition-reuse.test.ts: keeping half gave about 0.8, a tenth 0.91).
  */
 export class WorkingMemory {
   readonly #limit: number;

@@ -7,7 +7,7 @@ import type { ChatMessage, ToolSpec } from './provider.js';
  * once (the tool section's preamble). Generous for ChatML; a template that adds more is learnt from the
  * server's own count of the prompt (`usage.prompt_tokens`, see {@link ContextBudget.learn}).
  */
-const OVERHEAD = { message: 16, call: 16, tool: 16, request: 64 } as const;
+const OVERHEAD = { message: 24, call: 24, tool: 24, request: 64 } as const;
 
 /** Bytes per token of the estimate used where the server has no tokenizer: few, so an estimate that fits does. */
 export const ESTIMATE_BYTES_PER_TOKEN = 3;
@@ -106,15 +106,20 @@ export class ContextBudget {
   }
 }
 
+/** Working memory's entries kept when a block is left out to fit the context: the newest two turns. */
+export const HISTORY_KEPT_AFTER_DROP = 4;
+
 /**
- * Where working memory's turns start after dropping the older half of those from `start` (whole turns: an even
- * number of entries, at least two). Dropping a block at once, rather than a turn per episode, keeps what is
- * sent the same for many episodes, so a server's prefix cache keeps reusing it.
+ * Where working memory's turns start after leaving out a block from `start`: all but the newest
+ * {@link HISTORY_KEPT_AFTER_DROP} entries, or, when no more than those are sent, the oldest turn of them
+ * (whole turns: an even number of entries). A block at once, rather than a turn per episode, keeps what is
+ * sent the same for many episodes; and few kept, because the call after a drop re-reads them (as working
+ * memory's own drop, see `WorkingMemory`: keeping the older half re-read enough to reuse only 0.82 of it).
  */
 export function dropHistoryBlock(start: number, length: number): number {
   const left = length - start;
-  const drop = Math.max(2, Math.ceil(left / 2 / 2) * 2);
-  return Math.min(length, start + drop);
+  const drop = left > HISTORY_KEPT_AFTER_DROP ? left - HISTORY_KEPT_AFTER_DROP : 2;
+  return Math.min(length, start + drop + (drop % 2));
 }
 
 /**

@@ -381,7 +381,8 @@ export class EpisodeEngine {
 
   /**
    * One model call, inside the context (see #fit). A request the server still refuses as too long lowers the
-   * session's limit below it and is sent again trimmed, as long as something can be trimmed.
+   * session's limit below it and is sent again trimmed (the tools in a compact form too, when the lowered limit
+   * asks for one), as long as something can be trimmed.
    */
   async #send(parts: Prompt, firstCall: boolean): Promise<ModelResponse> {
     const { provider } = this.#provider!;
@@ -395,10 +396,14 @@ export class EpisodeEngine {
         return response;
       } catch (error) {
         if (toMiraError(error).code !== CognitionErrors.codes.CONTEXT_OVERFLOW || retry >= 3) throw error;
-        const before = [parts.start, ...parts.exchange];
+        const before = [parts.start, JSON.stringify(parts.tools), ...parts.exchange];
         budget.refused(tokens);
+        // The form of the tools is decided again against the lowered limit (the same, or a more compact one).
+        this.#toolForms.delete(parts.episode.origin);
+        parts.tools = await this.#toolsFor(parts.episode.origin, parts.system);
         tokens = await this.#fit(parts, false, budget);
-        if ([parts.start, ...parts.exchange].every((part, i) => part === before[i])) throw error;
+        const after = [parts.start, JSON.stringify(parts.tools), ...parts.exchange];
+        if (after.length === before.length && after.every((part, i) => part === before[i])) throw error;
         this.#in.services.log.warn(
           `cognition: the model server refused the request as too long; sent again trimmed to about ${budget.limit} tokens`,
         );
@@ -409,7 +414,7 @@ export class EpisodeEngine {
   /**
    * Trims `parts` in place until the request fits the budget, and returns its tokens. Never the current
    * utterance, the grounding or the tools. At an episode's first call, working memory's oldest turns go first,
-   * in blocks (the older half of what is sent at a time), leaving an eighth of the budget for the episode's own
+   * in blocks (see dropHistoryBlock), leaving an eighth of the budget for the episode's own
    * exchange; then, at any call, the episode's oldest tool results are shortened with a visible marker; and
    * only then, mid-episode, working memory's turns go (what came before the episode changes mid-episode only
    * when nothing else is left to trim).
@@ -560,7 +565,8 @@ function compactValue(value: unknown): string {
 /** One call's request in the parts the context budget may trim. */
 interface Prompt {
   readonly system: ChatMessage;
-  readonly tools: readonly ToolSpec[];
+  /** The tools as sent: a compact form after a refusal the rest of the request could not make up for. */
+  tools: readonly ToolSpec[];
   /** Working memory's entries, oldest first; those before `start` are not sent. */
   readonly entries: readonly WorkingMemoryEntry[];
   start: number;
