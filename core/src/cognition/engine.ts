@@ -16,6 +16,7 @@ import type {
   ToolSpec,
 } from './provider.js';
 import { ContextBudget, dropHistoryBlock, shortenOldestResult } from './context-budget.js';
+import { callProgress } from './streamed-reply.js';
 import { TOOL_FORMS, TOOL_FORM_RULES, toolsInForm } from './compact-tools.js';
 import { withoutThinking } from './thinking.js';
 import { GROUNDING_HEADER, baseInstructions } from './prompt.js';
@@ -264,19 +265,19 @@ export class EpisodeEngine {
         exchange,
         episode,
       };
-      let response = await this.#send(parts, step === 1);
+      let { response, printed } = await this.#send(parts, step === 1, request.out);
       start = parts.start;
       let text = withoutThinking(response.text)?.trim() ?? '';
       if (response.toolCalls.length === 0 && text === '' && !response.refusal && isPlainStop(response)) {
         // An empty answer is asked again once, unchanged: a sampling model may well answer the second time.
-        response = await this.#send(parts, false);
+        ({ response, printed } = await this.#send(parts, false, request.out));
         text = withoutThinking(response.text)?.trim() ?? '';
       }
       // An answer cut at the token limit ends the episode, its tool calls unrun: the last call's arguments are
       // incomplete, and the calls before it are part of a plan that was cut too (a drive before the check
       // that was to follow it). The note says so and what to raise.
       if (response.toolCalls.length === 0 || response.finishReason === 'length') {
-        return this.#finish(request, episode, records, step, response, text, print, remember);
+        return this.#finish(request, episode, records, step, response, text, printed ? () => {} : print, remember);
       }
       // The history carries only arguments a server can read: a server that parses them (llama.cpp's does)
       // would refuse every later request of the episode; the tool result says the model's were invalid.
@@ -384,30 +385,48 @@ export class EpisodeEngine {
    * session's limit below it and is sent again trimmed (the tools in a compact form too, when the lowered limit
    * asks for one), as long as something can be trimmed.
    */
-  async #send(parts: Prompt, firstCall: boolean): Promise<ModelResponse> {
+  async #send(
+    parts: Prompt,
+    firstCall: boolean,
+    out: ConsoleOutput,
+  ): Promise<{ response: ModelResponse; printed: boolean }> {
     const { provider } = this.#provider!;
     const budget = await this.#contextBudget();
     let tokens = await this.#fit(parts, firstCall, budget);
-    for (let retry = 0; ; retry += 1) {
-      const messages = messagesOf(parts);
-      try {
-        const response = await provider.complete({ messages, tools: parts.tools, episode: parts.episode });
-        budget.learn(tokens, response.usage?.promptTokens);
-        return response;
-      } catch (error) {
-        if (toMiraError(error).code !== CognitionErrors.codes.CONTEXT_OVERFLOW || retry >= 3) throw error;
-        const before = [parts.start, JSON.stringify(parts.tools), ...parts.exchange];
-        budget.refused(tokens);
-        // The form of the tools is decided again against the lowered limit (the same, or a more compact one).
-        this.#toolForms.delete(parts.episode.origin);
-        parts.tools = await this.#toolsFor(parts.episode.origin, parts.system);
-        tokens = await this.#fit(parts, false, budget);
-        const after = [parts.start, JSON.stringify(parts.tools), ...parts.exchange];
-        if (after.length === before.length && after.every((part, i) => part === before[i])) throw error;
-        this.#in.services.log.warn(
-          `cognition: the model server refused the request as too long; sent again trimmed to about ${budget.limit} tokens`,
-        );
+    // The operator sees it working: a waiting line on a terminal, the text as it streams in.
+    const { waiting, reply } = callProgress(out, this.#in.services.profile.name);
+    const onText = reply && ((delta: string) => reply.add(delta));
+    try {
+      for (let retry = 0; ; retry += 1) {
+        const messages = messagesOf(parts);
+        try {
+          const response = await provider.complete({
+            messages,
+            tools: parts.tools,
+            episode: parts.episode,
+            ...(onText ? { onText } : {}),
+          });
+          budget.learn(tokens, response.usage?.promptTokens);
+          return { response, printed: reply?.started ?? false };
+        } catch (error) {
+          if (reply?.started) throw error;
+          if (toMiraError(error).code !== CognitionErrors.codes.CONTEXT_OVERFLOW || retry >= 3) throw error;
+          const before = [parts.start, JSON.stringify(parts.tools), ...parts.exchange];
+          budget.refused(tokens);
+          // The form of the tools is decided again against the lowered limit (the same, or a more compact one).
+          this.#toolForms.delete(parts.episode.origin);
+          parts.tools = await this.#toolsFor(parts.episode.origin, parts.system);
+          tokens = await this.#fit(parts, false, budget);
+          const after = [parts.start, JSON.stringify(parts.tools), ...parts.exchange];
+          if (after.length === before.length && after.every((part, i) => part === before[i])) throw error;
+          this.#in.services.log.warn(
+            `cognition: the model server refused the request as too long; sent again trimmed to about ${budget.limit} tokens`,
+          );
+        }
       }
+    } finally {
+      waiting?.stop();
+      reply?.end();
     }
   }
 

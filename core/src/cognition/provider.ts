@@ -27,6 +27,11 @@ export interface ModelRequest {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
   readonly episode: EpisodeInfo;
+  /**
+   * Called with each piece of the answer's text as it arrives, when the provider streams (the console prints
+   * it at once); a provider that does not stream never calls it. The whole text is still in the response.
+   */
+  readonly onText?: (delta: string) => void;
 }
 
 /** The model's answer: text, tool calls, or both. */

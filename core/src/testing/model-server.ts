@@ -37,8 +37,15 @@ export type ScriptedReply =
       /** OpenAI's `message.refusal`: the model declined; `content` is then null. */
       readonly refusal?: string;
       readonly delayMs?: number;
+      /** When streamed, the wait before each chunk after the first, as a model generating slowly. */
+      readonly chunkDelayMs?: number;
     }
-  | { readonly toolCalls: readonly ScriptedToolCall[]; readonly text?: string; readonly delayMs?: number }
+  | {
+      readonly toolCalls: readonly ScriptedToolCall[];
+      readonly text?: string;
+      readonly delayMs?: number;
+      readonly chunkDelayMs?: number;
+    }
   | { readonly status: number; readonly error?: string; readonly type?: string; readonly delayMs?: number }
   | { readonly malformed: true; readonly delayMs?: number }
   | ((request: RecordedRequest) => ScriptedReply);
@@ -64,6 +71,8 @@ export interface RecordedRequest {
   readonly cachedTokens: number;
   /** The HTTP status answered. */
   status: number;
+  /** When streamed, when each chunk was written (`Date.now()`), the last `[DONE]` included. */
+  readonly chunkTimes: number[];
 }
 
 /** A local OpenAI-compatible server that plays scripted answers in order. */
@@ -464,6 +473,7 @@ export async function startScriptedModelServer(
       promptTokens,
       cachedTokens,
       status: 200,
+      chunkTimes: [],
     };
     requests.push(recorded);
     const refuse = (status: number, payload: unknown) => {
@@ -572,8 +582,15 @@ export async function startScriptedModelServer(
         connection: 'keep-alive',
       });
       const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-      for (const chunk of streamChunks(flavor, result, includeUsage)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      const pause = ('chunkDelayMs' in reply && reply.chunkDelayMs) || 0;
+      for (const [i, chunk] of streamChunks(flavor, result, includeUsage).entries()) {
+        if (i > 0 && pause > 0) await new Promise((r) => setTimeout(r, pause));
+        if (res.destroyed) return;
+        res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        recorded.chunkTimes.push(Date.now());
+      }
       res.end('data: [DONE]\n\n');
+      recorded.chunkTimes.push(Date.now());
       return;
     }
     send(res, 200, completionBody(flavor, result));

@@ -36,7 +36,14 @@ export const OPENAI_CONFIG_SCHEMA = {
       default: 'OPENAI_API_KEY',
       description: 'the environment variable holding the API key',
     },
-    timeout_ms: { type: 'integer', minimum: 100, maximum: 600000, default: 60000, description: 'per request' },
+    timeout_ms: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 600000,
+      default: 180000,
+      description:
+        'how long one request may wait for its answer (a streamed answer: for its stream to begin); a local model on a CPU took 10–55 s a call',
+    },
     max_retries: {
       type: 'integer',
       minimum: 0,
@@ -196,7 +203,11 @@ export class OpenAIProvider implements CognitionProvider {
     };
     if (this.#config.stream) {
       const stream = await client.chat.completions.create({ ...body, stream: true });
-      return { ...(await assembleStream(stream)), tokenLimit: limit, tokenLimitSetting: TOKEN_LIMIT_SETTING };
+      return {
+        ...(await assembleStream(stream, request.onText)),
+        tokenLimit: limit,
+        tokenLimitSetting: TOKEN_LIMIT_SETTING,
+      };
     }
     const completion = await client.chat.completions.create({ ...body, stream: false });
     const choice = completion?.choices?.[0];
@@ -331,7 +342,11 @@ export class OpenAIProvider implements CognitionProvider {
   }
 }
 
-async function assembleStream(stream: AsyncIterable<ChatCompletionChunk>): Promise<ModelResponse> {
+/** A streamed answer put together; each piece of its text is also given to `onText` as it arrives. */
+async function assembleStream(
+  stream: AsyncIterable<ChatCompletionChunk>,
+  onText?: (delta: string) => void,
+): Promise<ModelResponse> {
   let text = '';
   let sawText = false;
   let refusal = '';
@@ -346,6 +361,7 @@ async function assembleStream(stream: AsyncIterable<ChatCompletionChunk>): Promi
     if (typeof delta.content === 'string') {
       text += delta.content;
       sawText = true;
+      if (delta.content !== '') onText?.(delta.content);
     }
     for (const part of delta.tool_calls ?? []) {
       const call = calls.get(part.index) ?? { id: '', name: '', arguments: '' };
