@@ -6,18 +6,10 @@ import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, GroundingSection, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
-import type { WorkingMemory, WorkingMemoryEntry } from '../working-memory.js';
-import type {
-  ChatMessage,
-  CognitionProvider,
-  ModelResponse,
-  ModelToolCall,
-  ProviderCheck,
-  ToolSpec,
-} from './provider.js';
-import { ContextBudget, dropHistoryBlock, shortenOldestResult } from './context-budget.js';
+import type { WorkingMemory } from '../working-memory.js';
+import type { ChatMessage, CognitionProvider, ModelResponse, ModelToolCall, ProviderCheck } from './provider.js';
+import { SessionContext, messagesOf, type Prompt } from './session-context.js';
 import { callProgress } from './streamed-reply.js';
-import { TOOL_FORMS, TOOL_FORM_RULES, toolsInForm } from './compact-tools.js';
 import { withoutThinking } from './thinking.js';
 import { GROUNDING_HEADER, baseInstructions } from './prompt.js';
 import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
@@ -114,16 +106,8 @@ export class EpisodeEngine {
   readonly #sessionStart: number;
   #provider: { provider: CognitionProvider; owner: string } | undefined;
   #check: Promise<ProviderCheck> | undefined;
-  #budget: ContextBudget | undefined;
-  /** Per origin, the tools as every request of the session sends them (full, or a compact form). */
-  readonly #toolForms = new Map<EpisodeOrigin, Promise<ToolSpec[]>>();
-  /**
-   * The newest working-memory entry dropped to fit the context: older turns are never sent again, so what is
-   * sent before the current episode stays the same from episode to episode (a prefix cache keeps it).
-   */
-  #droppedThrough: WorkingMemoryEntry | undefined;
-  /** Whether the compact form of the tools was said (once a session). */
-  #saidCompact = false;
+  /** The session's context: the budget, the form of the tools, where working memory's turns start. */
+  #context: SessionContext | undefined;
   #nextEpisode = 1;
 
   constructor(inputs: EngineInputs) {
@@ -237,8 +221,9 @@ export class EpisodeEngine {
       workingMemory.add('assistant', reply, clock.now());
     };
 
-    // Where working memory's turns start: chosen at the episode's first call, then kept (see #fit).
+    // Where working memory's turns start: chosen at the episode's first call, then kept (see SessionContext#fit).
     let start: number | undefined;
+    const context = await this.#sessionContext();
     for (let step = 1; step <= this.#maxSteps; step += 1) {
       const grounding = await hooks.grounding.promise({ sections: [] }, episode);
       const fixed = grounding.sections.filter((section) => section.fixed);
@@ -258,9 +243,9 @@ export class EpisodeEngine {
       // by the tool's result, never by a changed list (a changed list is a changed prefix).
       const parts: Prompt = {
         system,
-        tools: await this.#toolsFor(request.origin, system),
+        tools: await context.toolsFor(request.origin, system),
         entries,
-        start: start ?? this.#historyStart(entries),
+        start: start ?? context.historyStart(entries),
         opening,
         exchange,
         episode,
@@ -320,70 +305,27 @@ export class EpisodeEngine {
     return this.#check;
   }
 
-  /** The session's context budget, made once the provider's check said how long a request may be. */
-  async #contextBudget(): Promise<ContextBudget> {
+  /** The session's context, made once the provider's check said how long a request may be. */
+  async #sessionContext(): Promise<SessionContext> {
     const { promptTokens } = await this.#checked();
     const { provider } = this.#provider!;
-    this.#budget ??= new ContextBudget(
+    this.#context ??= new SessionContext({
       promptTokens,
-      (text) => provider.countTokens?.(text) ?? Promise.resolve(undefined),
-    );
-    return this.#budget;
-  }
-
-  /** Where working memory's turns start: after the newest entry ever dropped to fit the context. */
-  #historyStart(entries: readonly WorkingMemoryEntry[]): number {
-    // An entry working memory itself let go took every older one with it: then all that is left is newer.
-    return this.#droppedThrough === undefined ? 0 : entries.indexOf(this.#droppedThrough) + 1;
-  }
-
-  /**
-   * The tools an origin's requests carry, decided once per session: the full form, or the first compact form
-   * (see {@link ToolForm}) whose instructions and tools leave a quarter of the context's prompt tokens for the
-   * conversation. A compact form is said once on stderr, with what to do for the full one.
-   */
-  #toolsFor(origin: EpisodeOrigin, system: ChatMessage): Promise<ToolSpec[]> {
-    let found = this.#toolForms.get(origin);
-    if (found) return found;
-    found = (async () => {
-      const full = this.#offered(origin).map(({ tool }) => ({
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.parameters,
-      }));
-      const budget = await this.#contextBudget();
-      const limit = budget.limit;
-      if (limit === undefined || full.length === 0) return full;
-      const room = Math.floor(limit / 4);
-      const fullTokens = await budget.measure([system], full);
-      if (budget.fits(fullTokens, room)) return full;
-      let tools = full;
-      let tokens = fullTokens;
-      let form = TOOL_FORMS[0]!;
-      for (form of TOOL_FORMS.slice(1)) {
-        tools = toolsInForm(full, form);
-        tokens = await budget.measure([system], tools);
-        if (budget.fits(tokens, room)) break;
-      }
-      const still = budget.fits(tokens, room)
-        ? ''
-        : `; even so they leave less than a quarter of it for the conversation, and long exchanges will be shortened`;
-      if (!this.#saidCompact) {
-        this.#saidCompact = true;
-        this.#in.services.log.warn(
-          `cognition: a request to the model may carry ${limit} tokens (its context less [openai] max_tokens), and the instructions with the full tools take about ${fullTokens}, so the tools are sent with ${TOOL_FORM_RULES[form]} (about ${tokens} tokens)${still}. For the full descriptions, give the model a larger context (llama-server -c) or lower max_tokens`,
-        );
-      }
-      return tools;
-    })();
-    this.#toolForms.set(origin, found);
-    return found;
+      countTokens: (text) => provider.countTokens?.(text) ?? Promise.resolve(undefined),
+      offered: (origin) =>
+        this.#offered(origin).map(({ tool }) => ({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+        })),
+      warn: (message) => this.#in.services.log.warn(message),
+    });
+    return this.#context;
   }
 
   /**
-   * One model call, inside the context (see #fit). A request the server still refuses as too long lowers the
-   * session's limit below it and is sent again trimmed (the tools in a compact form too, when the lowered limit
-   * asks for one), as long as something can be trimmed.
+   * One model call, inside the context (see SessionContext#fit). A request the server still refuses as too long
+   * is sent again trimmed (SessionContext#refused), as long as something can be trimmed.
    */
   async #send(
     parts: Prompt,
@@ -391,8 +333,8 @@ export class EpisodeEngine {
     out: ConsoleOutput,
   ): Promise<{ response: ModelResponse; printed: boolean }> {
     const { provider } = this.#provider!;
-    const budget = await this.#contextBudget();
-    let tokens = await this.#fit(parts, firstCall, budget);
+    const context = await this.#sessionContext();
+    let tokens = await context.fit(parts, firstCall);
     // The operator sees it working: a waiting line on a terminal, the text as it streams in.
     const { waiting, reply } = callProgress(out, this.#in.services.profile.name);
     const onText = reply && ((delta: string) => reply.add(delta));
@@ -406,21 +348,16 @@ export class EpisodeEngine {
             episode: parts.episode,
             ...(onText ? { onText } : {}),
           });
-          budget.learn(tokens, response.usage?.promptTokens);
+          context.budget.learn(tokens, response.usage?.promptTokens);
           return { response, printed: reply?.started ?? false };
         } catch (error) {
           if (reply?.started) throw error;
           if (toMiraError(error).code !== CognitionErrors.codes.CONTEXT_OVERFLOW || retry >= 3) throw error;
-          const before = [parts.start, JSON.stringify(parts.tools), ...parts.exchange];
-          budget.refused(tokens);
-          // The form of the tools is decided again against the lowered limit (the same, or a more compact one).
-          this.#toolForms.delete(parts.episode.origin);
-          parts.tools = await this.#toolsFor(parts.episode.origin, parts.system);
-          tokens = await this.#fit(parts, false, budget);
-          const after = [parts.start, JSON.stringify(parts.tools), ...parts.exchange];
-          if (after.length === before.length && after.every((part, i) => part === before[i])) throw error;
+          const trimmed = await context.refused(parts, tokens);
+          if (trimmed === undefined) throw error;
+          tokens = trimmed;
           this.#in.services.log.warn(
-            `cognition: the model server refused the request as too long; sent again trimmed to about ${budget.limit} tokens`,
+            `cognition: the model server refused the request as too long; sent again trimmed to about ${context.budget.limit} tokens`,
           );
         }
       }
@@ -428,34 +365,6 @@ export class EpisodeEngine {
       waiting?.stop();
       reply?.end();
     }
-  }
-
-  /**
-   * Trims `parts` in place until the request fits the budget, and returns its tokens. Never the current
-   * utterance, the grounding or the tools. At an episode's first call, working memory's oldest turns go first,
-   * in blocks (see dropHistoryBlock), leaving an eighth of the budget for the episode's own
-   * exchange; then, at any call, the episode's oldest tool results are shortened with a visible marker; and
-   * only then, mid-episode, working memory's turns go (what came before the episode changes mid-episode only
-   * when nothing else is left to trim).
-   */
-  async #fit(parts: Prompt, firstCall: boolean, budget: ContextBudget): Promise<number> {
-    const measure = () => budget.measure(messagesOf(parts), parts.tools);
-    const drop = () => {
-      parts.start = dropHistoryBlock(parts.start, parts.entries.length);
-      this.#droppedThrough = parts.entries[parts.start - 1];
-    };
-    let tokens = await measure();
-    const reserve = firstCall && budget.limit !== undefined ? Math.floor(budget.limit / 8) : 0;
-    while (!budget.fits(tokens, reserve) && parts.start < parts.entries.length) {
-      drop();
-      tokens = await measure();
-    }
-    while (!budget.fits(tokens) && shortenOldestResult(parts.exchange)) tokens = await measure();
-    while (!budget.fits(tokens) && parts.start < parts.entries.length) {
-      drop();
-      tokens = await measure();
-    }
-    return tokens;
   }
 
   /**
@@ -579,28 +488,6 @@ function compactValue(value: unknown): string {
   return Object.entries(value as Record<string, unknown>)
     .map(([key, v]) => `${key} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(', ');
-}
-
-/** One call's request in the parts the context budget may trim. */
-interface Prompt {
-  readonly system: ChatMessage;
-  /** The tools as sent: a compact form after a refusal the rest of the request could not make up for. */
-  tools: readonly ToolSpec[];
-  /** Working memory's entries, oldest first; those before `start` are not sent. */
-  readonly entries: readonly WorkingMemoryEntry[];
-  start: number;
-  readonly opening: ChatMessage;
-  /** The episode's tool calls and results; its oldest results may be shortened in place. */
-  readonly exchange: ChatMessage[];
-  readonly episode: EpisodeInfo;
-}
-
-/** The messages a prompt sends, in order. */
-function messagesOf(parts: Prompt): ChatMessage[] {
-  const history = parts.entries
-    .slice(parts.start)
-    .map((entry): ChatMessage => ({ role: entry.speaker === 'operator' ? 'user' : 'assistant', content: entry.text }));
-  return [parts.system, ...history, parts.opening, ...parts.exchange];
 }
 
 /** An answer that ended as a finished one does (not cut, not filtered): an empty one is worth asking again. */
