@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedModelServer, type ScriptedModelServer } from '@mira/core/testing';
-import { REPO_ROOT, runMira } from './helpers/run-mira.js';
+import { MiraProcess } from './helpers/mira-process.js';
+import { MIRA_BIN, REPO_ROOT, runMira } from './helpers/run-mira.js';
 
 describe('mira CLI with cognition (profiles/mira-sim, OPENAI_BASE_URL)', function () {
   this.timeout(30_000);
@@ -60,5 +62,70 @@ describe('mira CLI with cognition (profiles/mira-sim, OPENAI_BASE_URL)', functio
     );
     expect(down.stdout).to.contain('persistent memory: enabled (sqlite)');
     expect(down.stderr).not.to.match(/\n\s+at /); // no stack traces
+  });
+
+  describe('while the model works (stream = true)', () => {
+    let mira: MiraProcess | undefined;
+    beforeEach(() => {
+      const manifest = join(profile, 'profile.toml');
+      writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('# stream = false', 'stream = true'));
+    });
+    afterEach(async () => {
+      if (mira?.closedAt === undefined) await mira?.kill();
+      mira = undefined;
+    });
+
+    it('prints the streamed text as it arrives and each tool line as its tool runs', async () => {
+      // A slow model: the second answer begins 1.5 s after it is asked, then a chunk every 1.5 s.
+      server.push(
+        { toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }] },
+        { text: 'Hello, operator. I do not know Ada yet.', delayMs: 1500, chunkDelayMs: 1500 },
+      );
+      mira = new MiraProcess(profile, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: '' });
+      mira.say('Who is Ada?');
+      const m = mira;
+      const toolLine = await m.until(() => m.stdout.includes('[recall_memory] ') && Date.now(), 'the tool line');
+      const firstHalf = await m.until(() => m.stdout.includes('Mira: Hello, operator. I d') && Date.now(), 'text');
+      m.child.stdin.end();
+      expect(await m.exited).to.equal(0);
+      const answer = server.requests[1]!;
+      // The tool line came before the model answered again, the first half of the text before the second.
+      expect(toolLine).to.be.below(answer.chunkTimes[0]!);
+      expect(answer.chunkTimes).to.have.length.above(3);
+      expect(firstHalf).to.be.below(answer.chunkTimes[2]!);
+      // Printed as the whole reply is when not streamed, and nothing else on a pipe (no waiting line).
+      expect(m.stdout).to.match(/^\[recall_memory\] [^\n]+\nMira: Hello, operator\. I do not know Ada yet\.\n$/);
+    });
+
+    it('shows a waiting line on a terminal after about a second, cleared when the text arrives', async function () {
+      // A real terminal: util-linux script(1) runs mira on a pseudo-terminal.
+      server.push({ text: 'Here I am.', delayMs: 2500 });
+      const env = { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: '', TERM: 'xterm' };
+      const command = `'${process.execPath}' '${MIRA_BIN}' --profile '${profile}'`;
+      const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: REPO_ROOT, env });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const closed = new Promise((resolve) => child.on('close', resolve));
+      const until = async (what: RegExp) => {
+        const deadline = Date.now() + 60_000;
+        while (!what.test(out)) {
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${JSON.stringify(out)}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      await until(/> /);
+      child.stdin.write('Hello\r');
+      await until(/Mira is thinking… \d+s/);
+      await until(/Mira: Here I am\./);
+      child.stdin.write('quit\r');
+      await closed;
+      const thinking = out.lastIndexOf('Mira is thinking…');
+      const reply = out.indexOf('Mira: Here I am.');
+      expect(thinking).to.be.below(reply);
+      // Between them the line was cleared (cli-progress: erase the line, carriage return).
+      expect(
+        ['\u001b[2K', '\u001b[0K', '\u001b[K'].some((erase) => out.slice(thinking, reply).includes(erase)),
+      ).to.equal(true);
+    });
   });
 });

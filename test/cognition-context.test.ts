@@ -64,7 +64,8 @@ describe('cognition and the model context (real SDK, scripted server)', function
   }
 
   it('says plainly that the request does not fit when even the utterance alone does not', async () => {
-    m = await modelRuntime({ server: { contextTokens: 900 }, openai: { context_tokens: 100_000 } });
+    // Smaller than the instructions alone: no form of the tools and no trim can make it fit.
+    m = await modelRuntime({ server: { contextTokens: 500 }, openai: { context_tokens: 100_000 } });
     m.server.push({ text: 'never' });
     const { ok, output } = await m.say('Hello');
     expect(ok).to.equal(false);

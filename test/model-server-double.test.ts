@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from '@mira/core/testing';
+import {
+  countTokens,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from '@mira/core/testing';
 
 // The scripted model server stands for llama.cpp's llama-server (and OpenAI): these pin what it does as
 // they do, each behaviour from the server's source (see core/src/testing/model-server.ts).
@@ -85,9 +90,9 @@ describe('the scripted model server (llama-server double)', () => {
 
   const threeCalls: ScriptedReply = {
     toolCalls: [
-      { name: 'recall_memory', arguments: { query: 'Ada' }, id: 'c1' }, // 15 bytes: 4 tokens
-      { name: 'recall_memory', arguments: { query: 'Bob Builder the second' }, id: 'c2' }, // 34 bytes: 9 tokens
-      { name: 'recall_memory', arguments: { query: 'Cy' }, id: 'c3' }, // 14 bytes: 4 tokens
+      { name: 'recall_memory', arguments: { query: 'Ada' }, id: 'c1' }, // 15 bytes: 5 tokens
+      { name: 'recall_memory', arguments: { query: 'Bob Builder the second' }, id: 'c2' }, // 34 bytes: 12 tokens
+      { name: 'recall_memory', arguments: { query: 'Cy' }, id: 'c3' }, // 14 bytes: 5 tokens
     ],
   };
 
@@ -97,7 +102,7 @@ describe('the scripted model server (llama-server double)', () => {
     expect(json.choices[0].finish_reason).to.equal('length');
     expect(json.choices[0].message.tool_calls.map((c: any) => [c.id, c.function.arguments])).to.deep.equal([
       ['c1', '{"query":"Ada"}'],
-      ['c2', '{"query":"Bob Bu'],
+      ['c2', '{"query":'],
     ]);
     expect(json.usage.completion_tokens).to.equal(8);
   });
@@ -111,7 +116,7 @@ describe('the scripted model server (llama-server double)', () => {
         args.set(part.index, (args.get(part.index) ?? '') + (part.function.arguments ?? ''));
       }
     }
-    expect([...args.values()]).to.deep.equal(['{"query":"Ada"}', '{"query":"Bob Bu']);
+    expect([...args.values()]).to.deep.equal(['{"query":"Ada"}', '{"query":']);
     expect(chunks.at(-1).choices[0].finish_reason).to.equal('length');
   });
 
@@ -119,12 +124,12 @@ describe('the scripted model server (llama-server double)', () => {
     await start([{ ...threeCalls, text: 'Let me look that up for you.' }, threeCalls, threeCalls]);
     const cutInText = (await post(server, { max_tokens: 4 })).json.choices[0];
     expect(cutInText.finish_reason).to.equal('length');
-    expect(cutInText.message).to.deep.equal({ role: 'assistant', content: 'Let me look that' });
-    const whole = (await post(server, { max_tokens: 17 })).json.choices[0];
+    expect(cutInText.message).to.deep.equal({ role: 'assistant', content: 'Let me look ' });
+    const whole = (await post(server, { max_tokens: 22 })).json.choices[0];
     expect(whole.finish_reason).to.equal('tool_calls');
     expect(whole.message.tool_calls).to.have.length(3);
-    // One token fewer: the last call is cut (3 tokens of its 4: 12 of its 14 bytes).
-    const short = (await post(server, { max_tokens: 16 })).json.choices[0];
+    // One token fewer: the last call is cut (4 tokens of its 5: 12 of its 14 bytes).
+    const short = (await post(server, { max_tokens: 21 })).json.choices[0];
     expect(short.finish_reason).to.equal('length');
     expect(short.message.tool_calls.at(-1).function.arguments).to.equal('{"query":"Cy');
   });
@@ -174,8 +179,8 @@ describe('the scripted model server (llama-server double)', () => {
     await start([{ text: 'x'.repeat(100) }, { text: 'x'.repeat(100) }]);
     const cut = await post(server, { max_tokens: 10 });
     expect(cut.json.choices[0]).to.include({ finish_reason: 'length' });
-    expect(cut.json.choices[0].message.content).to.equal('x'.repeat(40));
-    const whole = await post(server, { max_completion_tokens: 25 });
+    expect(cut.json.choices[0].message.content).to.equal('x'.repeat(30));
+    const whole = await post(server, { max_completion_tokens: 34 });
     expect(whole.json.choices[0]).to.include({ finish_reason: 'stop' });
   });
 
@@ -224,6 +229,21 @@ describe('the scripted model server (llama-server double)', () => {
     const props = await (await fetch(server.url.replace(/\/v1$/, '/props'))).json();
     expect(props.default_generation_settings.n_ctx).to.equal(8192);
     expect(props.chat_template_caps).to.include({ supports_tools: false, supports_tool_calls: false });
+  });
+
+  it("serves llama-server's /tokenize as many ids as the prompt counts; OpenAI has none", async () => {
+    await start([]);
+    const tokenize = (content: unknown) =>
+      fetch(server.url.replace(/\/v1$/, '/tokenize'), { method: 'POST', body: JSON.stringify({ content }) });
+    const text = 'Who is Ada? She prefers green tea.';
+    const { tokens } = await (await tokenize(text)).json();
+    expect(tokens).to.have.length(countTokens(text));
+    expect(tokens.every((t: unknown) => Number.isInteger(t))).to.equal(true);
+    expect((await tokenize(42)).status).to.equal(400);
+    expect(server.tokenizeRequests).to.deep.equal([text]);
+    await server.close();
+    await start([], { flavor: 'openai' });
+    expect((await tokenize(text)).status).to.equal(404);
   });
 
   it('drops the tools silently when the template renders none', async () => {

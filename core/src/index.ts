@@ -17,6 +17,9 @@ export {
 } from './cognition/engine.js';
 export { GROUNDING_HEADER, baseInstructions } from './cognition/prompt.js';
 export { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './cognition/arguments.js';
+export { TOOL_FORMS, firstSentence, toolsInForm, type ToolForm } from './cognition/compact-tools.js';
+export { SHORTENED_HEAD, shortenOldestResult, shortenedMarker } from './cognition/context-budget.js';
+export { StreamedReply } from './cognition/streamed-reply.js';
 export {
   type ChatMessage,
   type CognitionProvider,
@@ -27,8 +30,15 @@ export {
   type ToolSpec,
 } from './cognition/provider.js';
 export { ManualClock, crossThreadNow, isoUtc, systemClock, type Clock } from './clock.js';
-export type { CommandDefinition, CommandInput, CommandOption, ConsoleOutput, Progress } from './console/command.js';
-export { NO_PROGRESS, progressOf, terminalProgress } from './console/progress.js';
+export type {
+  CommandDefinition,
+  CommandInput,
+  CommandOption,
+  ConsoleOutput,
+  Progress,
+  Waiting,
+} from './console/command.js';
+export { NO_PROGRESS, WAITING_DELAY_MS, progressOf, terminalProgress, terminalWaiting } from './console/progress.js';
 export type { LineContext, LineResult } from './console/console.js';
 export { formatAge } from './format-age.js';
 export { SQLITE_SIDE_FILES, writeFileSafely, type SafeWriteOptions } from './files.js';

@@ -52,7 +52,8 @@ export const KERNEL_TABLES = {
         minimum: 1,
         maximum: 10_000,
         default: DEFAULT_WORKING_MEMORY_ENTRIES,
-        description: "how many turns of the session's conversation the volatile working memory keeps",
+        description:
+          "how many entries (a turn is two) of the session's conversation the volatile working memory keeps; when full, all but the newest tenth go at once, so the prompt's prefix holds for many turns",
       },
     },
   },

@@ -7,14 +7,9 @@ import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, GroundingSection, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
-import type {
-  ChatMessage,
-  CognitionProvider,
-  ModelRequest,
-  ModelResponse,
-  ModelToolCall,
-  ProviderCheck,
-} from './provider.js';
+import type { ChatMessage, CognitionProvider, ModelResponse, ModelToolCall, ProviderCheck } from './provider.js';
+import { SessionContext, messagesOf, type Prompt } from './session-context.js';
+import { callProgress } from './streamed-reply.js';
 import { withoutThinking } from './thinking.js';
 import { GROUNDING_HEADER, baseInstructions } from './prompt.js';
 import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
@@ -111,6 +106,8 @@ export class EpisodeEngine {
   readonly #sessionStart: number;
   #provider: { provider: CognitionProvider; owner: string } | undefined;
   #check: Promise<ProviderCheck> | undefined;
+  /** The session's context: the budget, the form of the tools, where working memory's turns start. */
+  #context: SessionContext | undefined;
   #nextEpisode = 1;
 
   constructor(inputs: EngineInputs) {
@@ -204,13 +201,7 @@ export class EpisodeEngine {
   async #loop(request: EpisodeRequest, episode: EpisodeInfo): Promise<EpisodeResult> {
     const { tools, hooks, workingMemory } = this.#in;
     const { clock, profile } = this.#in.services;
-    const history: ChatMessage[] = workingMemory
-      .entries()
-      .map((entry) =>
-        entry.speaker === 'operator'
-          ? { role: 'user', content: entry.text }
-          : { role: 'assistant', content: entry.text },
-      );
+    const entries = workingMemory.entries();
     const said =
       request.origin === 'operator'
         ? request.utterance!
@@ -221,14 +212,6 @@ export class EpisodeEngine {
     const records: ToolCallRecord[] = [];
     const uses = new Map<string, number>();
     let acquisitions = 0;
-    // Fixed for the session, first, and byte-identical across calls, so a server's prefix cache reuses it:
-    // the instructions and every tool this origin may use, in registration order. A spent budget is said
-    // by the tool's result, never by a changed list (a changed list is a changed prefix).
-    const offered = this.#offered(request.origin).map(({ tool }) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-    }));
     const print = (text: string) => {
       for (const line of speakerLines(profile.name, text).split('\n')) request.out.print(line);
     };
@@ -238,6 +221,9 @@ export class EpisodeEngine {
       workingMemory.add('assistant', reply, clock.now());
     };
 
+    // Where working memory's turns start: chosen at the episode's first call, then kept (see SessionContext#fit).
+    let start: number | undefined;
+    const context = await this.#sessionContext();
     for (let step = 1; step <= this.#maxSteps; step += 1) {
       const grounding = await hooks.grounding.promise({ sections: [] }, episode);
       const fixed = grounding.sections.filter((section) => section.fixed);
@@ -252,29 +238,31 @@ export class EpisodeEngine {
       const state = groundingBlock(grounding.sections.filter((section) => !section.fixed));
       if (step === 1) opening = withGrounding(opening, state);
       else exchange.push(withGrounding(exchange.pop()!, state));
-      const tail: ChatMessage[] = [opening, ...exchange];
-      const budget = (await this.#checked()).promptTokens;
-      // Inside the context: the oldest turns of working memory go first, never the utterance nor the tools.
-      while (
-        budget !== undefined &&
-        history.length > 0 &&
-        estimateTokens([system, ...history, ...tail], offered) > budget
-      ) {
-        history.splice(0, Math.min(2, history.length));
-      }
-      const modelRequest = { messages: [system, ...history, ...tail], tools: offered, episode };
-      let response = await this.#complete(modelRequest, history);
+      // Fixed for the session, first, and byte-identical across calls, so a server's prefix cache reuses it:
+      // the instructions and every tool this origin may use, in registration order. A spent budget is said
+      // by the tool's result, never by a changed list (a changed list is a changed prefix).
+      const parts: Prompt = {
+        system,
+        tools: await context.toolsFor(request.origin, system),
+        entries,
+        start: start ?? context.historyStart(entries),
+        opening,
+        exchange,
+        episode,
+      };
+      let { response, printed } = await this.#send(parts, step === 1, request.out);
+      start = parts.start;
       let text = withoutThinking(response.text)?.trim() ?? '';
       if (response.toolCalls.length === 0 && text === '' && !response.refusal && isPlainStop(response)) {
         // An empty answer is asked again once, unchanged: a sampling model may well answer the second time.
-        response = await this.#complete(modelRequest, history);
+        ({ response, printed } = await this.#send(parts, false, request.out));
         text = withoutThinking(response.text)?.trim() ?? '';
       }
       // An answer cut at the token limit ends the episode, its tool calls unrun: the last call's arguments are
       // incomplete, and the calls before it are part of a plan that was cut too (a drive before the check
       // that was to follow it). The note says so and what to raise.
       if (response.toolCalls.length === 0 || response.finishReason === 'length') {
-        return this.#finish(request, episode, records, step, response, text, print, remember);
+        return this.#finish(request, episode, records, step, response, text, printed ? () => {} : print, remember);
       }
       // The history carries only arguments a server can read: a server that parses them (llama.cpp's does)
       // would refuse every later request of the episode; the tool result says the model's were invalid.
@@ -317,22 +305,65 @@ export class EpisodeEngine {
     return this.#check;
   }
 
-  /**
-   * One model call. A request the server refuses as longer than its context is sent once more without the
-   * older half of working memory's turns (`history` is trimmed in place, for the episode's later calls too).
-   */
-  async #complete(request: ModelRequest, history: ChatMessage[]): Promise<ModelResponse> {
+  /** The session's context, made once the provider's check said how long a request may be. */
+  async #sessionContext(): Promise<SessionContext> {
+    const { promptTokens } = await this.#checked();
     const { provider } = this.#provider!;
+    this.#context ??= new SessionContext({
+      promptTokens,
+      countTokens: (text) => provider.countTokens?.(text) ?? Promise.resolve(undefined),
+      offered: (origin) =>
+        this.#offered(origin).map(({ tool }) => ({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+        })),
+      warn: (message) => this.#in.services.log.warn(message),
+    });
+    return this.#context;
+  }
+
+  /**
+   * One model call, inside the context (see SessionContext#fit). A request the server still refuses as too long
+   * is sent again trimmed (SessionContext#refused), as long as something can be trimmed.
+   */
+  async #send(
+    parts: Prompt,
+    firstCall: boolean,
+    out: ConsoleOutput,
+  ): Promise<{ response: ModelResponse; printed: boolean }> {
+    const { provider } = this.#provider!;
+    const context = await this.#sessionContext();
+    let tokens = await context.fit(parts, firstCall);
+    // The operator sees it working: a waiting line on a terminal, the text as it streams in.
+    const { waiting, reply } = callProgress(out, this.#in.services.profile.name);
+    const onText = reply && ((delta: string) => reply.add(delta));
     try {
-      return await provider.complete(request);
-    } catch (error) {
-      if (toMiraError(error).code !== CognitionErrors.codes.CONTEXT_OVERFLOW || history.length === 0) throw error;
-      const dropped = history.splice(0, Math.max(2, Math.ceil(history.length / 2 / 2) * 2));
-      this.#in.services.log.warn(
-        `cognition: the model server refused the request as too long; sent again without the ${dropped.length} oldest turns of working memory`,
-      );
-      const messages = request.messages.filter((m) => !dropped.includes(m));
-      return provider.complete({ ...request, messages });
+      for (let retry = 0; ; retry += 1) {
+        const messages = messagesOf(parts);
+        try {
+          const response = await provider.complete({
+            messages,
+            tools: parts.tools,
+            episode: parts.episode,
+            ...(onText ? { onText } : {}),
+          });
+          context.budget.learn(tokens, response.usage?.promptTokens);
+          return { response, printed: reply?.started ?? false };
+        } catch (error) {
+          if (reply?.started) throw error;
+          if (toMiraError(error).code !== CognitionErrors.codes.CONTEXT_OVERFLOW || retry >= 3) throw error;
+          const trimmed = await context.refused(parts, tokens);
+          if (trimmed === undefined) throw error;
+          tokens = trimmed;
+          this.#in.services.log.warn(
+            `cognition: the model server refused the request as too long; sent again trimmed to about ${context.budget.limit} tokens`,
+          );
+        }
+      }
+    } finally {
+      waiting?.stop();
+      reply?.end();
     }
   }
 
@@ -457,14 +488,6 @@ function compactValue(value: unknown): string {
   return Object.entries(value as Record<string, unknown>)
     .map(([key, v]) => `${key} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(', ');
-}
-
-/**
- * A request's length in tokens, over-estimated (3 bytes a token; tokenizers of current models average
- * about 4 on English and JSON), so a request estimated to fit does.
- */
-function estimateTokens(messages: readonly ChatMessage[], tools: readonly unknown[]): number {
-  return Math.ceil(Buffer.byteLength(JSON.stringify({ messages, tools }), 'utf8') / 3);
 }
 
 /** An answer that ended as a finished one does (not cut, not filtered): an empty one is worth asking again. */

@@ -65,9 +65,9 @@ export const CognitionErrors = defineErrors('@mira/core', {
   CONTEXT_OVERFLOW: {
     code: 'MIRA_ERR_COGNITION_CONTEXT_OVERFLOW',
     message: "the request did not fit in the model's context",
-    fix: "raise the server's context size (llama-server -c) or set [openai] context_tokens; Mira drops the oldest turns first",
+    fix: "raise the server's context size (llama-server -c) or lower [openai] max_tokens, or say less at once; Mira already left out working memory and shortened the episode's tool results",
     template:
-      'the model server at {server} refused the request as longer than its context ({status}): {answer}; it did not fit even without the older turns of working memory',
+      'the model server at {server} refused the request as longer than its context ({status}): {answer}; it did not fit even with working memory left out and the tool results shortened',
   },
   STEP_LIMIT: {
     code: 'MIRA_ERR_COGNITION_STEP_LIMIT',

@@ -27,6 +27,11 @@ export interface ModelRequest {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
   readonly episode: EpisodeInfo;
+  /**
+   * Called with each piece of the answer's text as it arrives, when the provider streams (the console prints
+   * it at once); a provider that does not stream never calls it. The whole text is still in the response.
+   */
+  readonly onText?: (delta: string) => void;
 }
 
 /** The model's answer: text, tool calls, or both. */
@@ -62,6 +67,11 @@ export interface CognitionProvider {
    * context less the answer's token limit). Optional; a server that cannot say is not an error.
    */
   check?(): Promise<ProviderCheck>;
+  /**
+   * A text's tokens by the server's own tokenizer (llama-server's `POST /tokenize`), or undefined when the
+   * server has none; the engine counts each distinct text once. Optional: without it tokens are estimated.
+   */
+  countTokens?(text: string): Promise<number | undefined>;
 }
 
 /** What {@link CognitionProvider.check} found. */

@@ -32,9 +32,25 @@ export interface Progress {
   stop(): void;
 }
 
+/** A line that says the runtime is waiting, until it is stopped. */
+export interface Waiting {
+  /** Clears the line (when it was shown); safe to call more than once. */
+  stop(): void;
+}
+
 /** Where a command prints. Each call is one line on stdout. */
 export interface ConsoleOutput {
   print(line: string): void;
+  /**
+   * Writes part of a line, with no newline: text streamed as it arrives (the line is ended by a later
+   * write of `\n`, before any `print`). Absent where output is whole lines only; then a reply is printed whole.
+   */
+  write?(text: string): void;
+  /**
+   * A line that says the runtime is waiting (`Mira is thinking… 3s`), shown on a terminal after about a second
+   * and cleared by `stop()`; absent, or showing nothing, elsewhere.
+   */
+  waiting?(label: string): Waiting;
   /**
    * A progress bar for a long operation of `total` steps, when the output is a terminal; absent
    * otherwise (use `progressOf`, which shows nothing then).

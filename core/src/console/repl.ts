@@ -4,7 +4,7 @@ import { crossThreadNow } from '../clock.js';
 import { whatToDo } from '../errors.js';
 import type { ConsoleOutput } from './command.js';
 import type { CommandConsole, LineResult } from './console.js';
-import { terminalProgress } from './progress.js';
+import { terminalProgress, terminalWaiting } from './progress.js';
 
 /** Where a REPL reads and writes. */
 export interface ReplOptions {
@@ -51,6 +51,8 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
   const out: ConsoleOutput = {
     print: (line) => options.output.write(`${line}\n`),
     progress: (label, total) => terminalProgress(options.output, label, total),
+    write: (text) => options.output.write(text),
+    waiting: (label) => terminalWaiting(options.output, label),
   };
   const queue: Array<{ readonly text: string; readonly askedAt: number }> = [];
   let allOk = true;

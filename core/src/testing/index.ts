@@ -178,6 +178,7 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
   };
 }
 export { groundingOf, withoutGrounding } from './grounding.js';
+export { countTokens } from './model-prompt.js';
 export {
   hashedBagOfWords,
   startScriptedModelServer,

@@ -2,12 +2,21 @@
  * How the scripted model server sees a request as a model would: the prompt a ChatML chat template with
  * a tool section renders (the layout of Qwen2.5's template, which llama.cpp's `--jinja` runs: the first
  * system message, then the tools, then every turn; a `system` message anywhere else is refused before
- * rendering, as Qwen3.5's template does, see `model-server.ts`), and its length in tokens. The tokenizer
- * is a stand-in: one token per 4 bytes of UTF-8, enough to measure prefix reuse and context limits.
+ * rendering, as Qwen3.5's template does, see `model-server.ts`), and its length in tokens.
+ *
+ * The tokenizer is a stand-in at the density of the repository's generated model: one token per 3 bytes of
+ * UTF-8 (issue 61 measured that model's tokenizer at 2.9 bytes a token on Mira's prompts; real models'
+ * tokenizers give 3–4 on English and JSON). It is not that tokenizer itself, for three reasons: its
+ * vocabulary is made from the repository's docs when the real-server tier builds the model
+ * (`tools/llama-server/make-model.py`: the 1,500 commonest words and every prefix of each), so the double
+ * would have to read the docs and rebuild it the same way; counting as llama.cpp does means its
+ * SentencePiece merge by score with byte fallback and the template's control tokens; and nothing here can
+ * check such a copy against the real one without generating the model and running llama.cpp. The density
+ * is what the budget and the cache depend on; where exact counts matter the tier measures the real server.
  */
 
 /** Bytes per token of the double's stand-in tokenizer. */
-export const BYTES_PER_TOKEN = 4;
+export const BYTES_PER_TOKEN = 3;
 
 /** A chat message as the server receives it. */
 export interface WireMessage {
@@ -26,6 +35,11 @@ export interface WireTool {
 /** Tokens in a text, by the stand-in tokenizer. */
 export function countTokens(text: string): number {
   return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
+}
+
+/** A text's token ids by the stand-in tokenizer (`/tokenize`): as many as {@link countTokens} counts. */
+export function tokenIds(text: string): number[] {
+  return Array.from({ length: countTokens(text) }, (_, i) => 1000 + i);
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   commonPrefixTokens,
   countTokens,
   renderPrompt,
+  tokenIds,
   BYTES_PER_TOKEN,
   type WireMessage,
   type WireTool,
@@ -36,8 +37,15 @@ export type ScriptedReply =
       /** OpenAI's `message.refusal`: the model declined; `content` is then null. */
       readonly refusal?: string;
       readonly delayMs?: number;
+      /** When streamed, the wait before each chunk after the first, as a model generating slowly. */
+      readonly chunkDelayMs?: number;
     }
-  | { readonly toolCalls: readonly ScriptedToolCall[]; readonly text?: string; readonly delayMs?: number }
+  | {
+      readonly toolCalls: readonly ScriptedToolCall[];
+      readonly text?: string;
+      readonly delayMs?: number;
+      readonly chunkDelayMs?: number;
+    }
   | { readonly status: number; readonly error?: string; readonly type?: string; readonly delayMs?: number }
   | { readonly malformed: true; readonly delayMs?: number }
   | ((request: RecordedRequest) => ScriptedReply);
@@ -63,6 +71,8 @@ export interface RecordedRequest {
   readonly cachedTokens: number;
   /** The HTTP status answered. */
   status: number;
+  /** When streamed, when each chunk was written (`Date.now()`), the last `[DONE]` included. */
+  readonly chunkTimes: number[];
 }
 
 /** A local OpenAI-compatible server that plays scripted answers in order. */
@@ -73,6 +83,8 @@ export interface ScriptedModelServer {
   readonly requests: RecordedRequest[];
   /** Every embeddings request (model and input texts), in order. */
   readonly embeddingRequests: Array<{ model: string; input: string[] }>;
+  /** The text of every `POST /tokenize` (llama-server), in order. */
+  readonly tokenizeRequests: string[];
   /** Appends answers to the script. */
   push(...replies: ScriptedReply[]): void;
   /** Answers not yet played. */
@@ -370,6 +382,7 @@ export async function startScriptedModelServer(
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   const embeddingRequests: Array<{ model: string; input: string[] }> = [];
+  const tokenizeRequests: string[] = [];
   /** The single slot's cached prompt (llama-server `-np 1`; OpenAI's cache keyed by prefix). */
   let slot = '';
   const server: Server = createServer((req, res) => {
@@ -419,6 +432,17 @@ export async function startScriptedModelServer(
       });
       return;
     }
+    if (req.method === 'POST' && req.url === '/tokenize' && flavor === 'llama-server') {
+      // server-context.cpp `handle_tokenize`: `{content}` → `{tokens}` (ids; `with_pieces` not modelled).
+      const body = JSON.parse(raw) as { content?: unknown };
+      if (typeof body.content !== 'string') {
+        send(res, 400, errorBody(flavor, 400, '"content" must be provided'));
+        return;
+      }
+      tokenizeRequests.push(body.content);
+      send(res, 200, { tokens: tokenIds(body.content) });
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       send(
         res,
@@ -449,6 +473,7 @@ export async function startScriptedModelServer(
       promptTokens,
       cachedTokens,
       status: 200,
+      chunkTimes: [],
     };
     requests.push(recorded);
     const refuse = (status: number, payload: unknown) => {
@@ -557,8 +582,15 @@ export async function startScriptedModelServer(
         connection: 'keep-alive',
       });
       const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-      for (const chunk of streamChunks(flavor, result, includeUsage)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      const pause = ('chunkDelayMs' in reply && reply.chunkDelayMs) || 0;
+      for (const [i, chunk] of streamChunks(flavor, result, includeUsage).entries()) {
+        if (i > 0 && pause > 0) await new Promise((r) => setTimeout(r, pause));
+        if (res.destroyed) return;
+        res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        recorded.chunkTimes.push(Date.now());
+      }
       res.end('data: [DONE]\n\n');
+      recorded.chunkTimes.push(Date.now());
       return;
     }
     send(res, 200, completionBody(flavor, result));
@@ -570,6 +602,7 @@ export async function startScriptedModelServer(
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     embeddingRequests,
+    tokenizeRequests,
     push: (...replies) => queue.push(...replies),
     get remaining() {
       return queue.length;

@@ -36,7 +36,14 @@ export const OPENAI_CONFIG_SCHEMA = {
       default: 'OPENAI_API_KEY',
       description: 'the environment variable holding the API key',
     },
-    timeout_ms: { type: 'integer', minimum: 100, maximum: 600000, default: 60000, description: 'per request' },
+    timeout_ms: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 600000,
+      default: 180000,
+      description:
+        'how long one request may wait for its answer (a streamed answer: for its stream to begin); a local model on a CPU took 10–55 s a call',
+    },
     max_retries: {
       type: 'integer',
       minimum: 0,
@@ -63,7 +70,7 @@ export const OPENAI_CONFIG_SCHEMA = {
       type: 'integer',
       minimum: 512,
       description:
-        "the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it by dropping the oldest turns of working memory",
+        "the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it: working memory's oldest turns, then the episode's oldest tool results, are left out",
     },
     stream: { type: 'boolean', default: false, description: 'receive the answer as a stream of chunks' },
     temperature: { type: 'number', minimum: 0, maximum: 2, description: "the model's default when left out" },
@@ -116,6 +123,8 @@ export class OpenAIProvider implements CognitionProvider {
   #sdk: typeof OpenAI | undefined;
 
   readonly #log: ((message: string) => void) | undefined;
+  /** Whether the server has llama-server's `/tokenize` (its `/props` answered); false once it failed. */
+  #tokenizer = false;
 
   /** @param log where a retried failure is reported (the runtime's log, stderr). */
   constructor(config: OpenAIConfig, env: NodeJS.ProcessEnv = process.env, log?: (message: string) => void) {
@@ -131,6 +140,11 @@ export class OpenAIProvider implements CognitionProvider {
 
   get #baseURL(): string {
     return resolveBaseURL(this.#config, this.#env);
+  }
+
+  /** The server's root, where llama-server answers `/props` and `/tokenize` (beside `/v1`). */
+  get #serverRoot(): string {
+    return this.#baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
   }
 
   #getClient(): Promise<OpenAI> {
@@ -189,7 +203,11 @@ export class OpenAIProvider implements CognitionProvider {
     };
     if (this.#config.stream) {
       const stream = await client.chat.completions.create({ ...body, stream: true });
-      return { ...(await assembleStream(stream)), tokenLimit: limit, tokenLimitSetting: TOKEN_LIMIT_SETTING };
+      return {
+        ...(await assembleStream(stream, request.onText)),
+        tokenLimit: limit,
+        tokenLimitSetting: TOKEN_LIMIT_SETTING,
+      };
     }
     const completion = await client.chat.completions.create({ ...body, stream: false });
     const choice = completion?.choices?.[0];
@@ -231,7 +249,7 @@ export class OpenAIProvider implements CognitionProvider {
   async check(): Promise<ProviderCheck> {
     const warnings: string[] = [];
     let nCtx: number | undefined;
-    const url = `${this.#baseURL.replace(/\/+$/, '').replace(/\/v1$/, '')}/props`;
+    const url = `${this.#serverRoot}/props`;
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(Math.min(this.#config.timeout_ms, 5000)) });
       if (response.ok) {
@@ -247,6 +265,8 @@ export class OpenAIProvider implements CognitionProvider {
         }
         const n = props.default_generation_settings?.n_ctx;
         if (typeof n === 'number' && n > 0) nCtx = n;
+        // A server that says its context says it as llama-server does: it has llama-server's tokenizer too.
+        this.#tokenizer = nCtx !== undefined;
       }
     } catch {
       // No /props, or no server yet: nothing to warn about here.
@@ -256,6 +276,28 @@ export class OpenAIProvider implements CognitionProvider {
       warnings,
       ...(context === undefined ? {} : { promptTokens: Math.max(0, context - this.#config.max_tokens) }),
     };
+  }
+
+  /**
+   * A text's tokens by llama-server's own tokenizer (`POST /tokenize`, `{content}` → `{tokens}`), once
+   * {@link check} found a llama-server; undefined for another server, or once `/tokenize` failed.
+   */
+  async countTokens(text: string): Promise<number | undefined> {
+    if (!this.#tokenizer) return undefined;
+    try {
+      const response = await fetch(`${this.#serverRoot}/tokenize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content: text }),
+        signal: AbortSignal.timeout(Math.min(this.#config.timeout_ms, 5000)),
+      });
+      const tokens = response.ok ? ((await response.json()) as { tokens?: unknown }).tokens : undefined;
+      if (Array.isArray(tokens)) return tokens.length;
+    } catch {
+      // Counted by the estimate instead.
+    }
+    this.#tokenizer = false;
+    return undefined;
   }
 
   #explain(error: unknown): MiraError {
@@ -300,7 +342,11 @@ export class OpenAIProvider implements CognitionProvider {
   }
 }
 
-async function assembleStream(stream: AsyncIterable<ChatCompletionChunk>): Promise<ModelResponse> {
+/** A streamed answer put together; each piece of its text is also given to `onText` as it arrives. */
+async function assembleStream(
+  stream: AsyncIterable<ChatCompletionChunk>,
+  onText?: (delta: string) => void,
+): Promise<ModelResponse> {
   let text = '';
   let sawText = false;
   let refusal = '';
@@ -315,6 +361,7 @@ async function assembleStream(stream: AsyncIterable<ChatCompletionChunk>): Promi
     if (typeof delta.content === 'string') {
       text += delta.content;
       sawText = true;
+      if (delta.content !== '') onText?.(delta.content);
     }
     for (const part of delta.tool_calls ?? []) {
       const call = calls.get(part.index) ?? { id: '', name: '', arguments: '' };

@@ -1,0 +1,149 @@
+import { GROUNDING_HEADER } from './prompt.js';
+import type { ChatMessage, ToolSpec } from './provider.js';
+
+/**
+ * Tokens a chat template adds around each message (`<|im_start|>role\n … <|im_end|>\n`, a tool result's
+ * `<tool_response>` tags), around each tool call, around each tool (its `{"type": "function", …}` wrapper), and
+ * once (the tool section's preamble). Generous for ChatML; a template that adds more is learnt from the
+ * server's own count of the prompt (`usage.prompt_tokens`, see {@link ContextBudget.learn}).
+ */
+const OVERHEAD = { message: 24, call: 24, tool: 24, request: 64 } as const;
+
+/** Bytes per token of the estimate used where the server has no tokenizer: few, so an estimate that fits does. */
+export const ESTIMATE_BYTES_PER_TOKEN = 3;
+
+/** Entries kept in the cache of counts before it starts again. */
+const CACHE_LIMIT = 4096;
+
+/** The visible marker in place of the part of a tool result a request had no room for. */
+export function shortenedMarker(characters: number): string {
+  return `[shortened: ${characters} characters]`;
+}
+
+/** Characters of a tool result kept before its marker when it is first shortened (then none). */
+export const SHORTENED_HEAD = 240;
+
+/**
+ * Keeps a session's requests inside the model's context: counts a request's tokens (with the server's own
+ * tokenizer where it has one, each distinct text counted once; otherwise {@link ESTIMATE_BYTES_PER_TOKEN}),
+ * learns how far the server's counts of whole prompts run above its estimates, and lowers its limit when the
+ * server refuses a request as too long.
+ */
+export class ContextBudget {
+  readonly #count: (text: string) => Promise<number | undefined>;
+  readonly #cache = new Map<string, number>();
+  #limit: number | undefined;
+  #scale = 1;
+
+  /**
+   * @param limit the prompt tokens a request may carry (the context less the answer's limit), when known.
+   * @param count the server's tokenizer: a text's tokens, or undefined when it cannot say.
+   */
+  constructor(limit: number | undefined, count: (text: string) => Promise<number | undefined>) {
+    this.#limit = limit;
+    this.#count = count;
+  }
+
+  /** The prompt tokens a request may carry, when known. */
+  get limit(): number | undefined {
+    return this.#limit;
+  }
+
+  async #tokens(text: string): Promise<number> {
+    const known = this.#cache.get(text);
+    if (known !== undefined) return known;
+    const counted = text === '' ? 0 : await this.#count(text).catch(() => undefined);
+    const tokens = counted ?? Math.ceil(Buffer.byteLength(text, 'utf8') / ESTIMATE_BYTES_PER_TOKEN);
+    if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
+    this.#cache.set(text, tokens);
+    return tokens;
+  }
+
+  async #message(message: ChatMessage): Promise<number> {
+    let tokens = OVERHEAD.message + (await this.#tokens(message.content ?? ''));
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) {
+        tokens += OVERHEAD.call + (await this.#tokens(call.name)) + (await this.#tokens(call.arguments));
+      }
+    }
+    return tokens;
+  }
+
+  /** The tools' tokens: their JSON as one text (the same for every call of a session, so counted once). */
+  async tools(tools: readonly ToolSpec[]): Promise<number> {
+    if (tools.length === 0) return 0;
+    return (await this.#tokens(JSON.stringify(tools))) + OVERHEAD.tool * tools.length;
+  }
+
+  /** A request's tokens as estimated: template overhead and the learnt scale included. */
+  async measure(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): Promise<number> {
+    const counts = await Promise.all(messages.map((message) => this.#message(message)));
+    const raw = counts.reduce((a, b) => a + b, OVERHEAD.request) + (await this.tools(tools));
+    return Math.ceil(raw * this.#scale);
+  }
+
+  /** Whether a request of `tokens` (from {@link measure}) fits, with `reserve` tokens to spare. */
+  fits(tokens: number, reserve = 0): boolean {
+    return this.#limit === undefined || tokens + reserve <= this.#limit;
+  }
+
+  /**
+   * After an answer: the server's count of the prompt it read (`usage.prompt_tokens`), against the estimate of
+   * the same request, raises the scale when the server counted more (a template that adds more than ChatML).
+   */
+  learn(estimate: number, actual: number | undefined): void {
+    if (actual === undefined || estimate <= 0 || actual <= estimate) return;
+    this.#scale = Math.min(this.#scale * (actual / estimate), 4);
+  }
+
+  /**
+   * After the server refused a request estimated at `estimate` tokens as too long: the limit drops to three
+   * quarters of it, for the retry and the rest of the session (the context the profile or server gave was
+   * wrong, or the template adds more than the estimate knows).
+   */
+  refused(estimate: number): void {
+    this.#limit = Math.min(this.#limit ?? Infinity, Math.floor(estimate * 0.75));
+  }
+}
+
+/** Working memory's entries kept when a block is left out to fit the context: the newest two turns. */
+export const HISTORY_KEPT_AFTER_DROP = 4;
+
+/**
+ * Where working memory's turns start after leaving out a block from `start`: all but the newest
+ * {@link HISTORY_KEPT_AFTER_DROP} entries, or, when no more than those are sent, the oldest turn of them
+ * (whole turns: an even number of entries). A block at once, rather than a turn per episode, keeps what is
+ * sent the same for many episodes; and few kept, because the call after a drop re-reads them (as working
+ * memory's own drop, see `WorkingMemory`: keeping the older half re-read enough to reuse only 0.82 of it).
+ */
+export function dropHistoryBlock(start: number, length: number): number {
+  const left = length - start;
+  const drop = left > HISTORY_KEPT_AFTER_DROP ? left - HISTORY_KEPT_AFTER_DROP : 2;
+  return Math.min(length, start + drop + (drop % 2));
+}
+
+/**
+ * Shortens the oldest tool result of `exchange` that can be shortened more, in place: first, oldest first,
+ * each result longer than {@link SHORTENED_HEAD} characters to its first {@link SHORTENED_HEAD}; then, oldest
+ * first, each to none; each time followed by the marker that says how many characters were left out. The
+ * grounding block a result carries is kept whole. Returns false when no result can be shortened more.
+ */
+export function shortenOldestResult(exchange: ChatMessage[]): boolean {
+  for (const head of [SHORTENED_HEAD, 0]) {
+    for (const [i, message] of exchange.entries()) {
+      if (message.role !== 'tool') continue;
+      const at = message.content.indexOf(`\n\n${GROUNDING_HEADER}\n`);
+      const result = at < 0 ? message.content : message.content.slice(0, at);
+      const grounding = at < 0 ? '' : message.content.slice(at);
+      const marked = /^([\s\S]*?) ?\[shortened: (\d+) characters\]$/.exec(result);
+      const kept = marked ? marked[1]! : result;
+      // Shortening must save more than the marker costs.
+      if (kept.length <= head + 32) continue;
+      const left = kept.slice(0, head);
+      const cut = (marked ? Number(marked[2]) : 0) + kept.length - left.length;
+      exchange[i] = { ...message, content: `${left}${left === '' ? '' : ' '}${shortenedMarker(cut)}${grounding}` };
+      return true;
+    }
+  }
+  return false;
+}
