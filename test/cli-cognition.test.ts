@@ -38,7 +38,10 @@ describe('mira CLI with cognition (profiles/mira-sim, OPENAI_BASE_URL)', functio
         env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test-key' },
       },
     );
-    expect(run.stderr).to.match(/^mira: Mind view: http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{48}\n$/);
+    // The first start of a new store says so (and where); then the Mind view's address, and nothing else.
+    expect(run.stderr).to.match(
+      /^mira: memory: created a new store at \S+\n(?:mira: notes: created a new store at \S+\n)?mira: Mind view: http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{48}\n$/,
+    );
     expect(run.code).to.equal(0);
     expect(run.stdout).to.contain('[recall_memory] hit ENT1\nMira: I remember Ada; she prefers tea.\n');
     expect(run.stdout).to.match(/operator: What does Ada drink\?\n.*assistant: I remember Ada; she prefers tea\.\n/);

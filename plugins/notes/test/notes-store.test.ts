@@ -449,7 +449,7 @@ describe('SqliteNotesStore, called directly', () => {
         'MIRA_ERR_NOTES_NOT_FOUND: there is no note 99',
       );
       expect((await rejected(store.update(shared.id, session, 'default', 'x', null))).message).to.equal(
-        `MIRA_ERR_NOTES_READ_ONLY_SCOPE: note ${shared.id} is in the shared "global" scope, which only the operator can change`,
+        `MIRA_ERR_NOTES_READ_ONLY_SCOPE: note ${shared.id} is in the shared "global" scope, which is read-only from this scope`,
       );
       // A keyed note out of reach is a miss even with the right key: no oracle for keys.
       expect(thrown(() => store.delete(keyed.id, session, 'default')).message).to.equal(
