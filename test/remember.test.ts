@@ -660,12 +660,13 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       // 张 before a word that follows a name (说, "says") is a name; a longer known name there is not.
       const { result: own } = await propose('张是老师', fact('张', 'is', '老师', '张是老师'));
       expect(own).to.deep.include({ status: 'applied', outcome: 'created' });
-      // Nor is a related entity cut out of a longer name.
+      // Nor is a related entity cut out of a longer name: a relationship's value is read by the same rule for
+      // a name as its related entity, so the value is refused first.
       await store.createEntity({ entityType: 'person', canonicalName: '李娜' });
       await expectRejected(
         '李娜认识张伟',
         relationship('李娜', 'knows', '张', 'friend', '李娜认识张伟'),
-        'related_entity_not_supported',
+        'value_not_supported',
       );
     });
 
@@ -1129,5 +1130,35 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
       const system = m.server.requests.at(-1)!.body.messages[0]!.content!;
       expect(system).to.contain('Only a remember result in this turn confirms a write');
     });
+  });
+});
+
+describe('remember: one boundary rule for a name, wherever it stands', function () {
+  this.timeout(20_000);
+  let m: ModelRuntime;
+  beforeEach(async () => {
+    m = await modelRuntime();
+    await m.store().createEntity({ entityType: 'person', canonicalName: 'Anna' });
+    await m.store().createEntity({ entityType: 'person', canonicalName: '민수' });
+  });
+  afterEach(() => m.dispose());
+
+  const say = async (utterance: string, proposal: Proposal) => {
+    m.server.push({ toolCalls: [{ name: 'remember', arguments: proposal }] }, { text: 'ok' });
+    return (await m.rt.run(utterance)).output[0];
+  };
+
+  it('takes a Latin name with a Korean particle as the name, as a Hangul one, in the subject and the related entity', async () => {
+    expect(await say('Anna는 커피를 좋아해요', fact('Anna', 'likes', '커피', 'Anna는 커피를 좋아해요'))).to.equal(
+      '[remember] applied/created MEM1',
+    );
+    expect(
+      await say('민수는 Anna를 알아요', relationship('민수', 'knows', 'Anna', 'friend', '민수는 Anna를 알아요')),
+    ).to.equal('[remember] applied/created MEM2');
+    // Never a name inside a longer word: Anna is not in Annabel은.
+    await m.store().createEntity({ entityType: 'person', canonicalName: 'Annabel' });
+    expect(await say('Annabel은 차를 좋아해요', fact('Anna', 'likes', '차', 'Annabel은 차를 좋아해요'))).to.equal(
+      '[remember] rejected subject_not_supported',
+    );
   });
 });

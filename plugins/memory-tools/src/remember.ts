@@ -313,7 +313,9 @@ async function decide(
   const wording = utterance.slice(span[0], span[1]);
   // Stryker disable next-line ConditionalExpression: equivalent, the same text gives the same matching form
   const clause = wording === evidence.original ? evidence : toMatchText(wording)!;
-  const valueSpans = wholeSpans(clause, value, { particles: true });
+  // A relationship's value is its related entity's name: found by the one rule for a name wherever it stands
+  // (a Chinese name between Han characters, a name with a Korean particle), as the related entity is below.
+  const valueSpans = wholeSpans(clause, value, { particles: true, name: isRelationship });
   const valueSpan = valueSpans[0];
   if (!valueSpan) reject('value_not_supported');
   const subjectSpans = wholeSpans(clause, subject, { particles: true, name: true });

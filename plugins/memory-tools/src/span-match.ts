@@ -241,13 +241,8 @@ function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: Span
   if (SPACELESS.test(before) || SPACELESS.test(after)) return wordBoundary(form, at);
   // Korean attaches particles to nouns: a name or value may end inside a Hangul word (커피 in 커피를) only
   // where the rest of the word is particles (박지 is not in 박지훈은), and never begin inside one (피 in 커피를).
-  return (
-    rules.particles &&
-    side === 'end' &&
-    HANGUL.test(before) &&
-    HANGUL.test(after) &&
-    onlyParticles(restOfWord(form, at))
-  );
+  // The same rule wherever the name is written in another script: Anna in Anna는, Tom in Tom이.
+  return rules.particles && side === 'end' && HANGUL.test(after) && onlyParticles(restOfWord(form, at));
 }
 
 /**
