@@ -16,7 +16,7 @@ const YIELD_TODAY: Readonly<Record<MoreLanguage, number>> = {
   id: 13,
   vi: 13,
   ar: 14,
-  he: 7,
+  he: 14,
   hi: 14,
   th: 13,
   sv: 11,
@@ -57,8 +57,8 @@ describe('the held-out corpus of eleven languages without rules (written without
       // Turkish case suffixes on the value (mantıya, sınıfa, baklavasını) and a comma after a nominal subject.
       // ASCII Vietnamese with no Vietnamese function word is read as Romance ("o" = or); "Chi" (chị) is Italian
       // "who" one word behind. Indonesian "si" before a name is Romance "if" one word behind.
-      // Hebrew prefixes written onto the value (בחיפה, כאחות, לדוד) and Swedish genitive -s on a name (Elsas,
-      // Saras): the span matching finds no whole word; a Thai relative clause before the subject (สีที่มาลีชอบ).
+      // Swedish genitive -s on a name (Elsas, Saras): the span matching finds no whole word (Hebrew's one-letter
+      // prefixes, בחיפה, are read as prefixes); a Thai relative clause before the subject (สีที่มาลีชอบ).
       "[tr] plain assertion: Emre, Elif'in ağabeyi. (Emre → Elif, brother_of) — subject_not_supported",
       '[tr] plain assertion: Burak mantıya bayılır. (Burak → mantı, loves) — value_not_supported',
       '[tr] chat style: Bu arada, Deniz üçüncü sınıfa gidiyor. (Deniz → üçüncü sınıf, in_grade) — value_not_supported',
@@ -66,13 +66,6 @@ describe('the held-out corpus of eleven languages without rules (written without
       '[id] plain assertion: Kucing kami si Mimi takut petir. (Mimi → petir, afraid_of) — condition',
       '[vi] plain assertion: Nam sinh ra o Hue. (Nam → Hue, born_in) — subject_not_supported',
       '[vi] plain assertion: Chi Huong thich uong tra sua. (Huong → tra sua, likes) — question',
-      '[he] plain assertion: נועה עובדת כאחות בבית חולים. (נועה → אחות, works_as) — value_not_supported',
-      '[he] plain assertion: ההורים שלי גרים בחיפה. (ההורים שלי → חיפה, lives_in) — value_not_supported',
-      '[he] plain assertion: לדוד יש שלושה ילדים. (דוד → שלושה ילדים, has_children) — subject_not_supported',
-      '[he] plain assertion: רון נולד בירושלים. (רון → ירושלים, born_in) — value_not_supported',
-      '[he] plain assertion: רקסי הכלב שלנו מפחד מרעמים. (רקסי → רעמים, afraid_of) — value_not_supported',
-      "[he] chat style: דרך אגב, איתי בכיתה ג'. (איתי → כיתה ג', in_grade) — value_not_supported",
-      '[he] chat style: סבתא מכינה את הקוגל הכי טעים בעולם 😂 (סבתא → קוגל, cooks) — value_not_supported',
       '[th] plain assertion: สีที่มาลีชอบที่สุดคือสีชมพู (มาลี → สีชมพู, favourite_colour) — subject_not_supported',
       '[sv] plain assertion: Elsas favoritfärg är gul. (Elsa → gul, favourite_colour) — subject_not_supported',
       '[sv] plain assertion: Erik är Saras bror. (Erik → Sara, brother_of) — value_not_supported',

@@ -676,3 +676,18 @@ describe('language rules, rule by rule (what the corpus does not pin down)', () 
     expect(belongs('张伟喜欢红茶', '张伟', '红茶')).to.equal(true);
   });
 });
+
+describe("wholeSpans(): Hebrew's one-letter prefixes", () => {
+  const spans = (text: string, needle: string) =>
+    wholeSpans(toMatchText(text)!, toMatchText(needle)!, { particles: true, name: true });
+
+  it('finds a name or value after one to three prefix letters (ב ה ו כ ל מ ש), and nowhere else inside a word', () => {
+    expect(spans('ההורים שלי גרים בחיפה', 'חיפה')).to.deep.equal([[17, 21]]);
+    expect(spans('לדוד יש שלושה ילדים', 'דוד')).to.deep.equal([[1, 4]]);
+    expect(spans('ובבית גר דן', 'בית')).to.deep.equal([[2, 5]]);
+    // Not after a letter that is no prefix, nor before more of a word, nor after four prefix letters.
+    expect(spans('אבדוד', 'דוד')).to.deep.equal([]);
+    expect(spans('בדודו', 'דוד')).to.deep.equal([]);
+    expect(spans('ובבהדוד', 'דוד')).to.deep.equal([]);
+  });
+});

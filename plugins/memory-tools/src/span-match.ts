@@ -239,6 +239,10 @@ function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: Span
   if (rules.name && HAN.test(before) && HAN.test(after)) return hanNameBoundary(form, at, side, length);
   // Without spaces, ICU's word boundaries decide: アリ is not in アリス, nor 紅 in 紅茶, but ガス is in 田中はガスが好き.
   if (SPACELESS.test(before) || SPACELESS.test(after)) return wordBoundary(form, at);
+  // Hebrew writes its prepositions, article and conjunctions as one-letter prefixes (ב ה ו כ ל מ ש, up to
+  // three: ובבית): a name or value may begin inside a Hebrew word after prefixes only (חיפה in בחיפה, דוד in
+  // לדוד, קוגל in הקוגל; Glinert, Modern Hebrew: An Essential Grammar, ch. 5), and end only where it ends.
+  if (side === 'start' && HEBREW.test(before) && HEBREW.test(after)) return onlyHebrewPrefixes(form, at);
   // Korean attaches particles to nouns: a name or value may end inside a Hangul word (커피 in 커피를) only
   // where the rest of the word is particles (박지 is not in 박지훈은), and never begin inside one (피 in 커피를).
   // The same rule wherever the name is written in another script: Anna in Anna는, Tom in Tom이.
@@ -257,6 +261,14 @@ const HAN = /\p{Script=Han}/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /** The Hangul letters from `at` to the end of their word. */
+const HEBREW = /\p{Script=Hebrew}/u;
+/** One to three of Hebrew's one-letter prefixes, as the whole of a word's start. */
+const HEBREW_PREFIXES = /(?:^|[^\p{L}\p{M}])[ובכלמהש]{1,3}$/u;
+/** Whether the Hebrew word that goes on at `at` holds only prefix letters before it. */
+function onlyHebrewPrefixes(form: string, at: number): boolean {
+  return HEBREW_PREFIXES.test(form.slice(Math.max(0, at - 4), at));
+}
+
 function restOfWord(form: string, at: number): string {
   return /^\p{Script=Hangul}+/u.exec(form.slice(at))![0];
 }
