@@ -12,6 +12,7 @@ import {
   loadNotes,
   loadScopes,
   renderLockout,
+  searchFor,
   storeSearch,
   toAddress,
 } from './notes.js';
@@ -80,6 +81,13 @@ document.addEventListener('DOMContentLoaded', async () => {
     clearTimeout(filtering);
     document.body.dataset.loading = 'notes';
     filtering = setTimeout(() => loadNotes().catch((error) => status(messageOf(error))), 120);
+  });
+  // Enter in the filter asks the search instead: one keystroke from "0 notes" to what the search finds.
+  filter.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && filter.value.trim() !== '') {
+      e.preventDefault();
+      searchFor(filter.value);
+    }
   });
   const sort = $('sort', HTMLSelectElement);
   sort.addEventListener('change', async () => {

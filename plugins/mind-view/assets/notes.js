@@ -286,6 +286,23 @@ function render() {
   const pages = Math.max(1, Math.ceil(state.matching / PAGE_SIZE));
   const from = state.page * PAGE_SIZE;
   $('cards').replaceChildren(...state.notes.map(card));
+  // A filter finds notes holding every typed word; when none does, the search that reads a question for
+  // its meaning is one keystroke away (Enter in the filter, or this button).
+  if (state.matching === 0 && state.filter.trim() !== '') {
+    $('cards').append(
+      el(
+        'p',
+        { className: 'empty-filter' },
+        el('span', { text: `No note holds every word of "${state.filter.trim()}". ` }),
+        el('button', {
+          type: 'button',
+          className: 'search-instead',
+          text: 'Search as Mira does (Enter)',
+          onclick: () => searchFor(state.filter),
+        }),
+      ),
+    );
+  }
   // The count always describes what is shown.
   $('count').textContent =
     `${state.matching} of ${state.total} notes` +
@@ -312,6 +329,12 @@ export async function goToPage(delta) {
 export function forget(id) {
   store.forget(id);
   for (const shown of document.querySelectorAll(`#search-results .card[data-id="${id}"]`)) shown.remove();
+}
+
+/** Runs the store's own search for `text`, as if typed into its box. @param {string} text */
+export function searchFor(text) {
+  $('search', HTMLInputElement).value = text.trim();
+  $('store-search', HTMLFormElement).requestSubmit();
 }
 
 /** The store's own search, shown above the list. @param {SubmitEvent} event */

@@ -7,7 +7,10 @@ export const SCOPE_NAME_PATTERN = '^[a-z][a-z0-9_-]{0,63}$';
 /** The longest private key, and the longest search query, in characters. */
 export const MAX_KEY_LENGTH = 128;
 export const MAX_QUERY_LENGTH = 512;
-/** How many notes a search returns: the model's search_memory, and the Mind view's search, which shows what the model would see. */
+/**
+ * How many notes a search returns: the model's search_memory, and the Mind view's search, which shows what the
+ * model would see.
+ */
 export const SEARCH_RESULTS = 10;
 
 /**
