@@ -852,6 +852,31 @@ describe('Mind view', function () {
       expect(await page.$eval('#new-scope', (e) => (e as HTMLInputElement).validity.patternMismatch)).to.equal(true);
     });
 
+    it('offers the search in one keystroke when the filter finds no note with every word', async () => {
+      const notes = rt.app.kernel.store(NOTES_STORE);
+      await notes.save('default', 'Lily has swimming lessons on Tuesdays at five', 'routine', null);
+      await page.reload();
+      await page.waitForSelector('.card');
+      // "when is lily swimming": no note holds "when".
+      await page.fill('#filter', 'when is lily swimming');
+      await page.waitForSelector('.empty-filter');
+      expect(await page.textContent('.empty-filter span')).to.equal(
+        'No note holds every word of "when is lily swimming". ',
+      );
+      expect(await page.textContent('#count')).to.match(/^0 of \d+ notes/);
+      // Enter in the filter runs the search, which reads the question for its meaning.
+      await page.press('#filter', 'Enter');
+      await page.waitForSelector('#search-results:not([hidden]) .card');
+      expect(await page.$$eval('#search-results .card .content', (n) => n.map((e) => e.textContent))).to.include(
+        'Lily has swimming lessons on Tuesdays at five',
+      );
+      expect(await page.inputValue('#search')).to.equal('when is lily swimming');
+      // A filter that finds notes offers nothing.
+      await page.fill('#filter', 'lily swimming');
+      await page.waitForFunction(() => document.querySelectorAll('#cards .card').length === 1);
+      expect(await page.$$('.empty-filter')).to.have.length(0);
+    });
+
     it('bounds the status line', async () => {
       await page.evaluate(() => {
         const input = document.getElementById('new-scope') as HTMLInputElement;
