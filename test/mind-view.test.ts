@@ -877,6 +877,38 @@ describe('Mind view', function () {
       expect(await page.$$('.empty-filter')).to.have.length(0);
     });
 
+    it('tells labels apart by colour: the labels in view are 30° of hue apart or more', async () => {
+      const notes = rt.app.kernel.store(NOTES_STORE);
+      const labels = [
+        'person',
+        'place',
+        'routine',
+        'house',
+        'secret',
+        'drink',
+        'kitchen',
+        'self',
+        'work',
+        'home',
+        'tea',
+        'car',
+      ];
+      notes.ensureScope('colours');
+      for (const label of labels) await notes.save('colours', `A note about ${label}`, label, null);
+      await page.reload();
+      await page.selectOption('#scope', 'colours');
+      await page.waitForSelector('.chip[data-label="car"]');
+      const hues = await page.$$eval('.chip', (chips) =>
+        chips.map((c) => Number(/hsl\((\d+)/.exec((c as HTMLElement).style.getPropertyValue('--chip'))?.[1])),
+      );
+      expect(hues).to.have.length(10);
+      // (A hue from 360 of a hash put person at 128° and place at 116°: one green for both.)
+      let closest = 360;
+      for (const [i, a] of hues.entries())
+        for (const b of hues.slice(i + 1)) closest = Math.min(closest, Math.abs(a - b), 360 - Math.abs(a - b));
+      expect(closest, JSON.stringify(hues)).to.be.at.least(30);
+    });
+
     it('bounds the status line', async () => {
       await page.evaluate(() => {
         const input = document.getElementById('new-scope') as HTMLInputElement;

@@ -71,16 +71,44 @@ export const messageOf = (error) => (error instanceof Error ? error.message : St
 
 const UNLABELED = '#595959';
 /**
- * A label's colour is a function of the label alone — a hue from a hash of its text — so it is the same
- * in every scope and does not change as counts change. At 65 % saturation and 26 % lightness every hue
- * keeps white text at 5.4:1 or more (WCAG AA asks 4.5:1).
+ * Twelve hues 30° apart: neighbours on a continuous wheel (person at 128°, place at 116°) read as one colour.
+ * At 65 % saturation and 26 % lightness every one keeps white text at 5.4:1 or more (WCAG AA asks 4.5:1).
+ */
+const HUES = [0, 30, 60, 90, 120, 150, 180, 210, 240, 270, 300, 330];
+/** A label's own slot: a hash of its text, so it is the same in every scope and whatever the counts. */
+const slotOf = (/** @type {string} */ label) => {
+  let h = 2166136261;
+  for (const ch of label) h = Math.imul(h ^ /** @type {number} */ (ch.codePointAt(0)), 16777619) >>> 0;
+  // The hash's high bits: FNV's low bits follow the last letters too closely (person and place share them).
+  return (h >>> 20) % HUES.length;
+};
+/** The slots of the labels in view, told apart ({@link distinctColors}). */
+let assigned = new Map();
+
+/**
+ * Gives the labels in view slots of their own: each its hash's slot, or, when a label before it (in name
+ * order) took that one, the next free one — so up to twelve labels shown together never share a colour, and
+ * the same set of labels always gets the same colours.
+ * @param {readonly string[]} labels
+ */
+export function distinctColors(labels) {
+  const taken = new Set();
+  assigned = new Map();
+  for (const label of [...labels].filter((l) => l !== 'unlabeled').sort()) {
+    let slot = slotOf(label);
+    for (let i = 0; i < HUES.length && taken.has(slot); i++) slot = (slot + 1) % HUES.length;
+    taken.add(slot);
+    assigned.set(label, slot);
+  }
+}
+
+/**
+ * A label's colour: its slot among the labels in view ({@link distinctColors}), else its hash's.
  * @param {string} label
  */
 export function colorOf(label) {
   if (label === 'unlabeled') return UNLABELED;
-  let h = 2166136261;
-  for (const ch of label) h = Math.imul(h ^ /** @type {number} */ (ch.codePointAt(0)), 16777619) >>> 0;
-  return `hsl(${h % 360} 65% 26%)`;
+  return `hsl(${HUES[assigned.get(label) ?? slotOf(label)]} 65% 26%)`;
 }
 
 /** @param {string} label */
