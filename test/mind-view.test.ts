@@ -1296,7 +1296,9 @@ describe('Mind view', function () {
       await rt.app.kernel.store(NOTES_STORE).save('global', 'The wifi password is on the fridge', 'home', null);
       await page.reload();
       await page.waitForSelector('.card.read-only');
-      expect(await page.textContent('#scope option[value="default"]')).to.equal('default (4)');
+      // Its own notes and the global ones its list shows over them, as the list's count has them.
+      expect(await page.textContent('#scope option[value="default"]')).to.equal('default (4 + 1 global)');
+      expect(await page.textContent('#count')).to.match(/^5 of 5 notes/);
       // A global note is shown in every scope, without edit or delete there.
       expect(await page.$$('.card.read-only .edit')).to.have.length(0);
       await page.fill('#new-scope', 'kitchen');
@@ -1305,7 +1307,7 @@ describe('Mind view', function () {
       // The new scope's notes replace the old ones once loaded: only the global overlay is there.
       await page.waitForFunction(() => document.querySelectorAll('.card').length === 1);
       expect(await cards()).to.deep.equal(['The wifi password is on the fridge']);
-      expect(await page.textContent('#scope option[value="kitchen"]')).to.equal('kitchen (0)');
+      expect(await page.textContent('#scope option[value="kitchen"]')).to.equal('kitchen (0 + 1 global)');
       await shot('scopes');
       await page.fill('#new-scope', 'Bad Name');
       await page.evaluate(() => (document.getElementById('new-scope') as HTMLInputElement).removeAttribute('pattern'));

@@ -42,11 +42,16 @@ export async function loadScopes(first = false) {
   store.scopesLoaded(global, lockouts);
   renderLockout();
   const select = $('scope', HTMLSelectElement);
+  // A scope's list shows the shared global notes over its own: its count says both, as the list's does.
+  const shared = counts.find((c) => c.scope === global)?.notes ?? 0;
   select.replaceChildren(
     ...counts.map((c) =>
       el('option', {
         value: c.scope,
-        text: `${c.scope} (${c.notes})${c.scope === global ? ' · shared by every scope' : ''}`,
+        text:
+          c.scope === global
+            ? `${c.scope} (${c.notes}) · shared by every scope`
+            : `${c.scope} (${c.notes}${shared > 0 ? ` + ${shared} ${global}` : ''})`,
       }),
     ),
   );
