@@ -1047,6 +1047,11 @@ describe('Mind view', function () {
       await page.waitForSelector('.delete-dup');
       // "Delete N…" asks first, as the card's ✕ does: dismissed, nothing is deleted and the pair stays.
       const pairShown = await page.$$eval('#duplicates .dup-note', (n) => n.map((e) => e.getAttribute('data-id')));
+      // A pair's notes are not drawn as the global overlay's read-only cards (dashed).
+      expect(
+        await page.$$eval('#duplicates .dup-note', (n) => n.map((e) => getComputedStyle(e).borderStyle)),
+      ).to.not.include('dashed');
+      expect(await page.$$('#duplicates .dup-note.read-only')).to.have.length(0);
       const asked: string[] = [];
       page.once('dialog', (dialog) => {
         asked.push(dialog.message());

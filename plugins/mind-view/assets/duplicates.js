@@ -118,6 +118,8 @@ export async function findDuplicates() {
     const whole = (note, className) => {
       const shown = card({ ...note, read_only: true });
       shown.classList.replace('card', 'dup-note');
+      // Drawn as a card without its buttons, but not read-only: the walk's own buttons act on it.
+      shown.classList.remove('read-only');
       shown.classList.add(className);
       shown.querySelector('.overlay')?.remove();
       return shown;
