@@ -1,5 +1,6 @@
 // Fleet memory on PostgreSQL: find, list, recall and admission at 10^4 and 10^6 memories, each beside
-// the fewest statements returning the same rows, sent as bare `pg` queries in the same run (target:
+// the fewest statements returning the same rows (recall: one prepared statement), sent as bare `pg`
+// queries in the same run (target:
 // store / bare ≤ 1.5, and the latency at 10^6 at most twice that at 10^4), the query plans, and
 // admission throughput with 1, 2, 4 and 8 robots admitting at once.
 // Needs the PostgreSQL server .ci/run starts (as in the tests).
@@ -67,10 +68,12 @@ async function fill(db: TestDatabase, entities: number, memories: number, log: (
  * links, names and payload metadata, and the count), no ORM, no hydration into Mira's types.
  */
 function bare(client: pg.Client) {
-  const q = (sql: string, params: unknown[]) => client.query(sql, params);
+  // Prepared, as the store's own reads are: parsed and planned once per connection.
+  const q = (name: string, sql: string, params: unknown[]) => client.query({ name, text: sql, values: params });
   const find = async (name: string) => {
     const key = normalizeKey(name);
     const rows = await q(
+      'bare_find',
       `SELECT e.id, e.entity_type, e.canonical_name, e.name_key, e.created_at, a.id AS alias_id, a.alias, a.alias_key,
               a.created_at AS alias_created_at
        FROM entities e LEFT JOIN aliases a ON a.space = e.space AND a.entity_id = e.id
@@ -83,6 +86,7 @@ function bare(client: pg.Client) {
   };
   const list = async (entityId: number) => {
     await q(
+      'bare_list',
       `WITH newest AS (
          SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id
          WHERE l.space = $1 AND l.entity_id = $2 AND m.status = 'active' ORDER BY l.memory_id DESC LIMIT $3)
@@ -100,7 +104,53 @@ function bare(client: pg.Client) {
       [SPACE, entityId, 8],
     );
   };
-  return { find, list };
+  /**
+   * What recall shows, as one prepared statement (parsed and planned once per connection): the entities
+   * with the name (each with its aliases, one row per alias) and, for the first five, their newest eight
+   * active memories (one row per memory, link and payload, with the memory each superseded and the count).
+   */
+  const recall = async (name: string) =>
+    client.query<{ part: number; of_entity: string; id: string | null }>({
+      name: 'bare_recall',
+      text: `WITH found AS (SELECT id FROM entities WHERE space = $1 AND name_key = $2
+                          UNION SELECT entity_id FROM aliases WHERE space = $1 AND alias_key = $2),
+         shown AS (SELECT id FROM found ORDER BY id LIMIT $3),
+         newest AS (SELECT s.id AS entity_id, p.memory_id FROM shown s CROSS JOIN LATERAL (
+           SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories m ON m.space = l.space AND m.id = l.memory_id
+           WHERE l.space = $1 AND l.entity_id = s.id AND m.status = 'active' ORDER BY l.memory_id DESC LIMIT $4) p)
+       SELECT 0 AS part, e.id AS of_entity, e.entity_type, e.canonical_name, e.name_key, e.created_at,
+              a.id AS alias_id, a.alias, a.alias_key, a.created_at AS alias_created_at,
+              NULL::bigint AS total, NULL::bigint AS id, NULL::text AS kind, NULL::text AS summary,
+              NULL::text AS predicate, NULL::text AS value, NULL::text AS source_kind, NULL::text AS source_label,
+              NULL::float8 AS confidence, NULL::text AS status, NULL::text AS memory_created_at,
+              NULL::bigint AS superseded_by, NULL::text AS superseded_at, NULL::bigint AS supersedes,
+              NULL::bigint AS entity_id, NULL::text AS role, NULL::text AS entity_name,
+              NULL::bigint AS payload_id, NULL::text AS payload_kind, NULL::text AS media_type,
+              NULL::text AS object_ref, NULL::text AS sha256, NULL::bigint AS byte_size,
+              NULL::text AS payload_created_at
+       FROM entities e LEFT JOIN aliases a ON a.space = e.space AND a.entity_id = e.id
+       WHERE e.space = $1 AND e.id IN (SELECT id FROM found)
+       UNION ALL
+       SELECT 1, n.entity_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+              (SELECT count(DISTINCT k.memory_id) FROM memory_links k JOIN memories c ON c.space = k.space AND c.id = k.memory_id
+               WHERE k.space = $1 AND k.entity_id = n.entity_id AND c.status = 'active'),
+              m.id, m.kind, m.summary, m.predicate, m.value, m.source_kind, m.source_label, m.confidence, m.status,
+              m.created_at, m.superseded_by, m.superseded_at,
+              (SELECT s.id FROM memories s WHERE s.space = m.space AND s.superseded_by = m.id),
+              l.entity_id, l.role, le.canonical_name, p.id, p.payload_kind, p.media_type, p.object_ref, p.sha256,
+              p.byte_size, p.created_at
+       FROM newest n JOIN memories m ON m.space = $1 AND m.id = n.memory_id
+       JOIN memory_links l ON l.space = m.space AND l.memory_id = m.id
+       JOIN entities le ON le.space = l.space AND le.id = l.entity_id
+       LEFT JOIN payloads p ON p.space = m.space AND p.memory_id = m.id
+       ORDER BY part, of_entity, alias_id, id, entity_id, role, payload_id`,
+      values: [SPACE, normalizeKey(name), 5, 8],
+    });
+  /** The committed baseline's shape: recall as a find, then a list per entity (shown for comparison). */
+  const twoStatements = async (name: string) => {
+    for (const id of await find(name)) await list(id);
+  };
+  return { find, list, recall, twoStatements };
 }
 
 async function plans(client: pg.Client): Promise<string> {
@@ -175,6 +225,19 @@ async function measure(entities: number, memories: number, lookups: number, log:
     });
     const ids = Array.from({ length: lookups }, () => 1 + Math.floor(random() * entities));
     const b = bare(client);
+    // The baseline answers what the store answers: the same entities and the same memories of each.
+    for (const n of names.slice(0, 50)) {
+      const mine = await store.recall(n, { entities: 5, newest: 8 });
+      const { rows } = await b.recall(n);
+      const theirs = rows.filter((r) => r.part === 1).map((r) => `${r.of_entity}:${r.id}`);
+      const ours = mine.newest.flatMap((x, i) => x.memories.map((m) => `${mine.entities[i]!.id}:${m.id}`));
+      const entities = [...new Set(rows.filter((r) => r.part === 0).map((r) => Number(r.of_entity)))];
+      if (
+        JSON.stringify(entities) !== JSON.stringify(mine.entities.map((e) => e.id)) ||
+        JSON.stringify([...new Set(theirs)]) !== JSON.stringify(ours)
+      )
+        throw new Error(`fleet: the recall baseline answers ${n} differently from the store`);
+    }
     // Store and bare alternate call by call (the order swapping), so a loaded machine weighs on both alike.
     const result = {
       find: await timeInterleaved(
@@ -187,20 +250,13 @@ async function measure(entities: number, memories: number, lookups: number, log:
         { store: (id: number) => store.listActiveMemories(id, { newest: 8 }), bare: b.list },
         Math.min(200, ids.length),
       ),
+      // What recall_memory asks: the name's entities and the newest eight of the first five, in one read.
       recall: await timeInterleaved(
         warm(names, 50),
         {
-          store: async (n: string) => {
-            const found = await store.findEntities(n);
-            if (found.length > 0)
-              await store.listActiveMemoriesOf(
-                found.map((e) => e.id),
-                { newest: 8 },
-              );
-          },
-          bare: async (n: string) => {
-            for (const id of await b.find(n)) await b.list(id);
-          },
+          store: (n: string) => store.recall(n, { entities: 5, newest: 8 }),
+          bare: b.recall,
+          twoStatements: b.twoStatements,
         },
         Math.min(50, names.length),
       ),
@@ -298,6 +354,7 @@ export async function fleetBench(options: {
   const atSmall = await measure(small.entities, small.memories, options.lookups, options.log);
   options.log(`fleet: ${big.memories} memories…`);
   const atBig = await measure(big.entities, big.memories, options.lookups, options.log);
+  const lookupLoad = loadAverage();
   const throughput: Array<{ robots: number; separate: Throughput; shared: Throughput }> = [];
   for (const robots of [1, 2, 4, 8]) {
     options.log(`fleet: ${robots} robots admitting at once…`);
@@ -309,28 +366,40 @@ export async function fleetBench(options: {
     });
   }
 
-  const row = (name: string, s: Latency, b: Latency, smallP50?: number) => ({
+  const row = (name: string, baseline: string, s: Latency, b: Latency, smallP50?: number) => ({
     measurement: name,
+    baseline,
     'p50 µs': fmt(s.p50),
     'p99 µs': fmt(s.p99),
     'bare pg p50 µs': fmt(b.p50),
+    'bare pg p99 µs': fmt(b.p99),
     'ratio p50 (store / bare)': fmt(s.p50 / b.p50, 2),
+    'ratio p99 (store / bare)': fmt(s.p99 / b.p99, 2),
     'p50 vs 10⁴': smallP50 === undefined ? '' : fmt(s.p50 / smallP50, 2),
   });
+  const oneJoin = 'one prepared join';
+  const onePrepared = 'one prepared statement';
+  const twoUnprepared = 'find + list per entity, two statements (the old baseline, now prepared)';
   const rows = [
-    row(`find @${small.memories}`, atSmall.find.store, atSmall.find.bare),
-    row(`find @${big.memories}`, atBig.find.store, atBig.find.bare, atSmall.find.store.p50),
-    row(`list newest 8 @${small.memories}`, atSmall.list.store, atSmall.list.bare),
-    row(`list newest 8 @${big.memories}`, atBig.list.store, atBig.list.bare, atSmall.list.store.p50),
-    row(`recall (find + list) @${small.memories}`, atSmall.recall.store, atSmall.recall.bare),
-    row(`recall (find + list) @${big.memories}`, atBig.recall.store, atBig.recall.bare, atSmall.recall.store.p50),
+    row(`find @${small.memories}`, oneJoin, atSmall.find.store, atSmall.find.bare),
+    row(`find @${big.memories}`, oneJoin, atBig.find.store, atBig.find.bare, atSmall.find.store.p50),
+    row(`list newest 8 @${small.memories}`, oneJoin, atSmall.list.store, atSmall.list.bare),
+    row(`list newest 8 @${big.memories}`, oneJoin, atBig.list.store, atBig.list.bare, atSmall.list.store.p50),
+    row(`recall @${small.memories}`, onePrepared, atSmall.recall.store, atSmall.recall.bare),
+    row(`recall @${big.memories}`, onePrepared, atBig.recall.store, atBig.recall.bare, atSmall.recall.store.p50),
+    row(`recall @${small.memories}`, twoUnprepared, atSmall.recall.store, atSmall.recall.twoStatements),
+    row(`recall @${big.memories}`, twoUnprepared, atBig.recall.store, atBig.recall.twoStatements),
   ];
   const md = `# Fleet memory on PostgreSQL
 
 PostgreSQL ${'15'} on this machine (Debian's package), over TCP on 127.0.0.1. The store (typeorm's data
 source, set-based statements, hydration into Mira's types) beside the fewest statements that return the
-same rows (one join per lookup) sent with a bare \`pg\` client in the same run; ${options.lookups}
-lookups per row. Targets: store / bare ≤ 1.5; p50 at ${big.memories} at most 2× the p50 at ${small.memories}.
+same rows sent with a bare \`pg\` client in the same run, alternating call by call (the baseline column
+names it: find and list one join each; recall, what \`recall_memory\` reads — the name's entities and the
+newest eight active memories of the first five — one prepared statement written by hand);
+${options.lookups} lookups per row. Targets: store / bare ≤ 1.5 (recall: ≤ 1.5 at p50, ≤ 2 at p99); p50 at
+${big.memories} at most 2× the p50 at ${small.memories}. Load average (1 / 5 / 15 min) at the end of the
+lookups: ${lookupLoad}.
 
 ${markdownTable(rows)}
 

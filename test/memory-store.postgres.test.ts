@@ -223,6 +223,7 @@ if (!unavailable) {
           ['reading payloads', () => store.getPayloads(1)],
           ['listing memories', () => store.listActiveMemories(ada.id)],
           ['listing memories', () => store.listActiveMemoriesOf([ada.id])],
+          ['recalling', () => store.recall('Ada', { entities: 5, newest: 8 })],
           ['reading a slot', () => store.findActiveBySlot(ada.id, 'subject', 'p')],
           ['reading memory history', () => store.listMemoryHistory(ada.id)],
           [

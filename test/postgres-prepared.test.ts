@@ -67,7 +67,7 @@ if (unavailable) {
       await db?.drop();
     });
 
-    it('recall_memory sends its two reads by name, each parsed at most once per connection', async () => {
+    it('recall_memory sends its one read by name, parsed at most once per connection', async () => {
       const tool = recallMemoryTool(
         () => store,
         () => {},
@@ -82,7 +82,7 @@ if (unavailable) {
       expect(sent.unnamedParses).to.deep.equal([]);
       expect(sent.simpleQueries).to.deep.equal([]);
       expect(sent.parsedTwice).to.deep.equal([]);
-      expect(sent.bound).to.deep.equal(Array(12).fill(['mira_entities_by_key', 'mira_newest_active']).flat());
+      expect(sent.bound).to.deep.equal(Array(12).fill('mira_recall'));
     });
 
     it('a warm connection parses nothing: findEntities, listActiveMemories, getEntity and getMemory', async () => {

@@ -102,15 +102,21 @@ if (unavailable) {
       await db?.drop();
     });
 
-    it('recall_memory: at most 3, for five ambiguous entities with eight memories each', async () => {
+    it('recall_memory: 1, a prepared statement, for five ambiguous entities with eight memories each', async () => {
       const tool = recallMemoryTool(
         () => store,
         () => {},
       );
-      const { trips, result } = await roundTrips(() => tool.run({ query: 'Sam' }, {} as never));
+      const { trips, result, names } = await roundTrips(() => tool.run({ query: 'Sam' }, {} as never));
       expect(result.display).to.match(/^ambiguous ENT\d+(,ENT\d+){4} \(\+1\)$/);
-      expect((result.content.match(/^ {2}MEM\d+ fact: /gm) ?? []).length).to.be.at.least(40);
-      expect(trips).to.be.at.most(3);
+      expect((result.content.match(/^ {2}MEM\d+ fact: /gm) ?? []).length).to.equal(40);
+      expect(trips).to.equal(1);
+      expect(names).to.deep.equal(['mira_recall']);
+      // A miss and a hit: one each as well.
+      const miss = await roundTrips(() => tool.run({ query: 'Nobody' }, {} as never));
+      expect([miss.result.display, miss.trips]).to.deep.equal(['miss', 1]);
+      const hit = await roundTrips(() => tool.run({ query: 'Samuel 2' }, {} as never));
+      expect([hit.result.display, hit.trips]).to.deep.equal([`hit ENT${ids[2]}`, 1]);
     });
 
     it('memory find: at most 3, for six entities and their active memories', async () => {

@@ -548,6 +548,70 @@ export function describeMemoryStoreContract(name: string, factory: StoreFactory)
       });
     });
 
+    describe('#recall()', () => {
+      it('answers what findEntities and listActiveMemoriesOf of the first entities answer', async () => {
+        const sams = [];
+        for (let i = 0; i < 3; i += 1)
+          sams.push(await store.createEntity({ entityType: 'person', canonicalName: 'Sam' }));
+        const samuel = await store.createEntity({ entityType: 'person', canonicalName: 'Samuel' });
+        await store.addAlias(samuel.id, 'SAM');
+        await store.addAlias(samuel.id, 'Sammy');
+        const kitchen = await store.createEntity({ entityType: 'place', canonicalName: 'Kitchen' });
+        for (let i = 0; i < 5; i += 1) {
+          await store.createMemory({
+            kind: i % 2 ? 'preference' : 'fact',
+            summary: `Sam fact ${i}`,
+            predicate: `p_${i}`,
+            value: i === 3 ? null : `v ${i}`,
+            sourceKind: 'console',
+            sourceLabel: i === 1 ? 'the operator' : null,
+            confidence: i === 2 ? 0.7 : null,
+            links: [
+              { entityId: sams[i % 2 === 0 ? 0 : 2]!.id, role: 'subject' },
+              { entityId: kitchen.id, role: 'location' },
+            ],
+          });
+        }
+        await store.createMemory({
+          kind: 'fact',
+          summary: 'Samuel met Sam',
+          sourceKind: 'console',
+          links: [
+            { entityId: samuel.id, role: 'subject' },
+            { entityId: sams[0]!.id, role: 'object' },
+          ],
+        });
+        const found = await store.findEntities('sam');
+        expect(found.map((e) => e.id)).to.deep.equal([...sams.map((e) => e.id), samuel.id]);
+        for (const entities of [1, 3, 4, 5]) {
+          const recalled = await store.recall('sam', { entities, newest: 2 });
+          expect(recalled).to.deep.equal({
+            entities: found,
+            newest: await store.listActiveMemoriesOf(
+              found.slice(0, entities).map((e) => e.id),
+              { newest: 2 },
+            ),
+          });
+        }
+        const three = await store.recall('sam', { entities: 3, newest: 2 });
+        expect(three.newest.map((n) => [n.memories.map((m) => m.summary), n.total])).to.deep.equal([
+          [['Sam fact 4', 'Samuel met Sam'], 4],
+          [[], 0],
+          [['Sam fact 1', 'Sam fact 3'], 2],
+        ]);
+        expect(await store.recall('Nobody', { entities: 5, newest: 8 })).to.deep.equal({ entities: [], newest: [] });
+      });
+
+      it('refuses a name findEntities refuses, with the same code', async () => {
+        const name = 'x'.repeat(257);
+        const [recall, find] = [
+          await rejection(store.recall(name, { entities: 5, newest: 8 })),
+          await rejection(store.findEntities(name)),
+        ];
+        expect(recall.code).to.equal(find.code);
+      });
+    });
+
     describe('#findActiveBySlot()', () => {
       it('finds active memories of one entity, role and predicate', async () => {
         const ada = await store.createEntity({ entityType: 'person', canonicalName: 'Ada' });

@@ -81,6 +81,7 @@ export type {
   ProposalKind,
   ProposalRow,
   ProposalStatus,
+  Recalled,
   SlotDecision,
   SlotMemory,
   SlotRead,

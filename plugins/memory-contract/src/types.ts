@@ -158,6 +158,14 @@ export interface NewestMemories {
   readonly total: number;
 }
 
+/** What recall shows of a name: every entity it names, and the newest active memories of the first few. */
+export interface Recalled {
+  /** Every entity {@link MemoryStore.findEntities} finds, in entity-ID order. */
+  readonly entities: Entity[];
+  /** The newest active memories of each of the first `entities` of them (see {@link MemoryStore.recall}). */
+  readonly newest: NewestMemories[];
+}
+
 /** A slot: the active memories linked to `entityId` under `role` with the normalised `predicate`. */
 export interface MemorySlot {
   readonly entityId: number;
@@ -379,6 +387,12 @@ export interface MemoryStore {
    * shows): a networked store reads them all in one round trip.
    */
   listActiveMemoriesOf(entityIds: readonly number[], options?: { readonly newest?: number }): Promise<NewestMemories[]>;
+  /**
+   * {@link findEntities} of `name` and {@link listActiveMemoriesOf} its first `options.entities` entities
+   * with `options.newest` memories each, in one read (one statement, one round trip to a server): what
+   * recall shows.
+   */
+  recall(name: string, options: { readonly entities: number; readonly newest: number }): Promise<Recalled>;
   /**
    * Active memories linked to `entityId` under `role` with the given
    * normalised predicate, ascending ID (for duplicate and conflict checks).

@@ -8,7 +8,7 @@ import {
   defineTool,
   type ToolResult,
 } from '@mira/core';
-import type { Entity, Memory, MemoryStore } from '@mira/memory-contract';
+import type { Memory, MemoryStore, Recalled } from '@mira/memory-contract';
 
 const INPUT_ERRORS: ReadonlySet<string> = new Set([
   CoreErrorCodes.TEXT_TOO_LONG,
@@ -65,14 +65,11 @@ function cap(lines: readonly string[]): string {
 }
 
 /**
- * Renders a recall over exact matches: at most five entities in entity-ID
- * order, each with its eight newest active memories in ascending ID order,
- * with every truncation stated.
+ * Renders a recall over exact matches, as {@link MemoryStore.recall} reads them with
+ * `{ entities: MAX_RECALL_ENTITIES, newest: MAX_MEMORIES_PER_ENTITY }`: at most five entities in entity-ID
+ * order, each with its eight newest active memories in ascending ID order, with every truncation stated.
  */
-export async function renderRecall(
-  store: MemoryStore,
-  matches: readonly Entity[],
-): Promise<{ text: string; display: string }> {
+export function renderRecall({ entities: matches, newest }: Recalled): { text: string; display: string } {
   const shown = matches.slice(0, MAX_RECALL_ENTITIES);
   const refs = shown.map((e) => e.ref).join(',');
   const lines = [FRAME];
@@ -88,10 +85,6 @@ export async function renderRecall(
       );
     }
   }
-  const newest = await store.listActiveMemoriesOf(
-    shown.map((e) => e.id),
-    { newest: MAX_MEMORIES_PER_ENTITY },
-  );
   for (const [i, entity] of shown.entries()) {
     const { memories, total } = newest[i]!;
     // The ID and the memories first: however many aliases an entity has, they come after, bounded.
@@ -158,18 +151,20 @@ export function recallMemoryTool(getStore: () => MemoryStore, log: FailureLog) {
         );
       if (findForbiddenCharacter(query))
         return rejectedResult('invalid_query', 'the query contains a control character; give one exact name or alias');
-      let matches: Entity[];
       let rendered: { text: string; display: string };
       try {
-        const store = getStore();
-        matches = await store.findEntities(query);
-        if (matches.length === 0) {
+        // The names and the memories shown in one read: one statement, one round trip to a server.
+        const recalled = await getStore().recall(query, {
+          entities: MAX_RECALL_ENTITIES,
+          newest: MAX_MEMORIES_PER_ENTITY,
+        });
+        if (recalled.entities.length === 0) {
           return {
             content: `${FRAME}\nMiss: no entity has exactly the name or alias ${quote(query)}. Nothing is remembered under it; there is no fuzzy matching, so do not guess at similar names.`,
             display: 'miss',
           };
         }
-        rendered = await renderRecall(store, matches);
+        rendered = renderRecall(recalled);
       } catch (error) {
         // A query the store's own rules refuse (longer than 256 characters once NFKC-normalised, an
         // invisible format character) is bad input, not a failing store.

@@ -31,6 +31,7 @@ import {
   type PreparedObject,
   type Proposal,
   type ProposalStatus,
+  type Recalled,
   type SlotDecision,
   type SlotMemory,
   type SlotOutcome,
@@ -366,6 +367,13 @@ export abstract class ScriptedMemoryStore implements MemoryStore {
     options: { readonly newest?: number } = {},
   ): Promise<NewestMemories[]> {
     return this.execute('listing memories', statement('newestActive', entityIds, options.newest));
+  }
+
+  recall(name: string, options: { readonly entities: number; readonly newest: number }): Promise<Recalled> {
+    return this.execute(
+      'recalling',
+      byName(name, (key) => statement('recallByKey', key, options.entities, options.newest)),
+    );
   }
 
   findActiveBySlot(entityId: number, role: string, predicate: string): Promise<Memory[]> {

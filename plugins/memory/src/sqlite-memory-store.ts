@@ -11,6 +11,7 @@ import {
   objectRef,
   verifiedObject,
   type NewestMemories,
+  type Recalled,
   type ObjectUsage,
   type Payload,
   type PreparedMemory,
@@ -348,6 +349,13 @@ class SqliteStatements implements MemoryStatements {
       const total = limit < 0 ? ids.length : (this.#s.countActive.get(entityId) as number);
       return { memories: this.memories(ids), total };
     });
+  }
+
+  recallByKey(key: string, entities: number, newest: number): Recalled {
+    // Synchronous statements on one connection: nothing is written between the two reads.
+    const found = this.entitiesByKey(key);
+    const shown = found.slice(0, entities).map((e) => e.id);
+    return { entities: found, newest: this.newestActive(shown, newest) };
   }
 
   history(entityId: number): Memory[] {

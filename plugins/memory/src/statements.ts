@@ -8,6 +8,7 @@ import type {
   PreparedMemory,
   PreparedObject,
   ProposalRow,
+  Recalled,
   SlotMemory,
   StoreInfo,
 } from '@mira/memory-contract';
@@ -64,6 +65,11 @@ export interface MemoryStatements {
   ): { ids: number[][]; slot: { entityId: number; memories: SlotMemory[] } | undefined };
   /** The newest `newest` (all when undefined) active memories of each entity, in the order of `entityIds`. */
   newestActive(entityIds: readonly number[], newest: number | undefined): NewestMemories[];
+  /**
+   * {@link entitiesByKey} of `key` and {@link newestActive} of the first `entities` of them, in one
+   * statement where the dialect can (a networked store: one round trip).
+   */
+  recallByKey(key: string, entities: number, newest: number): Recalled;
   /** Every memory linked to an entity, whatever its status, ascending ID. */
   history(entityId: number): Memory[];
   /** A memory's payloads with their bodies. */

@@ -10,6 +10,7 @@ import {
   type MemorySlot,
   type MemorySnapshot,
   type NewestMemories,
+  type Recalled,
   objectRef,
   type ObjectUsage,
   type Payload,
@@ -175,12 +176,12 @@ function idsOfKeys(keys: readonly string[], rows: ReadonlyArray<{ key: string | 
   );
 }
 
-/** An entity with its aliases (as JSON, in ID order): one row per entity. */
-const ENTITY_SELECT = `SELECT e.id, e.entity_type, e.canonical_name, e.name_key, e.created_at,
+/** An entity's columns with its aliases (as JSON, in ID order), as one row per entity of `e`. */
+const ENTITY_FIELDS = `e.id, e.entity_type, e.canonical_name, e.name_key, e.created_at,
   (SELECT coalesce(json_agg(json_build_object('id', a.id, 'alias', a.alias, 'alias_key', a.alias_key,
      'created_at', a.created_at) ORDER BY a.id), '[]')
-   FROM aliases a WHERE a.space = e.space AND a.entity_id = e.id) AS aliases
-  FROM entities e`;
+   FROM aliases a WHERE a.space = e.space AND a.entity_id = e.id) AS aliases`;
+const ENTITY_SELECT = `SELECT ${ENTITY_FIELDS} FROM entities e`;
 
 /**
  * A memory's columns, what superseded it, its links (with the entities' names) and its payloads (never
@@ -226,6 +227,24 @@ const NEWEST_ACTIVE = `WITH wanted AS (SELECT DISTINCT unnest($2::bigint[]) AS e
   LEFT JOIN picked k ON k.entity_id = w.entity_id
   LEFT JOIN memories m ON m.space = $1 AND m.id = k.memory_id
   ORDER BY w.entity_id, m.id`;
+
+/** The active memories of entity `e.id` in space `$1`, as a set of their IDs (DISTINCT: one per memory). */
+const ACTIVE_OF_E = `SELECT DISTINCT l.memory_id FROM memory_links l JOIN memories a ON a.space = l.space AND a.id = l.memory_id
+  WHERE l.space = $1 AND l.entity_id = e.id AND a.status = 'active'`;
+
+/**
+ * Recall in one statement: the entities named `$2` exactly in space `$1` (as {@link ENTITIES_BY_KEY}), in ID
+ * order, one row per entity; for the first `$3` of them, how many active memories each has (`total`) and its
+ * newest `$4` as JSON rows of {@link MEMORY_FIELDS} (`memories`), both null for the others.
+ */
+const RECALL = `WITH found AS (${IDS_BY_KEY}), shown AS (SELECT id FROM found ORDER BY id LIMIT $3)
+  SELECT ${ENTITY_FIELDS},
+    CASE WHEN e.id IN (SELECT id FROM shown) THEN (SELECT count(*) FROM (${ACTIVE_OF_E}) t) END AS total,
+    CASE WHEN e.id IN (SELECT id FROM shown) THEN (
+      SELECT coalesce(json_agg(n ORDER BY n.id), '[]') FROM (
+        ${MEMORY_SELECT} WHERE m.space = $1 AND m.id IN (${ACTIVE_OF_E} ORDER BY l.memory_id DESC LIMIT $4)) n) END
+      AS memories
+  FROM entities e WHERE e.space = $1 AND e.id IN (SELECT id FROM found) ORDER BY e.id`;
 
 type Runner = Pick<EntityManager, 'query'>;
 
@@ -465,6 +484,20 @@ class PostgresStatements implements AsyncStatements {
       if (row.id !== null) list.memories.push(toMemory(row));
     }
     return entityIds.map((id) => byEntity.get(id)!);
+  }
+
+  async recallByKey(key: string, entities: number, newest: number): Promise<Recalled> {
+    const rows = await this.#prepared<EntityJoinedRow & { total: string | null; memories: MemoryJoinedRow[] | null }>(
+      'mira_recall',
+      RECALL,
+      [key, entities, newest],
+    );
+    return {
+      entities: rows.map(toEntity),
+      newest: rows.flatMap((row) =>
+        row.memories === null ? [] : [{ memories: row.memories.map(toMemory), total: Number(row.total) }],
+      ),
+    };
   }
 
   async history(entityId: number): Promise<Memory[]> {
