@@ -237,6 +237,43 @@ describe('mira CLI', function () {
       expect(usage.stderr).to.match(/^mira: MIRA_ERR_CLI_USAGE: hello takes words, not --bad\n\nUsage:/);
     });
 
+    it('answers --help on a package command from its declaration, exit 0, without loading its module', async () => {
+      // No hello.js: the help must not import the module.
+      install('mira-plugin-hello', { hello: { ...HELLO.hello, help: 'words…  the words to say hello with' } });
+      for (const argv of [
+        ['hello', '--help'],
+        ['hello', 'big', '-h'],
+        ['hello', '--help', '--', 'x'],
+      ]) {
+        const run = await runMira(argv, '', { cwd: dir });
+        expect({ code: run.code, stderr: run.stderr }, argv.join(' ')).to.deep.equal({ code: 0, stderr: '' });
+        expect(run.stdout, argv.join(' ')).to.equal(
+          `Usage:\n  mira hello [words…]\n${' '.repeat(45)}says hello with the words given (mira-plugin-hello)\n\n` +
+            'words…  the words to say hello with\n\nmira --help lists every command.\n',
+        );
+      }
+      // After "--" it is the command's argument, not a request for help.
+      const after = await runMira(['hello', '--', '--help'], '', { cwd: dir });
+      expect(after.code).to.equal(1);
+      expect(after.stderr).to.match(/^mira: MIRA_ERR_CLI_COMMAND_INVALID: /);
+    });
+
+    it("answers --help on the repository's own package commands, exit 0", async () => {
+      const expected: Record<string, RegExp> = {
+        'memory copy --help':
+          /^Usage:\n {2}mira memory copy --profile <from> --to <to>\n[^]*\(@mira\/plugin-memory\)\n\n--profile <from> {2}the robot profile[^]*\n--to <to> /,
+        'memory --help': /^Usage:\n {2}mira memory copy --profile <from> --to <to>\n/,
+        'memory copy -h': /^Usage:\n {2}mira memory copy --profile <from> --to <to>\n/,
+        'mcp --help':
+          /^Usage:\n {2}mira mcp --profile <dir\|profile\.toml>\n[^]*\(@mira\/plugin-mcp-server\)\n\n--profile /,
+      };
+      for (const [line, shape] of Object.entries(expected)) {
+        const run = await runMira(line.split(' '), '', { cwd: dir });
+        expect({ code: run.code, stderr: run.stderr }, line).to.deep.equal({ code: 0, stderr: '' });
+        expect(run.stdout, line).to.match(shape);
+      }
+    });
+
     it('ignores packages outside the naming rule, and says an unknown command is unknown', async () => {
       install('hello-tools', HELLO, { 'hello.js': HELLO_JS });
       const run = await runMira(['hello'], '', { cwd: dir });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { MemoryStore } from '@mira/memory-contract';
+import { MiraError } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import memoryPlugin from '@mira/plugin-memory';
 import mindViewPlugin, {
@@ -162,6 +163,29 @@ describe('Mind view', function () {
         (await call('/api/notes', { headers: { origin: base, 'sec-fetch-site': 'same-origin' } })).status,
       ).to.equal(200);
       expect((await (await call('/api/entities?name=Mallory')).json()).entities).to.deep.equal([]);
+    });
+
+    it('says which key to change when its port is in use, naming the port, host and profile file', async () => {
+      let caught: unknown;
+      try {
+        await createTestRuntime({
+          plugins: [mindViewPlugin],
+          tables: { mind_view: { enabled: true, port } },
+        });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).to.be.instanceOf(MiraError);
+      const error = caught as MiraError;
+      expect(error.code).to.equal(MindViewErrors.codes.PORT_IN_USE);
+      expect(error.detail).to.match(
+        new RegExp(
+          `^plugin @mira/plugin-mind-view failed in start: port ${port} on 127\\.0\\.0\\.1 is in use; set \\[mind_view\\] port in /\\S+/profile\\.toml to a free port \\(or 0 for any\\), or stop what listens there$`,
+        ),
+      );
+      expect(error.fix).to.equal(MindViewErrors.entry(MindViewErrors.codes.PORT_IN_USE)!.fix);
+      // Node's own error rides in the cause chain (the plugin's error, then EADDRINUSE).
+      expect(((error.cause as Error).cause as NodeJS.ErrnoException).code).to.equal('EADDRINUSE');
     });
 
     it('serves on IPv6 loopback with a URL that is a URL and accepts its Host header', async () => {

@@ -91,6 +91,32 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     expect(rt.app.kernel.workingMemory.entries()).to.deep.equal([]);
   });
 
+  it('refuses a mistyped command without options, and a near one-word line, but says speech to the model', async () => {
+    await boot(undefined);
+    const refusals = {
+      'notse search kitchen': ['notse', 'notes'],
+      sensor: ['sensor', 'sensors'],
+      plug: ['plug', 'plugins'],
+      stpo: ['stpo', 'stop'],
+    };
+    for (const [line, [text, suggestion]] of Object.entries(refusals)) {
+      expect(await rt.run(line), line).to.deep.equal({
+        ok: false,
+        output: [
+          `error: MIRA_ERR_CONSOLE_UNKNOWN_COMMAND: "${text}" is not a command; did you mean "${suggestion}"? (say … talks to the robot)`,
+        ],
+      });
+    }
+    expect(server.requests).to.deep.equal([]);
+    expect(rt.app.kernel.workingMemory.entries()).to.deep.equal([]);
+    // A one-word line far from every command, a capitalised word, and a near first word followed by
+    // speech rather than a command's next word all reach the model.
+    const speech = ['Hello', 'Thanks!', 'thanks', 'Sensor check please', 'note that the door sticks'];
+    for (const _ of speech) server.push({ text: 'Yes.' });
+    for (const line of speech) expect((await rt.run(line)).ok, line).to.equal(true);
+    expect(server.requests.map((r) => withoutGrounding(r.body.messages.at(-1)!.content!))).to.deep.equal(speech);
+  });
+
   describe('saving', () => {
     beforeEach(() => boot(undefined));
 

@@ -17,7 +17,8 @@ import { CoreErrors } from './errors.js';
  *     "mcp": {
  *       "module": "./dist/command.js",
  *       "usage": "mira mcp --profile <dir|profile.toml>",
- *       "summary": "serve the profile's memory to other agents over MCP"
+ *       "summary": "serve the profile's memory to other agents over MCP",
+ *       "help": "--profile  the profile whose memory is served"
  *     }
  *   }
  * }
@@ -38,6 +39,8 @@ export interface CliCommandDeclaration {
   readonly usage: string;
   /** What it does, for `mira --help`. */
   readonly summary: string;
+  /** More, for `mira <name> --help` (its options, one a line), when the package gives it. */
+  readonly help?: string;
 }
 
 /** What a package's command receives. */
@@ -126,10 +129,13 @@ function declarationsOf(packageDir: string): CliCommandDeclaration[] {
         ? CoreErrors.error('CLI_COMMAND_INVALID.builtIn', { file, name })
         : CoreErrors.error('CLI_COMMAND_INVALID.badName', { file, name });
     }
-    const { module, usage, summary } = (value ?? {}) as Record<string, unknown>;
+    const { module, usage, summary, help } = (value ?? {}) as Record<string, unknown>;
     for (const [key, v] of Object.entries({ module, usage, summary })) {
       if (typeof v !== 'string' || v.trim() === '')
         throw CoreErrors.error('CLI_COMMAND_INVALID.missingField', { file, name, key });
+    }
+    if (help !== undefined && (typeof help !== 'string' || help.trim() === '')) {
+      throw CoreErrors.error('CLI_COMMAND_INVALID.missingField', { file, name, key: 'help' });
     }
     const modulePath = resolve(packageDir, module as string);
     if (!modulePath.startsWith(`${resolve(packageDir)}/`)) {
@@ -141,6 +147,7 @@ function declarationsOf(packageDir: string): CliCommandDeclaration[] {
       module: pathToFileURL(modulePath).href,
       usage: usage as string,
       summary: summary as string,
+      ...(typeof help === 'string' ? { help } : {}),
     };
   });
 }

@@ -8,7 +8,13 @@ import type { Repl } from './console/repl.js';
 import { ExitStatus, ProcessGuard, STOP_DEADLINE_MS } from './lifecycle.js';
 import type { StartUpGuard } from './start-up-guard.js';
 import { CoreErrorCodes, CoreErrors, MiraError, failureText, toMiraError } from './errors.js';
-import { BUILT_IN_COMMANDS, findCliCommands, loadCliCommand, type CliCommandContext } from './cli-commands.js';
+import {
+  BUILT_IN_COMMANDS,
+  findCliCommands,
+  loadCliCommand,
+  type CliCommandContext,
+  type CliCommandDeclaration,
+} from './cli-commands.js';
 
 // The runtime (the kernel, the manifest reader, the console) is imported by the commands that need it:
 // `mira --version`, `mira --help` and a usage error load none of it.
@@ -60,6 +66,21 @@ function usage(): string {
     added = `\n\n(${(error as Error).message})`;
   }
   return `${USAGE_HEAD}${added}\n\n${USAGE_TAIL}`;
+}
+
+/**
+ * `mira <name> --help`: the command's usage, what it does and its package's further help. Answered from
+ * the declaration alone, so every package command has it and its module is not loaded.
+ */
+function commandHelp(declaration: CliCommandDeclaration): string {
+  const more = declaration.help === undefined ? '' : `\n\n${declaration.help.trimEnd()}`;
+  return `Usage:\n  ${declaration.usage}\n${wrap(`${declaration.summary} (${declaration.packageName})`, 45)}${more}\n\nmira --help lists every command.`;
+}
+
+/** True when `argv` asks for help (`--help` or `-h` before a `--`). */
+function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }
 
 /** `text` wrapped to lines of at most 100 characters (as the lines above), each indented by `indent`. */
@@ -183,6 +204,10 @@ async function runPackageCommand(name: string, argv: readonly string[]): Promise
         `mira: unknown command "${name}"; installed packages add commands (see mira --help), and a profile is opened with mira --profile <dir>\n\n${usage()}\n`,
       );
       return 2;
+    }
+    if (asksForHelp(argv)) {
+      process.stdout.write(`${commandHelp(declaration)}\n`);
+      return 0;
     }
     command = await loadCliCommand(declaration);
   } catch (error) {

@@ -69,6 +69,13 @@ export const CoreErrors = defineErrors('@mira/core', {
     message: 'the profile manifest is not valid TOML',
     fix: 'fix the TOML at the line and column the message names',
     template: '{path}:{line}:{column}: invalid TOML: {problem}; fix the line and start again',
+    situations: {
+      unterminatedString: {
+        message:
+          '{path}:{line}:{column}: invalid TOML: a string on line {line} is not closed; end it with the quote it opens with, on the same line',
+        fix: 'close the string with its quote (" or \') before the line ends; text of several lines goes in """ … """',
+      },
+    },
   },
   MANIFEST_INVALID: {
     code: 'MIRA_ERR_MANIFEST_INVALID',

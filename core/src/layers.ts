@@ -81,14 +81,26 @@ function readToml(path: string, chain: readonly string[]): Table {
     return parse(text) as Table;
   } catch (error) {
     if (error instanceof TomlError) {
-      throw CoreErrors.error(
-        'MANIFEST_SYNTAX',
-        { path, line: error.line, column: error.column, problem: error.message.split('\n')[0] },
-        { cause: error },
-      );
+      const where = { path, line: error.line, column: error.column };
+      if (unterminatedString(text, error)) {
+        throw CoreErrors.error('MANIFEST_SYNTAX.unterminatedString', where, { cause: error });
+      }
+      throw CoreErrors.error('MANIFEST_SYNTAX', { ...where, problem: error.message.split('\n')[0]! }, { cause: error });
     }
     throw error;
   }
+}
+
+/**
+ * True when smol-toml's error is a string left open: it says "unfinished string" at the end of the file,
+ * and "control characters are not allowed in strings" at the line break a one-line string runs into.
+ */
+function unterminatedString(text: string, error: TomlError): boolean {
+  const problem = error.message.split('\n')[0]!;
+  if (problem.endsWith('unfinished string')) return true;
+  if (!problem.endsWith('control characters are not allowed in strings')) return false;
+  const at = text.split('\n')[error.line - 1]?.[error.column - 1];
+  return at === undefined || at === '\r';
 }
 
 /** Relative paths of a layer made absolute against its own file: `*_path` keys and plugin paths. */

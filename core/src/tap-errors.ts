@@ -74,7 +74,8 @@ export function interceptHookMapErrors<H extends Hook<any, any>>(map: HookMap<H>
 export function nameThePlugin(code: string, what: string): TapErrorPolicy {
   return (error, tapName) => {
     if (isMiraError(error) && error.detail.includes(tapName)) return error;
-    const text = error instanceof Error ? error.message : String(error);
+    // A Mira error keeps its code below, so its detail alone follows (the code is not said twice).
+    const text = isMiraError(error) ? error.detail : error instanceof Error ? error.message : String(error);
     // The fix of the error's own situation, or of `code` for an error that is not Mira's.
     const failure = toMiraError(error, code);
     return new MiraError(failure.code, `plugin ${tapName} failed in ${what}: ${text}`, {

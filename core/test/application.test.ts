@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { MiraError } from '@mira/core';
 import {
   Application,
+  CoreErrors,
   ManualClock,
   type MiraPlugin,
   type PluginInstance,
@@ -531,6 +532,29 @@ describe('Application', () => {
       const error = await bootFile('[profile]\nname = "Mira\n');
       expect(error.code).to.equal('MIRA_ERR_MANIFEST_SYNTAX');
       expect(error.message).to.match(/profile\.toml:2:\d+: invalid TOML/);
+    });
+
+    it('says a string left open is not closed, with its line, instead of "control characters"', async () => {
+      const cases: Array<[string, number, number]> = [
+        ['[profile]\nname = "Mira\n', 2, 13],
+        ["[profile]\nname = 'Mira\r\nplugins = []\n", 2, 13],
+        ['[profile]\nname = "Mira', 2, 8],
+      ];
+      for (const [text, line, column] of cases) {
+        const error = await bootFile(text);
+        expect(error.code, JSON.stringify(text)).to.equal('MIRA_ERR_MANIFEST_SYNTAX');
+        expect(error.detail, JSON.stringify(text)).to.match(
+          new RegExp(
+            `profile\\.toml:${line}:${column}: invalid TOML: a string on line ${line} is not closed; end it with the quote it opens with, on the same line$`,
+          ),
+        );
+        expect(error.fix).to.equal(
+          (CoreErrors.entry('MIRA_ERR_MANIFEST_SYNTAX')!.situations!.unterminatedString as { fix: string }).fix,
+        );
+      }
+      // A control character inside a closed string is still called one.
+      const control = await bootFile('[profile]\nname = "Mi\u0001ra"\n');
+      expect(control.detail).to.match(/invalid TOML: .*control characters are not allowed in strings; fix the line/);
     });
 
     it('requires [profile] name', async () => {

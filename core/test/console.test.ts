@@ -132,6 +132,39 @@ describe('CommandConsole', () => {
     expect(heard).to.deep.equal(['memor is a lovely word', 'please help --me', 'memroy --x']);
   });
 
+  it("refuses a one-word line or a command's next word after a near first word, and keeps speech speech", async () => {
+    console_.register({ name: 'mcp status', summary: 'mcp', run: () => {} }, 'x');
+    console_.register({ name: 'followup list', summary: 'followups', run: () => {} }, 'x');
+    const heard: string[] = [];
+    console_.setUtteranceHandler(async (text) => {
+      heard.push(text);
+    });
+    const { lines, out } = collect();
+    const refused = {
+      'memroy entity add person Ada': ['memroy', 'memory'],
+      memroy: ['memroy', 'memory'],
+      memo: ['memo', 'memory'],
+      'memo add fact x': ['memo', 'memory'],
+      mpc: ['mpc', 'mcp'],
+      'follow list': ['follow', 'followup'],
+    };
+    for (const [line, [text, suggestion]] of Object.entries(refused)) {
+      const result = await console_.execute(line, out);
+      expect(result.ok, line).to.equal(false);
+      expect(result.error?.code, line).to.equal('MIRA_ERR_CONSOLE_UNKNOWN_COMMAND');
+      expect(lines.pop(), line).to.equal(
+        `error: MIRA_ERR_CONSOLE_UNKNOWN_COMMAND: "${text}" is not a command; did you mean "${suggestion}"? (say … talks to the robot)`,
+      );
+    }
+    // Three letters are too short to guess at ("mem"); "map" and "mop" are one letter from "mcp" but are
+    // words; a capital, punctuation or quotes mark speech; a near word followed by speech is speech.
+    const speech = ['mem', 'map', 'mop the floor', 'Memroy', 'memroy!', '"memroy"', 'follow me', 'memory2 is new'];
+    for (const line of speech) expect((await console_.execute(line, out)).ok, line).to.equal(true);
+    expect(heard).to.deep.equal(speech);
+    expect(lines).to.deep.equal([]);
+    expect(seen).to.deep.equal([]);
+  });
+
   it('knows what one edit is', () => {
     for (const [a, b] of [
       ['note', 'notes'],

@@ -1,8 +1,16 @@
 // Lists the mutants that survived (or had no test) in the last report, one line each:
 // node tools/mutation/survivors.mjs [file-substring]
-import { readFileSync } from 'node:fs';
+// MUTATION_REPORT names another report file (the tests point it at one that is not there).
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-const report = JSON.parse(readFileSync(new URL('./reports/mutation.json', import.meta.url), 'utf8'));
+const path = process.env.MUTATION_REPORT ?? fileURLToPath(new URL('./reports/mutation.json', import.meta.url));
+if (!existsSync(path)) {
+  // A fresh clone has no report: say how to make one, not Node's ENOENT stack.
+  process.stderr.write(`survivors: no mutation report at ${path}; run npm run mutate first\n`);
+  process.exit(1);
+}
+const report = JSON.parse(readFileSync(path, 'utf8'));
 const only = process.argv[2];
 for (const [file, { mutants, source }] of Object.entries(report.files)) {
   if (only && !file.includes(only)) continue;

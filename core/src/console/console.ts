@@ -116,17 +116,27 @@ export class CommandConsole {
   }
 
   /**
-   * A line shaped like a command (it has `--options`) whose first word is one edit away from a command
-   * word is a typo, not something to say to the robot: saying it would send its options, keys
-   * included, to the model and keep them in working memory.
+   * A line whose first word resembles a command word, and which is shaped like a command rather than
+   * speech, is a typo: saying it would send it, options and keys included, to the model and keep it in
+   * working memory. Resembles: one edit away (Damerau-Levenshtein 1; for a command word under four
+   * letters only two swapped letters, as "map" or "mop" are one edit from "mcp"), or its first four or
+   * more letters. Shaped like a command: the word alone, a second word that follows the command word
+   * (`memroy show MEM1`), or `--options`. A word with a capital or punctuation ("Hello", "Thanks!") is
+   * never taken for a command word, and `note that the door sticks` is still speech.
    */
   #refuseTypo(tokens: readonly Token[]): void {
-    const first = tokens[0];
-    if (!first || first.quoted || !tokens.some((t) => !t.quoted && t.text.startsWith('--'))) return;
-    const words = new Set([...this.#commands.values()].map((r) => r.words[0]!));
-    const near = [...words].filter((word) => oneEditApart(first.text, word)).sort();
-    if (near.length === 0) return;
-    throw CoreErrors.error('CONSOLE_UNKNOWN_COMMAND.nearMiss', { text: first.text, suggestion: near[0] });
+    const [first, second] = tokens;
+    if (!first || first.quoted || !COMMAND_WORD.test(first.text)) return;
+    const registered = [...this.#commands.values()];
+    const near = [...new Set(registered.map((r) => r.words[0]!))].filter((word) => resembles(first.text, word)).sort();
+    const follows = (word: string): boolean =>
+      second !== undefined &&
+      !second.quoted &&
+      registered.some((r) => r.words[0] === word && r.words[1] === second.text);
+    const flagged = tokens.some((t) => !t.quoted && t.text.startsWith('--'));
+    const suggestion = near.find(follows) ?? (tokens.length === 1 || flagged ? near[0] : undefined);
+    if (suggestion === undefined) return;
+    throw CoreErrors.error('CONSOLE_UNKNOWN_COMMAND.nearMiss', { text: first.text, suggestion });
   }
 
   #match(tokens: readonly Token[]): Registered | undefined {
@@ -172,6 +182,15 @@ export class CommandConsole {
     }
     return lines;
   }
+}
+
+/** True when a typed first word may be a mistyped `command` word (see the console's typo rule). */
+function resembles(typed: string, command: string): boolean {
+  if (command.length < 4) {
+    const diff = [...typed].flatMap((ch, i) => (ch === command[i] ? [] : [i]));
+    return typed.length === command.length && diff.length === 2 && oneEditApart(typed, command);
+  }
+  return oneEditApart(typed, command) || (typed.length >= 4 && command.startsWith(typed) && typed !== command);
 }
 
 /** True when `a` becomes `b` by one insertion, deletion, substitution or swap of adjacent letters. */

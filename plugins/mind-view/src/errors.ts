@@ -1,7 +1,14 @@
 import { defineErrors } from '@mira/core';
 
-/** The errors of the Mind view's HTTP API, each with the status it answers with. */
+/** The errors of the Mind view: starting its server, then its HTTP API, each with the status it answers with. */
 export const MindViewErrors = defineErrors('@mira/plugin-mind-view', {
+  PORT_IN_USE: {
+    code: 'MIRA_ERR_MIND_VIEW_PORT_IN_USE',
+    message: "the Mind view's port is in use by another program (or another runtime's Mind view)",
+    fix: 'set [mind_view] port in the profile to a free port, or 0 for any free port (the address is logged at start)',
+    template:
+      'port {port} on {host} is in use; set [mind_view] port in {path} to a free port (or 0 for any), or stop what listens there',
+  },
   TOKEN: {
     code: 'MIRA_ERR_MIND_VIEW_TOKEN',
     message: 'the access token is missing or wrong; open the address printed on the console',

@@ -8,6 +8,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { definePlugin, type MiraPlugin, type PluginInstance } from '@mira/core';
 import { MEMORY_STORE } from '@mira/memory-contract';
 import { NOTES_STORE } from '@mira/plugin-notes';
+import { MindViewErrors } from './errors.js';
 import { startMindViewServer, type MindViewServer } from './server.js';
 import { configValidator } from './config-validator.generated.js';
 
@@ -66,15 +67,26 @@ export const mindViewPlugin: MiraPlugin<MindViewConfig, MindViewInstance> = defi
       },
       async start() {
         if (!config.enabled) return;
-        server = await startMindViewServer(
-          {
-            notes: () => (kernel.stores.has(NOTES_STORE) ? kernel.stores.get(NOTES_STORE) : undefined),
-            memory: () => (kernel.stores.has(MEMORY_STORE) ? kernel.stores.get(MEMORY_STORE) : undefined),
-            now: () => kernel.clock.now(),
-            log: (message) => kernel.log.error(message),
-          },
-          { host: config.host, port: config.port },
-        );
+        try {
+          server = await startMindViewServer(
+            {
+              notes: () => (kernel.stores.has(NOTES_STORE) ? kernel.stores.get(NOTES_STORE) : undefined),
+              memory: () => (kernel.stores.has(MEMORY_STORE) ? kernel.stores.get(MEMORY_STORE) : undefined),
+              now: () => kernel.clock.now(),
+              log: (message) => kernel.log.error(message),
+            },
+            { host: config.host, port: config.port },
+          );
+        } catch (error) {
+          // Node's EADDRINUSE names no key; the operator needs the one to change and the file it is in.
+          if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+          const { port, host } = config;
+          throw MindViewErrors.error(
+            'PORT_IN_USE',
+            { port, host, path: kernel.profile.manifestPath },
+            { cause: error },
+          );
+        }
         // Like a notebook server, the address with its token goes to the log (stderr), once.
         kernel.log.info(`Mind view: ${server.url}`);
       },
