@@ -498,11 +498,15 @@ describe('Application', () => {
       wm.add('operator', 'one', new Date(0));
       wm.add('assistant', 'two', new Date(0));
       wm.add('operator', 'three', new Date(0));
+      // Past the bound, what is dropped goes at once, in whole turns: what is kept begins with the operator's
+      // words (see WorkingMemory), so the assistant's "two", whose turn began with "one", goes with it.
       const shown = (await rt.run('memory')).output;
-      expect(shown[0]).to.equal('working memory: 2 of at most 2 entries (volatile; lost when the runtime stops)');
-      expect(shown.slice(1)).to.deep.equal([
-        '1970-01-01T00:00:00.000Z assistant: two',
+      expect(shown[0]).to.equal('working memory: 1 of at most 2 entries (volatile; lost when the runtime stops)');
+      expect(shown.slice(1)).to.deep.equal(['1970-01-01T00:00:00.000Z operator: three']);
+      wm.add('assistant', 'four', new Date(0));
+      expect((await rt.run('memory')).output.slice(1)).to.deep.equal([
         '1970-01-01T00:00:00.000Z operator: three',
+        '1970-01-01T00:00:00.000Z assistant: four',
       ]);
       expect((await rt.run('memory clear')).output).to.deep.equal(['working memory cleared (2 entries removed)']);
       expect((await rt.run('memory')).output[1]).to.equal('(empty)');
