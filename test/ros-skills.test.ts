@@ -325,6 +325,13 @@ describe('skills the profile allows, through the runtime, on the in-test bridge'
     });
   });
 
+  it("the operator's console stop cancels a running goal that does not move the robot too", async () => {
+    const pending = action('calibrate', { samples: 3 });
+    await eventually(() => calibrate.goals.length === 1, 3000, 'the goal');
+    expect((await rt.run('stop')).output[0]).to.match(/^emergency stop: zero velocity sent to 1 drive$/);
+    expect(await pending).to.deep.include({ status: 'canceled', skill: 'calibrate' });
+  });
+
   describe('motion skills go through the safety path', () => {
     it('the e-stop refuses a motion goal and a motion service; nothing is sent', async () => {
       eStop.set({ data: true });

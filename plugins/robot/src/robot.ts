@@ -380,6 +380,9 @@ export function attachRobot(
 
   if (drive) {
     kernel.hardware.registerEmergencyStop(async () => {
+      // The operator's stop, and every ending of the process (which waits for a tool awaiting its goal), end
+      // the skills' other goals too; the motion ones the safety path cancels with the zero.
+      void skills?.cancelOthers();
       const delivery = await halt('console stop');
       // The console says more than "sent" only where there is more to say: a link that failed, or a zero
       // heard back (or not) over a bridge.

@@ -158,7 +158,7 @@ export function attachSkills(
   transport: RobotTransport,
   mappings: readonly SkillMapping[],
   safety: SkillSafety | undefined,
-): { close(): Promise<void> } {
+): { close(): Promise<void>; cancelOthers(): Promise<void> } {
   const skills = new Map<string, Skill>();
   for (const mapping of mappings) {
     const invalid = (why: string) => HardwareErrors.error('SKILL_INVALID.profile', { id: mapping.id, why });
@@ -193,17 +193,18 @@ export function attachSkills(
   );
   for (const kind of kinds) kernel.tools.register(skillTool(kernel, transport, kind, skills, safety));
 
-  return {
-    async close() {
-      // Every ending cancels the goals still running. A motion goal is the safety path's: it cancels it, by
-      // name, at every stop and at quit, from its own connection (also when this thread is blocked).
-      await Promise.all(
-        [...skills.values()]
-          .filter((skill) => !(skill.motion && safety))
-          .map((skill) => skill.running?.cancel().catch(() => undefined) ?? Promise.resolve()),
-      );
-    },
+  /**
+   * Cancels the goals still running that are not the safety path's. A motion goal is the safety path's: it
+   * cancels it, by name, at every stop and at quit, from its own connection (also when this thread is blocked).
+   */
+  const cancelOthers = async () => {
+    await Promise.all(
+      [...skills.values()]
+        .filter((skill) => !(skill.motion && safety))
+        .map((skill) => skill.running?.cancel().catch(() => undefined) ?? Promise.resolve()),
+    );
   };
+  return { close: cancelOthers, cancelOthers };
 }
 
 /** The description of a kind's tool: what it does and each skill of that kind (byte-stable for a profile). */
