@@ -325,6 +325,31 @@ describe('skills the profile allows, through the runtime, on the in-test bridge'
     });
   });
 
+  it('a goal the action server rejects, which rosbridge never answers, is refused after goal_accept_timeout_ms', async () => {
+    await rt.dispose();
+    const rejecting = bridge.actionServer('/robot1/calibrate', 'example_msgs/action/Calibrate', { rejectGoals: true });
+    rt = await createTestRuntime({
+      plugins: [ros2Plugin],
+      tables: {
+        ros2: {
+          transport: 'rosbridge',
+          url: bridge.url,
+          namespace: '/robot1',
+          goal_accept_timeout_ms: 300,
+          sensors: [],
+          skills: [SKILLS[4]],
+        },
+      },
+    });
+    expect(await action('calibrate', { samples: 3 })).to.deep.equal({
+      status: 'rejected',
+      reason: 'refused_by_robot',
+      error:
+        '/robot1/calibrate refused the goal: no feedback or result within 300 ms (no action server on /robot1/calibrate, or the bridge refused the goal); cancelled',
+    });
+    expect(rejecting.rejected).to.equal(1);
+  });
+
   it("the operator's console stop cancels a running goal that does not move the robot too", async () => {
     const pending = action('calibrate', { samples: 3 });
     await eventually(() => calibrate.goals.length === 1, 3000, 'the goal');
