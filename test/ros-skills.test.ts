@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { crossThreadNow, type MiraError } from '@mira/core';
+import { crossThreadNow, definePlugin, type MiraError, type MiraPlugin } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
-import ros2Plugin from '@mira/plugin-ros2';
-import { SKILL_TOOLS } from '@mira/robot';
+import ros2Plugin, { RclnodejsTransport } from '@mira/plugin-ros2';
+import { SKILL_TOOLS, attachRobot, type SkillMapping } from '@mira/robot';
+import rclnodejs, { graph as rclGraph, remoteNode, serveAction } from './helpers/rclnodejs-standin.js';
 import { eventually } from './conformance/transport-contract.js';
 import { parameterValue } from './helpers/rosapi.js';
 import { startRosbridgeServer, type RosbridgeTestServer, type TestActionServer } from './helpers/rosbridge-server.js';
@@ -464,5 +465,100 @@ describe('skills in the profile, refused at start-up', () => {
     expect(noNode?.code).to.equal('MIRA_ERR_CONFIG_INVALID');
     const badName = await boot([{ ...SKILLS[0], name: 'not a topic' }]);
     expect(badName?.code).to.equal('MIRA_ERR_CONFIG_INVALID');
+  });
+});
+
+describe('skills over native ROS 2 (the rclnodejs stand-in): the same results', function () {
+  this.timeout(20_000);
+  let rt: TestRuntime;
+  const contexts: Array<{ shutdown(): void; isShutdown(): boolean }> = [];
+  const native = [
+    { ...SKILLS[0]!, name: '/lights', type: 'std_msgs/msg/Bool', schema: { type: 'object' } },
+    { ...SKILLS[2]!, name: '/reset_pose' },
+    { ...SKILLS[6]!, node: '/controller_server' },
+    { ...SKILLS[5]!, name: '/dock', motion: false, timeout_ms: 800 },
+  ] as unknown as SkillMapping[];
+  const call = async (tool: string, args: Record<string, unknown>) =>
+    JSON.parse((await rt.callTool(tool, args)).content) as Record<string, any>;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 15));
+
+  beforeEach(async () => {
+    const transport = new RclnodejsTransport(`mira_skills_${process.pid}`, '', { load: async () => rclnodejs });
+    const plugin: MiraPlugin<Record<string, never>> = definePlugin({
+      name: 'test-rclnodejs-skills',
+      version: '0.0.0',
+      setup(kernel) {
+        const bridge = attachRobot(kernel, transport, { sensors: [], skills: native });
+        return { start: () => bridge.start(), stop: () => bridge.stop() };
+      },
+    });
+    rt = await createTestRuntime({ plugins: [plugin] });
+    const controller = await remoteNode('controller_server', '', {
+      'FollowPath.max_vel_x': { type: 3, double_value: 0.26 },
+    });
+    const server = await remoteNode('base', '');
+    server.createService('std_srvs/srv/Trigger', '/reset_pose', {}, () => ({ success: true, message: 'reset' }));
+    contexts.push(controller.context, server.context);
+  });
+  afterEach(async () => {
+    await rt.dispose();
+    for (const c of contexts.splice(0)) if (!c.isShutdown()) c.shutdown();
+  });
+
+  it('publishes, calls, sets a parameter, and refuses a missing service by reason', async () => {
+    expect(await call(SKILL_TOOLS.topic, { skill: 'lights', message: '{"data":true}' })).to.deep.equal({
+      status: 'published',
+      skill: 'lights',
+      topic: '/lights',
+      type: 'std_msgs/msg/Bool',
+    });
+    expect(rclGraph.published.get('/lights')).to.deep.equal([{ data: true }]);
+    expect(await call(SKILL_TOOLS.service, { skill: 'reset_pose', request: '{}' })).to.deep.include({
+      status: 'succeeded',
+      service: '/reset_pose',
+      response: { success: true, message: 'reset' },
+    });
+    expect(await call(SKILL_TOOLS.parameter, { skill: 'max_speed', value: '0.2' })).to.deep.equal({
+      status: 'set',
+      skill: 'max_speed',
+      node: '/controller_server',
+      parameter: 'FollowPath.max_vel_x',
+      value: 0.2,
+    });
+    const read = JSON.parse(
+      (await rt.callTool('get_ros_parameters', { node: '/controller_server', filter: 'max_vel' })).content,
+    );
+    expect(read.parameters).to.deep.equal([{ name: 'FollowPath.max_vel_x', type: 'double', value: 0.2 }]);
+    for (const c of contexts.splice(0)) c.shutdown();
+    await pause();
+    expect(await call(SKILL_TOOLS.service, { skill: 'reset_pose', request: '{}' })).to.deep.equal({
+      status: 'rejected',
+      reason: 'refused_by_robot',
+      error: 'no server offers /reset_pose (waited 500 ms); nothing was sent',
+    });
+  });
+
+  it('sends a goal with feedback and result, and cancels it at its time-out', async () => {
+    const server = await serveAction('/dock', 'irobot_create_msgs/action/Dock');
+    const pending = call(SKILL_TOOLS.action, { skill: 'dock', goal: '{}' });
+    while (server.goals.length === 0) await new Promise((r) => setTimeout(r, 5));
+    server.goals[0]!.feedback({ sees_dock: true });
+    await new Promise((r) => setTimeout(r, 20));
+    server.goals[0]!.succeed({ is_docked: true });
+    expect(await pending).to.deep.include({
+      status: 'succeeded',
+      skill: 'dock',
+      action: '/dock',
+      result: { is_docked: true },
+      feedback: { count: 1, last: { sees_dock: true } },
+    });
+    await pause();
+    expect(await call(SKILL_TOOLS.action, { skill: 'dock', goal: '{}' })).to.deep.equal({
+      status: 'rejected',
+      reason: 'timeout',
+      error: '/dock gave no result within 800 ms; the goal was cancelled',
+      feedback: { count: 0 },
+    });
+    expect(server.goals[1]!.state).to.equal('canceled');
   });
 });

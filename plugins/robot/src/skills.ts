@@ -421,6 +421,10 @@ async function call(
     const code = (error as { code?: string }).code;
     kernel.log.warn(`skill ${skill.id}: ${(error as Error).stack ?? String(error)}`);
     if (code === HardwareErrorCodes.SERVICE_TIMEOUT) {
+      // A native client waits for a server first (SERVICE_TIMEOUT.serviceUnavailable): nothing reached anyone.
+      if (/ is not available within /.test((error as Error).message)) {
+        return rejected('refused_by_robot', `no server offers ${service} (waited ${timeoutMs} ms); nothing was sent`);
+      }
       return rejected(
         'timeout',
         `${service} gave no answer within ${timeoutMs} ms; it may still act on the request (a service call cannot be cancelled)`,
