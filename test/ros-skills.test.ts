@@ -409,6 +409,21 @@ describe('skills the profile allows, through the runtime, on the in-test bridge'
       });
     });
 
+    it('the dead-man cancels a running motion goal while this thread is blocked', async () => {
+      const pending = action('dock', {});
+      await eventually(() => dock.goals.length === 1 && dock.goals[0]!.state === 'active', 3000, 'the goal');
+      const until = Date.now() + 700;
+      while (Date.now() < until) {
+        // a plugin stuck in a loop: only the safety worker's thread runs
+      }
+      expect(await pending).to.deep.include({ status: 'canceled', skill: 'dock' });
+      await eventually(
+        () => rt.notifications.some((l) => /^\[safety\] stopped: runtime stalled \d+\.\d s$/.test(l)),
+        3000,
+        'the stall said',
+      );
+    });
+
     it('a drive cancels a running motion goal (one source of motion)', async () => {
       const pending = action('dock', {});
       await eventually(() => dock.goals.length === 1 && dock.goals[0]!.state === 'active', 3000, 'the goal');

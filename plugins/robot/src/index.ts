@@ -65,7 +65,7 @@ export {
   SKILLS_SCHEMA,
   type SkillKind,
   type SkillMapping,
-} from './skills.js';
+} from './skill-schema.js';
 export { NAVIGATE_TO_POSE, NAVIGATION_SENSOR, type NavigationMapping } from './navigation.js';
 export { CLOCK_QOS, CLOCK_TOPIC, CLOCK_TYPE, simulationClock, timeMs, type RosClock } from './ros-time.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';

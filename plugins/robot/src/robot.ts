@@ -28,7 +28,8 @@ import { simulationClock, type RosClock } from './ros-time.js';
 import type { QosProfile, RobotTransport, RosMessage } from './transport.js';
 
 import { TOPIC_NAME_PATTERN } from './topic-name.js';
-import { attachSkills, type SkillMapping } from './skills.js';
+import { attachSkills } from './skills.js';
+import type { SkillMapping } from './skill-schema.js';
 
 export { TOPIC_NAME_PATTERN };
 
