@@ -148,6 +148,40 @@ describe('process lifecycle: every ending stops the robot first (real mira, in-t
     expect(nav2.goals[0]!.state, mira.stderr).to.equal('canceled');
   });
 
+  for (const motion of [true, false])
+    it(`SIGTERM during a ${motion ? 'motion' : 'non-motion'} skill's goal: the goal is cancelled before exit`, async () => {
+      writeFileSync(
+        join(dir, 'profile.toml'),
+        stringify({
+          profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', PROBE] },
+          ros2: {
+            transport: 'rosbridge',
+            url: bridge.url,
+            sensors: [],
+            drive: DRIVE,
+            skills: [
+              {
+                id: 'dock',
+                kind: 'action',
+                name: '/dock',
+                type: 'irobot_create_msgs/action/Dock',
+                description: 'Docks',
+                motion,
+                schema: { type: 'object' },
+              },
+            ],
+          },
+        }),
+      );
+      const dock = bridge.actionServer('/dock', 'irobot_create_msgs/action/Dock');
+      const mira = start();
+      mira.say('probe skill dock {}');
+      await mira.until(() => dock.goals.length === 1 && dock.goals[0]!.state === 'active', 'the goal at the dock');
+      mira.child.kill('SIGTERM');
+      expect(await mira.exited, mira.stderr).to.equal(0);
+      expect(dock.goals[0]!.state, mira.stderr).to.equal('canceled');
+    });
+
   it('SIGUSR1 neither ends Mira nor opens the Node inspector', async () => {
     const mira = await driving();
     mira.child.kill('SIGUSR1');

@@ -159,7 +159,7 @@ function rig(options: { drive?: Partial<SafetyDriveConfig>; transport?: LinkDoub
     const stamp =
       message.type === 'stop'
         ? { at: clock.asked }
-        : ['drive', 'goal'].includes(message.type as string)
+        : ['drive', 'goal', 'fence'].includes(message.type as string)
           ? { askedAt: clock.asked }
           : {};
     await controller.onMessage({ ...stamp, ...message, id: mine } as never);
@@ -774,6 +774,75 @@ describe('the safety controller (in-process, on a strict supervised-link double 
       await request({ type: 'navigating', active: true });
       await stop();
       expect(transport.calls).to.deep.equal([]);
+    });
+  });
+
+  describe("a motion skill's goal (another action than navigation's)", () => {
+    it('a stop cancels it by name on its own action, and the dead-man covers it', async () => {
+      const { stop, controller, clock, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      expect(await request({ type: 'goal', action: '/dock' })).to.include({ ok: true });
+      await request({ type: 'navigating', active: true, goal: 'd1', action: '/dock' });
+      await stop();
+      expect(transport.cancels).to.deep.equal([{ action: '/dock', id: 'd1' }]);
+      await request({ type: 'goal', action: '/dock' });
+      await request({ type: 'navigating', active: true, goal: 'd2', action: '/dock' });
+      clock.t += 251;
+      controller.watch();
+      await settle();
+      expect(transport.cancels).to.deep.equal([
+        { action: '/dock', id: 'd1' },
+        { action: '/dock', id: 'd2' },
+      ]);
+    });
+
+    it("one source of motion: a skill's goal cancels navigation's, and navigation's ending leaves the skill's held", async () => {
+      const { stop, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'goal' });
+      await request({ type: 'navigating', active: true, goal: 'n1' });
+      await request({ type: 'goal', action: '/dock' });
+      expect(transport.cancels).to.deep.equal([{ action: '/nav', id: 'n1' }]);
+      await request({ type: 'navigating', active: true, goal: 'd1', action: '/dock' });
+      // Navigation hears its goal was cancelled and says it ended: the dock goal is still the one a stop cancels.
+      await request({ type: 'navigating', active: false });
+      await stop();
+      expect(transport.cancels).to.deep.equal([
+        { action: '/nav', id: 'n1' },
+        { action: '/dock', id: 'd1' },
+      ]);
+    });
+
+    it('a goal replaced while it was being sent is cancelled once it runs, the new one kept', async () => {
+      const { stop, transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'goal' });
+      await request({ type: 'goal', action: '/dock' });
+      await request({ type: 'navigating', active: true, goal: 'n1' });
+      expect(transport.cancels).to.deep.equal([{ action: '/nav', id: 'n1' }]);
+      await request({ type: 'navigating', active: true, goal: 'd1', action: '/dock' });
+      await stop();
+      expect(transport.cancels.map((c) => c.id)).to.deep.equal(['n1', 'd1']);
+    });
+
+    it('after a link loss every goal of its action is cancelled on the next connection', async () => {
+      const { transport, request } = rig({ drive: { navigationAction: '/nav' } });
+      await request({ type: 'goal', action: '/dock' });
+      await request({ type: 'navigating', active: true, goal: 'd1', action: '/dock' });
+      transport.setLink({ up: false, since: 0, why: 'connection lost' });
+      transport.setLink({ up: true, since: 1 });
+      await settle();
+      expect(transport.calls).to.deep.equal([{ service: '/dock/_action/cancel_goal', request: CANCEL_ALL_GOALS }]);
+    });
+
+    it('a motion service call is fenced by a stop after it was asked, and refused under the e-stop', async () => {
+      const { transport, request, controller } = rig({ drive: { eStopTopic: '/e_stop', eStopTimeoutMs: 0 } });
+      transport.deliver('/e_stop', { data: false });
+      const asked = 5000.5;
+      await request({ type: 'stop', why: 'test' });
+      expect(await request({ type: 'fence', askedAt: asked })).to.deep.include({ ok: false, reason: 'superseded' });
+      expect(await request({ type: 'fence' })).to.deep.include({ ok: true });
+      transport.deliver('/e_stop', { data: true });
+      await settle();
+      expect(await request({ type: 'fence' })).to.deep.include({ ok: false, reason: 'emergency_stopped' });
+      controller.dispose();
     });
   });
 

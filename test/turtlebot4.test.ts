@@ -108,5 +108,29 @@ describe('the TurtleBot 4 profile (@mira/profile-turtlebot4)', function () {
         type: 'geometry_msgs/msg/TwistStamped',
       });
     });
+
+    it('docks and undocks through its dock/undock skills, under the namespace; a stop cancels the dock', async () => {
+      const dock = bridge.actionServer('/robot1/dock', 'irobot_create_msgs/action/Dock');
+      const undock = bridge.actionServer('/robot1/undock', 'irobot_create_msgs/action/Undock');
+      const goal = (skill: string) =>
+        rt.callTool('send_ros_action_goal', { skill, goal: '{}' }).then((r) => JSON.parse(r.content));
+      const undocking = goal('undock');
+      while (undock.goals.length === 0) await new Promise((r) => setTimeout(r, 10));
+      expect(undock.goals[0]!.args).to.deep.equal({});
+      undock.goals[0]!.succeed({ is_docked: false });
+      expect(await undocking).to.deep.include({
+        status: 'succeeded',
+        skill: 'undock',
+        action: '/robot1/undock',
+        result: { is_docked: false },
+      });
+      const docking = goal('dock');
+      while (dock.goals.length === 0) await new Promise((r) => setTimeout(r, 10));
+      dock.goals[0]!.feedback({ sees_dock: true });
+      await new Promise((r) => setTimeout(r, 50));
+      await rt.callTool('stop', {});
+      expect(await docking).to.deep.include({ status: 'canceled', feedback: { count: 1, last: { sees_dock: true } } });
+      expect(dock.goals[0]!.state).to.equal('canceled');
+    });
   });
 });

@@ -84,7 +84,7 @@ export {
   type StopOutcome,
   type StopReport,
 } from './plugin.js';
-export type { PrecompiledValidator } from './schemas.js';
+export { compileSchemaLazily, type PrecompiledValidator, type Validator } from './schemas.js';
 export { DEFAULT_READ_TIMEOUT_MS, type SensorDefinition, type SensorImage, type SensorReading } from './sensors.js';
 export { storeKey, type ClosableStore, type StoreDefinition, type StoreKey } from './stores.js';
 export { caseFold } from './text/case-fold.js';

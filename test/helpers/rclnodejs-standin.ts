@@ -137,6 +137,13 @@ const DEFINITIONS: Record<string, FieldDef[]> = {
   'rcl_interfaces/srv/ListParameters_Response': [f('result', 'rcl_interfaces/msg/ListParametersResult')],
   'rcl_interfaces/srv/GetParameters_Request': [f('names', 'string', true)],
   'rcl_interfaces/srv/GetParameters_Response': [f('values', 'rcl_interfaces/msg/ParameterValue', true)],
+  'rcl_interfaces/msg/Parameter': [f('name', 'string'), f('value', 'rcl_interfaces/msg/ParameterValue')],
+  'rcl_interfaces/msg/SetParametersResult': [f('successful', 'bool'), f('reason', 'string')],
+  'rcl_interfaces/srv/SetParameters_Request': [f('parameters', 'rcl_interfaces/msg/Parameter', true)],
+  'rcl_interfaces/srv/SetParameters_Response': [f('results', 'rcl_interfaces/msg/SetParametersResult', true)],
+  'irobot_create_msgs/action/Dock_Goal': [],
+  'irobot_create_msgs/action/Dock_Feedback': [f('sees_dock', 'bool')],
+  'irobot_create_msgs/action/Dock_Result': [f('is_docked', 'bool')],
   'rcl_interfaces/msg/Log': [
     f('stamp', 'builtin_interfaces/msg/Time'),
     f('level', 'uint8'),
@@ -402,13 +409,28 @@ class StandinNode implements RclNode {
     }
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Invalid node name: ${name}`);
     graph.nodes.add(this);
-    // NodeOptions.startParameterServices (default true): lib/parameter_service.js serves list_parameters and
-    // get_parameters (and describe/set, which Mira never calls and this stand-in leaves out) under the node.
+    // NodeOptions.startParameterServices (default true): lib/parameter_service.js serves list_parameters,
+    // get_parameters and set_parameters (and describe, which Mira never calls and this stand-in leaves out)
+    // under the node.
     this.createService('rcl_interfaces/srv/ListParameters', '~/list_parameters', {}, () => ({
       result: { names: [...this.parameters.keys()], prefixes: [] },
     }));
     this.createService('rcl_interfaces/srv/GetParameters', '~/get_parameters', {}, (request) => ({
       values: ((request.names as string[] | undefined) ?? []).map((n) => this.parameters.get(n) ?? { type: 0 }),
+    }));
+    // One result per parameter, each through Node._setParametersAtomically([p]) (lib/node.js
+    // _validateParameters): an undeclared one "has not been declared"; one of another type than its descriptor's
+    // fails validateParameter, which rclnodejs 2.2 reports, word for word, as "does not  readonly".
+    this.createService('rcl_interfaces/srv/SetParameters', '~/set_parameters', {}, (request) => ({
+      results: ((request.parameters as RosMessage[] | undefined) ?? []).map((parameter) => {
+        const name = String(parameter.name);
+        const value = parameter.value as RosMessage;
+        const current = this.parameters.get(name);
+        if (!current) return { successful: false, reason: `Parameter ${name} has not been declared` };
+        if (current.type !== value.type) return { successful: false, reason: `Parameter ${name} does not  readonly` };
+        this.parameters.set(name, value);
+        return { successful: true, reason: '' };
+      }),
     }));
   }
 

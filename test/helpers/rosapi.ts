@@ -77,6 +77,45 @@ export interface RosSideService {
   readonly answer?: (args: Record<string, unknown>) => Record<string, unknown>;
 }
 
+/** rcl_interfaces/msg/ParameterType as rclpy names it in its messages (`Parameter.Type`). */
+const RCLPY_TYPE_NAMES: Readonly<Record<number, string>> = {
+  1: 'Type.BOOL',
+  2: 'Type.INTEGER',
+  3: 'Type.DOUBLE',
+  4: 'Type.STRING',
+  5: 'Type.BYTE_ARRAY',
+  6: 'Type.BOOL_ARRAY',
+  7: 'Type.INTEGER_ARRAY',
+  8: 'Type.DOUBLE_ARRAY',
+  9: 'Type.STRING_ARRAY',
+};
+
+/**
+ * rclpy's SetParameters service (`rclpy/parameter_service.py` `_set_parameters_callback`: each parameter through
+ * `Node.set_parameters_atomically`, one SetParametersResult each): an undeclared parameter is refused
+ * (`ParameterNotDeclaredException`, the default `allow_undeclared_parameters=False`), and one of another type
+ * than declared too (statically typed, `Node._check_parameter_types`: "Wrong parameter type, expected
+ * 'Type.DOUBLE' got 'Type.INTEGER'"), as `ros2 param set` shows them. The bridge fills the fields a request
+ * leaves out with their defaults (`message_conversion.py` `populate_instance`).
+ */
+function setParameters(parameters: Record<string, ParameterValue>, args: Record<string, unknown>) {
+  return ((args.parameters as Array<{ name: string; value?: Partial<ParameterValue> }> | undefined) ?? []).map(
+    ({ name, value }) => {
+      const current = parameters[name];
+      if (!current) return { successful: false, reason: `Invalid access to undeclared parameter(s): ['${name}']` };
+      const given = { ...parameterValue(''), type: 0, ...value } as ParameterValue;
+      if (given.type !== current.type) {
+        return {
+          successful: false,
+          reason: `Wrong parameter type, expected '${RCLPY_TYPE_NAMES[current.type]}' got '${RCLPY_TYPE_NAMES[given.type] ?? 'Type.NOT_SET'}'`,
+        };
+      }
+      parameters[name] = given;
+      return { successful: true, reason: '' };
+    },
+  );
+}
+
 /** ros2cli's `topic_or_service_is_hidden`, which rosapi applies (`include_hidden=False`). */
 const hidden = (name: string) => name.split('/').some((part) => part.startsWith('_'));
 
@@ -118,6 +157,7 @@ export class RosSideGraph {
             (n) => parameters[n] ?? { ...parameterValue(''), type: 0 },
           ),
         });
+      if (service === 'set_parameters') answer = (args) => ({ results: setParameters(parameters, args) });
       this.services.set(`${name}/${service}`, { type, ...(answer ? { answer } : {}) });
     }
   }

@@ -112,7 +112,7 @@ export interface RosbridgeTestServer {
    * `<action>/_action/cancel_goal` from anyone (an all-zero goal ID cancels every goal), ends them as
    * canceled (status 5).
    */
-  actionServer(action: string, type: string): TestActionServer;
+  actionServer(action: string, type: string, options?: { readonly rejectGoals?: boolean }): TestActionServer;
   /** A node on the robot, with rclpy's parameter services answering from `parameters`. */
   rosNode(name: string, parameters?: Record<string, ParameterValue>): void;
   /** A service on the robot (in the graph; answered by `answer`, or never when absent). */
@@ -150,6 +150,13 @@ export interface TestGoal {
 /** An action server on the robot's side of the test bridge. */
 export interface TestActionServer {
   readonly goals: TestGoal[];
+  /**
+   * The server rejects every goal (a goal callback answering REJECT). rosbridge's `internal/actions.py`
+   * `SendGoal.goal_response_cb` then raises "Action goal was rejected" inside an rclpy future callback, which
+   * rclpy logs and swallows, so `send_goal` waits for a result for ever: the client hears nothing, the goal's
+   * connection stays blocked, and a cancel does nothing. Rejected goals are counted here, not in `goals`.
+   */
+  readonly rejected: number;
 }
 
 /** Options of the bridge, as rosbridge_websocket's parameters. */
@@ -243,7 +250,7 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
   const clientServiceTypes = new Map<string, string>();
   const graph = new RosSideGraph(topicTypes, options.rosapi !== false);
   const pendingCalls = new Map<string, { caller: WebSocket; id: unknown; service: string }>();
-  const actionServers = new Map<string, { type: string; goals: Goal[] }>();
+  const actionServers = new Map<string, { type: string; goals: Goal[]; rejectGoals: boolean; rejected: number }>();
   /** `SendActionGoal.client_handler_list`: one dict for every connection. */
   const clientHandlers = new Map<string, Goal>();
   /** Per connection: the goal holding its incoming queue, and what waits behind it. */
@@ -549,6 +556,14 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
       });
       return;
     }
+    if (server.rejectGoals) {
+      // goal_response_cb raises in a future callback: logged by rclpy, never answered; the queue stays held.
+      server.rejected += 1;
+      log('The following exception was never retrieved: Action goal was rejected');
+      state = 'pending';
+      block(goal);
+      return;
+    }
     clientHandlers.set(String(op.id), goal);
     server.goals.push(goal);
     block(goal);
@@ -657,8 +672,8 @@ export async function startRosbridgeServer(options: RosbridgeServerOptions = {})
     rosService: (name, type, answer) => {
       graph.services.set(name, { type, ...(answer ? { answer } : {}) });
     },
-    actionServer: (action, type) => {
-      const server = { type, goals: [] as Goal[] };
+    actionServer: (action, type, serverOptions = {}) => {
+      const server = { type, goals: [] as Goal[], rejectGoals: serverOptions.rejectGoals === true, rejected: 0 };
       actionServers.set(action, server);
       graph.addAction(action, type);
       return server;

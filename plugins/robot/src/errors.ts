@@ -146,6 +146,17 @@ export const HardwareErrors = defineErrors('@mira/robot', {
       },
     },
   },
+  SKILL_INVALID: {
+    code: 'MIRA_ERR_HARDWARE_SKILL_INVALID',
+    message: 'a skill in the profile cannot be offered',
+    fix: 'change or remove that skill table (docs/robots.md, "Skills the profile allows")',
+    situations: {
+      profile: {
+        message: 'skill {id} in the profile cannot be offered: {why}',
+        fix: 'change or remove the skill table with that id (docs/robots.md, "Skills the profile allows")',
+      },
+    },
+  },
   UNSUPPORTED_MESSAGE: {
     code: 'MIRA_ERR_HARDWARE_UNSUPPORTED_MESSAGE',
     message: 'a message type is not one Mira understands',

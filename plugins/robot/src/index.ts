@@ -57,6 +57,15 @@ export {
   LIST_PARAMETERS_TYPE,
   attachGraphTools,
 } from './graph-tools.js';
+export {
+  PARAMETER_TYPES,
+  SET_PARAMETERS_TYPE,
+  SKILL_DEFAULTS,
+  SKILL_TOOLS,
+  SKILLS_SCHEMA,
+  type SkillKind,
+  type SkillMapping,
+} from './skill-schema.js';
 export { NAVIGATE_TO_POSE, NAVIGATION_SENSOR, type NavigationMapping } from './navigation.js';
 export { CLOCK_QOS, CLOCK_TOPIC, CLOCK_TYPE, simulationClock, timeMs, type RosClock } from './ros-time.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';

@@ -27,11 +27,11 @@ import { json, rejected } from './tool-result.js';
 import { simulationClock, type RosClock } from './ros-time.js';
 import type { QosProfile, RobotTransport, RosMessage } from './transport.js';
 
-/**
- * A ROS 2 topic name: absolute (`/cmd_vel`), relative to the node's namespace (`cmd_vel`) or private to
- * the node (`~/events`). Relative names resolve when the node's namespace is known.
- */
-export const TOPIC_NAME_PATTERN = '^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$';
+import { TOPIC_NAME_PATTERN } from './topic-name.js';
+import { attachSkills } from './skills.js';
+import type { SkillMapping } from './skill-schema.js';
+
+export { TOPIC_NAME_PATTERN };
 
 /** The dead-man's default: zero velocity when the runtime stalls this long while driving. */
 export const DEFAULT_STALL_MS = 250;
@@ -119,6 +119,8 @@ export interface RobotMapping {
    * Mira writes follows (drives stamped `now`, navigation goals) and that sensor stamps are checked against.
    */
   readonly sim_clock_topic?: string;
+  /** Skills the profile allows (topics, services, actions, parameters), as `[[<plugin>.skills]]` lists them. */
+  readonly skills?: readonly SkillMapping[];
 }
 
 /** The `safety` table of a hardware plugin: the dead-man and an optional e-stop topic. */
@@ -296,37 +298,63 @@ export function attachRobot(
       ? HardwareErrors.error('TRANSPORT_UNAVAILABLE.noActionGoals', { name: transport.name })
       : HardwareErrors.error('TRANSPORT_UNAVAILABLE.navigationWithoutDrive');
   }
+  /** Why motion (a goal, a motion skill) may not start now, on this thread's view of the safety path. */
+  const motionRefusal = (what: string) =>
+    eStopActive
+      ? {
+          reason: 'emergency_stopped',
+          error: `the emergency stop on ${mapping.safety?.e_stop_topic} is active; clear it first`,
+        }
+      : !path
+        ? { reason: 'transport_error', error: `the robot is not connected; ${what}` }
+        : mapping.safety?.e_stop_topic && !eStopFresh
+          ? {
+              reason: 'e_stop_silent',
+              error: `the e-stop topic ${mapping.safety.e_stop_topic} is not heard (never, or not within e_stop_timeout_ms); ${what}`,
+            }
+          : undefined;
+  /** The stop fence's answer for a goal to `action` (navigation's when undefined), then the drive ends. */
+  const sendingGoal = async (askedAt: number, action?: string) => {
+    if (!path) return { reason: 'transport_error', error: 'the robot is not connected; no goal was sent' };
+    const reply = await path.sendingGoal(askedAt, action);
+    if (!reply.ok) return { reason: reply.reason, error: reply.error };
+    // One source of motion: a goal ends the drive (the safety path stopped republishing it).
+    cancelDeadline();
+    return undefined;
+  };
   const navigator =
     navigation &&
     attachNavigation(kernel, transport, navigation, {
-      refusal: () =>
-        eStopActive
-          ? {
-              reason: 'emergency_stopped',
-              error: `the emergency stop on ${mapping.safety?.e_stop_topic} is active; clear it first`,
-            }
-          : !path
-            ? { reason: 'transport_error', error: 'the robot is not connected; no goal was sent' }
-            : mapping.safety?.e_stop_topic && !eStopFresh
-              ? {
-                  reason: 'e_stop_silent',
-                  error: `the e-stop topic ${mapping.safety.e_stop_topic} is not heard (never, or not within e_stop_timeout_ms); no goal was sent`,
-                }
-              : undefined,
+      refusal: () => motionRefusal('no goal was sent'),
       stampTime,
-      sending: async (askedAt) => {
-        if (!path) return { reason: 'transport_error', error: 'the robot is not connected; no goal was sent' };
-        const reply = await path.sendingGoal(askedAt);
-        if (!reply.ok) return { reason: reply.reason, error: reply.error };
-        // One source of motion: a goal ends the drive (the safety path stopped republishing it).
-        cancelDeadline();
-        return undefined;
-      },
+      sending: (askedAt) => sendingGoal(askedAt),
       navigating: (state, goal, known) => {
         if (state !== 'ended') cancelDeadline();
         path?.navigating(state, goal, known);
       },
     });
+  // Skills the profile allows; the motion ones go through the safety path as navigation goals do.
+  const skills =
+    mapping.skills && mapping.skills.length > 0
+      ? attachSkills(
+          kernel,
+          transport,
+          mapping.skills,
+          drive && {
+            refusal: () => motionRefusal('nothing was sent'),
+            sending: (askedAt, action) => sendingGoal(askedAt, action),
+            navigating: (state, action, goal, known) => {
+              if (state !== 'ended') cancelDeadline();
+              path?.navigating(state, goal, known, action);
+            },
+            fence: async (askedAt) => {
+              if (!path) return { reason: 'transport_error', error: 'the robot is not connected; nothing was sent' };
+              const reply = await path.fence(askedAt);
+              return reply.ok ? undefined : { reason: reply.reason, error: reply.error };
+            },
+          },
+        )
+      : undefined;
   // The runtime's own clock also ends a drive (tests step it); the safety path ends it in real time regardless.
   let deadlineTimer: ReturnType<typeof setInterval> | undefined;
   const cancelDeadline = () => {
@@ -353,6 +381,9 @@ export function attachRobot(
 
   if (drive) {
     kernel.hardware.registerEmergencyStop(async () => {
+      // The operator's stop, and every ending of the process (which waits for a tool awaiting its goal), end
+      // the skills' other goals too; the motion ones the safety path cancels with the zero.
+      void skills?.cancelOthers();
       const delivery = await halt('console stop');
       // The console says more than "sent" only where there is more to say: a link that failed, or a zero
       // heard back (or not) over a bridge.
@@ -550,6 +581,11 @@ export function attachRobot(
     async stop() {
       cancelDeadline();
       navigator?.close();
+      try {
+        await skills?.close();
+      } catch (error) {
+        kernel.log.error(`skills: ${(error as Error).message}`);
+      }
       try {
         await path?.close();
       } finally {

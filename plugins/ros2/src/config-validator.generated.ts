@@ -3,7 +3,7 @@
 // @ts-nocheck
 import type { PrecompiledValidator } from '@mira/core';
 
-const schema0 = {"type":"object","properties":{"transport":{"enum":["rclnodejs","rosbridge"],"default":"rclnodejs","description":"rclnodejs (native ROS 2) or rosbridge (JSON over a WebSocket)."},"url":{"type":"string","pattern":"^wss?://","description":"rosbridge only, e.g. ws://robot.local:9090."},"connect_timeout_ms":{"type":"integer","minimum":100,"maximum":120000,"default":5000},"liveness_ms":{"type":"integer","minimum":50,"maximum":10000,"default":500,"description":"rosbridge only: pings unanswered this long take the link down."},"goal_accept_timeout_ms":{"type":"integer","minimum":100,"maximum":120000,"default":5000,"description":"rosbridge only: a navigation goal with no feedback or result this long is rejected."},"outage_queue_messages":{"type":"integer","minimum":0,"maximum":10000,"default":100,"description":"rosbridge only: replies, events and /rosout lines published while the link is down wait, at most this many (the oldest go first), and are sent in order on reconnection; motion never waits."},"outage_queue_max_age_ms":{"type":"integer","minimum":0,"maximum":600000,"default":5000,"description":"rosbridge only: a message waiting out an outage longer than this is dropped (said once, on reconnection)."},"node_name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","default":"mira"},"namespace":{"type":"string","pattern":"^(/[A-Za-z][A-Za-z0-9_]*)*$","default":""},"use_sim_time":{"type":"boolean","default":false,"description":"On a simulation clock: every stamp Mira writes follows /clock (zero until it is heard). -p use_sim_time:=… and a --params-file entry win over it, as for any ROS node."},"sensors":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"topic":{"type":"string","pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"},"type":{"enum":["sensor_msgs/msg/BatteryState","sensor_msgs/msg/Range","nav_msgs/msg/Odometry","geometry_msgs/msg/PoseWithCovarianceStamped","sensor_msgs/msg/LaserScan","sensor_msgs/msg/Imu","irobot_create_msgs/msg/HazardDetectionVector","irobot_create_msgs/msg/DockStatus","sensor_msgs/msg/CompressedImage"]},"stale_after_ms":{"type":"integer","minimum":1},"qos":{"enum":["sensor_data","reliable"]},"throttle_rate_ms":{"type":"integer","minimum":0,"maximum":60000},"queue_length":{"type":"integer","minimum":0,"maximum":1000},"compression":{"enum":["none","cbor"]}},"required":["id","topic","type"],"additionalProperties":false}},"drive":{"type":"object","properties":{"topic":{"type":"string","pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"},"type":{"enum":["geometry_msgs/msg/Twist","geometry_msgs/msg/TwistStamped"]},"frame_id":{"type":"string","minLength":1},"stamp":{"enum":["zero","now"],"default":"zero"},"max_linear_m_s":{"type":"number","exclusiveMinimum":0},"max_angular_rad_s":{"type":"number","exclusiveMinimum":0},"max_duration_s":{"type":"number","exclusiveMinimum":0},"rate_hz":{"type":"number","exclusiveMinimum":0,"maximum":100}},"required":["topic","type","max_linear_m_s","max_angular_rad_s","max_duration_s"],"additionalProperties":false},"read_timeout_ms":{"type":"integer","minimum":1,"maximum":60000},"safety":{"type":"object","properties":{"stall_ms":{"type":"integer","minimum":20,"maximum":10000},"e_stop_topic":{"type":"string","pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"},"e_stop_timeout_ms":{"type":"integer","minimum":0,"maximum":60000}},"additionalProperties":false},"navigation":{"type":"object","properties":{"action":{"type":"string","pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$","default":"navigate_to_pose"},"frame_id":{"type":"string","minLength":1},"max_distance_m":{"type":"number","exclusiveMinimum":0}},"additionalProperties":false},"node":{"type":"object","properties":{"utterances":{"type":"boolean","default":false,"description":"Subscribe ~/utterance (std_msgs/msg/String): each message is said to the robot by the operator, with the operator's authority."},"reply":{"type":"boolean","default":true,"description":"Publish every reply on ~/reply (std_msgs/msg/String)."},"events":{"type":"boolean","default":true,"description":"Publish episode events as JSON on ~/events (std_msgs/msg/String)."},"recall":{"type":"boolean","default":true,"description":"Offer ~/recall (mira_interfaces/srv/Recall) with recall_memory's semantics and bounds."},"rosout":{"type":"boolean","default":true,"description":"Publish the runtime's log lines on /rosout (rcl_interfaces/msg/Log), as every ROS node does."},"diagnostics":{"type":"boolean","default":true,"description":"Publish /diagnostics (diagnostic_msgs/msg/DiagnosticArray) once a second: link, safety, battery, memory."}},"additionalProperties":false,"default":{}}},"required":["sensors"],"additionalProperties":false,"if":{"properties":{"transport":{"const":"rosbridge"}}},"then":{"required":["url"]}};
+const schema0 = {"type":"object","properties":{"transport":{"enum":["rclnodejs","rosbridge"],"default":"rclnodejs","description":"rclnodejs (native ROS 2) or rosbridge (JSON over a WebSocket)."},"url":{"type":"string","pattern":"^wss?://","description":"rosbridge only, e.g. ws://robot.local:9090."},"connect_timeout_ms":{"type":"integer","minimum":100,"maximum":120000,"default":5000},"liveness_ms":{"type":"integer","minimum":50,"maximum":10000,"default":500,"description":"rosbridge only: pings unanswered this long take the link down."},"goal_accept_timeout_ms":{"type":"integer","minimum":100,"maximum":120000,"default":5000,"description":"rosbridge only: a navigation goal with no feedback or result this long is rejected."},"outage_queue_messages":{"type":"integer","minimum":0,"maximum":10000,"default":100,"description":"rosbridge only: replies, events and /rosout lines published while the link is down wait, at most this many (the oldest go first), and are sent in order on reconnection; motion never waits."},"outage_queue_max_age_ms":{"type":"integer","minimum":0,"maximum":600000,"default":5000,"description":"rosbridge only: a message waiting out an outage longer than this is dropped (said once, on reconnection)."},"node_name":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","default":"mira"},"namespace":{"type":"string","pattern":"^(/[A-Za-z][A-Za-z0-9_]*)*$","default":""},"use_sim_time":{"type":"boolean","default":false,"description":"On a simulation clock: every stamp Mira writes follows /clock (zero until it is heard). -p use_sim_time:=… and a --params-file entry win over it, as for any ROS node."},"sensors":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$"},"topic":{"type":"string","pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"},"type":{"enum":["sensor_msgs/msg/BatteryState","sensor_msgs/msg/Range","nav_msgs/msg/Odometry","geometry_msgs/msg/PoseWithCovarianceStamped","sensor_msgs/msg/LaserScan","sensor_msgs/msg/Imu","irobot_create_msgs/msg/HazardDetectionVector","irobot_create_msgs/msg/DockStatus","sensor_msgs/msg/CompressedImage"]},"stale_after_ms":{"type":"integer","minimum":1},"qos":{"enum":["sensor_data","reliable"]},"throttle_rate_ms":{"type":"integer","minimum":0,"maximum":60000},"queue_length":{"type":"integer","minimum":0,"maximum":1000},"compression":{"enum":["none","cbor"]}},"required":["id","topic","type"],"additionalProperties":false}},"drive":{"type":"object","properties":{"topic":{"type":"string","pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"},"type":{"enum":["geometry_msgs/msg/Twist","geometry_msgs/msg/TwistStamped"]},"frame_id":{"type":"string","minLength":1},"stamp":{"enum":["zero","now"],"default":"zero"},"max_linear_m_s":{"type":"number","exclusiveMinimum":0},"max_angular_rad_s":{"type":"number","exclusiveMinimum":0},"max_duration_s":{"type":"number","exclusiveMinimum":0},"rate_hz":{"type":"number","exclusiveMinimum":0,"maximum":100}},"required":["topic","type","max_linear_m_s","max_angular_rad_s","max_duration_s"],"additionalProperties":false},"read_timeout_ms":{"type":"integer","minimum":1,"maximum":60000},"safety":{"type":"object","properties":{"stall_ms":{"type":"integer","minimum":20,"maximum":10000},"e_stop_topic":{"type":"string","pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"},"e_stop_timeout_ms":{"type":"integer","minimum":0,"maximum":60000}},"additionalProperties":false},"navigation":{"type":"object","properties":{"action":{"type":"string","pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$","default":"navigate_to_pose"},"frame_id":{"type":"string","minLength":1},"max_distance_m":{"type":"number","exclusiveMinimum":0}},"additionalProperties":false},"skills":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","pattern":"^[a-z][a-z0-9_]{0,63}$","description":"What the model calls the skill."},"kind":{"enum":["topic","service","action","parameter"]},"name":{"type":"string","minLength":1,"description":"The topic, service or action (relative names follow the namespace), or the parameter."},"node":{"type":"string","pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$","description":"A parameter skill: the node whose parameter it sets."},"type":{"type":"string","description":"The message, service or action type (pkg/msg/Name…), or a parameter type (double…)."},"description":{"type":"string","minLength":1,"maxLength":300,"description":"What the model reads."},"motion":{"type":"boolean","description":"It moves the robot: it goes through the safety path."},"max_rate_hz":{"type":"number","exclusiveMinimum":0,"maximum":100,"default":1},"timeout_ms":{"type":"integer","minimum":100,"maximum":600000},"schema":{"type":"object","description":"A JSON Schema the message, request, goal or value must satisfy before anything is sent."}},"required":["id","kind","name","type","description","motion","schema"],"additionalProperties":false,"if":{"properties":{"kind":{"const":"parameter"}}},"then":{"required":["node"],"properties":{"name":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"},"type":{"enum":["bool","integer","double","string","bool_array","integer_array","double_array","string_array"]}}},"else":{"not":{"required":["node"]},"properties":{"name":{"pattern":"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"},"type":{"pattern":"^[A-Za-z][A-Za-z0-9_]*/(msg|srv|action)/[A-Za-z][A-Za-z0-9_]*$"}}}}},"node":{"type":"object","properties":{"utterances":{"type":"boolean","default":false,"description":"Subscribe ~/utterance (std_msgs/msg/String): each message is said to the robot by the operator, with the operator's authority."},"reply":{"type":"boolean","default":true,"description":"Publish every reply on ~/reply (std_msgs/msg/String)."},"events":{"type":"boolean","default":true,"description":"Publish episode events as JSON on ~/events (std_msgs/msg/String)."},"recall":{"type":"boolean","default":true,"description":"Offer ~/recall (mira_interfaces/srv/Recall) with recall_memory's semantics and bounds."},"rosout":{"type":"boolean","default":true,"description":"Publish the runtime's log lines on /rosout (rcl_interfaces/msg/Log), as every ROS node does."},"diagnostics":{"type":"boolean","default":true,"description":"Publish /diagnostics (diagnostic_msgs/msg/DiagnosticArray) once a second: link, safety, battery, memory."}},"additionalProperties":false,"default":{}}},"required":["sensors"],"additionalProperties":false,"if":{"properties":{"transport":{"const":"rosbridge"}}},"then":{"required":["url"]}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = function ucs2length(str) {
     const len = str.length;
@@ -27,6 +27,8 @@ const pattern1 = new RegExp("^[A-Za-z][A-Za-z0-9_]*$", "u");
 const pattern2 = new RegExp("^(/[A-Za-z][A-Za-z0-9_]*)*$", "u");
 const pattern3 = new RegExp("^[a-z][a-z0-9_]{0,63}$", "u");
 const pattern4 = new RegExp("^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$", "u");
+const pattern8 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$", "u");
+const pattern10 = new RegExp("^[A-Za-z][A-Za-z0-9_]*/(msg|srv|action)/[A-Za-z][A-Za-z0-9_]*$", "u");
 
 function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -936,78 +938,484 @@ else {
 var valid2 = true;
 }
 if(valid2){
-let data39 = data.node;
+if(data.skills !== undefined){
+let data39 = data.skills;
 const _errs80 = errors;
 if(errors === _errs80){
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.utterances === undefined){
-data39.utterances = false;
-}
-if(data39.reply === undefined){
-data39.reply = true;
-}
-if(data39.events === undefined){
-data39.events = true;
-}
-if(data39.recall === undefined){
-data39.recall = true;
-}
-if(data39.rosout === undefined){
-data39.rosout = true;
-}
-if(data39.diagnostics === undefined){
-data39.diagnostics = true;
-}
+if(Array.isArray(data39)){
+var valid8 = true;
+const len1 = data39.length;
+for(let i1=0; i1<len1; i1++){
+let data40 = data39[i1];
 const _errs82 = errors;
-for(const key5 in data39){
-if(!((((((key5 === "utterances") || (key5 === "reply")) || (key5 === "events")) || (key5 === "recall")) || (key5 === "rosout")) || (key5 === "diagnostics"))){
-validate0.errors = [{instancePath:instancePath+"/node",schemaPath:"#/properties/node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+const _errs84 = errors;
+let valid9 = true;
+const _errs85 = errors;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.kind !== undefined){
+if("parameter" !== data40.kind){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs85 === errors;
+errors = _errs84;
+if(vErrors !== null){
+if(_errs84){
+vErrors.length = _errs84;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid1){
+const _errs87 = errors;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+let missing4;
+if((data40.node === undefined) && (missing4 = "node")){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1,schemaPath:"#/properties/skills/items/then/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+return false;
+}
+else {
+if(data40.name !== undefined){
+let data42 = data40.name;
+const _errs88 = errors;
+if(typeof data42 === "string"){
+if(!pattern8.test(data42)){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/name",schemaPath:"#/properties/skills/items/then/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$"+"\""}];
+return false;
+}
+}
+var valid11 = _errs88 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data40.type !== undefined){
+let data43 = data40.type;
+const _errs89 = errors;
+if(!((((((((data43 === "bool") || (data43 === "integer")) || (data43 === "double")) || (data43 === "string")) || (data43 === "bool_array")) || (data43 === "integer_array")) || (data43 === "double_array")) || (data43 === "string_array"))){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/type",schemaPath:"#/properties/skills/items/then/properties/type/enum",keyword:"enum",params:{allowedValues: schema0.properties.skills.items.then.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid11 = _errs89 === errors;
+}
+else {
+var valid11 = true;
+}
+}
+}
+}
+var _valid1 = _errs87 === errors;
+valid9 = _valid1;
+ifClause0 = "then";
+}
+else {
+const _errs90 = errors;
+const _errs91 = errors;
+const _errs92 = errors;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+let missing5;
+if((data40.node === undefined) && (missing5 = "node")){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var valid12 = _errs92 === errors;
+if(valid12){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1,schemaPath:"#/properties/skills/items/else/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs91;
+if(vErrors !== null){
+if(_errs91){
+vErrors.length = _errs91;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === _errs90){
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.name !== undefined){
+let data44 = data40.name;
+const _errs93 = errors;
+if(typeof data44 === "string"){
+if(!pattern4.test(data44)){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/name",schemaPath:"#/properties/skills/items/else/properties/name/pattern",keyword:"pattern",params:{pattern: "^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"},message:"must match pattern \""+"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"+"\""}];
+return false;
+}
+}
+var valid13 = _errs93 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data40.type !== undefined){
+let data45 = data40.type;
+const _errs94 = errors;
+if(typeof data45 === "string"){
+if(!pattern10.test(data45)){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/type",schemaPath:"#/properties/skills/items/else/properties/type/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*/(msg|srv|action)/[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*/(msg|srv|action)/[A-Za-z][A-Za-z0-9_]*$"+"\""}];
+return false;
+}
+}
+var valid13 = _errs94 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+var _valid1 = _errs90 === errors;
+valid9 = _valid1;
+ifClause0 = "else";
+}
+if(!valid9){
+const err4 = {instancePath:instancePath+"/skills/" + i1,schemaPath:"#/properties/skills/items/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate0.errors = vErrors;
+return false;
+}
+if(errors === _errs82){
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.max_rate_hz === undefined){
+data40.max_rate_hz = 1;
+}
+let missing6;
+if((((((((data40.id === undefined) && (missing6 = "id")) || ((data40.kind === undefined) && (missing6 = "kind"))) || ((data40.name === undefined) && (missing6 = "name"))) || ((data40.type === undefined) && (missing6 = "type"))) || ((data40.description === undefined) && (missing6 = "description"))) || ((data40.motion === undefined) && (missing6 = "motion"))) || ((data40.schema === undefined) && (missing6 = "schema"))){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1,schemaPath:"#/properties/skills/items/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
+return false;
+}
+else {
+const _errs95 = errors;
+for(const key5 in data40){
+if(!(func0.call(schema0.properties.skills.items.properties, key5))){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1,schemaPath:"#/properties/skills/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs82 === errors){
-const _errs83 = errors;
-if(typeof data39.utterances !== "boolean"){
+if(_errs95 === errors){
+if(data40.id !== undefined){
+let data46 = data40.id;
+const _errs96 = errors;
+if(errors === _errs96){
+if(typeof data46 === "string"){
+if(!pattern3.test(data46)){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/id",schemaPath:"#/properties/skills/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9_]{0,63}$"},message:"must match pattern \""+"^[a-z][a-z0-9_]{0,63}$"+"\""}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/id",schemaPath:"#/properties/skills/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid14 = _errs96 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data40.kind !== undefined){
+let data47 = data40.kind;
+const _errs98 = errors;
+if(!((((data47 === "topic") || (data47 === "service")) || (data47 === "action")) || (data47 === "parameter"))){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/kind",schemaPath:"#/properties/skills/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema0.properties.skills.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid14 = _errs98 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data40.name !== undefined){
+let data48 = data40.name;
+const _errs99 = errors;
+if(errors === _errs99){
+if(typeof data48 === "string"){
+if(func1(data48) < 1){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/name",schemaPath:"#/properties/skills/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/name",schemaPath:"#/properties/skills/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid14 = _errs99 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data40.node !== undefined){
+let data49 = data40.node;
+const _errs101 = errors;
+if(errors === _errs101){
+if(typeof data49 === "string"){
+if(!pattern4.test(data49)){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/node",schemaPath:"#/properties/skills/items/properties/node/pattern",keyword:"pattern",params:{pattern: "^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"},message:"must match pattern \""+"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$"+"\""}];
+return false;
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/node",schemaPath:"#/properties/skills/items/properties/node/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid14 = _errs101 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data40.type !== undefined){
+const _errs103 = errors;
+if(typeof data40.type !== "string"){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/type",schemaPath:"#/properties/skills/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid14 = _errs103 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data40.description !== undefined){
+let data51 = data40.description;
+const _errs105 = errors;
+if(errors === _errs105){
+if(typeof data51 === "string"){
+if(func1(data51) > 300){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/description",schemaPath:"#/properties/skills/items/properties/description/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+return false;
+}
+else {
+if(func1(data51) < 1){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/description",schemaPath:"#/properties/skills/items/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/description",schemaPath:"#/properties/skills/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid14 = _errs105 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data40.motion !== undefined){
+const _errs107 = errors;
+if(typeof data40.motion !== "boolean"){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/motion",schemaPath:"#/properties/skills/items/properties/motion/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid14 = _errs107 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+let data53 = data40.max_rate_hz;
+const _errs109 = errors;
+if(errors === _errs109){
+if(typeof data53 == "number"){
+if(data53 > 100 || isNaN(data53)){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/max_rate_hz",schemaPath:"#/properties/skills/items/properties/max_rate_hz/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+return false;
+}
+else {
+if(data53 <= 0 || isNaN(data53)){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/max_rate_hz",schemaPath:"#/properties/skills/items/properties/max_rate_hz/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+return false;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/max_rate_hz",schemaPath:"#/properties/skills/items/properties/max_rate_hz/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid14 = _errs109 === errors;
+if(valid14){
+if(data40.timeout_ms !== undefined){
+let data54 = data40.timeout_ms;
+const _errs111 = errors;
+if(!((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54)))){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/timeout_ms",schemaPath:"#/properties/skills/items/properties/timeout_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs111){
+if(typeof data54 == "number"){
+if(data54 > 600000 || isNaN(data54)){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/timeout_ms",schemaPath:"#/properties/skills/items/properties/timeout_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+return false;
+}
+else {
+if(data54 < 100 || isNaN(data54)){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/timeout_ms",schemaPath:"#/properties/skills/items/properties/timeout_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+return false;
+}
+}
+}
+}
+var valid14 = _errs111 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data40.schema !== undefined){
+let data55 = data40.schema;
+const _errs113 = errors;
+if(!(data55 && typeof data55 == "object" && !Array.isArray(data55))){
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1+"/schema",schemaPath:"#/properties/skills/items/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid14 = _errs113 === errors;
+}
+else {
+var valid14 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/skills/" + i1,schemaPath:"#/properties/skills/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid8 = _errs82 === errors;
+if(!valid8){
+break;
+}
+}
+}
+else {
+validate0.errors = [{instancePath:instancePath+"/skills",schemaPath:"#/properties/skills/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid2 = _errs80 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+let data56 = data.node;
+const _errs115 = errors;
+if(errors === _errs115){
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.utterances === undefined){
+data56.utterances = false;
+}
+if(data56.reply === undefined){
+data56.reply = true;
+}
+if(data56.events === undefined){
+data56.events = true;
+}
+if(data56.recall === undefined){
+data56.recall = true;
+}
+if(data56.rosout === undefined){
+data56.rosout = true;
+}
+if(data56.diagnostics === undefined){
+data56.diagnostics = true;
+}
+const _errs117 = errors;
+for(const key6 in data56){
+if(!((((((key6 === "utterances") || (key6 === "reply")) || (key6 === "events")) || (key6 === "recall")) || (key6 === "rosout")) || (key6 === "diagnostics"))){
+validate0.errors = [{instancePath:instancePath+"/node",schemaPath:"#/properties/node/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs117 === errors){
+const _errs118 = errors;
+if(typeof data56.utterances !== "boolean"){
 validate0.errors = [{instancePath:instancePath+"/node/utterances",schemaPath:"#/properties/node/properties/utterances/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid8 = _errs83 === errors;
-if(valid8){
-const _errs85 = errors;
-if(typeof data39.reply !== "boolean"){
+var valid15 = _errs118 === errors;
+if(valid15){
+const _errs120 = errors;
+if(typeof data56.reply !== "boolean"){
 validate0.errors = [{instancePath:instancePath+"/node/reply",schemaPath:"#/properties/node/properties/reply/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid8 = _errs85 === errors;
-if(valid8){
-const _errs87 = errors;
-if(typeof data39.events !== "boolean"){
+var valid15 = _errs120 === errors;
+if(valid15){
+const _errs122 = errors;
+if(typeof data56.events !== "boolean"){
 validate0.errors = [{instancePath:instancePath+"/node/events",schemaPath:"#/properties/node/properties/events/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid8 = _errs87 === errors;
-if(valid8){
-const _errs89 = errors;
-if(typeof data39.recall !== "boolean"){
+var valid15 = _errs122 === errors;
+if(valid15){
+const _errs124 = errors;
+if(typeof data56.recall !== "boolean"){
 validate0.errors = [{instancePath:instancePath+"/node/recall",schemaPath:"#/properties/node/properties/recall/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid8 = _errs89 === errors;
-if(valid8){
-const _errs91 = errors;
-if(typeof data39.rosout !== "boolean"){
+var valid15 = _errs124 === errors;
+if(valid15){
+const _errs126 = errors;
+if(typeof data56.rosout !== "boolean"){
 validate0.errors = [{instancePath:instancePath+"/node/rosout",schemaPath:"#/properties/node/properties/rosout/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid8 = _errs91 === errors;
-if(valid8){
-const _errs93 = errors;
-if(typeof data39.diagnostics !== "boolean"){
+var valid15 = _errs126 === errors;
+if(valid15){
+const _errs128 = errors;
+if(typeof data56.diagnostics !== "boolean"){
 validate0.errors = [{instancePath:instancePath+"/node/diagnostics",schemaPath:"#/properties/node/properties/diagnostics/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid8 = _errs93 === errors;
+var valid15 = _errs128 === errors;
 }
 }
 }
@@ -1020,7 +1428,8 @@ validate0.errors = [{instancePath:instancePath+"/node",schemaPath:"#/properties/
 return false;
 }
 }
-var valid2 = _errs80 === errors;
+var valid2 = _errs115 === errors;
+}
 }
 }
 }
@@ -1051,6 +1460,6 @@ return errors === 0;
 /** The plugin's configValidator: the loader uses it while it matches the plugin's configSchema. */
 export const configValidator: PrecompiledValidator = {
   ajv: "8.20.0",
-  schema: "{\"type\":\"object\",\"properties\":{\"transport\":{\"enum\":[\"rclnodejs\",\"rosbridge\"],\"default\":\"rclnodejs\",\"description\":\"rclnodejs (native ROS 2) or rosbridge (JSON over a WebSocket).\"},\"url\":{\"type\":\"string\",\"pattern\":\"^wss?://\",\"description\":\"rosbridge only, e.g. ws://robot.local:9090.\"},\"connect_timeout_ms\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":120000,\"default\":5000},\"liveness_ms\":{\"type\":\"integer\",\"minimum\":50,\"maximum\":10000,\"default\":500,\"description\":\"rosbridge only: pings unanswered this long take the link down.\"},\"goal_accept_timeout_ms\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":120000,\"default\":5000,\"description\":\"rosbridge only: a navigation goal with no feedback or result this long is rejected.\"},\"outage_queue_messages\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":10000,\"default\":100,\"description\":\"rosbridge only: replies, events and /rosout lines published while the link is down wait, at most this many (the oldest go first), and are sent in order on reconnection; motion never waits.\"},\"outage_queue_max_age_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":600000,\"default\":5000,\"description\":\"rosbridge only: a message waiting out an outage longer than this is dropped (said once, on reconnection).\"},\"node_name\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z][A-Za-z0-9_]*$\",\"default\":\"mira\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^(/[A-Za-z][A-Za-z0-9_]*)*$\",\"default\":\"\"},\"use_sim_time\":{\"type\":\"boolean\",\"default\":false,\"description\":\"On a simulation clock: every stamp Mira writes follows /clock (zero until it is heard). -p use_sim_time:=… and a --params-file entry win over it, as for any ROS node.\"},\"sensors\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\"},\"topic\":{\"type\":\"string\",\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\"},\"type\":{\"enum\":[\"sensor_msgs/msg/BatteryState\",\"sensor_msgs/msg/Range\",\"nav_msgs/msg/Odometry\",\"geometry_msgs/msg/PoseWithCovarianceStamped\",\"sensor_msgs/msg/LaserScan\",\"sensor_msgs/msg/Imu\",\"irobot_create_msgs/msg/HazardDetectionVector\",\"irobot_create_msgs/msg/DockStatus\",\"sensor_msgs/msg/CompressedImage\"]},\"stale_after_ms\":{\"type\":\"integer\",\"minimum\":1},\"qos\":{\"enum\":[\"sensor_data\",\"reliable\"]},\"throttle_rate_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000},\"queue_length\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"compression\":{\"enum\":[\"none\",\"cbor\"]}},\"required\":[\"id\",\"topic\",\"type\"],\"additionalProperties\":false}},\"drive\":{\"type\":\"object\",\"properties\":{\"topic\":{\"type\":\"string\",\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\"},\"type\":{\"enum\":[\"geometry_msgs/msg/Twist\",\"geometry_msgs/msg/TwistStamped\"]},\"frame_id\":{\"type\":\"string\",\"minLength\":1},\"stamp\":{\"enum\":[\"zero\",\"now\"],\"default\":\"zero\"},\"max_linear_m_s\":{\"type\":\"number\",\"exclusiveMinimum\":0},\"max_angular_rad_s\":{\"type\":\"number\",\"exclusiveMinimum\":0},\"max_duration_s\":{\"type\":\"number\",\"exclusiveMinimum\":0},\"rate_hz\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":100}},\"required\":[\"topic\",\"type\",\"max_linear_m_s\",\"max_angular_rad_s\",\"max_duration_s\"],\"additionalProperties\":false},\"read_timeout_ms\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":60000},\"safety\":{\"type\":\"object\",\"properties\":{\"stall_ms\":{\"type\":\"integer\",\"minimum\":20,\"maximum\":10000},\"e_stop_topic\":{\"type\":\"string\",\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\"},\"e_stop_timeout_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000}},\"additionalProperties\":false},\"navigation\":{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\",\"default\":\"navigate_to_pose\"},\"frame_id\":{\"type\":\"string\",\"minLength\":1},\"max_distance_m\":{\"type\":\"number\",\"exclusiveMinimum\":0}},\"additionalProperties\":false},\"node\":{\"type\":\"object\",\"properties\":{\"utterances\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Subscribe ~/utterance (std_msgs/msg/String): each message is said to the robot by the operator, with the operator's authority.\"},\"reply\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Publish every reply on ~/reply (std_msgs/msg/String).\"},\"events\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Publish episode events as JSON on ~/events (std_msgs/msg/String).\"},\"recall\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Offer ~/recall (mira_interfaces/srv/Recall) with recall_memory's semantics and bounds.\"},\"rosout\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Publish the runtime's log lines on /rosout (rcl_interfaces/msg/Log), as every ROS node does.\"},\"diagnostics\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Publish /diagnostics (diagnostic_msgs/msg/DiagnosticArray) once a second: link, safety, battery, memory.\"}},\"additionalProperties\":false,\"default\":{}}},\"required\":[\"sensors\"],\"additionalProperties\":false,\"if\":{\"properties\":{\"transport\":{\"const\":\"rosbridge\"}}},\"then\":{\"required\":[\"url\"]}}",
+  schema: "{\"type\":\"object\",\"properties\":{\"transport\":{\"enum\":[\"rclnodejs\",\"rosbridge\"],\"default\":\"rclnodejs\",\"description\":\"rclnodejs (native ROS 2) or rosbridge (JSON over a WebSocket).\"},\"url\":{\"type\":\"string\",\"pattern\":\"^wss?://\",\"description\":\"rosbridge only, e.g. ws://robot.local:9090.\"},\"connect_timeout_ms\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":120000,\"default\":5000},\"liveness_ms\":{\"type\":\"integer\",\"minimum\":50,\"maximum\":10000,\"default\":500,\"description\":\"rosbridge only: pings unanswered this long take the link down.\"},\"goal_accept_timeout_ms\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":120000,\"default\":5000,\"description\":\"rosbridge only: a navigation goal with no feedback or result this long is rejected.\"},\"outage_queue_messages\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":10000,\"default\":100,\"description\":\"rosbridge only: replies, events and /rosout lines published while the link is down wait, at most this many (the oldest go first), and are sent in order on reconnection; motion never waits.\"},\"outage_queue_max_age_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":600000,\"default\":5000,\"description\":\"rosbridge only: a message waiting out an outage longer than this is dropped (said once, on reconnection).\"},\"node_name\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z][A-Za-z0-9_]*$\",\"default\":\"mira\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^(/[A-Za-z][A-Za-z0-9_]*)*$\",\"default\":\"\"},\"use_sim_time\":{\"type\":\"boolean\",\"default\":false,\"description\":\"On a simulation clock: every stamp Mira writes follows /clock (zero until it is heard). -p use_sim_time:=… and a --params-file entry win over it, as for any ROS node.\"},\"sensors\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\"},\"topic\":{\"type\":\"string\",\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\"},\"type\":{\"enum\":[\"sensor_msgs/msg/BatteryState\",\"sensor_msgs/msg/Range\",\"nav_msgs/msg/Odometry\",\"geometry_msgs/msg/PoseWithCovarianceStamped\",\"sensor_msgs/msg/LaserScan\",\"sensor_msgs/msg/Imu\",\"irobot_create_msgs/msg/HazardDetectionVector\",\"irobot_create_msgs/msg/DockStatus\",\"sensor_msgs/msg/CompressedImage\"]},\"stale_after_ms\":{\"type\":\"integer\",\"minimum\":1},\"qos\":{\"enum\":[\"sensor_data\",\"reliable\"]},\"throttle_rate_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000},\"queue_length\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000},\"compression\":{\"enum\":[\"none\",\"cbor\"]}},\"required\":[\"id\",\"topic\",\"type\"],\"additionalProperties\":false}},\"drive\":{\"type\":\"object\",\"properties\":{\"topic\":{\"type\":\"string\",\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\"},\"type\":{\"enum\":[\"geometry_msgs/msg/Twist\",\"geometry_msgs/msg/TwistStamped\"]},\"frame_id\":{\"type\":\"string\",\"minLength\":1},\"stamp\":{\"enum\":[\"zero\",\"now\"],\"default\":\"zero\"},\"max_linear_m_s\":{\"type\":\"number\",\"exclusiveMinimum\":0},\"max_angular_rad_s\":{\"type\":\"number\",\"exclusiveMinimum\":0},\"max_duration_s\":{\"type\":\"number\",\"exclusiveMinimum\":0},\"rate_hz\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":100}},\"required\":[\"topic\",\"type\",\"max_linear_m_s\",\"max_angular_rad_s\",\"max_duration_s\"],\"additionalProperties\":false},\"read_timeout_ms\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":60000},\"safety\":{\"type\":\"object\",\"properties\":{\"stall_ms\":{\"type\":\"integer\",\"minimum\":20,\"maximum\":10000},\"e_stop_topic\":{\"type\":\"string\",\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\"},\"e_stop_timeout_ms\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000}},\"additionalProperties\":false},\"navigation\":{\"type\":\"object\",\"properties\":{\"action\":{\"type\":\"string\",\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\",\"default\":\"navigate_to_pose\"},\"frame_id\":{\"type\":\"string\",\"minLength\":1},\"max_distance_m\":{\"type\":\"number\",\"exclusiveMinimum\":0}},\"additionalProperties\":false},\"skills\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9_]{0,63}$\",\"description\":\"What the model calls the skill.\"},\"kind\":{\"enum\":[\"topic\",\"service\",\"action\",\"parameter\"]},\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The topic, service or action (relative names follow the namespace), or the parameter.\"},\"node\":{\"type\":\"string\",\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\",\"description\":\"A parameter skill: the node whose parameter it sets.\"},\"type\":{\"type\":\"string\",\"description\":\"The message, service or action type (pkg/msg/Name…), or a parameter type (double…).\"},\"description\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":300,\"description\":\"What the model reads.\"},\"motion\":{\"type\":\"boolean\",\"description\":\"It moves the robot: it goes through the safety path.\"},\"max_rate_hz\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":100,\"default\":1},\"timeout_ms\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":600000},\"schema\":{\"type\":\"object\",\"description\":\"A JSON Schema the message, request, goal or value must satisfy before anything is sent.\"}},\"required\":[\"id\",\"kind\",\"name\",\"type\",\"description\",\"motion\",\"schema\"],\"additionalProperties\":false,\"if\":{\"properties\":{\"kind\":{\"const\":\"parameter\"}}},\"then\":{\"required\":[\"node\"],\"properties\":{\"name\":{\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*(\\\\.[A-Za-z_][A-Za-z0-9_]*)*$\"},\"type\":{\"enum\":[\"bool\",\"integer\",\"double\",\"string\",\"bool_array\",\"integer_array\",\"double_array\",\"string_array\"]}}},\"else\":{\"not\":{\"required\":[\"node\"]},\"properties\":{\"name\":{\"pattern\":\"^(/|~/)?[A-Za-z][A-Za-z0-9_]*(/[A-Za-z][A-Za-z0-9_]*)*$\"},\"type\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9_]*/(msg|srv|action)/[A-Za-z][A-Za-z0-9_]*$\"}}}}},\"node\":{\"type\":\"object\",\"properties\":{\"utterances\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Subscribe ~/utterance (std_msgs/msg/String): each message is said to the robot by the operator, with the operator's authority.\"},\"reply\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Publish every reply on ~/reply (std_msgs/msg/String).\"},\"events\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Publish episode events as JSON on ~/events (std_msgs/msg/String).\"},\"recall\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Offer ~/recall (mira_interfaces/srv/Recall) with recall_memory's semantics and bounds.\"},\"rosout\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Publish the runtime's log lines on /rosout (rcl_interfaces/msg/Log), as every ROS node does.\"},\"diagnostics\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Publish /diagnostics (diagnostic_msgs/msg/DiagnosticArray) once a second: link, safety, battery, memory.\"}},\"additionalProperties\":false,\"default\":{}}},\"required\":[\"sensors\"],\"additionalProperties\":false,\"if\":{\"properties\":{\"transport\":{\"const\":\"rosbridge\"}}},\"then\":{\"required\":[\"url\"]}}",
   validate: validate0,
 };

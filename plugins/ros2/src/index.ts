@@ -10,7 +10,13 @@ import { resolve } from 'node:path';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { parse as parseYaml } from 'yaml';
 import { definePlugin, type MiraPlugin } from '@mira/core';
-import { CLOCK_TOPIC, ROBOT_MAPPING_SCHEMA_PROPERTIES, attachRobot, type RobotTransport } from '@mira/robot';
+import {
+  CLOCK_TOPIC,
+  ROBOT_MAPPING_SCHEMA_PROPERTIES,
+  SKILLS_SCHEMA,
+  attachRobot,
+  type RobotTransport,
+} from '@mira/robot';
 import { NODE_CONFIG_SCHEMA, attachNode, resolveName } from './node.js';
 import { Ros2Errors } from './errors.js';
 import { RosArgsError, parseRosArgs, readParamsFile, remapName, type RosArgs } from './ros-args.js';
@@ -112,6 +118,7 @@ export const ROS2_CONFIG_SCHEMA = {
         'On a simulation clock: every stamp Mira writes follows /clock (zero until it is heard). -p use_sim_time:=… and a --params-file entry win over it, as for any ROS node.',
     },
     ...ROBOT_MAPPING_SCHEMA_PROPERTIES,
+    skills: SKILLS_SCHEMA,
     node: NODE_CONFIG_SCHEMA,
   },
   required: ['sensors'],
@@ -209,6 +216,12 @@ export const ros2Plugin: MiraPlugin<Ros2Config> = definePlugin({
         ...rawConfig.navigation,
         action: name(rawConfig.navigation.action),
       },
+      skills: rawConfig.skills?.map((skill) =>
+        // A parameter's name is the node's own; the node's name follows the namespace and remaps as a topic's.
+        skill.kind === 'parameter'
+          ? { ...skill, node: name(skill.node!) }
+          : { ...skill, name: name(skill.name, skill.kind === 'topic' ? 'topic' : 'service') },
+      ),
       use_sim_time: simTime,
       ...(simTime ? { sim_clock_topic: name(CLOCK_TOPIC) } : {}),
       safety: rawConfig.safety && {

@@ -50,6 +50,14 @@ export interface SafetyEnvironment {
   readonly confirmMs?: number;
 }
 
+/** Mira's goal as the safety path holds it (`action` undefined: navigation's, where the profile has none). */
+interface Goal {
+  readonly action: string | undefined;
+  readonly sending: boolean;
+  readonly id?: string;
+  readonly known?: boolean;
+}
+
 interface Drive {
   readonly linear: number;
   readonly angular: number;
@@ -72,10 +80,11 @@ export class SafetyController {
   #eStopSilentSaid = false;
   #eStopFreshSaid = false;
   /**
-   * Mira's navigation goal: being sent (no name yet), or running under the name its transport gave it
-   * (`ActionGoal.id`), by which a stop cancels it and no other node's goal.
+   * Mira's goal (navigation's, or a motion skill's): its action, being sent (no name yet), or running under the
+   * name its transport gave it (`ActionGoal.id`), by which a stop cancels it and no other node's goal. One at a
+   * time: one source of motion.
    */
-  #goal: { readonly sending: boolean; readonly id?: string; readonly known?: boolean } | undefined;
+  #goal: Goal | undefined;
   /**
    * The fence: when the latest stop (console, tool, e-stop, link failure, quit) was asked, on the
    * `askedNow()` clock. A drive or goal asked at or before it is refused however late it arrives here — its message may
@@ -84,15 +93,21 @@ export class SafetyController {
   #fence = -Infinity;
   /** Whether the latest fence is a link loss's (then, while the link is down, the link is the answer). */
   #fenceByLink = false;
-  /** A stop came while the goal was being sent: it is cancelled (by name) as soon as it is running. */
-  #cancelWhenNamed = false;
+  /**
+   * A stop (or another goal) came while a goal was being sent: the actions whose goal is cancelled (by name)
+   * as soon as it is running.
+   */
+  readonly #cancelWhenNamed = new Set<string | undefined>();
   /**
    * A stop cancelled a goal by a name that did not cancel it yet (rosbridge drops a cancel that comes before
-   * it holds the goal's handle): that name, cancelled again as soon as the goal is known.
+   * it holds the goal's handle): that name (and its action), cancelled again as soon as the goal is known.
    */
-  #cancelWhenKnown: string | undefined;
-  /** A goal of Mira's was running when the link failed: cancel every goal first thing on the next connection. */
-  #cancelOnReconnect = false;
+  readonly #cancelWhenKnown = new Map<string, string>();
+  /**
+   * A goal of Mira's was running when the link failed: the actions whose every goal is cancelled first thing
+   * on the next connection.
+   */
+  readonly #cancelOnReconnect = new Set<string>();
   /**
    * The command topic's type in the ROS graph, asked of rosapi once per connection over a supervised link:
    * the type, "" (the graph does not have the topic), or undefined (no rosapi: it cannot be told).
@@ -249,7 +264,7 @@ export class SafetyController {
    * the link is down, motion fenced by the loss is refused for the link, which is what the operator must act
    * on (not for a stop nobody gave).
    */
-  #fenced(askedAt: number, what: 'drive' | 'goal'): { reason: string; error: string } | undefined {
+  #fenced(askedAt: number, what: 'drive' | 'goal' | 'call'): { reason: string; error: string } | undefined {
     if (!(askedAt > this.#fence)) {
       const state = this.#link();
       if (this.#fenceByLink && !state.up) return this.#linkDown(state);
@@ -304,24 +319,30 @@ export class SafetyController {
    * A stop while the goal is being sent by a runtime that is alive waits until it runs, then cancels it.
    */
   #cancelNavigation(stalled = false): void {
-    const action = this.#drive.navigationAction;
     const goal = this.#goal;
-    if (!goal || !action) return;
+    if (!goal) return;
     this.#goal = undefined;
+    this.#cancelGoal(goal, stalled);
+  }
+
+  /** Cancels `goal` (no longer the one held): by name, every goal of its server, or once it runs or is known. */
+  #cancelGoal(goal: Goal, stalled = false): void {
+    const action = goal.action;
+    if (!action) return;
     if (!this.#link().up) {
-      this.#cancelOnReconnect = true;
+      this.#cancelOnReconnect.add(action);
       return;
     }
     if (goal.sending) {
       // Cancelled by name as soon as it runs; a stalled runtime may never say so (or say so late): every
       // goal now, and this one by name too if it runs after all.
-      this.#cancelWhenNamed = true;
+      this.#cancelWhenNamed.add(action);
       if (stalled) this.#sendCancel(action, undefined);
       return;
     }
     this.#sendCancel(action, goal.id);
     // Sent now in case the bridge holds the goal already; once more when it is known to.
-    if (goal.known === false) this.#cancelWhenKnown = goal.id;
+    if (goal.known === false && goal.id !== undefined) this.#cancelWhenKnown.set(goal.id, action);
   }
 
   /** One goal by its name, or (no name, or a transport that cannot name one) every goal of the server. */
@@ -446,8 +467,8 @@ export class SafetyController {
       this.#active = undefined;
       this.#raiseFence(this.#env.askedNow(), true);
       if (this.#goal) {
+        if (this.#goal.action) this.#cancelOnReconnect.add(this.#goal.action);
         this.#goal = undefined;
-        this.#cancelOnReconnect = Boolean(this.#drive.navigationAction);
       }
       this.#env.post({
         type: 'stopped',
@@ -465,11 +486,12 @@ export class SafetyController {
     this.#write(0, 0).catch((error: Error) =>
       this.#log(`zero velocity on reconnection could not be sent: ${error.message}`),
     );
-    if (this.#cancelOnReconnect && this.#drive.navigationAction) {
-      this.#cancelOnReconnect = false;
-      this.#cancelWhenNamed = false;
+    if (this.#cancelOnReconnect.size > 0) {
+      const actions = [...this.#cancelOnReconnect];
+      this.#cancelOnReconnect.clear();
+      this.#cancelWhenNamed.clear();
       this.#goal = undefined;
-      this.#sendCancel(this.#drive.navigationAction, undefined);
+      for (const action of actions) this.#sendCancel(action, undefined);
     }
   }
 
@@ -489,35 +511,56 @@ export class SafetyController {
           this.#env.post({ type: 'reply', id: message.id, ok: false, ...fenced });
           return;
         }
-        // One source of motion: a navigation goal ends a running drive (Nav2 commands the base now).
+        const action = message.action ?? drive.navigationAction;
+        // One source of motion: a goal ends a running drive (its action server commands the base now) and
+        // cancels another action's goal (a dock goal cancels navigation's, and the other way round).
         this.#active = undefined;
-        this.#cancelWhenNamed = false;
-        this.#goal = { sending: true };
+        this.#cancelWhenNamed.delete(action);
+        if (this.#goal && this.#goal.action !== action) this.#cancelNavigation();
+        this.#goal = { action, sending: true };
         this.#env.post({ type: 'reply', id: message.id, ok: true });
         return;
       }
-      case 'navigating':
+      case 'fence': {
+        // A motion service call: the fence and the e-stop decide; nothing is held (a call cannot be cancelled).
+        const refusal = this.#fenced(message.askedAt, 'call') ?? this.#driveRefusal();
+        this.#env.post(
+          refusal
+            ? { type: 'reply', id: message.id, ok: false, ...refusal }
+            : { type: 'reply', id: message.id, ok: true },
+        );
+        return;
+      }
+      case 'navigating': {
+        const action = message.action ?? drive.navigationAction;
         if (!message.active) {
-          this.#goal = undefined;
-          this.#cancelWhenNamed = false;
-          this.#cancelWhenKnown = undefined;
+          if (this.#goal?.action === action) this.#goal = undefined;
+          this.#cancelWhenNamed.delete(action);
+          for (const [id, of] of this.#cancelWhenKnown) if (of === action) this.#cancelWhenKnown.delete(id);
           return;
         }
         this.#active = undefined;
-        this.#goal = { sending: false, id: message.goal, known: message.known ?? true };
-        if (this.#cancelWhenNamed) {
-          // Stopped while it was being sent: cancelled now that it runs (or at the next connection).
-          this.#cancelWhenNamed = false;
-          this.#cancelNavigation();
+        const running: Goal = { action, sending: false, id: message.goal, known: message.known ?? true };
+        if (this.#cancelWhenNamed.delete(action)) {
+          // Stopped (or replaced) while it was being sent: cancelled now that it runs (or at the next
+          // connection), and another action's goal held meanwhile stays held.
+          if (this.#goal?.action === action) this.#goal = undefined;
+          this.#cancelGoal(running);
+          return;
         }
+        if (this.#goal && this.#goal.action !== action && !this.#goal.sending) this.#cancelNavigation();
+        this.#goal = running;
         return;
-      case 'goal_known':
-        if (message.goal === this.#cancelWhenKnown) {
+      }
+      case 'goal_known': {
+        const action = this.#cancelWhenKnown.get(message.goal);
+        if (action !== undefined) {
           // Stopped before the bridge held it: that cancel was lost there, this one reaches it.
-          this.#cancelWhenKnown = undefined;
-          if (drive.navigationAction) this.#sendCancel(drive.navigationAction, message.goal);
+          this.#cancelWhenKnown.delete(message.goal);
+          this.#sendCancel(action, message.goal);
         } else if (this.#goal?.id === message.goal) this.#goal = { ...this.#goal, known: true };
         return;
+      }
       case 'heartbeat': {
         this.#lastHeartbeat = this.#env.now();
         if (this.#stalledSince !== undefined) {

@@ -91,14 +91,32 @@ export type ToSafety =
    * (`transport_error` when that was the link's loss and the link is still down), otherwise recorded as being
    * sent, so a stop from now on cancels it.
    */
-  | { readonly type: 'goal'; readonly id: number; readonly askedAt: number }
+  | {
+      readonly type: 'goal';
+      readonly id: number;
+      readonly askedAt: number;
+      /** The goal's action (a motion skill's); navigation's (`navigationAction`) when absent. */
+      readonly action?: string;
+    }
+  /**
+   * A motion service is about to be called: refused when a stop came after it was asked, or while the e-stop is
+   * active or unheard or the link is down (as a drive is); nothing is held, since a call cannot be cancelled.
+   */
+  | { readonly type: 'fence'; readonly id: number; readonly askedAt: number }
   | { readonly type: 'heartbeat' }
   /**
    * Mira's navigation goal (announced by `goal` before it is sent): running, under the name its transport
    * gave it (`goal` = `ActionGoal.id`, when it gave one), or ended (`active: false`). `known: false`: the
    * name does not cancel it yet (a bridge that holds no handle for it drops a cancel); `goal_known` follows.
    */
-  | { readonly type: 'navigating'; readonly active: boolean; readonly goal?: string; readonly known?: boolean }
+  | {
+      readonly type: 'navigating';
+      readonly active: boolean;
+      readonly goal?: string;
+      readonly known?: boolean;
+      /** As in `goal`: navigation's action when absent. */
+      readonly action?: string;
+    }
   /** The goal named `goal` is now known where its name cancels it (a cancel sent before was lost). */
   | { readonly type: 'goal_known'; readonly goal: string }
   | { readonly type: 'close'; readonly id: number };

@@ -152,8 +152,17 @@ export class SafetyPath {
    * Asks to send a navigation goal asked at `askedAt`: refused when a stop came after it was asked;
    * otherwise the worker holds it as being sent, and a stop from then on cancels it once it runs.
    */
-  sendingGoal(askedAt = crossThreadNow()): Promise<Reply> {
-    return this.#request({ type: 'goal', askedAt });
+  sendingGoal(askedAt = crossThreadNow(), action?: string): Promise<Reply> {
+    return this.#request({ type: 'goal', askedAt, ...(action === undefined ? {} : { action }) });
+  }
+
+  /**
+   * Asks whether a motion service call asked at `askedAt` may go out: refused when a stop came after it was
+   * asked, or while the e-stop is active or unheard or the link is down. Nothing is held: a call cannot be
+   * cancelled, so no stop can reach it once it is sent.
+   */
+  fence(askedAt = crossThreadNow()): Promise<Reply> {
+    return this.#request({ type: 'fence', askedAt });
   }
 
   /**
@@ -161,15 +170,22 @@ export class SafetyPath {
    * when there is one; `known` false while that name does not cancel it yet), known (the name cancels it
    * now), or ended. Its stops then cancel that goal, by name, and again once it is known.
    */
-  navigating(state: NavigationState, goal?: string, known = true): void {
+  navigating(state: NavigationState, goal?: string, known = true, action?: string): void {
     if (state === 'known') {
       if (goal !== undefined) this.#post({ type: 'goal_known', goal });
       return;
     }
+    const of = action === undefined ? {} : { action };
     this.#post(
       state === 'ended'
-        ? { type: 'navigating', active: false }
-        : { type: 'navigating', active: true, ...(goal === undefined ? {} : { goal }), ...(known ? {} : { known }) },
+        ? { type: 'navigating', active: false, ...of }
+        : {
+            type: 'navigating',
+            active: true,
+            ...(goal === undefined ? {} : { goal }),
+            ...(known ? {} : { known }),
+            ...of,
+          },
     );
   }
 
