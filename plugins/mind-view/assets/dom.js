@@ -82,33 +82,15 @@ const slotOf = (/** @type {string} */ label) => {
   // The hash's high bits: FNV's low bits follow the last letters too closely (person and place share them).
   return (h >>> 20) % HUES.length;
 };
-/** The slots of the labels in view, told apart ({@link distinctColors}). */
-let assigned = new Map();
-
 /**
- * Gives the labels in view slots of their own: each its hash's slot, or, when a label before it (in name
- * order) took that one, the next free one — so up to twelve labels shown together never share a colour, and
- * the same set of labels always gets the same colours.
- * @param {readonly string[]} labels
- */
-export function distinctColors(labels) {
-  const taken = new Set();
-  assigned = new Map();
-  for (const label of [...labels].filter((l) => l !== 'unlabeled').sort()) {
-    let slot = slotOf(label);
-    for (let i = 0; i < HUES.length && taken.has(slot); i++) slot = (slot + 1) % HUES.length;
-    taken.add(slot);
-    assigned.set(label, slot);
-  }
-}
-
-/**
- * A label's colour: its slot among the labels in view ({@link distinctColors}), else its hash's.
+ * A label's colour, a function of the label alone — the same in every scope, whatever the counts: one of
+ * twelve hues 30° apart, so two labels either share a colour or are told apart at a glance (two hues of a
+ * continuous wheel, person at 128° and place at 116°, read as one green).
  * @param {string} label
  */
 export function colorOf(label) {
   if (label === 'unlabeled') return UNLABELED;
-  return `hsl(${HUES[assigned.get(label) ?? slotOf(label)]} 65% 26%)`;
+  return `hsl(${HUES[slotOf(label)]} 65% 26%)`;
 }
 
 /** @param {string} label */

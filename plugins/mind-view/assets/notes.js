@@ -2,7 +2,7 @@
 // scope's lockout and the address that names the scope and sort.
 /** @import { NoteJson } from '../src/wire.js' */
 import * as api from './api.js';
-import { $, colorOf, confirmDelete, distinctColors, el, find, findAll, labelBadge, messageOf, status } from './dom.js';
+import { $, colorOf, confirmDelete, el, find, findAll, labelBadge, messageOf, status } from './dom.js';
 import * as store from './state.js';
 import { PAGE_SIZE, state } from './state.js';
 
@@ -157,7 +157,6 @@ export async function loadNotes(options = {}) {
 }
 
 function renderChips() {
-  distinctColors(state.labels.map(({ label }) => label));
   $('chips').replaceChildren(
     ...state.labels.map(({ label, count }) => {
       const chip = el('button', {
