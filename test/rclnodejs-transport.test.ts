@@ -15,6 +15,7 @@ import rclnodejs, {
   graph,
   reinstallSignalHandler,
   serveAction,
+  stopActionServers,
   signalHandlerInstalled,
 } from './helpers/rclnodejs-standin.js';
 
@@ -46,6 +47,8 @@ describe('the rclnodejs transport against the rclnodejs 2.2 stand-in', function 
   afterEach(async () => {
     await transport.close();
     if (!peer.context.isShutdown()) peer.context.shutdown();
+    // Its action servers leave the graph too: the next file in this process reads the same graph.
+    stopActionServers();
   });
 
   it("removes rclnodejs's SIGINT handler, so Mira's orderly stop runs on a live context", async () => {

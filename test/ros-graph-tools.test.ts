@@ -4,7 +4,12 @@ import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin, { RclnodejsTransport } from '@mira/plugin-ros2';
 import simPlugin from '@mira/plugin-sim';
 import { ARRAY_ITEMS_SHOWN, MESSAGE_BYTE_BOUND, attachRobot, boundMessage } from '@mira/robot';
-import rclnodejs, { graph as rclGraph, remoteNode, serveAction } from './helpers/rclnodejs-standin.js';
+import rclnodejs, {
+  graph as rclGraph,
+  remoteNode,
+  serveAction,
+  stopActionServers,
+} from './helpers/rclnodejs-standin.js';
 import { parameterValue } from './helpers/rosapi.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
 
@@ -403,6 +408,7 @@ async function rclnodejsRig(): Promise<Rig> {
       for (const t of timers) clearInterval(t);
       await rt.dispose();
       for (const c of contexts) if (!c.isShutdown()) c.shutdown();
+      stopActionServers();
       expect([...rclGraph.nodes].map((n) => n.name)).to.not.include(`mira_graph_${process.pid}`);
     },
   };

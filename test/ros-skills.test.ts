@@ -3,7 +3,12 @@ import { crossThreadNow, definePlugin, type MiraError, type MiraPlugin } from '@
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin, { RclnodejsTransport } from '@mira/plugin-ros2';
 import { SKILL_TOOLS, attachRobot, type SkillMapping } from '@mira/robot';
-import rclnodejs, { graph as rclGraph, remoteNode, serveAction } from './helpers/rclnodejs-standin.js';
+import rclnodejs, {
+  graph as rclGraph,
+  remoteNode,
+  serveAction,
+  stopActionServers,
+} from './helpers/rclnodejs-standin.js';
 import { eventually } from './conformance/transport-contract.js';
 import { parameterValue } from './helpers/rosapi.js';
 import { startRosbridgeServer, type RosbridgeTestServer, type TestActionServer } from './helpers/rosbridge-server.js';
@@ -518,6 +523,7 @@ describe('skills over native ROS 2 (the rclnodejs stand-in): the same results', 
   afterEach(async () => {
     await rt.dispose();
     for (const c of contexts.splice(0)) if (!c.isShutdown()) c.shutdown();
+    stopActionServers();
   });
 
   it('publishes, calls, sets a parameter, and refuses a missing service by reason', async () => {

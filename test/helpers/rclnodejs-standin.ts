@@ -786,6 +786,15 @@ export async function remoteNode(
   return node;
 }
 
+/**
+ * Stops every action server {@link serveAction} started (their nodes go, and with them their names from the
+ * graph): the graph is one per process, and mocha runs several files in one process.
+ */
+export function stopActionServers(): void {
+  for (const server of actionServers.values()) if (!server.node.context.isShutdown()) server.node.context.shutdown();
+  actionServers.clear();
+}
+
 /** Shuts every context down, as rclnodejs's own SIGINT handler does. */
 export function shutdownAll(): void {
   for (const context of StandinContext.instances) if (!context.isShutdown()) context.shutdown();

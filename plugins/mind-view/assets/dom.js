@@ -80,7 +80,7 @@ const slotOf = (/** @type {string} */ label) => {
   let h = 2166136261;
   for (const ch of label) h = Math.imul(h ^ /** @type {number} */ (ch.codePointAt(0)), 16777619) >>> 0;
   // The hash's high bits: FNV's low bits follow the last letters too closely (person and place share them).
-  return (h >>> 20) % HUES.length;
+  return (h >>> 16) % HUES.length;
 };
 /**
  * A label's colour, a function of the label alone — the same in every scope, whatever the counts: one of
