@@ -13,6 +13,7 @@ import {
   type RosGraph,
   type RosMessage,
 } from '@mira/robot';
+import { LimitedLog, type LogLimit } from './log-limit.js';
 import { rosapiGraph } from './rosapi-graph.js';
 
 // The subset of roslib this transport uses, declared here (roslib's own declarations
@@ -95,6 +96,8 @@ export interface RosbridgeOptions {
    * `maxAgeMs` (the oldest go first), and are sent in order on reconnection.
    */
   readonly outageQueue?: { readonly maxMessages: number; readonly maxAgeMs: number };
+  /** Lines a peer's bad input causes (an undecodable frame, a failing call), per kind: 5 per 10 s by default. */
+  readonly peerLogLimit?: LogLimit;
 }
 
 /** A message waiting out an outage. */
@@ -359,6 +362,8 @@ export class RosbridgeTransport implements RobotTransport {
   readonly #goalAcceptMs: number;
   readonly #outageSummaryMs: number;
   readonly #log: (message: string) => void;
+  /** The log for lines a peer's input causes: bounded, whatever the peer sends. */
+  readonly #peerLog: LimitedLog;
   #link: BridgeLink | undefined;
   readonly #publishers = new Map<string, RosTopic>();
   readonly #services = new Map<string, { type: string; listener: (request?: unknown) => void }>();
@@ -392,6 +397,7 @@ export class RosbridgeTransport implements RobotTransport {
     this.#outageSummaryMs = options.outageSummaryMs ?? DEFAULT_OUTAGE_SUMMARY_MS;
     this.#outageQueue = options.outageQueue ?? DEFAULT_OUTAGE_QUEUE;
     this.#log = log;
+    this.#peerLog = new LimitedLog(log, options.peerLogLimit);
     this.name = `rosbridge ${url}`;
   }
 
@@ -456,7 +462,8 @@ export class RosbridgeTransport implements RobotTransport {
     // From here on an error (an undecodable frame, say) is logged and skipped while the link is up, and a
     // lost connection is re-established; only close() ends it.
     ros.on('error', (event) => {
-      if (this.#state.up) this.#log(`${this.name}: ${describeRosEvent(event)}; the connection stays`);
+      if (this.#state.up)
+        this.#peerLog.say('undecodable', `${this.name}: ${describeRosEvent(event)}; the connection stays`);
     });
     ros.on('close', () => {
       if (this.#closed) return;
@@ -642,7 +649,10 @@ export class RosbridgeTransport implements RobotTransport {
             ros.callOnConnection({ op: 'service_response', service, id: request.id, values, result: true });
         } catch (error) {
           // ROS 2 needs an object in values: a failed call answers {} with result false; the cause goes to the log.
-          this.#log(`${this.name}: service ${service} failed: ${(error as Error).stack ?? String(error)}`);
+          this.#peerLog.say(
+            `service ${service}`,
+            `${this.name}: service ${service} failed: ${(error as Error).stack ?? String(error)}`,
+          );
           if (this.connected)
             ros.callOnConnection({ op: 'service_response', service, id: request.id, values: {}, result: false });
         }
@@ -811,6 +821,7 @@ export class RosbridgeTransport implements RobotTransport {
     this.#closed = true;
     clearTimeout(this.#reconnectTimer);
     clearInterval(this.#summaryTimer);
+    this.#peerLog.flush();
     if (wasConnected) for (const t of this.#publishers.values()) t.unadvertise();
     this.#publishers.clear();
     this.#services.clear();
