@@ -362,6 +362,8 @@ export class RosbridgeTransport implements RobotTransport {
   readonly #goalAcceptMs: number;
   readonly #outageSummaryMs: number;
   readonly #log: (message: string) => void;
+  /** Written on a connection declared down for silence, before it is dropped (the safety path's zero). */
+  #lastWords: { topic: string; type: string; message: () => RosMessage } | undefined;
   /** The log for lines a peer's input causes: bounded, whatever the peer sends. */
   readonly #peerLog: LimitedLog;
   #link: BridgeLink | undefined;
@@ -456,8 +458,10 @@ export class RosbridgeTransport implements RobotTransport {
     this.#link = link;
     const ros = link.ros;
     this.#state = { up: true, since: Date.now() };
-    link.onMissed = (silentMs) =>
+    link.onMissed = (silentMs) => {
+      this.#sayLastWords(link);
       this.#down(`no answer to pings for ${Math.round(silentMs)} ms (a frozen bridge or a dead network)`);
+    };
     link.onOwnStall = (stalledMs) => this.#ownStall(stalledMs);
     // From here on an error (an undecodable frame, say) is logged and skipped while the link is up, and a
     // lost connection is re-established; only close() ends it.
@@ -487,6 +491,26 @@ export class RosbridgeTransport implements RobotTransport {
       // knows a topic's type only from its advertisement.
       queueMicrotask(() => this.#flush());
     });
+  }
+
+  setLastWords(topic: string, type: string, message: () => RosMessage): void {
+    this.#lastWords = { topic, type, message };
+  }
+
+  /**
+   * The last words on a link about to be dropped for silence, written while its socket is still open: a
+   * frozen bridge that resumes reads them right behind whatever it had not read (what is in its socket
+   * cannot be taken back). Only on a topic this connection published on: otherwise nothing is waiting there.
+   */
+  #sayLastWords(link: BridgeLink): void {
+    const last = this.#lastWords;
+    const publisher = last && this.#publishers.get(last.topic);
+    if (!last || !publisher || !link.ros.isConnected) return;
+    try {
+      publisher.publish(last.message());
+    } catch (error) {
+      this.#log(`${this.name}: the last words on ${last.topic} could not be written: ${(error as Error).message}`);
+    }
   }
 
   /**
