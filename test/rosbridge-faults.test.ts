@@ -1,13 +1,16 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin, { RosbridgeTransport } from '@mira/plugin-ros2';
 import type { RosMessage } from '@mira/robot';
 import { rejection } from './conformance/memory-store-contract.js';
 import { eventually } from './conformance/transport-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+import { REPO_ROOT } from './helpers/run-mira.js';
 import { unhandledRejectionsDuring } from './helpers/unhandled.js';
 
 const BATTERY = 'sensor_msgs/msg/BatteryState';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const battery = (percent: number) => ({
   header: { stamp: { sec: 1, nanosec: 0 }, frame_id: 'base' },
   voltage: 12,
@@ -104,6 +107,38 @@ describe('rosbridge transport: faults a real deployment meets (strict in-test br
     } finally {
       await limited.close();
     }
+  });
+
+  it('puts at most five lines on stderr for a flood of service responses without an id, then their count', async () => {
+    // roslib itself prints each such response with console.error: a process of its own shows what reaches stderr.
+    const script = [
+      "import { RosbridgeTransport } from '@mira/plugin-ros2';",
+      'const t = new RosbridgeTransport(process.argv[1], 2000, undefined, { peerLogLimit: { lines: 5, intervalMs: 10000 } });',
+      'await t.connect();',
+      "process.stdout.write('connected\\n');",
+      "process.stdin.once('data', async () => { await t.close(); process.exit(0); });",
+    ].join('\n');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, bridge.url], {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      await eventually(() => stdout.includes('connected') && bridge.clients() === 2, 15_000, 'the other process');
+      for (let i = 0; i < 50; i += 1) bridge.sendRaw('{"op": "service_response", "values": {}, "result": true}');
+      await sleep(500);
+    } finally {
+      child.stdin.write('close\n');
+      await new Promise((resolve) => child.on('close', resolve));
+    }
+    const said = `mira: rosbridge ${bridge.url}: a service_response without an id; skipped`;
+    expect(stderr.split('\n').filter(Boolean)).to.deep.equal([
+      ...Array<string>(5).fill(said),
+      `${said} (44 more like this in the last 10 s)`,
+    ]);
   });
 
   it('fails a call to a service the graph lacks when the bridge answers result false (at once), not at the bound', async () => {

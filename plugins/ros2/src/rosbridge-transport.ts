@@ -118,14 +118,36 @@ let nextId = 0;
 const PROCESS_TAG = randomBytes(4).toString('hex');
 
 /**
+ * A `service_response` without an id: roslib answers each with `console.error` (a line on stderr per
+ * message a peer sends, with no limit), so it is dropped before roslib and said in the limited log.
+ */
+function idlessServiceResponse(data: unknown): boolean {
+  if (typeof data !== 'string' || !data.includes('"service_response"')) return false;
+  try {
+    const message = JSON.parse(data) as { op?: unknown; id?: unknown };
+    return message.op === 'service_response' && !message.id;
+  } catch {
+    return false; // roslib says it cannot decode it, through the limited log
+  }
+}
+
+/**
  * roslib's transport over a `ws` socket this module holds, so that it can ping the bridge, and drop the
  * socket — with whatever the client still buffers — the moment the link misses its deadline.
  */
 class SupervisedSocket extends ROSLIB.AbstractTransport {
   readonly socket: WebSocket;
 
-  /** `opened` runs before roslib hears of the connection, so supervision is on before anything is sent. */
-  constructor(url: string, handshakeTimeoutMs: number, opened: (socket: SupervisedSocket) => void) {
+  /**
+   * `opened` runs before roslib hears of the connection, so supervision is on before anything is sent;
+   * `skipped` hears of a frame dropped before roslib, which would print it on the console each time.
+   */
+  constructor(
+    url: string,
+    handshakeTimeoutMs: number,
+    opened: (socket: SupervisedSocket) => void,
+    skipped: (what: string) => void,
+  ) {
     super();
     // A bridge that takes the connection but never answers the upgrade (stopped, or a half-dead network)
     // fails the attempt instead of holding it open for good.
@@ -137,7 +159,10 @@ class SupervisedSocket extends ROSLIB.AbstractTransport {
     };
     this.socket.onclose = (event) => this.emit('close', event);
     this.socket.onerror = (event) => this.emit('error', event);
-    this.socket.onmessage = (event) => this.handleRawMessage(event.data);
+    this.socket.onmessage = (event) => {
+      if (idlessServiceResponse(event.data)) skipped('a service_response without an id; skipped');
+      else this.handleRawMessage(event.data);
+    };
   }
 
   send(message: unknown): void {
@@ -179,13 +204,20 @@ class BridgeLink {
   onMissed: (silentMs: number) => void = () => undefined;
   /** Called when this thread stalled (a look came `stalledMs` late): the runtime's stall, not the link's. */
   onOwnStall: (stalledMs: number) => void = () => undefined;
+  /** Called for a peer's frame dropped before roslib (see {@link idlessServiceResponse}). */
+  onSkipped: (what: string) => void = () => undefined;
 
   constructor(livenessMs: number, handshakeMs: number) {
     this.#livenessMs = livenessMs;
     this.#handshakeMs = handshakeMs;
     this.ros = new ROSLIB.Ros({
       transportFactory: async (url: string) => {
-        const socket = new SupervisedSocket(url, this.#handshakeMs, (opened) => this.#supervise(opened));
+        const socket = new SupervisedSocket(
+          url,
+          this.#handshakeMs,
+          (opened) => this.#supervise(opened),
+          (what) => this.onSkipped(what),
+        );
         this.#socket = socket;
         socket.socket.on('pong', (data: Buffer) => {
           this.#silentMs = 0;
@@ -463,6 +495,7 @@ export class RosbridgeTransport implements RobotTransport {
       this.#down(`no answer to pings for ${Math.round(silentMs)} ms (a frozen bridge or a dead network)`);
     };
     link.onOwnStall = (stalledMs) => this.#ownStall(stalledMs);
+    link.onSkipped = (what) => this.#peerLog.say('skipped', `${this.name}: ${what}`);
     // From here on an error (an undecodable frame, say) is logged and skipped while the link is up, and a
     // lost connection is re-established; only close() ends it.
     ros.on('error', (event) => {
@@ -749,6 +782,7 @@ export class RosbridgeTransport implements RobotTransport {
       link.close();
       throw HardwareErrors.error('TRANSPORT_FAILED.closedGoalNotSent', { name: this.name });
     }
+    link.onSkipped = (what) => this.#peerLog.say('skipped', `${this.name}: ${what}`);
     this.#goals.add(link);
     const ros = link.ros;
     const id = `send_action_goal:${action}:mira-${PROCESS_TAG}-${++nextId}`;
