@@ -244,8 +244,11 @@ export class KeyGuard {
 
   /** Tightens a guard file or directory that group or others can reach (one made before, or by hand), saying so. */
   #ownerOnly(fd: number, path: string, mode: number): void {
-    const was = fstatSync(fd).mode & 0o777;
-    if ((was & 0o077) === 0) return;
+    const stats = fstatSync(fd);
+    const was = stats.mode & 0o777;
+    // Another user's (a `mira mcp` run by someone else on a file it may write): theirs to change, and the
+    // miss is still written.
+    if ((was & 0o077) === 0 || (process.getuid !== undefined && stats.uid !== process.getuid())) return;
     fchmodSync(fd, mode);
     this.#log(
       `notes: made owner-only (chmod ${mode.toString(8)}) what group or others could read: ${path} (was ${was.toString(8).padStart(4, '0')})`,
