@@ -162,6 +162,45 @@ describe('mira mcp: the first answers, given before the MCP SDK has loaded', fun
     });
   });
 
+  it('answers a tools/call without params, or with bad ones, with one short JSON-RPC error, and serves on', async () => {
+    const input =
+      request(1, 'initialize', handshakes[0]![1]) +
+      INITIALIZED +
+      request(2, 'tools/call') +
+      request(3, 'tools/call', { name: 7 }) +
+      request(4, 'tools/call', { name: 'recall_memory', arguments: 'Ada' }) +
+      request(5, 'tools/call', { name: 'recall_memory', arguments: { query: 'Ada Lovelace' } });
+    const { answers, code } = await session(dir, input, [1, 2, 3, 4, 5], false);
+    expect(code).to.equal(0);
+    const refusal = (id: number, wrong: string) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32602, message: `tools/call needs params {"name", "arguments"}: ${wrong}` },
+    });
+    expect(JSON.parse(answers.get(2)!)).to.deep.equal(refusal(2, 'params is missing'));
+    expect(JSON.parse(answers.get(3)!)).to.deep.equal(refusal(3, 'params.name is not a string'));
+    expect(JSON.parse(answers.get(4)!)).to.deep.equal(refusal(4, 'params.arguments is not an object'));
+    expect(answers.get(5)).to.contain('Ada Lovelace');
+  });
+
+  it('exits 1 with a line on stderr when a message is over 10 MiB', async () => {
+    const child = spawn(process.execPath, [MIRA_BIN, 'mcp', '--profile', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    // The server stops reading: what it did not read fails to be written, as a pipe does.
+    child.stdin.on('error', () => undefined);
+    child.stdin.write(request(1, 'initialize', handshakes[0]![1]) + INITIALIZED);
+    const huge = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall_memory","arguments":{"query":"${'x'.repeat(11 * 1024 * 1024)}"}}}\n`;
+    child.stdin.write(huge);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(code, stderr).to.equal(1);
+    expect(stderr.trim().split('\n')).to.deep.equal([
+      'mira mcp: a message from the client was over 10 MiB (ReadBuffer exceeded maximum size of 10485760 bytes); the session is closed',
+    ]);
+  });
+
   it('refuses a bad plugin config before it answers tools/list, in the words mira check uses', async () => {
     const failing = mkdtempSync(join(tmpdir(), 'mira-mcp-early-config-'));
     try {

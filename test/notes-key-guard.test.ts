@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -221,6 +231,24 @@ describe('KeyGuard (its file shared by processes)', () => {
     expect(mode(guard.file)).to.equal('600');
     expect(existsSync(join(dir, 'notes.sqlite3.key-guard'))).to.equal(true);
     expect(readdirSync(join(dir, 'notes.sqlite3.key-guard'))).to.deep.equal(['misses']);
+  });
+
+  it('makes a guard directory and file that group or others could read owner-only, saying so', () => {
+    const guardDir = join(dir, 'notes.sqlite3.key-guard');
+    mkdirSync(guardDir, { mode: 0o755 });
+    chmodSync(guardDir, 0o755);
+    writeFileSync(join(guardDir, 'misses'), '');
+    chmodSync(join(guardDir, 'misses'), 0o644);
+    const logs: string[] = [];
+    const guard = new KeyGuard(join(dir, 'notes.sqlite3'), limits, clock, (m) => logs.push(m));
+    guard.recordMiss('default', 'mcp');
+    guard.flush();
+    expect([mode(guardDir), mode(guard.file)]).to.deep.equal(['700', '600']);
+    expect(logs).to.deep.equal([
+      `notes: made owner-only (chmod 700) what group or others could read: ${guardDir} (was 0755)`,
+      `notes: made owner-only (chmod 600) what group or others could read: ${guard.file} (was 0644)`,
+    ]);
+    expect(readFileSync(guard.file, 'utf8').trim().split('\n')).to.have.length(1);
   });
 
   it('leaves a foreign file at its path alone, says so, and still counts in the process', () => {

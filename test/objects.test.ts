@@ -192,6 +192,28 @@ describe("object payloads: the SQLite store's files", () => {
     for (const name of foreign) expect(readFileSync(join(tmp, name), 'utf8')).to.equal('theirs');
   });
 
+  it("in a directory without Mira's marker, removes only files whose bytes hash to the digest they are named by", async () => {
+    // Another program's store beside the database, with names like Mira's but other bytes: never Mira's.
+    const top = join(dir, 'objects', 'sha256');
+    const theirs = [
+      join(top, 'ab', 'c'.repeat(62)),
+      join(dir, 'objects', 'tmp', `${'d'.repeat(64)}.${'1f'.repeat(6)}`),
+    ];
+    // And what an earlier build of Mira's left before it wrote the marker: bytes that are their name.
+    const bytes = pngBytes(300);
+    const sha = sha256Hex(bytes);
+    const ours = [join(top, sha.slice(0, 2), sha.slice(2)), join(dir, 'objects', 'tmp', `${sha}.${'2e'.repeat(6)}`)];
+    for (const path of [...theirs, ...ours]) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, theirs.includes(path) ? 'their bytes' : bytes);
+      age(path, DEFAULT_OBJECT_GRACE_MS + 1000);
+    }
+    expect(existsSync(join(dir, 'objects', 'DATABASE'))).to.equal(false);
+    expect(await store.collectObjects()).to.deep.equal({ objects: 1, bytes: 300 });
+    for (const path of theirs) expect(readFileSync(path, 'utf8'), path).to.equal('their bytes');
+    for (const path of ours) expect(existsSync(path), path).to.equal(false);
+  });
+
   it('leaves no marker and no temporary file when a write fails (a full disk), and claims the directory next time', async () => {
     const database = join(dir, 'fresh', 'memory.sqlite3');
     mkdirSync(dirname(database));

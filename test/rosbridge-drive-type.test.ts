@@ -51,6 +51,20 @@ describe('a drive whose commands the bridge refuses for their type (safety worke
     ).to.deep.equal([]);
     // What the real bridge says in its own log, and nothing to Mira: its echo subscription was refused too.
     expect(bridge.logged.some((l) => l.startsWith('subscribe /cmd_vel: TypeConflictException'))).to.equal(true);
+    // A stop typed now says what the bridge did with its zero (refused it too), not "sent, not heard back".
+    const refusedBefore = bridge.logged.filter((l) => l.startsWith('publish /cmd_vel')).length;
+    const { output } = await runtime.run('stop');
+    expect(output).to.deep.equal([
+      `emergency stop: zero velocity written on /cmd_vel over rosbridge ${bridge.url}, but the bridge refuses it as ` +
+        `it refused every drive: the ROS graph has /cmd_vel as ${TWIST_STAMPED}, this profile drives it as ${TWIST} ` +
+        "(a type conflict the bridge reports only in its own log), so no command of Mira's reached the base there; " +
+        `whatever moves the robot, it is not Mira — set the drive's type to ${TWIST_STAMPED}`,
+    ]);
+    await eventually(
+      () => bridge.logged.filter((l) => l.startsWith('publish /cmd_vel')).length > refusedBefore,
+      3000,
+      'the bridge to refuse the zero',
+    );
   });
 
   it('drives when the graph has the topic with the profile’s type, or does not have it yet', async () => {

@@ -1,13 +1,16 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import ros2Plugin, { RosbridgeTransport } from '@mira/plugin-ros2';
 import type { RosMessage } from '@mira/robot';
 import { rejection } from './conformance/memory-store-contract.js';
 import { eventually } from './conformance/transport-contract.js';
 import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbridge-server.js';
+import { REPO_ROOT } from './helpers/run-mira.js';
 import { unhandledRejectionsDuring } from './helpers/unhandled.js';
 
 const BATTERY = 'sensor_msgs/msg/BatteryState';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const battery = (percent: number) => ({
   header: { stamp: { sec: 1, nanosec: 0 }, frame_id: 'base' },
   voltage: 12,
@@ -74,6 +77,68 @@ describe('rosbridge transport: faults a real deployment meets (strict in-test br
     await eventually(() => got.length === 1, 8000, 'the next message');
     expect(transport.connected).to.equal(true);
     expect(logs.some((l) => /the connection stays/.test(l))).to.equal(true);
+  });
+
+  it('bounds the lines a flood of malformed frames causes, and says how many more came', async () => {
+    const lines: string[] = [];
+    const limited = new RosbridgeTransport(bridge.url, 2000, (m) => lines.push(m), {
+      peerLogLimit: { lines: 5, intervalMs: 1000 },
+    });
+    await limited.connect();
+    try {
+      const got: RosMessage[] = [];
+      limited.subscribe('/battery_state', BATTERY, (m) => got.push(m));
+      await eventually(() => bridge.subscribers('/battery_state') === 1, 8000, 'the subscription');
+      lines.length = 0;
+      for (let i = 0; i < 200; i += 1) bridge.sendRaw(`{"op": "publish", "topic": ${i}`);
+      bridge.publish('/battery_state', battery(50));
+      await eventually(() => got.length === 1, 8000, 'the message after the flood');
+      const summary = /\((\d+) more like this in the last 1 s\)$/;
+      // The interval ends, and its count is said once.
+      await eventually(() => lines.some((l) => summary.test(l)), 8000, 'the count');
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(limited.connected).to.equal(true);
+      // Every malformed frame is accounted for: said, or counted in a summary (which says the latest too).
+      const accounted = lines.reduce((sum, l) => sum + 1 + Number(summary.exec(l)?.[1] ?? 0), 0);
+      expect(accounted, lines.join('\n')).to.equal(200);
+      // At most five lines per interval, then one: 200 frames arrive within an interval or two.
+      expect(lines.length, lines.join('\n')).to.be.at.most(2 * (5 + 1));
+      expect(lines.slice(0, 5).every((l) => l.endsWith('; the connection stays'))).to.equal(true);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('puts at most five lines on stderr for a flood of service responses without an id, then their count', async () => {
+    // roslib itself prints each such response with console.error: a process of its own shows what reaches stderr.
+    const script = [
+      "import { RosbridgeTransport } from '@mira/plugin-ros2';",
+      'const t = new RosbridgeTransport(process.argv[1], 2000, undefined, { peerLogLimit: { lines: 5, intervalMs: 10000 } });',
+      'await t.connect();',
+      "process.stdout.write('connected\\n');",
+      "process.stdin.once('data', async () => { await t.close(); process.exit(0); });",
+    ].join('\n');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, bridge.url], {
+      cwd: REPO_ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      await eventually(() => stdout.includes('connected') && bridge.clients() === 2, 15_000, 'the other process');
+      for (let i = 0; i < 50; i += 1) bridge.sendRaw('{"op": "service_response", "values": {}, "result": true}');
+      await sleep(500);
+    } finally {
+      child.stdin.write('close\n');
+      await new Promise((resolve) => child.on('close', resolve));
+    }
+    const said = `mira: rosbridge ${bridge.url}: a service_response without an id; skipped`;
+    expect(stderr.split('\n').filter(Boolean)).to.deep.equal([
+      ...Array<string>(5).fill(said),
+      `${said} (44 more like this in the last 10 s)`,
+    ]);
   });
 
   it('fails a call to a service the graph lacks when the bridge answers result false (at once), not at the bound', async () => {
@@ -173,6 +238,20 @@ describe('rosbridge in a runtime: an outage is visible, and the robot is not sai
 
   const drive = async () =>
     JSON.parse((await rt.callTool('drive', { linear_m_s: 0.2, angular_rad_s: 0, duration_s: 1 })).content);
+
+  it('puts a flood of malformed frames on stderr and /rosout alike, five lines a connection at most', async () => {
+    await eventually(() => bridge.subscribers('/battery_state') === 1, 8000, 'the subscription');
+    await eventually(() => bridge.ops.some((op) => op.op === 'advertise' && op.topic === '/rosout'), 8000, '/rosout');
+    const malformed = (text: string) => text.includes('; the connection stays');
+    for (let i = 0; i < 100; i += 1) bridge.sendRaw('this is not {json');
+    // Both connections (the runtime's and the safety path's) read every frame: five lines each.
+    await eventually(() => rt.logs.filter(malformed).length === 10, 8000, 'the lines of both connections');
+    const rosout = () => bridge.published('/rosout').filter((line) => malformed(String(line.msg)));
+    await eventually(() => rosout().length === 10, 8000, 'the same lines on /rosout');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(rt.logs.filter(malformed)).to.have.length(10);
+    expect(rosout()).to.have.length(10);
+  });
 
   it('refuses to drive while the bridge is down, logs the outage, and recovers', async () => {
     await eventually(() => bridge.subscribers('/battery_state') === 1, 8000, 'the subscription');

@@ -103,6 +103,42 @@ describe('rosbridge link supervision: a frozen or restarted bridge never drives 
     expect(linear(after[0]!)).to.equal(0);
   });
 
+  it('leaves a zero behind every command on a link it drops for silence: none is the last the base hears', async () => {
+    const runtime = await boot({ liveness_ms: 300 });
+    expect(await drive(runtime)).to.deep.include({ status: 'started' });
+    await eventually(
+      () => bridge.published('/cmd_vel').filter((m) => linear(m) === 0.2).length >= 3,
+      5000,
+      'the drive',
+    );
+    const down = runtime.logs.filter((l) => l.includes('no answer to pings')).length;
+    bridge.freeze();
+    const frozenAt = bridge.arrivals('/cmd_vel').length;
+    await eventually(
+      () => runtime.logs.filter((l) => l.includes('no answer to pings')).length >= down + 2,
+      5000,
+      'the deadline to pass',
+    );
+    bridge.thaw();
+    await eventually(
+      () => runtime.logs.filter((l) => l.includes('reconnected after')).length >= 2,
+      10_000,
+      'both connections back',
+    );
+    await sleep(500);
+    const after = bridge.arrivals('/cmd_vel').slice(frozenAt);
+    // The dropped connection's zero (read behind whatever waited in the frozen bridge's socket), then the new
+    // connection's first.
+    expect(after.filter((a) => linear(a.msg) === 0).length, JSON.stringify(after)).to.be.at.least(2);
+    // A command written the instant before the freeze cannot be taken back: the zero follows it in the same read.
+    after.forEach((a, i) => {
+      if (linear(a.msg) === 0) return;
+      expect(linear(after[i + 1]!.msg), JSON.stringify(after)).to.equal(0);
+      expect(after[i + 1]!.at - a.at).to.be.at.most(5);
+    });
+    expect(linear(after.at(-1)!.msg)).to.equal(0);
+  });
+
   it('reports a stop on a live link as sent and heard back on the command topic', async () => {
     const runtime = await boot();
     expect(await drive(runtime)).to.deep.include({ status: 'started' });
@@ -201,6 +237,37 @@ describe('rosbridge transport: link state, round trips and CBOR (faithful in-tes
     await eventually(() => transport.connected, 8000, 'the reconnection');
     expect(states.map((s) => s.up)).to.deep.equal([false, true]);
     await transport.roundTrip();
+  });
+
+  it('writes its last words behind a command the frozen bridge had not read, so a zero follows it in the same read', async () => {
+    bridge.declareTopic('/cmd_vel', TWIST);
+    const twist = (x: number) => ({ linear: { x, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
+    transport.setLastWords('/cmd_vel', TWIST, () => twist(0));
+    await transport.publish('/cmd_vel', TWIST, twist(0.1));
+    await eventually(() => bridge.published('/cmd_vel').length === 1, 3000, 'the first command');
+    bridge.freeze();
+    // Written before the deadline passed: it waits unread in the frozen bridge's socket (a freeze that came
+    // between a round trip and the command it allowed). TCP gives no way to take it back.
+    await transport.publish('/cmd_vel', TWIST, twist(0.1));
+    await eventually(() => !transport.connected, 3000, 'the link to go down');
+    await sleep(100);
+    bridge.thaw();
+    await eventually(() => transport.connected, 8000, 'the reconnection');
+    await sleep(300);
+    const after = bridge.arrivals('/cmd_vel').slice(1);
+    // The stale command, then the zero read with it: no later message, no other connection, comes between.
+    expect(after.map((a) => linear(a.msg))).to.deep.equal([0.1, 0]);
+    expect(after[1]!.at - after[0]!.at).to.be.at.most(5);
+  });
+
+  it('writes no last words on a topic its connection never published on', async () => {
+    transport.setLastWords('/cmd_vel', TWIST, () => ({ linear: { x: 0, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } }));
+    bridge.freeze();
+    await eventually(() => !transport.connected, 3000, 'the link to go down');
+    bridge.thaw();
+    await eventually(() => transport.connected, 8000, 'the reconnection');
+    await sleep(200);
+    expect(bridge.ops.filter((op) => op.topic === '/cmd_vel')).to.deep.equal([]);
   });
 
   it('delivers LaserScan ranges under CBOR as a Float32Array, and an Imu under CBOR not at all (the bridge cannot convert it)', async () => {

@@ -110,6 +110,19 @@ describe('SQLite side files: only the database’s own are applied or deleted', 
       side: '-journal',
     },
     {
+      what: 'a -shm with no database beside it (SQLite would reset it, then delete it at close)',
+      make: () => writeFileSync(`${path}-shm`, randomBytes(32768)),
+      side: '-shm',
+    },
+    {
+      what: 'a -shm beside an empty file',
+      make: () => {
+        writeFileSync(path, '');
+        writeFileSync(`${path}-shm`, randomBytes(32768));
+      },
+      side: '-shm',
+    },
+    {
       what: 'a -wal of random bytes beside a Mira store',
       make: () => {
         SqliteMemoryStore.open(path).close();

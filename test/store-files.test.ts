@@ -225,7 +225,8 @@ const CASES: Case[] = [
       sqlite(join(dir, 'target.db'), 'CREATE TABLE photos (id INTEGER PRIMARY KEY)', ['user_version = 1']);
       symlinkSync(join(dir, 'target.db'), p);
     },
-    code: 'MIRA_ERR_STORE_NOT_MIRA',
+    code: 'MIRA_ERR_STORE_SYMLINK',
+    says: /is a symbolic link to .*target\.db, which is not a Mira (memory|notes) database \(MIRA_ERR_STORE_NOT_MIRA: /,
   },
   {
     what: 'a directory',

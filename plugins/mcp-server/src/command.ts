@@ -65,8 +65,10 @@ export async function run(context: CliCommandContext): Promise<number> {
       return 0;
     }
     const { serveMcp } = await import('./server.js');
-    await serveMcp(booting, context.version, { stdin: early.handOver(), stdout: process.stdout });
-    return 0;
+    const ended = await serveMcp(booting, context.version, { stdin: early.handOver(), stdout: process.stdout });
+    if (ended.refused === undefined) return 0;
+    context.stderr.write(`mira mcp: ${ended.refused}\n`);
+    return 1;
   } finally {
     const app = await booting.catch(() => undefined);
     await app?.kernel.closeStores();

@@ -4,5 +4,5 @@
  * `CliCommandDeclaration` in `@mira/core`); this entry point exports the pieces for tests and embedders.
  */
 export { EarlyAnswers, SDK_PROTOCOL_VERSIONS, type EarlyAnswersOptions } from './early-answers.js';
-export { serveMcp, type McpStdio } from './server.js';
+export { serveMcp, type McpSessionEnd, type McpStdio } from './server.js';
 export { fromMcpArguments, mcpInputSchema, mcpTools, serverIdentity, toolListResult } from './tools.js';

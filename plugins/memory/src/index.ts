@@ -144,6 +144,7 @@ const plugin: MiraPlugin<MemoryConfig> = definePlugin({
               kernel.log.info(`memory: created a new store at ${databasePath}`);
             },
             maxObjectBytes: config.max_object_bytes,
+            log: (line) => kernel.log.warn(line),
           });
         },
       });

@@ -9,8 +9,9 @@
  *
  * The directory may hold files that are not Mira's: only what Mira can prove its own is removed (a
  * temporary file named `.mira-tmp-…` with a random suffix, a regular file of this user; an object file
- * named by its digest), and only regular files are read, each opened without blocking (a FIFO there
- * would otherwise hold the runtime).
+ * named by its digest — in a directory without Mira's marker, only one of this user whose bytes hash to
+ * that digest, and likewise an earlier build's `tmp/<digest>.<suffix>`), and only regular files are read,
+ * each opened without blocking (a FIFO there would otherwise hold the runtime).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -213,11 +214,17 @@ export class ObjectFiles {
   collect(referenced: ReadonlySet<string>, graceMs: number, nowMs: number): ObjectUsage {
     if (!existsSync(this.root)) return { objects: 0, bytes: 0 };
     const marker = lstatSync(join(this.root, 'DATABASE'), { throwIfNoEntry: false });
-    if (marker && !(marker.isFile() && marker.size === 0)) this.#assertOwn();
+    const claimed = marker !== undefined && !(marker.isFile() && marker.size === 0);
+    if (claimed) this.#assertOwn();
+    // Without Mira's marker the directory may be another program's that merely uses names like Mira's: a
+    // file there is taken as Mira's only when it is this user's and its bytes hash to the digest it names.
+    const proven = (path: string, sha256: string) =>
+      claimed || (ownRegularFile(path) && sha256Hex(readRegularFile(path)) === sha256);
     let objects = 0;
     let bytes = 0;
     for (const file of [...this.#files()]) {
       if (referenced.has(file.sha256) || nowMs - file.mtimeMs < graceMs) continue;
+      if (!proven(file.path, file.sha256)) continue;
       unlinkSync(file.path);
       objects += 1;
       bytes += file.size;
@@ -238,6 +245,8 @@ export class ObjectFiles {
       for (const name of readdirSync(dir)) {
         const path = join(dir, name);
         if (!own.test(name) || !ownRegularFile(path)) continue;
+        // An earlier build's name says only a digest: unmarked, its bytes must be that digest's.
+        if (own === OWN_LEGACY_TMP && !proven(path, name.slice(0, 64))) continue;
         if (nowMs - lstatSync(path).mtimeMs >= graceMs) unlinkSync(path);
       }
     }

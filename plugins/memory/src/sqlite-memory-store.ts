@@ -58,6 +58,8 @@ export interface SqliteMemoryStoreOptions {
   readonly onCreated?: () => void;
   /** The largest object payload a memory may keep, in bytes (default 4 MiB). */
   readonly maxObjectBytes?: number;
+  /** Where a line for the operator goes (a file made owner-only); `mira: <line>` on stderr by default. */
+  readonly log?: (line: string) => void;
 }
 
 /** The most names and aliases one range read of {@link SqliteMemoryStore.entityIdsByKeys} takes in. */
@@ -527,7 +529,11 @@ export class SqliteMemoryStore extends ScriptedMemoryStore {
   static open(path: string, options: SqliteMemoryStoreOptions = {}): SqliteMemoryStore {
     const db = options.readOnly
       ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA)
-      : openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA, options.onUpgrade, options.onCreated);
+      : openDatabase(path, options.busyTimeoutMs ?? 5000, MEMORY_SCHEMA, {
+          onUpgrade: options.onUpgrade,
+          onCreated: options.onCreated,
+          log: options.log,
+        });
     const store = new SqliteMemoryStore(path, db, options.clock ?? systemClock, options);
     // What was said beside the evidence of proposals decided or expired since: erased at open (rows of
     // earlier versions included), as every new proposal erases it for those that expired meanwhile.

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
+  fchmodSync,
   fstatSync,
   lstatSync,
   mkdirSync,
@@ -211,6 +212,7 @@ export class KeyGuard {
         0o600,
       );
       try {
+        this.#ownerOnly(fd, this.#file, 0o600);
         writeSync(fd, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
       } finally {
         closeSync(fd);
@@ -231,7 +233,26 @@ export class KeyGuard {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const stat = lstatSync(this.#dir);
       if (!stat.isDirectory()) throw new Error(`${this.#dir} exists and is not a directory; it was left as it is`);
+      const fd = openSync(this.#dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      try {
+        this.#ownerOnly(fd, this.#dir, 0o700);
+      } finally {
+        closeSync(fd);
+      }
     }
+  }
+
+  /** Tightens a guard file or directory that group or others can reach (one made before, or by hand), saying so. */
+  #ownerOnly(fd: number, path: string, mode: number): void {
+    const stats = fstatSync(fd);
+    const was = stats.mode & 0o777;
+    // Another user's (a `mira mcp` run by someone else on a file it may write): theirs to change, and the
+    // miss is still written.
+    if ((was & 0o077) === 0 || (process.getuid !== undefined && stats.uid !== process.getuid())) return;
+    fchmodSync(fd, mode);
+    this.#log(
+      `notes: made owner-only (chmod ${mode.toString(8)}) what group or others could read: ${path} (was ${was.toString(8).padStart(4, '0')})`,
+    );
   }
 
   /** Rewrites a grown file with only the records still in the window: a temporary file renamed over it. */

@@ -103,11 +103,11 @@ export class SqliteNotesStore implements NotesStore {
 
   /** Opens or creates the notes file; refuses foreign or unversioned files like the entity store. */
   static open(path: string, options: SqliteNotesStoreOptions = {}): SqliteNotesStore {
+    const log = options.log ?? ((message: string) => process.stderr.write(`mira: ${message}\n`));
     const db = options.readOnly
       ? openDatabaseReadOnly(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA)
-      : openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA, undefined, options.onCreated);
+      : openDatabase(path, options.busyTimeoutMs ?? 5000, NOTES_SCHEMA, { onCreated: options.onCreated, log });
     sqliteVec.load(db);
-    const log = options.log ?? ((message: string) => process.stderr.write(`mira: ${message}\n`));
     const clock = options.clock ?? systemClock;
     const rows = new NoteRows(db, clock);
     const vectors = new NoteVectors(rows, options.embedder, options.minSimilarity ?? DEFAULT_MIN_SIMILARITY, log);

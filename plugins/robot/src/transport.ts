@@ -166,6 +166,14 @@ export interface RobotTransport {
    */
   roundTrip?(): Promise<void>;
   /**
+   * What to write on a supervised connection the moment it is declared down for silence, just before it is
+   * dropped: a frozen peer that resumes reads, in order, whatever waited unread in its socket — a drive
+   * command written in the instant before the freeze — and then this, in the same read. The safety path
+   * sets its zero velocity here. `message` is built at that moment; nothing is written on a topic this
+   * connection never published on.
+   */
+  setLastWords?(topic: string, type: string, message: () => RosMessage): void;
+  /**
    * The ROS graph, read-only (topics, nodes, services, actions), for the graph tools. Its queries reject
    * with a hardware error when the graph cannot be read (rosapi not running beside a bridge, a lost link).
    */

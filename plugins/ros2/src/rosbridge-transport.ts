@@ -13,6 +13,7 @@ import {
   type RosGraph,
   type RosMessage,
 } from '@mira/robot';
+import { LimitedLog, type LogLimit } from './log-limit.js';
 import { rosapiGraph } from './rosapi-graph.js';
 
 // The subset of roslib this transport uses, declared here (roslib's own declarations
@@ -95,6 +96,8 @@ export interface RosbridgeOptions {
    * `maxAgeMs` (the oldest go first), and are sent in order on reconnection.
    */
   readonly outageQueue?: { readonly maxMessages: number; readonly maxAgeMs: number };
+  /** Lines a peer's bad input causes (an undecodable frame, a failing call), per kind: 5 per 10 s by default. */
+  readonly peerLogLimit?: LogLimit;
 }
 
 /** A message waiting out an outage. */
@@ -115,14 +118,36 @@ let nextId = 0;
 const PROCESS_TAG = randomBytes(4).toString('hex');
 
 /**
+ * A `service_response` without an id: roslib answers each with `console.error` (a line on stderr per
+ * message a peer sends, with no limit), so it is dropped before roslib and said in the limited log.
+ */
+function idlessServiceResponse(data: unknown): boolean {
+  if (typeof data !== 'string' || !data.includes('"service_response"')) return false;
+  try {
+    const message = JSON.parse(data) as { op?: unknown; id?: unknown };
+    return message.op === 'service_response' && !message.id;
+  } catch {
+    return false; // roslib says it cannot decode it, through the limited log
+  }
+}
+
+/**
  * roslib's transport over a `ws` socket this module holds, so that it can ping the bridge, and drop the
  * socket — with whatever the client still buffers — the moment the link misses its deadline.
  */
 class SupervisedSocket extends ROSLIB.AbstractTransport {
   readonly socket: WebSocket;
 
-  /** `opened` runs before roslib hears of the connection, so supervision is on before anything is sent. */
-  constructor(url: string, handshakeTimeoutMs: number, opened: (socket: SupervisedSocket) => void) {
+  /**
+   * `opened` runs before roslib hears of the connection, so supervision is on before anything is sent;
+   * `skipped` hears of a frame dropped before roslib, which would print it on the console each time.
+   */
+  constructor(
+    url: string,
+    handshakeTimeoutMs: number,
+    opened: (socket: SupervisedSocket) => void,
+    skipped: (what: string) => void,
+  ) {
     super();
     // A bridge that takes the connection but never answers the upgrade (stopped, or a half-dead network)
     // fails the attempt instead of holding it open for good.
@@ -134,7 +159,10 @@ class SupervisedSocket extends ROSLIB.AbstractTransport {
     };
     this.socket.onclose = (event) => this.emit('close', event);
     this.socket.onerror = (event) => this.emit('error', event);
-    this.socket.onmessage = (event) => this.handleRawMessage(event.data);
+    this.socket.onmessage = (event) => {
+      if (idlessServiceResponse(event.data)) skipped('a service_response without an id; skipped');
+      else this.handleRawMessage(event.data);
+    };
   }
 
   send(message: unknown): void {
@@ -176,13 +204,20 @@ class BridgeLink {
   onMissed: (silentMs: number) => void = () => undefined;
   /** Called when this thread stalled (a look came `stalledMs` late): the runtime's stall, not the link's. */
   onOwnStall: (stalledMs: number) => void = () => undefined;
+  /** Called for a peer's frame dropped before roslib (see {@link idlessServiceResponse}). */
+  onSkipped: (what: string) => void = () => undefined;
 
   constructor(livenessMs: number, handshakeMs: number) {
     this.#livenessMs = livenessMs;
     this.#handshakeMs = handshakeMs;
     this.ros = new ROSLIB.Ros({
       transportFactory: async (url: string) => {
-        const socket = new SupervisedSocket(url, this.#handshakeMs, (opened) => this.#supervise(opened));
+        const socket = new SupervisedSocket(
+          url,
+          this.#handshakeMs,
+          (opened) => this.#supervise(opened),
+          (what) => this.onSkipped(what),
+        );
         this.#socket = socket;
         socket.socket.on('pong', (data: Buffer) => {
           this.#silentMs = 0;
@@ -359,6 +394,10 @@ export class RosbridgeTransport implements RobotTransport {
   readonly #goalAcceptMs: number;
   readonly #outageSummaryMs: number;
   readonly #log: (message: string) => void;
+  /** Written on a connection declared down for silence, before it is dropped (the safety path's zero). */
+  #lastWords: { topic: string; type: string; message: () => RosMessage } | undefined;
+  /** The log for lines a peer's input causes: bounded, whatever the peer sends. */
+  readonly #peerLog: LimitedLog;
   #link: BridgeLink | undefined;
   readonly #publishers = new Map<string, RosTopic>();
   readonly #services = new Map<string, { type: string; listener: (request?: unknown) => void }>();
@@ -392,6 +431,7 @@ export class RosbridgeTransport implements RobotTransport {
     this.#outageSummaryMs = options.outageSummaryMs ?? DEFAULT_OUTAGE_SUMMARY_MS;
     this.#outageQueue = options.outageQueue ?? DEFAULT_OUTAGE_QUEUE;
     this.#log = log;
+    this.#peerLog = new LimitedLog(log, options.peerLogLimit);
     this.name = `rosbridge ${url}`;
   }
 
@@ -450,13 +490,17 @@ export class RosbridgeTransport implements RobotTransport {
     this.#link = link;
     const ros = link.ros;
     this.#state = { up: true, since: Date.now() };
-    link.onMissed = (silentMs) =>
+    link.onMissed = (silentMs) => {
+      this.#sayLastWords(link);
       this.#down(`no answer to pings for ${Math.round(silentMs)} ms (a frozen bridge or a dead network)`);
+    };
     link.onOwnStall = (stalledMs) => this.#ownStall(stalledMs);
+    link.onSkipped = (what) => this.#peerLog.say('skipped', `${this.name}: ${what}`);
     // From here on an error (an undecodable frame, say) is logged and skipped while the link is up, and a
     // lost connection is re-established; only close() ends it.
     ros.on('error', (event) => {
-      if (this.#state.up) this.#log(`${this.name}: ${describeRosEvent(event)}; the connection stays`);
+      if (this.#state.up)
+        this.#peerLog.say('undecodable', `${this.name}: ${describeRosEvent(event)}; the connection stays`);
     });
     ros.on('close', () => {
       if (this.#closed) return;
@@ -480,6 +524,26 @@ export class RosbridgeTransport implements RobotTransport {
       // knows a topic's type only from its advertisement.
       queueMicrotask(() => this.#flush());
     });
+  }
+
+  setLastWords(topic: string, type: string, message: () => RosMessage): void {
+    this.#lastWords = { topic, type, message };
+  }
+
+  /**
+   * The last words on a link about to be dropped for silence, written while its socket is still open: a
+   * frozen bridge that resumes reads them right behind whatever it had not read (what is in its socket
+   * cannot be taken back). Only on a topic this connection published on: otherwise nothing is waiting there.
+   */
+  #sayLastWords(link: BridgeLink): void {
+    const last = this.#lastWords;
+    const publisher = last && this.#publishers.get(last.topic);
+    if (!last || !publisher || !link.ros.isConnected) return;
+    try {
+      publisher.publish(last.message());
+    } catch (error) {
+      this.#log(`${this.name}: the last words on ${last.topic} could not be written: ${(error as Error).message}`);
+    }
   }
 
   /**
@@ -642,7 +706,10 @@ export class RosbridgeTransport implements RobotTransport {
             ros.callOnConnection({ op: 'service_response', service, id: request.id, values, result: true });
         } catch (error) {
           // ROS 2 needs an object in values: a failed call answers {} with result false; the cause goes to the log.
-          this.#log(`${this.name}: service ${service} failed: ${(error as Error).stack ?? String(error)}`);
+          this.#peerLog.say(
+            `service ${service}`,
+            `${this.name}: service ${service} failed: ${(error as Error).stack ?? String(error)}`,
+          );
           if (this.connected)
             ros.callOnConnection({ op: 'service_response', service, id: request.id, values: {}, result: false });
         }
@@ -715,6 +782,7 @@ export class RosbridgeTransport implements RobotTransport {
       link.close();
       throw HardwareErrors.error('TRANSPORT_FAILED.closedGoalNotSent', { name: this.name });
     }
+    link.onSkipped = (what) => this.#peerLog.say('skipped', `${this.name}: ${what}`);
     this.#goals.add(link);
     const ros = link.ros;
     const id = `send_action_goal:${action}:mira-${PROCESS_TAG}-${++nextId}`;
@@ -811,6 +879,7 @@ export class RosbridgeTransport implements RobotTransport {
     this.#closed = true;
     clearTimeout(this.#reconnectTimer);
     clearInterval(this.#summaryTimer);
+    this.#peerLog.flush();
     if (wasConnected) for (const t of this.#publishers.values()) t.unadvertise();
     this.#publishers.clear();
     this.#services.clear();

@@ -72,10 +72,33 @@ export const SqliteErrors = defineErrors('@mira/sqlite', {
   FOREIGN_SIDE_FILE: {
     code: 'MIRA_ERR_STORE_FOREIGN_SIDE_FILE',
     message:
-      "a -wal or -journal beside the database cannot be proven the database's own; nothing was opened or changed",
+      "a -wal, -journal or -shm beside the database cannot be proven the database's own; nothing was opened or changed",
     fix: 'move the side file beside the database it belongs to (or away), then start again',
     template:
       "{side} cannot be proven {path}'s own {what}: {why}. Opening would apply it to the database or delete it, so nothing was opened or changed. Move {side} beside the database it belongs to, or away, then start again",
+  },
+  SYMLINK: {
+    code: 'MIRA_ERR_STORE_SYMLINK',
+    message:
+      'a symbolic link where a store or its side file is expected, whose target is not an existing Mira store; nothing was created or changed',
+    fix: 'point the database_path setting at the store file itself, or remove the link',
+    situations: {
+      dangling: {
+        message:
+          '{path} is a symbolic link to {target}, which does not exist: opening would create the store wherever the link points, so nothing was created. Point {setting} at the file itself, or remove the link',
+        fix: 'remove the link, or point the setting the message names at a real file path',
+      },
+      notStore: {
+        message:
+          '{path} is a symbolic link to {target}, which is not a {what} ({why}); nothing was changed. Point {setting} at the file itself, or remove the link',
+        fix: 'point the setting the message names at the store file itself; a link is followed only to an existing store',
+      },
+      sideFile: {
+        message:
+          '{side} is a symbolic link: the store writes its side files in place, so it would write through the link; nothing was changed. Remove {side}, then start again',
+        fix: 'remove the side file link (SQLite creates its own), then start again',
+      },
+    },
   },
   PARENT_MISSING: {
     code: 'MIRA_ERR_STORE_PARENT_MISSING',
@@ -142,6 +165,11 @@ export const SqliteErrors = defineErrors('@mira/sqlite', {
       cannotOpenReadOnly: {
         message: '{path} cannot be opened read-only: {reason}',
         fix: 'check that the file is readable and its directory searchable; restore it from a backup if damaged',
+      },
+      notOwnerOnly: {
+        message:
+          '{file} is readable by others (mode {mode}) and cannot be made owner-only: {reason}; nothing was opened',
+        fix: 'run Mira as the owner of the store files, or chmod 600 them yourself',
       },
       cannotOpen: {
         message: '{path} cannot be opened: {reason}',

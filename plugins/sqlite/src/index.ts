@@ -15,6 +15,7 @@ export {
   openDatabaseReadOnly,
   type Inspection,
   type MiraStoreKind,
+  type OpenHooks,
   type SchemaUpgrade,
   type StoreSchema,
   type UpgradeDone,

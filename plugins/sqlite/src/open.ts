@@ -20,6 +20,7 @@ import { MiraError } from '@mira/core';
 import type { SqliteDatabase } from './driver.js';
 import { SqliteErrors } from './errors.js';
 import { FollowingDatabase, writerRunning } from './following.js';
+import { assertLinkToStore, createOwnerOnly, storeFileBehind, tightenStoreFiles } from './owner-only.js';
 import { assertSideFilesOwn, readWal, type SideFileOwner } from './side-files.js';
 import { schemaTableNames } from './schema-pages.js';
 
@@ -377,12 +378,16 @@ function assertWritable(path: string, schema: StoreSchema): void {
   }
 }
 
-/**
- * Opens (creating when new) a Mira database: WAL journal, synchronous FULL,
- * foreign keys on, and a busy timeout so a second process waits. Nothing that
- * can write runs before {@link inspectDatabase} has proven the file new or
- * this store's.
- */
+/** What {@link openDatabase} tells its caller. */
+export interface OpenHooks {
+  /** Hears that a file of an earlier schema version was upgraded, and where its backup is. */
+  readonly onUpgrade?: (done: UpgradeDone) => void;
+  /** Called once when this open created the store (a new file, or an empty one). */
+  readonly onCreated?: () => void;
+  /** Where a line for the operator goes (a file made owner-only); `mira: <line>` on stderr by default. */
+  readonly log?: (line: string) => void;
+}
+
 /**
  * Opens an existing Mira database read-only (for `mira mcp`): nothing is created, marked or written,
  * and the connection refuses writes. A file that is missing, new, foreign or of another version is
@@ -438,24 +443,36 @@ export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema
   }
 }
 
+/**
+ * Opens (creating when new) a Mira database: WAL journal, synchronous FULL,
+ * foreign keys on, and a busy timeout so a second process waits. Nothing that
+ * can write runs before {@link inspectDatabase} has proven the file new or
+ * this store's; a symbolic link is followed only to an existing store of this
+ * kind, and the files are made owner-only (0600) before SQLite opens them.
+ */
 export function openDatabase(
   path: string,
   busyTimeoutMs: number,
   schema: StoreSchema,
-  onUpgrade?: (done: UpgradeDone) => void,
-  onCreated?: () => void,
+  hooks: OpenHooks = {},
 ): SqliteDatabase {
-  const inspection = inspectDatabase(path, schema);
+  // Behind a link, the store is its target's (SQLite keeps the side files there too).
+  const file = storeFileBehind(path, schema.setting);
+  const inspection = assertLinkToStore(path, file, schema.what, schema.setting, () => inspectDatabase(file, schema));
+  path = file;
   assertSideFilesOwn(path, databaseHeader(path), sideFileOwner(schema));
   assertWritable(path, schema);
   const ours = MIRA_APPLICATION_IDS[schema.kind];
   let db: Database.Database;
   try {
-    // A new file is created owner-only (0600) before SQLite opens it; SQLite gives its -wal and -shm
-    // the database file's mode.
+    // A new file is created owner-only (0600) before SQLite opens it, an existing one made so; SQLite gives
+    // the -wal and -shm it creates the database file's mode.
     if (inspection.state === 'new') createOwnerOnly(path);
+    const say = hooks.log ?? ((line: string) => process.stderr.write(`mira: ${line}\n`));
+    tightenStoreFiles(path, (line) => say(`${schema.kind}: ${line}`));
     db = new Database(path, { timeout: busyTimeoutMs });
   } catch (error) {
+    if (error instanceof MiraError) throw error;
     throw SqliteErrors.error(
       'STORE_OPEN_FAILED.cannotOpen',
       { path, reason: (error as Error).message },
@@ -469,7 +486,7 @@ export function openDatabase(
       const done = upgradeDatabase(db, path, schema);
       db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
-      if (done) onUpgrade?.(done);
+      if (done) hooks.onUpgrade?.(done);
       return db;
     }
     db.pragma('journal_mode = WAL');
@@ -509,7 +526,7 @@ export function openDatabase(
     // every later inspection (`mira mcp` beside this console, say) reads it there instead of recovering the
     // log from a private copy of the file (30-90 ms of `mira mcp`'s start-up beside a new store's console).
     if (marked) db.pragma('wal_checkpoint(PASSIVE)');
-    if (created) onCreated?.();
+    if (created) hooks.onCreated?.();
     return db;
   } catch (error) {
     db.close();
@@ -537,15 +554,6 @@ function fsyncDirectory(dir: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
-  }
-}
-
-/** Creates an empty file readable and writable by its owner only, unless one exists (another process's). */
-function createOwnerOnly(path: string): void {
-  try {
-    closeSync(openSync(path, 'wx', 0o600));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
 }
 

@@ -15,8 +15,8 @@
  *   page 1 (every write transaction in rollback mode journals it) with this store's application ID (or
  *   none, for a file an upgrade was marking) and a change counter equal to, or one below, the database's.
  *
- * A side file without its database is never the store's. What cannot be proven is refused, named, and
- * left as it is.
+ * A side file without its database (a `-shm` included) is never the store's. What cannot be proven is
+ * refused, named, and left as it is.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ const WAL_HEADER = 32;
 const WAL_FRAME_HEADER = 24;
 const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const NO_DATABASE = 'there is no database beside it';
 
 /** What a side-file check needs to know of the store. */
 export interface SideFileOwner {
@@ -195,6 +196,11 @@ function whyJournalIsForeign(path: string, header: Buffer, owner: SideFileOwner)
  * is no database yet. Reads only; changes nothing.
  */
 export function assertSideFilesOwn(path: string, header: Buffer | undefined, owner: SideFileOwner): void {
+  // A -shm beside no database is another's: SQLite would reset it at open and delete it at close.
+  if (header === undefined && existsSync(`${path}-shm`)) {
+    const side = `${path}-shm`;
+    throw SqliteErrors.error('FOREIGN_SIDE_FILE', { side, path, what: 'shared-memory index', why: NO_DATABASE });
+  }
   for (const suffix of ['-journal', '-wal'] as const) {
     const side = `${path}${suffix}`;
     if (!existsSync(side)) continue;
@@ -219,7 +225,7 @@ function whySideFileIsForeign(
   header: Buffer | undefined,
   owner: SideFileOwner,
 ): string | undefined {
-  if (header === undefined) return 'there is no database beside it';
+  if (header === undefined) return NO_DATABASE;
   if (suffix === '-journal') return whyJournalIsForeign(path, header, owner);
   if (statSync(`${path}-wal`).size === 0) return undefined; // empty: nothing in it to apply
   // A log that a running connection holds (its -shm is locked) is that connection's, on this file.

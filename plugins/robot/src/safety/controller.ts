@@ -11,7 +11,13 @@
  * only when it was written on a live link (confirmed when its zero comes back on the command topic).
  */
 import { driveCommand, velocityOf, type DriveMessageType } from '../messages.js';
-import { CANCEL_ALL_GOALS, CANCEL_GOAL_SERVICE_TYPE, type LinkState, type RobotTransport } from '../transport.js';
+import {
+  CANCEL_ALL_GOALS,
+  CANCEL_GOAL_SERVICE_TYPE,
+  type LinkState,
+  type RobotTransport,
+  type RosMessage,
+} from '../transport.js';
 import { simulationClock, type RosClock } from '../ros-time.js';
 import { subscribeEStop } from './e-stop.js';
 import type { ConsoleSignal, FromSafety, SafetyDriveConfig, StopCause, StopDelivery, ToSafety } from './protocol.js';
@@ -113,6 +119,8 @@ export class SafetyController {
    * the type, "" (the graph does not have the topic), or undefined (no rosapi: it cannot be told).
    */
   #graphType: Promise<string | undefined> | undefined;
+  /** What the latest answer of {@link #graphType} said, once it came (a stop does not wait for rosapi). */
+  #graphTypeHeard: string | undefined;
   #noRosapiSaid = false;
   /** Under `use_sim_time`, the simulation clock that `now` stamps follow. */
   #simClock: RosClock | undefined;
@@ -147,6 +155,8 @@ export class SafetyController {
       this.#later(() => this.#reportUnheardEStop(), drive.eStopTimeoutMs || E_STOP_REPORT_MS);
     }
     if (this.#transport.link) {
+      // A command written just before the bridge froze is read when it resumes: this zero right behind it.
+      this.#transport.setLastWords?.(drive.topic, drive.type, () => this.#command(0, 0));
       this.#graphType = this.#askGraphType();
       // Our own zeros coming back through the bridge confirm a stop reached ROS.
       this.#transport.subscribe(drive.topic, drive.type, (message) => {
@@ -184,16 +194,16 @@ export class SafetyController {
     return `${((this.#env.wallNow() - state.since) / 1000).toFixed(1)} s`;
   }
 
+  #command(linear: number, angular: number): RosMessage {
+    const drive = this.#drive;
+    return driveCommand(drive.type as DriveMessageType, linear, angular, drive.frameId, drive.stamp, () =>
+      this.#simClock ? this.#simClock.now() : this.#env.wallNow(),
+    );
+  }
+
   #write(linear: number, angular: number): Promise<void> {
     const drive = this.#drive;
-    return this.#transport.publish(
-      drive.topic,
-      drive.type,
-      driveCommand(drive.type as DriveMessageType, linear, angular, drive.frameId, drive.stamp, () =>
-        this.#simClock ? this.#simClock.now() : this.#env.wallNow(),
-      ),
-      RELIABLE,
-    );
+    return this.#transport.publish(drive.topic, drive.type, this.#command(linear, angular), RELIABLE);
   }
 
   /**
@@ -219,8 +229,11 @@ export class SafetyController {
         { topic },
         TOPIC_TYPE_MS,
       );
-      return typeof answer.type === 'string' ? answer.type : undefined;
+      const type = typeof answer.type === 'string' ? answer.type : undefined;
+      this.#graphTypeHeard = type;
+      return type;
     } catch (error) {
+      this.#graphTypeHeard = undefined;
       if (!this.#noRosapiSaid) {
         this.#noRosapiSaid = true;
         this.#log(
@@ -395,13 +408,26 @@ export class SafetyController {
           `(${state.why ?? 'no answer'}); the base's own command timeout must stop the robot`,
       };
     }
-    const confirming = this.#transport.link ? this.#echo() : undefined;
+    const known = this.#graphTypeHeard;
+    // The bridge refuses this zero as it refused every command of the profile's type: said so, not awaited.
+    const refused = known && known !== this.#drive.type ? known : undefined;
+    const confirming = this.#transport.link && !refused ? this.#echo() : undefined;
     try {
       await this.#write(0, 0);
     } catch (error) {
       return {
         delivered: false,
         detail: `zero velocity not delivered on ${base}: ${(error as Error).message}; the base's own command timeout must stop the robot`,
+      };
+    }
+    if (refused) {
+      return {
+        delivered: false,
+        detail:
+          `zero velocity written on ${base}, but the bridge refuses it as it refused every drive: the ROS graph has ` +
+          `${this.#drive.topic} as ${refused}, this profile drives it as ${this.#drive.type} (a type conflict the bridge ` +
+          `reports only in its own log), so no command of Mira's reached the base there; whatever moves the robot, ` +
+          `it is not Mira — set the drive's type to ${refused}`,
       };
     }
     if (!confirming) return { delivered: true, detail: `zero velocity sent on ${base}` };
