@@ -25,6 +25,8 @@ export interface RealModelServer {
   /** What to give Mira as OPENAI_BASE_URL (the proxy). */
   readonly url: string;
   readonly calls: ProxiedCall[];
+  /** llama-server itself, without the proxy (for `/props` and `/apply-template`). */
+  readonly upstream: string;
   /** The server's own log (stderr). */
   readonly log: () => string;
   /** Chat requests the server has not answered (yet): how a hang shows. */
@@ -77,7 +79,7 @@ export function testModel(cache: string): string {
  * "other side closed" (an HTTP client must then retry, as Mira's provider does for connection errors);
  * the proxy is not the client under test, so it opens a fresh connection for each request.
  */
-function forward(url: string, method: string, body: Buffer) {
+export function forward(url: string, method: string, body: Buffer) {
   return new Promise<{ status: number; contentType: string; text: string }>((resolve, reject) => {
     const req = httpRequest(url, { method, agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
       const parts: Buffer[] = [];
@@ -124,15 +126,30 @@ function record(stream: boolean, status: number, text: string, body: string): Pr
   return { stream, status, finishReason, cacheN, promptN, errorType, requestBytes: Buffer.byteLength(body), body };
 }
 
+/** How llama-server is started. */
+export interface RealServerOptions {
+  /** The context in tokens (`-c`); 8,192 by default. */
+  readonly context?: number;
+  /** A chat template file instead of the model's own (Qwen2.5's, with tools): `--chat-template-file`. */
+  readonly templateFile?: string;
+}
+
 /**
- * Starts llama-server with the test model (`--jinja`, the model's Qwen2.5 template with tools, one slot,
- * an 8,192-token context) and a proxy in front of it that records every chat request.
+ * Starts llama-server with the test model (`--jinja`, the model's Qwen2.5 template with tools unless another
+ * is given, one slot, an 8,192-token context unless another is given) and a proxy in front of it that records
+ * every chat request.
  */
-export async function startRealModelServer(cache: string, model: string): Promise<RealModelServer> {
+export async function startRealModelServer(
+  cache: string,
+  model: string,
+  options: RealServerOptions = {},
+): Promise<RealModelServer> {
   const port = await freePort();
+  const args = ['-m', model, '--jinja', '-c', String(options.context ?? 8192), '-np', '1', '-t', '1'];
+  if (options.templateFile) args.push('--chat-template-file', options.templateFile);
   const server: ChildProcess = spawn(
     join(cache, 'bin', 'llama-server'),
-    ['-m', model, '--jinja', '-c', '8192', '-np', '1', '-t', '1', '--host', '127.0.0.1', '--port', String(port)],
+    [...args, '--host', '127.0.0.1', '--port', String(port)],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let log = '';
@@ -179,6 +196,7 @@ export async function startRealModelServer(cache: string, model: string): Promis
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`,
     calls,
+    upstream,
     log: () => log,
     unanswered: () => inFlight,
     stop: async () => {

@@ -4,7 +4,7 @@
 No registry reachable here ships model weights, so the protocol is real and the answers are not. The model
 has the llama architecture (2 layers, 64 wide), a SentencePiece-style vocabulary of the words of Mira's own
 docs (every prefix of each word is a piece, so a word is one token and a prompt is about a quarter of its
-bytes), the control tokens of ChatML and Qwen2.5's chat template with tools (read from the llama.cpp
+bytes; a run of up to 16 spaces is one token), the control tokens of ChatML and Qwen2.5's chat template with tools (read from the llama.cpp
 bundle), so llama-server --jinja renders the tools and parses <tool_call> answers with its grammar.
 
 The weights are random, but one direction of the hidden state is kept constant and the output layer reads
@@ -61,6 +61,10 @@ for byte in range(256):
     add(f'<0x{byte:02X}>', T.BYTE)
 for char in sorted(set(text) - {' ', '\n'}) + [SPACE, '\n']:
     add(char, score=-100.0)
+# Runs of spaces are one token, as in the tokenizers of today's models (Llama 3's and Qwen's BPE): templates that
+# write the tools as indented JSON (Llama 3.x, granite: tojson(indent=4)) would otherwise cost a token a space.
+for run in range(2, 17):
+    add(SPACE * run, score=-50.0 + run)
 for word, count in words.most_common(args.words):
     for start in ['', SPACE]:
         full = start + word

@@ -31,17 +31,27 @@ export const SHORTENED_HEAD = 240;
  */
 export class ContextBudget {
   readonly #count: (text: string) => Promise<number | undefined>;
+  readonly #countTools: ((tools: readonly ToolSpec[]) => Promise<number | undefined>) | undefined;
   readonly #cache = new Map<string, number>();
+  /** Each tool set's tokens (few per session: the full and the compact forms). */
+  readonly #toolCounts = new Map<string, Promise<number>>();
   #limit: number | undefined;
   #scale = 1;
 
   /**
    * @param limit the prompt tokens a request may carry (the context less the answer's limit), when known.
    * @param count the server's tokenizer: a text's tokens, or undefined when it cannot say.
+   * @param countTools the tokens the server's chat template renders for a set of tools, or undefined when it
+   *   cannot say (then their JSON is counted, with an overhead per tool).
    */
-  constructor(limit: number | undefined, count: (text: string) => Promise<number | undefined>) {
+  constructor(
+    limit: number | undefined,
+    count: (text: string) => Promise<number | undefined>,
+    countTools?: (tools: readonly ToolSpec[]) => Promise<number | undefined>,
+  ) {
     this.#limit = limit;
     this.#count = count;
+    this.#countTools = countTools;
   }
 
   /** The prompt tokens a request may carry, when known. */
@@ -69,10 +79,23 @@ export class ContextBudget {
     return tokens;
   }
 
-  /** The tools' tokens: their JSON as one text (the same for every call of a session, so counted once). */
-  async tools(tools: readonly ToolSpec[]): Promise<number> {
-    if (tools.length === 0) return 0;
-    return (await this.#tokens(JSON.stringify(tools))) + OVERHEAD.tool * tools.length;
+  /**
+   * The tools' tokens (the same for every call of a session, so counted once): as the server's chat template
+   * renders them where it can say (Llama 3.x's templates write them indented, at 3 times their JSON), otherwise
+   * their JSON as one text with an overhead per tool.
+   */
+  tools(tools: readonly ToolSpec[]): Promise<number> {
+    if (tools.length === 0) return Promise.resolve(0);
+    const key = JSON.stringify(tools);
+    let found = this.#toolCounts.get(key);
+    if (!found) {
+      found = (async () => {
+        const rendered = await this.#countTools?.(tools).catch(() => undefined);
+        return rendered ?? (await this.#tokens(key)) + OVERHEAD.tool * tools.length;
+      })();
+      this.#toolCounts.set(key, found);
+    }
+    return found;
   }
 
   /** A request's tokens as estimated: template overhead and the learnt scale included. */

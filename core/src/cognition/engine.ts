@@ -7,7 +7,14 @@ import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, GroundingSection, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
-import type { ChatMessage, CognitionProvider, ModelResponse, ModelToolCall, ProviderCheck } from './provider.js';
+import type {
+  ChatMessage,
+  CognitionProvider,
+  ModelResponse,
+  ModelToolCall,
+  ProviderCheck,
+  ToolSpec,
+} from './provider.js';
 import { SessionContext, messagesOf, type Prompt } from './session-context.js';
 import { callProgress } from './streamed-reply.js';
 import { withoutThinking } from './thinking.js';
@@ -293,7 +300,8 @@ export class EpisodeEngine {
   #checked(): Promise<ProviderCheck> {
     const { provider, owner } = this.#provider!;
     this.#check ??= (async () => {
-      const found = (await provider.check?.().catch((error: unknown) => {
+      // The operator's tools: the fullest set, what a probe render of a tool exchange is tried with.
+      const found = (await provider.check?.(this.#toolSpecs('operator')).catch((error: unknown) => {
         this.#in.services.log.warn(
           `cognition: ${owner} could not check the model server: ${toMiraError(error).message}`,
         );
@@ -312,12 +320,8 @@ export class EpisodeEngine {
     this.#context ??= new SessionContext({
       promptTokens,
       countTokens: (text) => provider.countTokens?.(text) ?? Promise.resolve(undefined),
-      offered: (origin) =>
-        this.#offered(origin).map(({ tool }) => ({
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-        })),
+      countToolTokens: (tools) => provider.countToolTokens?.(tools) ?? Promise.resolve(undefined),
+      offered: (origin) => this.#toolSpecs(origin),
       warn: (message) => this.#in.services.log.warn(message),
     });
     return this.#context;
@@ -415,6 +419,15 @@ export class EpisodeEngine {
   /** The tools an origin may use: the same list for every call of every episode of that origin. */
   #offered(origin: EpisodeOrigin): RegisteredTool[] {
     return this.#in.tools.values().filter(({ tool }) => tool.origins.includes(origin));
+  }
+
+  /** The tools an origin is offered, as requests carry them. */
+  #toolSpecs(origin: EpisodeOrigin): ToolSpec[] {
+    return this.#offered(origin).map(({ tool }) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+    }));
   }
 
   /** Whether a call may run now: offered to the origin, and within the episode's budgets. */

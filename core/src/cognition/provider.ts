@@ -63,15 +63,23 @@ export interface CognitionProvider {
   complete(request: ModelRequest): Promise<ModelResponse>;
   /**
    * Asks the server once, before the first episode, what it can say of itself: warnings for the operator
-   * (e.g. its chat template renders no tools) and how many prompt tokens a request may carry (its
-   * context less the answer's token limit). Optional; a server that cannot say is not an error.
+   * (e.g. its chat template renders no tools, or cannot render a conversation) and how many prompt tokens a
+   * request may carry (its context less the answer's token limit). `tools` are the operator's tools as
+   * requests carry them, for a probe render of a tool exchange. Optional; a server that cannot say is not an
+   * error.
    */
-  check?(): Promise<ProviderCheck>;
+  check?(tools?: readonly ToolSpec[]): Promise<ProviderCheck>;
   /**
    * A text's tokens by the server's own tokenizer (llama-server's `POST /tokenize`), or undefined when the
    * server has none; the engine counts each distinct text once. Optional: without it tokens are estimated.
    */
   countTokens?(text: string): Promise<number | undefined>;
+  /**
+   * The tokens the server's chat template renders for `tools` (llama-server: a conversation rendered through
+   * `/apply-template` with them and without them, each counted by `/tokenize`), or undefined when the server
+   * cannot say. Optional: without it the tools' JSON is counted.
+   */
+  countToolTokens?(tools: readonly ToolSpec[]): Promise<number | undefined>;
 }
 
 /** What {@link CognitionProvider.check} found. */

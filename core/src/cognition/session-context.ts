@@ -33,6 +33,8 @@ export interface SessionContextInputs {
   readonly promptTokens: number | undefined;
   /** The server's tokenizer: a text's tokens, or undefined when it cannot say. */
   readonly countTokens: (text: string) => Promise<number | undefined>;
+  /** The tokens the server's chat template renders for a set of tools, or undefined when it cannot say. */
+  readonly countToolTokens?: (tools: readonly ToolSpec[]) => Promise<number | undefined>;
   /** The tools an origin is offered, in full, in registration order. */
   readonly offered: (origin: EpisodeOrigin) => ToolSpec[];
   /** Where what the operator should know goes (stderr). */
@@ -58,7 +60,7 @@ export class SessionContext {
 
   constructor(inputs: SessionContextInputs) {
     this.#in = inputs;
-    this.budget = new ContextBudget(inputs.promptTokens, inputs.countTokens);
+    this.budget = new ContextBudget(inputs.promptTokens, inputs.countTokens, inputs.countToolTokens);
   }
 
   /** Where working memory's turns start: after the newest entry ever dropped to fit the context. */

@@ -4,7 +4,7 @@ import { createOpenAIClient, loadOpenAI, resolveBaseURL } from './client.js';
 import type {
   ChatCompletionChunk,
   ChatCompletionMessageParam,
-  ChatCompletionTool,
+  ChatCompletionFunctionTool,
 } from 'openai/resources/chat/completions';
 import {
   CognitionErrors,
@@ -15,7 +15,9 @@ import {
   type ModelResponse,
   type ModelToolCall,
   type ProviderCheck,
+  type ToolSpec,
 } from '@mira/core';
+import { OPENING, inSchemaForm, probeTemplate, render, type SchemaForm } from './template-probe.js';
 
 /**
  * The `[openai]` table's schema: the runtime validates the table with it and fills the defaults, the
@@ -125,6 +127,10 @@ export class OpenAIProvider implements CognitionProvider {
   readonly #log: ((message: string) => void) | undefined;
   /** Whether the server has llama-server's `/tokenize` (its `/props` answered); false once it failed. */
   #tokenizer = false;
+  /** The form the tools' schemas are sent in: another than declared where llama-server's template needs it. */
+  #schemaForm: SchemaForm = 'declared';
+  /** Whether the server renders requests through `/apply-template` (llama-server's probe rendered). */
+  #renders = false;
 
   /** @param log where a retried failure is reported (the runtime's log, stderr). */
   constructor(config: OpenAIConfig, env: NodeJS.ProcessEnv = process.env, log?: (message: string) => void) {
@@ -189,10 +195,7 @@ export class OpenAIProvider implements CognitionProvider {
   }
 
   async #completeOnce(client: OpenAI, request: ModelRequest): Promise<ModelResponse> {
-    const tools: ChatCompletionTool[] = request.tools.map((t) => ({
-      type: 'function',
-      function: { name: t.name, description: t.description, parameters: t.parameters, strict: true },
-    }));
+    const tools = this.#wireTools(request.tools);
     const limit = this.#config.max_tokens;
     const body = {
       model: this.#config.model,
@@ -240,13 +243,27 @@ export class OpenAIProvider implements CognitionProvider {
     };
   }
 
+  /** The tools as a request carries them: strict function tools, in the schema form the server's template renders. */
+  #wireTools(tools: readonly ToolSpec[]): ChatCompletionFunctionTool[] {
+    return tools.map((t) => ({
+      type: 'function',
+      function: {
+        name: t.name,
+        description: t.description,
+        parameters: inSchemaForm(t.parameters, this.#schemaForm),
+        strict: true,
+      },
+    }));
+  }
+
   /**
    * Asks llama-server's `GET /props` (beside `/v1`) whether its chat template renders tools and how long
-   * its context is. Another server (404, or no such fields) says nothing: no warning, the profile's
-   * `context_tokens` alone. Never throws for what the server answers; a server that is down is found
-   * by the first request.
+   * its context is, and renders probes through its `/apply-template` (see probeTemplate): a template that
+   * cannot render a conversation, or Mira's tools with a tool call and its result, is said here. Another
+   * server (404, or no such fields) says nothing: no warning, the profile's `context_tokens` alone. Never
+   * throws for what the server answers; a server that is down is found by the first request.
    */
-  async check(): Promise<ProviderCheck> {
+  async check(tools: readonly ToolSpec[] = []): Promise<ProviderCheck> {
     const warnings: string[] = [];
     let nCtx: number | undefined;
     const url = `${this.#serverRoot}/props`;
@@ -258,10 +275,24 @@ export class OpenAIProvider implements CognitionProvider {
           chat_template_caps?: { supports_tools?: unknown; supports_tool_calls?: unknown };
         };
         const caps = props.chat_template_caps;
-        if (caps && (caps.supports_tools === false || caps.supports_tool_calls === false)) {
+        const rendersTools = !(caps && (caps.supports_tools === false || caps.supports_tool_calls === false));
+        if (!rendersTools) {
           warnings.push(
             `the model server at ${this.#baseURL} has a chat template that renders no tools, so the model never sees them and will never call one: start llama-server with --jinja and a tool-capable template (a model whose template has a tool section, or --chat-template-file)`,
           );
+        }
+        if (caps) {
+          const timeout = Math.min(this.#config.timeout_ms, 5000);
+          const probe = await probeTemplate(
+            this.#serverRoot,
+            this.#baseURL,
+            this.#wireTools(tools),
+            rendersTools,
+            timeout,
+          );
+          warnings.push(...probe.warnings);
+          this.#schemaForm = probe.schemaForm;
+          this.#renders = probe.renders;
         }
         const n = props.default_generation_settings?.n_ctx;
         if (typeof n === 'number' && n > 0) nCtx = n;
@@ -298,6 +329,22 @@ export class OpenAIProvider implements CognitionProvider {
     }
     this.#tokenizer = false;
     return undefined;
+  }
+
+  /**
+   * The tokens llama-server's chat template renders for `tools`: a system and a user message rendered through
+   * `/apply-template` with the tools and without, each counted by `/tokenize`; undefined for another server.
+   */
+  async countToolTokens(tools: readonly ToolSpec[]): Promise<number | undefined> {
+    if (!this.#renders || !this.#tokenizer) return undefined;
+    const timeout = Math.min(this.#config.timeout_ms, 5000);
+    const [bare, full] = await Promise.all([
+      render(this.#serverRoot, { messages: OPENING }, timeout),
+      render(this.#serverRoot, { messages: OPENING, tools: this.#wireTools(tools) }, timeout),
+    ]);
+    if (bare.prompt === undefined || full.prompt === undefined) return undefined;
+    const [without, withTools] = await Promise.all([this.countTokens(bare.prompt), this.countTokens(full.prompt)]);
+    return without === undefined || withTools === undefined ? undefined : Math.max(0, withTools - without);
   }
 
   #explain(error: unknown): MiraError {

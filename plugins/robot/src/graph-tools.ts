@@ -87,7 +87,7 @@ export function attachGraphTools(kernel: PluginKernel, transport: RobotTransport
       parameters: {
         type: 'object',
         properties: {
-          kind: { enum: ['topics', 'nodes', 'services', 'actions'], description: 'What to list.' },
+          kind: { type: 'string', enum: ['topics', 'nodes', 'services', 'actions'], description: 'What to list.' },
           filter: {
             type: ['string', 'null'],
             description: 'Only names containing this text (case-sensitive); null for all.',
