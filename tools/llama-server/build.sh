@@ -6,7 +6,8 @@
 #   ${MIRA_LLAMA_SERVER_CACHE:-$HOME/.cache/mira/llama-server}/<node-llama-cpp version>-<recipe hash>/
 #     bin/llama-server (+ the libraries beside it), src/ (the cloned bundle, whose gguf-py the model
 #     generator uses).
-# The build runs at the lowest priority with at most two jobs, so it never starves other work.
+# The build runs at the lowest priority (nice 19), with a job per core when the machine is idle (1-minute
+# load below 1) and two otherwise, so it never starves other work; MIRA_BUILD_JOBS overrides the count.
 # Prints the cache directory on stdout (progress goes to stderr).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,10 +19,17 @@ if [ ! -f "$pkg/llama/gitRelease.bundle" ] || [ ! -d "$prebuilt" ]; then
   exit 1
 fi
 version="$(node -p "require('$pkg/package.json').version")"
-recipe="$(cat "$here/CMakeLists.txt" "$here/mtmd-absent.cpp" "$0" | sha256sum | cut -c1-12)"
+# The recipe: what decides the binary (this script's comments and its job count do not).
+recipe="$( (cat "$here/CMakeLists.txt" "$here/mtmd-absent.cpp" && grep -v -i -e '^#' -e 'jobs' -e 'load' "$0") | sha256sum | cut -c1-12)"
 cache="${MIRA_LLAMA_SERVER_CACHE:-$HOME/.cache/mira/llama-server}/$version-$recipe"
-jobs="${MIRA_BUILD_JOBS:-2}"
-[ "$jobs" -gt 2 ] && jobs=2
+load="$(cut -d' ' -f1 /proc/loadavg)"
+if [ -n "${MIRA_BUILD_JOBS:-}" ]; then
+  jobs="$MIRA_BUILD_JOBS"
+elif awk -v load="$load" 'BEGIN { exit !(load < 1) }'; then
+  jobs="$(nproc)"
+else
+  jobs=2
+fi
 
 if [ -x "$cache/bin/llama-server" ] && "$cache/bin/llama-server" --version >/dev/null 2>&1; then
   echo "$cache"
@@ -47,5 +55,5 @@ cp "$prebuilt"/*.so "$cache/build/llama-server" "$cache/bin.tmp/"
 rm -rf "$cache/bin"
 mv "$cache/bin.tmp" "$cache/bin"
 "$cache/bin/llama-server" --version >&2
-echo "build.sh: llama-server built in $(($(date +%s) - start)) s" >&2
+echo "build.sh: llama-server built in $(($(date +%s) - start)) s ($jobs jobs, 1-minute load $load at the start)" >&2
 echo "$cache"
