@@ -41,7 +41,6 @@ const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
   'plugins/memory-tools/src/span-match.ts': [450, 'not split yet'],
   'plugins/memory/src/algorithm.ts': [512, 'not split yet'],
   'plugins/memory/src/commands.ts': [628, 'not split yet'],
-  'plugins/memory/src/sqlite-memory-store.ts': [675, 'not split yet'],
   'plugins/notes/src/near-duplicates-words.ts': [
     754,
     'a word table: contractions, synonyms and irregular verbs, with their reader',
@@ -66,10 +65,6 @@ const FUNCTION_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> =
   'plugins/memory/src/postgres/migrations/0001-schema-v1.ts:MemorySchemaV1.up': [
     83,
     "a schema's DDL, a statement per table",
-  ],
-  'plugins/memory/src/sqlite-memory-store.ts:SqliteStatements.constructor': [
-    138,
-    'the SQL of every statement, prepared once',
   ],
   'plugins/notes/src/commands.ts:commandList': [104, "a table of commands (each command's code a function of its own)"],
   'plugins/notes/src/near-duplicates-words.ts:writeOut': [103, 'not split yet'],
