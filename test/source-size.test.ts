@@ -40,7 +40,6 @@ const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
   'plugins/memory-tools/src/remember.ts': [474, 'not split yet'],
   'plugins/memory-tools/src/span-match.ts': [450, 'not split yet'],
   'plugins/memory/src/algorithm.ts': [512, 'not split yet'],
-  'plugins/memory/src/commands.ts': [628, 'not split yet'],
   'plugins/notes/src/near-duplicates-words.ts': [
     754,
     'a word table: contractions, synonyms and irregular verbs, with their reader',
@@ -58,10 +57,6 @@ const FUNCTION_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> =
   'core/src/cli.ts:main': [103, 'not split yet'],
   'core/src/testing/model-server.ts:answer': [183, "the double's one request switch, route by route as the server's"],
   'plugins/memory-tools/src/remember.ts:decide': [81, 'not split yet'],
-  'plugins/memory/src/commands.ts:memoryCommands': [
-    156,
-    "a table of commands (each command's code a function of its own)",
-  ],
   'plugins/memory/src/postgres/migrations/0001-schema-v1.ts:MemorySchemaV1.up': [
     83,
     "a schema's DDL, a statement per table",
