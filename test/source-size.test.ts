@@ -28,22 +28,11 @@ const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
     "a test double of llama.cpp's server, each behaviour from the server's source",
   ],
   'plugins/mcp-tools/src/index.ts': [429, 'not split yet'],
-  'plugins/memory-contract/src/types.ts': [449, "the store contract's types, one declaration each"],
-  'plugins/memory-tools/src/assertion-rules-more.ts': [
-    523,
-    'a word table: the assertion cues of eleven more languages',
-  ],
-  'plugins/memory-tools/src/assertion-rules.ts': [436, 'a word table: the assertion cues of each language'],
   'plugins/memory-tools/src/assertion.ts': [501, 'not split yet'],
   'plugins/memory-tools/src/attribution.ts': [575, 'not split yet'],
-  'plugins/memory-tools/src/clause-rules.ts': [1050, 'a word table: the clause words of each language'],
   'plugins/memory-tools/src/remember.ts': [474, 'not split yet'],
   'plugins/memory-tools/src/span-match.ts': [450, 'not split yet'],
   'plugins/memory/src/algorithm.ts': [512, 'not split yet'],
-  'plugins/notes/src/near-duplicates-words.ts': [
-    754,
-    'a word table: contractions, synonyms and irregular verbs, with their reader',
-  ],
   'plugins/notes/src/near-duplicates.ts': [413, 'not split yet'],
   'plugins/notes/src/tools.ts': [404, 'not split yet'],
   'plugins/robot/src/robot.ts': [620, 'not split yet'],
@@ -83,6 +72,21 @@ describe('the size rule', () => {
     expect(functions.find((f) => f.key === 'plugins/mind-view/src/server.ts:startMindViewServer')).not.to.equal(
       undefined,
     );
+  });
+
+  it('lets a file give its reason at its top only where a reviewer agreed: word tables and the contract types', () => {
+    // A reason at the top exempts a file from the line limit (not its functions from theirs); a new one is
+    // added here in the same change, so that no file exempts itself unseen.
+    const reasons = Object.fromEntries(
+      files.flatMap(({ file, text }) => (sizeReason(text) ? [[file, sizeReason(text)]] : [])),
+    );
+    expect(Object.keys(reasons).sort()).to.deep.equal([
+      'plugins/memory-contract/src/types.ts',
+      'plugins/memory-tools/src/assertion-rules-more.ts',
+      'plugins/memory-tools/src/assertion-rules.ts',
+      'plugins/memory-tools/src/clause-rules.ts',
+      'plugins/notes/src/near-duplicates-words.ts',
+    ]);
   });
 
   it('keeps every hand-written file within 400 lines, unless its top gives a reason or it is listed', () => {

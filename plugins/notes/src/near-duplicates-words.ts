@@ -6,6 +6,8 @@ import { segmentSpaceless } from './text.js';
  * numbers, times and dates in one spelling, a small household synonym table, irregular verbs and a light
  * stem, so "Don't hoover the lounge after 7 p.m." and "Do not vacuum the living room after 19:00" read the
  * same words — and what tells two notes apart (a name, a number, a negation, a place, a colour) stays in them.
+ *
+ * Size: word tables (contractions, synonyms, irregular verbs, units) with the reader that applies them.
  */
 
 /** A word of a note, as compared. */
