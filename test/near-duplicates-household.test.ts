@@ -12,8 +12,9 @@ describe('near-duplicate rules on the household set of issue 66 (insertions, uni
     expect(same).to.have.length(25);
   });
 
-  it('pairs no near miss: precision 1.00', () => {
+  it('pairs no near miss: precision 1.00, recall at least 0.8', () => {
     expect(found.filter((p) => !p.same).map((p) => `${p.kind}: ${p.a} / ${p.b}`)).to.deep.equal([]);
+    expect(found.length / same.length).to.equal(23 / 25);
   });
 
   it('finds the duplicates it found when the rules last changed, per kind', () => {
@@ -23,12 +24,14 @@ describe('near-duplicate rules on the household set of issue 66 (insertions, uni
     };
     const missed = same.filter((p) => !p.found).map((p) => `${p.kind}: ${p.a} / ${p.b}`);
     // Printed so a run shows what is still missed; the figures below are pinned (raise them with the rules).
+    // Before issue 66's rules: insertion 0/11, unit 4/10, time 2/3, resave 1/1 (recall 0.28). Still missed: an
+    // added name ("with Mrs Clark": names must be shared) and a time without am/pm ("half past four" / "4:30pm").
     console.log(`      recall ${found.length}/${same.length}; missed:\n        ${missed.join('\n        ')}`);
     expect({
       insertion: recall('insertion'),
       unit: recall('unit'),
       time: recall('time'),
       resave: recall('resave'),
-    }).to.deep.equal({ insertion: '0/11', unit: '4/10', time: '2/3', resave: '1/1' });
+    }).to.deep.equal({ insertion: '10/11', unit: '10/10', time: '2/3', resave: '1/1' });
   });
 });
