@@ -867,8 +867,13 @@ describe('Mind view', function () {
         await page.fill('#filter', filter);
         expect(await cards(), filter).to.deep.equal(['Le café est près de la fenêtre']);
       }
+      // No note holds both words: the notes holding one, and the page says so.
       await page.fill('#filter', 'cafe tea');
-      expect(await cards()).to.deep.equal([]);
+      expect((await cards())[0]).to.equal('Le café est près de la fenêtre');
+      expect(await cards()).to.have.length(3);
+      expect(await page.textContent('.partial-filter span')).to.equal(
+        'No note holds every word of "cafe tea": these hold some of them, most first. ',
+      );
       expect(requests).not.to.include('/favicon.ico');
       // The new-scope pattern compiles (Chromium reports an invalid one and drops it).
       expect(await page.$eval('#new-scope', (e) => (e as HTMLInputElement).validity.patternMismatch)).to.equal(false);
@@ -876,29 +881,38 @@ describe('Mind view', function () {
       expect(await page.$eval('#new-scope', (e) => (e as HTMLInputElement).validity.patternMismatch)).to.equal(true);
     });
 
-    it('offers the search in one keystroke when the filter finds no note with every word', async () => {
+    it('filters by a typed question, lists the notes holding most of it, and offers the search in one keystroke', async () => {
       const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.save('default', 'Lily has swimming lessons on Tuesdays at five', 'routine', null);
+      await notes.save('default', 'Lily walks to school on Fridays', 'routine', null);
+      await notes.save('default', 'The charging dock is in the hall', 'place', null);
       await page.reload();
       await page.waitForSelector('.card');
-      // "when is lily swimming": no note holds "when".
-      await page.fill('#filter', 'when is lily swimming');
+      // The question words are left out: "lily swimming" is in one note.
+      await page.fill('#filter', 'when is lily swimming?');
+      expect(await cards()).to.deep.equal(['Lily has swimming lessons on Tuesdays at five']);
+      expect(await page.$$('.partial-filter, .empty-filter')).to.have.length(0);
+      // No note holds every word: those holding most of them first, and the page says so.
+      await page.fill('#filter', 'does lily swim on Fridays at five');
+      expect(await cards()).to.deep.equal([
+        'Lily has swimming lessons on Tuesdays at five',
+        'Lily walks to school on Fridays',
+      ]);
+      expect(await page.textContent('#count')).to.match(/^2 of \d+ notes/);
+      expect(await page.$$('.partial-filter .search-instead')).to.have.length(1);
+      // None holds any word ("charger" is not in "charging"): the search, which reads word forms, is one key away.
+      await page.fill('#filter', 'where is your charger');
       await page.waitForSelector('.empty-filter');
       expect(await page.textContent('.empty-filter span')).to.equal(
-        'No note holds every word of "when is lily swimming". ',
+        'No note holds any word of "where is your charger". ',
       );
       expect(await page.textContent('#count')).to.match(/^0 of \d+ notes/);
-      // Enter in the filter runs the search, which reads the question for its meaning.
       await page.press('#filter', 'Enter');
       await page.waitForSelector('#search-results:not([hidden]) .card');
       expect(await page.$$eval('#search-results .card .content', (n) => n.map((e) => e.textContent))).to.include(
-        'Lily has swimming lessons on Tuesdays at five',
+        'The charging dock is in the hall',
       );
-      expect(await page.inputValue('#search')).to.equal('when is lily swimming');
-      // A filter that finds notes offers nothing.
-      await page.fill('#filter', 'lily swimming');
-      await page.waitForFunction(() => document.querySelectorAll('#cards .card').length === 1);
-      expect(await page.$$('.empty-filter')).to.have.length(0);
+      expect(await page.inputValue('#search')).to.equal('where is your charger');
     });
 
     it('tells labels apart by colour: twelve hues 30° apart, person and place among them apart', async () => {

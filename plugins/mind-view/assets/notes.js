@@ -291,23 +291,8 @@ function render() {
   const pages = Math.max(1, Math.ceil(state.matching / PAGE_SIZE));
   const from = state.page * PAGE_SIZE;
   $('cards').replaceChildren(...state.notes.map(card));
-  // A filter finds notes holding every typed word; when none does, the search that reads a question for
-  // its meaning is one keystroke away (Enter in the filter, or this button).
-  if (state.matching === 0 && state.filter.trim() !== '') {
-    $('cards').append(
-      el(
-        'p',
-        { className: 'empty-filter' },
-        el('span', { text: `No note holds every word of "${state.filter.trim()}". ` }),
-        el('button', {
-          type: 'button',
-          className: 'search-instead',
-          text: 'Search as Mira does (Enter)',
-          onclick: () => searchFor(state.filter),
-        }),
-      ),
-    );
-  }
+  const hint = filterHint();
+  if (hint) $('cards').prepend(hint);
   // The count always describes what is shown.
   $('count').textContent =
     `${state.matching} of ${state.total} notes` +
@@ -317,6 +302,34 @@ function render() {
   $('prev-page', HTMLButtonElement).disabled = state.page === 0;
   $('next-page', HTMLButtonElement).disabled = state.next === null;
   document.body.dataset.renderMs = String(Math.round(performance.now() - started));
+}
+
+/**
+ * What the filter found, when it is not every typed word: a filter lists the notes holding every word (the
+ * question words left out); when none does, those holding some, most first; when none holds any, nothing.
+ * Either way the search that reads a question for its meaning is one keystroke away (Enter in the filter, or
+ * this button).
+ * @returns {HTMLElement | null}
+ */
+function filterHint() {
+  const typed = state.filter.trim();
+  if (typed === '' || (state.matching > 0 && !state.partial)) return null;
+  const none = state.matching === 0;
+  return el(
+    'p',
+    { className: none ? 'empty-filter' : 'partial-filter', role: 'status' },
+    el('span', {
+      text: none
+        ? `No note holds any word of "${typed}". `
+        : `No note holds every word of "${typed}": these hold some of them, most first. `,
+    }),
+    el('button', {
+      type: 'button',
+      className: 'search-instead',
+      text: 'Search as Mira does (Enter)',
+      onclick: () => searchFor(state.filter),
+    }),
+  );
 }
 
 /** The next (1) or previous (-1) page of notes. @param {1 | -1} delta */
