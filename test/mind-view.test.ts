@@ -1756,6 +1756,57 @@ describe('Mind view', function () {
       expect(await page.isVisible('#memories')).to.equal(true);
     });
 
+    it('says what to do when a list is empty: a scope without notes, a search without hits, no entity of a type', async () => {
+      const violations = async () =>
+        (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id} (${v.impact}): ${v.help}`);
+      // A scope without a note: where notes come from, where the cards would be, and no pager.
+      rt.app.kernel.store(NOTES_STORE).ensureScope('garage');
+      await page.goto(`${base}/?scope=garage#token=${token}`);
+      await page.waitForSelector('#cards .empty-state');
+      expect(await page.$$eval('#cards .empty-state p', (n) => n.map((e) => e.textContent))).to.deep.equal([
+        'No notes in garage yet.',
+        'Ask Mira to remember something in conversation, save one on the console (notes save "…"), or import a ' +
+          'file exported from another scope or robot with Import above.',
+      ]);
+      expect(await page.isVisible('#pager')).to.equal(false);
+      expect(await violations()).to.deep.equal([]);
+      // A filter is no empty scope: the filter's own line says what it found.
+      await page.fill('#filter', 'zebra');
+      await page.waitForSelector('.empty-filter');
+      expect(await page.$$('#cards .empty-state')).to.have.length(0);
+      // A search that finds nothing says what to try.
+      await page.goto(`${base}/#token=${token}`);
+      await page.waitForSelector('.card');
+      expect(await page.$$('#cards .empty-state')).to.have.length(0);
+      await page.fill('#search', 'zebra crossing');
+      await page.press('#search', 'Enter');
+      await page.waitForSelector('#search-results .empty-state');
+      expect(await page.textContent('#search-results .empty-state')).to.match(
+        /^No note answers this\. Try other words/,
+      );
+      expect(await violations()).to.deep.equal([]);
+      // The Entities tab lists entities before anything is typed, with no pager for one page.
+      await page.click('#tab-entities');
+      await page.waitForSelector('.entity-row[data-id="ENT1"]');
+      expect(await page.textContent('#entity-status')).to.equal('entities 1–1 of 1');
+      expect(await page.isVisible('#entity-pager')).to.equal(false);
+      // None of a type: what types are, and how to see every entity.
+      await page.fill('#entity-type', 'vehicle');
+      await page.click('#entity-browse button');
+      await page.waitForSelector('#entity-list .empty-state');
+      expect(await page.textContent('#entity-list .empty-state')).to.equal(
+        'No entity has the type "vehicle" (types are exact: person, place, …). Clear the type and Browse to list ' +
+          'every entity.',
+      );
+      expect(await violations()).to.deep.equal([]);
+      await page.fill('#entity-name', 'Zed');
+      await page.click('#entity-find');
+      await page.waitForFunction(() => document.getElementById('entity-status')!.textContent!.startsWith('no entity'));
+      expect(await page.textContent('#entity-status')).to.equal(
+        'no entity is named "Zed" (exact name or alias); the list below has every entity',
+      );
+    });
+
     it('keeps labels and the key clear of the ✎/✕ buttons at the narrowest width (320 px), with no axe violations', async () => {
       const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.save(

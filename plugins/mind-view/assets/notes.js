@@ -291,7 +291,7 @@ function render() {
   const pages = Math.max(1, Math.ceil(state.matching / PAGE_SIZE));
   const from = state.page * PAGE_SIZE;
   $('cards').replaceChildren(...state.notes.map(card));
-  const hint = filterHint();
+  const hint = filterHint() ?? emptyScope();
   if (hint) $('cards').prepend(hint);
   // The count always describes what is shown.
   $('count').textContent =
@@ -328,6 +328,24 @@ function filterHint() {
       className: 'search-instead',
       text: 'Search as Mira does (Enter)',
       onclick: () => searchFor(state.filter),
+    }),
+  );
+}
+
+/**
+ * A scope without a note (the global ones included): where notes come from.
+ * @returns {HTMLElement | null}
+ */
+function emptyScope() {
+  if (state.total > 0 || state.filter.trim() !== '' || state.label !== null) return null;
+  return el(
+    'div',
+    { className: 'empty-state' },
+    el('p', { text: `No notes in ${state.scope} yet.` }),
+    el('p', {
+      text:
+        'Ask Mira to remember something in conversation, save one on the console (notes save "…"), or import ' +
+        'a file exported from another scope or robot with Import above.',
     }),
   );
 }
@@ -373,7 +391,14 @@ export async function storeSearch(event) {
         className: 'search-mode',
         text: `${result.hits.length} found · ${result.mode === 'hybrid' ? 'full text and meaning' : 'full text'}${result.why ? ` (${result.why})` : ''}`,
       }),
-      el('div', { className: 'cards' }, ...result.hits.map((hit) => card(hit))),
+      result.hits.length === 0
+        ? el('p', {
+            className: 'empty-state',
+            text:
+              'No note answers this. Try other words or fewer of them; a note with a private key is found ' +
+              'only with its key, so look for it in the list below, where keyed notes show their keys.',
+          })
+        : el('div', { className: 'cards' }, ...result.hits.map((hit) => card(hit))),
       el('button', {
         type: 'button',
         className: 'close-search',
