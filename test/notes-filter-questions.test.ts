@@ -45,7 +45,7 @@ describe('the Mind view filter beside search_memory on typed household questions
     console.log(`      filter ${JSON.stringify(figures(filter))}\n      search ${JSON.stringify(figures(search))}`);
     console.log(`      the filter missed: ${filter.misses.map((m) => m.question).join('; ')}`);
     // Pinned as measured (raise them with the filter or the search; a fall fails here).
-    expect(figures(filter)).to.deep.equal({ recallAt5: 0.93, precisionAt5: 0.718, mrr: 0.918 });
+    expect(figures(filter)).to.deep.equal({ recallAt5: 0.93, precisionAt5: 0.718, mrr: 0.92 });
     expect(figures(search)).to.deep.equal({ recallAt5: 0.953, precisionAt5: 0.707, mrr: 0.925 });
   });
 });

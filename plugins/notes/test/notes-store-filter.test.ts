@@ -193,6 +193,36 @@ describe('SqliteNotesStore.browse: the filter through its index finds exactly wh
     agree(filtersFor(notes, 300, 7));
   });
 
+  it('reads a filter as the search tool reads a question: no function or question words, clitics or punctuation', () => {
+    expect(filterWords('When is Lily swimming?')).to.deep.equal(['lily', 'swimming']);
+    expect(filterWords("what can't Biscuit eat")).to.deep.equal(['biscuit', 'eat']);
+    expect(filterWords("Where's Tom's charger")).to.deep.equal(['tom', 'charger']);
+    expect(filterWords('how often are the fish fed')).to.deep.equal(['fish', 'fed']);
+    expect(filterWords('how long is the fish tank')).to.deep.equal(['fish', 'tank']);
+    // Inside a word punctuation stays (a key, a code); words come once, folded.
+    expect(filterWords('k-9 (dock) Café café')).to.deep.equal(['k-9', 'dock', 'cafe']);
+    // A filter of such words alone looks for them as typed.
+    expect(filterWords('the')).to.deep.equal(['the']);
+    expect(filterWords('"the')).to.deep.equal(['"the']);
+  });
+
+  it('ranks a list of notes holding some of the words across a scope and the global overlay, page by page', async () => {
+    await seed();
+    await store.importNotes(
+      exportOf(
+        'global',
+        TEXTS.map((content, i) => ({ content: `${content} global ${i}`, labels: [], key: null })),
+      ),
+    );
+    const viewer: Viewer = { scopes: ['default', 'global'], key: null, operator: true };
+    const notes = [...all(), ...store.recent({ scopes: ['global'], key: null, operator: true }, 10_000)];
+    for (const filter of ['tea morning zqxj', 'when is the cat fed at 7?', 'global fact zqxj', 'flask 12 café']) {
+      const want = expected(notes, filter);
+      expect(found(filter, viewer), filter).to.deep.equal({ ids: want, matching: want.length });
+    }
+    expect(store.browse(viewer, { filter: 'tea morning zqxj' }).partial).to.equal(true);
+  });
+
   it('counts with the label the notes matching both, and shows a keyed note only to its key', async () => {
     await seed();
     const notes = all();

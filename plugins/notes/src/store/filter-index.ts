@@ -57,6 +57,8 @@ export function filterMatch(words: readonly string[]): { sql: string; params: st
 const AFTER_HOW = new Set(['much', 'many', 'often', 'long']);
 /** An English clitic after an apostrophe (`'s`, `'re`, …) or a negation's `n't`, at a word's end. */
 const CLITIC = /(?:['’](?:s|re|ll|ve|d|m)|n['’]t)$/u;
+/** The words whose negation drops more than `n't` (`can't`, `won't`, `shan't`), as what is left to their word. */
+const IRREGULAR_NEGATION: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall' };
 /** What stands before a word's first letter or digit and after its last ("loft?", "(tea)"). */
 const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 
@@ -71,7 +73,8 @@ export function filterWords(filter: string): string[] {
   const typed = foldForFilter(filter).split(/\s+/u).filter(Boolean);
   const words = typed.flatMap((word, i) => {
     const bare = word.replace(EDGES, '');
-    const stem = bare.replace(CLITIC, '');
+    const cut = bare.replace(CLITIC, '');
+    const stem = cut !== bare && /n['’]t$/u.test(bare) ? (IRREGULAR_NEGATION[cut] ?? cut) : cut;
     if (stem === '' || FUNCTION_WORDS.has(stem)) return [];
     if (AFTER_HOW.has(stem) && typed[i - 1]?.replace(EDGES, '') === 'how') return [];
     return [stem];
