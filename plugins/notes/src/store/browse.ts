@@ -127,14 +127,17 @@ export class NoteBrowser {
             ...every!.params,
           ) === undefined);
     if (after !== undefined && (after.length === 3) !== ranked) throw NotesErrors.error('BROWSE_INVALID.cursor');
-    let held = '';
-    const heldParams: unknown[] = [];
+    // A ranked list's rows: the notes in view with how many words each holds, the label's condition kept; the
+    // parameters before the scope's and after them.
+    const rankedRows = { sql: '', before: [] as unknown[], after: [] as unknown[] };
     if (ranked) {
       const any = this.#holdsAny(words);
+      rankedRows.sql = `SELECT n.*, ${order.key} AS sort_key, ${any.held} AS held FROM ${any.from}
+        WHERE ${[SCOPE_VISIBLE, ...extra, ...any.where].join(' AND ')}`;
+      rankedRows.before = [...any.heldParams, ...any.fromParams];
+      rankedRows.after = [...extraParams, ...any.whereParams];
       extra.push(any.sql);
       extraParams.push(...any.params);
-      held = any.held;
-      heldParams.push(...any.heldParams);
     } else if (every) {
       extra.push(every.sql);
       extraParams.push(...every.params);
@@ -164,15 +167,14 @@ export class NoteBrowser {
     // branches are merged. A page then costs the same however many notes the scope, or any other, holds. A
     // ranked filter reads every note holding one of its words, as counting them does, to rank them.
     const branch = ranked
-      ? `SELECT * FROM (SELECT * FROM (SELECT n.*, ${order.key} AS sort_key, ${held} AS held FROM notes n
-         WHERE ${[SCOPE_VISIBLE, ...extra].join(' AND ')}) ${cursor.length > 0 ? `WHERE ${cursor[0]}` : ''} ${outer})`
+      ? `SELECT * FROM (SELECT * FROM (${rankedRows.sql}) ${cursor.length > 0 ? `WHERE ${cursor[0]}` : ''} ${outer})`
       : `SELECT * FROM (SELECT n.*, ${order.key} AS sort_key FROM notes n
          WHERE ${[SCOPE_VISIBLE, ...extra, ...cursor].join(' AND ')} ORDER BY ${order.key} ${direction} LIMIT ?)`;
     const keys = keyParams(viewer);
     const rows = this.#statement(`SELECT * FROM (${viewer.scopes.map(() => branch).join(' UNION ALL ')}) ${outer}`).all(
       ...viewer.scopes.flatMap((scope) =>
         ranked
-          ? [...heldParams, scope, ...keys, ...extraParams, ...cursorParams, limit + 1]
+          ? [...rankedRows.before, scope, ...keys, ...rankedRows.after, ...cursorParams, limit + 1]
           : [scope, ...keys, ...extraParams, ...cursorParams, limit + 1],
       ),
       limit + 1,
@@ -194,11 +196,48 @@ export class NoteBrowser {
     return this.#filterIndexed ? filterMatch(words) : { sql: FOLDING_FILTER, params: [JSON.stringify(words)] };
   }
 
-  /** The notes holding any filter word, and how many each holds (`held`, SQL over `n.id`), likewise. */
-  #holdsAny(words: readonly string[]): { sql: string; params: unknown[]; held: string; heldParams: unknown[] } {
-    if (this.#filterIndexed) return filterAnyMatch(words);
+  /**
+   * The notes holding any filter word (`sql` over `n.id`, for counting them), and how a ranked list reads them:
+   * the notes to read (`from`), how many words each holds (`held`, over `n`) and what else they must pass
+   * (`where`). Through the index, each word's notes are read once and counted (a third of the time of
+   * looking each word up in each note); without it, each note is folded.
+   */
+  #holdsAny(words: readonly string[]): {
+    sql: string;
+    params: unknown[];
+    from: string;
+    fromParams: unknown[];
+    held: string;
+    heldParams: unknown[];
+    where: string[];
+    whereParams: unknown[];
+  } {
+    if (this.#filterIndexed) {
+      const any = filterAnyMatch(words);
+      // CROSS JOIN keeps the words' notes the outer loop: planned the other way, SQLite read every note of the
+      // scope to look each up among them (10 ms at 100,000 notes for a filter no note holds a word of).
+      return {
+        sql: any.sql,
+        params: any.params,
+        from: `(${any.held}) h CROSS JOIN notes n ON n.id = h.id`,
+        fromParams: any.heldParams,
+        held: 'h.held',
+        heldParams: [],
+        where: [],
+        whereParams: [],
+      };
+    }
     const json = JSON.stringify(words);
-    return { sql: `${FOLDING_HELD} > 0`, params: [json], held: FOLDING_HELD, heldParams: [json] };
+    return {
+      sql: `${FOLDING_HELD} > 0`,
+      params: [json],
+      from: 'notes n',
+      fromParams: [],
+      held: FOLDING_HELD,
+      heldParams: [json],
+      where: [`${FOLDING_HELD} > 0`],
+      whereParams: [json],
+    };
   }
 
   /**

@@ -85,8 +85,9 @@ export function filterWords(filter: string): string[] {
 /**
  * The notes holding any of the filter words, and how many each holds, for a filter of two words or more: the
  * list is ranked by that count, so the notes holding every word come first and a typed question still finds
- * the note that holds most of it. Words of three characters or more are found by the index; a shorter one
- * by a pass over the folded text.
+ * the note that holds most of it. `sql` is the notes holding any (SQL over `n.id`, for counting them); `held`
+ * is a table of `id` and `held` (how many words) of those notes, each word's notes read once from the index
+ * (a word of three characters or more) or by a pass over the folded text (a shorter one).
  */
 export function filterAnyMatch(words: readonly string[]): {
   readonly sql: string;
@@ -96,19 +97,21 @@ export function filterAnyMatch(words: readonly string[]): {
 } {
   const long = words.filter((word) => [...word].length >= 3);
   const short = words.filter((word) => [...word].length < 3);
+  const phrase = (word: string) => `"${word.replaceAll('"', '""')}"`;
   const found = [
     ...(long.length > 0 ? [`SELECT rowid FROM ${FILTER_TABLE} WHERE ${FILTER_TABLE} MATCH ?`] : []),
     ...(short.length > 0
       ? [`SELECT rowid FROM ${FILTER_TABLE} WHERE ${short.map(() => 'instr(text, ?) > 0').join(' OR ')}`]
       : []),
   ];
+  const each = [
+    ...long.map(() => `SELECT rowid AS id FROM ${FILTER_TABLE} WHERE ${FILTER_TABLE} MATCH ?`),
+    ...short.map(() => `SELECT rowid AS id FROM ${FILTER_TABLE} WHERE instr(text, ?) > 0`),
+  ];
   return {
     sql: `n.id IN (${found.join(' UNION ')})`,
-    params: [
-      ...(long.length > 0 ? [long.map((word) => `"${word.replaceAll('"', '""')}"`).join(' OR ')] : []),
-      ...short,
-    ],
-    held: `(SELECT ${words.map(() => '(instr(f.text, ?) > 0)').join(' + ')} FROM ${FILTER_TABLE} f WHERE f.rowid = n.id)`,
-    heldParams: [...words],
+    params: [...(long.length > 0 ? [long.map(phrase).join(' OR ')] : []), ...short],
+    held: `SELECT id, count(*) AS held FROM (${each.join(' UNION ALL ')}) GROUP BY id`,
+    heldParams: [...long.map(phrase), ...short],
   };
 }
