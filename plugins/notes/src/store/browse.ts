@@ -132,7 +132,7 @@ export class NoteBrowser {
     const rankedRows = { sql: '', before: [] as unknown[], after: [] as unknown[] };
     if (ranked) {
       const any = this.#holdsAny(words);
-      rankedRows.sql = `SELECT n.*, ${order.key} AS sort_key, ${any.held} AS held FROM ${any.from}
+      rankedRows.sql = `SELECT n.id AS id, ${order.key} AS sort_key, ${any.held} AS held FROM ${any.from}
         WHERE ${[SCOPE_VISIBLE, ...extra, ...any.where].join(' AND ')}`;
       rankedRows.before = [...any.heldParams, ...any.fromParams];
       rankedRows.after = [...extraParams, ...any.whereParams];
@@ -166,8 +166,10 @@ export class NoteBrowser {
     // One branch per scope in view, each read in order from its scope's index and stopped after a page; the
     // branches are merged. A page then costs the same however many notes the scope, or any other, holds. A
     // ranked filter reads every note holding one of its words, as counting them does, to rank them.
+    // A ranked list sorts the IDs alone, then reads the page's notes (sorting whole rows took twice as long).
     const branch = ranked
-      ? `SELECT * FROM (SELECT * FROM (${rankedRows.sql}) ${cursor.length > 0 ? `WHERE ${cursor[0]}` : ''} ${outer})`
+      ? `SELECT n.*, r.sort_key AS sort_key, r.held AS held FROM (SELECT * FROM (${rankedRows.sql})
+         ${cursor.length > 0 ? `WHERE ${cursor[0]}` : ''} ${outer}) r CROSS JOIN notes n ON n.id = r.id`
       : `SELECT * FROM (SELECT n.*, ${order.key} AS sort_key FROM notes n
          WHERE ${[SCOPE_VISIBLE, ...extra, ...cursor].join(' AND ')} ORDER BY ${order.key} ${direction} LIMIT ?)`;
     const keys = keyParams(viewer);
