@@ -122,6 +122,16 @@ describe('SqliteNotesStore.browse: a page at a time, filtered, sorted and counte
       'The ＴＥＡ caddy is empty',
     ]);
     expect([partial.partial, partial.counts!.matching]).to.deep.equal([true, 2]);
+    // With a label, of the notes with that label; whether any holds every word is asked of those too.
+    const labelled = store.browse(operator(), { filter: 'morning tea zebra', label: 'drink' });
+    expect([labelled.notes.map((n) => n.content), labelled.partial, labelled.counts!.matching]).to.deep.equal([
+      ['José takes tea every morning'],
+      true,
+      1,
+    ]);
+    expect(store.browse(operator(), { filter: 'caddy tea', label: 'drink' }).notes.map((n) => n.content)).to.deep.equal(
+      ['José takes tea every morning'],
+    );
     expect(store.browse(operator(), { filter: 'morning tea' }).partial).to.equal(false);
     expect(store.browse(operator(), { filter: 'tea' }).partial).to.equal(false);
     expect(store.browse(operator(), { filter: 'zebra crossing' }).notes).to.deep.equal([]);
