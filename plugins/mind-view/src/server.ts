@@ -371,6 +371,7 @@ export async function startMindViewServer(
       next: page.next,
       // null on a later page: the first page's counts still hold.
       counts: page.counts,
+      partial: page.partial,
     };
   });
   api.on('GET', '/api/notes/search', async (req, url) => {
