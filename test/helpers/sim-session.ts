@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import notesPlugin from '@mira/plugin-notes';
 import simPlugin from '@mira/plugin-sim';
 import type { MiraPlugin } from '@mira/core';
-import type { ScriptedReply } from '@mira/core/testing';
+import type { ScriptedReply, ScriptedServerOptions } from '@mira/core/testing';
 import { modelRuntime, type ModelRuntime } from './model-runtime.js';
 
 // A long console session on the simulated profile's tools (as many as mira-sim's), with a tool whose
@@ -37,11 +37,15 @@ const SIM = {
 };
 
 /** A runtime with the simulated profile's tools and a log tool, against a server of `contextTokens`. */
-export async function simRuntime(contextTokens: number, openai: Record<string, unknown> = {}): Promise<ModelRuntime> {
+export async function simRuntime(
+  contextTokens: number,
+  openai: Record<string, unknown> = {},
+  server: ScriptedServerOptions = {},
+): Promise<ModelRuntime> {
   return modelRuntime({
     plugins: [simPlugin, notesPlugin, logPlugin],
     tables: { sim: SIM, notes: { enabled: true, database_path: 'notes.sqlite3', scope: 'default' } },
-    server: { contextTokens },
+    server: { contextTokens, ...server },
     openai: { max_tokens: 1024, ...openai },
   });
 }
