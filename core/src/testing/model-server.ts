@@ -39,12 +39,15 @@ export type ScriptedReply =
       readonly delayMs?: number;
       /** When streamed, the wait before each chunk after the first, as a model generating slowly. */
       readonly chunkDelayMs?: number;
+      /** When streamed, the chunks sent before the server stalls: it sends no more and keeps the connection open. */
+      readonly stallAfterChunks?: number;
     }
   | {
       readonly toolCalls: readonly ScriptedToolCall[];
       readonly text?: string;
       readonly delayMs?: number;
       readonly chunkDelayMs?: number;
+      readonly stallAfterChunks?: number;
     }
   | { readonly status: number; readonly error?: string; readonly type?: string; readonly delayMs?: number }
   | { readonly malformed: true; readonly delayMs?: number }
@@ -73,6 +76,8 @@ export interface RecordedRequest {
   status: number;
   /** When streamed, when each chunk was written (`Date.now()`), the last `[DONE]` included. */
   readonly chunkTimes: number[];
+  /** Whether the client closed the connection before the answer's end (a stalled stream given up). */
+  closedEarly: boolean;
 }
 
 /** A local OpenAI-compatible server that plays scripted answers in order. */
@@ -473,6 +478,7 @@ export async function startScriptedModelServer(
       cachedTokens,
       status: 200,
       chunkTimes: [],
+      closedEarly: false,
     };
     requests.push(recorded);
     const refuse = (status: number, payload: unknown) => {
@@ -584,9 +590,12 @@ export async function startScriptedModelServer(
       });
       const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
       const pause = ('chunkDelayMs' in reply && reply.chunkDelayMs) || 0;
+      const stall = 'stallAfterChunks' in reply ? reply.stallAfterChunks : undefined;
+      res.on('close', () => (recorded.closedEarly = !res.writableEnded));
       for (const [i, chunk] of streamChunks(flavor, result, includeUsage).entries()) {
         if (i > 0 && pause > 0) await new Promise((r) => setTimeout(r, pause));
         if (res.destroyed) return;
+        if (i === stall) return; // Nothing more is sent; the connection stays open until either side closes it.
         res.write(`data: ${JSON.stringify(chunk)}\n\n`);
         recorded.chunkTimes.push(Date.now());
       }
