@@ -78,6 +78,8 @@ export interface RecordedRequest {
   readonly chunkTimes: number[];
   /** Whether the client closed the connection before the answer's end (a stalled stream given up). */
   closedEarly: boolean;
+  /** When the whole request had arrived (`performance.now()` in the server's process), before it was read. */
+  readonly receivedAt: number;
 }
 
 /** A local OpenAI-compatible server that plays scripted answers in order. */
@@ -386,13 +388,13 @@ export async function startScriptedModelServer(
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (d) => (raw += d));
-    req.on('end', () => void answer(req, res, raw));
+    req.on('end', () => void answer(req, res, raw, performance.now()));
   });
 
   const send = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
-  async function answer(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+  async function answer(req: IncomingMessage, res: ServerResponse, raw: string, receivedAt: number): Promise<void> {
     if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
       const body = JSON.parse(raw) as { model: string; input: string | string[] };
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
@@ -479,6 +481,7 @@ export async function startScriptedModelServer(
       status: 200,
       chunkTimes: [],
       closedEarly: false,
+      receivedAt,
     };
     requests.push(recorded);
     const refuse = (status: number, payload: unknown) => {
