@@ -260,6 +260,34 @@ describe('the scripted model server (llama-server double)', () => {
     expect(server.requests[0]!.prompt).not.to.contain('recall_memory');
   });
 
+  it('stalls a stream after the chunks asked for, holding the connection open until the client closes it', async () => {
+    await start([{ text: 'Hello, operator.', stallAfterChunks: 2 }]);
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', messages: [system, user('Hello')], stream: true }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    while ((text.match(/^data: /gm) ?? []).length < 2) text += new TextDecoder().decode((await reader.read()).value);
+    const [role, first] = text
+      .split('\n\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line.slice(6)));
+    expect(role.choices[0].delta).to.deep.equal({ role: 'assistant', content: null });
+    expect(first.choices[0].delta).to.deep.equal({ content: 'Hello, o' });
+    const recorded = server.requests[0]!;
+    expect(recorded.chunkTimes).to.have.length(2);
+    expect(recorded.closedEarly).to.equal(false);
+    controller.abort();
+    await reader.read().catch(() => undefined);
+    for (let i = 0; i < 500 && !recorded.closedEarly; i += 1) await new Promise((r) => setTimeout(r, 10));
+    expect(recorded.closedEarly).to.equal(true);
+    expect(recorded.chunkTimes).to.have.length(2);
+  });
+
   describe('POST /apply-template', () => {
     const applyTemplate = (body: unknown) =>
       fetch(server.url.replace(/\/v1$/, '/apply-template'), {
