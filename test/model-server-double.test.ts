@@ -1,10 +1,13 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   countTokens,
   startScriptedModelServer,
   type ScriptedModelServer,
   type ScriptedReply,
 } from '@mira/core/testing';
+import { REPO_ROOT } from './helpers/run-mira.js';
 
 // The scripted model server stands for llama.cpp's llama-server (and OpenAI): these pin what it does as
 // they do, each behaviour from the server's source (see core/src/testing/model-server.ts).
@@ -330,6 +333,15 @@ describe('the scripted model server (llama-server double)', () => {
       await post(server, { messages });
       expect(prompt).to.equal(server.requests[0]!.prompt);
       expect(server.templateRequests).to.deep.equal([{ messages, tools: [tool] }]);
+    });
+
+    it("renders as Qwen2.5's template does through the bundled llama-server, byte for byte (qwen2.5)", async () => {
+      // Recorded from the real server (see the fixture's source): tools, calls, grouped results, no system.
+      const fixture = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/qwen2.5-apply-template.json'), 'utf8'));
+      await start([], { template: 'qwen2.5' });
+      for (const { request, prompt } of fixture.cases) {
+        expect(await (await applyTemplate(request)).json()).to.deep.equal({ prompt });
+      }
     });
 
     it('refuses what the chat endpoint refuses, with the same status and error', async () => {

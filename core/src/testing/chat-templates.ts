@@ -1,12 +1,15 @@
-import { renderPrompt, type WireMessage, type WireTool } from './model-prompt.js';
+import { renderPrompt, renderQwen25, type WireMessage, type WireTool } from './model-prompt.js';
 
 /**
  * The chat templates the scripted llama-server renders with (llama-server `--jinja --chat-template-file`), each
  * refusing and rendering as the real template does through the bundled llama-server (node-llama-cpp 3.21.1's
  * llama.cpp, `models/templates/`; measured with its `/apply-template` and `/props`):
  *
- * - `chatml-tools` (the default): ChatML with a tool section in Qwen2.5's layout, refusing a `system` message that
- *   is not first as Qwen3.5's template does (HTTP 500, see {@link SYSTEM_NOT_FIRST}).
+ * - `chatml-tools` (the default): ChatML with a tool section in Qwen2.5's layout, written compactly (see
+ *   `renderPrompt`), refusing a `system` message that is not first as Qwen3.5's template does (HTTP 500, see
+ *   {@link SYSTEM_NOT_FIRST}).
+ * - `qwen2.5`: Qwen2.5's own template (`Qwen-Qwen2.5-7B-Instruct.jinja`, the generated test model's), rendered byte
+ *   for byte as the bundled llama-server renders it (`renderQwen25`); it renders a late `system` message too.
  * - `hermes-2-pro`: NousResearch Hermes 2 Pro tool-use (`NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja`),
  *   whose `json_to_python_type` looks a parameter's `type` up in a table and raises on a list
  *   (`"type": ["string", "null"]`): HTTP 400. An `anyOf` renders ("Union[]"). Hermes 3 and Command R+ tool-use do
@@ -15,7 +18,7 @@ import { renderPrompt, type WireMessage, type WireTool } from './model-prompt.js
  *   message into the first user message), no tools (`/props` says `supports_tools: false`; llama-server drops
  *   them), and a raise when the roles do not alternate user/assistant from the first (a tool result: HTTP 400).
  */
-export type ScriptedTemplate = 'chatml-tools' | 'hermes-2-pro' | 'gemma-2';
+export type ScriptedTemplate = 'chatml-tools' | 'qwen2.5' | 'hermes-2-pro' | 'gemma-2';
 
 /**
  * What llama-server answers when Qwen3.5's chat template (llama.cpp `models/templates/Qwen3.5-4B.jinja`,
@@ -70,6 +73,8 @@ export function templateError(
   switch (template) {
     case 'chatml-tools':
       return messages.slice(1).some((m) => m.role === 'system') ? [500, SYSTEM_NOT_FIRST] : undefined;
+    case 'qwen2.5':
+      return undefined;
     case 'hermes-2-pro': {
       const properties = tools.flatMap((t) =>
         Object.values((t.function.parameters as { properties?: Record<string, unknown> })?.properties ?? {}),
@@ -90,6 +95,7 @@ export function renderTemplate(
   tools: readonly WireTool[],
   renderTools: boolean,
 ): string {
+  if (template === 'qwen2.5') return renderQwen25(messages, tools, renderTools);
   if (template !== 'gemma-2') return renderPrompt(messages, tools, renderTools);
   const turns = foldSystem(messages).map(
     (m) => `<start_of_turn>${m.role === 'assistant' ? 'model' : m.role}\n${(m.content ?? '').trim()}<end_of_turn>\n`,
