@@ -65,7 +65,8 @@ const small = smoke ? { entities: 100, memories: 1_000 } : { entities: 1_000, me
 
 const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   store: () => storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log }),
-  cognition: () => cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log }),
+  cognition: () =>
+    cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, turns: quick ? 20 : 60, log }),
   admission: () =>
     admissionBench({
       sizes: [
@@ -113,7 +114,7 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
 const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   ...fullRuns,
   store: () => storeBench({ big, small, lookups: 50, creates: 10, log }),
-  cognition: () => cognitionBench({ big, episodes: 5, recalls: 50, log }),
+  cognition: () => cognitionBench({ big, episodes: 5, recalls: 50, turns: 4, log }),
   admission: () => admissionBench({ sizes: [small, big], decisions: 20, log }),
   hardware: () => hardwareBench({ messages: 200, log }),
   notes: () => notesBench({ notes: 500, queries: 20, fullTextSizes: [200, 500], log }),

@@ -100,6 +100,28 @@ describe('mira CLI with cognition (profiles/mira-sim, OPENAI_BASE_URL)', functio
       expect(m.stdout).to.match(/^\[recall_memory\] [^\n]+\nMira: Hello, operator\. I do not know Ada yet\.\n$/);
     });
 
+    it('ends the line of a stream that stalls and says so on a line of its own, running none of its calls', async () => {
+      const manifest = join(profile, 'profile.toml');
+      writeFileSync(
+        manifest,
+        readFileSync(manifest, 'utf8').replace('# stream_idle_ms = 60000', 'stream_idle_ms = 300'),
+      );
+      // The role chunk, the text in two halves and the first half of a call, then nothing, the connection held open.
+      server.push({
+        text: 'Hello, operator.',
+        toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }],
+        stallAfterChunks: 4,
+      });
+      const run = await runMira(['--profile', profile], 'Hello\n', {
+        env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: '' },
+      });
+      expect(run.code).to.equal(1);
+      expect(run.stdout).to.match(
+        /^Mira: Hello, operator\.\nerror: MIRA_ERR_COGNITION_STREAM_STALLED: the model server at \S+ sent nothing for 300 ms in the middle of a streamed answer, so the answer was given up: the part received was dropped and none of its tool calls was run; try again, or raise \[openai\] stream_idle_ms for a model that pauses that long\n$/,
+      );
+      expect(server.requests).to.have.length(1);
+    });
+
     it('shows a waiting line on a terminal after about a second, cleared when the text arrives', async function () {
       // A real terminal: util-linux script(1) runs mira on a pseudo-terminal.
       server.push({ text: 'Here I am.', delayMs: 2500 });

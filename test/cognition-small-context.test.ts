@@ -77,9 +77,21 @@ describe('cognition in a small context (real SDK, scripted server)', function ()
     const counted = m.server.tokenizeRequests;
     expect(counted.length).to.be.greaterThan(0);
     expect(new Set(counted).size).to.equal(counted.length);
-    // The opening message (the utterance and its grounding) and the tools were counted by the server.
+    // The opening message (the utterance and its grounding) and the tools were counted by the server: the tools as
+    // its template renders them (a probe conversation rendered through /apply-template with them, counted once).
     expect(counted.some((t) => t.startsWith(utterance(1)))).to.equal(true);
+    const rendered = counted.filter((t) => t.includes('<tools>'));
+    expect(rendered).to.have.length(1);
+    expect(rendered[0]).to.include('"name":"recall_memory"');
+    expect(counted.some((t) => t.startsWith('[{"name":"recall_memory"'))).to.equal(false);
+  });
+
+  it("counts the tools' JSON with the server's tokenizer when the server has no /apply-template", async () => {
+    m = await simRuntime(8192, {}, { applyTemplate: false });
+    await session(m, 4);
+    const counted = m.server.tokenizeRequests;
     expect(counted.some((t) => t.startsWith('[{"name":"recall_memory"'))).to.equal(true);
+    expect(counted.some((t) => t.includes('<tools>'))).to.equal(false);
   });
 
   it('retries an overflow trimmed even when working memory is empty: the oldest results shortened', async () => {

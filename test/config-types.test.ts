@@ -46,6 +46,7 @@ const openai: OpenAIConfig = {
   timeout_ms: 1000,
   max_retries: 2,
   stream: false,
+  stream_idle_ms: 60000,
   max_tokens: 1024,
   max_tokens_field: 'max_tokens',
 };

@@ -72,6 +72,14 @@ export const OPENAI_CONFIG_SCHEMA = {
         "the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it: working memory's oldest turns, then the episode's oldest tool results, are left out",
     },
     stream: { type: 'boolean', default: false, description: 'receive the answer as a stream of chunks' },
+    stream_idle_ms: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 600000,
+      default: 60000,
+      description:
+        'how long a streamed answer may go without a chunk before it is given up (nothing of it is kept, none of its tool calls run); llama-server sends one per token once the answer has begun',
+    },
     temperature: { type: 'number', minimum: 0, maximum: 2, description: "the model's default when left out" },
   },
   required: ['model'],
@@ -203,8 +211,13 @@ export class OpenAIProvider implements CognitionProvider {
     };
     if (this.#config.stream) {
       const stream = await client.chat.completions.create({ ...body, stream: true });
+      const idle = {
+        idleMs: this.#config.stream_idle_ms,
+        server: this.#baseURL,
+        abort: () => stream.controller.abort(),
+      };
       return {
-        ...(await assembleStream(stream, request.onText)),
+        ...(await assembleStream(stream, request.onText, idle)),
         tokenLimit: limit,
         tokenLimitSetting: TOKEN_LIMIT_SETTING,
       };

@@ -74,6 +74,7 @@ const listNotes: Handler = async (ctx, { url }) => {
     next: page.next,
     // null on a later page: the first page's counts still hold.
     counts: page.counts,
+    partial: page.partial,
   };
 };
 
