@@ -36,6 +36,8 @@ export class ContextBudget {
   /** Each tool set's tokens (few per session: the full and the compact forms). */
   readonly #toolCounts = new Map<string, Promise<number>>();
   #limit: number | undefined;
+  /** The answer's token limit, when known: the context is the limit and this. */
+  #answer: number | undefined;
   #scale = 1;
 
   /**
@@ -43,13 +45,16 @@ export class ContextBudget {
    * @param count the server's tokenizer: a text's tokens, or undefined when it cannot say.
    * @param countTools the tokens the server's chat template renders for a set of tools, or undefined when it
    *   cannot say (then their JSON is counted, with an overhead per tool).
+   * @param answer the answer's token limit the requests carry (`max_tokens`), when known.
    */
   constructor(
     limit: number | undefined,
     count: (text: string) => Promise<number | undefined>,
     countTools?: (tools: readonly ToolSpec[]) => Promise<number | undefined>,
+    answer?: number,
   ) {
     this.#limit = limit;
+    this.#answer = limit === undefined ? undefined : answer;
     this.#count = count;
     this.#countTools = countTools;
   }
@@ -57,6 +62,22 @@ export class ContextBudget {
   /** The prompt tokens a request may carry, when known. */
   get limit(): number | undefined {
     return this.#limit;
+  }
+
+  /** The answer's token limit, when known (lowered by {@link shrinkAnswer}). */
+  get answer(): number | undefined {
+    return this.#answer;
+  }
+
+  /**
+   * Gives the prompt the context's tokens an answer of `answer` tokens leaves (fewer than now): the limit rises
+   * by what the answer gives up. Returns false, changing nothing, when the answer is unknown or not lowered.
+   */
+  shrinkAnswer(answer: number): boolean {
+    if (this.#limit === undefined || this.#answer === undefined || answer >= this.#answer) return false;
+    this.#limit += this.#answer - answer;
+    this.#answer = answer;
+    return true;
   }
 
   async #tokens(text: string): Promise<number> {
@@ -143,6 +164,24 @@ export function dropHistoryBlock(start: number, length: number): number {
   const left = length - start;
   const drop = left > HISTORY_KEPT_AFTER_DROP ? left - HISTORY_KEPT_AFTER_DROP : 2;
   return Math.min(length, start + drop + (drop % 2));
+}
+
+/**
+ * Leaves out, in place, the oldest robot-state block that is not the newest one among `messages` (an episode's
+ * opening and its exchange): the state a later message carries is the state now, so an older block is the first
+ * thing a request with no other room can lose. Returns false when only the newest block is left.
+ */
+export function dropOldGrounding(messages: ChatMessage[]): boolean {
+  const marker = `\n\n${GROUNDING_HEADER}\n`;
+  const carrying = messages.flatMap((message, i) =>
+    message.role !== 'assistant' && message.content.includes(marker) ? [i] : [],
+  );
+  if (carrying.length < 2) return false;
+  const i = carrying[0]!;
+  const message = messages[i]!;
+  if (message.role === 'assistant') return false;
+  messages[i] = { ...message, content: message.content.slice(0, message.content.indexOf(marker)) };
+  return true;
 }
 
 /**

@@ -4,7 +4,7 @@ import { formatAge } from '../format-age.js';
 import { CognitionErrors, CoreErrors, toMiraError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
-import type { EpisodeInfo, GroundingSection, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
+import type { EpisodeInfo, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
 import type {
@@ -18,7 +18,8 @@ import type {
 import { SessionContext, messagesOf, type Prompt } from './session-context.js';
 import { callProgress } from './streamed-reply.js';
 import { withoutThinking } from './thinking.js';
-import { GROUNDING_HEADER, baseInstructions } from './prompt.js';
+import { baseInstructions } from './prompt.js';
+import { compactValue, groundingBlock, renderSection, withGrounding } from './grounding.js';
 import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
 import { printable, speakerLines } from '../text/printable.js';
 
@@ -315,10 +316,11 @@ export class EpisodeEngine {
 
   /** The session's context, made once the provider's check said how long a request may be. */
   async #sessionContext(): Promise<SessionContext> {
-    const { promptTokens } = await this.#checked();
+    const { promptTokens, answerTokens } = await this.#checked();
     const { provider } = this.#provider!;
     this.#context ??= new SessionContext({
       promptTokens,
+      answerTokens,
       countTokens: (text) => provider.countTokens?.(text) ?? Promise.resolve(undefined),
       countToolTokens: (tools) => provider.countToolTokens?.(tools) ?? Promise.resolve(undefined),
       offered: (origin) => this.#toolSpecs(origin),
@@ -346,10 +348,12 @@ export class EpisodeEngine {
       for (let retry = 0; ; retry += 1) {
         const messages = messagesOf(parts);
         try {
+          const answer = context.budget.answer;
           const response = await provider.complete({
             messages,
             tools: parts.tools,
             episode: parts.episode,
+            ...(answer === undefined ? {} : { maxTokens: answer }),
             ...(onText ? { onText } : {}),
           });
           context.budget.learn(tokens, response.usage?.promptTokens);
@@ -492,34 +496,7 @@ export class EpisodeEngine {
   }
 }
 
-/**
- * A reading in few tokens: a flat object as `key value, key value` (nested values as JSON), anything else
- * as JSON. The readings are sent again on every call, on the newest message, where no cache reuses them.
- */
-function compactValue(value: unknown): string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value);
-  return Object.entries(value as Record<string, unknown>)
-    .map(([key, v]) => `${key} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(', ');
-}
-
 /** An answer that ended as a finished one does (not cut, not filtered): an empty one is worth asking again. */
 function isPlainStop(response: ModelResponse): boolean {
   return response.finishReason === undefined || response.finishReason === 'stop';
-}
-
-function renderSection(section: GroundingSection): string {
-  return `[${section.source}]\n${section.text}`;
-}
-
-/** The changing grounding as the block appended to a message: empty when nothing changes. */
-function groundingBlock(changing: readonly GroundingSection[]): string {
-  if (changing.length === 0) return '';
-  return `\n\n${GROUNDING_HEADER}\n${changing.map(renderSection).join('\n\n')}`;
-}
-
-/** A user or tool message with the grounding block after its content (the operator's words or a result). */
-function withGrounding(message: ChatMessage, block: string): ChatMessage {
-  if (block === '' || (message.role !== 'user' && message.role !== 'tool')) return message;
-  return { ...message, content: `${message.content}${block}` };
 }

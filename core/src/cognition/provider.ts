@@ -28,6 +28,12 @@ export interface ModelRequest {
   readonly tools: readonly ToolSpec[];
   readonly episode: EpisodeInfo;
   /**
+   * A lower limit on the answer's tokens than the provider's own (its `max_tokens`), set when the session's
+   * context is too small for the instructions, the tools and a whole answer of that length (see
+   * `SessionContext`); the provider sends the smaller of the two.
+   */
+  readonly maxTokens?: number;
+  /**
    * Called with each piece of the answer's text as it arrives, when the provider streams (the console prints
    * it at once); a provider that does not stream never calls it. The whole text is still in the response.
    */
@@ -87,4 +93,6 @@ export interface ProviderCheck {
   readonly warnings: readonly string[];
   /** The most prompt tokens a request may carry, when known. */
   readonly promptTokens?: number;
+  /** The answer's token limit a request carries (`max_tokens`), when the context is known: with it, the context. */
+  readonly answerTokens?: number;
 }

@@ -201,7 +201,7 @@ export class OpenAIProvider implements CognitionProvider {
 
   async #completeOnce(client: OpenAI, request: ModelRequest): Promise<ModelResponse> {
     const tools = this.#wireTools(request.tools);
-    const limit = this.#config.max_tokens;
+    const limit = Math.min(this.#config.max_tokens, request.maxTokens ?? Infinity);
     const body = {
       model: this.#config.model,
       messages: request.messages.map(toOpenAIMessage),
@@ -313,10 +313,9 @@ export class OpenAIProvider implements CognitionProvider {
       // No /props, or no server yet: nothing to warn about here.
     }
     const context = this.#config.context_tokens ?? nCtx;
-    return {
-      warnings,
-      ...(context === undefined ? {} : { promptTokens: Math.max(0, context - this.#config.max_tokens) }),
-    };
+    const answer = this.#config.max_tokens;
+    if (context === undefined) return { warnings };
+    return { warnings, promptTokens: Math.max(0, context - answer), answerTokens: answer };
   }
 
   /**
