@@ -48,6 +48,7 @@ const openai: OpenAIConfig = {
   stream: false,
   max_tokens: 1024,
   max_tokens_field: 'max_tokens',
+  vision: false,
 };
 // @ts-expect-error: the token limit goes in max_tokens or max_completion_tokens
 const badField: OpenAIConfig = { ...openai, max_tokens_field: 'max_new_tokens' };
