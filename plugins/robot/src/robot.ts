@@ -390,11 +390,11 @@ export function attachRobot(
     return remember(why, reply.delivery ?? { delivered: true, detail: `zero velocity sent on ${drive?.topic}` });
   };
 
+  // The operator's stop, and every ending of the process (which waits for a tool awaiting its goal), end the
+  // skills' goals that move nothing, with or without a drive; the motion ones the safety path cancels with the zero.
+  if (skills) kernel.hardware.registerCancel(() => skills.cancelOthers());
   if (drive) {
     kernel.hardware.registerEmergencyStop(async () => {
-      // The operator's stop, and every ending of the process (which waits for a tool awaiting its goal), end
-      // the skills' other goals too; the motion ones the safety path cancels with the zero.
-      void skills?.cancelOthers();
       const delivery = await halt('console stop');
       // The console says more than "sent" only where there is more to say: a link that failed, or a zero
       // heard back (or not) over a bridge.
