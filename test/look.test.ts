@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import jpeg from 'jpeg-js';
+import type { MiraPlugin } from '@mira/core';
 import simPlugin, { encodePng, type SimTransport } from '@mira/plugin-sim';
 import { LOOK_MAX_BYTES, LOOK_MAX_SIDE_PX, LOOK_QUALITIES, frameForModel } from '@mira/robot';
 import { withoutGrounding, type RecordedRequest, type ScriptedServerOptions } from '@mira/core/testing';
@@ -104,6 +105,35 @@ describe('look (a camera frame for the model)', () => {
         "this robot's model is not shown images (the profile's model settings say so); nothing was taken: answer from the sensor readings",
     });
     expect(m.server.requests.flatMap(imageParts)).to.deep.equal([]);
+  });
+
+  it("drops a tool's image when the model sees none, and tells the tool whether it does", async () => {
+    const told: Array<boolean | undefined> = [];
+    const picture: MiraPlugin = {
+      name: 'picture',
+      version: '1.0.0',
+      setup: (k) =>
+        k.tools.register({
+          name: 'picture',
+          description: 'Shows a picture.',
+          kind: 'acquisition',
+          origins: ['operator'],
+          parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+          run: async (_args, context) => {
+            told.push(context.seesImages);
+            const bytes = jpeg.encode({ width: 4, height: 4, data: Buffer.alloc(64, 90) }, 80).data;
+            return { content: '{"status":"shown"}', display: 'a picture', image: { mediaType: 'image/jpeg', bytes } };
+          },
+        }),
+    };
+    for (const vision of [false, true]) {
+      m = await modelRuntime({ plugins: [picture], openai: { vision }, server: { vision } });
+      m.server.push({ toolCalls: [{ name: 'picture', arguments: {} }] }, { text: 'Seen.' });
+      expect((await m.say('Show me.')).ok).to.equal(true);
+      expect(imageParts(m.server.requests[1]!).map(({ role }) => role)).to.deep.equal(vision ? ['user'] : []);
+      await m.dispose();
+    }
+    expect(told).to.deep.equal([false, true]);
   });
 
   it('refuses an unknown camera, naming the cameras', async () => {
