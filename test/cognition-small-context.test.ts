@@ -18,7 +18,7 @@ function expectInside(requests: readonly RecordedRequest[], contextTokens: numbe
   let over = 0;
   for (const [i, r] of requests.entries()) {
     expect(r.status, `call ${i + 1}`).to.equal(200);
-    if (r.promptTokens + (r.body.max_tokens ?? 1024) <= contextTokens) continue;
+    if (r.promptTokens + Number(r.body.max_tokens ?? 1024) <= contextTokens) continue;
     over += 1;
     const messages = r.body.messages;
     const opening = messages.findLastIndex((x) => x.role === 'user');

@@ -49,6 +49,7 @@ const openai: OpenAIConfig = {
   stream_idle_ms: 60000,
   max_tokens: 1024,
   max_tokens_field: 'max_tokens',
+  vision: false,
 };
 // @ts-expect-error: the token limit goes in max_tokens or max_completion_tokens
 const badField: OpenAIConfig = { ...openai, max_tokens_field: 'max_new_tokens' };

@@ -12,6 +12,13 @@ const OVERHEAD = { message: 24, call: 24, tool: 24, request: 64 } as const;
 /** Bytes per token of the estimate used where the server has no tokenizer: few, so an estimate that fits does. */
 export const ESTIMATE_BYTES_PER_TOKEN = 3;
 
+/**
+ * Tokens an image input is counted at: above what the vision encoders of small open models give a frame of
+ * Mira's budget (Gemma 3: 256, Qwen2.5-VL: ~250 for 512×384, LLaVA 1.5: 576) and OpenAI's `detail: "low"` (85
+ * on gpt-4o); a server that counts more is learnt from its `usage.prompt_tokens`.
+ */
+export const IMAGE_TOKENS = 768;
+
 /** Entries kept in the cache of counts before it starts again. */
 const CACHE_LIMIT = 4096;
 
@@ -92,6 +99,7 @@ export class ContextBudget {
 
   async #message(message: ChatMessage): Promise<number> {
     let tokens = OVERHEAD.message + (await this.#tokens(message.content ?? ''));
+    if (message.role === 'user') tokens += IMAGE_TOKENS * (message.images?.length ?? 0);
     if (message.role === 'assistant') {
       for (const call of message.toolCalls ?? []) {
         tokens += OVERHEAD.call + (await this.#tokens(call.name)) + (await this.#tokens(call.arguments));

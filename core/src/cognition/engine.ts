@@ -4,7 +4,7 @@ import { formatAge } from '../format-age.js';
 import { CognitionErrors, CoreErrors, toMiraError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
-import type { EpisodeInfo, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
+import type { EpisodeInfo, RegisteredTool, ToolCatalogue, ToolImage, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
 import type {
@@ -131,6 +131,11 @@ export class EpisodeEngine {
       throw CognitionErrors.error('DUPLICATE_PROVIDER', { owner, owner2: this.#provider.owner });
     }
     this.#provider = { provider, owner };
+  }
+
+  /** Whether the model is shown the images tools return (its provider says so). */
+  get #seesImages(): boolean {
+    return this.#provider?.provider.seesImages === true;
   }
 
   /** True when a provider is registered. */
@@ -276,6 +281,7 @@ export class EpisodeEngine {
       // would refuse every later request of the episode; the tool result says the model's were invalid.
       const sent = response.toolCalls.map((call) => ({ ...call, arguments: sendableArguments(call.arguments) }));
       exchange.push({ role: 'assistant', content: withoutThinking(response.text), toolCalls: sent });
+      const shown: Array<{ name: string; display: string; image: ToolImage }> = [];
       for (const call of response.toolCalls) {
         const registered = tools.get(call.name);
         let result: ToolResult;
@@ -292,6 +298,17 @@ export class EpisodeEngine {
         const shownName = registered ? call.name : printable(call.name).replaceAll('\n', '\\x0a').slice(0, 64);
         request.out.print(`[${shownName}] ${printable(result.display).replaceAll('\n', ' ')}`);
         exchange.push({ role: 'tool', toolCallId: call.id, content: result.content });
+        if (result.image && this.#seesImages)
+          shown.push({ name: call.name, display: result.display, image: result.image });
+      }
+      // A tool message holds text only (Chat Completions), so the step's images follow its results in a user
+      // message: at the tail, sent from this step on and only in this episode, never in a cached prefix.
+      if (shown.length > 0) {
+        exchange.push({
+          role: 'user',
+          content: shown.map(({ name, display }) => `[${name}] ${printable(display)}`).join('\n'),
+          images: shown.map(({ image }) => image),
+        });
       }
     }
     throw CognitionErrors.error('STEP_LIMIT', { maxSteps: this.#maxSteps });
@@ -484,7 +501,7 @@ export class EpisodeEngine {
     let result = await hooks.beforeToolCall.promise(toolCall, episode);
     if (!result) {
       try {
-        result = await registered.tool.run(args, { episode });
+        result = await registered.tool.run(args, { episode, seesImages: this.#seesImages });
       } catch (error) {
         const failure = toMiraError(error);
         this.#in.services.log.error(`tool ${call.name} of plugin ${registered.owner} failed: ${failure.message}`);

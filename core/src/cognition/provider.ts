@@ -1,4 +1,4 @@
-import type { EpisodeInfo } from '../tools.js';
+import type { EpisodeInfo, ToolImage } from '../tools.js';
 import type { JsonSchema } from '../types.js';
 
 /** A tool call the model asked for. `arguments` is the raw JSON text. */
@@ -11,7 +11,15 @@ export interface ModelToolCall {
 /** One message of the conversation sent to the model. */
 export type ChatMessage =
   | { readonly role: 'system'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string }
+  | {
+      readonly role: 'user';
+      readonly content: string;
+      /**
+       * Images shown with the text (a tool's, see `ToolResult.image`): the provider sends them as the API's
+       * image inputs after the text. Only in a user message, only within the episode that took them.
+       */
+      readonly images?: readonly ToolImage[];
+    }
   | { readonly role: 'assistant'; readonly content: string | null; readonly toolCalls?: readonly ModelToolCall[] }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
 
@@ -66,6 +74,11 @@ export interface ModelResponse {
 export interface CognitionProvider {
   /** Shown in logs, e.g. `openai:gpt-4.1-mini`. */
   readonly name: string;
+  /**
+   * Whether the model is shown images (the profile says so): a tool's image then reaches it as an image input;
+   * otherwise tools that only show images refuse (`ToolContext.seesImages`). Absent: it is not.
+   */
+  readonly seesImages?: boolean;
   complete(request: ModelRequest): Promise<ModelResponse>;
   /**
    * Asks the server once, before the first episode, what it can say of itself: warnings for the operator

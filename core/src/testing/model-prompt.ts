@@ -24,12 +24,18 @@
  * for the `openai` flavor one of them would count as OpenAI does.
  */
 
+import { renderedContent } from './content-parts.js';
+
 /** Bytes per token of the double's stand-in tokenizer. */
 export const BYTES_PER_TOKEN = 3;
 
 /** A chat message as the server receives it. */
 export interface WireMessage {
   role: string;
+  /**
+   * Text, as Mira sends every message but one that shows images; that one's content is an array of content
+   * parts (typed as text here so tests read the usual case plainly: see `content-parts.ts`).
+   */
   content: string | null;
   tool_calls?: unknown[];
   tool_call_id?: string;
@@ -61,7 +67,8 @@ export function renderPrompt(messages: readonly WireMessage[], tools: readonly W
   let out = '';
   let rest = messages;
   if (renderTools && tools.length > 0) {
-    const system = messages[0]?.role === 'system' ? (messages[0].content ?? '') : 'You are a helpful assistant.';
+    const system =
+      messages[0]?.role === 'system' ? renderedContent(messages[0].content).text : 'You are a helpful assistant.';
     if (messages[0]?.role === 'system') rest = messages.slice(1);
     out += `<|im_start|>system\n${system}\n\n# Tools\n\n<tools>`;
     // Each tool as JSON, in the order received: a reordered list is a different prompt.
@@ -70,10 +77,10 @@ export function renderPrompt(messages: readonly WireMessage[], tools: readonly W
   }
   for (const message of rest) {
     if (message.role === 'tool') {
-      out += `<|im_start|>user\n<tool_response>\n${message.content ?? ''}\n</tool_response><|im_end|>\n`;
+      out += `<|im_start|>user\n<tool_response>\n${renderedContent(message.content).text}\n</tool_response><|im_end|>\n`;
       continue;
     }
-    out += `<|im_start|>${message.role}\n${message.content ?? ''}`;
+    out += `<|im_start|>${message.role}\n${renderedContent(message.content).text}`;
     for (const call of (message.tool_calls ?? []) as Array<{ function: { name: string; arguments: string } }>) {
       out += `\n<tool_call>\n{"name": "${call.function.name}", "arguments": ${call.function.arguments}}\n</tool_call>`;
     }

@@ -11,6 +11,7 @@ import {
   type WireMessage,
   type WireTool,
 } from './model-prompt.js';
+import { IMAGE_TOKENS, contentPartsError, renderedContent } from './content-parts.js';
 
 /**
  * Which server the double answers as. Where the two differ, each behaviour below names its source:
@@ -127,6 +128,12 @@ export interface ScriptedServerOptions {
    * When false it answers 404, as a server without the route does. Default true.
    */
   readonly applyTemplate?: boolean;
+  /**
+   * llama-server: whether it was started with a multimodal projector (`--mmproj`), so it takes image inputs
+   * (`/props` `modalities.vision`); without one an image part is refused (see `content-parts.ts`). OpenAI takes
+   * them in user messages either way. Default false.
+   */
+  readonly vision?: boolean;
 }
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -378,6 +385,7 @@ export async function startScriptedModelServer(
   const template = options.template ?? 'chatml-tools';
   const rendersTools = template !== 'gemma-2' && (options.rendersTools ?? true);
   const applyTemplate = options.applyTemplate ?? true;
+  const vision = options.vision ?? false;
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   const embeddingRequests: Array<{ model: string; input: string[] }> = [];
@@ -414,7 +422,7 @@ export async function startScriptedModelServer(
         total_slots: 1,
         model_alias: 'scripted-model',
         model_path: 'scripted-model.gguf',
-        modalities: { vision: false, video: false, audio: false },
+        modalities: { vision, video: false, audio: false },
         chat_template: `{# ${template}${rendersTools ? '' : ', no tools'} #}`,
         chat_template_caps: templateCaps(template, rendersTools),
         build_info: LLAMA_BUILD_INFO,
@@ -466,7 +474,8 @@ export async function startScriptedModelServer(
     }
     const tools = body.tools ?? [];
     const prompt = renderTemplate(template, body.messages, tools, rendersTools);
-    const promptTokens = countTokens(prompt);
+    const images = body.messages.reduce((n, message) => n + renderedContent(message.content).images, 0);
+    const promptTokens = countTokens(prompt) + IMAGE_TOKENS * images;
     const shared = Math.min(commonPrefixTokens(slot, prompt), promptTokens - 1);
     // OpenAI caches prefixes of 1024 tokens and more, in steps of 128.
     const cachedTokens = flavor === 'openai' ? (shared >= 1024 ? shared - (shared % 128) : 0) : Math.max(0, shared);
@@ -490,7 +499,9 @@ export async function startScriptedModelServer(
     };
     // llama-server parses the history's tool-call arguments before it renders the template (common/chat.cpp
     // `common_chat_templates_apply_jinja`: `func_args_not_string`, then the template).
+    // llama-server reads the content parts (its images) before anything else of the messages.
     const unreadable =
+      contentPartsError(flavor, body.messages, vision) ??
       historyError(flavor, body.messages, rendersTools) ??
       (flavor === 'llama-server' ? templateError(template, body.messages, rendersTools ? tools : []) : undefined);
     if (unreadable) {
