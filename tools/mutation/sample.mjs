@@ -4,10 +4,12 @@
 //   node tools/mutation/sample.mjs [--count 12] [--seed <n>]
 //
 // For each drawn test: it runs alone with V8's coverage on, and its file once more with no test; one function
-// of the repository's sources that the test itself called (more often than loading the file alone does) is drawn (by name, found again in the TypeScript with the compiler's own parser); that function's body
-// starts with a `throw` for the second run; the file is restored after it, whatever happens. A test that still
-// passes with a function it ran broken is printed as such: it cannot fail for that function. The sources are
-// loaded as TypeScript (the `mira-source` condition, through tsx), so no build is involved.
+// of the repository's sources that the test itself called (more often than loading the file alone does) is
+// drawn (by name, found again in the TypeScript with the compiler's own parser); that function's body starts
+// with a `throw` for the second run; the file is restored after it, whatever happens. A test that still passes
+// with a function it ran broken is printed as such: it cannot fail for that function. The sources are loaded
+// as TypeScript (the `mira-source` condition, through tsx), so no build is involved. It edits sources in place
+// for a moment: run it alone, not beside `npm test`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -144,9 +146,7 @@ function calls(coverage) {
 
 /** The functions the test itself called: more often than loading its file alone calls them. */
 function ranFunctions(withTest, loading) {
-  return [...withTest.entries()]
-    .filter(([key, fn]) => fn.count > (loading.get(key)?.count ?? 0))
-    .map(([, fn]) => fn);
+  return [...withTest.entries()].filter(([key, fn]) => fn.count > (loading.get(key)?.count ?? 0)).map(([, fn]) => fn);
 }
 
 /** The name a function-like node is known by in V8's coverage, or undefined. */
