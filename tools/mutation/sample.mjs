@@ -3,8 +3,8 @@
 //
 //   node tools/mutation/sample.mjs [--count 12] [--seed <n>]
 //
-// For each drawn test: it runs alone with V8's coverage on, and its file once more with no test; one function
-// of the repository's sources that the test itself called (more often than loading the file alone does) is
+// For each drawn test: it runs alone with V8's coverage on, and its file once more beside an empty test; one
+// function of the repository's sources that the test itself called (more often than that second run does) is
 // drawn (by name, found again in the TypeScript with the compiler's own parser); that function's body starts
 // with a `throw` for the second run; the file is restored after it, whatever happens. A test that still passes
 // with a function it ran broken is printed as such: it cannot fail for that function. The sources are loaded
@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import ts from 'typescript';
@@ -92,7 +92,15 @@ function testsOf(file) {
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Runs one test alone (or, with `none`, none of its file's); with `coverage`, V8 writes what ran there. */
+/** A test that does nothing, for the run that measures what loading a file and the root hook call. */
+const EMPTY = join(mkdtempSync(join(tmpdir(), 'mira-sample-empty-')), 'empty.mjs');
+writeFileSync(EMPTY, "it('the sample\\'s empty test', () => {});\n");
+process.on('exit', () => rmSync(dirname(EMPTY), { recursive: true, force: true }));
+
+/**
+ * Runs one test alone, or with `none` an empty test beside its file instead (the root hook runs once for it, as
+ * for the test); with `coverage`, V8 writes what ran there.
+ */
 function runTest(test, coverage, none = false) {
   const [hook] = specFiles();
   const result = spawnSync(
@@ -109,9 +117,10 @@ function runTest(test, coverage, none = false) {
       '--timeout',
       '60000',
       '--grep',
-      none ? 'a title no test has, so that only loading runs' : `${escape(test.title)}$`,
+      none ? "^the sample's empty test$" : `${escape(test.title)}$`,
       hook,
       test.file,
+      ...(none ? [EMPTY] : []),
     ],
     {
       cwd: ROOT,
@@ -144,7 +153,10 @@ function calls(coverage) {
   return ran;
 }
 
-/** The functions the test itself called: more often than loading its file alone calls them. */
+/**
+ * The functions the test itself called: more often than loading its file and the root hook's call for one
+ * (empty) test call them.
+ */
 function ranFunctions(withTest, loading) {
   return [...withTest.entries()].filter(([key, fn]) => fn.count > (loading.get(key)?.count ?? 0)).map(([, fn]) => fn);
 }
@@ -216,7 +228,11 @@ while (rows.length < count && seen.size < tests.length) {
     } else {
       const original = readFileSync(join(ROOT, chosen.file), 'utf8');
       const restore = () => writeFileSync(join(ROOT, chosen.file), original);
-      process.once('SIGINT', restore);
+      const interrupted = () => {
+        restore();
+        process.exit(130);
+      };
+      process.once('SIGINT', interrupted);
       try {
         writeFileSync(join(ROOT, chosen.file), chosen.text);
         const after = runTest(test);
@@ -227,7 +243,7 @@ while (rows.length < count && seen.size < tests.length) {
         };
       } finally {
         restore();
-        process.removeListener('SIGINT', restore);
+        process.removeListener('SIGINT', interrupted);
       }
     }
   } finally {
