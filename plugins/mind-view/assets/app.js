@@ -5,18 +5,10 @@ import { hasToken, listenForChanges } from './api.js';
 import { $, messageOf, status } from './dom.js';
 import { findDuplicates } from './duplicates.js';
 import { browseEntities, findEntities, wireEntityForms } from './entities.js';
-import {
-  createScope,
-  fromAddress,
-  goToPage,
-  loadNotes,
-  loadScopes,
-  renderLockout,
-  searchFor,
-  storeSearch,
-  toAddress,
-} from './notes.js';
+import { goToPage, loadNotes, reload } from './notes.js';
 import { loadPending, pendingStatus } from './pending.js';
+import { createScope, fromAddress, loadScopes, renderLockout, toAddress } from './scopes.js';
+import { searchFor, storeSearch } from './search.js';
 import * as store from './state.js';
 import { state } from './state.js';
 import { exportScope, importFile } from './transfer.js';
@@ -54,8 +46,8 @@ document.addEventListener('DOMContentLoaded', async () => {
   $('tab-memories').addEventListener('click', () => showTab('memories'));
   $('tab-entities').addEventListener('click', () => showTab('entities'));
   $('tab-pending').addEventListener('click', () => showTab('pending'));
-  $('new-scope-form').addEventListener('submit', createScope);
-  $('store-search').addEventListener('submit', storeSearch);
+  $('new-scope-form').addEventListener('submit', (e) => createScope(e, loadNotes));
+  $('store-search').addEventListener('submit', (e) => storeSearch(e, reload));
   $('prev-page').addEventListener('click', () => goToPage(-1));
   $('next-page').addEventListener('click', () => goToPage(1));
   $('entity-browse').addEventListener('submit', (e) => {

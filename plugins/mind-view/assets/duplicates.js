@@ -3,7 +3,8 @@
 import * as api from './api.js';
 import { ApiFailure } from './api.js';
 import { $, confirmDelete, el, find, messageOf, status } from './dom.js';
-import { card, forget, loadNotes } from './notes.js';
+import { card, forget } from './card.js';
+import { loadNotes, reload } from './notes.js';
 import { state } from './state.js';
 
 /**
@@ -116,7 +117,7 @@ export async function findDuplicates() {
     const { a, b, similarity } = pair;
     /** A note's card whole, to compare (no buttons). @param {NoteJson} note @param {string} className */
     const whole = (note, className) => {
-      const shown = card({ ...note, read_only: true });
+      const shown = card({ ...note, read_only: true }, reload);
       shown.classList.replace('card', 'dup-note');
       // Drawn as a card without its buttons, but not read-only: the walk's own buttons act on it.
       shown.classList.remove('read-only');
