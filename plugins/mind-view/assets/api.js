@@ -1,10 +1,10 @@
 // The Mind view's API client: every request the page makes goes through here, and each answer has its type
 // from ../src/wire.ts (the JSON server.ts sends). This module alone holds the access token.
 /**
- * @import { ApiError, ChangeEvent, CombineAnswer, DecisionAnswer, DeleteAnswer, DuplicatesAnswer, EditAnswer,
- *   DuplicatesLine, EntitiesAnswer, EntityAnswer, EntityMemories, EntityPage, ErrorAnswer, ImportAnswer,
- *   MemoryAnswer, NotesExportJson, NotesPage, PlaceAnswer, ProposalsAnswer, ScopeCreated, ScopesAnswer,
- *   SearchAnswer, UnlockAnswer } from '../src/wire.js'
+ * @import { ApiError, ChangeEvent, CombineAnswer, DecisionAnswer, DeleteAnswer, DeleteManyAnswer,
+ *   DuplicatesAnswer, DuplicatesLine, EditAnswer, EntitiesAnswer, EntityAnswer, EntityMemories, EntityPage,
+ *   ErrorAnswer, ImportAnswer, MemoryAnswer, NotesExportJson, NotesPage, PlaceAnswer, ProposalsAnswer,
+ *   RelabelAnswer, ScopeCreated, ScopesAnswer, SearchAnswer, UnlockAnswer } from '../src/wire.js'
  */
 
 // The console prints the address with the token in the fragment (#token=…), which browsers never send to a
@@ -100,6 +100,21 @@ export const editNote = (scope, id, content, labels) =>
 
 /** @param {string} scope @param {number} id @returns {Promise<DeleteAnswer>} */
 export const deleteNote = (scope, id) => call(`/api/notes/${id}?${scopeQuery(scope)}`, { method: 'DELETE' });
+
+/**
+ * Deletes the notes in one transaction: all of them, or (one missing or read-only) none.
+ * @param {string} scope @param {readonly number[]} ids @returns {Promise<DeleteManyAnswer>}
+ */
+export const deleteNotes = (scope, ids) =>
+  call(`/api/notes/delete?${scopeQuery(scope)}`, { method: 'POST', body: { ids } });
+
+/**
+ * Adds and removes labels (comma-separated) on the notes, all of them or none.
+ * @param {string} scope @param {readonly number[]} ids @param {string} add @param {string} remove
+ * @returns {Promise<RelabelAnswer>}
+ */
+export const relabelNotes = (scope, ids, add, remove) =>
+  call(`/api/notes/relabel?${scopeQuery(scope)}`, { method: 'POST', body: { ids, add, remove } });
 
 /**
  * Pairs of near-identical notes in a scope, or in one of its labels, with the scan's progress as it goes

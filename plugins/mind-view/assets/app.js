@@ -9,6 +9,7 @@ import { goToPage, loadNotes, reload } from './notes.js';
 import { loadPending, pendingStatus } from './pending.js';
 import { createScope, fromAddress, loadScopes, renderLockout, toAddress } from './scopes.js';
 import { searchFor, storeSearch } from './search.js';
+import { wireSelection } from './selection.js';
 import * as store from './state.js';
 import { state } from './state.js';
 import { exportScope, importFile } from './transfer.js';
@@ -109,6 +110,7 @@ document.addEventListener('DOMContentLoaded', async () => {
   $('entity-find').addEventListener('click', findEntities);
   $('entity-name').addEventListener('keydown', (e) => e.key === 'Enter' && findEntities());
   wireEntityForms();
+  wireSelection(reload);
   if (!hasToken()) {
     status('No access token: open the address the console printed (it ends with #token=…).');
     return;

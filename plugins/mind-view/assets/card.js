@@ -2,6 +2,7 @@
 /** @import { NoteJson } from '../src/wire.js' */
 import * as api from './api.js';
 import { confirmDelete, el, find, labelBadge, messageOf, status } from './dom.js';
+import { renderSelection } from './selection.js';
 import * as store from './state.js';
 import { state } from './state.js';
 
@@ -33,6 +34,15 @@ export function card(note, reload) {
     meta.append(el('span', { className: 'overlay', text: `${state.global} · read-only here` }));
     return box;
   }
+  // Ticked for a change to many at once (selection.js); first in the card, so Tab meets it before ✎ and ✕.
+  const tick = el('input', { type: 'checkbox', className: 'select', 'data-id': String(note.id) });
+  tick.setAttribute('aria-label', `Select N${note.id}`);
+  tick.checked = state.selected.has(note.id);
+  tick.addEventListener('change', () => {
+    store.select(note.id, tick.checked);
+    renderSelection();
+  });
+  meta.prepend(tick);
   const edit = el('button', { type: 'button', title: 'Edit', className: 'edit', text: '✎' });
   const remove = el('button', { type: 'button', title: 'Delete', className: 'delete', text: '✕' });
   edit.addEventListener('click', () => {

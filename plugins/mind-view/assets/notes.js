@@ -6,6 +6,7 @@ import { card } from './card.js';
 import { $, colorOf, el, findAll, messageOf, status } from './dom.js';
 import { loadScopes } from './scopes.js';
 import { searchFor } from './search.js';
+import { renderSelection } from './selection.js';
 import * as store from './state.js';
 import { PAGE_SIZE, state } from './state.js';
 
@@ -98,6 +99,7 @@ function render() {
   const pages = Math.max(1, Math.ceil(state.matching / PAGE_SIZE));
   const from = state.page * PAGE_SIZE;
   $('cards').replaceChildren(...state.notes.map((note) => card(note, reload)));
+  renderSelection();
   const hint = filterHint() ?? emptyScope();
   if (hint) $('cards').prepend(hint);
   // The count always describes what is shown.

@@ -10,6 +10,7 @@ const PAGE_MODULES: readonly string[] = Object.freeze([
   'card.js',
   'scopes.js',
   'search.js',
+  'selection.js',
   'transfer.js',
   'duplicates.js',
   'entities.js',

@@ -145,6 +145,16 @@ export interface DeleteAnswer {
   readonly deleted: number;
 }
 
+/** `POST /api/notes/delete`: the notes deleted (all that were selected). */
+export interface DeleteManyAnswer {
+  readonly deleted: readonly number[];
+}
+
+/** `POST /api/notes/relabel`: the selected notes with their labels now. */
+export interface RelabelAnswer {
+  readonly notes: readonly NoteJson[];
+}
+
 /** `GET /api/notes/export`: the export file, as `notes export` writes it. */
 export interface NotesExportJson {
   readonly format: 'mira-notes';

@@ -81,6 +81,15 @@ export interface BrowseOptions {
   readonly counts?: boolean;
 }
 
+/** The most notes one bulk change takes (a page of the Mind view holds 100; a selection, a few pages). */
+export const MAX_BULK = 1000;
+
+/** Labels a bulk relabel adds and removes (each comma-separated, as a note's labels are written). */
+export interface Relabel {
+  readonly add: string;
+  readonly remove: string;
+}
+
 /** One page of the notes a viewer may see, as the Mind view shows them. */
 export interface BrowsePage {
   readonly notes: Note[];
@@ -196,6 +205,17 @@ export interface NotesStore {
   ): Promise<{ note: Note; cut: string }>;
   /** Deletes a note; returns it as it was. `writableScope` as for {@link update}. */
   delete(id: number, viewer: Viewer, writableScope: string | undefined): Note;
+  /**
+   * Deletes notes, all in one transaction or none: refused as a whole when any is missing or read-only from
+   * `writableScope` (as for {@link update}), the error naming each. Returns them as they were.
+   * @throws MIRA_ERR_NOTES_NOT_FOUND, MIRA_ERR_NOTES_READ_ONLY_SCOPE, MIRA_ERR_NOTES_BULK_INVALID
+   */
+  deleteMany(ids: readonly number[], viewer: Viewer, writableScope: string | undefined): Note[];
+  /**
+   * Adds and removes labels on notes, all in one transaction or none, refused as {@link deleteMany} is (and
+   * when a note would carry more labels than a note takes). Returns the notes as they are now.
+   */
+  relabel(ids: readonly number[], change: Relabel, viewer: Viewer, writableScope: string | undefined): Note[];
 
   /** The newest notes the viewer may see (by creation time, then ID), optionally with a label. */
   recent(viewer: Viewer, count: number, label?: string | null): Note[];

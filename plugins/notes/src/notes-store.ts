@@ -13,6 +13,7 @@ import {
   type LabelCount,
   type Note,
   type NotesStore,
+  type Relabel,
   type ScopeCounts,
   type SearchResult,
   type Viewer,
@@ -25,12 +26,14 @@ import { capNote, checkKey, parseLabels } from './text.js';
 import { NoteRows, type NoteRow } from './store/rows.js';
 import { Statements } from './store/statements.js';
 import { NoteBrowser } from './store/browse.js';
+import { NoteBulk } from './store/bulk.js';
+import { PLUCKED, SQL } from './store/listings.js';
 import { NoteDuplicates, combineNotes } from './store/duplicates.js';
 import { needsUpgrade, upgrade } from './store/upgrades.js';
 import { NoteSearch } from './store/search.js';
 import { NoteTransfer } from './store/transfer-target.js';
 import { NoteVectors } from './store/vectors.js';
-import { VISIBLE, WITH_LABEL, labelFilter, visibleParams, visibleTo } from './store/visibility.js';
+import { labelFilter, visibleParams, visibleTo, writeRefusal } from './store/visibility.js';
 
 /**
  * The cosine similarity below which a vector neighbour is not a match, unless configured
@@ -38,19 +41,6 @@ import { VISIBLE, WITH_LABEL, labelFilter, visibleParams, visibleTo } from './st
  * "zebra quantum" included. Unrelated texts score about 0–0.2 with common embedding models.
  */
 export const DEFAULT_MIN_SIMILARITY = 0.3;
-
-/** The statements of the store's own queries by name; each is prepared once per store, on first use. */
-const SQL = {
-  // Not the staging scopes of imports under way (`~import-…`, see transfer.ts), which no viewer can name.
-  scopes: "SELECT name FROM scopes WHERE name NOT LIKE '~%' ORDER BY name",
-  // Newest by creation time (imported old notes keep their place), then by ID.
-  recent: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${WITH_LABEL} ORDER BY n.created_at DESC, n.id DESC LIMIT ?`,
-  count: `SELECT count(*) FROM notes n WHERE ${VISIBLE}`,
-  labels: `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${VISIBLE} GROUP BY l.label ORDER BY count DESC, l.label`,
-} as const;
-
-/** The statements that return only their first column. */
-const PLUCKED: ReadonlyArray<keyof typeof SQL> = ['scopes', 'count'];
 
 /** How {@link SqliteNotesStore.open} opens a notes file. */
 export interface SqliteNotesStoreOptions {
@@ -85,6 +75,7 @@ export class SqliteNotesStore implements NotesStore {
   readonly #q: Statements<keyof typeof SQL>;
   readonly #search: NoteSearch;
   readonly #browser: NoteBrowser;
+  readonly #bulk: NoteBulk;
   readonly #duplicates: NoteDuplicates;
   readonly #transfer: NoteTransfer;
   #closed = false;
@@ -97,6 +88,7 @@ export class SqliteNotesStore implements NotesStore {
     this.#q = new Statements(rows.db, SQL, PLUCKED);
     this.#search = new NoteSearch(rows, vectors);
     this.#browser = new NoteBrowser(rows);
+    this.#bulk = new NoteBulk(rows, vectors);
     this.#duplicates = new NoteDuplicates(rows);
     this.#transfer = new NoteTransfer(rows, vectors);
   }
@@ -224,15 +216,10 @@ export class SqliteNotesStore implements NotesStore {
 
   #require(id: number, viewer: Viewer, writableScope: string | undefined): NoteRow {
     const row = this.#rows.row(id);
-    if (!row || !visibleTo(row, viewer)) throw NotesErrors.error('NOT_FOUND.noNote', { id });
-    // A keyed note out of reach answers as a miss, whatever the key: no oracle for the right one.
-    if (writableScope !== undefined && row.scope !== writableScope && row.key_digest !== null && !viewer.operator) {
-      throw NotesErrors.error('NOT_FOUND.noNote', { id });
-    }
-    if (writableScope !== undefined && row.scope !== writableScope) {
-      throw NotesErrors.error('READ_ONLY_SCOPE.shared', { id, scope: row.scope });
-    }
-    return row;
+    const refusal = writeRefusal(row, viewer, writableScope);
+    if (refusal === 'missing') throw NotesErrors.error('NOT_FOUND.noNote', { id });
+    if (refusal === 'shared') throw NotesErrors.error('READ_ONLY_SCOPE.shared', { id, scope: row!.scope });
+    return row!;
   }
 
   /** Replaces a note's text (and labels when given), keeping its creation time. */
@@ -278,6 +265,16 @@ export class SqliteNotesStore implements NotesStore {
       })
       .immediate();
     return note;
+  }
+
+  /** Deletes notes, all or none (see store/bulk.ts). */
+  deleteMany(ids: readonly number[], viewer: Viewer, writableScope: string | undefined): Note[] {
+    return this.#bulk.delete(ids, viewer, writableScope);
+  }
+
+  /** Adds and removes labels on notes, all or none (see store/bulk.ts). */
+  relabel(ids: readonly number[], change: Relabel, viewer: Viewer, writableScope: string | undefined): Note[] {
+    return this.#bulk.relabel(ids, change, viewer, writableScope);
   }
 
   /** The newest notes the viewer may see, optionally with a label. */

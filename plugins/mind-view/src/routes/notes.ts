@@ -137,7 +137,34 @@ const deleteNote: Handler = async (ctx, { url, params: { id } }) => ({
   deleted: ctx.notes().delete(Number(id), noteViewer(url), scopeOf(url)).id,
 });
 
-/** What the notes panel reads and writes: scopes, a scope's notes, search, labels, combine, export, import. */
+/**
+ * Deletes the selected notes in one transaction: refused as a whole, nothing deleted, when any is gone or in
+ * the global overlay (read-only from another scope's page), the error naming each.
+ */
+const deleteNotes: Handler = async (ctx, { req, url }) => {
+  const { ids } = checkBody<{ ids: number[] }>('deleteNotes', await readJson(req));
+  return {
+    deleted: ctx
+      .notes()
+      .deleteMany(ids, noteViewer(url), scopeOf(url))
+      .map((n) => n.id),
+  };
+};
+
+/** Adds and removes labels (comma-separated) on the selected notes, all or none as {@link deleteNotes}. */
+const relabelNotes: Handler = async (ctx, { req, url }) => {
+  const { ids, add, remove } = checkBody<{ ids: number[]; add: string; remove: string }>(
+    'relabelNotes',
+    await readJson(req),
+  );
+  const notes = ctx.notes().relabel(ids, { add, remove }, noteViewer(url), scopeOf(url));
+  return { notes: notes.map((n) => noteJson(n, ctx.now())) };
+};
+
+/**
+ * What the notes panel reads and writes: scopes, a scope's notes, search, labels, combine, export, import, and
+ * the selection's delete and relabel.
+ */
 export const NOTES_ROUTES: readonly Route[] = Object.freeze([
   { method: 'GET', path: '/api/scopes', handler: listScopes },
   { method: 'POST', path: '/api/scopes', handler: addScope },
@@ -146,6 +173,8 @@ export const NOTES_ROUTES: readonly Route[] = Object.freeze([
   { method: 'GET', path: '/api/notes/search', handler: searchNotes },
   { method: 'GET', path: '/api/notes/labels', handler: labelCounts },
   { method: 'POST', path: '/api/notes/combine', handler: combine },
+  { method: 'POST', path: '/api/notes/delete', handler: deleteNotes },
+  { method: 'POST', path: '/api/notes/relabel', handler: relabelNotes },
   { method: 'GET', path: '/api/notes/export', handler: exportNotes },
   { method: 'POST', path: '/api/notes/import', handler: importNotes },
   { method: 'PATCH', path: '/api/notes/:id(^\\d+$)', handler: editNote },

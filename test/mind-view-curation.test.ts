@@ -1,0 +1,223 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
+import mindViewPlugin from '@mira/plugin-mind-view';
+import notesPlugin, { GLOBAL_SCOPE, NOTES_STORE, type NotesStore } from '@mira/plugin-notes';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** The Mind view's curation of many notes at once: the selection, its delete and relabel (#66 item 7). */
+describe('Mind view: changes to many notes at once', function () {
+  this.timeout(30_000);
+  let rt: TestRuntime;
+  let base: string;
+  let token: string;
+  let notes: NotesStore;
+  /** The IDs of the `work` scope's three notes, and of the global note listed read-only over them. */
+  let ids: number[];
+  let shared: number;
+
+  beforeEach(async () => {
+    rt = await createTestRuntime({
+      plugins: [notesPlugin, mindViewPlugin],
+      tables: {
+        notes: { enabled: true, database_path: 'notes.sqlite3' },
+        mind_view: { enabled: true, port: 0 },
+      },
+    });
+    const server = rt.instance(mindViewPlugin).server!;
+    ({ token } = server);
+    base = `http://127.0.0.1:${server.port}`;
+    notes = rt.app.kernel.store(NOTES_STORE);
+    notes.ensureScope('work');
+    ids = [];
+    for (const [text, labels] of [
+      ['the spare key is under the mat', 'home'],
+      ['Ada takes her tea with lemon', 'person, tea'],
+      ['the printer jams on A3', null],
+    ] as const)
+      ids.push((await notes.save('work', text, labels, null)).note.id);
+    shared = (await notes.save(GLOBAL_SCOPE, 'the wifi password is on the fridge', 'home', null)).note.id;
+  });
+  afterEach(() => rt.dispose());
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    });
+  const workNotes = () =>
+    notes.recent({ scopes: ['work'], key: null, operator: true }, 10).map((n) => [n.id, n.labels] as const);
+
+  describe('API', () => {
+    it('deletes the selected notes in one request, answering their IDs', async () => {
+      const response = await post('/api/notes/delete?scope=work', { ids: [ids[0], ids[2]] });
+      expect(response.status).to.equal(200);
+      expect(await response.json()).to.deep.equal({ deleted: [ids[0], ids[2]] });
+      expect(workNotes().map(([id]) => id)).to.deep.equal([ids[1]]);
+    });
+
+    it('relabels the selected notes, answering them as they are now', async () => {
+      const response = await post('/api/notes/relabel?scope=work', { ids, add: 'kitchen', remove: 'home, tea' });
+      expect(response.status).to.equal(200);
+      const body = (await response.json()) as { notes: Array<{ id: number; labels: string[] }> };
+      expect(body.notes.map((n) => [n.id, n.labels])).to.deep.equal([
+        [ids[0], ['kitchen']],
+        [ids[1], ['person', 'kitchen']],
+        [ids[2], ['kitchen']],
+      ]);
+    });
+
+    it('refuses the whole change with 403 when a selected note is in the global overlay, changing nothing', async () => {
+      const before = JSON.stringify(workNotes());
+      for (const [path, body] of [
+        ['/api/notes/delete?scope=work', { ids: [ids[0], shared] }],
+        ['/api/notes/relabel?scope=work', { ids: [ids[0], shared], add: 'x', remove: '' }],
+      ] as const) {
+        const refused = await post(path, body);
+        expect(refused.status, path).to.equal(403);
+        const { error } = (await refused.json()) as { error: { code: string; message: string } };
+        expect(error.code, path).to.equal('MIRA_ERR_NOTES_READ_ONLY_SCOPE');
+        expect(error.message, path).to.contain(`N${shared}`);
+      }
+      expect(JSON.stringify(workNotes())).to.equal(before);
+      expect(notes.get(shared, { scopes: [GLOBAL_SCOPE], key: null, operator: true })).not.to.equal(undefined);
+    });
+
+    it('refuses the whole change with 404 when a selected note is gone, naming it', async () => {
+      const refused = await post('/api/notes/delete?scope=work', { ids: [ids[0], 9999] });
+      expect(refused.status).to.equal(404);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).to.equal('MIRA_ERR_NOTES_NOT_FOUND');
+      expect(error.message).to.contain('N9999');
+      expect(workNotes()).to.have.length(3);
+    });
+
+    it('refuses a malformed selection (400) before touching the store', async () => {
+      for (const body of [{}, { ids: ['1'] }, { ids: [0] }, { ids: [1.5] }, { ids: [1], extra: 1 }]) {
+        const refused = await post('/api/notes/delete?scope=work', body);
+        expect(refused.status, JSON.stringify(body)).to.equal(400);
+        expect(((await refused.json()) as { error: { code: string } }).error.code).to.equal(
+          'MIRA_ERR_MIND_VIEW_BAD_REQUEST',
+        );
+      }
+      const empty = await post('/api/notes/delete?scope=work', { ids: [] });
+      expect(empty.status).to.equal(400);
+      expect(((await empty.json()) as { error: { code: string } }).error.code).to.equal('MIRA_ERR_NOTES_BULK_INVALID');
+      const noRemove = await post('/api/notes/relabel?scope=work', { ids, add: 'x' });
+      expect(noRemove.status).to.equal(400);
+      expect(workNotes()).to.have.length(3);
+    });
+
+    it('is guarded as every write is: no token, or a request from another origin, changes nothing', async () => {
+      const anonymous = await fetch(`${base}/api/notes/delete?scope=work`, {
+        method: 'POST',
+        body: JSON.stringify({ ids }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(anonymous.status).to.equal(401);
+      const foreign = await post('/api/notes/delete?scope=work', { ids }, { origin: 'http://127.0.0.1:1' });
+      expect(foreign.status).to.equal(403);
+      expect(((await foreign.json()) as { error: { code: string } }).error.code).to.equal(
+        'MIRA_ERR_MIND_VIEW_CROSS_ORIGIN',
+      );
+      expect(workNotes()).to.have.length(3);
+    });
+  });
+
+  describe('in headless Chromium', function () {
+    let browser: Browser;
+    let page: Page;
+    before(async function () {
+      if (!existsSync(CHROMIUM)) {
+        process.stdout.write(`      (skipped: ${CHROMIUM} is not installed)\n`);
+        this.skip();
+      }
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      });
+    });
+    after(async () => browser?.close());
+    beforeEach(async () => {
+      page = await (await browser.newContext()).newPage();
+      await page.goto(`${base}/?scope=work#token=${token}`);
+      await page.waitForSelector(`.card[data-id="${ids[0]}"]`);
+    });
+    afterEach(async () => page?.context().close());
+
+    const settled = () => page.waitForFunction(() => !document.body.dataset.loading);
+    const cardIds = async () => {
+      await settled();
+      return page.$$eval('#cards .card', (nodes) => nodes.map((n) => Number((n as HTMLElement).dataset.id)));
+    };
+
+    it('offers a tick on each card one can change, none on the read-only global note', async () => {
+      for (const id of ids) expect(await page.$(`.card[data-id="${id}"] .select`), `N${id}`).not.to.equal(null);
+      expect(await page.$(`.card[data-id="${shared}"] .select`)).to.equal(null);
+      expect(await page.textContent('#selected-count')).to.equal('No note selected');
+      expect(await page.isDisabled('#delete-selected')).to.equal(true);
+    });
+
+    it('ticks notes with the keyboard and deletes them after one confirmation naming the count', async () => {
+      await page.focus(`.card[data-id="${ids[0]}"] .select`);
+      await page.keyboard.press('Space');
+      await page.focus(`.card[data-id="${ids[2]}"] .select`);
+      await page.keyboard.press('Space');
+      expect(await page.textContent('#selected-count')).to.equal('2 notes selected');
+      // Dismissed, nothing is deleted; accepted, both are. (The key press ends once the dialog is answered.)
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.focus('#delete-selected');
+      await page.keyboard.press('Enter');
+      expect(asked).to.deep.equal(['Delete 2 notes? This cannot be undone.']);
+      expect(await cardIds()).to.include.members([ids[0], ids[2]]);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.querySelector('#status')?.textContent === '2 notes deleted');
+      // Newest first: the global note was saved last.
+      expect(await cardIds()).to.deep.equal([shared, ids[1]]);
+      expect(await page.textContent('#selected-count')).to.equal('No note selected');
+    });
+
+    it('selects the whole page and relabels it, the labels typed in the bar', async () => {
+      await page.click('#select-page');
+      expect(await page.textContent('#selected-count')).to.equal('3 notes selected');
+      await page.fill('#relabel-add', 'kitchen');
+      await page.fill('#relabel-remove', 'home');
+      await page.press('#relabel-remove', 'Enter');
+      await page.waitForFunction(() => document.querySelector('#status')?.textContent === '3 notes relabelled');
+      expect(workNotes().map(([, labels]) => labels)).to.deep.equal([
+        ['kitchen'],
+        ['person', 'tea', 'kitchen'],
+        ['kitchen'],
+      ]);
+      expect(await page.$$eval('.card[data-id] .select:checked', (n) => n.length)).to.equal(0);
+    });
+
+    it('says why nothing changed when a ticked note was deleted elsewhere meanwhile', async () => {
+      await page.click(`.card[data-id="${ids[1]}"] .select`);
+      notes.delete(ids[1]!, { scopes: ['work'], key: null, operator: true }, 'work');
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.click('#delete-selected');
+      await page.waitForFunction(() =>
+        document.querySelector('#status')?.textContent?.startsWith('MIRA_ERR_NOTES_NOT_FOUND'),
+      );
+      expect(await page.textContent('#status')).to.contain(`N${ids[1]}`);
+    });
+
+    it('has no accessibility violations of any impact with notes ticked (axe-core)', async () => {
+      await page.click(`.card[data-id="${ids[0]}"] .select`);
+      const violations = (await new AxeBuilder({ page }).analyze()).violations.map(
+        (v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+      );
+      expect(violations).to.deep.equal([]);
+    });
+  });
+});
