@@ -2,14 +2,17 @@ import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { ManualClock } from '@mira/core';
 import { createTestRuntime, type TestRuntime } from '@mira/core/testing';
 import mindViewPlugin from '@mira/plugin-mind-view';
 import notesPlugin, { GLOBAL_SCOPE, NOTES_STORE, type NotesStore } from '@mira/plugin-notes';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-/** The Mind view's curation of many notes at once: the selection, its delete and relabel (#66 item 7). */
-describe('Mind view: changes to many notes at once', function () {
+const DAY = 24 * 60 * 60 * 1000;
+
+/** The Mind view's curation tools (#66 item 7): the selection with its delete and relabel, the date filter. */
+describe('Mind view: curation of many notes, and by date', function () {
   this.timeout(30_000);
   let rt: TestRuntime;
   let base: string;
@@ -20,7 +23,10 @@ describe('Mind view: changes to many notes at once', function () {
   let shared: number;
 
   beforeEach(async () => {
+    // One note a day from 1 May: the work scope's three, then the global one on 4 May.
+    const clock = new ManualClock(new Date('2026-05-01T08:00:00.000Z'));
     rt = await createTestRuntime({
+      clock,
       plugins: [notesPlugin, mindViewPlugin],
       tables: {
         notes: { enabled: true, database_path: 'notes.sqlite3' },
@@ -37,8 +43,10 @@ describe('Mind view: changes to many notes at once', function () {
       ['the spare key is under the mat', 'home'],
       ['Ada takes her tea with lemon', 'person, tea'],
       ['the printer jams on A3', null],
-    ] as const)
+    ] as const) {
       ids.push((await notes.save('work', text, labels, null)).note.id);
+      clock.advance(DAY);
+    }
     shared = (await notes.save(GLOBAL_SCOPE, 'the wifi password is on the fridge', 'home', null)).note.id;
   });
   afterEach(() => rt.dispose());
@@ -128,6 +136,31 @@ describe('Mind view: changes to many notes at once', function () {
     });
   });
 
+  describe('API: the date filter', () => {
+    const listed = async (query: string) => {
+      const response = await fetch(`${base}/api/notes?scope=work${query}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+
+    it('lists the notes added or changed from `since` until before `until`, and counts them', async () => {
+      const { status, body } = await listed('&since=2026-05-02T00:00:00.000Z&until=2026-05-04T00:00:00.000Z');
+      expect(status).to.equal(200);
+      expect((body.notes as Array<{ id: number }>).map((n) => n.id)).to.deep.equal([ids[2], ids[1]]);
+      expect((body.counts as { matching: number; total: number }).matching).to.equal(2);
+      expect((body.counts as { matching: number; total: number }).total).to.equal(4);
+    });
+
+    it('refuses a time that is not one with 400 and what to write', async () => {
+      const { status, body } = await listed('&since=last%20week');
+      expect(status).to.equal(400);
+      const error = body.error as { code: string; message: string };
+      expect(error.code).to.equal('MIRA_ERR_NOTES_BROWSE_INVALID');
+      expect(error.message).to.contain('"last week" is not a time');
+    });
+  });
+
   describe('in headless Chromium', function () {
     let browser: Browser;
     let page: Page;
@@ -143,7 +176,8 @@ describe('Mind view: changes to many notes at once', function () {
     });
     after(async () => browser?.close());
     beforeEach(async () => {
-      page = await (await browser.newContext()).newPage();
+      // The days the date filter picks are the browser's; the notes' times are UTC.
+      page = await (await browser.newContext({ timezoneId: 'UTC' })).newPage();
       await page.goto(`${base}/?scope=work#token=${token}`);
       await page.waitForSelector(`.card[data-id="${ids[0]}"]`);
     });
@@ -212,8 +246,27 @@ describe('Mind view: changes to many notes at once', function () {
       expect(await page.textContent('#status')).to.contain(`N${ids[1]}`);
     });
 
-    it('has no accessibility violations of any impact with notes ticked (axe-core)', async () => {
+    it('filters by the days a note was added or changed, and says what to do when none was', async () => {
+      expect(await page.isVisible('#changed-range')).to.equal(false);
+      await page.selectOption('#changed', 'range');
+      expect(await page.isVisible('#changed-range')).to.equal(true);
+      await page.fill('#changed-from', '2026-05-02');
+      await page.fill('#changed-to', '2026-05-03');
+      await page.waitForFunction(() => document.querySelectorAll('#cards .card').length === 2);
+      expect(await cardIds()).to.deep.equal([ids[2], ids[1]]);
+      expect(await page.textContent('#count')).to.equal('2 of 4 notes');
+      // The notes are from May; today is not.
+      await page.selectOption('#changed', 'today');
+      await page.waitForSelector('#cards .empty-state');
+      expect(await page.textContent('#cards .empty-state')).to.contain('No note was added or changed in this time');
+      expect(await page.isVisible('#changed-range')).to.equal(false);
+      await page.selectOption('#changed', '');
+      expect(await cardIds()).to.have.length(4);
+    });
+
+    it('has no accessibility violations of any impact with notes ticked and a range of days (axe-core)', async () => {
       await page.click(`.card[data-id="${ids[0]}"] .select`);
+      await page.selectOption('#changed', 'range');
       const violations = (await new AxeBuilder({ page }).analyze()).violations.map(
         (v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
       );

@@ -72,9 +72,9 @@ export const unlockScope = (scope) => call(`/api/scopes/${encodeURIComponent(sco
 
 /**
  * What a page of notes is asked for with: `after`, the previous page's `next`; `counts`, the counts on a
- * later page too.
+ * later page too; `since` and `until`, the times of the last change (ISO, null for no bound).
  * @typedef {{ scope: string, sort: string, limit: number, label: string | null, filter: string,
- *   after: string | null, counts: boolean }} NotesQuery
+ *   since: string | null, until: string | null, after: string | null, counts: boolean }} NotesQuery
  */
 
 /** One page of a scope's notes. @param {NotesQuery} query @returns {Promise<NotesPage>} */
@@ -82,6 +82,8 @@ export function getNotes(query) {
   const params = new URLSearchParams({ scope: query.scope, sort: query.sort, limit: String(query.limit) });
   if (query.label) params.set('label', query.label);
   if (query.filter.trim()) params.set('filter', query.filter);
+  if (query.since) params.set('since', query.since);
+  if (query.until) params.set('until', query.until);
   if (query.after) params.set('after', query.after);
   if (query.after && query.counts) params.set('counts', '1');
   return call(`/api/notes?${params}`);

@@ -2,6 +2,7 @@
 // up to date as the stores change. (index.html loads it as an ES module; the modules it imports are beside it.)
 /** @import { ChangeEvent } from '../src/wire.js' */
 import { hasToken, listenForChanges } from './api.js';
+import { wireDates } from './dates.js';
 import { $, messageOf, status } from './dom.js';
 import { findDuplicates } from './duplicates.js';
 import { browseEntities, findEntities, wireEntityForms } from './entities.js';
@@ -111,6 +112,7 @@ document.addEventListener('DOMContentLoaded', async () => {
   $('entity-name').addEventListener('keydown', (e) => e.key === 'Enter' && findEntities());
   wireEntityForms();
   wireSelection(reload);
+  wireDates(() => loadNotes());
   if (!hasToken()) {
     status('No access token: open the address the console printed (it ends with #token=…).');
     return;

@@ -33,6 +33,8 @@ export async function loadNotes(options = {}) {
       limit: PAGE_SIZE,
       label: state.label,
       filter: state.filter,
+      since: state.changed.since,
+      until: state.changed.until,
       after: state.cursors[state.page] ?? null,
       // A live reload of a later page asks for the counts too: notes may have come or gone.
       counts: options.live === true,
@@ -100,7 +102,7 @@ function render() {
   const from = state.page * PAGE_SIZE;
   $('cards').replaceChildren(...state.notes.map((note) => card(note, reload)));
   renderSelection();
-  const hint = filterHint() ?? emptyScope();
+  const hint = filterHint() ?? emptyScope() ?? emptyTimes();
   if (hint) $('cards').prepend(hint);
   // The count always describes what is shown.
   $('count').textContent =
@@ -146,7 +148,7 @@ function filterHint() {
  * @returns {HTMLElement | null}
  */
 function emptyScope() {
-  if (state.total > 0 || state.filter.trim() !== '' || state.label !== null) return null;
+  if (state.total > 0 || state.filter.trim() !== '' || state.label !== null || changedBounded()) return null;
   return el(
     'div',
     { className: 'empty-state' },
@@ -158,6 +160,21 @@ function emptyScope() {
     }),
   );
 }
+
+/**
+ * A time filter no note passes (the label and filter aside): what to do.
+ * @returns {HTMLElement | null}
+ */
+function emptyTimes() {
+  if (state.matching > 0 || !changedBounded() || state.filter.trim() !== '') return null;
+  return el('p', {
+    className: 'empty-state',
+    text: 'No note was added or changed in this time. Choose a longer time, or any time, under "Added or changed".',
+  });
+}
+
+/** Whether the list is narrowed to notes changed within some time. */
+const changedBounded = () => state.changed.since !== null || state.changed.until !== null;
 
 /** The next (1) or previous (-1) page of notes. @param {1 | -1} delta */
 export async function goToPage(delta) {

@@ -20,6 +20,8 @@ export const PAGE_SIZE = 100;
  * @property {string} filter the instant filter's text
  * @property {string} sort newest, oldest, longest, shortest or label
  * @property {string | null} label the label chip chosen, if any
+ * @property {Readonly<{ since: string | null, until: string | null }>} changed the notes added or last changed
+ *   from `since` until before `until` (ISO times; null: no bound)
  * @property {string} scope the scope on screen
  * @property {string} global the global scope's name
  * @property {readonly Lockout[]} lockouts scopes whose keyed calls are refused
@@ -50,6 +52,7 @@ const store = {
   filter: '',
   sort: 'newest',
   label: null,
+  changed: { since: null, until: null },
   scope: 'default',
   global: 'global',
   lockouts: [],
@@ -109,6 +112,15 @@ export function sortBy(sort) {
 /** @param {string} filter */
 export function filterBy(filter) {
   store.filter = filter;
+  firstPage();
+}
+
+/**
+ * Notes added or last changed from `since` until before `until` (ISO times; null: no bound).
+ * @param {string | null} since @param {string | null} until
+ */
+export function changedWithin(since, until) {
+  store.changed = { since, until };
   firstPage();
 }
 

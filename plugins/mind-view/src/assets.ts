@@ -11,6 +11,7 @@ const PAGE_MODULES: readonly string[] = Object.freeze([
   'scopes.js',
   'search.js',
   'selection.js',
+  'dates.js',
   'transfer.js',
   'duplicates.js',
   'entities.js',

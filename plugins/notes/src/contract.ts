@@ -73,6 +73,13 @@ export interface BrowseOptions {
    * question words left out; when no note holds them all, any one of them, most first (see BrowsePage.partial).
    */
   readonly filter?: string;
+  /**
+   * Notes added or last changed at or after this time (ISO 8601 in UTC, as the store writes them); null or
+   * absent: since ever.
+   */
+  readonly since?: string | null;
+  /** Notes added or last changed before this time (ISO 8601 in UTC); null or absent: until now. */
+  readonly until?: string | null;
   /** The `next` of the page before; absent or null for the first page. */
   readonly after?: string | null;
   /** Notes per page, 1 to {@link MAX_BROWSE_PAGE} (default 100; out of range is clamped). */

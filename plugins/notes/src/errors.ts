@@ -222,6 +222,10 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
         message: 'a filter is at most {max} characters; filter by a few words',
         fix: 'filter by a few words',
       },
+      date: {
+        message: '"{date}" is not a time; write one as 2026-05-01T00:00:00.000Z',
+        fix: 'give since and until as ISO 8601 times in UTC (Date.prototype.toISOString writes them)',
+      },
       cursor: {
         message: 'the page cursor is not one this store gave; start from the first page',
         fix: 'start again from the first page',

@@ -52,8 +52,8 @@ const unlockScope: Handler = async (ctx, { params: { scope } }) => {
 
 /**
  * One page of a scope's notes with the global ones over them, read-only there (they are edited in the
- * global scope): sorted, filtered, counted and paged by the store (?sort=, ?label=, ?filter=, ?after= the
- * previous page's `next`, ?limit= up to 500).
+ * global scope): sorted, filtered, counted and paged by the store (?sort=, ?label=, ?filter=, ?since= and
+ * ?until= ISO times of the last change, ?after= the previous page's `next`, ?limit= up to 500).
  */
 const listNotes: Handler = async (ctx, { url }) => {
   const scope = scopeOf(url);
@@ -63,6 +63,8 @@ const listNotes: Handler = async (ctx, { url }) => {
     sort: (params.get('sort') ?? 'newest') as BrowseSort,
     label: params.get('label'),
     filter: params.get('filter') ?? '',
+    since: params.get('since'),
+    until: params.get('until'),
     after: params.get('after'),
     ...(limit === null ? {} : { limit: Number(limit) || 1 }),
     // A later page leaves the counts to the first (`counts=1` asks for them anyway).

@@ -38,7 +38,7 @@ export interface BrowseQuery {
   readonly limit: number;
   readonly words: readonly string[];
   readonly after: Cursor | undefined;
-  /** What a note must pass besides being visible (the label, the filter), as SQL over `n`, and its parameters. */
+  /** What a note must pass besides being visible (label, times, filter), as SQL over `n`, and its parameters. */
   readonly extra: string[];
   readonly extraParams: unknown[];
 }
@@ -51,8 +51,9 @@ export interface RankedRows {
 }
 
 /**
- * A browse request read and checked, with the label's condition (the filter's come with the words).
- * @throws MiraError MIRA_ERR_NOTES_BROWSE_INVALID for an unknown sort, a filter too long or a malformed cursor
+ * A browse request read and checked, with the label's and the times' conditions (the filter's come with the words).
+ * @throws MiraError MIRA_ERR_NOTES_BROWSE_INVALID for an unknown sort, a filter too long, a time that is not one
+ *   or a malformed cursor
  */
 export function browseQuery(viewer: Viewer, options: BrowseOptions): BrowseQuery {
   const sort = options.sort ?? 'newest';
@@ -75,8 +76,28 @@ export function browseQuery(viewer: Viewer, options: BrowseOptions): BrowseQuery
     extra.push('EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)');
     extraParams.push(label);
   }
+  // Added or last changed within the times given: a note's updated_at is its creation time until it is changed.
+  for (const [bound, op] of [
+    [options.since, '>='],
+    [options.until, '<'],
+  ] as const) {
+    if (bound === null || bound === undefined) continue;
+    extra.push(`n.updated_at ${op} ?`);
+    extraParams.push(isoTime(bound));
+  }
   const after = options.after ? parseCursor(options.after) : undefined;
   return { sort, order, limit, words: filterWords(filter), after, extra, extraParams };
+}
+
+/**
+ * A time as the store writes them (`2026-05-01T08:00:00.000Z`), so it compares with `updated_at` as text.
+ * @throws MiraError MIRA_ERR_NOTES_BROWSE_INVALID for anything else
+ */
+function isoTime(text: string): string {
+  const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/u.test(text) ? new Date(text) : undefined;
+  if (time === undefined || Number.isNaN(time.getTime()))
+    throw NotesErrors.error('BROWSE_INVALID.date', { date: text });
+  return time.toISOString();
 }
 
 /**
