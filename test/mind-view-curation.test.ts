@@ -161,6 +161,55 @@ describe('Mind view: curation of many notes, and by date', function () {
     });
   });
 
+  describe("API: a note's history", () => {
+    const history = async (id: number, scope = 'work') => {
+      const response = await fetch(`${base}/api/notes/${id}/history?scope=${scope}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+
+    it('answers the texts an edit and a relabel replaced, newest first, with their times', async () => {
+      const edit = await fetch(`${base}/api/notes/${ids[0]}?scope=work`, {
+        method: 'PATCH',
+        body: JSON.stringify({ content: 'the spare key is under the flower pot' }),
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      });
+      expect(edit.status).to.equal(200);
+      await post('/api/notes/relabel?scope=work', { ids: [ids[0]], add: 'door', remove: '' });
+      const { status, body } = await history(ids[0]!);
+      expect(status).to.equal(200);
+      expect(body).to.deep.equal({
+        id: ids[0],
+        versions: [
+          {
+            content: 'the spare key is under the flower pot',
+            labels: ['home'],
+            written_at: '2026-05-04T08:00:00.000Z',
+            replaced_at: '2026-05-04T08:00:00.000Z',
+            cause: 'relabel',
+            from_note: null,
+          },
+          {
+            content: 'the spare key is under the mat',
+            labels: ['home'],
+            written_at: '2026-05-01T08:00:00.000Z',
+            replaced_at: '2026-05-04T08:00:00.000Z',
+            cause: 'edit',
+            from_note: null,
+          },
+        ],
+      });
+    });
+
+    it("answers a global note's history on another scope's page (reading is not writing), and 404 for a note not in view", async () => {
+      expect((await history(shared)).body).to.deep.equal({ id: shared, versions: [] });
+      const other = await history(ids[0]!, 'kitchen');
+      expect(other.status).to.equal(404);
+      expect((other.body.error as { code: string }).code).to.equal('MIRA_ERR_NOTES_NOT_FOUND');
+    });
+  });
+
   describe('in headless Chromium', function () {
     let browser: Browser;
     let page: Page;
@@ -264,9 +313,55 @@ describe('Mind view: curation of many notes, and by date', function () {
       expect(await cardIds()).to.have.length(4);
     });
 
-    it('has no accessibility violations of any impact with notes ticked and a range of days (axe-core)', async () => {
+    it("shows a note's earlier texts on its card with the changed words marked, from the keyboard", async () => {
+      await notes.update(
+        ids[2]!,
+        { scopes: ['work'], key: null, operator: true },
+        'work',
+        'the printer jams on A4 paper',
+        null,
+      );
+      await page.reload();
+      await page.waitForSelector(`.card[data-id="${ids[2]}"]`);
+      await page.focus(`.card[data-id="${ids[2]}"] .history-button`);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`.card[data-id="${ids[2]}"] .history li`);
+      expect(await page.getAttribute(`.card[data-id="${ids[2]}"] .history-button`, 'aria-expanded')).to.equal('true');
+      const item = `.card[data-id="${ids[2]}"] .history li`;
+      expect(await page.textContent(`${item} .history-text`)).to.equal('the printer jams on A3 A4 paper');
+      expect(await page.$$eval(`${item} del`, (n) => n.map((e) => e.textContent?.trim()))).to.deep.equal(['A3']);
+      expect(await page.$$eval(`${item} ins`, (n) => n.map((e) => e.textContent?.trim()))).to.deep.equal([
+        'A4',
+        'paper',
+      ]);
+      // A note never changed says so.
+      await page.click(`.card[data-id="${ids[1]}"] .history-button`);
+      await page.waitForSelector(`.card[data-id="${ids[1]}"] .history`);
+      expect(await page.textContent(`.card[data-id="${ids[1]}"] .history`)).to.contain('No earlier text');
+      // The button keeps focus: Enter on it hides the history again.
+      await page.keyboard.press('Enter');
+      expect(await page.$(`.card[data-id="${ids[1]}"] .history`)).to.equal(null);
+    });
+
+    it('marks the words that differ between the two notes of a duplicates pair', async () => {
+      await notes.save('work', 'the printer jams on A3 paper', null, null);
+      await page.reload();
+      await page.waitForSelector('.card');
+      await page.click('#find-duplicates');
+      await page.waitForSelector('.dup-pair');
+      const marks = (which: string) =>
+        page.$$eval(`.dup-pair .${which} .content mark`, (n) => n.map((e) => e.textContent?.trim()));
+      expect([...(await marks('dup-a')), ...(await marks('dup-b'))]).to.deep.equal(['paper']);
+    });
+
+    it('has no accessibility violations of any impact with notes ticked, a range of days and a history (axe-core)', async () => {
+      await notes.update(ids[2]!, { scopes: ['work'], key: null, operator: true }, 'work', 'the printer jams', null);
+      await page.reload();
+      await page.waitForSelector(`.card[data-id="${ids[2]}"]`);
       await page.click(`.card[data-id="${ids[0]}"] .select`);
       await page.selectOption('#changed', 'range');
+      await page.click(`.card[data-id="${ids[2]}"] .history-button`);
+      await page.waitForSelector(`.card[data-id="${ids[2]}"] .history del`);
       const violations = (await new AxeBuilder({ page }).analyze()).violations.map(
         (v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
       );

@@ -3,8 +3,8 @@
 /**
  * @import { ApiError, ChangeEvent, CombineAnswer, DecisionAnswer, DeleteAnswer, DeleteManyAnswer,
  *   DuplicatesAnswer, DuplicatesLine, EditAnswer, EntitiesAnswer, EntityAnswer, EntityMemories, EntityPage,
- *   ErrorAnswer, ImportAnswer, MemoryAnswer, NotesExportJson, NotesPage, PlaceAnswer, ProposalsAnswer,
- *   RelabelAnswer, ScopeCreated, ScopesAnswer, SearchAnswer, UnlockAnswer } from '../src/wire.js'
+ *   ErrorAnswer, HistoryAnswer, ImportAnswer, MemoryAnswer, NotesExportJson, NotesPage, PlaceAnswer,
+ *   ProposalsAnswer, RelabelAnswer, ScopeCreated, ScopesAnswer, SearchAnswer, UnlockAnswer } from '../src/wire.js'
  */
 
 // The console prints the address with the token in the fragment (#token=…), which browsers never send to a
@@ -99,6 +99,9 @@ export const searchNotes = (scope, q) => call(`/api/notes/search?${scopeQuery(sc
  */
 export const editNote = (scope, id, content, labels) =>
   call(`/api/notes/${id}?${scopeQuery(scope)}`, { method: 'PATCH', body: { content, labels } });
+
+/** A note's earlier texts, newest first. @param {string} scope @param {number} id @returns {Promise<HistoryAnswer>} */
+export const getHistory = (scope, id) => call(`/api/notes/${id}/history?${scopeQuery(scope)}`);
 
 /** @param {string} scope @param {number} id @returns {Promise<DeleteAnswer>} */
 export const deleteNote = (scope, id) => call(`/api/notes/${id}?${scopeQuery(scope)}`, { method: 'DELETE' });

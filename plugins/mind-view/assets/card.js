@@ -2,6 +2,7 @@
 /** @import { NoteJson } from '../src/wire.js' */
 import * as api from './api.js';
 import { confirmDelete, el, find, labelBadge, messageOf, status } from './dom.js';
+import { historyOf } from './history.js';
 import { renderSelection } from './selection.js';
 import * as store from './state.js';
 import { state } from './state.js';
@@ -28,10 +29,12 @@ export function card(note, reload) {
   if (note.private_key !== null) meta.append(el('span', { className: 'key', text: `key: ${note.private_key}` }));
   const text = el('p', { className: 'content', text: note.content });
   const box = el('article', { className: 'card', 'data-id': String(note.id) }, meta, text);
+  const past = historyButton(note, box);
   if (note.read_only) {
     // The global overlay: shown in every scope, changed only in the global scope itself.
     box.classList.add('read-only');
     meta.append(el('span', { className: 'overlay', text: `${state.global} · read-only here` }));
+    box.append(el('div', { className: 'card-foot' }, past));
     return box;
   }
   // Ticked for a change to many at once (selection.js); first in the card, so Tab meets it before ✎ and ✕.
@@ -115,7 +118,7 @@ export function card(note, reload) {
       status(messageOf(e));
     }
   });
-  box.append(el('div', { className: 'actions' }, edit, remove));
+  box.append(el('div', { className: 'actions' }, edit, remove), el('div', { className: 'card-foot' }, past));
   return box;
 }
 
@@ -123,4 +126,24 @@ export function card(note, reload) {
 export function forget(id) {
   store.forget(id);
   for (const shown of document.querySelectorAll(`#search-results .card[data-id="${id}"]`)) shown.remove();
+}
+
+/**
+ * The card's History button: shows the note's earlier texts under it (history.js), or hides them again.
+ * @param {NoteJson} note @param {HTMLElement} box
+ */
+function historyButton(note, box) {
+  const button = el('button', { type: 'button', className: 'history-button', text: 'History' });
+  button.setAttribute('aria-expanded', 'false');
+  button.addEventListener('click', async () => {
+    const shown = box.querySelector('.history');
+    if (shown) {
+      shown.remove();
+      button.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    button.setAttribute('aria-expanded', 'true');
+    box.append(await historyOf(note));
+  });
+  return button;
 }

@@ -12,6 +12,7 @@ const PAGE_MODULES: readonly string[] = Object.freeze([
   'search.js',
   'selection.js',
   'dates.js',
+  'history.js',
   'transfer.js',
   'duplicates.js',
   'entities.js',

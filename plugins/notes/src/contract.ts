@@ -88,6 +88,23 @@ export interface BrowseOptions {
   readonly counts?: boolean;
 }
 
+/** A text and labels a note had before a change replaced them (see NotesStore.history). */
+export interface NoteVersion {
+  readonly content: string;
+  readonly labels: readonly string[];
+  /** When this text was written (the note's creation, or the change before). */
+  readonly writtenAt: string;
+  /** When the change replaced it. */
+  readonly replacedAt: string;
+  /**
+   * What replaced it: an edit, a relabel, a combine (the note's own text and labels before it took the other's
+   * labels), or `combined`: the text of the note removed by a combine, `fromNote`, kept with the one kept.
+   */
+  readonly cause: 'edit' | 'relabel' | 'combine' | 'combined';
+  /** The removed note's ID, for a combine; null otherwise. */
+  readonly fromNote: number | null;
+}
+
 /** The most notes one bulk change takes (a page of the Mind view holds 100; a selection, a few pages). */
 export const MAX_BULK = 1000;
 
@@ -212,6 +229,11 @@ export interface NotesStore {
   ): Promise<{ note: Note; cut: string }>;
   /** Deletes a note; returns it as it was. `writableScope` as for {@link update}. */
   delete(id: number, viewer: Viewer, writableScope: string | undefined): Note;
+  /**
+   * A note's earlier texts and labels, newest first (at most 50): what each edit, relabel or combine replaced.
+   * @throws MIRA_ERR_NOTES_NOT_FOUND for a note the viewer does not see
+   */
+  history(id: number, viewer: Viewer): NoteVersion[];
   /**
    * Deletes notes, all in one transaction or none: refused as a whole when any is missing or read-only from
    * `writableScope` (as for {@link update}), the error naming each. Returns them as they were.

@@ -54,6 +54,7 @@ export {
   type EmbeddingState,
   type LabelCount,
   type Note,
+  type NoteVersion,
   type NotesStore,
   type Relabel,
   type ScopeCounts,

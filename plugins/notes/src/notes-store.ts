@@ -1,5 +1,5 @@
 import * as sqliteVec from 'sqlite-vec';
-import { systemClock, type Clock } from '@mira/core';
+import { systemClock } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { NOTES_SCHEMA } from './schema.js';
@@ -12,6 +12,7 @@ import {
   type EmbeddingState,
   type LabelCount,
   type Note,
+  type NoteVersion,
   type NotesStore,
   type Relabel,
   type ScopeCounts,
@@ -21,13 +22,15 @@ import {
 import { keyDigest, type NotesExport, type PreparedExport } from './transfer-format.js';
 import { exportNotes, exportText } from './transfer-export.js';
 import { importNotes, sweepImports } from './transfer.js';
-import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
+import { DEFAULT_KEY_GUARD, KeyGuard, type KeyLockout, type KeyOrigin } from './key-guard.js';
 import { capNote, checkKey, parseLabels } from './text.js';
 import { NoteRows, type NoteRow } from './store/rows.js';
 import { Statements } from './store/statements.js';
 import { NoteBrowser } from './store/browse.js';
 import { NoteBulk } from './store/bulk.js';
+import { NoteHistory } from './store/history.js';
 import { PLUCKED, SQL } from './store/listings.js';
+import { DEFAULT_MIN_SIMILARITY, type SqliteNotesStoreOptions } from './store/open-options.js';
 import { NoteDuplicates, combineNotes } from './store/duplicates.js';
 import { needsUpgrade, upgrade } from './store/upgrades.js';
 import { NoteSearch } from './store/search.js';
@@ -35,28 +38,7 @@ import { NoteTransfer } from './store/transfer-target.js';
 import { NoteVectors } from './store/vectors.js';
 import { labelFilter, visibleParams, visibleTo, writeRefusal } from './store/visibility.js';
 
-/**
- * The cosine similarity below which a vector neighbour is not a match, unless configured
- * (`[notes.embedding] min_similarity`): without a floor every query has ten nearest notes,
- * "zebra quantum" included. Unrelated texts score about 0–0.2 with common embedding models.
- */
-export const DEFAULT_MIN_SIMILARITY = 0.3;
-
-/** How {@link SqliteNotesStore.open} opens a notes file. */
-export interface SqliteNotesStoreOptions {
-  clock?: Clock;
-  embedder?: Embedder;
-  busyTimeoutMs?: number;
-  log?: (message: string) => void;
-  /** Called once when this open created the notes file (a new file, or an empty one). */
-  onCreated?: () => void;
-  /** Cosine similarity below which a vector neighbour is not a match (default {@link DEFAULT_MIN_SIMILARITY}). */
-  minSimilarity?: number;
-  /** Open an existing file read-only (`mira mcp`): nothing is upgraded or written. */
-  readOnly?: boolean;
-  /** Wrong keys a scope takes per window (default {@link DEFAULT_KEY_GUARD}). */
-  keyGuard?: KeyGuardLimits;
-}
+export { DEFAULT_MIN_SIMILARITY, type SqliteNotesStoreOptions } from './store/open-options.js';
 
 /**
  * Note memory on its own SQLite file: notes, labels, scopes, an FTS5 index kept in step in the same
@@ -76,6 +58,7 @@ export class SqliteNotesStore implements NotesStore {
   readonly #search: NoteSearch;
   readonly #browser: NoteBrowser;
   readonly #bulk: NoteBulk;
+  readonly #history: NoteHistory;
   readonly #duplicates: NoteDuplicates;
   readonly #transfer: NoteTransfer;
   #closed = false;
@@ -88,7 +71,8 @@ export class SqliteNotesStore implements NotesStore {
     this.#q = new Statements(rows.db, SQL, PLUCKED);
     this.#search = new NoteSearch(rows, vectors);
     this.#browser = new NoteBrowser(rows);
-    this.#bulk = new NoteBulk(rows, vectors);
+    this.#history = new NoteHistory(rows);
+    this.#bulk = new NoteBulk(rows, vectors, this.#history);
     this.#duplicates = new NoteDuplicates(rows);
     this.#transfer = new NoteTransfer(rows, vectors);
   }
@@ -242,6 +226,11 @@ export class SqliteNotesStore implements NotesStore {
     }
     this.#rows.db
       .transaction(() => {
+        // What the edit replaces, as it is now (another process may have changed it since it was read); a save
+        // that changes nothing leaves no version.
+        const before = this.#rows.row(id);
+        const same = before?.content === content && this.#rows.labelsOf(id).join(',') === labels.join(',');
+        if (before && !same) this.#history.keep(before, 'edit');
         this.#rows.setContent(id, content);
         this.#rows.writeIndexes(id, content, labels, existing.key_digest !== null);
         if (vector) {
@@ -265,6 +254,12 @@ export class SqliteNotesStore implements NotesStore {
       })
       .immediate();
     return note;
+  }
+
+  /** A note's earlier texts and labels, newest first (see store/history.ts). */
+  history(id: number, viewer: Viewer): NoteVersion[] {
+    if (!this.get(id, viewer)) throw NotesErrors.error('NOT_FOUND.noNote', { id });
+    return this.#history.of(id);
   }
 
   /** Deletes notes, all or none (see store/bulk.ts). */
@@ -333,7 +328,7 @@ export class SqliteNotesStore implements NotesStore {
   combine(keep: number, drop: number, viewer: Viewer, writableScope?: string): Note {
     const kept = this.#require(keep, viewer, writableScope);
     const dropped = this.#require(drop, viewer, writableScope);
-    return combineNotes(this.#rows, kept, dropped, () => this.delete(drop, viewer, undefined));
+    return combineNotes(this.#rows, this.#history, kept, dropped, () => this.delete(drop, viewer, undefined));
   }
 
   /**

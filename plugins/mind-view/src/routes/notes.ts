@@ -163,9 +163,25 @@ const relabelNotes: Handler = async (ctx, { req, url }) => {
   return { notes: notes.map((n) => noteJson(n, ctx.now())) };
 };
 
+/** A note's earlier texts and labels, newest first: what each edit, relabel or combine replaced. */
+const noteHistory: Handler = async (ctx, { url, params: { id } }) => ({
+  id: Number(id),
+  versions: ctx
+    .notes()
+    .history(Number(id), noteViewer(url))
+    .map((v) => ({
+      content: v.content,
+      labels: v.labels,
+      written_at: v.writtenAt,
+      replaced_at: v.replacedAt,
+      cause: v.cause,
+      from_note: v.fromNote,
+    })),
+});
+
 /**
  * What the notes panel reads and writes: scopes, a scope's notes, search, labels, combine, export, import, and
- * the selection's delete and relabel.
+ * the selection's delete and relabel, a note's history.
  */
 export const NOTES_ROUTES: readonly Route[] = Object.freeze([
   { method: 'GET', path: '/api/scopes', handler: listScopes },
@@ -181,4 +197,5 @@ export const NOTES_ROUTES: readonly Route[] = Object.freeze([
   { method: 'POST', path: '/api/notes/import', handler: importNotes },
   { method: 'PATCH', path: '/api/notes/:id(^\\d+$)', handler: editNote },
   { method: 'DELETE', path: '/api/notes/:id(^\\d+$)', handler: deleteNote },
+  { method: 'GET', path: '/api/notes/:id(^\\d+$)/history', handler: noteHistory },
 ]);

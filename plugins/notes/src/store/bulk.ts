@@ -1,6 +1,7 @@
 import { MAX_BULK, type Note, type Relabel, type Viewer } from '../contract.js';
 import { NotesErrors } from '../errors.js';
 import { parseLabels } from '../text.js';
+import type { NoteHistory } from './history.js';
 import type { NoteRow, NoteRows } from './rows.js';
 import type { NoteVectors } from './vectors.js';
 import { writeRefusal } from './visibility.js';
@@ -13,10 +14,12 @@ import { writeRefusal } from './visibility.js';
 export class NoteBulk {
   readonly #rows: NoteRows;
   readonly #vectors: NoteVectors;
+  readonly #history: NoteHistory;
 
-  constructor(rows: NoteRows, vectors: NoteVectors) {
+  constructor(rows: NoteRows, vectors: NoteVectors, history: NoteHistory) {
     this.#rows = rows;
     this.#vectors = vectors;
+    this.#history = history;
   }
 
   /** Deletes the notes with their labels, full-text rows and vectors; returns them as they were. */
@@ -49,6 +52,7 @@ export class NoteBulk {
           const labels = [...new Set([...before, ...add])].filter((label) => !remove.has(label));
           // Checked as a note's labels are (at most 8): the whole change is refused if one note would exceed it.
           parseLabels(labels.join(','));
+          if (labels.join(',') !== before.join(',')) this.#history.keep(row, 'relabel');
           this.#rows.setContent(row.id, row.content);
           this.#rows.writeIndexes(row.id, row.content, labels, row.key_digest !== null);
           return this.#rows.read(row.id);
