@@ -136,6 +136,45 @@ describe('Mind view: curation of many notes, and by date', function () {
     });
   });
 
+  describe('API: every matching note', () => {
+    const matching = async (query: string) => {
+      const response = await fetch(`${base}/api/notes/ids?${query}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status, query).to.equal(200);
+      return response.json() as Promise<{ ids: number[]; more: boolean }>;
+    };
+
+    it('answers the IDs the list shows with its filters, in its order, without the read-only global notes', async () => {
+      expect(await matching('scope=work')).to.deep.equal({ ids: [ids[2], ids[1], ids[0]], more: false });
+      expect(await matching('scope=work&label=home')).to.deep.equal({ ids: [ids[0]], more: false });
+      expect(await matching('scope=work&filter=printer')).to.deep.equal({ ids: [ids[2]], more: false });
+      expect(await matching('scope=work&sort=oldest&until=2026-05-03T00:00:00.000Z')).to.deep.equal({
+        ids: [ids[0], ids[1]],
+        more: false,
+      });
+      expect(await matching(`scope=${GLOBAL_SCOPE}`)).to.deep.equal({ ids: [shared], more: false });
+    });
+
+    it('stops at the 1000 one change takes, and says more match', async () => {
+      const at = '2026-05-01T08:00:00.000Z';
+      await notes.importNotes({
+        format: 'mira-notes',
+        version: 1,
+        scope: 'big',
+        exported_at: at,
+        notes: Array.from({ length: 1001 }, (_, i) => ({
+          content: `note ${i}`,
+          labels: [],
+          private_key: null,
+          created_at: at,
+          updated_at: at,
+        })),
+      });
+      const { ids: found, more } = await matching('scope=big');
+      expect(found).to.have.length(1000);
+      expect(more).to.equal(true);
+    });
+  });
+
   describe('API: the date filter', () => {
     const listed = async (query: string) => {
       const response = await fetch(`${base}/api/notes?scope=work${query}`, {
@@ -266,6 +305,20 @@ describe('Mind view: curation of many notes, and by date', function () {
       await page.waitForFunction(() => document.querySelector('#status')?.textContent === '2 notes deleted');
       // Newest first: the global note was saved last.
       expect(await cardIds()).to.deep.equal([shared, ids[1]]);
+      expect(await page.textContent('#selected-count')).to.equal('No note selected');
+    });
+
+    it('ticks every note the filter matches, on every page, the read-only global note apart', async () => {
+      await page.fill('#filter', 'printer');
+      await settled();
+      await page.click('#select-matching');
+      await page.waitForFunction(() => document.querySelector('#selected-count')?.textContent === '1 note selected');
+      expect(await page.isChecked(`.card[data-id="${ids[2]}"] .select`)).to.equal(true);
+      await page.fill('#filter', '');
+      await settled();
+      await page.click('#select-matching');
+      await page.waitForFunction(() => document.querySelector('#selected-count')?.textContent === '3 notes selected');
+      await page.click('#clear-selection');
       expect(await page.textContent('#selected-count')).to.equal('No note selected');
     });
 

@@ -3,7 +3,7 @@
 /**
  * @import { ApiError, ChangeEvent, CombineAnswer, DecisionAnswer, DeleteAnswer, DeleteManyAnswer,
  *   DuplicatesAnswer, DuplicatesLine, EditAnswer, EntitiesAnswer, EntityAnswer, EntityMemories, EntityPage,
- *   ErrorAnswer, HistoryAnswer, ImportAnswer, MemoryAnswer, NotesExportJson, NotesPage, PlaceAnswer,
+ *   ErrorAnswer, HistoryAnswer, ImportAnswer, MatchingIds, MemoryAnswer, NotesExportJson, NotesPage, PlaceAnswer,
  *   ProposalsAnswer, RelabelAnswer, ScopeCreated, ScopesAnswer, SearchAnswer, UnlockAnswer } from '../src/wire.js'
  */
 
@@ -87,6 +87,19 @@ export function getNotes(query) {
   if (query.after) params.set('after', query.after);
   if (query.after && query.counts) params.set('counts', '1');
   return call(`/api/notes?${params}`);
+}
+
+/**
+ * Every note the list shows with these filters that can be changed in the scope (at most 1000).
+ * @param {Omit<NotesQuery, 'limit' | 'after' | 'counts'>} query @returns {Promise<MatchingIds>}
+ */
+export function getMatchingIds(query) {
+  const params = new URLSearchParams({ scope: query.scope, sort: query.sort });
+  if (query.label) params.set('label', query.label);
+  if (query.filter.trim()) params.set('filter', query.filter);
+  if (query.since) params.set('since', query.since);
+  if (query.until) params.set('until', query.until);
+  return call(`/api/notes/ids?${params}`);
 }
 
 /** The store's own search. @param {string} scope @param {string} q @returns {Promise<SearchAnswer>} */

@@ -27,6 +27,12 @@ export function wireSelection(reload) {
   bar.replaceChildren(
     el('span', { id: 'selected-count', role: 'status' }),
     el('button', { type: 'button', id: 'select-page', text: 'Select all on this page', onclick: selectPage }),
+    el('button', {
+      type: 'button',
+      id: 'select-matching',
+      text: 'Select every matching note',
+      onclick: selectMatching,
+    }),
     el('button', { type: 'button', id: 'clear-selection', text: 'Clear selection', onclick: () => clear() }),
     el('button', {
       type: 'button',
@@ -78,6 +84,27 @@ function selectPage() {
     store.select(Number(box.dataset.id), true);
   }
   renderSelection();
+}
+
+/** Ticks every note the list shows with its filters, on every page (the global overlay's apart), up to 1000. */
+async function selectMatching() {
+  try {
+    const { ids, more } = await api.getMatchingIds({
+      scope: state.scope,
+      sort: state.sort,
+      label: state.label,
+      filter: state.filter,
+      since: state.changed.since,
+      until: state.changed.until,
+    });
+    for (const id of ids) store.select(id, true);
+    for (const box of findAll(document, '.card .select', HTMLInputElement))
+      box.checked = state.selected.has(Number(box.dataset.id));
+    renderSelection();
+    if (more) status(`${notesWord(ids.length)} selected, the most one change takes: change them, then select again`);
+  } catch (e) {
+    status(messageOf(e));
+  }
 }
 
 /** Unticks everything. */

@@ -145,6 +145,12 @@ export interface DeleteAnswer {
   readonly deleted: number;
 }
 
+/** `GET /api/notes/ids`: the notes the list shows that can be changed here, at most 1000, and whether more. */
+export interface MatchingIds {
+  readonly ids: readonly number[];
+  readonly more: boolean;
+}
+
 /** `POST /api/notes/delete`: the notes deleted (all that were selected). */
 export interface DeleteManyAnswer {
   readonly deleted: readonly number[];

@@ -1,5 +1,7 @@
 import {
   GLOBAL_SCOPE,
+  MAX_BROWSE_PAGE,
+  MAX_BULK,
   MAX_IMPORT_BYTES,
   NotesErrors,
   readExport,
@@ -50,6 +52,15 @@ const unlockScope: Handler = async (ctx, { params: { scope } }) => {
   return { scope, forgotten: store.clearKeyMisses(scope!) };
 };
 
+/** The list's sort and filters as the address gives them (see listNotes). */
+const listFilters = (params: URLSearchParams) => ({
+  sort: (params.get('sort') ?? 'newest') as BrowseSort,
+  label: params.get('label'),
+  filter: params.get('filter') ?? '',
+  since: params.get('since'),
+  until: params.get('until'),
+});
+
 /**
  * One page of a scope's notes with the global ones over them, read-only there (they are edited in the
  * global scope): sorted, filtered, counted and paged by the store (?sort=, ?label=, ?filter=, ?since= and
@@ -60,11 +71,7 @@ const listNotes: Handler = async (ctx, { url }) => {
   const params = url.searchParams;
   const limit = params.get('limit');
   const page = ctx.notes().browse(overlay(scope), {
-    sort: (params.get('sort') ?? 'newest') as BrowseSort,
-    label: params.get('label'),
-    filter: params.get('filter') ?? '',
-    since: params.get('since'),
-    until: params.get('until'),
+    ...listFilters(params),
     after: params.get('after'),
     ...(limit === null ? {} : { limit: Number(limit) || 1 }),
     // A later page leaves the counts to the first (`counts=1` asks for them anyway).
@@ -94,6 +101,25 @@ const searchNotes: Handler = async (ctx, { url }) => {
     ...(result.why ? { why: result.why } : {}),
     hits: result.hits.map((h) => ({ ...noteJson(h.note, ctx.now()), read_only: h.note.scope !== scope })),
   };
+};
+
+/**
+ * The IDs of every note the list shows with these filters that can be changed from the scope (its own, not
+ * the global overlay's), in the list's order, at most MAX_BULK (`more`: the list holds others): what "select
+ * every matching note" ticks.
+ */
+const matchingIds: Handler = async (ctx, { url }) => {
+  const scope = scopeOf(url);
+  const ids: number[] = [];
+  let after: string | null = null;
+  do {
+    const page = ctx
+      .notes()
+      .browse(overlay(scope), { ...listFilters(url.searchParams), after, limit: MAX_BROWSE_PAGE, counts: false });
+    for (const note of page.notes) if (note.scope === scope) ids.push(note.id);
+    after = page.next;
+  } while (after !== null && ids.length <= MAX_BULK);
+  return { ids: ids.slice(0, MAX_BULK), more: ids.length > MAX_BULK || after !== null };
 };
 
 /** What a duplicates scan of the scope can be narrowed to: its notes' labels with their counts. */
@@ -190,6 +216,7 @@ export const NOTES_ROUTES: readonly Route[] = Object.freeze([
   { method: 'GET', path: '/api/notes', handler: listNotes },
   { method: 'GET', path: '/api/notes/search', handler: searchNotes },
   { method: 'GET', path: '/api/notes/labels', handler: labelCounts },
+  { method: 'GET', path: '/api/notes/ids', handler: matchingIds },
   { method: 'POST', path: '/api/notes/combine', handler: combine },
   { method: 'POST', path: '/api/notes/delete', handler: deleteNotes },
   { method: 'POST', path: '/api/notes/relabel', handler: relabelNotes },
