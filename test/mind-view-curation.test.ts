@@ -61,11 +61,33 @@ describe('Mind view: curation of many notes, and by date', function () {
     notes.recent({ scopes: ['work'], key: null, operator: true }, 10).map((n) => [n.id, n.labels] as const);
 
   describe('API', () => {
-    it('deletes the selected notes in one request, answering their IDs', async () => {
+    it('deletes the selected notes in one request, answering their IDs and an export file that puts them back', async () => {
       const response = await post('/api/notes/delete?scope=work', { ids: [ids[0], ids[2]] });
       expect(response.status).to.equal(200);
-      expect(await response.json()).to.deep.equal({ deleted: [ids[0], ids[2]] });
+      const body = (await response.json()) as { deleted: number[]; export: { notes: unknown[] } };
+      expect(body.deleted).to.deep.equal([ids[0], ids[2]]);
       expect(workNotes().map(([id]) => id)).to.deep.equal([ids[1]]);
+      // The answer holds them as an export file: imported, they are back, with their labels and times.
+      expect(body.export).to.deep.include({ format: 'mira-notes', version: 1, scope: 'work' });
+      expect(body.export.notes).to.deep.equal([
+        {
+          content: 'the spare key is under the mat',
+          labels: ['home'],
+          private_key: null,
+          created_at: '2026-05-01T08:00:00.000Z',
+          updated_at: '2026-05-01T08:00:00.000Z',
+        },
+        {
+          content: 'the printer jams on A3',
+          labels: [],
+          private_key: null,
+          created_at: '2026-05-03T08:00:00.000Z',
+          updated_at: '2026-05-03T08:00:00.000Z',
+        },
+      ]);
+      const restored = await post('/api/notes/import?scope=work', body.export);
+      expect(restored.status).to.equal(200);
+      expect(workNotes().map(([, labels]) => labels)).to.deep.equal([[], ['person', 'tea'], ['home']]);
     });
 
     it('relabels the selected notes, answering them as they are now', async () => {
@@ -305,6 +327,10 @@ describe('Mind view: curation of many notes, and by date', function () {
       await page.waitForFunction(() => document.querySelector('#status')?.textContent === '2 notes deleted');
       // Newest first: the global note was saved last.
       expect(await cardIds()).to.deep.equal([shared, ids[1]]);
+      expect(await page.textContent('#deleted-export a')).to.equal(
+        'Download the 2 notes deleted (Import puts them back)',
+      );
+      expect(await page.getAttribute('#deleted-export a', 'download')).to.equal('mira-notes-work-deleted.json');
       expect(await page.textContent('#selected-count')).to.equal('No note selected');
     });
 

@@ -1,6 +1,7 @@
 // The Memories tab's selection: notes ticked on their cards (across pages), then deleted or relabelled all at
 // once. The server changes all of them in one transaction or none (a note gone or read-only refuses the whole).
 /** @import { Reload } from './card.js' */
+/** @import { NotesExportJson } from '../src/wire.js' */
 import * as api from './api.js';
 import { $, el, findAll, messageOf, status } from './dom.js';
 import * as store from './state.js';
@@ -26,6 +27,7 @@ export function wireSelection(reload) {
   };
   bar.replaceChildren(
     el('span', { id: 'selected-count', role: 'status' }),
+    el('span', { id: 'deleted-export' }),
     el('button', { type: 'button', id: 'select-page', text: 'Select all on this page', onclick: selectPage }),
     el('button', {
       type: 'button',
@@ -41,9 +43,10 @@ export function wireSelection(reload) {
       onclick: () =>
         act(async (ids) => {
           if (!window.confirm(`Delete ${notesWord(ids.length)}? This cannot be undone.`)) return;
-          const { deleted } = await api.deleteNotes(state.scope, ids);
-          for (const id of deleted) store.forget(id);
-          await done(`${notesWord(deleted.length)} deleted`);
+          const answer = await api.deleteNotes(state.scope, ids);
+          for (const id of answer.deleted) store.forget(id);
+          await done(`${notesWord(answer.deleted.length)} deleted`);
+          offerBack(answer.export);
         }),
     }),
     el(
@@ -66,6 +69,22 @@ export function wireSelection(reload) {
     });
   });
   renderSelection();
+}
+
+/**
+ * After a delete: the deleted notes as an export file to download, which Import puts back (the undo of a
+ * delete, kept by the person rather than the page).
+ * @param {NotesExportJson} file
+ */
+function offerBack(file) {
+  const blob = new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' });
+  $('deleted-export').replaceChildren(
+    el('a', {
+      href: URL.createObjectURL(blob),
+      download: `mira-notes-${file.scope}-deleted.json`,
+      text: `Download the ${notesWord(file.notes.length)} deleted (Import puts them back)`,
+    }),
+  );
 }
 
 /** A change to the ticked notes; a refusal (one gone or read-only) is said, and nothing was changed. */

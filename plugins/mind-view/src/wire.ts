@@ -151,9 +151,10 @@ export interface MatchingIds {
   readonly more: boolean;
 }
 
-/** `POST /api/notes/delete`: the notes deleted (all that were selected). */
+/** `POST /api/notes/delete`: the notes deleted (all that were selected), and as an export file Import takes. */
 export interface DeleteManyAnswer {
   readonly deleted: readonly number[];
+  readonly export: NotesExportJson;
 }
 
 /** `POST /api/notes/relabel`: the selected notes with their labels now. */

@@ -167,15 +167,28 @@ const deleteNote: Handler = async (ctx, { url, params: { id } }) => ({
 
 /**
  * Deletes the selected notes in one transaction: refused as a whole, nothing deleted, when any is gone or in
- * the global overlay (read-only from another scope's page), the error naming each.
+ * the global overlay (read-only from another scope's page), the error naming each. Answers the notes deleted
+ * as an export file too, which Import puts back: the page offers it for download.
  */
 const deleteNotes: Handler = async (ctx, { req, url }) => {
   const { ids } = checkBody<{ ids: number[] }>('deleteNotes', await readJson(req));
+  const scope = scopeOf(url);
+  const deleted = ctx.notes().deleteMany(ids, noteViewer(url), scope);
   return {
-    deleted: ctx
-      .notes()
-      .deleteMany(ids, noteViewer(url), scopeOf(url))
-      .map((n) => n.id),
+    deleted: deleted.map((n) => n.id),
+    export: {
+      format: 'mira-notes',
+      version: 1,
+      scope,
+      exported_at: ctx.now().toISOString(),
+      notes: deleted.map((n) => ({
+        content: n.content,
+        labels: n.labels,
+        private_key: n.privateKey,
+        created_at: n.createdAt,
+        updated_at: n.updatedAt,
+      })),
+    },
   };
 };
 
