@@ -338,9 +338,10 @@ for (const kind of ['memory', 'notes'] as const) {
       const db = new Database(path);
       db.pragma('application_id = 0');
       // What this build adds at every open (the notes key index, the keyed notes' own full-text index, the
-      // filters' trigram index, the page order indexes, the page's counts and their triggers) a file from
-      // before application IDs never had.
+      // filters' trigram index, the page order indexes, the page's counts and their triggers, the notes'
+      // history) a file from before application IDs never had.
       db.exec('DROP TABLE IF EXISTS key_misses; DROP INDEX IF EXISTS notes_by_key_digest');
+      db.exec('DROP TABLE IF EXISTS note_history');
       db.exec('DROP TABLE IF EXISTS notes_fts_keyed; DROP TABLE IF EXISTS notes_filter');
       for (const trigger of [
         'note_insert',

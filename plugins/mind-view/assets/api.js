@@ -1,10 +1,10 @@
 // The Mind view's API client: every request the page makes goes through here, and each answer has its type
 // from ../src/wire.ts (the JSON server.ts sends). This module alone holds the access token.
 /**
- * @import { ApiError, ChangeEvent, CombineAnswer, DecisionAnswer, DeleteAnswer, DuplicatesAnswer, EditAnswer,
- *   DuplicatesLine, EntitiesAnswer, EntityAnswer, EntityMemories, EntityPage, ErrorAnswer, ImportAnswer,
- *   MemoryAnswer, NotesExportJson, NotesPage, PlaceAnswer, ProposalsAnswer, ScopeCreated, ScopesAnswer,
- *   SearchAnswer, UnlockAnswer } from '../src/wire.js'
+ * @import { ApiError, ChangeEvent, CombineAnswer, DecisionAnswer, DeleteAnswer, DeleteManyAnswer,
+ *   DuplicatesAnswer, DuplicatesLine, EditAnswer, EntitiesAnswer, EntityAnswer, EntityMemories, EntityPage,
+ *   ErrorAnswer, HistoryAnswer, ImportAnswer, MatchingIds, MemoryAnswer, NotesExportJson, NotesPage, PlaceAnswer,
+ *   ProposalsAnswer, RelabelAnswer, ScopeCreated, ScopesAnswer, SearchAnswer, UnlockAnswer } from '../src/wire.js'
  */
 
 // The console prints the address with the token in the fragment (#token=…), which browsers never send to a
@@ -72,9 +72,9 @@ export const unlockScope = (scope) => call(`/api/scopes/${encodeURIComponent(sco
 
 /**
  * What a page of notes is asked for with: `after`, the previous page's `next`; `counts`, the counts on a
- * later page too.
+ * later page too; `since` and `until`, the times of the last change (ISO, null for no bound).
  * @typedef {{ scope: string, sort: string, limit: number, label: string | null, filter: string,
- *   after: string | null, counts: boolean }} NotesQuery
+ *   since: string | null, until: string | null, after: string | null, counts: boolean }} NotesQuery
  */
 
 /** One page of a scope's notes. @param {NotesQuery} query @returns {Promise<NotesPage>} */
@@ -82,9 +82,24 @@ export function getNotes(query) {
   const params = new URLSearchParams({ scope: query.scope, sort: query.sort, limit: String(query.limit) });
   if (query.label) params.set('label', query.label);
   if (query.filter.trim()) params.set('filter', query.filter);
+  if (query.since) params.set('since', query.since);
+  if (query.until) params.set('until', query.until);
   if (query.after) params.set('after', query.after);
   if (query.after && query.counts) params.set('counts', '1');
   return call(`/api/notes?${params}`);
+}
+
+/**
+ * Every note the list shows with these filters that can be changed in the scope (at most 1000).
+ * @param {Omit<NotesQuery, 'limit' | 'after' | 'counts'>} query @returns {Promise<MatchingIds>}
+ */
+export function getMatchingIds(query) {
+  const params = new URLSearchParams({ scope: query.scope, sort: query.sort });
+  if (query.label) params.set('label', query.label);
+  if (query.filter.trim()) params.set('filter', query.filter);
+  if (query.since) params.set('since', query.since);
+  if (query.until) params.set('until', query.until);
+  return call(`/api/notes/ids?${params}`);
 }
 
 /** The store's own search. @param {string} scope @param {string} q @returns {Promise<SearchAnswer>} */
@@ -98,8 +113,26 @@ export const searchNotes = (scope, q) => call(`/api/notes/search?${scopeQuery(sc
 export const editNote = (scope, id, content, labels) =>
   call(`/api/notes/${id}?${scopeQuery(scope)}`, { method: 'PATCH', body: { content, labels } });
 
+/** A note's earlier texts, newest first. @param {string} scope @param {number} id @returns {Promise<HistoryAnswer>} */
+export const getHistory = (scope, id) => call(`/api/notes/${id}/history?${scopeQuery(scope)}`);
+
 /** @param {string} scope @param {number} id @returns {Promise<DeleteAnswer>} */
 export const deleteNote = (scope, id) => call(`/api/notes/${id}?${scopeQuery(scope)}`, { method: 'DELETE' });
+
+/**
+ * Deletes the notes in one transaction: all of them, or (one missing or read-only) none.
+ * @param {string} scope @param {readonly number[]} ids @returns {Promise<DeleteManyAnswer>}
+ */
+export const deleteNotes = (scope, ids) =>
+  call(`/api/notes/delete?${scopeQuery(scope)}`, { method: 'POST', body: { ids } });
+
+/**
+ * Adds and removes labels (comma-separated) on the notes, all of them or none.
+ * @param {string} scope @param {readonly number[]} ids @param {string} add @param {string} remove
+ * @returns {Promise<RelabelAnswer>}
+ */
+export const relabelNotes = (scope, ids, add, remove) =>
+  call(`/api/notes/relabel?${scopeQuery(scope)}`, { method: 'POST', body: { ids, add, remove } });
 
 /**
  * Pairs of near-identical notes in a scope, or in one of its labels, with the scan's progress as it goes

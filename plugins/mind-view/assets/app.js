@@ -2,21 +2,15 @@
 // up to date as the stores change. (index.html loads it as an ES module; the modules it imports are beside it.)
 /** @import { ChangeEvent } from '../src/wire.js' */
 import { hasToken, listenForChanges } from './api.js';
+import { wireDates } from './dates.js';
 import { $, messageOf, status } from './dom.js';
 import { findDuplicates } from './duplicates.js';
 import { browseEntities, findEntities, wireEntityForms } from './entities.js';
-import {
-  createScope,
-  fromAddress,
-  goToPage,
-  loadNotes,
-  loadScopes,
-  renderLockout,
-  searchFor,
-  storeSearch,
-  toAddress,
-} from './notes.js';
+import { goToPage, loadNotes, reload } from './notes.js';
 import { loadPending, pendingStatus } from './pending.js';
+import { createScope, fromAddress, loadScopes, renderLockout, toAddress } from './scopes.js';
+import { searchFor, storeSearch } from './search.js';
+import { wireSelection } from './selection.js';
 import * as store from './state.js';
 import { state } from './state.js';
 import { exportScope, importFile } from './transfer.js';
@@ -54,8 +48,8 @@ document.addEventListener('DOMContentLoaded', async () => {
   $('tab-memories').addEventListener('click', () => showTab('memories'));
   $('tab-entities').addEventListener('click', () => showTab('entities'));
   $('tab-pending').addEventListener('click', () => showTab('pending'));
-  $('new-scope-form').addEventListener('submit', createScope);
-  $('store-search').addEventListener('submit', storeSearch);
+  $('new-scope-form').addEventListener('submit', (e) => createScope(e, loadNotes));
+  $('store-search').addEventListener('submit', (e) => storeSearch(e, reload));
   $('prev-page').addEventListener('click', () => goToPage(-1));
   $('next-page').addEventListener('click', () => goToPage(1));
   $('entity-browse').addEventListener('submit', (e) => {
@@ -117,6 +111,8 @@ document.addEventListener('DOMContentLoaded', async () => {
   $('entity-find').addEventListener('click', findEntities);
   $('entity-name').addEventListener('keydown', (e) => e.key === 'Enter' && findEntities());
   wireEntityForms();
+  wireSelection(reload);
+  wireDates(() => loadNotes());
   if (!hasToken()) {
     status('No access token: open the address the console printed (it ends with #token=…).');
     return;

@@ -3,7 +3,9 @@
 import * as api from './api.js';
 import { ApiFailure } from './api.js';
 import { $, confirmDelete, el, find, messageOf, status } from './dom.js';
-import { card, forget, loadNotes } from './notes.js';
+import { card, forget } from './card.js';
+import { spaced, wordDiff } from './history.js';
+import { loadNotes, reload } from './notes.js';
 import { state } from './state.js';
 
 /**
@@ -116,12 +118,13 @@ export async function findDuplicates() {
     const { a, b, similarity } = pair;
     /** A note's card whole, to compare (no buttons). @param {NoteJson} note @param {string} className */
     const whole = (note, className) => {
-      const shown = card({ ...note, read_only: true });
+      const shown = card({ ...note, read_only: true }, reload);
       shown.classList.replace('card', 'dup-note');
       // Drawn as a card without its buttons, but not read-only: the walk's own buttons act on it.
       shown.classList.remove('read-only');
       shown.classList.add(className);
       shown.querySelector('.overlay')?.remove();
+      shown.querySelector('.card-foot')?.remove();
       return shown;
     };
     /** @param {NoteJson} note @param {boolean} checked */
@@ -169,7 +172,7 @@ export async function findDuplicates() {
       el('p', {
         text: `Pair 1 of ${left.length} left (similarity ${similarity})`,
       }),
-      el('div', { className: 'dup-pair' }, whole(a, 'dup-a'), whole(b, 'dup-b')),
+      el('div', { className: 'dup-pair' }, ...differing(whole(a, 'dup-a'), whole(b, 'dup-b'), a, b)),
       el('button', {
         type: 'button',
         className: 'combine',
@@ -220,4 +223,21 @@ export async function findDuplicates() {
 function whatToDo(error) {
   if (error instanceof ApiFailure) return error.message;
   return `The scan got no answer (${messageOf(error)}). Check that Mira is still running, then try again.`;
+}
+
+/**
+ * The pair's cards with the words that differ marked (`<mark>`): on the first, its words the second lacks; on
+ * the second, its words the first lacks.
+ * @param {HTMLElement} cardA @param {HTMLElement} cardB @param {NoteJson} a @param {NoteJson} b
+ */
+function differing(cardA, cardB, a, b) {
+  const words = wordDiff(a.content, b.content);
+  const marked = (/** @type {'removed' | 'added'} */ own) =>
+    spaced(
+      words.filter(({ kind }) => kind === 'same' || kind === own),
+      () => 'mark',
+    );
+  cardA.querySelector('.content')?.replaceChildren(...marked('removed'));
+  cardB.querySelector('.content')?.replaceChildren(...marked('added'));
+  return [cardA, cardB];
 }

@@ -20,6 +20,8 @@ export const PAGE_SIZE = 100;
  * @property {string} filter the instant filter's text
  * @property {string} sort newest, oldest, longest, shortest or label
  * @property {string | null} label the label chip chosen, if any
+ * @property {Readonly<{ since: string | null, until: string | null }>} changed the notes added or last changed
+ *   from `since` until before `until` (ISO times; null: no bound)
  * @property {string} scope the scope on screen
  * @property {string} global the global scope's name
  * @property {readonly Lockout[]} lockouts scopes whose keyed calls are refused
@@ -28,10 +30,14 @@ export const PAGE_SIZE = 100;
  * @property {boolean} changedWhileEditing notes changed elsewhere while a card was being edited: reloaded
  *   once the edit form closes
  * @property {Readonly<{ offset: number, limit: number, type: string }>} entities the page of entities browsed
+ * @property {ReadonlySet<number>} selected the notes ticked for a change to many at once (kept across pages;
+ *   cleared when the scope changes or the change is made)
  */
 
 /** @type {Set<number>} */
 const gone = new Set();
+/** @type {Set<number>} */
+const selected = new Set();
 
 /** @type {State} */
 const store = {
@@ -46,12 +52,14 @@ const store = {
   filter: '',
   sort: 'newest',
   label: null,
+  changed: { since: null, until: null },
   scope: 'default',
   global: 'global',
   lockouts: [],
   gone,
   changedWhileEditing: false,
   entities: { offset: 0, limit: 25, type: '' },
+  selected,
 };
 
 /** The page's state; change it through this module's functions. @type {Readonly<State>} */
@@ -69,7 +77,19 @@ export function firstPage() {
 export function showScope(scope) {
   store.scope = scope;
   store.label = null;
+  selected.clear();
   firstPage();
+}
+
+/** Ticks a note for a change to many (`on`), or unticks it. @param {number} id @param {boolean} on */
+export function select(id, on) {
+  if (on) selected.add(id);
+  else selected.delete(id);
+}
+
+/** Nothing ticked any more (the change was made, or the person cleared it). */
+export function clearSelection() {
+  selected.clear();
 }
 
 /**
@@ -77,6 +97,8 @@ export function showScope(scope) {
  * @param {string | null} scope @param {string | null} sort
  */
 export function fromAddress(scope, sort) {
+  // Another scope (back or forward): its notes were never ticked.
+  if (scope && scope !== store.scope) selected.clear();
   if (scope) store.scope = scope;
   if (sort) store.sort = sort;
 }
@@ -90,6 +112,15 @@ export function sortBy(sort) {
 /** @param {string} filter */
 export function filterBy(filter) {
   store.filter = filter;
+  firstPage();
+}
+
+/**
+ * Notes added or last changed from `since` until before `until` (ISO times; null: no bound).
+ * @param {string | null} since @param {string | null} until
+ */
+export function changedWithin(since, until) {
+  store.changed = { since, until };
   firstPage();
 }
 

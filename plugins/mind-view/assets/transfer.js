@@ -1,7 +1,8 @@
 // Export and import of a scope's notes, in the file format of the console's `notes export`.
 import * as api from './api.js';
 import { $, el, messageOf, status } from './dom.js';
-import { loadNotes, loadScopes } from './notes.js';
+import { loadNotes } from './notes.js';
+import { loadScopes } from './scopes.js';
 import { state } from './state.js';
 
 /** Downloads the scope's notes as an export file. */

@@ -17,6 +17,18 @@ export const BODY_SCHEMAS = {
     required: ['content'],
     additionalProperties: false,
   },
+  deleteNotes: {
+    type: 'object',
+    properties: { ids: { type: 'array', items: { type: 'integer', minimum: 1 } } },
+    required: ['ids'],
+    additionalProperties: false,
+  },
+  relabelNotes: {
+    type: 'object',
+    properties: { ids: { type: 'array', items: { type: 'integer', minimum: 1 } }, add: text, remove: text },
+    required: ['ids', 'add', 'remove'],
+    additionalProperties: false,
+  },
   addScope: {
     type: 'object',
     properties: { name: text },

@@ -145,6 +145,38 @@ export interface DeleteAnswer {
   readonly deleted: number;
 }
 
+/** `GET /api/notes/ids`: the notes the list shows that can be changed here, at most 1000, and whether more. */
+export interface MatchingIds {
+  readonly ids: readonly number[];
+  readonly more: boolean;
+}
+
+/** `POST /api/notes/delete`: the notes deleted (all that were selected), and as an export file Import takes. */
+export interface DeleteManyAnswer {
+  readonly deleted: readonly number[];
+  readonly export: NotesExportJson;
+}
+
+/** `POST /api/notes/relabel`: the selected notes with their labels now. */
+export interface RelabelAnswer {
+  readonly notes: readonly NoteJson[];
+}
+
+/** `GET /api/notes/:id/history`: the note's earlier texts and labels, newest first. */
+export interface HistoryAnswer {
+  readonly id: number;
+  readonly versions: ReadonlyArray<{
+    readonly content: string;
+    readonly labels: readonly string[];
+    /** When this text was written, and when a change replaced it (ISO times). */
+    readonly written_at: string;
+    readonly replaced_at: string;
+    /** `combined`: the text of note `from_note`, removed by a combine into this one. */
+    readonly cause: 'edit' | 'relabel' | 'combine' | 'combined';
+    readonly from_note: number | null;
+  }>;
+}
+
 /** `GET /api/notes/export`: the export file, as `notes export` writes it. */
 export interface NotesExportJson {
   readonly format: 'mira-notes';

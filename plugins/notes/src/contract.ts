@@ -73,12 +73,45 @@ export interface BrowseOptions {
    * question words left out; when no note holds them all, any one of them, most first (see BrowsePage.partial).
    */
   readonly filter?: string;
+  /**
+   * Notes added or last changed at or after this time (ISO 8601 in UTC, as the store writes them); null or
+   * absent: since ever.
+   */
+  readonly since?: string | null;
+  /** Notes added or last changed before this time (ISO 8601 in UTC); null or absent: until now. */
+  readonly until?: string | null;
   /** The `next` of the page before; absent or null for the first page. */
   readonly after?: string | null;
   /** Notes per page, 1 to {@link MAX_BROWSE_PAGE} (default 100; out of range is clamped). */
   readonly limit?: number;
   /** Whether to count (default true); a later page can leave it to the first page's counts. */
   readonly counts?: boolean;
+}
+
+/** A text and labels a note had before a change replaced them (see NotesStore.history). */
+export interface NoteVersion {
+  readonly content: string;
+  readonly labels: readonly string[];
+  /** When this text was written (the note's creation, or the change before). */
+  readonly writtenAt: string;
+  /** When the change replaced it. */
+  readonly replacedAt: string;
+  /**
+   * What replaced it: an edit, a relabel, a combine (the note's own text and labels before it took the other's
+   * labels), or `combined`: the text of the note removed by a combine, `fromNote`, kept with the one kept.
+   */
+  readonly cause: 'edit' | 'relabel' | 'combine' | 'combined';
+  /** The removed note's ID, for a combine; null otherwise. */
+  readonly fromNote: number | null;
+}
+
+/** The most notes one bulk change takes (a page of the Mind view holds 100; a selection, a few pages). */
+export const MAX_BULK = 1000;
+
+/** Labels a bulk relabel adds and removes (each comma-separated, as a note's labels are written). */
+export interface Relabel {
+  readonly add: string;
+  readonly remove: string;
 }
 
 /** One page of the notes a viewer may see, as the Mind view shows them. */
@@ -196,6 +229,22 @@ export interface NotesStore {
   ): Promise<{ note: Note; cut: string }>;
   /** Deletes a note; returns it as it was. `writableScope` as for {@link update}. */
   delete(id: number, viewer: Viewer, writableScope: string | undefined): Note;
+  /**
+   * A note's earlier texts and labels, newest first (at most 50): what each edit, relabel or combine replaced.
+   * @throws MIRA_ERR_NOTES_NOT_FOUND for a note the viewer does not see
+   */
+  history(id: number, viewer: Viewer): NoteVersion[];
+  /**
+   * Deletes notes, all in one transaction or none: refused as a whole when any is missing or read-only from
+   * `writableScope` (as for {@link update}), the error naming each. Returns them as they were.
+   * @throws MIRA_ERR_NOTES_NOT_FOUND, MIRA_ERR_NOTES_READ_ONLY_SCOPE, MIRA_ERR_NOTES_BULK_INVALID
+   */
+  deleteMany(ids: readonly number[], viewer: Viewer, writableScope: string | undefined): Note[];
+  /**
+   * Adds and removes labels on notes, all in one transaction or none, refused as {@link deleteMany} is (and
+   * when a note would carry more labels than a note takes). Returns the notes as they are now.
+   */
+  relabel(ids: readonly number[], change: Relabel, viewer: Viewer, writableScope: string | undefined): Note[];
 
   /** The newest notes the viewer may see (by creation time, then ID), optionally with a label. */
   recent(viewer: Viewer, count: number, label?: string | null): Note[];

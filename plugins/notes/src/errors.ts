@@ -57,6 +57,10 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
         message: 'there is no note {id}',
         fix: 'check the ID with notes recent (a keyed note needs its --key)',
       },
+      someNotes: {
+        message: 'there is no note {ids} in the scopes in view; nothing was changed',
+        fix: 'reload the list (they may have been deleted elsewhere) and select the notes again',
+      },
     },
   },
   READ_ONLY_SCOPE: {
@@ -68,6 +72,11 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
       shared: {
         message: 'note {id} is in the shared "{scope}" scope, which is read-only from this scope',
         fix: 'change it from a session on that scope: "notes scope {scope}" in the console',
+      },
+      someShared: {
+        message:
+          'notes {ids} are in the shared "{scope}" scope, which is read-only from this scope; nothing was changed',
+        fix: 'leave them out of the selection, or change them from the "{scope}" scope itself',
       },
       globalSession: {
         message: 'this session is on the shared "global" scope, which only the operator writes',
@@ -182,6 +191,22 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
     template:
       'N{keep} is in scope "{keepScope}" and N{drop} in "{dropScope}"; a combine deletes one, and a note of another scope (the shared "global" one above all) is not this one\'s to fold away; nothing was changed',
   },
+  BULK_INVALID: {
+    code: 'MIRA_ERR_NOTES_BULK_INVALID',
+    message: 'a change to many notes names none, or more than one change takes',
+    fix: 'select at least one note, and at most 1000 at a time',
+    status: 400,
+    situations: {
+      empty: {
+        message: 'no note is selected; nothing was changed',
+        fix: 'select the notes to change first',
+      },
+      tooMany: {
+        message: 'one change takes at most {max} notes; nothing was changed',
+        fix: 'change them in parts of at most {max} notes',
+      },
+    },
+  },
   BROWSE_INVALID: {
     code: 'MIRA_ERR_NOTES_BROWSE_INVALID',
     message:
@@ -196,6 +221,10 @@ export const NotesErrors = defineErrors('@mira/plugin-notes', {
       filterTooLong: {
         message: 'a filter is at most {max} characters; filter by a few words',
         fix: 'filter by a few words',
+      },
+      date: {
+        message: '"{date}" is not a time; write one as 2026-05-01T00:00:00.000Z',
+        fix: 'give since and until as ISO 8601 times in UTC (Date.prototype.toISOString writes them)',
       },
       cursor: {
         message: 'the page cursor is not one this store gave; start from the first page',

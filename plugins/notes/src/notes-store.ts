@@ -1,5 +1,5 @@
 import * as sqliteVec from 'sqlite-vec';
-import { systemClock, type Clock } from '@mira/core';
+import { systemClock } from '@mira/core';
 import { openDatabase, openDatabaseReadOnly } from '@mira/sqlite';
 import type { Embedder } from './embedder.js';
 import { NOTES_SCHEMA } from './schema.js';
@@ -12,7 +12,9 @@ import {
   type EmbeddingState,
   type LabelCount,
   type Note,
+  type NoteVersion,
   type NotesStore,
+  type Relabel,
   type ScopeCounts,
   type SearchResult,
   type Viewer,
@@ -20,53 +22,23 @@ import {
 import { keyDigest, type NotesExport, type PreparedExport } from './transfer-format.js';
 import { exportNotes, exportText } from './transfer-export.js';
 import { importNotes, sweepImports } from './transfer.js';
-import { DEFAULT_KEY_GUARD, KeyGuard, type KeyGuardLimits, type KeyLockout, type KeyOrigin } from './key-guard.js';
+import { DEFAULT_KEY_GUARD, KeyGuard, type KeyLockout, type KeyOrigin } from './key-guard.js';
 import { capNote, checkKey, parseLabels } from './text.js';
 import { NoteRows, type NoteRow } from './store/rows.js';
 import { Statements } from './store/statements.js';
 import { NoteBrowser } from './store/browse.js';
+import { NoteBulk } from './store/bulk.js';
+import { NoteHistory } from './store/history.js';
+import { PLUCKED, SQL } from './store/listings.js';
+import { DEFAULT_MIN_SIMILARITY, type SqliteNotesStoreOptions } from './store/open-options.js';
 import { NoteDuplicates, combineNotes } from './store/duplicates.js';
 import { needsUpgrade, upgrade } from './store/upgrades.js';
 import { NoteSearch } from './store/search.js';
 import { NoteTransfer } from './store/transfer-target.js';
 import { NoteVectors } from './store/vectors.js';
-import { VISIBLE, WITH_LABEL, labelFilter, visibleParams, visibleTo } from './store/visibility.js';
+import { labelFilter, visibleParams, visibleTo, writeRefusal } from './store/visibility.js';
 
-/**
- * The cosine similarity below which a vector neighbour is not a match, unless configured
- * (`[notes.embedding] min_similarity`): without a floor every query has ten nearest notes,
- * "zebra quantum" included. Unrelated texts score about 0–0.2 with common embedding models.
- */
-export const DEFAULT_MIN_SIMILARITY = 0.3;
-
-/** The statements of the store's own queries by name; each is prepared once per store, on first use. */
-const SQL = {
-  // Not the staging scopes of imports under way (`~import-…`, see transfer.ts), which no viewer can name.
-  scopes: "SELECT name FROM scopes WHERE name NOT LIKE '~%' ORDER BY name",
-  // Newest by creation time (imported old notes keep their place), then by ID.
-  recent: `SELECT n.* FROM notes n WHERE ${VISIBLE} ${WITH_LABEL} ORDER BY n.created_at DESC, n.id DESC LIMIT ?`,
-  count: `SELECT count(*) FROM notes n WHERE ${VISIBLE}`,
-  labels: `SELECT l.label AS label, count(*) AS count FROM note_labels l JOIN notes n ON n.id = l.note_id WHERE ${VISIBLE} GROUP BY l.label ORDER BY count DESC, l.label`,
-} as const;
-
-/** The statements that return only their first column. */
-const PLUCKED: ReadonlyArray<keyof typeof SQL> = ['scopes', 'count'];
-
-/** How {@link SqliteNotesStore.open} opens a notes file. */
-export interface SqliteNotesStoreOptions {
-  clock?: Clock;
-  embedder?: Embedder;
-  busyTimeoutMs?: number;
-  log?: (message: string) => void;
-  /** Called once when this open created the notes file (a new file, or an empty one). */
-  onCreated?: () => void;
-  /** Cosine similarity below which a vector neighbour is not a match (default {@link DEFAULT_MIN_SIMILARITY}). */
-  minSimilarity?: number;
-  /** Open an existing file read-only (`mira mcp`): nothing is upgraded or written. */
-  readOnly?: boolean;
-  /** Wrong keys a scope takes per window (default {@link DEFAULT_KEY_GUARD}). */
-  keyGuard?: KeyGuardLimits;
-}
+export { DEFAULT_MIN_SIMILARITY, type SqliteNotesStoreOptions } from './store/open-options.js';
 
 /**
  * Note memory on its own SQLite file: notes, labels, scopes, an FTS5 index kept in step in the same
@@ -85,6 +57,8 @@ export class SqliteNotesStore implements NotesStore {
   readonly #q: Statements<keyof typeof SQL>;
   readonly #search: NoteSearch;
   readonly #browser: NoteBrowser;
+  readonly #bulk: NoteBulk;
+  readonly #history: NoteHistory;
   readonly #duplicates: NoteDuplicates;
   readonly #transfer: NoteTransfer;
   #closed = false;
@@ -97,6 +71,8 @@ export class SqliteNotesStore implements NotesStore {
     this.#q = new Statements(rows.db, SQL, PLUCKED);
     this.#search = new NoteSearch(rows, vectors);
     this.#browser = new NoteBrowser(rows);
+    this.#history = new NoteHistory(rows);
+    this.#bulk = new NoteBulk(rows, vectors, this.#history);
     this.#duplicates = new NoteDuplicates(rows);
     this.#transfer = new NoteTransfer(rows, vectors);
   }
@@ -224,15 +200,10 @@ export class SqliteNotesStore implements NotesStore {
 
   #require(id: number, viewer: Viewer, writableScope: string | undefined): NoteRow {
     const row = this.#rows.row(id);
-    if (!row || !visibleTo(row, viewer)) throw NotesErrors.error('NOT_FOUND.noNote', { id });
-    // A keyed note out of reach answers as a miss, whatever the key: no oracle for the right one.
-    if (writableScope !== undefined && row.scope !== writableScope && row.key_digest !== null && !viewer.operator) {
-      throw NotesErrors.error('NOT_FOUND.noNote', { id });
-    }
-    if (writableScope !== undefined && row.scope !== writableScope) {
-      throw NotesErrors.error('READ_ONLY_SCOPE.shared', { id, scope: row.scope });
-    }
-    return row;
+    const refusal = writeRefusal(row, viewer, writableScope);
+    if (refusal === 'missing') throw NotesErrors.error('NOT_FOUND.noNote', { id });
+    if (refusal === 'shared') throw NotesErrors.error('READ_ONLY_SCOPE.shared', { id, scope: row!.scope });
+    return row!;
   }
 
   /** Replaces a note's text (and labels when given), keeping its creation time. */
@@ -255,6 +226,11 @@ export class SqliteNotesStore implements NotesStore {
     }
     this.#rows.db
       .transaction(() => {
+        // What the edit replaces, as it is now (another process may have changed it since it was read); a save
+        // that changes nothing leaves no version.
+        const before = this.#rows.row(id);
+        const same = before?.content === content && this.#rows.labelsOf(id).join(',') === labels.join(',');
+        if (before && !same) this.#history.keep(before, 'edit');
         this.#rows.setContent(id, content);
         this.#rows.writeIndexes(id, content, labels, existing.key_digest !== null);
         if (vector) {
@@ -278,6 +254,22 @@ export class SqliteNotesStore implements NotesStore {
       })
       .immediate();
     return note;
+  }
+
+  /** A note's earlier texts and labels, newest first (see store/history.ts). */
+  history(id: number, viewer: Viewer): NoteVersion[] {
+    if (!this.get(id, viewer)) throw NotesErrors.error('NOT_FOUND.noNote', { id });
+    return this.#history.of(id);
+  }
+
+  /** Deletes notes, all or none (see store/bulk.ts). */
+  deleteMany(ids: readonly number[], viewer: Viewer, writableScope: string | undefined): Note[] {
+    return this.#bulk.delete(ids, viewer, writableScope);
+  }
+
+  /** Adds and removes labels on notes, all or none (see store/bulk.ts). */
+  relabel(ids: readonly number[], change: Relabel, viewer: Viewer, writableScope: string | undefined): Note[] {
+    return this.#bulk.relabel(ids, change, viewer, writableScope);
   }
 
   /** The newest notes the viewer may see, optionally with a label. */
@@ -336,7 +328,7 @@ export class SqliteNotesStore implements NotesStore {
   combine(keep: number, drop: number, viewer: Viewer, writableScope?: string): Note {
     const kept = this.#require(keep, viewer, writableScope);
     const dropped = this.#require(drop, viewer, writableScope);
-    return combineNotes(this.#rows, kept, dropped, () => this.delete(drop, viewer, undefined));
+    return combineNotes(this.#rows, this.#history, kept, dropped, () => this.delete(drop, viewer, undefined));
   }
 
   /**

@@ -1,5 +1,7 @@
 import {
   GLOBAL_SCOPE,
+  MAX_BROWSE_PAGE,
+  MAX_BULK,
   MAX_IMPORT_BYTES,
   NotesErrors,
   readExport,
@@ -50,19 +52,26 @@ const unlockScope: Handler = async (ctx, { params: { scope } }) => {
   return { scope, forgotten: store.clearKeyMisses(scope!) };
 };
 
+/** The list's sort and filters as the address gives them (see listNotes). */
+const listFilters = (params: URLSearchParams) => ({
+  sort: (params.get('sort') ?? 'newest') as BrowseSort,
+  label: params.get('label'),
+  filter: params.get('filter') ?? '',
+  since: params.get('since'),
+  until: params.get('until'),
+});
+
 /**
  * One page of a scope's notes with the global ones over them, read-only there (they are edited in the
- * global scope): sorted, filtered, counted and paged by the store (?sort=, ?label=, ?filter=, ?after= the
- * previous page's `next`, ?limit= up to 500).
+ * global scope): sorted, filtered, counted and paged by the store (?sort=, ?label=, ?filter=, ?since= and
+ * ?until= ISO times of the last change, ?after= the previous page's `next`, ?limit= up to 500).
  */
 const listNotes: Handler = async (ctx, { url }) => {
   const scope = scopeOf(url);
   const params = url.searchParams;
   const limit = params.get('limit');
   const page = ctx.notes().browse(overlay(scope), {
-    sort: (params.get('sort') ?? 'newest') as BrowseSort,
-    label: params.get('label'),
-    filter: params.get('filter') ?? '',
+    ...listFilters(params),
     after: params.get('after'),
     ...(limit === null ? {} : { limit: Number(limit) || 1 }),
     // A later page leaves the counts to the first (`counts=1` asks for them anyway).
@@ -92,6 +101,25 @@ const searchNotes: Handler = async (ctx, { url }) => {
     ...(result.why ? { why: result.why } : {}),
     hits: result.hits.map((h) => ({ ...noteJson(h.note, ctx.now()), read_only: h.note.scope !== scope })),
   };
+};
+
+/**
+ * The IDs of every note the list shows with these filters that can be changed from the scope (its own, not
+ * the global overlay's), in the list's order, at most MAX_BULK (`more`: the list holds others): what "select
+ * every matching note" ticks.
+ */
+const matchingIds: Handler = async (ctx, { url }) => {
+  const scope = scopeOf(url);
+  const ids: number[] = [];
+  let after: string | null = null;
+  do {
+    const page = ctx
+      .notes()
+      .browse(overlay(scope), { ...listFilters(url.searchParams), after, limit: MAX_BROWSE_PAGE, counts: false });
+    for (const note of page.notes) if (note.scope === scope) ids.push(note.id);
+    after = page.next;
+  } while (after !== null && ids.length <= MAX_BULK);
+  return { ids: ids.slice(0, MAX_BULK), more: ids.length > MAX_BULK || after !== null };
 };
 
 /** What a duplicates scan of the scope can be narrowed to: its notes' labels with their counts. */
@@ -137,7 +165,63 @@ const deleteNote: Handler = async (ctx, { url, params: { id } }) => ({
   deleted: ctx.notes().delete(Number(id), noteViewer(url), scopeOf(url)).id,
 });
 
-/** What the notes panel reads and writes: scopes, a scope's notes, search, labels, combine, export, import. */
+/**
+ * Deletes the selected notes in one transaction: refused as a whole, nothing deleted, when any is gone or in
+ * the global overlay (read-only from another scope's page), the error naming each. Answers the notes deleted
+ * as an export file too, which Import puts back: the page offers it for download.
+ */
+const deleteNotes: Handler = async (ctx, { req, url }) => {
+  const { ids } = checkBody<{ ids: number[] }>('deleteNotes', await readJson(req));
+  const scope = scopeOf(url);
+  const deleted = ctx.notes().deleteMany(ids, noteViewer(url), scope);
+  return {
+    deleted: deleted.map((n) => n.id),
+    export: {
+      format: 'mira-notes',
+      version: 1,
+      scope,
+      exported_at: ctx.now().toISOString(),
+      notes: deleted.map((n) => ({
+        content: n.content,
+        labels: n.labels,
+        private_key: n.privateKey,
+        created_at: n.createdAt,
+        updated_at: n.updatedAt,
+      })),
+    },
+  };
+};
+
+/** Adds and removes labels (comma-separated) on the selected notes, all or none as {@link deleteNotes}. */
+const relabelNotes: Handler = async (ctx, { req, url }) => {
+  const { ids, add, remove } = checkBody<{ ids: number[]; add: string; remove: string }>(
+    'relabelNotes',
+    await readJson(req),
+  );
+  const notes = ctx.notes().relabel(ids, { add, remove }, noteViewer(url), scopeOf(url));
+  return { notes: notes.map((n) => noteJson(n, ctx.now())) };
+};
+
+/** A note's earlier texts and labels, newest first: what each edit, relabel or combine replaced. */
+const noteHistory: Handler = async (ctx, { url, params: { id } }) => ({
+  id: Number(id),
+  versions: ctx
+    .notes()
+    .history(Number(id), noteViewer(url))
+    .map((v) => ({
+      content: v.content,
+      labels: v.labels,
+      written_at: v.writtenAt,
+      replaced_at: v.replacedAt,
+      cause: v.cause,
+      from_note: v.fromNote,
+    })),
+});
+
+/**
+ * What the notes panel reads and writes: scopes, a scope's notes, search, labels, combine, export, import, and
+ * the selection's delete and relabel, a note's history.
+ */
 export const NOTES_ROUTES: readonly Route[] = Object.freeze([
   { method: 'GET', path: '/api/scopes', handler: listScopes },
   { method: 'POST', path: '/api/scopes', handler: addScope },
@@ -145,9 +229,13 @@ export const NOTES_ROUTES: readonly Route[] = Object.freeze([
   { method: 'GET', path: '/api/notes', handler: listNotes },
   { method: 'GET', path: '/api/notes/search', handler: searchNotes },
   { method: 'GET', path: '/api/notes/labels', handler: labelCounts },
+  { method: 'GET', path: '/api/notes/ids', handler: matchingIds },
   { method: 'POST', path: '/api/notes/combine', handler: combine },
+  { method: 'POST', path: '/api/notes/delete', handler: deleteNotes },
+  { method: 'POST', path: '/api/notes/relabel', handler: relabelNotes },
   { method: 'GET', path: '/api/notes/export', handler: exportNotes },
   { method: 'POST', path: '/api/notes/import', handler: importNotes },
   { method: 'PATCH', path: '/api/notes/:id(^\\d+$)', handler: editNote },
   { method: 'DELETE', path: '/api/notes/:id(^\\d+$)', handler: deleteNote },
+  { method: 'GET', path: '/api/notes/:id(^\\d+$)/history', handler: noteHistory },
 ]);

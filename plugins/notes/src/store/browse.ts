@@ -1,37 +1,22 @@
-import { longerThan } from '@mira/core';
 import type { SqliteStatement } from '@mira/sqlite';
 import {
-  BROWSE_SORTS,
-  MAX_BROWSE_PAGE,
   UNLABELED,
   foldForFilter,
   type BrowseCounts,
   type BrowseOptions,
   type BrowsePage,
-  type BrowseSort,
   type LabelCount,
   type ScopeCounts,
   type Viewer,
 } from '../contract.js';
 import { NotesErrors } from '../errors.js';
-import { MAX_QUERY_LENGTH } from '../text.js';
-import { filterAnyMatch, filterMatch, filterWords } from './filter-index.js';
+import { browseQuery, formatCursor, type BrowseQuery, type RankedRows } from './browse-query.js';
+import { filterAnyMatch, filterMatch } from './filter-index.js';
 import type { NoteRow, NoteRows } from './rows.js';
 import { COUNTS_FOR_VIEWER, COUNTS_TABLE, COUNT_ALL, COUNT_UNLABELED } from './scope-counts.js';
 import { filterIndexCurrent, scopeCountsCurrent } from './upgrades.js';
-import { SCOPE_VISIBLE, VISIBLE, keyParams, labelFilter, visibleParams } from './visibility.js';
+import { SCOPE_VISIBLE, VISIBLE, keyParams, visibleParams } from './visibility.js';
 
-/** Per sort: the ordering key's SQL and its direction. */
-const BROWSE_ORDER: Readonly<Record<BrowseSort, { key: string; ascending: boolean }>> = {
-  newest: { key: 'n.created_at', ascending: false },
-  oldest: { key: 'n.created_at', ascending: true },
-  longest: { key: 'length(n.content)', ascending: false },
-  shortest: { key: 'length(n.content)', ascending: true },
-  label: {
-    key: `coalesce((SELECT l.label FROM note_labels l WHERE l.note_id = n.id AND l.position = 0), '${UNLABELED}')`,
-    ascending: true,
-  },
-};
 /**
  * Whether a note's text, labels and key hold every word of the filter (`?`, a JSON array of folded words):
  * the text folded once per note, however many words. Only for a file opened read-only without the filter's
@@ -91,57 +76,71 @@ export class NoteBrowser {
    * @throws MiraError MIRA_ERR_NOTES_BROWSE_INVALID for an unknown sort or a malformed cursor
    */
   browse(viewer: Viewer, options: BrowseOptions = {}): BrowsePage {
-    const sort = options.sort ?? 'newest';
-    const order = BROWSE_ORDER[sort];
-    if (viewer.scopes.length === 0) throw NotesErrors.error('SCOPE_INVALID.unknown', { scope: '' });
-    if (!order) {
-      throw NotesErrors.error('BROWSE_INVALID.sort', { sorts: BROWSE_SORTS.join(', '), sort });
-    }
-    const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), MAX_BROWSE_PAGE);
-    const label = labelFilter(options.label ?? null);
-    const filter = options.filter ?? '';
-    // Bounded as a search query is: every word is a phrase of the filter's index, or a pass over folded text.
-    if (longerThan(filter, MAX_QUERY_LENGTH)) {
-      throw NotesErrors.error('BROWSE_INVALID.filterTooLong', { max: MAX_QUERY_LENGTH });
-    }
-    const words = filterWords(filter);
-    // What a note must pass besides being visible: the label, the filter.
-    const extra: string[] = [];
-    const extraParams: unknown[] = [];
-    if (label === UNLABELED) extra.push('NOT EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id)');
-    else if (label !== null) {
-      extra.push('EXISTS (SELECT 1 FROM note_labels l WHERE l.note_id = n.id AND l.label = ?)');
-      extraParams.push(label);
-    }
+    const query = browseQuery(viewer, options);
+    const { words, extra, extraParams } = query;
     const every = words.length > 0 ? this.#holdsEvery(words) : undefined;
     // A filter no note in view holds every word of (a typed question, often) lists the notes holding any of
     // them, most words first: the cursor of such a list says so, so its later pages stay that list.
-    const after = options.after ? parseCursor(options.after) : undefined;
     const ranked =
       words.length >= 2 &&
-      (after !== undefined
-        ? after.length === 3
+      (query.after !== undefined
+        ? query.after.length === 3
         : this.#statement(`SELECT 1 FROM notes n WHERE ${[VISIBLE, ...extra, every!.sql].join(' AND ')} LIMIT 1`).get(
             ...visibleParams(viewer),
             ...extraParams,
             ...every!.params,
           ) === undefined);
-    if (after !== undefined && (after.length === 3) !== ranked) throw NotesErrors.error('BROWSE_INVALID.cursor');
-    // A ranked list's rows: the notes in view with how many words each holds, the label's condition kept; the
-    // parameters before the scope's and after them.
-    const rankedRows = { sql: '', before: [] as unknown[], after: [] as unknown[] };
-    if (ranked) {
-      const any = this.#holdsAny(words);
-      rankedRows.sql = `SELECT n.id AS id, ${order.key} AS sort_key, ${any.held} AS held FROM ${any.from}
-        WHERE ${[SCOPE_VISIBLE, ...extra, ...any.where].join(' AND ')}`;
-      rankedRows.before = [...any.heldParams, ...any.fromParams];
-      rankedRows.after = [...extraParams, ...any.whereParams];
-      extra.push(any.sql);
-      extraParams.push(...any.params);
-    } else if (every) {
+    if (query.after !== undefined && (query.after.length === 3) !== ranked) {
+      throw NotesErrors.error('BROWSE_INVALID.cursor');
+    }
+    const rankedRows = ranked ? this.#rankedRows(query) : undefined;
+    if (!ranked && every) {
       extra.push(every.sql);
       extraParams.push(...every.params);
     }
+    const { limit } = query;
+    const rows = this.#pageRows(viewer, query, rankedRows);
+    const more = rows.length > limit;
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return {
+      notes: shown.map((row) => this.#rows.hydrate(row)),
+      next: more && last ? formatCursor(last.sort_key, last.id, ranked ? last.held : undefined) : null,
+      partial: ranked,
+      counts: options.counts === false ? null : this.#counts(viewer, extra, extraParams),
+    };
+  }
+
+  /**
+   * A ranked list's rows: the notes in view with how many words each holds, the label's condition kept; the
+   * parameters before the scope's and after them. The query's conditions gain "holds any word".
+   */
+  #rankedRows(query: BrowseQuery): RankedRows {
+    const { extra, extraParams } = query;
+    const any = this.#holdsAny(query.words);
+    const rows = {
+      sql: `SELECT n.id AS id, ${query.order.key} AS sort_key, ${any.held} AS held FROM ${any.from}
+        WHERE ${[SCOPE_VISIBLE, ...extra, ...any.where].join(' AND ')}`,
+      before: [...any.heldParams, ...any.fromParams],
+      after: [...extraParams, ...any.whereParams],
+    };
+    extra.push(any.sql);
+    extraParams.push(...any.params);
+    return rows;
+  }
+
+  /**
+   * The page's rows and one more (which says a next page exists): one branch per scope in view, each read in
+   * order from its scope's index and stopped after a page; the branches are merged. A page then costs the same
+   * however many notes the scope, or any other, holds. A ranked filter reads every note holding one of its
+   * words, as counting them does, to rank them.
+   */
+  #pageRows(
+    viewer: Viewer,
+    query: BrowseQuery,
+    rankedRows: RankedRows | undefined,
+  ): Array<NoteRow & { sort_key: string | number; held?: number }> {
+    const { sort, order, limit, after, extra, extraParams } = query;
     // Ties on the key go newest ID first, except for "oldest", which reads in ID order.
     const idAscending = sort === 'oldest';
     const direction = `${order.ascending ? 'ASC' : 'DESC'}, n.id ${idAscending ? 'ASC' : 'DESC'}`;
@@ -149,7 +148,7 @@ export class NoteBrowser {
     const cursorParams: unknown[] = [];
     const beyond = order.ascending ? '>' : '<';
     const idBeyond = idAscending ? '>' : '<';
-    if (after && !ranked) {
+    if (after && !rankedRows) {
       const [key, id] = after;
       // The first term bounds the index range (a seek, however deep the page); the second skips the ties read.
       cursor.push(`${order.key} ${beyond}= ? AND (${order.key} ${beyond} ? OR n.id ${idBeyond} ?)`);
@@ -160,36 +159,24 @@ export class NoteBrowser {
       cursor.push(`(held < ? OR (held = ? AND (sort_key ${beyond} ? OR (sort_key = ? AND id ${idBeyond} ?))))`);
       cursorParams.push(count, count, key, key, id);
     }
-    const outer = `ORDER BY ${ranked ? 'held DESC, ' : ''}sort_key ${order.ascending ? 'ASC' : 'DESC'}, id ${
+    const outer = `ORDER BY ${rankedRows ? 'held DESC, ' : ''}sort_key ${order.ascending ? 'ASC' : 'DESC'}, id ${
       idAscending ? 'ASC' : 'DESC'
     } LIMIT ?`;
-    // One branch per scope in view, each read in order from its scope's index and stopped after a page; the
-    // branches are merged. A page then costs the same however many notes the scope, or any other, holds. A
-    // ranked filter reads every note holding one of its words, as counting them does, to rank them.
     // A ranked list sorts the IDs alone, then reads the page's notes (sorting whole rows took twice as long).
-    const branch = ranked
+    const branch = rankedRows
       ? `SELECT n.*, r.sort_key AS sort_key, r.held AS held FROM (SELECT * FROM (${rankedRows.sql})
          ${cursor.length > 0 ? `WHERE ${cursor[0]}` : ''} ${outer}) r CROSS JOIN notes n ON n.id = r.id`
       : `SELECT * FROM (SELECT n.*, ${order.key} AS sort_key FROM notes n
          WHERE ${[SCOPE_VISIBLE, ...extra, ...cursor].join(' AND ')} ORDER BY ${order.key} ${direction} LIMIT ?)`;
     const keys = keyParams(viewer);
-    const rows = this.#statement(`SELECT * FROM (${viewer.scopes.map(() => branch).join(' UNION ALL ')}) ${outer}`).all(
+    return this.#statement(`SELECT * FROM (${viewer.scopes.map(() => branch).join(' UNION ALL ')}) ${outer}`).all(
       ...viewer.scopes.flatMap((scope) =>
-        ranked
+        rankedRows
           ? [...rankedRows.before, scope, ...keys, ...rankedRows.after, ...cursorParams, limit + 1]
           : [scope, ...keys, ...extraParams, ...cursorParams, limit + 1],
       ),
       limit + 1,
     ) as Array<NoteRow & { sort_key: string | number; held?: number }>;
-    const more = rows.length > limit;
-    const shown = rows.slice(0, limit);
-    const last = shown.at(-1);
-    return {
-      notes: shown.map((row) => this.#rows.hydrate(row)),
-      next: more && last ? formatCursor(last.sort_key, last.id, ranked ? last.held : undefined) : null,
-      partial: ranked,
-      counts: options.counts === false ? null : this.#counts(viewer, extra, extraParams),
-    };
   }
 
   /** The notes holding every filter word, as SQL over `n.id`: through the index, or by folding each note. */
@@ -353,33 +340,4 @@ export class NoteBrowser {
     }
     return statement;
   }
-}
-
-/**
- * A page's end as the next page's start: the row's sort key and ID (and for a ranked filter, how many of its
- * words the row holds), as opaque text.
- */
-function formatCursor(key: string | number, id: number, held?: number): string {
-  return Buffer.from(JSON.stringify(held === undefined ? [key, id] : [key, id, held])).toString('base64url');
-}
-
-/**
- * The sort key and ID a cursor holds, and for a ranked filter's list how many words its row holds.
- * @throws MiraError MIRA_ERR_NOTES_BROWSE_INVALID for one not made here
- */
-function parseCursor(cursor: string): [string | number, number] | [string | number, number, number] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (
-      Array.isArray(value) &&
-      (value.length === 2 || (value.length === 3 && Number.isSafeInteger(value[2]))) &&
-      (typeof value[0] === 'string' || typeof value[0] === 'number') &&
-      Number.isSafeInteger(value[1])
-    ) {
-      return value.length === 3 ? [value[0], value[1] as number, value[2] as number] : [value[0], value[1] as number];
-    }
-  } catch {
-    // reported below
-  }
-  throw NotesErrors.error('BROWSE_INVALID.cursor');
 }

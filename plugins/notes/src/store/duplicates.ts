@@ -2,6 +2,7 @@ import type { DuplicatePair, DuplicatesOptions, Note, Viewer } from '../contract
 import { NotesErrors } from '../errors.js';
 import { nearDuplicatePairsInSlices, SCAN_SLICE_MS, scanWork } from '../near-duplicates.js';
 import { MAX_LABELS } from '../text.js';
+import type { NoteHistory } from './history.js';
 import type { NoteRow, NoteRows } from './rows.js';
 import { Statements } from './statements.js';
 import { LABEL_OR_UNLABELED, VISIBLE, labelFilter, visibleParams, visibleTo } from './visibility.js';
@@ -109,7 +110,13 @@ export class NoteDuplicates {
  * most a note holds), and `remove` deletes `dropped`, in one transaction.
  * @throws MiraError MIRA_ERR_NOTES_COMBINE_INVALID, MIRA_ERR_NOTES_COMBINE_SCOPES or MIRA_ERR_NOTES_KEY_MISMATCH
  */
-export function combineNotes(rows: NoteRows, kept: NoteRow, dropped: NoteRow, remove: () => void): Note {
+export function combineNotes(
+  rows: NoteRows,
+  history: NoteHistory,
+  kept: NoteRow,
+  dropped: NoteRow,
+  remove: () => void,
+): Note {
   const [keep, drop] = [kept.id, dropped.id];
   if (keep === drop) throw NotesErrors.error('COMBINE_INVALID', { keep });
   // The operator's console sees a scope with the global overlay: folding a global note into a scope's would
@@ -127,7 +134,11 @@ export function combineNotes(rows: NoteRows, kept: NoteRow, dropped: NoteRow, re
       // caller read them, and the indexes must hold the text the kept note has now.
       const current = rows.row(keep);
       if (!current) throw NotesErrors.error('NOT_FOUND.noNote', { id: keep });
-      if (!rows.row(drop)) throw NotesErrors.error('NOT_FOUND.noNote', { id: drop });
+      const removed = rows.row(drop);
+      if (!removed) throw NotesErrors.error('NOT_FOUND.noNote', { id: drop });
+      // Both texts stay in the kept note's history: its own before the combine, and the removed one's.
+      history.keep(current, 'combine', keep, drop);
+      history.keep(removed, 'combined', keep, drop);
       const labels = [...new Set([...rows.labelsOf(keep), ...rows.labelsOf(drop)])].slice(0, MAX_LABELS);
       rows.writeIndexes(keep, current.content, labels, current.key_digest !== null);
       remove();

@@ -1,4 +1,5 @@
 import { FTS_TOKENIZER } from '../schema.js';
+import { HISTORY_DDL } from './history.js';
 import { FILTER_DDL, FILTER_INDEX_META, FILTER_INDEX_VERSION, FILTER_TABLE } from './filter-index.js';
 import { KEYED_FTS, type NoteRows } from './rows.js';
 import {
@@ -14,10 +15,10 @@ import { toFloats, type NoteVectors } from './vectors.js';
 
 /**
  * What a notes file gets at a writable open beyond its schema (schema.ts, version 1, which stays what it
- * was): indexes made since (the browse filter's among them), a full-text index rebuilt when it was made
- * otherwise, and the vectors of the sqlite-vec tables of before moved into today's table. Each runs once;
- * a file that needs none is not written to. A read-only open refuses a file that still needs one (see
- * {@link needsUpgrade}).
+ * was): indexes and tables made since (the browse filter's index, the notes' history in store/history.ts), a
+ * full-text index rebuilt when it was made otherwise, and the vectors of the sqlite-vec tables of before moved
+ * into today's table. Each runs once; a file that needs none is not written to. A read-only open refuses a
+ * file that still needs one (see {@link needsUpgrade}).
  */
 
 /**
@@ -55,6 +56,7 @@ export function upgrade(rows: NoteRows, vectors: NoteVectors): void {
   upgradeScopeCounts(rows);
   rows.db.exec(KEY_INDEX_DDL);
   rows.db.exec(ORDER_INDEXES_DDL);
+  rows.db.exec(HISTORY_DDL);
 }
 
 /** The sqlite-vec tables of before this file still has. */

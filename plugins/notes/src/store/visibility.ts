@@ -59,3 +59,20 @@ export function visibleParams(viewer: Viewer): unknown[] {
 export function labelFilter(label: string | null): string | null {
   return parseLabels(label)[0] ?? null;
 }
+
+/**
+ * Why a write from `writableScope` may not touch a note: `missing` when the viewer does not see it, or it is a
+ * keyed note of another scope (out of reach, it answers as a miss whatever the key: no oracle for the right
+ * one); `shared` when it is in another scope the viewer sees (the global overlay, read-only there); undefined
+ * when it may. Without `writableScope`, any note the viewer sees may be written. One rule for one note and
+ * for many (see store/bulk.ts).
+ */
+export function writeRefusal(
+  row: NoteRow | undefined,
+  viewer: Viewer,
+  writableScope: string | undefined,
+): 'missing' | 'shared' | undefined {
+  if (!row || !visibleTo(row, viewer)) return 'missing';
+  if (writableScope === undefined || row.scope === writableScope) return undefined;
+  return row.key_digest !== null && !viewer.operator ? 'missing' : 'shared';
+}
