@@ -47,8 +47,8 @@ import {
 } from './assertion-rules-more.js';
 
 export type { AssertionRules } from './assertion-rules.js';
-import { chooseLanguages, clearClauseCaches, readLanguages, unreadLanguageOf } from './attribution.js';
-import { clearMatchFormCache, toMatchText, wholeSpans } from './span-match.js';
+import { chooseLanguages, clearClauseCaches, NAME_BLANK, readLanguages, unreadLanguageOf } from './attribution.js';
+import { clearMatchFormCache, SIMPLE_TEXT, toMatchText, wholeSpans, type MatchText } from './span-match.js';
 
 /** Whole words, as every language's tables match them (see `AssertionRules`: folded text, no `i` flag). */
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'u');
@@ -358,8 +358,11 @@ const graphemeSegmenter = (): Intl.Segmenter =>
   // Stryker disable next-line ObjectLiteral: equivalent, grapheme is the Segmenter's default granularity
   (graphemeInstance ??= new Intl.Segmenter('und', { granularity: 'grapheme' }));
 
-/** Text whose rule form is its ASCII lower case, offset for offset: no CR (CR LF is one grapheme). */
-const PLAIN_ASCII = /^[\t\n\v\f\x20-\x7e]*$/;
+/**
+ * Whether `text`'s rule form is its lower case, offset for offset: {@link SIMPLE_TEXT} (the name blank among it)
+ * without a CR (CR LF is one grapheme).
+ */
+const plainText = (text: string) => SIMPLE_TEXT.test(text) && !text.includes('\r');
 
 /**
  * `text` in the form the rules read — each grapheme NFKC-normalised and case-folded, as evidence
@@ -369,7 +372,7 @@ const PLAIN_ASCII = /^[\t\n\v\f\x20-\x7e]*$/;
  * case folding lowers). Line breaks stay (they end sentences).
  */
 export function ruleForm(text: string): { form: string; at: Map<number, number> | undefined } {
-  if (PLAIN_ASCII.test(text)) return { form: text.toLowerCase(), at: undefined };
+  if (plainText(text)) return { form: text.toLowerCase(), at: undefined };
   // Most other text (accents, CJK, Hangul syllables) is a grapheme per code point: no segmenter is needed.
   // Stryker disable next-line ConditionalExpression: equivalent, the segmenter finds the same graphemes there
   if (oneGraphemePerCodePoint(text)) return graphemeRuleForm(text, codePointSegments(text));
@@ -416,7 +419,19 @@ export function notAsserted(
   names: readonly string[] = [],
 ): NotAsserted | undefined {
   // A name is never a word of a language nor a cue: Ben is not Dutch "am", Mai not Italian "never".
-  const text = withoutNames(utterance, names);
+  return notAssertedBlanked(withoutNames(utterance, names), span, predicate, rules);
+}
+
+/**
+ * {@link notAsserted} of an utterance whose names are blanked already ({@link blankNames}): what admission calls,
+ * having read the utterance and the names in matching form once for every rule.
+ */
+export function notAssertedBlanked(
+  text: string,
+  span: readonly [number, number],
+  predicate?: string,
+  rules?: AssertionRules,
+): NotAsserted | undefined {
   const { form, at } = ruleForm(text);
   const formSpan = [formOffset(at, span[0], text.length), formOffset(at, span[1], text.length)] as const;
   // The language from the utterance as written: a capital says a word is a name (Łukasz), not Polish.
@@ -424,12 +439,6 @@ export function notAsserted(
   if (chosen === undefined) return markedQuestion(form, formSpan) ? 'question' : 'language';
   return decide(form, formSpan, predicate, chosen);
 }
-
-/**
- * What stands in a name's place: one unit per UTF-16 unit of the name (offsets stay where they were), no letter,
- * digit, space or mark any rule reads, and its own rule form (NFKC and case folding leave it alone).
- */
-const NAME_BLANK = '\u00b7';
 
 /**
  * `text` with every whole occurrence of each of `names` (as remember finds a name: exact matching form, at word
@@ -440,13 +449,21 @@ export function withoutNames(text: string, names: readonly string[]): string {
   if (names.length === 0) return text;
   const spoken = toMatchText(text);
   if (spoken === undefined) return text;
-  let out = text;
-  for (const name of names) {
-    const needle = toMatchText(name);
-    if (needle === undefined) continue;
+  return blankNames(
+    spoken,
+    names.flatMap((name) => toMatchText(name) ?? []),
+  );
+}
+
+/**
+ * {@link withoutNames} of a text and names already in matching form (`spoken` as {@link toMatchText} gives it):
+ * its original with every whole occurrence of each name blanked ({@link NAME_BLANK}), offset for offset.
+ */
+export function blankNames(spoken: MatchText, names: readonly MatchText[]): string {
+  let out = spoken.original;
+  for (const needle of names)
     for (const [start, end] of wholeSpans(spoken, needle, { particles: true, name: true }))
       out = out.slice(0, start) + NAME_BLANK.repeat(end - start) + out.slice(end);
-  }
   return out;
 }
 

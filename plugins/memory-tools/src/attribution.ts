@@ -18,7 +18,7 @@
  *   "Alice, my sister, likes tea") — and none of the language's clause words ("and", "who", "because"…).
  */
 import { caseFold } from '@mira/core';
-import type { MatchText } from './span-match.js';
+import { SIMPLE_TEXT, type MatchText } from './span-match.js';
 import { CLAUSE_RULES, ENGLISH_CLAUSES, UNREAD_LANGUAGE_WORDS, type ClauseRules } from './clause-rules.js';
 import { UNREAD_LETTERS, UNREAD_SCRIPTS } from './clause-rules-more.js';
 
@@ -54,12 +54,21 @@ export {
 /** Why the value is not attributed to the subject. */
 export type AttributionRefusal = 'not_one_sentence' | 'subject_not_supported';
 
-/** Printable ASCII: NFKC leaves it alone and it folds to its lower case. */
-const ASCII = /^[\x20-\x7e]*$/;
+/**
+ * What stands in a name's place in the text the rules read ({@link blankNames}): one unit per UTF-16 unit of the
+ * name (offsets stay where they were), no letter, digit, space or mark any rule reads, and its own rule form
+ * (NFKC and case folding leave it alone).
+ */
+export const NAME_BLANK = '\u00b7';
+/**
+ * Printable ASCII, and the name blank beside it: NFKC leaves it alone and it folds to its lower case, one unit
+ * for one (text with its names blanked is read as fast as the text was).
+ */
+const ASCII = /^[\x20-\x7e\u00b7]*$/;
 /** The matching form (NFKC, case folded) of a piece of the operator's text. */
 const formOf = (text: string) =>
   // Stryker disable next-line ConditionalExpression: equivalent, the general path answers plain ASCII alike
-  ASCII.test(text) ? text.toLowerCase() : caseFold(text.normalize('NFKC')).normalize('NFKC');
+  SIMPLE_TEXT.test(text) ? text.toLowerCase() : caseFold(text.normalize('NFKC')).normalize('NFKC');
 
 /** A rule set's word lists as sets, built once per rule set (they are read on every admission). */
 interface ClauseWordSets {
@@ -75,6 +84,8 @@ let wordSetCache = new WeakMap<ClauseRules, ClauseWordSets>();
 export function clearClauseCaches(): void {
   wordSetCache = new WeakMap();
   markerIndexMemo = undefined;
+  wordShapes = new Map();
+  wordUnreadLetters = new Map();
 }
 function wordSets(rules: ClauseRules): ClauseWordSets {
   let sets = wordSetCache.get(rules);
@@ -308,16 +319,38 @@ function languageCounts(found: readonly string[]): number[] {
  * a capital says a name, "Łukasz"), and the marker words found inside text written without spaces (Thai).
  */
 function addShapeCounts(text: string, counts: number[]): void {
-  const { tables, byWord, lettered, textual } = markerIndex();
+  const { textual } = markerIndex();
   const form = text.normalize('NFKC');
   for (const [i, pattern] of textual) counts[i]! += form.match(pattern)?.length ?? 0;
-  for (const [word] of form.matchAll(WRITTEN_WORD)) {
-    if (CAPITALISED.test(word)) continue;
-    const lower = formOf(word);
-    if (UNREAD_WORDS.has(lower) || unreadLetter(lower)) continue;
-    for (const i of lettered) if (tables[i]!.letters!.test(lower) && !byWord.get(lower)?.includes(i)) counts[i]! += 1;
-  }
+  for (const [word] of form.matchAll(WRITTEN_WORD)) for (const i of shapeOf(word)) counts[i]! += 1;
 }
+
+/**
+ * The languages (by their index in the tables' order) a word as written says it is in by its letters or shape,
+ * memoised: operator text repeats the same few thousand words, and a word's letters say the same every time.
+ */
+function shapeOf(word: string): readonly number[] {
+  let shape = wordShapes.get(word);
+  if (shape === undefined) {
+    shape = readShape(word);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: a bound on memory only
+    if (wordShapes.size >= MEMO_WORDS) wordShapes.clear();
+    wordShapes.set(word, shape);
+  }
+  return shape;
+}
+const NO_LANGUAGES: readonly number[] = Object.freeze([]);
+function readShape(word: string): readonly number[] {
+  if (CAPITALISED.test(word)) return NO_LANGUAGES;
+  const lower = formOf(word);
+  if (UNREAD_WORDS.has(lower) || unreadLetter(lower)) return NO_LANGUAGES;
+  const { tables, byWord, lettered } = markerIndex();
+  const shape = lettered.filter((i) => tables[i]!.letters!.test(lower) && !byWord.get(lower)?.includes(i));
+  return shape.length === 0 ? NO_LANGUAGES : shape;
+}
+/** How many words each per-word memo holds before it starts again. */
+const MEMO_WORDS = 10_000;
+let wordShapes = new Map<string, readonly number[]>();
 
 /** Every word of {@link UNREAD_LANGUAGE_WORDS}, with its language. */
 const UNREAD_WORDS: ReadonlyMap<string, string> = new Map(
@@ -352,12 +385,8 @@ function unreadWords(
   // Printable ASCII has no letter outside a–z (a shortcut: the words below would find none).
   // Stryker disable next-line ConditionalExpression: equivalent, as just said
   if (!ascii) {
-    const { byWord } = markerIndex();
     for (const [word] of text.normalize('NFKC').matchAll(WRITTEN_WORD)) {
-      if (CAPITALISED.test(word)) continue;
-      const lower = formOf(word);
-      if (UNREAD_WORDS.has(lower) || byWord.has(lower)) continue;
-      const language = unreadLetter(lower);
+      const language = unreadLetterOf(word);
       if (language !== undefined) languages.push(language);
     }
   }
@@ -366,6 +395,30 @@ function unreadWords(
   const named = [...tally].sort((a, b) => b[1] - a[1])[0]?.[0];
   return { count: languages.length, language: named };
 }
+
+/**
+ * The language without rules a word as written says by a letter ({@link unreadWords}: a word in lower case that
+ * is no listed word), memoised per word as {@link shapeOf} is; undefined when it says none.
+ */
+function unreadLetterOf(word: string): string | undefined {
+  let language = wordUnreadLetters.get(word);
+  if (language === undefined) {
+    language = readUnreadLetter(word) ?? NO_LANGUAGE;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: a bound on memory only
+    if (wordUnreadLetters.size >= MEMO_WORDS) wordUnreadLetters.clear();
+    wordUnreadLetters.set(word, language);
+  }
+  return language === NO_LANGUAGE ? undefined : language;
+}
+/** What the memo holds for a word that says no language without rules (a language code is never this). */
+const NO_LANGUAGE = '-';
+function readUnreadLetter(word: string): string | undefined {
+  if (CAPITALISED.test(word)) return undefined;
+  const lower = formOf(word);
+  if (UNREAD_WORDS.has(lower) || markerIndex().byWord.has(lower)) return undefined;
+  return unreadLetter(lower);
+}
+let wordUnreadLetters = new Map<string, string>();
 
 /** The language a text is most likely in ({@link likelyLanguages}: the first), or undefined. */
 export function languageOf(text: string): string | undefined {

@@ -10,7 +10,7 @@ import {
   type ToolResult,
 } from '@mira/core';
 import { OPERATOR_STATEMENT_SOURCE, type MemoryStore, type SlotDecision, type SlotMemory } from '@mira/memory-contract';
-import { notAsserted, notAssertedWhy, withoutNames, type NotAsserted } from './assertion.js';
+import { blankNames, notAssertedBlanked, notAssertedWhy, type NotAsserted } from './assertion.js';
 import { attribute, clauseRulesFor } from './attribution.js';
 import { findWholeSpan, toMatchText, wholeSpans, type MatchText } from './span-match.js';
 import { describeFailure, type FailureLog } from './recall.js';
@@ -303,11 +303,21 @@ async function decide(
 
   const span = findWholeSpan(spoken, evidence);
   if (!span) reject('evidence_not_in_utterance');
-  // The names the proposal gives are names, never words the rules read (the robot's own "you" is a word).
-  const names = [proposal.subject, proposal.related_entity ?? ''].filter(
-    (name) => name.trim() !== '' && !SELF_REFERENCES.has(toMatchText(name)?.form ?? ''),
-  );
-  const cue = notAsserted(utterance, span, predicate, undefined, names);
+  // The names the proposal gives are names, never words the rules read (the robot's own "you" is a word). Each
+  // is read in matching form once, and blanked in the utterance once, for every rule that reads it.
+  const names: string[] = [];
+  const nameForms: MatchText[] = [];
+  for (const [name, form] of [
+    [proposal.subject, subject],
+    [proposal.related_entity ?? '', undefined],
+  ] as const) {
+    if (name.trim() === '') continue;
+    const match = form ?? toMatchText(name);
+    if (match !== undefined && SELF_REFERENCES.has(match.form)) continue;
+    names.push(name);
+    if (match !== undefined) nameForms.push(match);
+  }
+  const cue = notAssertedBlanked(blankNames(spoken, nameForms), span, predicate);
   if (cue) rejectNotAsserted(cue, utterance, names);
   // From here on the evidence is the operator's own wording of that span (most often the evidence itself).
   const wording = utterance.slice(span[0], span[1]);
@@ -320,7 +330,7 @@ async function decide(
   if (!valueSpan) reject('value_not_supported');
   const subjectSpans = wholeSpans(clause, subject, { particles: true, name: true });
   if (subjectSpans.length === 0) reject('subject_not_supported');
-  const attribution = attribute(clause, subjectSpans, valueSpans, clauseRulesFor(withoutNames(clause.original, names)));
+  const attribution = attribute(clause, subjectSpans, valueSpans, clauseRulesFor(blankNames(clause, nameForms)));
   if (attribution === 'not_one_sentence') reject('invalid_proposal', [], ONE_SENTENCE);
   if (attribution) reject('subject_not_supported', [], OTHER_CLAUSE);
   // The subject and its slot in one read (one round trip to a fleet server): the slot is decided on below

@@ -85,19 +85,31 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}\p{Pc}]/u;
  *   text is never admission evidence).
  */
 export function toMatchText(text: string): MatchText | undefined {
-  // Plain ASCII: nothing forbidden, one grapheme per character, and NFKC leaves it alone.
-  if (isPlainAscii(text)) return asciiMatchText(text);
+  // Plain ASCII, and the simple letters of many scripts beside it: nothing forbidden, one grapheme per
+  // character, NFKC leaves it alone and case folding is its lower case, one unit for one.
+  if (isPlainAscii(text) || SIMPLE_TEXT.test(text)) return asciiMatchText(text);
   return graphemeMatchText(text);
 }
 
 /**
- * {@link toMatchText} for printable ASCII, character by character: the same form and origins as the
- * grapheme path (which {@link graphemeMatchText} is), with no segmenter, normalisation or cache (a CR LF
- * pair, one grapheme there, is white space either way).
+ * Text whose matching form is its lower case, character for character, as {@link graphemeMatchText} reads it:
+ * plain ASCII, and the letters of the scripts admission reads most that NFKC leaves alone, case folding lowers
+ * to one character and no neighbour joins into one grapheme — Latin-1's and Latin Extended-A's letters (not ß,
+ * İ, ĳ, ŀ, ŉ or ſ), ơ ư, Vietnamese's precomposed letters, basic Cyrillic, Hebrew and Arabic letters (no
+ * point, no vowel sign), hiragana, katakana, the CJK ideographs of the main block, Hangul syllables, 、 and 。 —
+ * and the name blank (·). A test holds each of them to the grapheme path, alone and beside others.
+ */
+export const SIMPLE_TEXT =
+  /^[\t-\r\x20-\x7e\u00b7\u00c0-\u00d6\u00d8-\u00de\u00e0-\u00f6\u00f8-\u00ff\u0100-\u012f\u0131\u0134-\u013e\u0141-\u0148\u014a-\u017e\u01a0\u01a1\u01af\u01b0\u0400-\u045f\u0490\u0491\u05d0-\u05ea\u0621-\u063a\u0641-\u064a\u1ea0-\u1ef9\u3001\u3002\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]*$/;
+
+/**
+ * {@link toMatchText} for printable ASCII (and {@link SIMPLE_TEXT}), character by character: the same form and
+ * origins as the grapheme path (which {@link graphemeMatchText} is), with no segmenter, normalisation or cache
+ * (a CR LF pair, one grapheme there, is white space either way).
  */
 export function asciiMatchText(text: string): MatchText {
   // Most text: words one space apart, nothing to trim. Its form is its lower case, offset for offset.
-  if (SPACED_ASCII.test(text)) {
+  if (!ROUGH_SPACE.test(text)) {
     return { form: text.toLowerCase(), origin: unitRanges(text.length), original: text };
   }
   let form = '';
@@ -114,14 +126,16 @@ export function asciiMatchText(text: string): MatchText {
       origin.push(unitRange(pendingSpace));
       pendingSpace = -1;
     }
-    form += code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : text[i];
+    // An ASCII capital is its small letter 0x20 further; past ASCII, the character's lower case.
+    if (code >= 0x80) form += text[i]!.toLowerCase();
+    else form += code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : text[i];
     origin.push(unitRange(i));
   }
   return { form, origin, original: text };
 }
 
-/** Printable ASCII that neither begins nor ends with a space, with no two spaces together. */
-const SPACED_ASCII = /^[!-~](?:[!-~]| (?=[!-~]))*$/;
+/** White space the matching form changes: a space first or last, two together, a tab or a line break. */
+const ROUGH_SPACE = /^ | $| {2}|[\t-\r]/;
 
 /** `[i, i + 1]`, one frozen pair per index shared by every ASCII text (origins are read, never changed). */
 const UNIT_RANGES: Array<readonly [number, number]> = [];
