@@ -251,6 +251,9 @@ function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: Span
   // A name inside a run of Han characters: ICU's dictionaries cut a Chinese personal name into characters
   // (张|伟), so its boundary there is no evidence that a name ends (张 is not in 张伟喜欢绿茶).
   if (rules.name && HAN.test(before) && HAN.test(after)) return hanNameBoundary(form, at, side, length);
+  // An ASCII letter or digit beside Han or kana: ICU always puts a boundary there (its word rules join no
+  // letter or digit with an ideograph or kana; a test holds that), so its dictionaries need not be asked.
+  if (asciiAlphanumeric(unitBefore) ? CJK.test(after) : asciiAlphanumeric(unitAfter) && CJK.test(before)) return true;
   // Without spaces, ICU's word boundaries decide: アリ is not in アリス, nor 紅 in 紅茶, but ガス is in 田中はガスが好き.
   if (SPACELESS.test(before) || SPACELESS.test(after)) return wordBoundary(form, at);
   // Hebrew writes its prepositions, article and conjunctions as one-letter prefixes (ב ה ו כ ל מ ש, up to
@@ -273,6 +276,10 @@ function asciiWordUnit(code: number): boolean {
 
 const HAN = /\p{Script=Han}/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/** Han or kana: scripts whose words ICU finds with its dictionaries. */
+export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/** Whether a code unit is an ASCII letter (small: the form is folded) or digit; not the low line, which joins kana. */
+const asciiAlphanumeric = (code: number) => (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
 
 /** The Hangul letters from `at` to the end of their word. */
 const HEBREW = /\p{Script=Hebrew}/u;

@@ -255,6 +255,39 @@ describe('findWholeSpan(): a whole span, never part of a word or of a character'
     expect(findWholeSpan(text('_ä'), text('_'))).to.equal(undefined);
     expect(findWholeSpan(text('Aliceは'), text('alice'))).to.deep.equal([0, 5]);
   });
+
+  it('reads an ASCII letter or digit beside Han or kana as ICU does: always a boundary, but _ beside katakana', () => {
+    // The span rules answer this pair without ICU's dictionaries: hold ICU to it, for a sample of every Han and
+    // kana letter (every 101st, both planes), after and before each letter and digit, in runs of one to three
+    // and beside one to three ASCII characters.
+    const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+    const cjk: string[] = [];
+    for (let code = 0x2e80; code <= 0x3ffff; code += 1) {
+      const c = String.fromCodePoint(code);
+      if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(c) && /\p{L}/u.test(c)) cjk.push(c);
+    }
+    expect(cjk.length).to.be.greaterThan(100_000);
+    const sample = cjk.filter((_, i) => i % 101 === 0);
+    for (const [n, a] of [...'abcdefghijklmnopqrstuvwxyz0123456789'].entries()) {
+      const run = 1 + (n % 3);
+      const ascii = a.repeat(1 + (n % 3));
+      let joined = ascii;
+      const junctions: number[] = [];
+      for (let i = 0; i < sample.length; i += run) {
+        junctions.push(joined.length);
+        joined += sample.slice(i, i + run).join('');
+        junctions.push(joined.length);
+        joined += ascii;
+      }
+      const boundaries = new Set([...segmenter.segment(joined)].map((s) => s.index));
+      expect(junctions.filter((at) => !boundaries.has(at)).map((at) => joined.slice(at - 2, at + 2))).to.deep.equal([]);
+    }
+    // The spans themselves: a name in ASCII right before or after Han and kana ends and begins there.
+    expect(findWholeSpan(text('Entity 000123喜欢咖啡'), text('entity 000123'), { name: true })).to.deep.equal([0, 13]);
+    expect(findWholeSpan(text('我认识Tom'), text('tom'), { name: true })).to.deep.equal([3, 6]);
+    expect(findWholeSpan(text('AliceはTomが好き'), text('tom'), { name: true })).to.deep.equal([6, 9]);
+    expect(findWholeSpan(text('a_カナ'), text('a_'))).to.equal(undefined);
+  });
 });
 
 describe('findWholeSpan(): where a name or value may end in Korean, Japanese and Chinese', () => {
