@@ -6,6 +6,7 @@ import {
   ENGLISH,
   assertionRulesFor,
   attribute,
+  clauseRulesFor,
   languageOf,
   likelyLanguages,
   notAsserted,
@@ -689,5 +690,40 @@ describe("wholeSpans(): Hebrew's one-letter prefixes", () => {
     expect(spans('אבדוד', 'דוד')).to.deep.equal([]);
     expect(spans('בדודו', 'דוד')).to.deep.equal([]);
     expect(spans('ובבהדוד', 'דוד')).to.deep.equal([]);
+  });
+});
+
+describe('wholeSpans(): endings a language writes onto a name or value inside a word (Swedish -s, Turkish cases)', () => {
+  const spans = (text: string, needle: string, language: string) =>
+    wholeSpans(toMatchText(text)!, toMatchText(needle)!, {
+      particles: true,
+      name: true,
+      wordEndings: CLAUSE_RULES[language]!.wordEndings,
+    });
+
+  it('finds a Swedish name before its genitive -s, and nowhere else inside a word', () => {
+    expect(clauseRulesFor('Elsas favoritfärg är gul.').language).to.equal('sv');
+    expect(spans('Elsas favoritfärg är gul.', 'Elsa', 'sv')).to.deep.equal([[0, 4]]);
+    expect(spans('Erik är Saras bror.', 'Sara', 'sv')).to.deep.equal([[8, 12]]);
+    expect(spans('Elsabet är gul.', 'Elsa', 'sv')).to.deep.equal([]);
+    expect(spans('Elsass är gul.', 'Elsa', 'sv')).to.deep.equal([]);
+    expect(spans('Elsas2 är gul.', 'Elsa', 'sv')).to.deep.equal([]);
+    // Only in Swedish: English "Bills" is no genitive of Bill, nor a value without particles.
+    expect(spans('Bills are due.', 'Bill', 'en')).to.deep.equal([]);
+    expect(
+      wholeSpans(toMatchText('Elsas bror')!, toMatchText('Elsa')!, { wordEndings: CLAUSE_RULES.sv!.wordEndings }),
+    ).to.deep.equal([]);
+  });
+
+  it('finds a Turkish noun before its case and possessive endings, and not before other letters', () => {
+    expect(clauseRulesFor('Burak mantıya bayılır.').language).to.equal('tr');
+    expect(spans('Burak mantıya bayılır.', 'mantı', 'tr')).to.deep.equal([[6, 11]]);
+    expect(spans('Deniz üçüncü sınıfa gidiyor.', 'üçüncü sınıf', 'tr')).to.deep.equal([[6, 18]]);
+    expect(spans('en güzel baklavasını yapar', 'baklava', 'tr')).to.deep.equal([[9, 16]]);
+    expect(spans('çayları içti', 'çay', 'tr')).to.deep.equal([[0, 3]]);
+    expect(spans('annemde kaldı', 'anne', 'tr')).to.deep.equal([[0, 4]]);
+    // A derivation is another word: tuzlu (salty) is not tuz (salt), kahveci (coffee seller) not kahve.
+    expect(spans('çorba tuzlu', 'tuz', 'tr')).to.deep.equal([]);
+    expect(spans('kahveci geldi', 'kahve', 'tr')).to.deep.equal([]);
   });
 });

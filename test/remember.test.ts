@@ -1161,4 +1161,17 @@ describe('remember: one boundary rule for a name, wherever it stands', function 
       '[remember] rejected subject_not_supported',
     );
   });
+
+  it('takes a Swedish name before its genitive -s as the name, in the subject and the related entity', async () => {
+    await m.store().createEntity({ entityType: 'person', canonicalName: 'Elsa' });
+    await m.store().createEntity({ entityType: 'person', canonicalName: 'Erik' });
+    const colour = fact('Elsa', 'favourite_colour', 'gul', 'Elsas favoritfärg är gul');
+    expect(await say('Elsas favoritfärg är gul.', colour)).to.equal('[remember] applied/created MEM1');
+    const brother = relationship('Erik', 'brother_of', 'Elsa', 'sibling', 'Erik är Elsas bror');
+    expect(await say('Erik är Elsas bror.', brother)).to.equal('[remember] applied/created MEM2');
+    // The possessor is not the subject: Elsas bror is Erik, not Elsa.
+    expect(await say('Elsas bror är läkare.', fact('Elsa', 'is', 'läkare', 'Elsas bror är läkare'))).to.equal(
+      '[remember] rejected subject_not_supported',
+    );
+  });
 });

@@ -325,12 +325,16 @@ async function decide(
   const clause = wording === evidence.original ? evidence : toMatchText(wording)!;
   // A relationship's value is its related entity's name: found by the one rule for a name wherever it stands
   // (a Chinese name between Han characters, a name with a Korean particle), as the related entity is below.
-  const valueSpans = wholeSpans(clause, value, { particles: true, name: isRelationship });
+  // The clause's language (its names blanked, never words) says what it writes onto a name or value inside a
+  // word (Swedish Elsas, Turkish mantıya).
+  const clauseRules = clauseRulesFor(blankNames(clause, nameForms));
+  const { wordEndings } = clauseRules;
+  const valueSpans = wholeSpans(clause, value, { particles: true, name: isRelationship, wordEndings });
   const valueSpan = valueSpans[0];
   if (!valueSpan) reject('value_not_supported');
-  const subjectSpans = wholeSpans(clause, subject, { particles: true, name: true });
+  const subjectSpans = wholeSpans(clause, subject, { particles: true, name: true, wordEndings });
   if (subjectSpans.length === 0) reject('subject_not_supported');
-  const attribution = attribute(clause, subjectSpans, valueSpans, clauseRulesFor(blankNames(clause, nameForms)));
+  const attribution = attribute(clause, subjectSpans, valueSpans, clauseRules);
   if (attribution === 'not_one_sentence') reject('invalid_proposal', [], ONE_SENTENCE);
   if (attribution) reject('subject_not_supported', [], OTHER_CLAUSE);
   // The subject and its slot in one read (one round trip to a fleet server): the slot is decided on below
@@ -348,7 +352,7 @@ async function decide(
     const related = field(proposal.related_entity!, MAX_FIELD_LENGTH);
     const role = token(proposal.related_role!);
     if (role === 'subject') reject('invalid_proposal');
-    const relatedSpans = wholeSpans(clause, related, { particles: true, name: true });
+    const relatedSpans = wholeSpans(clause, related, { particles: true, name: true, wordEndings });
     if (relatedSpans.length === 0) reject('related_entity_not_supported');
     if (related.form !== value.form) reject('relationship_value_mismatch');
     const relatedId = await resolveNamed(

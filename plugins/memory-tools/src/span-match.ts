@@ -232,14 +232,21 @@ function wordBoundary(form: string, at: number): boolean {
   return boundaries.has(at);
 }
 
-/** How a span may end and begin: `particles` for names and values, `name` for entity names. */
+/**
+ * How a span may end and begin: `particles` for names and values, `name` for entity names, `endings` what the
+ * language writes onto them inside a word ({@link SpanOptions.wordEndings}).
+ */
 interface SpanRules {
   readonly particles: boolean;
   readonly name: boolean;
+  readonly endings: RegExp | undefined;
 }
 
 function boundaryOk(form: string, at: number, side: 'start' | 'end', rules: SpanRules, length: number): boolean {
   if (at <= 0 || at >= form.length) return true;
+  // A name or value with an ending of its language in the same word: Elsa in Elsas, mantı in mantıya.
+  if (side === 'end' && rules.endings && LETTER.test(form[at - 1]!) && rules.endings.test(lettersFrom(form, at)))
+    return true;
   // Two ASCII characters: a boundary unless both are word characters (no script rule reads ASCII).
   const unitBefore = form.charCodeAt(at - 1);
   const unitAfter = form.charCodeAt(at);
@@ -288,6 +295,14 @@ const HEBREW_PREFIXES = /(?:^|[^\p{L}\p{M}])[ובכלמהש]{1,3}$/u;
 /** Whether the Hebrew word that goes on at `at` holds only prefix letters before it. */
 function onlyHebrewPrefixes(form: string, at: number): boolean {
   return HEBREW_PREFIXES.test(form.slice(Math.max(0, at - 4), at));
+}
+
+/** A letter or a mark, as one UTF-16 unit (the endings are in scripts of the main plane). */
+const LETTER = /[\p{L}\p{M}]/u;
+/** The letters of `form` from `at` to the end of their word (empty when a digit, `_` or `'` follows them). */
+function lettersFrom(form: string, at: number): string {
+  const found = /^[\p{L}\p{M}]+(?![\p{N}_'’])/u.exec(form.slice(at));
+  return found ? found[0] : '';
 }
 
 function restOfWord(form: string, at: number): string {
@@ -416,6 +431,11 @@ function isLowSurrogate(text: string, index: number): boolean {
 export interface SpanOptions {
   readonly particles?: boolean;
   readonly name?: boolean;
+  /**
+   * What the language writes onto a name or value inside its word (a clause table's `wordEndings`: Swedish -s,
+   * Turkish case endings): with `particles`, a span may end inside a word whose rest matches it whole.
+   */
+  readonly wordEndings?: RegExp;
 }
 
 /**
@@ -455,7 +475,11 @@ function spansOf(
   const { form } = haystack;
   const target = needle.form;
   if (target === '') return spans;
-  const rules: SpanRules = { particles: options.particles ?? false, name: options.name ?? false };
+  const rules: SpanRules = {
+    particles: options.particles ?? false,
+    name: options.name ?? false,
+    endings: options.particles ? options.wordEndings : undefined,
+  };
   for (let at = form.indexOf(target); at !== -1; at = form.indexOf(target, at + 1)) {
     const end = at + target.length;
     if (!boundaryOk(form, at, 'start', rules, target.length) || !boundaryOk(form, end, 'end', rules, target.length))
