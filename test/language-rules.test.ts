@@ -727,3 +727,48 @@ describe('wholeSpans(): endings a language writes onto a name or value inside a 
     expect(spans('kahveci geldi', 'kahve', 'tr')).to.deep.equal([]);
   });
 });
+
+describe('notAsserted(): a request to remember, in every language with rules that writes one before what it keeps', () => {
+  const read = (utterance: string, evidence: string, name: string) => {
+    const at = utterance.indexOf(evidence);
+    return notAsserted(utterance, [at, at + evidence.length], 'p', undefined, [name]);
+  };
+  // [language, the request, the same request around a hedge, around a whether-question, the name]
+  const cases: ReadonlyArray<readonly [string, string, string, string | undefined, string]> = [
+    ['de', 'Kannst du dir merken, dass Anna gern Tee trinkt?', 'Anna vielleicht Tee mag', 'ob', 'Anna'],
+    ['de', 'Könnten Sie bitte notieren, dass Anna in Köln wohnt?', 'Anna wohl in Köln wohnt', undefined, 'Anna'],
+    ['fr', 'Tu peux retenir que Paul aime le café ?', 'Paul aime peut-être le café', 'si', 'Paul'],
+    ['fr', "Pourrais-tu noter qu'Anna habite à Lyon ?", 'Anna habite probablement à Lyon', undefined, 'Anna'],
+    ['es', '¿Puedes recordar que Lucía vive en Sevilla?', 'Lucía quizás vive en Sevilla', 'si', 'Lucía'],
+    ['it', 'Puoi ricordare che Marco beve il caffè?', 'Marco forse beve il caffè', 'se', 'Marco'],
+    ['pt', 'Você pode lembrar que a Rita mora em Lisboa?', 'a Rita talvez mora em Lisboa', 'se', 'Rita'],
+    ['nl', 'Kun je onthouden dat Sanne in Utrecht woont?', 'Sanne misschien in Utrecht woont', 'of', 'Sanne'],
+    ['ar', 'هل يمكنك أن تتذكر أن سامي يحب القهوة؟', 'سامي ربما يحب القهوة', undefined, 'سامي'],
+    ['hi', 'क्या आप याद रख सकते हैं कि राज चाय पीता है?', 'राज शायद चाय पीता है', undefined, 'राज'],
+    ['ru', 'Можешь запомнить, что Анна пьёт чай?', 'Анна, наверное, пьёт чай', 'ли', 'Анна'],
+    ['sv', 'Kan du komma ihåg att Elsa gillar te?', 'Elsa kanske gillar te', 'om', 'Elsa'],
+    ['zh', '你能帮我记住张伟喜欢咖啡吗？', '张伟可能喜欢咖啡', undefined, '张伟'],
+    ['zh', '请记住，张伟住在上海，好吗？', '张伟也许住在上海', undefined, '张伟'],
+  ];
+
+  for (const [language, utterance, hedged, whether, name] of cases) {
+    it(`${language}: keeps what is asked to be kept, and still reads it: ${utterance}`, () => {
+      // What is to be kept: from the name to the end of the sentence, without its mark and the request's close.
+      const evidence = utterance.slice(utterance.indexOf(name)).replace(/(?:[，,]?好吗|吗)?\s*[?？؟]$/u, '');
+      expect(read(utterance, evidence, name), evidence).to.equal(undefined);
+      const unsure = utterance.replace(evidence, hedged);
+      expect(read(unsure, hedged, name), unsure).to.equal('hedge');
+      if (whether !== undefined) {
+        // "Can you remember whether…" asks; the whether-word takes the complementizer's place.
+        const asked = utterance.replace(/(?<=[\s,])(?:dass|que|qu'|che|dat|что|att)(?=[\s'])\s?/u, `${whether} `);
+        expect(asked, 'a whether-question').to.not.equal(utterance);
+        expect(read(asked, evidence, name), asked).to.not.equal(undefined);
+      }
+    });
+  }
+
+  it('zh: "do you remember…?" without a modal or please is a question, and an A-not-A inside it too', () => {
+    expect(read('你记得张伟喜欢咖啡吗？', '张伟喜欢咖啡', '张伟')).to.equal('question');
+    expect(read('你能帮我记住张伟喜不喜欢咖啡吗？', '张伟喜不喜欢咖啡', '张伟')).to.equal('question');
+  });
+});

@@ -33,7 +33,7 @@
  *   ifall (§ 10); reported säger att, enligt, lär; negation inte, aldrig, ingen (§ 8). Danish and Norwegian
  *   ikke and aldri count too: a neighbour's sentence read as Swedish is never read as not negated.
  */
-import { lazily, type AssertionRules } from './assertion-rules.js';
+import { lazily, request, type AssertionRules } from './assertion-rules.js';
 
 /**
  * A pattern as the text it reads is written: NFKC (Thai ำ is ํ and า there, Devanagari ड़ is ड and ़), so each
@@ -373,6 +373,7 @@ export const ARABIC: AssertionRules = lazily(() => ({
     w(`${A}م|${A}و`),
     last(`صح|صحيح|مش\\s+كده|مش\\s+كذا|${A}ليس\\s+كذلك|ولا\\s+لا|${A}م\\s+لا|ولا\\s+ل${A}|${A}و\\s+لا`),
   ],
+  requests: [request('(?:هل\\s+)?(?:يمكنك|تستطيع|ممكن)\\s+(?:أن\\s+)?(?:تتذكر|تحفظ|تسجل|تدون)', 'أن|أنّ|ان')],
 }));
 
 /** Hebrew. */
@@ -450,6 +451,12 @@ export const HINDI: AssertionRules = lazily(() => ({
     tag('नहीं|ठीक|सच'),
   ],
   negationAfter: true,
+  requests: [
+    request(
+      '(?:क्या\\s+)?(?:आप|तुम)\\s+(?:यह\\s+)?(?:याद\\s+रख|नोट\\s+कर|लिख)\\s+(?:सकते|सकती|सकेंगे|सकोगे|सकेंगी|सकोगी)(?:\\s+(?:हैं|हो|है))?',
+      'कि',
+    ),
+  ],
 }));
 
 /** Thai: no spaces between words, so cues match as text; a final particle before a space or the end. */

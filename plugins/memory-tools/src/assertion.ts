@@ -206,6 +206,7 @@ function mergeRules(all: readonly AssertionRules[]): AssertionRules {
       | 'notNegating'
       | 'questions'
       | 'requests'
+      | 'requestEnds'
       | 'retractions',
   ) => all.flatMap((rules) => rules[key] ?? []);
   return {
@@ -219,6 +220,7 @@ function mergeRules(all: readonly AssertionRules[]): AssertionRules {
     notNegating: lists('notNegating'),
     questions: lists('questions'),
     requests: lists('requests'),
+    requestEnds: lists('requestEnds'),
     retractions: lists('retractions'),
     negationAfter: all.some((rules) => rules.negationAfter === true),
   };
@@ -488,7 +490,10 @@ function decide(
   const request = requestBefore(utterance, start, span[0], rules);
   if (request !== undefined) start = request;
   const sentence = utterance.slice(start, end);
-  const core = sentenceCore(request === undefined ? sentence : sentence.replace(/[?？؟]+(?=[^?？؟]*$)/u, ''));
+  let core = sentenceCore(request === undefined ? sentence : sentence.replace(/[?？؟]+(?=[^?？؟]*$)/u, ''));
+  // The request's own close after what it asks to keep ("…，好吗") is the request's too.
+  if (request !== undefined)
+    for (const close of rules.requestEnds ?? []) core = core.replace(close, '').replace(/[\s,，、]+$/u, '');
   // The sentence decides: a question mark inside the evidence or between it and its sentence's end (its
   // last mark) makes it a question, whatever follows ("Alice likes tea? Let me know."); so does an
   // inverted one at its start.

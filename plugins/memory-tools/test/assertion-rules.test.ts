@@ -13,6 +13,7 @@ const KEYS = [
   'notNegating',
   'questions',
   'requests',
+  'requestEnds',
   'retractions',
   'negationAfter',
 ];
