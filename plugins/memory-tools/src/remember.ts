@@ -12,7 +12,14 @@ import {
 import { OPERATOR_STATEMENT_SOURCE, type MemoryStore, type SlotDecision, type SlotMemory } from '@mira/memory-contract';
 import { blankNames, notAssertedBlanked, notAssertedWhy, type NotAsserted } from './assertion.js';
 import { attribute, clauseRulesFor } from './attribution.js';
-import { findWholeSpan, toMatchText, wholeSpans, type MatchText } from './span-match.js';
+import {
+  DIRECTION_MARK,
+  findWholeSpan,
+  toMatchText,
+  wholeSpans,
+  withoutDirectionMarks,
+  type MatchText,
+} from './span-match.js';
 import { describeFailure, type FailureLog } from './recall.js';
 
 /** The `source_kind` the runtime gives every admitted memory. */
@@ -289,10 +296,15 @@ export async function admit(
 async function decide(
   store: MemoryStore,
   profile: ProfileInfo,
-  utterance: string | undefined,
-  proposal: RememberProposal,
+  said: string | undefined,
+  proposed: RememberProposal,
 ): Promise<RememberResult> {
-  if (utterance === undefined) reject('invalid_proposal');
+  if (said === undefined) reject('invalid_proposal');
+  // The implicit direction marks a Hebrew or Arabic keyboard types around a name (LRM, RLM, ALM) say only which
+  // way the text runs: they are set aside in the operator's words and the proposal alike, so a name beside one is
+  // the name (דני‏ is דני). Every other bidi control is still refused below.
+  const utterance = withoutDirectionMarks(said);
+  const proposal = hasDirectionMarks(proposed) ? markless(proposed) : proposed;
   const spoken = toMatchText(utterance);
   if (!spoken) reject('invalid_proposal');
   const evidence = field(proposal.evidence, MAX_EVIDENCE_LENGTH);
@@ -413,6 +425,18 @@ async function decide(
   // of an async function travels as a rejected promise, a measurable share of the refusal's cost.
   return rejected('conflict', outcome.answer.conflict);
 }
+
+/** Whether a proposal's text holds an implicit direction mark ({@link withoutDirectionMarks}). */
+const hasDirectionMarks = (p: RememberProposal) =>
+  [p.evidence, p.value, p.subject, p.related_entity ?? ''].some((text) => DIRECTION_MARK.test(text));
+/** The proposal with its names, value and evidence without implicit direction marks. */
+const markless = (p: RememberProposal): RememberProposal => ({
+  ...p,
+  evidence: withoutDirectionMarks(p.evidence),
+  value: withoutDirectionMarks(p.value),
+  subject: withoutDirectionMarks(p.subject),
+  related_entity: p.related_entity === null ? null : withoutDirectionMarks(p.related_entity),
+});
 
 /** What the slot says when nothing is written. */
 type SlotAnswer = { readonly duplicate: string } | { readonly conflict: string[] };

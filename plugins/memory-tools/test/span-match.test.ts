@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { clearMatchFormCache, findWholeSpan, toMatchText, wholeSpans, type MatchText } from '@mira/plugin-memory-tools';
+import { withoutDirectionMarks } from '../src/span-match.js';
 
 const text = (s: string): MatchText => toMatchText(s)!;
 
@@ -350,5 +351,19 @@ describe('findWholeSpan(): where a name or value may end in Korean, Japanese and
     expect(find('박지훈은 녹차를 좋아해요', '녹차', { particles: true })).to.deep.equal([5, 7]);
     expect(find('박지훈은 녹차를 좋아해요', '박지', { particles: true })).to.equal(undefined);
     expect(find('민수는 커피를 좋아해', '민수', {})).to.equal(undefined);
+  });
+});
+
+describe('withoutDirectionMarks(): the implicit direction marks set aside, nothing else', () => {
+  it('drops LRM, RLM and ALM beside white space or punctuation, and reads one between two words as a space', () => {
+    expect(withoutDirectionMarks('דני\u200f אוהב קפה.\u200e')).to.equal('דני אוהב קפה.');
+    expect(withoutDirectionMarks('\u061cسامي\u061c يحب')).to.equal('سامي يحب');
+    expect(withoutDirectionMarks('Anna\u200f\u200fשותה')).to.equal('Anna שותה');
+    expect(withoutDirectionMarks('3\u200e4')).to.equal('3 4');
+    // Embeddings, overrides and isolates stay, for the matching form to refuse.
+    expect(withoutDirectionMarks('a\u202eb\u2067c')).to.equal('a\u202eb\u2067c');
+    expect(toMatchText(withoutDirectionMarks('a\u202eb'))).to.equal(undefined);
+    const plain = 'Ada likes tea';
+    expect(withoutDirectionMarks(plain)).to.equal(plain);
   });
 });
