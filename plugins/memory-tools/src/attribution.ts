@@ -70,6 +70,14 @@ const formOf = (text: string) =>
   // Stryker disable next-line ConditionalExpression: equivalent, the general path answers plain ASCII alike
   SIMPLE_TEXT.test(text) ? text.toLowerCase() : caseFold(text.normalize('NFKC')).normalize('NFKC');
 
+/**
+ * Text of Latin letters only (ASCII, Latin-1, Latin Extended-A and -B, Vietnamese's letters), with white space,
+ * ASCII and Latin-1 punctuation and the name blank: no script of its own to read, no letter of another script to
+ * count, even in NFKC (French, German, Polish, Turkish, Vietnamese text skips both). Not µ, ŉ or ẚ, whose NFKC
+ * holds a Greek letter or a modifier letter of no script.
+ */
+export const LATIN_TEXT = /^[\t-\r\x20-\x7e\u00a0-\u00b4\u00b6-\u0148\u014a-\u024f\u1e00-\u1e99\u1e9b-\u1eff]*$/;
+
 /** A rule set's word lists as sets, built once per rule set (they are read on every admission). */
 interface ClauseWordSets {
   /** Every word that says the language is used: markers and clause words. */
@@ -188,7 +196,7 @@ export function readLanguages(text: string): LanguageReading {
   // Printable ASCII is Latin letters only: no script to read, no letter to count.
   const ascii = ASCII.test(text);
   // Stryker disable next-line ConditionalExpression: equivalent, ASCII holds no script and only Latin letters
-  if (!ascii) {
+  if (!ascii && !LATIN_TEXT.test(text)) {
     const cjk = cjkLanguage(text);
     if (cjk !== undefined) return { decided: [cjk] };
     const form = text.normalize('NFKC');
@@ -441,7 +449,8 @@ export function unreadLanguageOf(text: string): string | undefined {
 export function clauseRulesFor(text: string): ClauseRules {
   // Printable ASCII is in no script of its own.
   const ascii = ASCII.test(text);
-  if (!ascii) {
+  // Stryker disable next-line ConditionalExpression: equivalent, Latin text holds no script of its own
+  if (!ascii && !LATIN_TEXT.test(text)) {
     const cjk = cjkLanguage(text);
     if (cjk !== undefined) return CLAUSE_RULES[cjk]!;
     const form = text.normalize('NFKC');

@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { formOffset, graphemeRuleForm, ruleForm } from '../src/assertion.js';
-import { CLAUSE_RULES, ENGLISH_CLAUSES, clauseRulesFor, crossesClause, oneSentence } from '../src/attribution.js';
+import {
+  CLAUSE_RULES,
+  ENGLISH_CLAUSES,
+  LATIN_TEXT,
+  clauseRulesFor,
+  crossesClause,
+  oneSentence,
+} from '../src/attribution.js';
 import { blankNames, withoutNames } from '../src/assertion.js';
 import { caseFold } from '@mira/core';
 import { asciiMatchText, clearMatchFormCache, graphemeMatchText, SIMPLE_TEXT, toMatchText } from '../src/span-match.js';
@@ -179,5 +186,22 @@ describe('the ASCII fast paths of admission decide as the grapheme paths do', ()
       ),
     ).to.equal(withoutNames(spoken, names));
     expect(withoutNames(spoken, names)).to.equal('··· and ··· like tea; ····는 커피를 좋아해요 · Benny');
+  });
+
+  it("Latin text skips the script reading: no character of it is another script's letter, even in NFKC", () => {
+    // The language reading counts letters of other scripts only to find text mostly in one; Latin text has none.
+    let taken = 0;
+    for (let code = 0; code < 0x10000; code += 1) {
+      const c = String.fromCharCode(code);
+      if (!LATIN_TEXT.test(c)) continue;
+      taken += 1;
+      const letters = c.normalize('NFKC').match(/\p{L}/gu) ?? [];
+      expect(
+        letters.every((letter) => /\p{Script=Latin}/u.test(letter)),
+        code.toString(16),
+      ).to.equal(true);
+    }
+    expect(taken).to.equal(0x7f - 0x20 + 5 + (0x250 - 0xa0 - 2) + (0x1f00 - 0x1e00 - 1));
+    for (const odd of ['µ', 'ŉ', 'ẚ', 'Ω', 'ж', '中']) expect(LATIN_TEXT.test(odd), odd).to.equal(false);
   });
 });
