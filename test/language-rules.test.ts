@@ -7,6 +7,7 @@ import {
   assertionRulesFor,
   attribute,
   clauseRulesFor,
+  findWholeSpan,
   languageOf,
   likelyLanguages,
   notAsserted,
@@ -766,6 +767,27 @@ describe('notAsserted(): a request to remember, in every language with rules tha
       }
     });
   }
+
+  it('ja: a request after what it keeps (…だって覚えておいてくれる？); "覚えてる？", do you remember, still asks', () => {
+    const asks = (utterance: string, evidence: string) => {
+      // The evidence is whole words of the utterance, as remember finds it.
+      expect(findWholeSpan(toMatchText(utterance)!, toMatchText(evidence)!), utterance).to.not.equal(undefined);
+      return read(utterance, evidence, '美咲');
+    };
+    expect(asks('美咲はコーヒーが好きだって覚えておいてくれる？', '美咲はコーヒーが好き')).to.equal(undefined);
+    expect(asks('美咲は東京に住んでいると覚えておいてください。', '美咲は東京に住んでいる')).to.equal(undefined);
+    expect(asks('美咲はたぶんコーヒーが好きだって覚えておいてくれる？', '美咲はたぶんコーヒーが好き')).to.equal(
+      'hedge',
+    );
+    expect(asks('美咲はコーヒーが好きだって覚えてる？', '美咲はコーヒーが好き')).to.equal('question');
+    expect(asks('美咲はコーヒーが好きって言ってた', '美咲はコーヒーが好き')).to.equal('reported');
+  });
+
+  it('he: a request before what it keeps, whose complementizer ש is written onto it; אם (whether) still refuses', () => {
+    expect(read('תוכל לזכור שדני אוהב קפה?', 'שדני אוהב קפה', 'דני')).to.equal(undefined);
+    expect(read('תוכל לזכור שדני אולי אוהב קפה?', 'שדני אולי אוהב קפה', 'דני')).to.equal('hedge');
+    expect(read('תוכל לזכור אם דני אוהב קפה?', 'דני אוהב קפה', 'דני')).to.not.equal(undefined);
+  });
 
   it('zh: "do you remember…?" without a modal or please is a question, and an A-not-A inside it too', () => {
     expect(read('你记得张伟喜欢咖啡吗？', '张伟喜欢咖啡', '张伟')).to.equal('question');

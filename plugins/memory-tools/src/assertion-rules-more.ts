@@ -414,6 +414,13 @@ export const HEBREW: AssertionRules = lazily(() => ({
     tag('נכון|לא|או\\s+לא|כן|נכון\\s+ש\\S*'),
     last('נכון|או\\s+לא|כן\\s+או\\s+לא'),
   ],
+  // "תוכל לזכור שדני אוהב קפה?": the complementizer ש is written onto what is to be kept (Glinert, ch. 5), so
+  // the request ends before it; a whether-word (אם) after it still asks.
+  requests: [
+    nfkc(
+      '^(?:(?:אתה|את|אתם)\\s+)?(?:יכול|יכולה|יכולים|תוכל|תוכלי|תוכלו)\\s+(?:בבקשה\\s+)?(?:לזכור|לרשום|לשמור|לזכור\\s+בבקשה)\\s+',
+    ),
+  ],
 }));
 
 /** Devanagari letters take vowel signs (\p{M}); a nukta may stand under a consonant (ख़, ज़). */

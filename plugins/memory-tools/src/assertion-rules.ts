@@ -44,6 +44,12 @@ export interface AssertionRules {
    */
   readonly requestEnds?: readonly RegExp[];
   /**
+   * A request to remember that closes the sentence after what it asks to keep, where the language puts it last
+   * (Japanese "美咲はコーヒーが好きだって覚えておいてくれる？"): matched against the sentence after the evidence, whole
+   * (anchored at both ends); the evidence's sentence then ends where the evidence ends, the request's mark and all.
+   */
+  readonly requestsAfter?: readonly RegExp[];
+  /**
    * A retraction after the evidence, anywhere later in the utterance ("— not!", "Not really.", "Actually no, he
    * doesn't."): the operator takes the statement back. Matched against the utterance after the evidence.
    */
@@ -68,6 +74,7 @@ const RULE_KEYS = Object.keys({
   questions: true,
   requests: true,
   requestEnds: true,
+  requestsAfter: true,
   retractions: true,
   negationAfter: true,
 } satisfies Record<keyof AssertionRules, true>) as ReadonlyArray<keyof AssertionRules>;
@@ -435,6 +442,11 @@ export const JAPANESE: AssertionRules = lazily(() => ({
     /(?:誰|どこ|いつ|なぜ|どうして|どれ|どんな|何が|何を)/u,
   ],
   negationAfter: true,
+  // "…だって覚えておいてくれる？", "…と覚えておいてください", "…ってメモしといて" (a quotative って or と, then the
+  // request: Martin, A Reference Grammar of Japanese, ch. 17).
+  requestsAfter: [
+    /^\s*(?:だ|です)?(?:って|と|ということを|ってことを|ことを)\s*(?:覚えて|おぼえて|記憶して|メモして|記録して|登録して)(?:お(?:いて|く)|と(?:いて|く))?(?:くれる|くれない|くれます|くれません|ください|下さい|もらえる|もらえない|もらえます|もらえません|ほしい|欲しい|ね|よ)?(?:か)?[\s?？。!！]*$/u,
+  ],
 }));
 
 /** Chinese. */

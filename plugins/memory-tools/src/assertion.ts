@@ -207,6 +207,7 @@ function mergeRules(all: readonly AssertionRules[]): AssertionRules {
       | 'questions'
       | 'requests'
       | 'requestEnds'
+      | 'requestsAfter'
       | 'retractions',
   ) => all.flatMap((rules) => rules[key] ?? []);
   return {
@@ -221,6 +222,7 @@ function mergeRules(all: readonly AssertionRules[]): AssertionRules {
     questions: lists('questions'),
     requests: lists('requests'),
     requestEnds: lists('requestEnds'),
+    requestsAfter: lists('requestsAfter'),
     retractions: lists('retractions'),
     negationAfter: all.some((rules) => rules.negationAfter === true),
   };
@@ -484,11 +486,16 @@ function decide(
   if (any(rules.doNotKeep, utterance)) return 'do_not_keep';
   const around = sentenceAround(utterance, span);
   let start = around[0];
-  const end = around[1];
+  let end = around[1];
   // "Can you remember that Hope is a nurse?": what is to be remembered is a sentence of its own, and the
   // request's mark is not its mark.
-  const request = requestBefore(utterance, start, span[0], rules);
+  let request = requestBefore(utterance, start, span[0], rules);
   if (request !== undefined) start = request;
+  // The same where the request closes the sentence ("…だって覚えておいてくれる？"): the sentence ends with the evidence.
+  else if (rules.requestsAfter && rules.requestsAfter.some((after) => after.test(utterance.slice(span[1], end)))) {
+    end = span[1];
+    request = start;
+  }
   const sentence = utterance.slice(start, end);
   let core = sentenceCore(request === undefined ? sentence : sentence.replace(/[?？؟]+(?=[^?？؟]*$)/u, ''));
   // The request's own close after what it asks to keep ("…，好吗") is the request's too.

@@ -14,6 +14,7 @@ const KEYS = [
   'questions',
   'requests',
   'requestEnds',
+  'requestsAfter',
   'retractions',
   'negationAfter',
 ];
