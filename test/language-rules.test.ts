@@ -783,6 +783,20 @@ describe('notAsserted(): a request to remember, in every language with rules tha
     expect(asks('美咲はコーヒーが好きって言ってた', '美咲はコーヒーが好き')).to.equal('reported');
   });
 
+  it('ko: a request after what it keeps, quoted with 고 (…다고 기억해 줄래요?); a report with 다고 still refuses', () => {
+    const asks = (utterance: string, evidence: string) => {
+      expect(findWholeSpan(toMatchText(utterance)!, toMatchText(evidence)!), utterance).to.not.equal(undefined);
+      return read(utterance, evidence, '민수');
+    };
+    expect(asks('민수가 커피를 좋아한다고 기억해 줄래요?', '민수가 커피를 좋아한다고')).to.equal(undefined);
+    expect(asks('민수는 서울에 산다고 기억해 줘.', '민수는 서울에 산다고')).to.equal(undefined);
+    expect(asks('민수가 아마 커피를 좋아한다고 기억해 줄래요?', '민수가 아마 커피를 좋아한다고')).to.equal('hedge');
+    expect(asks('민수가 커피를 안 좋아한다고 기억해 줘', '민수가 커피를 안 좋아한다고')).to.equal('negated');
+    expect(asks('민수가 커피를 좋아한다고 했다고 기억해 줘', '민수가 커피를 좋아한다고 했다고')).to.equal('reported');
+    expect(asks('민수가 커피를 좋아한다고 들었어요', '민수가 커피를 좋아한다고')).to.equal('reported');
+    expect(asks('민수가 커피를 좋아한다고 기억해요?', '민수가 커피를 좋아한다고')).to.not.equal(undefined);
+  });
+
   it('he: a request before what it keeps, whose complementizer ש is written onto it; אם (whether) still refuses', () => {
     expect(read('תוכל לזכור שדני אוהב קפה?', 'שדני אוהב קפה', 'דני')).to.equal(undefined);
     expect(read('תוכל לזכור שדני אולי אוהב קפה?', 'שדני אולי אוהב קפה', 'דני')).to.equal('hedge');

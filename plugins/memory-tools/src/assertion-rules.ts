@@ -499,5 +499,11 @@ export const KOREAN: AssertionRules = lazily(() => ({
   notNegating: [/잊지\s*(?:마|말)|잊으면\s*안|없이/u],
   questions: [/(?:[인는은던]가요|나요|까요?|(?<![머])니|냐|는가|은가|인가|는지|은지|을지|죠|지요)[.!]?$/u],
   negationAfter: true,
+  // "민수가 커피를 좋아한다고 기억해 줄래요?": what is kept, quoted with 고, then the request (Sohn, The Korean
+  // Language, § 8.3: the quotative -다고/-라고). The quotative belongs to the request, not to a report.
+  requestsAfter: [
+    /^\s*(?:꼭\s*)?(?:기억해|기억해\s*(?:둬|두|놔)|메모해|적어|저장해|기록해)\s*(?:줘|줘요|주세요|줄래|줄래요|줄\s*수\s*있어요?|줄\s*수\s*있나요|주실래요|주시겠어요|주실\s*수\s*있나요|둬|둬요|두세요|놔|놔요)?\s*[?？.!。]*\s*$/u,
+  ],
+  requestEnds: [/(?<=[다라])고$/u],
 }));
 // Stryker restore StringLiteral,Regex

@@ -496,11 +496,14 @@ function decide(
     end = span[1];
     request = start;
   }
-  const sentence = utterance.slice(start, end);
+  let sentence = utterance.slice(start, end);
   let core = sentenceCore(request === undefined ? sentence : sentence.replace(/[?？؟]+(?=[^?？؟]*$)/u, ''));
-  // The request's own close after what it asks to keep ("…，好吗") is the request's too.
+  // The request's own close after what it asks to keep ("…，好吗", Korean "…다고 기억해 줘"'s 고) is the request's too.
   if (request !== undefined)
-    for (const close of rules.requestEnds ?? []) core = core.replace(close, '').replace(/[\s,，、]+$/u, '');
+    for (const close of rules.requestEnds ?? []) {
+      core = core.replace(close, '').replace(/[\s,，、]+$/u, '');
+      sentence = sentence.replace(close, '');
+    }
   // The sentence decides: a question mark inside the evidence or between it and its sentence's end (its
   // last mark) makes it a question, whatever follows ("Alice likes tea? Let me know."); so does an
   // inverted one at its start.
