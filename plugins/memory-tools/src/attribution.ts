@@ -195,8 +195,9 @@ export type LanguageReading =
 export function readLanguages(text: string): LanguageReading {
   // Printable ASCII is Latin letters only: no script to read, no letter to count.
   const ascii = ASCII.test(text);
+  const latin = ascii || LATIN_TEXT.test(text);
   // Stryker disable next-line ConditionalExpression: equivalent, ASCII holds no script and only Latin letters
-  if (!ascii && !LATIN_TEXT.test(text)) {
+  if (!latin) {
     const cjk = cjkLanguage(text);
     if (cjk !== undefined) return { decided: [cjk] };
     const form = text.normalize('NFKC');
@@ -210,11 +211,13 @@ export function readLanguages(text: string): LanguageReading {
   }
   const found = words(text, ascii);
   const counts = languageCounts(found);
-  addShapeCounts(text, counts);
+  // The words as written, read once for their shapes and for the letters of a language without rules.
+  const written = writtenWords(text);
+  addShapeCounts(text, counts, written, latin);
   const best = Math.max(...counts);
   // On a tie the text is taken for the unread language: its words are the surer sign ("Ana nu bea cafea"
   // holds one Dutch word, nu, and one Romanian, cafea), and refusing is the safe side.
-  const unread = unreadWords(text, found, ascii);
+  const unread = unreadWords(found, written, ascii);
   if (unread.count > 0 && unread.count >= best) return { decided: undefined, unread: unread.language };
   if (best === 0) return { decided: [ENGLISH_CLAUSES.language] };
   return { counts, best, found };
@@ -239,11 +242,12 @@ function unreadScript(form: string): string | undefined {
 function scriptReading(text: string, script: string): LanguageReading {
   const found = words(text, false);
   const counts = languageCounts(found);
-  addShapeCounts(text, counts);
+  const written = writtenWords(text);
+  addShapeCounts(text, counts, written, false);
   const { tables } = markerIndex();
   const candidates = tables.flatMap((rules, i) => (rules.script === script ? [i] : []));
   const best = Math.max(...candidates.map((i) => counts[i]!));
-  const unread = unreadWords(text, found, false);
+  const unread = unreadWords(found, written, false);
   if (unread.count > 0 && unread.count >= best) return { decided: undefined, unread: unread.language };
   return { decided: candidates.filter((i) => counts[i] === best).map((i) => tables[i]!.language) };
 }
@@ -326,12 +330,23 @@ function languageCounts(found: readonly string[]): number[] {
  * Adds to `counts` the words of `text` that say their language by their letters or shape (a word in lower case:
  * a capital says a name, "Łukasz"), and the marker words found inside text written without spaces (Thai).
  */
-function addShapeCounts(text: string, counts: number[]): void {
-  const { textual } = markerIndex();
-  const form = text.normalize('NFKC');
-  for (const [i, pattern] of textual) counts[i]! += form.match(pattern)?.length ?? 0;
-  for (const [word] of form.matchAll(WRITTEN_WORD)) for (const i of shapeOf(word)) counts[i]! += 1;
+function addShapeCounts(
+  text: string,
+  counts: number[],
+  written: readonly string[] = writtenWords(text),
+  latin = LATIN_TEXT.test(text),
+): void {
+  // Marker text is a script's written without spaces (Thai), which Latin text never holds (a test holds each
+  // table's marker text to that).
+  if (!latin) {
+    const form = text.normalize('NFKC');
+    for (const [i, pattern] of markerIndex().textual) counts[i]! += form.match(pattern)?.length ?? 0;
+  }
+  for (const word of written) for (const i of shapeOf(word)) counts[i]! += 1;
 }
+
+/** A text's words as written ({@link WRITTEN_WORD}: letters and marks, NFKC), for their case and letters. */
+const writtenWords = (text: string): string[] => text.normalize('NFKC').match(WRITTEN_WORD) ?? [];
 
 /**
  * The languages (by their index in the tables' order) a word as written says it is in by its letters or shape,
@@ -382,18 +397,18 @@ const CAPITALISED = /^[\p{Lu}\p{Lt}]/u;
 /**
  * How many words of a text say it is in a language without rules, and which language most of them say: a word
  * of {@link UNREAD_LANGUAGE_WORDS}, or a word in lower case (a name is not: "Søren", "Ðorđe") with a letter none
- * of the languages with rules writes. `found` is the text's words ({@link words}).
+ * of the languages with rules writes. `found` is the text's words ({@link words}), `written` its words as written.
  */
 function unreadWords(
-  text: string,
   found: readonly string[],
+  written: readonly string[],
   ascii: boolean,
 ): { count: number; language: string | undefined } {
   const languages: string[] = found.flatMap((word) => UNREAD_WORDS.get(word) ?? []);
   // Printable ASCII has no letter outside a–z (a shortcut: the words below would find none).
   // Stryker disable next-line ConditionalExpression: equivalent, as just said
   if (!ascii) {
-    for (const [word] of text.normalize('NFKC').matchAll(WRITTEN_WORD)) {
+    for (const word of written) {
       const language = unreadLetterOf(word);
       if (language !== undefined) languages.push(language);
     }

@@ -204,4 +204,15 @@ describe('the ASCII fast paths of admission decide as the grapheme paths do', ()
     expect(taken).to.equal(0x7f - 0x20 + 5 + (0x250 - 0xa0 - 2) + (0x1f00 - 0x1e00 - 1));
     for (const odd of ['µ', 'ŉ', 'ẚ', 'Ω', 'ж', '中']) expect(LATIN_TEXT.test(odd), odd).to.equal(false);
   });
+
+  it("Latin text holds no table's marker text: each of its words has a letter of another script", () => {
+    // The language reading skips marker text (words found inside text without spaces) in Latin text.
+    const textual = Object.values(CLAUSE_RULES).filter((rules) => rules.markerText);
+    expect(textual.map((rules) => rules.language)).to.deep.equal(['th']);
+    for (const rules of textual)
+      for (const word of rules.markerText!.source.split('|')) {
+        expect(word, rules.language).to.match(/^[\p{L}\p{M}]+$/u);
+        expect(LATIN_TEXT.test(word), word).to.equal(false);
+      }
+  });
 });
