@@ -797,6 +797,19 @@ describe('notAsserted(): a request to remember, in every language with rules tha
     expect(asks('민수가 커피를 좋아한다고 기억해요?', '민수가 커피를 좋아한다고')).to.not.equal(undefined);
   });
 
+  it('th: a request before what it keeps (ช่วยจำไว้ว่า…), its close after it (ได้ไหม, นะคะ); a question still asks', () => {
+    const asks = (utterance: string, evidence: string) => {
+      expect(findWholeSpan(toMatchText(utterance)!, toMatchText(evidence)!), utterance).to.not.equal(undefined);
+      return read(utterance, evidence, 'มาลี');
+    };
+    expect(asks('ช่วยจำไว้ว่ามาลีชอบกาแฟได้ไหม', 'มาลีชอบกาแฟ')).to.equal(undefined);
+    expect(asks('จดไว้หน่อยว่ามาลีอยู่เชียงใหม่นะคะ', 'มาลีอยู่เชียงใหม่')).to.equal(undefined);
+    expect(asks('ช่วยจำไว้ว่ามาลีอาจจะชอบกาแฟได้ไหม', 'มาลีอาจจะชอบกาแฟ')).to.equal('hedge');
+    expect(asks('ช่วยจำไว้ว่ามาลีไม่ชอบกาแฟได้ไหม', 'มาลีไม่ชอบกาแฟ')).to.equal('negated');
+    expect(asks('ช่วยจำไว้ว่ามาลีชอบกาแฟหรือเปล่า', 'มาลีชอบกาแฟ')).to.equal('question');
+    expect(asks('มาลีชอบกาแฟไหม', 'มาลีชอบกาแฟ')).to.equal('question');
+  });
+
   it('he: a request before what it keeps, whose complementizer ש is written onto it; אם (whether) still refuses', () => {
     expect(read('תוכל לזכור שדני אוהב קפה?', 'שדני אוהב קפה', 'דני')).to.equal(undefined);
     expect(read('תוכל לזכור שדני אולי אוהב קפה?', 'שדני אולי אוהב קפה', 'דני')).to.equal('hedge');
