@@ -72,6 +72,37 @@ module.exports = {
       to: { dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'mind-view-routes-apart',
+      severity: 'error',
+      comment:
+        "The Mind view's routes are grouped by what they serve (src/routes/): a route file uses the shared request, reply and router helpers, never another route file or the server, so each group reads alone.",
+      from: { path: '^plugins/mind-view/src/routes/' },
+      to: { path: '^plugins/mind-view/src/(routes/|server\\.ts$)' },
+    },
+    {
+      name: 'mind-view-server-mounts-routes',
+      severity: 'error',
+      comment: "Only the server (src/server.ts) mounts the Mind view's route files; the shared helpers know no route.",
+      from: { path: '^plugins/mind-view/src/', pathNot: '^plugins/mind-view/src/(server\\.ts|routes/)' },
+      to: { path: '^plugins/mind-view/src/routes/' },
+    },
+    {
+      name: 'postgres-dialect-apart',
+      severity: 'error',
+      comment:
+        "The PostgreSQL store is split as the SQLite one is: the dialect (queries, reads, statements) knows nothing of the schema's open and upgrade, the import or the store that uses it.",
+      from: { path: '^plugins/memory/src/postgres/(queries|reads|statements)\\.ts$' },
+      to: { path: '^plugins/memory/src/postgres/(schema|import|postgres-memory-store|migrations/)' },
+    },
+    {
+      name: 'postgres-open-and-import-apart',
+      severity: 'error',
+      comment:
+        "The schema's open and upgrade (schema.ts) and memory copy (import.ts) write through typeorm and SQL of their own, never through the store's statements or the store.",
+      from: { path: '^plugins/memory/src/postgres/(schema|import)\\.ts$' },
+      to: { path: '^plugins/memory/src/postgres/(statements|postgres-memory-store)\\.ts$' },
+    },
+    {
       name: 'core-imports-no-store-driver',
       severity: 'error',
       comment:

@@ -8,6 +8,7 @@ import { createTestRuntime, groundingOf, startScriptedModelServer, withoutGround
 import memoryPlugin, { SqliteMemoryStore } from '@mira/plugin-memory';
 import memoryToolsPlugin, { recallMemoryTool } from '@mira/plugin-memory-tools';
 import openaiPlugin from '@mira/plugin-openai';
+import { callFiguresSection } from './cognition-calls.js';
 import { bareReader } from './lib/bare.js';
 import { aliasName, entityName, generate } from './lib/generate.js';
 import { barChartSvg, markdownTable, writeResults } from './lib/report.js';
@@ -22,6 +23,8 @@ export interface CognitionBenchOptions {
   readonly log: (m: string) => void;
   /** Also the prompt against a real llama-server (builds it on the first run); off in the smoke test. */
   readonly realServer?: boolean;
+  /** Turns of the session whose every model call is measured (see cognition-calls.ts). */
+  readonly turns: number;
 }
 
 async function engineOverhead(episodes: number) {
@@ -88,6 +91,7 @@ export async function cognitionBench(options: CognitionBenchOptions): Promise<vo
   // The smoke pass (bench/run.ts --smoke, in npm test) proves the benchmark runs; it builds no server.
   const realServer = options.realServer ?? !process.argv.includes('--smoke');
   const real = realServer ? `\n${await realServerLayouts(log)}` : '';
+  const calls = await callFiguresSection([8192, 4096], options.turns, log);
   const rows = [
     {
       measurement: 'operator episode step (console → engine → SDK → HTTP → reply)',
@@ -126,7 +130,8 @@ memories, rendering) beside the same lookups as bare better-sqlite3 statements
 (target ratio ≤ 2; p99 ratio ${fmt(recall.tool.p99 / recall.bare.p99, 2)}).
 
 ${markdownTable(rows)}
-${real}`;
+
+${calls.markdown}${real}`;
   const svg = barChartSvg('Cognition: p50 latency', 'µs (lower is better)', [
     {
       label: 'one model step',
@@ -143,7 +148,7 @@ ${real}`;
       ],
     },
   ]);
-  writeResults('cognition', md, { overhead, recall }, svg);
+  writeResults('cognition', md, { overhead, recall, calls: calls.figures }, svg);
   process.stdout.write(`${md}\n`);
 }
 

@@ -12,6 +12,7 @@ import { duplicatesBench } from './duplicates.bench.js';
 import { mindViewBench } from './mind-view.bench.js';
 import { filtersBench } from './filters.bench.js';
 import { hardwareBench } from './hardware.bench.js';
+import { lookBench } from './look.bench.js';
 import { keysBench } from './keys.bench.js';
 import { notesBench } from './notes.bench.js';
 import { safetyBench } from './safety.bench.js';
@@ -65,7 +66,8 @@ const small = smoke ? { entities: 100, memories: 1_000 } : { entities: 1_000, me
 
 const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   store: () => storeBench({ big, small, lookups: quick ? 2000 : 5000, creates: 300, log }),
-  cognition: () => cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, log }),
+  cognition: () =>
+    cognitionBench({ big, episodes: quick ? 200 : 500, recalls: quick ? 2000 : 5000, turns: quick ? 20 : 60, log }),
   admission: () =>
     admissionBench({
       sizes: [
@@ -77,6 +79,7 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
       log,
     }),
   hardware: () => hardwareBench({ messages: quick ? 2000 : 10_000, log }),
+  look: () => lookBench({ rounds: quick ? 8 : 20, huge: true, log }),
   notes: () =>
     notesBench({
       notes: quick ? 20_000 : 100_000,
@@ -113,9 +116,10 @@ const fullRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
 const smokeRuns: Record<(typeof BENCHES)[number], () => Promise<void>> = {
   ...fullRuns,
   store: () => storeBench({ big, small, lookups: 50, creates: 10, log }),
-  cognition: () => cognitionBench({ big, episodes: 5, recalls: 50, log }),
+  cognition: () => cognitionBench({ big, episodes: 5, recalls: 50, turns: 4, log }),
   admission: () => admissionBench({ sizes: [small, big], decisions: 20, log }),
   hardware: () => hardwareBench({ messages: 200, log }),
+  look: () => lookBench({ rounds: 1, huge: false, log }),
   notes: () => notesBench({ notes: 500, queries: 20, fullTextSizes: [200, 500], log }),
   safety: () =>
     safetyBench({

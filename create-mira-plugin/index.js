@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// npm create mira-plugin <dir> [-- --core <path|tarball>] [--name <package name>]
+// npm create mira-plugin <dir> [-- --core <path|tarball>] [--name <package name>] [--tool] [--sensor] [--command]
 //
 // Scaffolds a Mira plugin outside the Mira repository: a tool with a strict schema, a sensor, a console
-// command, a config table, mocha tests with @mira/core/testing, a tsconfig and a build. Plain
-// JavaScript with no dependencies, so it runs before anything is installed.
+// command (all three, or those the flags name), a config table, mocha tests with @mira/core/testing, a
+// tsconfig and a build. Plain JavaScript with no dependencies, so it runs before anything is installed.
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -14,13 +14,18 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const TEMPLATE = join(HERE, 'template');
 const SELF = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8'));
 
-const USAGE = `Usage: npm create mira-plugin <dir> [-- --core <path|tarball>] [--name <package name>]
-       node <mira>/create-mira-plugin/index.js <dir> [--core <path|tarball>] [--name <package name>]
+const USAGE = `Usage: npm create mira-plugin <dir> [-- --core <path|tarball>] [--name <package name>] [--tool] [--sensor] [--command]
+       node <mira>/create-mira-plugin/index.js <dir> [--core <path|tarball>] [--name <package name>] [parts]
 
 Creates <dir> (it must not exist, or be empty) with a Mira plugin: src/index.ts (a tool, a sensor,
 a console command, a config table), src/errors.ts (its error catalogue), test/plugin.test.ts,
 tsconfig.json, .mocharc.json, a profile.toml to try it, and a package.json whose @mira/core
 comes from --core:
+
+  --tool            a tool the model calls (with a strict schema)
+  --sensor          a sensor (read_sensor, the console's "sensors", the model's grounding)
+  --command         a console command
+                    (the parts: any of the three flags gives only those; none gives all three)
 
   --core <path>     a Mira checkout's core/ directory (default: the core/ beside this script,
                     when it runs from a Mira checkout), installed as a link
@@ -40,7 +45,14 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { core: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      core: { type: 'string' },
+      name: { type: 'string' },
+      tool: { type: 'boolean' },
+      sensor: { type: 'boolean' },
+      command: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
 } catch (error) {
   usageError(error.message);
@@ -95,14 +107,46 @@ if (coreManifest && !existsSync(join(core, 'dist', 'index.js'))) {
 const near = relative(target, core);
 const coreSpec = `file:${near.startsWith(join('..', '..', '..')) ? core : near}`;
 
+// The parts the plugin has: those the flags name, or all three.
+const ALL_PARTS = ['tool', 'sensor', 'command'];
+const named = ALL_PARTS.filter((part) => parsed.values[part]);
+const parts = new Set(named.length > 0 ? named : ALL_PARTS);
+
 const placeholders = {
   __NAME__: name,
   __SECTION__: short,
   __TOOL__: `${short}_greet`,
   __SENSOR__: `${short}_ticks`,
   __CODE_PREFIX__: short.toUpperCase(),
+  __CORE_IMPORTS__: [
+    'definePlugin',
+    ...(parts.has('tool') ? ['defineTool'] : []),
+    ...(parts.has('sensor') ? ['type SensorReading'] : []),
+  ].join(', '),
+  __TEST_TABLE__: parts.has('tool') ? "{ greeting: 'Hi' }" : '{}',
 };
-const fill = (text) => text.replace(/__[A-Z_]+?__/g, (key) => placeholders[key] ?? key);
+
+/**
+ * The template's text for these parts: lines between a part's markers (`// [tool]` … `// [/tool]`, or with
+ * `#` or `<!-- -->`) are kept only when the part is chosen, and the marker lines always go.
+ */
+function keepParts(text) {
+  const marker = /^\s*(?:\/\/|#|<!--)\s*\[(\/?)(tool|sensor|command)\]\s*(?:-->)?\s*$/;
+  const kept = [];
+  let skipping;
+  for (const line of text.split('\n')) {
+    const found = marker.exec(line);
+    if (found) {
+      const [, end, part] = found;
+      if (!end && !parts.has(part)) skipping = part;
+      else if (end && skipping === part) skipping = undefined;
+      continue;
+    }
+    if (skipping === undefined) kept.push(line);
+  }
+  return kept.join('\n');
+}
+const fill = (text) => keepParts(text).replace(/__[A-Z_]+?__/g, (key) => placeholders[key] ?? key);
 
 mkdirSync(target, { recursive: true });
 const copy = (from, to) => {
@@ -118,10 +162,15 @@ const copy = (from, to) => {
 };
 copy(TEMPLATE, target);
 
+const offers = [
+  ...(parts.has('tool') ? [`the tool ${placeholders.__TOOL__}`] : []),
+  ...(parts.has('sensor') ? [`the sensor ${placeholders.__SENSOR__}`] : []),
+  ...(parts.has('command') ? [`the command "${short} uptime"`] : []),
+];
 const pkg = {
   name,
   version: '0.1.0',
-  description: `A Mira plugin: the ${placeholders.__TOOL__} tool and the ${placeholders.__SENSOR__} sensor`,
+  description: `A Mira plugin: ${offers.join(', ')}`,
   type: 'module',
   exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' }, './package.json': './package.json' },
   files: ['dist'],
@@ -137,7 +186,7 @@ writeFileSync(join(target, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`)
 const shown = isAbsolute(parsed.positionals[0]) ? target : parsed.positionals[0];
 process.stdout.write(`Created ${name} in ${target}
   @mira/core from ${core}${coreIsTarball ? ' (tarball)' : ' (linked)'}
-  the tool ${placeholders.__TOOL__}, the sensor ${placeholders.__SENSOR__}, the command "${short} count", the table [${short}]
+  ${[...offers, `the table [${short}]`].join(', ')}
 
 Next:
   cd ${shown}

@@ -3,7 +3,9 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import jpeg from 'jpeg-js';
 import { startScriptedModelServer, type ScriptedModelServer } from '@mira/core/testing';
+import { LOOK_MAX_BYTES } from '@mira/robot';
 import { MiraProcess } from './helpers/mira-process.js';
 import { MIRA_BIN, REPO_ROOT, runMira } from './helpers/run-mira.js';
 
@@ -47,6 +49,29 @@ describe('mira CLI with cognition (profiles/mira-sim, OPENAI_BASE_URL)', functio
     expect(run.stdout).to.match(/operator: What does Ada drink\?\n.*assistant: I remember Ada; she prefers tea\.\n/);
     expect(server.requests[0]!.headers.authorization).to.equal('Bearer sk-test-key');
     expect(server.requests[0]!.body.model).to.equal('gpt-4.1-mini');
+  });
+
+  it('looks through the camera: the frame reaches the model server as an image part, within the budget', async () => {
+    // The profile with vision on, against a llama-server double that has a projector.
+    const toml = readFileSync(join(profile, 'profile.toml'), 'utf8').replace(
+      'model = "gpt-4.1-mini"',
+      'model = "gpt-4.1-mini"\nvision = true',
+    );
+    writeFileSync(join(profile, 'profile.toml'), toml);
+    await server.close();
+    server = await startScriptedModelServer([], { vision: true });
+    server.push({ toolCalls: [{ name: 'look', arguments: { camera: 'camera_front' } }] }, { text: 'A wall.' });
+    const run = await runMira(['--profile', profile], 'What do you see?\n', { env: { OPENAI_BASE_URL: server.url } });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/\[look\] camera_front 96×64, \d+ bytes, \d+ ms old\nMira: A wall\.\n/);
+    const last = server.requests[1]!.body.messages.at(-1)!;
+    expect(last.role).to.equal('user');
+    const parts = last.content as unknown as Array<{ type: string; image_url?: { url: string; detail: string } }>;
+    expect(parts.map((p) => p.type)).to.deep.equal(['text', 'image_url']);
+    const [, base64] = parts[1]!.image_url!.url.split('data:image/jpeg;base64,');
+    const frame = jpeg.decode(Buffer.from(base64!, 'base64'), { useTArray: true });
+    expect([frame.width, frame.height]).to.deep.equal([96, 64]);
+    expect(Buffer.from(base64!, 'base64').length).to.be.at.most(LOOK_MAX_BYTES);
   });
 
   it('works with a local server that needs no key, and reports an unreachable server on the turn', async () => {
@@ -98,6 +123,28 @@ describe('mira CLI with cognition (profiles/mira-sim, OPENAI_BASE_URL)', functio
       expect(firstHalf).to.be.below(answer.chunkTimes[2]!);
       // Printed as the whole reply is when not streamed, and nothing else on a pipe (no waiting line).
       expect(m.stdout).to.match(/^\[recall_memory\] [^\n]+\nMira: Hello, operator\. I do not know Ada yet\.\n$/);
+    });
+
+    it('ends the line of a stream that stalls and says so on a line of its own, running none of its calls', async () => {
+      const manifest = join(profile, 'profile.toml');
+      writeFileSync(
+        manifest,
+        readFileSync(manifest, 'utf8').replace('# stream_idle_ms = 60000', 'stream_idle_ms = 300'),
+      );
+      // The role chunk, the text in two halves and the first half of a call, then nothing, the connection held open.
+      server.push({
+        text: 'Hello, operator.',
+        toolCalls: [{ name: 'recall_memory', arguments: { query: 'Ada' } }],
+        stallAfterChunks: 4,
+      });
+      const run = await runMira(['--profile', profile], 'Hello\n', {
+        env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: '' },
+      });
+      expect(run.code).to.equal(1);
+      expect(run.stdout).to.match(
+        /^Mira: Hello, operator\.\nerror: MIRA_ERR_COGNITION_STREAM_STALLED: the model server at \S+ sent nothing for 300 ms in the middle of a streamed answer, so the answer was given up: the part received was dropped and none of its tool calls was run; try again, or raise \[openai\] stream_idle_ms for a model that pauses that long\n$/,
+      );
+      expect(server.requests).to.have.length(1);
     });
 
     it('shows a waiting line on a terminal after about a second, cleared when the text arrives', async function () {

@@ -212,4 +212,77 @@ describe('cognition replies that are not plain (real SDK, scripted server)', fun
       expect(m.server.requests).to.have.length(1);
     });
   });
+
+  describe('a stream that stops arriving ([openai] stream_idle_ms)', () => {
+    const remember = {
+      kind: 'preference',
+      subject: 'Alice',
+      predicate: 'prefers',
+      value: 'tea',
+      evidence: 'Alice prefers tea',
+      related_entity: null,
+      related_role: null,
+    };
+
+    it('gives up a stream stalled mid-text, closes it, says what to do, and keeps nothing of it', async () => {
+      // The role chunk and the first half of the text, then nothing, the connection held open.
+      m = await modelRuntime({
+        stream: true,
+        openai: { stream_idle_ms: 200, timeout_ms: 3000, max_retries: 2 },
+        script: [{ text: 'Hello, operator. All is well.', stallAfterChunks: 2 }, { text: 'Back.' }],
+      });
+      const { ok, output } = await m.say('Hello');
+      expect(ok).to.equal(false);
+      expect(output).to.have.length(1);
+      expect(output[0]).to.match(
+        /^error: MIRA_ERR_COGNITION_STREAM_STALLED: the model server at http:\/\/127\.0\.0\.1:\d+\/v1 sent nothing for 200 ms in the middle of a streamed answer, so the answer was given up: .*raise \[openai\] stream_idle_ms/,
+      );
+      const [stalled] = m.server.requests;
+      expect(stalled!.chunkTimes).to.have.length(2);
+      // The connection was closed by Mira (the server sees it close a moment later; waited for, not timed).
+      for (let i = 0; i < 500 && !stalled!.closedEarly; i += 1) await new Promise((r) => setTimeout(r, 10));
+      expect(stalled!.closedEarly).to.equal(true);
+      // Not sent again (the text may have been printed), and nothing of the cut answer kept.
+      expect(m.server.requests).to.have.length(1);
+      expect(m.rt.app.kernel.workingMemory.entries().map((e) => e.text)).to.deep.equal([]);
+      // The next turn is answered as usual, without the cut text.
+      expect((await m.say('Hello again')).output).to.deep.equal(['Mira: Back.']);
+      expect(JSON.stringify(m.server.requests[1]!.body.messages)).not.to.contain('All is well');
+    });
+
+    it('runs none of the tool calls of a stream stalled inside one', async () => {
+      // The role chunk, the whole first call and half of the second, then nothing.
+      m = await modelRuntime({
+        stream: true,
+        openai: { stream_idle_ms: 200 },
+        script: [
+          {
+            toolCalls: [
+              { name: 'remember', arguments: remember },
+              { name: 'recall_memory', arguments: { query: 'Alice' } },
+            ],
+            stallAfterChunks: 4,
+          },
+        ],
+      });
+      await m.store().createEntity({ entityType: 'person', canonicalName: 'Alice' });
+      const before = m.snapshot();
+      const { ok, output } = await m.say('Alice prefers tea.');
+      expect(ok).to.equal(false);
+      expect(output).to.have.length(1);
+      expect(output[0]).to.match(/^error: MIRA_ERR_COGNITION_STREAM_STALLED: /);
+      expect(m.server.requests[0]!.chunkTimes).to.have.length(4);
+      expect(m.server.requests).to.have.length(1);
+      expect(m.snapshot()).to.deep.equal(before);
+    });
+
+    it('lets a slow stream through whose chunks each come within the limit', async () => {
+      m = await modelRuntime({
+        stream: true,
+        openai: { stream_idle_ms: 2000 },
+        script: [{ text: 'Slow but steady.', chunkDelayMs: 100 }],
+      });
+      expect((await m.say('Hello')).output).to.deep.equal(['Mira: Slow but steady.']);
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { firstSentence, shortenOldestResult, toolsInForm } from '@mira/core';
+import { GROUNDING_HEADER, firstSentence, shortenOldestResult, toolsInForm } from '@mira/core';
 import { type RecordedRequest, withoutGrounding } from '@mira/core/testing';
 import type { ModelRuntime } from './helpers/model-runtime.js';
 import { session, simRuntime, turn, utterance } from './helpers/sim-session.js';
@@ -11,14 +11,14 @@ import { session, simRuntime, turn, utterance } from './helpers/sim-session.js';
 // the simulated profile's tools (as long as mira-sim's) and a tool whose results are long.
 
 /**
- * Every request accepted, with room for the whole answer (the prompt and max_tokens inside n_ctx), unless
- * nothing was left to trim: no working memory and every tool result of the episode shortened to its marker.
+ * Every request accepted, with room for the whole answer (the prompt and the max_tokens it carries inside n_ctx),
+ * unless nothing was left to trim: no working memory and every tool result of the episode shortened to its marker.
  */
 function expectInside(requests: readonly RecordedRequest[], contextTokens: number) {
   let over = 0;
   for (const [i, r] of requests.entries()) {
     expect(r.status, `call ${i + 1}`).to.equal(200);
-    if (r.promptTokens + 1024 <= contextTokens) continue;
+    if (r.promptTokens + Number(r.body.max_tokens ?? 1024) <= contextTokens) continue;
     over += 1;
     const messages = r.body.messages;
     const opening = messages.findLastIndex((x) => x.role === 'user');
@@ -35,16 +35,17 @@ describe('cognition in a small context (real SDK, scripted server)', function ()
   let m: ModelRuntime;
   afterEach(() => m?.dispose());
 
-  it('at 4,096 tokens says once that the tools go compact, and no overflow reaches the operator in 60 turns', async () => {
+  it('at 4,096 tokens says once that the tools go compact and answers shorter, and no overflow reaches the operator in 60 turns', async () => {
     m = await simRuntime(4096);
     const output = await session(m, 60);
     expect(output.join('\n')).not.to.contain('MIRA_ERR_COGNITION_CONTEXT_OVERFLOW');
-    const over = expectInside(m.server.requests, 4096);
-    console.log(`4,096: ${m.server.requests.length} calls, ${over} with less room than max_tokens left`);
+    // The most compact tools take a little more than the 3,072 tokens a 1,024-token answer leaves: the answer
+    // gives up room, so every call has room for its whole answer.
+    expect(expectInside(m.server.requests, 4096)).to.equal(0);
     const warnings = m.rt.logs.filter((l) => l.includes('the tools are sent with'));
     expect(warnings).to.have.length(1);
     expect(warnings[0]).to.match(
-      /^warning: cognition: a request to the model may carry 3072 tokens .*cut to its first sentence.*llama-server -c/,
+      /^warning: cognition: a request to the model may carry 3072 tokens .*cut to its first sentence.*answers are limited to \d+ tokens \(of max_tokens 1024\).*llama-server -c/,
     );
     // Every call sends the same compact tools: the tool's own first sentence, the schema unchanged.
     const first = m.server.requests[0]!.body.tools!;
@@ -59,6 +60,37 @@ describe('cognition in a small context (real SDK, scripted server)', function ()
       const opening = r.body.messages.filter((x) => x.role === 'user').at(-1)!;
       expect(withoutGrounding(opening.content!)).to.match(/^Turn \d+: please check/);
     }
+  });
+
+  it("at 4,096 tokens with Qwen2.5's own template limits the answers to what the context leaves, and no overflow reaches the operator in 60 turns", async () => {
+    // Qwen2.5's template writes each tool's JSON and its own tool preamble: the instructions with the most compact
+    // tools take about 3,300 of the 3,072 tokens a 1,024-token answer leaves, so the answer gives up room.
+    m = await simRuntime(4096, {}, { template: 'qwen2.5' });
+    const output = await session(m, 60);
+    expect(output.join('\n')).not.to.contain('MIRA_ERR_COGNITION_CONTEXT_OVERFLOW');
+    const warnings = m.rt.logs.filter((l) => l.includes('the tools are sent with'));
+    expect(warnings).to.have.length(1);
+    const said =
+      /answers are limited to (\d+) tokens \(of max_tokens 1024\), leaving about (\d+) for the conversation/.exec(
+        warnings[0]!,
+      );
+    expect(said, warnings[0]).to.not.equal(null);
+    const answer = Number(said![1]);
+    expect(answer).to.be.within(256, 1023);
+    for (const [i, r] of m.server.requests.entries()) {
+      expect(r.status, `call ${i + 1}`).to.equal(200);
+      expect(r.body.max_tokens, `call ${i + 1}`).to.equal(answer);
+      expect(r.promptTokens + answer, `call ${i + 1}`).to.be.at.most(4096);
+    }
+    // Where an episode's exchange grew past the room, the robot-state blocks older than the newest were left out
+    // (the newest message still carries the state now).
+    const marker = `\n\n${GROUNDING_HEADER}\n`;
+    const lean = m.server.requests.filter((r) => {
+      const carrying = r.body.messages.filter((x) => x.role !== 'system' && (x.content ?? '').includes(marker));
+      return r.body.messages.some((x) => x.role === 'tool') && carrying.length === 1;
+    });
+    expect(lean.length).to.be.greaterThan(0);
+    for (const r of lean) expect(r.body.messages.at(-1)!.content).to.include(marker);
   });
 
   it('at 8,192 tokens sends the full tools, warns of nothing, and no overflow reaches the operator in 60 turns', async () => {
@@ -77,9 +109,21 @@ describe('cognition in a small context (real SDK, scripted server)', function ()
     const counted = m.server.tokenizeRequests;
     expect(counted.length).to.be.greaterThan(0);
     expect(new Set(counted).size).to.equal(counted.length);
-    // The opening message (the utterance and its grounding) and the tools were counted by the server.
+    // The opening message (the utterance and its grounding) and the tools were counted by the server: the tools as
+    // its template renders them (a probe conversation rendered through /apply-template with them, counted once).
     expect(counted.some((t) => t.startsWith(utterance(1)))).to.equal(true);
+    const rendered = counted.filter((t) => t.includes('<tools>'));
+    expect(rendered).to.have.length(1);
+    expect(rendered[0]).to.include('"name":"recall_memory"');
+    expect(counted.some((t) => t.startsWith('[{"name":"recall_memory"'))).to.equal(false);
+  });
+
+  it("counts the tools' JSON with the server's tokenizer when the server has no /apply-template", async () => {
+    m = await simRuntime(8192, {}, { applyTemplate: false });
+    await session(m, 4);
+    const counted = m.server.tokenizeRequests;
     expect(counted.some((t) => t.startsWith('[{"name":"recall_memory"'))).to.equal(true);
+    expect(counted.some((t) => t.includes('<tools>'))).to.equal(false);
   });
 
   it('retries an overflow trimmed even when working memory is empty: the oldest results shortened', async () => {

@@ -46,8 +46,10 @@ const openai: OpenAIConfig = {
   timeout_ms: 1000,
   max_retries: 2,
   stream: false,
+  stream_idle_ms: 60000,
   max_tokens: 1024,
   max_tokens_field: 'max_tokens',
+  vision: false,
 };
 // @ts-expect-error: the token limit goes in max_tokens or max_completion_tokens
 const badField: OpenAIConfig = { ...openai, max_tokens_field: 'max_new_tokens' };

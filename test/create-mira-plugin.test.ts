@@ -41,13 +41,16 @@ describe('npm create mira-plugin (create-mira-plugin)', function () {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** Installs (from npm's cache first, as CI's npm ci filled it) and runs the scaffold's own checks. */
-  const installAndTest = async (project: string) => {
+  /**
+   * Installs (from npm's cache first, as CI's npm ci filled it) and runs the scaffold's own checks: its tests
+   * (`passing` of them), `mira check`, and a console session with `lines` and what it must print.
+   */
+  const installAndTest = async (project: string, passing: number, lines: string, printed: RegExp) => {
     const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], project);
     expect(install.code, install.out).to.equal(0);
     const test = await run('npm', ['test'], project);
     expect(test.code, test.out).to.equal(0);
-    expect(test.out).to.match(/5 passing/);
+    expect(test.out).to.match(new RegExp(`\\b${passing} passing`));
     expect(test.out).not.to.match(/failing|pending/);
     const check = await run(
       process.execPath,
@@ -58,11 +61,11 @@ describe('npm create mira-plugin (create-mira-plugin)', function () {
     expect(check.out).to.contain('plugins in order:\n  1. mira-plugin-greeter\n');
     const session = await run(
       'sh',
-      ['-c', `printf 'greeter count\\nquit\\n' | node node_modules/@mira/core/bin/mira.js --profile .`],
+      ['-c', `printf '${lines}\\nquit\\n' | node node_modules/@mira/core/bin/mira.js --profile .`],
       project,
     );
     expect(session.code, session.out).to.equal(0);
-    expect(session.out).to.match(/^\d+ ticks$/m);
+    expect(session.out).to.match(printed);
   };
 
   it('scaffolds a plugin with @mira/core linked from this checkout, which installs and passes its tests', async () => {
@@ -87,7 +90,7 @@ describe('npm create mira-plugin (create-mira-plugin)', function () {
     const source = readFileSync(join(project, 'src/index.ts'), 'utf8');
     expect(source).to.contain("name: 'greeter_greet'").and.to.contain("configSection: 'greeter'");
     expect(source).not.to.match(/__[A-Z_]+__/);
-    await installAndTest(project);
+    await installAndTest(project, 7, 'greeter uptime\\nsensors', /^up \d+ s$[\s\S]*greeter_ticks/m);
   });
 
   it('scaffolds one with @mira/core from a tarball made by npm pack', async () => {
@@ -97,10 +100,28 @@ describe('npm create mira-plugin (create-mira-plugin)', function () {
       encoding: 'utf8',
     }).trim();
     const tarball = join(dir, packed.split('\n').pop()!);
-    const created = await run(process.execPath, [SCAFFOLD, 'greeter', '--core', tarball], dir);
+    // With two of the three parts: what the flags leave out is nowhere in it, and what is left passes.
+    const created = await run(process.execPath, [SCAFFOLD, 'greeter', '--core', tarball, '--tool', '--command'], dir);
     expect(created.code, created.out).to.equal(0);
-    expect(created.out).to.contain('(tarball)');
-    await installAndTest(join(dir, 'greeter'));
+    expect(created.out).to.contain('(tarball)').and.to.contain('the tool greeter_greet, the command "greeter uptime"');
+    await installAndTest(join(dir, 'greeter'), 5, 'sensors', /no sensors/i);
+  });
+
+  it('leaves out the parts the flags do not name, and every marker, in every file', async () => {
+    const words = { tool: /greeter_greet|greeting/, sensor: /greeter_ticks|sample_every_ms/, command: /uptime/ };
+    const combinations = [['--tool'], ['--sensor'], ['--command'], ['--tool', '--sensor'], ['--sensor', '--command']];
+    for (const flags of combinations) {
+      const project = join(dir, `p${flags.join('')}`);
+      const created = await run(process.execPath, [SCAFFOLD, project, ...flags], dir);
+      expect(created.code, created.out).to.equal(0);
+      const files = ['src/index.ts', 'src/errors.ts', 'test/plugin.test.ts', 'profile.toml', 'README.md'];
+      const text = files.map((file) => readFileSync(join(project, file), 'utf8')).join('\n');
+      expect(text, flags.join(' ')).not.to.match(/\[\/?(tool|sensor|command)\]|__[A-Z_]+__/);
+      for (const [part, word] of Object.entries(words)) {
+        if (flags.includes(`--${part}`)) expect(text, `${flags.join(' ')}: ${part}`).to.match(word);
+        else expect(text, `${flags.join(' ')}: ${part}`).not.to.match(word);
+      }
+    }
   });
 
   it('says what to do with a directory that is taken, a missing core, or no directory, creating nothing', async () => {

@@ -182,6 +182,46 @@ describe('process lifecycle: every ending stops the robot first (real mira, in-t
       expect(dock.goals[0]!.state, mira.stderr).to.equal('canceled');
     });
 
+  for (const ending of ['SIGTERM', 'quit'] as const)
+    it(`${ending} during a goal on a profile without a drive: the goal is cancelled at once, not at its time-out`, async () => {
+      // No drive, so no safety path and no emergency stop of a drive: the skills' own cancel must end the goal.
+      // The goal's time-out (10 min) is far past the orderly stop's deadline, which would exit 5 were it waited for.
+      writeFileSync(
+        join(dir, 'profile.toml'),
+        stringify({
+          profile: { name: 'Mira', plugins: ['@mira/plugin-ros2', PROBE] },
+          ros2: {
+            transport: 'rosbridge',
+            url: bridge.url,
+            sensors: [],
+            skills: [
+              {
+                id: 'calibrate',
+                kind: 'action',
+                name: '/calibrate',
+                type: 'example_interfaces/action/Fibonacci',
+                description: 'Calibrates',
+                motion: false,
+                schema: { type: 'object' },
+                timeout_ms: 600_000,
+              },
+            ],
+          },
+        }),
+      );
+      const calibrate = bridge.actionServer('/calibrate', 'example_interfaces/action/Fibonacci');
+      const mira = start();
+      mira.say('probe skill calibrate {}');
+      await mira.until(() => calibrate.goals[0]?.state === 'active', 'the goal at the action server');
+      // Feedback: the goal is running (a goal that says nothing within 5 s is given up over rosbridge).
+      calibrate.goals[0]!.feedback({ sequence: [0, 1] });
+      if (ending === 'SIGTERM') mira.child.kill('SIGTERM');
+      else mira.say('quit');
+      expect(await mira.exited, mira.stderr).to.equal(0);
+      expect(calibrate.goals[0]!.state, mira.stderr).to.equal('canceled');
+      expect(mira.stdout).to.contain('probe: calibrate: canceled');
+    });
+
   it('SIGUSR1 neither ends Mira nor opens the Node inspector', async () => {
     const mira = await driving();
     mira.child.kill('SIGUSR1');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -371,6 +371,87 @@ describe('mira mcp with no console running', function () {
     } finally {
       await client?.close();
       await console?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // A store over 2 GiB without writing 2 GiB: the file is extended with a hole after its last page (SQLite
+  // reads the size its header records; the file system reads the hole as zeros and stores nothing).
+  const storeOver2GiB = async (dir: string) => {
+    const path = join(dir, 'memory.sqlite3');
+    const memory = SqliteMemoryStore.open(path);
+    await fact(memory, 'Ada Lovelace', 'Ada prefers green tea');
+    await memory.close();
+    truncateSync(path, 2.25 * 2 ** 30);
+    writeFileSync(
+      join(dir, 'profile.toml'),
+      stringify({
+        profile: { name: 'Mira', plugins: ['@mira/plugin-memory', '@mira/plugin-memory-tools'] },
+        memory: { enabled: true, database_path: 'memory.sqlite3' },
+      }),
+    );
+    return path;
+  };
+  const serve = async (dir: string, env: Record<string, string> = {}) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MIRA_BIN, 'mcp', '--profile', dir],
+      env: { ...(process.env as Record<string, string>), ...env },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const result = await client.callTool({ name: 'recall_memory', arguments: { query: 'Ada Lovelace' } });
+      const pid = transport.pid!;
+      const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+      return { text: (result.content as Array<{ text: string }>)[0]!.text, rssKiB, stderr };
+    } finally {
+      await client.close();
+    }
+  };
+
+  it('serves a store over 2 GiB in place, with its memory flat and nothing on disk changed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mira-mcp-alone-'));
+    try {
+      const path = await storeOver2GiB(dir);
+      const before = readdirSync(dir).sort();
+      const { size, mtimeMs } = statSync(path);
+      const { text, rssKiB } = await serve(dir);
+      expect(text).to.contain('Ada prefers green tea');
+      // Read in place: a process that read the file into memory would hold more than 2 GiB.
+      expect(rssKiB).to.be.below(512 * 1024);
+      expect(readdirSync(dir).sort()).to.deep.equal(before);
+      expect(statSync(path)).to.include({ size, mtimeMs });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a store as an image where the environment turns SQLite URI names off, and says why a big one cannot be', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mira-mcp-alone-'));
+    try {
+      const path = join(dir, 'memory.sqlite3');
+      const memory = SqliteMemoryStore.open(path);
+      await fact(memory, 'Ada Lovelace', 'Ada prefers green tea');
+      await memory.close();
+      writeFileSync(
+        join(dir, 'profile.toml'),
+        stringify({
+          profile: { name: 'Mira', plugins: ['@mira/plugin-memory', '@mira/plugin-memory-tools'] },
+          memory: { enabled: true, database_path: 'memory.sqlite3' },
+        }),
+      );
+      const before = readdirSync(dir).sort();
+      expect((await serve(dir, { SQLITE_USE_URI: '0' })).text).to.contain('Ada prefers green tea');
+      expect(readdirSync(dir).sort()).to.deep.equal(before);
+      truncateSync(path, 2.25 * 2 ** 30);
+      const mcp = await runMira(['mcp', '--profile', dir], '', { timeoutMs: 20_000, env: { SQLITE_USE_URI: '0' } });
+      expect(mcp.code).to.equal(1);
+      expect(mcp.stderr).to.contain('MIRA_ERR_STORE_OPEN_FAILED').and.to.contain('SQLITE_USE_URI');
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

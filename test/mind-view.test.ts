@@ -867,8 +867,13 @@ describe('Mind view', function () {
         await page.fill('#filter', filter);
         expect(await cards(), filter).to.deep.equal(['Le café est près de la fenêtre']);
       }
+      // No note holds both words: the notes holding one, and the page says so.
       await page.fill('#filter', 'cafe tea');
-      expect(await cards()).to.deep.equal([]);
+      expect((await cards())[0]).to.equal('Le café est près de la fenêtre');
+      expect(await cards()).to.have.length(3);
+      expect(await page.textContent('.partial-filter span')).to.equal(
+        'No note holds every word of "cafe tea": these hold some of them, most first. ',
+      );
       expect(requests).not.to.include('/favicon.ico');
       // The new-scope pattern compiles (Chromium reports an invalid one and drops it).
       expect(await page.$eval('#new-scope', (e) => (e as HTMLInputElement).validity.patternMismatch)).to.equal(false);
@@ -876,29 +881,38 @@ describe('Mind view', function () {
       expect(await page.$eval('#new-scope', (e) => (e as HTMLInputElement).validity.patternMismatch)).to.equal(true);
     });
 
-    it('offers the search in one keystroke when the filter finds no note with every word', async () => {
+    it('filters by a typed question, lists the notes holding most of it, and offers the search in one keystroke', async () => {
       const notes = rt.app.kernel.store(NOTES_STORE);
       await notes.save('default', 'Lily has swimming lessons on Tuesdays at five', 'routine', null);
+      await notes.save('default', 'Lily walks to school on Fridays', 'routine', null);
+      await notes.save('default', 'The charging dock is in the hall', 'place', null);
       await page.reload();
       await page.waitForSelector('.card');
-      // "when is lily swimming": no note holds "when".
-      await page.fill('#filter', 'when is lily swimming');
+      // The question words are left out: "lily swimming" is in one note.
+      await page.fill('#filter', 'when is lily swimming?');
+      expect(await cards()).to.deep.equal(['Lily has swimming lessons on Tuesdays at five']);
+      expect(await page.$$('.partial-filter, .empty-filter')).to.have.length(0);
+      // No note holds every word: those holding most of them first, and the page says so.
+      await page.fill('#filter', 'does lily swim on Fridays at five');
+      expect(await cards()).to.deep.equal([
+        'Lily has swimming lessons on Tuesdays at five',
+        'Lily walks to school on Fridays',
+      ]);
+      expect(await page.textContent('#count')).to.match(/^2 of \d+ notes/);
+      expect(await page.$$('.partial-filter .search-instead')).to.have.length(1);
+      // None holds any word ("charger" is not in "charging"): the search, which reads word forms, is one key away.
+      await page.fill('#filter', 'where is your charger');
       await page.waitForSelector('.empty-filter');
       expect(await page.textContent('.empty-filter span')).to.equal(
-        'No note holds every word of "when is lily swimming". ',
+        'No note holds any word of "where is your charger". ',
       );
       expect(await page.textContent('#count')).to.match(/^0 of \d+ notes/);
-      // Enter in the filter runs the search, which reads the question for its meaning.
       await page.press('#filter', 'Enter');
       await page.waitForSelector('#search-results:not([hidden]) .card');
       expect(await page.$$eval('#search-results .card .content', (n) => n.map((e) => e.textContent))).to.include(
-        'Lily has swimming lessons on Tuesdays at five',
+        'The charging dock is in the hall',
       );
-      expect(await page.inputValue('#search')).to.equal('when is lily swimming');
-      // A filter that finds notes offers nothing.
-      await page.fill('#filter', 'lily swimming');
-      await page.waitForFunction(() => document.querySelectorAll('#cards .card').length === 1);
-      expect(await page.$$('.empty-filter')).to.have.length(0);
+      expect(await page.inputValue('#search')).to.equal('where is your charger');
     });
 
     it('tells labels apart by colour: twelve hues 30° apart, person and place among them apart', async () => {
@@ -1740,6 +1754,57 @@ describe('Mind view', function () {
       await page.focus('#tab-memories');
       await page.keyboard.press('Enter');
       expect(await page.isVisible('#memories')).to.equal(true);
+    });
+
+    it('says what to do when a list is empty: a scope without notes, a search without hits, no entity of a type', async () => {
+      const violations = async () =>
+        (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id} (${v.impact}): ${v.help}`);
+      // A scope without a note: where notes come from, where the cards would be, and no pager.
+      rt.app.kernel.store(NOTES_STORE).ensureScope('garage');
+      await page.goto(`${base}/?scope=garage#token=${token}`);
+      await page.waitForSelector('#cards .empty-state');
+      expect(await page.$$eval('#cards .empty-state p', (n) => n.map((e) => e.textContent))).to.deep.equal([
+        'No notes in garage yet.',
+        'Ask Mira to remember something in conversation, save one on the console (notes save "…"), or import a ' +
+          'file exported from another scope or robot with Import above.',
+      ]);
+      expect(await page.isVisible('#pager')).to.equal(false);
+      expect(await violations()).to.deep.equal([]);
+      // A filter is no empty scope: the filter's own line says what it found.
+      await page.fill('#filter', 'zebra');
+      await page.waitForSelector('.empty-filter');
+      expect(await page.$$('#cards .empty-state')).to.have.length(0);
+      // A search that finds nothing says what to try.
+      await page.goto(`${base}/#token=${token}`);
+      await page.waitForSelector('.card');
+      expect(await page.$$('#cards .empty-state')).to.have.length(0);
+      await page.fill('#search', 'zebra crossing');
+      await page.press('#search', 'Enter');
+      await page.waitForSelector('#search-results .empty-state');
+      expect(await page.textContent('#search-results .empty-state')).to.match(
+        /^No note answers this\. Try other words/,
+      );
+      expect(await violations()).to.deep.equal([]);
+      // The Entities tab lists entities before anything is typed, with no pager for one page.
+      await page.click('#tab-entities');
+      await page.waitForSelector('.entity-row[data-id="ENT1"]');
+      expect(await page.textContent('#entity-status')).to.equal('entities 1–1 of 1');
+      expect(await page.isVisible('#entity-pager')).to.equal(false);
+      // None of a type: what types are, and how to see every entity.
+      await page.fill('#entity-type', 'vehicle');
+      await page.click('#entity-browse button');
+      await page.waitForSelector('#entity-list .empty-state');
+      expect(await page.textContent('#entity-list .empty-state')).to.equal(
+        'No entity has the type "vehicle" (types are exact: person, place, …). Clear the type and Browse to list ' +
+          'every entity.',
+      );
+      expect(await violations()).to.deep.equal([]);
+      await page.fill('#entity-name', 'Zed');
+      await page.click('#entity-find');
+      await page.waitForFunction(() => document.getElementById('entity-status')!.textContent!.startsWith('no entity'));
+      expect(await page.textContent('#entity-status')).to.equal(
+        'no entity is named "Zed" (exact name or alias); the list below has every entity',
+      );
     });
 
     it('keeps labels and the key clear of the ✎/✕ buttons at the narrowest width (320 px), with no axe violations', async () => {

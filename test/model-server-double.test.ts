@@ -1,10 +1,13 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   countTokens,
   startScriptedModelServer,
   type ScriptedModelServer,
   type ScriptedReply,
 } from '@mira/core/testing';
+import { REPO_ROOT } from './helpers/run-mira.js';
 
 // The scripted model server stands for llama.cpp's llama-server (and OpenAI): these pin what it does as
 // they do, each behaviour from the server's source (see core/src/testing/model-server.ts).
@@ -239,7 +242,15 @@ describe('the scripted model server (llama-server double)', () => {
     const { tokens } = await (await tokenize(text)).json();
     expect(tokens).to.have.length(countTokens(text));
     expect(tokens.every((t: unknown) => Number.isInteger(t))).to.equal(true);
-    expect((await tokenize(42)).status).to.equal(400);
+    // As llama-server (measured): no content is no tokens, a number fails nlohmann's string conversion.
+    expect(await (await tokenize(undefined)).json()).to.deep.equal({ tokens: [] });
+    const number = await tokenize(42);
+    expect(number.status).to.equal(500);
+    expect((await number.json()).error).to.deep.equal({
+      code: 500,
+      message: '[json.exception.type_error.302] type must be string, but is number',
+      type: 'server_error',
+    });
     expect(server.tokenizeRequests).to.deep.equal([text]);
     await server.close();
     await start([], { flavor: 'openai' });
@@ -250,5 +261,154 @@ describe('the scripted model server (llama-server double)', () => {
     await start([{ text: 'a' }], { rendersTools: false });
     await post(server, {});
     expect(server.requests[0]!.prompt).not.to.contain('recall_memory');
+  });
+
+  it('stalls a stream after the chunks asked for, holding the connection open until the client closes it', async () => {
+    await start([{ text: 'Hello, operator.', stallAfterChunks: 2 }]);
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', messages: [system, user('Hello')], stream: true }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    while ((text.match(/^data: /gm) ?? []).length < 2) text += new TextDecoder().decode((await reader.read()).value);
+    const [role, first] = text
+      .split('\n\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line.slice(6)));
+    expect(role.choices[0].delta).to.deep.equal({ role: 'assistant', content: null });
+    expect(first.choices[0].delta).to.deep.equal({ content: 'Hello, o' });
+    const recorded = server.requests[0]!;
+    expect(recorded.chunkTimes).to.have.length(2);
+    expect(recorded.closedEarly).to.equal(false);
+    controller.abort();
+    await reader.read().catch(() => undefined);
+    for (let i = 0; i < 500 && !recorded.closedEarly; i += 1) await new Promise((r) => setTimeout(r, 10));
+    expect(recorded.closedEarly).to.equal(true);
+    expect(recorded.chunkTimes).to.have.length(2);
+  });
+
+  describe('POST /apply-template', () => {
+    const applyTemplate = (body: unknown) =>
+      fetch(server.url.replace(/\/v1$/, '/apply-template'), {
+        method: 'POST',
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    /** A tool whose optional value is a nullable type list, as the note tools declare it. */
+    const nullable = {
+      type: 'function',
+      function: {
+        name: 'save_memory',
+        description: 'Save a note.',
+        parameters: {
+          type: 'object',
+          properties: { content: { type: 'string' }, label: { type: ['string', 'null'] } },
+          required: ['content', 'label'],
+          additionalProperties: false,
+        },
+      },
+    };
+    const anyOf = {
+      ...nullable,
+      function: {
+        ...nullable.function,
+        parameters: {
+          ...nullable.function.parameters,
+          properties: { content: { type: 'string' }, label: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+        },
+      },
+    };
+
+    it('renders a request as the chat endpoint renders it, generating nothing', async () => {
+      await start([{ text: 'a' }]);
+      const messages = withCall('{"linear_m_s": 0.2}');
+      const rendered = await applyTemplate({ messages, tools: [tool] });
+      expect(rendered.status).to.equal(200);
+      const { prompt } = await rendered.json();
+      expect(server.requests).to.deep.equal([]);
+      expect(server.remaining).to.equal(1);
+      await post(server, { messages });
+      expect(prompt).to.equal(server.requests[0]!.prompt);
+      expect(server.templateRequests).to.deep.equal([{ messages, tools: [tool] }]);
+    });
+
+    it("renders as Qwen2.5's template does through the bundled llama-server, byte for byte (qwen2.5)", async () => {
+      // Recorded from the real server (see the fixture's source): tools, calls, grouped results, no system.
+      const fixture = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/qwen2.5-apply-template.json'), 'utf8'));
+      await start([], { template: 'qwen2.5' });
+      for (const { request, prompt } of fixture.cases) {
+        expect(await (await applyTemplate(request)).json()).to.deep.equal({ prompt });
+      }
+    });
+
+    it('refuses what the chat endpoint refuses, with the same status and error', async () => {
+      await start([]);
+      const late = [user('Hello'), system];
+      const rendered = await applyTemplate({ messages: late });
+      const chat = await post(server, { messages: late });
+      expect(rendered.status).to.equal(500);
+      expect(await rendered.json()).to.deep.equal(chat.json);
+      const unparsed = await applyTemplate({ messages: withCall('{not json') });
+      expect(unparsed.status).to.equal(500);
+    });
+
+    it("refuses a body without messages (400) and one that is not JSON (500), as llama-server's handler does", async () => {
+      await start([]);
+      const missing = await applyTemplate({});
+      expect(missing.status).to.equal(400);
+      expect((await missing.json()).error).to.deep.equal({
+        code: 400,
+        message: "'messages' is required",
+        type: 'invalid_request_error',
+      });
+      const broken = await applyTemplate('nope');
+      expect(broken.status).to.equal(500);
+      expect((await broken.json()).error.type).to.equal('server_error');
+    });
+
+    it("answers 404 on a server without the route, and on OpenAI's", async () => {
+      await start([], { applyTemplate: false });
+      const without = await applyTemplate({ messages: [system, user('Hello')] });
+      expect(without.status).to.equal(404);
+      expect((await without.json()).error).to.deep.equal({
+        code: 404,
+        message: 'File Not Found',
+        type: 'not_found_error',
+      });
+      await server.close();
+      await start([], { flavor: 'openai' });
+      expect((await applyTemplate({ messages: [system, user('Hello')] })).status).to.equal(404);
+    });
+
+    it('as Hermes 2 Pro tool-use, refuses a parameter typed with a list (400) and renders one typed with anyOf', async () => {
+      await start([{ text: 'a' }], { template: 'hermes-2-pro' });
+      const messages = [system, user('Hello')];
+      const listed = await applyTemplate({ messages, tools: [nullable] });
+      expect(listed.status).to.equal(400);
+      const { error } = await listed.json();
+      expect(error.type).to.equal('invalid_request_error');
+      expect(error.message).to.match(/^Unable to generate parser for this template\./);
+      expect(error.message).to.match(/Object key of unhashable type: Array$/);
+      expect((await post(server, { messages, tools: [nullable] })).status).to.equal(400);
+      expect(server.remaining).to.equal(1);
+      expect((await applyTemplate({ messages, tools: [anyOf] })).status).to.equal(200);
+      expect((await post(server, { messages, tools: [anyOf] })).status).to.equal(200);
+    });
+
+    it('as Gemma 2, folds the system message into the first user message, drops tools and refuses a tool result', async () => {
+      await start([], { template: 'gemma-2' });
+      const props = await (await fetch(server.url.replace(/\/v1$/, '/props'))).json();
+      expect(props.chat_template_caps).to.include({ supports_system_role: false, supports_tools: false });
+      const plain = await applyTemplate({ messages: [system, user('Hello')], tools: [tool] });
+      expect(await plain.json()).to.deep.equal({
+        prompt: '<start_of_turn>user\nYou are a robot.\nHello<end_of_turn>\n<start_of_turn>model\n',
+      });
+      const exchange = await applyTemplate({ messages: withCall('{}') });
+      expect(exchange.status).to.equal(400);
+      expect((await exchange.json()).error.message).to.match(/Conversation roles must alternate/);
+    });
   });
 });

@@ -24,3 +24,30 @@ describe('tools/mutation/survivors.mjs', () => {
     }
   });
 });
+
+describe('tools/mutation/sample.mjs', () => {
+  // Only its arguments here: a sample breaks source files in place for a moment, which the files `npm test` runs
+  // beside it would load (it is run by hand, as `npm run mutate` is; docs/development.md).
+  const sample = (...args: string[]) =>
+    spawnSync(process.execPath, [join(REPO_ROOT, 'tools/mutation/sample.mjs'), ...args], { encoding: 'utf8' });
+
+  it('prints its usage on --help, exit 0', () => {
+    const run = sample('--help');
+    expect(run.status).to.equal(0);
+    expect(run.stdout).to.equal('Usage: node tools/mutation/sample.mjs [--count 12] [--seed <n>]\n');
+  });
+
+  it('refuses what is not a whole count or seed, or an option it does not have, with the usage, exit 2', () => {
+    for (const args of [
+      ['--count', 'twelve'],
+      ['--count', '0'],
+      ['--seed', '1.5'],
+      ['--tests', '3'],
+    ]) {
+      const run = sample(...args);
+      expect(run.status, args.join(' ')).to.equal(2);
+      expect(run.stdout, args.join(' ')).to.equal('');
+      expect(run.stderr, args.join(' ')).to.match(/^sample: .*\nUsage: node tools\/mutation\/sample\.mjs/);
+    }
+  });
+});

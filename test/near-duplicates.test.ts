@@ -156,6 +156,50 @@ describe('near-duplicate rules: how two notes are read (issue 51)', () => {
     ]);
   });
 
+  it('pairs a note with a detail added to the same thing, never a fact added or changed (issue 66)', () => {
+    expectPaired([
+      ['The spare keys are behind the bikes', 'The spare keys are behind the old bikes on the left'],
+      ['Water the tomatoes every evening', 'Water the tomatoes in the greenhouse every evening'],
+      ['The fuse box is under the stairs', 'The fuse box is in the cupboard under the stairs'],
+      ['Recycling goes out on Thursday', 'The recycling box goes out on Thursday night'],
+      ['The spare key is under the pot', 'The spare key is under the blue pot'],
+    ]);
+    expectApart([
+      // A fact of another kind (how), without a determiner: not a place phrase.
+      ['Tom goes to school', 'Tom goes to school by bus'],
+      ['Grandma takes her tea', 'Grandma takes her tea with milk'],
+      // How often, how much, a condition, a variant.
+      ['Water the tomatoes every evening', 'Water the tomatoes every other evening'],
+      ['Biscuit can have a treat', 'Biscuit can have only a treat'],
+      ['Water the tomatoes in the evening', 'Water the tomatoes in the evening if it is dry'],
+      ['Order the skimmed milk', 'Order the semi-skimmed milk'],
+      // A name added, a word changed as well as one added, more than four words added.
+      ["Ellie's piano lesson is on Wednesday", "Ellie's piano lesson with Mrs Clark is on Wednesday"],
+      ['The spare key is under the blue pot', 'The spare key is under the old red pot'],
+      ['The keys are in the drawer', 'The keys are in the drawer by the big old brown wooden desk'],
+      // A name is matched as written: "Ines" (stem "in") does not stand for "in" while "priya" is added.
+      ['Remind Ines to water the plants in the attic', 'remind priya to water the plants in the attic'],
+      // Two words written together only where the stem keeps the second word: "under red" is not "under".
+      ['The spare key is under the blue pot', 'The spare key is under the red pot'],
+    ]);
+  });
+
+  it('reads a temperature and a distance in one spelling, and keeps Celsius from Fahrenheit, km from miles', () => {
+    expectPaired([
+      ['Set the heating to 20 degrees', 'Set the heating to 20°C'],
+      ['The fridge should stay at 4 degrees Celsius', 'The fridge should stay at 4 °C'],
+      ['Set the heating to 20 degrees C', 'Set the heating to 20℃'],
+      ['The park run is 5 km', 'The park run is 5 kilometres'],
+      ['Drive at 20 mph on our street', 'Drive at 20 miles per hour on our street'],
+    ]);
+    expectApart([
+      ['Set the heating to 20 degrees', 'Set the heating to 20°F'],
+      ['Set the heating to 20°C', 'Set the heating to 22°C'],
+      ['The park run is 5 km', 'The park run is 5 miles'],
+      ['Drive at 20 mph on our street', 'Drive at 20 km per hour on our street'],
+    ]);
+  });
+
   it('keeps a negation or an opposite apart, and reads "not" before a word with an opposite as the opposite', () => {
     expectApart([
       ['Pepper is allowed in the bedroom', 'Pepper is not allowed in the bedroom'],
@@ -190,8 +234,9 @@ describe('near-duplicate rules: how two notes are read (issue 51)', () => {
     const duplicates = judged.filter((p) => p.same).length;
     expect(judged).to.have.length(316);
     // Reached when the rules were written (`npm run bench -- --only=duplicates` reports them, per kind and
-    // on each half): recall 100/164 = 0.61, precision 100/101 = 0.99. Raise these with the rules.
-    expect(correct / duplicates, 'recall').to.be.at.least(100 / 164);
+    // on each half): recall 100/164 = 0.61, precision 100/101 = 0.99; 102/164 with issue 66's insertions and
+    // temperatures. Raise these with the rules.
+    expect(correct / duplicates, 'recall').to.be.at.least(102 / 164);
     expect(correct / found.length, 'precision').to.be.at.least(0.98);
   });
 });

@@ -8,6 +8,8 @@ import { startRosbridgeServer, type RosbridgeTestServer } from './helpers/rosbri
 const TWIST = 'geometry_msgs/msg/Twist';
 const DRIVE = { topic: '/cmd_vel', type: TWIST, max_linear_m_s: 0.5, max_angular_rad_s: 1, max_duration_s: 10 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How many of the runtime's log lines say `text`. */
+const count = (runtime: TestRuntime, text: string) => runtime.logs.filter((l) => l.includes(text)).length;
 const linear = (m: Record<string, unknown>) => (m.linear as { x: number }).x;
 
 describe('rosbridge link supervision: a frozen or restarted bridge never drives the robot on (safety worker)', function () {
@@ -36,11 +38,27 @@ describe('rosbridge link supervision: a frozen or restarted bridge never drives 
     JSON.parse(
       (await runtime.callTool('drive', { linear_m_s: 0.2, angular_rad_s: 0, duration_s }, { utterance: 'go' })).content,
     );
+  /**
+   * The first drive of a test, once both links are up. The in-test bridge answers pings on this thread, which
+   * boots the runtime: a boot that holds it past the 300 ms deadline on a loaded machine takes a link down
+   * for a moment (rightly: nothing answered), and the drive is refused until it is back. Only that refusal
+   * is tried again, for at most 10 s; any other answer is the test's.
+   */
+  const firstDrive = async (runtime: TestRuntime) => {
+    const until = Date.now() + 10_000;
+    for (;;) {
+      const answer = (await drive(runtime)) as { status: string; reason?: string; error?: string };
+      const linkDown = answer.reason === 'transport_error' && /the link is down/.test(answer.error ?? '');
+      if (!linkDown || Date.now() > until) return answer;
+      await sleep(100);
+    }
+  };
 
   it('ends the drive when the bridge restarts, sends zero first on reconnection and nothing non-zero after', async () => {
     const runtime = await boot();
-    expect(await drive(runtime)).to.deep.include({ status: 'started' });
+    expect(await firstDrive(runtime)).to.deep.include({ status: 'started' });
     await eventually(() => bridge.published('/cmd_vel').some((m) => linear(m) === 0.2), 5000, 'the drive');
+    const back = count(runtime, 'reconnected after');
     await bridge.stop();
     await eventually(
       () =>
@@ -53,11 +71,7 @@ describe('rosbridge link supervision: a frozen or restarted bridge never drives 
     const before = bridge.published('/cmd_vel').length;
     await sleep(800);
     await bridge.start();
-    await eventually(
-      () => runtime.logs.filter((l) => l.includes('reconnected after')).length >= 2,
-      10_000,
-      'both connections back',
-    );
+    await eventually(() => count(runtime, 'reconnected after') >= back + 2, 10_000, 'both connections back');
     await eventually(() => bridge.published('/cmd_vel').length > before, 5000, 'the first command after the restart');
     await sleep(600);
     const after = bridge.published('/cmd_vel').slice(before);
@@ -67,20 +81,19 @@ describe('rosbridge link supervision: a frozen or restarted bridge never drives 
 
   it('notices a frozen bridge within its deadline: a stop says "not delivered", and nothing non-zero comes out when it resumes', async () => {
     const runtime = await boot({ liveness_ms: 300 });
-    expect(await drive(runtime)).to.deep.include({ status: 'started' });
+    expect(await firstDrive(runtime)).to.deep.include({ status: 'started' });
     await eventually(
       () => bridge.published('/cmd_vel').filter((m) => linear(m) === 0.2).length >= 3,
       5000,
       'the drive',
     );
+    const silent = (l: string) => /^(warning|safety): rosbridge .*: no answer to pings for/.test(l);
+    const down = runtime.logs.filter(silent).length;
+    const back = count(runtime, 'reconnected after');
     bridge.freeze();
     const frozenAt = bridge.published('/cmd_vel').length;
     // Both connections (the runtime's and the safety path's) notice, each on its own pings.
-    await eventually(
-      () => runtime.logs.filter((l) => /^(warning|safety): rosbridge .*: no answer to pings for/.test(l)).length >= 2,
-      5000,
-      'the deadline to pass',
-    );
+    await eventually(() => runtime.logs.filter(silent).length >= down + 2, 5000, 'the deadline to pass');
     const { output } = await runtime.run('stop');
     expect(output).to.have.length(1);
     expect(output[0]).to.match(
@@ -91,11 +104,7 @@ describe('rosbridge link supervision: a frozen or restarted bridge never drives 
     expect(await drive(runtime)).to.deep.include({ status: 'rejected', reason: 'transport_error' });
     await sleep(300);
     bridge.thaw();
-    await eventually(
-      () => runtime.logs.filter((l) => l.includes('reconnected after')).length >= 2,
-      10_000,
-      'both connections back',
-    );
+    await eventually(() => count(runtime, 'reconnected after') >= back + 2, 10_000, 'both connections back');
     await sleep(500);
     const after = bridge.published('/cmd_vel').slice(frozenAt);
     expect(after.filter((m) => linear(m) !== 0)).to.deep.equal([]);
@@ -105,30 +114,21 @@ describe('rosbridge link supervision: a frozen or restarted bridge never drives 
 
   it('leaves a zero behind every command on a link it drops for silence: none is the last the base hears', async () => {
     const runtime = await boot({ liveness_ms: 300 });
-    expect(await drive(runtime)).to.deep.include({ status: 'started' });
+    expect(await firstDrive(runtime)).to.deep.include({ status: 'started' });
     await eventually(
       () => bridge.published('/cmd_vel').filter((m) => linear(m) === 0.2).length >= 3,
       5000,
       'the drive',
     );
-    const down = runtime.logs.filter((l) => l.includes('no answer to pings')).length;
+    const down = count(runtime, 'no answer to pings');
+    const back = count(runtime, 'reconnected after');
     bridge.freeze();
     const frozenAt = bridge.arrivals('/cmd_vel').length;
-    await eventually(
-      () => runtime.logs.filter((l) => l.includes('no answer to pings')).length >= down + 2,
-      5000,
-      'the deadline to pass',
-    );
-    // Held 300 ms past the deadline, as the test above holds it: thawed in the very instant both links were
-    // declared down, one link was not back within 50 s in 4 of 8 runs of this file (with and without the last
-    // words; not understood yet, and followed up in the issue).
-    await sleep(300);
+    await eventually(() => count(runtime, 'no answer to pings') >= down + 2, 5000, 'the deadline to pass');
+    // Thawed in the very instant the deadline passed: a link found silent by a command (before the
+    // supervisor's next look) is dropped then and there, its last words written, and reconnected.
     bridge.thaw();
-    await eventually(
-      () => runtime.logs.filter((l) => l.includes('reconnected after')).length >= 2,
-      10_000,
-      'both connections back',
-    );
+    await eventually(() => count(runtime, 'reconnected after') >= back + 2, 10_000, 'both connections back');
     await sleep(500);
     const after = bridge.arrivals('/cmd_vel').slice(frozenAt);
     // The dropped connection's zero (read behind whatever waited in the frozen bridge's socket), then the new
@@ -145,7 +145,7 @@ describe('rosbridge link supervision: a frozen or restarted bridge never drives 
 
   it('reports a stop on a live link as sent and heard back on the command topic', async () => {
     const runtime = await boot();
-    expect(await drive(runtime)).to.deep.include({ status: 'started' });
+    expect(await firstDrive(runtime)).to.deep.include({ status: 'started' });
     await eventually(() => bridge.published('/cmd_vel').some((m) => linear(m) === 0.2), 5000, 'the drive');
     const { output } = await runtime.run('stop');
     expect(output[0]).to.equal('emergency stop: zero velocity sent to 1 drive');
@@ -262,6 +262,29 @@ describe('rosbridge transport: link state, round trips and CBOR (faithful in-tes
     // The stale command, then the zero read with it: no later message, no other connection, comes between.
     expect(after.map((a) => linear(a.msg))).to.deep.equal([0.1, 0]);
     expect(after[1]!.at - after[0]!.at).to.be.at.most(5);
+  });
+
+  it('acts at once on a deadline a command finds passed before the supervisor looks: last words, dropped, back', async () => {
+    bridge.declareTopic('/cmd_vel', TWIST);
+    const twist = (x: number) => ({ linear: { x, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
+    transport.setLastWords('/cmd_vel', TWIST, () => twist(0));
+    await transport.publish('/cmd_vel', TWIST, twist(0.1));
+    await eventually(() => bridge.published('/cmd_vel').length === 1, 3000, 'the first command');
+    bridge.freeze();
+    await transport.publish('/cmd_vel', TWIST, twist(0.1));
+    // Asked as a command asks, as often as the thread allows: the first ask past the deadline finds it.
+    while (transport.link().up) await new Promise((resolve) => setImmediate(resolve));
+    // The bridge answers again at once: a link merely reported down would stay open, the stale command
+    // last on it, and never reconnect.
+    bridge.thaw();
+    await eventually(() => logs.some((l) => l.includes('reconnected after')), 8000, 'the reconnection');
+    await sleep(300);
+    expect(
+      bridge
+        .arrivals('/cmd_vel')
+        .slice(1)
+        .map((a) => linear(a.msg)),
+    ).to.deep.equal([0.1, 0]);
   });
 
   it('writes no last words on a topic its connection never published on', async () => {

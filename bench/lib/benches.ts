@@ -4,6 +4,7 @@ export const BENCHES = [
   'cognition',
   'admission',
   'hardware',
+  'look',
   'notes',
   'safety',
   'assertion',

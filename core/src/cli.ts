@@ -398,6 +398,8 @@ export async function main(argv: readonly string[], startUp?: StartUpGuard): Pro
       prompt: `${app.manifest.name}> `,
       onInterrupt: () => guard.trigger({ why: 'SIGINT received', status: 0 }),
       immediate: new Set(['stop']),
+      // Every ending stops the robot first, as a signal does (the safety path heard the quit already).
+      onQuit: () => void app.kernel.emergencyStop(),
       readAt: () => stamps.shift(),
     });
     allOk = await repl.done;

@@ -114,6 +114,7 @@ export {
   type ToolArgs,
   type ToolCall,
   type ToolContext,
+  type ToolImage,
   type ToolDefinition,
   type ToolKind,
   type ToolResult,

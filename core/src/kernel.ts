@@ -53,6 +53,7 @@ export class Kernel {
     owner: string;
     handler: () => Promise<StopOutcome | void> | StopOutcome | void;
   }> = [];
+  readonly #cancels: Array<{ owner: string; cancel: () => Promise<void> | void }> = [];
   readonly #consoleStopPorts: Array<{ owner: string; open: () => MessagePort }> = [];
   /** Where plugins' console lines go; set once, when the application is created. */
   readonly output: ConsoleOutput;
@@ -164,10 +165,24 @@ export class Kernel {
   }
 
   /**
-   * Runs every emergency-stop handler; one report each. A handler that throws did not deliver: it is
-   * logged and the rest still run; an undelivered stop is logged too.
+   * Runs every emergency-stop handler, one report each, and every cancel handler beside them. A stop handler
+   * that throws did not deliver: it is logged and the rest still run; an undelivered stop is logged too.
    */
   async emergencyStop(): Promise<StopReport[]> {
+    const cancelled = Promise.all(
+      this.#cancels.map(async ({ owner, cancel }) => {
+        try {
+          await cancel();
+        } catch (error) {
+          this.services.log.error(`cancel of plugin ${owner} failed: ${(error as Error).message}`);
+        }
+      }),
+    );
+    const [reports] = await Promise.all([this.#stops(), cancelled]);
+    return reports;
+  }
+
+  #stops(): Promise<StopReport[]> {
     return Promise.all(
       this.#emergencyStops.map(async ({ owner, handler }): Promise<StopReport> => {
         try {
@@ -317,6 +332,9 @@ export class Kernel {
       hardware: Object.freeze({
         registerEmergencyStop: (handler: () => Promise<StopOutcome | void> | StopOutcome | void) => {
           this.#emergencyStops.push({ owner: pluginName, handler });
+        },
+        registerCancel: (cancel: () => Promise<void> | void) => {
+          this.#cancels.push({ owner: pluginName, cancel });
         },
         emergencyStop: () => this.emergencyStop(),
         registerConsoleStopPort: (open: () => MessagePort) => {

@@ -82,7 +82,16 @@ export interface PluginKernel extends RuntimeServices {
      * of its zero velocity (nothing returned: delivered); a handler that throws did not deliver.
      */
     registerEmergencyStop(handler: () => Promise<StopOutcome | void> | StopOutcome | void): void;
-    /** Runs every emergency-stop handler now; resolves to one report per handler. Failures are logged. */
+    /**
+     * Adds a handler that cancels what the plugin has in flight and that moves nothing (a goal of an action
+     * that is not motion): the console's `stop` and every ending (`quit`, a signal, the parent gone) run it
+     * with the emergency stops, so an ending never waits for such work's own deadline. No report.
+     */
+    registerCancel(cancel: () => Promise<void> | void): void;
+    /**
+     * Runs every emergency-stop handler and every cancel handler now; resolves to one report per stop handler.
+     * Failures are logged.
+     */
     emergencyStop(): Promise<StopReport[]>;
     /**
      * Registers a way to open a port that the console's line reader (a thread of its own) uses to send

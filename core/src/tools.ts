@@ -53,15 +53,28 @@ export interface ToolResult {
   /** One short line for the operator, e.g. `hit ENT3`; printed as `[tool] display`. */
   readonly display: string;
   /**
-   * An image for another agent (`mira mcp` returns it as image content beside the text); the robot's
-   * model never receives it. Only agent tools (`registerForAgents`) return one.
+   * An image beside the text: `mira mcp` returns it to another agent as image content; in an episode whose
+   * model sees images ({@link ToolContext.seesImages}) the engine shows it to the model in a user message after
+   * the step's tool results (a tool message holds text only), for the rest of that episode; otherwise it is
+   * dropped. Working memory never keeps it.
    */
-  readonly image?: { readonly mediaType: string; readonly bytes: Uint8Array };
+  readonly image?: ToolImage;
+}
+
+/** An encoded image a tool returns. */
+export interface ToolImage {
+  readonly mediaType: string;
+  readonly bytes: Uint8Array;
 }
 
 /** Passed to a tool handler. */
 export interface ToolContext {
   readonly episode: EpisodeInfo;
+  /**
+   * Whether the caller is shown an image the result carries (the episode's model, when its provider says it
+   * sees images; another agent through `mira mcp`). Absent: it is not, and a tool need not make one.
+   */
+  readonly seesImages?: boolean;
 }
 
 /**

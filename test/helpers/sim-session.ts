@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import notesPlugin from '@mira/plugin-notes';
 import simPlugin from '@mira/plugin-sim';
 import type { MiraPlugin } from '@mira/core';
-import type { ScriptedReply } from '@mira/core/testing';
+import type { ScriptedReply, ScriptedServerOptions } from '@mira/core/testing';
 import { modelRuntime, type ModelRuntime } from './model-runtime.js';
 
 // A long console session on the simulated profile's tools (as many as mira-sim's), with a tool whose
@@ -37,11 +37,15 @@ const SIM = {
 };
 
 /** A runtime with the simulated profile's tools and a log tool, against a server of `contextTokens`. */
-export async function simRuntime(contextTokens: number, openai: Record<string, unknown> = {}): Promise<ModelRuntime> {
+export async function simRuntime(
+  contextTokens: number,
+  openai: Record<string, unknown> = {},
+  server: ScriptedServerOptions = {},
+): Promise<ModelRuntime> {
   return modelRuntime({
     plugins: [simPlugin, notesPlugin, logPlugin],
     tables: { sim: SIM, notes: { enabled: true, database_path: 'notes.sqlite3', scope: 'default' } },
-    server: { contextTokens },
+    server: { contextTokens, ...server },
     openai: { max_tokens: 1024, ...openai },
   });
 }
@@ -49,7 +53,8 @@ export async function simRuntime(contextTokens: number, openai: Record<string, u
 const call = (name: string, args: unknown = {}) => ({ name, arguments: args });
 /**
  * The model's answers for turn `i`: a mix of plain replies, sensor reads, notes and (every fourth turn) three
- * steps of long log reads, or with `longResults` false a recall and a note search instead.
+ * steps of long log reads, or with `longResults` false a recall and a note search instead. The note tools'
+ * arguments are their real ones (`content`, `label`, `private_key`).
  */
 export function turn(i: number, longResults = true): ScriptedReply[] {
   const reply = { text: `Done with turn ${i}; the readings look normal and nothing needs your attention now.` };
@@ -62,7 +67,11 @@ export function turn(i: number, longResults = true): ScriptedReply[] {
       return [
         {
           toolCalls: [
-            call('save_memory', { content: `Turn ${i}: the spare battery is on shelf ${i}.`, label: null, tags: null }),
+            call('save_memory', {
+              content: `Turn ${i}: the spare battery is on shelf ${i}.`,
+              label: null,
+              private_key: null,
+            }),
           ],
         },
         reply,
@@ -95,6 +104,8 @@ export async function session(m: ModelRuntime, turns: number, longResults = true
     const said = await m.say(utterance(i));
     output.push(...said.output);
     expect(said.ok, said.output.join('\n')).to.equal(true);
+    // The note the turn saves is saved: a call its tool refuses would measure a refusal, not a note.
+    if (i % 4 === 2) expect(said.output.join('\n'), `turn ${i}`).to.match(/\[save_memory\] saved N\d+/);
   }
   expect(m.server.remaining).to.equal(0);
   return output;

@@ -12,6 +12,13 @@ const OVERHEAD = { message: 24, call: 24, tool: 24, request: 64 } as const;
 /** Bytes per token of the estimate used where the server has no tokenizer: few, so an estimate that fits does. */
 export const ESTIMATE_BYTES_PER_TOKEN = 3;
 
+/**
+ * Tokens an image input is counted at: above what the vision encoders of small open models give a frame of
+ * Mira's budget (Gemma 3: 256, Qwen2.5-VL: ~250 for 512×384, LLaVA 1.5: 576) and OpenAI's `detail: "low"` (85
+ * on gpt-4o); a server that counts more is learnt from its `usage.prompt_tokens`.
+ */
+export const IMAGE_TOKENS = 768;
+
 /** Entries kept in the cache of counts before it starts again. */
 const CACHE_LIMIT = 4096;
 
@@ -36,6 +43,8 @@ export class ContextBudget {
   /** Each tool set's tokens (few per session: the full and the compact forms). */
   readonly #toolCounts = new Map<string, Promise<number>>();
   #limit: number | undefined;
+  /** The answer's token limit, when known: the context is the limit and this. */
+  #answer: number | undefined;
   #scale = 1;
 
   /**
@@ -43,13 +52,16 @@ export class ContextBudget {
    * @param count the server's tokenizer: a text's tokens, or undefined when it cannot say.
    * @param countTools the tokens the server's chat template renders for a set of tools, or undefined when it
    *   cannot say (then their JSON is counted, with an overhead per tool).
+   * @param answer the answer's token limit the requests carry (`max_tokens`), when known.
    */
   constructor(
     limit: number | undefined,
     count: (text: string) => Promise<number | undefined>,
     countTools?: (tools: readonly ToolSpec[]) => Promise<number | undefined>,
+    answer?: number,
   ) {
     this.#limit = limit;
+    this.#answer = limit === undefined ? undefined : answer;
     this.#count = count;
     this.#countTools = countTools;
   }
@@ -57,6 +69,22 @@ export class ContextBudget {
   /** The prompt tokens a request may carry, when known. */
   get limit(): number | undefined {
     return this.#limit;
+  }
+
+  /** The answer's token limit, when known (lowered by {@link shrinkAnswer}). */
+  get answer(): number | undefined {
+    return this.#answer;
+  }
+
+  /**
+   * Gives the prompt the context's tokens an answer of `answer` tokens leaves (fewer than now): the limit rises
+   * by what the answer gives up. Returns false, changing nothing, when the answer is unknown or not lowered.
+   */
+  shrinkAnswer(answer: number): boolean {
+    if (this.#limit === undefined || this.#answer === undefined || answer >= this.#answer) return false;
+    this.#limit += this.#answer - answer;
+    this.#answer = answer;
+    return true;
   }
 
   async #tokens(text: string): Promise<number> {
@@ -71,6 +99,7 @@ export class ContextBudget {
 
   async #message(message: ChatMessage): Promise<number> {
     let tokens = OVERHEAD.message + (await this.#tokens(message.content ?? ''));
+    if (message.role === 'user') tokens += IMAGE_TOKENS * (message.images?.length ?? 0);
     if (message.role === 'assistant') {
       for (const call of message.toolCalls ?? []) {
         tokens += OVERHEAD.call + (await this.#tokens(call.name)) + (await this.#tokens(call.arguments));
@@ -143,6 +172,24 @@ export function dropHistoryBlock(start: number, length: number): number {
   const left = length - start;
   const drop = left > HISTORY_KEPT_AFTER_DROP ? left - HISTORY_KEPT_AFTER_DROP : 2;
   return Math.min(length, start + drop + (drop % 2));
+}
+
+/**
+ * Leaves out, in place, the oldest robot-state block that is not the newest one among `messages` (an episode's
+ * opening and its exchange): the state a later message carries is the state now, so an older block is the first
+ * thing a request with no other room can lose. Returns false when only the newest block is left.
+ */
+export function dropOldGrounding(messages: ChatMessage[]): boolean {
+  const marker = `\n\n${GROUNDING_HEADER}\n`;
+  const carrying = messages.flatMap((message, i) =>
+    message.role !== 'assistant' && message.content.includes(marker) ? [i] : [],
+  );
+  if (carrying.length < 2) return false;
+  const i = carrying[0]!;
+  const message = messages[i]!;
+  if (message.role === 'assistant') return false;
+  messages[i] = { ...message, content: message.content.slice(0, message.content.indexOf(marker)) };
+  return true;
 }
 
 /**

@@ -4,7 +4,7 @@ import { formatAge } from '../format-age.js';
 import { CognitionErrors, CoreErrors, toMiraError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
-import type { EpisodeInfo, GroundingSection, RegisteredTool, ToolCatalogue, ToolResult } from '../tools.js';
+import type { EpisodeInfo, RegisteredTool, ToolCatalogue, ToolImage, ToolResult } from '../tools.js';
 import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
 import type {
@@ -18,7 +18,8 @@ import type {
 import { SessionContext, messagesOf, type Prompt } from './session-context.js';
 import { callProgress } from './streamed-reply.js';
 import { withoutThinking } from './thinking.js';
-import { GROUNDING_HEADER, baseInstructions } from './prompt.js';
+import { baseInstructions } from './prompt.js';
+import { compactValue, groundingBlock, renderSection, withGrounding } from './grounding.js';
 import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
 import { printable, speakerLines } from '../text/printable.js';
 
@@ -130,6 +131,11 @@ export class EpisodeEngine {
       throw CognitionErrors.error('DUPLICATE_PROVIDER', { owner, owner2: this.#provider.owner });
     }
     this.#provider = { provider, owner };
+  }
+
+  /** Whether the model is shown the images tools return (its provider says so). */
+  get #seesImages(): boolean {
+    return this.#provider?.provider.seesImages === true;
   }
 
   /** True when a provider is registered. */
@@ -275,6 +281,7 @@ export class EpisodeEngine {
       // would refuse every later request of the episode; the tool result says the model's were invalid.
       const sent = response.toolCalls.map((call) => ({ ...call, arguments: sendableArguments(call.arguments) }));
       exchange.push({ role: 'assistant', content: withoutThinking(response.text), toolCalls: sent });
+      const shown: Array<{ name: string; display: string; image: ToolImage }> = [];
       for (const call of response.toolCalls) {
         const registered = tools.get(call.name);
         let result: ToolResult;
@@ -291,6 +298,17 @@ export class EpisodeEngine {
         const shownName = registered ? call.name : printable(call.name).replaceAll('\n', '\\x0a').slice(0, 64);
         request.out.print(`[${shownName}] ${printable(result.display).replaceAll('\n', ' ')}`);
         exchange.push({ role: 'tool', toolCallId: call.id, content: result.content });
+        if (result.image && this.#seesImages)
+          shown.push({ name: call.name, display: result.display, image: result.image });
+      }
+      // A tool message holds text only (Chat Completions), so the step's images follow its results in a user
+      // message: at the tail, sent from this step on and only in this episode, never in a cached prefix.
+      if (shown.length > 0) {
+        exchange.push({
+          role: 'user',
+          content: shown.map(({ name, display }) => `[${name}] ${printable(display)}`).join('\n'),
+          images: shown.map(({ image }) => image),
+        });
       }
     }
     throw CognitionErrors.error('STEP_LIMIT', { maxSteps: this.#maxSteps });
@@ -315,10 +333,11 @@ export class EpisodeEngine {
 
   /** The session's context, made once the provider's check said how long a request may be. */
   async #sessionContext(): Promise<SessionContext> {
-    const { promptTokens } = await this.#checked();
+    const { promptTokens, answerTokens } = await this.#checked();
     const { provider } = this.#provider!;
     this.#context ??= new SessionContext({
       promptTokens,
+      answerTokens,
       countTokens: (text) => provider.countTokens?.(text) ?? Promise.resolve(undefined),
       countToolTokens: (tools) => provider.countToolTokens?.(tools) ?? Promise.resolve(undefined),
       offered: (origin) => this.#toolSpecs(origin),
@@ -346,10 +365,12 @@ export class EpisodeEngine {
       for (let retry = 0; ; retry += 1) {
         const messages = messagesOf(parts);
         try {
+          const answer = context.budget.answer;
           const response = await provider.complete({
             messages,
             tools: parts.tools,
             episode: parts.episode,
+            ...(answer === undefined ? {} : { maxTokens: answer }),
             ...(onText ? { onText } : {}),
           });
           context.budget.learn(tokens, response.usage?.promptTokens);
@@ -480,7 +501,7 @@ export class EpisodeEngine {
     let result = await hooks.beforeToolCall.promise(toolCall, episode);
     if (!result) {
       try {
-        result = await registered.tool.run(args, { episode });
+        result = await registered.tool.run(args, { episode, seesImages: this.#seesImages });
       } catch (error) {
         const failure = toMiraError(error);
         this.#in.services.log.error(`tool ${call.name} of plugin ${registered.owner} failed: ${failure.message}`);
@@ -492,34 +513,7 @@ export class EpisodeEngine {
   }
 }
 
-/**
- * A reading in few tokens: a flat object as `key value, key value` (nested values as JSON), anything else
- * as JSON. The readings are sent again on every call, on the newest message, where no cache reuses them.
- */
-function compactValue(value: unknown): string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value);
-  return Object.entries(value as Record<string, unknown>)
-    .map(([key, v]) => `${key} ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(', ');
-}
-
 /** An answer that ended as a finished one does (not cut, not filtered): an empty one is worth asking again. */
 function isPlainStop(response: ModelResponse): boolean {
   return response.finishReason === undefined || response.finishReason === 'stop';
-}
-
-function renderSection(section: GroundingSection): string {
-  return `[${section.source}]\n${section.text}`;
-}
-
-/** The changing grounding as the block appended to a message: empty when nothing changes. */
-function groundingBlock(changing: readonly GroundingSection[]): string {
-  if (changing.length === 0) return '';
-  return `\n\n${GROUNDING_HEADER}\n${changing.map(renderSection).join('\n\n')}`;
-}
-
-/** A user or tool message with the grounding block after its content (the operator's words or a result). */
-function withGrounding(message: ChatMessage, block: string): ChatMessage {
-  if (block === '' || (message.role !== 'user' && message.role !== 'tool')) return message;
-  return { ...message, content: `${message.content}${block}` };
 }

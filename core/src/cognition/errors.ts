@@ -22,6 +22,13 @@ export const CognitionErrors = defineErrors('@mira/core', {
       'the model server at {server} did not answer within {timeoutMs} ms; try again, or raise [openai] timeout_ms',
     fix: 'try again; if it recurs, raise [openai] timeout_ms or use a faster model',
   },
+  STREAM_STALLED: {
+    code: 'MIRA_ERR_COGNITION_STREAM_STALLED',
+    message: 'a streamed answer stopped arriving before its end',
+    template:
+      'the model server at {server} sent nothing for {idleMs} ms in the middle of a streamed answer, so the answer was given up: the part received was dropped and none of its tool calls was run; try again, or raise [openai] stream_idle_ms for a model that pauses that long',
+    fix: "try again; if it recurs, check the server's log, raise [openai] stream_idle_ms, or turn streaming off ([openai] stream = false)",
+  },
   AUTH: {
     code: 'MIRA_ERR_COGNITION_AUTH',
     message: 'the model server refused the API key, or needs one that is not set',

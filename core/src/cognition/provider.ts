@@ -1,4 +1,4 @@
-import type { EpisodeInfo } from '../tools.js';
+import type { EpisodeInfo, ToolImage } from '../tools.js';
 import type { JsonSchema } from '../types.js';
 
 /** A tool call the model asked for. `arguments` is the raw JSON text. */
@@ -11,7 +11,15 @@ export interface ModelToolCall {
 /** One message of the conversation sent to the model. */
 export type ChatMessage =
   | { readonly role: 'system'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string }
+  | {
+      readonly role: 'user';
+      readonly content: string;
+      /**
+       * Images shown with the text (a tool's, see `ToolResult.image`): the provider sends them as the API's
+       * image inputs after the text. Only in a user message, only within the episode that took them.
+       */
+      readonly images?: readonly ToolImage[];
+    }
   | { readonly role: 'assistant'; readonly content: string | null; readonly toolCalls?: readonly ModelToolCall[] }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string };
 
@@ -27,6 +35,12 @@ export interface ModelRequest {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
   readonly episode: EpisodeInfo;
+  /**
+   * A lower limit on the answer's tokens than the provider's own (its `max_tokens`), set when the session's
+   * context is too small for the instructions, the tools and a whole answer of that length (see
+   * `SessionContext`); the provider sends the smaller of the two.
+   */
+  readonly maxTokens?: number;
   /**
    * Called with each piece of the answer's text as it arrives, when the provider streams (the console prints
    * it at once); a provider that does not stream never calls it. The whole text is still in the response.
@@ -60,6 +74,11 @@ export interface ModelResponse {
 export interface CognitionProvider {
   /** Shown in logs, e.g. `openai:gpt-4.1-mini`. */
   readonly name: string;
+  /**
+   * Whether the model is shown images (the profile says so): a tool's image then reaches it as an image input;
+   * otherwise tools that only show images refuse (`ToolContext.seesImages`). Absent: it is not.
+   */
+  readonly seesImages?: boolean;
   complete(request: ModelRequest): Promise<ModelResponse>;
   /**
    * Asks the server once, before the first episode, what it can say of itself: warnings for the operator
@@ -87,4 +106,6 @@ export interface ProviderCheck {
   readonly warnings: readonly string[];
   /** The most prompt tokens a request may carry, when known. */
   readonly promptTokens?: number;
+  /** The answer's token limit a request carries (`max_tokens`), when the context is known: with it, the context. */
+  readonly answerTokens?: number;
 }

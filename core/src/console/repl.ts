@@ -18,6 +18,11 @@ export interface ReplOptions {
   /** Lines run at once even while another line runs (the emergency `stop`). */
   readonly immediate?: ReadonlySet<string>;
   /**
+   * Called the moment `quit` is read, even while another line runs (the line itself still waits its turn): the
+   * runtime stops the robot and cancels what that line may be waiting on, so the quit is not held up by it.
+   */
+  readonly onQuit?: () => void;
+  /**
    * When the next line was read (`crossThreadNow()`), called once per line in order: a line waits while
    * another runs, and motion it asks for must still count as asked before a stop typed after it.
    */
@@ -70,6 +75,7 @@ export function startRepl(commands: CommandConsole, options: ReplOptions): Repl 
 
   rl.on('line', (text) => {
     const line = { text, askedAt: options.readAt?.() ?? crossThreadNow() };
+    if (text.trim() === 'quit') options.onQuit?.();
     if (options.immediate?.has(text.trim())) {
       urgent.push(commands.execute(text, out, line).then(finish));
       return;

@@ -1,16 +1,17 @@
 import { randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { renderTemplate, templateCaps, templateError, type ScriptedTemplate } from './chat-templates.js';
 import {
   argumentsParse,
   commonPrefixTokens,
   countTokens,
-  renderPrompt,
   tokenIds,
   BYTES_PER_TOKEN,
   type WireMessage,
   type WireTool,
 } from './model-prompt.js';
+import { IMAGE_TOKENS, contentPartsError, renderedContent } from './content-parts.js';
 
 /**
  * Which server the double answers as. Where the two differ, each behaviour below names its source:
@@ -39,12 +40,15 @@ export type ScriptedReply =
       readonly delayMs?: number;
       /** When streamed, the wait before each chunk after the first, as a model generating slowly. */
       readonly chunkDelayMs?: number;
+      /** When streamed, the chunks sent before the server stalls: it sends no more and keeps the connection open. */
+      readonly stallAfterChunks?: number;
     }
   | {
       readonly toolCalls: readonly ScriptedToolCall[];
       readonly text?: string;
       readonly delayMs?: number;
       readonly chunkDelayMs?: number;
+      readonly stallAfterChunks?: number;
     }
   | { readonly status: number; readonly error?: string; readonly type?: string; readonly delayMs?: number }
   | { readonly malformed: true; readonly delayMs?: number }
@@ -73,6 +77,10 @@ export interface RecordedRequest {
   status: number;
   /** When streamed, when each chunk was written (`Date.now()`), the last `[DONE]` included. */
   readonly chunkTimes: number[];
+  /** Whether the client closed the connection before the answer's end (a stalled stream given up). */
+  closedEarly: boolean;
+  /** When the whole request had arrived (`performance.now()` in the server's process), before it was read. */
+  readonly receivedAt: number;
 }
 
 /** A local OpenAI-compatible server that plays scripted answers in order. */
@@ -85,6 +93,8 @@ export interface ScriptedModelServer {
   readonly embeddingRequests: Array<{ model: string; input: string[] }>;
   /** The text of every `POST /tokenize` (llama-server), in order. */
   readonly tokenizeRequests: string[];
+  /** The body of every `POST /apply-template`, in order (those refused, and those answered 404, too). */
+  readonly templateRequests: Array<Record<string, unknown>>;
   /** Appends answers to the script. */
   push(...replies: ScriptedReply[]): void;
   /** Answers not yet played. */
@@ -108,6 +118,22 @@ export interface ScriptedServerOptions {
    * false the tools are dropped silently, as llama-server does, and `/props` says so. Default true.
    */
   readonly rendersTools?: boolean;
+  /**
+   * The chat template llama-server renders with, refusing what the real one refuses (see {@link ScriptedTemplate});
+   * `chatml-tools` by default. `gemma-2` renders no tools whatever `rendersTools` says.
+   */
+  readonly template?: ScriptedTemplate;
+  /**
+   * Whether llama-server answers `POST /apply-template` (a request rendered with the template, nothing generated).
+   * When false it answers 404, as a server without the route does. Default true.
+   */
+  readonly applyTemplate?: boolean;
+  /**
+   * llama-server: whether it was started with a multimodal projector (`--mmproj`), so it takes image inputs
+   * (`/props` `modalities.vision`); without one an image part is refused (see `content-parts.ts`). OpenAI takes
+   * them in user messages either way. Default false.
+   */
+  readonly vision?: boolean;
 }
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -214,29 +240,6 @@ function historyError(
       ];
     }
   }
-  return undefined;
-}
-
-/**
- * What llama-server answers when Qwen3.5's chat template (llama.cpp `models/templates/Qwen3.5-4B.jinja`,
- * line 85) meets a `system` message that is not first: the template's `raise_exception` becomes a
- * `raised_exception` (`common/jinja/value.cpp`), which `statement::execute` (`common/jinja/runtime.cpp`)
- * rethrows with the line, column and a peek of the template's source; `common_chat_params_init_qwen3_coder`
- * (`common/chat.cpp`, the specialized path Qwen3.5 takes) does not catch it, so `ex_wrapper`
- * (`tools/server/server.cpp`) answers it as `ERROR_TYPE_SERVER`: HTTP 500, type `server_error`. Ministral
- * 3's template raises on the same request too; SmolLM3's and gpt-oss's drop the message silently.
- */
-const SYSTEM_NOT_FIRST =
-  "\n------------\nWhile executing CallExpression at line 85, column 32 in source:\n...first %}\u21b5            {{- raise_exception('System message must be at the beginnin...\n                                           ^\nError: Jinja Exception: System message must be at the beginning.";
-
-/**
- * Why the chat template refuses to render the messages, as llama-server says it, or undefined. The double's
- * template is as strict as Qwen3.5's on where a `system` message may stand (only first); OpenAI takes one
- * anywhere.
- */
-function templateError(flavor: ModelServerFlavor, messages: readonly WireMessage[]): [number, string] | undefined {
-  if (flavor !== 'llama-server') return undefined;
-  if (messages.slice(1).some((message) => message.role === 'system')) return [500, SYSTEM_NOT_FIRST];
   return undefined;
 }
 
@@ -361,7 +364,8 @@ function completionBody(flavor: ModelServerFlavor, answer: Answer) {
  * that is not first (500, as llama-server with Qwen3.5's chat template; OpenAI takes it), the prompt is rendered
  * and counted against the context (400 `exceed_context_size_error` / `context_length_exceeded`), and the
  * prefix it shares with the previous prompt is reported as cached. The text is cut at `max_tokens`
- * (`finish_reason: "length"`). `GET /props` answers as llama-server's does. When the script runs out it
+ * (`finish_reason: "length"`). `GET /props`, `POST /tokenize` and `POST /apply-template` answer as llama-server's
+ * do, with the chat template of `options.template`. When the script runs out it
  * answers 500, so a test that calls the model more than planned fails.
  *
  * @example
@@ -378,23 +382,27 @@ export async function startScriptedModelServer(
   const embed = options.embed ?? ((text: string) => hashedBagOfWords(text));
   const flavor = options.flavor ?? 'llama-server';
   const nCtx = options.contextTokens ?? 32768;
-  const rendersTools = options.rendersTools ?? true;
+  const template = options.template ?? 'chatml-tools';
+  const rendersTools = template !== 'gemma-2' && (options.rendersTools ?? true);
+  const applyTemplate = options.applyTemplate ?? true;
+  const vision = options.vision ?? false;
   const queue = [...script];
   const requests: RecordedRequest[] = [];
   const embeddingRequests: Array<{ model: string; input: string[] }> = [];
   const tokenizeRequests: string[] = [];
+  const templateRequests: Array<Record<string, unknown>> = [];
   /** The single slot's cached prompt (llama-server `-np 1`; OpenAI's cache keyed by prefix). */
   let slot = '';
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (d) => (raw += d));
-    req.on('end', () => void answer(req, res, raw));
+    req.on('end', () => void answer(req, res, raw, performance.now()));
   });
 
   const send = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
-  async function answer(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+  async function answer(req: IncomingMessage, res: ServerResponse, raw: string, receivedAt: number): Promise<void> {
     if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
       const body = JSON.parse(raw) as { model: string; input: string | string[] };
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
@@ -414,34 +422,40 @@ export async function startScriptedModelServer(
         total_slots: 1,
         model_alias: 'scripted-model',
         model_path: 'scripted-model.gguf',
-        modalities: { vision: false, video: false, audio: false },
-        chat_template: rendersTools ? '{# ChatML with a tool section #}' : '{# ChatML #}',
-        chat_template_caps: {
-          supports_object_arguments: rendersTools,
-          supports_parallel_tool_calls: rendersTools,
-          supports_preserve_reasoning: false,
-          supports_reasoning_effort: false,
-          supports_string_content: true,
-          supports_system_role: true,
-          supports_tool_calls: rendersTools,
-          supports_tools: rendersTools,
-          supports_typed_content: false,
-        },
+        modalities: { vision, video: false, audio: false },
+        chat_template: `{# ${template}${rendersTools ? '' : ', no tools'} #}`,
+        chat_template_caps: templateCaps(template, rendersTools),
         build_info: LLAMA_BUILD_INFO,
         is_sleeping: false,
       });
       return;
     }
     if (req.method === 'POST' && req.url === '/tokenize' && flavor === 'llama-server') {
-      // server-context.cpp `handle_tokenize`: `{content}` → `{tokens}` (ids; `with_pieces` not modelled).
+      // server-context.cpp `post_tokenize`: `{content}` → `{tokens}` (ids; `with_pieces` not modelled). No content
+      // is no tokens; content that is neither a string nor a list fails nlohmann's `get<std::string>()` (500).
       const body = JSON.parse(raw) as { content?: unknown };
-      if (typeof body.content !== 'string') {
-        send(res, 400, errorBody(flavor, 400, '"content" must be provided'));
+      if (body.content !== undefined && typeof body.content !== 'string' && !Array.isArray(body.content)) {
+        const type = body.content === null ? 'null' : typeof body.content;
+        send(res, 500, errorBody(flavor, 500, `[json.exception.type_error.302] type must be string, but is ${type}`));
         return;
       }
-      tokenizeRequests.push(body.content);
-      send(res, 200, { tokens: tokenIds(body.content) });
+      // server-common.cpp `tokenize_mixed`: a list mixes texts and token ids.
+      const parts: unknown[] = body.content === undefined ? [] : [body.content].flat();
+      const texts = parts.filter((p): p is string => typeof p === 'string');
+      tokenizeRequests.push(...texts);
+      send(res, 200, { tokens: parts.flatMap((p) => (typeof p === 'string' ? tokenIds(p) : [p])) });
       return;
+    }
+    if (req.method === 'POST' && req.url === '/apply-template' && flavor === 'llama-server' && applyTemplate) {
+      applyTemplateRoute(res, raw);
+      return;
+    }
+    if (req.url === '/apply-template') {
+      try {
+        templateRequests.push(JSON.parse(raw) as Record<string, unknown>);
+      } catch {
+        // Recorded only when it parses, as on a server with the route.
+      }
     }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       send(
@@ -459,8 +473,9 @@ export async function startScriptedModelServer(
       return;
     }
     const tools = body.tools ?? [];
-    const prompt = renderPrompt(body.messages, tools, rendersTools);
-    const promptTokens = countTokens(prompt);
+    const prompt = renderTemplate(template, body.messages, tools, rendersTools);
+    const images = body.messages.reduce((n, message) => n + renderedContent(message.content).images, 0);
+    const promptTokens = countTokens(prompt) + IMAGE_TOKENS * images;
     const shared = Math.min(commonPrefixTokens(slot, prompt), promptTokens - 1);
     // OpenAI caches prefixes of 1024 tokens and more, in steps of 128.
     const cachedTokens = flavor === 'openai' ? (shared >= 1024 ? shared - (shared % 128) : 0) : Math.max(0, shared);
@@ -474,6 +489,8 @@ export async function startScriptedModelServer(
       cachedTokens,
       status: 200,
       chunkTimes: [],
+      closedEarly: false,
+      receivedAt,
     };
     requests.push(recorded);
     const refuse = (status: number, payload: unknown) => {
@@ -482,7 +499,11 @@ export async function startScriptedModelServer(
     };
     // llama-server parses the history's tool-call arguments before it renders the template (common/chat.cpp
     // `common_chat_templates_apply_jinja`: `func_args_not_string`, then the template).
-    const unreadable = historyError(flavor, body.messages, rendersTools) ?? templateError(flavor, body.messages);
+    // llama-server reads the content parts (its images) before anything else of the messages.
+    const unreadable =
+      contentPartsError(flavor, body.messages, vision) ??
+      historyError(flavor, body.messages, rendersTools) ??
+      (flavor === 'llama-server' ? templateError(template, body.messages, rendersTools ? tools : []) : undefined);
     if (unreadable) {
       const [status, message] = unreadable;
       refuse(status, errorBody(flavor, status, message));
@@ -583,9 +604,12 @@ export async function startScriptedModelServer(
       });
       const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
       const pause = ('chunkDelayMs' in reply && reply.chunkDelayMs) || 0;
+      const stall = 'stallAfterChunks' in reply ? reply.stallAfterChunks : undefined;
+      res.on('close', () => (recorded.closedEarly = !res.writableEnded));
       for (const [i, chunk] of streamChunks(flavor, result, includeUsage).entries()) {
         if (i > 0 && pause > 0) await new Promise((r) => setTimeout(r, pause));
         if (res.destroyed) return;
+        if (i === stall) return; // Nothing more is sent; the connection stays open until either side closes it.
         res.write(`data: ${JSON.stringify(chunk)}\n\n`);
         recorded.chunkTimes.push(Date.now());
       }
@@ -596,6 +620,39 @@ export async function startScriptedModelServer(
     send(res, 200, completionBody(flavor, result));
   }
 
+  /**
+   * server-context.cpp `post_apply_template`: the request read as a chat completion's is
+   * (`oaicompat_chat_params_parse`, the same refusals) and rendered, `{prompt}`; nothing is generated, the context
+   * is not checked, the slot is kept.
+   */
+  function applyTemplateRoute(res: ServerResponse, raw: string): void {
+    let body: { messages?: unknown; tools?: WireTool[] };
+    try {
+      body = JSON.parse(raw);
+    } catch (error) {
+      // nlohmann's parse_error is no invalid_argument: ex_wrapper answers it as a server error.
+      send(res, 500, errorBody(flavor, 500, `[json.exception.parse_error.101] ${(error as Error).message}`));
+      return;
+    }
+    templateRequests.push(body as Record<string, unknown>);
+    if (body.messages === undefined) {
+      send(res, 400, errorBody(flavor, 400, "'messages' is required"));
+      return;
+    }
+    if (!Array.isArray(body.messages)) {
+      send(res, 400, errorBody(flavor, 400, "Expected 'messages' to be an array"));
+      return;
+    }
+    const messages = body.messages as WireMessage[];
+    const tools = rendersTools ? (body.tools ?? []) : [];
+    const refused = historyError(flavor, messages, rendersTools) ?? templateError(template, messages, tools);
+    if (refused) {
+      send(res, refused[0], errorBody(flavor, refused[0], refused[1]));
+      return;
+    }
+    send(res, 200, { prompt: renderTemplate(template, messages, tools, rendersTools) });
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -603,6 +660,7 @@ export async function startScriptedModelServer(
     requests,
     embeddingRequests,
     tokenizeRequests,
+    templateRequests,
     push: (...replies) => queue.push(...replies),
     get remaining() {
       return queue.length;

@@ -8,8 +8,8 @@ import { defineErrors } from '@mira/core';
 export const PluginErrors = defineErrors('__NAME__', {
   NOT_STARTED: {
     code: '__CODE_PREFIX___ERR_NOT_STARTED',
-    message: 'the counter has not started yet',
+    message: 'the __SECTION__ plugin has not started yet',
     fix: 'wait until the robot has started, then try again',
-    template: 'the counter is not running',
+    template: 'the __SECTION__ plugin is not running',
   },
 });

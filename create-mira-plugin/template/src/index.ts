@@ -1,6 +1,8 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { definePlugin, defineTool, type SensorReading } from '@mira/core';
+import { __CORE_IMPORTS__ } from '@mira/core';
+// [command]
 import { PluginErrors } from './errors.js';
+// [/command]
 
 export { PluginErrors } from './errors.js';
 
@@ -11,6 +13,7 @@ export const PLUGIN_NAME = '__NAME__';
 const CONFIG_SCHEMA = {
   type: 'object',
   properties: {
+    // [tool]
     greeting: {
       type: 'string',
       minLength: 1,
@@ -18,6 +21,8 @@ const CONFIG_SCHEMA = {
       default: 'Hello',
       description: 'The word the greeting starts with.',
     },
+    // [/tool]
+    // [sensor]
     sample_every_ms: {
       type: 'integer',
       minimum: 10,
@@ -25,6 +30,7 @@ const CONFIG_SCHEMA = {
       default: 1000,
       description: 'How often the counter sensor publishes a reading (ms).',
     },
+    // [/sensor]
   },
   additionalProperties: false,
 } as const satisfies JSONSchema;
@@ -37,10 +43,11 @@ export default definePlugin<Config>({
   version: '0.1.0',
   configSection: '__SECTION__',
   configSchema: CONFIG_SCHEMA,
-  // Stopped with the hardware, after cognition and attention: it owns a timer.
+  // Stopped with the hardware, after cognition and attention: it owns what start() begins.
   stopPhase: 'hardware',
   setup(kernel, config) {
     // Everything that changes lives here, one per runtime: nothing at module level.
+    // [sensor]
     let count = 0;
     let timer: ReturnType<typeof setInterval> | undefined;
     const reading = (): SensorReading => ({
@@ -59,6 +66,8 @@ export default definePlugin<Config>({
       staleAfterMs: config.sample_every_ms * 3,
       read: async () => reading(),
     });
+    // [/sensor]
+    // [tool]
 
     // A tool: a strict schema (every property required, an optional one nullable, nothing else); its
     // arguments' type is derived from the schema by defineTool.
@@ -82,35 +91,50 @@ export default definePlugin<Config>({
           required: ['name', 'excited'],
           additionalProperties: false,
         },
+        // A result holds `content` (what the model reads: JSON) and `display` (the console's line).
         run: async (args) => {
           const text = `${config.greeting}, ${args.name.trim()}${args.excited ? '!' : '.'}`;
           return { content: JSON.stringify({ status: 'ok', greeting: text }), display: text };
         },
       }),
     );
+    // [/tool]
+    // [command]
 
     // A console command, with a stable error code for bad input.
+    let startedAt: number | undefined;
     kernel.commands.register({
-      name: '__SECTION__ count',
-      summary: 'Print how many ticks the counter has seen',
+      name: '__SECTION__ uptime',
+      summary: 'Print how long the __SECTION__ plugin has been running',
       run: (_input, out) => {
-        if (timer === undefined) throw PluginErrors.error('NOT_STARTED');
-        out.print(`${count} ticks`);
+        if (startedAt === undefined) throw PluginErrors.error('NOT_STARTED');
+        out.print(`up ${Math.floor((kernel.clock.monotonic() - startedAt) / 1000)} s`);
       },
     });
+    // [/command]
 
     return {
       start() {
+        // [command]
+        startedAt = kernel.clock.monotonic();
+        // [/command]
+        // [sensor]
         kernel.sensors.publish(reading());
         timer = setInterval(() => {
           count += 1;
           kernel.sensors.publish(reading());
         }, config.sample_every_ms);
         timer.unref();
+        // [/sensor]
       },
       stop() {
+        // [command]
+        startedAt = undefined;
+        // [/command]
+        // [sensor]
         clearInterval(timer);
         timer = undefined;
+        // [/sensor]
       },
     };
   },

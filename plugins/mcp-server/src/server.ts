@@ -92,6 +92,8 @@ export async function serveMcp(
     // Each call is an episode of its own, as a console line is: per-episode budgets start afresh.
     const result = await registered.tool.run(args, {
       episode: { id: ++episode, origin: 'operator', startedAt: app.kernel.services.clock.now() },
+      // The result's image goes back to the agent as image content.
+      seesImages: true,
     });
     return {
       content: [

@@ -8,7 +8,7 @@ import type { Application, RegisteredTool } from '@mira/core';
  * stores only, it does not connect to the robot. The read-only graph tools would suit another agent (they
  * write nothing), but offering them means a connection to the robot of its own for `mira mcp`.
  */
-const NEEDS_RUNNING_ROBOT = new Set(['read_sensor', 'list_ros_graph', 'get_ros_parameters', 'echo_ros_topic']);
+const NEEDS_RUNNING_ROBOT = new Set(['read_sensor', 'list_ros_graph', 'get_ros_parameters', 'echo_ros_topic', 'look']);
 
 /**
  * The tools `mira mcp` offers: the profile's acquisition tools (they read; none writes), with their

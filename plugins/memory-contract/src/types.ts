@@ -1,3 +1,4 @@
+// Size: the store contract's domain types, one declaration each with its documentation; no code.
 import type { EntityRef, MemoryRef, ProposalRef } from './ids.js';
 
 /** A durable thing memories are about: a person, a place, the robot itself. */

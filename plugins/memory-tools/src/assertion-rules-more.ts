@@ -3,6 +3,8 @@
  * Vietnamese, Arabic, Hebrew, Hindi, Thai and Swedish, read as assertion-rules.ts reads the others (see
  * {@link AssertionRules}; patterns are written folded, as the text they read).
  *
+ * Size: a word table (data, not code), one table per language.
+ *
  * Each class of cue is written from the language's grammar, its source named above it:
  * - ru: Wade, A Comprehensive Russian Grammar (2011): particles ли, разве, неужели and question words §§ 9–10;
  *   modal words (может быть, наверное, кажется) § 11; conditionals если, бы § 10; reported speech § 11.

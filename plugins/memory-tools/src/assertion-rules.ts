@@ -3,6 +3,8 @@
  * assertion.ts for what each list means). Patterns are matched against the matching form (NFKC, case
  * folded) of one sentence, or of the whole utterance for do-not-keep requests. Languages written without
  * spaces match their cues as text; the others as whole words.
+ *
+ * Size: a word table (data, not code), one table per language.
  */
 /**
  * The rules of one language. Each pattern is matched against the matching form of one sentence, which is case

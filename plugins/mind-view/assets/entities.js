@@ -101,7 +101,7 @@ export async function findEntities() {
     entityStatus(
       entities.length
         ? `${entities.length} exact match${entities.length === 1 ? '' : 'es'}`
-        : `no entity is named "${name}" (exact name or alias)`,
+        : `no entity is named "${name}" (exact name or alias); the list below has every entity`,
     );
   } catch (e) {
     entityStatus(messageOf(e));
@@ -143,7 +143,7 @@ export async function browseEntities({ live = false } = {}) {
         }),
       ),
     );
-    $('entity-list').replaceChildren(...rows);
+    $('entity-list').replaceChildren(...(rows.length > 0 ? rows : [emptyEntities(browse.type)]));
     const last = Math.min(browse.offset + entities.length, total);
     if ((!live || statusIsPage) && entityStatusWrites === writes) {
       statusIsPage = true;
@@ -153,9 +153,25 @@ export async function browseEntities({ live = false } = {}) {
     }
     $('entity-prev', HTMLButtonElement).disabled = browse.offset === 0;
     $('entity-next', HTMLButtonElement).disabled = last >= total;
+    // One page (or none): nothing to turn.
+    $('entity-pager').hidden = browse.offset === 0 && last >= total;
   } catch (e) {
     entityStatus(messageOf(e));
   }
+}
+
+/**
+ * What the list says when it is empty, and what to do: where entities come from, or how to see them all.
+ * @param {string} type the type browsed, empty for any
+ */
+function emptyEntities(type) {
+  return el('li', {
+    className: 'empty-state',
+    text: type
+      ? `No entity has the type "${type}" (types are exact: person, place, …). Clear the type and Browse to list every entity.`
+      : 'No entities yet. The people, places and things Mira remembers appear here: accept what it proposes under ' +
+        'Pending, add one under "Add an entity, alias or memory" below, or on the console (memory entity add).',
+  });
 }
 
 /**

@@ -291,23 +291,8 @@ function render() {
   const pages = Math.max(1, Math.ceil(state.matching / PAGE_SIZE));
   const from = state.page * PAGE_SIZE;
   $('cards').replaceChildren(...state.notes.map(card));
-  // A filter finds notes holding every typed word; when none does, the search that reads a question for
-  // its meaning is one keystroke away (Enter in the filter, or this button).
-  if (state.matching === 0 && state.filter.trim() !== '') {
-    $('cards').append(
-      el(
-        'p',
-        { className: 'empty-filter' },
-        el('span', { text: `No note holds every word of "${state.filter.trim()}". ` }),
-        el('button', {
-          type: 'button',
-          className: 'search-instead',
-          text: 'Search as Mira does (Enter)',
-          onclick: () => searchFor(state.filter),
-        }),
-      ),
-    );
-  }
+  const hint = filterHint() ?? emptyScope();
+  if (hint) $('cards').prepend(hint);
   // The count always describes what is shown.
   $('count').textContent =
     `${state.matching} of ${state.total} notes` +
@@ -317,6 +302,52 @@ function render() {
   $('prev-page', HTMLButtonElement).disabled = state.page === 0;
   $('next-page', HTMLButtonElement).disabled = state.next === null;
   document.body.dataset.renderMs = String(Math.round(performance.now() - started));
+}
+
+/**
+ * What the filter found, when it is not every typed word: a filter lists the notes holding every word (the
+ * question words left out); when none does, those holding some, most first; when none holds any, nothing.
+ * Either way the search that reads a question for its meaning is one keystroke away (Enter in the filter, or
+ * this button).
+ * @returns {HTMLElement | null}
+ */
+function filterHint() {
+  const typed = state.filter.trim();
+  if (typed === '' || (state.matching > 0 && !state.partial)) return null;
+  const none = state.matching === 0;
+  return el(
+    'p',
+    { className: none ? 'empty-filter' : 'partial-filter', role: 'status' },
+    el('span', {
+      text: none
+        ? `No note holds any word of "${typed}". `
+        : `No note holds every word of "${typed}": these hold some of them, most first. `,
+    }),
+    el('button', {
+      type: 'button',
+      className: 'search-instead',
+      text: 'Search as Mira does (Enter)',
+      onclick: () => searchFor(state.filter),
+    }),
+  );
+}
+
+/**
+ * A scope without a note (the global ones included): where notes come from.
+ * @returns {HTMLElement | null}
+ */
+function emptyScope() {
+  if (state.total > 0 || state.filter.trim() !== '' || state.label !== null) return null;
+  return el(
+    'div',
+    { className: 'empty-state' },
+    el('p', { text: `No notes in ${state.scope} yet.` }),
+    el('p', {
+      text:
+        'Ask Mira to remember something in conversation, save one on the console (notes save "…"), or import ' +
+        'a file exported from another scope or robot with Import above.',
+    }),
+  );
 }
 
 /** The next (1) or previous (-1) page of notes. @param {1 | -1} delta */
@@ -360,7 +391,14 @@ export async function storeSearch(event) {
         className: 'search-mode',
         text: `${result.hits.length} found · ${result.mode === 'hybrid' ? 'full text and meaning' : 'full text'}${result.why ? ` (${result.why})` : ''}`,
       }),
-      el('div', { className: 'cards' }, ...result.hits.map((hit) => card(hit))),
+      result.hits.length === 0
+        ? el('p', {
+            className: 'empty-state',
+            text:
+              'No note answers this. Try other words or fewer of them; a note with a private key is found ' +
+              'only with its key, so look for it in the list below, where keyed notes show their keys.',
+          })
+        : el('div', { className: 'cards' }, ...result.hits.map((hit) => card(hit))),
       el('button', {
         type: 'button',
         className: 'close-search',

@@ -11,6 +11,7 @@ export const PAGE_SIZE = 100;
  *   filtered and counted them
  * @property {number} total every note of the scope (the global ones included)
  * @property {number} matching the notes that pass the label and the filter
+ * @property {boolean} partial no note holds every word of the filter: the notes shown hold some, most first
  * @property {string | null} next the cursor of the page after this one, null on the last
  * @property {readonly LabelCount[]} labels the scope's most common labels, for the chips
  * @property {readonly (string | null)[]} cursors the cursor each page starts after (`cursors[page]`; the first
@@ -37,6 +38,7 @@ const store = {
   notes: [],
   total: 0,
   matching: 0,
+  partial: false,
   next: null,
   labels: [],
   cursors: [null],
@@ -116,6 +118,7 @@ export function turnPage(delta) {
 export function notesLoaded(/** @type {NotesPage} */ page) {
   store.notes = page.notes;
   store.next = page.next;
+  store.partial = page.partial;
   if (page.counts) {
     store.total = page.counts.total;
     store.matching = page.counts.matching;

@@ -92,6 +92,8 @@ export interface NotesPage {
   readonly next: string | null;
   /** Null on a later page asked for without `counts=1`: the first page's still hold. */
   readonly counts: BrowseCounts | null;
+  /** No note holds every word of the filter: the notes holding some of them, most first. */
+  readonly partial: boolean;
 }
 
 /** `GET /api/notes/search`. */

@@ -68,7 +68,10 @@ export interface BrowseOptions {
   readonly sort?: BrowseSort;
   /** Notes with this label (the first of a comma list); `unlabeled`: those without; null or absent: any. */
   readonly label?: string | null;
-  /** Words that must all be in a note's folded text, labels or key (see {@link foldForFilter}). */
+  /**
+   * Words that must all be in a note's folded text, labels or key (see {@link foldForFilter}), function and
+   * question words left out; when no note holds them all, any one of them, most first (see BrowsePage.partial).
+   */
   readonly filter?: string;
   /** The `next` of the page before; absent or null for the first page. */
   readonly after?: string | null;
@@ -85,6 +88,11 @@ export interface BrowsePage {
   readonly next: string | null;
   /** The counts, unless a later page was asked for without them (they are the first page's). */
   readonly counts: BrowseCounts | null;
+  /**
+   * Whether no note in view holds every word of the filter, so the list holds the notes holding any of them,
+   * most words first (then the sort): a typed question still finds the note that answers most of it.
+   */
+  readonly partial: boolean;
 }
 
 /** A label and how many notes carry it. */

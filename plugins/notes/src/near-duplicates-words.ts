@@ -6,6 +6,8 @@ import { segmentSpaceless } from './text.js';
  * numbers, times and dates in one spelling, a small household synonym table, irregular verbs and a light
  * stem, so "Don't hoover the lounge after 7 p.m." and "Do not vacuum the living room after 19:00" read the
  * same words — and what tells two notes apart (a name, a number, a negation, a place, a colour) stays in them.
+ *
+ * Size: word tables (contractions, synonyms, irregular verbs, units) with the reader that applies them.
  */
 
 /** A word of a note, as compared. */
@@ -212,7 +214,13 @@ const SYNONYMS: readonly (readonly string[])[] = [
   ['week', 'wk', 'wks'],
   ['year', 'yr', 'yrs'],
   ['metre', 'meter'],
-  ['litre', 'liter'],
+  ['kilometre', 'km', 'kilometer', 'kms'],
+  ['mile', 'mi'],
+  ['mph', 'mile per hour', 'mile an hour'],
+  ['kph', 'km per hour', 'kmh', 'kilometre per hour', 'kilometer per hour'],
+  ['centimetre', 'cm', 'centimeter'],
+  ['millimetre', 'mm', 'millimeter'],
+  ['litre', 'liter', 'ltr'],
   ['kilogram', 'kg', 'kilo', 'kilos'],
   ['gram', 'grams'],
   ['milligram', 'mg'],
@@ -236,6 +244,7 @@ const UNIT_LETTERS: ReadonlyMap<string, string> = new Map([
   ['h', 'hour'],
   ['g', 'gram'],
   ['l', 'litre'],
+  ['c', 'degrees'],
 ]);
 
 /** Irregular past tenses and participles, read as the verb ("fed" is "feed", "took" is "take"). */
@@ -523,6 +532,7 @@ export function writeOut(text: string): string {
       .replace(/\bmidnight\b/giu, '0');
   }
   if (!/\d/u.test(out)) return out;
+  if (/°|degree|celsius|centigrade|fahrenheit/iu.test(out)) out = temperatures(out);
   // Each pass only where it may apply: most notes have a number or two and none of these.
   // Dates, as day/month: "3 March", "3rd of March", "March 3rd", "Dec 24th", "2024-12-24", "24/12" (a first
   // part over 12 is the day; a second part over 12 is the month-first spelling, "12/24").
@@ -597,6 +607,17 @@ export function writeOut(text: string): string {
     );
   }
   return out;
+}
+
+/**
+ * A temperature in one spelling: `20°C`, `20 °C`, `20 degrees C`, `20 degrees Celsius` and `20 degrees` are
+ * `20 degrees` (a household's thermostat, oven and fridge speak Celsius here); `68°F` and `68 degrees
+ * Fahrenheit` are `68 fahrenheit`, which never pairs with a Celsius reading.
+ */
+function temperatures(text: string): string {
+  return text
+    .replace(/(\d)\s*(?:°|degrees?|deg)\s*(?:f\b|fahrenheit\b)/giu, '$1 fahrenheit')
+    .replace(/(\d)\s*(?:°\s*c\b|°|degrees?\s+(?:c|celsius|centigrade)\b|celsius\b|centigrade\b)/giu, '$1 degrees');
 }
 
 /** A date as day/month, or the text as written when it is not one (the 31st of a 30-day month passes). */

@@ -112,6 +112,29 @@ describe('SqliteNotesStore.browse: a page at a time, filtered, sorted and counte
     expect(contents('tea', 'drink')).to.deep.equal(['José takes tea every morning']);
     expect(contents('', 'unlabeled')).to.deep.equal(['The ＴＥＡ caddy is empty', 'Nothing to see here']);
     expect(contents('zebra')).to.deep.equal([]);
+    // Function and question words are left out, and punctuation around a word: a typed question filters.
+    expect(contents('where is the dock code?')).to.deep.equal(['The dock code is 4711']);
+    expect(contents("what's José's morning drink")).to.deep.equal(['José takes tea every morning']);
+    // No note holds every word: those holding any, most first, then the sort; the page says it is such a list.
+    const partial = store.browse(operator(), { filter: 'morning tea zebra', sort: 'oldest' });
+    expect(partial.notes.map((n) => n.content)).to.deep.equal([
+      'José takes tea every morning',
+      'The ＴＥＡ caddy is empty',
+    ]);
+    expect([partial.partial, partial.counts!.matching]).to.deep.equal([true, 2]);
+    // With a label, of the notes with that label; whether any holds every word is asked of those too.
+    const labelled = store.browse(operator(), { filter: 'morning tea zebra', label: 'drink' });
+    expect([labelled.notes.map((n) => n.content), labelled.partial, labelled.counts!.matching]).to.deep.equal([
+      ['José takes tea every morning'],
+      true,
+      1,
+    ]);
+    expect(store.browse(operator(), { filter: 'caddy tea', label: 'drink' }).notes.map((n) => n.content)).to.deep.equal(
+      ['José takes tea every morning'],
+    );
+    expect(store.browse(operator(), { filter: 'morning tea' }).partial).to.equal(false);
+    expect(store.browse(operator(), { filter: 'tea' }).partial).to.equal(false);
+    expect(store.browse(operator(), { filter: 'zebra crossing' }).notes).to.deep.equal([]);
     // The counts: everything in view, and what passes.
     const page = store.browse(operator(), { filter: 'tea' });
     expect([page.counts!.total, page.counts!.matching]).to.deep.equal([5, 2]);
@@ -227,11 +250,24 @@ describe('SqliteNotesStore.browse: a page at a time, filtered, sorted and counte
     store.importNotes(
       exportOf('default', [
         'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen',
+        'one two',
       ]),
     );
     const words = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen';
-    expect(store.browse(operator(), { filter: `${words} seventeen` }).notes).to.have.length(1);
-    expect(store.browse(operator(), { filter: `${words} eighteen` }).notes).to.have.length(0);
+    const seventeen = store.browse(operator(), { filter: `${words} seventeen` });
+    expect([seventeen.notes.length, seventeen.partial]).to.deep.equal([1, false]);
+    // With one word no note holds, the list is of the notes holding some, the one holding sixteen first.
+    const eighteen = store.browse(operator(), { filter: `${words} eighteen` });
+    expect([eighteen.notes.map((n) => n.content.length), eighteen.partial]).to.deep.equal([[106, 7], true]);
+    // Its cursor goes on with that list; a list that cannot be one (no filter, or one word) refuses it.
+    const ranked = store.browse(operator(), { filter: `${words} eighteen`, limit: 1 });
+    const next = store.browse(operator(), { filter: `${words} eighteen`, after: ranked.next });
+    expect([next.notes.map((n) => n.content), next.partial, next.next]).to.deep.equal([['one two'], true, null]);
+    for (const filter of ['', 'one']) {
+      expect(code(() => store.browse(operator(), { filter, after: ranked.next }))).to.equal(
+        'MIRA_ERR_NOTES_BROWSE_INVALID',
+      );
+    }
   });
 
   it('bounds a page to 1..500 notes, and a deep page costs no more than the first (keyset, not offset)', () => {

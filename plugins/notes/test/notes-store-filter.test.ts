@@ -4,14 +4,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteNotesStore, foldForFilter, type Note, type Viewer } from '@mira/plugin-notes';
-import { FILTER_INDEX_VERSION as FILTER_VERSION } from '../src/store/filter-index.js';
+import { FILTER_INDEX_VERSION as FILTER_VERSION, filterWords } from '../src/store/filter-index.js';
 import { exportOf, holdingWriteLock, many, operator } from './support.js';
 
 /**
  * The browse filter reads the notes its index (trigrams of the folded text, store/filter-index.ts) points
  * at instead of folding every note; these tests hold it to what the filter means: a note passes when every
- * word of the filter, folded (NFKD, marks dropped, lower case), is somewhere in the note's folded text,
- * labels (`unlabeled` for none) or key. Any note the index failed to point at fails them.
+ * word of the filter (filterWords(): folded — NFKD, marks dropped, lower case — without function and question
+ * words) is somewhere in the note's folded text, labels (`unlabeled` for none) or key; when no note holds
+ * every word, a note passes when it holds any, and the list goes from the notes holding most of them down.
+ * Any note the index failed to point at fails them.
  */
 
 /** Texts that fold in every way the filter folds, in several scripts, with words inside words. */
@@ -34,18 +36,20 @@ const TEXTS = [
 const LABELS = [[], ['fact'], ['event', 'Fête'], ['Preference', 'fact'], ['ΦΩΣ'], ['키']];
 const KEYS = [null, null, 'K-9', 'clé-secrète', null, 'ＡＢＣ'];
 
+/** How many of the filter's words a note holds, computed without the store. */
+function heldBy(note: Note, filter: string): number {
+  const hay = [note.content, ...(note.labels.length > 0 ? note.labels : ['unlabeled']), note.privateKey ?? '']
+    .map(foldForFilter)
+    .join('\n');
+  return filterWords(filter).filter((word) => hay.includes(word)).length;
+}
+
 /** What a browse with `filter` must find among `notes`: the filter's meaning, computed without the store. */
 function expected(notes: readonly Note[], filter: string): number[] {
-  const words = foldForFilter(filter).split(/\s+/u).filter(Boolean);
-  return notes
-    .filter((note) => {
-      const hay = [note.content, ...(note.labels.length > 0 ? note.labels : ['unlabeled']), note.privateKey ?? '']
-        .map(foldForFilter)
-        .join('\n');
-      return words.every((word) => hay.includes(word));
-    })
-    .map((note) => note.id)
-    .sort((a, b) => a - b);
+  const words = filterWords(filter).length;
+  const every = notes.filter((note) => heldBy(note, filter) === words);
+  const found = every.length > 0 || words < 2 ? every : notes.filter((note) => heldBy(note, filter) > 0);
+  return found.map((note) => note.id).sort((a, b) => a - b);
 }
 
 /** Fixed-seed pseudo-random numbers, so a failure repeats. */
@@ -94,18 +98,33 @@ describe('SqliteNotesStore.browse: the filter through its index finds exactly wh
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Every note and the count a browse with `filter` finds, each page followed to the end. */
+  /**
+   * Every note and the count a browse with `filter` finds, each page followed to the end; a list of notes
+   * holding some of the words goes from those holding most down, and within as many, by the sort (longest).
+   */
   function found(filter: string, viewer: Viewer = operator(), s: SqliteNotesStore = store) {
-    const ids: number[] = [];
+    const notes: Note[] = [];
     let after: string | null = null;
     let matching: number | undefined;
+    let partial: boolean | undefined;
     do {
       const page = s.browse(viewer, { filter, after, limit: 7, sort: 'longest' });
       matching ??= page.counts!.matching;
-      ids.push(...page.notes.map((n) => n.id));
+      partial ??= page.partial;
+      expect(page.partial, filter).to.equal(partial);
+      notes.push(...page.notes);
       after = page.next;
     } while (after !== null);
-    return { ids: ids.sort((a, b) => a - b), matching };
+    const order = (note: Note) => [partial ? -heldBy(note, filter) : 0, -[...note.content].length, -note.id];
+    const byOrder = [...notes].sort((a, b) => {
+      const [x, y] = [order(a), order(b)];
+      return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+    });
+    expect(
+      notes.map((n) => n.id),
+      `the order of ${JSON.stringify(filter)}`,
+    ).to.deep.equal(byOrder.map((n) => n.id));
+    return { ids: notes.map((n) => n.id).sort((a, b) => a - b), matching };
   }
 
   /** Checks each filter against its meaning: the same notes, and a count of them. */
@@ -172,6 +191,36 @@ describe('SqliteNotesStore.browse: the filter through its index finds exactly wh
     ];
     agree(pinned);
     agree(filtersFor(notes, 300, 7));
+  });
+
+  it('reads a filter as the search tool reads a question: no function or question words, clitics or punctuation', () => {
+    expect(filterWords('When is Lily swimming?')).to.deep.equal(['lily', 'swimming']);
+    expect(filterWords("what can't Biscuit eat")).to.deep.equal(['biscuit', 'eat']);
+    expect(filterWords("Where's Tom's charger")).to.deep.equal(['tom', 'charger']);
+    expect(filterWords('how often are the fish fed')).to.deep.equal(['fish', 'fed']);
+    expect(filterWords('how long is the fish tank')).to.deep.equal(['fish', 'tank']);
+    // Inside a word punctuation stays (a key, a code); words come once, folded.
+    expect(filterWords('k-9 (dock) Café café')).to.deep.equal(['k-9', 'dock', 'cafe']);
+    // A filter of such words alone looks for them as typed.
+    expect(filterWords('the')).to.deep.equal(['the']);
+    expect(filterWords('"the')).to.deep.equal(['"the']);
+  });
+
+  it('ranks a list of notes holding some of the words across a scope and the global overlay, page by page', async () => {
+    await seed();
+    await store.importNotes(
+      exportOf(
+        'global',
+        TEXTS.map((content, i) => ({ content: `${content} global ${i}`, labels: [], key: null })),
+      ),
+    );
+    const viewer: Viewer = { scopes: ['default', 'global'], key: null, operator: true };
+    const notes = [...all(), ...store.recent({ scopes: ['global'], key: null, operator: true }, 10_000)];
+    for (const filter of ['tea morning zqxj', 'when is the cat fed at 7?', 'global fact zqxj', 'flask 12 café']) {
+      const want = expected(notes, filter);
+      expect(found(filter, viewer), filter).to.deep.equal({ ids: want, matching: want.length });
+    }
+    expect(store.browse(viewer, { filter: 'tea morning zqxj' }).partial).to.equal(true);
   });
 
   it('counts with the label the notes matching both, and shows a keyed note only to its key', async () => {

@@ -3,7 +3,7 @@
 // @ts-nocheck
 import type { PrecompiledValidator } from '@mira/core';
 
-const schema0 = {"type":"object","properties":{"model":{"type":"string","minLength":1,"description":"the model's name, e.g. gpt-4.1-mini, or a local server's"},"base_url":{"type":"string","pattern":"^https?://","description":"the server's address; otherwise $OPENAI_BASE_URL, otherwise OpenAI's"},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"the environment variable holding the API key"},"timeout_ms":{"type":"integer","minimum":100,"maximum":600000,"default":180000,"description":"how long one request may wait for its answer (a streamed answer: for its stream to begin); a local model on a CPU took 10–55 s a call"},"max_retries":{"type":"integer","minimum":0,"maximum":10,"default":2,"description":"of a request that failed in a way a retry can fix (no connection, 408, 409, 429, 502, 503, 504); never of a timeout, another 4xx or a 500"},"max_tokens":{"type":"integer","minimum":16,"maximum":131072,"default":1024,"description":"the limit on tokens the model generates per answer; a reply cut at it is said to be cut"},"max_tokens_field":{"type":"string","enum":["max_tokens","max_completion_tokens"],"default":"max_tokens","description":"the request field carrying max_tokens: max_completion_tokens for OpenAI's reasoning models (o-series, gpt-5); llama.cpp and vLLM read both"},"context_tokens":{"type":"integer","minimum":512,"description":"the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it: working memory's oldest turns, then the episode's oldest tool results, are left out"},"stream":{"type":"boolean","default":false,"description":"receive the answer as a stream of chunks"},"temperature":{"type":"number","minimum":0,"maximum":2,"description":"the model's default when left out"}},"required":["model"],"additionalProperties":false};
+const schema0 = {"type":"object","properties":{"model":{"type":"string","minLength":1,"description":"the model's name, e.g. gpt-4.1-mini, or a local server's"},"base_url":{"type":"string","pattern":"^https?://","description":"the server's address; otherwise $OPENAI_BASE_URL, otherwise OpenAI's"},"api_key_env":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"OPENAI_API_KEY","description":"the environment variable holding the API key"},"timeout_ms":{"type":"integer","minimum":100,"maximum":600000,"default":180000,"description":"how long one request may wait for its answer (a streamed answer: for its stream to begin); a local model on a CPU took 10–55 s a call"},"max_retries":{"type":"integer","minimum":0,"maximum":10,"default":2,"description":"of a request that failed in a way a retry can fix (no connection, 408, 409, 429, 502, 503, 504); never of a timeout, another 4xx or a 500"},"max_tokens":{"type":"integer","minimum":16,"maximum":131072,"default":1024,"description":"the limit on tokens the model generates per answer; a reply cut at it is said to be cut"},"max_tokens_field":{"type":"string","enum":["max_tokens","max_completion_tokens"],"default":"max_tokens","description":"the request field carrying max_tokens: max_completion_tokens for OpenAI's reasoning models (o-series, gpt-5); llama.cpp and vLLM read both"},"context_tokens":{"type":"integer","minimum":512,"description":"the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it: working memory's oldest turns, then the episode's oldest tool results, are left out"},"stream":{"type":"boolean","default":false,"description":"receive the answer as a stream of chunks"},"stream_idle_ms":{"type":"integer","minimum":100,"maximum":600000,"default":60000,"description":"how long a streamed answer may go without a chunk before it is given up (nothing of it is kept, none of its tool calls run); llama-server sends one per token once the answer has begun"},"vision":{"type":"boolean","default":false,"description":"whether the model takes images (OpenAI vision models; llama-server started with --mmproj): then `look` shows it a camera frame, otherwise `look` refuses"},"temperature":{"type":"number","minimum":0,"maximum":2,"description":"the model's default when left out"}},"required":["model"],"additionalProperties":false};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = function ucs2length(str) {
     const len = str.length;
@@ -47,6 +47,12 @@ data.max_tokens_field = "max_tokens";
 }
 if(data.stream === undefined){
 data.stream = false;
+}
+if(data.stream_idle_ms === undefined){
+data.stream_idle_ms = 60000;
+}
+if(data.vision === undefined){
+data.vision = false;
 }
 let missing0;
 if((data.model === undefined) && (missing0 = "model")){
@@ -227,17 +233,46 @@ return false;
 }
 var valid0 = _errs18 === errors;
 if(valid0){
-if(data.temperature !== undefined){
-let data9 = data.temperature;
+let data9 = data.stream_idle_ms;
 const _errs20 = errors;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+validate0.errors = [{instancePath:instancePath+"/stream_idle_ms",schemaPath:"#/properties/stream_idle_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
 if(errors === _errs20){
 if(typeof data9 == "number"){
-if(data9 > 2 || isNaN(data9)){
+if(data9 > 600000 || isNaN(data9)){
+validate0.errors = [{instancePath:instancePath+"/stream_idle_ms",schemaPath:"#/properties/stream_idle_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"}];
+return false;
+}
+else {
+if(data9 < 100 || isNaN(data9)){
+validate0.errors = [{instancePath:instancePath+"/stream_idle_ms",schemaPath:"#/properties/stream_idle_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs20 === errors;
+if(valid0){
+const _errs22 = errors;
+if(typeof data.vision !== "boolean"){
+validate0.errors = [{instancePath:instancePath+"/vision",schemaPath:"#/properties/vision/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs22 === errors;
+if(valid0){
+if(data.temperature !== undefined){
+let data11 = data.temperature;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 == "number"){
+if(data11 > 2 || isNaN(data11)){
 validate0.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2"}];
 return false;
 }
 else {
-if(data9 < 0 || isNaN(data9)){
+if(data11 < 0 || isNaN(data11)){
 validate0.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/properties/temperature/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
@@ -248,10 +283,12 @@ validate0.errors = [{instancePath:instancePath+"/temperature",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs20 === errors;
+var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
+}
+}
 }
 }
 }
@@ -277,6 +314,6 @@ return errors === 0;
 /** The plugin's configValidator: the loader uses it while it matches the plugin's configSchema. */
 export const configValidator: PrecompiledValidator = {
   ajv: "8.20.0",
-  schema: "{\"type\":\"object\",\"properties\":{\"model\":{\"type\":\"string\",\"minLength\":1,\"description\":\"the model's name, e.g. gpt-4.1-mini, or a local server's\"},\"base_url\":{\"type\":\"string\",\"pattern\":\"^https?://\",\"description\":\"the server's address; otherwise $OPENAI_BASE_URL, otherwise OpenAI's\"},\"api_key_env\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"default\":\"OPENAI_API_KEY\",\"description\":\"the environment variable holding the API key\"},\"timeout_ms\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":600000,\"default\":180000,\"description\":\"how long one request may wait for its answer (a streamed answer: for its stream to begin); a local model on a CPU took 10–55 s a call\"},\"max_retries\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":10,\"default\":2,\"description\":\"of a request that failed in a way a retry can fix (no connection, 408, 409, 429, 502, 503, 504); never of a timeout, another 4xx or a 500\"},\"max_tokens\":{\"type\":\"integer\",\"minimum\":16,\"maximum\":131072,\"default\":1024,\"description\":\"the limit on tokens the model generates per answer; a reply cut at it is said to be cut\"},\"max_tokens_field\":{\"type\":\"string\",\"enum\":[\"max_tokens\",\"max_completion_tokens\"],\"default\":\"max_tokens\",\"description\":\"the request field carrying max_tokens: max_completion_tokens for OpenAI's reasoning models (o-series, gpt-5); llama.cpp and vLLM read both\"},\"context_tokens\":{\"type\":\"integer\",\"minimum\":512,\"description\":\"the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it: working memory's oldest turns, then the episode's oldest tool results, are left out\"},\"stream\":{\"type\":\"boolean\",\"default\":false,\"description\":\"receive the answer as a stream of chunks\"},\"temperature\":{\"type\":\"number\",\"minimum\":0,\"maximum\":2,\"description\":\"the model's default when left out\"}},\"required\":[\"model\"],\"additionalProperties\":false}",
+  schema: "{\"type\":\"object\",\"properties\":{\"model\":{\"type\":\"string\",\"minLength\":1,\"description\":\"the model's name, e.g. gpt-4.1-mini, or a local server's\"},\"base_url\":{\"type\":\"string\",\"pattern\":\"^https?://\",\"description\":\"the server's address; otherwise $OPENAI_BASE_URL, otherwise OpenAI's\"},\"api_key_env\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"default\":\"OPENAI_API_KEY\",\"description\":\"the environment variable holding the API key\"},\"timeout_ms\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":600000,\"default\":180000,\"description\":\"how long one request may wait for its answer (a streamed answer: for its stream to begin); a local model on a CPU took 10–55 s a call\"},\"max_retries\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":10,\"default\":2,\"description\":\"of a request that failed in a way a retry can fix (no connection, 408, 409, 429, 502, 503, 504); never of a timeout, another 4xx or a 500\"},\"max_tokens\":{\"type\":\"integer\",\"minimum\":16,\"maximum\":131072,\"default\":1024,\"description\":\"the limit on tokens the model generates per answer; a reply cut at it is said to be cut\"},\"max_tokens_field\":{\"type\":\"string\",\"enum\":[\"max_tokens\",\"max_completion_tokens\"],\"default\":\"max_tokens\",\"description\":\"the request field carrying max_tokens: max_completion_tokens for OpenAI's reasoning models (o-series, gpt-5); llama.cpp and vLLM read both\"},\"context_tokens\":{\"type\":\"integer\",\"minimum\":512,\"description\":\"the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it: working memory's oldest turns, then the episode's oldest tool results, are left out\"},\"stream\":{\"type\":\"boolean\",\"default\":false,\"description\":\"receive the answer as a stream of chunks\"},\"stream_idle_ms\":{\"type\":\"integer\",\"minimum\":100,\"maximum\":600000,\"default\":60000,\"description\":\"how long a streamed answer may go without a chunk before it is given up (nothing of it is kept, none of its tool calls run); llama-server sends one per token once the answer has begun\"},\"vision\":{\"type\":\"boolean\",\"default\":false,\"description\":\"whether the model takes images (OpenAI vision models; llama-server started with --mmproj): then `look` shows it a camera frame, otherwise `look` refuses\"},\"temperature\":{\"type\":\"number\",\"minimum\":0,\"maximum\":2,\"description\":\"the model's default when left out\"}},\"required\":[\"model\"],\"additionalProperties\":false}",
   validate: validate0,
 };

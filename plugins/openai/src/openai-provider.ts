@@ -72,6 +72,20 @@ export const OPENAI_CONFIG_SCHEMA = {
         "the model's context size in tokens; otherwise asked of the server (llama-server's /props n_ctx), otherwise unknown. Requests are kept inside it: working memory's oldest turns, then the episode's oldest tool results, are left out",
     },
     stream: { type: 'boolean', default: false, description: 'receive the answer as a stream of chunks' },
+    stream_idle_ms: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 600000,
+      default: 60000,
+      description:
+        'how long a streamed answer may go without a chunk before it is given up (nothing of it is kept, none of its tool calls run); llama-server sends one per token once the answer has begun',
+    },
+    vision: {
+      type: 'boolean',
+      default: false,
+      description:
+        'whether the model takes images (OpenAI vision models; llama-server started with --mmproj): then `look` shows it a camera frame, otherwise `look` refuses',
+    },
     temperature: { type: 'number', minimum: 0, maximum: 2, description: "the model's default when left out" },
   },
   required: ['model'],
@@ -102,6 +116,22 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
       };
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'user':
+      if (!message.images || message.images.length === 0) return { role: 'user', content: message.content };
+      // Chat Completions' image input: a user message's content parts, the text then each image as a data URL.
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: message.content },
+          ...message.images.map((image) => ({
+            type: 'image_url' as const,
+            image_url: {
+              url: `data:${image.mediaType};base64,${Buffer.from(image.bytes).toString('base64')}`,
+              detail: 'low' as const,
+            },
+          })),
+        ],
+      };
     default:
       return { role: message.role, content: message.content };
   }
@@ -135,6 +165,11 @@ export class OpenAIProvider implements CognitionProvider {
     this.#env = env;
     this.#log = log;
     this.name = `openai:${config.model}`;
+  }
+
+  /** Whether the model takes images: the profile's `[openai] vision`. */
+  get seesImages(): boolean {
+    return this.#config.vision;
   }
 
   get #keyMissing(): boolean {
@@ -193,7 +228,7 @@ export class OpenAIProvider implements CognitionProvider {
 
   async #completeOnce(client: OpenAI, request: ModelRequest): Promise<ModelResponse> {
     const tools = this.#wireTools(request.tools);
-    const limit = this.#config.max_tokens;
+    const limit = Math.min(this.#config.max_tokens, request.maxTokens ?? Infinity);
     const body = {
       model: this.#config.model,
       messages: request.messages.map(toOpenAIMessage),
@@ -203,8 +238,13 @@ export class OpenAIProvider implements CognitionProvider {
     };
     if (this.#config.stream) {
       const stream = await client.chat.completions.create({ ...body, stream: true });
+      const idle = {
+        idleMs: this.#config.stream_idle_ms,
+        server: this.#baseURL,
+        abort: () => stream.controller.abort(),
+      };
       return {
-        ...(await assembleStream(stream, request.onText)),
+        ...(await assembleStream(stream, request.onText, idle)),
         tokenLimit: limit,
         tokenLimitSetting: TOKEN_LIMIT_SETTING,
       };
@@ -270,7 +310,13 @@ export class OpenAIProvider implements CognitionProvider {
         const props = (await response.json()) as {
           default_generation_settings?: { n_ctx?: unknown };
           chat_template_caps?: { supports_tools?: unknown; supports_tool_calls?: unknown };
+          modalities?: { vision?: unknown };
         };
+        if (this.#config.vision && props.modalities?.vision === false) {
+          warnings.push(
+            `[openai] vision is on, but the model server at ${this.#baseURL} takes no images (its /props says so: llama-server started without --mmproj, or built without its multimodal part), so it would refuse every request that shows one: start it with --mmproj, or set vision = false`,
+          );
+        }
         const caps = props.chat_template_caps;
         const rendersTools = !(caps && (caps.supports_tools === false || caps.supports_tool_calls === false));
         if (!rendersTools) {
@@ -300,10 +346,9 @@ export class OpenAIProvider implements CognitionProvider {
       // No /props, or no server yet: nothing to warn about here.
     }
     const context = this.#config.context_tokens ?? nCtx;
-    return {
-      warnings,
-      ...(context === undefined ? {} : { promptTokens: Math.max(0, context - this.#config.max_tokens) }),
-    };
+    const answer = this.#config.max_tokens;
+    if (context === undefined) return { warnings };
+    return { warnings, promptTokens: Math.max(0, context - answer), answerTokens: answer };
   }
 
   /**

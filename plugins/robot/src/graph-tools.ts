@@ -78,8 +78,8 @@ export function attachGraphTools(kernel: PluginKernel, transport: RobotTransport
     defineTool({
       name: 'list_ros_graph',
       description:
-        `List the robot's ROS 2 graph, read-only: topics (with message types), nodes, services (with types) or actions, sorted by name; ` +
-        `at most ${GRAPH_ITEMS_SHOWN} names, the rest counted (narrow with filter).`,
+        `List the robot's ROS 2 topics, nodes, services or actions (read-only). Sorted by name, topics and services with their ` +
+        `types; at most ${GRAPH_ITEMS_SHOWN} names, the rest counted (narrow with filter).`,
       agentDescription:
         "Lists the robot's ROS 2 topics, nodes, services or actions, with types where the graph has them.",
       kind: 'acquisition',
@@ -120,7 +120,7 @@ export function attachGraphTools(kernel: PluginKernel, transport: RobotTransport
     defineTool({
       name: 'get_ros_parameters',
       description:
-        `Read one ROS 2 node's parameters (names, types, values) by the node's full name as list_ros_graph gives it; ` +
+        `Read a ROS 2 node's parameters. By the node's full name as list_ros_graph gives it: names, types and values; ` +
         `at most ${GRAPH_ITEMS_SHOWN}, long arrays and strings cut.`,
       agentDescription: "Reads a ROS 2 node's parameters: names, types and values.",
       kind: 'acquisition',
@@ -197,8 +197,8 @@ export function attachGraphTools(kernel: PluginKernel, transport: RobotTransport
     defineTool({
       name: 'echo_ros_topic',
       description:
-        `Wait for one message on a ROS 2 topic (by name, as list_ros_graph gives it) and show it: arrays and strings cut with a marker, ` +
-        `images summarised by size, at most 4 KB. Waits ${ECHO_DEFAULT_WAIT_S} s unless told (at most ${ECHO_MAX_WAIT_S} s).`,
+        `Show one message of a ROS 2 topic. By name, as list_ros_graph gives it: arrays and strings cut with a marker, ` +
+        `images summarised by size, at most 4 KB; waits ${ECHO_DEFAULT_WAIT_S} s unless told (at most ${ECHO_MAX_WAIT_S} s).`,
       agentDescription: 'Shows one message of a ROS 2 topic, cut to a bound.',
       kind: 'acquisition',
       origins: ['operator'],

@@ -66,6 +66,15 @@ export {
   type SkillKind,
   type SkillMapping,
 } from './skill-schema.js';
+export {
+  LOOK_MAX_BYTES,
+  LOOK_MAX_INPUT_MP,
+  LOOK_MAX_SIDE_PX,
+  LOOK_QUALITIES,
+  fittedSize,
+  frameForModel,
+  type ShownFrame,
+} from './camera-frame.js';
 export { NAVIGATE_TO_POSE, NAVIGATION_SENSOR, type NavigationMapping } from './navigation.js';
 export { CLOCK_QOS, CLOCK_TOPIC, CLOCK_TYPE, simulationClock, timeMs, type RosClock } from './ros-time.js';
 export { HEARTBEAT_MS, SafetyPath, type SafetyEvents } from './safety/safety-path.js';

@@ -23,6 +23,7 @@ import type { SafetyTransportSpec, StopCause, StopDelivery } from './safety/prot
 import { SafetyPath } from './safety/safety-path.js';
 import { attachNavigation, type NavigationMapping } from './navigation.js';
 import { attachGraphTools } from './graph-tools.js';
+import { attachLook } from './look.js';
 import { json, rejected } from './tool-result.js';
 import { simulationClock, type RosClock } from './ros-time.js';
 import type { QosProfile, RobotTransport, RosMessage } from './transport.js';
@@ -251,6 +252,19 @@ export function attachRobot(
   const unsubscribers: Array<() => void> = [];
   const waiters = new Map<string, Set<(reading: SensorReading) => void>>();
   const { clock } = kernel;
+  /** The next reading of a sensor within `timeoutMs`, or undefined. */
+  const nextReading = (sensorId: string, timeoutMs: number) =>
+    new Promise<SensorReading | undefined>((resolve) => {
+      const set = waiters.get(sensorId) ?? new Set();
+      waiters.set(sensorId, set);
+      const done = (reading: SensorReading | undefined) => {
+        clearTimeout(timer);
+        set.delete(done);
+        resolve(reading);
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      set.add(done);
+    });
 
   for (const sensor of mapping.sensors) {
     kernel.sensors.register({
@@ -261,20 +275,17 @@ export function attachRobot(
       description: `${sensor.type} on ${sensor.topic}`,
       staleAfterMs: sensor.stale_after_ms ?? 5000,
       readTimeoutMs: mapping.read_timeout_ms ?? DEFAULT_READ_TIMEOUT_MS,
-      read: (timeoutMs) =>
-        new Promise<SensorReading | undefined>((resolve) => {
-          const set = waiters.get(sensor.id) ?? new Set();
-          waiters.set(sensor.id, set);
-          const done = (reading: SensorReading | undefined) => {
-            clearTimeout(timer);
-            set.delete(done);
-            resolve(reading);
-          };
-          const timer = setTimeout(() => done(undefined), timeoutMs);
-          set.add(done);
-        }),
+      read: (timeoutMs) => nextReading(sensor.id, timeoutMs),
     });
   }
+  const cameras = mapping.sensors.filter((sensor) => sensor.type === 'sensor_msgs/msg/CompressedImage');
+  const looking =
+    cameras.length > 0 &&
+    attachLook(kernel, {
+      cameras: cameras.map((c) => ({ id: c.id, topic: c.topic, staleAfterMs: c.stale_after_ms ?? 5000 })),
+      readTimeoutMs: mapping.read_timeout_ms ?? DEFAULT_READ_TIMEOUT_MS,
+      next: nextReading,
+    });
 
   // The ROS graph, read-only, wherever the transport can read it.
   if (transport.graph) attachGraphTools(kernel, transport, transport.graph);
@@ -379,11 +390,11 @@ export function attachRobot(
     return remember(why, reply.delivery ?? { delivered: true, detail: `zero velocity sent on ${drive?.topic}` });
   };
 
+  // The operator's stop, and every ending of the process (which waits for a tool awaiting its goal), end the
+  // skills' goals that move nothing, with or without a drive; the motion ones the safety path cancels with the zero.
+  if (skills) kernel.hardware.registerCancel(() => skills.cancelOthers());
   if (drive) {
     kernel.hardware.registerEmergencyStop(async () => {
-      // The operator's stop, and every ending of the process (which waits for a tool awaiting its goal), end
-      // the skills' other goals too; the motion ones the safety path cancels with the zero.
-      void skills?.cancelOthers();
       const delivery = await halt('console stop');
       // The console says more than "sent" only where there is more to say: a link that failed, or a zero
       // heard back (or not) over a bridge.
@@ -581,6 +592,7 @@ export function attachRobot(
     async stop() {
       cancelDeadline();
       navigator?.close();
+      if (looking) await looking.close();
       try {
         await skills?.close();
       } catch (error) {

@@ -242,22 +242,10 @@ class BridgeLink {
     const every = Math.max(10, Math.floor(this.#livenessMs / 5));
     let sinceLastPing = every;
     this.#pinger = setInterval(() => {
-      const now = performance.now();
-      const gap = now - this.#lastLook;
-      this.#lastLook = now;
-      if (gap > OWN_STALL_MS) {
-        this.onOwnStall(gap);
-        this.#silentMs += OWN_STALL_MS;
-        // A fresh question, so the answer after the stall is about the link now.
-        sinceLastPing = every;
-      } else this.#silentMs += gap;
-      const silent = this.#silentMs;
-      if (silent > this.#livenessMs) {
-        this.onMissed(silent);
-        this.#unsupervise(socket);
-        socket.kill();
-        return;
-      }
+      const { gap, stalled, missed } = this.#look(socket);
+      if (missed) return;
+      // A fresh question after a stall, so the answer after it is about the link now.
+      if (stalled) sinceLastPing = every;
       // Paced by the time that passed, not by the number of looks: on a loaded machine looks come late.
       sinceLastPing += Math.min(gap, OWN_STALL_MS);
       if (sinceLastPing >= every && socket.isOpen()) {
@@ -266,6 +254,37 @@ class BridgeLink {
       }
     }, LOOK_MS);
     this.#pinger.unref();
+  }
+
+  /**
+   * One look at the silence: the time since the last look counts (a stall of this thread only up to
+   * {@link OWN_STALL_MS}), and a link silent past its deadline is declared missed and dropped here.
+   */
+  #look(socket: SupervisedSocket): { gap: number; stalled: boolean; missed: boolean } {
+    const now = performance.now();
+    const gap = now - this.#lastLook;
+    this.#lastLook = now;
+    const stalled = gap > OWN_STALL_MS;
+    if (stalled) {
+      this.onOwnStall(gap);
+      this.#silentMs += OWN_STALL_MS;
+    } else this.#silentMs += gap;
+    const silent = this.#silentMs;
+    if (silent <= this.#livenessMs) return { gap, stalled, missed: false };
+    this.onMissed(silent);
+    this.#unsupervise(socket);
+    socket.kill();
+    return { gap, stalled, missed: true };
+  }
+
+  /**
+   * The supervisor's look made now, by a caller about to use the link: a deadline that passed since the last
+   * look is acted on at once (last words, the link down, its socket dropped, a reconnection), never merely
+   * reported, so nothing can find the link down while it stays open and unsupervised until the next look.
+   */
+  lookNow(): void {
+    const socket = this.#socket;
+    if (socket && this.#pinger !== undefined) this.#look(socket);
   }
 
   #unsupervise(socket: SupervisedSocket): void {
@@ -441,7 +460,8 @@ export class RosbridgeTransport implements RobotTransport {
   }
 
   link(): LinkState {
-    // A deadline passed a moment ago counts before the supervisor's next look.
+    // A deadline passed a moment ago is acted on before the supervisor's next look.
+    if (this.#state.up) this.#link?.lookNow();
     if (this.#state.up && !this.connected) return { up: false, since: Date.now(), why: 'no answer to pings' };
     return this.#state;
   }
@@ -470,6 +490,7 @@ export class RosbridgeTransport implements RobotTransport {
   #requireConnected(what: string): RosConnection {
     if (this.#closed || !this.#link)
       throw HardwareErrors.error('TRANSPORT_FAILED.closedNotSent', { name: this.name, what });
+    if (this.#state.up) this.#link.lookNow();
     if (!this.connected) {
       throw HardwareErrors.error('TRANSPORT_FAILED.notConnectedNotSent', {
         name: this.name,

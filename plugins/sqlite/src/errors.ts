@@ -162,6 +162,11 @@ export const SqliteErrors = defineErrors('@mira/sqlite', {
           "{path} has a write-ahead log its console left when it stopped without closing the {what}; start the profile's console once (it applies its log), then serve it read-only; nothing was changed",
         fix: "run the profile's console once and quit it (it applies the log), then serve the file read-only",
       },
+      imageTooLarge: {
+        message:
+          '{path} is over 2 GiB and this process reads it only as an image in memory, because its SQLite does not read URI names (SQLITE_USE_URI is {setting} in the environment); nothing was changed',
+        fix: "unset SQLITE_USE_URI (or set it to 1) so the store is read in place, or start the profile's console and serve beside it",
+      },
       cannotOpenReadOnly: {
         message: '{path} cannot be opened read-only: {reason}',
         fix: 'check that the file is readable and its directory searchable; restore it from a backup if damaged',

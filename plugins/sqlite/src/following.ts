@@ -1,28 +1,65 @@
 /**
  * A read-only view of a WAL-mode database whose writer (the profile's console) is not running, for
  * `mira mcp`: SQLite would create `-wal` and `-shm` beside the file to read it even read-only, so the
- * file is read into memory instead (an immutable image of the checkpointed file: nothing is opened
- * beside it, nothing changes on disk). Before each statement the view looks again: once the console
+ * checkpointed file is opened immutable instead (`?immutable=1`: read in place, no lock, nothing created
+ * beside it, nothing changes on disk, memory flat in the file's size). Where URI names are off (the
+ * environment set `SQLITE_USE_URI=0`) the file is read into memory as an image, which holds the same
+ * promise for a store under 2 GiB. Before each statement the view looks again: once the console
  * runs (its `-wal` and `-shm` are there) it reads the file through SQLite beside it, seeing each of
  * its commits; while the console stays off, a file that changed (the console ran and stopped) is read
  * again. Statements are prepared again on the connection in use; functions and extensions registered
  * on the view are registered on each connection.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { immutableUri } from './uri-names.js';
 import type { SqliteDatabase, SqliteStatement, SqliteTransaction } from './driver.js';
 
 // The driver's own constraint (any[]), as in driver.ts.
 type AnyFunction = (...params: any[]) => unknown;
 
-/** The database file as an image SQLite reads in memory: its WAL-mode mark read as rollback mode. */
+/**
+ * The checkpointed database file, read-only: in place (immutable) where SQLite reads URI names, else as
+ * an image in memory with its WAL-mode mark read as rollback mode.
+ */
 export function openImage(path: string): Database.Database {
+  const inPlace = openInPlace(path);
+  if (inPlace) return inPlace;
   const image = readFileSync(path);
   image[18] = 1;
   image[19] = 1;
   const db = new Database(image, { readonly: true });
   db.pragma('query_only = ON');
   return db;
+}
+
+/** The file opened immutable, or undefined where this process's SQLite does not read URI names. */
+function openInPlace(path: string): Database.Database | undefined {
+  let db: Database.Database;
+  try {
+    db = new Database(immutableUri(path), { readonly: true, fileMustExist: true });
+  } catch {
+    return undefined; // the URI was read as a file name, which does not exist
+  }
+  const [main] = db.pragma('database_list') as { file: string }[];
+  // SQLite names the file it opened by its real path (links followed).
+  if (main?.file !== realpathSync(path)) {
+    db.close();
+    return undefined;
+  }
+  db.pragma('query_only = ON');
+  // The file cannot change under this connection: mapped, its pages are read without a copy each.
+  db.pragma(`mmap_size = ${IN_PLACE_MMAP_BYTES}`);
+  return db;
+}
+
+/** How much of an immutable file is mapped (the rest is read page by page). */
+const IN_PLACE_MMAP_BYTES = 1 << 30;
+
+/** Whether a connection reads its file in place (else it is an image in memory). */
+export function readsInPlace(db: Database.Database): boolean {
+  const [main] = db.pragma('database_list') as { file: string }[];
+  return main?.file !== undefined && main.file !== '';
 }
 
 /** True when the console's side files are beside the file: SQLite then reads it without creating any. */
@@ -52,9 +89,14 @@ export class FollowingDatabase implements SqliteDatabase {
     this.#db = openImage(path);
   }
 
-  /** Whether it reads the live file beside the console (else an image of the file). */
+  /** Whether it reads the live file beside the console (else the checkpointed file, in place or as an image). */
   get live(): boolean {
     return this.#live;
+  }
+
+  /** Whether it reads the file in place (live, or immutable), not an image of it in memory. */
+  get inPlace(): boolean {
+    return readsInPlace(this.#db);
   }
 
   /** The connection to use now: the live file once the console runs, or a fresh image of a changed file. */

@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import './uri-names.js'; // before any connection: SQLite reads URI names
 import { MiraError } from '@mira/core';
 import type { SqliteDatabase } from './driver.js';
 import { SqliteErrors } from './errors.js';
@@ -422,6 +423,10 @@ export function openDatabaseReadOnly(path: string, busyTimeoutMs: number, schema
     } else db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
   } catch (error) {
     if (error instanceof MiraError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ERR_FS_FILE_TOO_LARGE') {
+      const setting = process.env['SQLITE_USE_URI'] ?? 'unset';
+      throw SqliteErrors.error('STORE_OPEN_FAILED.imageTooLarge', { path, setting }, { cause: error });
+    }
     throw SqliteErrors.error(
       'STORE_OPEN_FAILED.cannotOpenReadOnly',
       { path, reason: (error as Error).message },

@@ -22,6 +22,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync }
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
+import './uri-names.js'; // before any connection: SQLite reads URI names
 import { SqliteErrors } from './errors.js';
 
 const WAL_HEADER = 32;

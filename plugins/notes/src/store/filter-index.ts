@@ -1,4 +1,5 @@
 import { UNLABELED, foldForFilter } from '../contract.js';
+import { FUNCTION_WORDS } from '../text.js';
 
 /**
  * The browse filter's index: each note's text, labels and key folded as the filter folds them (see
@@ -49,5 +50,68 @@ export function filterMatch(words: readonly string[]): { sql: string; params: st
       ...(long.length > 0 ? [long.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ')] : []),
       ...short,
     ],
+  };
+}
+
+/** Words that make a question of quantity or frequency after "how": part of the question, not what it asks for. */
+const AFTER_HOW = new Set(['much', 'many', 'often', 'long']);
+/** An English clitic after an apostrophe (`'s`, `'re`, …) or a negation's `n't`, at a word's end. */
+const CLITIC = /(?:['’](?:s|re|ll|ve|d|m)|n['’]t)$/u;
+/** The words whose negation drops more than `n't` (`can't`, `won't`, `shan't`), as what is left to their word. */
+const IRREGULAR_NEGATION: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall' };
+/** What stands before a word's first letter or digit and after its last ("loft?", "(tea)"). */
+const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+
+/**
+ * The words a filter looks for: what is typed, folded as the filter folds (see {@link foldForFilter}), split
+ * at white space, each trimmed of the punctuation around it ("loft?" is "loft"; "k-9" stays whole) and of an
+ * English clitic ("tom's" is "tom"), without the function and question words a typed question holds ("when
+ * is lily swimming" looks for "lily swimming", as the search tool does: {@link FUNCTION_WORDS}). A filter of
+ * such words alone ("the") looks for them as typed.
+ */
+export function filterWords(filter: string): string[] {
+  const typed = foldForFilter(filter).split(/\s+/u).filter(Boolean);
+  const words = typed.flatMap((word, i) => {
+    const bare = word.replace(EDGES, '');
+    const cut = bare.replace(CLITIC, '');
+    const stem = cut !== bare && /n['’]t$/u.test(bare) ? (IRREGULAR_NEGATION[cut] ?? cut) : cut;
+    if (stem === '' || FUNCTION_WORDS.has(stem)) return [];
+    if (AFTER_HOW.has(stem) && typed[i - 1]?.replace(EDGES, '') === 'how') return [];
+    return [stem];
+  });
+  return words.length > 0 ? [...new Set(words)] : typed;
+}
+
+/**
+ * The notes holding any of the filter words, and how many each holds, for a filter of two words or more: the
+ * list is ranked by that count, so the notes holding every word come first and a typed question still finds
+ * the note that holds most of it. `sql` is the notes holding any (SQL over `n.id`, for counting them); `held`
+ * is a table of `id` and `held` (how many words) of those notes, each word's notes read once from the index
+ * (a word of three characters or more) or by a pass over the folded text (a shorter one).
+ */
+export function filterAnyMatch(words: readonly string[]): {
+  readonly sql: string;
+  readonly params: string[];
+  readonly held: string;
+  readonly heldParams: string[];
+} {
+  const long = words.filter((word) => [...word].length >= 3);
+  const short = words.filter((word) => [...word].length < 3);
+  const phrase = (word: string) => `"${word.replaceAll('"', '""')}"`;
+  const found = [
+    ...(long.length > 0 ? [`SELECT rowid FROM ${FILTER_TABLE} WHERE ${FILTER_TABLE} MATCH ?`] : []),
+    ...(short.length > 0
+      ? [`SELECT rowid FROM ${FILTER_TABLE} WHERE ${short.map(() => 'instr(text, ?) > 0').join(' OR ')}`]
+      : []),
+  ];
+  const each = [
+    ...long.map(() => `SELECT rowid AS id FROM ${FILTER_TABLE} WHERE ${FILTER_TABLE} MATCH ?`),
+    ...short.map(() => `SELECT rowid AS id FROM ${FILTER_TABLE} WHERE instr(text, ?) > 0`),
+  ];
+  return {
+    sql: `n.id IN (${found.join(' UNION ')})`,
+    params: [...(long.length > 0 ? [long.map(phrase).join(' OR ')] : []), ...short],
+    held: `SELECT id, count(*) AS held FROM (${each.join(' UNION ALL ')}) GROUP BY id`,
+    heldParams: [...long.map(phrase), ...short],
   };
 }

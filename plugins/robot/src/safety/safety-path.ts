@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { crossThreadNow } from '@mira/core';
 import { HardwareErrors } from '../errors.js';
+import { workerEntry } from '../worker-entry.js';
 import type {
   FromSafety,
   NavigationState,
@@ -21,33 +18,6 @@ export const HEARTBEAT_MS = 50;
 
 type Reply = Extract<FromSafety, { type: 'reply' }>;
 type Request = ToSafety extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never;
-
-/**
- * The worker's module. Built, it is `worker.js` beside this file. Run from the TypeScript sources (the
- * `mira-source` condition, as the tests and the mutation run do), the thread loads `worker.ts` through
- * tsx, registered in the thread first: the loader of the main thread does not reach worker threads.
- */
-function workerEntry(): URL {
-  const self = import.meta.url;
-  if (!self.endsWith('.ts')) return new URL('./worker.js', self);
-  const tsx = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : tsxApiByRequire(self);
-  const worker = new URL('./worker.ts', self).href;
-  const bootstrap = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(worker)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
-}
-
-/**
- * tsx's ESM API found without `import.meta.resolve`, which a module loaded as CommonJS (tsx loads the
- * sources so when mocha requires a test file) does not have: the package found by `require`, the ESM
- * entry read from its exports (its CommonJS build cannot run from the worker's bootstrap).
- */
-function tsxApiByRequire(from: string): string {
-  const manifest = createRequire(from).resolve('tsx/package.json');
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
-    exports: Record<string, { import: { default: string } }>;
-  };
-  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
-}
 
 /** What the safety path tells the runtime on its own. */
 export interface SafetyEvents {
@@ -102,7 +72,7 @@ export class SafetyPath {
     events: SafetyEvents,
   ): Promise<SafetyPath> {
     const data: SafetyWorkerData = { transport, drive };
-    const worker = new Worker(workerEntry(), { workerData: data });
+    const worker = new Worker(workerEntry(import.meta.url, 'worker'), { workerData: data });
     const first = await new Promise<FromSafety>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
