@@ -9,6 +9,11 @@
 // sandbox copy would not be what the tests load; Stryker restores every file when it ends.
 export const TARGETS = [
   'plugins/memory-tools/src/remember.ts',
+  'plugins/memory-tools/src/remember-reasons.ts',
+  'plugins/memory-tools/src/remember-schema.ts',
+  'plugins/memory-tools/src/proposal-fields.ts',
+  'plugins/memory-tools/src/longer-names.ts',
+  'plugins/memory-tools/src/direction-marks.ts',
   'plugins/memory-tools/src/span-match.ts',
   'plugins/memory-tools/src/assertion.ts',
   'plugins/memory-tools/src/attribution.ts',

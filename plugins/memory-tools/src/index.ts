@@ -14,21 +14,10 @@ import { takeSnapshotTool } from './take-snapshot.js';
 import { rememberTool } from './remember.js';
 import { proposeEntityTool, proposeSupersedeTool } from './propose.js';
 
-export {
-  MAX_CONFLICT_IDS,
-  MAX_EVIDENCE_LENGTH,
-  MAX_FIELD_LENGTH,
-  OPERATOR_STATEMENT,
-  REMEMBER_PARAMETERS,
-  REMEMBER_REASONS,
-  SELF_REFERENCES,
-  admit,
-  rememberTool,
-  toToolResult,
-  type RememberProposal,
-  type RememberReason,
-  type RememberResult,
-} from './remember.js';
+export { MAX_CONFLICT_IDS, OPERATOR_STATEMENT, SELF_REFERENCES, admit, rememberTool } from './remember.js';
+export { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH } from './proposal-fields.js';
+export { REMEMBER_REASONS, toToolResult, type RememberReason, type RememberResult } from './remember-reasons.js';
+export { REMEMBER_PARAMETERS, type RememberProposal } from './remember-schema.js';
 export {
   ASSERTION_RULES,
   ENGLISH,

@@ -53,21 +53,6 @@ export function clearMatchFormCache(): void {
   boundaryCache.clear();
 }
 
-/** An implicit direction mark: LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK. */
-export const DIRECTION_MARK = /[\u200e\u200f\u061c]/u;
-/**
- * `text` without its implicit direction marks ({@link DIRECTION_MARK}): they carry no letter, only which way the
- * text around them is shown. Marks between two letters or digits (Dani‏אוהב) stand where the direction changes,
- * between two words: a space there; anywhere else nothing. Embeddings, overrides and isolates stay (and are
- * refused wherever text is matched).
- */
-export function withoutDirectionMarks(text: string): string {
-  if (!DIRECTION_MARK.test(text)) return text;
-  return text.replace(BETWEEN_WORD_CHARACTERS, ' ').replace(DIRECTION_MARKS, '');
-}
-const DIRECTION_MARKS = /[\u200e\u200f\u061c]+/gu;
-const BETWEEN_WORD_CHARACTERS = /(?<=[\p{L}\p{M}\p{N}])[\u200e\u200f\u061c]+(?=[\p{L}\p{M}\p{N}])/gu;
-
 const WHITESPACE = /^\s+$/u;
 const STARTS_WITH_SPACE = /^\s/u;
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { clearMatchFormCache, findWholeSpan, toMatchText, wholeSpans, type MatchText } from '@mira/plugin-memory-tools';
-import { withoutDirectionMarks } from '../src/span-match.js';
+import { withoutDirectionMarks } from '../src/direction-marks.js';
 
 const text = (s: string): MatchText => toMatchText(s)!;
 
