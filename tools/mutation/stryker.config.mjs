@@ -15,6 +15,7 @@ export const TARGETS = [
   'plugins/memory-tools/src/longer-names.ts',
   'plugins/memory-tools/src/direction-marks.ts',
   'plugins/memory-tools/src/span-match.ts',
+  'plugins/memory-tools/src/word-boundaries.ts',
   'plugins/memory-tools/src/assertion.ts',
   'plugins/memory-tools/src/attribution.ts',
   'core/src/text/normalize.ts',
