@@ -55,12 +55,6 @@ export {
 export type AttributionRefusal = 'not_one_sentence' | 'subject_not_supported';
 
 /**
- * What stands in a name's place in the text the rules read ({@link blankNames}): one unit per UTF-16 unit of the
- * name (offsets stay where they were), no letter, digit, space or mark any rule reads, and its own rule form
- * (NFKC and case folding leave it alone).
- */
-export const NAME_BLANK = '\u00b7';
-/**
  * Printable ASCII, and the name blank beside it: NFKC leaves it alone and it folds to its lower case, one unit
  * for one (text with its names blanked is read as fast as the text was).
  */

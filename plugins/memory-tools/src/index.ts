@@ -26,10 +26,10 @@ export {
   clearRuleCaches,
   notAsserted,
   notAssertedWhy,
-  withoutNames,
   type AssertionRules,
   type NotAsserted,
 } from './assertion.js';
+export { withoutNames } from './name-blanking.js';
 export { CHINESE, DUTCH, FRENCH, GERMAN, ITALIAN, JAPANESE, KOREAN, PORTUGUESE, SPANISH } from './assertion-rules.js';
 export {
   ARABIC,

@@ -6,7 +6,8 @@ import {
   type SlotMemory,
   type SlotRead,
 } from '@mira/memory-contract';
-import { blankNames, notAssertedBlanked } from './assertion.js';
+import { notAssertedBlanked } from './assertion.js';
+import { blankNames } from './name-blanking.js';
 import { attribute, clauseRulesFor } from './attribution.js';
 import { hasDirectionMarks, markless, withoutDirectionMarks } from './direction-marks.js';
 import { longerCandidates, resolved, resolveNamed } from './longer-names.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { formOffset, graphemeRuleForm, ruleForm } from '../src/assertion.js';
+import { formOffset, graphemeRuleForm, ruleForm } from '../src/rule-form.js';
 import {
   CLAUSE_RULES,
   ENGLISH_CLAUSES,
@@ -9,7 +9,7 @@ import {
   crossesClause,
   oneSentence,
 } from '../src/attribution.js';
-import { blankNames, withoutNames } from '../src/assertion.js';
+import { blankNames, withoutNames } from '../src/name-blanking.js';
 import { caseFold } from '@mira/core';
 import { asciiMatchText, clearMatchFormCache, graphemeMatchText, SIMPLE_TEXT, toMatchText } from '../src/span-match.js';
 
