@@ -28,7 +28,6 @@ const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
     "a test double of llama.cpp's server, each behaviour from the server's source",
   ],
   'plugins/mcp-tools/src/index.ts': [429, 'not split yet'],
-  'plugins/memory-tools/src/attribution.ts': [575, 'not split yet'],
   'plugins/memory/src/algorithm.ts': [512, 'not split yet'],
   'plugins/mind-view/assets/notes.js': [412, 'not split yet'],
   'plugins/notes/src/near-duplicates.ts': [484, 'not split yet'],

@@ -46,7 +46,7 @@ import {
 } from './assertion-rules-more.js';
 
 export type { AssertionRules } from './assertion-rules.js';
-import { chooseLanguages, clearClauseCaches, readLanguages, unreadLanguageOf } from './attribution.js';
+import { chooseLanguages, clearClauseCaches, readLanguages, unreadLanguageOf } from './language-reading.js';
 import { withoutNames } from './name-blanking.js';
 import { evidenceSentence } from './remember-request.js';
 import { any, clearGlobalForms, formOffset, ruleForm, scrub } from './rule-form.js';

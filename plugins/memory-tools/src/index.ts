@@ -92,16 +92,12 @@ export {
   UKRAINIAN_CLAUSES,
   VIETNAMESE_CLAUSES,
   attribute,
-  clauseRulesFor,
   crossesClause,
-  languageOf,
-  likelyLanguages,
   oneSentence,
-  scriptLanguage,
-  unreadLanguageOf,
   type AttributionRefusal,
   type ClauseRules,
 } from './attribution.js';
+export { clauseRulesFor, languageOf, likelyLanguages, scriptLanguage, unreadLanguageOf } from './language-reading.js';
 export {
   MAX_MEMORIES_PER_ENTITY,
   MAX_QUERY_LENGTH,

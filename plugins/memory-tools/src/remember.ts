@@ -8,7 +8,8 @@ import {
 } from '@mira/memory-contract';
 import { notAssertedBlanked } from './assertion.js';
 import { blankNames } from './name-blanking.js';
-import { attribute, clauseRulesFor } from './attribution.js';
+import { attribute } from './attribution.js';
+import { clauseRulesFor } from './language-reading.js';
 import { hasDirectionMarks, markless, withoutDirectionMarks } from './direction-marks.js';
 import { longerCandidates, resolved, resolveNamed } from './longer-names.js';
 import { field, MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH, token } from './proposal-fields.js';

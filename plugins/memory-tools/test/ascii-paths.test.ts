@@ -1,14 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { formOffset, graphemeRuleForm, ruleForm } from '../src/rule-form.js';
-import {
-  CLAUSE_RULES,
-  ENGLISH_CLAUSES,
-  LATIN_TEXT,
-  clauseRulesFor,
-  crossesClause,
-  oneSentence,
-} from '../src/attribution.js';
+import { CLAUSE_RULES, ENGLISH_CLAUSES, crossesClause, oneSentence } from '../src/attribution.js';
+import { LATIN_TEXT } from '../src/clause-words.js';
+import { clauseRulesFor } from '../src/language-reading.js';
 import { blankNames, withoutNames } from '../src/name-blanking.js';
 import { caseFold } from '@mira/core';
 import { asciiMatchText, clearMatchFormCache, graphemeMatchText, SIMPLE_TEXT, toMatchText } from '../src/span-match.js';
