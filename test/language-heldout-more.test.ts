@@ -12,14 +12,14 @@ const YIELD_TODAY: Readonly<Record<MoreLanguage, number>> = {
   ru: 13,
   uk: 14,
   pl: 14,
-  tr: 10,
+  tr: 13,
   id: 13,
   vi: 13,
   ar: 14,
   he: 14,
   hi: 14,
   th: 13,
-  sv: 11,
+  sv: 14,
 };
 
 const decide = (entry: (typeof MORE_HELDOUT_CORPUS)[number]) =>
@@ -54,22 +54,15 @@ describe('the held-out corpus of eleven languages without rules (written without
   it('wrongly refuses only the known limits listed here (safe-side refusals; a fix updates this list)', () => {
     const corpus = MORE_HELDOUT_CORPUS as unknown as readonly LanguageCase[];
     expect(scoreLanguages(corpus, { heldOut: true }).wronglyRefused).to.deep.equal([
-      // Turkish case suffixes on the value (mantıya, sınıfa, baklavasını) and a comma after a nominal subject.
+      // A comma after a Turkish nominal subject.
       // ASCII Vietnamese with no Vietnamese function word is read as Romance ("o" = or); "Chi" (chị) is Italian
       // "who" one word behind. Indonesian "si" before a name is Romance "if" one word behind.
-      // Swedish genitive -s on a name (Elsas, Saras): the span matching finds no whole word (Hebrew's one-letter
-      // prefixes, בחיפה, are read as prefixes); a Thai relative clause before the subject (สีที่มาลีชอบ).
+      // A Thai relative clause before the subject (สีที่มาลีชอบ).
       "[tr] plain assertion: Emre, Elif'in ağabeyi. (Emre → Elif, brother_of) — subject_not_supported",
-      '[tr] plain assertion: Burak mantıya bayılır. (Burak → mantı, loves) — value_not_supported',
-      '[tr] chat style: Bu arada, Deniz üçüncü sınıfa gidiyor. (Deniz → üçüncü sınıf, in_grade) — value_not_supported',
-      '[tr] chat style: Babaannem dünyanın en güzel baklavasını yapar 😂 (Babaannem → baklava, makes) — value_not_supported',
       '[id] plain assertion: Kucing kami si Mimi takut petir. (Mimi → petir, afraid_of) — condition',
       '[vi] plain assertion: Nam sinh ra o Hue. (Nam → Hue, born_in) — subject_not_supported',
       '[vi] plain assertion: Chi Huong thich uong tra sua. (Huong → tra sua, likes) — question',
       '[th] plain assertion: สีที่มาลีชอบที่สุดคือสีชมพู (มาลี → สีชมพู, favourite_colour) — subject_not_supported',
-      '[sv] plain assertion: Elsas favoritfärg är gul. (Elsa → gul, favourite_colour) — subject_not_supported',
-      '[sv] plain assertion: Erik är Saras bror. (Erik → Sara, brother_of) — value_not_supported',
-      '[sv] plain assertion: Idas födelsedag är den fjärde juli. (Ida → den fjärde juli, birthday) — subject_not_supported',
     ]);
   });
 });

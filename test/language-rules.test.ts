@@ -6,6 +6,8 @@ import {
   ENGLISH,
   assertionRulesFor,
   attribute,
+  clauseRulesFor,
+  findWholeSpan,
   languageOf,
   likelyLanguages,
   notAsserted,
@@ -689,5 +691,133 @@ describe("wholeSpans(): Hebrew's one-letter prefixes", () => {
     expect(spans('אבדוד', 'דוד')).to.deep.equal([]);
     expect(spans('בדודו', 'דוד')).to.deep.equal([]);
     expect(spans('ובבהדוד', 'דוד')).to.deep.equal([]);
+  });
+});
+
+describe('wholeSpans(): endings a language writes onto a name or value inside a word (Swedish -s, Turkish cases)', () => {
+  const spans = (text: string, needle: string, language: string) =>
+    wholeSpans(toMatchText(text)!, toMatchText(needle)!, {
+      particles: true,
+      name: true,
+      wordEndings: CLAUSE_RULES[language]!.wordEndings,
+    });
+
+  it('finds a Swedish name before its genitive -s, and nowhere else inside a word', () => {
+    expect(clauseRulesFor('Elsas favoritfärg är gul.').language).to.equal('sv');
+    expect(spans('Elsas favoritfärg är gul.', 'Elsa', 'sv')).to.deep.equal([[0, 4]]);
+    expect(spans('Erik är Saras bror.', 'Sara', 'sv')).to.deep.equal([[8, 12]]);
+    expect(spans('Elsabet är gul.', 'Elsa', 'sv')).to.deep.equal([]);
+    expect(spans('Elsass är gul.', 'Elsa', 'sv')).to.deep.equal([]);
+    expect(spans('Elsas2 är gul.', 'Elsa', 'sv')).to.deep.equal([]);
+    // Only in Swedish: English "Bills" is no genitive of Bill, nor a value without particles.
+    expect(spans('Bills are due.', 'Bill', 'en')).to.deep.equal([]);
+    expect(
+      wholeSpans(toMatchText('Elsas bror')!, toMatchText('Elsa')!, { wordEndings: CLAUSE_RULES.sv!.wordEndings }),
+    ).to.deep.equal([]);
+  });
+
+  it('finds a Turkish noun before its case and possessive endings, and not before other letters', () => {
+    expect(clauseRulesFor('Burak mantıya bayılır.').language).to.equal('tr');
+    expect(spans('Burak mantıya bayılır.', 'mantı', 'tr')).to.deep.equal([[6, 11]]);
+    expect(spans('Deniz üçüncü sınıfa gidiyor.', 'üçüncü sınıf', 'tr')).to.deep.equal([[6, 18]]);
+    expect(spans('en güzel baklavasını yapar', 'baklava', 'tr')).to.deep.equal([[9, 16]]);
+    expect(spans('çayları içti', 'çay', 'tr')).to.deep.equal([[0, 3]]);
+    expect(spans('annemde kaldı', 'anne', 'tr')).to.deep.equal([[0, 4]]);
+    // A derivation is another word: tuzlu (salty) is not tuz (salt), kahveci (coffee seller) not kahve.
+    expect(spans('çorba tuzlu', 'tuz', 'tr')).to.deep.equal([]);
+    expect(spans('kahveci geldi', 'kahve', 'tr')).to.deep.equal([]);
+  });
+});
+
+describe('notAsserted(): a request to remember, in every language with rules that writes one before what it keeps', () => {
+  const read = (utterance: string, evidence: string, name: string) => {
+    const at = utterance.indexOf(evidence);
+    return notAsserted(utterance, [at, at + evidence.length], 'p', undefined, [name]);
+  };
+  // [language, the request, the same request around a hedge, around a whether-question, the name]
+  const cases: ReadonlyArray<readonly [string, string, string, string | undefined, string]> = [
+    ['de', 'Kannst du dir merken, dass Anna gern Tee trinkt?', 'Anna vielleicht Tee mag', 'ob', 'Anna'],
+    ['de', 'Könnten Sie bitte notieren, dass Anna in Köln wohnt?', 'Anna wohl in Köln wohnt', undefined, 'Anna'],
+    ['fr', 'Tu peux retenir que Paul aime le café ?', 'Paul aime peut-être le café', 'si', 'Paul'],
+    ['fr', "Pourrais-tu noter qu'Anna habite à Lyon ?", 'Anna habite probablement à Lyon', undefined, 'Anna'],
+    ['es', '¿Puedes recordar que Lucía vive en Sevilla?', 'Lucía quizás vive en Sevilla', 'si', 'Lucía'],
+    ['it', 'Puoi ricordare che Marco beve il caffè?', 'Marco forse beve il caffè', 'se', 'Marco'],
+    ['pt', 'Você pode lembrar que a Rita mora em Lisboa?', 'a Rita talvez mora em Lisboa', 'se', 'Rita'],
+    ['nl', 'Kun je onthouden dat Sanne in Utrecht woont?', 'Sanne misschien in Utrecht woont', 'of', 'Sanne'],
+    ['ar', 'هل يمكنك أن تتذكر أن سامي يحب القهوة؟', 'سامي ربما يحب القهوة', undefined, 'سامي'],
+    ['hi', 'क्या आप याद रख सकते हैं कि राज चाय पीता है?', 'राज शायद चाय पीता है', undefined, 'राज'],
+    ['ru', 'Можешь запомнить, что Анна пьёт чай?', 'Анна, наверное, пьёт чай', 'ли', 'Анна'],
+    ['sv', 'Kan du komma ihåg att Elsa gillar te?', 'Elsa kanske gillar te', 'om', 'Elsa'],
+    ['zh', '你能帮我记住张伟喜欢咖啡吗？', '张伟可能喜欢咖啡', undefined, '张伟'],
+    ['zh', '请记住，张伟住在上海，好吗？', '张伟也许住在上海', undefined, '张伟'],
+  ];
+
+  for (const [language, utterance, hedged, whether, name] of cases) {
+    it(`${language}: keeps what is asked to be kept, and still reads it: ${utterance}`, () => {
+      // What is to be kept: from the name to the end of the sentence, without its mark and the request's close.
+      const evidence = utterance.slice(utterance.indexOf(name)).replace(/(?:[，,]?好吗|吗)?\s*[?？؟]$/u, '');
+      expect(read(utterance, evidence, name), evidence).to.equal(undefined);
+      const unsure = utterance.replace(evidence, hedged);
+      expect(read(unsure, hedged, name), unsure).to.equal('hedge');
+      if (whether !== undefined) {
+        // "Can you remember whether…" asks; the whether-word takes the complementizer's place.
+        const asked = utterance.replace(/(?<=[\s,])(?:dass|que|qu'|che|dat|что|att)(?=[\s'])\s?/u, `${whether} `);
+        expect(asked, 'a whether-question').to.not.equal(utterance);
+        expect(read(asked, evidence, name), asked).to.not.equal(undefined);
+      }
+    });
+  }
+
+  it('ja: a request after what it keeps (…だって覚えておいてくれる？); "覚えてる？", do you remember, still asks', () => {
+    const asks = (utterance: string, evidence: string) => {
+      // The evidence is whole words of the utterance, as remember finds it.
+      expect(findWholeSpan(toMatchText(utterance)!, toMatchText(evidence)!), utterance).to.not.equal(undefined);
+      return read(utterance, evidence, '美咲');
+    };
+    expect(asks('美咲はコーヒーが好きだって覚えておいてくれる？', '美咲はコーヒーが好き')).to.equal(undefined);
+    expect(asks('美咲は東京に住んでいると覚えておいてください。', '美咲は東京に住んでいる')).to.equal(undefined);
+    expect(asks('美咲はたぶんコーヒーが好きだって覚えておいてくれる？', '美咲はたぶんコーヒーが好き')).to.equal(
+      'hedge',
+    );
+    expect(asks('美咲はコーヒーが好きだって覚えてる？', '美咲はコーヒーが好き')).to.equal('question');
+    expect(asks('美咲はコーヒーが好きって言ってた', '美咲はコーヒーが好き')).to.equal('reported');
+  });
+
+  it('ko: a request after what it keeps, quoted with 고 (…다고 기억해 줄래요?); a report with 다고 still refuses', () => {
+    const asks = (utterance: string, evidence: string) => {
+      expect(findWholeSpan(toMatchText(utterance)!, toMatchText(evidence)!), utterance).to.not.equal(undefined);
+      return read(utterance, evidence, '민수');
+    };
+    expect(asks('민수가 커피를 좋아한다고 기억해 줄래요?', '민수가 커피를 좋아한다고')).to.equal(undefined);
+    expect(asks('민수는 서울에 산다고 기억해 줘.', '민수는 서울에 산다고')).to.equal(undefined);
+    expect(asks('민수가 아마 커피를 좋아한다고 기억해 줄래요?', '민수가 아마 커피를 좋아한다고')).to.equal('hedge');
+    expect(asks('민수가 커피를 안 좋아한다고 기억해 줘', '민수가 커피를 안 좋아한다고')).to.equal('negated');
+    expect(asks('민수가 커피를 좋아한다고 했다고 기억해 줘', '민수가 커피를 좋아한다고 했다고')).to.equal('reported');
+    expect(asks('민수가 커피를 좋아한다고 들었어요', '민수가 커피를 좋아한다고')).to.equal('reported');
+    expect(asks('민수가 커피를 좋아한다고 기억해요?', '민수가 커피를 좋아한다고')).to.not.equal(undefined);
+  });
+
+  it('th: a request before what it keeps (ช่วยจำไว้ว่า…), its close after it (ได้ไหม, นะคะ); a question still asks', () => {
+    const asks = (utterance: string, evidence: string) => {
+      expect(findWholeSpan(toMatchText(utterance)!, toMatchText(evidence)!), utterance).to.not.equal(undefined);
+      return read(utterance, evidence, 'มาลี');
+    };
+    expect(asks('ช่วยจำไว้ว่ามาลีชอบกาแฟได้ไหม', 'มาลีชอบกาแฟ')).to.equal(undefined);
+    expect(asks('จดไว้หน่อยว่ามาลีอยู่เชียงใหม่นะคะ', 'มาลีอยู่เชียงใหม่')).to.equal(undefined);
+    expect(asks('ช่วยจำไว้ว่ามาลีอาจจะชอบกาแฟได้ไหม', 'มาลีอาจจะชอบกาแฟ')).to.equal('hedge');
+    expect(asks('ช่วยจำไว้ว่ามาลีไม่ชอบกาแฟได้ไหม', 'มาลีไม่ชอบกาแฟ')).to.equal('negated');
+    expect(asks('ช่วยจำไว้ว่ามาลีชอบกาแฟหรือเปล่า', 'มาลีชอบกาแฟ')).to.equal('question');
+    expect(asks('มาลีชอบกาแฟไหม', 'มาลีชอบกาแฟ')).to.equal('question');
+  });
+
+  it('he: a request before what it keeps, whose complementizer ש is written onto it; אם (whether) still refuses', () => {
+    expect(read('תוכל לזכור שדני אוהב קפה?', 'שדני אוהב קפה', 'דני')).to.equal(undefined);
+    expect(read('תוכל לזכור שדני אולי אוהב קפה?', 'שדני אולי אוהב קפה', 'דני')).to.equal('hedge');
+    expect(read('תוכל לזכור אם דני אוהב קפה?', 'דני אוהב קפה', 'דני')).to.not.equal(undefined);
+  });
+
+  it('zh: "do you remember…?" without a modal or please is a question, and an A-not-A inside it too', () => {
+    expect(read('你记得张伟喜欢咖啡吗？', '张伟喜欢咖啡', '张伟')).to.equal('question');
+    expect(read('你能帮我记住张伟喜不喜欢咖啡吗？', '张伟喜不喜欢咖啡', '张伟')).to.equal('question');
   });
 });

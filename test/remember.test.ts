@@ -1161,4 +1161,42 @@ describe('remember: one boundary rule for a name, wherever it stands', function 
       '[remember] rejected subject_not_supported',
     );
   });
+
+  it('reads a Hebrew or Arabic name beside a direction mark (RLM, LRM, ALM) as the name; other bidi controls refuse', async () => {
+    await m.store().createEntity({ entityType: 'person', canonicalName: 'דני' });
+    await m.store().createEntity({ entityType: 'person', canonicalName: 'سامي' });
+    // The mark in the operator's words and in the evidence the model copied, or only in the operator's words.
+    expect(await say('דני\u200f אוהב קפה', fact('דני', 'likes', 'קפה', 'דני\u200f אוהב קפה'))).to.equal(
+      '[remember] applied/created MEM1',
+    );
+    expect(await say('\u200fسامي\u061c يحب القهوة', fact('سامي', 'likes', 'القهوة', 'سامي يحب القهوة'))).to.equal(
+      '[remember] applied/created MEM2',
+    );
+    // A mark between a Latin and a Hebrew word stands between two words: Anna is whole there.
+    expect(await say('Anna\u200fשותה תה', fact('Anna', 'drinks', 'תה', 'Anna\u200fשותה תה'))).to.equal(
+      '[remember] applied/created MEM3',
+    );
+    const written = await m.store().getMemory(1);
+    expect(written?.summary).to.equal('דני אוהב קפה');
+    // An override (RLO) or an isolate is still no admission evidence.
+    expect(await say('דני\u202e אוהב תה', fact('דני', 'likes', 'תה', 'דני\u202e אוהב תה'))).to.equal(
+      '[remember] rejected invalid_proposal',
+    );
+    expect(await say('דני\u2067 אוהב תה', fact('דני', 'likes', 'תה', 'דני\u2067 אוהב תה'))).to.equal(
+      '[remember] rejected invalid_proposal',
+    );
+  });
+
+  it('takes a Swedish name before its genitive -s as the name, in the subject and the related entity', async () => {
+    await m.store().createEntity({ entityType: 'person', canonicalName: 'Elsa' });
+    await m.store().createEntity({ entityType: 'person', canonicalName: 'Erik' });
+    const colour = fact('Elsa', 'favourite_colour', 'gul', 'Elsas favoritfärg är gul');
+    expect(await say('Elsas favoritfärg är gul.', colour)).to.equal('[remember] applied/created MEM1');
+    const brother = relationship('Erik', 'brother_of', 'Elsa', 'sibling', 'Erik är Elsas bror');
+    expect(await say('Erik är Elsas bror.', brother)).to.equal('[remember] applied/created MEM2');
+    // The possessor is not the subject: Elsas bror is Erik, not Elsa.
+    expect(await say('Elsas bror är läkare.', fact('Elsa', 'is', 'läkare', 'Elsas bror är läkare'))).to.equal(
+      '[remember] rejected subject_not_supported',
+    );
+  });
 });

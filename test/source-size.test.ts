@@ -28,10 +28,6 @@ const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
     "a test double of llama.cpp's server, each behaviour from the server's source",
   ],
   'plugins/mcp-tools/src/index.ts': [429, 'not split yet'],
-  'plugins/memory-tools/src/assertion.ts': [501, 'not split yet'],
-  'plugins/memory-tools/src/attribution.ts': [575, 'not split yet'],
-  'plugins/memory-tools/src/remember.ts': [474, 'not split yet'],
-  'plugins/memory-tools/src/span-match.ts': [450, 'not split yet'],
   'plugins/memory/src/algorithm.ts': [512, 'not split yet'],
   'plugins/notes/src/tools.ts': [404, 'not split yet'],
   'plugins/robot/src/robot.ts': [620, 'not split yet'],
@@ -44,7 +40,6 @@ const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
 const FUNCTION_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
   'core/src/cli.ts:main': [103, 'not split yet'],
   'core/src/testing/model-server.ts:answer': [193, "the double's one request switch, route by route as the server's"],
-  'plugins/memory-tools/src/remember.ts:decide': [81, 'not split yet'],
   'plugins/memory/src/postgres/migrations/0001-schema-v1.ts:MemorySchemaV1.up': [
     83,
     "a schema's DDL, a statement per table",

@@ -35,7 +35,7 @@
  *   ifall (§ 10); reported säger att, enligt, lär; negation inte, aldrig, ingen (§ 8). Danish and Norwegian
  *   ikke and aldri count too: a neighbour's sentence read as Swedish is never read as not negated.
  */
-import { lazily, type AssertionRules } from './assertion-rules.js';
+import { lazily, request, type AssertionRules } from './assertion-rules.js';
 
 /**
  * A pattern as the text it reads is written: NFKC (Thai ำ is ํ and า there, Devanagari ड़ is ड and ़), so each
@@ -375,6 +375,7 @@ export const ARABIC: AssertionRules = lazily(() => ({
     w(`${A}م|${A}و`),
     last(`صح|صحيح|مش\\s+كده|مش\\s+كذا|${A}ليس\\s+كذلك|ولا\\s+لا|${A}م\\s+لا|ولا\\s+ل${A}|${A}و\\s+لا`),
   ],
+  requests: [request('(?:هل\\s+)?(?:يمكنك|تستطيع|ممكن)\\s+(?:أن\\s+)?(?:تتذكر|تحفظ|تسجل|تدون)', 'أن|أنّ|ان')],
 }));
 
 /** Hebrew. */
@@ -415,6 +416,13 @@ export const HEBREW: AssertionRules = lazily(() => ({
     tag('נכון|לא|או\\s+לא|כן|נכון\\s+ש\\S*'),
     last('נכון|או\\s+לא|כן\\s+או\\s+לא'),
   ],
+  // "תוכל לזכור שדני אוהב קפה?": the complementizer ש is written onto what is to be kept (Glinert, ch. 5), so
+  // the request ends before it; a whether-word (אם) after it still asks.
+  requests: [
+    nfkc(
+      '^(?:(?:אתה|את|אתם)\\s+)?(?:יכול|יכולה|יכולים|תוכל|תוכלי|תוכלו)\\s+(?:בבקשה\\s+)?(?:לזכור|לרשום|לשמור|לזכור\\s+בבקשה)\\s+',
+    ),
+  ],
 }));
 
 /** Devanagari letters take vowel signs (\p{M}); a nukta may stand under a consonant (ख़, ज़). */
@@ -452,6 +460,12 @@ export const HINDI: AssertionRules = lazily(() => ({
     tag('नहीं|ठीक|सच'),
   ],
   negationAfter: true,
+  requests: [
+    request(
+      '(?:क्या\\s+)?(?:आप|तुम)\\s+(?:यह\\s+)?(?:याद\\s+रख|नोट\\s+कर|लिख)\\s+(?:सकते|सकती|सकेंगे|सकोगे|सकेंगी|सकोगी)(?:\\s+(?:हैं|हो|है))?',
+      'कि',
+    ),
+  ],
 }));
 
 /** Thai: no spaces between words, so cues match as text; a final particle before a space or the end. */
@@ -480,6 +494,10 @@ export const THAI: AssertionRules = lazily(() => ({
       String.raw`ใคร|อะไร|ที่ไหน|ไหน|เมื่อไร|เมื่อไหร่|ทำไม|อย่างไร|ยังไง|เท่าไร|เท่าไหร่|(?<!ไม่)กี่|หรือเปล่า|หรือไม่|ไหม(?=ครับ|คะ|ค่ะ|$|\s)`,
     ),
   ],
+  // "ช่วยจำไว้ว่ามาลีชอบกาแฟได้ไหม", "จดไว้หน่อยว่า…": the request before what it keeps, its close (ได้ไหม, หน่อย, นะ)
+  // after it (Iwasaki & Ingkaphirom, ch. 20: requests with ช่วย, ได้ไหม).
+  requests: [nfkc('^(?:ช่วย|กรุณา|รบกวน)?\\s*(?:จำ|จด|บันทึก)(?:\\s*ไว้)?(?:\\s*(?:ให้|หน่อย|ด้วย))*\\s*ว่า\\s*')],
+  requestEnds: [nfkc('\\s*(?:ได้(?:ไหม|มั้ย|มั๊ย)|หน่อย|ด้วย)?\\s*(?:นะ)?\\s*(?:คะ|ค่ะ|ครับ)?$')],
 }));
 
 /** Swedish. */

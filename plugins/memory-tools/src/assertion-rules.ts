@@ -41,6 +41,17 @@ export interface AssertionRules {
    */
   readonly requests?: readonly RegExp[];
   /**
+   * What closes a request to remember after what it asks to keep (Chinese "请记住…，好吗"): set aside with the
+   * request's mark. Matched against the end of the sentence's reading when a request opens it.
+   */
+  readonly requestEnds?: readonly RegExp[];
+  /**
+   * A request to remember that closes the sentence after what it asks to keep, where the language puts it last
+   * (Japanese "美咲はコーヒーが好きだって覚えておいてくれる？"): matched against the sentence after the evidence, whole
+   * (anchored at both ends); the evidence's sentence then ends where the evidence ends, the request's mark and all.
+   */
+  readonly requestsAfter?: readonly RegExp[];
+  /**
    * A retraction after the evidence, anywhere later in the utterance ("— not!", "Not really.", "Actually no, he
    * doesn't."): the operator takes the statement back. Matched against the utterance after the evidence.
    */
@@ -64,6 +75,8 @@ const RULE_KEYS = Object.keys({
   notNegating: true,
   questions: true,
   requests: true,
+  requestEnds: true,
+  requestsAfter: true,
   retractions: true,
   negationAfter: true,
 } satisfies Record<keyof AssertionRules, true>) as ReadonlyArray<keyof AssertionRules>;
@@ -96,6 +109,13 @@ export function lazily(build: () => AssertionRules): AssertionRules {
 
 /** Whole words: no letter, digit or apostrophe right before, no letter or digit right after. */
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'u');
+/**
+ * A request to remember that opens the sentence ("Kannst du dir merken, dass …", "Peux-tu retenir que …"): the
+ * `ask`, an optional comma, and the complementizer `that` — what follows it is what is to be kept (a
+ * complementizer is required, so "… merken, ob …", whether, is never one). The match ends where that begins.
+ */
+export const request = (ask: string, that: string) =>
+  new RegExp(`^[¿¡]?\\s*(?:${ask})\\s*,?\\s+(?:${that})(?:\\s+|(?<=['’]))`.normalize('NFKC'), 'u');
 /** A cue at the start of a sentence or of a clause after a comma, semicolon or colon. */
 const opening = (words: string) => new RegExp(`(?:^|[,;:]\\s*)[\\s"'“„«(]*(?:${words})(?![\\p{L}\\p{N}])`, 'u');
 /** A tag at the end of a sentence ("…, oder", "…, vero"), with or without its mark. */
@@ -143,6 +163,12 @@ export const GERMAN: AssertionRules = lazily(() => ({
     opening('sag\\s+mal|sagen\\s+sie\\s+mal|weisst\\s+du\\s+ob|wissen\\s+sie\\s+ob'),
   ],
   negationAfter: true,
+  requests: [
+    request(
+      '(?:kannst|könntest|würdest)\\s+du|(?:können|könnten|würden)\\s+sie)\\s+(?:(?:dir|sich|bitte|mal|das)\\s+)*(?:merken|notieren|aufschreiben|speichern|festhalten|behalten',
+      'dass',
+    ),
+  ],
 }));
 
 /** French. */
@@ -192,6 +218,12 @@ export const FRENCH: AssertionRules = lazily(() => ({
     tag("non|hein|n['’]est-ce\\s+pas|pas\\s+vrai"),
   ],
   negationAfter: true,
+  requests: [
+    request(
+      "(?:est-ce\\s+que\\s+)?(?:tu\\s+peux|vous\\s+pouvez|tu\\s+pourrais|vous\\s+pourriez|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous)\\s+(?:(?:bien|stp|s'il\\s+te\\s+plaît|s'il\\s+vous\\s+plaît)\\s+)*(?:retenir|noter|mémoriser|enregistrer|te\\s+souvenir|vous\\s+souvenir|garder\\s+en\\s+(?:tête|mémoire))",
+      "que|qu['’]",
+    ),
+  ],
 }));
 
 /** Spanish. */
@@ -232,6 +264,12 @@ export const SPANISH: AssertionRules = lazily(() => ({
     tag('verdad|no|eh|cierto|sí\\s+o\\s+no'),
   ],
   negationAfter: true,
+  requests: [
+    request(
+      '(?:puedes|podrías|puede|podría|pueden|podrían)\\s+(?:(?:usted|por\\s+favor)\\s+)*(?:recordar|anotar|apuntar|guardar|memorizar|acordarte\\s+de|acordarse\\s+de|tener\\s+en\\s+cuenta)',
+      'que',
+    ),
+  ],
 }));
 
 /** Italian. */
@@ -279,6 +317,12 @@ export const ITALIAN: AssertionRules = lazily(() => ({
     tag('vero|no|eh|giusto|o\\s+no'),
   ],
   negationAfter: true,
+  requests: [
+    request(
+      '(?:puoi|potresti|può|potrebbe)\\s+(?:(?:per\\s+favore)\\s+)?(?:ricordare|ricordarti|ricordarsi|segnare|segnarti|annotare|memorizzare|tenere\\s+a\\s+mente)',
+      'che',
+    ),
+  ],
 }));
 
 /** Portuguese. */
@@ -321,6 +365,12 @@ export const PORTUGUESE: AssertionRules = lazily(() => ({
     tag('né|não\\s+é|certo|não|verdade'),
   ],
   negationAfter: true,
+  requests: [
+    request(
+      '(?:(?:você|tu)\\s+)?(?:pode|podes|poderia|podia|consegue)\\s+(?:(?:por\\s+favor)\\s+)?(?:se\\s+)?(?:lembrar|guardar|anotar|memorizar|registrar|registar)(?:-se)?(?:\\s+de)?',
+      'que',
+    ),
+  ],
 }));
 
 /** Dutch. */
@@ -362,6 +412,12 @@ export const DUTCH: AssertionRules = lazily(() => ({
     tag('toch|hè|he|niet\\s+waar|of\\s+niet|klopt\\s+dat'),
   ],
   negationAfter: true,
+  requests: [
+    request(
+      '(?:kun|kan|zou|wil)\\s+(?:je|jij|u)\\s+(?:(?:alsjeblieft|even|dat)\\s+)*(?:onthouden|noteren|opschrijven|opslaan)',
+      'dat',
+    ),
+  ],
 }));
 
 /** Japanese. */
@@ -388,6 +444,11 @@ export const JAPANESE: AssertionRules = lazily(() => ({
     /(?:誰|どこ|いつ|なぜ|どうして|どれ|どんな|何が|何を)/u,
   ],
   negationAfter: true,
+  // "…だって覚えておいてくれる？", "…と覚えておいてください", "…ってメモしといて" (a quotative って or と, then the
+  // request: Martin, A Reference Grammar of Japanese, ch. 17).
+  requestsAfter: [
+    /^\s*(?:だ|です)?(?:って|と|ということを|ってことを|ことを)\s*(?:覚えて|おぼえて|記憶して|メモして|記録して|登録して)(?:お(?:いて|く)|と(?:いて|く))?(?:くれる|くれない|くれます|くれません|ください|下さい|もらえる|もらえない|もらえます|もらえません|ほしい|欲しい|ね|よ)?(?:か)?[\s?？。!！]*$/u,
+  ],
 }));
 
 /** Chinese. */
@@ -414,6 +475,12 @@ export const CHINESE: AssertionRules = lazily(() => ({
     /谁(?![都也])|什么(?![都也])|为什么|(?<!知道|会|懂得|学会|明白)怎么|多少|哪(?:里|儿|个|些)?(?![都也])/u,
   ],
   negationAfter: true,
+  // "请记住…", "你能帮我记住…吗": a modal, please or "for me" is required ("你记得…吗", do you remember…, asks).
+  requests: [
+    /^(?:(?:请|麻烦)(?:你|您)?(?:帮我|替我)?|(?:你|您)?(?:能|可以|能不能|可不可以|能否)(?:帮我|替我)?|帮我)(?:记住|记一下|记下|记着)(?:一下)?[，,：:]?\s*/u,
+  ],
+  // The request's own close, after what is to be kept: 吗, 好吗, 可以吗, 行吗, 好不好.
+  requestEnds: [/(?:好吗|可以吗|行吗|好不好|吗)[。！]?$/u],
 }));
 
 /** Korean. */
@@ -434,5 +501,11 @@ export const KOREAN: AssertionRules = lazily(() => ({
   notNegating: [/잊지\s*(?:마|말)|잊으면\s*안|없이/u],
   questions: [/(?:[인는은던]가요|나요|까요?|(?<![머])니|냐|는가|은가|인가|는지|은지|을지|죠|지요)[.!]?$/u],
   negationAfter: true,
+  // "민수가 커피를 좋아한다고 기억해 줄래요?": what is kept, quoted with 고, then the request (Sohn, The Korean
+  // Language, § 8.3: the quotative -다고/-라고). The quotative belongs to the request, not to a report.
+  requestsAfter: [
+    /^\s*(?:꼭\s*)?(?:기억해|기억해\s*(?:둬|두|놔)|메모해|적어|저장해|기록해)\s*(?:줘|줘요|주세요|줄래|줄래요|줄\s*수\s*있어요?|줄\s*수\s*있나요|주실래요|주시겠어요|주실\s*수\s*있나요|둬|둬요|두세요|놔|놔요)?\s*[?？.!。]*\s*$/u,
+  ],
+  requestEnds: [/(?<=[다라])고$/u],
 }));
 // Stryker restore StringLiteral,Regex

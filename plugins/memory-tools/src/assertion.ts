@@ -16,7 +16,6 @@
  *   that is not negated.
  */
 
-import { caseFold, codePointSegments, oneGraphemePerCodePoint } from '@mira/core';
 import {
   CHINESE,
   DUTCH,
@@ -47,8 +46,12 @@ import {
 } from './assertion-rules-more.js';
 
 export type { AssertionRules } from './assertion-rules.js';
-import { chooseLanguages, clearClauseCaches, readLanguages, unreadLanguageOf } from './attribution.js';
-import { clearMatchFormCache, toMatchText, wholeSpans } from './span-match.js';
+import { chooseLanguages, clearClauseCaches, readLanguages, unreadLanguageOf } from './language-reading.js';
+import { withoutNames } from './name-blanking.js';
+import { evidenceSentence } from './remember-request.js';
+import { any, clearGlobalForms, formOffset, ruleForm, scrub } from './rule-form.js';
+import { clauseEnd, markedQuestion, QUESTION_MARK, QUESTION_START } from './sentence-reading.js';
+import { clearMatchFormCache } from './span-match.js';
 
 /** Whole words, as every language's tables match them (see `AssertionRules`: folded text, no `i` flag). */
 const w = (words: string) => new RegExp(`(?<![\\p{L}\\p{N}'’])(?:${words})(?![\\p{L}\\p{N}])`, 'u');
@@ -187,7 +190,7 @@ const mergedRules = new Map<string, AssertionRules>();
 export function clearRuleCaches(): void {
   forgetBuiltRules();
   mergedRules.clear();
-  globalForms = new WeakMap();
+  clearGlobalForms();
   clearClauseCaches();
   clearMatchFormCache();
 }
@@ -206,6 +209,8 @@ function mergeRules(all: readonly AssertionRules[]): AssertionRules {
       | 'notNegating'
       | 'questions'
       | 'requests'
+      | 'requestEnds'
+      | 'requestsAfter'
       | 'retractions',
   ) => all.flatMap((rules) => rules[key] ?? []);
   return {
@@ -219,67 +224,11 @@ function mergeRules(all: readonly AssertionRules[]): AssertionRules {
     notNegating: lists('notNegating'),
     questions: lists('questions'),
     requests: lists('requests'),
+    requestEnds: lists('requestEnds'),
+    requestsAfter: lists('requestsAfter'),
     retractions: lists('retractions'),
     negationAfter: all.some((rules) => rules.negationAfter === true),
   };
-}
-
-/** Sentence ends; a question ends with one of `?`, `？`, `؟` (the matching form has made `﹖` and `？` a `?`). */
-const SENTENCE_ENDS = '.!?。！？؟;؛।\n';
-/**
- * Whether the UTF-16 unit at `index` of `text` ends a sentence: each sentence end is one unit, so a unit is
- * one when the list holds it (and past the end of the text, `undefined`, is none).
- */
-const endsSentence = (text: string, index: number) => SENTENCE_ENDS.includes(text[index]!);
-const QUESTION_MARK = /[?？؟]/u;
-/** A sentence that opens with an inverted question mark is a question (Spanish). */
-const QUESTION_START = /^[\s"'“‘«(]*¿/u;
-
-/**
- * What stands around a sentence and is not part of it, at its end: white space and closing marks, emoji (with
- * their modifiers and joiners), laughter (lol, haha, ㅋㅋ, 笑, 555…), a closed bracket after some text. The rule
- * form is case folded and NFKC (ㅋ and ㅎ are the conjoining jamo U+110F and U+1112 there).
- */
-const AROUND_END =
-  /(?:[\s.!?。！？؟;؛।…,،~]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f|(?<=\S\s*)(?:\([^()]*\)|\[[^[\]]*\]|（[^（）]*）)|(?<![\p{L}\p{N}])(?:lol|lmao|rofl|a?ha(?:ha)+|he(?:he)+|hihi|xd|ja(?:ja)+|je(?:je)+|mdr|kkk+|rsrs|wkwk\w*|5555*)(?![\p{L}\p{N}])|[ㅋㅎ\u110f\u1112]+|笑|哈哈+|呵呵|嘿嘿|[:;]-?[)(dp])+$/u;
-/**
- * What stands around a sentence at its start: white space, quotes, emoji, a lead-in that ends in a colon or a
- * dash ("Quick question:", "Kurze Frage:", "Note —"), or one or two words before a comma ("hey robot,", "btw,").
- */
-const AROUND_START =
-  /^(?:[\s"'“”‘’„«»(]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f)*(?:[^:：—–\n]{0,40}?[:：—–]\s*|(?:[\p{L}\p{M}'’]+\s*){1,2}[,，、،]\s*)?/u;
-
-/**
- * A sentence as the rules read its opening and its close: without what stands around it ({@link AROUND_START},
- * {@link AROUND_END}). The whole sentence when nothing else is left.
- */
-export function sentenceCore(sentence: string): string {
-  const inner = sentence.replace(AROUND_END, '');
-  const core = inner.replace(AROUND_START, '').trim();
-  return core === '' ? inner.trim() : core;
-}
-
-/**
- * Where what a request to remember asks to keep begins, when one opens the sentence at `start` and ends by
- * `evidenceStart` ("Can you remember that X?"); undefined when none does.
- */
-function requestBefore(
-  utterance: string,
-  start: number,
-  evidenceStart: number,
-  rules: AssertionRules,
-): number | undefined {
-  if (!rules.requests) return undefined;
-  const before = utterance.slice(start, evidenceStart);
-  const lead = AROUND_START.exec(before)?.[0].length ?? 0;
-  for (const pattern of rules.requests) {
-    const found = pattern.exec(before.slice(lead));
-    if (found && found.index === 0) return start + lead + found[0].length;
-    // A lead-in may itself look like the request's start ("Hey, can you…"): read from the sentence's start too.
-    const plain = pattern.exec(before.trimStart());
-    if (plain && plain.index === 0) return evidenceStart - before.trimStart().length + plain[0].length;
-  }
-  return undefined;
 }
 
 /** Why the evidence is not an assertion the operator made. */
@@ -315,94 +264,6 @@ export function notAssertedWhy(cue: NotAsserted, utterance: string, names: reado
 let namesInstance: Intl.DisplayNames | undefined;
 const languageNames = () => (namesInstance ??= new Intl.DisplayNames(['en'], { type: 'language' }));
 
-/** The end of the clause that goes on at `from`: the next comma, colon or dash, or the sentence's end. */
-function clauseEnd(text: string, from: number, sentenceEnd: number): number {
-  const found = text.slice(from, sentenceEnd).search(/[,;:、，；：—–،؛]/u);
-  return found < 0 ? sentenceEnd : from + found;
-}
-
-/** The [start, end) of the sentence holding `span` in `text`. */
-function sentenceAround(text: string, span: readonly [number, number]): readonly [number, number] {
-  let start = span[0];
-  while (start > 0 && !endsSentence(text, start - 1)) start -= 1;
-  let end = span[1];
-  // Stryker disable next-line EqualityOperator: equivalent, a step past the end (no terminator there) slices alike
-  while (end < text.length && !endsSentence(text, end)) end += 1;
-  // Take the run of terminators ("?!", "...") with the sentence.
-  while (end < text.length && endsSentence(text, end) && text[end] !== '\n') end += 1;
-  return [start, end];
-}
-
-const any = (patterns: readonly RegExp[], text: string) => patterns.some((pattern) => pattern.test(text));
-/**
- * What a scrubbed match leaves. Equivalent to nothing: every scrubbed pattern is bounded by a non-letter on
- * each side, and the patterns read after scrubbing separate words by `\s+` and bound them by non-letters, so
- * the neighbours of a match read the same whether a space stands between them or not.
- */
-// Stryker disable next-line StringLiteral: equivalent, as said above
-const BLANK = ' ';
-/** `text` with every match of `patterns` blanked out. */
-const scrub = (patterns: readonly RegExp[], text: string) =>
-  patterns.reduce((out, pattern) => out.replace(globalOf(pattern), BLANK), text);
-/** Each pattern's global form, compiled once. */
-let globalForms = new WeakMap<RegExp, RegExp>();
-function globalOf(pattern: RegExp): RegExp {
-  let global = globalForms.get(pattern);
-  if (!global) globalForms.set(pattern, (global = new RegExp(pattern, 'giu')));
-  return global;
-}
-
-// Built at its first use: the first Intl.Segmenter costs ~15 ms of a start-up that may never need it.
-let graphemeInstance: Intl.Segmenter | undefined;
-const graphemeSegmenter = (): Intl.Segmenter =>
-  // Stryker disable next-line ObjectLiteral: equivalent, grapheme is the Segmenter's default granularity
-  (graphemeInstance ??= new Intl.Segmenter('und', { granularity: 'grapheme' }));
-
-/** Text whose rule form is its ASCII lower case, offset for offset: no CR (CR LF is one grapheme). */
-const PLAIN_ASCII = /^[\t\n\v\f\x20-\x7e]*$/;
-
-/**
- * `text` in the form the rules read — each grapheme NFKC-normalised and case-folded, as evidence
- * matching reads it, so every compatibility form of a cue counts as the cue (`ＮＯＴ`, `doesn＇t`,
- * `tea﹖`, `？`, `！`) — with where each grapheme boundary of the original lands in it (undefined when
- * every offset lands on itself: plain ASCII, one grapheme per character, which NFKC leaves alone and
- * case folding lowers). Line breaks stay (they end sentences).
- */
-export function ruleForm(text: string): { form: string; at: Map<number, number> | undefined } {
-  if (PLAIN_ASCII.test(text)) return { form: text.toLowerCase(), at: undefined };
-  // Most other text (accents, CJK, Hangul syllables) is a grapheme per code point: no segmenter is needed.
-  // Stryker disable next-line ConditionalExpression: equivalent, the segmenter finds the same graphemes there
-  if (oneGraphemePerCodePoint(text)) return graphemeRuleForm(text, codePointSegments(text));
-  return graphemeRuleForm(text);
-}
-
-/** {@link ruleForm} grapheme by grapheme, for any text (its `graphemes`: the segmenter's, unless given). */
-export function graphemeRuleForm(
-  text: string,
-  graphemes: Iterable<{ segment: string; index: number }> = graphemeSegmenter().segment(text),
-): { form: string; at: Map<number, number> } {
-  // Stryker disable next-line StringLiteral: equivalent, a prefix shifts every offset in `at` alike and ends in no cue
-  let form = '';
-  const at = new Map<number, number>();
-  for (const { segment, index } of graphemes) {
-    at.set(index, form.length);
-    form += caseFold(segment.normalize('NFKC')).normalize('NFKC');
-  }
-  at.set(text.length, form.length);
-  return { form, at };
-}
-
-/** The form's offset of an original offset (the grapheme boundary at or after it). */
-export function formOffset(at: Map<number, number> | undefined, offset: number, length: number): number {
-  if (at === undefined) return offset;
-  // Stryker disable next-line EqualityOperator: equivalent, at.get(length) is the return below
-  for (let i = offset; i <= length; i += 1) {
-    const mapped = at.get(i);
-    if (mapped !== undefined) return mapped;
-  }
-  return at.get(length)!;
-}
-
 /**
  * Why the evidence at `span` of `utterance` is not an assertion, or undefined when it is one. With a
  * predicate, a negated clause is an assertion only when the predicate carries the `not_` prefix. The
@@ -416,44 +277,25 @@ export function notAsserted(
   names: readonly string[] = [],
 ): NotAsserted | undefined {
   // A name is never a word of a language nor a cue: Ben is not Dutch "am", Mai not Italian "never".
-  const text = withoutNames(utterance, names);
+  return notAssertedBlanked(withoutNames(utterance, names), span, predicate, rules);
+}
+
+/**
+ * {@link notAsserted} of an utterance whose names are blanked already ({@link blankNames}): what admission calls,
+ * having read the utterance and the names in matching form once for every rule.
+ */
+export function notAssertedBlanked(
+  text: string,
+  span: readonly [number, number],
+  predicate?: string,
+  rules?: AssertionRules,
+): NotAsserted | undefined {
   const { form, at } = ruleForm(text);
   const formSpan = [formOffset(at, span[0], text.length), formOffset(at, span[1], text.length)] as const;
   // The language from the utterance as written: a capital says a word is a name (Łukasz), not Polish.
   const chosen = rules ?? assertionRulesFor(text);
   if (chosen === undefined) return markedQuestion(form, formSpan) ? 'question' : 'language';
   return decide(form, formSpan, predicate, chosen);
-}
-
-/**
- * What stands in a name's place: one unit per UTF-16 unit of the name (offsets stay where they were), no letter,
- * digit, space or mark any rule reads, and its own rule form (NFKC and case folding leave it alone).
- */
-const NAME_BLANK = '\u00b7';
-
-/**
- * `text` with every whole occurrence of each of `names` (as remember finds a name: exact matching form, at word
- * boundaries, a particle after it allowed) blanked out, offset for offset, so no rule reads a name as a word of a
- * language or as a cue.
- */
-export function withoutNames(text: string, names: readonly string[]): string {
-  if (names.length === 0) return text;
-  const spoken = toMatchText(text);
-  if (spoken === undefined) return text;
-  let out = text;
-  for (const name of names) {
-    const needle = toMatchText(name);
-    if (needle === undefined) continue;
-    for (const [start, end] of wholeSpans(spoken, needle, { particles: true, name: true }))
-      out = out.slice(0, start) + NAME_BLANK.repeat(end - start) + out.slice(end);
-  }
-  return out;
-}
-
-/** Whether the evidence's sentence is marked a question (a question mark after the evidence, or ¿ before it). */
-function markedQuestion(utterance: string, span: readonly [number, number]): boolean {
-  const [start, end] = sentenceAround(utterance, span);
-  return QUESTION_MARK.test(utterance.slice(span[0], end)) || QUESTION_START.test(utterance.slice(start, end));
 }
 
 function decide(
@@ -463,19 +305,11 @@ function decide(
   rules: AssertionRules,
 ): NotAsserted | undefined {
   if (any(rules.doNotKeep, utterance)) return 'do_not_keep';
-  const around = sentenceAround(utterance, span);
-  let start = around[0];
-  const end = around[1];
-  // "Can you remember that Hope is a nurse?": what is to be remembered is a sentence of its own, and the
-  // request's mark is not its mark.
-  const request = requestBefore(utterance, start, span[0], rules);
-  if (request !== undefined) start = request;
-  const sentence = utterance.slice(start, end);
-  const core = sentenceCore(request === undefined ? sentence : sentence.replace(/[?？؟]+(?=[^?？؟]*$)/u, ''));
+  const { start, end, requested, sentence, core } = evidenceSentence(utterance, span, rules);
   // The sentence decides: a question mark inside the evidence or between it and its sentence's end (its
   // last mark) makes it a question, whatever follows ("Alice likes tea? Let me know."); so does an
   // inverted one at its start.
-  if (request === undefined && (QUESTION_MARK.test(utterance.slice(span[0], end)) || QUESTION_START.test(sentence)))
+  if (!requested && (QUESTION_MARK.test(utterance.slice(span[0], end)) || QUESTION_START.test(sentence)))
     return 'question';
   // The sentence as people write it: what stands around it (emoji, laughter, a lead-in) is set aside, so a
   // cue that opens or closes a sentence is read where the sentence opens and closes.

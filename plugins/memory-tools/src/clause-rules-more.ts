@@ -117,6 +117,11 @@ export const TURKISH_CLAUSES: ClauseRules = {
   possessorAfter: nfkc(`^['’]?n?[ıiuü]n\\s+(?:\\p{L}+\\s+)?(?:${TURKISH_RELATIONS})`),
   // The value inside a participle clause of another noun after it: "… çay içen Ayşe" (Ayşe who drinks tea).
   relativeAfter: /^\s+\p{L}{2,}(?:[ae]n|d[ıiuü]ğ[ıiuü]\p{L}*|t[ıiuü]ğ[ıiuü]\p{L}*)\s+\p{L}/u,
+  // Case endings on a noun, after a plural and a possessive (Göksel & Kerslake, chs. 8, 14): mantı-ya,
+  // sınıf-a, baklava-sı-nı, çay-lar-ı, anne-m-e; a buffer y, n or s where a vowel meets a vowel. (A proper name
+  // takes its endings after an apostrophe, which ends the word anyway: Elif'in.)
+  wordEndings:
+    /^(?:l[ae]r)?(?:s?[ıiuü]|[ıiuü]?m|[ıiuü]?m[ıiuü]z|[ıiuü]?n[ıiuü]z)?(?:n?(?:y?[ıiuüae]|[dt][ae]n?|[ıiuü]n|y?l[ae]))?$/u,
 };
 
 /** Indonesian relation nouns (not ibu, bapak, pak, bu, om, tante: they are also titles before a name). */
@@ -284,6 +289,8 @@ export const SWEDISH_CLAUSES: ClauseRules = {
   complementizers: list('att'),
   pronouns: list('han hon den det de jag vi du ni hans hennes deras'),
   possessorAfter: nfkc(`^s\\s+(?:${SWEDISH_RELATIONS})(?![\\p{L}])`),
+  // The genitive -s on a name without an apostrophe: Elsas favoritfärg, Saras bror (Holmes & Hinchliffe, § 2.4).
+  wordEndings: /^s$/u,
   possessorBefore: nfkc(`(?:^|\\s)(?:${SWEDISH_RELATIONS})\\s+(?:till|åt)\\s*$`),
 };
 

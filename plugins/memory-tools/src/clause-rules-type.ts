@@ -69,4 +69,11 @@ export interface ClauseRules {
    * subject's. Matched against the matching form of the evidence after a value that follows the subject.
    */
   readonly relativeAfter?: RegExp;
+  /**
+   * What a language writes onto a name or a value inside the same word, where it has no apostrophe: Swedish's
+   * genitive -s (Elsas, Saras), Turkish's case and possessive endings (mantıya, sınıfa, baklavasını). A name or
+   * value may end inside a word of letters when the rest of that word matches this whole (anchored, against
+   * the matching form).
+   */
+  readonly wordEndings?: RegExp;
 }

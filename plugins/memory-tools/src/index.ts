@@ -14,21 +14,10 @@ import { takeSnapshotTool } from './take-snapshot.js';
 import { rememberTool } from './remember.js';
 import { proposeEntityTool, proposeSupersedeTool } from './propose.js';
 
-export {
-  MAX_CONFLICT_IDS,
-  MAX_EVIDENCE_LENGTH,
-  MAX_FIELD_LENGTH,
-  OPERATOR_STATEMENT,
-  REMEMBER_PARAMETERS,
-  REMEMBER_REASONS,
-  SELF_REFERENCES,
-  admit,
-  rememberTool,
-  toToolResult,
-  type RememberProposal,
-  type RememberReason,
-  type RememberResult,
-} from './remember.js';
+export { MAX_CONFLICT_IDS, OPERATOR_STATEMENT, SELF_REFERENCES, admit, rememberTool } from './remember.js';
+export { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH } from './proposal-fields.js';
+export { REMEMBER_REASONS, toToolResult, type RememberReason, type RememberResult } from './remember-reasons.js';
+export { REMEMBER_PARAMETERS, type RememberProposal } from './remember-schema.js';
 export {
   ASSERTION_RULES,
   ENGLISH,
@@ -37,10 +26,10 @@ export {
   clearRuleCaches,
   notAsserted,
   notAssertedWhy,
-  withoutNames,
   type AssertionRules,
   type NotAsserted,
 } from './assertion.js';
+export { withoutNames } from './name-blanking.js';
 export { CHINESE, DUTCH, FRENCH, GERMAN, ITALIAN, JAPANESE, KOREAN, PORTUGUESE, SPANISH } from './assertion-rules.js';
 export {
   ARABIC,
@@ -103,16 +92,12 @@ export {
   UKRAINIAN_CLAUSES,
   VIETNAMESE_CLAUSES,
   attribute,
-  clauseRulesFor,
   crossesClause,
-  languageOf,
-  likelyLanguages,
   oneSentence,
-  scriptLanguage,
-  unreadLanguageOf,
   type AttributionRefusal,
   type ClauseRules,
 } from './attribution.js';
+export { clauseRulesFor, languageOf, likelyLanguages, scriptLanguage, unreadLanguageOf } from './language-reading.js';
 export {
   MAX_MEMORIES_PER_ENTITY,
   MAX_QUERY_LENGTH,

@@ -20,7 +20,8 @@ import {
 } from '@mira/memory-contract';
 import { notAsserted, notAssertedWhy } from './assertion.js';
 import { describeFailure, type FailureLog } from './recall.js';
-import { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH, SELF_REFERENCES, matchField } from './remember.js';
+import { MAX_EVIDENCE_LENGTH, MAX_FIELD_LENGTH, matchField } from './proposal-fields.js';
+import { SELF_REFERENCES } from './remember.js';
 import { attribute, oneSentence } from './attribution.js';
 import { findWholeSpan, toMatchText, wholeSpans, type MatchText } from './span-match.js';
 

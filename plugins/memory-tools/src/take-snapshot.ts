@@ -1,7 +1,7 @@
 import { defineTool, isMiraError, rejectedResult, type ToolResult } from '@mira/core';
 import { MemoryErrorCodes, takeSnapshot, type MemoryStore, type SnapshotSensors } from '@mira/memory-contract';
 import { describeFailure, type FailureLog } from './recall.js';
-import { MAX_FIELD_LENGTH, matchField } from './remember.js';
+import { MAX_FIELD_LENGTH, matchField } from './proposal-fields.js';
 import { findWholeSpan, toMatchText } from './span-match.js';
 
 /**

@@ -1,8 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { formOffset, graphemeRuleForm, ruleForm } from '../src/assertion.js';
-import { CLAUSE_RULES, ENGLISH_CLAUSES, clauseRulesFor, crossesClause, oneSentence } from '../src/attribution.js';
-import { asciiMatchText, clearMatchFormCache, graphemeMatchText, toMatchText } from '../src/span-match.js';
+import { formOffset, graphemeRuleForm, ruleForm } from '../src/rule-form.js';
+import { CLAUSE_RULES, ENGLISH_CLAUSES, crossesClause, oneSentence } from '../src/attribution.js';
+import { LATIN_TEXT } from '../src/clause-words.js';
+import { clauseRulesFor } from '../src/language-reading.js';
+import { blankNames, withoutNames } from '../src/name-blanking.js';
+import { caseFold } from '@mira/core';
+import { asciiMatchText, clearMatchFormCache, graphemeMatchText, SIMPLE_TEXT, toMatchText } from '../src/span-match.js';
 
 // Printable ASCII and white space, with the characters that decide: capitals, every white space, CR LF.
 const asciiText = fc
@@ -120,5 +124,90 @@ describe('the ASCII fast paths of admission decide as the grapheme paths do', ()
     expect(crossesClause(',,', ENGLISH_CLAUSES)).to.equal(false);
     expect(crossesClause('()', ENGLISH_CLAUSES)).to.equal(false);
     expect(crossesClause(',', ENGLISH_CLAUSES)).to.equal(true);
+  });
+
+  it('the simple text of many scripts: the same matching form, rule form and fold as the grapheme paths', () => {
+    // Every BMP code point the fast path takes, after a capital, doubled, and beside an accented capital.
+    let taken = 0;
+    for (let code = 0; code < 0x10000; code += 1) {
+      const c = String.fromCharCode(code);
+      if (!SIMPLE_TEXT.test(c)) continue;
+      taken += 1;
+      for (const text of [`A${c}${c} É`]) {
+        const slow = graphemeMatchText(text);
+        expect(asciiMatchText(text), text).to.deep.equal(slow);
+        expect(toMatchText(text), text).to.deep.equal(slow);
+        const rule = graphemeRuleForm(text);
+        const fast = ruleForm(text);
+        expect(fast.form, text).to.equal(rule.form);
+        expect(caseFold(text.normalize('NFKC')).normalize('NFKC'), text).to.equal(text.toLowerCase());
+        if (!text.includes('\r'))
+          for (let offset = 0; offset <= text.length; offset += 1)
+            expect(formOffset(fast.at, offset, text.length)).to.equal(formOffset(rule.at, offset, text.length));
+      }
+    }
+    // ASCII, Latin-1 and Extended-A letters, ơ ư, Vietnamese, Cyrillic, Hebrew, Arabic, kana, CJK, Hangul, 、。·.
+    expect(taken).to.equal(32_880);
+    for (const odd of ['ß', 'İ', 'ĳ', 'ŀ', 'ŉ', 'ſ', 'Σ', '\u3000', '\u00a0', 'ｱ', '\u0301', '\u11a8', '\uf900'])
+      expect(SIMPLE_TEXT.test(odd), odd).to.equal(false);
+  });
+
+  it('the simple text of many scripts: the same forms and origins in text of words and white space', () => {
+    const unit = fc.oneof(
+      fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', 'A', 'é', 'É', 'Ş', 'ı', 'Đ', 'Ơ', 'Ứ', 'Ж', 'ё', 'Ї', 'ש'),
+      fc.constantFrom('ب', 'か', 'カ', '田', '박', '。', '、', '·', 'ÿ', 'Þ', '?', "'", 'x'),
+    );
+    const text = fc.array(unit, { maxLength: 14 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(toMatchText(t)).to.deep.equal(graphemeMatchText(t));
+        const fast = ruleForm(t);
+        const slow = graphemeRuleForm(t);
+        expect(fast.form).to.equal(slow.form);
+        for (let offset = 0; offset <= t.length; offset += 1)
+          expect(formOffset(fast.at, offset, t.length)).to.equal(formOffset(slow.at, offset, t.length));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('names blanked once: the same text as blanking them from the raw strings', () => {
+    const spoken = 'Ben and ben like tea; Anna는 커피를 좋아해요 · Benny';
+    const names = ['Ben', 'Anna'];
+    expect(
+      blankNames(
+        toMatchText(spoken)!,
+        names.map((n) => toMatchText(n)!),
+      ),
+    ).to.equal(withoutNames(spoken, names));
+    expect(withoutNames(spoken, names)).to.equal('··· and ··· like tea; ····는 커피를 좋아해요 · Benny');
+  });
+
+  it("Latin text skips the script reading: no character of it is another script's letter, even in NFKC", () => {
+    // The language reading counts letters of other scripts only to find text mostly in one; Latin text has none.
+    let taken = 0;
+    for (let code = 0; code < 0x10000; code += 1) {
+      const c = String.fromCharCode(code);
+      if (!LATIN_TEXT.test(c)) continue;
+      taken += 1;
+      const letters = c.normalize('NFKC').match(/\p{L}/gu) ?? [];
+      expect(
+        letters.every((letter) => /\p{Script=Latin}/u.test(letter)),
+        code.toString(16),
+      ).to.equal(true);
+    }
+    expect(taken).to.equal(0x7f - 0x20 + 5 + (0x250 - 0xa0 - 2) + (0x1f00 - 0x1e00 - 1));
+    for (const odd of ['µ', 'ŉ', 'ẚ', 'Ω', 'ж', '中']) expect(LATIN_TEXT.test(odd), odd).to.equal(false);
+  });
+
+  it("Latin text holds no table's marker text: each of its words has a letter of another script", () => {
+    // The language reading skips marker text (words found inside text without spaces) in Latin text.
+    const textual = Object.values(CLAUSE_RULES).filter((rules) => rules.markerText);
+    expect(textual.map((rules) => rules.language)).to.deep.equal(['th']);
+    for (const rules of textual)
+      for (const word of rules.markerText!.source.split('|')) {
+        expect(word, rules.language).to.match(/^[\p{L}\p{M}]+$/u);
+        expect(LATIN_TEXT.test(word), word).to.equal(false);
+      }
   });
 });

@@ -13,6 +13,8 @@ const KEYS = [
   'notNegating',
   'questions',
   'requests',
+  'requestEnds',
+  'requestsAfter',
   'retractions',
   'negationAfter',
 ];

@@ -7,7 +7,7 @@ import type { ProfileInfo } from '@mira/core';
 import type { MemoryStore } from '@mira/memory-contract';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { admit, toMatchText, type RememberProposal } from '@mira/plugin-memory-tools';
-import { longerNames } from '../src/remember.js';
+import { longerNames } from '../src/longer-names.js';
 
 /** The longer names of `name` where it first occurs in `text`. */
 const longerOf = (text: string, name: string) => {

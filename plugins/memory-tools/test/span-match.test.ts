@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { clearMatchFormCache, findWholeSpan, toMatchText, wholeSpans, type MatchText } from '@mira/plugin-memory-tools';
+import { withoutDirectionMarks } from '../src/direction-marks.js';
 
 const text = (s: string): MatchText => toMatchText(s)!;
 
@@ -255,6 +256,39 @@ describe('findWholeSpan(): a whole span, never part of a word or of a character'
     expect(findWholeSpan(text('_ä'), text('_'))).to.equal(undefined);
     expect(findWholeSpan(text('Aliceは'), text('alice'))).to.deep.equal([0, 5]);
   });
+
+  it('reads an ASCII letter or digit beside Han or kana as ICU does: always a boundary, but _ beside katakana', () => {
+    // The span rules answer this pair without ICU's dictionaries: hold ICU to it, for a sample of every Han and
+    // kana letter (every 101st, both planes), after and before each letter and digit, in runs of one to three
+    // and beside one to three ASCII characters.
+    const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+    const cjk: string[] = [];
+    for (let code = 0x2e80; code <= 0x3ffff; code += 1) {
+      const c = String.fromCodePoint(code);
+      if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(c) && /\p{L}/u.test(c)) cjk.push(c);
+    }
+    expect(cjk.length).to.be.greaterThan(100_000);
+    const sample = cjk.filter((_, i) => i % 101 === 0);
+    for (const [n, a] of [...'abcdefghijklmnopqrstuvwxyz0123456789'].entries()) {
+      const run = 1 + (n % 3);
+      const ascii = a.repeat(1 + (n % 3));
+      let joined = ascii;
+      const junctions: number[] = [];
+      for (let i = 0; i < sample.length; i += run) {
+        junctions.push(joined.length);
+        joined += sample.slice(i, i + run).join('');
+        junctions.push(joined.length);
+        joined += ascii;
+      }
+      const boundaries = new Set([...segmenter.segment(joined)].map((s) => s.index));
+      expect(junctions.filter((at) => !boundaries.has(at)).map((at) => joined.slice(at - 2, at + 2))).to.deep.equal([]);
+    }
+    // The spans themselves: a name in ASCII right before or after Han and kana ends and begins there.
+    expect(findWholeSpan(text('Entity 000123喜欢咖啡'), text('entity 000123'), { name: true })).to.deep.equal([0, 13]);
+    expect(findWholeSpan(text('我认识Tom'), text('tom'), { name: true })).to.deep.equal([3, 6]);
+    expect(findWholeSpan(text('AliceはTomが好き'), text('tom'), { name: true })).to.deep.equal([6, 9]);
+    expect(findWholeSpan(text('a_カナ'), text('a_'))).to.equal(undefined);
+  });
 });
 
 describe('findWholeSpan(): where a name or value may end in Korean, Japanese and Chinese', () => {
@@ -317,5 +351,19 @@ describe('findWholeSpan(): where a name or value may end in Korean, Japanese and
     expect(find('박지훈은 녹차를 좋아해요', '녹차', { particles: true })).to.deep.equal([5, 7]);
     expect(find('박지훈은 녹차를 좋아해요', '박지', { particles: true })).to.equal(undefined);
     expect(find('민수는 커피를 좋아해', '민수', {})).to.equal(undefined);
+  });
+});
+
+describe('withoutDirectionMarks(): the implicit direction marks set aside, nothing else', () => {
+  it('drops LRM, RLM and ALM beside white space or punctuation, and reads one between two words as a space', () => {
+    expect(withoutDirectionMarks('דני\u200f אוהב קפה.\u200e')).to.equal('דני אוהב קפה.');
+    expect(withoutDirectionMarks('\u061cسامي\u061c يحب')).to.equal('سامي يحب');
+    expect(withoutDirectionMarks('Anna\u200f\u200fשותה')).to.equal('Anna שותה');
+    expect(withoutDirectionMarks('3\u200e4')).to.equal('3 4');
+    // Embeddings, overrides and isolates stay, for the matching form to refuse.
+    expect(withoutDirectionMarks('a\u202eb\u2067c')).to.equal('a\u202eb\u2067c');
+    expect(toMatchText(withoutDirectionMarks('a\u202eb'))).to.equal(undefined);
+    const plain = 'Ada likes tea';
+    expect(withoutDirectionMarks(plain)).to.equal(plain);
   });
 });
