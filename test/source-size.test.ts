@@ -78,7 +78,6 @@ describe('the size rule', () => {
       'plugins/memory-tools/src/assertion-rules-more.ts',
       'plugins/memory-tools/src/assertion-rules.ts',
       'plugins/memory-tools/src/clause-rules.ts',
-      'plugins/notes/src/near-duplicates-words.ts',
     ]);
   });
 
