@@ -21,7 +21,7 @@ const FUNCTION_LIMIT = 80;
 /** Files over {@link FILE_LIMIT} lines on the day the rule came: their line count then, and why. */
 const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
   'core/src/cli.ts': [406, 'not split yet'],
-  'core/src/cognition/engine.ts': [502, 'not split yet'],
+  'core/src/cognition/engine.ts': [494, 'not split yet'],
   'core/src/errors.ts': [636, "a catalogue: core's codes with their situations (#67 item 2 would shrink it)"],
   'core/src/testing/model-server.ts': [
     663,
