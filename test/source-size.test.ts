@@ -36,7 +36,7 @@ const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
   'plugins/mind-view/assets/notes.js': [412, 'not split yet'],
   'plugins/notes/src/near-duplicates.ts': [484, 'not split yet'],
   'plugins/notes/src/tools.ts': [404, 'not split yet'],
-  'plugins/robot/src/robot.ts': [620, 'not split yet'],
+  'plugins/robot/src/robot.ts': [579, 'not split yet'],
   'plugins/robot/src/safety/controller.ts': [681, 'not split yet'],
   'plugins/ros2/src/rosbridge-transport.ts': [929, 'not split yet'],
   'plugins/sqlite/src/open.ts': [629, 'not split yet'],
@@ -57,7 +57,7 @@ const FUNCTION_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> =
   'plugins/notes/src/tools.ts:notesTools': [100, "a table of tools (each tool's code a function of its own)"],
   'plugins/robot/src/messages.ts:toSensorValue': [83, 'not split yet'],
   'plugins/robot/src/navigation.ts:run': [93, 'not split yet'],
-  'plugins/robot/src/robot.ts:attachRobot': [99, 'not split yet'],
+  'plugins/robot/src/robot.ts:attachRobot': [89, 'not split yet'],
   'plugins/robot/src/safety/controller.ts:SafetyController.onMessage': [138, 'not split yet'],
   'plugins/ros2/src/index.ts:setup': [107, 'not split yet'],
 };
