@@ -20,7 +20,6 @@ const FUNCTION_LIMIT = 80;
 
 /** Files over {@link FILE_LIMIT} lines on the day the rule came: their line count then, and why. */
 const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
-  'core/src/cli.ts': [406, 'not split yet'],
   'core/src/cognition/engine.ts': [494, 'not split yet'],
   'core/src/errors.ts': [636, "a catalogue: core's codes with their situations (#67 item 2 would shrink it)"],
   'core/src/testing/model-server.ts': [
@@ -44,7 +43,7 @@ const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
 
 /** Functions over {@link FUNCTION_LIMIT} lines of their own on that day (`file:Name`): own lines then, and why. */
 const FUNCTION_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
-  'core/src/cli.ts:main': [103, 'not split yet'],
+  'core/src/cli.ts:main': [97, 'not split yet'],
   'core/src/testing/model-server.ts:answer': [156, "the double's one request switch, route by route as the server's"],
   'plugins/memory-tools/src/remember.ts:decide': [81, 'not split yet'],
   'plugins/memory/src/postgres/migrations/0001-schema-v1.ts:MemorySchemaV1.up': [
