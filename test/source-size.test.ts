@@ -20,17 +20,16 @@ const FUNCTION_LIMIT = 80;
 
 /** Files over {@link FILE_LIMIT} lines on the day the rule came: their line count then, and why. */
 const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
-  'core/src/cli.ts': [406, 'not split yet'],
-  'core/src/cognition/engine.ts': [502, 'not split yet'],
+  'core/src/cognition/engine.ts': [494, 'not split yet'],
   'core/src/errors.ts': [636, "a catalogue: core's codes with their situations (#67 item 2 would shrink it)"],
   'core/src/testing/model-server.ts': [
-    663,
+    525,
     "a test double of llama.cpp's server, each behaviour from the server's source",
   ],
   'plugins/mcp-tools/src/index.ts': [429, 'not split yet'],
   'plugins/memory/src/algorithm.ts': [512, 'not split yet'],
   'plugins/notes/src/tools.ts': [404, 'not split yet'],
-  'plugins/robot/src/robot.ts': [620, 'not split yet'],
+  'plugins/robot/src/robot.ts': [579, 'not split yet'],
   'plugins/robot/src/safety/controller.ts': [681, 'not split yet'],
   'plugins/ros2/src/rosbridge-transport.ts': [929, 'not split yet'],
   'plugins/sqlite/src/open.ts': [629, 'not split yet'],
@@ -38,8 +37,8 @@ const FILE_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
 
 /** Functions over {@link FUNCTION_LIMIT} lines of their own on that day (`file:Name`): own lines then, and why. */
 const FUNCTION_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> = {
-  'core/src/cli.ts:main': [103, 'not split yet'],
-  'core/src/testing/model-server.ts:answer': [193, "the double's one request switch, route by route as the server's"],
+  'core/src/cli.ts:main': [97, 'not split yet'],
+  'core/src/testing/model-server.ts:answer': [156, "the double's one request switch, route by route as the server's"],
   'plugins/memory/src/postgres/migrations/0001-schema-v1.ts:MemorySchemaV1.up': [
     83,
     "a schema's DDL, a statement per table",
@@ -48,7 +47,7 @@ const FUNCTION_EXCEPTIONS: Readonly<Record<string, readonly [number, string]>> =
   'plugins/notes/src/tools.ts:notesTools': [100, "a table of tools (each tool's code a function of its own)"],
   'plugins/robot/src/messages.ts:toSensorValue': [83, 'not split yet'],
   'plugins/robot/src/navigation.ts:run': [93, 'not split yet'],
-  'plugins/robot/src/robot.ts:attachRobot': [99, 'not split yet'],
+  'plugins/robot/src/robot.ts:attachRobot': [89, 'not split yet'],
   'plugins/robot/src/safety/controller.ts:SafetyController.onMessage': [138, 'not split yet'],
   'plugins/ros2/src/index.ts:setup': [107, 'not split yet'],
 };

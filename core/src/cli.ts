@@ -326,16 +326,8 @@ export async function main(argv: readonly string[], startUp?: StartUpGuard): Pro
   // Booting reads the profile and sets the plugins up; it opens nothing (I/O waits for start), so a
   // signal that came meanwhile ends here, with nothing to close.
   if (startUp?.ending) return startUp.ending.status;
-  if (command.kind === 'check') {
-    process.stdout.write(`${app.manifest.path}: ok\nprofile: ${app.manifest.name}\nplugins in order:\n`);
-    app.pluginOrder.forEach((name, i) => process.stdout.write(`  ${i + 1}. ${name}\n`));
-    if (command.explain) {
-      process.stdout.write(`merged manifest (each key with the file it came from; \${VARIABLES} as written):\n`);
-      const { explainManifest } = await import('./layers.js');
-      for (const line of explainManifest(app.manifest.layers)) process.stdout.write(`${line}\n`);
-    }
-    return 0;
-  }
+  // Loaded only here, as the runtime is: --version and --help load none of it.
+  if (command.kind === 'check') return (await import('./cli-check.js')).printCheck(app, command.explain);
   // Every way of ending is watched from before start-up, so one arriving early still takes the orderly path:
   // the robot is stopped first (zero velocity, goals cancelled), then everything shuts down in order.
   let repl: Repl | undefined;

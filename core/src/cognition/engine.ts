@@ -1,11 +1,10 @@
 import type { ConsoleOutput } from '../console/command.js';
 import { crossThreadNow } from '../clock.js';
-import { formatAge } from '../format-age.js';
 import { CognitionErrors, CoreErrors, toMiraError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { SensorDefinition, SensorReading } from '../sensors.js';
 import type { EpisodeInfo, RegisteredTool, ToolCatalogue, ToolImage, ToolResult } from '../tools.js';
-import { CORE_NAME, type EpisodeOrigin, type RuntimeServices } from '../types.js';
+import type { EpisodeOrigin, RuntimeServices } from '../types.js';
 import type { WorkingMemory } from '../working-memory.js';
 import type {
   ChatMessage,
@@ -19,7 +18,8 @@ import { SessionContext, messagesOf, type Prompt } from './session-context.js';
 import { callProgress } from './streamed-reply.js';
 import { withoutThinking } from './thinking.js';
 import { baseInstructions } from './prompt.js';
-import { compactValue, groundingBlock, renderSection, withGrounding } from './grounding.js';
+import { groundingBlock, renderSection, withGrounding } from './grounding.js';
+import { tapCoreGrounding } from './core-grounding.js';
 import { ARGUMENTS_STAND_IN, parseToolArguments, sendableArguments } from './arguments.js';
 import { printable, speakerLines } from '../text/printable.js';
 
@@ -90,6 +90,29 @@ export function invalidArguments(registered: RegisteredTool): ToolResult {
   );
 }
 
+/** What the opening user message says: the operator's words, or why an autonomous episode started. */
+function openingWords(request: EpisodeRequest): string {
+  return request.origin === 'operator'
+    ? request.utterance!
+    : `(autonomous ${request.origin} episode; no operator is speaking) ${request.trigger ?? ''}`.trim();
+}
+
+/** An image a tool of the step returned, with its tool's name and result line. */
+interface ShownImage {
+  readonly name: string;
+  readonly display: string;
+  readonly image: ToolImage;
+}
+
+/** The user message carrying a step's images after its tool results: each result's line, then the images. */
+function imagesMessage(shown: readonly ShownImage[]): ChatMessage {
+  return {
+    role: 'user',
+    content: shown.map(({ name, display }) => `[${name}] ${printable(display)}`).join('\n'),
+    images: shown.map(({ image }) => image),
+  };
+}
+
 /** What the episode engine works with: narrow views, not the kernel. */
 export interface EngineInputs {
   readonly tools: ToolCatalogue;
@@ -122,7 +145,7 @@ export class EpisodeEngine {
     this.#in = inputs;
     this.#maxSteps = inputs.maxModelSteps ?? DEFAULT_MAX_MODEL_STEPS;
     this.#sessionStart = inputs.services.clock.monotonic();
-    this.#tapCoreGrounding();
+    tapCoreGrounding(inputs, this.#sessionStart);
   }
 
   /** Sets the model backend. @throws MiraError when one is already set. */
@@ -141,44 +164,6 @@ export class EpisodeEngine {
   /** True when a provider is registered. */
   get configured(): boolean {
     return this.#provider !== undefined;
-  }
-
-  #tapCoreGrounding(): void {
-    const { hooks, services, sensors: sensorView } = this.#in;
-    hooks.grounding.tap({ name: CORE_NAME, stage: -100 }, (grounding) => {
-      const now = services.clock.now();
-      const since = services.clock.monotonic() - this.#sessionStart;
-      const self = `Runtime self: ${services.profile.name}${services.profile.description ? ` — ${services.profile.description}` : ''}`;
-      const time = [`Current time (UTC): ${now.toISOString()}`, `Time since session start: ${formatAge(since)}`];
-      return {
-        sections: [
-          ...grounding.sections,
-          { source: 'self', text: self, fixed: true },
-          { source: 'runtime', text: time.join('\n') },
-        ],
-      };
-    });
-    hooks.grounding.tap({ name: CORE_NAME, stage: -50 }, (grounding) => {
-      const sensors = sensorView.list();
-      if (sensors.length === 0) return grounding;
-      const now = services.clock.monotonic();
-      // What each sensor is stays the same all session (with the instructions); only its reading changes.
-      const kinds = sensors.map((sensor) => `- ${sensor.id}: ${sensor.kind}, ${sensor.unit}`);
-      const lines = sensors.map((sensor) => {
-        const reading = sensorView.latest(sensor.id);
-        if (!reading) return `- ${sensor.id}: no reading yet`;
-        const age = now - reading.monotonic;
-        const stale = sensor.staleAfterMs !== undefined && age > sensor.staleAfterMs ? ' (STALE)' : '';
-        return `- ${sensor.id}: ${compactValue(reading.value)}; ${formatAge(age)} old${stale}`;
-      });
-      return {
-        sections: [
-          ...grounding.sections,
-          { source: 'sensors', text: `Sensors (kind, unit):\n${kinds.join('\n')}`, fixed: true },
-          { source: 'readings', text: `Latest sensor readings:\n${lines.join('\n')}` },
-        ],
-      };
-    });
   }
 
   /**
@@ -215,12 +200,8 @@ export class EpisodeEngine {
     const { tools, hooks, workingMemory } = this.#in;
     const { clock, profile } = this.#in.services;
     const entries = workingMemory.entries();
-    const said =
-      request.origin === 'operator'
-        ? request.utterance!
-        : `(autonomous ${request.origin} episode; no operator is speaking) ${request.trigger ?? ''}`.trim();
     // The opening user message, with the grounding of the episode's first call appended (set at step 1).
-    let opening: ChatMessage = { role: 'user', content: said };
+    let opening: ChatMessage = { role: 'user', content: openingWords(request) };
     const exchange: ChatMessage[] = [];
     const records: ToolCallRecord[] = [];
     const uses = new Map<string, number>();
@@ -281,7 +262,7 @@ export class EpisodeEngine {
       // would refuse every later request of the episode; the tool result says the model's were invalid.
       const sent = response.toolCalls.map((call) => ({ ...call, arguments: sendableArguments(call.arguments) }));
       exchange.push({ role: 'assistant', content: withoutThinking(response.text), toolCalls: sent });
-      const shown: Array<{ name: string; display: string; image: ToolImage }> = [];
+      const shown: ShownImage[] = [];
       for (const call of response.toolCalls) {
         const registered = tools.get(call.name);
         let result: ToolResult;
@@ -303,13 +284,7 @@ export class EpisodeEngine {
       }
       // A tool message holds text only (Chat Completions), so the step's images follow its results in a user
       // message: at the tail, sent from this step on and only in this episode, never in a cached prefix.
-      if (shown.length > 0) {
-        exchange.push({
-          role: 'user',
-          content: shown.map(({ name, display }) => `[${name}] ${printable(display)}`).join('\n'),
-          images: shown.map(({ image }) => image),
-        });
-      }
+      if (shown.length > 0) exchange.push(imagesMessage(shown));
     }
     throw CognitionErrors.error('STEP_LIMIT', { maxSteps: this.#maxSteps });
   }

@@ -1,24 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { renderTemplate, templateCaps, templateError, type ScriptedTemplate } from './chat-templates.js';
-import {
-  argumentsParse,
-  commonPrefixTokens,
-  countTokens,
-  tokenIds,
-  BYTES_PER_TOKEN,
-  type WireMessage,
-  type WireTool,
-} from './model-prompt.js';
+import { renderTemplate, templateError, type ScriptedTemplate } from './chat-templates.js';
+import { commonPrefixTokens, countTokens, BYTES_PER_TOKEN, type WireMessage, type WireTool } from './model-prompt.js';
 import { IMAGE_TOKENS, contentPartsError, renderedContent } from './content-parts.js';
+import { answerLlamaRoute, type LlamaRoutes } from './llama-routes.js';
+import { LLAMA_BUILD_INFO, errorBody, historyError, sendJson, type ModelServerFlavor } from './server-reading.js';
 
-/**
- * Which server the double answers as. Where the two differ, each behaviour below names its source:
- * llama.cpp's `tools/server/server-common.cpp`, `server-task.cpp`, `server-context.cpp` and
- * `common/chat.cpp` (the bundle node-llama-cpp 3.21.1 ships), and OpenAI's Chat Completions reference.
- */
-export type ModelServerFlavor = 'llama-server' | 'openai';
+export type { ModelServerFlavor } from './server-reading.js';
 
 /** A tool call the scripted model makes. `arguments` may be an object (sent as JSON) or raw text. */
 export interface ScriptedToolCall {
@@ -146,28 +135,6 @@ const ids = {
   'llama-server': { completion: () => `chatcmpl-${randomString(32)}`, toolCall: () => randomString(32) },
   openai: { completion: () => `chatcmpl-${randomString(29)}`, toolCall: () => `call_${randomString(24)}` },
 } as const;
-/** What llama-server's `llama_build_info()` reports for the bundled build. */
-const LLAMA_BUILD_INFO = 'b1-5b4ebc5';
-
-/**
- * llama-server's error body (server-common.cpp `format_error_response`): `{error: {code, message, type}}`;
- * OpenAI's: `{error: {message, type, param, code}}`.
- */
-function errorBody(flavor: ModelServerFlavor, status: number, message: string, type?: string, extra = {}) {
-  if (flavor === 'openai') {
-    return { error: { message, type: type ?? 'invalid_request_error', param: null, code: null, ...extra } };
-  }
-  const byStatus: Record<number, string> = {
-    400: 'invalid_request_error',
-    401: 'authentication_error',
-    403: 'permission_error',
-    404: 'not_found_error',
-    501: 'not_supported_error',
-    503: 'unavailable_error',
-  };
-  return { error: { code: status, message, type: type ?? byStatus[status] ?? 'server_error', ...extra } };
-}
-
 /** The default deterministic embedding: hashed, case-folded words, L2-normalised. */
 export function hashedBagOfWords(text: string, dimension = 32): number[] {
   const vector = new Array<number>(dimension).fill(0);
@@ -191,56 +158,6 @@ interface Answer {
   finishReason: string;
   usage: Record<string, unknown>;
   timings?: Record<string, number>;
-}
-
-/**
- * Why the history cannot be read, as the server would say it, or undefined. llama-server parses every
- * assistant tool call's arguments before rendering with a template that takes them as an object, as
- * Qwen2.5's does (`common/chat.cpp` `func_args_not_string`, when `supports_object_arguments`: HTTP 500
- * "Failed to parse tool call arguments as JSON"); OpenAI answers 400 when a tool message answers no call
- * or a call has no tool message.
- */
-function historyError(
-  flavor: ModelServerFlavor,
-  messages: readonly WireMessage[],
-  objectArguments: boolean,
-): [number, string] | undefined {
-  if (flavor === 'llama-server') {
-    if (!objectArguments) return undefined;
-    for (const message of messages) {
-      for (const call of (message.tool_calls ?? []) as Array<{ function?: { arguments?: unknown } }>) {
-        const args = call.function?.arguments;
-        if (typeof args === 'string' && !argumentsParse(args)) {
-          return [
-            500,
-            `Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] ${args.slice(0, 40)}`,
-          ];
-        }
-      }
-    }
-    return undefined;
-  }
-  for (let i = 0; i < messages.length; i += 1) {
-    const calls = (messages[i]!.tool_calls ?? []) as Array<{ id: string }>;
-    if (messages[i]!.role === 'tool' && !messages.slice(0, i).some((m) => m.tool_calls)) {
-      return [
-        400,
-        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
-      ];
-    }
-    const answered = new Set<string>();
-    for (let j = i + 1; j < messages.length && messages[j]!.role === 'tool'; j += 1) {
-      answered.add(messages[j]!.tool_call_id ?? '');
-    }
-    const missing = calls.filter((c) => !answered.has(c.id)).map((c) => c.id);
-    if (missing.length > 0) {
-      return [
-        400,
-        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(', ')}`,
-      ];
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -399,15 +316,23 @@ export async function startScriptedModelServer(
     req.on('end', () => void answer(req, res, raw, performance.now()));
   });
 
-  const send = (res: ServerResponse, status: number, body: unknown) =>
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const routes: LlamaRoutes = {
+    flavor,
+    nCtx,
+    template,
+    rendersTools,
+    applyTemplate,
+    vision,
+    tokenizeRequests,
+    templateRequests,
+  };
 
   async function answer(req: IncomingMessage, res: ServerResponse, raw: string, receivedAt: number): Promise<void> {
     if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
       const body = JSON.parse(raw) as { model: string; input: string | string[] };
       const inputs = Array.isArray(body.input) ? body.input : [body.input];
       embeddingRequests.push({ model: body.model, input: inputs });
-      send(res, 200, {
+      sendJson(res, 200, {
         object: 'list',
         model: body.model,
         data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })),
@@ -415,50 +340,9 @@ export async function startScriptedModelServer(
       });
       return;
     }
-    if (req.method === 'GET' && req.url === '/props' && flavor === 'llama-server') {
-      // server-context.cpp `get_res_props`; caps from common/jinja/caps.cpp `caps::to_map()`.
-      send(res, 200, {
-        default_generation_settings: { params: {}, n_ctx: nCtx },
-        total_slots: 1,
-        model_alias: 'scripted-model',
-        model_path: 'scripted-model.gguf',
-        modalities: { vision, video: false, audio: false },
-        chat_template: `{# ${template}${rendersTools ? '' : ', no tools'} #}`,
-        chat_template_caps: templateCaps(template, rendersTools),
-        build_info: LLAMA_BUILD_INFO,
-        is_sleeping: false,
-      });
-      return;
-    }
-    if (req.method === 'POST' && req.url === '/tokenize' && flavor === 'llama-server') {
-      // server-context.cpp `post_tokenize`: `{content}` → `{tokens}` (ids; `with_pieces` not modelled). No content
-      // is no tokens; content that is neither a string nor a list fails nlohmann's `get<std::string>()` (500).
-      const body = JSON.parse(raw) as { content?: unknown };
-      if (body.content !== undefined && typeof body.content !== 'string' && !Array.isArray(body.content)) {
-        const type = body.content === null ? 'null' : typeof body.content;
-        send(res, 500, errorBody(flavor, 500, `[json.exception.type_error.302] type must be string, but is ${type}`));
-        return;
-      }
-      // server-common.cpp `tokenize_mixed`: a list mixes texts and token ids.
-      const parts: unknown[] = body.content === undefined ? [] : [body.content].flat();
-      const texts = parts.filter((p): p is string => typeof p === 'string');
-      tokenizeRequests.push(...texts);
-      send(res, 200, { tokens: parts.flatMap((p) => (typeof p === 'string' ? tokenIds(p) : [p])) });
-      return;
-    }
-    if (req.method === 'POST' && req.url === '/apply-template' && flavor === 'llama-server' && applyTemplate) {
-      applyTemplateRoute(res, raw);
-      return;
-    }
-    if (req.url === '/apply-template') {
-      try {
-        templateRequests.push(JSON.parse(raw) as Record<string, unknown>);
-      } catch {
-        // Recorded only when it parses, as on a server with the route.
-      }
-    }
+    if (answerLlamaRoute(req, res, raw, routes)) return;
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-      send(
+      sendJson(
         res,
         404,
         errorBody(flavor, 404, flavor === 'openai' ? `Invalid URL (${req.method} ${req.url})` : 'File Not Found'),
@@ -469,7 +353,7 @@ export async function startScriptedModelServer(
     try {
       body = JSON.parse(raw);
     } catch {
-      send(res, 400, errorBody(flavor, 400, 'invalid JSON body'));
+      sendJson(res, 400, errorBody(flavor, 400, 'invalid JSON body'));
       return;
     }
     const tools = body.tools ?? [];
@@ -495,7 +379,7 @@ export async function startScriptedModelServer(
     requests.push(recorded);
     const refuse = (status: number, payload: unknown) => {
       recorded.status = status;
-      send(res, status, payload);
+      sendJson(res, status, payload);
     };
     // llama-server parses the history's tool-call arguments before it renders the template (common/chat.cpp
     // `common_chat_templates_apply_jinja`: `func_args_not_string`, then the template).
@@ -617,40 +501,7 @@ export async function startScriptedModelServer(
       recorded.chunkTimes.push(Date.now());
       return;
     }
-    send(res, 200, completionBody(flavor, result));
-  }
-
-  /**
-   * server-context.cpp `post_apply_template`: the request read as a chat completion's is
-   * (`oaicompat_chat_params_parse`, the same refusals) and rendered, `{prompt}`; nothing is generated, the context
-   * is not checked, the slot is kept.
-   */
-  function applyTemplateRoute(res: ServerResponse, raw: string): void {
-    let body: { messages?: unknown; tools?: WireTool[] };
-    try {
-      body = JSON.parse(raw);
-    } catch (error) {
-      // nlohmann's parse_error is no invalid_argument: ex_wrapper answers it as a server error.
-      send(res, 500, errorBody(flavor, 500, `[json.exception.parse_error.101] ${(error as Error).message}`));
-      return;
-    }
-    templateRequests.push(body as Record<string, unknown>);
-    if (body.messages === undefined) {
-      send(res, 400, errorBody(flavor, 400, "'messages' is required"));
-      return;
-    }
-    if (!Array.isArray(body.messages)) {
-      send(res, 400, errorBody(flavor, 400, "Expected 'messages' to be an array"));
-      return;
-    }
-    const messages = body.messages as WireMessage[];
-    const tools = rendersTools ? (body.tools ?? []) : [];
-    const refused = historyError(flavor, messages, rendersTools) ?? templateError(template, messages, tools);
-    if (refused) {
-      send(res, refused[0], errorBody(flavor, refused[0], refused[1]));
-      return;
-    }
-    send(res, 200, { prompt: renderTemplate(template, messages, tools, rendersTools) });
+    sendJson(res, 200, completionBody(flavor, result));
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 import { definePlugin, type MiraPlugin } from '@mira/core';
-import { OPENAI_CONFIG_SCHEMA, OpenAIProvider, type OpenAIConfig } from './openai-provider.js';
+import { OpenAIProvider } from './openai-provider.js';
+import { OPENAI_CONFIG_SCHEMA, type OpenAIConfig } from './config.js';
 import { configValidator } from './config-validator.generated.js';
 
 export {
@@ -16,7 +17,8 @@ export {
   type OpenAIEndpoint,
 } from './client.js';
 
-export { OpenAIProvider, type OpenAIConfig } from './openai-provider.js';
+export { OpenAIProvider } from './openai-provider.js';
+export type { OpenAIConfig } from './config.js';
 
 /** The plugin's name. */
 export const PLUGIN_NAME = '@mira/plugin-openai';

@@ -1,5 +1,4 @@
 import {
-  DEFAULT_READ_TIMEOUT_MS,
   EPISODE_ORIGINS,
   defineTool,
   MiraError,
@@ -10,9 +9,7 @@ import {
 import {
   DRIVE_MESSAGE_TYPES,
   DRIVE_STAMP_POLICIES,
-  SENSOR_FIELDS,
   SENSOR_MESSAGE_TYPES,
-  SENSOR_UNITS,
   toSensorReading,
   type DriveMessageType,
   type DriveStampPolicy,
@@ -23,7 +20,7 @@ import type { SafetyTransportSpec, StopCause, StopDelivery } from './safety/prot
 import { SafetyPath } from './safety/safety-path.js';
 import { attachNavigation, type NavigationMapping } from './navigation.js';
 import { attachGraphTools } from './graph-tools.js';
-import { attachLook } from './look.js';
+import { registerSensors, type SensorMapping } from './sensors.js';
 import { json, rejected } from './tool-result.js';
 import { simulationClock, type RosClock } from './ros-time.js';
 import type { QosProfile, RobotTransport, RosMessage } from './transport.js';
@@ -33,28 +30,12 @@ import { attachSkills } from './skills.js';
 import type { SkillMapping } from './skill-schema.js';
 
 export { TOPIC_NAME_PATTERN };
+export type { SensorMapping };
 
 /** The dead-man's default: zero velocity when the runtime stalls this long while driving. */
 export const DEFAULT_STALL_MS = 250;
 /** How fresh a configured e-stop topic must be before and while driving, by default. */
 export const DEFAULT_E_STOP_TIMEOUT_MS = 1000;
-
-/** One sensor mapped to a topic. */
-export interface SensorMapping {
-  readonly id: string;
-  readonly topic: string;
-  readonly type: SensorMessageType;
-  /** Readings older than this are reported stale (default 5000). */
-  readonly stale_after_ms?: number;
-  /** `sensor_data` (best effort, depth 5) or `reliable` (default `sensor_data`). */
-  readonly qos?: 'sensor_data' | 'reliable';
-  /** rosbridge only: forward at most one message per this many milliseconds. */
-  readonly throttle_rate_ms?: number;
-  /** rosbridge only: how many messages the bridge buffers while throttling (default 0). */
-  readonly queue_length?: number;
-  /** rosbridge only: `cbor` for binary-encoded messages (large ones such as LaserScan), or `none`. */
-  readonly compression?: 'none' | 'cbor';
-}
 
 /** The velocity command topic and the limits the runtime enforces. */
 export interface DriveMapping {
@@ -250,42 +231,8 @@ export function attachRobot(
   safety?: SafetyTransportSpec,
 ): RobotBridge {
   const unsubscribers: Array<() => void> = [];
-  const waiters = new Map<string, Set<(reading: SensorReading) => void>>();
   const { clock } = kernel;
-  /** The next reading of a sensor within `timeoutMs`, or undefined. */
-  const nextReading = (sensorId: string, timeoutMs: number) =>
-    new Promise<SensorReading | undefined>((resolve) => {
-      const set = waiters.get(sensorId) ?? new Set();
-      waiters.set(sensorId, set);
-      const done = (reading: SensorReading | undefined) => {
-        clearTimeout(timer);
-        set.delete(done);
-        resolve(reading);
-      };
-      const timer = setTimeout(() => done(undefined), timeoutMs);
-      set.add(done);
-    });
-
-  for (const sensor of mapping.sensors) {
-    kernel.sensors.register({
-      id: sensor.id,
-      kind: SENSOR_MESSAGE_TYPES[sensor.type],
-      unit: SENSOR_UNITS[sensor.type],
-      fields: SENSOR_FIELDS[sensor.type],
-      description: `${sensor.type} on ${sensor.topic}`,
-      staleAfterMs: sensor.stale_after_ms ?? 5000,
-      readTimeoutMs: mapping.read_timeout_ms ?? DEFAULT_READ_TIMEOUT_MS,
-      read: (timeoutMs) => nextReading(sensor.id, timeoutMs),
-    });
-  }
-  const cameras = mapping.sensors.filter((sensor) => sensor.type === 'sensor_msgs/msg/CompressedImage');
-  const looking =
-    cameras.length > 0 &&
-    attachLook(kernel, {
-      cameras: cameras.map((c) => ({ id: c.id, topic: c.topic, staleAfterMs: c.stale_after_ms ?? 5000 })),
-      readTimeoutMs: mapping.read_timeout_ms ?? DEFAULT_READ_TIMEOUT_MS,
-      next: nextReading,
-    });
+  const { waiters, looking } = registerSensors(kernel, mapping.sensors, mapping.read_timeout_ms);
 
   // The ROS graph, read-only, wherever the transport can read it.
   if (transport.graph) attachGraphTools(kernel, transport, transport.graph);
