@@ -249,3 +249,83 @@ describe('look (a camera frame for the model)', () => {
     expect(m.rt.logs.join('\n')).to.contain('[openai] vision is on, but the model server at');
   });
 });
+
+describe("the robot's senses through the model (it looks, lists, reads and echoes)", () => {
+  let m: ModelRuntime;
+  afterEach(() => m?.dispose());
+
+  /** The calls of a request's assistant messages, each with the tool message that answers it. */
+  function answeredCalls(request: RecordedRequest) {
+    const messages = request.body.messages;
+    type Call = { id: string; type: string; function: { name: string; arguments: string } };
+    const calls = messages.flatMap((x) =>
+      x.role === 'assistant' ? ((x as { tool_calls?: Call[] }).tool_calls ?? []) : [],
+    );
+    return calls.map((c) => ({
+      call: c,
+      answer: messages.find((x) => x.role === 'tool' && (x as { tool_call_id?: string }).tool_call_id === c.id),
+    }));
+  }
+
+  it('sends every request in the shapes Chat Completions documents, each result answering its call', async () => {
+    m = await modelRuntime({
+      plugins: [simPlugin],
+      // A simulation that steps (on the runtime's clock), so the echo hears the next odometry message.
+      tables: { sim: { ...SIM, tick_ms: 20 } },
+      openai: { vision: true },
+      server: { vision: true },
+    });
+    const call = (name: string, args: object) => ({ toolCalls: [{ name, arguments: args }] });
+    // Two acquisitions an episode: a look and the graph, then a node's parameters and a topic's message.
+    m.server.push(look(), call('list_ros_graph', { kind: 'topics', filter: null }), { text: 'A wall ahead.' });
+    m.server.push(
+      call('get_ros_parameters', { node: '/sim_robot', filter: 'room' }),
+      call('echo_ros_topic', { topic: '/odom', wait_s: 3 }),
+      { text: 'The room is 10 m wide; I am at the origin.' },
+    );
+    const first = await m.say('Look around and tell me which topics you have.');
+    expect(first.ok, first.output.join('\n')).to.equal(true);
+    // The simulator steps on the runtime's clock: it moves on while the echo waits for the next message.
+    const saying = m.say('And your room, and where you are?');
+    let done = false;
+    void saying.finally(() => (done = true));
+    while (!done) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      m.clock.advance(100);
+    }
+    const second = await saying;
+    expect(second.ok, second.output.join('\n')).to.equal(true);
+    expect(m.server.requests.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
+
+    for (const index of [2, 5]) {
+      const request = m.server.requests[index]!;
+      const messages = request.body.messages;
+      // One system message, first; each assistant call answered by a tool message of text.
+      expect(messages.filter((x) => x.role === 'system')).to.have.length(1);
+      expect(messages[0]!.role).to.equal('system');
+      const answered = answeredCalls(request);
+      expect(answered).to.have.length(2);
+      for (const { call: c, answer } of answered) {
+        expect(c.type).to.equal('function');
+        expect(typeof c.function.arguments).to.equal('string');
+        expect(() => JSON.parse(c.function.arguments), c.function.name).to.not.throw();
+        expect(answer, c.function.name).to.not.equal(undefined);
+        expect(typeof answer!.content, c.function.name).to.equal('string');
+      }
+      // Images only in a user message (a tool message's content is text), and only in the episode that looked.
+      for (const { role } of imageParts(request)) expect(role).to.equal('user');
+      expect(imageParts(request)).to.have.length(index === 2 ? 1 : 0);
+    }
+    const [shown, graph] = toolMessages(m.server, 2).map((content) => JSON.parse(content));
+    expect(shown).to.include({ status: 'shown', camera: 'camera_front' });
+    expect(graph.items).to.deep.include({ name: '/odom', type: 'nav_msgs/msg/Odometry' });
+    const [parameters, echoed] = toolMessages(m.server, 5).map((content) => JSON.parse(content));
+    expect(parameters).to.deep.equal({
+      node: '/sim_robot',
+      total: 1,
+      parameters: [{ name: 'room_half_size_m', type: 'double', value: 5 }],
+    });
+    expect(echoed.topic).to.equal('/odom');
+    expect(echoed.message.pose).to.be.an('object');
+  });
+});
