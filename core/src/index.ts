@@ -41,6 +41,7 @@ export type {
 export { NO_PROGRESS, WAITING_DELAY_MS, progressOf, terminalProgress, terminalWaiting } from './console/progress.js';
 export type { LineContext, LineResult } from './console/console.js';
 export { formatAge } from './format-age.js';
+export { workerEntry } from './worker-entry.js';
 export { SQLITE_SIDE_FILES, writeFileSafely, type SafeWriteOptions } from './files.js';
 export {
   CognitionErrorCodes,

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { NotesErrors } from './errors.js';
 import { prepareNote, type NotesExport, type PreparedExport, type PreparedNote } from './transfer-format.js';
-import { workerEntry } from './transfer-slices.js';
+import { notesWorker } from './transfer-slices.js';
 
 /**
  * An export file read off the runtime's thread: decoded, parsed, validated and every note prepared in a
@@ -51,7 +51,7 @@ export async function readExport(
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   const taken = new Int32Array(new SharedArrayBuffer(4));
   const data: TransferWorkerData = { bytes: own, taken, maxDepth: options.maxDepth };
-  const worker = new Worker(workerEntry('transfer-worker'), {
+  const worker = new Worker(notesWorker('transfer-worker'), {
     workerData: data,
     transferList: [own.buffer as ArrayBuffer],
   });

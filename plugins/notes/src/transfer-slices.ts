@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '@mira/core';
 import type { SqliteDatabase } from '@mira/sqlite';
 import type { CheckpointWorkerData, FromCheckpointWorker } from './checkpoint-worker.js';
 
@@ -18,27 +15,8 @@ export const SLICE_MS = 20;
 /** The least work a slice does, however long the last commit took. */
 const MIN_WORK_MS = 2;
 
-/**
- * The worker's entry: the built file, or (running from the TypeScript sources, as the tests do) a bootstrap
- * that registers tsx in the worker first. The robot's safety path starts its worker the same way.
- */
-export function workerEntry(name: 'transfer-worker' | 'checkpoint-worker'): URL {
-  const self = import.meta.url;
-  if (!self.endsWith('.ts')) return new URL(`./${name}.js`, self);
-  const tsx = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : tsxApiByRequire(self);
-  const worker = new URL(`./${name}.ts`, self).href;
-  const bootstrap = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(worker)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
-}
-
-/** tsx's ESM API found without `import.meta.resolve` (a module tsx loaded as CommonJS does not have it). */
-function tsxApiByRequire(from: string): string {
-  const manifest = createRequire(from).resolve('tsx/package.json');
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
-    exports: Record<string, { import: { default: string } }>;
-  };
-  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
-}
+/** A notes worker's entry (see core's `workerEntry`): the built file, or the sources through tsx. */
+export const notesWorker = (name: 'transfer-worker' | 'checkpoint-worker'): URL => workerEntry(import.meta.url, name);
 
 /** Serves the event loop (timers, I/O, the console) before the next slice. */
 export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -122,7 +100,7 @@ export class Checkpointer {
   #failed = false;
 
   private constructor(path: string) {
-    this.#worker = new Worker(workerEntry('checkpoint-worker'), {
+    this.#worker = new Worker(notesWorker('checkpoint-worker'), {
       workerData: { path } satisfies CheckpointWorkerData,
     });
     this.#worker.on('message', (message: FromCheckpointWorker) => {

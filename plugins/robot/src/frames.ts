@@ -1,8 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { SensorImage } from '@mira/core';
+import { workerEntry, type SensorImage } from '@mira/core';
 import type { ShownFrame } from './camera-frame.js';
 import type { FrameReply, FrameRequest } from './frame-worker.js';
-import { workerEntry } from './worker-entry.js';
 
 /**
  * Shrinks camera frames for the model on a worker thread of its own (frame-worker.ts), started at the first

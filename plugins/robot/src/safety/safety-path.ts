@@ -1,7 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { crossThreadNow } from '@mira/core';
+import { crossThreadNow, workerEntry } from '@mira/core';
 import { HardwareErrors } from '../errors.js';
-import { workerEntry } from '../worker-entry.js';
 import type {
   FromSafety,
   NavigationState,

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
- * A worker thread's module `name`, beside the module at `base` (its `import.meta.url`). Built, it is
+ * A worker thread's module `name`, beside the module at `base` (its `import.meta.url`): the one way every
+ * package starts its worker threads (the robot's safety path and frame shrinking, the notes' transfers). Built, it is
  * `<name>.js`. Run from the TypeScript sources (the `mira-source` condition, as the tests and the mutation run
  * do), the thread loads `<name>.ts` through tsx, registered in the thread first: the loader of the main thread
  * does not reach worker threads.
