@@ -289,6 +289,21 @@ describe('rosbridge transport: link state, round trips and CBOR (faithful in-tes
     ).to.deep.equal([0.1, 0]);
   });
 
+  it('stays up while a caller asks for the link as often as the thread allows: pings are paced by time, not by looks', async () => {
+    // Every ask is a look at the silence; a supervisor that paced its pings by the time between looks would
+    // ping no more once asks come microseconds apart, and a bridge answering every ping would be dropped.
+    const until = performance.now() + 1500;
+    let asks = 0;
+    while (performance.now() < until) {
+      expect(transport.link().up, `the link after ${asks} asks`).to.equal(true);
+      asks += 1;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(asks).to.be.greaterThan(1000);
+    expect(logs.filter((l) => l.includes('no answer to pings'))).to.deep.equal([]);
+    expect(transport.connected).to.equal(true);
+  });
+
   it('writes no last words on a topic its connection never published on', async () => {
     transport.setLastWords('/cmd_vel', TWIST, () => ({ linear: { x: 0, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } }));
     bridge.freeze();

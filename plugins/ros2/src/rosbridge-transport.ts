@@ -186,8 +186,9 @@ class SupervisedSocket extends ROSLIB.AbstractTransport {
 
 /**
  * One supervised connection to the bridge: a roslib `Ros` over a {@link SupervisedSocket}, pinged every
- * fifth of the deadline. A link whose pings go unanswered past the deadline is killed (its socket dropped,
- * which closes the `Ros`): a frozen bridge is noticed within the deadline, not when TCP gives up.
+ * fifth of the deadline, one question at a time. A link whose pings go unanswered past the deadline is
+ * killed (its socket dropped, which closes the `Ros`): a frozen bridge is noticed within the deadline,
+ * not when TCP gives up.
  */
 class BridgeLink {
   readonly ros: RosConnection;
@@ -199,6 +200,8 @@ class BridgeLink {
   /** When the supervisor last looked. */
   #lastLook = 0;
   #pinger: ReturnType<typeof setInterval> | undefined;
+  /** A supervisor's ping is unanswered. */
+  #asking = false;
   readonly #roundTrips = new Map<string, () => void>();
   /** Called once per connection when the deadline passed (before the socket is dropped). */
   onMissed: (silentMs: number) => void = () => undefined;
@@ -222,6 +225,7 @@ class BridgeLink {
         socket.socket.on('pong', (data: Buffer) => {
           this.#silentMs = 0;
           const key = data.toString();
+          if (key === '') this.#asking = false;
           this.#roundTrips.get(key)?.();
           this.#roundTrips.delete(key);
         });
@@ -240,16 +244,19 @@ class BridgeLink {
     // runs: after a stall of its own, timers run before the socket's waiting answers are read, and a
     // bridge that answered meanwhile must not be declared dead for it.
     const every = Math.max(10, Math.floor(this.#livenessMs / 5));
-    let sinceLastPing = every;
+    // Paced by the clock since the last ping, not by this timer's looks: every caller about to use the link
+    // looks too, and a busy one would otherwise leave these looks microseconds apart and the bridge unasked.
+    // One question at a time: a stopped bridge reads what waited in order when it runs again, answering
+    // each ping before it reaches the last words behind them, and its second answer to a socket dropped
+    // meanwhile fails and ends the connection (Tornado aborts on a failed pong) — the last words unread.
+    this.#asking = false;
+    let lastPing = -Infinity;
     this.#pinger = setInterval(() => {
-      const { gap, stalled, missed } = this.#look(socket);
-      if (missed) return;
-      // A fresh question after a stall, so the answer after it is about the link now.
-      if (stalled) sinceLastPing = every;
-      // Paced by the time that passed, not by the number of looks: on a loaded machine looks come late.
-      sinceLastPing += Math.min(gap, OWN_STALL_MS);
-      if (sinceLastPing >= every && socket.isOpen()) {
-        sinceLastPing = 0;
+      if (this.#look(socket)) return;
+      const now = performance.now();
+      if (!this.#asking && now - lastPing >= every && socket.isOpen()) {
+        lastPing = now;
+        this.#asking = true;
         socket.socket.ping();
       }
     }, LOOK_MS);
@@ -258,33 +265,24 @@ class BridgeLink {
 
   /**
    * One look at the silence: the time since the last look counts (a stall of this thread only up to
-   * {@link OWN_STALL_MS}), and a link silent past its deadline is declared missed and dropped here.
+   * {@link OWN_STALL_MS}), and a link silent past its deadline is declared missed and dropped here (last
+   * words, the link down, its socket dropped, a reconnection). True when it was.
    */
-  #look(socket: SupervisedSocket): { gap: number; stalled: boolean; missed: boolean } {
+  #look(socket: SupervisedSocket): boolean {
     const now = performance.now();
     const gap = now - this.#lastLook;
     this.#lastLook = now;
-    const stalled = gap > OWN_STALL_MS;
-    if (stalled) {
+    if (gap > OWN_STALL_MS) {
       this.onOwnStall(gap);
       this.#silentMs += OWN_STALL_MS;
     } else this.#silentMs += gap;
     const silent = this.#silentMs;
-    if (silent <= this.#livenessMs) return { gap, stalled, missed: false };
-    this.onMissed(silent);
+    if (silent <= this.#livenessMs) return false;
+    // Unsupervised first: whatever the last words' listeners ask of the link finds it down, once.
     this.#unsupervise(socket);
+    this.onMissed(silent);
     socket.kill();
-    return { gap, stalled, missed: true };
-  }
-
-  /**
-   * The supervisor's look made now, by a caller about to use the link: a deadline that passed since the last
-   * look is acted on at once (last words, the link down, its socket dropped, a reconnection), never merely
-   * reported, so nothing can find the link down while it stays open and unsupervised until the next look.
-   */
-  lookNow(): void {
-    const socket = this.#socket;
-    if (socket && this.#pinger !== undefined) this.#look(socket);
+    return true;
   }
 
   #unsupervise(socket: SupervisedSocket): void {
@@ -293,10 +291,16 @@ class BridgeLink {
     this.#pinger = undefined;
   }
 
-  /** Open, and answering pings within the deadline (silence counted while this thread runs). */
+  /**
+   * Open, supervised, and answering pings within the deadline (silence counted while this thread runs).
+   * Asking is a look: a deadline that passed since the supervisor's last one is acted on at once, never
+   * merely reported, so no caller finds the link down while it stays open and unsupervised — a bridge
+   * answering a moment later would otherwise keep it up with a refused command's predecessor last on it.
+   */
   get live(): boolean {
-    const sinceLook = Math.min(performance.now() - this.#lastLook, OWN_STALL_MS);
-    return this.ros.isConnected && this.#silentMs + sinceLook <= this.#livenessMs;
+    const socket = this.#socket;
+    if (!socket || this.#pinger === undefined || !this.ros.isConnected) return false;
+    return !this.#look(socket);
   }
 
   /**
@@ -460,8 +464,6 @@ export class RosbridgeTransport implements RobotTransport {
   }
 
   link(): LinkState {
-    // A deadline passed a moment ago is acted on before the supervisor's next look.
-    if (this.#state.up) this.#link?.lookNow();
     if (this.#state.up && !this.connected) return { up: false, since: Date.now(), why: 'no answer to pings' };
     return this.#state;
   }
@@ -490,7 +492,6 @@ export class RosbridgeTransport implements RobotTransport {
   #requireConnected(what: string): RosConnection {
     if (this.#closed || !this.#link)
       throw HardwareErrors.error('TRANSPORT_FAILED.closedNotSent', { name: this.name, what });
-    if (this.#state.up) this.#link.lookNow();
     if (!this.connected) {
       throw HardwareErrors.error('TRANSPORT_FAILED.notConnectedNotSent', {
         name: this.name,
