@@ -244,11 +244,10 @@ class BridgeLink {
     // runs: after a stall of its own, timers run before the socket's waiting answers are read, and a
     // bridge that answered meanwhile must not be declared dead for it.
     const every = Math.max(10, Math.floor(this.#livenessMs / 5));
-    // Paced by the clock since the last ping, not by this timer's looks: every caller about to use the link
-    // looks too, and a busy one would otherwise leave these looks microseconds apart and the bridge unasked.
-    // One question at a time: a stopped bridge reads what waited in order when it runs again, answering
-    // each ping before it reaches the last words behind them, and its second answer to a socket dropped
-    // meanwhile fails and ends the connection (Tornado aborts on a failed pong) — the last words unread.
+    // Paced by the clock, not by this timer's looks (every caller looks too: a busy one would leave them
+    // microseconds apart and the bridge unasked). One question at a time: a stopped bridge that runs again
+    // answers each waiting ping before the last words behind them, and its second answer to the dropped
+    // socket fails and ends the connection (Tornado aborts on a failed pong), the last words unread.
     this.#asking = false;
     let lastPing = -Infinity;
     this.#pinger = setInterval(() => {
