@@ -8,6 +8,7 @@ import {
   likelyLanguages,
   notAsserted,
   withoutNames,
+  loadLanguageIdentifier,
 } from '@mira/plugin-memory-tools';
 import {
   ASSERTION_CORPUS,
@@ -17,6 +18,9 @@ import {
   scoreCorpus,
 } from './fixtures/assertion-corpus.js';
 import { modelRuntime, toolMessages, type ModelRuntime } from './helpers/model-runtime.js';
+
+// As admission runs: with the language identifier beside the tables (loaded by remember's first proposal).
+before(() => loadLanguageIdentifier());
 
 describe('assertion rules on a labelled corpus', () => {
   it('has at least 150 utterances across every category, assertions and not', () => {

@@ -1,6 +1,10 @@
+import { loadLanguageIdentifier } from '@mira/plugin-memory-tools';
 import { expect } from 'chai';
 import { MORE_HELDOUT_CORPUS, type MoreLanguage } from './fixtures/language-corpus-heldout-more.js';
 import { refusal, scoreLanguages, type LanguageCase } from './fixtures/language-corpus.js';
+
+// As admission runs: with the language identifier beside the tables (loaded by remember's first proposal).
+before(() => loadLanguageIdentifier());
 
 // Eleven languages written by an engineer who had not read the rules. Their rules (issue 62) were written from
 // their grammars and a development corpus (test/fixtures/language-corpus-more.ts); this corpus was scored only

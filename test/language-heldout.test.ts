@@ -1,6 +1,10 @@
+import { loadLanguageIdentifier } from '@mira/plugin-memory-tools';
 import { expect } from 'chai';
 import { HELDOUT_CORPUS, type HeldoutLanguage } from './fixtures/language-corpus-heldout.js';
 import { LANGUAGES, refusal, scoreLanguages } from './fixtures/language-corpus.js';
+
+// As admission runs: with the language identifier beside the tables (loaded by remember's first proposal).
+before(() => loadLanguageIdentifier());
 
 // The held-out corpus was written by an engineer who had not read the language rules. Its first scoring
 // (before any rule was changed for it) wrongly admitted 12 of its 284 utterances and wrongly refused 20;

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
-import { ASSERTION_RULES, CLAUSE_RULES } from '@mira/plugin-memory-tools';
+import { ASSERTION_RULES, CLAUSE_RULES, loadLanguageIdentifier } from '@mira/plugin-memory-tools';
 import { MORE_LANGUAGE_CORPUS, MORE_LANGUAGES } from './fixtures/language-corpus-more.js';
 import { scoreLanguages, type LanguageCase } from './fixtures/language-corpus.js';
+
+// As admission runs: with the language identifier beside the tables (loaded by remember's first proposal).
+before(() => loadLanguageIdentifier());
 
 // The development corpus of the eleven languages of issue 62 (written with the rules, from their grammars; the
 // held-out corpus, test/language-heldout-more.test.ts, was scored only at the end).

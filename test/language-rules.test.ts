@@ -15,6 +15,7 @@ import {
   wholeSpans,
   UNREAD_LANGUAGE_WORDS,
   type NotAsserted,
+  loadLanguageIdentifier,
 } from '@mira/plugin-memory-tools';
 import { ASSERTION_CORPUS } from './fixtures/assertion-corpus.js';
 import { ATTRIBUTION_CORPUS } from './fixtures/attribution-corpus.js';
@@ -26,6 +27,9 @@ import {
   scoreLanguages,
   type Language,
 } from './fixtures/language-corpus.js';
+
+// As admission runs: with the language identifier beside the tables (loaded by remember's first proposal).
+before(() => loadLanguageIdentifier());
 
 /** The cue that decides `evidence` (its first occurrence) inside `utterance`. */
 const cue = (utterance: string, evidence: string, predicate = 'p') => {

@@ -98,6 +98,7 @@ export {
   type ClauseRules,
 } from './attribution.js';
 export { clauseRulesFor, languageOf, likelyLanguages, scriptLanguage, unreadLanguageOf } from './language-reading.js';
+export { loadLanguageIdentifier } from './language-identifier.js';
 export {
   MAX_MEMORIES_PER_ENTITY,
   MAX_QUERY_LENGTH,

@@ -1,10 +1,13 @@
 /**
- * Which language a text is in, as admission reads it: by its script, then by the words of each language's clause
- * table it uses (and their letters), or none with rules. Chooses the clause rules, and the assertion rules with them.
+ * Which language a text is in, as admission reads it: by its script, then by the words of each language's
+ * clause table it uses (and their letters), or none with rules — as those words say, or as a language
+ * identifier is sure of when the tables read few of them (`language-identifier.ts`).
+ * Chooses the clause rules, and the assertion rules with them.
  */
 import { CLAUSE_RULES, ENGLISH_CLAUSES, type ClauseRules } from './clause-rules.js';
 import { UNREAD_SCRIPTS } from './clause-rules-more.js';
 import { ASCII, clearClauseWordSets, LATIN_TEXT, languageCounts, markerIndex, words } from './clause-words.js';
+import { identifiedUnread } from './language-identifier.js';
 import { addShapeCounts, clearWordShapes, unreadWords, writtenWords } from './word-shapes.js';
 
 /** Forgets the word sets and memos made from the clause tables (tests: a memo made before a mutant hides it). */
@@ -108,9 +111,19 @@ export function readLanguages(text: string): LanguageReading {
   // holds one Dutch word, nu, and one Romanian, cafea), and refusing is the safe side.
   const unread = unreadWords(found, written, ascii);
   if (unread.count > 0 && unread.count >= best) return { decided: undefined, unread: unread.language };
+  // Text whose words the tables barely read (fewer than half are theirs) may be in a language without rules
+  // that shares none of the listed words: the identifier is asked, and heard only when sure of one. Not of
+  // fewer than four words: on three it reads German "Anna trinkt Tee" as Estonian.
+  if (found.length >= IDENTIFIED_WORDS && best * 2 < found.length) {
+    const identified = identifiedUnread(text);
+    if (identified !== undefined) return { decided: undefined, unread: identified };
+  }
   if (best === 0) return { decided: [ENGLISH_CLAUSES.language] };
   return { counts, best, found };
 }
+
+/** The fewest words the language identifier is asked about (see {@link readLanguages}). */
+const IDENTIFIED_WORDS = 4;
 
 /** The script of a table that holds most of a text's `other` letters (those not Latin), if one does. */
 function mainScript(form: string, other: number): string | undefined {

@@ -1,3 +1,4 @@
+import { loadLanguageIdentifier } from './language-identifier.js';
 import {
   isMiraError,
   normalizeDisplay,
@@ -148,6 +149,8 @@ function groundedClause(utterance: string | undefined, evidenceText: string, pre
 
 async function settle(run: () => Promise<ProposeResult>, log: FailureLog, tool: string): Promise<ProposeResult> {
   try {
+    // The identifier that tells a language without rules, loaded by the first proposal (see its module).
+    await loadLanguageIdentifier();
     return await run();
   } catch (error) {
     if (error instanceof Rejection) {

@@ -9,6 +9,7 @@ import {
 import { notAssertedBlanked } from './assertion.js';
 import { blankNames } from './name-blanking.js';
 import { attribute } from './attribution.js';
+import { loadLanguageIdentifier } from './language-identifier.js';
 import { clauseRulesFor } from './language-reading.js';
 import { hasDirectionMarks, markless, withoutDirectionMarks } from './direction-marks.js';
 import { longerCandidates, resolved, resolveNamed } from './longer-names.js';
@@ -91,6 +92,8 @@ async function decide(
   said: string | undefined,
   proposed: RememberProposal,
 ): Promise<RememberResult> {
+  // The identifier that tells a language without rules, loaded by the first proposal (see its module).
+  await loadLanguageIdentifier();
   const read = readProposal(said, proposed);
   const attributed = attributedClause(read);
   const { proposal, subject, predicate } = read;
