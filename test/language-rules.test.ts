@@ -772,6 +772,30 @@ describe('notAsserted(): a request to remember, in every language with rules tha
     });
   }
 
+  it('tr: a request before or after what it keeps, in the imperative (hatırla, not al, aklında tut) or asking (hatırlar mısın)', () => {
+    expect(read('Şunu hatırla: Ayşe hemşire.', 'Ayşe hemşire', 'Ayşe')).to.equal(undefined);
+    expect(read('Unutma, Ayşe hemşire.', 'Ayşe hemşire', 'Ayşe')).to.equal(undefined);
+    expect(read('Hatırlar mısın, Mehmet her sabah çay içiyor.', 'Mehmet her sabah çay içiyor', 'Mehmet')).to.equal(
+      undefined,
+    );
+    expect(read('Mehmet her sabah çay içiyor, bunu not al.', 'Mehmet her sabah çay içiyor', 'Mehmet')).to.equal(
+      undefined,
+    );
+    expect(read('Aklında tutar mısın? Elif kahve seviyor.', 'Elif kahve seviyor', 'Elif')).to.equal(undefined);
+    // What is kept is still read: a negation, a question, a request not to keep.
+    expect(read('Aklında tut: Elif kahve sevmez.', 'Elif kahve sevmez', 'Elif')).to.equal('negated');
+    expect(read('Mehmet çay içmiyor, bunu not al.', 'Mehmet çay içmiyor', 'Mehmet')).to.equal('negated');
+    expect(read('Mehmet çay içiyor, bunu not etme.', 'Mehmet çay içiyor', 'Mehmet')).to.equal('do_not_keep');
+    expect(read('Not al: Mehmet her sabah çay içiyor mu?', 'Mehmet her sabah çay içiyor', 'Mehmet')).to.equal(
+      'question',
+    );
+    // The request that makes what it keeps a noun (…olduğunu hatırlar mısın?) is refused: its clause is no
+    // statement the rules read (a known limit, on the safe side).
+    expect(read("Ayşe'nin hemşire olduğunu hatırlar mısın?", "Ayşe'nin hemşire olduğunu", 'Ayşe')).to.not.equal(
+      undefined,
+    );
+  });
+
   it('ja: a request after what it keeps (…だって覚えておいてくれる？); "覚えてる？", do you remember, still asks', () => {
     const asks = (utterance: string, evidence: string) => {
       // The evidence is whole words of the utterance, as remember finds it.
