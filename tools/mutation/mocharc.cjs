@@ -17,6 +17,7 @@ module.exports = {
     'test/attribution.test.ts',
     'test/language-rules.test.ts',
     'test/language-heldout.test.ts',
+    'test/language-identifier.test.ts',
     'test/memory-store.sqlite.test.ts',
     'test/memory-store.postgres.test.ts',
     'test/notes.test.ts',

@@ -25,6 +25,7 @@ export const TARGETS = [
   'plugins/memory-tools/src/clause-words.ts',
   'plugins/memory-tools/src/word-shapes.ts',
   'plugins/memory-tools/src/language-reading.ts',
+  'plugins/memory-tools/src/language-identifier.ts',
   'core/src/text/normalize.ts',
   'plugins/memory/src/algorithm.ts',
   'plugins/memory/src/rules.ts',
