@@ -57,7 +57,8 @@ describe('cognition replies that are not plain (real SDK, scripted server)', fun
       const { ok, output } = await m.say('Talk');
       expect(ok).to.equal(true);
       expect(output).to.deep.equal([
-        `Mira: ${'word '.repeat(9)}wor`,
+        // Sixteen tokens of the model's: word ▁word ▁word …
+        `Mira: ${'word '.repeat(15)}word`,
         "note: the reply was cut off at the model's limit of 16 tokens per answer; for longer replies, raise [openai] max_tokens in the profile",
       ]);
       expect(m.server.requests).to.have.length(1);

@@ -93,26 +93,28 @@ describe('the scripted model server (llama-server double)', () => {
 
   const threeCalls: ScriptedReply = {
     toolCalls: [
-      { name: 'recall_memory', arguments: { query: 'Ada' }, id: 'c1' }, // 15 bytes: 5 tokens
-      { name: 'recall_memory', arguments: { query: 'Bob Builder the second' }, id: 'c2' }, // 34 bytes: 12 tokens
-      { name: 'recall_memory', arguments: { query: 'Cy' }, id: 'c3' }, // 14 bytes: 5 tokens
+      // Tokens as the generated test model cuts them: { " query " : " Ada " }
+      { name: 'recall_memory', arguments: { query: 'Ada' }, id: 'c1' }, // 9 tokens
+      { name: 'recall_memory', arguments: { query: 'Bob Builder the second' }, id: 'c2' }, // 17 tokens
+      { name: 'recall_memory', arguments: { query: 'Cy' }, id: 'c3' }, // 10 tokens: … " C y " }
     ],
   };
 
   it('cuts inside the tool call that max_tokens falls in, and generates none after it', async () => {
     await start([threeCalls]);
-    const { json } = await post(server, { max_tokens: 8 });
+    // The first call (9 tokens) and 5 of the second's.
+    const { json } = await post(server, { max_tokens: 14 });
     expect(json.choices[0].finish_reason).to.equal('length');
     expect(json.choices[0].message.tool_calls.map((c: any) => [c.id, c.function.arguments])).to.deep.equal([
       ['c1', '{"query":"Ada"}'],
       ['c2', '{"query":'],
     ]);
-    expect(json.usage.completion_tokens).to.equal(8);
+    expect(json.usage.completion_tokens).to.equal(14);
   });
 
   it('streams the cut call as it was cut', async () => {
     await start([threeCalls]);
-    const { chunks } = await post(server, { max_tokens: 8, stream: true });
+    const { chunks } = await post(server, { max_tokens: 14, stream: true });
     const args = new Map<number, string>();
     for (const chunk of chunks) {
       for (const part of chunk.choices[0]?.delta.tool_calls ?? []) {
@@ -125,16 +127,17 @@ describe('the scripted model server (llama-server double)', () => {
 
   it('sends no call when max_tokens falls in the text before them, and whole calls when they fit', async () => {
     await start([{ ...threeCalls, text: 'Let me look that up for you.' }, threeCalls, threeCalls]);
+    // The text is 10 tokens (L e t ▁me ▁look ▁that ▁up ▁for ▁you .); the next two answers are the calls alone, 36.
     const cutInText = (await post(server, { max_tokens: 4 })).json.choices[0];
     expect(cutInText.finish_reason).to.equal('length');
-    expect(cutInText.message).to.deep.equal({ role: 'assistant', content: 'Let me look ' });
-    const whole = (await post(server, { max_tokens: 22 })).json.choices[0];
+    expect(cutInText.message).to.deep.equal({ role: 'assistant', content: 'Let me' });
+    const whole = (await post(server, { max_tokens: 36 })).json.choices[0];
     expect(whole.finish_reason).to.equal('tool_calls');
     expect(whole.message.tool_calls).to.have.length(3);
-    // One token fewer: the last call is cut (4 tokens of its 5: 12 of its 14 bytes).
-    const short = (await post(server, { max_tokens: 21 })).json.choices[0];
+    // One token fewer: the last call is cut (9 tokens of its 10).
+    const short = (await post(server, { max_tokens: 35 })).json.choices[0];
     expect(short.finish_reason).to.equal('length');
-    expect(short.message.tool_calls.at(-1).function.arguments).to.equal('{"query":"Cy');
+    expect(short.message.tool_calls.at(-1).function.arguments).to.equal('{"query":"Cy"');
   });
 
   it('accepts a history whose arguments parse', async () => {
@@ -182,8 +185,9 @@ describe('the scripted model server (llama-server double)', () => {
     await start([{ text: 'x'.repeat(100) }, { text: 'x'.repeat(100) }]);
     const cut = await post(server, { max_tokens: 10 });
     expect(cut.json.choices[0]).to.include({ finish_reason: 'length' });
-    expect(cut.json.choices[0].message.content).to.equal('x'.repeat(30));
-    const whole = await post(server, { max_completion_tokens: 34 });
+    // No piece of the model's holds two x: each is a token.
+    expect(cut.json.choices[0].message.content).to.equal('x'.repeat(10));
+    const whole = await post(server, { max_completion_tokens: 100 });
     expect(whole.json.choices[0]).to.include({ finish_reason: 'stop' });
   });
 
@@ -232,6 +236,31 @@ describe('the scripted model server (llama-server double)', () => {
     const props = await (await fetch(server.url.replace(/\/v1$/, '/props'))).json();
     expect(props.default_generation_settings.n_ctx).to.equal(8192);
     expect(props.chat_template_caps).to.include({ supports_tools: false, supports_tool_calls: false });
+  });
+
+  it('tokenizes as the generated test model: pieces of its vocabulary, specials whole, lines apart, unknown characters as bytes', async () => {
+    await start([]);
+    const tokenize = async (content: string): Promise<number[]> =>
+      (
+        await (
+          await fetch(server.url.replace(/\/v1$/, '/tokenize'), { method: 'POST', body: JSON.stringify({ content }) })
+        ).json()
+      ).tokens;
+    // A common word of the docs is one piece, with its space in front after the first.
+    expect(await tokenize('memory memory memory')).to.have.length(3);
+    // A special token is one id, and the text beside it is tokenized apart.
+    const special = await tokenize('<|im_start|>');
+    expect(special).to.have.length(1);
+    expect(await tokenize('<|im_start|>memory')).to.deep.equal([...special, ...(await tokenize('memory'))]);
+    // No piece holds a newline beside anything else.
+    expect(await tokenize('memory\nmemory')).to.deep.equal([
+      ...(await tokenize('memory')),
+      ...(await tokenize('\n')),
+      ...(await tokenize('memory')),
+    ]);
+    // A character no doc holds is its UTF-8 bytes (the byte tokens follow the 10 special ones, in order).
+    expect(await tokenize('\u{1FAB8}')).to.deep.equal([...Buffer.from('\u{1FAB8}')].map((b) => 10 + b));
+    // The exact ids against the real server: test/model-server/tokens.tier.ts.
   });
 
   it("serves llama-server's /tokenize as many ids as the prompt counts; OpenAI has none", async () => {

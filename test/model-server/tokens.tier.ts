@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { countTokens } from '@mira/core/testing';
+import { countTokens, tokenIds } from '@mira/core/testing';
 import { session, simRuntime } from '../helpers/sim-session.js';
 import { buildLlamaServer, forward, startRealModelServer, testModel, type RealModelServer } from './llama-server.js';
 
-// How far the scripted double's token counts are from the real server's: the double counts a stand-in at the
-// generated model's density (core/src/testing/model-prompt.ts says why it is not that tokenizer). Mira's real
-// requests of a session (recorded by the double) are rendered by llama-server with the model's own template
-// (`/apply-template`) and counted by its tokenizer (`/tokenize`), beside the double's count of its own rendering.
-// The bounds below are the ones model-prompt.ts states; MIRA_TIER_CALLS=1 prints each request's figures.
+// The scripted double's tokenizer against the real server's: Mira's real requests of a session (recorded by the
+// double) are rendered by llama-server with the model's own template (`/apply-template`) and tokenized by it
+// (`/tokenize`); the double's tokenizer (core/src/testing/model-tokenizer.ts) must give the same ids for the same
+// text, every one. The double's count of its own, compact rendering stays within the bounds model-prompt.ts
+// states; MIRA_TIER_CALLS=1 prints each request's figures.
 
 /** The double's count over the real server's, for any request of the session: measured 0.87–0.99. */
 const BOUNDS = { low: 0.82, high: 1.05 } as const;
@@ -35,13 +35,14 @@ describe("the double's token counts against llama-server's tokenizer (real serve
     for (const [i, r] of m.server.requests.entries()) {
       const { prompt } = await post('/apply-template', { messages: r.body.messages, tools: r.body.tools });
       const { tokens } = await post('/tokenize', { content: prompt });
+      expect(tokenIds(prompt), `request ${i + 1}: the double's ids for the real rendering`).to.deep.equal(tokens);
       const ratio = r.promptTokens / tokens.length;
       ratios.push(ratio);
       if (process.env.MIRA_TIER_CALLS) {
         const density = Buffer.byteLength(prompt) / tokens.length;
         console.log(
           `call ${i + 1}: double ${r.promptTokens}, llama-server ${tokens.length} (${ratio.toFixed(3)}); ` +
-            `${density.toFixed(2)} bytes a token in its prompt, the stand-in on it ${(countTokens(prompt) / tokens.length).toFixed(3)}`,
+            `${density.toFixed(2)} bytes a token in its prompt, the double's count of it ${countTokens(prompt)}`,
         );
       }
     }

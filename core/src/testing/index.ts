@@ -178,7 +178,7 @@ export async function createTestRuntime(options: TestRuntimeOptions = {}): Promi
   };
 }
 export { groundingOf, withoutGrounding } from './grounding.js';
-export { countTokens } from './model-prompt.js';
+export { countTokens, tokenIds } from './model-prompt.js';
 export type { ScriptedTemplate } from './chat-templates.js';
 export {
   hashedBagOfWords,

@@ -4,27 +4,20 @@
  * system message, then the tools, then every turn; a `system` message anywhere else is refused before
  * rendering, as Qwen3.5's template does, see `model-server.ts`), and its length in tokens.
  *
- * The tokenizer is a stand-in at the density of the repository's generated model: one token per 3 bytes of
- * UTF-8 (issue 61 measured that model's tokenizer at 2.9 bytes a token on Mira's prompts; real models'
- * tokenizers give 3–4 on English and JSON). It is not that tokenizer itself, for three reasons: its
- * vocabulary is made from the repository's docs when the real-server tier builds the model
- * (`tools/llama-server/make-model.py`: the 1,500 commonest words and every prefix of each), so the double
- * would have to read the docs and rebuild it the same way; counting as llama.cpp does means its
- * SentencePiece merge by score with byte fallback and the template's control tokens; and nothing here can
- * check such a copy against the real one without generating the model and running llama.cpp. The density
- * is what the budget and the cache depend on; where exact counts matter the tier measures the real server.
+ * Tokens are counted as the repository's generated model counts them (`model-tokenizer.ts`: its vocabulary made
+ * from the repository's docs as `tools/llama-server/make-model.py` makes it, tokenized as llama.cpp does), so a
+ * text the double counts is the count the real `llama-server` of the test tier gives (held exact, id for id, by
+ * test/model-server/tokens.tier.ts). The double's own rendering is compact (see {@link renderPrompt}), so a
+ * request's count runs 0.87–0.99 of the same request rendered by the model's Qwen2.5 template; {@link renderQwen25}
+ * is that template byte for byte.
  *
- * How far it is, measured by the tier (test/model-server/tokens.tier.ts, which holds it to 0.82–1.05): over the
- * 27 requests of a 12-turn session, the double's count of its own rendering is 0.87–0.99 of llama-server's count
- * of the same request rendered by the model's Qwen2.5 template. It undercounts because the real template adds a
- * tool preamble and writes JSON with spaces (the stand-in on the real prompt: 0.88–1.03), and because text is not
- * of one density: at 3 bytes a token in the real tokenizer on the whole prompt, tool schemas take 2.76, log lines
- * full of numbers 2.65, utterances 2.94, the instructions 3.66 and replies 4.18. The tokenizer packages on npm
- * (gpt-tokenizer, js-tiktoken, tiktoken) count OpenAI's vocabularies, not this model's, and none is a dependency;
- * for the `openai` flavor one of them would count as OpenAI does.
+ * Without the repository's docs at hand (the package installed elsewhere) the count is a stand-in at that model's
+ * density: one token per 3 bytes of UTF-8 (issue 61 measured the model at 2.9 bytes a token on Mira's prompts;
+ * real models' tokenizers give 3–4 on English and JSON).
  */
 
 import { renderedContent } from './content-parts.js';
+import { modelPieces, modelTokenIds } from './model-tokenizer.js';
 
 /** Bytes per token of the double's stand-in tokenizer. */
 export const BYTES_PER_TOKEN = 3;
@@ -47,14 +40,27 @@ export interface WireTool {
   function: { name: string; description: string; parameters: unknown; strict?: boolean };
 }
 
-/** Tokens in a text, by the stand-in tokenizer. */
+/** Tokens in a text, as the test model counts them (or by the stand-in density). */
 export function countTokens(text: string): number {
-  return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
+  return modelPieces(text)?.length ?? Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
 }
 
-/** A text's token ids by the stand-in tokenizer (`/tokenize`): as many as {@link countTokens} counts. */
+/** A text's token ids (`/tokenize`): the test model's, or as many as the stand-in counts. */
 export function tokenIds(text: string): number[] {
-  return Array.from({ length: countTokens(text) }, (_, i) => 1000 + i);
+  return modelTokenIds(text) ?? Array.from({ length: countTokens(text) }, (_, i) => 1000 + i);
+}
+
+/** The text of a text's first `tokens` tokens (a character cut inside its bytes is left out). */
+export function firstTokens(text: string, tokens: number): string {
+  const pieces = modelPieces(text);
+  if (pieces === undefined) return text.slice(0, tokens * BYTES_PER_TOKEN);
+  let bytes = 0;
+  for (const piece of pieces.slice(0, tokens))
+    bytes += /^<0x[0-9A-F]{2}>$/.test(piece) ? 1 : Buffer.byteLength(piece.replaceAll('\u2581', ' '), 'utf8');
+  return Buffer.from(text, 'utf8')
+    .subarray(0, bytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/u, '');
 }
 
 /**
@@ -161,11 +167,18 @@ export function renderQwen25(messages: readonly WireMessage[], tools: readonly W
 
 /** Tokens two prompts share from their start (what a server's prompt cache can reuse). */
 export function commonPrefixTokens(a: string, b: string): number {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  const n = Math.min(x.length, y.length);
+  const x = modelTokenIds(a);
+  const y = modelTokenIds(b);
+  if (x !== undefined && y !== undefined) {
+    let same = 0;
+    while (same < x.length && same < y.length && x[same] === y[same]) same += 1;
+    return same;
+  }
+  const p = Buffer.from(a, 'utf8');
+  const q = Buffer.from(b, 'utf8');
+  const n = Math.min(p.length, q.length);
   let i = 0;
-  while (i < n && x[i] === y[i]) i += 1;
+  while (i < n && p[i] === q[i]) i += 1;
   return Math.floor(i / BYTES_PER_TOKEN);
 }
 

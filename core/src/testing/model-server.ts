@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { renderTemplate, templateError, type ScriptedTemplate } from './chat-templates.js';
-import { commonPrefixTokens, countTokens, BYTES_PER_TOKEN, type WireMessage, type WireTool } from './model-prompt.js';
+import { commonPrefixTokens, countTokens, firstTokens, type WireMessage, type WireTool } from './model-prompt.js';
 import { IMAGE_TOKENS, contentPartsError, renderedContent } from './content-parts.js';
 import { answerLlamaRoute, type LlamaRoutes } from './llama-routes.js';
 import { LLAMA_BUILD_INFO, errorBody, historyError, sendJson, type ModelServerFlavor } from './server-reading.js';
@@ -175,7 +175,7 @@ function cutAtLimit<C extends { function: { name: string; arguments: string } }>
 ): { content: string; toolCalls: C[] } | undefined {
   const tokens = countTokens(content) + calls.reduce((n, c) => n + countTokens(c.function.arguments), 0);
   if (tokens <= limit) return undefined;
-  if (countTokens(content) > limit) return { content: content.slice(0, limit * BYTES_PER_TOKEN), toolCalls: [] };
+  if (countTokens(content) > limit) return { content: firstTokens(content, limit), toolCalls: [] };
   let left = limit - countTokens(content);
   const kept: C[] = [];
   for (const call of calls) {
@@ -186,7 +186,7 @@ function cutAtLimit<C extends { function: { name: string; arguments: string } }>
       continue;
     }
     // Never the whole text: a cut call's arguments are always shorter than the model's.
-    const partial = args.slice(0, Math.min(left * BYTES_PER_TOKEN, args.length - 1));
+    const partial = firstTokens(args, left).slice(0, args.length - 1);
     if (left > 0) kept.push({ ...call, function: { ...call.function, arguments: partial } });
     break;
   }
