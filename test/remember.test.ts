@@ -328,7 +328,12 @@ describe('remember: operator-grounded admission (real episode, SDK, scripted ser
     });
 
     it('admits a value of exactly 256 characters (counted as characters, not UTF-16 units) and refuses 257', async () => {
-      // U+20000 is one character and two UTF-16 units, and NFKC keeps it.
+      // U+20000 is one character and two UTF-16 units, and NFKC keeps it. The model's tokenizer has no piece for
+      // it (four byte tokens each): a proposal of its value and evidence takes over 2,000 tokens to generate.
+      await m.dispose();
+      m = await modelRuntime({ openai: { max_tokens: 4096 } });
+      store = m.store();
+      await store.createEntity({ entityType: 'person', canonicalName: 'Alice' });
       const value = (n: number) => '\u{20000}'.repeat(n);
       const say = (n: number) => `Alice prefers ${value(n)}`;
       await expectRejected(say(257), fact('Alice', 'prefers', value(257), say(257)), 'invalid_proposal');
