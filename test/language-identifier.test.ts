@@ -10,12 +10,12 @@ import { UNREAD_LANGUAGES_HELDOUT } from './fixtures/unread-languages-heldout.js
 // whose words the tables barely read, and heard only when it is sure of a language without rules.
 
 /**
- * Refused as a language without rules, today, in each language of the held-out corpus (8 each): 87 of 120 (by the
+ * Refused as a language without rules, today, in each language of the held-out corpus (8 each): 73 of 120 (by the
  * tables alone 42). The rest is read as a language with rules (Catalan as Spanish, Swahili as English…) and
  * decided by its rules: a known limit, on the side the identifier cannot tell.
  */
 const REFUSED_TODAY: Readonly<Record<string, number>> = {
-  cs: 5, sk: 6, da: 7, nb: 7, fi: 6, hu: 6, ro: 7, hr: 8, sl: 5, et: 6, lt: 3, lv: 5, ca: 7, tl: 8, sw: 1,
+  cs: 5, sk: 5, da: 6, nb: 5, fi: 6, hu: 6, ro: 7, hr: 8, sl: 4, et: 4, lt: 2, lv: 4, ca: 3, tl: 7, sw: 1,
 }; // prettier-ignore
 
 describe('the language identifier: text in a language without rules that shares none of their words', function () {
@@ -26,6 +26,14 @@ describe('the language identifier: text in a language without rules that shares 
     const english = UNREAD_LANGUAGES_HELDOUT.filter((c) => c.lang === 'en');
     expect(english).to.have.length(20);
     expect(english.filter((c) => languageOf(c.text) !== 'en').map((c) => c.text)).to.deep.equal([]);
+  });
+
+  it('reads no capitalised word after the first: names are no sign of a language', () => {
+    // A counterexample of the admission property (plugins/memory-tools/test/admission.property.test.ts):
+    // names and English words read as Albanian while the names were in.
+    expect(likelyLanguages('Bob       Bob TEA art')).to.deep.equal(['en']);
+    expect(likelyLanguages('Petr pije kavu kazdy den')).to.equal(undefined);
+    expect(likelyLanguages('Petr Novak Jana Dvorak drinks tea')).to.deep.equal(['en']);
   });
 
   it('refuses as many sentences of 15 languages without rules as today (held out; the rest is read by the tables)', () => {

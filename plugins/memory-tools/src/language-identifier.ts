@@ -10,6 +10,10 @@
  * start-up); until then it is not asked, and admission reads the language by the tables alone.
  */
 
+/** The fewest words the identifier is asked about. */
+const FEWEST_WORDS = 4;
+const WORDS = /[\p{L}\p{M}\p{N}]+/gu;
+
 /** The part of eld's result read here (its `index.d.ts`). */
 interface Detection {
   readonly language: string;
@@ -48,10 +52,12 @@ export const IDENTIFIER_MARGIN = 0.05;
 /**
  * The language without rules that `text` is in, when the identifier is loaded and sure of it (reliable by its
  * own measure, and ahead of every language with rules by {@link IDENTIFIER_MARGIN}); undefined otherwise.
- * `text` has its names blanked already: a name is not a word of any language.
+ * `text` has its names blanked already (the proposal's, and every capitalised word after the first): a name is
+ * not a word of any language.
  */
 export function identifiedUnread(text: string): string | undefined {
-  if (detect === undefined) return undefined;
+  // Not of fewer than four words: on three it reads German "Anna trinkt Tee" as Estonian.
+  if (detect === undefined || (text.match(WORDS) ?? []).length < FEWEST_WORDS) return undefined;
   const result = detect(text);
   const language = result.language;
   if (language === '' || WITH_RULES.has(language) || !result.isReliable()) return undefined;

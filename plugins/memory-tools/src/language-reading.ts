@@ -112,18 +112,27 @@ export function readLanguages(text: string): LanguageReading {
   const unread = unreadWords(found, written, ascii);
   if (unread.count > 0 && unread.count >= best) return { decided: undefined, unread: unread.language };
   // Text whose words the tables barely read (fewer than half are theirs) may be in a language without rules
-  // that shares none of the listed words: the identifier is asked, and heard only when sure of one. Not of
-  // fewer than four words: on three it reads German "Anna trinkt Tee" as Estonian.
-  if (found.length >= IDENTIFIED_WORDS && best * 2 < found.length) {
-    const identified = identifiedUnread(text);
+  // that shares none of the listed words: the identifier is asked, and heard only when sure of one.
+  if (best * 2 < found.length) {
+    const identified = identifiedUnread(withoutCapitalised(text));
     if (identified !== undefined) return { decided: undefined, unread: identified };
   }
   if (best === 0) return { decided: [ENGLISH_CLAUSES.language] };
   return { counts, best, found };
 }
 
-/** The fewest words the language identifier is asked about (see {@link readLanguages}). */
-const IDENTIFIED_WORDS = 4;
+/**
+ * The text the language identifier reads: a capitalised word after the first is a name, not a word of a language
+ * ("Bob Alice Bob TEA art" is no sentence of Albanian), and is left out.
+ */
+function withoutCapitalised(text: string): string {
+  let first = true;
+  return text.replace(/[\p{L}\p{M}]+/gu, (word) => {
+    const keep = first || !/^\p{Lu}/u.test(word);
+    first = false;
+    return keep ? word : ' '.repeat(word.length);
+  });
+}
 
 /** The script of a table that holds most of a text's `other` letters (those not Latin), if one does. */
 function mainScript(form: string, other: number): string | undefined {
