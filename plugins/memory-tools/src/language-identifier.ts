@@ -1,10 +1,11 @@
 /**
  * A maintained language identifier beside the clause tables: eld (Efficient Language Detector, n-grams of 60
  * languages, its `small` database), asked about Latin-script text whose words the tables barely read, and
- * heard only when it is sure of a language none of the rules is written for (Czech typed without its accents,
- * Danish, Catalan, Tagalog…): the text is then refused as `language`, naming it. It never chooses among the
- * languages with rules — on short sentences it reads English as Yoruba or Slovak now and then, and the tables'
- * function words decide those better (see docs/memory.md for the figures).
+ * heard only when it is sure: of a language none of the rules is written for (Czech typed without its accents,
+ * Danish, Catalan, Tagalog…), and the text is refused as `language`, naming it; or, where the tables read one
+ * word or none, of a language with rules they did not choose ("Ulubiony kolor Ani to niebieski" holds one
+ * English-looking word, `to`). On fewer than four words it is not asked: it reads short German as Estonian,
+ * and the tables' function words decide those better (see docs/memory.md for the figures).
  *
  * Loaded once, when admission first needs it ({@link loadLanguageIdentifier}: about 0.5 s and 80 MB, so not at
  * start-up); until then it is not asked, and admission reads the language by the tables alone.
@@ -50,20 +51,22 @@ const WITH_RULES = new Set([
 export const IDENTIFIER_MARGIN = 0.05;
 
 /**
- * The language without rules that `text` is in, when the identifier is loaded and sure of it (reliable by its
- * own measure, and ahead of every language with rules by {@link IDENTIFIER_MARGIN}); undefined otherwise.
- * `text` has its names blanked already (the proposal's, and every capitalised word after the first): a name is
- * not a word of any language.
+ * The language `text` is in, when the identifier is loaded and sure of it (reliable by its own measure, and ahead
+ * of every other language by {@link IDENTIFIER_MARGIN}; for a language without rules, ahead of every language
+ * with rules), with whether rules are written for it; undefined otherwise. eld's Malay is answered as
+ * Indonesian. `text` has its names blanked already (the proposal's, and every capitalised word after the first):
+ * a name is not a word of any language.
  */
-export function identifiedUnread(text: string): string | undefined {
+export function identifiedLanguage(text: string): { readonly language: string; readonly rules: boolean } | undefined {
   // Not of fewer than four words: on three it reads German "Anna trinkt Tee" as Estonian.
   if (detect === undefined || (text.match(WORDS) ?? []).length < FEWEST_WORDS) return undefined;
   const result = detect(text);
   const language = result.language;
-  if (language === '' || WITH_RULES.has(language) || !result.isReliable()) return undefined;
+  if (language === '' || !result.isReliable()) return undefined;
+  const rules = WITH_RULES.has(language);
   const scores = result.getScores();
   const lead = scores[language] ?? 0;
   for (const [other, score] of Object.entries(scores))
-    if (WITH_RULES.has(other) && lead - score <= IDENTIFIER_MARGIN) return undefined;
-  return language;
+    if (other !== language && (rules || WITH_RULES.has(other)) && lead - score <= IDENTIFIER_MARGIN) return undefined;
+  return { language: language === 'ms' ? 'id' : language, rules };
 }

@@ -7,7 +7,7 @@
 import { CLAUSE_RULES, ENGLISH_CLAUSES, type ClauseRules } from './clause-rules.js';
 import { UNREAD_SCRIPTS } from './clause-rules-more.js';
 import { ASCII, clearClauseWordSets, LATIN_TEXT, languageCounts, markerIndex, words } from './clause-words.js';
-import { identifiedUnread } from './language-identifier.js';
+import { identifiedLanguage } from './language-identifier.js';
 import { addShapeCounts, clearWordShapes, unreadWords, writtenWords } from './word-shapes.js';
 
 /** Forgets the word sets and memos made from the clause tables (tests: a memo made before a mutant hides it). */
@@ -112,10 +112,17 @@ export function readLanguages(text: string): LanguageReading {
   const unread = unreadWords(found, written, ascii);
   if (unread.count > 0 && unread.count >= best) return { decided: undefined, unread: unread.language };
   // Text whose words the tables barely read (fewer than half are theirs) may be in a language without rules
-  // that shares none of the listed words: the identifier is asked, and heard only when sure of one.
+  // that shares none of the listed words, or in one with rules whose words they barely saw: the identifier is
+  // asked, and heard only when sure (for a language with rules, only where the tables read one word or none).
   if (best * 2 < found.length) {
-    const identified = identifiedUnread(withoutCapitalised(text));
-    if (identified !== undefined) return { decided: undefined, unread: identified };
+    const identified = identifiedLanguage(withoutCapitalised(text.normalize('NFKC')));
+    if (identified !== undefined && !identified.rules) return { decided: undefined, unread: identified.language };
+    if (identified !== undefined && best <= 1 && CLAUSE_RULES[identified.language] !== undefined) {
+      // Only a language the tables did not choose: where they tie it in, their rules together stay.
+      const i = markerIndex().languages.indexOf(identified.language);
+      const chosen = best === 0 ? identified.language === ENGLISH_CLAUSES.language : counts[i] === best;
+      if (!chosen) return { decided: [identified.language] };
+    }
   }
   if (best === 0) return { decided: [ENGLISH_CLAUSES.language] };
   return { counts, best, found };
