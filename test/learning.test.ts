@@ -160,14 +160,15 @@ describe('supervised learning: proposals from conversation, decided by the opera
       [
         'a name a thousand times too long',
         'Carol is our new nurse.',
-        entity('C'.repeat(257_000), 'Carol is our new nurse'),
+        // Of words the model has a piece for: 257,000 characters of one letter would be 257,000 tokens.
+        entity('nurse '.repeat(42_834).slice(0, 257_000), 'Carol is our new nurse'),
         'invalid_proposal',
       ],
     ];
     for (const [what, utterance, args, reason] of refusals) {
       it(`refuses ${what} with ${reason}, changing nothing`, async () => {
         if ((args.name as string).length > 100_000) {
-          // 257,000 characters are some 64,000 tokens: a model writes them only under a limit that high (the
+          // 257,000 characters are some 43,000 tokens: a model writes them only under a limit that high (the
           // server cuts an answer at max_tokens, mid-arguments).
           await m.dispose();
           await open({ openai: { max_tokens: 131_072 }, server: { contextTokens: 262_144 } });

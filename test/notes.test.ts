@@ -354,9 +354,9 @@ describe('note memory (real SQLite file, real SDK for embeddings)', function () 
     const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 
     it('stops a model that guesses keys: 1,000 deletes in one answer, and the note survives', async () => {
-      // 1,000 calls are some 12,000 tokens: a model writes them only under a limit that high (the server cuts
+      // 1,000 calls are some 21,000 tokens: a model writes them only under a limit that high (the server cuts
       // an answer at max_tokens, mid-arguments).
-      await boot(undefined, 'default', conceptEmbed, { max_tokens: 16_384 });
+      await boot(undefined, 'default', conceptEmbed, { max_tokens: 24_576 });
       const notes = rt.app.kernel.store(NOTES_STORE);
       const { note } = await notes.save('default', 'The vault code is 4711', 'secret', 'guess778');
       const guesses = Array.from({ length: 1000 }, (_, i) =>

@@ -126,7 +126,8 @@ export function modelPieces(text: string): string[] | undefined {
     const escaped = part.replaceAll(' ', SPACE).split('\n');
     escaped.forEach((line, i) => {
       if (i > 0) out.push('\n');
-      if (line !== '') out.push(...linePieces(vocab, line));
+      // One piece at a time: a line of 100,000 pieces is more arguments than a call may take.
+      if (line !== '') for (const piece of linePieces(vocab, line)) out.push(piece);
     });
   };
   for (const match of text.matchAll(vocab.specials)) {
