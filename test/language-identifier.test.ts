@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteMemoryStore } from '@mira/plugin-memory';
 import { admit, languageOf, likelyLanguages, loadLanguageIdentifier } from '@mira/plugin-memory-tools';
+import { identifiedLanguage } from '../plugins/memory-tools/src/language-identifier.js';
 import { UNREAD_LANGUAGES_HELDOUT } from './fixtures/unread-languages-heldout.js';
 
 // The language identifier (eld) beside the clause tables: asked about Latin-script text of four words or more
@@ -21,6 +22,39 @@ const REFUSED_TODAY: Readonly<Record<string, number>> = {
 describe('the language identifier: text in a language without rules that shares none of their words', function () {
   this.timeout(60_000);
   before(() => loadLanguageIdentifier());
+
+  it('names each language with rules as one with rules, a language without as without, and nothing on little text', () => {
+    const clear: Record<string, string> = {
+      en: 'The children walk to school every morning with their dog',
+      de: 'Die Kinder gehen jeden Morgen mit ihrem Hund zur Schule',
+      fr: "Les enfants vont à l'école tous les matins avec leur chien",
+      es: 'Los niños van a la escuela todas las mañanas con su perro',
+      it: 'I bambini vanno a scuola ogni mattina con il loro cane',
+      pt: 'As crianças vão para a escola todas as manhãs com o cachorro',
+      nl: 'De kinderen lopen elke ochtend met hun hond naar school',
+      pl: 'Dzieci chodzą codziennie rano do szkoły ze swoim psem',
+      tr: 'Çocuklar her sabah köpekleriyle birlikte okula yürüyorlar',
+      // eld has no Indonesian: its Malay is answered as Indonesian.
+      id: 'Anak-anak berjalan ke sekolah setiap pagi bersama anjing mereka',
+      vi: 'Những đứa trẻ đi bộ đến trường mỗi sáng cùng con chó của chúng',
+      sv: 'Barnen går till skolan varje morgon med sin hund',
+      ar: 'يذهب الأطفال إلى المدرسة كل صباح مع كلبهم',
+      he: 'הילדים הולכים לבית הספר כל בוקר עם הכלב שלהם',
+      th: 'เด็ก ๆ เดิน ไป โรงเรียน ทุก เช้า กับ สุนัข ของ พวกเขา',
+      ja: '子供たちは 毎朝 犬と 一緒に 学校へ 歩いて 行きます',
+      zh: '孩子们 每天 早上 和 他们的 狗 一起 走路 去 学校',
+      ko: '아이들은 매일 아침 개와 함께 학교에 걸어갑니다',
+    };
+    for (const [language, text] of Object.entries(clear))
+      expect(identifiedLanguage(text), text).to.deep.equal({ language, rules: true });
+    // Too close to tell apart for it (Russian and Ukrainian; Hindi and Marathi): not sure, so not heard.
+    for (const text of ['Дети каждое утро ходят в школу со своей собакой', 'बच्चे हर सुबह अपने कुत्ते के साथ स्कूल जाते हैं'])
+      expect(identifiedLanguage(text), text).to.equal(undefined);
+    expect(identifiedLanguage('Petr pije kavu kazdy den')).to.deep.equal({ language: 'cs', rules: false });
+    // Three words, or none of any language: not asked, or nothing to say.
+    expect(identifiedLanguage('Petr pije kavu')).to.equal(undefined);
+    expect(identifiedLanguage('12345 67890 13579 24680')).to.equal(undefined);
+  });
 
   it('reads every short English statement about people from many cultures as English', () => {
     const english = UNREAD_LANGUAGES_HELDOUT.filter((c) => c.lang === 'en');
