@@ -35,12 +35,12 @@ export function loadLanguageIdentifier(): Promise<void> {
 }
 
 /**
- * The languages with rules, as eld names them: `ms` too, eld's Malay, which it answers for Indonesian (it has
- * no `id`), and which shares its words.
+ * The languages with rules, as eld names them: Indonesian as `ms`, eld's Malay (it has no `id`), which shares
+ * its words.
  */
 const WITH_RULES = new Set([
-  'en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'ja', 'zh', 'ko', 'ru', 'uk', 'pl', 'tr', 'id', 'ms', 'vi', 'ar', 'he',
-  'hi', 'th', 'sv',
+  'en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'ja', 'zh', 'ko', 'ru', 'uk', 'pl', 'tr', 'ms', 'vi', 'ar', 'he', 'hi',
+  'th', 'sv',
 ]); // prettier-ignore
 
 /**
