@@ -114,7 +114,8 @@ export function readLanguages(text: string): LanguageReading {
   // Text whose words the tables barely read (fewer than half are theirs) may be in a language without rules
   // that shares none of the listed words, or in one with rules whose words they barely saw: the identifier is
   // asked, and heard only when sure (for a language with rules, only where the tables read one word or none).
-  if (best * 2 < found.length) {
+  // Not where two or more English words are read: English is the default, and most utterances are English.
+  if (best * 2 < found.length && (counts[ENGLISH] ?? 0) < 2) {
     const identified = identifiedLanguage(withoutCapitalised(text.normalize('NFKC')));
     if (identified !== undefined && !identified.rules) return { decided: undefined, unread: identified.language };
     if (identified !== undefined && best <= 1 && CLAUSE_RULES[identified.language] !== undefined) {
