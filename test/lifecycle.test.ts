@@ -420,8 +420,20 @@ describe('the stop fence: a drive asked before a stop never runs after it (real 
     const relay = bridge.repeat('/e_stop', { data: false }, 50);
     try {
       mira = new MiraProcess(dir);
-      mira.say('probe drive 0.1 0 1');
-      await mira.until(() => twists().some((t) => t.linear === 0.1), 'a drive once the e-stop is heard');
+      // Drives are refused until the e-stop topic has been heard (e_stop_silent): a drive typed while Mira's
+      // subscription waits for the relay's first message is asked again, only for that refusal.
+      const silent = () => mira!.stdout.split('\n').filter((l) => l.includes('"reason":"e_stop_silent"')).length;
+      for (let tries = 0; ; tries += 1) {
+        const before = silent();
+        mira.say('probe drive 0.1 0 1');
+        await mira.until(
+          () => twists().some((t) => t.linear === 0.1) || silent() > before,
+          'a drive, or its refusal before the e-stop is heard',
+        );
+        if (twists().some((t) => t.linear === 0.1)) break;
+        expect(tries, 'the e-stop still unheard').to.be.below(50);
+        await new Promise((r) => setTimeout(r, 200));
+      }
       mira.say('probe block 3000 0.3 0 5');
       await mira.until(() => mira!.blockedAt(), 'the block to begin');
       await new Promise((r) => setTimeout(r, 300));
