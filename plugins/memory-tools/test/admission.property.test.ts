@@ -46,13 +46,16 @@ function starts(hay: string[], needle: string[]): number[] {
 /**
  * Oracle of the clause rule over this vocabulary, where "and" is the one clause word: some occurrence of the
  * subject and of the value have no "and" between them, unless it joins a second, capitalised subject right
- * after the first ("Alice and Bob likes tea").
+ * after the first ("Alice and Bob likes tea"); a subject after "the" and one word takes no value after it.
  */
 function sameClause(evidence: string[], subject: string, value: string[]): boolean {
   return starts(evidence, [subject]).some((s) =>
     starts(evidence, value).some((v) => {
       if (v <= s && s < v + value.length) return true;
       if (v + value.length <= s) return !evidence.slice(v + value.length, s).includes('and');
+      // "the <word> Alice …": a name after an article and a word is a modifier ("the Miller house"), not the
+      // subject of what follows (English `possessorBefore`).
+      if (s >= 2 && evidence[s - 2]!.toLowerCase() === 'the') return false;
       let between = evidence.slice(s + 1, v);
       if (between[0] === 'and' && between.length >= 2 && /^\p{Lu}/u.test(between[1]!)) between = between.slice(2);
       return !between.includes('and');
